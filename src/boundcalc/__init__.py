@@ -1,0 +1,11 @@
+"""boundcalc: the bounds of learning-theory papers on transformers, as data you can compute with.
+
+>>> import boundcalc
+>>> b1 = boundcalc.formula("deora2023.beta1")
+>>> str(b1.evaluate(T=4, R=1, theta_2inf=1, digits=5))
+'6.0000'
+"""
+from .api import Formula, formula, formulas, papers  # noqa: F401
+from .errors import BoundcalcError  # noqa: F401
+
+__version__ = "0.1.0"

@@ -1,0 +1,152 @@
+"""The Python API: ``boundcalc.formula(id)`` and friends. The CLI is a thin layer over this."""
+from __future__ import annotations
+
+from typing import Any
+
+from .backends import mp as mpb
+from .errors import BoundcalcError
+from .expr.nodes import Node, Rel, sub
+from .registry import get_registry
+from .registry.model import FormulaSpec, Symbol
+from .values import Value, bind
+
+
+class Formula:
+    """One formula of a paper, with its references inlined.
+
+    ``evaluate`` (mpmath, certified digits), ``grid`` (NumPy), ``holds`` (requirements),
+    ``simplify``/``latex``/``monotone``/``asymptotic`` (SymPy, imported on demand),
+    ``solve`` (least value of a variable meeting a requirement).
+    """
+
+    def __init__(self, spec: FormulaSpec, registry):
+        self.spec = spec
+        self._reg = registry
+        self.expr: Node = registry.resolved(spec.id)
+        self.symbol_table: dict[str, Symbol] = registry.symbol_table(spec.id)
+
+    # ------------------------------------------------------------ metadata
+    id = property(lambda self: self.spec.id)
+    name = property(lambda self: self.spec.title)
+    kind = property(lambda self: self.spec.kind)
+    source = property(lambda self: self.spec.source)
+    status = property(lambda self: self.spec.status)
+    note = property(lambda self: self.spec.note)
+    paper = property(lambda self: self.spec.paper)
+    latex_printed = property(lambda self: self.spec.latex)
+
+    @property
+    def symbols(self) -> list[str]:
+        return sorted(self.symbol_table)
+
+    @property
+    def constants(self) -> list[str]:
+        return [n for n, s in self.symbol_table.items() if s.is_constant]
+
+    @property
+    def dependencies(self) -> list[str]:
+        return self._reg.dependencies(self.id)
+
+    @property
+    def is_relation(self) -> bool:
+        return isinstance(self.expr, Rel)
+
+    def __repr__(self) -> str:
+        return f"<Formula {self.id}: {self.spec.text}>"
+
+    # ------------------------------------------------------------ numeric
+    def bind(self, values: dict[str, Any], allow_extra: bool = False):
+        return bind(self.symbol_table, values, what=self.id, allow_extra=allow_extra)
+
+    def evaluate(self, digits: int = 15, **values) -> Value:
+        """Certified value to ``digits`` significant digits (mpmath; never overflows)."""
+        if self.is_relation:
+            raise BoundcalcError(f"{self.id} is a {self.kind} (a relation); use holds() or solve()")
+        if not 1 <= int(digits) <= 10000:
+            raise BoundcalcError(f"digits must be between 1 and 10000, not {digits}")
+        b = self.bind(values)
+        v = mpb.evaluate(self.expr, b.env, digits=int(digits), what=self.id)
+        return Value(v, int(digits), b.defaults_used, b.constants)
+
+    def sides(self, digits: int = 15, **values) -> tuple[Value, Value]:
+        """Both sides of a relation, evaluated."""
+        if not self.is_relation:
+            raise BoundcalcError(f"{self.id} is a {self.kind}, not a relation")
+        b = self.bind(values)
+        lhs = mpb.evaluate(self.expr.lhs, b.env, digits=digits, what=f"{self.id} (left side)")
+        rhs = mpb.evaluate(self.expr.rhs, b.env, digits=digits, what=f"{self.id} (right side)")
+        return (Value(lhs, digits, b.defaults_used, b.constants), Value(rhs, digits, b.defaults_used, b.constants))
+
+    def holds(self, **values) -> bool:
+        """Whether a requirement/claim holds at these values (decided exactly or with
+        certified interval arithmetic)."""
+        if not self.is_relation:
+            raise BoundcalcError(f"{self.id} is a {self.kind}, not a relation")
+        from .services.solve import relation_holds
+        b = self.bind(values)
+        return relation_holds(self.expr, b.env, what=self.id)
+
+    def grid(self, **arrays):
+        """Vectorised evaluation over NumPy arrays (broadcasting); entries beyond the
+        double range come back as exact mpmath values in an object array."""
+        from .backends.np import evaluate_grid
+        if self.is_relation:
+            raise BoundcalcError(f"{self.id} is a relation; evaluate its sides")
+        missing = [n for n in self.symbols if n not in arrays]
+        for n in missing:
+            d = self.symbol_table[n].default
+            if d is None:
+                raise BoundcalcError(f"missing value for symbol {n!r} in {self.id}")
+            arrays[n] = float(d)
+        unknown = [n for n in arrays if n not in self.symbol_table]
+        if unknown:
+            raise BoundcalcError(f"unknown symbol {unknown[0]!r} for {self.id}; its symbols are: "
+                                 f"{', '.join(self.symbols)}")
+        return evaluate_grid(self.expr, arrays)
+
+    # ------------------------------------------------------------ symbolic
+    def sympy(self):
+        from .services.symbolic import to_sympy_with_domains
+        return to_sympy_with_domains(self.expr, self.symbol_table)[0]
+
+    def simplify(self):
+        from .services.simplify import simplify
+        return simplify(self)
+
+    def latex(self) -> str:
+        from .backends.sym import latex
+        return latex(self.expr, {n: s.latex for n, s in self.symbol_table.items()})
+
+    def _repr_latex_(self) -> str:
+        return f"${self.latex()}$"
+
+    def monotone(self, var: str, **kw):
+        from .services.monotone import monotone
+        return monotone(self, var, **kw)
+
+    def asymptotic(self, var: str, **kw):
+        from .services.asymptotic import asymptotic
+        return asymptotic(self, var, **kw)
+
+    def solve(self, var: str, **values):
+        """Least value of ``var`` (integer if its domain is) for which the requirement holds."""
+        from .services.solve import solve_requirement
+        return solve_requirement(self, var, values)
+
+    def difference(self) -> Node:
+        """lhs - rhs of a relation."""
+        return sub(self.expr.lhs, self.expr.rhs)
+
+
+def formula(fid: str, *, formulas_path: list[str] | None = None) -> Formula:
+    reg = get_registry(formulas_path)
+    return Formula(reg.spec(fid), reg)
+
+
+def formulas(paper: str | None = None, *, formulas_path: list[str] | None = None) -> list[Formula]:
+    reg = get_registry(formulas_path)
+    return [Formula(s, reg) for s in reg.all_specs(paper)]
+
+
+def papers(*, formulas_path: list[str] | None = None):
+    return list(get_registry(formulas_path).papers.values())

@@ -1,0 +1,271 @@
+"""mpmath back end: point values at any precision and certified interval enclosures.
+
+:func:`evaluate` returns a value correct to the requested number of significant
+digits: it encloses the exact value in an interval (``mpmath.iv``) and raises the
+working precision until the enclosure is narrow enough. Values far beyond the double
+range (10^400, 10^100000) are ordinary here; nothing overflows to ``inf``.
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+
+import mpmath
+from mpmath import iv, mp
+
+from ..errors import ExpressionError
+from ..expr.nodes import Add, Const, Func, Mul, Node, Num, Pow, Rel, Sym
+from .exact import NotExact, evaluate_exact
+
+MAX_PREC = 20000  # bits
+
+
+class _Undefined(Exception):
+    """The expression is undefined at this point (log of a negative number, 0**-1 ...)."""
+
+
+# ---------------------------------------------------------------- point evaluation
+def _mpf(x) -> mpmath.mpf:
+    if isinstance(x, Fraction):
+        return mpmath.mpf(x.numerator) / x.denominator
+    return mpmath.mpf(x)
+
+
+def _point(node: Node, env) -> mpmath.mpf:
+    if isinstance(node, Num):
+        return _mpf(node.value)
+    if isinstance(node, Sym):
+        return _mpf(env[node.name])
+    if isinstance(node, Const):
+        return +mp.pi if node.name == "pi" else mp.e
+    if isinstance(node, Add):
+        return mpmath.fsum(_point(a, env) for a in node.args)
+    if isinstance(node, Mul):
+        out = mpmath.mpf(1)
+        for a in node.args:
+            out *= _point(a, env)
+        return out
+    if isinstance(node, Pow):
+        b = _point(node.base, env)
+        if isinstance(node.exp, Num) and node.exp.value.denominator == 1:
+            k = node.exp.value.numerator
+            if b == 0 and k < 0:
+                raise _Undefined("division by zero")
+            return b ** k
+        e = _point(node.exp, env)
+        if b < 0:
+            raise _Undefined("a negative number to a non-integer power")
+        if b == 0 and e <= 0:
+            raise _Undefined("0 to a non-positive power")
+        return b ** e
+    if isinstance(node, Func):
+        args = [_point(a, env) for a in node.args]
+        return _apply_point(node.name, args)
+    if isinstance(node, Rel):
+        raise ExpressionError("a relation has no numeric value; evaluate its sides")
+    raise ExpressionError(f"cannot evaluate node {node!r}")
+
+
+def _apply_point(name: str, args):
+    x = args[0]
+    if name == "sqrt":
+        if x < 0:
+            raise _Undefined("square root of a negative number")
+        return mpmath.sqrt(x)
+    if name == "log":
+        if x <= 0:
+            raise _Undefined("logarithm of a non-positive number")
+        if len(args) == 2:
+            if args[1] <= 0 or args[1] == 1:
+                raise _Undefined("logarithm to a base <= 0 or 1")
+            return mpmath.log(x) / mpmath.log(args[1])
+        return mpmath.log(x)
+    if name == "min":
+        return min(args)
+    if name == "max":
+        return max(args)
+    table = {"exp": mpmath.exp, "abs": abs, "floor": mpmath.floor, "ceil": mpmath.ceil,
+             "sin": mpmath.sin, "cos": mpmath.cos, "tan": mpmath.tan, "tanh": mpmath.tanh,
+             "atan": mpmath.atan, "erf": mpmath.erf}
+    return table[name](x)
+
+
+def evaluate_point(node: Node, env, *, prec: int = 113) -> mpmath.mpf | None:
+    """Uncertified value at ``prec`` bits; None where undefined. For sampling."""
+    with mpmath.workprec(prec):
+        try:
+            return +_point(node, env)
+        except (_Undefined, ZeroDivisionError, ValueError):
+            return None
+
+
+# ---------------------------------------------------------------- interval evaluation
+def _ivf(x):
+    if isinstance(x, Fraction):
+        return iv.mpf(x.numerator) / x.denominator
+    if isinstance(x, iv.mpf):
+        return x
+    if isinstance(x, tuple):
+        return iv.mpf([_mpf(x[0]), _mpf(x[1])])
+    return iv.mpf(x)
+
+
+def _monotone_iv(f, x):
+    """Enclosure of an increasing function on an interval, widened by rounding slack."""
+    with mpmath.workprec(iv.prec + 20):
+        lo, hi = f(mpmath.mpf(x.a)), f(mpmath.mpf(x.b))
+    eps = mpmath.mpf(2) ** (-iv.prec + 4)
+    return iv.mpf([lo - abs(lo) * eps - eps * 1e-300, hi + abs(hi) * eps + eps * 1e-300])
+
+
+def _enclose(node: Node, env):
+    if isinstance(node, Num):
+        return _ivf(node.value)
+    if isinstance(node, Sym):
+        return _ivf(env[node.name])
+    if isinstance(node, Const):
+        return iv.pi if node.name == "pi" else iv.e
+    if isinstance(node, Add):
+        out = iv.mpf(0)
+        for a in node.args:
+            out = out + _enclose(a, env)
+        return out
+    if isinstance(node, Mul):
+        out = iv.mpf(1)
+        for a in node.args:
+            out = out * _enclose(a, env)
+        return out
+    if isinstance(node, Pow):
+        b = _enclose(node.base, env)
+        if isinstance(node.exp, Num) and node.exp.value.denominator == 1:
+            k = node.exp.value.numerator
+            if k < 0 and b.a <= 0 <= b.b:
+                raise _Undefined("division by an interval containing zero")
+            return b ** k
+        e = _enclose(node.exp, env)
+        if b.a < 0:
+            raise _Undefined("a possibly negative number to a non-integer power")
+        if b.a == 0 and e.a <= 0:
+            raise _Undefined("0 to a non-positive power")
+        if b.a == 0:
+            return iv.mpf([0, (iv.mpf(b.b) ** e).b])
+        return iv.exp(e * iv.log(b))
+    if isinstance(node, Func):
+        args = [_enclose(a, env) for a in node.args]
+        x = args[0]
+        n = node.name
+        if n in ("sqrt", "log") and x.a <= 0:
+            if n == "sqrt" and x.a == 0:
+                return iv.mpf([0, iv.sqrt(iv.mpf(x.b)).b])
+            raise _Undefined(f"{n} of a possibly non-positive number")
+        if n == "sqrt":
+            return iv.sqrt(x)
+        if n == "log":
+            if len(args) == 2:
+                base = args[1]
+                if base.a <= 0 or (base.a <= 1 <= base.b):
+                    raise _Undefined("logarithm to a base <= 0 or near 1")
+                return iv.log(x) / iv.log(base)
+            return iv.log(x)
+        if n == "exp":
+            return iv.exp(x)
+        if n == "min":
+            return iv.mpf([min(a.a for a in args), min(a.b for a in args)])
+        if n == "max":
+            return iv.mpf([max(a.a for a in args), max(a.b for a in args)])
+        if n == "abs":
+            return abs(x)
+        if n in ("floor", "ceil"):
+            f = mpmath.floor if n == "floor" else mpmath.ceil
+            return iv.mpf([f(mpmath.mpf(x.a)), f(mpmath.mpf(x.b))])
+        if n in ("sin", "cos", "tan"):
+            return getattr(iv, n)(x)
+        if n in ("tanh", "atan", "erf"):
+            return _monotone_iv(getattr(mpmath, n), x)
+    if isinstance(node, Rel):
+        raise ExpressionError("a relation has no numeric value; evaluate its sides")
+    raise ExpressionError(f"cannot evaluate node {node!r}")
+
+
+def enclose(node: Node, env, *, prec: int):
+    """An interval enclosing the exact value, at ``prec`` bits; raises _Undefined."""
+    old = iv.prec
+    iv.prec = prec
+    try:
+        return _enclose(node, env)
+    finally:
+        iv.prec = old
+
+
+def try_enclose(node: Node, env, *, prec: int):
+    try:
+        return enclose(node, env, prec=prec)
+    except (_Undefined, ZeroDivisionError, ValueError, mpmath.libmp.ComplexResult):
+        return None
+
+
+# ---------------------------------------------------------------- certified values
+def evaluate(node: Node, env, *, digits: int = 15, what: str = "expression") -> mpmath.mpf:
+    """The value of ``node`` correct to ``digits`` significant digits (as an mpf at
+    ``digits`` + guard precision). ``env`` maps symbol names to Fractions or mpfs."""
+    try:
+        exact = evaluate_exact(node, env)
+    except NotExact:
+        exact = None
+    except ZeroDivisionError:
+        raise ExpressionError(f"{what}: division by zero at these values") from None
+    target_bits = int(digits * 3.33) + 16
+    if exact is not None:
+        with mpmath.workprec(target_bits):
+            return _mpf(exact)
+    prec = target_bits + 32
+    last_reason = None
+    while prec <= MAX_PREC:
+        try:
+            box = enclose(node, env, prec=prec)
+        except (_Undefined, ValueError, mpmath.libmp.ComplexResult) as e:
+            # may be an artefact of a wide enclosure; decide with a point value
+            with mpmath.workprec(prec):
+                try:
+                    _point(node, env)
+                except _Undefined as pe:
+                    raise ExpressionError(f"{what} is undefined at these values: {pe}") from None
+                except ZeroDivisionError:
+                    raise ExpressionError(f"{what}: division by zero at these values") from None
+            last_reason = str(e)
+            prec *= 2
+            continue
+        except ZeroDivisionError:
+            raise ExpressionError(f"{what}: division by zero at these values") from None
+        a, b = mpmath.mpf(box.a), mpmath.mpf(box.b)
+        with mpmath.workprec(prec):
+            mid = (a + b) / 2
+            width = b - a
+            if width == 0 or (mid != 0 and width <= abs(mid) * mpmath.mpf(2) ** (-target_bits)):
+                with mpmath.workprec(target_bits):
+                    return +mid
+            if a <= 0 <= b and width < mpmath.mpf(2) ** (-target_bits):
+                return mpmath.mpf(0)
+        prec *= 2
+    raise ExpressionError(f"{what}: could not evaluate to {digits} digits "
+                          f"(precision limit reached{'; ' + last_reason if last_reason else ''})")
+
+
+def decide_sign(node: Node, env, *, max_prec: int = MAX_PREC) -> int | None:
+    """Certified sign of ``node`` at ``env`` (+1, -1 or 0), or None if undecidable here."""
+    try:
+        v = evaluate_exact(node, env)
+        return (v > 0) - (v < 0)
+    except (NotExact, ZeroDivisionError):
+        pass
+    prec = 64
+    while prec <= max_prec:
+        box = try_enclose(node, env, prec=prec)
+        if box is not None:
+            if box.a > 0:
+                return 1
+            if box.b < 0:
+                return -1
+            if box.a == 0 and box.b == 0:
+                return 0
+        prec *= 2
+    return None

@@ -1,0 +1,102 @@
+"""SymPy back end: expression tree <-> SymPy, with symbol assumptions from domains.
+
+Imported only by the symbolic services (SymPy costs ~0.4 s to import).
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+
+import sympy as sp
+
+from ..errors import ExpressionError
+from ..expr.domains import Domain
+from ..expr.nodes import Add, Const, Func, Mul, Node, Num, Pow, Rel, Sym
+
+_F = {"sqrt": sp.sqrt, "exp": sp.exp, "min": sp.Min, "max": sp.Max, "abs": sp.Abs,
+      "floor": sp.floor, "ceil": sp.ceiling, "sin": sp.sin, "cos": sp.cos, "tan": sp.tan,
+      "tanh": sp.tanh, "atan": sp.atan, "erf": sp.erf}
+_REL = {"<=": sp.Le, ">=": sp.Ge, "<": sp.Lt, ">": sp.Gt, "==": sp.Eq}
+
+
+def sympy_symbol(name: str, domain: Domain | None) -> sp.Symbol:
+    """A SymPy symbol carrying what SymPy's assumptions can express of ``domain``."""
+    kw: dict[str, bool] = {"real": True}
+    if domain is not None:
+        if domain.integer:
+            kw["integer"] = True
+        if domain.positive:
+            kw["positive"] = True
+        elif domain.nonnegative:
+            kw["nonnegative"] = True
+    return sp.Symbol(name, **kw)
+
+
+def to_sympy(node: Node, symbols: dict[str, sp.Symbol] | None = None):
+    symbols = symbols if symbols is not None else {}
+
+    def conv(n: Node):
+        if isinstance(n, Num):
+            return sp.Rational(n.value.numerator, n.value.denominator)
+        if isinstance(n, Sym):
+            if n.name not in symbols:
+                symbols[n.name] = sp.Symbol(n.name, positive=True)
+            return symbols[n.name]
+        if isinstance(n, Const):
+            return sp.pi if n.name == "pi" else sp.E
+        if isinstance(n, Add):
+            return sp.Add(*[conv(a) for a in n.args])
+        if isinstance(n, Mul):
+            return sp.Mul(*[conv(a) for a in n.args])
+        if isinstance(n, Pow):
+            return sp.Pow(conv(n.base), conv(n.exp))
+        if isinstance(n, Func):
+            args = [conv(a) for a in n.args]
+            if n.name == "log":
+                return sp.log(args[0]) if len(args) == 1 else sp.log(args[0]) / sp.log(args[1])
+            return _F[n.name](*args)
+        if isinstance(n, Rel):
+            return _REL[n.op](conv(n.lhs), conv(n.rhs), evaluate=False)
+        raise ExpressionError(f"cannot convert {n!r} to SymPy")
+    return conv(node)
+
+
+def from_sympy(e) -> Node:
+    """SymPy expression -> tree (for interval evaluation of derivatives etc.)."""
+    if e.is_Rational:
+        return Num(Fraction(int(e.p), int(e.q)))
+    if e is sp.pi:
+        return Const("pi")
+    if e is sp.E:
+        return Const("E")
+    if e.is_Symbol:
+        return Sym(e.name)
+    if e.is_Add:
+        return Add(tuple(from_sympy(a) for a in e.args))
+    if e.is_Mul:
+        return Mul(tuple(from_sympy(a) for a in e.args))
+    if e.is_Pow:
+        if e.base is sp.E:
+            return Func("exp", (from_sympy(e.exp),))
+        return Pow(from_sympy(e.base), from_sympy(e.exp))
+    if isinstance(e, sp.exp):
+        return Func("exp", (from_sympy(e.args[0]),))
+    if isinstance(e, sp.log):
+        return Func("log", (from_sympy(e.args[0]),))
+    if isinstance(e, sp.Float):
+        return Num(Fraction(str(e)))
+    rev = {sp.Min: "min", sp.Max: "max", sp.Abs: "abs", sp.floor: "floor", sp.ceiling: "ceil",
+           sp.sin: "sin", sp.cos: "cos", sp.tan: "tan", sp.tanh: "tanh", sp.atan: "atan", sp.erf: "erf"}
+    for cls, name in rev.items():
+        if isinstance(e, cls):
+            return Func(name, tuple(from_sympy(a) for a in e.args))
+    if isinstance(e, sp.sign):
+        raise ExpressionError("sign() is not in the expression language")
+    raise ExpressionError(f"cannot convert SymPy expression {e} back to the expression language")
+
+
+def latex(node: Node, latex_names: dict[str, str] | None = None) -> str:
+    syms: dict[str, sp.Symbol] = {}
+    expr = to_sympy(node, syms)
+    names = {s: (latex_names or {}).get(n, None) for n, s in syms.items()}
+    names = {s: v for s, v in names.items() if v}
+    return sp.latex(expr, symbol_names=names)

@@ -1,0 +1,125 @@
+"""Numerical primitives shared by every engine model (float64, NumPy only).
+
+Stable softmax / log-sum-exp, the losses the four papers use with their first and
+second derivatives, a seeded RNG helper, Lanczos extreme eigenvalues from a
+Hessian-vector product, and a central finite-difference checker for tests.
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+import numpy as np
+
+Array = np.ndarray
+
+
+def rng(seed: int | None) -> np.random.Generator:
+    """The one way the engine makes random numbers: PCG64 seeded explicitly."""
+    return np.random.default_rng(seed)
+
+
+def softmax(z: Array, axis: int = -1) -> Array:
+    """Numerically stable softmax along ``axis``."""
+    z = z - np.max(z, axis=axis, keepdims=True)
+    e = np.exp(z)
+    return e / np.sum(e, axis=axis, keepdims=True)
+
+
+def logsumexp(z: Array, axis: int = -1) -> Array:
+    m = np.max(z, axis=axis, keepdims=True)
+    return np.squeeze(m, axis=axis) + np.log(np.sum(np.exp(z - m), axis=axis))
+
+
+# --- losses of the margin m = y f(x): value, first and second derivative -------------
+
+def logistic(m: Array) -> Array:
+    """log(1 + exp(-m)), stable for both signs."""
+    return np.logaddexp(0.0, -m)
+
+
+def logistic_d1(m: Array) -> Array:
+    """d/dm log(1+e^{-m}) = -1/(1+e^{m})."""
+    return -0.5 * (1.0 - np.tanh(0.5 * m))
+
+
+def logistic_d2(m: Array) -> Array:
+    """second derivative e^{m}/(1+e^{m})^2 = s(1-s)."""
+    s = 0.5 * (1.0 + np.tanh(0.5 * m))
+    return s * (1.0 - s)
+
+
+def exponential(m: Array) -> Array:
+    return np.exp(-m)
+
+
+def exponential_d1(m: Array) -> Array:
+    return -np.exp(-m)
+
+
+def exponential_d2(m: Array) -> Array:
+    return np.exp(-m)
+
+
+def correlation(m: Array) -> Array:
+    """Correlation loss l(m) = -m (Tarzanagh et al.)."""
+    return -m
+
+
+def correlation_d1(m: Array) -> Array:
+    return -np.ones_like(m)
+
+
+def correlation_d2(m: Array) -> Array:
+    return np.zeros_like(m)
+
+
+LOSSES: dict[str, tuple[Callable[[Array], Array], Callable[[Array], Array], Callable[[Array], Array]]] = {
+    "logistic": (logistic, logistic_d1, logistic_d2),
+    "exponential": (exponential, exponential_d1, exponential_d2),
+    "correlation": (correlation, correlation_d1, correlation_d2),
+}
+
+
+def margin_loss(name: str):
+    """(value, d1, d2) of a margin loss by name; unknown names raise ValueError."""
+    try:
+        return LOSSES[name]
+    except KeyError:
+        raise ValueError(f"unknown loss {name!r}; choose one of {sorted(LOSSES)}") from None
+
+
+# --- spectra from Hessian-vector products --------------------------------------------
+
+def extreme_eigenvalues(hvp: Callable[[Array], Array], dim: int, *, tol: float = 1e-8,
+                        seed: int = 0, dense_below: int = 200) -> tuple[float, float]:
+    """(lambda_min, lambda_max) of a symmetric operator given by ``hvp``.
+
+    Uses ARPACK's Lanczos (scipy.sparse.linalg.eigsh) on a LinearOperator; only for
+    ``dim < dense_below`` is the matrix materialised column by column and solved
+    densely (cheaper and exact there).
+    """
+    from scipy.sparse.linalg import LinearOperator, eigsh
+
+    if dim < dense_below:
+        eye = np.eye(dim)
+        mat = np.column_stack([hvp(eye[:, j]) for j in range(dim)])
+        w = np.linalg.eigvalsh(0.5 * (mat + mat.T))
+        return float(w[0]), float(w[-1])
+    op = LinearOperator((dim, dim), matvec=hvp, dtype=np.float64)
+    v0 = rng(seed).standard_normal(dim)
+    lmax = eigsh(op, k=1, which="LA", tol=tol, v0=v0, return_eigenvectors=False)[0]
+    lmin = eigsh(op, k=1, which="SA", tol=tol, v0=v0, return_eigenvectors=False)[0]
+    return float(lmin), float(lmax)
+
+
+# --- finite differences (tests) -------------------------------------------------------
+
+def finite_difference_grad(f: Callable[[Array], float], x: Array, eps: float = 1e-6) -> Array:
+    """Central finite-difference gradient of a scalar function of a flat vector."""
+    x = np.asarray(x, dtype=np.float64)
+    g = np.empty_like(x)
+    for i in range(x.size):
+        e = np.zeros_like(x)
+        e[i] = eps
+        g[i] = (f(x + e) - f(x - e)) / (2 * eps)
+    return g

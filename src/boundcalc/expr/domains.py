@@ -1,0 +1,115 @@
+"""Symbol domains: ``positive``, ``real >= 1``, ``integer >= 1``, ``(0, 1)`` ...
+
+A :class:`Domain` is a real or integer interval with open/closed ends; it checks
+values, describes itself, and is what the symbolic services turn into assumptions.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+
+from ..errors import DomainError, FormulaFileError
+
+
+@dataclass(frozen=True)
+class Domain:
+    integer: bool = False
+    lo: Fraction | None = None
+    lo_closed: bool = False
+    hi: Fraction | None = None
+    hi_closed: bool = False
+
+    def contains(self, x) -> bool:
+        """``x`` is a Fraction, int or mpmath mpf."""
+        lo, hi = self.lo, self.hi
+        if not isinstance(x, (int, Fraction)):
+            import mpmath
+            lo = None if lo is None else mpmath.mpf(lo.numerator) / lo.denominator
+            hi = None if hi is None else mpmath.mpf(hi.numerator) / hi.denominator
+        if self.integer:
+            try:
+                if x != int(x):
+                    return False
+            except (OverflowError, ValueError):
+                return False
+        if lo is not None and (x < lo or (x == lo and not self.lo_closed)):
+            return False
+        if hi is not None and (x > hi or (x == hi and not self.hi_closed)):
+            return False
+        return True
+
+    def check(self, name: str, x) -> None:
+        if not self.contains(x):
+            raise DomainError(f"{name} = {_show(x)} is outside its domain: {name} {self.describe()}")
+
+    def describe(self) -> str:
+        kind = "integer" if self.integer else "real"
+        if self.lo is None and self.hi is None:
+            return f"is any {kind}"
+        if self.hi is None:
+            return f"must be an {kind} {'>=' if self.lo_closed else '>'} {_show(self.lo)}" if self.integer \
+                else f"must be {kind} {'>=' if self.lo_closed else '>'} {_show(self.lo)}"
+        if self.lo is None:
+            return f"must be {kind} {'<=' if self.hi_closed else '<'} {_show(self.hi)}"
+        return (f"must be {kind} in {'[' if self.lo_closed else '('}{_show(self.lo)}, "
+                f"{_show(self.hi)}{']' if self.hi_closed else ')'}")
+
+    @property
+    def positive(self) -> bool:
+        return self.lo is not None and (self.lo > 0 or (self.lo == 0 and not self.lo_closed))
+
+    @property
+    def nonnegative(self) -> bool:
+        return self.lo is not None and self.lo >= 0
+
+    def __str__(self) -> str:
+        return self.describe().removeprefix("must be ").removeprefix("is ")
+
+
+def _show(x) -> str:
+    if isinstance(x, Fraction):
+        return str(x.numerator) if x.denominator == 1 else str(x)
+    return str(x)
+
+
+_NUM = r"(-?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|-?inf)"
+_INTERVAL = re.compile(r"^(?:(real|integer)\s+in\s+)?([\[(])\s*" + _NUM + r"\s*,\s*" + _NUM + r"\s*([\])])$")
+_HALF = re.compile(r"^(real|integer)\s*(>=|>|<=|<)\s*" + _NUM + "$")
+_NAMED = {
+    "real": Domain(),
+    "positive": Domain(lo=Fraction(0)),
+    "nonnegative": Domain(lo=Fraction(0), lo_closed=True),
+    "positive integer": Domain(integer=True, lo=Fraction(1), lo_closed=True),
+    "nonnegative integer": Domain(integer=True, lo=Fraction(0), lo_closed=True),
+    "integer": Domain(integer=True),
+}
+
+
+def _num(s: str) -> Fraction | None:
+    return None if s.lstrip("-") == "inf" else Fraction(s)
+
+
+def parse_domain(text: str, *, where: str = "domain") -> Domain:
+    s = " ".join(str(text).strip().lower().split())
+    if s in _NAMED:
+        return _NAMED[s]
+    m = _HALF.match(s)
+    if m:
+        kind, op, val = m.groups()
+        v = _num(val)
+        integer = kind == "integer"
+        if op in (">=", ">"):
+            return Domain(integer=integer, lo=v, lo_closed=op == ">=")
+        return Domain(integer=integer, hi=v, hi_closed=op == "<=")
+    m = _INTERVAL.match(s)
+    if m:
+        kind, lb, a, b, rb = m.groups()
+        lo, hi = _num(a), _num(b)
+        if lo is not None and hi is not None and lo > hi:
+            raise FormulaFileError(f"{where}: empty interval {text!r}")
+        return Domain(integer=kind == "integer", lo=lo, lo_closed=lb == "[" and lo is not None,
+                      hi=hi, hi_closed=rb == "]" and hi is not None)
+    raise FormulaFileError(
+        f"{where}: unknown domain {text!r}; use e.g. 'positive', 'real >= 1', 'integer >= 1', "
+        "'(0, 1)', 'nonnegative', 'real'")

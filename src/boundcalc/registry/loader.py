@@ -1,0 +1,278 @@
+"""Read and validate one formula file (TOML) into a :class:`~.model.Paper`.
+
+Everything is checked here, so the rest of the code can trust a loaded paper:
+unknown fields (typos), domains, defaults within domain, expressions through the
+whitelist parser, names that are neither symbols nor listed formulas, settings and
+checks that point at things that do not exist. Each error names the file and entry.
+"""
+from __future__ import annotations
+
+import re
+import tomllib
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from ..errors import BoundcalcError, FormulaFileError
+from ..expr.domains import parse_domain
+from ..expr.nodes import Node, Ref, Rel, Sym
+from ..expr.parser import parse, parse_number
+from .model import KINDS, ROLES, STATUSES, VALUE_KINDS, CheckSpec, FormulaSpec, Paper, Setting, Symbol
+
+_IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+CHECK_FIELDS: dict[str, tuple[set[str], set[str]]] = {
+    # kind: (required, optional)
+    "derivation": ({"claim", "premise", "direction"}, {"substitute", "uses", "assume"}),
+    "order": ({"formula", "var", "order", "relation"}, {"fixed", "together", "side"}),
+    "monotone": ({"formula", "var", "claim"}, {"box", "fixed"}),
+    "compare": ({"lhs", "rel", "rhs"}, {"uses", "assume"}),
+    "restatement": ({"a", "b"}, {"substitute"}),
+    "vacuity": ({"formula", "at", "trivial", "direction"}, {"side"}),
+    "identity": ({"function", "derivative", "wrt", "at"}, {"tol", "uses"}),
+}
+_CHECK_COMMON = {"id", "kind", "location", "description", "severity", "note"}
+
+
+def _fail(path: Path, where: str, msg: str) -> FormulaFileError:
+    return FormulaFileError(f"{path.name}: {where}: {msg}")
+
+
+def _fields(path: Path, where: str, table: Any, required: set[str], optional: set[str]) -> dict:
+    if not isinstance(table, dict):
+        raise _fail(path, where, "expected a table")
+    missing = required - table.keys()
+    if missing:
+        raise _fail(path, where, f"missing field(s) {', '.join(sorted(missing))}")
+    unknown = table.keys() - required - optional
+    if unknown:
+        raise _fail(path, where, f"unknown field(s) {', '.join(sorted(unknown))} "
+                                 f"(allowed: {', '.join(sorted(required | optional))})")
+    return table
+
+
+def _str(path, where, v, field) -> str:
+    if not isinstance(v, str):
+        raise _fail(path, where, f"field {field!r} must be a string")
+    return v
+
+
+def _number(path, where, v) -> Fraction:
+    try:
+        return parse_number(v, where=f"{path.name}: {where}")
+    except BoundcalcError as e:
+        raise FormulaFileError(str(e)) from None
+
+
+def load_file(path: str | Path) -> Paper:
+    path = Path(path)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as e:
+        raise FormulaFileError(f"cannot read formula file {path}: {e.strerror}") from None
+    except UnicodeDecodeError:
+        raise FormulaFileError(f"{path.name}: not a UTF-8 text file") from None
+    except tomllib.TOMLDecodeError as e:
+        raise FormulaFileError(f"{path.name}: not valid TOML: {e}") from None
+    _fields(path, "top level", data, {"paper"}, {"symbols", "formulas", "settings", "checks"})
+    meta = _fields(path, "[paper]", data["paper"], {"key", "title"},
+                   {"authors", "reference", "text", "note"})
+    key = _str(path, "[paper]", meta["key"], "key")
+    if not _IDENT.match(key):
+        raise _fail(path, "[paper]", f"key {key!r} must be an identifier")
+    if key != path.stem:
+        raise _fail(path, "[paper]", f"key {key!r} must equal the file name stem {path.stem!r}")
+    paper = Paper(key=key, title=_str(path, "[paper]", meta["title"], "title"),
+                  authors=meta.get("authors", ""), reference=meta.get("reference", ""),
+                  path=path, text=meta.get("text", ""))
+    _load_symbols(path, paper, data.get("symbols", {}))
+    _load_formulas(path, paper, data.get("formulas", {}))
+    _load_settings(path, paper, data.get("settings", {}))
+    _load_checks(path, paper, data.get("checks", []))
+    return paper
+
+
+def _load_symbols(path: Path, paper: Paper, table: Any) -> None:
+    if not isinstance(table, dict):
+        raise _fail(path, "[symbols]", "expected a table of symbols")
+    for name, t in table.items():
+        where = f"[symbols.{name}]"
+        if not _IDENT.match(name):
+            raise _fail(path, where, "a symbol name must be an ASCII identifier")
+        _fields(path, where, t, {"description", "domain"}, {"latex", "default", "role", "note"})
+        domain = parse_domain(_str(path, where, t["domain"], "domain"), where=f"{path.name}: {where}")
+        role = t.get("role", "input")
+        if role not in ROLES:
+            raise _fail(path, where, f"role must be one of {', '.join(ROLES)}, not {role!r}")
+        default = None
+        if "default" in t:
+            default = _number(path, f"{where} default", t["default"])
+            if not domain.contains(default):
+                raise _fail(path, where, f"default {t['default']!r} is outside the domain ({domain})")
+        if role == "constant" and default is None:
+            raise _fail(path, where, "an absolute constant (role = 'constant') needs a default")
+        paper.symbols[name] = Symbol(paper.key, name, _str(path, where, t["description"], "description"),
+                                     t.get("latex", name), domain, default, role)
+
+
+def _bind_names(path: Path, where: str, node: Node, paper: Paper, uses: tuple[str, ...]) -> Node:
+    """Turn bare names into symbols or (if listed in ``uses``) formula references."""
+    def f(n: Node):
+        if isinstance(n, Sym):
+            if n.name in uses:
+                return Ref(None, n.name)
+            if n.name not in paper.symbols:
+                raise _fail(path, where, f"unknown name {n.name!r}: declare it under [symbols.{n.name}] "
+                                         "or list a formula of that name in 'uses'")
+        return None
+    return node.map(f)
+
+
+def _parse(path: Path, where: str, text: Any, *, allow_relation=True) -> Node:
+    if not isinstance(text, str):
+        raise _fail(path, where, "an expression must be a string")
+    try:
+        return parse(text, allow_relation=allow_relation, where=f"{path.name}: {where}")
+    except BoundcalcError as e:
+        raise FormulaFileError(str(e)) from None
+
+
+def _load_formulas(path: Path, paper: Paper, table: Any) -> None:
+    if not isinstance(table, dict):
+        raise _fail(path, "[formulas]", "expected a table of formulas")
+    for name, t in table.items():
+        where = f"[formulas.{name}]"
+        if not _IDENT.match(name):
+            raise _fail(path, where, "a formula name must be an ASCII identifier")
+        _fields(path, where, t, {"name", "kind", "expr", "source"},
+                {"latex", "uses", "status", "note", "bounds", "direction", "solve_for"})
+        kind = t["kind"]
+        if kind not in KINDS:
+            raise _fail(path, where, f"kind must be one of {', '.join(KINDS)}, not {kind!r}")
+        uses = t.get("uses", [])
+        if not isinstance(uses, list) or not all(isinstance(u, str) and _IDENT.match(u) for u in uses):
+            raise _fail(path, where, "'uses' must be a list of formula names")
+        expr = _parse(path, where, t["expr"])
+        if kind in VALUE_KINDS and isinstance(expr, Rel):
+            raise _fail(path, where, f"a {kind} must be a value, not a relation")
+        if kind not in VALUE_KINDS and not isinstance(expr, Rel):
+            raise _fail(path, where, f"a {kind} must be a relation 'lhs OP rhs'")
+        expr = _bind_names(path, where, expr, paper, tuple(uses))
+        status = t.get("status", "as printed")
+        if status not in STATUSES:
+            raise _fail(path, where, f"status must be one of {', '.join(STATUSES)}, not {status!r}")
+        if status != "as printed" and not t.get("note"):
+            raise _fail(path, where, f"status {status!r} needs a 'note' saying how/why")
+        direction = t.get("direction", "")
+        if kind == "bound" and direction not in ("upper", "lower"):
+            raise _fail(path, where, "a bound needs direction = 'upper' or 'lower'")
+        solve_for = t.get("solve_for", "")
+        if solve_for and solve_for not in expr.symbols():
+            raise _fail(path, where, f"solve_for {solve_for!r} does not appear in the expression")
+        paper.formulas[name] = FormulaSpec(
+            paper=paper.key, name=name, title=_str(path, where, t["name"], "name"), kind=kind,
+            text=t["expr"], expr=expr, source=_str(path, where, t["source"], "source"),
+            latex=t.get("latex", ""), uses=tuple(uses), status=status, note=t.get("note", ""),
+            bounds=t.get("bounds", ""), direction=direction, solve_for=solve_for)
+    for spec in paper.formulas.values():
+        for u in spec.uses:
+            if u not in paper.formulas:
+                raise _fail(path, f"[formulas.{spec.name}]", f"uses unknown formula {u!r}")
+
+
+def _load_settings(path: Path, paper: Paper, table: Any) -> None:
+    if not isinstance(table, dict):
+        raise _fail(path, "[settings]", "expected a table of settings")
+    for name, t in table.items():
+        where = f"[settings.{name}]"
+        _fields(path, where, t, {"name", "source", "values"},
+                {"derived", "derived_uses", "requirements", "solve_for", "default", "aliases", "note",
+                 "constraints"})
+        values = {}
+        if not isinstance(t["values"], dict):
+            raise _fail(path, where, "'values' must be a table symbol = value")
+        for sym, v in t["values"].items():
+            if sym not in paper.symbols:
+                raise _fail(path, where, f"value for unknown symbol {sym!r}")
+            num = _number(path, f"{where} {sym}", v)
+            if not paper.symbols[sym].domain.contains(num):
+                raise _fail(path, where, f"{sym} = {v!r} is outside its domain ({paper.symbols[sym].domain})")
+            values[sym] = num
+        duses = tuple(t.get("derived_uses", []))
+        for u in duses:
+            if u not in paper.formulas:
+                raise _fail(path, where, f"derived_uses names unknown formula {u!r}")
+        derived = []
+        for sym, text in t.get("derived", {}).items():
+            if sym not in paper.symbols:
+                raise _fail(path, where, f"derived value for unknown symbol {sym!r}")
+            node = _bind_names(path, f"{where} derived {sym}",
+                               _parse(path, f"{where} derived {sym}", text, allow_relation=False), paper, duses)
+            derived.append((sym, node, text))
+        reqs = tuple(t.get("requirements", []))
+        for r in reqs:
+            if r not in paper.formulas or paper.formulas[r].kind != "requirement":
+                raise _fail(path, where, f"{r!r} is not a requirement formula of {paper.key}")
+        constraints = []
+        for c in t.get("constraints", []):
+            node = _parse(path, f"{where} constraint", c)
+            if not isinstance(node, Rel):
+                raise _fail(path, where, f"constraint {c!r} must be a relation")
+            constraints.append((_bind_names(path, f"{where} constraint", node, paper, duses), c))
+        paper.settings[name] = Setting(
+            paper=paper.key, name=name, title=_str(path, where, t["name"], "name"),
+            source=_str(path, where, t["source"], "source"), values=values, derived=tuple(derived),
+            requirements=reqs, solve_for=t.get("solve_for", ""), default=bool(t.get("default", False)),
+            aliases=tuple(t.get("aliases", [])), note=t.get("note", ""), constraints=tuple(constraints))
+
+
+_EXPR_FIELDS = {"lhs", "rhs", "trivial", "function", "derivative", "order"}
+_FORMULA_FIELDS = {"claim", "premise", "formula", "a", "b"}
+
+
+def _load_checks(path: Path, paper: Paper, items: Any) -> None:
+    if not isinstance(items, list):
+        raise _fail(path, "[[checks]]", "checks must be an array of tables [[checks]]")
+    seen = set()
+    for i, t in enumerate(items):
+        where = f"[[checks]] #{i + 1}"
+        if not isinstance(t, dict) or "kind" not in t or "id" not in t:
+            raise _fail(path, where, "a check needs 'id' and 'kind'")
+        kind = t["kind"]
+        where = f"check {t['id']!r}"
+        if kind not in CHECK_FIELDS:
+            raise _fail(path, where, f"kind must be one of {', '.join(CHECK_FIELDS)}, not {kind!r}")
+        req, opt = CHECK_FIELDS[kind]
+        _fields(path, where, t, req | {"id", "kind", "location", "description"}, opt | _CHECK_COMMON)
+        if t["id"] in seen:
+            raise _fail(path, where, "duplicate check id")
+        seen.add(t["id"])
+        for f in _FORMULA_FIELDS & t.keys():
+            if kind == "monotone" and f == "claim":
+                if t[f] not in ("increasing", "decreasing", "nonincreasing", "nondecreasing"):
+                    raise _fail(path, where, "claim must be 'increasing' or 'decreasing'")
+                continue
+            ref = t[f]
+            if not isinstance(ref, str):
+                raise _fail(path, where, f"{f} must name a formula")
+            pk, _, nm = ref.rpartition(".")
+            if (pk or paper.key) == paper.key and nm not in paper.formulas:
+                raise _fail(path, where, f"{f} names unknown formula {ref!r}")
+        for f in _EXPR_FIELDS & t.keys():
+            _parse(path, f"{where} {f}", t[f], allow_relation=False)
+        for f in ("substitute", "at", "fixed", "together", "box"):
+            if f in t:
+                if not isinstance(t[f], dict):
+                    raise _fail(path, where, f"{f} must be a table")
+                for k, v in t[f].items():
+                    if isinstance(v, list):
+                        for x in v:
+                            _parse(path, f"{where} {f}.{k}", str(x), allow_relation=False)
+                    else:
+                        _parse(path, f"{where} {f}.{k}", str(v), allow_relation=False)
+        if "rel" in t and t["rel"] not in ("<=", ">=", "<", ">", "=="):
+            raise _fail(path, where, "rel must be one of <=, >=, <, >, ==")
+        for a in t.get("assume", []):
+            _parse(path, f"{where} assume", a)
+        paper.checks.append(CheckSpec(paper.key, t["id"], kind, t.get("location", ""),
+                                      t.get("description", ""), dict(t)))

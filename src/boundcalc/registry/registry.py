@@ -1,0 +1,192 @@
+"""The registry: every formula file loaded, validated and cross-linked.
+
+Like pint's unit registry, it is built from declarative files: the packaged
+``formulas/`` plus user files (``--formulas PATH`` or ``$BOUNDCALC_FORMULAS``).
+"""
+from __future__ import annotations
+
+import os
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+
+from ..errors import BoundcalcError, FormulaFileError
+from ..expr.nodes import Node, Ref
+from .loader import load_file
+from .model import FormulaSpec, Paper, Setting, Symbol
+
+ENV_VAR = "BOUNDCALC_FORMULAS"
+
+
+def packaged_dir() -> Path:
+    """The formula files shipped in the wheel, or ``formulas/`` of a source checkout."""
+    try:
+        p = Path(str(resources.files("boundcalc") / "formulas"))
+        if p.is_dir():
+            return p
+    except (ModuleNotFoundError, TypeError):
+        pass
+    return Path(__file__).resolve().parents[3] / "formulas"
+
+
+def _expand(paths) -> list[Path]:
+    out = []
+    for p in paths:
+        p = Path(p).expanduser()
+        if p.is_dir():
+            out.extend(sorted(p.glob("*.toml")))
+        elif p.is_file():
+            out.append(p)
+        else:
+            raise FormulaFileError(f"formula path {str(p)!r} does not exist")
+    return out
+
+
+class Registry:
+    def __init__(self, files: list[Path]):
+        self.papers: dict[str, Paper] = {}
+        for f in files:
+            paper = load_file(f)
+            if paper.key in self.papers:
+                raise FormulaFileError(f"{f.name}: paper key {paper.key!r} is already defined by "
+                                       f"{self.papers[paper.key].path}")
+            self.papers[paper.key] = paper
+        self._resolved: dict[str, Node] = {}
+        self._link()
+
+    # -------------------------------------------------------------- lookup
+    def spec(self, fid: str) -> FormulaSpec:
+        paper, _, name = fid.partition(".")
+        if paper not in self.papers:
+            raise BoundcalcError(f"unknown paper {paper!r} in id {fid!r}; papers: {', '.join(self.papers)}")
+        p = self.papers[paper]
+        if name not in p.formulas:
+            close = [n for n in p.formulas if n.lower().startswith(name.lower()[:3])] if name else []
+            hint = f"; did you mean {', '.join(paper + '.' + c for c in close[:4])}?" if close else ""
+            raise BoundcalcError(f"unknown formula {fid!r}{hint} (see `boundcalc list --paper {paper}`)")
+        return p.formulas[name]
+
+    def all_specs(self, paper: str | None = None) -> list[FormulaSpec]:
+        if paper is not None and paper not in self.papers:
+            raise BoundcalcError(f"unknown paper {paper!r}; papers: {', '.join(self.papers)}")
+        papers = [self.papers[paper]] if paper else list(self.papers.values())
+        return [f for p in papers for f in p.formulas.values()]
+
+    def setting(self, paper: str, name: str | None) -> Setting:
+        if paper not in self.papers:
+            raise BoundcalcError(f"unknown paper {paper!r}; papers: {', '.join(self.papers)}")
+        p = self.papers[paper]
+        if name is None:
+            defaults = [s for s in p.settings.values() if s.default]
+            if not defaults:
+                raise BoundcalcError(f"paper {paper!r} declares no default setting")
+            return defaults[0]
+        for s in p.settings.values():
+            if name == s.name or name in s.aliases:
+                return s
+        names = sorted({n for s in p.settings.values() for n in (s.name, *s.aliases)})
+        raise BoundcalcError(f"unknown setting/theorem {name!r} for {paper}; choose one of {', '.join(names)}")
+
+    # -------------------------------------------------------------- linking
+    def _target(self, paper: str, ref: Ref) -> FormulaSpec:
+        key = ref.paper or paper
+        if key not in self.papers or ref.name not in self.papers[key].formulas:
+            raise FormulaFileError(f"{self.papers[paper].path.name}: reference to unknown formula "
+                                   f"{key}.{ref.name}")
+        spec = self.papers[key].formulas[ref.name]
+        if spec.kind not in ("definition", "bound"):
+            raise FormulaFileError(f"{self.papers[paper].path.name}: {key}.{ref.name} is a {spec.kind}; "
+                                   "only definitions and bounds can be used inside expressions")
+        return spec
+
+    def _link(self) -> None:
+        state: dict[str, int] = {}
+
+        def visit(spec: FormulaSpec, stack: list[str]):
+            st = state.get(spec.id)
+            if st == 2:
+                return
+            if st == 1:
+                raise FormulaFileError(f"{self.papers[spec.paper].path.name}: circular formula "
+                                       f"references: {' -> '.join(stack + [spec.id])}")
+            state[spec.id] = 1
+            for r in spec.expr.refs():
+                visit(self._target(spec.paper, Ref(*r)), stack + [spec.id])
+            state[spec.id] = 2
+
+        for p in self.papers.values():
+            for spec in p.formulas.values():
+                visit(spec, [])
+            for s in p.settings.values():
+                for _, node, _ in s.derived:
+                    for r in node.refs():
+                        self._target(p.key, Ref(*r))
+
+    def resolve(self, node: Node, paper: str) -> Node:
+        """Inline every formula reference (recursively)."""
+        def f(n: Node):
+            if isinstance(n, Ref):
+                spec = self._target(paper, n)
+                return self.resolved(spec.id)
+            return None
+        return node.map(f)
+
+    def resolved(self, fid: str) -> Node:
+        if fid not in self._resolved:
+            spec = self.spec(fid)
+            self._resolved[fid] = self.resolve(spec.expr, spec.paper)
+        return self._resolved[fid]
+
+    def dependencies(self, fid: str) -> list[str]:
+        """Formula ids ``fid`` uses, directly or not, in dependency order."""
+        out: list[str] = []
+
+        def visit(spec: FormulaSpec):
+            for r in sorted(spec.expr.refs(), key=lambda r: (r[0] or "", r[1])):
+                t = self._target(spec.paper, Ref(*r))
+                if t.id not in out:
+                    visit(t)
+                    out.append(t.id)
+        visit(self.spec(fid))
+        return out
+
+    def symbol_table(self, node_or_id, paper: str | None = None) -> dict[str, Symbol]:
+        """Symbols of a formula after inlining: each from the paper that declared it
+        (the formula's own paper wins on a name clash)."""
+        if isinstance(node_or_id, str):
+            spec = self.spec(node_or_id)
+            paper = spec.paper
+            papers = [spec.paper] + [d.partition(".")[0] for d in self.dependencies(node_or_id)]
+            names = self.resolved(node_or_id).symbols()
+        else:
+            names = node_or_id.symbols()
+            papers = [paper] if paper else []
+            papers += [p for p in self.papers if p not in papers]
+        table = {}
+        for n in sorted(names):
+            for pk in papers:
+                if pk in self.papers and n in self.papers[pk].symbols:
+                    table[n] = self.papers[pk].symbols[n]
+                    break
+        return table
+
+
+@lru_cache(maxsize=8)
+def _cached(files: tuple[str, ...]) -> Registry:
+    return Registry([Path(f) for f in files])
+
+
+def get_registry(extra: list[str] | tuple[str, ...] | None = None) -> Registry:
+    """The registry of packaged files plus ``extra`` paths and ``$BOUNDCALC_FORMULAS``."""
+    paths = [packaged_dir()]
+    env = os.environ.get(ENV_VAR, "")
+    paths += [p for p in env.split(os.pathsep) if p]
+    paths += list(extra or [])
+    files = _expand(paths)
+    seen, uniq = set(), []
+    for f in files:
+        r = str(f.resolve())
+        if r not in seen:
+            seen.add(r)
+            uniq.append(r)
+    return _cached(tuple(uniq))

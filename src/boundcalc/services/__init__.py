@@ -1,0 +1,2 @@
+"""Services over the expression tree: simplify, monotone, asymptotic, solve (requirements),
+verify, check. Symbolic ones import SymPy on demand; ``solve`` never does."""

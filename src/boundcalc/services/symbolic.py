@@ -1,0 +1,120 @@
+"""Shared SymPy machinery: symbols with domain assumptions, domain substitutions that
+turn "x >= 1" into "x = 1 + t, t >= 0", and a sign prover for expressions."""
+from __future__ import annotations
+
+from fractions import Fraction
+
+import sympy as sp
+
+from ..backends.sym import sympy_symbol, to_sympy
+from ..expr.domains import Domain
+from ..expr.nodes import Node
+from ..registry.model import Symbol
+
+
+def _rat(x: Fraction):
+    return sp.Rational(x.numerator, x.denominator)
+
+
+def to_sympy_with_domains(node: Node, table: dict[str, Symbol], extra: dict[str, Domain] | None = None):
+    """(expr, {name: sympy symbol}) with each symbol carrying its domain's assumptions."""
+    doms = {n: s.domain for n, s in table.items()}
+    doms.update(extra or {})
+    syms = {n: sympy_symbol(n, doms.get(n)) for n in node.symbols()}
+    for n in syms:
+        if n not in doms:
+            syms[n] = sp.Symbol(n, positive=True)
+    return to_sympy(node, syms), syms
+
+
+def domain_substitution(syms: dict[str, sp.Symbol], domains: dict[str, Domain]):
+    """Map each symbol to an expression in a fresh variable whose SymPy assumptions
+    encode the whole domain: [a, oo) -> a + t (t >= 0); (a, b) -> a + (b-a) t/(1+t) (t > 0).
+    Integer domains are relaxed to the reals (a statement proved over the reals holds
+    on the integers)."""
+    sub, back = {}, {}
+    for name, s in syms.items():
+        d = domains.get(name)
+        if d is None:
+            continue
+        if d.lo is not None and d.hi is None:
+            if d.lo == 0:
+                t = sp.Symbol(f"{name}_", positive=True) if not d.lo_closed or d.integer and d.lo > 0 \
+                    else sp.Symbol(f"{name}_", nonnegative=True)
+                sub[s] = t
+            else:
+                t = sp.Symbol(f"{name}_", nonnegative=d.lo_closed, positive=not d.lo_closed)
+                sub[s] = _rat(d.lo) + t
+        elif d.lo is not None and d.hi is not None:
+            t = sp.Symbol(f"{name}_", positive=True)
+            sub[s] = _rat(d.lo) + (_rat(d.hi) - _rat(d.lo)) * t / (1 + t)
+        elif d.hi is not None:
+            t = sp.Symbol(f"{name}_", nonnegative=d.hi_closed, positive=not d.hi_closed)
+            sub[s] = _rat(d.hi) - t
+        else:
+            continue
+        back[name] = sub[s]
+    return sub
+
+
+def _term_sign(term) -> int | None:
+    """Sign of a product of factors whose signs SymPy's assumptions decide."""
+    if term.is_positive:
+        return 1
+    if term.is_negative:
+        return -1
+    if term.is_zero:
+        return 0
+    if term.is_nonnegative:
+        return 2   # >= 0
+    if term.is_nonpositive:
+        return -2
+    return None
+
+
+def prove_sign(expr) -> str | None:
+    """'positive', 'nonnegative', 'negative', 'nonpositive', 'zero' or None (not proved).
+
+    Tries SymPy's assumptions on the expression, then on the numerator and denominator
+    of its ``together`` form, expanding the numerator into terms whose signs are known."""
+    for e in (expr, sp.factor_terms(expr)):
+        s = _term_sign(e)
+        if s is not None:
+            return {1: "positive", -1: "negative", 0: "zero", 2: "nonnegative", -2: "nonpositive"}[s]
+    num, den = sp.fraction(sp.together(expr))
+    sd = _term_sign(den)
+    if sd is None:
+        sd = _sum_sign(sp.expand(den))
+    if sd not in (1, -1):
+        return None
+    sn = _term_sign(num)
+    if sn is None:
+        sn = _sum_sign(sp.expand(num))
+    if sn is None:
+        return None
+    s = sn * sd if abs(sn) == 1 or sn == 0 else (2 if sn * sd > 0 else -2)
+    return {1: "positive", -1: "negative", 0: "zero", 2: "nonnegative", -2: "nonpositive"}[s]
+
+
+def _sum_sign(e) -> int | None:
+    if e == 0:
+        return 0
+    terms = sp.Add.make_args(e)
+    signs = [_term_sign(t) for t in terms]
+    if any(s is None for s in signs):
+        return None
+    if all(s in (1, 2, 0) for s in signs):
+        return 1 if any(s == 1 for s in signs) else 2
+    if all(s in (-1, -2, 0) for s in signs):
+        return -1 if any(s == -1 for s in signs) else -2
+    return None
+
+
+def is_zero_at(diff: Node, env: dict) -> bool:
+    """Exact symbolic decision whether ``diff`` is zero at the (rational) point ``env``."""
+    e = to_sympy(diff, {})
+    vals = {sp.Symbol(k, positive=True): (_rat(v) if isinstance(v, Fraction) else sp.nsimplify(str(v)))
+            for k, v in env.items()}
+    e = e.xreplace({s: vals[sp.Symbol(s.name, positive=True)] for s in e.free_symbols
+                    if sp.Symbol(s.name, positive=True) in vals})
+    return bool(sp.simplify(e) == 0)
