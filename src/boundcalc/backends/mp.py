@@ -118,6 +118,25 @@ def _monotone_iv(f, x):
 
 
 def _enclose(node: Node, env):
+    memo = env.get("__memo__") if isinstance(env, _MemoEnv) else None
+    if memo is not None:
+        key = id(node)
+        if key in memo:
+            return memo[key]
+        out = _enclose_raw(node, env)
+        memo[key] = out
+        return out
+    return _enclose_raw(node, env)
+
+
+class _MemoEnv(dict):
+    """Symbol values plus a per-evaluation memo of shared subtrees (keyed by node id)."""
+    def __init__(self, env):
+        super().__init__(env)
+        self["__memo__"] = {}
+
+
+def _enclose_raw(node: Node, env):
     if isinstance(node, Num):
         return _ivf(node.value)
     if isinstance(node, Sym):
@@ -191,7 +210,7 @@ def enclose(node: Node, env, *, prec: int):
     old = iv.prec
     iv.prec = prec
     try:
-        return _enclose(node, env)
+        return _enclose(node, _MemoEnv(env))
     finally:
         iv.prec = old
 
@@ -257,7 +276,7 @@ def decide_sign(node: Node, env, *, max_prec: int = MAX_PREC) -> int | None:
         return (v > 0) - (v < 0)
     except (NotExact, ZeroDivisionError):
         pass
-    prec = 64
+    prec = 128
     while prec <= max_prec:
         box = try_enclose(node, env, prec=prec)
         if box is not None:
@@ -269,3 +288,76 @@ def decide_sign(node: Node, env, *, max_prec: int = MAX_PREC) -> int | None:
                 return 0
         prec *= 2
     return None
+
+
+# ---------------------------------------------------------------- fast point functions
+def compile_point(node: Node, env, var: str, *, prec: int):
+    """``f(x) -> mpf``: the value of ``node`` with ``var = x``, every subtree free of
+    ``var`` folded to a constant once (shared subtrees evaluated once). Uncertified;
+    used by searches, whose answers are then certified. Undefined points give None."""
+    memo: dict[int, object] = {}
+    has: dict[int, bool] = {}
+
+    def has_var(n: Node) -> bool:
+        k = id(n)
+        if k not in has:
+            has[k] = (n.name == var) if isinstance(n, Sym) else any(has_var(c) for c in n.children())
+        return has[k]
+
+    with mpmath.workprec(prec):
+        def build(n: Node):
+            key = id(n)
+            if key in memo:
+                return memo[key]
+            if not has_var(n):
+                try:
+                    c = +_point(n, env)
+                    out = lambda x, c=c: c  # noqa: E731
+                except (_Undefined, ZeroDivisionError, ValueError) as e:
+                    msg = str(e)
+
+                    def out(x, msg=msg):
+                        raise _Undefined(msg)
+            elif isinstance(n, Sym):
+                out = lambda x: x  # noqa: E731
+            elif isinstance(n, Add):
+                parts = [build(a) for a in n.args]
+                out = lambda x, parts=parts: mpmath.fsum(p(x) for p in parts)  # noqa: E731
+            elif isinstance(n, Mul):
+                parts = [build(a) for a in n.args]
+
+                def out(x, parts=parts):
+                    r = parts[0](x)
+                    for p in parts[1:]:
+                        r = r * p(x)
+                    return r
+            elif isinstance(n, Pow):
+                b, e = build(n.base), build(n.exp)
+                int_exp = n.exp.value.numerator if isinstance(n.exp, Num) and n.exp.value.denominator == 1 else None
+
+                def out(x, b=b, e=e, k=int_exp):
+                    bv = b(x)
+                    if k is not None:
+                        if bv == 0 and k < 0:
+                            raise _Undefined("division by zero")
+                        return bv ** k
+                    ev = e(x)
+                    if bv < 0 or (bv == 0 and ev <= 0):
+                        raise _Undefined("invalid power")
+                    return bv ** ev
+            elif isinstance(n, Func):
+                parts = [build(a) for a in n.args]
+                out = lambda x, parts=parts, name=n.name: _apply_point(name, [p(x) for p in parts])  # noqa: E731
+            else:
+                raise ExpressionError(f"cannot evaluate node {n!r}")
+            memo[key] = out
+            return out
+        f = build(node)
+
+    def call(x):
+        with mpmath.workprec(prec):
+            try:
+                return f(_mpf(x))
+            except (_Undefined, ZeroDivisionError, ValueError):
+                return None
+    return call

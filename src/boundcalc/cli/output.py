@@ -20,13 +20,16 @@ def emit_json(data) -> None:
 
 
 def console():
+    """A rich console; when output is not a terminal (a pipe, a file), a wide fixed
+    width so that tables are not folded for scripts and logs."""
     from rich.console import Console
-    return Console(highlight=False, soft_wrap=True)
+    width = None if sys.stdout.isatty() else 200
+    return Console(highlight=False, soft_wrap=True, width=width)
 
 
 def table(title: str, columns: list[str]):
     from rich.table import Table
     t = Table(title=title, title_justify="left", show_lines=False)
-    for c in columns:
-        t.add_column(c, overflow="fold")
+    for i, c in enumerate(columns):
+        t.add_column(c, overflow="fold", no_wrap=(i == 0))
     return t

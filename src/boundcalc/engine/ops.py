@@ -38,14 +38,14 @@ def logistic(m: Array) -> Array:
 
 
 def logistic_d1(m: Array) -> Array:
-    """d/dm log(1+e^{-m}) = -1/(1+e^{m})."""
-    return -0.5 * (1.0 - np.tanh(0.5 * m))
+    """d/dm log(1+e^{-m}) = -1/(1+e^{m}) = -exp(-log(1+e^{m})), accurate for large |m|
+    (no cancellation: at m = 40 it is -4.25e-18, not 0)."""
+    return -np.exp(-np.logaddexp(0.0, m))
 
 
 def logistic_d2(m: Array) -> Array:
-    """second derivative e^{m}/(1+e^{m})^2 = s(1-s)."""
-    s = 0.5 * (1.0 + np.tanh(0.5 * m))
-    return s * (1.0 - s)
+    """second derivative e^{m}/(1+e^{m})^2 = exp(-log(1+e^{m}) - log(1+e^{-m}))."""
+    return np.exp(-np.logaddexp(0.0, m) - np.logaddexp(0.0, -m))
 
 
 def exponential(m: Array) -> Array:

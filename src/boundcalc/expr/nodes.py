@@ -6,7 +6,6 @@ handles only these few node types.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Callable, Iterator
 
@@ -22,48 +21,88 @@ class Node:
         for c in self.children():
             yield from c.walk()
 
+    def unique_nodes(self) -> Iterator["Node"]:
+        """Each distinct node object once (inlined formulas share subtrees: a DAG)."""
+        seen: set[int] = set()
+        stack = [self]
+        while stack:
+            n = stack.pop()
+            if id(n) in seen:
+                continue
+            seen.add(id(n))
+            yield n
+            stack.extend(n.children())
+
     def symbols(self) -> set[str]:
-        return {n.name for n in self.walk() if isinstance(n, Sym)}
+        return {n.name for n in self.unique_nodes() if isinstance(n, Sym)}
 
     def refs(self) -> set[tuple[str | None, str]]:
-        return {(n.paper, n.name) for n in self.walk() if isinstance(n, Ref)}
+        return {(n.paper, n.name) for n in self.unique_nodes() if isinstance(n, Ref)}
 
-    def map(self, f: Callable[["Node"], "Node | None"]) -> "Node":
-        """Rebuild bottom-up; ``f`` may return a replacement for a node or None to keep it."""
+    def map(self, f: Callable[["Node"], "Node | None"], _memo: dict | None = None) -> "Node":
+        """Rebuild bottom-up; ``f`` may return a replacement for a node or None to keep it.
+        Shared subtrees are rebuilt once and stay shared."""
+        memo = {} if _memo is None else _memo
+        key = id(self)
+        if key in memo:
+            return memo[key]
         rep = f(self)
-        if rep is not None:
-            return rep
-        return self._rebuild(tuple(c.map(f) for c in self.children()))
+        if rep is None:
+            kids = self.children()
+            new = tuple(c.map(f, memo) for c in kids)
+            rep = self if all(a is b for a, b in zip(new, kids)) else self._rebuild(new)
+        memo[key] = rep
+        return rep
 
     def _rebuild(self, kids: tuple["Node", ...]) -> "Node":
         return self
 
 
-@dataclass(frozen=True, slots=True)
-class Num(Node):
-    value: Fraction
+class _Fields(Node):
+    """Immutable, hashable node whose fields are its ``__slots__`` (plain classes: much
+    cheaper to define at import time than dataclasses, which matters for start-up)."""
+    __slots__ = ()
+
+    def __init__(self, *args):
+        if len(args) != len(self.__slots__):
+            raise TypeError(f"{type(self).__name__} takes {len(self.__slots__)} arguments")
+        for f, a in zip(self.__slots__, args):
+            object.__setattr__(self, f, a)
+
+    def __setattr__(self, k, v):
+        raise AttributeError(f"{type(self).__name__} is immutable")
+
+    def __eq__(self, other):
+        return type(other) is type(self) and all(getattr(self, f) == getattr(other, f) for f in self.__slots__)
+
+    def __hash__(self):
+        return hash((type(self).__name__,) + tuple(getattr(self, f) for f in self.__slots__))
+
+    def __repr__(self):
+        return f"{type(self).__name__}(" + ", ".join(repr(getattr(self, f)) for f in self.__slots__) + ")"
 
 
-@dataclass(frozen=True, slots=True)
-class Const(Node):
-    name: str  # "pi" or "E"
+class Num(_Fields):
+    """An exact rational number."""
+    __slots__ = ("value",)
 
 
-@dataclass(frozen=True, slots=True)
-class Sym(Node):
-    name: str
+class Const(_Fields):
+    """``pi`` or ``E``."""
+    __slots__ = ("name",)
 
 
-@dataclass(frozen=True, slots=True)
-class Ref(Node):
+class Sym(_Fields):
+    __slots__ = ("name",)
+
+
+class Ref(_Fields):
     """A reference to another formula: bare (``paper`` None) or qualified."""
-    paper: str | None
-    name: str
+    __slots__ = ("paper", "name")
 
 
-@dataclass(frozen=True, slots=True)
-class Add(Node):
-    args: tuple[Node, ...]
+class Add(_Fields):
+    __slots__ = ("args",)
 
     def children(self):
         return self.args
@@ -72,9 +111,8 @@ class Add(Node):
         return Add(kids)
 
 
-@dataclass(frozen=True, slots=True)
-class Mul(Node):
-    args: tuple[Node, ...]
+class Mul(_Fields):
+    __slots__ = ("args",)
 
     def children(self):
         return self.args
@@ -83,10 +121,8 @@ class Mul(Node):
         return Mul(kids)
 
 
-@dataclass(frozen=True, slots=True)
-class Pow(Node):
-    base: Node
-    exp: Node
+class Pow(_Fields):
+    __slots__ = ("base", "exp")
 
     def children(self):
         return (self.base, self.exp)
@@ -95,10 +131,8 @@ class Pow(Node):
         return Pow(*kids)
 
 
-@dataclass(frozen=True, slots=True)
-class Func(Node):
-    name: str
-    args: tuple[Node, ...]
+class Func(_Fields):
+    __slots__ = ("name", "args")
 
     def children(self):
         return self.args
@@ -110,11 +144,9 @@ class Func(Node):
 REL_OPS = ("<=", ">=", "<", ">", "==")
 
 
-@dataclass(frozen=True, slots=True)
-class Rel(Node):
-    op: str
-    lhs: Node
-    rhs: Node
+class Rel(_Fields):
+    """``lhs OP rhs`` with OP in REL_OPS."""
+    __slots__ = ("op", "lhs", "rhs")
 
     def children(self):
         return (self.lhs, self.rhs)

@@ -43,23 +43,43 @@ def _expand(paths) -> list[Path]:
 
 
 class Registry:
+    """Papers are loaded (parsed, validated, linked) on first use, so a command that
+    needs one paper does not pay for the others; ``papers`` loads them all."""
+
     def __init__(self, files: list[Path]):
-        self.papers: dict[str, Paper] = {}
+        self._files: dict[str, Path] = {}
         for f in files:
-            paper = load_file(f)
-            if paper.key in self.papers:
-                raise FormulaFileError(f"{f.name}: paper key {paper.key!r} is already defined by "
-                                       f"{self.papers[paper.key].path}")
-            self.papers[paper.key] = paper
+            if f.stem in self._files:
+                raise FormulaFileError(f"{f.name}: paper key {f.stem!r} is already defined by "
+                                       f"{self._files[f.stem]}")
+            self._files[f.stem] = f
+        self._papers: dict[str, Paper] = {}
         self._resolved: dict[str, Node] = {}
-        self._link()
+        self._state: dict[str, int] = {}
+
+    def has_paper(self, key: str) -> bool:
+        return key in self._files
+
+    def paper(self, key: str) -> Paper:
+        if key not in self._papers:
+            if key not in self._files:
+                raise BoundcalcError(f"unknown paper {key!r}; papers: {', '.join(self._files)}")
+            self._papers[key] = load_file(self._files[key])
+            self._link(self._papers[key])
+        return self._papers[key]
+
+    @property
+    def papers(self) -> dict[str, Paper]:
+        for k in self._files:
+            self.paper(k)
+        return {k: self._papers[k] for k in self._files}
 
     # -------------------------------------------------------------- lookup
     def spec(self, fid: str) -> FormulaSpec:
         paper, _, name = fid.partition(".")
-        if paper not in self.papers:
-            raise BoundcalcError(f"unknown paper {paper!r} in id {fid!r}; papers: {', '.join(self.papers)}")
-        p = self.papers[paper]
+        if paper not in self._files:
+            raise BoundcalcError(f"unknown paper {paper!r} in id {fid!r}; papers: {', '.join(self._files)}")
+        p = self.paper(paper)
         if name not in p.formulas:
             close = [n for n in p.formulas if n.lower().startswith(name.lower()[:3])] if name else []
             hint = f"; did you mean {', '.join(paper + '.' + c for c in close[:4])}?" if close else ""
@@ -67,15 +87,11 @@ class Registry:
         return p.formulas[name]
 
     def all_specs(self, paper: str | None = None) -> list[FormulaSpec]:
-        if paper is not None and paper not in self.papers:
-            raise BoundcalcError(f"unknown paper {paper!r}; papers: {', '.join(self.papers)}")
-        papers = [self.papers[paper]] if paper else list(self.papers.values())
+        papers = [self.paper(paper)] if paper else list(self.papers.values())
         return [f for p in papers for f in p.formulas.values()]
 
     def setting(self, paper: str, name: str | None) -> Setting:
-        if paper not in self.papers:
-            raise BoundcalcError(f"unknown paper {paper!r}; papers: {', '.join(self.papers)}")
-        p = self.papers[paper]
+        p = self.paper(paper)
         if name is None:
             defaults = [s for s in p.settings.values() if s.default]
             if not defaults:
@@ -90,37 +106,36 @@ class Registry:
     # -------------------------------------------------------------- linking
     def _target(self, paper: str, ref: Ref) -> FormulaSpec:
         key = ref.paper or paper
-        if key not in self.papers or ref.name not in self.papers[key].formulas:
-            raise FormulaFileError(f"{self.papers[paper].path.name}: reference to unknown formula "
-                                   f"{key}.{ref.name}")
-        spec = self.papers[key].formulas[ref.name]
+        where = self._files[paper].name if paper in self._files else "expression"
+        if key not in self._files or ref.name not in self.paper(key).formulas:
+            raise FormulaFileError(f"{where}: reference to unknown formula {key}.{ref.name}")
+        spec = self.paper(key).formulas[ref.name]
         if spec.kind not in ("definition", "bound"):
-            raise FormulaFileError(f"{self.papers[paper].path.name}: {key}.{ref.name} is a {spec.kind}; "
+            raise FormulaFileError(f"{where}: {key}.{ref.name} is a {spec.kind}; "
                                    "only definitions and bounds can be used inside expressions")
         return spec
 
-    def _link(self) -> None:
-        state: dict[str, int] = {}
+    def _link(self, p: Paper) -> None:
+        state = self._state
 
         def visit(spec: FormulaSpec, stack: list[str]):
             st = state.get(spec.id)
             if st == 2:
                 return
             if st == 1:
-                raise FormulaFileError(f"{self.papers[spec.paper].path.name}: circular formula "
+                raise FormulaFileError(f"{self._files[spec.paper].name}: circular formula "
                                        f"references: {' -> '.join(stack + [spec.id])}")
             state[spec.id] = 1
             for r in spec.expr.refs():
                 visit(self._target(spec.paper, Ref(*r)), stack + [spec.id])
             state[spec.id] = 2
 
-        for p in self.papers.values():
-            for spec in p.formulas.values():
-                visit(spec, [])
-            for s in p.settings.values():
-                for _, node, _ in s.derived:
-                    for r in node.refs():
-                        self._target(p.key, Ref(*r))
+        for spec in p.formulas.values():
+            visit(spec, [])
+        for s in p.settings.values():
+            for _, node, _ in s.derived:
+                for r in node.refs():
+                    self._target(p.key, Ref(*r))
 
     def resolve(self, node: Node, paper: str) -> Node:
         """Inline every formula reference (recursively)."""
@@ -161,12 +176,12 @@ class Registry:
         else:
             names = node_or_id.symbols()
             papers = [paper] if paper else []
-            papers += [p for p in self.papers if p not in papers]
+            papers += [p for p in self._files if p not in papers]
         table = {}
         for n in sorted(names):
             for pk in papers:
-                if pk in self.papers and n in self.papers[pk].symbols:
-                    table[n] = self.papers[pk].symbols[n]
+                if pk in self._files and n in self.paper(pk).symbols:
+                    table[n] = self.paper(pk).symbols[n]
                     break
         return table
 
@@ -177,8 +192,9 @@ def _cached(files: tuple[str, ...]) -> Registry:
 
 
 def get_registry(extra: list[str] | tuple[str, ...] | None = None) -> Registry:
-    """The registry of packaged files plus ``extra`` paths and ``$BOUNDCALC_FORMULAS``."""
-    paths = [packaged_dir()]
+    """The registry of packaged files plus ``extra`` paths and ``$BOUNDCALC_FORMULAS``
+    (``BOUNDCALC_BUILTIN=0`` leaves the packaged files out)."""
+    paths = [] if os.environ.get("BOUNDCALC_BUILTIN", "1") == "0" else [packaged_dir()]
     env = os.environ.get(ENV_VAR, "")
     paths += [p for p in env.split(os.pathsep) if p]
     paths += list(extra or [])

@@ -7,7 +7,7 @@ from fractions import Fraction
 
 from ..backends import mp as mpb
 from ..errors import BoundcalcError, UnsatisfiableError
-from ..expr.nodes import Node, substitute
+from ..expr.nodes import Node, sub, substitute
 from ..expr.parser import parse_number
 from ..registry import get_registry
 from ..registry.model import Setting
@@ -61,7 +61,7 @@ def require(paper: str, setting_name: str | None, overrides: dict[str, str], *,
     var = var or setting.solve_for
     if not var:
         raise BoundcalcError(f"setting {setting.id} names no variable to solve for")
-    p = reg.papers[paper]
+    p = reg.paper(paper)
     allowed = input_names(setting, reg)
     for k in overrides:
         if k == var:
@@ -88,9 +88,11 @@ def require(paper: str, setting_name: str | None, overrides: dict[str, str], *,
         missing = expr.symbols() - env.keys()
         if missing:
             raise BoundcalcError(_missing_msg(sorted(missing), p, setting))
-        value = mpb.evaluate(expr, env, digits=20, what=f"{setting.id}: {sym} = {text}")
+        value = mpb.evaluate_point(expr, env, prec=128)
+        if value is None:   # undefined at a point: let the certified evaluator say why
+            value = mpb.evaluate(expr, env, digits=20, what=f"{setting.id}: {sym} = {text}")
         dom = p.symbols[sym].domain
-        if not dom.contains(value):
+        if not _in_domain(dom, expr, env, value):
             raise UnsatisfiableError(
                 f"no {var} can work in {setting.id}: {sym} = {text} evaluates to "
                 f"{mpb.mpmath.nstr(value, 6)}, but {sym} {dom.describe()}"
@@ -122,6 +124,22 @@ def require(paper: str, setting_name: str | None, overrides: dict[str, str], *,
     return out
 
 
+def _in_domain(dom, expr, env, value) -> bool:
+    """Domain check of a derived value: a point value well inside (or outside) decides;
+    near a boundary the sign against the boundary is certified."""
+    import mpmath
+    from ..expr.nodes import Num
+    for bound, closed, side in ((dom.lo, dom.lo_closed, 1), (dom.hi, dom.hi_closed, -1)):
+        if bound is None:
+            continue
+        b = mpmath.mpf(bound.numerator) / bound.denominator
+        if abs(value - b) <= (abs(b) + abs(value)) * mpmath.mpf(2) ** -100:
+            s = mpb.decide_sign(sub(expr, Num(bound)), env)
+            if s is None or s * side < 0 or (s == 0 and not closed):
+                return False
+    return dom.contains(value)
+
+
 def _derived_syms(setting, reg):
     out = set()
     for _, node, _ in setting.derived:
@@ -136,7 +154,7 @@ def _missing_msg(names, paper, setting) -> str:
 
 def to_json(res: RequireResult) -> dict:
     b = res.binding
-    p = get_registry().papers.get(res.setting.paper)
+    p = get_registry().paper(res.setting.paper)
     return {
         "setting": res.setting.id,
         "setting_name": res.setting.title,

@@ -74,12 +74,19 @@ def solve_relation(rel: Rel, var: str, env: dict, domain: Domain, *, what: str) 
         e[var] = x
         return relation_holds(rel, e, what=what)
 
+    diff = sub(rel.lhs, rel.rhs)
+    fns: dict[int, object] = {}
+
     def ok(x) -> bool:
         """Point decision (fast, uncertified) used while searching."""
-        e = dict(env)
-        e[var] = x
-        prec = 96 + (abs(x.numerator).bit_length() if isinstance(x, Fraction) else 0)
-        return bool(_holds_point(rel, e, prec))
+        bits = abs(x.numerator).bit_length() if isinstance(x, Fraction) else 0
+        prec = 128 * (1 + bits // 128)
+        if prec not in fns:
+            fns[prec] = mpb.compile_point(diff, env, var, prec=prec + 64)
+        d = fns[prec](x)
+        if d is None:
+            return False
+        return _sign_ok(rel.op, (d > 0) - (d < 0))
 
     at_lo = ok(lo)
     prev, k, found = lo, 0, None
@@ -130,9 +137,7 @@ def solve_relation(rel: Rel, var: str, env: dict, domain: Domain, *, what: str) 
             mid = mpmath.sqrt(a_m * b_m) if geometric else (a_m + b_m) / 2
             if abs(b_m - a_m) <= abs(mid) * mpmath.mpf(2) ** -200:
                 break
-            e = dict(env)
-            e[var] = mid
-            if bool(_holds_point(rel, e, 256)) == at_lo:
+            if ok(mid) == at_lo:
                 a_m = mid
             else:
                 b_m = mid

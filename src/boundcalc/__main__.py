@@ -1,0 +1,4 @@
+"""``python -m boundcalc``."""
+from .cli import main
+
+main()

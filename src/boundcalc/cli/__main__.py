@@ -1,0 +1,4 @@
+"""``python -m boundcalc.cli``."""
+from . import main
+
+main()

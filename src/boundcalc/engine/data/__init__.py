@@ -1,0 +1,1 @@
+"""Data models and real data sets for the engine (one module per source)."""

@@ -1,0 +1,99 @@
+"""Leading asymptotic order of a formula as one variable tends to infinity.
+
+The expression is matched to ``c * x**a * log(x)**b`` by three SymPy limits
+(a = lim log f / log x, b = lim log(f x^-a) / log log x, c = lim f x^-a log(x)^-b),
+with the other symbols kept symbolic (positive, in their domains) or fixed, or tending
+together with ``x`` (``together={"K": "n"}``). For a requirement with ``solve_for``
+(e.g. sqrt(H) >= f), the threshold on that variable is solved for first, so that
+``asymptotic heads_cor2 --var K`` reports the order of the least H.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import sympy as sp
+
+from ..errors import BoundcalcError
+from ..expr.parser import parse, parse_number
+from ..backends.sym import to_sympy
+from .symbolic import to_sympy_with_domains
+
+
+@dataclass
+class AsymptoticResult:
+    id: str
+    var: str
+    quantity: str
+    exponent: str
+    log_power: str
+    coefficient: str
+    order: str
+    leading: str
+    latex: str
+    method: str
+    together: dict
+
+    def to_json(self) -> dict:
+        return dict(self.__dict__)
+
+    def describe(self) -> str:
+        tog = "".join(f", {k} = {v}" for k, v in self.together.items())
+        return (f"{self.quantity} = {self.order} as {self.var} -> oo{tog}\n"
+                f"  leading term: {self.leading}\n  ({self.method})")
+
+
+def asymptotic(formula, var: str, *, fixed: dict | None = None, together: dict | None = None) -> AsymptoticResult:
+    table = formula.symbol_table
+    if var not in table and var not in (together or {}).values():
+        if not any(var in str(v) for v in (together or {}).values()):
+            raise BoundcalcError(f"{var!r} is not a symbol of {formula.id}; its symbols are {', '.join(table)}")
+    expr, syms = to_sympy_with_domains(formula.expr, table)
+    quantity = formula.id
+    if isinstance(expr, sp.core.relational.Relational):
+        s = formula.spec.solve_for
+        if not s:
+            raise BoundcalcError(f"{formula.id} is a {formula.kind} without solve_for; nothing to take the order of")
+        sols = [r for r in sp.solve(sp.Eq(expr.lhs, expr.rhs), syms[s]) if r.is_positive is not False]
+        if len(sols) != 1:
+            raise BoundcalcError(f"cannot isolate {s} in {formula.id}")
+        expr = sols[0]
+        quantity = f"threshold on {s} in {formula.id}"
+    x = syms.get(var) or sp.Symbol(var, positive=True)
+    for k, v in (fixed or {}).items():
+        if k not in syms:
+            raise BoundcalcError(f"unknown symbol {k!r} for {formula.id}")
+        q = parse_number(v, where=f"--set {k}")
+        expr = expr.subs(syms[k], sp.Rational(q.numerator, q.denominator))
+    for k, v in (together or {}).items():
+        if k not in syms:
+            raise BoundcalcError(f"unknown symbol {k!r} for {formula.id} in --with")
+        node = parse(v, allow_relation=False, where=f"--with {k}")
+        e = to_sympy(node, {n: (x if n == var else syms.get(n, sp.Symbol(n, positive=True)))
+                            for n in node.symbols()})
+        expr = expr.subs(syms[k], e)
+    if x not in expr.free_symbols:
+        raise BoundcalcError(f"{quantity} does not depend on {var}")
+    try:
+        a = sp.limit(sp.log(expr) / sp.log(x), x, sp.oo)
+        if a in (sp.oo, -sp.oo) or a.has(sp.nan, sp.zoo) or not a.is_real:
+            raise ValueError
+        g = sp.simplify(expr / x ** a)
+        b = sp.limit(sp.log(g) / sp.log(sp.log(x)), x, sp.oo)
+        if b in (sp.oo, -sp.oo) or b.has(sp.nan, sp.zoo) or not b.is_real:
+            raise ValueError
+        c = sp.simplify(sp.limit(g / sp.log(x) ** b, x, sp.oo))
+        if c in (0, sp.oo, -sp.oo) or c.has(sp.nan, sp.zoo):
+            raise ValueError
+        method = "exact: SymPy limits"
+    except (ValueError, NotImplementedError, TypeError) as e:  # noqa: F841
+        raise BoundcalcError(f"could not determine the order of {quantity} in {var} "
+                             "(not of the form c x^a log(x)^b)") from None
+    core = sp.Integer(1)
+    if a != 0:
+        core *= x ** a
+    if b != 0:
+        core *= sp.log(x) ** b
+    order = f"Theta({core})"
+    leading = c * core
+    return AsymptoticResult(formula.id, var, quantity, str(a), str(b), str(c), order, str(leading),
+                            sp.latex(leading), method, dict(together or {}))

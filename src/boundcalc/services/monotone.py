@@ -1,0 +1,224 @@
+"""Monotonicity of a formula in one variable, with an honest evidence level.
+
+1. *proved*: the sign of the partial derivative is decided symbolically for every
+   point of the symbols' domains (domains encoded by substitutions such as x = 1 + t,
+   t >= 0, see :func:`.symbolic.domain_substitution`);
+2. *certified*: interval arithmetic shows the derivative keeps its sign on a stated
+   box (the box is split until every piece is decided, up to a budget);
+3. *sampled*: the derivative is evaluated at many random points of the box — never
+   called a proof.
+A sign change of the derivative at sampled points gives a counterexample: two points
+differing only in the variable whose values go the wrong way, checked with certified
+arithmetic.
+"""
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+import mpmath
+import sympy as sp
+
+from ..backends import mp as mpb
+from ..backends.sym import from_sympy
+from ..errors import BoundcalcError
+from ..expr.domains import Domain
+from ..expr.nodes import Rel, sub
+from ..expr.parser import parse_number
+from .symbolic import domain_substitution, prove_sign, to_sympy_with_domains
+
+SAMPLES = 400
+BOX_BUDGET = 400
+
+
+@dataclass
+class MonotoneResult:
+    id: str
+    var: str
+    verdict: str                 # increasing | decreasing | constant | neither | unknown
+    evidence: str                # proved | certified | sampled | counterexample | none
+    derivative: str
+    detail: str
+    box: dict = field(default_factory=dict)
+    counterexample: dict | None = None
+
+    def to_json(self) -> dict:
+        return dict(self.__dict__)
+
+    def describe(self) -> str:
+        s = f"{self.id} is {self.verdict} in {self.var} ({self.evidence})"
+        if self.evidence == "sampled":
+            s += " — sampled, NOT a proof"
+        s += f"\n  d/d{self.var} = {self.derivative}\n  {self.detail}"
+        if self.box:
+            s += "\n  box: " + ", ".join(f"{k} in [{a}, {b}]" for k, (a, b) in self.box.items())
+        if self.counterexample:
+            s += f"\n  counterexample: {self.counterexample}"
+        return s
+
+
+def default_range(d: Domain, default: Fraction | None) -> tuple[Fraction, Fraction]:
+    """A finite box side for a domain (used when the user gives none)."""
+    lo = d.lo if d.lo is not None else Fraction(-100)
+    hi = d.hi if d.hi is not None else None
+    if d.lo is not None and not d.lo_closed:
+        lo = d.lo + (Fraction(1, 100) if hi is None else (hi - d.lo) / 100)
+    if hi is None:
+        hi = max(lo * 100, lo + 100) if lo > 0 else lo + 100
+    elif not d.hi_closed:
+        hi = hi - (hi - lo) / 100
+    return lo, hi
+
+
+def monotone(formula, var: str, *, box: dict | None = None, fixed: dict | None = None,
+             samples: int = SAMPLES, seed: int = 0) -> MonotoneResult:
+    table = formula.symbol_table
+    if var not in table:
+        raise BoundcalcError(f"{var!r} is not a symbol of {formula.id}; its symbols are {', '.join(table)}")
+    node = formula.expr
+    if isinstance(node, Rel):
+        node = sub(node.rhs, node.lhs)   # monotonicity of the required slack rhs - lhs
+    fixed = {k: parse_number(v, where=f"--set {k}") for k, v in (fixed or {}).items()}
+    for k, v in fixed.items():
+        if k not in table:
+            raise BoundcalcError(f"unknown symbol {k!r} for {formula.id}")
+        table[k].domain.check(k, v)
+    expr, syms = to_sympy_with_domains(node, table)
+    x = syms[var]
+    deriv = sp.diff(expr, x)
+    if fixed:
+        deriv = deriv.subs({syms[k]: sp.Rational(v.numerator, v.denominator) for k, v in fixed.items()})
+    dstr = str(sp.simplify(deriv)) if sp.count_ops(deriv) < 200 else str(deriv)
+    # 1. proof over the whole domain
+    doms = {n: table[n].domain for n in syms if n in table}
+    transformed = deriv.subs(domain_substitution(syms, doms))
+    sign = prove_sign(transformed)
+    if sign in ("positive", "nonnegative"):
+        return MonotoneResult(formula.id, var, "increasing", "proved", dstr,
+                              f"d/d{var} is {sign} for every value in the symbols' domains"
+                              + (" (integer symbols relaxed to reals)" if any(d.integer for d in doms.values()) else ""))
+    if sign in ("negative", "nonpositive"):
+        return MonotoneResult(formula.id, var, "decreasing", "proved", dstr,
+                              f"d/d{var} is {sign} for every value in the symbols' domains")
+    if sign == "zero":
+        return MonotoneResult(formula.id, var, "constant", "proved", dstr, f"d/d{var} = 0")
+    # 2./3. on a box
+    ranges: dict[str, tuple[Fraction, Fraction]] = {}
+    for n in sorted(syms):
+        if n in fixed:
+            continue
+        if box and n in box:
+            a, b = (parse_number(v, where=f"--box {n}") for v in box[n])
+            if a > b:
+                raise BoundcalcError(f"--box {n}: empty range [{a}, {b}]")
+            ranges[n] = (a, b)
+        else:
+            ranges[n] = default_range(table[n].domain, table[n].default)
+    dnode = from_sympy(deriv)
+    shown = {k: (str(float(a)), str(float(b))) for k, (a, b) in ranges.items()}
+    rng = random.Random(seed)
+    pts = [_sample(ranges, table, rng) for _ in range(samples)]
+    vals = []
+    for p in pts:
+        env = dict(p)
+        env.update(fixed)
+        v = mpb.evaluate_point(dnode, env, prec=80)
+        if v is not None:
+            vals.append((v, env))
+    pos = [e for v, e in vals if v > 0]
+    neg = [e for v, e in vals if v < 0]
+    if pos and neg:
+        # a point against the majority trend: where f moves the "wrong" way
+        rising = len(pos) < len(neg)
+        ce = _counterexample(node, var, pos[0] if rising else neg[0], table, rising=rising)
+        return MonotoneResult(formula.id, var, "neither", "counterexample" if ce else "sampled", dstr,
+                              f"the derivative takes both signs on the box ({len(pos)} positive, "
+                              f"{len(neg)} negative of {len(vals)} samples)", shown, ce)
+    cert = _certify(dnode, ranges, fixed, positive=bool(pos) or not neg)
+    verdict = "increasing" if (pos or not neg) else "decreasing"
+    if cert:
+        return MonotoneResult(formula.id, var, verdict, "certified", dstr,
+                              f"interval arithmetic: the sign of d/d{var} is constant on the whole box "
+                              f"({cert} sub-boxes)", shown)
+    if not vals:
+        return MonotoneResult(formula.id, var, "unknown", "none", dstr, "the derivative could not be evaluated on the box", shown)
+    return MonotoneResult(formula.id, var, verdict, "sampled", dstr,
+                          f"d/d{var} kept one sign at {len(vals)} random points of the box "
+                          "(not proved, not certified)", shown)
+
+
+def _sample(ranges, table, rng) -> dict[str, Fraction]:
+    out = {}
+    for n, (a, b) in ranges.items():
+        if a == b:
+            out[n] = a
+            continue
+        if a > 0 and b / a > 10:
+            v = math.exp(rng.uniform(math.log(a), math.log(b)))
+        else:
+            v = rng.uniform(float(a), float(b))
+        if table[n].domain.integer:
+            v = round(v)
+        out[n] = Fraction(v).limit_denominator(10 ** 9) if not table[n].domain.integer else Fraction(v)
+        out[n] = min(max(out[n], a), b)
+    return out
+
+
+def _certify(dnode, ranges, fixed, positive: bool) -> int:
+    """Number of sub-boxes needed to certify the sign, or 0 if not certified in budget."""
+    todo = [dict(ranges)]
+    done = 0
+    while todo:
+        if done + len(todo) > BOX_BUDGET:
+            return 0
+        b = todo.pop()
+        env = {k: (a, c) for k, (a, c) in b.items()}
+        env = {k: (v if v[0] != v[1] else v[0]) for k, v in env.items()}
+        env.update(fixed)
+        enc = mpb.try_enclose(dnode, env, prec=80)
+        if enc is not None and ((positive and enc.a >= 0) or (not positive and enc.b <= 0)):
+            done += 1
+            continue
+        # split the widest side (relative)
+        k = max(b, key=lambda n: (float(b[n][1]) - float(b[n][0])) / (abs(float(b[n][0])) + 1e-9))
+        a, c = b[k]
+        if a == c:
+            return 0
+        mid = (a + c) / 2
+        todo.append({**b, k: (a, mid)})
+        todo.append({**b, k: (mid, c)})
+    return done
+
+
+def _counterexample(node, var, at, table, rising: bool):
+    """Two points differing only in ``var`` where the value goes against the majority
+    trend; verified with certified arithmetic."""
+    x0 = at[var]
+    for h in (Fraction(1, 10 ** k) for k in range(1, 8)):
+        step = max(abs(x0), Fraction(1)) * h
+        if table[var].domain.integer:
+            step = Fraction(1)
+        x1 = x0 + step
+        if not table[var].domain.contains(x1):
+            continue
+        e0, e1 = dict(at), dict(at)
+        e1[var] = x1
+        s = mpb.decide_sign(_diff_at(node, var, x0, x1), at)
+        # f(x0) - f(x1) < 0 means f rises from x0 to x1 > x0
+        if s is not None and ((rising and s < 0) or (not rising and s > 0)):
+            f0 = mpb.evaluate(node, e0, digits=12)
+            f1 = mpb.evaluate(node, e1, digits=12)
+            return {"point": {k: str(v) for k, v in at.items() if k != var},
+                    f"{var}_1": str(x0), f"{var}_2": str(x1),
+                    "f_1": mpmath.nstr(f0, 12), "f_2": mpmath.nstr(f1, 12)}
+        if table[var].domain.integer:
+            break
+    return None
+
+
+def _diff_at(node, var, x0, x1):
+    """f(x0) - f(x1) as one expression (var replaced by the two numbers)."""
+    from ..expr.nodes import Num, substitute
+    return sub(substitute(node, {var: Num(x0)}), substitute(node, {var: Num(x1)}))

@@ -1,0 +1,17 @@
+import os
+
+import pytest
+
+# Tests use the packaged formula files only, whatever the developer's environment says.
+os.environ.pop("BOUNDCALC_FORMULAS", None)
+os.environ.pop("BOUNDCALC_BUILTIN", None)
+
+
+@pytest.fixture
+def write_formula_file(tmp_path):
+    """Write a formula file named after its paper key and return its path."""
+    def write(key: str, body: str):
+        p = tmp_path / f"{key}.toml"
+        p.write_text(f'[paper]\nkey = "{key}"\ntitle = "test paper"\n\n' + body, encoding="utf-8")
+        return p
+    return write

@@ -1,0 +1,115 @@
+"""The registry refuses malformed and malicious formula files, naming the culprit."""
+import os
+
+import pytest
+
+import boundcalc
+from boundcalc.errors import BoundcalcError, FormulaFileError
+from boundcalc.registry import Registry, load_file
+
+GOOD = '''
+[symbols.x]
+description = "x"
+domain = "real >= 1"
+
+[symbols.C]
+description = "absolute constant"
+domain = "positive"
+default = "1"
+role = "constant"
+
+[formulas.f]
+name = "f"
+kind = "definition"
+expr = "C*x**2"
+source = "Eq. (1)"
+
+[formulas.g]
+name = "g uses f"
+kind = "definition"
+expr = "f + 1"
+uses = ["f"]
+source = "Eq. (2)"
+'''
+
+
+def test_good_file_loads_and_resolves(write_formula_file):
+    p = write_formula_file("toy", GOOD)
+    f = boundcalc.formula("toy.g", formulas_path=[str(p)])
+    assert f.symbols == ["C", "x"]
+    assert str(f.evaluate(x=3, digits=5)) == "10.000"
+    assert f.evaluate(x=3).qualifier.startswith("up to the absolute constant")
+
+
+def test_malicious_expression_is_refused_without_side_effect(write_formula_file, tmp_path):
+    sentinel = tmp_path / "pwned"
+    body = GOOD + f'''
+[formulas.evil]
+name = "evil"
+kind = "definition"
+expr = "__import__('os').system('touch {sentinel}')"
+source = "nowhere"
+'''
+    p = write_formula_file("evil", body)
+    with pytest.raises(FormulaFileError) as e:
+        load_file(p)
+    assert "evil" in str(e.value) and "not allowed" in str(e.value)
+    assert not sentinel.exists()
+
+
+@pytest.mark.parametrize("patch,needle", [
+    (('domain = "real >= 1"', 'domain = "sometimes"'), "unknown domain"),
+    (('expr = "C*x**2"', 'expr = "C*y**2"'), "unknown name 'y'"),
+    (('kind = "definition"\nexpr = "C*x**2"', 'kind = "requirement"\nexpr = "C*x**2"'), "must be a relation"),
+    (('source = "Eq. (1)"', 'source = "Eq. (1)"\nsoruce = "typo"'), "unknown field(s) soruce"),
+    (('default = "1"', 'default = "-1"'), "outside the domain"),
+    (('uses = ["f"]', 'uses = ["nope"]'), "unknown name 'f'"),
+    (('expr = "C*x**2"', 'expr = "g*x"\nuses = ["g"]'), "circular"),
+])
+def test_malformed_files_name_the_culprit(write_formula_file, patch, needle):
+    p = write_formula_file("toy", GOOD.replace(*patch, 1))
+    with pytest.raises(FormulaFileError) as e:
+        Registry([p]).papers
+    assert needle in str(e.value)
+    assert "toy.toml" in str(e.value)
+
+
+def test_not_toml(write_formula_file):
+    p = write_formula_file("broken", "[formulas.f\nname = 1")
+    with pytest.raises(FormulaFileError, match="not valid TOML"):
+        load_file(p)
+
+
+def test_key_must_match_file_name(tmp_path):
+    p = tmp_path / "a.toml"
+    p.write_text('[paper]\nkey = "b"\ntitle = "t"\n')
+    with pytest.raises(FormulaFileError, match="must equal the file name"):
+        load_file(p)
+
+
+def test_user_files_from_environment(write_formula_file, monkeypatch):
+    p = write_formula_file("envpaper", GOOD)
+    monkeypatch.setenv("BOUNDCALC_FORMULAS", str(p))
+    assert boundcalc.formula("envpaper.f").evaluate(x=2).mpf == 4
+
+
+def test_evaluation_errors_name_the_culprit(write_formula_file):
+    p = [str(write_formula_file("toy", GOOD))]
+    f = boundcalc.formula("toy.f", formulas_path=p)
+    with pytest.raises(BoundcalcError, match="x = 1/2 is outside its domain"):
+        f.evaluate(x="0.5")
+    with pytest.raises(BoundcalcError, match="missing value for symbol 'x'"):
+        f.evaluate()
+    with pytest.raises(BoundcalcError, match="unknown symbol 'z'"):
+        f.evaluate(x=1, z=2)
+    with pytest.raises(BoundcalcError, match="unknown formula 'toy.nope'"):
+        boundcalc.formula("toy.nope", formulas_path=p)
+    with pytest.raises(BoundcalcError, match="unknown paper"):
+        boundcalc.formula("nopaper.f", formulas_path=p)
+
+
+def test_packaged_files_all_load():
+    papers = {p.key for p in boundcalc.papers()}
+    assert "deora2023" in papers
+    for f in boundcalc.formulas():
+        assert f.source and f.kind in ("definition", "bound", "requirement", "claim")
