@@ -21,11 +21,11 @@ def _iroot(n: int, k: int) -> int | None:
     """Exact integer k-th root of n >= 0, or None."""
     if n < 0:
         return None
-    r = round(n ** (1.0 / k)) if n.bit_length() < 1000 else int(math.exp(math.log(n) / k))
-    # Newton refinement on integers
-    if r <= 0:
-        r = 1
-    for _ in range(200):
+    if n < 2:
+        return n
+    # integer Newton iteration from above: converges to floor(n^(1/k))
+    r = 1 << (n.bit_length() // k + 1)
+    while True:
         nr = ((k - 1) * r + n // r ** (k - 1)) // k
         if nr >= r:
             break

@@ -109,12 +109,21 @@ def _ivf(x):
     return iv.mpf(x)
 
 
+def _ends(x) -> tuple[mpmath.mpf, mpmath.mpf]:
+    """The exact endpoints of an interval as mpfs (no rounding to the ambient precision)."""
+    return mp.make_mpf(x._mpi_[0]), mp.make_mpf(x._mpi_[1])
+
+
 def _monotone_iv(f, x):
-    """Enclosure of an increasing function on an interval, widened by rounding slack."""
+    """Enclosure of an increasing function on an interval: endpoint values at 20 extra
+    bits, widened outward by more than their rounding error."""
+    a, b = _ends(x)
     with mpmath.workprec(iv.prec + 20):
-        lo, hi = f(mpmath.mpf(x.a)), f(mpmath.mpf(x.b))
-    eps = mpmath.mpf(2) ** (-iv.prec + 4)
-    return iv.mpf([lo - abs(lo) * eps - eps * 1e-300, hi + abs(hi) * eps + eps * 1e-300])
+        lo, hi = f(a), f(b)
+        eps = mpmath.mpf(2) ** (-iv.prec + 4)
+        tiny = mpmath.mpf(2) ** (-4 * iv.prec)
+        lo, hi = lo - abs(lo) * eps - tiny, hi + abs(hi) * eps + tiny
+    return iv.mpf([lo, hi])
 
 
 def _enclose(node: Node, env):
@@ -195,7 +204,9 @@ def _enclose_raw(node: Node, env):
             return abs(x)
         if n in ("floor", "ceil"):
             f = mpmath.floor if n == "floor" else mpmath.ceil
-            return iv.mpf([f(mpmath.mpf(x.a)), f(mpmath.mpf(x.b))])
+            a, b = _ends(x)
+            with mpmath.workprec(max(iv.prec, a.context.prec) + 20):
+                return iv.mpf([f(a), f(b)])
         if n in ("sin", "cos", "tan"):
             return getattr(iv, n)(x)
         if n in ("tanh", "atan", "erf"):
@@ -255,11 +266,12 @@ def evaluate(node: Node, env, *, digits: int = 15, what: str = "expression") -> 
             continue
         except ZeroDivisionError:
             raise ExpressionError(f"{what}: division by zero at these values") from None
-        a, b = mpmath.mpf(box.a), mpmath.mpf(box.b)
         with mpmath.workprec(prec):
+            a, b = _ends(box)
             mid = (a + b) / 2
             width = b - a
-            if width == 0 or (mid != 0 and width <= abs(mid) * mpmath.mpf(2) ** (-target_bits)):
+            narrow = width == 0 or (mid != 0 and width <= abs(mid) * mpmath.mpf(2) ** (-target_bits))
+            if narrow and _agrees_with_point(node, env, mid, width, prec):
                 with mpmath.workprec(target_bits):
                     return +mid
             if a <= 0 <= b and width < mpmath.mpf(2) ** (-target_bits):
@@ -267,6 +279,19 @@ def evaluate(node: Node, env, *, digits: int = 15, what: str = "expression") -> 
         prec *= 2
     raise ExpressionError(f"{what}: could not evaluate to {digits} digits "
                           f"(precision limit reached{'; ' + last_reason if last_reason else ''})")
+
+
+def _agrees_with_point(node: Node, env, mid, width, prec: int) -> bool:
+    """Guard against a wrong enclosure (mpmath's iv.exp has returned zero-width wrong
+    intervals for arguments near 1e400): the point value at a higher precision must lie
+    within the enclosure's width (plus rounding slack)."""
+    with mpmath.workprec(prec + 64):
+        try:
+            p = _point(node, env)
+        except (_Undefined, ZeroDivisionError, ValueError):
+            return True
+        slack = abs(mid) * mpmath.mpf(2) ** (-prec + 8) + mpmath.mpf(2) ** (-prec * 4)
+        return abs(p - mid) <= width + slack
 
 
 def decide_sign(node: Node, env, *, max_prec: int = MAX_PREC) -> int | None:

@@ -35,3 +35,21 @@ def print_require(data: dict) -> None:
         c.print(f"  certificate {r['id']}: {cert}")
     if data.get("note"):
         c.print(f"note: {data['note']}")
+
+
+def print_check(report) -> None:
+    c = console()
+    data = report.to_json()
+    counts = data["counts"]
+    c.print(f"[bold]boundcalc check[/bold] {', '.join(report.papers)}: {data['checks_run']} checks in "
+            f"{data['seconds']} s — {counts['error']} error(s), {counts['warning']} warning(s), "
+            f"{counts['note']} note(s), {counts['ok']} passed")
+    if not report.findings:
+        c.print("no findings: every declared check passed")
+        return
+    t = table("findings", ["severity", "check", "location", "message", "evidence"])
+    style = {"error": "[red]error[/red]", "warning": "[yellow]warning[/yellow]", "note": "note"}
+    for f in report.findings:
+        ev = "; ".join(f"{k}: {v}" for k, v in f.evidence.items() if v not in (None, {}, []))
+        t.add_row(style[f.severity], f"{f.paper}.{f.check}", f.location, f.message, ev)
+    c.print(t)

@@ -88,6 +88,29 @@ def margin_loss(name: str):
         raise ValueError(f"unknown loss {name!r}; choose one of {sorted(LOSSES)}") from None
 
 
+# --- BLAS threading --------------------------------------------------------------------
+
+_BLAS_CONTROLLER = None
+
+
+def single_threaded_blas():
+    """Context manager limiting the BLAS behind NumPy to one thread (via threadpoolctl).
+
+    For loops of many tiny GEMMs (cache-sized blocks) multithreading only adds
+    synchronisation, which becomes very costly when cores are shared; inside this context
+    each GEMM runs on the calling thread.  A no-op if threadpoolctl is unavailable.
+    """
+    global _BLAS_CONTROLLER
+    try:
+        from threadpoolctl import ThreadpoolController
+    except ImportError:                      # pragma: no cover - threadpoolctl ships with sklearn
+        import contextlib
+        return contextlib.nullcontext()
+    if _BLAS_CONTROLLER is None:
+        _BLAS_CONTROLLER = ThreadpoolController()
+    return _BLAS_CONTROLLER.limit(limits=1, user_api="blas")
+
+
 # --- spectra from Hessian-vector products --------------------------------------------
 
 def extreme_eigenvalues(hvp: Callable[[Array], Array], dim: int, *, tol: float = 1e-8,

@@ -13,8 +13,6 @@ arithmetic.
 """
 from __future__ import annotations
 
-import math
-import random
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -25,7 +23,7 @@ from ..backends import mp as mpb
 from ..backends.sym import from_sympy
 from ..errors import BoundcalcError
 from ..expr.domains import Domain
-from ..expr.nodes import Rel, sub
+from ..expr.nodes import Rel, Sym, sub
 from ..expr.parser import parse_number
 from .symbolic import domain_substitution, prove_sign, to_sympy_with_domains
 
@@ -118,15 +116,15 @@ def monotone(formula, var: str, *, box: dict | None = None, fixed: dict | None =
             ranges[n] = default_range(table[n].domain, table[n].default)
     dnode = from_sympy(deriv)
     shown = {k: (str(float(a)), str(float(b))) for k, (a, b) in ranges.items()}
-    rng = random.Random(seed)
-    pts = [_sample(ranges, table, rng) for _ in range(samples)]
-    vals = []
-    for p in pts:
-        env = dict(p)
-        env.update(fixed)
-        v = mpb.evaluate_point(dnode, env, prec=80)
-        if v is not None:
-            vals.append((v, env))
+    from . import sampling
+    import numpy as np
+    free = {n: table[n].domain for n in ranges}
+    pts = sampling.sample(free, samples, seed, {k: (float(a), float(b)) for k, (a, b) in ranges.items()})
+    with np.errstate(all="ignore"):
+        dv = sampling.values(dnode.map(lambda n: _num(fixed[n.name]) if isinstance(n, Sym) and n.name in fixed
+                                       else None), pts)
+    finite = np.isfinite(dv)
+    vals = [(float(dv[i]), {**sampling.point(pts, int(i)), **fixed}) for i in np.flatnonzero(finite)]
     pos = [e for v, e in vals if v > 0]
     neg = [e for v, e in vals if v < 0]
     if pos and neg:
@@ -149,29 +147,20 @@ def monotone(formula, var: str, *, box: dict | None = None, fixed: dict | None =
                           "(not proved, not certified)", shown)
 
 
-def _sample(ranges, table, rng) -> dict[str, Fraction]:
-    out = {}
-    for n, (a, b) in ranges.items():
-        if a == b:
-            out[n] = a
-            continue
-        if a > 0 and b / a > 10:
-            v = math.exp(rng.uniform(math.log(a), math.log(b)))
-        else:
-            v = rng.uniform(float(a), float(b))
-        if table[n].domain.integer:
-            v = round(v)
-        out[n] = Fraction(v).limit_denominator(10 ** 9) if not table[n].domain.integer else Fraction(v)
-        out[n] = min(max(out[n], a), b)
-    return out
+def _num(x: Fraction):
+    from ..expr.nodes import Num
+    return Num(x)
 
 
-def _certify(dnode, ranges, fixed, positive: bool) -> int:
-    """Number of sub-boxes needed to certify the sign, or 0 if not certified in budget."""
+def _certify(dnode, ranges, fixed, positive: bool, seconds: float = 3.0) -> int:
+    """Number of sub-boxes needed to certify the sign, or 0 if not certified within the
+    budget (BOX_BUDGET boxes or ``seconds``)."""
+    import time
+    t0 = time.perf_counter()
     todo = [dict(ranges)]
     done = 0
     while todo:
-        if done + len(todo) > BOX_BUDGET:
+        if done + len(todo) > BOX_BUDGET or time.perf_counter() - t0 > seconds:
             return 0
         b = todo.pop()
         env = {k: (a, c) for k, (a, c) in b.items()}

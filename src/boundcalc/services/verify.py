@@ -9,12 +9,11 @@ for counterexamples and stated in the result.
 """
 from __future__ import annotations
 
-import math
-import random
 from dataclasses import dataclass, field
 from fractions import Fraction
 
 import mpmath
+import numpy as np
 import sympy as sp
 
 from ..backends import mp as mpb
@@ -23,7 +22,6 @@ from ..expr.domains import Domain
 from ..expr.nodes import Num, Rel, Sym, sub
 from ..expr.parser import parse
 from ..registry import get_registry
-from .monotone import default_range
 from .solve import _sign_ok, relation_holds
 from .symbolic import domain_substitution, prove_sign, to_sympy_with_domains
 
@@ -96,63 +94,108 @@ def verify(lhs: str, rel: str, rhs: str, assume: list[str], *, formulas_path=Non
             domains[r.rhs.name] = _narrow(domains[r.rhs.name], flip, r.lhs.value)
         else:
             extra.append(r)
+    return decide(a, rel, b, domains, extra, statement=statement, assumptions=list(assume),
+                  samples=samples, seed=seed)
+
+
+def decide(a, rel: str, b, domains: dict[str, Domain], extra=(), *, statement: str = "",
+           assumptions: list[str] | None = None, samples: int = SAMPLES, seed: int = 0) -> VerifyResult:
+    """The core of ``verify`` on parsed, resolved sides: a vectorised search for a
+    certified counterexample, then a symbolic proof, else unknown."""
+    assume = assumptions or []
+    node = Rel(rel, a, b)
+    for n in node.symbols():
+        domains.setdefault(n, Domain(lo=Fraction(0)))
+    for r in extra:
+        for n in r.symbols():
+            domains.setdefault(n, Domain(lo=Fraction(0)))
     dom_text = {n: str(d) for n, d in domains.items()}
-    # 1. symbolic proof
-    if not extra:
-        expr, syms = to_sympy_with_domains(sub(b, a) if rel in ("<=", "<") else sub(a, b), {}, domains)
-        tr = expr.subs(domain_substitution(syms, domains))
-        if rel == "==":
-            if sp.simplify(tr) == 0:
-                return VerifyResult(statement, "proved", "symbolic: LHS - RHS simplifies to 0", assume,
-                                    domains=dom_text)
-        else:
-            sign = prove_sign(tr) if tr != 0 else "zero"
-            if sign in ("positive",) or (sign in ("nonnegative", "zero") and rel in ("<=", ">=")):
-                return VerifyResult(statement, "proved",
-                                    f"symbolic: the difference is {sign} on the whole domain", assume,
-                                    domains=dom_text)
-    # 2. counterexample search
-    rng = random.Random(seed)
-    diff = sub(a, b)
+    ce = _search(a, rel, b, node, domains, list(extra), samples, seed, statement)
+    if ce is not None:
+        return VerifyResult(statement, "disproved", "certified counterexample", assume, ce, domains=dom_text)
+    method = _prove(a, rel, b, domains, list(extra))
+    if method:
+        return VerifyResult(statement, "proved", method, assume, domains=dom_text)
+    return VerifyResult(statement, "unknown", "no proof found; no counterexample among "
+                        f"{samples} sampled points", assume, domains=dom_text,
+                        detail="sampling is not a proof")
+
+
+def _prove(a, rel, b, domains, extra) -> str | None:
+    """Symbolic proof under the domains; an assumption 'x >= e' (x a symbol not in e)
+    is used by substituting x = e + t with t >= 0."""
+    diff = sub(b, a) if rel in ("<=", "<") else sub(a, b)
+    expr, syms = to_sympy_with_domains(diff, {}, domains)
+    subs_extra = {}
+    for r in extra:
+        got = _assumption_substitution(r, syms, domains)
+        if got is None:
+            return None
+        subs_extra.update(got)
+    if subs_extra:
+        expr = expr.subs(subs_extra)
+        syms = {n: s for n, s in syms.items() if s not in subs_extra}
+        for s_new in set().union(*(v.free_symbols for v in subs_extra.values())):
+            syms.setdefault(s_new.name, s_new)
+    tr = expr.subs(domain_substitution(syms, {n: d for n, d in domains.items() if n in syms}))
+    if rel == "==":
+        if tr == 0 or sp.expand(tr) == 0 or (sp.count_ops(tr) < 400 and sp.simplify(tr) == 0):
+            return "symbolic: LHS - RHS simplifies to 0" + (" under the assumptions" if extra else "")
+        return None
+    sign = "zero" if tr == 0 else prove_sign(tr)
+    if sign == "positive" or (sign in ("nonnegative", "zero") and rel in ("<=", ">=")):
+        return f"symbolic: the difference is {sign} on the whole domain" + (" under the assumptions" if extra else "")
+    return None
+
+
+def _assumption_substitution(r: Rel, syms, domains):
+    from ..backends.sym import to_sympy
+    if r.op == "==" :
+        return None
+    for lhs, rhs, op in ((r.lhs, r.rhs, r.op), (r.rhs, r.lhs, {"<=": ">=", ">=": "<=", "<": ">", ">": "<"}[r.op])):
+        if isinstance(lhs, Sym) and lhs.name in syms and lhs.name not in rhs.symbols():
+            kind = {"positive": True} if op in ("<", ">") else {"nonnegative": True}
+            t = sp.Dummy(f"{lhs.name}_gap", **kind)
+            e = to_sympy(rhs, dict(syms))
+            return {syms[lhs.name]: e + t if op in (">=", ">") else e - t}
+    return None
+
+
+def _search(a, rel, b, node, domains, extra, samples, seed, statement):
+    from . import sampling
     names = sorted(domains)
-    ranges = {n: default_range(domains[n], None) for n in names}
-    for i in range(samples):
-        env = {}
-        for n in names:
-            lo, hi = ranges[n]
-            if i < 2 ** min(len(names), 8) and i < samples // 10:
-                # corners first
-                env[n] = hi if (i >> names.index(n)) & 1 else lo
-            elif lo > 0 and hi / lo > 10:
-                env[n] = Fraction(math.exp(rng.uniform(math.log(lo), math.log(hi)))).limit_denominator(10 ** 6)
-            else:
-                env[n] = Fraction(rng.uniform(float(lo), float(hi))).limit_denominator(10 ** 6)
-            if domains[n].integer:
-                env[n] = Fraction(round(env[n]))
-            if not domains[n].contains(env[n]):
-                env[n] = lo if domains[n].contains(lo) else hi
+    pts = sampling.sample({n: domains[n] for n in names}, samples, seed)
+    ok = np.ones(samples, dtype=bool)
+    with np.errstate(all="ignore"):
+        for r in extra:
+            ok &= _np_holds(r.op, sampling.values(r.lhs, pts), sampling.values(r.rhs, pts), 1e-9)
+        va, vb = sampling.values(a, pts), sampling.values(b, pts)
+        bad = ok & np.isfinite(va) & np.isfinite(vb) & ~_np_holds(rel, va, vb, 1e-9)
+        score = np.where(bad, np.abs(va - vb) / (np.abs(va) + np.abs(vb) + 1e-300), -1.0)
+    for i in np.argsort(-score)[:40]:
+        if score[i] < 0:
+            break
+        env = sampling.point(pts, int(i))
         if not all(domains[n].contains(env[n]) for n in names):
             continue
         if extra and not all(_ok_point(r, env) for r in extra):
             continue
-        v = mpb.evaluate_point(diff, env, prec=80)
-        if v is None:
+        try:
+            if not relation_holds(node, env, what=statement):
+                lv = mpb.evaluate(a, env, digits=12)
+                rv = mpb.evaluate(b, env, digits=12)
+                return {**{k: str(x) for k, x in env.items() if k in node.symbols() or any(k in r.symbols() for r in extra)},
+                        "lhs": mpmath.nstr(lv, 12), "rhs": mpmath.nstr(rv, 12)}
+        except BoundcalcError:
             continue
-        s = (v > 0) - (v < 0)
-        if not _sign_ok(rel, s):
-            try:
-                if not relation_holds(node, env, what=statement):
-                    lv = mpb.evaluate(a, env, digits=12)
-                    rv = mpb.evaluate(b, env, digits=12)
-                    return VerifyResult(statement, "disproved", "certified counterexample", assume,
-                                        {**{k: str(x) for k, x in env.items()},
-                                         "lhs": mpmath.nstr(lv, 12), "rhs": mpmath.nstr(rv, 12)},
-                                        domains=dom_text)
-            except BoundcalcError:
-                continue
-    return VerifyResult(statement, "unknown", "no proof found; no counterexample among "
-                        f"{samples} sampled points", assume, domains=dom_text,
-                        detail="sampling is not a proof")
+    return None
+
+
+def _np_holds(op: str, a, b, rtol: float):
+    """Relation on float arrays with a relative tolerance in favour of 'holds'."""
+    tol = rtol * (np.abs(a) + np.abs(b))
+    return {"<=": a <= b + tol, ">=": a >= b - tol, "<": a < b + tol, ">": a > b - tol,
+            "==": np.abs(a - b) <= tol}[op]
 
 
 def _ok_point(r: Rel, env) -> bool:

@@ -1,1 +1,5 @@
-"""Data models and real data sets for the engine (one module per source)."""
+"""Data models and real data sets for the engine (one module per source).
+
+``dm1``: Deora et al.'s tokenized mixture DM1; ``transport``: Arda et al.'s teacher of
+Sec. 6.1; ``digits`` and ``tokens``: see those modules.  Import the one you need.
+"""

@@ -1,0 +1,375 @@
+"""Pins every formula of formulas/arda2026.toml to values computed independently.
+
+The reference functions below are typed from the formula sheet
+shared/papers/notes/arda2026.md (Arda, Cayci, Eryilmaz 2026, v1 formulas), not from the
+TOML: each formula is evaluated by boundcalc at 30 digits and compared with mpmath at 60
+digits, at a small input and at a huge input (value beyond the double range) where the
+formula can get there.
+"""
+from __future__ import annotations
+
+import math
+import tomllib
+from fractions import Fraction
+from pathlib import Path
+
+import mpmath
+import pytest
+
+import boundcalc
+from boundcalc.backends import mp as mpb
+from boundcalc.expr.parser import parse
+
+PAPER = "arda2026"
+TOML = Path(__file__).resolve().parents[2] / "formulas" / "arda2026.toml"
+DPS = 60
+REL = mpmath.mpf(10) ** -25
+
+
+# --------------------------------------------------------------------------- helpers
+def q(x) -> mpmath.mpf:
+    """Exact input (int, decimal string, Fraction) as an mpf at the current precision."""
+    if isinstance(x, mpmath.mpf):
+        return +x
+    f = Fraction(x)
+    return mpmath.mpf(f.numerator) / f.denominator
+
+
+def ev(name: str, **values):
+    f = boundcalc.formula(f"{PAPER}.{name}")
+    return f.evaluate(digits=30, **{k: v for k, v in values.items() if k in f.symbols})
+
+
+def assert_close(value, expected):
+    got = value.mpf
+    assert abs(got - expected) <= REL * abs(expected), (str(value), mpmath.nstr(expected, 35))
+
+
+# --------------------------------------------------------------------------- references
+# Sheet §2.2 (Definition 1), §2.4 (eq. (9)), §3.3 (Lemma 2), §3.5 (Lemma 3), §4.6 (Lemma 5),
+# §5.1 (Theorem 1, informal Theorem 1), §5.2 (Proposition 1).
+def r_U0(v):
+    return mpmath.sqrt(q(v["d"])) + mpmath.sqrt(2 * mpmath.log(q(v["m"]) / (2 * q(v["delta_prime"]))))
+
+
+def r_BU(v):
+    return r_U0(v) + q(v["rho_u"]) / mpmath.sqrt(q(v["m"]))
+
+
+def r_L1(v):
+    return q(v["sigma_1"]) * mpmath.sqrt(1 + r_BU(v) ** 2)
+
+
+def r_L2(v):
+    b2 = 1 + r_BU(v) ** 2
+    return q(v["sigma_2"]) * b2 + 8 * q(v["sigma_1"]) * mpmath.sqrt(b2)
+
+
+def r_Blin(v):
+    rr = q(v["rho_w"]) ** 2 + q(v["rho_u"]) ** 2
+    return (r_L1(v) * q(v["rho_c"]) * mpmath.sqrt(rr) + r_L2(v) * rr) / mpmath.sqrt(q(v["m"]))
+
+
+def r_lin_err_sum(v):
+    dt = q(v["Delta_theta"])
+    return mpmath.sqrt(q(v["m"])) * (q(v["Delta_c"]) * r_L1(v) * dt + r_L2(v) * dt ** 2 / 2)
+
+
+def r_S(v):
+    return q(v["sigma_0"]) * q(v["nu_c"]) + q(v["sigma_1"]) * q(v["nu_u"]) + q(v["sigma_1"]) * q(v["nu_w"])
+
+
+def r_Bapp(v):
+    return 2 * r_S(v) * mpmath.sqrt(2 * mpmath.log(2 * q(v["n"]) / q(v["delta"])) / q(v["m"]))
+
+
+def r_m_app(v):
+    return 8 * r_S(v) ** 2 * mpmath.log(2 * q(v["n"]) / q(v["delta"])) / q(v["epsilon"]) ** 2
+
+
+def r_f_star_sup(v):
+    return (q(v["sigma_0"]) * q(v["nu_c"]) + q(v["sigma_1"]) * q(v["nu_u"])
+            + q(v["sigma_1"]) * q(v["nu_w"]) * mpmath.sqrt(q(v["d"])))
+
+
+def r_eps(v):
+    return q(v.get("C_CoF", 1)) * (r_L1(v) + r_L2(v)) / mpmath.sqrt(q(v["m"]))
+
+
+def r_opt(v):
+    return r_L1(v) ** 4 / mpmath.sqrt(q(v["tau"]))
+
+
+def r_inner(v):
+    """L1^4/sqrt(tau) + L1 (B_app + B_lin + eps_CoF)."""
+    return r_opt(v) + r_L1(v) * (r_Bapp(v) + r_Blin(v) + r_eps(v))
+
+
+def r_informal_v1(v):
+    a = q(v["d"]) + mpmath.log(q(v["m"]) / q(v["delta_prime"]))
+    m, tau = q(v["m"]), q(v["tau"])
+    return q(v.get("C_inf_v1", 1)) * (a ** 2 / mpmath.sqrt(tau)
+                                      + mpmath.sqrt(mpmath.log(q(v["n"]) / q(v["delta"])) / m)
+                                      + a / mpmath.sqrt(m))
+
+
+def r_informal_site(v):
+    d, m, tau = q(v["d"]), q(v["m"]), q(v["tau"])
+    return q(v.get("C_inf_site", 1)) * (d ** 2 / mpmath.sqrt(tau) + mpmath.sqrt(d ** 3 / m)
+                                        + mpmath.sqrt(d * mpmath.log(q(v["n"])) / m))
+
+
+REFS = {
+    "U0_radius": r_U0,
+    "B_U": r_BU,
+    "L1": r_L1,
+    "L2": r_L2,
+    "B_lin": r_Blin,
+    "lin_err_sum": r_lin_err_sum,
+    "B_app": r_Bapp,
+    "m_app": r_m_app,
+    "f_star_sup": r_f_star_sup,
+    "thm1_prob": lambda v: 1 - q(v["delta"]) - q(v["delta_prime"]),
+    "eps_CoF": r_eps,
+    "thm1_opt": r_opt,
+    "thm1_app": lambda v: r_L1(v) * r_Bapp(v),
+    "thm1_lin": lambda v: r_L1(v) * r_Blin(v),
+    "thm1_cof": lambda v: r_L1(v) * r_eps(v),
+    "thm1_min": lambda v: q(v.get("C_thm1_min", 1)) * r_inner(v),
+    "thm1_avg": lambda v: q(v.get("C_thm1_avg", 1)) * (r_inner(v) + r_Blin(v) ** 2),
+    "prop1_min": lambda v: q(v.get("C_prop1_min", 1)) * r_inner(v),
+    "prop1_avg": lambda v: q(v.get("C_prop1_avg", 1)) * (r_inner(v) + r_Blin(v) ** 2),
+    "informal_v1": r_informal_v1,
+    "informal_site": r_informal_site,
+}
+
+# A small input with every value distinct, so that swapped symbols show up.
+SMALL = dict(m=64, d=8, n=5000, tau=4000, delta="0.05", delta_prime="0.1",
+             rho_c="3", rho_u="2.5", rho_w="1.5", nu_c="1", nu_u="2", nu_w="0.5",
+             sigma_0="1.25", sigma_1="0.9", sigma_2="0.75", epsilon="0.3",
+             Delta_c="0.2", Delta_theta="0.35",
+             C_CoF="0.7", C_thm1_min="1.3", C_thm1_avg="2.1", C_prop1_min="1.7", C_prop1_avg="0.6",
+             C_inf_v1="1.1", C_inf_site="0.45")
+
+# Huge inputs: every value formula is pushed beyond 1e308.
+BIG_D = dict(SMALL, d=10 ** 700)                       # sqrt(d) = 1e350
+BIG = {
+    "U0_radius": BIG_D,
+    "B_U": dict(SMALL, rho_u=10 ** 400, m=4),
+    "L1": BIG_D,
+    "L2": BIG_D,
+    "B_lin": dict(SMALL, rho_c=10 ** 200, rho_u=10 ** 300, rho_w=10 ** 300),
+    "lin_err_sum": dict(SMALL, Delta_c=10 ** 200, Delta_theta=10 ** 300),
+    "B_app": dict(SMALL, nu_c=10 ** 400, n=10 ** 50),
+    "m_app": dict(SMALL, epsilon="1e-400", n=10 ** 30),
+    "f_star_sup": dict(SMALL, nu_w=10 ** 400, d=10 ** 20),
+    "eps_CoF": dict(SMALL, d=10 ** 700, m=10 ** 20),
+    "thm1_opt": dict(SMALL, d=10 ** 200),
+    "thm1_app": dict(SMALL, d=10 ** 200, nu_u=10 ** 300),
+    "thm1_lin": dict(SMALL, d=10 ** 400),
+    "thm1_cof": dict(SMALL, d=10 ** 400),
+    "thm1_min": dict(SMALL, d=10 ** 200),
+    "thm1_avg": dict(SMALL, rho_u=10 ** 100, rho_w=10 ** 100, m=10 ** 6),
+    "prop1_min": dict(SMALL, d=10 ** 200, tau=10 ** 30),
+    "prop1_avg": dict(SMALL, d=10 ** 200, delta_prime="1e-300"),
+    "informal_v1": dict(SMALL, d=10 ** 200),
+    "informal_site": dict(SMALL, d=10 ** 300),
+}
+
+REQUIREMENTS = {"app_eps", "thm1_radius_c", "thm1_radius_u", "thm1_radius_w", "thm1_step"}
+
+
+# --------------------------------------------------------------------------- coverage
+def test_every_formula_is_pinned():
+    ids = {f.id for f in boundcalc.formulas(paper=PAPER)}
+    assert ids == {f"{PAPER}.{n}" for n in set(REFS) | REQUIREMENTS}
+
+
+# --------------------------------------------------------------------------- values
+@pytest.mark.parametrize("name", sorted(REFS))
+def test_small(name):
+    with mpmath.workdps(DPS):
+        expected = REFS[name](SMALL)
+    assert_close(ev(name, **SMALL), expected)
+
+
+@pytest.mark.parametrize("name", sorted(BIG))
+def test_huge(name):
+    with mpmath.workdps(DPS):
+        expected = REFS[name](BIG[name])
+    v = ev(name, **BIG[name])
+    assert expected > mpmath.mpf(10) ** 308
+    assert_close(v, expected)
+
+
+def test_huge_value_is_not_a_float():
+    v = ev("thm1_min", **BIG["thm1_min"])
+    with pytest.raises(OverflowError):
+        float(v)
+
+
+def test_thm1_prob_tiny_delta():
+    vals = dict(delta="1e-400", delta_prime="0.25")
+    with mpmath.workdps(DPS + 450):
+        expected = 1 - q(vals["delta"]) - q(vals["delta_prime"])
+    assert_close(ev("thm1_prob", **vals), expected)
+
+
+def test_hidden_constants_default_to_one():
+    base = {k: v for k, v in SMALL.items() if not k.startswith("C_")}
+    with mpmath.workdps(DPS):
+        inner = r_inner(base)
+        avg = inner + r_Blin(base) ** 2
+    assert_close(ev("thm1_min", **base), inner)
+    assert_close(ev("thm1_avg", **base), avg)
+    assert_close(ev("prop1_min", **base), inner)
+    with mpmath.workdps(DPS):
+        v1, site = r_informal_v1(base), r_informal_site(base)
+    assert_close(ev("informal_v1", **base), v1)
+    assert_close(ev("informal_site", **base), site)
+    f = boundcalc.formula(f"{PAPER}.thm1_min")
+    assert sorted(f.constants) == ["C_CoF", "C_thm1_min"]
+
+
+def test_tanh_setting_values():
+    """Fig. 1 values (d = 8, n = 5000, tau = 4000, rho = nu = 3, tanh, delta = delta' = 0.05)."""
+    fig = dict(d=8, n=5000, tau=4000, rho_c=3, rho_u=3, rho_w=3, nu_c=3, nu_u=3, nu_w=3,
+               sigma_0=1, sigma_1=1, delta="0.05", delta_prime="0.05")
+    for m in (8, 16, 64, 128, 256):
+        vals = dict(fig, m=m, sigma_2="0.7698003589195010")
+        with mpmath.workdps(DPS):
+            t1 = r_inner(vals)
+            app = r_Bapp(vals)
+            trivial = 6 + 3 * mpmath.sqrt(8)
+        assert_close(ev("thm1_min", **vals), t1)
+        assert t1 > trivial ** 2                      # vacuous at every width of Fig. 1
+        assert (app > trivial) == (m <= 16)           # Lemma 5 non-vacuous from m = 64
+
+
+# --------------------------------------------------------------------------- metadata
+SYMS_L1 = {"d", "m", "delta_prime", "rho_u", "sigma_1"}
+SYMS_BAPP = {"m", "n", "delta", "sigma_0", "sigma_1", "nu_c", "nu_u", "nu_w"}
+SYMS_BLIN = SYMS_L1 | {"sigma_2", "rho_c", "rho_w"}
+SYMS_THM = SYMS_BLIN | SYMS_BAPP | {"tau", "C_CoF"}
+EXPECTED_SYMBOLS = {
+    "U0_radius": {"d", "m", "delta_prime"},
+    "B_U": {"d", "m", "delta_prime", "rho_u"},
+    "L1": SYMS_L1,
+    "L2": SYMS_L1 | {"sigma_2"},
+    "B_lin": SYMS_BLIN,
+    "lin_err_sum": SYMS_L1 | {"sigma_2", "Delta_c", "Delta_theta"},
+    "B_app": SYMS_BAPP,
+    "app_eps": SYMS_BAPP | {"epsilon"},
+    "m_app": (SYMS_BAPP - {"m"}) | {"epsilon"},
+    "f_star_sup": {"sigma_0", "sigma_1", "nu_c", "nu_u", "nu_w", "d"},
+    "thm1_prob": {"delta", "delta_prime"},
+    "thm1_radius_c": {"rho_c", "nu_c"},
+    "thm1_radius_u": {"rho_u", "nu_u"},
+    "thm1_radius_w": {"rho_w", "nu_w"},
+    "thm1_step": {"eta", "tau"},
+    "eps_CoF": SYMS_L1 | {"sigma_2", "C_CoF"},
+    "thm1_opt": SYMS_L1 | {"tau"},
+    "thm1_app": SYMS_L1 | SYMS_BAPP,
+    "thm1_lin": SYMS_BLIN,
+    "thm1_cof": SYMS_L1 | {"sigma_2", "C_CoF"},
+    "thm1_min": SYMS_THM | {"C_thm1_min"},
+    "thm1_avg": SYMS_THM | {"C_thm1_avg"},
+    "prop1_min": SYMS_THM | {"C_prop1_min"},
+    "prop1_avg": SYMS_THM | {"C_prop1_avg"},
+    "informal_v1": {"d", "m", "n", "tau", "delta", "delta_prime", "C_inf_v1"},
+    "informal_site": {"d", "m", "n", "tau", "C_inf_site"},
+}
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED_SYMBOLS))
+def test_symbols(name):
+    f = boundcalc.formula(f"{PAPER}.{name}")
+    assert set(f.symbols) == EXPECTED_SYMBOLS[name]
+    assert "T" not in f.symbols          # Remark 3: no bound depends on the sequence length
+
+
+def test_metadata():
+    f = boundcalc.formula(f"{PAPER}.B_lin")
+    assert (f.id, f.kind, f.status, f.source) == ("arda2026.B_lin", "bound", "as printed", "Lemma 3")
+    assert boundcalc.formula(f"{PAPER}.L2").source == "Lemma 2"
+    assert boundcalc.formula(f"{PAPER}.B_U").source.startswith("Eq. (9)")
+    for name in ("lin_err_sum", "m_app", "f_star_sup", "app_eps"):
+        g = boundcalc.formula(f"{PAPER}.{name}")
+        assert g.status == "derived" and g.note
+    for name in ("C_CoF", "C_thm1_min", "C_thm1_avg", "C_prop1_min", "C_prop1_avg", "C_inf_v1", "C_inf_site"):
+        sym = boundcalc.papers()[[p.key for p in boundcalc.papers()].index(PAPER)].symbols[name]
+        assert sym.role == "constant" and sym.default == 1
+    with pytest.raises(boundcalc.BoundcalcError):
+        boundcalc.formula(f"{PAPER}.B_linear")
+
+
+# --------------------------------------------------------------------------- requirements
+def test_app_eps_solves_at_m_app():
+    vals = {k: SMALL[k] for k in ("n", "delta", "sigma_0", "sigma_1", "nu_c", "nu_u", "nu_w", "epsilon")}
+    with mpmath.workdps(DPS):
+        m_star = r_m_app(vals)
+    least = int(mpmath.ceil(m_star))
+    f = boundcalc.formula(f"{PAPER}.app_eps")
+    assert f.holds(m=least, **vals)
+    assert not f.holds(m=least - 1, **vals)
+    assert f.solve("m", **vals).value == least
+    # at m = m_app the bound of Lemma 5 equals epsilon
+    with mpmath.workdps(DPS):
+        assert abs(r_Bapp(dict(vals, m=m_star)) - q(vals["epsilon"])) < mpmath.mpf(10) ** -50
+
+
+def test_radius_and_step_requirements():
+    for blk in "cuw":
+        f = boundcalc.formula(f"{PAPER}.thm1_radius_{blk}")
+        assert f.holds(**{f"rho_{blk}": 3, f"nu_{blk}": 3})
+        assert not f.holds(**{f"rho_{blk}": "2.99", f"nu_{blk}": 3})
+    step = boundcalc.formula(f"{PAPER}.thm1_step")
+    assert step.holds(eta="0.5", tau=4)
+    assert step.holds(eta="0.001", tau=10 ** 6)
+    assert not step.holds(eta="0.0010001", tau=10 ** 6)
+
+
+def test_settings_require_width():
+    from boundcalc.services.require import require
+    for setting, n in (("fig1", 5000), ("fig1_code", 4000)):
+        res = require(PAPER, setting, {"delta": "0.05", "epsilon": "1"})
+        with mpmath.workdps(DPS):
+            expected = int(mpmath.ceil(8 * 9 ** 2 * mpmath.log(2 * n / q("0.05"))))
+        assert res.binding.solution.value == expected
+        sigma_2 = res.derived["sigma_2"][0]
+        with mpmath.workdps(DPS):
+            assert abs(sigma_2 - 4 / (3 * mpmath.sqrt(3))) < mpmath.mpf(10) ** -18
+
+
+# --------------------------------------------------------------------------- checks
+def _checks(kind):
+    return [c for c in tomllib.loads(TOML.read_text(encoding="utf-8"))["checks"] if c["kind"] == kind]
+
+
+def _val(text, env=None):
+    return mpb.evaluate(parse(text, allow_relation=False), env or {}, digits=40)
+
+
+@pytest.mark.parametrize("check", _checks("identity"), ids=lambda c: c["id"])
+def test_identity_checks_hold(check):
+    """The printed derivatives (Lemma 1 in the case d = 1, T = 2; tanh') match central
+    differences of the printed function."""
+    env = {k: _val(v) for k, v in check["at"].items()}
+    fn, der = parse(check["function"], allow_relation=False), parse(check["derivative"], allow_relation=False)
+    w = check["wrt"]
+    with mpmath.workdps(50):
+        h = mpmath.mpf(10) ** -15
+        up = mpb.evaluate(fn, dict(env, **{w: env[w] + h}), digits=45)
+        dn = mpb.evaluate(fn, dict(env, **{w: env[w] - h}), digits=45)
+        fd = (up - dn) / (2 * h)
+        d = mpb.evaluate(der, env, digits=45)
+    assert abs(fd - d) < mpmath.mpf(10) ** -20
+
+
+def test_tanh_sigma_2_is_attained():
+    with mpmath.workdps(DPS):
+        u = mpmath.atanh(1 / mpmath.sqrt(3))
+        second = -2 * mpmath.tanh(u) * (1 - mpmath.tanh(u) ** 2)
+        assert abs(abs(second) - 4 / (3 * mpmath.sqrt(3))) < mpmath.mpf(10) ** -50
+        assert abs(u - mpmath.log(2 + mpmath.sqrt(3)) / 2) < mpmath.mpf(10) ** -50
+    assert math.isclose(4 / (3 * math.sqrt(3)), 0.7698003589195010, rel_tol=1e-15)

@@ -1,0 +1,563 @@
+"""Pins every formula of formulas/tarzanagh2023.toml to values recomputed by hand.
+
+Each expected value is typed from the paper (Tarzanagh, Li, Zhang, Oymak, NeurIPS 2023)
+and its formula sheet notes/tarzanagh2023.md with mpmath, independently of the TOML:
+the paper's own quantities (Theta = 1/||p^mm||, A = max||k||/Theta, ...) are written out
+here again. Every formula is checked at a small input and at a huge input (value beyond
+the double range whenever the formula can get there), to ~30 significant digits.
+"""
+from __future__ import annotations
+
+import mpmath as mp
+import pytest
+
+import boundcalc
+from boundcalc.registry import get_registry
+from boundcalc.services.require import require
+
+PAPER = "tarzanagh2023"
+REL = mp.mpf(10) ** -30
+# Expected values are computed at 60 digits; the global mpmath precision is restored at the
+# end of this module so that boundcalc is called at the ambient (default) precision.
+_SAVED_DPS = mp.mp.dps
+mp.mp.dps = 60
+
+
+def M(x) -> mp.mpf:
+    return mp.mpf(x)
+
+
+def value(name: str, **vals) -> mp.mpf:
+    return boundcalc.formula(f"{PAPER}.{name}").evaluate(digits=40, **vals).mpf
+
+
+def close(got, expected) -> bool:
+    with mp.workdps(60):
+        return mp.almosteq(got, expected, rel_eps=REL, abs_eps=0)
+
+
+# ------------------------------------------------------------------ paper formulas (hand-typed)
+def Lp_ref(M0, M1, v, W, X4, X3):
+    # (6)/(24): L_p = (1/n) sum_i (M0 ||v||^2 ||W||^2 ||X_i||^4 + 3 M1 ||v|| ||W||^2 ||X_i||^3)
+    return M(M0) * M(v) ** 2 * M(W) ** 2 * M(X4) + 3 * M(M1) * M(v) * M(W) ** 2 * M(X3)
+
+
+def theta(pmm):
+    return 1 / M(pmm)
+
+
+def A_ref(Kmax, pmm):
+    # (32): A = max ||k_it|| / Theta
+    return M(Kmax) / theta(pmm)
+
+
+def mfac(delta):
+    return max(M(2), 1 / M(delta))
+
+
+LP_SMALL = dict(M0="0.25", M1="1", v_norm="1.5", W_norm="2", X4_mean="3", X3_mean="2.5")
+LP_HUGE = dict(M0="0.25", M1="1", v_norm="1e150", W_norm="1e100", X4_mean="1e200", X3_mean="1e150")
+
+
+def lp_of(d):
+    return Lp_ref(d["M0"], d["M1"], d["v_norm"], d["W_norm"], d["X4_mean"], d["X3_mean"])
+
+
+# Lemma 7 / Theorem 3 inputs
+L7_SMALL = dict(pmm_norm="1.3", K_max="0.9", delta="0.07", T=5, Gamma="1.4", gamma_gap_min="0.3",
+                gamma_gap_bar_max="1.1", ell_min="0.2", ell_max="0.9", A_bar="1.7")
+L7_HUGE = dict(pmm_norm="1e400", K_max="0.9", delta="0.07", T=5, Gamma="1.4", gamma_gap_min="0.3",
+               gamma_gap_bar_max="1.1", ell_min="0.2", ell_max="0.9", A_bar="1.7")
+
+
+def C41(d):
+    return 2 * M(d["ell_max"]) * M(d["gamma_gap_bar_max"])
+
+
+def c41(d):
+    return M(d["ell_min"]) * M(d["gamma_gap_min"]) / 8
+
+
+def sub(d, *names):
+    return {k: d[k] for k in names}
+
+
+CASES = []  # (formula, inputs, expected)
+
+
+def case(name, vals, expected):
+    CASES.append(pytest.param(name, vals, expected, id=f"{name}-{len([c for c in CASES if c.values[0] == name])}"))
+
+
+# ---- Sec. 2, Lemma 6
+case("gamma_it", dict(Y=-1, v_dot_x="0.75"), M(-1) * M("0.75"))
+case("gamma_it", dict(Y=1, v_dot_x="3e400"), M("3e400"))
+for d in (LP_SMALL, LP_HUGE):
+    case("L_p", d, lp_of(d))
+    case("L_p_24", d, lp_of(d))
+    case("eta_max", d, 1 / lp_of(d))
+case("L_p_max", dict(M0="0.25", M1="1", v_norm="1.5", W_norm="2", X_norm_max="1.2"),
+     M("0.25") * M("1.5") ** 2 * 4 * M("1.2") ** 4 + 3 * M("1.5") * 4 * M("1.2") ** 3)
+case("L_p_max", dict(M0="0.25", M1="1", v_norm="1", W_norm="1", X_norm_max="1e120"),
+     M("0.25") * M("1e120") ** 4 + 3 * M("1e120") ** 3)
+case("L_p_proof", dict(M0="0.25", M1="1", gamma_norm_max="2.5", K_norm_max="1.1"),
+     M("0.25") * M("2.5") ** 2 * M("1.1") ** 2 + 3 * M("1.1") ** 2 * M("2.5"))
+case("L_p_proof", dict(M0="0.25", M1="1", gamma_norm_max="1e200", K_norm_max="1e200"),
+     M("0.25") * M("1e200") ** 4 + 3 * M("1e200") ** 3)
+for d, eta in ((LP_SMALL, "0.01"), (LP_HUGE, "1e-300")):
+    L = lp_of(d)
+    case("descent_coeff", {**d, "eta": eta}, M(eta) * (1 - L * M(eta) / 2))
+case("descent_coeff", {**LP_SMALL, "eta": "1e400"}, M("1e400") - lp_of(LP_SMALL) * M("1e800") / 2)
+case("descent_25", dict(eta="0.3"), M("0.15"))
+case("descent_25", dict(eta="4e400"), M("2e400"))
+case("grad_sum_30", dict(eta="0.1", L0="0.69", L_star="0.01"), 2 / M("0.1") * (M("0.69") - M("0.01")))
+case("grad_sum_30", dict(eta="1e-300", L0="100", L_star="0"), M(2) * M(100) * M("1e300"))
+case("eta_W_lemma1", dict(eta="0.5", u_norm="2"), M("0.125"))
+case("eta_W_lemma1", dict(eta="1", u_norm="1e-200"), M("1e400"))
+
+# ---- App. A, B.1
+case("key_lemma", dict(Gamma="1.5", A_q="0.4", s1="0.9"), 2 * M("1.5") * M("0.4") * M("0.1") ** 2)
+case("key_lemma", dict(Gamma="1e200", A_q="1e200", s1="0"), M(2) * M("1e400"))
+case("corr_lb_22", dict(a_gap="1.2", gamma_gap="0.5", s1="0.8"), M("1.2") * M("0.5") * M("0.8") * M("0.2"))
+case("corr_lb_22", dict(a_gap="1e300", gamma_gap="1e300", s1="0.5"), M("1e600") / 4)
+
+
+def grad15a(p, k1, k2, g1, g2):
+    # (15a) for n = 1, T = 2, d = 1: l'(gamma^T s) K^T S'(Kp) gamma, logistic l'(z) = -1/(1 + e^z)
+    p, k1, k2, g1, g2 = map(M, (p, k1, k2, g1, g2))
+    s1 = 1 / (1 + mp.exp((k2 - k1) * p))
+    s2 = 1 - s1
+    z = g1 * s1 + g2 * s2
+    dl = -1 / (1 + mp.exp(z))
+    return dl * (k1 * s1 * (g1 - z) + k2 * s2 * (g2 - z))
+
+
+case("grad_15a_scalar", dict(p1="0.7", k_1="1.3", k_2="-0.4", gamma_1="0.9", gamma_2="-0.2"),
+     grad15a("0.7", "1.3", "-0.4", "0.9", "-0.2"))
+case("grad_15a_scalar", dict(p1="0", k_1="1e300", k_2="-1e300", gamma_1="1e300", gamma_2="-1e300"),
+     M(-1) / 2 * M("2e300") * M("2e300") / 4)
+
+# ---- Lemma 5
+case("Theta", dict(pmm_norm="0.8"), M("1.25"))
+case("Theta", dict(pmm_norm="1e-400"), M("1e400"))
+case("M_bar_lemma5", dict(K_max="2", pmm_norm="3"), M(6))
+case("M_bar_lemma5", dict(K_max="1e200", pmm_norm="1e200"), M("1e400"))
+case("eps_lemma5", dict(pi_slack="0.1", K_max="2"), M("0.025"))
+case("eps_lemma5", dict(pi_slack="1e300", K_max="1e-300"), M("5e599"))
+case("pi_prime_lemma5", dict(K_max="2", pmm_norm="1.5", T=4, R="10", nu_eps="0.3"),
+     2 * (M(2) / theta("1.5")) * 4 * mp.exp(-M(10) * theta("1.5") * M("0.3")) - M("0.3"))
+case("pi_prime_lemma5", dict(K_max="1e300", pmm_norm="1e300", T=4, R="1", nu_eps="0.3"),
+     2 * M("1e600") * 4 * mp.exp(-M("1e-300") * M("0.3")) - M("0.3"))
+case("R_pi_lemma5", dict(K_max="2", pmm_norm="1.5", T=4, pi_slack="0.05", nu_eps="0.3"),
+     mp.log(2 * M(2) * M("1.5") * 4 / M("0.05")) / (M("0.3") * theta("1.5")))
+case("R_pi_lemma5", dict(K_max="2", pmm_norm="1e400", T=4, pi_slack="0.05", nu_eps="0.3"),
+     mp.log(2 * M(2) * M("1e400") * 4 / M("0.05")) * M("1e400") / M("0.3"))
+case("pi_target", dict(pi_slack="0.2"), M("0.2"))
+case("pi_target", dict(pi_slack="1e400"), M("1e400"))
+
+# ---- Lemma 7
+for d in (L7_SMALL, L7_HUGE):
+    A = A_ref(d["K_max"], d["pmm_norm"])
+    th = theta(d["pmm_norm"])
+    case("A", sub(d, "K_max", "pmm_norm"), A)
+    case("R_Q", sub(d, "T", "delta", "pmm_norm"), mp.log(d["T"]) / (M(d["delta"]) * th))
+    case("R_mu", sub(d, "T", "delta", "pmm_norm", "K_max", "Gamma", "gamma_gap_min"),
+         mfac(d["delta"]) / th * mp.log(64 * d["T"] * M(d["Gamma"]) * A / M(d["gamma_gap_min"])))
+case("mu_max", dict(delta="0.07", K_max="0.9", pmm_norm="1.3"),
+     (M("0.07") / (M("0.9") * M("1.3"))) ** 2 / 8)
+case("mu_max", dict(delta="3", K_max="1e-200", pmm_norm="1e-200"), (M("0.5") / M("1e-400")) ** 2 / 8)
+case("cone_deviation", dict(K_max="0.9", pmm_norm="1.3", mu="0.01"),
+     2 * mp.sqrt(2) * M("0.9") * M("1.3") * mp.sqrt(M("0.01")))
+case("cone_deviation", dict(K_max="1e200", pmm_norm="1e200", mu="0.5"),
+     2 * mp.sqrt(2) * M("1e400") * mp.sqrt(M("0.5")))
+case("cone_tolerance", dict(delta="0.07"), M("0.07"))
+case("cone_tolerance", dict(delta="1e400"), M("0.5"))
+case("softmax_tail_35", dict(T=6, R="3", pmm_norm="2"), 6 * mp.exp(-M(3) / M(2) / 2))
+case("softmax_tail_35", dict(T=6, R="1e-300", pmm_norm="1e-300"), 6 * mp.exp(M(-1) / 2))
+case("Q_ratio_35", dict(T=6, R="3", pmm_norm="2", delta="0.1"), 6 * mp.exp(-M(3) * M("0.1") / 2))
+case("Q_ratio_35", dict(T=6, R="1", pmm_norm="1", delta="1e-30"), 6 * mp.exp(-M("1e-30")))
+case("cond38_tail", dict(T=6, R="3", pmm_norm="2"), 4 * 6 * mp.exp(-M(3) / 4))
+case("cond38_tail", dict(T=10**400, R="1e-300", pmm_norm="1"), 4 * M("1e400") * mp.exp(-M("1e-300") / 2))
+case("cond38_Q", dict(T=6, R="3", pmm_norm="2", delta="0.1"), 6 * mp.exp(-M("0.15")))
+case("cond38_Q", dict(T=10**400, R="1e-300", pmm_norm="1", delta="1"), M("1e400") * mp.exp(-M("1e-300")))
+case("cond38_target", dict(gamma_gap_min="0.3", Gamma="1.4", K_max="0.9", pmm_norm="1.3"),
+     M("0.3") / (16 * M("1.4") * M("0.9") * M("1.3")))
+case("cond38_target", dict(gamma_gap_min="1e300", Gamma="1", K_max="1e-100", pmm_norm="1"),
+     M("1e400") / 16)
+case("cond_L3_tail", dict(T=6, R="3", pmm_norm="2"), 24 * mp.exp(-M("0.75")))
+case("cond_L3_tail", dict(T=10**400, R="2e-300", pmm_norm="1"), 4 * M("1e400") * mp.exp(-M("1e-300")))
+case("cond_L3_target", dict(pi_slack="0.5", gamma_gap_min="0.3", Gamma="1.4", K_max="0.9", pmm_norm="1.3"),
+     M("0.5") * M("0.3") / (24 * M("1.4") * M("0.9") * M("1.3")))
+case("cond_L3_target", dict(pi_slack="1e300", gamma_gap_min="1e300", Gamma="1", K_max="1", pmm_norm="1"),
+     M("1e600") / 24)
+case("C0_min_L3", dict(pi_slack="0.5"), M(96))
+case("C0_min_L3", dict(pi_slack="1e400"), 64 * M("1e400"))
+case("B_loss", dict(v_norm="2", x_max="0.5"), M(1))
+case("B_loss", dict(v_norm="1e200", x_max="1e200"), M("1e400"))
+for d in (L7_SMALL, dict(ell_min="1e300", ell_max="1e300", gamma_gap_min="1e300", gamma_gap_bar_max="1e300",
+                         A_bar="1e-300", pmm_norm="1e-300", T=5)):
+    C, c = C41(d), c41(d)
+    case("C_41", sub(d, "ell_max", "gamma_gap_bar_max"), C)
+    case("c_41", sub(d, "ell_min", "gamma_gap_min"), c)
+    case("corr_ratio_31c", sub(d, "ell_min", "gamma_gap_min", "ell_max", "gamma_gap_bar_max", "A_bar"),
+         c / (C * M(d["A_bar"])))
+    case("corr_ratio_31c_unit",
+         sub(d, "ell_min", "gamma_gap_min", "ell_max", "gamma_gap_bar_max", "A_bar", "pmm_norm"),
+         c / (C * M(d["A_bar"]) * M(d["pmm_norm"])))
+    case("corr_ratio_56", sub(d, "ell_min", "gamma_gap_min", "ell_max", "gamma_gap_bar_max", "A_bar", "pmm_norm"),
+         c / (C * theta(d["pmm_norm"]) * M(d["A_bar"])))
+    case("corr_ratio_56_corrected",
+         sub(d, "ell_min", "gamma_gap_min", "ell_max", "gamma_gap_bar_max", "A_bar", "pmm_norm"),
+         c * theta(d["pmm_norm"]) / (C * M(d["A_bar"])))
+case("corr_ub_31a", dict(ell_max="0.9", gamma_gap_bar_max="1.1", q_mean="0.01"), 2 * M("0.9") * M("1.1") * M("0.01"))
+case("corr_ub_31a", dict(ell_max="1e200", gamma_gap_bar_max="1e200", q_mean="1"), 2 * M("1e400"))
+case("corr_lb_31a", dict(ell_min="0.2", gamma_gap_min="0.3", q_mean="0.01"), M("0.2") * M("0.3") / 8 * M("0.01"))
+case("corr_lb_31a", dict(ell_min="1e200", gamma_gap_min="8e200", q_mean="1"), M("1e400"))
+case("grad_bound_31b", dict(A_bar="1.7", ell_max="0.9", gamma_gap_bar_max="1.1", q_mean="0.01"),
+     M("1.7") * 2 * M("0.9") * M("1.1") * M("0.01"))
+case("grad_bound_31b", dict(A_bar="1e200", ell_max="1e100", gamma_gap_bar_max="1e100", q_mean="1"),
+     2 * M("1e400"))
+case("grad_bound_31b_exp", dict(A_bar="1.7", ell_max="0.9", gamma_gap_bar_max="1.1", T=5, R="4", pmm_norm="1.3"),
+     M("1.7") * 2 * M("0.9") * M("1.1") * 5 * mp.exp(-M(4) / M("1.3") / 2))
+case("grad_bound_31b_exp", dict(A_bar="1e200", ell_max="1e100", gamma_gap_bar_max="1e100", T=5, R="1", pmm_norm="1e300"),
+     2 * M("1e400") * 5 * mp.exp(-M("1e-300") / 2))
+for d, pi in ((L7_SMALL, "0.05"), (L7_HUGE, "0.05")):
+    A, th = A_ref(d["K_max"], d["pmm_norm"]), theta(d["pmm_norm"])
+    base = sub(d, "T", "delta", "pmm_norm", "K_max", "Gamma", "gamma_gap_min")
+    case("R_pi", {**base, "C0": "7", "pi_slack": pi},
+         mfac(d["delta"]) / th * mp.log(M(7) * d["T"] * M(d["Gamma"]) * A / (M(pi) * M(d["gamma_gap_min"]))))
+    case("R_pi_scen2_a", {**sub(d, "T", "pmm_norm", "K_max", "Gamma", "gamma_gap_min"), "pi_slack": pi, "nu_eps": "0.2"},
+         mp.log(8 * M(d["Gamma"]) * A * d["T"] / (M(pi) * M(d["gamma_gap_min"]))) / (M("0.2") * th))
+    case("R_pi_scen2_b", {**sub(d, "T", "pmm_norm", "K_max", "Gamma", "gamma_gap_min", "ell_min", "ell_max"),
+                          "pi_slack": pi, "nu_eps": "0.2", "n": 3},
+         mp.log(8 * 3 * M(d["Gamma"]) * A * d["T"] * 2 * M(d["ell_max"])
+                / (M(d["ell_min"]) * M(d["gamma_gap_min"]) * M(pi))) / ((2 * M("0.2") + M(pi) / 2) * th))
+case("C0_min_46", dict(pi_slack="0.25"), M(16))
+case("C0_min_46", dict(pi_slack="1e400"), M("6.4e401"))
+
+# ---- Theorem 2 proof
+case("pi_of_eps", dict(eps="0.2"), M("0.25"))
+case("pi_of_eps", dict(eps="0.99999999999999999999999999999999999999999"), M("0.99999999999999999999999999999999999999999") / M("1e-41"))
+case("C_eps_eta", dict(corr_eps="5", eps="0.1", p_norm_eps="5.2", eta="0.5", L_eps="0.3", L_star="0.1"),
+     M(5) - M("0.9") * M("5.2") - 2 * M("0.5") * M("0.9") * (M("0.3") - M("0.1")))
+case("C_eps_eta", dict(corr_eps="1e400", eps="0.5", p_norm_eps="1", eta="1", L_eps="1", L_star="0"),
+     M("1e400") - M("0.5") - 2 * M("0.5"))
+case("corr_lb_thm2", dict(corr_eps="5", eps="0.1", p_norm_eps="5.2", eta="0.5", L_eps="0.3", L_star="0.1", p_norm="40"),
+     1 - M("0.1") + (M(5) - M("0.9") * M("5.2") - M("0.9") * M("0.2")) / 40)
+case("corr_lb_thm2", dict(corr_eps="1e400", eps="0.5", p_norm_eps="1", eta="1", L_eps="1", L_star="0", p_norm="1e-10"),
+     M("0.5") + (M("1e400") - M("1.5")) / M("1e-10"))
+
+# ---- Theorem 3 proof
+for d in (L7_SMALL, L7_HUGE):
+    A, th = A_ref(d["K_max"], d["pmm_norm"]), theta(d["pmm_norm"])
+    base = sub(d, "T", "delta", "pmm_norm", "K_max", "Gamma", "gamma_gap_min")
+    G = M(d["Gamma"]) * d["T"] * A / M(d["gamma_gap_min"])
+    case("R_eps", {**base, "C0": "7", "eps": "0.01"},
+         mfac(d["delta"]) / th * mp.log((1 - M("0.01")) * 7 * G / M("0.01")))
+    case("R0_57", {**base, "C0": "7", "mu": "0.002"},
+         mfac(d["delta"]) / th * mp.log((2 - M("0.002")) * 7 * G / M("0.002")))
+case("C0_min_eps", dict(eps="0.2"), M(16))
+case("C0_min_eps", dict(eps="0.9999999999999999999999999999999999999999999"),
+     64 * M("0.9999999999999999999999999999999999999999999") / M("1e-43"))
+case("C0_min_57", dict(mu="0.5"), 64 * M("0.5") / M("1.5"))
+case("C0_min_57", dict(mu="1e-400"), 64 * M("1e-400") / (2 - M("1e-400")))
+case("C1_54", dict(eta="0.1", rho="0.3", p_norm="20", grad_norm="0.05"),
+     1 + M("0.1") * M("0.3") / 20 + M("0.01") * M("0.0025") / 400)
+case("C1_54", dict(eta="1e200", rho="1e200", p_norm="1", grad_norm="1"), 1 + M("1e400") + M("1e400"))
+case("eta_55", dict(mu="0.01", eps="0.004", rho="0.3", grad_norm="0.05"),
+     (M("0.01") - M("0.004")) / (1 - M("0.01")) * M("0.3") / M("0.0025"))
+case("eta_55", dict(mu="0.01", eps="0.004", rho="1", grad_norm="1e-200"),
+     (M("0.006") / M("0.99")) * M("1e400"))
+
+
+def eta56_parts(d, R0, corrected=False):
+    C, c, th = C41(d), c41(d), theta(d["pmm_norm"])
+    F = c * th / (C * M(d["A_bar"])) if corrected else c / (C * th * M(d["A_bar"]))
+    return F / (M(d["A_bar"]) * C * d["T"] * mp.exp(-M(R0) * th / 2))
+
+
+T3_SMALL = {**L7_SMALL}
+T3_HUGE = {**L7_SMALL, "pmm_norm": "0.5"}
+for d, R0 in ((T3_SMALL, "6"), (T3_HUGE, "2000")):
+    grad_in = sub(d, "ell_min", "gamma_gap_min", "ell_max", "gamma_gap_bar_max", "A_bar", "pmm_norm", "T")
+    mu, eps = M("0.01"), M("0.003")
+    case("eta_56_eps", {**grad_in, "mu": "0.01", "eps": "0.003", "R0": R0},
+         (mu - eps) / (1 - mu) / (1 - eps) * eta56_parts(d, R0))
+    case("eta_56", {**grad_in, "mu": "0.01", "R0": R0},
+         mu / (2 * (1 - mu) * (1 - mu / 2)) * eta56_parts(d, R0))
+    C, c, th = C41(d), c41(d), theta(d["pmm_norm"])
+    C2 = (1 - mu) * M(d["A_bar"]) ** 2 * C ** 2 * th / c
+    C2c = (1 - mu) * M(d["A_bar"]) ** 2 * C ** 2 / (c * th)
+    c2_in = sub(d, "ell_min", "gamma_gap_min", "ell_max", "gamma_gap_bar_max", "A_bar", "pmm_norm")
+    case("C2_58", {**c2_in, "mu": "0.01"}, C2)
+    case("C2_58_corrected", {**c2_in, "mu": "0.01"}, C2c)
+    case("eta_58", {**grad_in, "mu": "0.01", "R0": R0}, mu / (2 - mu) / (C2 * d["T"]) * mp.exp(M(R0) * th / 2))
+for lp in (LP_SMALL, LP_HUGE):
+    d = L7_SMALL
+    L = lp_of(lp)
+    mu = M("0.01")
+    C, c, th = C41(d), c41(d), theta(d["pmm_norm"])
+    A = A_ref(d["K_max"], d["pmm_norm"])
+    C2 = (1 - mu) * M(d["A_bar"]) ** 2 * C ** 2 * th / c
+    C2c = (1 - mu) * M(d["A_bar"]) ** 2 * C ** 2 / (c * th)
+    ins = {**lp, **sub(d, "ell_min", "gamma_gap_min", "ell_max", "gamma_gap_bar_max", "A_bar", "pmm_norm", "T"),
+           "mu": "0.01"}
+    case("R0_58", ins, 2 / th * mp.log((2 - mu) * C2 * d["T"] / (mu * L)))
+    case("R0_58_corrected", ins, 2 / th * mp.log((2 - mu) * C2c * d["T"] / (mu * L)))
+    ins3 = {**ins, **sub(d, "K_max", "Gamma", "delta"), "C0": "7"}
+    C3 = max(M(7) * M(d["Gamma"]) * A / M(d["gamma_gap_min"]), C2 / L)
+    C3c = max(M(7) * M(d["Gamma"]) * A / M(d["gamma_gap_min"]), C2c / L)
+    case("C3", {k: v for k, v in ins3.items() if k not in ("T", "delta")}, C3)
+    case("R0_combined", ins3, mfac(d["delta"]) / th * mp.log((2 - mu) * C3 * d["T"] / mu))
+    case("R0_combined_corrected", ins3, mfac(d["delta"]) / th * mp.log((2 - mu) * C3c * d["T"] / mu))
+# a huge C3 / R0_combined: ||p^mm|| huge
+dH = {**L7_SMALL, "pmm_norm": "1e300"}
+ins = {**LP_SMALL, **sub(dH, "ell_min", "gamma_gap_min", "ell_max", "gamma_gap_bar_max", "A_bar", "pmm_norm", "T",
+                          "K_max", "Gamma", "delta"), "mu": "0.01", "C0": "7"}
+A = A_ref(dH["K_max"], dH["pmm_norm"])
+C2H = (1 - M("0.01")) * M(dH["A_bar"]) ** 2 * C41(dH) ** 2 * theta(dH["pmm_norm"]) / c41(dH)
+C3H = max(M(7) * M(dH["Gamma"]) * A / M(dH["gamma_gap_min"]), C2H / lp_of(LP_SMALL))
+case("C3", {k: v for k, v in ins.items() if k not in ("T", "delta")}, C3H)
+case("R0_combined", ins, mfac(dH["delta"]) / theta(dH["pmm_norm"]) * mp.log((2 - M("0.01")) * C3H * dH["T"] / M("0.01")))
+
+# ---- Lemma 8, Theorem 7
+case("R_lemma8", dict(T=6, Gamma_q="0.5"), mp.log(6) / M("0.5"))
+case("R_lemma8", dict(T=6, Gamma_q="1e-400", C_lemma8="3"), 3 * mp.log(6) * M("1e400"))
+case("Gamma_qprime_lb", dict(Gamma_q="0.4", eps_7="0.1", Gamma_mm="0.6"), (M("0.4") + M("0.06")) / M("1.1"))
+case("Gamma_qprime_lb", dict(Gamma_q="1e400", eps_7="1", Gamma_mm="1e400"), M("1e400"))
+case("delta_thm7", dict(eps_7="0.1", Gamma_mm="0.6", Gamma_q="0.4", M_k="2"), M("0.1") * M("0.2") / 8)
+case("delta_thm7", dict(eps_7="1e200", Gamma_mm="1e200", Gamma_q="1", M_k="0.25"), M("1e200") * (M("1e200") - 1))
+
+# ---- Lemma 11
+case("lemma11_margin", dict(gap_pair="0.6", gamma_bar="0.2"), M(3))
+case("lemma11_margin", dict(gap_pair="1e200", gamma_bar="1e-200"), M("1e400"))
+case("pmm_norm_lemma11", dict(Wt_pinv_v_norm="1.5", gamma_bar="0.1"), M(15))
+case("pmm_norm_lemma11", dict(Wt_pinv_v_norm="1e200", gamma_bar="1e-200"), M("1e400"))
+
+# ---- Sec. 4
+case("nnz_hat", dict(s_l2="0.5"), M(4))           # ||s||_1 = 1 by default (softmax)
+case("nnz_hat", dict(s_l1="2", s_l2="1e-200"), M(2) * M("1e400"))
+case("nnz_hat_level", dict(s_l2="0.5", T=16), M(4) / 16)
+case("nnz_hat_level", dict(s_l2="1e-300", T=256), M("1e600") / 256)
+case("loss_logistic", dict(u_arg="0"), mp.log(2))
+case("loss_logistic", dict(u_arg="-1e400"), M("1e400"))
+case("abs_dloss_logistic", dict(u_arg="1"), 1 / (1 + mp.e))
+case("abs_dloss_logistic", dict(u_arg="-1e10"), 1 / (1 + mp.exp(M("-1e10"))))  # -> 1: bounded by 1
+case("grad_scale_corr", dict(gamma_opt="3"), M(3))
+case("grad_scale_corr", dict(gamma_opt="1e400"), M("1e400"))
+case("grad_scale_logistic", dict(gamma_opt="2"), 2 / (1 + mp.exp(2)))
+with mp.workdps(700):  # e^(1e400) needs ~400 extra digits for its argument reduction
+    _g = M("1e400") / (1 + mp.exp(M("1e400")))
+case("grad_scale_logistic", dict(gamma_opt="1e400"), +_g)  # bounded by 0.28: extreme tiny value
+case("grad_scale_logistic_approx", dict(gamma_opt="2"), 2 * mp.exp(-2))
+case("grad_scale_logistic_approx", dict(gamma_opt="1e-400"), M("1e-400") * mp.exp(M("-1e-400")))
+
+# ---- Sec. 3, App. C
+case("Gamma_label", dict(vmm_norm="4"), M("0.25"))
+case("Gamma_label", dict(vmm_norm="1e-400"), M("1e400"))
+case("Gamma_exampleC", dict(a_norm="2.5"), M("2.5"))
+case("Gamma_exampleC", dict(a_norm="1e400"), M("1e400"))
+case("nu_exampleC", dict(a_norm="2.5", x_rest_max="1.75"), M("0.75"))
+case("nu_exampleC", dict(a_norm="1e400", x_rest_max="1"), M("1e400") - 1)
+case("q_star_71", dict(T=6, R="10", Xi="0.3"), 6 * mp.exp(-3))
+case("q_star_71", dict(T=10**400, R="1e-10", Xi="1"), M("1e400") * mp.exp(-M("1e-10")))
+case("q_hat_72", dict(T=6, R="10", Xi="0.3", gamma_c="0.2"), mp.exp(-M("0.8") * 3) / 6)
+case("q_hat_72", dict(T=6, R="1e5", Xi="1", gamma_c="0.5"), mp.exp(-M(50000)) / 6)  # <= 1/T: cannot be huge
+case("eps_max_74", dict(M_x="2", T=6, Xi="0.3", R="10"), 12 * mp.exp(-3))
+case("eps_max_74", dict(M_x="1e400", T=6, Xi="0.3", R="10"), M("6e400") * mp.exp(-3))
+case("loss_ub_74", dict(r="5", M_x="2", T=6, Xi="0.3", R="10", Gamma_lab="0.7"),
+     mp.exp(5 * 2 * 6 * mp.exp(-3)) * mp.exp(-5 * M("0.7")))
+case("loss_ub_74", dict(r="1e3", M_x="2", T=6, Xi="1", R="1e-30", Gamma_lab="0.7"),
+     mp.exp(M(12000) * mp.exp(-M("1e-30")) - 700))
+case("loss_lb_75", dict(r="5", nu_C="0.4", T=6, gamma_c="0.2", Xi="0.3", R="10", Gamma_lab="0.7", n=3),
+     mp.exp(5 * M("0.4") / 6 * mp.exp(-M("0.8") * 3)) * mp.exp(-5 * M("0.7")) / 6)
+case("loss_lb_75", dict(r="1e3", nu_C="12", T=6, gamma_c="0.5", Xi="1", R="1e-30", Gamma_lab="0.7", n=3),
+     mp.exp(M(2000) * mp.exp(-M("0.5e-30")) - 700) / 6)
+case("R0_thm5", dict(M_x="2", T=6, nu_C="0.4", gamma_c="0.2", Xi="0.3"), mp.log(2 * 36 / M("0.4")) / (M("0.2") * M("0.3")))
+case("R0_thm5", dict(M_x="2", T=6, nu_C="0.4", gamma_c="0.2", Xi="1e-400"), mp.log(180) / M("0.2") * M("1e400"))
+case("R0_80", dict(T=6, M_x="2", Gamma_lab="0.7", upsilon="0.1", eps_rlx="0.05", Xi="0.3", gamma_c="0.2"),
+     mp.log(6 * 2 / (M("0.7") * M("0.1"))) / (M("0.05") * M("0.3") * M("0.9")))
+case("R0_80", dict(T=6, M_x="2", Gamma_lab="0.7", upsilon="0.1", eps_rlx="1e-400", Xi="1", gamma_c="0.2"),
+     mp.log(12 / M("0.07")) / M("0.9") * M("1e400"))
+case("R0_thm6", dict(M_x="2", T=6, nu_C="0.4", gamma_c="0.2", Xi="0.3"), 2 * mp.log(180) / M("0.06"))
+case("R0_thm6", dict(M_x="2", T=6, nu_C="0.4", gamma_c="0.2", Xi="1e-400"), 10 * mp.log(180) * M("1e400"))
+case("r_min_thm6", dict(n=4, gamma_c="0.3"), 3 * mp.log(8) / M("0.3"))
+case("r_min_thm6", dict(n=4, gamma_c="1e-400"), 3 * mp.log(8) * M("1e400"))
+
+# ---- App. D
+case("R0_thm8", dict(T=6, gamma_c="0.3", Xi="0.5"), 3 * mp.log(6) / M("0.15"))
+case("R0_thm8", dict(T=6, gamma_c="0.3", Xi="1e-400"), 10 * mp.log(6) * M("1e400"))
+case("rho0_thm8", dict(T=6, gamma_c="0.3", Xi="0.5"), -M("0.5") * 3 * mp.log(6) / M("0.15") - mp.log(6))
+case("rho0_thm8", dict(T=6, gamma_c="1e-400", Xi="0.5"), -3 * mp.log(6) * M("1e400") - mp.log(6))
+case("one_plus_Delta_thm8", dict(gamma_c="0.3"), (1 - M("0.1")) / (1 - M("0.2")))
+case("one_plus_Delta_thm8", dict(gamma_c="0.99999999999999999999999999999999999999"),
+     (1 - M("0.99999999999999999999999999999999999999") / 3) / (1 - 2 * M("0.99999999999999999999999999999999999999") / 3))
+case("Delta_thm8", dict(gamma_c="0.3"), M("0.3") / M("2.4"))
+case("Delta_thm8", dict(gamma_c="1e-400"), M("1e-400") / (3 - M("2e-400")))
+case("C_plus_14", dict(B_l="2", C_l="0.5", nu_max="1.5"), M(4))
+case("C_plus_14", dict(B_l="1e200", C_l="1e200", nu_max="1"), M("1e200") * (M("1e200") + 1))
+case("C_minus_14", dict(A_l="0.5", eps_l="0.2", nu_min="0.8", n=4), M("0.5") * M("0.2") * M("0.8") / 4)
+case("C_minus_14", dict(A_l="1e200", eps_l="1e200", nu_min="1", n=4), M("1e400") / 4)
+TH14 = dict(B_l="2", C_l="0.5", nu_max="1.5", A_l="0.5", eps_l="0.2", nu_min="0.8", n=4)
+th14 = M(4) / (M("0.5") * M("0.2") * M("0.8") / 4)
+case("Theta_14", TH14, th14)
+case("Theta_14", {**TH14, "A_l": "1e-400"}, M(4) / (M("1e-400") * M("0.2") * M("0.8") / 4))
+case("rho_14", {**TH14, "Delta": "0.25"}, -2 * (1 + 4) * mp.log(th14))
+case("rho_14", {**TH14, "Delta": "1e-400"}, -2 * (1 + M("1e400")) * mp.log(th14))
+case("C_thm1", dict(gamma_min_all="-0.3"), M("0.3"))
+case("C_thm1", dict(gamma_min_all="-1e400"), M("1e400"))
+case("C_thm1", dict(gamma_min_all="0.2"), M(0))
+case("eps_thm1", dict(score_ratio_max="0.7"), M("0.3"))
+case("eps_thm1", dict(score_ratio_max="-1e400"), 1 + M("1e400"))
+
+VALUE_CASES = CASES
+mp.mp.dps = _SAVED_DPS
+
+
+@pytest.mark.parametrize("name,vals,expected", VALUE_CASES)
+def test_formula_value(name, vals, expected):
+    got = value(name, **vals)
+    assert close(got, expected), f"{name}: {mp.nstr(got, 35)} vs {mp.nstr(expected, 35)}"
+
+
+def test_every_value_formula_is_pinned():
+    pinned = {c.values[0] for c in VALUE_CASES}
+    values = {f.id.split(".", 1)[1] for f in boundcalc.formulas(paper=PAPER) if f.kind in ("definition", "bound")}
+    assert values - pinned == set()
+
+
+def test_huge_values_leave_double_range():
+    # the huge inputs above really leave the double range where the formula can
+    v = value("L_p", **LP_HUGE)
+    with mp.workdps(60):
+        assert v > mp.mpf("1e308")
+    with pytest.raises(OverflowError):
+        float(boundcalc.formula(f"{PAPER}.L_p").evaluate(digits=30, **LP_HUGE))
+    v = value("R0_57", **sub(L7_HUGE, "T", "delta", "pmm_norm", "K_max", "Gamma", "gamma_gap_min"),
+              C0="7", mu="0.002")
+    with mp.workdps(60):
+        assert v > mp.mpf("1e400")
+
+
+def test_value_independent_of_ambient_precision():
+    # evaluate(digits=30) must not depend on the caller's mpmath precision
+    with mp.workdps(60):
+        expected = lp_of(LP_HUGE)
+    with mp.workprec(53):
+        got = value("L_p", **LP_HUGE)
+    assert close(got, expected)
+    with mp.workprec(53):
+        got = value("loss_logistic", u_arg="-1e400")
+    assert close(got, mp.mpf(10) ** 400)
+
+
+# ------------------------------------------------------------------ requirements
+def _just(x, rel):
+    """x (1 + rel) as a 45-digit decimal string."""
+    with mp.workdps(60):
+        return mp.nstr(x * (1 + mp.mpf(rel)), 45)
+
+
+def test_step_size_requirement():
+    with mp.workdps(60):
+        L = lp_of(LP_SMALL)
+        eta_max = 1 / L                                    # eta <= 1/L_p (Lemma 6, Thms 2, 3)
+    f = boundcalc.formula(f"{PAPER}.step_size")
+    assert f.holds(eta=_just(eta_max, "-1e-25"), **LP_SMALL)
+    assert not f.holds(eta=_just(eta_max, "1e-25"), **LP_SMALL)
+
+
+def test_mu_cone_requirement():
+    with mp.workdps(60):
+        mu_max = (mp.mpf("0.07") / (mp.mpf("0.9") * mp.mpf("1.3"))) ** 2 / 8  # (32)
+    f = boundcalc.formula(f"{PAPER}.mu_cone")
+    ins = dict(delta="0.07", K_max="0.9", pmm_norm="1.3")
+    assert f.holds(mu=_just(mu_max, "-1e-25"), **ins)
+    assert not f.holds(mu=_just(mu_max, "1e-25"), **ins)
+
+
+def test_init_radius_requirement():
+    d = sub(L7_SMALL, "T", "delta", "pmm_norm", "K_max", "Gamma", "gamma_gap_min")
+    with mp.workdps(60):
+        A = A_ref(d["K_max"], d["pmm_norm"])
+        R0 = mfac(d["delta"]) * M(d["pmm_norm"]) * mp.log((2 - M("0.002")) * 7 * d["T"] * M(d["Gamma"]) * A
+                                                          / (M("0.002") * M(d["gamma_gap_min"])))
+    f = boundcalc.formula(f"{PAPER}.init_radius")
+    assert f.holds(p0_norm=_just(R0, "1e-25"), C0="7", mu="0.002", **d)
+    assert not f.holds(p0_norm=_just(R0, "-1e-25"), C0="7", mu="0.002", **d)
+
+
+# ------------------------------------------------------------------ settings (experiments)
+def _spectral(rows):
+    with mp.workdps(60):
+        X = mp.matrix([[mp.mpf(a) for a in r] for r in rows])
+        return mp.sqrt(max(mp.eigsy(X.T * X)[0]))
+
+
+FIG1A = [["-0.1", "1", "1"], ["1", "0", "0.9"], ["0", "0", "0.9"]]   # rows (key, score), v = e_3
+FIG1B = [["-0.1", "1", "1"], ["1", "0", "0.9"], ["0", "0", "0"]]
+
+
+def test_fig1b_setting_radius():
+    # Fig. 1(b): keys (-0.1, 1), (1, 0), (0, 0); alpha = token (1, 0); p^mm = (1, 0);
+    # delta = (1.1 - 1)/2; A = sqrt(1.01); Gamma = 1; gamma_gap_min = 0.9.
+    with mp.workdps(60):
+        A = mp.sqrt(mp.mpf("1.01"))
+        mu = (mp.mpf("0.05") / A) ** 2 / 8                  # (32)
+        assert mp.almosteq(mu, mp.mpf(1) / 3232, rel_eps=REL)
+        C0 = 64 * mu / (2 - mu)                             # smallest C0 of (57)
+        R0 = 20 * mp.log((2 - mu) * C0 * 3 * 1 * A / (mu * mp.mpf("0.9")))   # (57), max(2, 1/delta) = 20
+    res = require(PAPER, "fig1b", {})
+    assert res.var == "p0_norm"
+    (r,) = res.results
+    with mp.workdps(60):
+        assert mp.almosteq(mp.mpf(r.solution.value), R0, rel_eps=mp.mpf(10) ** -12)
+        assert 107 < R0 < 108   # far above the experiment's ||p(0)|| <= 1.5
+
+
+def test_fig1_settings_step_size():
+    # L_p of (24) for n = 1, v = e_3, W = diag(1, 1, 0), logistic loss (M0 = 1/4, M1 = 1):
+    # 1/4 ||X||^4 + 3 ||X||^3 with the spectral norm of X = [(key, score)] computed here.
+    for name, rows in (("fig1a", FIG1A), ("fig1b", FIG1B)):
+        s = _spectral(rows)
+        with mp.workdps(60):
+            L = s ** 4 / 4 + 3 * s ** 3
+        vals = get_registry().paper(PAPER).settings[name].values
+        got = boundcalc.formula(f"{PAPER}.L_p").evaluate(
+            digits=35, **{k: vals[k] for k in ("M0", "M1", "v_norm", "W_norm", "X4_mean", "X3_mean")}).mpf
+        assert close(got, L)
+    (r,) = require(PAPER, "fig1a", {}).results
+    s = _spectral(FIG1A)
+    with mp.workdps(60):
+        assert mp.almosteq(mp.mpf(r.solution.value), 1 / (s ** 4 / 4 + 3 * s ** 3), rel_eps=mp.mpf(10) ** -12)
+
+
+def test_fig9_setting_step_size():
+    # unit tokens, T = 6: ||X_i||^2 <= T, so L_p <= 1/4 T^2 + 3 T^(3/2)
+    (r,) = require(PAPER, "fig9", {}).results
+    with mp.workdps(60):
+        T = mp.mpf(6)
+        assert mp.almosteq(mp.mpf(r.solution.value), 1 / (T ** 2 / 4 + 3 * T ** mp.mpf(1.5)),
+                           rel_eps=mp.mpf(10) ** -12)
+
+
+# ------------------------------------------------------------------ declared checks
+def test_checks_declared():
+    paper = get_registry().paper(PAPER)
+    ids = [c.id for c in paper.checks]
+    assert {"L_p_restated", "factor_56_from_lemma7", "R_pi_gives_L3_tail", "fig1b_init_radius",
+            "logistic_bias_exact", "grad_15a_fd", "R0_58_solves"} <= set(ids)
+    assert len(ids) == len(set(ids))
+
+
+def test_printed_gradient_matches_finite_differences():
+    # independent confirmation of the identity checks: (15a) instance and |l'| of the logistic loss
+    with mp.workdps(60):
+        def L(p):
+            s1 = 1 / (1 + mp.exp((mp.mpf("-0.4") - mp.mpf("1.3")) * p))
+            return mp.log1p(mp.exp(-(mp.mpf("0.9") * s1 + mp.mpf("-0.2") * (1 - s1))))
+        fd = mp.diff(L, mp.mpf("0.7"))
+        fd2 = mp.diff(lambda u: mp.log1p(mp.exp(-u)), 1)
+    got = value("grad_15a_scalar", p1="0.7", k_1="1.3", k_2="-0.4", gamma_1="0.9", gamma_2="-0.2")
+    assert close(got, fd)
+    assert close(-value("abs_dloss_logistic", u_arg="1"), fd2)
