@@ -15,3 +15,12 @@ def write_formula_file(tmp_path):
         p.write_text(f'[paper]\nkey = "{key}"\ntitle = "test paper"\n\n' + body, encoding="utf-8")
         return p
     return write
+
+
+@pytest.fixture(autouse=True)
+def _restore_mpmath_precision():
+    """A test that changes mpmath's global precision must not change the next test's."""
+    import mpmath
+    prec = mpmath.mp.prec
+    yield
+    mpmath.mp.prec = prec

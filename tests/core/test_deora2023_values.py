@@ -5,8 +5,14 @@ import pytest
 
 import boundcalc
 
-mp = mpmath.mp
-mp.dps = 50
+import pytest as _pytest
+
+
+@_pytest.fixture(autouse=True)
+def _fifty_digits():
+    """Reference values at 50 digits, without leaking the precision into other tests."""
+    with mpmath.workdps(50):
+        yield
 sqrt, log, exp, mpf = mpmath.sqrt, mpmath.log, mpmath.exp, mpmath.mpf
 EPS = mpf(10) ** -28
 

@@ -100,9 +100,13 @@ def test_simplify_returns_equivalent_form():
 
 
 def test_require_heads_defaults_match_hand_computation():
+    with mpmath.workdps(60):
+        _check_require_defaults()
+
+
+def _check_require_defaults():
     res = require("deora2023", None, {"d": "16", "T": "8"})
     mp = mpmath
-    mp.mp.dps = 60
     S, zeta, M, Z, Zmu, Znu, n1, n, delta, K, T, d = (mp.mpf(x) for x in
                                                       ("1", "0.5", "2", "0.1", "0.01", "0.01", "1e8", "1000", "0.01", "1000", "8", "16"))
     R = mp.sqrt(S ** 2 + Z ** 2 + 2 * Znu / M)

@@ -448,7 +448,8 @@ def test_value_independent_of_ambient_precision():
     assert close(got, expected)
     with mp.workprec(53):
         got = value("loss_logistic", u_arg="-1e400")
-    assert close(got, mp.mpf(10) ** 400)
+    with mp.workdps(60):
+        assert close(got, mp.mpf(10) ** 400)
 
 
 # ------------------------------------------------------------------ requirements
@@ -560,4 +561,6 @@ def test_printed_gradient_matches_finite_differences():
         fd2 = mp.diff(lambda u: mp.log1p(mp.exp(-u)), 1)
     got = value("grad_15a_scalar", p1="0.7", k_1="1.3", k_2="-0.4", gamma_1="0.9", gamma_2="-0.2")
     assert close(got, fd)
-    assert close(-value("abs_dloss_logistic", u_arg="1"), fd2)
+    v = value("abs_dloss_logistic", u_arg="1")
+    with mp.workdps(60):
+        assert close(-v, fd2)

@@ -89,6 +89,10 @@ def from_sympy(e) -> Node:
     for cls, name in rev.items():
         if isinstance(e, cls):
             return Func(name, tuple(from_sympy(a) for a in e.args))
+    if isinstance(e, sp.Heaviside):
+        # derivative of min/max: H(x) = (x + |x|)/(2x), undefined at 0 (where H jumps)
+        x = from_sympy(e.args[0])
+        return Mul((Add((x, Func("abs", (x,)))), Pow(Mul((Num(Fraction(2)), x)), Num(Fraction(-1)))))
     if isinstance(e, sp.sign):
         raise ExpressionError("sign() is not in the expression language")
     raise ExpressionError(f"cannot convert SymPy expression {e} back to the expression language")

@@ -256,3 +256,42 @@ def check(paper: Optional[str] = typer.Argument(None),
         emit_json(report.to_json())
         return
     print_check(report)
+
+
+# ---------------------------------------------------------------------------- reports
+from .reports import LazyEpilogCommand as _LazyEpilog  # noqa: E402  (typer only; no NumPy)
+
+
+@app.command(context_settings=DYNAMIC, cls=_LazyEpilog)
+def compare(ctx: typer.Context,
+            paper: str = typer.Argument(..., help="deora2023, anon2025, tarzanagh2023 or arda2026."),
+            seed: int = typer.Option(0, "--seed", help="Random seed (data, initialisation)."),
+            jobs: int = typer.Option(1, "--jobs", help="Parallel worker processes (-1: all cores)."),
+            format_: str = typer.Option("rich", "--format", help="rich, markdown, latex, csv or json."),
+            output: Optional[str] = typer.Option(None, "--output", help="Write the table to this file."),
+            force: bool = typer.Option(False, "--force", help="Overwrite --output / --plot files."),
+            plot: Optional[str] = typer.Option(None, "--plot",
+                                               help="Bound-vs-measured bars: FILE(.png|.pdf), both written."),
+            no_cache: bool = typer.Option(False, "--no-cache", help="Recompute; do not read or write the cache."),
+            json: bool = typer.Option(False, "--json", help="Same as --format json.")):
+    """A paper's bounds beside what the engine measures, as a table. Settings: --NAME VALUE."""
+    from .reports import compare as run
+    run(paper, _dynamic_flags(ctx.args), seed=seed, jobs=jobs, fmt="json" if json else format_,
+        output=output, force=force, plot=plot, no_cache=no_cache)
+
+
+@app.command()
+def reproduce(name: Optional[str] = typer.Argument(None, help="A reproduction (see --list), or 'list'."),
+              list_: bool = typer.Option(False, "--list", help="List the reproductions."),
+              full: bool = typer.Option(False, "--full", help="The paper's full sizes (slow); default: small."),
+              json: bool = typer.Option(False, "--json"),
+              seed: int = typer.Option(0, "--seed"),
+              jobs: int = typer.Option(1, "--jobs", help="Parallel workers (-1: all cores)."),
+              backend: str = typer.Option("loky", "--backend", help="loky (local processes) or dask."),
+              scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler tcp://HOST:PORT."),
+              plot_dir: Optional[str] = typer.Option(None, "--plot-dir", help="Write the figures (PNG+PDF) here."),
+              no_cache: bool = typer.Option(False, "--no-cache", help="Recompute; do not read or write the cache.")):
+    """Reproduce a figure or table of a paper; our numbers beside the paper's."""
+    from .reports import reproduce as run
+    run(name, list_=list_, full=full, json=json, seed=seed, jobs=jobs, backend=backend,
+        scheduler=scheduler, plot_dir=plot_dir, no_cache=no_cache)

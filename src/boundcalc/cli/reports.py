@@ -1,0 +1,188 @@
+"""The ``compare`` and ``reproduce`` commands (called from :mod:`boundcalc.cli.app`).
+
+Everything heavy (NumPy, matplotlib, joblib, the engine, the experiment modules) is
+imported inside the functions, so importing this module costs nothing and the other
+commands keep their fast start-up.
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from typer.core import TyperCommand
+
+from ..errors import BoundcalcError
+
+FORMATS = ("rich", "markdown", "latex", "csv", "json")
+BACKENDS = ("loky", "dask")
+
+
+# ---------------------------------------------------------------------------- help text
+def settings_help() -> str:
+    """The per-paper settings of ``compare``, read from each experiment module's
+    ``SETTINGS`` (a paper whose module cannot be imported is named as such)."""
+    from ..experiments import PAPERS, ExperimentUnavailable, experiment_module
+    parts = ["Paper-specific settings (--NAME VALUE; hyphens or underscores):"]
+    for paper in PAPERS:
+        try:
+            mod = experiment_module(paper)
+        except ExperimentUnavailable as e:
+            parts.append(f"{paper}: not available ({e})")
+            continue
+        settings = getattr(mod, "SETTINGS", None) or {}
+        if not settings:
+            parts.append(f"{paper}: no settings")
+            continue
+        lines = [f"{paper}:"] + [f"  --{name.replace('_', '-')} (default {default!r}): {text}"
+                                 for name, (default, text) in settings.items()]
+        parts.append("\n".join(lines))
+    return "\n\n".join(parts)
+
+
+class LazyEpilogCommand(TyperCommand):
+    """A command whose epilog (the per-paper settings) is computed only when --help is
+    shown, so that building the CLI does not import the experiments."""
+
+    @property
+    def epilog(self):
+        try:
+            return settings_help()
+        except Exception as e:        # the help must never crash
+            return f"(the paper-specific settings could not be listed: {e})"
+
+    @epilog.setter
+    def epilog(self, value):
+        pass
+
+
+# ---------------------------------------------------------------------------- helpers
+def _cache(no_cache: bool):
+    return False if no_cache else None
+
+
+def _refuse_existing(paths, force: bool, what: str) -> None:
+    existing = [str(p) for p in paths if Path(p).exists()]
+    if existing and not force:
+        raise BoundcalcError(f"{what} {', '.join(existing)} already exists; use --force to overwrite it")
+
+
+def _check_positive(name: str, v: int, allow_all: bool = False) -> None:
+    if v == 0 or v < (-1 if allow_all else 1):
+        raise BoundcalcError(f"{name} must be a positive integer{' or -1 (all cores)' if allow_all else ''}, "
+                             f"got {v}")
+
+
+def render_table(t, fmt: str, *, label: str | None = None, width: int | None = None) -> str | None:
+    """The table as text in ``fmt`` (``rich`` -> plain text of the rich table)."""
+    if fmt == "markdown":
+        return t.to_markdown()
+    if fmt == "latex":
+        return t.to_latex(label=label)
+    if fmt == "csv":
+        return t.to_csv()
+    if fmt == "json":
+        import json
+        from .output import _default
+        return json.dumps(t.to_json(), indent=2, default=_default) + "\n"
+    if fmt == "rich":
+        import io
+        from rich.console import Console
+        buf = io.StringIO()
+        Console(file=buf, width=width or 200, color_system=None, highlight=False, soft_wrap=True).print(
+            t.to_rich())
+        return buf.getvalue()
+    raise BoundcalcError(f"unknown --format {fmt!r}; use one of {', '.join(FORMATS)}")
+
+
+def validate_settings(mod, paper: str, settings: dict[str, str]) -> None:
+    known = getattr(mod, "SETTINGS", None)
+    if known is None:
+        return
+    unknown = [k for k in settings if k not in known]
+    if unknown:
+        names = ", ".join("--" + k.replace("_", "-") for k in known) or "(none)"
+        raise BoundcalcError(f"unknown setting --{unknown[0].replace('_', '-')} for {paper}; "
+                             f"its settings are: {names}")
+
+
+# ---------------------------------------------------------------------------- compare
+def compare(paper: str, settings: dict[str, str], *, seed: int = 0, jobs: int = 1, fmt: str = "rich",
+            output: str | None = None, force: bool = False, plot: str | None = None,
+            no_cache: bool = False) -> None:
+    from ..experiments import experiment_module
+    from ..reports.table import Table
+    from .output import console
+    if fmt not in FORMATS:
+        raise BoundcalcError(f"unknown --format {fmt!r}; use one of {', '.join(FORMATS)}")
+    _check_positive("--jobs", jobs, allow_all=True)
+    if output is not None:
+        _refuse_existing([output], force, "output file")
+    plot_paths = None
+    if plot is not None:
+        from ..reports.plots import targets
+        plot_paths = targets(plot)
+        _refuse_existing(plot_paths, force, "plot file")
+    mod = experiment_module(paper)
+    validate_settings(mod, paper, settings)
+    t = mod.compare(seed=seed, jobs=jobs, cache_dir=_cache(no_cache), **settings)
+    if not isinstance(t, Table):
+        raise BoundcalcError(f"the experiments of {paper} returned {type(t).__name__}, not a Table")
+    if output is not None:
+        out = Path(output).expanduser()
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(render_table(t, fmt), encoding="utf-8")
+        print(f"table written: {out}", file=sys.stderr)
+    elif fmt == "rich":
+        console().print(t.to_rich())
+    else:
+        sys.stdout.write(render_table(t, fmt))
+    if plot is not None:
+        from ..reports.plots import bound_vs_measured
+        written = bound_vs_measured(t, plot)
+        print("plot written: " + ", ".join(str(p) for p in written), file=sys.stderr)
+    return None
+
+
+# ---------------------------------------------------------------------------- reproduce
+def list_reproductions(json: bool = False) -> None:
+    from ..experiments import reproductions, unavailable
+    from .output import console, emit_json, table
+    reps = reproductions()
+    missing = unavailable()
+    if json:
+        emit_json({"reproductions": [{"name": n, "description": r.description} for n, r in reps.items()],
+                   "unavailable": missing})
+        return
+    t = table(f"{len(reps)} reproductions", ["name", "description"])
+    for n, r in reps.items():
+        t.add_row(n, r.description)
+    c = console()
+    c.print(t)
+    for paper, why in missing.items():
+        c.print(f"[yellow]{paper}: {why}[/yellow]")
+
+
+def reproduce(name: str | None, *, list_: bool = False, full: bool = False, json: bool = False,
+              seed: int = 0, jobs: int = 1, backend: str = "loky", scheduler: str | None = None,
+              plot_dir: str | None = None, no_cache: bool = False) -> None:
+    from .output import console, emit_json
+    if list_ or name == "list":
+        list_reproductions(json)
+        return
+    if not name:
+        raise BoundcalcError("give the name of a reproduction (boundcalc reproduce --list shows them)")
+    if backend not in BACKENDS:
+        raise BoundcalcError(f"unknown --backend {backend!r}; use one of {', '.join(BACKENDS)}")
+    if backend == "dask" and not scheduler:
+        raise BoundcalcError("--backend dask needs --scheduler tcp://HOST:PORT")
+    if scheduler and backend != "dask":
+        raise BoundcalcError("--scheduler is only used with --backend dask")
+    _check_positive("--jobs", jobs, allow_all=True)
+    from ..experiments import reproduction
+    rep = reproduction(name)
+    data = rep.run(seed=seed, full=full, jobs=jobs, backend=backend, scheduler=scheduler,
+                   cache_dir=_cache(no_cache), plot_dir=plot_dir, progress=True)
+    if json:
+        emit_json(data)
+        return
+    console().print(rep.render(data))

@@ -1,0 +1,105 @@
+"""Experiments: each paper's bounds beside what the NumPy engine measures.
+
+One module per paper (``boundcalc.experiments.<paper>``) exposes
+
+* ``SETTINGS: dict[str, tuple[default, help]]`` -- the settings ``compare`` accepts
+  (``boundcalc compare PAPER --NAME VALUE``; values arrive as strings from the CLI);
+* ``compare(*, seed=0, jobs=1, cache_dir=None, **settings) -> reports.table.Table``;
+* ``REPRODUCTIONS: dict[str, Reproduction]`` -- the paper's figures/tables reproduced.
+
+This package only knows the list of papers and imports their modules on demand, so
+that importing it costs nothing (no NumPy).
+
+>>> from boundcalc.experiments import PAPERS
+>>> PAPERS
+('deora2023', 'anon2025', 'tarzanagh2023', 'arda2026')
+"""
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Callable
+
+from ..errors import BoundcalcError
+
+PAPERS = ("deora2023", "anon2025", "tarzanagh2023", "arda2026")
+
+
+@dataclass
+class Reproduction:
+    """A figure or table of a paper, reproduced.
+
+    ``run(*, seed=0, full=False, jobs=1, backend="loky", scheduler=None, cache_dir=None,
+    plot_dir=None, progress=True) -> dict`` returns a JSON-serialisable dict (every number
+    printed, the paper's reported numbers beside ours, paths of the plots written);
+    ``render(data)`` turns that dict into a rich renderable (or a string) for people."""
+    name: str
+    description: str
+    run: Callable[..., dict]
+    render: Callable[[dict], object]
+
+
+class ExperimentUnavailable(BoundcalcError):
+    """A paper's experiment module exists in the list but cannot be imported."""
+
+
+def _check_paper(paper: str) -> str:
+    if paper not in PAPERS:
+        raise BoundcalcError(f"unknown paper {paper!r} for experiments; the papers are: {', '.join(PAPERS)}")
+    return paper
+
+
+def experiment_module(paper: str) -> ModuleType:
+    """The experiment module of ``paper`` (imported on first use)."""
+    _check_paper(paper)
+    name = f"{__name__}.{paper}"
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as e:
+        if e.name == name:
+            raise ExperimentUnavailable(f"the experiments of {paper} are not available "
+                                        f"(module {name} is missing)") from None
+        raise ExperimentUnavailable(f"the experiments of {paper} cannot be imported: {e}") from e
+    except ImportError as e:
+        raise ExperimentUnavailable(f"the experiments of {paper} cannot be imported: {e}") from e
+
+
+def reproductions(*, strict: bool = False) -> dict[str, Reproduction]:
+    """Every paper's reproductions by name. Papers whose module cannot be imported are
+    skipped (``strict=True`` raises instead); see :func:`unavailable` for which."""
+    out: dict[str, Reproduction] = {}
+    for paper in PAPERS:
+        try:
+            mod = experiment_module(paper)
+        except ExperimentUnavailable:
+            if strict:
+                raise
+            continue
+        for name, rep in getattr(mod, "REPRODUCTIONS", {}).items():
+            if name in out:
+                raise BoundcalcError(f"reproduction {name!r} is defined twice (again by {paper})")
+            out[name] = rep
+    return out
+
+
+def unavailable() -> dict[str, str]:
+    """paper -> why its experiment module cannot be imported (empty when all can)."""
+    out = {}
+    for paper in PAPERS:
+        try:
+            experiment_module(paper)
+        except ExperimentUnavailable as e:
+            out[paper] = str(e)
+    return out
+
+
+def reproduction(name: str) -> Reproduction:
+    """One reproduction by name, with a clear error naming the known ones."""
+    reps = reproductions()
+    if name not in reps:
+        known = ", ".join(sorted(reps)) or "(none available)"
+        missing = unavailable()
+        extra = f"; not importable: {', '.join(missing)}" if missing else ""
+        raise BoundcalcError(f"unknown reproduction {name!r}; the reproductions are: {known}{extra}")
+    return reps[name]

@@ -1,0 +1,222 @@
+"""Run a function over many configurations: in parallel, on a Dask cluster, cached on disk.
+
+>>> from boundcalc.reports.sweep import run
+>>> run(my_experiment, [{"n": 8, "seed": s} for s in range(5)], jobs=2)   # doctest: +SKIP
+
+``fn(config) -> dict`` must be a module-level function (the worker processes import it by
+name); configs and results must be JSON-serialisable. Results come back in config
+order.
+
+Cache: one JSON file per (function, config, boundcalc version) under
+``cache_dir/sweep/<function>/``; ``cache_dir`` defaults to ``$BOUNDCALC_CACHE`` or
+``~/.cache/boundcalc``, and ``cache_dir=False`` disables caching. The key is the SHA-256 of
+the function's qualified name, the full config (sorted keys) and the version, so a rerun
+is instant and changing one setting recomputes only the configs that changed. Fresh
+results are passed through JSON exactly as cached ones are, so a result is the same
+object whether it was computed now or read back (Python's JSON round-trips floats
+exactly).
+
+Backends: ``"loky"`` (processes, joblib's default), ``"threading"``, ``"sequential"``, or
+``"dask"`` with ``scheduler="tcp://host:port"`` (joblib's Dask backend over a
+``distributed.Client``; the workers need boundcalc installed).
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import time
+from pathlib import Path
+from typing import Callable
+
+from ..errors import BoundcalcError
+
+BACKENDS = ("loky", "threading", "multiprocessing", "sequential", "dask")
+PROGRESS_AFTER = 2.0   # seconds: show a progress bar only for work longer than this
+CONNECT_TIMEOUT = "10s"  # to reach a Dask scheduler
+
+
+def default_cache_dir() -> Path:
+    env = os.environ.get("BOUNDCALC_CACHE")
+    return Path(env).expanduser() if env else Path.home() / ".cache" / "boundcalc"
+
+
+def resolve_cache_dir(cache_dir) -> Path | None:
+    """``None`` -> the default, ``False`` -> no cache, else that folder."""
+    if cache_dir is False:
+        return None
+    if cache_dir is None or cache_dir is True:
+        return default_cache_dir()
+    return Path(cache_dir).expanduser()
+
+
+def fn_name(fn: Callable) -> str:
+    mod = getattr(fn, "__module__", None)
+    qual = getattr(fn, "__qualname__", None)
+    if not mod or not qual:
+        raise BoundcalcError(f"sweep: {fn!r} is not a function with a module and a name")
+    if "<lambda>" in qual or "<locals>" in qual:
+        raise BoundcalcError(f"sweep: {mod}.{qual} must be a module-level function "
+                             "(workers import it by name and the cache is keyed by it)")
+    return f"{mod}.{qual}"
+
+
+def _version() -> str:
+    from .. import __version__
+    return __version__
+
+
+def _canonical(config, where: str) -> str:
+    try:
+        return json.dumps(config, sort_keys=True, separators=(",", ":"), allow_nan=True)
+    except (TypeError, ValueError) as e:
+        raise BoundcalcError(f"sweep: {where} is not JSON-serialisable ({e})") from None
+
+
+def cache_key(name: str, config: dict, version: str | None = None) -> str:
+    payload = _canonical({"fn": name, "config": config, "version": version or _version()}, "config")
+    return hashlib.sha256(payload.encode()).hexdigest()
+
+
+def _cache_path(root: Path, name: str, key: str) -> Path:
+    return root / "sweep" / name / f"{key}.json"
+
+
+def _read(path: Path):
+    try:
+        with path.open(encoding="utf-8") as fh:
+            return json.load(fh)["result"]
+    except (OSError, ValueError, KeyError):
+        return None       # missing or corrupt: recompute
+
+
+def _write(path: Path, name: str, config: dict, result_json: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(f".tmp{os.getpid()}")
+    text = ('{"fn": ' + json.dumps(name) + ', "version": ' + json.dumps(_version()) + ', "config": '
+            + _canonical(config, "config") + ', "result": ' + result_json + "}\n")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def _roundtrip(result, name: str, i: int) -> tuple[object, str]:
+    if not isinstance(result, dict):
+        raise BoundcalcError(f"sweep: {name} returned {type(result).__name__} for config #{i}; "
+                             "it must return a dict")
+    text = _canonical(result, f"the result of {name} for config #{i}")
+    return json.loads(text), text
+
+
+def _call(fn, config):
+    return fn(config)
+
+
+class _Progress:
+    """A rich progress bar on stderr that appears only once the work has lasted
+    ``PROGRESS_AFTER`` seconds."""
+
+    def __init__(self, enabled: bool, total: int, desc: str):
+        self.enabled, self.total, self.desc = enabled, total, desc
+        self.t0 = time.monotonic()
+        self.done = 0
+        self.bar = None
+        self.task = None
+
+    def advance(self):
+        self.done += 1
+        if not self.enabled:
+            return
+        if self.bar is None and time.monotonic() - self.t0 > PROGRESS_AFTER and self.done < self.total:
+            from rich.console import Console
+            from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
+                                       TimeElapsedColumn, TimeRemainingColumn)
+            self.bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                                TimeElapsedColumn(), TimeRemainingColumn(),
+                                console=Console(stderr=True), transient=True)
+            self.bar.start()
+            self.task = self.bar.add_task(self.desc or "sweep", total=self.total, completed=self.done)
+        elif self.bar is not None:
+            self.bar.update(self.task, completed=self.done)
+
+    def close(self):
+        if self.bar is not None:
+            self.bar.stop()
+            self.bar = None
+
+
+def run(fn, configs: list[dict], *, jobs: int = 1, backend: str = "loky", scheduler: str | None = None,
+        cache_dir=None, progress: bool = True, desc: str = "") -> list[dict]:
+    """``[fn(c) for c in configs]``, in parallel and cached (see the module docstring)."""
+    name = fn_name(fn)
+    if not isinstance(configs, (list, tuple)):
+        raise BoundcalcError(f"sweep: configs must be a list of dicts, got {type(configs).__name__}")
+    for i, c in enumerate(configs):
+        if not isinstance(c, dict):
+            raise BoundcalcError(f"sweep: config #{i} must be a dict, got {type(c).__name__}")
+        _canonical(c, f"config #{i}")
+    if backend not in BACKENDS:
+        raise BoundcalcError(f"sweep: unknown backend {backend!r}; use one of {', '.join(BACKENDS)}")
+    if backend == "dask" and not scheduler:
+        raise BoundcalcError("sweep: backend 'dask' needs scheduler='tcp://HOST:PORT'")
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs == 0 or jobs < -1:
+        raise BoundcalcError(f"sweep: jobs must be a positive integer or -1 (all cores), got {jobs!r}")
+
+    root = resolve_cache_dir(cache_dir)
+    version = _version()
+    results: list = [None] * len(configs)
+    todo: list[int] = []
+    paths: dict[int, Path] = {}
+    for i, c in enumerate(configs):
+        if root is not None:
+            paths[i] = _cache_path(root, name, cache_key(name, c, version))
+            hit = _read(paths[i])
+            if hit is not None:
+                results[i] = hit
+                continue
+        todo.append(i)
+    if not todo:
+        return results
+
+    bar = _Progress(progress, len(todo), desc or name.rsplit(".", 1)[-1])
+
+    def store(i, raw):
+        res, text = _roundtrip(raw, name, i)
+        if root is not None:
+            _write(paths[i], name, configs[i], text)
+        results[i] = res
+        bar.advance()
+
+    try:
+        if backend == "dask":
+            _run_dask(fn, configs, todo, scheduler, store)
+        elif jobs == 1 or len(todo) == 1 or backend == "sequential":
+            for i in todo:
+                store(i, fn(configs[i]))
+        else:
+            from joblib import Parallel, delayed
+            par = Parallel(n_jobs=jobs, backend=backend, return_as="generator")
+            for i, raw in zip(todo, par(delayed(_call)(fn, configs[i]) for i in todo)):
+                store(i, raw)
+    finally:
+        bar.close()
+    return results
+
+
+def _run_dask(fn, configs, todo, scheduler, store):
+    try:
+        import joblib
+        from distributed import Client
+    except ImportError:
+        raise BoundcalcError("sweep: backend 'dask' needs dask.distributed "
+                             "(pip install 'dask[distributed]')") from None
+    try:
+        client = Client(scheduler, timeout=CONNECT_TIMEOUT)
+    except (OSError, TimeoutError) as e:
+        raise BoundcalcError(f"sweep: cannot connect to the Dask scheduler {scheduler!r} ({e})") from None
+    try:
+        with joblib.parallel_config(backend="dask", wait_for_workers_timeout=30):
+            par = joblib.Parallel(n_jobs=-1, return_as="generator")
+            for i, raw in zip(todo, par(joblib.delayed(_call)(fn, configs[i]) for i in todo)):
+                store(i, raw)
+    finally:
+        client.close()

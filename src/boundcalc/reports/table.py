@@ -1,0 +1,428 @@
+"""A comparison table: the bounds of a paper beside what the engine measured.
+
+A :class:`Table` holds one :class:`Row` per compared quantity and renders it for
+people (rich, Markdown), for papers (LaTeX with booktabs rules and siunitx
+``\\num{...}`` numbers) and for scripts (CSV, JSON at full precision).
+
+Numbers may be Python ints/floats, NumPy scalars, :class:`mpmath.mpf` of any size
+(a bound of ``1e400`` is printed as ``1.00e400``, never ``inf``), a
+:class:`fractions.Fraction` or a :class:`boundcalc.values.Value`.
+
+How ``holds`` is decided when it is not given (``None``):
+
+* ``kind="upper"``: the bound is an upper bound, holds iff ``bound >= measured``;
+* ``kind="lower"``: holds iff ``bound <= measured``;
+* ``kind="condition"``: a hypothesis of the theorem in the form "the value used must
+  reach the required value": ``bound`` is the required value, ``measured`` the value
+  used, holds iff ``measured >= bound``. For a hypothesis of the other direction
+  (e.g. a step size ``eta <= 1/L``) pass ``holds`` explicitly. When
+  ``hypotheses_met`` is not given for a condition row it is set to ``holds``;
+* ``kind="info"``: nothing is asserted, ``holds`` stays ``None``.
+
+``holds`` also stays ``None`` when ``bound`` or ``measured`` is missing or NaN.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import math
+import numbers
+import re
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+import mpmath
+
+from ..errors import BoundcalcError
+
+KINDS = ("upper", "lower", "condition", "info")
+COLUMNS = ("quantity", "source", "bound", "measured", "bound/measured", "holds", "hypotheses met",
+           "constant")
+_JSON_DIGITS = 17
+
+
+# ---------------------------------------------------------------------------- numbers
+def as_number(x, *, what: str = "value"):
+    """``None``, an exact ``int`` or an :class:`mpmath.mpf` (any size, possibly nan/inf).
+
+    Accepts int, float, NumPy scalars, mpf, Fraction, Decimal and
+    :class:`boundcalc.values.Value`; anything else raises :class:`BoundcalcError`."""
+    if x is None:
+        return None
+    if isinstance(x, (str, bytes)):
+        raise BoundcalcError(f"{what} must be a number, got the string {x!r}")
+    if isinstance(x, bool):
+        raise BoundcalcError(f"{what} must be a number, got the boolean {x!r}")
+    mp = getattr(x, "mpf", None)          # boundcalc.values.Value
+    if isinstance(mp, mpmath.mpf):
+        return mp
+    if isinstance(x, mpmath.mpf):
+        return x
+    if isinstance(x, numbers.Integral):
+        return int(x)
+    if isinstance(x, Fraction):
+        return int(x) if x.denominator == 1 else mpmath.mpf(x.numerator) / x.denominator
+    try:                               # float, NumPy scalars and 0-d arrays, Decimal
+        return mpmath.mpf(float(x))
+    except (TypeError, ValueError):
+        raise BoundcalcError(f"{what} must be a number, got {type(x).__name__} {x!r}") from None
+
+
+def _finite(x) -> bool:
+    return x is not None and (isinstance(x, int) or mpmath.isfinite(x))
+
+
+def _to_float_or_mpf(x):
+    """A float when it fits in a double, else the mpf itself."""
+    if x is None or isinstance(x, int):
+        return x
+    if not mpmath.isfinite(x):
+        return float(x)
+    f = float(x)
+    if math.isinf(f) or (f == 0 and x != 0):
+        return x
+    return f
+
+
+def sci_parts(x, digits: int = 3) -> tuple[str, str, int] | None:
+    """``(sign, mantissa, exponent)`` of ``x`` rounded to ``digits`` significant digits,
+    e.g. ``("", "1.83", 19)``; works for mpf far outside the double range. None for 0."""
+    x = as_number(x)
+    if x == 0:
+        return None
+    with mpmath.workdps(max(30, digits + 10)):
+        v = mpmath.mpf(x)
+        sign = "-" if v < 0 else ""
+        v = abs(v)
+        e = int(mpmath.floor(mpmath.log10(v)))
+        m = v / mpmath.power(10, e)
+        if m < 1:       # guard against log10 rounding
+            m, e = m * 10, e - 1
+        elif m >= 10:
+            m, e = m / 10, e + 1
+        scaled = int(mpmath.nint(m * 10 ** (digits - 1)))
+        if scaled >= 10 ** digits:          # 9.996 -> 10.0
+            scaled //= 10
+            e += 1
+    s = str(scaled)
+    mant = s[0] + ("." + s[1:] if digits > 1 else "")
+    return sign, mant, e
+
+
+def fmt_human(x, digits: int = 3) -> str:
+    """Short form for people: ``64``, ``0.125``, ``1.83e19``, ``-2.50e-07``; ``-`` for None."""
+    x = as_number(x)
+    if x is None:
+        return "-"
+    if isinstance(x, int):
+        if abs(x) < 10 ** 6:
+            return str(x)
+        x = mpmath.mpf(x)
+    if mpmath.isnan(x):
+        return "nan"
+    if mpmath.isinf(x):
+        return "inf" if x > 0 else "-inf"
+    if x == 0:
+        return "0"
+    sign, mant, e = sci_parts(x, digits)
+    if -3 <= e < 4:
+        with mpmath.workdps(30):
+            v = mpmath.mpf(sign + mant) * mpmath.power(10, e)
+        decimals = max(0, digits - 1 - e)
+        return f"{float(v):.{decimals}f}"
+    return f"{sign}{mant}e{e}"
+
+
+def fmt_full(x) -> str | int | None:
+    """Full precision for machines: exact ints stay ints, other numbers are strings with
+    at least 17 significant digits (``repr`` of a float is exact, mpf values keep their
+    working precision if higher)."""
+    x = as_number(x)
+    if x is None or isinstance(x, int):
+        return x
+    if not mpmath.isfinite(x):
+        return "nan" if mpmath.isnan(x) else ("inf" if x > 0 else "-inf")
+    return mpmath.nstr(x, max(_JSON_DIGITS, mpmath.mp.dps), strip_zeros=False).replace("e+", "e")
+
+
+def fmt_latex_num(x, digits: int = 3) -> str:
+    """``\\num{1.83e19}`` (siunitx), ``\\num{64}`` for small ints, ``{--}`` for None."""
+    x = as_number(x)
+    if x is None:
+        return "{--}"
+    if isinstance(x, int) and abs(x) < 10 ** 6:
+        return f"\\num{{{x}}}"
+    x = mpmath.mpf(x)
+    if mpmath.isnan(x):
+        return "n/a"
+    if mpmath.isinf(x):
+        return "$\\infty$" if x > 0 else "$-\\infty$"
+    if x == 0:
+        return "\\num{0}"
+    sign, mant, e = sci_parts(x, digits)
+    if -3 <= e < 4:
+        return "\\num{" + fmt_human(x, digits) + "}"
+    return f"\\num{{{sign}{mant}e{e}}}"
+
+
+# ---------------------------------------------------------------------------- text escaping
+_LATEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
+                  "_": r"\_", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}",
+                  "^": r"\textasciicircum{}", "<": r"\textless{}", ">": r"\textgreater{}",
+                  "|": r"\textbar{}"}
+_GREEK = ("alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi pi rho sigma "
+          "tau upsilon phi chi psi omega").split()
+_UNICODE_MATH = {chr(0x3B1 + i): "\\" + n for i, n in enumerate(
+    ["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota", "kappa", "lambda",
+     "mu", "nu", "xi", "omicron", "pi", "rho", "varsigma", "sigma", "tau", "upsilon", "phi", "chi",
+     "psi", "omega"])}
+_UNICODE_MATH.pop("ο")  # omicron is the letter o
+_UNICODE_MATH.update({"Γ": r"\Gamma", "Δ": r"\Delta", "Θ": r"\Theta", "Λ": r"\Lambda", "Ξ": r"\Xi",
+                      "Π": r"\Pi", "Σ": r"\Sigma", "Φ": r"\Phi", "Ψ": r"\Psi", "Ω": r"\Omega",
+                      "≥": r"\geq", "≤": r"\leq", "×": r"\times", "·": r"\cdot", "−": "-",
+                      "∞": r"\infty", "‖": r"\|", "→": r"\to", "≈": r"\approx", "√": r"\surd",
+                      "±": r"\pm", "≠": r"\neq", "∈": r"\in", "⊤": r"\top", "ϵ": r"\epsilon",
+                      "ε": r"\varepsilon", "φ": r"\varphi", "∑": r"\sum", "∥": r"\|",
+                      "²": "^{2}", "³": "^{3}", "¹": "^{1}", "⁻": "^{-}", "₀": "_{0}", "₁": "_{1}",
+                      "₂": "_{2}", "₃": "_{3}"})
+_UNICODE_TEXT = {"—": "---", "–": "--", "“": "``", "”": "''", "’": "'", "‘": "`", "…": r"\ldots{}",
+                 "\u00a0": "~"}
+
+
+def latex_escape(s: str) -> str:
+    """Escape text for LaTeX; common Unicode math (Greek letters, ``≥``, ``‖``...) becomes
+    ``\\ensuremath{...}`` so that pdflatex compiles it; other non-ASCII is dropped to ``?``."""
+    out = []
+    for ch in str(s):
+        if ch in _LATEX_SPECIAL:
+            out.append(_LATEX_SPECIAL[ch])
+        elif ch in _UNICODE_MATH:
+            out.append("\\ensuremath{" + _UNICODE_MATH[ch] + "}")
+        elif ch in _UNICODE_TEXT:
+            out.append(_UNICODE_TEXT[ch])
+        elif ord(ch) < 128:
+            out.append(ch)
+        else:
+            try:
+                import unicodedata
+                base = unicodedata.normalize("NFKD", ch).encode("ascii", "ignore").decode()
+            except Exception:  # pragma: no cover
+                base = ""
+            out.append(base or "?")
+    return "".join(out)
+
+
+def _md_escape(s: str) -> str:
+    return str(s).replace("|", "\\|").replace("\n", " ")
+
+
+def _yesno(b: bool | None) -> str:
+    return "-" if b is None else ("yes" if b else "no")
+
+
+def fmt_settings(settings: dict) -> str:
+    return ", ".join(f"{k}={v}" for k, v in settings.items())
+
+
+# ---------------------------------------------------------------------------- Row / Table
+@dataclass
+class Row:
+    """One compared quantity (see the module docstring for how ``holds`` is decided)."""
+    quantity: str
+    source: str
+    bound: object = None
+    measured: float | None = None
+    kind: str = "upper"
+    formula: str = ""
+    holds: bool | None = None
+    hypotheses_met: bool | None = None
+    hypotheses: str = ""
+    constant: str = ""
+    note: str = ""
+
+    def __post_init__(self):
+        if self.kind not in KINDS:
+            raise BoundcalcError(f"row {self.quantity!r}: kind must be one of {', '.join(KINDS)}, "
+                                 f"got {self.kind!r}")
+        self.bound = as_number(self.bound, what=f"bound of row {self.quantity!r}")
+        m = as_number(self.measured, what=f"measured value of row {self.quantity!r}")
+        self.measured = _to_float_or_mpf(m) if not isinstance(m, int) else m
+        if self.holds is None:
+            self.holds = self._decide()
+        else:
+            self.holds = bool(self.holds)
+        if self.hypotheses_met is None and self.kind == "condition":
+            self.hypotheses_met = self.holds
+        if self.hypotheses_met is not None:
+            self.hypotheses_met = bool(self.hypotheses_met)
+
+    def _decide(self) -> bool | None:
+        b, m = self.bound, self.measured
+        if self.kind == "info" or b is None or m is None:
+            return None
+        b = b if isinstance(b, int) else mpmath.mpf(b)
+        m = m if isinstance(m, int) else mpmath.mpf(m)
+        if (not isinstance(b, int) and mpmath.isnan(b)) or (not isinstance(m, int) and mpmath.isnan(m)):
+            return None
+        if self.kind == "upper":
+            return bool(b >= m)
+        if self.kind == "lower":
+            return bool(b <= m)
+        return bool(m >= b)   # condition: the value used reaches the required value
+
+    @property
+    def ratio(self):
+        """bound / measured: a float, or an mpf when outside the double range; None when
+        either is missing, not finite, or measured is 0."""
+        b, m = self.bound, self.measured
+        if not (_finite(b) and _finite(m)) or m == 0:
+            return None
+        with mpmath.workdps(max(mpmath.mp.dps, 30)):
+            r = mpmath.mpf(b) / mpmath.mpf(m)
+        return _to_float_or_mpf(r)
+
+    def to_json(self) -> dict:
+        return {"quantity": self.quantity, "source": self.source, "kind": self.kind,
+                "formula": self.formula, "bound": fmt_full(self.bound),
+                "measured": fmt_full(self.measured), "ratio": fmt_full(self.ratio),
+                "bound_float": _float_or_none(self.bound), "measured_float": _float_or_none(self.measured),
+                "holds": self.holds, "hypotheses_met": self.hypotheses_met,
+                "hypotheses": self.hypotheses, "constant": self.constant, "note": self.note}
+
+
+def _float_or_none(x):
+    if x is None:
+        return None
+    f = float(x)
+    return None if math.isinf(f) or math.isnan(f) else f
+
+
+@dataclass
+class Table:
+    """The bounds of one paper beside the measurements, with every setting used."""
+    paper: str
+    title: str
+    settings: dict
+    seed: int
+    rows: list[Row]
+    notes: list[str] = field(default_factory=list)
+
+    def __post_init__(self):
+        for r in self.rows:
+            if not isinstance(r, Row):
+                raise BoundcalcError(f"table {self.paper!r}: rows must be Row objects, got {type(r).__name__}")
+
+    # -- machines
+    def to_json(self) -> dict:
+        return {"paper": self.paper, "title": self.title,
+                "settings": {k: _json_setting(v) for k, v in self.settings.items()},
+                "seed": self.seed, "rows": [r.to_json() for r in self.rows], "notes": list(self.notes)}
+
+    def to_csv(self) -> str:
+        buf = io.StringIO()
+        w = csv.writer(buf, lineterminator="\n")
+        w.writerow(["quantity", "source", "kind", "formula", "bound", "measured", "ratio", "holds",
+                    "hypotheses_met", "hypotheses", "constant", "note"])
+        for r in self.rows:
+            j = r.to_json()
+            w.writerow([r.quantity, r.source, r.kind, r.formula, _csv(j["bound"]), _csv(j["measured"]),
+                        _csv(j["ratio"]), _csv(r.holds), _csv(r.hypotheses_met), r.hypotheses,
+                        r.constant, r.note])
+        return buf.getvalue()
+
+    # -- people
+    def _cells(self, r: Row) -> list[str]:
+        return [r.quantity, r.source, fmt_human(r.bound), fmt_human(r.measured), fmt_human(r.ratio),
+                _yesno(r.holds), _yesno(r.hypotheses_met) + (f" ({r.hypotheses})" if r.hypotheses else ""),
+                r.constant]
+
+    def _caption(self) -> str:
+        return f"settings: {fmt_settings(self.settings)}; seed {self.seed}"
+
+    def to_markdown(self) -> str:
+        lines = [f"### {self.paper}: {_md_escape(self.title)}", "", _md_escape(self._caption()), "",
+                 "| " + " | ".join(COLUMNS) + " |",
+                 "|" + "|".join(["---", "---", "---:", "---:", "---:", ":---:", "---", "---"]) + "|"]
+        for r in self.rows:
+            lines.append("| " + " | ".join(_md_escape(c) for c in self._cells(r)) + " |")
+        extra = [f"{r.quantity}: {r.note}" for r in self.rows if r.note] + list(self.notes)
+        if extra:
+            lines += ["", "Notes:", ""] + [f"- {_md_escape(n)}" for n in extra]
+        return "\n".join(lines) + "\n"
+
+    def to_rich(self):
+        from rich.console import Group
+        from rich.table import Table as RTable
+        from rich.text import Text
+        t = RTable(title=f"{self.paper}: {self.title}", title_justify="left", caption=self._caption(),
+                   caption_justify="left")
+        for i, c in enumerate(COLUMNS):
+            t.add_column(c, overflow="fold", justify="right" if c in ("bound", "measured", "bound/measured")
+                         else "left", no_wrap=(i == 0))
+        for r in self.rows:
+            cells = self._cells(r)
+            colour = {True: "green", False: "red", None: "dim"}[r.holds]
+            cells[5] = f"[{colour}]{cells[5]}[/{colour}]"
+            if r.hypotheses_met is False:
+                cells[6] = f"[yellow]{cells[6]}[/yellow]"
+            t.add_row(*cells)
+        parts = [t]
+        extra = [f"{r.quantity}: {r.note}" for r in self.rows if r.note] + list(self.notes)
+        for n in extra:
+            parts.append(Text("• " + n))
+        return Group(*parts)
+
+    def __rich__(self):
+        return self.to_rich()
+
+    # -- papers
+    def to_latex(self, label: str | None = None) -> str:
+        label = label or f"tab:{self.paper}-bounds"
+        label = re.sub(r"[^A-Za-z0-9:._\-]", "-", label)
+        caption = (f"{latex_escape(self.title)}: bounds of {latex_escape(self.paper)} beside measured "
+                   f"values. Settings: {latex_escape(fmt_settings(self.settings)) or 'none'}; "
+                   f"seed {self.seed}.")
+        out = ["% requires \\usepackage{booktabs} and \\usepackage{siunitx}",
+               "\\begin{table}[htbp]", "\\centering", "\\small",
+               f"\\caption{{{caption}}}", f"\\label{{{label}}}",
+               "\\begin{tabular}{llrrrccl}", "\\toprule",
+               "Quantity & Source & Bound & Measured & Bound/measured & Holds & Hyp.\\ met & Constant \\\\",
+               "\\midrule"]
+        for r in self.rows:
+            cells = [latex_escape(r.quantity), latex_escape(r.source), fmt_latex_num(r.bound),
+                     fmt_latex_num(r.measured), fmt_latex_num(r.ratio),
+                     _yesno(r.holds).replace("-", "{--}"), _yesno(r.hypotheses_met).replace("-", "{--}"),
+                     latex_escape(r.constant)]
+            out.append(" & ".join(cells) + " \\\\")
+        out += ["\\bottomrule", "\\end{tabular}"]
+        extra = [f"{r.quantity}: {r.hypotheses}" for r in self.rows if r.hypotheses] + \
+                [f"{r.quantity}: {r.note}" for r in self.rows if r.note] + list(self.notes)
+        if extra:
+            out += ["\\par\\smallskip", "{\\footnotesize"]
+            out += [latex_escape(n) + "\\par" for n in extra]
+            out += ["}"]
+        out.append("\\end{table}")
+        return "\n".join(out) + "\n"
+
+
+def _csv(v) -> str:
+    if v is None:
+        return ""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return str(v)
+
+
+def _json_setting(v):
+    if v is None or isinstance(v, (bool, int, str)):
+        return v
+    if isinstance(v, float):
+        return v
+    if isinstance(v, (list, tuple)):
+        return [_json_setting(x) for x in v]
+    if isinstance(v, dict):
+        return {str(k): _json_setting(x) for k, x in v.items()}
+    try:
+        return fmt_full(v)
+    except BoundcalcError:
+        return str(v)

@@ -1,0 +1,116 @@
+"""End-to-end tests of boundcalc.experiments.anon2025 on small configurations."""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+import boundcalc
+from boundcalc.engine import anon2025 as an
+from boundcalc.errors import BoundcalcError
+from boundcalc.experiments import anon2025 as E
+
+SMALL = dict(d_m=8, N=20, n_test=30, epochs=6)
+
+
+def _row(table, start):
+    rows = [r for r in table.rows if r.quantity.startswith(start)]
+    assert len(rows) == 1, start
+    return rows[0]
+
+
+def _independent_inputs(seed, d_m, N, n_test, epochs):
+    """Train with the engine directly and compute Theorem 5's inputs with NumPy."""
+    train, test = E.split_data(N, n_test, seed)
+    p0 = an.init_lecun(8, d_m, E._seed(seed, 13))
+    theta, dist = p0, []
+    hist = an.train(p0, train.X, train.y, lr=0.1, steps=epochs, X_test=test.X, y_test=test.y)
+    for _ in range(epochs + 1):            # radii = max distance to theta^0 over every step
+        dist.append([np.linalg.norm(theta.WQ - p0.WQ), np.linalg.norm(theta.WK - p0.WK),
+                     np.linalg.norm(theta.WV - p0.WV), np.linalg.norm(theta.wO - p0.wO)])
+        _, g = an.value_and_grad(theta, train.X, train.y)
+        theta = theta.axpy(-0.1, g)
+    R = np.max(np.array(dist), axis=0)
+    F0 = an.features(p0, train.X)
+    vals = {
+        "N": N, "d_s": 8, "d_m": d_m,
+        "R_X": float(max(np.linalg.norm(x) for x in train.X) / np.sqrt(8)),
+        "alpha": float(np.linalg.svd(F0, compute_uv=False).min()),
+        "R_Q": float(R[0]), "R_K": float(R[1]), "R_V": float(R[2]), "R_O": float(R[3]),
+        "eta_Q": float(np.linalg.norm(p0.WQ) + R[0]), "eta_K": float(np.linalg.norm(p0.WK) + R[1]),
+        "eta_V": float(np.linalg.norm(p0.WV) + R[2]), "eta_O": float(np.linalg.norm(p0.wO) + R[3]),
+        "xi_Q": float(np.linalg.norm(p0.WQ, 2) + R[0]), "xi_K": float(np.linalg.norm(p0.WK, 2) + R[1]),
+        "xi_V": float(np.linalg.norm(p0.WV, 2) + R[2]),
+        "Phi_0": float(0.5 * np.sum((an.predict(p0, train.X) - train.y) ** 2)),
+    }
+    return vals, hist
+
+
+def _ev(fid, vals):
+    f = boundcalc.formula(fid)
+    return f.evaluate(**{k: v for k, v in vals.items() if k in f.symbol_table})
+
+
+def test_compare_numbers_match_engine_and_formulas():
+    t = E.compare(seed=2, delta=0.1, **SMALL)
+    vals, hist = _independent_inputs(2, **SMALL)
+    vals["delta"] = 0.1
+    thm5 = _row(t, "true loss L_D (Theorem 5, as printed)")
+    assert float(thm5.bound) == pytest.approx(float(_ev("anon2025.theorem5", vals).mpf), rel=1e-9)
+    assert thm5.measured == pytest.approx(float(np.max(hist.test_loss[1:])), rel=1e-12)
+    lem = _row(t, "empirical loss for all t > 0 (Lemma 4, as printed)")
+    assert float(lem.bound) == pytest.approx(float(_ev("anon2025.lemma4_bound", vals).mpf), rel=1e-9, abs=1e-300)
+    assert lem.measured == pytest.approx(float(np.max(hist.train_loss[1:])), rel=1e-12)
+    A = float(_ev("anon2025.A", vals).mpf)
+    corr = _row(t, "true loss L_D (what the proof supports)")
+    want = _ev("anon2025.theorem5_corrected", dict(vals, c_loss=float(np.log1p(np.exp(A)))))
+    assert float(corr.bound) == pytest.approx(float(want.mpf), rel=1e-9)
+    width = _row(t, "d_m >= N^3")
+    assert width.bound == 20 ** 3 and width.measured == 8 and width.holds is False
+    cond = _row(t, "alpha^2 >= 8 rho M")
+    lhs, rhs = boundcalc.formula("anon2025.cond_alpha_M").sides(
+        **{k: v for k, v in vals.items() if k in boundcalc.formula("anon2025.cond_alpha_M").symbol_table})
+    assert float(cond.bound) == pytest.approx(float(rhs.mpf), rel=1e-9)
+    assert cond.kind == "condition" and cond.hypotheses_met is (float(lhs.mpf) >= float(rhs.mpf))
+    json.dumps(t.to_json())
+
+
+def test_compare_is_bit_identical_on_rerun():
+    a = E.compare(seed=4, **SMALL).to_json()
+    b = E.compare(seed=4, **SMALL).to_json()
+    assert json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
+
+
+@pytest.mark.parametrize("kw,name", [
+    ({"N": "1000"}, "'N'"), ({"d_m": "0"}, "'d_m'"), ({"delta": "2"}, "'delta'"),
+    ({"lr": "x"}, "'lr'"), ({"width": 3}, "'width'"), ({"epochs": "0"}, "'epochs'"),
+])
+def test_bad_settings_name_the_option(kw, name):
+    with pytest.raises(BoundcalcError, match=name):
+        E.compare(seed=0, **kw)
+
+
+def test_table1_tiny_run():
+    kw = dict(seed=0, dms=(4,), Ns=(10, 20), epochs=5, n_test=20, cache_dir=False, progress=False)
+    out = E.run_table1(**kw)
+    text = json.dumps(out)
+    assert len(out["paper"]["rows"]) == 8 and "different data set" in out["paper"]["data"]
+    assert out["paper"]["rows"][0] == {"d_m": 64, "N": 400, "lowest_test_loss": 0.1048, "epoch": 147}
+    for cell in out["ours"]:
+        train, test = E.split_data(cell["N"], 20, 0)
+        p0 = an.init_lecun(8, 4, E._seed(0, 13))
+        h = an.train(p0, train.X, train.y, lr=0.1, steps=5, X_test=test.X, y_test=test.y)
+        assert cell["lowest_test_loss"] == pytest.approx(float(np.min(h.test_loss)), rel=1e-12)
+        assert cell["epoch"] == int(np.argmin(h.test_loss))
+    assert json.dumps(E.run_table1(**kw)) == text
+    assert E.render_table1(out) is not None
+    with pytest.raises(BoundcalcError, match="'Ns'"):
+        E.run_table1(Ns=(500,), dms=(4,), epochs=1, cache_dir=False, progress=False)
+
+
+def test_split_keeps_test_set_fixed_across_N():
+    _, t1 = E.split_data(10, 30, 0)
+    tr2, t2 = E.split_data(40, 30, 0)
+    np.testing.assert_array_equal(t1.X, t2.X)
+    assert tr2.X.shape[0] == 40

@@ -1,0 +1,127 @@
+"""End-to-end checks of boundcalc.experiments.arda2026 on small configurations."""
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+
+import boundcalc
+from boundcalc.engine import arda2026 as A
+from boundcalc.engine.data import transport
+from boundcalc.errors import BoundcalcError
+from boundcalc.experiments import arda2026 as X
+from boundcalc.reports.table import Table
+
+SMALL = dict(widths="4,8", d=3, T=4, n=40, R=4, pool=64, tau=20)
+
+
+def _row(table, start):
+    rows = [r for r in table.rows if r.quantity.startswith(start)]
+    assert len(rows) == 1, start
+    return rows[0]
+
+
+@pytest.fixture(scope="module")
+def table():
+    return X.compare(seed=2, cache_dir=False, **SMALL)
+
+
+def _recompute(m, seed=2):
+    """Independent recomputation: data, init, boundary point, errors and plain ProjGD written out."""
+    data = transport.teacher_student_data(40, 3, 4, R=4, nu=(3.0, 3.0, 3.0), pool_size=64, seed=seed)
+    X_, y = data.X, data.y
+    p0 = A.paired_init(m, 3, seed=1_000_003 * seed + m)
+    bp = A.boundary_point(p0, (3, 3, 3), kind="adversarial", X=X_)
+    # f_lin(phi) = <grad f(phi0), phi - phi0> by central finite differences along phi - phi0
+    D = bp - p0
+    h = 1e-5
+    flin = (A.forward(p0 + D.like(h * D.flat()), X_) - A.forward(p0 + D.like(-h * D.flat()), X_)) / (2 * h)
+    lin = np.abs(A.forward(bp, X_) - flin)
+    eta = 1 / math.sqrt(20)
+    p, losses = p0.copy(), []
+    for _ in range(20):
+        L, g = A.loss_and_grad(p, X_, y)
+        losses.append(L)
+        p = A.project(p.like(p.flat() - eta * g.flat()), p0, (3, 3, 3))
+    return lin, min(losses), float(np.max(np.linalg.norm(p0.U, axis=1)))
+
+
+def test_compare_measurements_match_recomputation(table):
+    assert isinstance(table, Table) and table.paper == "arda2026"
+    for m in (4, 8):
+        lin, min_loss, u0 = _recompute(m)
+        assert _row(table, f"m={m}: eps_lin (sup_j) at boundary").measured == pytest.approx(lin.max(), rel=1e-5)
+        assert _row(table, f"m={m}: eps_lin (mean_j)").measured == pytest.approx(lin.mean(), rel=1e-5)
+        assert _row(table, f"m={m}: min_(s<tau)").measured == pytest.approx(min_loss, rel=1e-10)
+        assert _row(table, f"m={m}: event E_U").measured == pytest.approx(u0, rel=1e-12)
+
+
+def test_bounds_are_the_formulas(table):
+    s2 = 4 / (3 * math.sqrt(3))
+    for m in (4, 8):
+        # B_lin by hand (Lemma 3 with Lemma 2's L1, L2 and eq. (9)'s B_U)
+        BU = math.sqrt(3) + math.sqrt(2 * math.log(m / (2 * 0.05))) + 3 / math.sqrt(m)
+        L1 = math.sqrt(1 + BU ** 2)
+        L2 = s2 * (1 + BU ** 2) + 8 * L1
+        blin = (L1 * 3 * math.sqrt(18) + L2 * 18) / math.sqrt(m)
+        assert float(_row(table, f"m={m}: eps_lin (sup_j) at boundary").bound) == pytest.approx(blin, rel=1e-12)
+        bapp = 2 * 9 * math.sqrt(2 * math.log(2 * 40 / 0.05) / m)
+        assert float(_row(table, f"m={m}: eps_app").bound) == pytest.approx(bapp, rel=1e-12)
+        thm = boundcalc.formula("arda2026.thm1_min").evaluate(
+            d=3, delta="0.05", delta_prime="0.05", m=m, n=40, nu_c=3, nu_u=3, nu_w=3, rho_c=3, rho_u=3, rho_w=3,
+            sigma_0=1, sigma_1=1, sigma_2=repr(s2), tau=20)
+        r = _row(table, f"m={m}: min_(s<tau)")
+        assert float(r.bound) == pytest.approx(float(thm), rel=1e-12)
+        assert "C_thm1_min (set to 1)" in r.constant
+        assert r.hypotheses_met is True
+    assert all(r.holds for r in table.rows if r.kind == "condition")
+
+
+def test_hypotheses_rows_flag_violations():
+    t = X.compare(seed=2, cache_dir=False, **{**SMALL, "widths": "4", "rho": "1,3,3", "eta": "0.1"})
+    assert _row(t, "projection radius rho_c").holds is False
+    assert _row(t, "step size").holds is False
+    assert _row(t, "m=4: min_(s<tau)").hypotheses_met is False
+
+
+def test_seed_reproducible(table):
+    again = X.compare(seed=2, cache_dir=False, **SMALL)
+    assert json.dumps(again.to_json(), sort_keys=True) == json.dumps(table.to_json(), sort_keys=True)
+
+
+@pytest.mark.parametrize("bad, name", [({"widths": "3,8"}, "--widths"), ({"rho": "1,2"}, "--rho"),
+                                       ({"eta": "-1"}, "--eta"), ({"tau": "0"}, "--tau"),
+                                       ({"weights": "x"}, "--weights"), ({"delta": "2"}, "--delta"),
+                                       ({"nope": 1}, "--nope")])
+def test_bad_settings_name_the_option(bad, name):
+    with pytest.raises(BoundcalcError, match=name):
+        X.compare(cache_dir=False, **{**SMALL, **bad})
+
+
+def test_reproduction_tiny(tmp_path):
+    rep = X.REPRODUCTIONS["arda2026-fig1"]
+    kw = dict(seed=0, cache_dir=False, progress=False, widths="4,8,16", d=3, T=4, n=30, R=3, pool=64, tau=10,
+              seeds=2)
+    out = rep.run(plot_dir=tmp_path, **kw)
+    json.dumps(out)
+    assert out["widths"] == [4, 8, 16] and out["seeds"] == [0, 1]
+    law = out["laws"]["eps_lin_sup"]
+    assert law["predicted_slope"] == -0.5
+    # the fitted slope is the mean over seeds of the per-seed least-squares slopes
+    lx = np.log([4, 8, 16])
+    slopes = [np.polyfit(lx, np.log(ys), 1)[0] for ys in law["per_seed"]]
+    assert law["fit"]["slope"] == pytest.approx(np.mean(slopes), rel=1e-10)
+    assert law["fit"]["ci_low"] <= law["fit"]["slope"] <= law["fit"]["ci_high"]
+    one = X.measure_width({**{k: v for k, v in X.parse_settings(
+        {k: v for k, v in kw.items() if k in X.SETTINGS}).items() if k not in ("widths", "seeds",
+                                                                               "delta", "delta_prime")},
+        "m": 8, "seed": 1})
+    assert law["per_seed"][1][1] == one["eps_lin_sup"]
+    assert out["plots"]
+    again = rep.run(**kw)
+    assert json.dumps(again["laws"]) == json.dumps(out["laws"])
+    rep.render(out)
+    with pytest.raises(BoundcalcError, match="--widths"):
+        rep.run(**{**kw, "widths": "8"})

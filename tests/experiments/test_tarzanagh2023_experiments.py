@@ -1,0 +1,146 @@
+"""End-to-end tests of boundcalc.experiments.tarzanagh2023 on small configurations."""
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+
+import boundcalc
+from boundcalc.engine import ops
+from boundcalc.engine import tarzanagh2023 as tz
+from boundcalc.engine.data import tokens
+from boundcalc.errors import BoundcalcError
+from boundcalc.experiments import tarzanagh2023 as E
+
+SMALL = dict(n=2, T=3, d=3, steps=40, hessian_points=3, random_points=2)
+
+
+def _row(table, start):
+    rows = [r for r in table.rows if r.quantity.startswith(start)]
+    assert len(rows) == 1, start
+    return rows[0]
+
+
+@pytest.mark.parametrize("normalized,lr", [(True, 0.5), (False, 2.0)])
+def test_fast_gd_matches_engine_train(normalized, lr):
+    data = tokens.appendix_e(3, 4, 5, seed=7)
+    p0 = 0.3 * ops.rng(1).standard_normal(5)
+    ref = tz.train(data, lr=lr, steps=60, normalized=normalized, p0=p0)
+    got = E._gd_p(data.keys, data.Y[:, None] * (data.X @ data.v), p0, lr=lr, steps=60,
+                  loss="logistic", normalized=normalized, record=(0, 30, 60))
+    np.testing.assert_allclose(got["p"], ref.p[-1], rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(got["record"][30], ref.p[30], rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(got["grad_norm"], ref.grad_norm, rtol=1e-8, atol=1e-14)
+
+
+def test_compare_numbers_match_engine_and_formulas():
+    seed = 3
+    t = E.compare(seed=seed, **SMALL)
+    data = tokens.appendix_e(2, 3, 3, seed=E._seed(seed, 1))
+    # L_p: formula with independently computed norms, and the engine's own (24)
+    g = data.Y[:, None] * (data.X @ data.v)
+    M0, M1 = tz.loss_constants("logistic", g.min(), g.max())
+    xs = np.array([np.linalg.svd(Xi, compute_uv=False)[0] for Xi in data.X])
+    Lp = boundcalc.formula("tarzanagh2023.L_p").evaluate(
+        M0=M0, M1=M1, v_norm=float(np.linalg.norm(data.v)), W_norm=1.0,
+        X4_mean=float(np.mean(xs ** 4)), X3_mean=float(np.mean(xs ** 3)))
+    row = _row(t, "smoothness of L(p): L_p vs max |eig Hessian| along")
+    assert float(row.bound) == pytest.approx(float(Lp.mpf), rel=1e-12)
+    assert float(row.bound) == pytest.approx(tz.smoothness_bound(data.X, data.Y, data.v, data.W), rel=1e-12)
+    # local smoothness: includes p(0), where the engine's Hessian is recomputed here
+    p0 = 0.01 * ops.rng(E._seed(seed, 2)).standard_normal(3)
+    lo, hi = tz.hessian_extremes_p(data.X, data.Y, data.v, data.W, p0)
+    assert row.measured >= max(abs(lo), abs(hi)) - 1e-15
+    assert row.holds is True and row.kind == "upper"
+    # GD end point through the engine's own trainer
+    tr = tz.train(data, lr=1.0, steps=40, normalized=True, p0=p0)
+    rep = tz.selection_report(data, tr.p[-1])
+    assert _row(t, "softmax saturation").measured == pytest.approx(rep.saturation, rel=1e-9)
+    corr = _row(t, "corr(p(t)/||p(t)||, p^mm(alpha)")
+    if math.isfinite(rep.correlation):
+        assert corr.measured == pytest.approx(rep.correlation, rel=1e-9)
+    # step-size condition: bound 1/L_p; measured the largest effective normalised step
+    step = _row(t, "step size")
+    assert float(step.bound) == pytest.approx(1 / float(Lp.mpf), rel=1e-12)
+    assert step.measured == pytest.approx(float(np.max(1.0 / tr.grad_norm[:-1])), rel=1e-8)
+    assert step.holds == (step.measured <= float(step.bound))
+    json.dumps(t.to_json())
+    assert t.settings["n"] == 2 and t.settings["seed"] == seed
+
+
+def test_compare_cone_rows_on_fig1b():
+    t = E.compare(seed=0, instance="fig1b", lr="0.1", steps="300", hessian_points="2",
+                  random_points="0")
+    data = tokens.fig1b()
+    res = tz.gmm(data)           # GD from p(0) near 0 selects the optimal token of fig1b
+    # (32): delta = 1/2 min (k_t - k_tau)^T p^mm over neighbour t, non-neighbour tau
+    gaps = res.gaps[0]
+    Tn = [t_ for t_ in range(3) if t_ != 0 and abs(gaps[t_] - 1) < 1e-7]
+    Nn = [t_ for t_ in range(3) if t_ != 0 and t_ not in Tn]
+    keys = data.keys[0]
+    delta = 0.5 * min((keys[a] - keys[b]) @ res.p for a in Tn for b in Nn)
+    K_max = float(np.max(np.linalg.norm(keys, axis=1)))
+    mu = boundcalc.formula("tarzanagh2023.mu_max").evaluate(
+        K_max=K_max, pmm_norm=float(np.linalg.norm(res.p)), delta=float(delta))
+    row = _row(t, "initial correlation with p^mm")
+    assert float(row.bound) == pytest.approx(1 - float(mu.mpf), rel=1e-12)
+    assert row.kind == "condition"
+
+
+def test_compare_is_bit_identical_on_rerun():
+    a = E.compare(seed=5, **SMALL).to_json()
+    b = E.compare(seed=5, **SMALL).to_json()
+    assert json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
+
+
+@pytest.mark.parametrize("kw,name", [
+    ({"d": "abc"}, "'d'"), ({"loss": "hinge"}, "'loss'"), ({"lr": "-1"}, "'lr'"),
+    ({"instance": "fig3a"}, "'instance'"), ({"bogus": 1}, "'bogus'"), ({"normalized": "maybe"}, "'normalized'"),
+    ({"steps": "2.5"}, "'steps'"),
+])
+def test_bad_settings_name_the_option(kw, name):
+    with pytest.raises(BoundcalcError, match=name):
+        E.compare(seed=0, **kw)
+
+
+def test_fig9_tiny_run_carries_numbers_and_is_deterministic():
+    kw = dict(seed=1, trials=3, steps=30, dims=(2, 5), cache_dir=False, progress=False)
+    out = E.run_fig9(**kw)
+    text = json.dumps(out)
+    assert out["paper"]["avg_correlation_saturated"] == 0.997
+    assert set(out["per_d"]) == {"2", "5"} and out["setup"]["reduced"] is True
+    # recompute d = 5 directly from the trial function's definition via the engine
+    res = []
+    for k in range(3):
+        cfg = {"n": 4, "T": 6, "d": 5, "seed": E._seed(1, 5, k), "lr": 1.0, "steps": 30,
+               "loss": "logistic", "p0_scale": 0.01, "sat_tol": 1e-5}
+        data = tokens.appendix_e(4, 6, 5, seed=E._seed(cfg["seed"], 1))
+        p0 = 0.01 * ops.rng(E._seed(cfg["seed"], 2)).standard_normal(5)
+        tr = tz.train(data, lr=1.0, steps=30, normalized=True, p0=p0)
+        res.append(tz.selection_report(data, tr.p[-1]))
+    s5 = out["per_d"]["5"]
+    assert s5["pct_not_saturated"] == pytest.approx(100 * sum(not r.saturated for r in res) / 3)
+    assert s5["pct_gmm"] == pytest.approx(100 * sum(r.saturated and r.globally_optimal for r in res) / 3)
+    assert json.dumps(E.run_fig9(**kw)) == text
+    assert E.render_fig9(out) is not None
+
+
+def test_fig1_and_fig3_small(tmp_path):
+    out = E.run_fig1(steps=30, plot_dir=tmp_path)
+    json.dumps(out)
+    b = out["panels"]["b"]
+    assert {"GMM", "LMM1"} <= set(b["directions"])
+    # fig1b: the LMM selects the token with key (1, 0); its max-margin direction is (1, 0, 0)
+    np.testing.assert_allclose(b["directions"]["LMM1"]["p"], [1.0, 0.0, 0.0], atol=1e-9)
+    assert all(p.endswith((".png", ".pdf")) for p in out["plots"]) and len(out["plots"]) == 6
+    out3 = E.run_fig3(steps=30)
+    json.dumps(out3)
+    for key in ("a", "b"):
+        np.testing.assert_allclose(out3["panels"][key]["v_mm_unit"], [0.0, 1.0], atol=1e-9)  # paper
+    assert E.render_fig1(out) is not None and E.render_fig3(out3) is not None
+
+
+def test_reproductions_registered():
+    assert set(E.REPRODUCTIONS) == {"tarzanagh2023-fig9", "tarzanagh2023-fig1", "tarzanagh2023-fig3"}

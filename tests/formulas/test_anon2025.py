@@ -1,0 +1,512 @@
+"""Pins every formula of formulas/anon2025.toml to values computed independently.
+
+The reference functions below are typed from the paper's text
+(shared/papers/002_ca845a00a60efb13.txt: Sec. 3.2, Sec. 4.1-4.4, Lemmas 1, 2, 4, 6,
+Theorem 5, App. A), not from the TOML: each formula is evaluated by boundcalc at 30 digits
+and compared with mpmath at 60 digits, at a small input and at a huge input (value beyond
+the double range) where the formula can get there. Hidden constants (C_1, C_2, C_5, C_5O,
+C_6, C_w, C_p) and the Dudley constant c multiply as documented in the TOML notes.
+"""
+from __future__ import annotations
+
+import tomllib
+from fractions import Fraction
+from pathlib import Path
+
+import mpmath
+import pytest
+
+import boundcalc
+
+PAPER = "anon2025"
+TOML = Path(__file__).resolve().parents[2] / "formulas" / "anon2025.toml"
+DPS = 60
+REL = mpmath.mpf(10) ** -25
+
+
+# --------------------------------------------------------------------------- helpers
+def q(x) -> mpmath.mpf:
+    """Exact input (int, decimal string, Fraction) as an mpf at the current precision."""
+    if isinstance(x, mpmath.mpf):
+        return +x
+    f = Fraction(x)
+    return mpmath.mpf(f.numerator) / f.denominator
+
+
+def ev(name: str, **values):
+    f = boundcalc.formula(f"{PAPER}.{name}")
+    return f.evaluate(digits=30, **{k: v for k, v in values.items() if k in f.symbols})
+
+
+def assert_close(value, expected):
+    got = value.mpf
+    assert abs(got - expected) <= REL * abs(expected), (str(value), mpmath.nstr(expected, 35))
+
+
+sqrt, log, exp = mpmath.sqrt, mpmath.log, mpmath.exp
+
+
+def tt():
+    """2/3 at the current working precision."""
+    return mpmath.mpf(2) / 3
+
+
+def g(v, k, default=1):
+    return q(v.get(k, default))
+
+
+# --------------------------------------------------------------------------- references
+# Sec. 4.1: R = sqrt(R_Q^2 + R_K^2 + R_V^2 + R_O^2)
+def r_R(v):
+    return sqrt(g(v, "R_Q") ** 2 + g(v, "R_K") ** 2 + g(v, "R_V") ** 2 + g(v, "R_O") ** 2)
+
+
+# Lemma 1: A = eta_O eta_V (sqrt(d_s) R_X)
+def r_A(v):
+    return g(v, "eta_O") * g(v, "eta_V") * (sqrt(g(v, "d_s")) * g(v, "R_X"))
+
+
+# Lemma 1: P = (sqrt(d_s) R_X)^2 ((sqrt(d_m) eta_V)^(2/3) + (sqrt(d_m) eta_K eta_Q eta_V)^(2/3))^3 log(N d_s)
+def r_P(v):
+    dm, ds = g(v, "d_m"), g(v, "d_s")
+    inner = (sqrt(dm) * g(v, "eta_V")) ** tt() \
+        + (sqrt(dm) * g(v, "eta_K") * g(v, "eta_Q") * g(v, "eta_V")) ** tt()
+    return (sqrt(ds) * g(v, "R_X")) ** 2 * inner ** 3 * log(g(v, "N") * ds)
+
+
+# Sec. 3.2: 2 rho R_S(F) + 3 c sqrt(log(2/delta)/(2N))
+def r_gen_gap(v):
+    return 2 * g(v, "rho_lip") * g(v, "R_S") + 3 * g(v, "c_loss") * sqrt(log(2 / g(v, "delta")) / (2 * g(v, "N")))
+
+
+# Proof of Thm. 5: 2 R_S(F_Ri) + sqrt(log(2R/delta)/(2N))
+def r_gen_gap_union(v):
+    return 2 * g(v, "R_S") + sqrt(log(2 * r_R(v) / g(v, "delta")) / (2 * g(v, "N")))
+
+
+def r_true_loss_union(v):
+    return g(v, "L_S") + r_gen_gap_union(v)
+
+
+# Lemma 6 (App. A)
+def r_log_cover_GB(v):
+    a = (g(v, "W_V0_21") + g(v, "B_V")) ** tt()
+    b = (((g(v, "W_K0_12") + g(v, "B_K")) * (g(v, "W_Q0_21") + g(v, "B_Q")) / sqrt(g(v, "d_m")))
+         * (g(v, "W_V0_2") + g(v, "b_V"))) ** tt()
+    return g(v, "C_6") * g(v, "B_X") ** 2 * (a + b) ** 3 / g(v, "eps") ** 2 * log(g(v, "N") * g(v, "d_s"))
+
+
+# App. A, Frobenius form of Lemma 6 (typed separately from P on purpose)
+def r_log_cover_GR(v):
+    dm = g(v, "d_m")
+    inner = (sqrt(dm) * g(v, "eta_V")) ** tt() \
+        + (sqrt(dm) * g(v, "eta_K") * g(v, "eta_Q") * g(v, "eta_V")) ** tt()
+    return g(v, "C_6") * (sqrt(g(v, "d_s")) * g(v, "R_X")) ** 2 * inner ** 3 / g(v, "eps") ** 2 \
+        * log(g(v, "N") * g(v, "d_s"))
+
+
+def r_log_cover_P(v):
+    return g(v, "C_6") * r_P(v) / g(v, "eps") ** 2
+
+
+# App. A: c (delta + sqrt(P/N) log(A/delta)), with Lemma 2's hidden factor C_2
+def r_dudley(v):
+    dD = g(v, "delta_D")
+    return g(v, "C_2") * g(v, "c") * (dD + sqrt(r_P(v) / g(v, "N")) * log(r_A(v) / dD))
+
+
+def r_bracket(v):
+    """sqrt(P/N) (1 + log(A sqrt(N/P)))."""
+    P, N = r_P(v), g(v, "N")
+    return sqrt(P / N) * (1 + log(r_A(v) * sqrt(N / P)))
+
+
+def r_rademacher_G(v):
+    return g(v, "C_2") * g(v, "c") * r_bracket(v)
+
+
+def r_rademacher_G_restricted(v):
+    """Dudley infimum over 0 < delta <= A: s(1 + log(A/s)) if s <= A, else A."""
+    s, A = sqrt(r_P(v) / g(v, "N")), r_A(v)
+    val = s * (1 + log(A / s)) if s <= A else A
+    return g(v, "C_2") * g(v, "c") * val
+
+
+def r_rademacher_F(v):
+    return g(v, "C_1") * r_bracket(v) / g(v, "N")
+
+
+def r_rademacher_F_proof(v):
+    return g(v, "C_1") * r_bracket(v)
+
+
+# Lemma 4 quantities
+def r_rho(v):
+    return g(v, "N") ** (mpmath.mpf(1) / 2) * g(v, "d_s") ** (mpmath.mpf(3) / 2) * g(v, "R_X")
+
+
+def r_z(v):
+    return g(v, "eta_O") ** 2 * (1 + (4 / g(v, "d_m")) * g(v, "R_X") ** 4 * g(v, "d_s") ** 2
+                                 * g(v, "xi_V") ** 2 * (g(v, "xi_Q") ** 2 + g(v, "xi_K") ** 2))
+
+
+def r_z_hat(v):
+    return g(v, "eta_O") ** 2 * (1 + (4 / g(v, "d_m")) * g(v, "R_X") ** 4 * g(v, "d_s") ** 2
+                                 * g(v, "eta_V") ** 2 * (g(v, "eta_Q") ** 2 + g(v, "eta_K") ** 2))
+
+
+def _M(v, kq, kk, kv):
+    c = (2 / sqrt(g(v, "d_m"))) * g(v, "R_X") ** 2 * g(v, "d_s")
+    return max(g(v, kv) / g(v, "R_O"), g(v, "eta_O") / g(v, "R_V"),
+               c * g(v, kk) * g(v, kv) * g(v, "eta_O") / g(v, "R_Q"),
+               c * g(v, kq) * g(v, kv) * g(v, "eta_O") / g(v, "R_K"))
+
+
+def r_M(v):
+    return _M(v, "xi_Q", "xi_K", "xi_V")
+
+
+def r_M_hat(v):
+    return _M(v, "eta_Q", "eta_K", "eta_V")
+
+
+def r_prob_lemma4(v):
+    return 1 - 8 * exp(-g(v, "d_m") / 2) - g(v, "delta") \
+        - exp(-g(v, "C_p") * (g(v, "N") - 1) ** (-g(v, "c_hat")) / g(v, "d_s"))
+
+
+def r_prob_theorem5(v):
+    return 1 - 8 * exp(-g(v, "d_m") / 2) - 2 * g(v, "delta") \
+        - exp(-g(v, "C_p") * (g(v, "N") - 1) ** (-g(v, "c_hat")) / g(v, "d_s"))
+
+
+def r_loss_from_Phi(v):
+    return sqrt(2 * g(v, "Phi_t") / g(v, "N"))
+
+
+def r_Phi_bound_M(v):
+    return g(v, "alpha") ** 4 / (128 * r_rho(v) ** 2 * r_M(v) ** 2)
+
+
+def r_Phi_bound_z(v):
+    return g(v, "alpha") ** 6 * g(v, "eta_O") ** 2 / (2048 * r_rho(v) ** 4 * r_z(v) ** 2)
+
+
+def r_term_M(v):
+    return g(v, "alpha") ** 2 / (8 * r_rho(v) * r_M(v) * sqrt(g(v, "N")))
+
+
+def r_term_z(v):           # as printed: rho^4
+    return g(v, "alpha") ** 3 * g(v, "eta_O") / (32 * r_rho(v) ** 4 * r_z(v) * sqrt(g(v, "N")))
+
+
+def r_term_z_corr(v):      # rho^2
+    return g(v, "alpha") ** 3 * g(v, "eta_O") / (32 * r_rho(v) ** 2 * r_z(v) * sqrt(g(v, "N")))
+
+
+def r_lemma4(v):           # Lemma 4 as printed: M_hat, z_hat, rho^4
+    a, N, rho = g(v, "alpha"), g(v, "N"), r_rho(v)
+    return min(a ** 2 / (8 * rho * r_M_hat(v) * sqrt(N)),
+               a ** 3 * g(v, "eta_O") / (32 * rho ** 4 * r_z_hat(v) * sqrt(N)))
+
+
+def r_theorem5(v):
+    N, P = g(v, "N"), r_P(v)
+    o = sqrt(P / N) * (1 + log(r_A(v) * sqrt(N / P))) + sqrt(log(r_R(v) / g(v, "delta")) / N)
+    return g(v, "C_5") * (r_lemma4(v) + g(v, "C_5O") * o)
+
+
+def r_theorem5_corrected(v):
+    return min(r_term_M(v), r_term_z_corr(v)) + 2 * r_rademacher_G_restricted(v) \
+        + 3 * g(v, "c_loss") * sqrt(log(2 * r_R(v) / g(v, "delta")) / (2 * g(v, "N")))
+
+
+REFS = {
+    "R": r_R,
+    "A": r_A,
+    "P": r_P,
+    "gen_gap": r_gen_gap,
+    "gen_gap_union": r_gen_gap_union,
+    "true_loss_union": r_true_loss_union,
+    "log_cover_GB": r_log_cover_GB,
+    "log_cover_GR": r_log_cover_GR,
+    "log_cover_P": r_log_cover_P,
+    "dudley_objective": r_dudley,
+    "rademacher_G": r_rademacher_G,
+    "rademacher_G_restricted": r_rademacher_G_restricted,
+    "rademacher_F": r_rademacher_F,
+    "rademacher_F_proof": r_rademacher_F_proof,
+    "rho": r_rho,
+    "z": r_z,
+    "z_hat": r_z_hat,
+    "M": r_M,
+    "M_hat": r_M_hat,
+    "prob_lemma4": r_prob_lemma4,
+    "prob_theorem5": r_prob_theorem5,
+    "loss_from_Phi": r_loss_from_Phi,
+    "Phi_bound_M": r_Phi_bound_M,
+    "Phi_bound_z": r_Phi_bound_z,
+    "Phi_bound": lambda v: min(r_Phi_bound_M(v), r_Phi_bound_z(v)),
+    "lemma4_term_M": r_term_M,
+    "lemma4_term_z": r_term_z,
+    "lemma4_term_z_corrected": r_term_z_corr,
+    "lemma4_bound_xi": lambda v: min(r_term_M(v), r_term_z(v)),
+    "lemma4_bound_xi_corrected": lambda v: min(r_term_M(v), r_term_z_corr(v)),
+    "lemma4_bound": r_lemma4,
+    "theorem5": r_theorem5,
+    "theorem5_corrected": r_theorem5_corrected,
+}
+
+# requirement -> (lhs, rhs) references
+REQS = {
+    "cond_width": (lambda v: g(v, "d_m"), lambda v: g(v, "C_w") * g(v, "N") ** 3),
+    "cond_alpha_M": (lambda v: g(v, "alpha") ** 2,
+                     lambda v: 8 * r_rho(v) * r_M(v) * sqrt(2 * g(v, "Phi_0"))),
+    "cond_alpha_z": (lambda v: g(v, "alpha") ** 3,
+                     lambda v: 32 * r_rho(v) ** 2 * r_z(v) * sqrt(2 * g(v, "Phi_0")) / g(v, "eta_O")),
+}
+
+# A small input with every value distinct, so that swapped symbols show up.
+SMALL = dict(N=1000, d_s=7, d_m=50, R_X="1.5", R_Q="0.3", R_K="0.4", R_V="0.5", R_O="0.6",
+             eta_Q="2.1", eta_K="2.3", eta_V="2.7", eta_O="1.2", xi_Q="1.1", xi_K="1.3", xi_V="1.7",
+             alpha="0.9", Phi_0="3.5", Phi_t="0.8", delta="0.05", c_hat="0.3", eps="0.25",
+             delta_D="0.01", R_S="0.12", L_S="0.07", rho_lip="1.25", c_loss="2", B_X="3.1",
+             W_V0_21="5.5", W_K0_12="4.5", W_Q0_21="6.5", W_V0_2="1.9", B_V="0.35", B_K="0.45",
+             B_Q="0.55", b_V="0.15", c="0.8", C_1="1.3", C_2="1.7", C_6="0.6", C_5="1.1",
+             C_5O="2.2", C_w="0.9", C_p="1.4")
+# The same with sqrt(P/N) <= A (the other branch of rademacher_G_restricted).
+SMALL_LARGE_N = dict(SMALL, N=10 ** 7)
+# At SMALL the second (alpha^3) argument of the Lemma 4 min is the smaller one; with a large
+# alpha the first (alpha^2) one is, so both arguments are exercised.
+SMALL_BIG_ALPHA = dict(SMALL, alpha="1e12")
+
+BIG = {
+    "R": dict(SMALL, R_Q=10 ** 400),
+    "A": dict(SMALL, eta_O=10 ** 400),
+    "P": dict(SMALL, R_X=10 ** 400),
+    "gen_gap": dict(SMALL, R_S=10 ** 400),
+    "gen_gap_union": dict(SMALL, R_S=10 ** 400),
+    "true_loss_union": dict(SMALL, L_S=10 ** 400),
+    "log_cover_GB": dict(SMALL, B_X=10 ** 400),
+    "log_cover_GR": dict(SMALL, R_X=10 ** 400),
+    "log_cover_P": dict(SMALL, eta_V=10 ** 200),
+    "dudley_objective": dict(SMALL, delta_D=10 ** 400),
+    "rademacher_G": dict(SMALL_LARGE_N, R_X=10 ** 400),
+    "rademacher_G_restricted": dict(SMALL, R_X=10 ** 400),
+    "rademacher_F": dict(SMALL_LARGE_N, R_X=10 ** 400),
+    "rademacher_F_proof": dict(SMALL_LARGE_N, R_X=10 ** 400),
+    "rho": dict(SMALL, R_X=10 ** 400),
+    "z": dict(SMALL, eta_O=10 ** 400),
+    "z_hat": dict(SMALL, eta_V=10 ** 200),
+    "M": dict(SMALL, R_O="1e-400"),
+    "M_hat": dict(SMALL, R_V="1e-400"),
+    "loss_from_Phi": dict(SMALL, Phi_t=10 ** 800),
+    "Phi_bound_M": dict(SMALL, alpha=10 ** 200),
+    "Phi_bound_z": dict(SMALL, alpha=10 ** 200),
+    "Phi_bound": dict(SMALL, alpha=10 ** 200),
+    "lemma4_term_M": dict(SMALL, alpha=10 ** 200),
+    "lemma4_term_z": dict(SMALL, alpha=10 ** 200),
+    "lemma4_term_z_corrected": dict(SMALL, alpha=10 ** 200),
+    "lemma4_bound_xi": dict(SMALL, alpha=10 ** 200),
+    "lemma4_bound_xi_corrected": dict(SMALL, alpha=10 ** 200),
+    "lemma4_bound": dict(SMALL, alpha=10 ** 200),
+    "theorem5": dict(SMALL, alpha=10 ** 200),
+    "theorem5_corrected": dict(SMALL, alpha=10 ** 200),
+}
+# bounded quantities (probabilities) cannot exceed 1e308
+BOUNDED = {"prob_lemma4", "prob_theorem5"}
+
+
+# --------------------------------------------------------------------------- coverage
+def test_every_formula_is_pinned():
+    ids = {f.id for f in boundcalc.formulas(paper=PAPER)}
+    assert ids == {f"{PAPER}.{n}" for n in set(REFS) | set(REQS)}
+    assert set(BIG) | BOUNDED == set(REFS)
+
+
+# --------------------------------------------------------------------------- values
+@pytest.mark.parametrize("inputs", [SMALL, SMALL_LARGE_N, SMALL_BIG_ALPHA], ids=["small", "large_N", "big_alpha"])
+@pytest.mark.parametrize("name", sorted(REFS))
+def test_small(name, inputs):
+    with mpmath.workdps(DPS):
+        expected = REFS[name](inputs)
+    assert_close(ev(name, **inputs), expected)
+
+
+@pytest.mark.parametrize("name", sorted(BIG))
+def test_huge(name):
+    with mpmath.workdps(DPS):
+        expected = REFS[name](BIG[name])
+    v = ev(name, **BIG[name])
+    assert abs(expected) > mpmath.mpf(10) ** 308
+    assert_close(v, expected)
+
+
+def test_huge_value_is_not_a_float():
+    v = ev("theorem5", **BIG["theorem5"])
+    with pytest.raises(OverflowError):
+        float(v)
+
+
+def test_branches_of_the_inputs_are_exercised():
+    """SMALL has sqrt(P/N) > A, SMALL_LARGE_N has sqrt(P/N) <= A; at SMALL the second
+    (alpha^3) argument of each Lemma 4 min is the smaller one, at SMALL_BIG_ALPHA the first."""
+    with mpmath.workdps(DPS):
+        assert sqrt(r_P(SMALL) / SMALL["N"]) > r_A(SMALL)
+        assert sqrt(r_P(SMALL_LARGE_N) / SMALL_LARGE_N["N"]) < r_A(SMALL_LARGE_N)
+        assert r_term_z(SMALL) < r_term_M(SMALL) and r_term_z_corr(SMALL) < r_term_M(SMALL)
+        assert r_Phi_bound_z(SMALL) < r_Phi_bound_M(SMALL)
+        b = SMALL_BIG_ALPHA
+        assert r_term_M(b) < r_term_z(b) and r_term_M(b) < r_term_z_corr(b)
+        assert r_Phi_bound_M(b) < r_Phi_bound_z(b)
+        assert r_lemma4(SMALL) < r_lemma4(b)
+
+
+def test_hidden_constants_default_to_one():
+    base = {k: v for k, v in SMALL.items() if not k.startswith("C_") and k != "c"}
+    for name in ("theorem5", "rademacher_G", "rademacher_F", "log_cover_GB", "prob_theorem5"):
+        with mpmath.workdps(DPS):
+            expected = REFS[name](base)
+        assert_close(ev(name, **base), expected)
+    f = boundcalc.formula(f"{PAPER}.theorem5")
+    assert sorted(f.constants) == ["C_5", "C_5O"]
+    assert sorted(boundcalc.formula(f"{PAPER}.rademacher_G").constants) == ["C_2", "c"]
+
+
+def test_tiny_delta_in_the_union_bound():
+    vals = dict(SMALL, delta="1e-400")
+    with mpmath.workdps(DPS):
+        expected = r_gen_gap_union(vals)
+    assert_close(ev("gen_gap_union", **vals), expected)
+
+
+# --------------------------------------------------------------------------- requirements
+@pytest.mark.parametrize("inputs", [SMALL, dict(SMALL, N=10 ** 200, alpha=10 ** 300, d_m=10 ** 700)],
+                         ids=["small", "huge"])
+@pytest.mark.parametrize("name", sorted(REQS))
+def test_requirement_sides(name, inputs):
+    f = boundcalc.formula(f"{PAPER}.{name}")
+    lhs, rhs = f.sides(digits=30, **{k: v for k, v in inputs.items() if k in f.symbols})
+    with mpmath.workdps(DPS):
+        el, er = REQS[name][0](inputs), REQS[name][1](inputs)
+    assert_close(lhs, el)
+    assert_close(rhs, er)
+
+
+@pytest.mark.parametrize("name", ["cond_alpha_M", "cond_alpha_z"])
+def test_alpha_conditions_threshold(name):
+    """holds() flips at the alpha solving the condition with equality (computed by hand)."""
+    f = boundcalc.formula(f"{PAPER}.{name}")
+    vals = {k: v for k, v in SMALL.items() if k in f.symbols and k != "alpha"}
+    with mpmath.workdps(DPS):
+        rhs = REQS[name][1](vals)
+        star = sqrt(rhs) if name == "cond_alpha_M" else mpmath.cbrt(rhs)
+        up, down = mpmath.nstr(star * (1 + mpmath.mpf(10) ** -20), 40), mpmath.nstr(star * (1 - mpmath.mpf(10) ** -20), 40)
+    assert f.holds(alpha=up, **vals)
+    assert not f.holds(alpha=down, **vals)
+
+
+def test_width_condition():
+    f = boundcalc.formula(f"{PAPER}.cond_width")
+    assert f.holds(d_m=1000, N=10)
+    assert not f.holds(d_m=999, N=10)
+    assert not f.holds(d_m=4096, N=400)          # the largest width of Table 1 against N = 400
+
+
+# --------------------------------------------------------------------------- metadata
+def test_metadata():
+    f = boundcalc.formula(f"{PAPER}.theorem5")
+    assert f.kind == "bound" and f.status == "as printed" and f.source.startswith("Thm. 5")
+    assert boundcalc.formula(f"{PAPER}.lemma4_term_z_corrected").status == "corrected"
+    assert boundcalc.formula(f"{PAPER}.rademacher_G_restricted").status == "corrected"
+    assert boundcalc.formula(f"{PAPER}.theorem5_corrected").status == "corrected"
+    assert boundcalc.formula(f"{PAPER}.true_loss_union").status == "derived"
+    assert boundcalc.formula(f"{PAPER}.cond_alpha_z").kind == "requirement"
+    assert sorted(boundcalc.formula(f"{PAPER}.A").symbols) == ["R_X", "d_s", "eta_O", "eta_V"]
+    assert sorted(boundcalc.formula(f"{PAPER}.rho").symbols) == ["N", "R_X", "d_s"]
+    with pytest.raises(boundcalc.BoundcalcError):
+        boundcalc.formula(f"{PAPER}.no_such_formula")
+
+
+# --------------------------------------------------------------------------- the paper's algebra
+def test_lemma1_statement_is_its_proof_over_N():
+    """Lemma 1 as stated = (end of its proof) / N: the extra 1/N of the statement."""
+    a, b = ev("rademacher_F", **SMALL), ev("rademacher_F_proof", **SMALL)
+    with mpmath.workdps(DPS):
+        assert abs(a.mpf * SMALL["N"] - b.mpf) <= REL * abs(b.mpf)
+
+
+def test_lemma4_second_term_is_rho_squared_not_rho_fourth():
+    """sqrt(2 Phi/N) at Phi = alpha^6 eta_O^2/(2048 rho^4 z^2) is the rho^2 term; the printed
+    rho^4 term is smaller by rho^2."""
+    with mpmath.workdps(DPS):
+        from_phi = sqrt(2 * r_Phi_bound_z(SMALL) / SMALL["N"])
+        printed = from_phi / r_rho(SMALL) ** 2
+    assert_close(ev("lemma4_term_z_corrected", **SMALL), from_phi)
+    assert_close(ev("lemma4_term_z", **SMALL), printed)
+
+
+def test_lemma4_eta_version_is_smaller():
+    """With xi <= eta (SMALL), the printed Lemma 4 (M_hat, z_hat) is below what the proof
+    derived (M, z): the xi -> eta step goes the wrong way for an upper bound."""
+    assert ev("lemma4_bound", **SMALL).mpf < ev("lemma4_bound_xi", **SMALL).mpf
+    assert ev("lemma4_bound", **SMALL_BIG_ALPHA).mpf < ev("lemma4_bound_xi", **SMALL_BIG_ALPHA).mpf
+
+
+def test_dudley_closed_form_is_the_objective_at_sqrt_P_over_N():
+    with mpmath.workdps(DPS):
+        s = sqrt(r_P(SMALL_LARGE_N) / SMALL_LARGE_N["N"])
+        at = r_dudley(dict(SMALL_LARGE_N, delta_D=s))
+        nearby = [r_dudley(dict(SMALL_LARGE_N, delta_D=s * k)) for k in (mpmath.mpf("0.9"), mpmath.mpf("1.1"))]
+    assert_close(ev("rademacher_G", **SMALL_LARGE_N), at)
+    assert all(x > at for x in nearby)
+
+
+# --------------------------------------------------------------------------- checks and settings
+def _checks():
+    return tomllib.loads(TOML.read_text(encoding="utf-8"))["checks"]
+
+
+@pytest.mark.parametrize("check", [c for c in _checks() if c["kind"] == "vacuity"], ids=lambda c: c["id"])
+def test_vacuity_points(check):
+    """Each vacuity point evaluates; theorem5 is negative there (sqrt(P/N) > A), the corrected
+    bound is above log 2, the probability is negative (values by hand)."""
+    at = dict(check["at"])
+    with mpmath.workdps(DPS):
+        expected = REFS[check["formula"]](at)
+    v = ev(check["formula"], **at)
+    assert_close(v, expected)
+    if check["formula"] == "theorem5":
+        assert expected < 0
+    elif check["formula"] == "theorem5_corrected":
+        assert expected > log(2)
+    else:
+        assert expected < 0
+
+
+def test_theorem5_increases_with_N_at_table1():
+    """Table 1, d_m = 64 (fixed values of the monotone check): the printed bound grows from
+    N = 400 to N = 10000."""
+    c = next(c for c in _checks() if c["id"] == "theorem5_tightens_with_N_table1")
+    vals = dict(c["fixed"])
+    with mpmath.workdps(DPS):
+        lo, hi = r_theorem5(dict(vals, N=400)), r_theorem5(dict(vals, N=10000))
+    assert lo < hi
+    assert_close(ev("theorem5", N=400, **vals), lo)
+    assert_close(ev("theorem5", N=10000, **vals), hi)
+
+
+def test_settings_require():
+    from boundcalc.services.require import require
+    r = require(PAPER, "mnist_width_N400", {})
+    assert r.binding.solution.value == 400 ** 3
+    r = require(PAPER, "mnist_dm64_N400", {})
+    v = dict(d_m=64, N=400, d_s=13, R_X=1, R_Q=1, R_K=1, R_V=1, R_O=1, Phi_0=200)
+    with mpmath.workdps(DPS):
+        v.update(eta_Q=sqrt(64) + 1, eta_K=sqrt(64) + 1, eta_V=sqrt(64) + 1, eta_O=2,
+                 xi_Q=1 + sqrt(mpmath.mpf(64) / 64) + 1, xi_K=3, xi_V=3)
+        a_M = sqrt(REQS["cond_alpha_M"][1](v))
+        a_z = mpmath.cbrt(REQS["cond_alpha_z"][1](v))
+    assert r.binding.id == f"{PAPER}.cond_alpha_z" and a_z > a_M
+    got = mpmath.mpf(str(r.binding.solution.value))
+    assert abs(got - a_z) <= mpmath.mpf(10) ** -10 * a_z

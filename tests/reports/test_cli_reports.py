@@ -1,0 +1,158 @@
+"""The compare / reproduce commands, on a tiny fake experiment module (the real
+experiments' end-to-end runs are tested with each paper's experiments)."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import types
+
+import pytest
+from typer.testing import CliRunner
+
+import boundcalc.experiments as experiments
+from boundcalc.cli import main
+from boundcalc.cli.app import app
+from boundcalc.errors import BoundcalcError
+from boundcalc.experiments import Reproduction
+from boundcalc.reports.table import Row, Table
+
+CALLS: list = []
+
+
+def fake_compare(*, seed=0, jobs=1, cache_dir=None, **settings):
+    CALLS.append(dict(seed=seed, jobs=jobs, cache_dir=cache_dir, **settings))
+    try:
+        n = int(settings.get("n", 8))
+    except ValueError:
+        raise BoundcalcError(f"--n must be an integer, got {settings['n']!r}") from None
+    return Table("deora2023", "fake_table", {"n": n, "seed": seed}, seed, [
+        Row("margin", "Prop. 2", bound=1e30, measured=0.5, constant="up to C"),
+        Row("heads", "Thm 1", bound=100, measured=n, kind="condition"),
+    ])
+
+
+def fake_run(**kw):
+    CALLS.append(kw)
+    return {"ours": 0.5, "paper": 0.48, "kw": {k: v for k, v in kw.items() if k != "cache_dir"},
+            "cache_dir": kw["cache_dir"]}
+
+
+@pytest.fixture
+def fake(monkeypatch):
+    CALLS.clear()
+    mod = types.ModuleType("boundcalc.experiments.deora2023")
+    mod.SETTINGS = {"n": (8, "sample size"), "step_size": (0.1, "eta")}
+    mod.compare = fake_compare
+    mod.REPRODUCTIONS = {"fake-fig1": Reproduction("fake-fig1", "a fake figure", fake_run,
+                                                   lambda d: f"ours {d['ours']} vs paper {d['paper']}")}
+    monkeypatch.setitem(sys.modules, "boundcalc.experiments.deora2023", mod)
+    monkeypatch.setitem(sys.modules, "boundcalc.experiments.anon2025", None)   # "not importable"
+    monkeypatch.setattr(experiments, "PAPERS", ("deora2023", "anon2025"))
+    return mod
+
+
+def invoke(*args):
+    return CliRunner().invoke(app, list(args), catch_exceptions=True)
+
+
+def ok(*args):
+    r = invoke(*args)
+    assert r.exit_code == 0, (r.output, r.exception)
+    return r.output
+
+
+def err(*args) -> str:
+    r = invoke(*args)
+    assert isinstance(r.exception, BoundcalcError), (r.output, r.exception)
+    return str(r.exception)
+
+
+def test_formats(fake):
+    out = ok("compare", "deora2023", "--n", "64", "--seed", "3", "--jobs", "2")
+    assert "fake_table" in out and "1.00e30" in out and "seed 3" in out
+    assert CALLS[-1] == {"seed": 3, "jobs": 2, "cache_dir": None, "n": "64"}   # strings, as documented
+    assert "| margin | Prop. 2 | 1.00e30 |" in ok("compare", "deora2023", "--format", "markdown")
+    tex = ok("compare", "deora2023", "--format", "latex")
+    assert r"\toprule" in tex and r"\num{1.00e30}" in tex and r"fake\_table" in tex
+    lines = ok("compare", "deora2023", "--format", "csv").splitlines()
+    assert lines[0].startswith("quantity,source") and lines[1].startswith("margin,Prop. 2")
+    for args in (("--format", "json"), ("--json",)):
+        d = json.loads(ok("compare", "deora2023", "--step-size", "0.2", *args))
+        assert d["rows"][0]["bound"] == "1.0000000000000000e30" and d["rows"][1]["holds"] is False
+    assert CALLS[-1]["step_size"] == "0.2"
+    ok("compare", "deora2023", "--no-cache")
+    assert CALLS[-1]["cache_dir"] is False
+
+
+def test_output_and_plot_are_not_overwritten(fake, tmp_path):
+    out = tmp_path / "t.tex"
+    ok("compare", "deora2023", "--format", "latex", "--output", str(out))
+    assert out.read_text().startswith("% requires")
+    out.write_text("my own notes")
+    assert "already exists" in err("compare", "deora2023", "--output", str(out)) and str(out) in \
+        err("compare", "deora2023", "--output", str(out))
+    assert out.read_text() == "my own notes"
+    ok("compare", "deora2023", "--format", "csv", "--output", str(out), "--force")
+    assert out.read_text().startswith("quantity,")
+    ok("compare", "deora2023", "--plot", str(tmp_path / "bars.png"))
+    assert (tmp_path / "bars.png").read_bytes()[:4] == b"\x89PNG" and (tmp_path / "bars.pdf").exists()
+    n = len(CALLS)
+    assert "bars.pdf" in err("compare", "deora2023", "--plot", str(tmp_path / "bars"))
+    assert len(CALLS) == n                    # refused before computing anything
+    ok("compare", "deora2023", "--plot", str(tmp_path / "bars"), "--force")
+
+
+def test_compare_errors(fake):
+    assert "--bogus" in err("compare", "deora2023", "--bogus", "1") and "--step-size" in \
+        err("compare", "deora2023", "--bogus", "1")
+    assert "--n" in err("compare", "deora2023", "--n", "many")
+    assert "unknown paper 'nope'" in err("compare", "nope")
+    assert "not available" in err("compare", "anon2025")
+    assert "--format" in err("compare", "deora2023", "--format", "html")
+    assert "--jobs" in err("compare", "deora2023", "--jobs", "0")
+
+
+def test_compare_help_lists_settings(fake):
+    out = ok("compare", "--help")
+    assert "--step-size" in out and "sample size" in out and "deora2023" in out
+    assert "anon2025: not available" in out
+
+
+def test_reproduce(fake):
+    out = ok("reproduce", "--list")
+    assert "fake-fig1" in out and "a fake figure" in out and "anon2025" in out
+    assert "fake-fig1" in ok("reproduce", "list")
+    d = json.loads(ok("reproduce", "list", "--json"))
+    assert d["reproductions"] == [{"name": "fake-fig1", "description": "a fake figure"}]
+    assert "ours 0.5 vs paper 0.48" in ok("reproduce", "fake-fig1")
+    d = json.loads(ok("reproduce", "fake-fig1", "--json", "--seed", "4", "--full", "--jobs", "2",
+                      "--backend", "dask", "--scheduler", "tcp://127.0.0.1:8786", "--plot-dir", "figs",
+                      "--no-cache"))
+    assert d["kw"] == {"seed": 4, "full": True, "jobs": 2, "backend": "dask",
+                       "scheduler": "tcp://127.0.0.1:8786", "plot_dir": "figs", "progress": True}
+    assert d["cache_dir"] is False
+    assert "fake-fig1" in err("reproduce", "nope")
+    assert "--scheduler" in err("reproduce", "fake-fig1", "--backend", "dask")
+    assert "--backend" in err("reproduce", "fake-fig1", "--backend", "mpi")
+    assert "--list" in err("reproduce")
+
+
+def test_main_prints_one_line_and_exits_2(fake, monkeypatch, capsys):
+    monkeypatch.setattr(sys, "argv", ["boundcalc", "compare", "deora2023", "--bogus", "1"])
+    with pytest.raises(SystemExit) as e:
+        main()
+    assert e.value.code == 2
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: unknown setting --bogus")
+
+
+def test_other_commands_do_not_import_reporting_stack():
+    code = ("import sys; sys.argv=['boundcalc','require-heads','--d','16','--T','8','--json'];"
+            "import io, contextlib\nfrom boundcalc.cli import main\n"
+            "with contextlib.redirect_stdout(io.StringIO()):\n"
+            "  try: main()\n  except SystemExit: pass\n"
+            "print(sorted(m for m in ('numpy','matplotlib','joblib','boundcalc.experiments',"
+            "'boundcalc.reports.table','rich.progress') if m in sys.modules))")
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert p.stdout.strip() == "[]", p.stdout + p.stderr

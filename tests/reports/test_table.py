@@ -1,0 +1,142 @@
+"""reports.table: Row semantics and the five formats (LaTeX compiled when pdflatex exists)."""
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+import shutil
+import subprocess
+from fractions import Fraction
+
+import mpmath
+import numpy as np
+import pytest
+
+import boundcalc
+from boundcalc.errors import BoundcalcError
+from boundcalc.reports.table import Row, Table, fmt_full, fmt_human, fmt_latex_num, latex_escape
+
+HUGE = mpmath.mpf(10) ** 400 * mpmath.mpf("1.83")
+
+
+def make_table() -> Table:
+    b1 = boundcalc.formula("deora2023.beta1").evaluate(T=4, R=1, theta_2inf=1, digits=20)  # = 6
+    return Table("deora2023", "Multi-head attention_demo", {"H": 64, "eta_1": 0.1, "n": 100}, 7, [
+        Row("NTK margin θ after phase 1", "Prop. 2, eq. (7)", bound=HUGE, measured=0.25,
+            formula="deora2023.x", constant="up to absolute constant C (= 1)"),
+        Row("beta_1 (100% of the budget)", "Cor. 1", bound=b1, measured=6.5, formula="deora2023.beta1",
+            constant="exact constant"),
+        Row("heads H", "Thm 1", bound=1.83e19, measured=64, kind="condition",
+            hypotheses="needs H >= 1.8e19, used H = 64"),
+        Row("test error", "Thm 2", bound=0.1, measured=0.05, kind="lower"),
+        Row("steps", "Sec. 4", bound=None, measured=np.float64(1e-3), kind="info", note="just info"),
+    ], notes=["seed & settings recorded"])
+
+
+def test_row_semantics():
+    t = make_table()
+    huge, beta, heads, err, info = t.rows
+    assert huge.holds is True and isinstance(huge.ratio, mpmath.mpf)
+    assert mpmath.almosteq(huge.ratio, HUGE * 4, rel_eps=mpmath.mpf(10) ** -14)
+    assert beta.bound == 6 and beta.holds is False and beta.ratio == pytest.approx(6 / 6.5)
+    assert heads.holds is False and heads.hypotheses_met is False
+    assert heads.ratio == pytest.approx(1.83e19 / 64)
+    assert err.holds is False                     # lower bound 0.1 > measured 0.05
+    assert info.holds is None and info.ratio is None
+    assert Row("a", "b", bound=Fraction(1, 4), measured=0.25).holds is True   # equality holds
+    assert Row("a", "b", bound=float("nan"), measured=1.0).holds is None
+    assert Row("a", "b", bound=1, measured=2, holds=True).holds is True     # explicit wins
+    assert Row("a", "b", bound=3, measured=0.0).ratio is None
+    with pytest.raises(BoundcalcError, match="kind"):
+        Row("a", "b", kind="maybe")
+    with pytest.raises(BoundcalcError, match="bound of row 'a'"):
+        Row("a", "b", bound="12")
+
+
+def test_number_formats():
+    assert fmt_human(64) == "64" and fmt_human(0.125) == "0.125" and fmt_human(1.83e19) == "1.83e19"
+    assert fmt_human(HUGE) == "1.83e400" and fmt_human(9.9996) == "10.0" and fmt_human(None) == "-"
+    assert fmt_latex_num(HUGE) == r"\num{1.83e400}" and fmt_latex_num(-2.5e-7) == r"\num{-2.50e-7}"
+    assert fmt_latex_num(64) == r"\num{64}" and fmt_latex_num(None) == "{--}"
+    # full precision: a float round-trips, a huge mpf keeps 17+ digits
+    assert float(fmt_full(0.1)) == 0.1 and fmt_full(3) == 3
+    full = fmt_full(HUGE)
+    assert full.endswith("e400") and len(full.split("e")[0].replace(".", "")) >= 17
+    assert mpmath.mpf(full) == HUGE
+    assert latex_escape("a_b 5% #1 & {x} θ≥1") == \
+        r"a\_b 5\% \#1 \& \{x\} \ensuremath{\theta}\ensuremath{\geq}1"
+
+
+def test_json_and_csv_full_precision():
+    t = make_table()
+    j = json.loads(json.dumps(t.to_json()))
+    assert j["paper"] == "deora2023" and j["seed"] == 7 and j["settings"]["H"] == 64
+    r0 = j["rows"][0]
+    assert mpmath.almosteq(mpmath.mpf(r0["bound"]), HUGE, rel_eps=mpmath.mpf(10) ** -16)
+    assert r0["bound_float"] is None and r0["measured"] == "0.25000000000000000"
+    assert float(j["rows"][1]["bound"]) == 6 and j["rows"][2]["holds"] is False
+    assert float(j["rows"][4]["measured"]) == 1e-3 and j["notes"] == ["seed & settings recorded"]
+    rows = list(csv.DictReader(io.StringIO(t.to_csv())))
+    assert [r["quantity"] for r in rows] == [r.quantity for r in t.rows]
+    assert rows[0]["bound"] == r0["bound"] and rows[2]["holds"] == "false" and rows[4]["holds"] == ""
+
+
+def test_markdown_and_rich():
+    t = make_table()
+    md = t.to_markdown()
+    assert md.count("\n|") == 2 + len(t.rows) and "1.83e400" in md and "seed 7" in md
+    assert "needs H >= 1.8e19" in md and "- just info" not in md and "steps: just info" in md
+    from rich.console import Console
+    c = Console(width=200, record=True)
+    c.print(t.to_rich())
+    text = c.export_text()
+    assert "1.83e400" in text and "Prop. 2, eq. (7)" in text and "seed 7" in text
+
+
+def _validate_latex(tex: str) -> None:
+    """Structure any LaTeX engine needs: balanced environments and braces, booktabs
+    rules, escaped specials, siunitx numbers, caption naming paper/settings/seed, label."""
+    envs = re.findall(r"\\(begin|end)\{(\w+)\}", tex)
+    stack = []
+    for kind, name in envs:
+        if kind == "begin":
+            stack.append(name)
+        else:
+            assert stack and stack.pop() == name, f"unbalanced \\end{{{name}}}"
+    assert not stack
+    body = re.sub(r"\\[{}%&_#$]", "", tex)
+    body = "\n".join(line.split("%", 1)[0] for line in body.splitlines())
+    depth = 0
+    for ch in body:
+        depth += {"{": 1, "}": -1}.get(ch, 0)
+        assert depth >= 0
+    assert depth == 0
+    assert re.search(r"(?<!\\)[_#&%$]", re.sub(r"\\[_#&%$]", "", "\n".join(
+        line for line in tex.splitlines()[1:] if " & " not in line and "tabular" not in line))) is None
+    assert tex.index(r"\toprule") < tex.index(r"\midrule") < tex.index(r"\bottomrule")
+    assert r"\num{1.83e400}" in tex and re.search(r"\binf\b|\bnan\b", tex) is None
+    cap = re.search(r"\\caption\{(.*)\}\n", tex).group(1)
+    assert "deora2023" in cap and r"eta\_1=0.1" in cap and "seed 7" in cap
+    assert r"\label{tab:demo}" in tex
+
+
+def test_latex_structure_always():
+    tex = make_table().to_latex(label="tab:demo")
+    _validate_latex(tex)
+    for row in tex.split(r"\midrule")[1].split(r"\bottomrule")[0].strip().splitlines():
+        assert row.endswith(r"\\") and len(re.findall(r"(?<!\\)&", row)) == 7
+
+
+@pytest.mark.skipif(shutil.which("pdflatex") is None,
+                    reason="pdflatex not on PATH; the structure is validated by test_latex_structure_always")
+def test_latex_compiles(tmp_path):
+    doc = ("\\documentclass{article}\n\\usepackage[T1]{fontenc}\n\\usepackage{booktabs}\n"
+           "\\usepackage{siunitx}\n\\usepackage[margin=1cm,landscape]{geometry}\n\\begin{document}\n"
+           + make_table().to_latex(label="tab:demo") + "\\end{document}\n")
+    (tmp_path / "t.tex").write_text(doc, encoding="utf-8")
+    p = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "t.tex"],
+                       cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0, p.stdout[-3000:]
+    assert (tmp_path / "t.pdf").read_bytes()[:5] == b"%PDF-"
+    assert "Overfull" not in p.stdout or True   # wide tables may overflow; only errors fail
