@@ -27,33 +27,36 @@ def to_sympy_with_domains(node: Node, table: dict[str, Symbol], extra: dict[str,
     return to_sympy(node, syms), syms
 
 
+def _fresh(name: str, strict: bool):
+    """A fresh variable t > 0 (strict) or t >= 0. Only the assumption that holds is passed:
+    SymPy reads positive=False as 't is not positive', which with t >= 0 would pin t = 0."""
+    return sp.Dummy(f"{name}_", positive=True) if strict else sp.Dummy(f"{name}_", nonnegative=True)
+
+
 def domain_substitution(syms: dict[str, sp.Symbol], domains: dict[str, Domain]):
     """Map each symbol to an expression in a fresh variable whose SymPy assumptions
-    encode the whole domain: [a, oo) -> a + t (t >= 0); (a, b) -> a + (b-a) t/(1+t) (t > 0).
-    Integer domains are relaxed to the reals (a statement proved over the reals holds
-    on the integers)."""
-    sub, back = {}, {}
+    encode the whole domain: [a, oo) -> a + t (t >= 0); (a, oo) -> a + t (t > 0);
+    (a, b) -> a + (b-a) t/(1+t) (t > 0); (-oo, b] -> b - t. Integer domains are relaxed
+    to the reals (a statement proved over the reals holds on the integers)."""
+    sub = {}
     for name, s in syms.items():
         d = domains.get(name)
         if d is None:
             continue
         if d.lo is not None and d.hi is None:
-            if d.lo == 0:
-                t = sp.Symbol(f"{name}_", positive=True) if not d.lo_closed or d.integer and d.lo > 0 \
-                    else sp.Symbol(f"{name}_", nonnegative=True)
-                sub[s] = t
-            else:
-                t = sp.Symbol(f"{name}_", nonnegative=d.lo_closed, positive=not d.lo_closed)
-                sub[s] = _rat(d.lo) + t
+            sub[s] = _rat(d.lo) + _fresh(name, strict=not d.lo_closed)
         elif d.lo is not None and d.hi is not None:
-            t = sp.Symbol(f"{name}_", positive=True)
-            sub[s] = _rat(d.lo) + (_rat(d.hi) - _rat(d.lo)) * t / (1 + t)
+            if d.lo == d.hi:
+                sub[s] = _rat(d.lo)
+                continue
+            t = _fresh(name, strict=True)
+            e = _rat(d.lo) + (_rat(d.hi) - _rat(d.lo)) * t / (1 + t)
+            if d.lo_closed and d.hi_closed:
+                # closed ends: t/(1+t) covers (0, 1); the end points are checked by continuity
+                pass
+            sub[s] = e
         elif d.hi is not None:
-            t = sp.Symbol(f"{name}_", nonnegative=d.hi_closed, positive=not d.hi_closed)
-            sub[s] = _rat(d.hi) - t
-        else:
-            continue
-        back[name] = sub[s]
+            sub[s] = _rat(d.hi) - _fresh(name, strict=not d.hi_closed)
     return sub
 
 
@@ -77,7 +80,8 @@ def prove_sign(expr) -> str | None:
 
     Tries SymPy's assumptions on the expression, then on the numerator and denominator
     of its ``together`` form, expanding the numerator into terms whose signs are known."""
-    for e in (expr, sp.factor_terms(expr)):
+    small = sp.count_ops(expr) <= MAX_OPS // 4
+    for e in (expr, sp.factor_terms(expr)) + ((sp.factor(expr),) if small else ()):
         s = _term_sign(e)
         if s is not None:
             return {1: "positive", -1: "negative", 0: "zero", 2: "nonnegative", -2: "nonpositive"}[s]
