@@ -63,3 +63,9 @@ def test_division_and_power_structure():
     assert isinstance(v, Pow) and v.base == Sym("x")
     assert evaluate_exact(v.exp, {}) == Fraction(1, 2)
     assert evaluate_exact(parse("(3 - 5)/4"), {}) == Fraction(-1, 2)
+
+
+def test_numpy_scalars_are_numbers():
+    import numpy as np
+    assert parse_number(np.float64(0.25)) == Fraction(1, 4)
+    assert parse_number(np.int64(7)) == Fraction(7)

@@ -156,3 +156,12 @@ def test_other_commands_do_not_import_reporting_stack():
             "'boundcalc.reports.table','rich.progress') if m in sys.modules))")
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert p.stdout.strip() == "[]", p.stdout + p.stderr
+
+
+def test_reproduce_refuses_a_non_empty_plot_dir(tmp_path):
+    import subprocess, sys
+    (tmp_path / "mine.png").write_bytes(b"user's file")
+    p = subprocess.run([sys.executable, "-m", "boundcalc", "reproduce", "tarzanagh2023-fig1", "--plot-dir",
+                        str(tmp_path)], capture_output=True, text=True, timeout=120)
+    assert p.returncode == 2 and "not an empty folder" in p.stderr
+    assert (tmp_path / "mine.png").read_bytes() == b"user's file"

@@ -290,8 +290,9 @@ def reproduce(name: Optional[str] = typer.Argument(None, help="A reproduction (s
               backend: str = typer.Option("loky", "--backend", help="loky (local processes) or dask."),
               scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler tcp://HOST:PORT."),
               plot_dir: Optional[str] = typer.Option(None, "--plot-dir", help="Write the figures (PNG+PDF) here."),
-              no_cache: bool = typer.Option(False, "--no-cache", help="Recompute; do not read or write the cache.")):
+              no_cache: bool = typer.Option(False, "--no-cache", help="Recompute; do not read or write the cache."),
+              force: bool = typer.Option(False, "--force", help="Allow writing figures into a non-empty --plot-dir.")):
     """Reproduce a figure or table of a paper; our numbers beside the paper's."""
     from .reports import reproduce as run
     run(name, list_=list_, full=full, json=json, seed=seed, jobs=jobs, backend=backend,
-        scheduler=scheduler, plot_dir=plot_dir, no_cache=no_cache)
+        scheduler=scheduler, plot_dir=plot_dir, no_cache=no_cache, force=force)

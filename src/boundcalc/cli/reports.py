@@ -164,7 +164,7 @@ def list_reproductions(json: bool = False) -> None:
 
 def reproduce(name: str | None, *, list_: bool = False, full: bool = False, json: bool = False,
               seed: int = 0, jobs: int = 1, backend: str = "loky", scheduler: str | None = None,
-              plot_dir: str | None = None, no_cache: bool = False) -> None:
+              plot_dir: str | None = None, no_cache: bool = False, force: bool = False) -> None:
     from .output import console, emit_json
     if list_ or name == "list":
         list_reproductions(json)
@@ -178,6 +178,12 @@ def reproduce(name: str | None, *, list_: bool = False, full: bool = False, json
     if scheduler and backend != "dask":
         raise BoundcalcError("--scheduler is only used with --backend dask")
     _check_positive("--jobs", jobs, allow_all=True)
+    if plot_dir and not force:
+        from pathlib import Path
+        d = Path(plot_dir).expanduser()
+        if d.exists() and (not d.is_dir() or any(d.iterdir())):
+            raise BoundcalcError(f"--plot-dir {plot_dir!r} exists and is not an empty folder: figures there "
+                                 "could be overwritten; use a new folder or pass --force")
     from ..experiments import reproduction
     rep = reproduction(name)
     data = rep.run(seed=seed, full=full, jobs=jobs, backend=backend, scheduler=scheduler,

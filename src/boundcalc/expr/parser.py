@@ -127,6 +127,8 @@ def parse_number(text: str | int | float | Fraction, *, where: str = "value") ->
     """
     if isinstance(text, bool):
         raise ExpressionError(f"{where}: expected a number, got {text!r}")
+    if type(text).__module__ == "numpy" and hasattr(text, "item"):   # NumPy scalars
+        text = text.item()
     if isinstance(text, Fraction):
         return text
     if isinstance(text, int):

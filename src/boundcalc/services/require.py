@@ -94,7 +94,7 @@ def require(paper: str, setting_name: str | None, overrides: dict[str, str], *,
         dom = p.symbols[sym].domain
         if not _in_domain(dom, expr, env, value):
             raise UnsatisfiableError(
-                f"no {var} can work in {setting.id}: {sym} = {text} evaluates to "
+                f"no {var} can work in {setting.id}: {sym if text == sym else f'{sym} = {text}'} evaluates to "
                 f"{mpb.mpmath.nstr(value, 6)}, but {sym} {dom.describe()}"
                 f" ({p.symbols[sym].description})")
         inline[sym] = expr
