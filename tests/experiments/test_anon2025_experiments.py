@@ -83,8 +83,8 @@ def test_compare_is_bit_identical_on_rerun():
 
 
 @pytest.mark.parametrize("kw,name", [
-    ({"N": "1000"}, "'N'"), ({"d_m": "0"}, "'d_m'"), ({"delta": "2"}, "'delta'"),
-    ({"lr": "x"}, "'lr'"), ({"width": 3}, "'width'"), ({"epochs": "0"}, "'epochs'"),
+    ({"N": "1000"}, "--N\\b"), ({"d_m": "0"}, "--d-m\\b"), ({"delta": "2"}, "--delta\\b"),
+    ({"lr": "x"}, "--lr\\b"), ({"width": 3}, "--width\\b"), ({"epochs": "0"}, "--epochs\\b"),
 ])
 def test_bad_settings_name_the_option(kw, name):
     with pytest.raises(BoundcalcError, match=name):
@@ -105,7 +105,7 @@ def test_table1_tiny_run():
         assert cell["epoch"] == int(np.argmin(h.test_loss))
     assert json.dumps(E.run_table1(**kw)) == text
     assert E.render_table1(out) is not None
-    with pytest.raises(BoundcalcError, match="'Ns'"):
+    with pytest.raises(BoundcalcError, match="--Ns\\b"):
         E.run_table1(Ns=(500,), dms=(4,), epochs=1, cache_dir=False, progress=False)
 
 

@@ -96,9 +96,9 @@ def test_compare_is_bit_identical_on_rerun():
 
 
 @pytest.mark.parametrize("kw,name", [
-    ({"d": "abc"}, "'d'"), ({"loss": "hinge"}, "'loss'"), ({"lr": "-1"}, "'lr'"),
-    ({"instance": "fig3a"}, "'instance'"), ({"bogus": 1}, "'bogus'"), ({"normalized": "maybe"}, "'normalized'"),
-    ({"steps": "2.5"}, "'steps'"),
+    ({"d": "abc"}, "--d\\b"), ({"loss": "hinge"}, "--loss\\b"), ({"lr": "-1"}, "--lr\\b"),
+    ({"instance": "fig3a"}, "--instance\\b"), ({"bogus": 1}, "--bogus\\b"), ({"normalized": "maybe"}, "--normalized\\b"),
+    ({"steps": "2.5"}, "--steps\\b"),
 ])
 def test_bad_settings_name_the_option(kw, name):
     with pytest.raises(BoundcalcError, match=name):

@@ -291,12 +291,7 @@ def train(params0: Params, X, y, *, lr: float, steps: int, loss: str = "logistic
 
     Records at steps 0, r, 2r, ... and ``steps``; the radii are tracked at every step.
     """
-    if not np.isfinite(lr) or lr <= 0:
-        raise ValueError(f"lr must be a positive number, got {lr}")
-    if int(steps) != steps or steps < 0:
-        raise ValueError(f"steps must be a non-negative integer, got {steps}")
-    if int(record_every) != record_every or record_every < 1:
-        raise ValueError(f"record_every must be a positive integer, got {record_every}")
+    ops.check_schedule(lr, steps, record_every)
     X = _check_X(X, params0)
     y = _check_y(y, X.shape[0], loss)
     has_test = X_test is not None

@@ -111,6 +111,18 @@ def single_threaded_blas():
     return _BLAS_CONTROLLER.limit(limits=1, user_api="blas")
 
 
+# --- argument checks shared by the training loops ----------------------------------
+
+def check_schedule(lr: float, steps: int, record_every: int) -> None:
+    """Validate a GD schedule: positive finite step, integer steps >= 0, recording period >= 1."""
+    if not np.isfinite(lr) or lr <= 0:
+        raise ValueError(f"lr must be a positive number, got {lr}")
+    if int(steps) != steps or steps < 0:
+        raise ValueError(f"steps must be a non-negative integer, got {steps}")
+    if int(record_every) != record_every or record_every < 1:
+        raise ValueError(f"record_every must be a positive integer, got {record_every}")
+
+
 # --- spectra from Hessian-vector products --------------------------------------------
 
 def extreme_eigenvalues(hvp: Callable[[Array], Array], dim: int, *, tol: float = 1e-8,

@@ -376,12 +376,7 @@ def train(data: TokenDataset, *, params: str = "p", lr: float, steps: int,
     """
     if params not in _PARAMS:
         raise ValueError(f"params must be one of {_PARAMS}, got {params!r}")
-    if not np.isfinite(lr) or lr <= 0:
-        raise ValueError(f"lr must be a positive number, got {lr}")
-    if int(steps) != steps or steps < 0:
-        raise ValueError(f"steps must be a non-negative integer, got {steps}")
-    if int(record_every) != record_every or record_every < 1:
-        raise ValueError(f"record_every must be a positive integer, got {record_every}")
+    ops.check_schedule(lr, steps, record_every)
     ops.margin_loss(loss)
     d = data.X.shape[2]
 

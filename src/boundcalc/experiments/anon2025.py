@@ -29,7 +29,10 @@ import numpy as np
 import boundcalc
 from boundcalc.errors import BoundcalcError
 from boundcalc.experiments import Reproduction
-from boundcalc.experiments.tarzanagh2023 import _check_seed, _require, _seed, parse_settings
+from boundcalc.experiments.settings import check_seed as _check_seed
+from boundcalc.experiments.settings import derive_seed as _seed
+from boundcalc.experiments.settings import parse as _parse
+from boundcalc.experiments.settings import require as _require
 from boundcalc.reports.table import Row, Table
 
 PAPER = "anon2025"
@@ -134,7 +137,7 @@ def compare(*, seed: int = 0, jobs: int = 1, cache_dir=None, **settings) -> Tabl
     measured inputs, beside the measured train/test losses; the theorem's conditions as
     condition rows."""
     seed = _check_seed(seed)
-    s = parse_settings(SETTINGS, settings)
+    s = _parse(SETTINGS, settings, PAPER)
     _check(s)
     run = train_run(s["d_m"], s["N"], s["n_test"], s["epochs"], s["lr"], seed)
     h = run["hist"]

@@ -31,7 +31,7 @@ import numpy as np
 
 from ..errors import BoundcalcError
 from . import Reproduction
-from .deora2023 import _as_float, _as_int, _bad
+from .settings import as_float, as_int, bad, check_known
 
 PAPER = "arda2026"
 SIGMA = (1.0, 1.0, 4.0 / (3.0 * math.sqrt(3.0)))      # tanh: sup|s|, sup|s'|, sup|s''|
@@ -57,58 +57,55 @@ SETTINGS: dict[str, tuple[object, str]] = {
 def _triple(name, v) -> tuple[float, float, float]:
     parts = v.split(",") if isinstance(v, str) else list(v) if isinstance(v, (list, tuple)) else None
     if parts is None or len(parts) != 3:
-        _bad(name, f"expected three numbers 'a,b,c', got {v!r}")
-    t = tuple(_as_float(name, p) for p in parts)
+        bad(name, f"expected three numbers 'a,b,c', got {v!r}")
+    t = tuple(as_float(name, p) for p in parts)
     if any(x <= 0 for x in t):
-        _bad(name, f"all three must be > 0, got {v!r}")
+        bad(name, f"all three must be > 0, got {v!r}")
     return t
 
 
 def _widths(v) -> list[int]:
     parts = v.split(",") if isinstance(v, str) else list(v) if isinstance(v, (list, tuple)) else [v]
-    ws = [_as_int("widths", p) for p in parts if not (isinstance(p, str) and not p.strip())]
+    ws = [as_int("widths", p) for p in parts if not (isinstance(p, str) and not p.strip())]
     if not ws:
-        _bad("widths", "needs at least one width")
+        bad("widths", "needs at least one width")
     for w in ws:
         if w < 2 or w % 2:
-            _bad("widths", f"every width must be a positive even integer (paired heads), got {w}")
+            bad("widths", f"every width must be a positive even integer (paired heads), got {w}")
     if len(set(ws)) != len(ws):
-        _bad("widths", f"widths must be distinct, got {ws}")
+        bad("widths", f"widths must be distinct, got {ws}")
     return sorted(ws)
 
 
 def parse_settings(settings: dict) -> dict:
     """Defaults + ``settings`` (CLI strings allowed), converted and validated."""
-    for k in settings:
-        if k not in SETTINGS:
-            raise BoundcalcError(f"unknown option --{k.replace('_', '-')} for {PAPER}; options are: "
-                                 f"{', '.join('--' + s.replace('_', '-') for s in SETTINGS)}")
+    check_known(settings, SETTINGS, PAPER)
     s = {k: v[0] for k, v in SETTINGS.items()}
     s.update(settings)
     c: dict[str, Any] = {"widths": _widths(s["widths"])}
     for k in ("d", "T", "n", "R", "pool", "tau", "seeds"):
-        c[k] = _as_int(k, s[k])
+        c[k] = as_int(k, s[k])
         if c[k] < 1:
-            _bad(k, f"must be a positive integer, got {s[k]!r}")
+            bad(k, f"must be a positive integer, got {s[k]!r}")
     c["nu"] = _triple("nu", s["nu"])
     c["rho"] = _triple("rho", s["rho"])
     e = s["eta"]
     if isinstance(e, str) and e.strip() == "paper":
         c["eta"] = "paper"
     else:
-        c["eta"] = _as_float("eta", e)
+        c["eta"] = as_float("eta", e)
         if c["eta"] <= 0:
-            _bad("eta", f"must be > 0 (or 'paper'), got {e!r}")
+            bad("eta", f"must be > 0 (or 'paper'), got {e!r}")
     w = str(s["weights"]).strip()
     if w not in ("uniform", "signed"):
-        _bad("weights", f"must be 'uniform' or 'signed', got {s['weights']!r}")
+        bad("weights", f"must be 'uniform' or 'signed', got {s['weights']!r}")
     c["weights"] = w
     for k in ("delta", "delta_prime"):
-        c[k] = _as_float(k, s[k])
+        c[k] = as_float(k, s[k])
         if not 0 < c[k] < 1:
-            _bad(k, f"must lie in (0, 1), got {s[k]!r}")
+            bad(k, f"must lie in (0, 1), got {s[k]!r}")
     if c["delta"] + c["delta_prime"] >= 1:
-        _bad("delta", "delta + delta_prime must be < 1 (Theorem 1's probability 1 - delta - delta')")
+        bad("delta", "delta + delta_prime must be < 1 (Theorem 1's probability 1 - delta - delta')")
     return c
 
 
@@ -201,7 +198,7 @@ def compare(*, seed: int = 0, jobs: int = 1, cache_dir=None, **settings):
     from ..reports.table import Row, Table
 
     c = parse_settings(settings)
-    seed = _as_int("seed", seed)
+    seed = as_int("seed", seed)
     pts = _points(c, seed, jobs=jobs, cache_dir=cache_dir, progress=False, desc="arda2026 compare")
     eta = eta_of(c)
     rows: list[Row] = []
@@ -286,9 +283,9 @@ def run_fig1(*, seed: int = 0, full: bool = False, jobs: int = 1, backend: str =
     from ..reports import fit
 
     c = parse_settings({**(FULL if full else {**FULL, **REDUCED}), **settings})
-    seed = _as_int("seed", seed)
+    seed = as_int("seed", seed)
     if len(c["widths"]) < 2:
-        _bad("widths", "a scaling law needs at least two widths")
+        bad("widths", "a scaling law needs at least two widths")
     pts = _points(c, seed, jobs=jobs, backend=backend, scheduler=scheduler, cache_dir=cache_dir,
                   progress=progress, desc="arda2026-fig1")
     widths, seeds = c["widths"], [seed + k for k in range(c["seeds"])]

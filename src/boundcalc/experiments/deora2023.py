@@ -37,6 +37,7 @@ import numpy as np
 
 from ..errors import BoundcalcError
 from . import Reproduction
+from .settings import as_float, as_int, bad, check_known
 
 PAPER = "deora2023"
 
@@ -69,83 +70,48 @@ _POS = ("S", "eta")
 _NONNEG = ("z_mu", "z_nu", "z_perp")
 
 
-def _as_int(name: str, v) -> int:
-    try:
-        if isinstance(v, str):
-            v = v.strip()
-            f = float(v)
-        else:
-            f = float(v)
-    except (TypeError, ValueError):
-        raise BoundcalcError(f"option --{name.replace('_', '-')}: expected an integer, got {v!r}") from None
-    if not math.isfinite(f) or f != int(f):
-        raise BoundcalcError(f"option --{name.replace('_', '-')}: expected an integer, got {v!r}")
-    return int(f)
-
-
-def _as_float(name: str, v) -> float:
-    try:
-        f = float(v.strip() if isinstance(v, str) else v)
-    except (TypeError, ValueError):
-        raise BoundcalcError(f"option --{name.replace('_', '-')}: expected a number, got {v!r}") from None
-    if not math.isfinite(f):
-        raise BoundcalcError(f"option --{name.replace('_', '-')}: expected a finite number, got {v!r}")
-    return f
-
-
-def _bad(name: str, msg: str):
-    raise BoundcalcError(f"option --{name.replace('_', '-')}: {msg}")
-
-
-def _unknown(settings: dict, known: dict):
-    for k in settings:
-        if k not in known:
-            raise BoundcalcError(f"unknown option --{k.replace('_', '-')} for {PAPER if known is SETTINGS else 'this experiment'}; "
-                                 f"options are: {', '.join('--' + s.replace('_', '-') for s in known)}")
-
-
 def parse_settings(settings: dict) -> dict:
     """Defaults + ``settings`` (strings from the CLI allowed), converted and validated."""
-    _unknown(settings, SETTINGS)
+    check_known(settings, SETTINGS, PAPER)
     s = {k: v[0] for k, v in SETTINGS.items()}
     s.update(settings)
     out: dict[str, Any] = {}
     for k in _INT:
-        out[k] = _as_int(k, s[k])
+        out[k] = as_int(k, s[k])
         if out[k] < 1:
-            _bad(k, f"must be a positive integer, got {s[k]!r}")
+            bad(k, f"must be a positive integer, got {s[k]!r}")
     for k in ("S", "zeta", "z_mu", "z_nu", "z_perp", "eta", "delta", "eps"):
-        out[k] = _as_float(k, s[k])
+        out[k] = as_float(k, s[k])
     for k in _POS:
         if out[k] <= 0:
-            _bad(k, f"must be > 0, got {s[k]!r}")
+            bad(k, f"must be > 0, got {s[k]!r}")
     for k in _NONNEG:
         if out[k] < 0:
-            _bad(k, f"must be >= 0, got {s[k]!r}")
+            bad(k, f"must be >= 0, got {s[k]!r}")
     for k in ("zeta", "delta", "eps"):
         if not 0 < out[k] < 1:
-            _bad(k, f"must lie in (0, 1), got {s[k]!r}")
+            bad(k, f"must lie in (0, 1), got {s[k]!r}")
     dec = str(s["decoder"]).strip()
     if dec not in ("full", "pooling", "last"):
-        _bad("decoder", f"must be one of full, pooling, last; got {s['decoder']!r}")
+        bad("decoder", f"must be one of full, pooling, last; got {s['decoder']!r}")
     out["decoder"] = dec
     P = s["P"]
     if isinstance(P, str) and P.strip() in ("measured", "lemma2"):
         out["P"] = P.strip()
     else:
         try:
-            out["P"] = _as_float("P", P)
+            out["P"] = as_float("P", P)
         except BoundcalcError:
-            _bad("P", f"must be 'measured', 'lemma2' or a number >= 0, got {P!r}")
+            bad("P", f"must be 'measured', 'lemma2' or a number >= 0, got {P!r}")
         if out["P"] < 0:
-            _bad("P", f"must be >= 0, got {P!r}")
+            bad("P", f"must be >= 0, got {P!r}")
     k = out["zeta"] * out["T"]
     if abs(k - round(k)) > 1e-9 or round(k) < 1:
-        _bad("zeta", f"zeta * T = {k:g} must be a positive integer (|R| = zeta T)")
+        bad("zeta", f"zeta * T = {k:g} must be a positive integer (|R| = zeta T)")
     if out["d"] < out["M"] + 2:
-        _bad("d", f"d = {out['d']} is too small: DM1 needs d >= M + 2 = {out['M'] + 2}")
+        bad("d", f"d = {out['d']} is too small: DM1 needs d >= M + 2 = {out['M'] + 2}")
     if out["z_perp"] > 0 and out["d"] < out["M"] + 3:
-        _bad("d", f"d = {out['d']} leaves no room for orthogonal noise: z_perp > 0 needs d >= M + 3 = {out['M'] + 3}")
+        bad("d", f"d = {out['d']} leaves no room for orthogonal noise: z_perp > 0 needs d >= M + 3 = {out['M'] + 3}")
     return out
 
 
@@ -286,7 +252,7 @@ def compare(*, seed: int = 0, jobs: int = 1, cache_dir=None, **settings):
     from ..reports.table import Row, Table
 
     c = parse_settings(settings)
-    seed = _as_int("seed", seed)
+    seed = as_int("seed", seed)
     m = measure({**c, "seed": seed})
     b = bounds_for(c, m)
     H, eta = c["H"], c["eta"]
@@ -441,11 +407,11 @@ def run_dm1(*, seed: int = 0, full: bool = False, jobs: int = 1, backend: str = 
     if ns is None:
         ns = (100, 200, 400, 800, 1600, 3200) if full else (100, 200, 400, 800)
     if isinstance(ns, str):
-        ns = [_as_int("ns", t) for t in ns.split(",") if t.strip()]
-    ns = [_as_int("ns", x) for x in ns]
+        ns = [as_int("ns", t) for t in ns.split(",") if t.strip()]
+    ns = [as_int("ns", x) for x in ns]
     if not ns or min(ns) < 1:
         raise BoundcalcError(f"option --ns: needs positive integers, got {ns!r}")
-    nseeds = _as_int("seeds", seeds if seeds is not None else (5 if full else 3))
+    nseeds = as_int("seeds", seeds if seeds is not None else (5 if full else 3))
     if nseeds < 1:
         raise BoundcalcError(f"option --seeds: must be >= 1, got {seeds!r}")
     base = parse_settings(settings)

@@ -35,6 +35,10 @@ import numpy as np
 import boundcalc
 from boundcalc.errors import BoundcalcError
 from boundcalc.experiments import Reproduction
+from boundcalc.experiments.settings import check_seed as _check_seed
+from boundcalc.experiments.settings import derive_seed as _seed
+from boundcalc.experiments.settings import parse as _parse
+from boundcalc.experiments.settings import require as _require
 from boundcalc.reports.table import Row, Table
 
 PAPER = "tarzanagh2023"
@@ -59,73 +63,12 @@ SETTINGS: dict[str, tuple[object, str]] = {
 # --- settings ----------------------------------------------------------------------------
 
 
-def _convert(name: str, raw, default):
-    """Convert a CLI string (or a Python value) to the type of ``default``."""
-    try:
-        if isinstance(default, bool):
-            if isinstance(raw, bool):
-                return raw
-            s = str(raw).strip().lower()
-            if s in ("1", "true", "yes", "on"):
-                return True
-            if s in ("0", "false", "no", "off"):
-                return False
-            raise ValueError
-        if isinstance(default, int):
-            if isinstance(raw, bool):
-                raise ValueError
-            f = float(raw)
-            if not f.is_integer():
-                raise ValueError
-            return int(f)
-        if isinstance(default, float):
-            if isinstance(raw, bool):
-                raise ValueError
-            v = float(raw)
-            if not math.isfinite(v):
-                raise ValueError
-            return v
-        return str(raw)
-    except (TypeError, ValueError):
-        kind = type(default).__name__
-        raise BoundcalcError(f"setting {name!r}: expected a {'finite ' if kind == 'float' else ''}"
-                             f"{kind}, got {raw!r}") from None
-
-
-def parse_settings(spec: dict, settings: dict) -> dict:
-    """Defaults of ``spec`` overridden by ``settings`` (names may use hyphens), converted
-    to the defaults' types; an unknown name raises BoundcalcError naming it."""
-    out = {k: v[0] for k, v in spec.items()}
-    for key, raw in settings.items():
-        name = key.replace("-", "_")
-        if name not in spec:
-            raise BoundcalcError(f"unknown setting {key!r}; the settings are: {', '.join(spec)}")
-        out[name] = _convert(name, raw, spec[name][0])
-    return out
-
-
-def _require(cond: bool, name: str, what: str, value) -> None:
-    if not cond:
-        raise BoundcalcError(f"setting {name!r} must be {what}, got {value!r}")
-
-
 def _check_common(s: dict) -> None:
     _require(s["steps"] >= 1, "steps", "a positive integer", s["steps"])
     _require(s["lr"] > 0, "lr", "a positive number", s["lr"])
     _require(s["loss"] in LOSSES, "loss", f"one of {', '.join(LOSSES)}", s["loss"])
     _require(s["p0_scale"] >= 0, "p0_scale", "a non-negative number", s["p0_scale"])
     _require(0 < s["sat_tol"] < 1, "sat_tol", "in (0, 1)", s["sat_tol"])
-
-
-def _seed(*parts: int) -> int:
-    """A 32-bit seed derived from integers (SeedSequence: distinct parts, independent streams)."""
-    return int(np.random.SeedSequence([int(p) for p in parts]).generate_state(1)[0])
-
-
-def _check_seed(seed) -> int:
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise BoundcalcError(f"setting 'seed' must be a non-negative integer, got {seed!r}")
-    return int(seed)
 
 
 # --- fast gradient descent on p ----------------------------------------------------------
@@ -193,7 +136,7 @@ def _instance(s: dict, seed: int):
         return getattr(tokens, name)()
     if name == "fig1c":
         return tokens.fig1c(seed=seed)
-    raise BoundcalcError(f"setting 'instance' must be one of {', '.join(INSTANCES)}, got {name!r} "
+    raise BoundcalcError(f"option --instance: must be one of {', '.join(INSTANCES)}, got {name!r} "
                          "(Fig. 3 trains v as well: see the reproduction tarzanagh2023-fig3)")
 
 
@@ -252,7 +195,7 @@ def compare(*, seed: int = 0, jobs: int = 1, cache_dir=None, **settings) -> Tabl
     from boundcalc.engine import tarzanagh2023 as tz
 
     seed = _check_seed(seed)
-    s = parse_settings(SETTINGS, settings)
+    s = _parse(SETTINGS, settings, PAPER)
     _check_common(s)
     _require(s["hessian_points"] >= 1, "hessian_points", "a positive integer", s["hessian_points"])
     _require(s["random_points"] >= 0, "random_points", "a non-negative integer", s["random_points"])
