@@ -127,22 +127,37 @@ def _monotone_iv(f, x):
 
 
 def _enclose(node: Node, env):
-    memo = env.get("__memo__") if isinstance(env, _MemoEnv) else None
-    if memo is not None:
-        key = id(node)
-        if key in memo:
-            return memo[key]
-        out = _enclose_raw(node, env)
-        memo[key] = out
-        return out
-    return _enclose_raw(node, env)
+    if not isinstance(env, _MemoEnv):
+        return _enclose_raw(node, env)
+    key = id(node)
+    if key in env.memo:
+        return env.memo[key]
+    if env.keep is not None and key in env.keep:
+        return env.keep[key]
+    out = _enclose_raw(node, env)
+    env.memo[key] = out
+    if env.keep is not None and env.constant(node):
+        env.keep[key] = out
+    return out
 
 
 class _MemoEnv(dict):
-    """Symbol values plus a per-evaluation memo of shared subtrees (keyed by node id)."""
-    def __init__(self, env):
+    """Symbol values plus a per-evaluation memo of shared subtrees (keyed by node id), and
+    optionally ``keep``: enclosures of subtrees free of ``var``, reused across calls that
+    differ only in ``var`` (a requirement certified at H and at H - 1)."""
+    def __init__(self, env, keep=None, var=None):
         super().__init__(env)
-        self["__memo__"] = {}
+        self.memo = {}
+        self.keep = keep
+        self.var = var
+        self._has: dict[int, bool] = {}
+
+    def constant(self, n: Node) -> bool:
+        k = id(n)
+        if k not in self._has:
+            self._has[k] = (n.name != self.var) if isinstance(n, Sym) else all(
+                self.constant(c) for c in n.children())
+        return self._has[k]
 
 
 def _enclose_raw(node: Node, env):
@@ -216,19 +231,20 @@ def _enclose_raw(node: Node, env):
     raise ExpressionError(f"cannot evaluate node {node!r}")
 
 
-def enclose(node: Node, env, *, prec: int):
-    """An interval enclosing the exact value, at ``prec`` bits; raises _Undefined."""
+def enclose(node: Node, env, *, prec: int, keep: dict | None = None, var: str | None = None):
+    """An interval enclosing the exact value, at ``prec`` bits; raises _Undefined.
+    ``keep`` (a dict the caller holds per precision) caches the subtrees free of ``var``."""
     old = iv.prec
     iv.prec = prec
     try:
-        return _enclose(node, _MemoEnv(env))
+        return _enclose(node, _MemoEnv(env, keep, var))
     finally:
         iv.prec = old
 
 
-def try_enclose(node: Node, env, *, prec: int):
+def try_enclose(node: Node, env, *, prec: int, keep: dict | None = None, var: str | None = None):
     try:
-        return enclose(node, env, prec=prec)
+        return enclose(node, env, prec=prec, keep=keep, var=var)
     except (_Undefined, ZeroDivisionError, ValueError, mpmath.libmp.ComplexResult):
         return None
 
@@ -294,7 +310,8 @@ def _agrees_with_point(node: Node, env, mid, width, prec: int) -> bool:
         return abs(p - mid) <= width + slack
 
 
-def decide_sign(node: Node, env, *, max_prec: int = MAX_PREC) -> int | None:
+def decide_sign(node: Node, env, *, max_prec: int = MAX_PREC, keep: dict | None = None,
+                var: str | None = None) -> int | None:
     """Certified sign of ``node`` at ``env`` (+1, -1 or 0), or None if undecidable here."""
     try:
         v = evaluate_exact(node, env)
@@ -303,7 +320,8 @@ def decide_sign(node: Node, env, *, max_prec: int = MAX_PREC) -> int | None:
         pass
     prec = 128
     while prec <= max_prec:
-        box = try_enclose(node, env, prec=prec)
+        box = try_enclose(node, env, prec=prec, keep=None if keep is None else keep.setdefault(prec, {}),
+                          var=var)
         if box is not None:
             if box.a > 0:
                 return 1

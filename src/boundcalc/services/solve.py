@@ -25,10 +25,12 @@ def _sign_ok(op: str, s: int) -> bool:
     return {"<=": s <= 0, ">=": s >= 0, "<": s < 0, ">": s > 0, "==": s == 0}[op]
 
 
-def relation_holds(rel: Rel, env: dict, *, what: str = "relation") -> bool:
-    """Certified decision of ``lhs OP rhs`` at ``env``."""
-    diff = sub(rel.lhs, rel.rhs)
-    s = mpb.decide_sign(diff, env)
+def relation_holds(rel: Rel, env: dict, *, what: str = "relation", diff=None, keep=None,
+                   var: str | None = None) -> bool:
+    """Certified decision of ``lhs OP rhs`` at ``env`` (``diff``/``keep``/``var``: reuse
+    the enclosures of the parts that do not depend on ``var`` across calls)."""
+    diff = sub(rel.lhs, rel.rhs) if diff is None else diff
+    s = mpb.decide_sign(diff, env, keep=keep, var=var)
     if s is None:
         # equal to every precision tried: decide equality symbolically
         from .symbolic import is_zero_at
@@ -69,12 +71,14 @@ def solve_relation(rel: Rel, var: str, env: dict, domain: Domain, *, what: str) 
     elif not domain.lo_closed:
         lo = lo + Fraction(1, 2 ** 64) if lo == 0 else lo
 
+    diff = sub(rel.lhs, rel.rhs)
+    keep: dict = {}
+
     def holds(x) -> bool:
         e = dict(env)
         e[var] = x
-        return relation_holds(rel, e, what=what)
+        return relation_holds(rel, e, what=what, diff=diff, keep=keep, var=var)
 
-    diff = sub(rel.lhs, rel.rhs)
     fns: dict[int, object] = {}
 
     def ok(x) -> bool:
