@@ -1,7 +1,7 @@
 """Binding user values to symbols, and the :class:`Value` a formula evaluates to."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from ._record import Record, factory
 from fractions import Fraction
 
 import mpmath
@@ -11,12 +11,11 @@ from .expr.parser import parse_number
 from .registry.model import Symbol
 
 
-@dataclass
-class Binding:
+class Binding(Record):
     """Exact values for the symbols of an expression, and where each came from."""
     env: dict[str, Fraction]
-    defaults_used: dict[str, Fraction] = field(default_factory=dict)
-    constants: list[str] = field(default_factory=list)
+    defaults_used: dict[str, Fraction] = factory(dict)
+    constants: list[str] = factory(list)
 
 
 def bind(table: dict[str, Symbol], values: dict, *, what: str, allow_extra: bool = False) -> Binding:
@@ -58,13 +57,12 @@ def fmt_fraction(x: Fraction) -> str:
     return f"{x.numerator}/{x.denominator}"
 
 
-@dataclass
-class Value:
+class Value(Record):
     """A certified value: ``mpf`` correct to ``digits`` significant digits."""
     mpf: mpmath.mpf
     digits: int
-    defaults_used: dict[str, Fraction] = field(default_factory=dict)
-    constants: list[str] = field(default_factory=list)
+    defaults_used: dict[str, Fraction] = factory(dict)
+    constants: list[str] = factory(list)
 
     def __float__(self) -> float:
         f = float(self.mpf)

@@ -6,14 +6,13 @@ values, describes itself, and is what the symbolic services turn into assumption
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from .._record import Record
 from fractions import Fraction
 
 from ..errors import DomainError, FormulaFileError
 
 
-@dataclass(frozen=True)
-class Domain:
+class Domain(Record, frozen=True):
     integer: bool = False
     lo: Fraction | None = None
     lo_closed: bool = False

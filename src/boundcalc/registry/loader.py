@@ -8,7 +8,6 @@ checks that point at things that do not exist. Each error names the file and ent
 from __future__ import annotations
 
 import re
-import tomllib
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -65,6 +64,7 @@ def _number(path, where, v) -> Fraction:
 
 
 def load_file(path: str | Path) -> Paper:
+    import tomllib
     path = Path(path)
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))

@@ -1,7 +1,7 @@
 """The validated content of formula files: papers, symbols, formulas, settings, checks."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from .._record import Record, factory
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -15,8 +15,7 @@ STATUSES = ("as printed", "corrected", "derived")
 ROLES = ("input", "constant", "measured")
 
 
-@dataclass(frozen=True)
-class Symbol:
+class Symbol(Record, frozen=True):
     paper: str
     name: str
     description: str
@@ -30,8 +29,7 @@ class Symbol:
         return self.role == "constant"
 
 
-@dataclass(frozen=True)
-class FormulaSpec:
+class FormulaSpec(Record, frozen=True):
     paper: str
     name: str
     title: str
@@ -52,8 +50,7 @@ class FormulaSpec:
         return f"{self.paper}.{self.name}"
 
 
-@dataclass(frozen=True)
-class Setting:
+class Setting(Record, frozen=True):
     paper: str
     name: str
     title: str
@@ -72,8 +69,7 @@ class Setting:
         return f"{self.paper}.{self.name}"
 
 
-@dataclass(frozen=True)
-class CheckSpec:
+class CheckSpec(Record, frozen=True):
     paper: str
     id: str
     kind: str
@@ -82,15 +78,14 @@ class CheckSpec:
     fields: dict[str, Any]
 
 
-@dataclass
-class Paper:
+class Paper(Record):
     key: str
     title: str
     authors: str
     reference: str
     path: Path
     text: str = ""
-    symbols: dict[str, Symbol] = field(default_factory=dict)
-    formulas: dict[str, FormulaSpec] = field(default_factory=dict)
-    settings: dict[str, Setting] = field(default_factory=dict)
-    checks: list[CheckSpec] = field(default_factory=list)
+    symbols: dict[str, Symbol] = factory(dict)
+    formulas: dict[str, FormulaSpec] = factory(dict)
+    settings: dict[str, Setting] = factory(dict)
+    checks: list[CheckSpec] = factory(list)

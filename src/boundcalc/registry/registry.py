@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import os
 from functools import lru_cache
-from importlib import resources
 from pathlib import Path
 
 from ..errors import BoundcalcError, FormulaFileError
@@ -19,14 +18,11 @@ ENV_VAR = "BOUNDCALC_FORMULAS"
 
 
 def packaged_dir() -> Path:
-    """The formula files shipped in the wheel, or ``formulas/`` of a source checkout."""
-    try:
-        p = Path(str(resources.files("boundcalc") / "formulas"))
-        if p.is_dir():
-            return p
-    except (ModuleNotFoundError, TypeError):
-        pass
-    return Path(__file__).resolve().parents[3] / "formulas"
+    """The formula files shipped in the wheel (``boundcalc/formulas``), or ``formulas/`` of a
+    source checkout (editable install)."""
+    here = Path(__file__).resolve()
+    p = here.parents[1] / "formulas"
+    return p if p.is_dir() else here.parents[3] / "formulas"
 
 
 def _expand(paths) -> list[Path]:

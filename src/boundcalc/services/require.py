@@ -2,7 +2,7 @@
 requirement of a setting needs, which one binds, and every input that was used."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from .._record import Record, factory
 from fractions import Fraction
 
 from ..backends import mp as mpb
@@ -15,8 +15,7 @@ from ..values import fmt_fraction
 from .solve import Solution, relation_holds, solve_relation
 
 
-@dataclass
-class RequirementResult:
+class RequirementResult(Record):
     id: str
     name: str
     source: str
@@ -26,13 +25,12 @@ class RequirementResult:
     constants: list[str]
 
 
-@dataclass
-class RequireResult:
+class RequireResult(Record):
     setting: Setting
     var: str
     inputs: dict[str, tuple[Fraction, str]]          # name -> (value, "user" | "default")
     derived: dict[str, tuple[object, str, str]]        # name -> (mpf value, expression, "derived" | "user")
-    results: list[RequirementResult] = field(default_factory=list)
+    results: list[RequirementResult] = factory(list)
 
     @property
     def binding(self) -> RequirementResult:

@@ -8,7 +8,7 @@ at the neighbouring value (answer - 1 for integers).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from .._record import Record, factory
 from fractions import Fraction
 
 import mpmath
@@ -49,13 +49,12 @@ def _holds_point(rel: Rel, env: dict, prec: int) -> bool | None:
     return _sign_ok(rel.op, s)
 
 
-@dataclass
-class Solution:
+class Solution(Record):
     var: str
     value: object                 # int for integer variables, mpmath.mpf otherwise
     direction: str                # "least" or "greatest"
     integer: bool
-    certificate: dict = field(default_factory=dict)
+    certificate: dict = factory(dict)
 
     def __str__(self) -> str:
         return str(self.value) if self.integer else mpmath.nstr(self.value, 15)
