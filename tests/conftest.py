@@ -1,6 +1,10 @@
 import os
+import sys
+from pathlib import Path
 
 import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))   # tests/support.py
 
 # Tests use the packaged formula files only, whatever the developer's environment says.
 os.environ.pop("BOUNDCALC_FORMULAS", None)

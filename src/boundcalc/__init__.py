@@ -8,4 +8,5 @@
 from .api import Formula, formula, formulas, papers  # noqa: F401
 from .errors import BoundcalcError  # noqa: F401
 
+__all__ = ["Formula", "formula", "formulas", "papers", "BoundcalcError"]
 __version__ = "0.1.0"

@@ -229,14 +229,9 @@ def test_bad_input_raises():
 def test_torch_bench_matches_numpy_gradients():
     # the benchmark's PyTorch autograd model is the same model: gradients agree
     pytest.importorskip("torch")
-    import importlib.util
-    from pathlib import Path
+    from support import load_bench
 
-    path = Path(__file__).resolve().parents[2] / "bench" / "torch_tarzanagh2023.py"
-    spec = importlib.util.spec_from_file_location("torch_tarzanagh2023", path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    bench = mod.setup(0)
+    bench = load_bench("torch_tarzanagh2023").setup(0)
     assert bench["check"]() < 1e-12
     bench["numpy_step"]()
     bench["torch_step"]()

@@ -14,10 +14,7 @@ from boundcalc.experiments import anon2025 as E
 SMALL = dict(d_m=8, N=20, n_test=30, epochs=6)
 
 
-def _row(table, start):
-    rows = [r for r in table.rows if r.quantity.startswith(start)]
-    assert len(rows) == 1, start
-    return rows[0]
+from support import row as _row  # noqa: E402
 
 
 def _independent_inputs(seed, d_m, N, n_test, epochs):

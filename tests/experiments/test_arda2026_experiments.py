@@ -17,10 +17,7 @@ from boundcalc.reports.table import Table
 SMALL = dict(widths="4,8", d=3, T=4, n=40, R=4, pool=64, tau=20)
 
 
-def _row(table, start):
-    rows = [r for r in table.rows if r.quantity.startswith(start)]
-    assert len(rows) == 1, start
-    return rows[0]
+from support import row as _row  # noqa: E402
 
 
 @pytest.fixture(scope="module")

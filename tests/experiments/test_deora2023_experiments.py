@@ -17,10 +17,7 @@ from boundcalc.reports.table import Table
 SMALL = dict(T=4, d=8, M=2, H=8, n1=60, n=40, K=15, n_test=100, eta=0.5)
 
 
-def _row(table, start):
-    rows = [r for r in table.rows if r.quantity.startswith(start)]
-    assert len(rows) == 1, start
-    return rows[0]
+from support import row as _row  # noqa: E402
 
 
 @pytest.fixture(scope="module")

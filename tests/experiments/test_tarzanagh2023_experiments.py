@@ -17,10 +17,7 @@ from boundcalc.experiments import tarzanagh2023 as E
 SMALL = dict(n=2, T=3, d=3, steps=40, hessian_points=3, random_points=2)
 
 
-def _row(table, start):
-    rows = [r for r in table.rows if r.quantity.startswith(start)]
-    assert len(rows) == 1, start
-    return rows[0]
+from support import row as _row  # noqa: E402
 
 
 @pytest.mark.parametrize("normalized,lr", [(True, 0.5), (False, 2.0)])

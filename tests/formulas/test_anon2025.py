@@ -10,7 +10,6 @@ C_6, C_w, C_p) and the Dudley constant c multiply as documented in the TOML note
 from __future__ import annotations
 
 import tomllib
-from fractions import Fraction
 from pathlib import Path
 
 import mpmath
@@ -25,22 +24,9 @@ REL = mpmath.mpf(10) ** -25
 
 
 # --------------------------------------------------------------------------- helpers
-def q(x) -> mpmath.mpf:
-    """Exact input (int, decimal string, Fraction) as an mpf at the current precision."""
-    if isinstance(x, mpmath.mpf):
-        return +x
-    f = Fraction(x)
-    return mpmath.mpf(f.numerator) / f.denominator
+from support import assert_close, evaluator, q  # noqa: E402
 
-
-def ev(name: str, **values):
-    f = boundcalc.formula(f"{PAPER}.{name}")
-    return f.evaluate(digits=30, **{k: v for k, v in values.items() if k in f.symbols})
-
-
-def assert_close(value, expected):
-    got = value.mpf
-    assert abs(got - expected) <= REL * abs(expected), (str(value), mpmath.nstr(expected, 35))
+ev = evaluator(PAPER)
 
 
 sqrt, log, exp = mpmath.sqrt, mpmath.log, mpmath.exp

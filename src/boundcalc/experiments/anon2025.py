@@ -21,7 +21,6 @@ Phi(theta^0) = 1/2 ||f(theta^0) - y||^2.
 """
 from __future__ import annotations
 
-import math
 from pathlib import Path
 
 import numpy as np

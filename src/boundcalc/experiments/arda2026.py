@@ -29,7 +29,6 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import BoundcalcError
 from . import Reproduction
 from .settings import as_float, as_int, bad, check_known
 

@@ -189,7 +189,7 @@ def bounds_for(c: dict, m: dict) -> dict:
     """Evaluate the paper's formulas at the measured inputs ``m`` and settings ``c``.
 
     Returns a dict of boundcalc Values / numbers (and the inputs actually used)."""
-    S, T, M, zeta, n, H, K, d = c["S"], c["T"], c["M"], c["zeta"], c["n"], c["H"], c["K"], c["d"]
+    S, T, M, zeta, n, K, d = c["S"], c["T"], c["M"], c["zeta"], c["n"], c["K"], c["d"]
     R = max(1.0, m["R"], m["max_token_norm"])        # Assumption 1 needs R >= 1 (symbol domain)
     out: dict[str, Any] = {"R_used": R}
     if c["P"] == "measured":

@@ -191,7 +191,7 @@ def _qual(v) -> str:
 def compare(*, seed: int = 0, jobs: int = 1, cache_dir=None, **settings) -> Table:
     """GD on p beside the bounds and conditions of Lemma 6/7 and Theorems 2-3 (see the module
     docstring). ``jobs``/``cache_dir`` are accepted for the common interface (one run)."""
-    from boundcalc.engine import ops, svm
+    from boundcalc.engine import ops
     from boundcalc.engine import tarzanagh2023 as tz
 
     seed = _check_seed(seed)

@@ -12,7 +12,7 @@ import re
 from fractions import Fraction
 
 from ..errors import ExpressionError
-from .nodes import REL_OPS, Add, Const, Func, Mul, Node, Num, Pow, Ref, Rel, Sym
+from .nodes import Add, Const, Func, Mul, Node, Num, Pow, Ref, Rel, Sym
 
 #: function name -> allowed argument counts (None: any count >= 2)
 FUNCTIONS: dict[str, tuple[int, ...] | None] = {

@@ -85,7 +85,7 @@ def asymptotic(formula, var: str, *, fixed: dict | None = None, together: dict |
         if c in (0, sp.oo, -sp.oo) or c.has(sp.nan, sp.zoo):
             raise ValueError
         method = "exact: SymPy limits"
-    except (ValueError, NotImplementedError, TypeError) as e:  # noqa: F841
+    except (ValueError, NotImplementedError, TypeError):   # SymPy cannot take these limits
         raise BoundcalcError(f"could not determine the order of {quantity} in {var} "
                              "(not of the form c x^a log(x)^b)") from None
     core = sp.Integer(1)

@@ -19,9 +19,7 @@ class Simplified:
 def simplify(formula) -> Simplified:
     expr, syms = to_sympy_with_domains(formula.expr, formula.symbol_table)
     if isinstance(expr, sp.core.relational.Relational):
-        s = sp.simplify(expr.lhs - expr.rhs)
         out = type(expr)(sp.simplify(expr.lhs), sp.simplify(expr.rhs), evaluate=False)
-        del s
     else:
         cands = [sp.simplify(expr), sp.factor(expr), sp.expand(expr)]
         out = min(cands, key=sp.count_ops)

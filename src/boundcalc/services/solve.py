@@ -16,7 +16,7 @@ import mpmath
 from ..backends import mp as mpb
 from ..errors import BoundcalcError, UnsatisfiableError
 from ..expr.domains import Domain
-from ..expr.nodes import Node, Rel, sub
+from ..expr.nodes import Rel, sub
 
 MAX_LOG2 = 400_000  # search up to 2^400000 (~10^120000)
 

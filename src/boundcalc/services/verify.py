@@ -22,7 +22,7 @@ from ..expr.domains import Domain
 from ..expr.nodes import Num, Rel, Sym, sub
 from ..expr.parser import parse
 from ..registry import get_registry
-from .solve import _sign_ok, relation_holds
+from .solve import relation_holds
 from .symbolic import domain_substitution, prove_sign, to_sympy_with_domains
 
 RELS = ("==", "<=", ">=", "<", ">")

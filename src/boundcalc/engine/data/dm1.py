@@ -113,7 +113,7 @@ class DM1:
         if int(n) != n or n < 1:
             raise ValueError(f"n must be a positive integer, got {n!r}")
         g = seed if isinstance(seed, np.random.Generator) else ops.rng(seed)
-        T, d, M, S = self.T, self.d, self.M, self.S
+        T, M, S = self.T, self.M, self.S
         y = g.choice(np.array([-1.0, 1.0]), size=n)
         # R: the first zeta*T entries of a uniformly random permutation of the positions
         ranks = np.argsort(g.random((n, T)), axis=1)
