@@ -30,7 +30,11 @@ CHECK_FIELDS: dict[str, tuple[set[str], set[str]]] = {
     "vacuity": ({"formula", "at", "trivial", "direction"}, {"side"}),
     "identity": ({"function", "derivative", "wrt", "at"}, {"tol", "uses"}),
 }
-_CHECK_COMMON = {"id", "kind", "location", "description", "severity", "note"}
+_CHECK_COMMON = {"id", "kind", "location", "description", "severity", "note", "covers", "reading"}
+# reading: what a check's finding rests on.  "printed" (default): the paper's text as
+# printed; "garbled": one reading of an expression the text copy lost (graded as a note);
+# "versions": a comparison of two versions of the paper (a revision, graded as a note).
+READINGS = ("printed", "garbled", "versions")
 
 
 def _fail(path: Path, where: str, msg: str) -> FormulaFileError:
@@ -56,6 +60,15 @@ def _str(path, where, v, field) -> str:
     return v
 
 
+def _str_list(path, where, v, field) -> tuple[str, ...]:
+    if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
+        raise _fail(path, where, f"field {field!r} must be a list of strings")
+    if len(set(v)) != len(v):
+        dup = sorted({x for x in v if v.count(x) > 1})
+        raise _fail(path, where, f"field {field!r} lists {', '.join(map(repr, dup))} twice")
+    return tuple(v)
+
+
 def _number(path, where, v) -> Fraction:
     try:
         return parse_number(v, where=f"{path.name}: {where}")
@@ -76,7 +89,8 @@ def load_file(path: str | Path) -> Paper:
         raise FormulaFileError(f"{path.name}: not valid TOML: {e}") from None
     _fields(path, "top level", data, {"paper"}, {"symbols", "formulas", "settings", "checks"})
     meta = _fields(path, "[paper]", data["paper"], {"key", "title"},
-                   {"authors", "reference", "text", "note"})
+                   {"authors", "reference", "text", "note", "results",
+                    "arxiv", "doi", "url", "year", "venue", "cite_key", "bibtex"})
     key = _str(path, "[paper]", meta["key"], "key")
     if not _IDENT.match(key):
         raise _fail(path, "[paper]", f"key {key!r} must be an identifier")
@@ -84,7 +98,11 @@ def load_file(path: str | Path) -> Paper:
         raise _fail(path, "[paper]", f"key {key!r} must equal the file name stem {path.stem!r}")
     paper = Paper(key=key, title=_str(path, "[paper]", meta["title"], "title"),
                   authors=meta.get("authors", ""), reference=meta.get("reference", ""),
-                  path=path, text=meta.get("text", ""))
+                  path=path, text=meta.get("text", ""),
+                  results=_str_list(path, "[paper]", meta.get("results", []), "results"),
+                  refs={k: _str(path, "[paper]", meta[k], k)
+                        for k in ("arxiv", "doi", "url", "year", "venue", "cite_key", "bibtex")
+                        if k in meta})
     _load_symbols(path, paper, data.get("symbols", {}))
     _load_formulas(path, paper, data.get("formulas", {}))
     _load_settings(path, paper, data.get("settings", {}))
@@ -274,5 +292,13 @@ def _load_checks(path: Path, paper: Paper, items: Any) -> None:
             raise _fail(path, where, "rel must be one of <=, >=, <, >, ==")
         for a in t.get("assume", []):
             _parse(path, f"{where} assume", a)
+        covers = _str_list(path, where, t.get("covers", []), "covers")
+        unknown = [c for c in covers if c not in paper.results]
+        if unknown:
+            raise _fail(path, where, f"covers {', '.join(map(repr, unknown))}, which [paper] results "
+                                     f"does not list")
+        if t.get("reading", "printed") not in READINGS:
+            raise _fail(path, where, f"reading must be one of {', '.join(READINGS)}, "
+                                     f"not {t['reading']!r}")
         paper.checks.append(CheckSpec(paper.key, t["id"], kind, t.get("location", ""),
                                       t.get("description", ""), dict(t)))

@@ -77,6 +77,14 @@ class CheckSpec(Record, frozen=True):
     description: str
     fields: dict[str, Any]
 
+    @property
+    def covers(self) -> tuple[str, ...]:
+        return tuple(self.fields.get("covers", ()))
+
+    @property
+    def reading(self) -> str:
+        return self.fields.get("reading", "printed")
+
 
 class Paper(Record):
     key: str
@@ -85,6 +93,8 @@ class Paper(Record):
     reference: str
     path: Path
     text: str = ""
+    results: tuple[str, ...] = ()          # the numbered results of the main text (coverage)
+    refs: dict[str, str] = factory(dict)   # arxiv, doi, url, year, venue, cite_key, bibtex
     symbols: dict[str, Symbol] = factory(dict)
     formulas: dict[str, FormulaSpec] = factory(dict)
     settings: dict[str, Setting] = factory(dict)
