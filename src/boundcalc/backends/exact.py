@@ -10,7 +10,7 @@ from fractions import Fraction
 
 from ..expr.nodes import Add, Const, Func, Mul, Node, Num, Pow, Rel, Sym
 
-_MAX_EXP = 100_000  # refuse to build gigantic exact powers; mpmath handles those
+_MAX_BITS = 1 << 20  # refuse to build exact powers beyond ~1M bits; the arb back end handles those
 
 
 class NotExact(Exception):
@@ -39,7 +39,7 @@ def _iroot(n: int, k: int) -> int | None:
 def _pow(b: Fraction, e: Fraction) -> Fraction:
     if e.denominator == 1:
         k = e.numerator
-        if abs(k) * max(abs(b.numerator).bit_length(), b.denominator.bit_length(), 1) > _MAX_EXP * 64:
+        if abs(k) * max(abs(b.numerator).bit_length(), b.denominator.bit_length(), 1) > _MAX_BITS:
             raise NotExact
         if b == 0 and k < 0:
             raise ZeroDivisionError

@@ -1,0 +1,411 @@
+"""Rigorous ball arithmetic (python-flint's ``arb``): enclosures of expression trees.
+
+Every function the expression language offers — ``exp log sqrt`` and powers, ``sin cos
+tan tanh atan erf``, ``abs min max floor ceil`` — has a rigorous arb implementation, so an
+enclosure computed here contains the exact value, whatever the magnitudes (arb's exponents
+are unbounded: 10^100000 is an ordinary ball).
+
+Precision.  python-flint keeps ONE process-wide working precision (``flint.ctx.prec``).
+:func:`precision` is the only place in boundcalc that sets it: it holds a re-entrant lock
+for the whole block and restores the previous value on exit, so concurrent callers in
+threads (the Dask back end runs tasks in threads) each compute at their own precision and
+leave the global state as they found it.  Code that computes with arb balls must do so
+inside ``with precision(bits):``.
+
+Intervals of balls.  A value is enclosed by a pair of balls (lo, hi): the exact value (or,
+for a box of inputs, every value over the box) lies in [lower(lo), upper(hi)]. At a point,
+lo and hi are one ball and this is plain ball arithmetic. Over a box it is interval
+arithmetic whose endpoints are rigorous balls: products take the extreme endpoint products
+and monotone functions map endpoints, which stays tight where midpoint-radius arithmetic
+((m1 ± r1)(m2 ± r2)) would blur a positive box across 0.
+
+Definedness.  :class:`Undefined` means the exact value is certainly undefined (log of a
+number <= 0, a negative base to a non-integer power, division by exactly zero);
+:class:`Unresolved` means the enclosure is too wide to tell at this precision (a ball that
+straddles 0 under a log or a division) — the caller may retry at a higher precision.
+:class:`TooLarge` means a magnitude beyond the range boundcalc evaluates, |log2 |value|| >
+2^4096 (about 10^(10^1233), whose decimal exponent still prints); exp(1e400) is
+fine, exp(exp(exp(10))) is refused at once.
+"""
+from __future__ import annotations
+
+import threading
+from contextlib import contextmanager
+from fractions import Fraction
+
+import flint
+from flint import arb, arf, fmpq, fmpz
+
+from ..errors import ExpressionError
+from ..expr.nodes import Add, Const, Func, Mul, Node, Num, Pow, Rel, Sym
+
+from .limits import LOG2_LIMIT, MAX_DIGITS, MAX_PREC  # noqa: F401  (re-exported)
+
+_LOCK = threading.RLock()
+
+
+class Undefined(Exception):
+    """The exact value is undefined (log of a non-positive number, 1/0, ...)."""
+
+
+class Unresolved(Exception):
+    """The enclosure is too wide to decide definedness at this precision."""
+
+
+class TooLarge(Exception):
+    """The value's magnitude is beyond what boundcalc evaluates."""
+
+
+@contextmanager
+def precision(bits: int):
+    """Compute with arb at ``bits`` bits of working precision (thread-safe, see module doc)."""
+    with _LOCK:
+        old = flint.ctx.prec
+        flint.ctx.prec = int(bits)
+        try:
+            yield
+        finally:
+            flint.ctx.prec = old
+
+
+# ---------------------------------------------------------------- conversions
+def ball(x) -> arb:
+    """An arb ball containing ``x``: a Fraction/int/float (exact up to rounding at the
+    current precision), an mpmath mpf (exactly), an arb, or a ``(lo, hi)`` pair (the hull)."""
+    if isinstance(x, arb):
+        return x
+    if isinstance(x, Fraction):
+        if x.denominator == 1:
+            return arb(fmpz(x.numerator))
+        return arb(fmpq(x.numerator, x.denominator))
+    if isinstance(x, bool):
+        return arb(int(x))
+    if isinstance(x, int):
+        return arb(fmpz(x))
+    if isinstance(x, float):
+        return ball(Fraction(x))
+    if isinstance(x, tuple):
+        lo, hi = ball(x[0]), ball(x[1])
+        return lo.union(hi)
+    if hasattr(x, "_mpf_"):                     # mpmath.mpf, converted exactly
+        import mpmath
+        if not mpmath.isfinite(x):
+            raise ExpressionError(f"cannot enclose the non-finite value {x}")
+        sign, man, exp, _ = x._mpf_
+        return arb(arf((fmpz(-int(man) if sign else int(man)), fmpz(int(exp)))))
+    raise ExpressionError(f"cannot enclose value {x!r} of type {type(x).__name__}")
+
+
+def to_fraction(x: arb) -> Fraction:
+    """The exact value of an exact arb (an endpoint or a midpoint) as a Fraction."""
+    man, exp = x.mid().man_exp()
+    man, exp = int(man), int(exp)
+    return Fraction(man * 2 ** exp) if exp >= 0 else Fraction(man, 2 ** -exp)
+
+
+def to_mpf(x: arb, bits: int | None = None):
+    """The midpoint of ``x`` as an mpmath mpf, exactly, or rounded to ``bits`` (no global
+    precision is read or changed)."""
+    import mpmath
+    from mpmath.libmp import from_man_exp, round_nearest
+    man, exp = x.mid().man_exp()
+    raw = from_man_exp(int(man), int(exp)) if bits is None else from_man_exp(int(man), int(exp), bits,
+                                                                              round_nearest)
+    return mpmath.mp.make_mpf(raw)
+
+
+def endpoints(x: arb) -> tuple[arb, arb]:
+    """Exact lower and upper endpoints of a ball."""
+    return x.lower(), x.upper()
+
+
+# ---------------------------------------------------------------- enclosure
+class Iv:
+    """An enclosure [lower(lo), upper(hi)] given by two arb balls (one ball at a point)."""
+    __slots__ = ("lo", "hi")
+
+    def __init__(self, lo: arb, hi: arb | None = None):
+        self.lo = lo
+        self.hi = lo if hi is None else hi
+
+    @property
+    def point(self) -> bool:
+        return self.lo is self.hi
+
+    def lower(self) -> arb:
+        return self.lo.lower()
+
+    def upper(self) -> arb:
+        return self.hi.upper()
+
+    def ball(self) -> arb:
+        """One ball containing the whole enclosure."""
+        return self.lo if self.point else self.lo.lower().union(self.hi.upper())
+
+    def __repr__(self) -> str:
+        return f"Iv({self.lo}, {self.hi})" if not self.point else f"Iv({self.lo})"
+
+
+def _iv(x) -> Iv:
+    if isinstance(x, Iv):
+        return x
+    if isinstance(x, tuple):
+        lo, hi = ball(x[0]), ball(x[1])
+        if lo.upper() > hi.lower():
+            lo, hi = hi, lo
+        return Iv(lo, hi)
+    return Iv(ball(x))
+
+
+class _Env(dict):
+    """Symbol values plus a per-evaluation memo of shared subtrees (keyed by node id), and
+    optionally ``keep``: enclosures of subtrees free of ``var``, reused across calls that
+    differ only in ``var`` (a requirement certified at H and at H - 1). Callers keep one
+    ``keep`` per precision."""
+    def __init__(self, env, keep=None, var=None):
+        super().__init__(env)
+        self.memo: dict[int, Iv] = {}
+        self.keep = keep
+        self.var = var
+        self._free: dict[int, bool] = {}
+
+    def free_of_var(self, n: Node) -> bool:
+        k = id(n)
+        if k not in self._free:
+            self._free[k] = (n.name != self.var) if isinstance(n, Sym) else all(
+                self.free_of_var(c) for c in n.children())
+        return self._free[k]
+
+
+def _enc(node: Node, env: _Env) -> Iv:
+    key = id(node)
+    out = env.memo.get(key)
+    if out is not None:
+        return out
+    if env.keep is not None:
+        out = env.keep.get(key)
+        if out is not None:
+            return out
+    out = _enc_raw(node, env)
+    _check_magnitude(out.lo)
+    if not out.point:
+        _check_magnitude(out.hi)
+    env.memo[key] = out
+    if env.keep is not None and env.free_of_var(node):
+        env.keep[key] = out
+    return out
+
+
+def _int_exponent(node: Node) -> int | None:
+    if isinstance(node, Num) and node.value.denominator == 1:
+        return node.value.numerator
+    return None
+
+
+def _enc_raw(node: Node, env: _Env) -> Iv:
+    if isinstance(node, Num):
+        return Iv(ball(node.value))
+    if isinstance(node, Sym):
+        return _iv(env[node.name])
+    if isinstance(node, Const):
+        return Iv(arb.pi() if node.name == "pi" else arb.const_e())
+    if isinstance(node, Add):
+        out = None
+        for a in node.args:
+            x = _enc(a, env)
+            out = x if out is None else _add(out, x)
+        return out
+    if isinstance(node, Mul):
+        out = None
+        for a in node.args:
+            x = _enc(a, env)
+            out = x if out is None else _mul(out, x)
+        return out
+    if isinstance(node, Pow):
+        return _pow(node, env)
+    if isinstance(node, Func):
+        return _func(node.name, [_enc(a, env) for a in node.args])
+    if isinstance(node, Rel):
+        raise ExpressionError("a relation has no numeric value; evaluate its sides")
+    raise ExpressionError(f"cannot evaluate node {node!r}")
+
+
+# ---------------------------------------------------------------- operations on Iv
+def _min(*xs: arb) -> arb:
+    out = xs[0]
+    for x in xs[1:]:
+        out = out.min(x)
+    return out
+
+
+def _max(*xs: arb) -> arb:
+    out = xs[0]
+    for x in xs[1:]:
+        out = out.max(x)
+    return out
+
+
+def _add(a: Iv, b: Iv) -> Iv:
+    if a.point and b.point:
+        return Iv(a.lo + b.lo)
+    return Iv(a.lo + b.lo, a.hi + b.hi)
+
+
+def _mul(a: Iv, b: Iv) -> Iv:
+    if a.point and b.point:
+        return Iv(a.lo * b.lo)
+    ps = (a.lo * b.lo, a.lo * b.hi, a.hi * b.lo, a.hi * b.hi)
+    return Iv(_min(*ps), _max(*ps))
+
+
+def _increasing(f, x: Iv) -> Iv:
+    if x.point:
+        return Iv(f(x.lo))
+    return Iv(f(x.lo), f(x.hi))
+
+
+def _straddles_zero(x: Iv) -> bool:
+    return x.lower() <= 0 <= x.upper()
+
+
+def _finite(x: Iv, why: str) -> Iv:
+    if not (x.lo.is_finite() and x.hi.is_finite()):
+        raise Unresolved(why)
+    return x
+
+
+def _log2_mag(x: arb) -> arb:
+    """An upper bound on log2|x| (from the exponent of |x|'s upper endpoint)."""
+    man, exp = abs(x).upper().mid().man_exp()
+    return arb(int(exp) + int(man).bit_length())
+
+
+def _check_magnitude(x: arb) -> None:
+    if x.is_finite() and not x.is_zero() and abs(x).upper() > 1 and _log2_mag(x) > LOG2_LIMIT:
+        raise TooLarge("a magnitude beyond 2^(2^4096)")
+
+
+def _exp_guard(x: Iv) -> Iv:
+    if not x.hi.is_finite():
+        raise Unresolved("exponent not finite")
+    if x.upper() > LOG2_LIMIT:
+        raise TooLarge("exp of an argument above 2^4096 (a value beyond 10^(10^1233))")
+    return x
+
+
+def _int_pow(b: Iv, k: int) -> Iv:
+    if k == 0:
+        return Iv(arb(1))
+    if k < 0 and _straddles_zero(b):
+        if b.point and b.lo.is_exact() and b.lo.is_zero():
+            raise Undefined("division by zero")
+        raise Unresolved("division by a value that may be zero")
+    total = abs(k) * _log2_mag(b.hi if abs(b.hi).upper() >= abs(b.lo).upper() else b.lo)
+    if total.upper() > LOG2_LIMIT:
+        raise TooLarge("a power beyond 2^(2^4096)")
+    if b.point:
+        return Iv(b.lo ** k)
+    if k % 2 == 0 and b.lower() < 0 < b.upper():     # even power over a range straddling 0
+        return Iv(arb(0), _max(-b.lo, b.hi) ** k)
+    u, v = b.lo ** k, b.hi ** k                     # monotone on a range free of 0 (or k odd)
+    return Iv(_min(u, v), _max(u, v))
+
+
+def _pow(node: Pow, env: _Env) -> Iv:
+    b = _enc(node.base, env)
+    k = _int_exponent(node.exp)
+    if k is not None:
+        return _finite(_int_pow(b, k), "power")
+    e = _enc(node.exp, env)
+    if b.upper() < 0:
+        raise Undefined("a negative number to a non-integer power")
+    if b.lower() < 0:
+        if b.point and b.lo.is_exact():
+            raise Undefined("a negative number to a non-integer power")
+        raise Unresolved("a possibly negative number to a non-integer power")
+    if b.lower() == 0:
+        if b.upper() == 0:                            # exactly 0
+            if e.lower() > 0:
+                return Iv(arb(0))
+            if e.upper() <= 0:
+                raise Undefined("0 to a non-positive power")
+            raise Unresolved("0 to a power of undecided sign")
+        if e.lower() <= 0:
+            raise Unresolved("a possibly zero base to a possibly non-positive power")
+        hi = b.upper()                                # x^e over x in [0, hi], e > 0
+        top = _increasing(arb.exp, _exp_guard(_mul(e, Iv(hi.log())))).hi if hi > 1 else hi ** e.lower()
+        return _finite(Iv(arb(0), top), "power")
+    return _finite(_increasing(arb.exp, _exp_guard(_mul(e, _increasing(arb.log, b)))), "power")
+
+
+def _func(name: str, args: list[Iv]) -> Iv:
+    x = args[0]
+    if name == "sqrt":
+        if x.upper() < 0:
+            raise Undefined("square root of a negative number")
+        if x.lower() < 0:
+            if x.point and x.lo.is_exact():
+                raise Undefined("square root of a negative number")
+            raise Unresolved("square root of a possibly negative number")
+        if x.point:
+            return Iv(x.lo.nonnegative_part().sqrt())
+        return Iv(x.lo.nonnegative_part().sqrt(), x.hi.sqrt())
+    if name == "log":
+        if x.upper() <= 0:
+            raise Undefined("logarithm of a non-positive number")
+        if x.lower() <= 0:
+            raise Unresolved("logarithm of a possibly non-positive number")
+        out = _increasing(arb.log, x)
+        if len(args) == 2:
+            base = args[1]
+            if base.upper() <= 0 or (base.point and base.lo.is_exact() and base.lo == 1):
+                raise Undefined("logarithm to a base <= 0 or equal to 1")
+            if base.lower() <= 0 or base.lower() <= 1 <= base.upper():
+                raise Unresolved("logarithm to a base possibly <= 0 or 1")
+            return _finite(_mul(out, _int_pow(_increasing(arb.log, base), -1)), "log")
+        return out
+    if name == "exp":
+        return _finite(_increasing(arb.exp, _exp_guard(x)), "exp")
+    if name == "min":
+        return Iv(_min(*(a.lo for a in args)), _min(*(a.hi for a in args))) \
+            if not all(a.point for a in args) else Iv(_min(*(a.lo for a in args)))
+    if name == "max":
+        return Iv(_max(*(a.lo for a in args)), _max(*(a.hi for a in args))) \
+            if not all(a.point for a in args) else Iv(_max(*(a.lo for a in args)))
+    if name == "abs":
+        if x.point:
+            return Iv(abs(x.lo))
+        if x.lower() < 0 < x.upper():
+            return Iv(arb(0), _max(-x.lo, x.hi))
+        return x if x.lower() >= 0 else Iv(-x.hi, -x.lo)
+    if name == "floor":
+        return _finite(_increasing(arb.floor, x), "floor")
+    if name == "ceil":
+        return _finite(_increasing(arb.ceil, x), "ceil")
+    if name in ("tanh", "atan", "erf"):
+        return _increasing(getattr(arb, name), x)
+    if name in ("sin", "cos"):
+        return Iv(getattr(x.ball(), name)())
+    if name == "tan":
+        return _finite(Iv(x.ball().tan()), "tan near a pole")
+    raise ExpressionError(f"unknown function {name!r}")
+
+
+def enclose_interval(node: Node, env, *, prec: int, keep: dict | None = None,
+                     var: str | None = None) -> tuple[arb, arb]:
+    """Exact endpoints (lower, upper) of an enclosure of ``node`` over ``env`` — whose values
+    may be numbers or ``(lo, hi)`` ranges (a box) — computed at ``prec`` bits.
+
+    Raises :class:`Undefined`, :class:`Unresolved` or :class:`TooLarge`."""
+    with precision(prec):
+        x = _enc(node, _Env(env, keep, var))
+        return x.lower(), x.upper()
+
+
+def enclose(node: Node, env, *, prec: int, keep: dict | None = None, var: str | None = None) -> arb:
+    """A ball containing the exact value of ``node`` at ``env`` (or every value over a box),
+    computed at ``prec`` bits; raises :class:`Undefined`, :class:`Unresolved` or
+    :class:`TooLarge`. ``keep`` (a dict the caller holds per precision) caches the
+    enclosures of subtrees free of ``var``. For boxes, :func:`enclose_interval` is tighter."""
+    with precision(prec):
+        return _enc(node, _Env(env, keep, var)).ball()
