@@ -1,8 +1,10 @@
 """A comparison table: the bounds of a paper beside what the engine measured.
 
 A :class:`Table` holds one :class:`Row` per compared quantity and renders it for
-people (rich, Markdown), for papers (LaTeX with booktabs rules and siunitx
-``\\num{...}`` numbers) and for scripts (CSV, JSON at full precision).
+people (rich, Markdown, HTML in a notebook), for papers (a LaTeX table that fits the
+text width: :mod:`.latex_table`) and for scripts (``to_frame()`` -- a pandas DataFrame
+with float columns and the exact values beside them --, CSV, JSON with numbers as
+numbers and full precision in ``*_exact``).
 
 Numbers may be Python ints/floats, NumPy scalars, :class:`mpmath.mpf` of any size
 (a bound of ``1e400`` is printed as ``1.00e400``, never ``inf``), a
@@ -23,11 +25,8 @@ How ``holds`` is decided when it is not given (``None``):
 """
 from __future__ import annotations
 
-import csv
-import io
 import math
 import numbers
-import re
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -166,50 +165,7 @@ def fmt_latex_num(x, digits: int = 3) -> str:
 
 
 # ---------------------------------------------------------------------------- text escaping
-_LATEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
-                  "_": r"\_", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}",
-                  "^": r"\textasciicircum{}", "<": r"\textless{}", ">": r"\textgreater{}",
-                  "|": r"\textbar{}"}
-_GREEK = ("alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi pi rho sigma "
-          "tau upsilon phi chi psi omega").split()
-_UNICODE_MATH = {chr(0x3B1 + i): "\\" + n for i, n in enumerate(
-    ["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota", "kappa", "lambda",
-     "mu", "nu", "xi", "omicron", "pi", "rho", "varsigma", "sigma", "tau", "upsilon", "phi", "chi",
-     "psi", "omega"])}
-_UNICODE_MATH.pop("ο")  # omicron is the letter o
-_UNICODE_MATH.update({"Γ": r"\Gamma", "Δ": r"\Delta", "Θ": r"\Theta", "Λ": r"\Lambda", "Ξ": r"\Xi",
-                      "Π": r"\Pi", "Σ": r"\Sigma", "Φ": r"\Phi", "Ψ": r"\Psi", "Ω": r"\Omega",
-                      "≥": r"\geq", "≤": r"\leq", "×": r"\times", "·": r"\cdot", "−": "-",
-                      "∞": r"\infty", "‖": r"\|", "→": r"\to", "≈": r"\approx", "√": r"\surd",
-                      "±": r"\pm", "≠": r"\neq", "∈": r"\in", "⊤": r"\top", "ϵ": r"\epsilon",
-                      "ε": r"\varepsilon", "φ": r"\varphi", "∑": r"\sum", "∥": r"\|",
-                      "²": "^{2}", "³": "^{3}", "¹": "^{1}", "⁻": "^{-}", "₀": "_{0}", "₁": "_{1}",
-                      "₂": "_{2}", "₃": "_{3}"})
-_UNICODE_TEXT = {"—": "---", "–": "--", "“": "``", "”": "''", "’": "'", "‘": "`", "…": r"\ldots{}",
-                 "\u00a0": "~"}
-
-
-def latex_escape(s: str) -> str:
-    """Escape text for LaTeX; common Unicode math (Greek letters, ``≥``, ``‖``...) becomes
-    ``\\ensuremath{...}`` so that pdflatex compiles it; other non-ASCII is dropped to ``?``."""
-    out = []
-    for ch in str(s):
-        if ch in _LATEX_SPECIAL:
-            out.append(_LATEX_SPECIAL[ch])
-        elif ch in _UNICODE_MATH:
-            out.append("\\ensuremath{" + _UNICODE_MATH[ch] + "}")
-        elif ch in _UNICODE_TEXT:
-            out.append(_UNICODE_TEXT[ch])
-        elif ord(ch) < 128:
-            out.append(ch)
-        else:
-            try:
-                import unicodedata
-                base = unicodedata.normalize("NFKD", ch).encode("ascii", "ignore").decode()
-            except Exception:  # pragma: no cover
-                base = ""
-            out.append(base or "?")
-    return "".join(out)
+from .latex import latex_escape  # noqa: E402,F401  (re-exported: one escaping for every output)
 
 
 def _md_escape(s: str) -> str:
@@ -239,6 +195,7 @@ class Row:
     hypotheses: str = ""
     constant: str = ""
     note: str = ""
+    latex: str = ""        # the quantity in math mode for LaTeX output (default: from `formula`)
 
     def __post_init__(self):
         if self.kind not in KINDS:
@@ -282,10 +239,15 @@ class Row:
         return _to_float_or_mpf(r)
 
     def to_json(self) -> dict:
+        """Numbers as JSON numbers (``null`` when missing or outside the double range);
+        ``*_exact`` keeps the full-precision value (a decimal string) wherever the float
+        is not exact: big integers, certified mpmath values, values beyond 1e308."""
         return {"quantity": self.quantity, "source": self.source, "kind": self.kind,
-                "formula": self.formula, "bound": fmt_full(self.bound),
-                "measured": fmt_full(self.measured), "ratio": fmt_full(self.ratio),
-                "bound_float": _float_or_none(self.bound), "measured_float": _float_or_none(self.measured),
+                "formula": self.formula,
+                "bound": _float_or_none(self.bound), "measured": _float_or_none(self.measured),
+                "ratio": _float_or_none(self.ratio),
+                "bound_exact": exact_str(self.bound), "measured_exact": exact_str(self.measured),
+                "ratio_exact": exact_str(self.ratio),
                 "holds": self.holds, "hypotheses_met": self.hypotheses_met,
                 "hypotheses": self.hypotheses, "constant": self.constant, "note": self.note}
 
@@ -295,6 +257,32 @@ def _float_or_none(x):
         return None
     f = float(x)
     return None if math.isinf(f) or math.isnan(f) else f
+
+
+def _float_or_nan(x) -> float:
+    return math.nan if x is None else float(x)
+
+
+def exact_str(x) -> str | None:
+    """The full-precision decimal string of ``x`` when ``float(x)`` is not exactly ``x``
+    (an int beyond 2**53, an mpf with more than 53 bits, a value beyond the double range);
+    ``None`` when the float says everything."""
+    x = as_number(x)
+    if x is None:
+        return None
+    if isinstance(x, int):
+        return None if abs(x) <= 2 ** 53 or int(float(x)) == x else str(x)
+    if not mpmath.isfinite(x):
+        return None
+    f = float(x)
+    if not math.isinf(f) and mpmath.mpf(f) == x:
+        return None
+    return fmt_full(x)
+
+
+FRAME_COLUMNS = ("quantity", "source", "kind", "formula", "bound", "measured", "ratio", "holds",
+                 "hypotheses_met", "hypotheses", "constant", "note", "bound_exact", "measured_exact",
+                 "ratio_exact")
 
 
 @dataclass
@@ -318,17 +306,33 @@ class Table:
                 "settings": {k: _json_setting(v) for k, v in self.settings.items()},
                 "seed": self.seed, "rows": [r.to_json() for r in self.rows], "notes": list(self.notes)}
 
-    def to_csv(self) -> str:
-        buf = io.StringIO()
-        w = csv.writer(buf, lineterminator="\n")
-        w.writerow(["quantity", "source", "kind", "formula", "bound", "measured", "ratio", "holds",
-                    "hypotheses_met", "hypotheses", "constant", "note"])
+    def to_frame(self):
+        """A :class:`pandas.DataFrame`, one row per compared quantity: ``bound``,
+        ``measured`` and ``ratio`` as float64 (``inf`` beyond the double range, NaN when
+        missing), ``holds``/``hypotheses_met`` as nullable booleans, and ``*_exact``
+        (strings) with the exact value wherever the float is not exact. The settings and
+        the seed are in ``frame.attrs``."""
+        import pandas as pd
+        data = {c: [] for c in FRAME_COLUMNS}
         for r in self.rows:
-            j = r.to_json()
-            w.writerow([r.quantity, r.source, r.kind, r.formula, _csv(j["bound"]), _csv(j["measured"]),
-                        _csv(j["ratio"]), _csv(r.holds), _csv(r.hypotheses_met), r.hypotheses,
-                        r.constant, r.note])
-        return buf.getvalue()
+            for c in ("quantity", "source", "kind", "formula", "holds", "hypotheses_met", "hypotheses",
+                      "constant", "note"):
+                data[c].append(getattr(r, c))
+            for c, v in (("bound", r.bound), ("measured", r.measured), ("ratio", r.ratio)):
+                data[c].append(_float_or_nan(v))
+                data[c + "_exact"].append(exact_str(v))
+        dtypes = {"bound": "float64", "measured": "float64", "ratio": "float64", "holds": "boolean",
+                  "hypotheses_met": "boolean"}
+        df = pd.DataFrame({c: pd.Series(v, dtype=dtypes.get(c, object)) for c, v in data.items()},
+                          columns=list(FRAME_COLUMNS))
+        df.attrs.update(paper=self.paper, title=self.title, seed=self.seed, settings=dict(self.settings),
+                        notes=list(self.notes))
+        return df
+
+    def to_csv(self) -> str:
+        """The frame of :meth:`to_frame` as CSV (floats round-trip; exact values in the
+        ``*_exact`` columns)."""
+        return self.to_frame().to_csv(index=False, lineterminator="\n")
 
     # -- people
     def _cells(self, r: Row) -> list[str]:
@@ -339,16 +343,32 @@ class Table:
     def _caption(self) -> str:
         return f"settings: {fmt_settings(self.settings)}; seed {self.seed}"
 
+    def _notes(self) -> list[str]:
+        return [f"{r.quantity}: {r.note}" for r in self.rows if r.note] + list(self.notes)
+
+    def display_frame(self):
+        """The table as people read it (short numbers as text), a DataFrame."""
+        import pandas as pd
+        return pd.DataFrame([self._cells(r) for r in self.rows], columns=list(COLUMNS))
+
     def to_markdown(self) -> str:
-        lines = [f"### {self.paper}: {_md_escape(self.title)}", "", _md_escape(self._caption()), "",
-                 "| " + " | ".join(COLUMNS) + " |",
-                 "|" + "|".join(["---", "---", "---:", "---:", "---:", ":---:", "---", "---"]) + "|"]
-        for r in self.rows:
-            lines.append("| " + " | ".join(_md_escape(c) for c in self._cells(r)) + " |")
-        extra = [f"{r.quantity}: {r.note}" for r in self.rows if r.note] + list(self.notes)
+        body = self.display_frame().map(_md_escape).to_markdown(
+            index=False, tablefmt="github", disable_numparse=True,
+            colalign=("left", "left", "right", "right", "right", "center", "left", "left"))
+        lines = [f"### {self.paper}: {_md_escape(self.title)}", "", _md_escape(self._caption()), "", body]
+        extra = self._notes()
         if extra:
             lines += ["", "Notes:", ""] + [f"- {_md_escape(n)}" for n in extra]
         return "\n".join(lines) + "\n"
+
+    def _repr_html_(self) -> str:
+        import html
+        parts = [f"<p><b>{html.escape(self.paper)}: {html.escape(self.title)}</b><br>"
+                 f"{html.escape(self._caption())}</p>", self.display_frame().to_html(index=False)]
+        extra = self._notes()
+        if extra:
+            parts.append("<ul>" + "".join(f"<li>{html.escape(n)}</li>" for n in extra) + "</ul>")
+        return "\n".join(parts)
 
     def to_rich(self):
         from rich.console import Group
@@ -376,33 +396,10 @@ class Table:
         return self.to_rich()
 
     # -- papers
-    def to_latex(self, label: str | None = None) -> str:
-        label = label or f"tab:{self.paper}-bounds"
-        label = re.sub(r"[^A-Za-z0-9:._\-]", "-", label)
-        caption = (f"{latex_escape(self.title)}: bounds of {latex_escape(self.paper)} beside measured "
-                   f"values. Settings: {latex_escape(fmt_settings(self.settings)) or 'none'}; "
-                   f"seed {self.seed}.")
-        out = ["% requires \\usepackage{booktabs} and \\usepackage{siunitx}",
-               "\\begin{table}[htbp]", "\\centering", "\\small",
-               f"\\caption{{{caption}}}", f"\\label{{{label}}}",
-               "\\begin{tabular}{llrrrccl}", "\\toprule",
-               "Quantity & Source & Bound & Measured & Bound/measured & Holds & Hyp.\\ met & Constant \\\\",
-               "\\midrule"]
-        for r in self.rows:
-            cells = [latex_escape(r.quantity), latex_escape(r.source), fmt_latex_num(r.bound),
-                     fmt_latex_num(r.measured), fmt_latex_num(r.ratio),
-                     _yesno(r.holds).replace("-", "{--}"), _yesno(r.hypotheses_met).replace("-", "{--}"),
-                     latex_escape(r.constant)]
-            out.append(" & ".join(cells) + " \\\\")
-        out += ["\\bottomrule", "\\end{tabular}"]
-        extra = [f"{r.quantity}: {r.hypotheses}" for r in self.rows if r.hypotheses] + \
-                [f"{r.quantity}: {r.note}" for r in self.rows if r.note] + list(self.notes)
-        if extra:
-            out += ["\\par\\smallskip", "{\\footnotesize"]
-            out += [latex_escape(n) + "\\par" for n in extra]
-            out += ["}"]
-        out.append("\\end{table}")
-        return "\n".join(out) + "\n"
+    def to_latex(self, label: str | None = None, long: bool | None = None) -> str:
+        """A table that fits the text width (see :mod:`boundcalc.reports.latex_table`)."""
+        from .latex_table import table_latex
+        return table_latex(self, label=label, long=long)
 
 
 def _csv(v) -> str:

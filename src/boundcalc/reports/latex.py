@@ -1,0 +1,186 @@
+"""LaTeX pieces shared by the comparison table and the formula sheet.
+
+* :func:`latex_escape` -- text to LaTeX (specials escaped, Unicode math mapped to macros,
+  accented Latin letters kept for ``[T1]{fontenc}``; nothing ever becomes ``?``);
+* :func:`split_relation` / :func:`quantity_latex` -- the quantity a formula defines or
+  bounds, taken from the LaTeX the formula file carries (``\\beta_2(\\tilde\\theta)``);
+* :func:`document` -- a complete article around a body, with the packages both need;
+* :func:`compile_pdf` -- run pdflatex, return the PDF, the log and its overfull boxes.
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+from pathlib import Path
+
+# packages every output of boundcalc needs (the table and the sheet)
+PACKAGES = ("\\usepackage[T1]{fontenc}\n\\usepackage[utf8]{inputenc}\n\\usepackage{lmodern}\n"
+            "\\usepackage{amsmath}\n\\usepackage{amssymb}\n\\usepackage{booktabs}\n"
+            "\\usepackage{siunitx}\n\\usepackage{threeparttable}\n\\usepackage{threeparttablex}\n"
+            "\\usepackage{tabularx}\n\\usepackage{xltabular}\n"
+            "\\usepackage{adjustbox}\n")
+REQUIRES = ("% requires \\usepackage[T1]{fontenc}, amsmath, amssymb, booktabs, siunitx, "
+            "threeparttable, tabularx")
+
+_LATEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
+                  "_": r"\_", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}",
+                  "^": r"\textasciicircum{}", "<": r"\textless{}", ">": r"\textgreater{}",
+                  "|": r"\textbar{}"}
+_GREEK = ["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota", "kappa",
+          "lambda", "mu", "nu", "xi", "omicron", "pi", "rho", "varsigma", "sigma", "tau", "upsilon",
+          "phi", "chi", "psi", "omega"]
+UNICODE_MATH = {chr(0x3B1 + i): "\\" + n for i, n in enumerate(_GREEK) if n != "omicron"}
+UNICODE_MATH.update({
+    "Γ": r"\Gamma", "Δ": r"\Delta", "Θ": r"\Theta", "Λ": r"\Lambda", "Ξ": r"\Xi", "Π": r"\Pi",
+    "Σ": r"\Sigma", "Φ": r"\Phi", "Ψ": r"\Psi", "Ω": r"\Omega", "ϵ": r"\epsilon", "ε": r"\varepsilon",
+    "φ": r"\varphi", "ϑ": r"\vartheta", "≥": r"\geq", "≤": r"\leq", "≲": r"\lesssim", "≳": r"\gtrsim",
+    "≪": r"\ll", "≫": r"\gg", "≠": r"\neq", "≈": r"\approx", "≡": r"\equiv", "∼": r"\sim",
+    "≃": r"\simeq", "∝": r"\propto", "×": r"\times", "·": r"\cdot", "∘": r"\circ", "⊗": r"\otimes",
+    "⊙": r"\odot", "−": "-", "±": r"\pm", "∓": r"\mp", "÷": r"\div", "∞": r"\infty", "‖": r"\|",
+    "∥": r"\|", "→": r"\to", "←": r"\leftarrow", "↦": r"\mapsto", "⇒": r"\Rightarrow",
+    "⇔": r"\Leftrightarrow", "√": r"\surd", "∈": r"\in", "∉": r"\notin", "⊂": r"\subset",
+    "⊆": r"\subseteq", "∪": r"\cup", "∩": r"\cap", "∅": r"\emptyset", "∀": r"\forall",
+    "∃": r"\exists", "∂": r"\partial", "∇": r"\nabla", "∑": r"\sum", "∏": r"\prod", "∫": r"\int",
+    "⊤": r"\top", "⊥": r"\perp", "∧": r"\wedge", "∨": r"\vee", "¬": r"\neg", "⟨": r"\langle",
+    "⟩": r"\rangle", "⌈": r"\lceil", "⌉": r"\rceil", "⌊": r"\lfloor", "⌋": r"\rfloor",
+    "ℝ": r"\mathbb{R}", "ℕ": r"\mathbb{N}", "ℤ": r"\mathbb{Z}", "ℚ": r"\mathbb{Q}", "ℓ": r"\ell",
+    "★": r"\star", "⋆": r"\star", "†": r"\dagger", "°": r"^{\circ}", "′": r"'", "…": r"\ldots",
+    "⋯": r"\cdots", "²": "^{2}", "³": "^{3}", "¹": "^{1}", "⁴": "^{4}", "⁻": "^{-}", "⁺": "^{+}",
+    "ᵀ": r"^{\top}", "₀": "_{0}", "₁": "_{1}", "₂": "_{2}", "₃": "_{3}", "₄": "_{4}", "ₖ": "_{k}",
+    "ₙ": "_{n}", "ₜ": "_{t}"})
+_UNICODE_TEXT = {"—": "---", "–": "--", "“": "``", "”": "''", "’": "'", "‘": "`", "\u00a0": "~",
+                 "§": r"\S{}", "•": r"\textbullet{}", "€": "EUR", "\u200b": "", "\ufeff": ""}
+# combining marks: applied to the character before them (Z̄ -> \bar{Z})
+_COMBINING = {"\u0304": r"\bar", "\u0305": r"\bar", "\u0303": r"\tilde", "\u0302": r"\hat",
+              "\u0307": r"\dot", "\u0308": r"\ddot", "\u20d7": r"\vec"}
+
+
+def _is_latin_t1(ch: str) -> bool:
+    """Accented Latin letters that pdflatex typesets from UTF-8 with [T1]{fontenc}."""
+    return ("\u00c0" <= ch <= "\u017f") and ch not in "×÷"
+
+
+def latex_escape(s: str) -> str:
+    """Escape text for LaTeX. Unicode math becomes ``\\ensuremath{...}``, accented Latin
+    letters are kept (``[T1]{fontenc}``), a combining accent applies to the letter before
+    it, and any other character is written as its Unicode name (``[U+2603 SNOWMAN]``) --
+    never dropped, never ``?``."""
+    out: list[str] = []
+    for ch in unicodedata.normalize("NFC", str(s)):
+        if ch in _LATEX_SPECIAL:
+            out.append(_LATEX_SPECIAL[ch])
+        elif ord(ch) < 128:
+            out.append(ch)
+        elif ch in _COMBINING and out:
+            prev = out.pop()
+            inner = prev[len("\\ensuremath{"):-1] if prev.startswith("\\ensuremath{") else prev
+            out.append("\\ensuremath{" + _COMBINING[ch] + "{" + inner + "}}")
+        elif ch in UNICODE_MATH:
+            out.append("\\ensuremath{" + UNICODE_MATH[ch] + "}")
+        elif ch in _UNICODE_TEXT:
+            out.append(_UNICODE_TEXT[ch])
+        elif _is_latin_t1(ch):
+            out.append(ch)
+        else:
+            base = unicodedata.normalize("NFKD", ch)
+            if base != ch and all(ord(c) < 128 or c in UNICODE_MATH or _is_latin_t1(c) for c in base):
+                out.append(latex_escape(base))
+            else:
+                name = unicodedata.name(ch, "")
+                out.append(f"[U+{ord(ch):04X}{' ' + name if name else ''}]")
+    return "".join(out)
+
+
+# ---------------------------------------------------------------------------- quantities
+_REL = re.compile(r":=|=:|\\coloneqq|\\triangleq|\\(?:leq?|geq?|lesssim|gtrsim|approx)(?![A-Za-z])"
+                  r"|(?<![<>!])=|<|>")
+
+
+def split_relation(tex: str) -> list[tuple[str, str]]:
+    """``[(part, relation_after_it), ...]``: ``tex`` cut at its top-level relations (outside
+    braces); the last relation is ``""``."""
+    parts, depth, start, i = [], 0, 0, 0
+    while i < len(tex):
+        ch = tex[i]
+        if ch == "\\" and i + 1 < len(tex) and tex[i + 1] in "{}":
+            i += 2
+            continue
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+        elif depth == 0:
+            m = _REL.match(tex, i)
+            if m:
+                parts.append((tex[start:i].strip(), m.group(0)))
+                i = start = m.end()
+                continue
+        i += 1
+    parts.append((tex[start:].strip(), ""))
+    return parts
+
+
+def quantity_latex(printed: str) -> str:
+    """The quantity a formula's printed LaTeX defines or bounds: the side named by ``=:``,
+    else the left side of the first relation; ``""`` when ``printed`` has no relation."""
+    parts = split_relation(printed or "")
+    if len(parts) < 2:
+        return ""
+    for k, (_, rel) in enumerate(parts):
+        if rel == "=:":
+            return parts[k + 1][0]
+    return parts[0][0]
+
+
+def formula_quantity(fid: str) -> str:
+    """:func:`quantity_latex` of a formula of the registry by id; ``""`` if unknown."""
+    if not fid:
+        return ""
+    try:
+        from ..registry import get_registry
+        spec = get_registry().spec(fid)
+    except Exception:         # an id the registry does not know: fall back to the text
+        return ""
+    if spec.kind in ("requirement", "claim"):
+        return ""             # a condition is named by its title, not by one side of it
+    return quantity_latex(spec.latex)
+
+
+# ---------------------------------------------------------------------------- documents
+def document(body: str, *, title: str = "", bibitems: list[tuple[str, str]] | None = None,
+             landscape: bool = False) -> str:
+    """A complete ``article`` (standard text width) around ``body``; ``bibitems``
+    ``[(cite_key, LaTeX text)]`` become a ``thebibliography`` so every ``\\cite`` resolves."""
+    out = ["\\documentclass[11pt]{article}", PACKAGES.rstrip("\n"),
+           "\\usepackage[hidelinks]{hyperref}", "\\sisetup{detect-all}", "\\begin{document}"]
+    if title:
+        out += [f"\\section*{{{title}}}"]
+    out.append(body.rstrip("\n"))
+    if bibitems:
+        out += ["\\begin{thebibliography}{9}"] + \
+               [f"\\bibitem{{{k}}} {text}" for k, text in bibitems] + ["\\end{thebibliography}"]
+    out.append("\\end{document}")
+    return "\n".join(out) + "\n"
+
+
+class Compiled:
+    def __init__(self, pdf: Path, log: str):
+        self.pdf, self.log = pdf, log
+        self.overfull = re.findall(r"^Overfull \\hbox.*$", log, flags=re.M)
+        self.typeout = dict(re.findall(r"^BOUNDCALC (\w+)=(\S+)$", log, flags=re.M))
+
+
+def compile_pdf(tex: str, folder, name: str = "doc", runs: int = 2) -> Compiled:
+    """Write ``tex`` to ``folder/name.tex`` and run pdflatex ``runs`` times (citations need
+    two). Raises :class:`RuntimeError` with the log's tail when pdflatex fails."""
+    import subprocess
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / f"{name}.tex").write_text(tex, encoding="utf-8")
+    for _ in range(runs):
+        p = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", f"{name}.tex"],
+                           cwd=folder, capture_output=True, text=True, timeout=120)
+        if p.returncode != 0:
+            raise RuntimeError(f"pdflatex failed on {folder / name}.tex:\n{p.stdout[-3000:]}")
+    log = (folder / f"{name}.log").read_text(encoding="utf-8", errors="replace")
+    return Compiled(folder / f"{name}.pdf", log)

@@ -1,0 +1,160 @@
+"""A comparison :class:`~.table.Table` as a LaTeX table that drops into a paper.
+
+Six columns spanning exactly ``\\linewidth``: the quantity, typeset from the formula
+file's LaTeX (``\\widehat L(\\tilde\\theta^{(K)})``), with its source beneath it
+(wrapped ``X`` column); bound, measured and their ratio in siunitx ``S`` columns
+(aligned on the decimal marker, ``table-format`` computed from the numbers shown); and
+whether the bound holds and the theorem's hypotheses were met. Hypotheses, constants
+and notes are table notes (``\\tnote{a}`` on the row), the settings and the seed the
+last note; the one caption cites the paper (``\\cite{<cite_key>}`` from its ``[paper]``
+table). A short table is a ``table`` float (``threeparttable`` + ``tabularx``); a long
+one (many rows or much note text) a ``ThreePartTable`` (threeparttablex) around an
+``xltabular`` that breaks across pages, its notes after the last row.
+"""
+from __future__ import annotations
+
+import re
+
+import mpmath
+
+from .latex import REQUIRES, formula_quantity, latex_escape
+from .table import as_number, fmt_settings, sci_parts
+
+
+def s_cell(x) -> str:
+    """A number for an ``S`` column: exact integers below 1000 as they are, everything
+    else as ``m.mmeE`` (3 significant digits; the columns print no ``x10^0``); text
+    cells are braced."""
+    x = as_number(x)
+    if x is None:
+        return "{--}"
+    if isinstance(x, int) and abs(x) < 1000:
+        return str(x)
+    x = mpmath.mpf(x)
+    if mpmath.isnan(x):
+        return "{n/a}"
+    if mpmath.isinf(x):
+        return "{$\\infty$}" if x > 0 else "{$-\\infty$}"
+    if x == 0:
+        return "0"
+    sign, mant, e = sci_parts(x, 3)
+    return f"{sign}{mant}e{e}"
+
+
+def table_format(cells: list[str]) -> str:
+    """siunitx ``table-format`` wide enough for every number in ``cells``."""
+    neg = nexp = False
+    ints = decs = exps = 0
+    has_exp = False
+    for c in cells:
+        if c.startswith("{"):
+            continue
+        m = re.fullmatch(r"(-?)(\d+)(?:\.(\d+))?(?:e(-?)(\d+))?", c)
+        if not m:
+            continue
+        neg |= bool(m.group(1))
+        ints = max(ints, len(m.group(2)))
+        decs = max(decs, len(m.group(3) or ""))
+        if m.group(5):
+            has_exp = True
+            nexp |= bool(m.group(4))
+            exps = max(exps, len(m.group(5)))
+    fmt = f"{'-' if neg else ''}{max(ints, 1)}.{decs}"
+    if has_exp:
+        fmt += f"e{'-' if nexp else ''}{exps}"
+    return fmt
+
+
+def _marks():
+    n = 0
+    while True:
+        n += 1
+        k, s = n, ""
+        while k:
+            k, r = divmod(k - 1, 26)
+            s = chr(97 + r) + s
+        yield s
+
+
+def _yesno(b) -> str:
+    return "--" if b is None else ("yes" if b else "no")
+
+
+def _quantity(row) -> str:
+    math = row.latex or formula_quantity(row.formula)
+    return f"${math}$" if math else latex_escape(row.quantity)
+
+
+def _paper_ref(paper: str) -> tuple[str, str]:
+    """(cite key, short citation text) of a paper of the registry; ``("", "")`` if unknown."""
+    try:
+        from ..registry import get_registry
+        p = get_registry().paper(paper)
+    except Exception:
+        return "", ""
+    return p.refs.get("cite_key", ""), p.title
+
+
+LONG_ROWS = 10          # more rows, or more note text, and the table breaks across pages
+LONG_NOTES = 1800
+
+
+def table_latex(table, label: str | None = None, long: bool | None = None) -> str:
+    """The table as LaTeX: a ``table`` float (``threeparttable`` + ``tabularx``), or for
+    a long table (``long=None``: decided by its size) a ``ThreePartTable`` around an
+    ``xltabular`` that breaks across pages, with the notes after its last row."""
+    label = label or f"tab:{table.paper}-bounds"
+    label = re.sub(r"[^A-Za-z0-9:._\-]", "-", label)
+    key, _ = _paper_ref(table.paper)
+    cite = f"~\\cite{{{key}}}" if key else f" ({latex_escape(table.paper)})"
+    caption = latex_escape(table.title.rstrip(".")) + cite + "."
+    num = [[s_cell(r.bound), s_cell(r.measured), s_cell(r.ratio)] for r in table.rows]
+    fmts = [table_format([n[i] for n in num]) for i in range(3)]
+    marks = _marks()
+    body, notes = [], []
+    for r, n in zip(table.rows, num):
+        parts = []
+        if r.hypotheses:
+            parts.append("hypotheses: " + r.hypotheses)
+        if r.constant and r.constant != "exact constant":
+            parts.append(r.constant)
+        if r.note:
+            parts.append(r.note)
+        q = _quantity(r)
+        if parts:
+            m = next(marks)
+            q += f"\\tnote{{{m}}}"
+            notes.append(f"\\item[{m}] " + latex_escape("; ".join(parts)))
+        q += f"\\newline{{\\footnotesize {latex_escape(r.source)}}}" if r.source else ""
+        body.append(" & ".join([q, *n, _yesno(r.holds), _yesno(r.hypotheses_met)]) + " \\\\")
+    notes += [f"\\item[] {latex_escape(n)}" for n in table.notes]
+    notes.append("\\item[] Ratio: bound/measured. Holds: the bound holds for the measured value "
+                 "(for a condition: the value used meets it). Hyp.: the theorem's hypotheses "
+                 "were met at the sizes used. Numbers to 3 significant digits.")
+    notes.append(f"\\item[] Settings: {latex_escape(fmt_settings(table.settings)) or 'none'}; "
+                 f"seed {table.seed}.")
+    cols = (">{\\raggedright\\arraybackslash}X"
+            + "".join(f"S[table-format={f},print-zero-exponent=false]" for f in fmts) + "cc")
+    head = "Quantity (source) & {Bound} & {Measured} & {Ratio} & Holds & Hyp. \\\\"
+    if long is None:
+        long = len(body) > LONG_ROWS or sum(len(n) for n in notes) > LONG_NOTES
+    if not long:
+        out = [REQUIRES, "\\begin{table}[tbp]", "\\centering", "\\small", "\\begin{threeparttable}",
+               f"\\caption{{{caption}}}", f"\\label{{{label}}}", "\\setlength{\\tabcolsep}{3pt}",
+               f"\\begin{{tabularx}}{{\\linewidth}}{{{cols}}}", "\\toprule", head, "\\midrule",
+               *body, "\\bottomrule", "\\end{tabularx}",
+               "\\begin{tablenotes}[flushleft]", "\\scriptsize", *notes, "\\end{tablenotes}",
+               "\\end{threeparttable}", "\\end{table}"]
+    else:      # breaks across pages: threeparttablex's notes under an xltabular (longtable + X)
+        out = [REQUIRES + ", threeparttablex, xltabular",
+               "\\begin{ThreePartTable}", "\\begin{TableNotes}[flushleft]", "\\scriptsize", *notes,
+               "\\end{TableNotes}", "\\small", "\\setlength{\\tabcolsep}{3pt}",
+               f"\\begin{{xltabular}}{{\\linewidth}}{{{cols}}}",
+               f"\\caption{{{caption}}}\\label{{{label}}}\\\\", "\\toprule", head, "\\midrule",
+               "\\endfirsthead",
+               f"\\multicolumn{{6}}{{l}}{{\\footnotesize\\itshape Table~\\ref{{{label}}} (continued)}}\\\\",
+               "\\toprule", head, "\\midrule", "\\endhead",
+               "\\midrule", "\\multicolumn{6}{r}{\\footnotesize\\itshape continued on the next page}\\\\",
+               "\\endfoot", "\\bottomrule", "\\insertTableNotes", "\\endlastfoot",
+               *body, "\\end{xltabular}", "\\end{ThreePartTable}"]
+    return "\n".join(out) + "\n"
