@@ -1,49 +1,46 @@
 """Decide ``LHS REL RHS`` under assumptions: proved / disproved (with a certified
-counterexample) / unknown.
+counterexample) / unknown, each naming the layer of :mod:`.decide` that decided it.
 
 Both sides are parsed by the same whitelist parser as formula files, so a side may
 name a formula (``deora2023.beta2``), whose symbols keep their domains. Symbols
 declared nowhere are positive reals. ``--assume 'x >= 1'`` narrows a symbol's domain
-(bounds on single symbols); other assumptions (``x <= y``) are used when sampling
-for counterexamples and stated in the result.
+(bounds on single symbols); other assumptions (``x <= y``) are hypotheses of every
+layer and are stated in the result.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-import mpmath
-import numpy as np
-import sympy as sp
-
-from ..backends import mp as mpb
 from ..errors import BoundcalcError
 from ..expr.domains import Domain
-from ..expr.nodes import Num, Rel, Sym, sub
-from ..expr.parser import parse
+from ..expr.nodes import Num, Rel, Sym
+from ..expr.parser import parse, parse_number
 from ..registry import get_registry
-from .solve import relation_holds
-from .symbolic import domain_substitution, prove_sign, to_sympy_with_domains
+from .decide import SAMPLES, SECONDS, check_domain, decide_relation
 
 RELS = ("==", "<=", ">=", "<", ">")
-SAMPLES = 3000
 
 
 @dataclass
 class VerifyResult:
     statement: str
     verdict: str                    # proved | disproved | unknown
-    method: str
+    method: str                     # the verdict with its layer: "proved (SMT, after naming sqrt(x*y))"
     assumptions: list[str]
     counterexample: dict | None = None
     detail: str = ""
     domains: dict = field(default_factory=dict)
+    layer: str = ""                 # the layer that decided (decide.LAYERS)
+    seconds: float = 0.0
 
     def to_json(self) -> dict:
         return dict(self.__dict__)
 
     def describe(self) -> str:
-        s = f"{self.statement}: {self.verdict.upper()} ({self.method})"
+        m = self.method
+        s = f"{self.statement}: " + (self.verdict.upper() + m[len(self.verdict):] if m.startswith(self.verdict)
+                                      else f"{self.verdict.upper()} ({m})")
         if self.assumptions:
             s += "\n  assuming " + ", ".join(self.assumptions)
         if self.counterexample:
@@ -69,7 +66,8 @@ def _narrow(d: Domain, op: str, c: Fraction) -> Domain:
 
 
 def verify(lhs: str, rel: str, rhs: str, assume: list[str], *, formulas_path=None,
-           samples: int = SAMPLES, seed: int = 0) -> VerifyResult:
+           samples: int = SAMPLES, seed: int = 0, box: dict | None = None,
+           seconds: float = SECONDS) -> VerifyResult:
     if rel not in RELS:
         raise BoundcalcError(f"REL must be one of {', '.join(RELS)}, not {rel!r}")
     reg = get_registry(formulas_path)
@@ -95,114 +93,43 @@ def verify(lhs: str, rel: str, rhs: str, assume: list[str], *, formulas_path=Non
         else:
             extra.append(r)
     return decide(a, rel, b, domains, extra, statement=statement, assumptions=list(assume),
-                  samples=samples, seed=seed)
+                  samples=samples, seed=seed, box=box, seconds=seconds)
 
 
 def decide(a, rel: str, b, domains: dict[str, Domain], extra=(), *, statement: str = "",
-           assumptions: list[str] | None = None, samples: int = SAMPLES, seed: int = 0) -> VerifyResult:
-    """The core of ``verify`` on parsed, resolved sides: a vectorised search for a
-    certified counterexample, then a symbolic proof, else unknown."""
+           assumptions: list[str] | None = None, samples: int = SAMPLES, seed: int = 0,
+           seconds: float = SECONDS, box: dict | None = None) -> VerifyResult:
+    """``verify`` on parsed, resolved sides: the layered procedure of :mod:`.decide`
+    (exact -> SMT -> interval -> counterexample search). ``box`` (name -> (lo, hi)) narrows
+    the domains; it is validated (reversed, empty or outside the domain: an error)."""
     assume = assumptions or []
-    node = Rel(rel, a, b)
-    for n in node.symbols():
+    for n in Rel(rel, a, b).symbols() | set().union(*(r.symbols() for r in extra)):
         domains.setdefault(n, Domain(lo=Fraction(0)))
-    for r in extra:
-        for n in r.symbols():
-            domains.setdefault(n, Domain(lo=Fraction(0)))
+    if box:
+        domains = apply_box(domains, box)
     dom_text = {n: str(d) for n, d in domains.items()}
-    ce = _search(a, rel, b, node, domains, list(extra), samples, seed, statement)
-    if ce is not None:
-        return VerifyResult(statement, "disproved", "certified counterexample", assume, ce, domains=dom_text)
-    method = _prove(a, rel, b, domains, list(extra))
-    if method:
-        return VerifyResult(statement, "proved", method, assume, domains=dom_text)
-    return VerifyResult(statement, "unknown", "no proof found; no counterexample among "
-                        f"{samples} sampled points", assume, domains=dom_text,
-                        detail="sampling is not a proof")
+    d = decide_relation(a, rel, b, domains, list(extra), seconds=seconds, samples=samples, seed=seed)
+    return VerifyResult(statement, d.verdict, d.text, assume, d.counterexample, d.detail,
+                        domains=dom_text, layer=d.layer, seconds=d.seconds)
 
 
-def _prove(a, rel, b, domains, extra) -> str | None:
-    """Symbolic proof under the domains; an assumption 'x >= e' (x a symbol not in e)
-    is used by substituting x = e + t with t >= 0."""
-    diff = sub(b, a) if rel in ("<=", "<") else sub(a, b)
-    expr, syms = to_sympy_with_domains(diff, {}, domains)
-    subs_extra = {}
-    for r in extra:
-        got = _assumption_substitution(r, syms, domains)
-        if got is None:
-            return None
-        subs_extra.update(got)
-    if subs_extra:
-        expr = expr.subs(subs_extra)
-        syms = {n: s for n, s in syms.items() if s not in subs_extra}
-        for s_new in set().union(*(v.free_symbols for v in subs_extra.values())):
-            syms.setdefault(s_new.name, s_new)
-    tr = expr.subs(domain_substitution(syms, {n: d for n, d in domains.items() if n in syms}))
-    if rel == "==":
-        if tr == 0 or sp.expand(tr) == 0 or (sp.count_ops(tr) < 400 and sp.simplify(tr) == 0):
-            return "symbolic: LHS - RHS simplifies to 0" + (" under the assumptions" if extra else "")
-        return None
-    sign = "zero" if tr == 0 else prove_sign(tr)
-    if sign == "positive" or (sign in ("nonnegative", "zero") and rel in ("<=", ">=")):
-        return f"symbolic: the difference is {sign} on the whole domain" + (" under the assumptions" if extra else "")
-    return None
-
-
-def _assumption_substitution(r: Rel, syms, domains):
-    from ..backends.sym import to_sympy
-    if r.op == "==" :
-        return None
-    for lhs, rhs, op in ((r.lhs, r.rhs, r.op), (r.rhs, r.lhs, {"<=": ">=", ">=": "<=", "<": ">", ">": "<"}[r.op])):
-        if isinstance(lhs, Sym) and lhs.name in syms and lhs.name not in rhs.symbols():
-            kind = {"positive": True} if op in ("<", ">") else {"nonnegative": True}
-            t = sp.Dummy(f"{lhs.name}_gap", **kind)
-            e = to_sympy(rhs, dict(syms))
-            return {syms[lhs.name]: e + t if op in (">=", ">") else e - t}
-    return None
-
-
-def _search(a, rel, b, node, domains, extra, samples, seed, statement):
-    from . import sampling
-    names = sorted(domains)
-    pts = sampling.sample({n: domains[n] for n in names}, samples, seed)
-    ok = np.ones(samples, dtype=bool)
-    with np.errstate(all="ignore"):
-        for r in extra:
-            ok &= _np_holds(r.op, sampling.values(r.lhs, pts), sampling.values(r.rhs, pts), 1e-9)
-        va, vb = sampling.values(a, pts), sampling.values(b, pts)
-        bad = ok & np.isfinite(va) & np.isfinite(vb) & ~_np_holds(rel, va, vb, 1e-9)
-        score = np.where(bad, np.abs(va - vb) / (np.abs(va) + np.abs(vb) + 1e-300), -1.0)
-    for i in np.argsort(-score)[:40]:
-        if score[i] < 0:
-            break
-        env = sampling.point(pts, int(i))
-        if not all(domains[n].contains(env[n]) for n in names):
-            continue
-        if extra and not all(_ok_point(r, env) for r in extra):
-            continue
-        try:
-            if not relation_holds(node, env, what=statement):
-                lv = mpb.evaluate(a, env, digits=12)
-                rv = mpb.evaluate(b, env, digits=12)
-                return {**{k: str(x) for k, x in env.items() if k in node.symbols() or any(k in r.symbols() for r in extra)},
-                        "lhs": mpmath.nstr(lv, 12), "rhs": mpmath.nstr(rv, 12)}
-        except BoundcalcError:
-            continue
-    return None
-
-
-def _np_holds(op: str, a, b, rtol: float):
-    """Relation on float arrays with a relative tolerance in favour of 'holds'."""
-    tol = rtol * (np.abs(a) + np.abs(b))
-    return {"<=": a <= b + tol, ">=": a >= b - tol, "<": a < b + tol, ">": a > b - tol,
-            "==": np.abs(a - b) <= tol}[op]
-
-
-def _ok_point(r: Rel, env) -> bool:
-    try:
-        return relation_holds(r, env)
-    except BoundcalcError:
-        return False
+def apply_box(domains: dict[str, Domain], box: dict) -> dict[str, Domain]:
+    """Domains narrowed to a user box {name: (lo, hi)}; a garbage, reversed, empty or
+    out-of-domain box is an error naming it (checked before any proof is attempted)."""
+    out = dict(domains)
+    for n, (lo, hi) in box.items():
+        if n not in out:
+            raise BoundcalcError(f"--box {n}: {n!r} is not a symbol of the statement")
+        a, c = (parse_number(v, where=f"--box {n}") for v in (lo, hi))
+        if a > c:
+            raise BoundcalcError(f"--box {n}: reversed range [{a}, {c}] (lo must be <= hi)")
+        d = out[n]
+        for v in (a, c):
+            if not d.contains(v):
+                raise BoundcalcError(f"--box {n}: {v} is outside the domain of {n} ({n} {d.describe()})")
+        out[n] = Domain(d.integer, a, True, c, True)
+        check_domain(n, out[n])
+    return out
 
 
 def _paper_of(text: str, reg) -> str | None:

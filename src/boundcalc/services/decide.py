@@ -1,0 +1,296 @@
+"""The decision procedure behind ``verify``, ``monotone`` and every ``check`` kind: one
+notion of evidence, produced by layers that each name themselves in the verdict.
+
+API note (for services/check.py and others)
+-------------------------------------------
+``decide_relation(a, rel, b, domains, extra=(), *, seconds=8.0, samples=3000, seed=0)``
+returns a :class:`Decision` with
+
+* ``verdict``  — ``"proved"`` | ``"disproved"`` | ``"unknown"``;
+* ``layer``    — which layer decided it, one of :data:`LAYERS`:
+  ``"exact"`` (SymPy simplification and sign rules, possibly after substituting the
+  assumptions or taking logarithms of both sides), ``"SMT"`` (z3 nonlinear real
+  arithmetic after naming non-polynomial terms, :mod:`.smt`), ``"interval"`` (arb
+  branch-and-bound, :mod:`.interval`), ``"counterexample"`` (a point found by sampling,
+  at a domain boundary, or from an SMT model, certified in ball arithmetic), ``"budget"``
+  (unknown because a time or size budget ran out), ``"none"`` (unknown: every layer ran
+  and none decided);
+* ``text``     — the verdict as printed, e.g. ``"proved (SMT, after naming sqrt(x*y))"``,
+  ``"proved (interval, 1204 boxes)"``, ``"disproved (counterexample, certified)"``,
+  ``"unknown (budget)"``;
+* ``counterexample`` — for ``disproved``: the point (symbol -> exact decimal string) with
+  ``lhs``/``rhs`` values, re-checked in ball arithmetic before it is reported;
+* ``detail``, ``seconds``.
+
+A proof is valid at every point of the domains where the assumptions hold and both sides
+are defined. Integer symbols are relaxed to reals by the proving layers (sound). Every
+layer has a time and size budget; running out falls through to the next layer and, at
+the end, to ``unknown (budget)`` — never a hang. User errors (an empty domain, a side
+that is undefined everywhere it is evaluated) raise :class:`BoundcalcError`.
+"""
+from __future__ import annotations
+
+import math
+import signal
+import threading
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass
+from fractions import Fraction
+
+from ..errors import BoundcalcError
+from ..expr.domains import Domain
+from ..expr.nodes import Add, Func, Mul, Node, Num, Pow, Rel, Sym, sub
+
+LAYERS = ("exact", "SMT", "interval", "counterexample", "budget", "none")
+SAMPLES = 3000
+SECONDS = 8.0                 # total budget of one decision (the CLI promises 10 s)
+MAX_NODES = 4000              # larger problems skip the symbolic layers (size budget)
+SYMPY_MAX_POWER = 64          # x**k with |k| above this: no SymPy (expansion explodes)
+
+
+class UndefinedError(BoundcalcError):
+    """A side of the relation is undefined (1/0, log(-1), ...)."""
+
+
+@dataclass
+class Decision:
+    verdict: str
+    layer: str
+    text: str
+    detail: str = ""
+    counterexample: dict | None = None
+    seconds: float = 0.0
+
+
+def _verdict(verdict, layer, how="", **kw) -> Decision:
+    return Decision(verdict, layer, f"{verdict} ({layer}{', ' + how if how else ''})", **kw)
+
+
+# ----------------------------------------------------------------------------- budgets
+class _Timeout(BaseException):
+    """Raised by the alarm inside a SymPy computation that ran out of time."""
+
+
+@contextmanager
+def time_limit(seconds: float):
+    """Interrupt pure-Python work (SymPy) after ``seconds`` by SIGALRM, when that is
+    possible (main thread, no other timer running); otherwise the static size guards
+    are the only budget."""
+    usable = (threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer")
+              and signal.getitimer(signal.ITIMER_REAL)[0] == 0)
+    if not usable:
+        yield
+        return
+
+    def _raise(signum, frame):
+        raise _Timeout()
+    old = signal.signal(signal.SIGALRM, _raise)
+    signal.setitimer(signal.ITIMER_REAL, max(seconds, 0.01))
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+
+
+def fold_constants(node: Node) -> Node:
+    """Replace rational constant subtrees by numbers (bounded sizes: 10**10**10 stays)."""
+    def g(n: Node):
+        if isinstance(n, (Add, Mul, Pow)):
+            kids = [c.map(g, memo) for c in n.children()]
+            if all(isinstance(k, Num) for k in kids):
+                vals = [k.value for k in kids]
+                if isinstance(n, Add):
+                    return Num(sum(vals, Fraction(0)))
+                if isinstance(n, Mul):
+                    out = Fraction(1)
+                    for v in vals:
+                        out *= v
+                    return Num(out)
+                b, e = vals
+                if e.denominator == 1 and not (b == 0 and e < 0):
+                    bits = abs(e.numerator) * max(abs(b.numerator).bit_length(), b.denominator.bit_length(), 1)
+                    if bits <= 4096:
+                        return Num(b ** e.numerator)
+            return n._rebuild(tuple(kids)) if any(a is not b for a, b in zip(kids, n.children())) else n
+        return None
+    memo: dict = {}
+    return node.map(g, memo)
+
+
+def sympy_safe(node: Node) -> str | None:
+    """Why SymPy must not see ``node`` (a size budget), or None."""
+    count = 0
+    for n in node.unique_nodes():
+        count += 1
+        if count > MAX_NODES:
+            return f"more than {MAX_NODES} nodes"
+        if isinstance(n, Pow):
+            if isinstance(n.exp, Num):
+                if abs(n.exp.value) > SYMPY_MAX_POWER or n.exp.value.denominator > SYMPY_MAX_POWER:
+                    return f"the power {n.exp.value} is beyond the symbolic budget"
+            elif not n.exp.symbols() and not n.base.symbols():
+                return "a constant power too large to build exactly"
+        if isinstance(n, Num) and max(abs(n.value.numerator), n.value.denominator).bit_length() > 20000:
+            return "a number too large for the symbolic layer"
+    return None
+
+
+# ----------------------------------------------------------------------------- domains
+def check_domain(name: str, d: Domain) -> None:
+    """Reject an empty domain (``(1, 1)``, ``integer in (1, 2)``) with one line."""
+    if domain_is_empty(d):
+        raise BoundcalcError(f"the domain of {name} is empty: {name} {d.describe()}")
+
+
+def domain_is_empty(d: Domain) -> bool:
+    if d.lo is not None and d.hi is not None:
+        if d.lo > d.hi or (d.lo == d.hi and not (d.lo_closed and d.hi_closed)):
+            return True
+    if d.integer:
+        lo = None if d.lo is None else (math.floor(d.lo) + 1 if (not d.lo_closed or d.lo != math.floor(d.lo))
+                                        else int(d.lo))
+        hi = None if d.hi is None else (math.ceil(d.hi) - 1 if (not d.hi_closed or d.hi != math.ceil(d.hi))
+                                        else int(d.hi))
+        if lo is not None and hi is not None and lo > hi:
+            return True
+    return False
+
+
+# ----------------------------------------------------------------------------- main
+def decide_relation(a: Node, rel: str, b: Node, domains: dict[str, Domain], extra=(), *,
+                    seconds: float = SECONDS, samples: int = SAMPLES, seed: int = 0,
+                    what: tuple[str, str] = ("LHS", "RHS")) -> Decision:
+    """Decide ``a rel b`` (rel in <=, >=, <, >, ==) for every point of ``domains`` where
+    the assumptions ``extra`` (relations) hold. See the module docstring."""
+    t0 = time.perf_counter()
+    deadline = t0 + seconds
+    extra = list(extra)
+    for n in Rel(rel, a, b).symbols() | set().union(*(r.symbols() for r in extra)):
+        domains.setdefault(n, Domain(lo=Fraction(0)))
+    for n, d in domains.items():
+        check_domain(n, d)
+    a, b = fold_constants(a), fold_constants(b)
+    extra = [Rel(r.op, fold_constants(r.lhs), fold_constants(r.rhs)) for r in extra]
+    _check_defined(a, what[0])
+    _check_defined(b, what[1])
+    # goal: g op 0 with op in >=, >, ==
+    if rel in ("<=", "<"):
+        g, op = sub(b, a), {"<=": ">=", "<": ">"}[rel]
+    else:
+        g, op = sub(a, b), rel
+    g = fold_constants(g)
+    out = _decide(a, rel, b, g, op, domains, extra, deadline, samples, seed)
+    out.seconds = round(time.perf_counter() - t0, 3)
+    return out
+
+
+def _decide(a, rel, b, g, op, domains, extra, deadline, samples, seed) -> Decision:
+    from . import search
+    budget_hit = []
+    # 0. a constant relation: ball arithmetic decides it
+    if not g.symbols():
+        s = _sign(g, {})
+        if s is None:
+            return _verdict("unknown", "budget", "the constant difference could not be separated from 0",
+                            detail="ball arithmetic up to the precision limit")
+        ok = {">=": s >= 0, ">": s > 0, "==": s == 0}[op]
+        return _verdict("proved" if ok else "disproved", "interval" if ok else "counterexample",
+                        "constant, ball arithmetic" if ok else "certified",
+                        counterexample=None if ok else search.report({}, a, b, Rel(rel, a, b), extra))
+    # 1. quick counterexample search (vectorised sampling + domain boundaries)
+    ce = search.find(a, rel, b, g, op, domains, extra, samples=samples, seed=seed,
+                     deadline=min(deadline, time.perf_counter() + 2.0))
+    if ce is not None:
+        return _verdict("disproved", "counterexample", "certified", counterexample=ce,
+                        detail="the relation fails at a point re-checked in ball arithmetic")
+    # 2. exact (SymPy)
+    why = sympy_safe(g) or next((sympy_safe(r) for r in extra if sympy_safe(r)), None)
+    candidates = [g]
+    if why is None:
+        from .exact_layer import prove_exact
+        try:
+            with time_limit(max(0.2, min(2.5, deadline - time.perf_counter()))):
+                res, rewritten = prove_exact(g, op, domains, extra)
+            if res:
+                return _verdict("proved", "exact", res)
+            candidates += rewritten
+        except _Timeout:
+            budget_hit.append("exact")
+    else:
+        budget_hit.append(f"exact skipped: {why}")
+    # 3. SMT
+    from .smt import decide_smt
+    for i, cand in enumerate(candidates):
+        left = deadline - time.perf_counter()
+        if left < 0.3:
+            budget_hit.append("SMT")
+            break
+        r = decide_smt(cand, op, domains, extra, timeout_ms=int(1000 * min(3.0, left - 0.2)))
+        if r.status == "proved":
+            how = ("after naming " + ", ".join(_short(r.named))) if r.named else "polynomial"
+            if i > 0:
+                how = "after taking logarithms of both sides, " + how
+            return _verdict("proved", "SMT", how)
+        if r.status == "sat" and r.model is not None and i == 0:
+            ce = search.certify_point(a, rel, b, g, op, domains, extra, r.model)
+            if ce is not None:
+                return _verdict("disproved", "counterexample", "certified, from an SMT model",
+                                counterexample=ce)
+        if "timeout" in r.reason or "canceled" in r.reason or "budget" in r.reason:
+            budget_hit.append("SMT")
+    # 4. interval branch-and-bound
+    from .interval import prove_interval
+    left = deadline - time.perf_counter()
+    if left > 0.3:
+        res = prove_interval(g, op, domains, extra, seconds=min(3.0, left - 0.2),
+                             derivatives=why is None)
+        if res.status == "proved":
+            return _verdict("proved", "interval", f"{res.boxes} boxes")
+        if res.status == "disproved":
+            ce = search.certify_point(a, rel, b, g, op, domains, extra, res.point)
+            if ce is not None:
+                return _verdict("disproved", "counterexample", "certified, found by interval search",
+                                counterexample=ce)
+        if res.status == "budget":
+            budget_hit.append("interval")
+    else:
+        budget_hit.append("interval")
+    # 5. deeper counterexample search
+    left = deadline - time.perf_counter()
+    if left > 0.2:
+        ce = search.find(a, rel, b, g, op, domains, extra, samples=samples, seed=seed + 1,
+                         deadline=deadline, deep=True)
+        if ce is not None:
+            return _verdict("disproved", "counterexample", "certified",
+                            counterexample=ce, detail="found by a local search, re-checked in ball arithmetic")
+    if budget_hit:
+        return _verdict("unknown", "budget", detail="no proof, no counterexample; budget ran out in: "
+                        + ", ".join(budget_hit) + " (sampling is not a proof)")
+    return _verdict("unknown", "none", detail="no layer found a proof or a counterexample "
+                    f"(sampled {samples} points; sampling is not a proof)")
+
+
+def _short(labels: list[str], limit: int = 4) -> list[str]:
+    out = [lb if len(lb) <= 40 else lb[:37] + "..." for lb in dict.fromkeys(labels)]
+    return out[:limit] + ([f"{len(out) - limit} more"] if len(out) > limit else [])
+
+
+def _sign(node: Node, env) -> int | None:
+    from ..backends import mp as mpb
+    return mpb.decide_sign(node, env)
+
+
+def _check_defined(side: Node, where: str) -> None:
+    """A side without symbols must have a value: 1/0 and log(-1) are user errors."""
+    if side.symbols():
+        return
+    from ..backends import arb as A
+    from .smt import show
+    try:
+        A.enclose(side, {}, prec=64)
+    except A.Undefined as e:
+        raise UndefinedError(f"{where} {show(side)} is undefined: {e}") from None
+    except (A.Unresolved, A.TooLarge):
+        pass

@@ -1,0 +1,121 @@
+"""The one table of facts about the functions of the formula language that the SMT layer
+(:mod:`.smt`) may use when it names a non-polynomial term ``F = f(u)`` by a fresh variable.
+
+Each fact is a function ``fact(u, F, K) -> condition`` written once and evaluated by two
+kits: :class:`.smt` passes z3 terms and a z3 kit (the fact becomes a constraint), and the
+tests pass mpmath numbers and :data:`MP_KIT` (the fact becomes a bool, checked at many
+points at high precision — tests/services/test_facts.py). A fact must hold for EVERY real
+``u`` in the function's domain: a wrong fact would make the SMT layer prove false things.
+
+Kits provide ``K.q(p, q)`` (the rational p/q), ``K.imp(a, b)`` (a implies b) and
+``K.all(*cs)`` (conjunction). Constants such as 2/sqrt(pi) enter through rational bounds.
+"""
+from __future__ import annotations
+
+
+class _MpKit:
+    """Evaluates facts on mpmath numbers (for the tests)."""
+
+    @staticmethod
+    def q(p, q=1):
+        import mpmath
+        return mpmath.mpf(p) / q
+
+    @staticmethod
+    def imp(a, b):
+        return (not a) or b
+
+    @staticmethod
+    def all(*cs):
+        return all(cs)
+
+
+MP_KIT = _MpKit()
+
+# Each entry: function name -> list of (label, fact). ``domain`` lists where the function
+# is defined (the SMT layer asserts it as a definedness condition of the relation).
+FACTS: dict[str, list[tuple[str, object]]] = {
+    "exp": [
+        ("exp(u) > 0", lambda u, F, K: F > 0),
+        ("exp(u) >= 1 + u (tangent at 0)", lambda u, F, K: F >= 1 + u),
+        ("exp(u) >= 1 + u + u^2/2 + u^3/6 for u >= 0", lambda u, F, K: K.imp(u >= 0, F >= 1 + u + u * u / 2 + u * u * u / 6)),
+        ("exp(u) (1 - u) <= 1 for u < 1 (secant)", lambda u, F, K: K.imp(u < 1, F * (1 - u) <= 1)),
+        ("exp(u) <= 1 for u <= 0", lambda u, F, K: K.imp(u <= 0, F <= 1)),
+        ("exp(u) >= 1 for u >= 0", lambda u, F, K: K.imp(u >= 0, F >= 1)),
+        ("exp(u) (1 - u + u^2/2) <= 1 for u <= 0", lambda u, F, K: K.imp(u <= 0, F * (1 - u + u * u / 2) <= 1)),
+    ],
+    "log": [
+        ("log(u) <= u - 1 (tangent at 1)", lambda u, F, K: F <= u - 1),
+        ("u log(u) >= u - 1", lambda u, F, K: u * F >= u - 1),
+        ("log(u) > 0 iff u > 1", lambda u, F, K: K.all(K.imp(u > 1, F > 0), K.imp(u < 1, F < 0), K.imp(u == 1, F == 0))),
+        ("2 log(u) <= u - 1/u for u >= 1", lambda u, F, K: K.imp(u >= 1, 2 * u * F <= u * u - 1)),
+        ("(u + 1) log(u) >= 2 (u - 1) for u >= 1", lambda u, F, K: K.imp(u >= 1, (u + 1) * F >= 2 * (u - 1))),
+        ("(u + 1) log(u) <= 2 (u - 1) for u <= 1", lambda u, F, K: K.imp(u <= 1, (u + 1) * F <= 2 * (u - 1))),
+    ],
+    "tanh": [
+        ("-1 < tanh(u) < 1", lambda u, F, K: K.all(F > -1, F < 1)),
+        ("tanh(u) has the sign of u", lambda u, F, K: K.all(K.imp(u > 0, F > 0), K.imp(u < 0, F < 0), K.imp(u == 0, F == 0))),
+        ("|tanh(u)| <= |u|", lambda u, F, K: K.all(K.imp(u >= 0, F <= u), K.imp(u <= 0, F >= u))),
+        ("tanh(u) >= u/(1 + u) for u >= 0", lambda u, F, K: K.imp(u >= 0, F * (1 + u) >= u)),
+        ("tanh(u) <= u/(1 - u) for u <= 0", lambda u, F, K: K.imp(u <= 0, F * (1 - u) <= u)),
+        ("tanh(u) >= u - u^3/3 for u >= 0", lambda u, F, K: K.imp(u >= 0, F >= u - u * u * u / 3)),
+        ("tanh(u) <= u - u^3/3 for u <= 0", lambda u, F, K: K.imp(u <= 0, F <= u - u * u * u / 3)),
+    ],
+    "atan": [
+        ("|atan(u)| < 1.5708 (> pi/2)", lambda u, F, K: K.all(F > -K.q(15708, 10000), F < K.q(15708, 10000))),
+        ("atan(u) has the sign of u", lambda u, F, K: K.all(K.imp(u > 0, F > 0), K.imp(u < 0, F < 0), K.imp(u == 0, F == 0))),
+        ("|atan(u)| <= |u|", lambda u, F, K: K.all(K.imp(u >= 0, F <= u), K.imp(u <= 0, F >= u))),
+        ("atan(u) >= u/(1 + u^2) for u >= 0", lambda u, F, K: K.imp(u >= 0, F * (1 + u * u) >= u)),
+        ("atan(u) <= u/(1 + u^2) for u <= 0", lambda u, F, K: K.imp(u <= 0, F * (1 + u * u) <= u)),
+        ("atan(u) >= u - u^3/3 for u >= 0", lambda u, F, K: K.imp(u >= 0, F >= u - u * u * u / 3)),
+        ("atan(u) <= u - u^3/3 for u <= 0", lambda u, F, K: K.imp(u <= 0, F <= u - u * u * u / 3)),
+    ],
+    "erf": [
+        ("-1 < erf(u) < 1", lambda u, F, K: K.all(F > -1, F < 1)),
+        ("erf(u) has the sign of u", lambda u, F, K: K.all(K.imp(u > 0, F > 0), K.imp(u < 0, F < 0), K.imp(u == 0, F == 0))),
+        ("|erf(u)| <= (2/sqrt(pi)) |u|, 2/sqrt(pi) < 1.12838", lambda u, F, K: K.all(
+            K.imp(u >= 0, F <= K.q(112838, 100000) * u), K.imp(u <= 0, F >= K.q(112838, 100000) * u))),
+        ("erf(u) >= (2/sqrt(pi)) (u - u^3/3) for u >= 0, 2/sqrt(pi) > 1.12837", lambda u, F, K: K.imp(
+            u >= 0, F >= K.q(112837, 100000) * (u - u * u * u / 3))),
+        ("erf(u) <= (2/sqrt(pi)) (u - u^3/3) for u <= 0", lambda u, F, K: K.imp(
+            u <= 0, F <= K.q(112837, 100000) * (u - u * u * u / 3))),
+    ],
+    "sin": [
+        ("-1 <= sin(u) <= 1", lambda u, F, K: K.all(F >= -1, F <= 1)),
+        ("|sin(u)| <= |u|", lambda u, F, K: K.all(K.imp(u >= 0, F <= u), K.imp(u <= 0, F >= u))),
+        ("sin(u) >= u - u^3/6 for u >= 0", lambda u, F, K: K.imp(u >= 0, F >= u - u * u * u / 6)),
+        ("sin(u) <= u - u^3/6 for u <= 0", lambda u, F, K: K.imp(u <= 0, F <= u - u * u * u / 6)),
+        ("sin(u) > 0 for 0 < u < 3.14159", lambda u, F, K: K.imp(K.all(u > 0, u < K.q(314159, 100000)), F > 0)),
+    ],
+    "cos": [
+        ("-1 <= cos(u) <= 1", lambda u, F, K: K.all(F >= -1, F <= 1)),
+        ("cos(u) >= 1 - u^2/2", lambda u, F, K: F >= 1 - u * u / 2),
+        ("cos(u) <= 1 - u^2/2 + u^4/24", lambda u, F, K: F <= 1 - u * u / 2 + u * u * u * u / 24),
+        ("cos(u) > 0 for |u| < 1.5707", lambda u, F, K: K.imp(K.all(u > -K.q(15707, 10000), u < K.q(15707, 10000)), F > 0)),
+    ],
+    "tan": [
+        ("tan(u) has the sign of u for |u| < 1.5707", lambda u, F, K: K.all(
+            K.imp(K.all(u > 0, u < K.q(15707, 10000)), F > 0), K.imp(K.all(u < 0, u > -K.q(15707, 10000)), F < 0))),
+        ("tan(u) >= u for 0 <= u < 1.5707", lambda u, F, K: K.imp(K.all(u >= 0, u < K.q(15707, 10000)), F >= u)),
+    ],
+}
+
+#: functions that are increasing on their whole domain (pairwise monotonicity facts:
+#: u1 <= u2 implies f(u1) <= f(u2), u1 < u2 implies f(u1) < f(u2))
+INCREASING = ("exp", "log", "tanh", "atan", "erf", "root")
+
+#: facts about two named terms of the same function (u1, F1, u2, F2)
+PAIR_FACTS: dict[str, list[tuple[str, object]]] = {
+    "exp": [
+        ("exp(u1) exp(u2) relation: u1 - u2 >= 0 gives exp(u1) >= exp(u2) (1 + u1 - u2)",
+         lambda u1, F1, u2, F2, K: F1 >= F2 * (1 + u1 - u2)),
+    ],
+    "log": [
+        ("log(u1) - log(u2) <= u1/u2 - 1", lambda u1, F1, u2, F2, K: u2 * (F1 - F2) <= u1 - u2),
+    ],
+}
+
+
+def monotone_pair(u1, F1, u2, F2, K):
+    """Facts for two terms of the same increasing function."""
+    return K.all(K.imp(u1 <= u2, F1 <= F2), K.imp(u1 < u2, F1 < F2), K.imp(u1 == u2, F1 == F2))

@@ -1,0 +1,179 @@
+"""Interval layer of the decision procedure: branch-and-bound in arb ball arithmetic.
+
+The domain box is split until on every piece the enclosure of the goal ``g`` (computed by
+:func:`..backends.arb.enclose` over the whole piece) has the required sign, or the piece
+certainly violates an assumption. Pruning with derivative signs: where ``dg/dx`` keeps one
+sign on a piece (and ``x`` is in no assumption), the minimum of ``g`` lies on one face,
+and the piece is replaced by that face — so a minimum attained at a corner or an edge is
+proved exactly there instead of by endless splitting. At each split the midpoint is
+evaluated: a midpoint where ``g`` certainly has the wrong sign is returned as a
+counterexample (re-certified by the caller).
+
+Unbounded symbols are compactified (``[a, oo)`` onto ``[0, 1)`` by ``x = a + t/(1 - t)``):
+pieces that reach ``t = 1`` cannot be enclosed, so on unbounded domains this layer only
+searches for counterexamples (far out included) and proves nothing; proofs there come
+from the exact and SMT layers. Equalities are never proved here (only constants are).
+Budget: a number of boxes and seconds.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from fractions import Fraction
+
+from ..expr.domains import Domain
+from ..expr.nodes import Node, sub
+
+MAX_BOXES = 20000
+
+
+@dataclass
+class IntervalOutcome:
+    status: str                 # proved | disproved | budget | skipped
+    boxes: int = 0
+    point: dict | None = None
+
+
+def _x_of(d: Domain, t: Fraction) -> Fraction | None:
+    """Compactified coordinate t in [0, 1] -> x (None for t = 1 at an unbounded end)."""
+    if d.lo is not None and d.hi is not None:
+        return t
+    if d.lo is not None:                       # [lo, oo)
+        return None if t == 1 else d.lo + t / (1 - t)
+    if d.hi is not None:                       # (-oo, hi]
+        return None if t == 1 else d.hi - t / (1 - t)
+    # (-oo, oo): t in [0, 1] -> x = (2t - 1)/(t (1 - t))
+    return None if t in (0, 1) else (2 * t - 1) / (t * (1 - t))
+
+
+def prove_interval(g: Node, op: str, domains: dict[str, Domain], extra=(), *, seconds: float = 2.0,
+                   derivatives: bool = True, max_boxes: int = MAX_BOXES) -> IntervalOutcome:
+    from ..backends import arb as A
+    if op == "==":
+        return IntervalOutcome("skipped")
+    names = sorted(g.symbols() | set().union(*(r.symbols() for r in extra)) if extra else g.symbols())
+    if not names:
+        return IntervalOutcome("skipped")
+    bounded = all(domains[n].lo is not None and domains[n].hi is not None for n in names)
+    # coordinates: bounded symbols in x itself, unbounded ones in t in [0, 1]
+    box0 = {}
+    for n in names:
+        d = domains[n]
+        box0[n] = (d.lo, d.hi) if d.lo is not None and d.hi is not None else (Fraction(0), Fraction(1))
+    in_assumptions = set().union(*(r.symbols() for r in extra)) if extra else set()
+    dnodes = _derivatives(g, names) if derivatives else {}
+    t0 = time.perf_counter()
+    todo = [box0]
+    closed = 0
+    hyps = [(sub(r.lhs, r.rhs), r.op) for r in extra]
+
+    def env_of(box):
+        env = {}
+        for n, (lo, hi) in box.items():
+            d = domains[n]
+            if d.lo is not None and d.hi is not None:
+                env[n] = lo if lo == hi else (lo, hi)
+            else:
+                a, b = _x_of(d, lo), _x_of(d, hi)
+                if a is None or b is None:
+                    return None
+                if a > b:
+                    a, b = b, a
+                env[n] = a if a == b else (a, b)
+        return env
+
+    while todo:
+        if closed + len(todo) > max_boxes or time.perf_counter() - t0 > seconds:
+            return IntervalOutcome("budget", closed)
+        box = todo.pop()
+        env = env_of(box)
+        if env is not None:
+            # assumptions certainly violated on the whole piece: nothing to prove there
+            skip = False
+            for h, hop in hyps:
+                e = _enc(A, h, env)
+                if e is not None and _certainly_false(e, hop):
+                    skip = True
+                    break
+            if skip:
+                closed += 1
+                continue
+            e = _enc(A, g, env)
+            if e is not None and (e.lower() > 0 or (op == ">=" and e.lower() >= 0)):
+                closed += 1
+                continue
+            # derivative pruning: move to the face where g is smallest (g defined on the piece)
+            if dnodes and e is not None:
+                moved = False
+                for n in names:
+                    lo, hi = box[n]
+                    if lo == hi or n in in_assumptions or n not in dnodes:
+                        continue
+                    de = _enc(A, dnodes[n], env)
+                    if de is None or not (de.lower() >= 0 or de.upper() <= 0):
+                        continue
+                    d = domains[n]
+                    inc_in_t = not (d.lo is None and d.hi is not None)
+                    at_low = (de.lower() >= 0) == inc_in_t       # g smallest at the low end of t
+                    cand = {**box, n: (lo, lo) if at_low else (hi, hi)}
+                    if env_of(cand) is None:
+                        continue
+                    box = cand
+                    moved = True
+                    break
+                if moved:
+                    todo.append(box)
+                    continue
+        # midpoint: a certain violation is a counterexample
+        mid = {n: (lo + hi) / 2 for n, (lo, hi) in box.items()}
+        menv = env_of({n: (m, m) for n, m in mid.items()})
+        if menv is not None and all(_holds_at(A, h, hop, menv) for h, hop in hyps):
+            e = _enc(A, g, menv)
+            if e is not None and (e.upper() < 0 or (op == ">" and e.upper() <= 0)):
+                return IntervalOutcome("disproved", closed, menv)
+        # split the widest side (in box coordinates)
+        widths = {n: hi - lo for n, (lo, hi) in box.items()}
+        n = max(widths, key=widths.get)
+        if widths[n] == 0 or widths[n] < Fraction(1, 2 ** 60):
+            return IntervalOutcome("budget", closed)
+        lo, hi = box[n]
+        m = mid[n]
+        todo.append({**box, n: (lo, m)})
+        todo.append({**box, n: (m, hi)})
+    if not bounded:
+        return IntervalOutcome("budget", closed)     # cannot happen: tails never close
+    return IntervalOutcome("proved", closed)
+
+
+def _enc(A, node, env):
+    try:
+        return A.enclose(node, env, prec=96)
+    except (A.Undefined, A.Unresolved, A.TooLarge):
+        return None
+
+
+def _certainly_false(e, op) -> bool:
+    return {"<=": e.lower() > 0, ">=": e.upper() < 0, "<": e.lower() >= 0, ">": e.upper() <= 0,
+            "==": e.lower() > 0 or e.upper() < 0}[op]
+
+
+def _holds_at(A, h, op, env) -> bool:
+    e = _enc(A, h, env)
+    if e is None:
+        return False
+    return {"<=": e.upper() <= 0, ">=": e.lower() >= 0, "<": e.upper() < 0, ">": e.lower() > 0,
+            "==": e.is_exact() and e.is_zero()}[op]
+
+
+def _derivatives(g: Node, names) -> dict:
+    """dg/dx for each symbol, as expression trees (SymPy differentiation)."""
+    from .decide import _Timeout, time_limit
+    try:
+        import sympy as sp
+        from ..backends.sym import from_sympy, to_sympy
+        syms = {n: sp.Symbol(n, real=True) for n in names}
+        with time_limit(1.0):
+            e = to_sympy(g, dict(syms))
+            return {n: from_sympy(sp.diff(e, s)) for n, s in syms.items()}
+    except (_Timeout, Exception):
+        return {}

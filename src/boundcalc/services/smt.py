@@ -1,0 +1,353 @@
+"""SMT layer: nonlinear real arithmetic with z3 after naming non-polynomial terms.
+
+Every square root, fractional power, log, exp, tanh, atan, erf, sin, cos, tan (and
+integer powers too large to expand) becomes a fresh real variable ``F`` with its defining
+constraint where there is one (``s >= 0, s**2 = x`` for ``sqrt(x)``) and the facts of
+:mod:`.facts` about ``F = f(u)`` (range, sign, tangent and secant bounds), plus pairwise
+monotonicity facts between named terms of the same increasing function. ``abs``, ``min``,
+``max`` are exact (if-then-else); ``floor``/``ceil`` keep only ``u - 1 < F <= u``; ``pi``
+and ``E`` are variables between rational bounds. Integer symbols are relaxed to reals.
+
+The result is an over-approximation of the real problem: if z3 finds no real point that
+satisfies the domains, the assumptions, the definedness conditions of every term and the
+facts while violating the relation (``unsat``), the relation is proved. A ``sat`` answer
+proves nothing unless nothing was named (then z3's model is a candidate counterexample,
+certified later with ball arithmetic by the caller). Every call has a time limit
+(z3's own ``timeout``); running out is ``unknown``. z3 is imported here only, and each
+call uses its own z3 context (thread-safe).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from ..expr.domains import Domain
+from ..expr.nodes import Add, Const, Func, Mul, Node, Num, Pow, Rel, Sym
+from . import facts as FX
+
+MAX_EXPAND_POWER = 12          # x**k with |k| above this is named, not multiplied out
+MAX_ROOT_DEN = 6               # u**(p/q) with q above this is named without its defining equation
+MAX_NAMED = 40                 # more named terms than this: give up (size budget)
+MAX_PAIRS_PER_FUNCTION = 12    # pairwise facts among at most this many terms of one function
+
+
+class TooBig(Exception):
+    """The problem exceeds the SMT layer's size budget."""
+
+
+@dataclass
+class SmtOutcome:
+    status: str                       # proved | sat | unknown
+    named: list[str] = field(default_factory=list)
+    model: dict | None = None         # symbol -> Fraction (only when nothing was named)
+    reason: str = ""
+
+
+def show(node: Node) -> str:
+    """A compact text form of an expression tree (for verdicts)."""
+    if isinstance(node, Num):
+        v = node.value
+        return str(v.numerator) if v.denominator == 1 else f"{v.numerator}/{v.denominator}"
+    if isinstance(node, (Sym, Const)):
+        return node.name
+    if isinstance(node, Add):
+        out = ""
+        for i, a in enumerate(node.args):
+            t = show(a)
+            out += t if i == 0 else (f" - {t[1:]}" if t.startswith("-") else f" + {t}")
+        return out
+    if isinstance(node, Mul):
+        args = list(node.args)
+        if args and isinstance(args[0], Num) and args[0].value == -1:
+            return "-" + _paren(Mul(tuple(args[1:])) if len(args) > 2 else args[1])
+        num = [a for a in args if not (isinstance(a, Pow) and isinstance(a.exp, Num) and a.exp.value < 0)]
+        den = [a.base if a.exp.value == -1 else Pow(a.base, Num(-a.exp.value)) for a in args if a not in num]
+        s = "*".join(_paren(a) for a in num) or "1"
+        if den:
+            s += "/" + (_paren(den[0]) if len(den) == 1 else "(" + "*".join(_paren(a) for a in den) + ")")
+        return s
+    if isinstance(node, Pow):
+        if isinstance(node.exp, Num) and node.exp.value == Fraction(1, 2):
+            return f"sqrt({show(node.base)})"
+        if isinstance(node.exp, Num) and node.exp.value == -1:
+            return f"1/{_paren(node.base)}"
+        return f"{_paren(node.base)}**{_paren(node.exp)}"
+    if isinstance(node, Func):
+        return f"{node.name}({', '.join(show(a) for a in node.args)})"
+    if isinstance(node, Rel):
+        return f"{show(node.lhs)} {node.op} {show(node.rhs)}"
+    return repr(node)
+
+
+def _paren(node: Node) -> str:
+    s = show(node)
+    atomic = isinstance(node, (Sym, Const, Func)) or (isinstance(node, Num) and node.value.denominator == 1
+                                                      and node.value >= 0)
+    return s if atomic else f"({s})"
+
+
+class _Kit:
+    def __init__(self, z3, ctx):
+        self.z3, self.ctx = z3, ctx
+
+    def q(self, p, q=1):
+        return self.z3.Q(p, q, self.ctx)
+
+    def imp(self, a, b):
+        return self.z3.Implies(a, b)
+
+    def all(self, *cs):
+        return self.z3.And(*cs)
+
+
+class _Translator:
+    def __init__(self, z3, ctx):
+        self.z3, self.ctx = z3, ctx
+        self.kit = _Kit(z3, ctx)
+        self.vars: dict[str, object] = {}
+        self.side: list = []             # definedness conditions and facts
+        self.named: list[tuple[str, str, object, object, Node]] = []   # (label, func, u, F, arg)
+        self.memo: dict[Node, object] = {}
+        self.consts: dict[str, object] = {}
+        self.fresh = 0
+
+    # -- helpers
+    def val(self, x: Fraction):
+        return self.z3.Q(x.numerator, x.denominator, self.ctx) if x.denominator != 1 else \
+            self.z3.RealVal(x.numerator, self.ctx)
+
+    def new(self, label: str):
+        self.fresh += 1
+        if len(self.named) >= MAX_NAMED:
+            raise TooBig(f"more than {MAX_NAMED} named terms")
+        return self.z3.Real(f"_n{self.fresh}", self.ctx)
+
+    def name(self, label: str, func: str, u, arg: Node):
+        F = self.new(label)
+        self.named.append((label, func, u, F, arg))
+        for _, fact in FX.FACTS.get(func, ()):
+            self.side.append(fact(u, F, self.kit))
+        return F
+
+    def power(self, b, k: int):
+        out = b
+        for _ in range(k - 1):
+            out = out * b
+        return out
+
+    # -- translation
+    def tr(self, node: Node):
+        got = self.memo.get(node)
+        if got is not None:
+            return got
+        out = self._tr(node)
+        self.memo[node] = out
+        return out
+
+    def _tr(self, node: Node):
+        z3 = self.z3
+        if isinstance(node, Num):
+            return self.val(node.value)
+        if isinstance(node, Sym):
+            if node.name not in self.vars:
+                self.vars[node.name] = z3.Real(node.name, self.ctx)
+            return self.vars[node.name]
+        if isinstance(node, Const):
+            if node.name not in self.consts:
+                c = z3.Real(f"_{node.name}", self.ctx)
+                lo, hi = ((Fraction(314159265, 10 ** 8), Fraction(314159266, 10 ** 8)) if node.name == "pi"
+                          else (Fraction(271828182, 10 ** 8), Fraction(271828183, 10 ** 8)))
+                self.side += [c > self.val(lo), c < self.val(hi)]
+                self.consts[node.name] = c
+            return self.consts[node.name]
+        if isinstance(node, Add):
+            out = self.tr(node.args[0])
+            for a in node.args[1:]:
+                out = out + self.tr(a)
+            return out
+        if isinstance(node, Mul):
+            out = self.tr(node.args[0])
+            for a in node.args[1:]:
+                out = out * self.tr(a)
+            return out
+        if isinstance(node, Pow):
+            return self._pow(node)
+        if isinstance(node, Func):
+            return self._func(node)
+        raise TooBig(f"cannot translate {type(node).__name__}")
+
+    def _pow(self, node: Pow):
+        z3 = self.z3
+        b = self.tr(node.base)
+        if isinstance(node.exp, Num):
+            e = node.exp.value
+            if e.denominator == 1:
+                k = e.numerator
+                if k == 0:
+                    return self.val(Fraction(1))
+                if abs(k) <= MAX_EXPAND_POWER:
+                    p = self.power(b, abs(k))
+                    if k > 0:
+                        return p
+                    R = self.new(show(node))
+                    self.named.append((show(node), "recip", p, R, node))
+                    self.side.append(R * p == 1)
+                    return R
+                P = self.name(show(node), f"pow{k}", b, node.base)
+                if k % 2 == 0:
+                    self.side.append(P >= 0) if k > 0 else self.side.append(P > 0)
+                    self.side.append(z3.Implies(b == 0, P == 0) if k > 0 else b != 0)
+                else:
+                    self.side += [z3.Implies(b > 0, P > 0), z3.Implies(b < 0, P < 0)]
+                self.side += [z3.Implies(b >= 1, P >= 1) if k > 0 else z3.Implies(b >= 1, P <= 1),
+                              z3.Implies(z3.And(b > 0, b <= 1), P <= 1) if k > 0 else z3.Implies(z3.And(b > 0, b <= 1), P >= 1)]
+                return P
+            p, q = e.numerator, e.denominator
+            label = show(node)
+            s = self.name(label, f"root{e}" if p > 0 else f"rpow{e}", b, node.base)
+            self.side.append(b >= 0 if p > 0 else b > 0)
+            self.side.append(s >= 0 if p > 0 else s > 0)
+            if q <= MAX_ROOT_DEN and abs(p) <= MAX_EXPAND_POWER:
+                lhs = self.power(s, q)
+                if p > 0:
+                    self.side.append(lhs == self.power(b, p))
+                else:
+                    self.side.append(lhs * self.power(b, -p) == 1)
+            else:
+                self.side += [z3.Implies(b >= 1, s >= 1) if p > 0 else z3.Implies(b >= 1, s <= 1),
+                              z3.Implies(b <= 1, s <= 1) if p > 0 else z3.Implies(b <= 1, s >= 1)]
+            return s
+        # b ** e with a non-constant exponent: exp(e * log(b))
+        L = self._named_func("log", node.base, b)
+        self.side.append(b > 0)
+        arg = Mul((node.exp, Func("log", (node.base,))))
+        return self._named_func("exp", arg, self.tr(node.exp) * L, label=show(node))
+
+    def _named_func(self, func, arg: Node, u, label=None):
+        key = Func(func, (arg,))
+        got = self.memo.get(key)
+        if got is not None:
+            return got
+        F = self.name(label or show(key), func, u, arg)
+        self.memo[key] = F
+        return F
+
+    def _func(self, node: Func):
+        z3 = self.z3
+        name = node.name
+        if name == "sqrt":
+            return self.tr(Pow(node.args[0], Num(Fraction(1, 2))))
+        args = [self.tr(a) for a in node.args]
+        u = args[0]
+        if name == "abs":
+            return z3.If(u >= 0, u, -u)
+        if name in ("min", "max"):
+            out = args[0]
+            for a in args[1:]:
+                out = z3.If(a < out, a, out) if name == "min" else z3.If(a > out, a, out)
+            return out
+        if name in ("floor", "ceil"):
+            F = self.new(show(node))
+            self.side += [F <= u, F > u - 1] if name == "floor" else [F >= u, F < u + 1]
+            return F
+        if name == "log":
+            self.side.append(u > 0)
+            L = self._named_func("log", node.args[0], u)
+            if len(node.args) == 2:
+                self.side.append(args[1] > 0)
+                Lb = self._named_func("log", node.args[1], args[1])
+                R = self.new(show(node))
+                self.side += [Lb != 0, R * Lb == L]
+                return R
+            return L
+        if name in FX.FACTS:
+            return self._named_func(name, node.args[0], u)
+        raise TooBig(f"no SMT encoding for {name}")
+
+    def pair_facts(self):
+        by: dict[str, list] = {}
+        for label, func, u, F, arg in self.named:
+            by.setdefault(func, []).append((u, F, arg))
+        for func, items in by.items():
+            items = items[:MAX_PAIRS_PER_FUNCTION]
+            inc = func in FX.INCREASING or (func.startswith("root")) or (
+                func.startswith("pow") and int(func[3:]) % 2 == 1 and int(func[3:]) > 0)
+            even_pos = func.startswith("pow") and int(func[3:]) > 0 and int(func[3:]) % 2 == 0
+            for i in range(len(items)):
+                for j in range(len(items)):
+                    if i == j:
+                        continue
+                    (u1, F1, _), (u2, F2, _) = items[i], items[j]
+                    if inc:
+                        self.side.append(FX.monotone_pair(u1, F1, u2, F2, self.kit))
+                    elif even_pos:
+                        self.side.append(self.z3.Implies(self.z3.And(u1 >= 0, u1 <= u2), F1 <= F2))
+                    for _, fact in FX.PAIR_FACTS.get(func, ()):
+                        self.side.append(fact(u1, F1, u2, F2, self.kit))
+        sins = {arg: F for _, func, _, F, arg in self.named if func == "sin"}
+        for _, func, _, F, arg in self.named:
+            if func == "cos" and arg in sins:
+                self.side.append(sins[arg] * sins[arg] + F * F == 1)
+
+
+def _domain_constraints(z3, x, d: Domain, ctx):
+    out = []
+    q = lambda v: z3.Q(v.numerator, v.denominator, ctx)
+    if d.lo is not None:
+        out.append(x >= q(d.lo) if d.lo_closed else x > q(d.lo))
+    if d.hi is not None:
+        out.append(x <= q(d.hi) if d.hi_closed else x < q(d.hi))
+    return out
+
+
+def decide_smt(goal: Node, op: str, domains: dict[str, Domain], extra=(), *, timeout_ms: int = 3000,
+               want_model: bool = True) -> SmtOutcome:
+    """Is ``goal op 0`` (op in >=, >, ==) true at every point of the domains where the
+    assumptions ``extra`` hold and every term is defined?"""
+    import z3
+    ctx = z3.Context()
+    t = _Translator(z3, ctx)
+    try:
+        g = t.tr(goal)
+        hyps = [t.tr(r.lhs) - t.tr(r.rhs) for r in extra]
+        t.pair_facts()
+    except TooBig as e:
+        return SmtOutcome("unknown", reason=f"size budget: {e}")
+    except (z3.Z3Exception, RecursionError) as e:
+        return SmtOutcome("unknown", reason=f"translation failed: {e}")
+    s = z3.SolverFor("QF_NRA", ctx=ctx)
+    s.set("timeout", int(timeout_ms))
+    for n, x in t.vars.items():
+        if n in domains:
+            s.add(*_domain_constraints(z3, x, domains[n], ctx))
+    for r, h in zip(extra, hyps):
+        s.add({"<=": h <= 0, ">=": h >= 0, "<": h < 0, ">": h > 0, "==": h == 0}[r.op])
+    s.add(*t.side)
+    s.add({">=": g < 0, ">": g <= 0, "==": g != 0}[op])
+    named = [lbl for lbl, *_ in t.named]
+    try:
+        res = s.check()
+    except z3.Z3Exception as e:
+        return SmtOutcome("unknown", named, reason=str(e))
+    if res == z3.unsat:
+        return SmtOutcome("proved", named)
+    if res == z3.sat:
+        model = None
+        if want_model and not t.named and not t.consts:
+            m = s.model()
+            model = {}
+            for n, x in t.vars.items():
+                v = m.eval(x, model_completion=True)
+                model[n] = _to_fraction(z3, v)
+        return SmtOutcome("sat", named, model, reason="z3 found a point violating the relation"
+                          + (" of the relaxed problem" if t.named else ""))
+    return SmtOutcome("unknown", named, reason=f"z3: {s.reason_unknown()}")
+
+
+def _to_fraction(z3, v) -> Fraction:
+    if z3.is_rational_value(v):
+        return Fraction(v.numerator_as_long(), v.denominator_as_long())
+    if z3.is_algebraic_value(v):
+        a = v.approx(30)
+        return Fraction(a.numerator_as_long(), a.denominator_as_long())
+    return Fraction(0)
