@@ -117,8 +117,23 @@ class Formula:
         from .backends.sym import latex
         return latex(self.expr, {n: s.latex for n, s in self.symbol_table.items()})
 
+    def definition_latex(self) -> str:
+        """The formula as a definition or a bound: ``\\beta_2(\\tilde\\theta) := <expression>``
+        (the left side as the formula file prints it, the right side our expression with
+        its references inlined); a requirement or claim is its relation."""
+        body = self.latex()
+        if self.is_relation:
+            return body
+        from .reports.latex import quantity_latex
+        lhs = quantity_latex(self.latex_printed) or "\\mathrm{" + self.spec.name.replace("_", "\\_") + "}"
+        if self.kind == "bound":
+            rel = "\\geq" if self.spec.direction == "lower" else "\\leq"
+        else:
+            rel = ":="
+        return f"{lhs} {rel} {body}"
+
     def _repr_latex_(self) -> str:
-        return f"${self.latex()}$"
+        return f"${self.definition_latex()}$"
 
     def monotone(self, var: str, **kw):
         from .services.monotone import monotone
@@ -143,10 +158,37 @@ def formula(fid: str, *, formulas_path: list[str] | None = None) -> Formula:
     return Formula(reg.spec(fid), reg)
 
 
-def formulas(paper: str | None = None, *, formulas_path: list[str] | None = None) -> list[Formula]:
+class FormulaList(list):
+    """A list of :class:`Formula` with ``.to_frame()`` (one row per formula)."""
+
+    def to_frame(self):
+        from .reports.frames import formulas_frame
+        return formulas_frame(self)
+
+    def _repr_html_(self) -> str:
+        return self.to_frame().to_html(index=False)
+
+
+class PaperList(list):
+    """A list of the papers (:class:`boundcalc.registry.model.Paper`) with ``.to_frame()``."""
+
+    def to_frame(self):
+        from .reports.frames import papers_frame
+        return papers_frame(self)
+
+    def _repr_html_(self) -> str:
+        return self.to_frame().to_html(index=False)
+
+
+def formulas(paper: str | None = None, *, formulas_path: list[str] | None = None) -> FormulaList:
     reg = get_registry(formulas_path)
-    return [Formula(s, reg) for s in reg.all_specs(paper)]
+    return FormulaList(Formula(s, reg) for s in reg.all_specs(paper))
 
 
-def papers(*, formulas_path: list[str] | None = None):
-    return list(get_registry(formulas_path).papers.values())
+def papers(*, formulas_path: list[str] | None = None) -> PaperList:
+    return PaperList(get_registry(formulas_path).papers.values())
+
+
+def paper(key: str, *, formulas_path: list[str] | None = None):
+    """One paper of the registry (its symbols, formulas, settings, checks and references)."""
+    return get_registry(formulas_path).paper(key)

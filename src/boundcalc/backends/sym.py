@@ -102,5 +102,7 @@ def latex(node: Node, latex_names: dict[str, str] | None = None) -> str:
     syms: dict[str, sp.Symbol] = {}
     expr = to_sympy(node, syms)
     names = {s: (latex_names or {}).get(n, None) for n, s in syms.items()}
-    names = {s: v for s, v in names.items() if v}
+    # a name carrying its own superscript or prime (\ell'_{\max}, \theta^{(1)}) is braced,
+    # else SymPy's ``x^{2}`` makes a double superscript that LaTeX refuses
+    names = {s: ("{" + v + "}" if ("^" in v or "'" in v) else v) for s, v in names.items() if v}
     return sp.latex(expr, symbol_names=names)

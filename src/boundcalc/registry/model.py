@@ -99,3 +99,7 @@ class Paper(Record):
     formulas: dict[str, FormulaSpec] = factory(dict)
     settings: dict[str, Setting] = factory(dict)
     checks: list[CheckSpec] = factory(list)
+
+    def __repr__(self) -> str:        # short: the full record is many kilobytes
+        return (f"<Paper {self.key}: {self.title!r}, {len(self.formulas)} formulas, "
+                f"{len(self.symbols)} symbols, {len(self.checks)} checks>")

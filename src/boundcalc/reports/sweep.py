@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Callable
 
 from ..errors import BoundcalcError
+from .frames import SweepResults
 
 BACKENDS = ("loky", "threading", "multiprocessing", "sequential", "dask")
 PROGRESS_AFTER = 2.0   # seconds: show a progress bar only for work longer than this
@@ -146,7 +147,8 @@ class _Progress:
 
 def run(fn, configs: list[dict], *, jobs: int = 1, backend: str = "loky", scheduler: str | None = None,
         cache_dir=None, progress: bool = True, desc: str = "") -> list[dict]:
-    """``[fn(c) for c in configs]``, in parallel and cached (see the module docstring)."""
+    """``[fn(c) for c in configs]``, in parallel and cached (see the module docstring); the
+    list has ``.to_frame()`` (configs and results side by side, a pandas DataFrame)."""
     name = fn_name(fn)
     if not isinstance(configs, (list, tuple)):
         raise BoundcalcError(f"sweep: configs must be a list of dicts, got {type(configs).__name__}")
@@ -175,7 +177,7 @@ def run(fn, configs: list[dict], *, jobs: int = 1, backend: str = "loky", schedu
                 continue
         todo.append(i)
     if not todo:
-        return results
+        return SweepResults(results, configs)
 
     bar = _Progress(progress, len(todo), desc or name.rsplit(".", 1)[-1])
 
@@ -199,7 +201,7 @@ def run(fn, configs: list[dict], *, jobs: int = 1, backend: str = "loky", schedu
                 store(i, raw)
     finally:
         bar.close()
-    return results
+    return SweepResults(results, configs)
 
 
 def _run_dask(fn, configs, todo, scheduler, store):

@@ -62,6 +62,15 @@ class Report:
                 "findings": [f.to_json() for f in self.findings],
                 "passed": [r.to_json() for r in self.results if r.severity == "ok"]}
 
+    def to_frame(self, passed: bool = True):
+        """One row per check (``passed=False``: findings only), a pandas DataFrame."""
+        from ..reports.frames import report_frame
+        return report_frame(self, passed=passed)
+
+    def _repr_html_(self) -> str:
+        from ..reports.frames import report_html
+        return report_html(self)
+
 
 def run_checks(paper: str | None = None, *, formulas_path=None) -> Report:
     reg = get_registry(formulas_path)

@@ -1,0 +1,56 @@
+"""The ``sheet`` and ``cite`` commands: a paper's formula sheet and its reference.
+
+Registered in :mod:`boundcalc.cli.app`; everything heavy (SymPy for the sheet, pandas
+for its Markdown tables) is imported inside the commands.
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from ..errors import BoundcalcError
+
+
+def _paths():
+    from .app import _paths as paths
+    return paths()
+
+
+def _write(text: str, output: Optional[str], force: bool) -> None:
+    if output is None:
+        sys.stdout.write(text)
+        return
+    out = Path(output).expanduser()
+    if out.exists() and not force:
+        raise BoundcalcError(f"output file {out} already exists; use --force to overwrite it")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(text, encoding="utf-8")
+    print(f"written: {out}", file=sys.stderr)
+
+
+def sheet(paper: str = typer.Argument(..., help="deora2023, anon2025, tarzanagh2023, arda2026 or your own."),
+          format_: str = typer.Option("latex", "--format", help="latex (a document pdflatex compiles) or markdown."),
+          output: Optional[str] = typer.Option(None, "--output", help="Write the sheet to this file."),
+          force: bool = typer.Option(False, "--force", help="Overwrite --output.")):
+    """A paper's formula sheet: its reference, its symbols, and every formula with its
+    source, status (as printed / corrected / derived), LaTeX as printed, our expression
+    and its notes."""
+    from ..reports.sheet import sheet as make
+    _write(make(paper, format_, formulas_path=_paths()), output, force)
+
+
+def cite(paper: str = typer.Argument(..., help="deora2023, anon2025, tarzanagh2023, arda2026 or your own."),
+         format_: str = typer.Option("bibtex", "--format", help="bibtex or text."),
+         json: bool = typer.Option(False, "--json", help="All reference fields, machine-readable.")):
+    """How to cite a paper: its BibTeX entry (or one line of text)."""
+    from ..reports.sheet import cite as make
+    if json:
+        from ..registry import get_registry
+        from .output import emit_json
+        p = get_registry(_paths()).paper(paper)
+        emit_json({"key": p.key, "title": p.title, "authors": p.authors, **p.refs})
+        return
+    sys.stdout.write(make(paper, format_, formulas_path=_paths()))

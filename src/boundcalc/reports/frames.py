@@ -1,0 +1,104 @@
+"""pandas DataFrames of boundcalc's results, for notebooks and scripts.
+
+pandas is imported inside each function (the numeric commands never pay for it).
+
+* :func:`formulas_frame` -- ``boundcalc.formulas(...).to_frame()``;
+* :func:`papers_frame` -- ``boundcalc.papers().to_frame()``;
+* :func:`report_frame` / :func:`report_html` -- the check report (``Report.to_frame()``,
+  ``Report._repr_html_()``);
+* :class:`SweepResults` -- what :func:`boundcalc.reports.sweep.run` returns: the list of
+  result dicts, plus ``.to_frame()`` (one row per configuration, config and result side
+  by side, nested dicts flattened to ``a.b`` columns).
+
+A comparison :class:`~.table.Table` has its own ``to_frame`` (numeric columns with the
+exact values beside them).
+"""
+from __future__ import annotations
+
+import html
+
+FORMULA_COLUMNS = ("id", "paper", "name", "kind", "source", "status", "expression", "latex",
+                   "symbols", "constants", "note")
+PAPER_COLUMNS = ("key", "title", "authors", "year", "venue", "arxiv", "doi", "url", "cite_key",
+                 "formulas", "symbols", "settings", "checks")
+FINDING_COLUMNS = ("paper", "check", "kind", "severity", "location", "message")
+
+
+def formulas_frame(formulas):
+    """One row per formula: id, paper, name, kind, source, status, the expression as
+    written in the formula file, the LaTeX as printed in the paper, its symbols, the
+    absolute constants it depends on, and the note."""
+    import pandas as pd
+    rows = [{"id": f.id, "paper": f.paper, "name": f.name, "kind": f.kind, "source": f.source,
+             "status": f.status, "expression": f.spec.text, "latex": f.latex_printed,
+             "symbols": ", ".join(f.symbols), "constants": ", ".join(f.constants), "note": f.note}
+            for f in formulas]
+    return pd.DataFrame(rows, columns=list(FORMULA_COLUMNS))
+
+
+def papers_frame(papers):
+    """One row per paper: its reference fields and how much of it is encoded."""
+    import pandas as pd
+    rows = []
+    for p in papers:
+        refs = p.refs
+        rows.append({"key": p.key, "title": p.title, "authors": p.authors, "year": refs.get("year"),
+                     "venue": refs.get("venue"), "arxiv": refs.get("arxiv"), "doi": refs.get("doi"),
+                     "url": refs.get("url"), "cite_key": refs.get("cite_key"),
+                     "formulas": len(p.formulas), "symbols": len(p.symbols),
+                     "settings": len(p.settings), "checks": len(p.checks)})
+    df = pd.DataFrame(rows, columns=list(PAPER_COLUMNS))
+    for c in ("formulas", "symbols", "settings", "checks"):
+        df[c] = df[c].astype("int64")
+    return df
+
+
+def report_frame(report, *, passed: bool = True):
+    """One row per check run (``passed=False``: only the findings): paper, check, kind,
+    severity (error / warning / note / ok), location in the paper, message; any other
+    plain field a finding carries (e.g. ``reading``) is kept as a column."""
+    import pandas as pd
+    results = report.results if passed else report.findings
+    rows = []
+    for r in results:
+        d = {c: getattr(r, c, None) for c in FINDING_COLUMNS}
+        for k, v in vars(r).items():
+            if k not in d and isinstance(v, (str, int, float, bool, type(None))):
+                d[k] = v
+        rows.append(d)
+    df = pd.DataFrame(rows)
+    if df.empty:
+        df = pd.DataFrame(columns=list(FINDING_COLUMNS))
+    order = {"error": 0, "warning": 1, "note": 2, "ok": 3}
+    df["severity"] = pd.Categorical(df["severity"], categories=sorted(order, key=order.get), ordered=True)
+    df.attrs.update(papers=list(report.papers), seconds=report.seconds)
+    return df
+
+
+def report_html(report) -> str:
+    """The check report for a notebook: the counts, then the findings (errors first)."""
+    df = report_frame(report)
+    counts = df["severity"].value_counts().reindex(df["severity"].cat.categories, fill_value=0)
+    head = ", ".join(f"{int(n)} {s}" for s, n in counts.items())
+    findings = report_frame(report, passed=False).sort_values(["severity", "paper", "check"], kind="stable")
+    table = findings[list(FINDING_COLUMNS)].to_html(index=False) if len(findings) else "<p>no findings</p>"
+    return (f"<p><b>boundcalc check</b> ({html.escape(', '.join(report.papers))}): "
+            f"{len(df)} checks run: {html.escape(head)}</p>\n{table}")
+
+
+class SweepResults(list):
+    """The results of a sweep, in config order (a list of dicts), with their configs."""
+
+    def __init__(self, results, configs):
+        super().__init__(results)
+        self.configs = list(configs)
+
+    def to_frame(self):
+        """One row per configuration: the config's keys, then the result's (nested
+        dicts flattened to ``a.b``; a result key that is also a config key is suffixed
+        ``_result``)."""
+        import pandas as pd
+        cfg = pd.json_normalize(self.configs) if self.configs else pd.DataFrame()
+        res = pd.json_normalize(list(self)) if len(self) else pd.DataFrame()
+        res = res.rename(columns={c: f"{c}_result" for c in res.columns if c in cfg.columns})
+        return pd.concat([cfg.reset_index(drop=True), res.reset_index(drop=True)], axis=1)
