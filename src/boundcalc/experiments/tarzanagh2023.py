@@ -497,12 +497,12 @@ def _plot_fig9(per_d: dict, dims, plot_dir: Path) -> list[str]:
     ax.bar(x, [per_d[d]["pct_lmm"] for d in ds], w, color="tab:blue", label="LMM (incl. GMM)")
     ax.bar(x + w, [per_d[d]["pct_gmm"] for d in ds], w, color="tab:green", label="GMM")
     ax.set_xticks(x, ds)
-    ax.set_xlabel("d")
-    ax.set_ylabel("% of trials (ours)")
+    ax.set_xlabel("token dimension d")
+    ax.set_ylabel("share of trials (%, ours)")
     ax.set_title("Tarzanagh et al. 2023, Fig. 9(a) reproduced (n = 4, T = 6)")
     ax.legend()
     plot_dir.mkdir(parents=True, exist_ok=True)
-    outs = [plot_dir / "tarzanagh2023_fig9.png", plot_dir / "tarzanagh2023_fig9.pdf"]
+    outs = [plot_dir / "tarzanagh2023-fig9.png", plot_dir / "tarzanagh2023-fig9.pdf"]
     fig.savefig(outs[0], dpi=150)
     fig.savefig(outs[1], metadata={"CreationDate": None})
     return [str(o) for o in outs]
@@ -610,8 +610,10 @@ def run_fig1(*, seed: int = 0, full: bool = False, jobs: int = 1, backend: str =
         if plot_dir is not None:
             from boundcalc.reports import plots as rp
             written = rp.trajectories(paths, {k: np.array(v["p"])[:2] for k, v in dirs.items()},
-                                      Path(plot_dir) / f"tarzanagh2023_fig1{key}",
-                                      title=f"Tarzanagh et al. 2023, Fig. 1({key}): GD on p (first 200 steps)")
+                                      Path(plot_dir) / f"tarzanagh2023-fig1{key}",
+                                      title=f"Tarzanagh et al. 2023, Fig. 1({key}): GD on p (first 200 steps)",
+                                      xlabel="$p_1$ (first coordinate of p)",
+                                      ylabel="$p_2$ (second coordinate of p)")
             plots += [str(w) for w in written]
     if plot_dir is not None:
         out["plots"] = plots
@@ -685,8 +687,10 @@ def run_fig3(*, seed: int = 0, full: bool = False, jobs: int = 1, backend: str =
                 dirs["p^relax"] = jm.p_relax.p
             written = rp.trajectories({"p(t)": tr.p[:, :2], "v(t)": tr.v[:, :2]},
                                       dict(dirs, **{"v^mm": vmm}),
-                                      Path(plot_dir) / f"tarzanagh2023_fig3{key}",
-                                      title=f"Tarzanagh et al. 2023, Fig. 3({key}): joint GD on (v, p)")
+                                      Path(plot_dir) / f"tarzanagh2023-fig3{key}",
+                                      title=f"Tarzanagh et al. 2023, Fig. 3({key}): joint GD on (v, p)",
+                                      xlabel="first coordinate ($p_1$, $v_1$)",
+                                      ylabel="second coordinate ($p_2$, $v_2$)")
             plots += [str(w) for w in written]
     if plot_dir is not None:
         out["plots"] = plots

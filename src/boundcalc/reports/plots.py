@@ -1,5 +1,7 @@
 """Plots for reports, written as PNG and PDF.
 
+Every plot names both axes (with the symbol or unit). File names use hyphens
+(``deora2023-dm1-losses``, ``tarzanagh2023-fig1a``), as do the reproductions' names.
 Every function takes ``path`` either without a suffix (``out/fig1``) or ending in ``.png``
 or ``.pdf``; both ``out/fig1.png`` and ``out/fig1.pdf`` are written (folders created) and
 their paths returned. Existing files are replaced: callers that write where a user
@@ -123,6 +125,7 @@ def bound_vs_measured(table, path) -> list[Path]:
     ax.xaxis.set_major_locator(MaxNLocator(integer=True, nbins=8))
     ax.xaxis.set_major_formatter(FuncFormatter(lambda t, _: f"$10^{{{int(round(t))}}}$"))
     ax.set_yticks(range(n), [p[0].quantity for p in reversed(plot)], fontsize="small")
+    ax.set_ylabel("quantity (bound above, measured below)", fontsize="small")
     xlabel = "value (log scale)\nbound: green = holds, red = violated, blue = not decided"
     if skipped:
         xlabel += "\n" + textwrap.fill("not plotted (no positive bound/measured value): " + "; ".join(skipped), 90)
@@ -132,10 +135,12 @@ def bound_vs_measured(table, path) -> list[Path]:
     return _save(fig, path)
 
 
-def trajectories(paths: dict, directions: dict, path, *, title: str) -> list[Path]:
+def trajectories(paths: dict, directions: dict, path, *, title: str, xlabel: str = "first coordinate",
+                 ylabel: str = "second coordinate") -> list[Path]:
     """2-D trajectories (``name -> array (steps, 2)``) with a start marker, beside
     directions (``name -> array (2,)``, e.g. SVM solutions) drawn as rays from the origin
-    scaled to the extent of the trajectories."""
+    scaled to the extent of the trajectories. Name the axes (``xlabel="$p_1$ (first
+    coordinate of p)"``)."""
     import numpy as np
     if not paths:
         raise BoundcalcError("trajectory plot: no trajectories")
@@ -165,5 +170,7 @@ def trajectories(paths: dict, directions: dict, path, *, title: str) -> list[Pat
     ax.axvline(0, color="0.85", lw=0.8, zorder=0)
     ax.set_aspect("equal", adjustable="datalim")
     ax.set_title(title)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
     ax.legend(fontsize="small")
     return _save(fig, path)
