@@ -113,6 +113,18 @@ def fold_constants(node: Node) -> Node:
                     bits = abs(e.numerator) * max(abs(b.numerator).bit_length(), b.denominator.bit_length(), 1)
                     if bits <= 4096:
                         return Num(b ** e.numerator)
+            if isinstance(n, Mul):
+                kept = [k for k in kids if not (isinstance(k, Num) and k.value == 1)]
+                if len(kept) == 1:
+                    return kept[0]
+                if len(kept) < len(kids):
+                    return Mul(tuple(kept)) if kept else Num(Fraction(1))
+            if (isinstance(n, Pow) and isinstance(kids[0], Pow) and isinstance(kids[1], Num)
+                    and isinstance(kids[0].exp, Num) and kids[1].value.denominator == 1
+                    and kids[0].exp.value.denominator == 1):
+                # (b**p)**q = b**(p*q) for integers p, q (where defined)
+                e = kids[0].exp.value * kids[1].value
+                return kids[0].base if e == 1 else Pow(kids[0].base, Num(e))
             return n._rebuild(tuple(kids)) if any(a is not b for a, b in zip(kids, n.children())) else n
         return None
     memo: dict = {}
@@ -220,20 +232,29 @@ def _decide(a, rel, b, g, op, domains, extra, deadline, samples, seed) -> Decisi
             budget_hit.append("exact")
     else:
         budget_hit.append(f"exact skipped: {why}")
-    # 3. SMT
-    from .smt import decide_smt
-    for i, cand in enumerate(candidates):
+    # 3. SMT: the goal, its generalization (repeated subterms named), the rewritten goals
+    from .smt import decide_smt, generalize
+    runs = [("", g, extra, domains)]
+    if why is None:
+        try:
+            with time_limit(max(0.2, min(1.0, deadline - time.perf_counter() - 3))):
+                gen = generalize(g, extra, domains, lambda n: _sympy_sign(n, domains))
+        except _Timeout:
+            gen = None
+        if gen is not None:
+            g2, extra2, doms2, labels = gen
+            runs.insert(0, ("after generalizing " + ", ".join(_short(labels, 2)) + "; ", g2, extra2, doms2))
+    runs += [("after taking logarithms of both sides, ", c, extra, domains) for c in candidates[1:]]
+    for pre, cand, ex, doms in runs:
         left = deadline - time.perf_counter()
         if left < 0.3:
             budget_hit.append("SMT")
             break
-        r = decide_smt(cand, op, domains, extra, timeout_ms=int(1000 * min(3.0, left - 0.2)))
+        r = decide_smt(cand, op, doms, ex, timeout_ms=int(1000 * min(3.0, left - 0.2)))
         if r.status == "proved":
             how = ("after naming " + ", ".join(_short(r.named))) if r.named else "polynomial"
-            if i > 0:
-                how = "after taking logarithms of both sides, " + how
-            return _verdict("proved", "SMT", how)
-        if r.status == "sat" and r.model is not None and i == 0:
+            return _verdict("proved", "SMT", pre + how)
+        if r.status == "sat" and r.model is not None and cand is g:
             ce = search.certify_point(a, rel, b, g, op, domains, extra, r.model)
             if ce is not None:
                 return _verdict("disproved", "counterexample", "certified, from an SMT model",
@@ -275,6 +296,14 @@ def _decide(a, rel, b, g, op, domains, extra, deadline, samples, seed) -> Decisi
 def _short(labels: list[str], limit: int = 4) -> list[str]:
     out = [lb if len(lb) <= 40 else lb[:37] + "..." for lb in dict.fromkeys(labels)]
     return out[:limit] + ([f"{len(out) - limit} more"] if len(out) > limit else [])
+
+
+def _sympy_sign(n: Node, domains) -> str | None:
+    from .symbolic import domain_substitution, prove_sign, to_sympy_with_domains
+    if sympy_safe(n):
+        return None
+    e, syms = to_sympy_with_domains(n, {}, domains)
+    return prove_sign(e.subs(domain_substitution(syms, {k: d for k, d in domains.items() if k in syms})))
 
 
 def _sign(node: Node, env) -> int | None:

@@ -268,6 +268,17 @@ class _Translator:
         by: dict[str, list] = {}
         for label, func, u, F, arg in self.named:
             by.setdefault(func, []).append((u, F, arg))
+        # exp and log are inverse: exp(log(v)) = v, exp(-log(v)) = 1/v, log(exp(u)) = u enter
+        # the other function's group as known values, so that monotonicity links them
+        logs, exps = list(by.get("log", ())), list(by.get("exp", ()))
+        if logs and exps:
+            for v, L, arg in logs[:MAX_PAIRS_PER_FUNCTION // 2]:
+                R = self.z3.Real(f"_inv{id(L)}", self.ctx)
+                self.side.append(R * v == 1)
+                by["exp"].append((L, v, None))
+                by["exp"].append((-L, R, None))
+            for u, E, arg in exps[:MAX_PAIRS_PER_FUNCTION // 2]:
+                by["log"].append((E, u, None))
         for func, items in by.items():
             items = items[:MAX_PAIRS_PER_FUNCTION]
             inc = func in FX.INCREASING or (func.startswith("root")) or (
@@ -288,6 +299,61 @@ class _Translator:
         for _, func, _, F, arg in self.named:
             if func == "cos" and arg in sins:
                 self.side.append(sins[arg] * sins[arg] + F * F == 1)
+
+
+def generalize(g: Node, extra, domains: dict[str, Domain], sign_of) -> tuple | None:
+    """Replace each maximal repeated subterm (at least 4 nodes, occurring twice or more) by
+    a fresh symbol with the sign ``sign_of(subterm)`` proves ("positive"/"nonnegative").
+    Proving the generalized goal for every value of the fresh symbols proves the original
+    (a strengthening); returns (goal, extra, domains, labels) or None."""
+    counts: dict[Node, int] = {}
+    sizes: dict[Node, int] = {}
+    visits = 0
+
+    def size(n: Node) -> int:
+        if n not in sizes:
+            sizes[n] = 1 + sum(size(c) for c in n.children())
+        return sizes[n]
+    for root in [g] + [r.lhs for r in extra] + [r.rhs for r in extra]:
+        for n in root.walk():
+            visits += 1
+            if visits > 20000:
+                return None
+            if not isinstance(n, (Num, Sym)) and n.symbols():
+                counts[n] = counts.get(n, 0) + 1
+    cands = sorted((n for n, c in counts.items() if c >= 2 and size(n) >= 4), key=size, reverse=True)[:40]
+    def inner(n: Node, m: Node) -> int:
+        return sum(1 for x in n.walk() if x == m)
+    # a repeated subterm that also occurs outside a bigger repeated one is named instead of
+    # the bigger one (naming sqrt(P/N) would hide its link with sqrt(N/P): name P)
+    skip = set()
+    for n in cands:
+        for m in cands:
+            if m is not n and size(m) < size(n) and counts[m] > counts[n] * inner(n, m) > 0:
+                skip.add(n)
+                break
+    chosen: list[Node] = []
+    for n in cands:
+        if n in skip or any(n in set(c.walk()) for c in chosen):
+            continue
+        chosen.append(n)
+        if len(chosen) >= 6:
+            break
+    mapping, doms, labels = {}, dict(domains), []
+    for i, n in enumerate(chosen):
+        sg = sign_of(n)
+        if sg not in ("positive", "nonnegative"):
+            continue
+        name = f"_g{i}"
+        mapping[n] = Sym(name)
+        doms[name] = Domain(lo=Fraction(0), lo_closed=sg == "nonnegative")
+        labels.append(show(n))
+    if not mapping:
+        return None
+    rep = lambda m: mapping.get(m) if not isinstance(m, (Num, Sym)) else None
+    g2 = g.map(rep)
+    extra2 = [Rel(r.op, r.lhs.map(rep), r.rhs.map(rep)) for r in extra]
+    return g2, extra2, doms, labels
 
 
 def _domain_constraints(z3, x, d: Domain, ctx):
