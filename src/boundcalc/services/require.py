@@ -1,18 +1,30 @@
-"""`require`: the least value of a variable (e.g. the number of heads H) that each
-requirement of a setting needs, which one binds, and every input that was used."""
+"""`require`: the least (or greatest) value of a variable that each requirement of a
+setting needs — the number of heads H, a sample size n, a width m, a step size eta ... —
+which one binds, and every input that was used.
+
+``target`` replaces the setting's requirements by one relation the user writes,
+``'formula REL value'`` (e.g. ``'gen_gap_cor2 <= 0.05'``): the least n for which a bound
+drops below a target, the largest step size a theorem allows, and so on.
+
+The direction of each relation in the variable is read from its expression tree
+(:func:`.solve.trend`, no SymPy). Only when the tree does not show it is
+:mod:`.monotone` asked (SymPy; proved / certified on a box / sampled / a counterexample),
+and the answer says which: a relation that is not monotone gets no answer, only its
+counterexample.
+"""
 from __future__ import annotations
 
-from .._record import Record, factory
 from fractions import Fraction
 
+from .._record import Record, factory
 from ..backends import mp as mpb
 from ..errors import BoundcalcError, UnsatisfiableError
-from ..expr.nodes import Node, sub, substitute
-from ..expr.parser import parse_number
+from ..expr.nodes import Node, Ref, Rel, Sym, sub, substitute
+from ..expr.parser import parse, parse_number
 from ..registry import get_registry
 from ..registry.model import Setting
 from ..values import fmt_fraction
-from .solve import Solution, relation_holds, solve_relation
+from .solve import Solution, json_value, relation_holds, solve_relation, trend
 
 
 class RequirementResult(Record):
@@ -29,17 +41,38 @@ class RequireResult(Record):
     setting: Setting
     var: str
     inputs: dict[str, tuple[Fraction, str]]          # name -> (value, "user" | "default")
-    derived: dict[str, tuple[object, str, str]]        # name -> (mpf value, expression, "derived" | "user")
+    derived: dict[str, tuple[object, str, str]]        # name -> (mpf value, expression, "derived" | "user" | ...)
     results: list[RequirementResult] = factory(list)
+    skipped: list[str] = factory(list)                 # requirements of the setting free of var
+    target: str = ""
+
+    @property
+    def solved(self) -> list[RequirementResult]:
+        return [r for r in self.results if r.solution.value is not None]
 
     @property
     def binding(self) -> RequirementResult:
-        least = [r for r in self.results if r.solution.direction == "least"]
-        return max(least or self.results, key=lambda r: r.solution.value)
+        least = [r for r in self.solved if r.solution.direction == "least"]
+        if least:
+            return max(least, key=lambda r: r.solution.value)
+        greatest = [r for r in self.solved if r.solution.direction == "greatest"]
+        if greatest:
+            return min(greatest, key=lambda r: r.solution.value)
+        return self.results[0]
+
+    @property
+    def feasible(self) -> bool | None:
+        """Whether the least values and the greatest values leave a common value (None:
+        some requirement has no answer)."""
+        if len(self.solved) < len(self.results):
+            return None
+        least = [r.solution.value for r in self.solved if r.solution.direction == "least"]
+        greatest = [r.solution.value for r in self.solved if r.solution.direction == "greatest"]
+        return not (least and greatest) or max(least) <= min(greatest)
 
 
-def input_names(setting: Setting, reg) -> list[str]:
-    """Every symbol a user may set for this setting."""
+def input_names(setting: Setting, reg, var: str | None = None, relations: list[Node] = ()) -> list[str]:
+    """Every symbol a user may set for this setting (all but ``var``)."""
     names = set(setting.values)
     for sym, node, _ in setting.derived:
         names.add(sym)
@@ -48,32 +81,70 @@ def input_names(setting: Setting, reg) -> list[str]:
         names |= reg.resolved(f"{setting.paper}.{rid}").symbols()
     for node, _ in setting.constraints:
         names |= node.symbols()
-    names.discard(setting.solve_for)
+    for rel in relations:
+        names |= rel.symbols()
+    names.discard(var or setting.solve_for)
     return sorted(names)
 
 
+def parse_target(text: str, reg, paper: str) -> Node:
+    """``'formula REL value'`` (or any relation over the paper's formulas and symbols;
+    a bare requirement id is its own relation) as a resolved :class:`Rel`."""
+    p = reg.paper(paper)
+    node = parse(text, allow_relation=True, where="--target")
+    if isinstance(node, Sym) and node.name in p.formulas and p.formulas[node.name].kind in ("requirement", "claim"):
+        return reg.resolved(f"{paper}.{node.name}")
+    if isinstance(node, Ref) and reg.spec(f"{node.paper or paper}.{node.name}").kind in ("requirement", "claim"):
+        return reg.resolved(f"{node.paper or paper}.{node.name}")
+    if not isinstance(node, Rel):
+        raise BoundcalcError(f"--target expects 'formula REL value' (REL one of <=, >=, <, >), got {text!r}")
+
+    def to_ref(n):
+        if isinstance(n, Sym) and n.name in p.formulas and p.formulas[n.name].kind in ("definition", "bound"):
+            return Ref(None, n.name)
+        return None
+    node = node.map(to_ref)
+    for r in node.refs():
+        reg.spec(f"{r[0] or paper}.{r[1]}")          # unknown ids: one line with a hint
+    unknown = sorted(n for n in node.symbols() if n not in p.symbols and n not in p.formulas)
+    if unknown:
+        from ..suggest import did_you_mean
+        hint = did_you_mean(unknown[0], list(p.symbols) + list(p.formulas))
+        raise BoundcalcError(f"--target: {unknown[0]!r} is neither a symbol nor a formula of {paper}{hint}")
+    return reg.resolve(node, paper)
+
+
 def require(paper: str, setting_name: str | None, overrides: dict[str, str], *,
-            var: str | None = None, formulas_path=None) -> RequireResult:
+            var: str | None = None, target: str | None = None, formulas_path=None,
+            monotone_fallback: bool = True) -> RequireResult:
     reg = get_registry(formulas_path)
     setting = reg.setting(paper, setting_name)
     var = var or setting.solve_for
     if not var:
         raise BoundcalcError(f"setting {setting.id} names no variable to solve for")
     p = reg.paper(paper)
-    allowed = input_names(setting, reg)
+    if var not in p.symbols:
+        from ..suggest import did_you_mean
+        raise BoundcalcError(f"{var!r} is not a symbol of {paper}{did_you_mean(var, list(p.symbols))}")
+    tgt = parse_target(target, reg, paper) if target else None
+    allowed = input_names(setting, reg, var, [tgt] if tgt is not None else [])
     for k in overrides:
         if k == var:
             raise BoundcalcError(f"{var} is what is being solved for; do not set --{var}")
         if k not in allowed:
-            raise BoundcalcError(f"unknown input --{k} for {setting.id}; inputs are: "
+            from ..suggest import did_you_mean
+            hint = did_you_mean(k, allowed)
+            raise BoundcalcError(f"unknown input --{k} for {setting.id}{hint or ''}; inputs are: "
                                  + ", ".join(f"--{a}" for a in allowed))
     inputs: dict[str, tuple[Fraction, str]] = {}
     for k, v in setting.values.items():
-        inputs[k] = (v, "default")
+        if k != var:
+            inputs[k] = (v, "default")
     for k, v in overrides.items():
         inputs[k] = (parse_number(v, where=f"--{k}"), "user")
     for k, (v, _) in inputs.items():
-        p.symbols[k].domain.check(k, v)
+        if k in p.symbols:
+            p.symbols[k].domain.check(k, v)
     env = {k: v for k, (v, _) in inputs.items()}
     # derived quantities are inlined as expressions (exactness is kept) and also shown as values
     inline: dict[str, Node] = {}
@@ -82,7 +153,14 @@ def require(paper: str, setting_name: str | None, overrides: dict[str, str], *,
         if sym in overrides:
             derived[sym] = (None, text, "user")
             continue
+        if sym == var:
+            derived[sym] = (None, text, "solved for")
+            continue
         expr = substitute(reg.resolve(node, paper), inline)
+        if var in expr.symbols():
+            inline[sym] = expr
+            derived[sym] = (None, text, f"depends on {var}")
+            continue
         missing = expr.symbols() - env.keys()
         if missing:
             raise BoundcalcError(_missing_msg(sorted(missing), p, setting))
@@ -99,27 +177,94 @@ def require(paper: str, setting_name: str | None, overrides: dict[str, str], *,
         derived[sym] = (value, text, "derived")
     for node, text in setting.constraints:
         rel = substitute(reg.resolve(node, paper), inline)
+        if var in rel.symbols():
+            continue
         missing = rel.symbols() - env.keys()
         if missing:
             raise BoundcalcError(_missing_msg(sorted(missing), p, setting))
         if not relation_holds(rel, env, what=f"constraint {text}"):
             raise BoundcalcError(f"the inputs violate the constraint {text} of {setting.id}")
-    out = RequireResult(setting, var, inputs, derived)
-    for rid in setting.requirements:
-        fid = f"{paper}.{rid}"
-        spec = reg.spec(fid)
-        rel = substitute(reg.resolved(fid), inline)
-        syms = rel.symbols() - {var}
-        missing = syms - env.keys()
+    out = RequireResult(setting, var, inputs, derived, target=target or "")
+    if tgt is not None:
+        items = [(f"target: {target}", "target", "given on the command line", "user", "", tgt,
+                  tgt.symbols())]
+    else:
+        items = []
+        for rid in setting.requirements:
+            fid = f"{paper}.{rid}"
+            spec = reg.spec(fid)
+            items.append((fid, spec.title, spec.source, spec.status, spec.note, reg.resolved(fid),
+                          reg.resolved(fid).symbols()))
+    for fid, title, source, status, note, node, raw_syms in items:
+        rel = substitute(node, inline)
+        if var not in rel.symbols():
+            if tgt is not None:
+                raise BoundcalcError(f"the target {target!r} does not involve {var} in {setting.id}")
+            out.skipped.append(fid)
+            continue
+        missing = (rel.symbols() - {var}) - env.keys()
         if missing:
             raise BoundcalcError(_missing_msg(sorted(missing), p, setting))
-        if var not in rel.symbols():
-            raise BoundcalcError(f"{fid} does not involve {var}")
-        sol = solve_relation(rel, var, env, p.symbols[var].domain, what=fid)
-        consts = sorted(s for s in reg.resolved(fid).symbols() | _derived_syms(setting, reg)
+        sol = _solve(rel, var, env, p, what=fid, fallback=monotone_fallback, reg=reg)
+        consts = sorted(s for s in raw_syms | _derived_syms(setting, reg)
                         if s in p.symbols and p.symbols[s].is_constant and s in rel.symbols())
-        out.results.append(RequirementResult(fid, spec.title, spec.source, spec.status, spec.note, sol, consts))
+        out.results.append(RequirementResult(fid, title, source, status, note, sol, consts))
+    if not out.results:
+        raise BoundcalcError(f"no requirement of {setting.id} involves {var} "
+                             f"({', '.join(out.skipped)}); ask with --target 'formula REL value'")
     return out
+
+
+def _solve(rel: Rel, var: str, env: dict, paper, *, what: str, fallback: bool, reg) -> Solution:
+    """Solve with the direction read from the tree, else from :mod:`.monotone`."""
+    domain = paper.symbols[var].domain
+    diff = sub(rel.lhs, rel.rhs)
+    if rel.op == "==" or trend(diff, var, env, domain) is not None or not fallback:
+        return solve_relation(rel, var, env, domain, what=what)
+    m = _monotone_evidence(rel, var, env, paper, reg, what)
+    if m.verdict in ("increasing", "decreasing"):
+        # monotone() reports the slack rhs - lhs; the solver wants lhs - rhs
+        hint = -1 if m.verdict == "increasing" else 1
+        ev = _evidence_text(m, var)
+        sol = solve_relation(rel, var, env, domain, what=what, trend_hint=hint, evidence=ev)
+        if m.evidence != "proved" and sol.value is not None and sol.direction == "least" and domain.lo is not None:
+            # 'least' needs the relation to fail below the answer: certify on [lo, answer]
+            hi = sol.value if sol.integer else sol.certificate.get("holds_at")
+            m2 = _monotone_evidence(rel, var, env, paper, reg, what,
+                                    box={var: (fmt_fraction(domain.lo), str(hi))})
+            if m2.verdict == m.verdict and m2.evidence in ("proved", "certified"):
+                sol.monotone = _evidence_text(m2, var) + f" — covers every {var} below the answer"
+        return sol
+    if m.verdict == "constant":
+        return solve_relation(rel, var, env, domain, what=what, trend_hint=0, evidence=m.detail)
+    if m.verdict == "neither":
+        cert = {"counterexample": m.counterexample} if m.counterexample else {}
+        cert["detail"] = m.detail
+        return Solution(var, None, "least", domain.integer, cert,
+                        f"neither ({m.evidence}): {m.detail}", "not monotone")
+    sol = solve_relation(rel, var, env, domain, what=what)   # unknown: say so (trend None)
+    sol.monotone = f"unknown ({m.detail}); " + sol.monotone
+    return sol
+
+
+class _RelationFormula:
+    """What :func:`.monotone.monotone` needs of a formula."""
+    def __init__(self, fid, expr, table):
+        self.id, self.expr, self.symbol_table = fid, expr, table
+
+
+def _monotone_evidence(rel, var, env, paper, reg, what, box=None):
+    from .monotone import monotone
+    table = reg.symbol_table(rel, paper.key)
+    fixed = {k: fmt_fraction(v) for k, v in env.items() if k in table and k != var}
+    return monotone(_RelationFormula(what, rel, table), var, fixed=fixed, box=box)
+
+
+def _evidence_text(m, var) -> str:
+    side = {"increasing": "decreasing", "decreasing": "increasing"}[m.verdict]
+    box = f" on {var} in [{m.box[var][0]}, {m.box[var][1]}]" if m.box and var in m.box else ""
+    s = f"lhs - rhs is {side} in {var}: {m.evidence}{box if m.evidence != 'proved' else ''}"
+    return s + (" — sampled, NOT a proof" if m.evidence == "sampled" else "")
 
 
 def _in_domain(dom, expr, env, value) -> bool:
@@ -152,27 +297,36 @@ def _missing_msg(names, paper, setting) -> str:
 
 def to_json(res: RequireResult) -> dict:
     b = res.binding
-    p = get_registry().paper(res.setting.paper)
+    p = get_registry().paper(res.setting.paper) if get_registry().has_paper(res.setting.paper) else None
+    syms = p.symbols if p else {}
     return {
         "setting": res.setting.id,
         "setting_name": res.setting.title,
         "source": res.setting.source,
         "var": res.var,
-        res.var: b.solution.value if b.solution.integer else str(b.solution.value),
+        "domain": syms[res.var].domain.describe() if res.var in syms else "",
+        "description": syms[res.var].description if res.var in syms else "",
+        "target": res.target or None,
+        res.var: json_value(b.solution.value) if b.solution.value is not None else None,
+        "direction": b.solution.direction,
         "binding": b.id,
+        "feasible": res.feasible,
         "inputs": {k: {"value": fmt_fraction(v), "from": src,
-                       "description": p.symbols[k].description if p and k in p.symbols else ""}
+                       "description": syms[k].description if k in syms else ""}
                    for k, (v, src) in sorted(res.inputs.items())},
         "derived": {k: {"value": None if v is None else mpb.mpmath.nstr(v, 15), "expression": text, "from": src}
                     for k, (v, text, src) in res.derived.items()},
         "requirements": [{
             "id": r.id, "name": r.name, "source": r.source, "status": r.status,
-            res.var: r.solution.value if r.solution.integer else str(r.solution.value),
+            res.var: None if r.solution.value is None else json_value(r.solution.value),
             "direction": r.solution.direction,
-            "certificate": {k: v for k, v in r.solution.certificate.items()},
+            "result": r.solution.status,
+            "monotone": r.solution.monotone,
+            "certificate": dict(r.solution.certificate),
             "qualifier": ("up to the absolute constant(s) " + ", ".join(r.constants)) if r.constants
             else "exact constant",
             "note": r.note,
         } for r in res.results],
+        "skipped": res.skipped,
         "note": res.setting.note,
     }

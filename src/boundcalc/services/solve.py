@@ -1,26 +1,80 @@
 """Deciding and solving requirements numerically, with certificates (no SymPy).
 
 ``least value`` problems such as "the least number of heads H with sqrt(H) >= f(...)"
-are solved by bracketing and bisection on point values, then certified: the relation
-is decided exactly (rational arithmetic) or by interval arithmetic at the answer and
-at the neighbouring value (answer - 1 for integers).
+use the monotone structure of the relation:
+
+1. *direction*: :func:`trend` reads, from the expression tree alone, whether
+   ``lhs - rhs`` is non-decreasing or non-increasing in the variable once every other
+   symbol has its value (sums of same-direction terms, products with a certified sign,
+   powers of a positive base, increasing functions ...). The set where the relation
+   holds is then an interval reaching one end of the domain, so a boundary certified
+   locally is the global least (or greatest) value. When the tree does not show it,
+   the caller may supply the direction (e.g. from :mod:`.monotone`) or let the search
+   run with ``trend=None`` and say that monotonicity was not established.
+2. *search*: the domain's end is tried first (a requirement that already holds at
+   H = 1 returns at once); then exponential probes ``lo + 2^k`` (k doubling), a
+   binary search on the exponent, and a safeguarded secant/bisection on point values
+   inside one binade; point values use just enough bits to separate neighbours.
+3. *certificate*: the relation is decided exactly (rationals) or by interval
+   arithmetic at the answer (holds) and just beyond it (fails): answer - 1 for a least
+   integer, the other end of a tiny bracket for a real.
 """
 from __future__ import annotations
 
 import math
-from .._record import Record, factory
 from fractions import Fraction
 
 import mpmath
 
+from .._record import Record, factory
 from ..backends import mp as mpb
 from ..errors import BoundcalcError, UnsatisfiableError
 from ..expr.domains import Domain
-from ..expr.nodes import Rel, sub
+from ..expr.nodes import Add, Const, Func, Mul, Num, Pow, Rel, Sym, sub
 
-MAX_LOG2 = 400_000  # search up to 2^400000 (~10^120000)
+MAX_LOG2 = 400_000        # search up to 2^400000 (~10^120000)
+REAL_BITS = 200           # relative width of a real answer's bracket: 2^-REAL_BITS
+BIG_INT_DIGITS = 60       # integers with more digits print in scientific form
 
 
+# ---------------------------------------------------------------------------- printing
+def fmt_int(n: int) -> str:
+    """An integer of any size as text: exact up to BIG_INT_DIGITS digits, else
+    ``m.mmmmmmmmmmmmmme+E (D digits)`` (never through Python's 4300-digit str limit)."""
+    a = abs(n)
+    if a.bit_length() <= 4 * BIG_INT_DIGITS:
+        s = str(n)
+        if len(s) <= BIG_INT_DIGITS + (n < 0):
+            return s
+    e = int(a.bit_length() * 0.30102999566398120) - 1
+    while 10 ** e > a:
+        e -= 1
+    while 10 ** (e + 1) <= a:
+        e += 1
+    lead = str(a // 10 ** (e - 14))           # the first 15 digits (truncated, not rounded)
+    return f"{'-' if n < 0 else ''}{lead[0]}.{lead[1:]}e+{e} ({e + 1} digits)"
+
+
+def fmt_value(v) -> str:
+    if isinstance(v, bool):
+        return str(v)
+    if isinstance(v, int):
+        return fmt_int(v)
+    if isinstance(v, Fraction):
+        return fmt_int(v.numerator) if v.denominator == 1 else mpmath.nstr(mpb._fraction_mpf(v, 128), 15)
+    if isinstance(v, mpmath.mpf):
+        return mpmath.nstr(v, 15)
+    return str(v)
+
+
+def json_value(v):
+    """A value for JSON: small integers as numbers, everything else as text."""
+    if isinstance(v, int) and not isinstance(v, bool) and abs(v).bit_length() <= 63:
+        return v
+    return fmt_value(v)
+
+
+# ---------------------------------------------------------------------------- decisions
 def _sign_ok(op: str, s: int) -> bool:
     return {"<=": s <= 0, ">=": s >= 0, "<": s < 0, ">": s > 0, "==": s == 0}[op]
 
@@ -41,113 +95,463 @@ def relation_holds(rel: Rel, env: dict, *, what: str = "relation", diff=None, ke
     return _sign_ok(rel.op, s)
 
 
-def _holds_point(rel: Rel, env: dict, prec: int) -> bool | None:
-    d = mpb.evaluate_point(sub(rel.lhs, rel.rhs), env, prec=prec)
-    if d is None:
+# ---------------------------------------------------------------------------- monotone structure
+_INCREASING = {"sqrt", "exp", "log", "atan", "tanh", "erf", "floor", "ceil", "min", "max"}
+
+
+def trend(node, var: str, env: dict, domain: Domain) -> int | None:
+    """+1 if ``node`` is non-decreasing in ``var`` over ``domain`` (the other symbols at
+    their values in ``env``), -1 if non-increasing, 0 if it does not depend on ``var``,
+    None if the expression tree does not show it. Every sign used is certified."""
+    try:
+        return _Trend(var, env, domain).dir(node)
+    except RecursionError:
         return None
-    s = (d > 0) - (d < 0)
-    return _sign_ok(rel.op, s)
 
 
+class _Trend:
+    def __init__(self, var, env, domain):
+        self.var, self.env, self.domain = var, env, domain
+        self.memo: dict = {}
+
+    def const_sign(self, node) -> int | None:
+        return mpb.decide_sign(node, self.env)
+
+    def dir(self, node) -> int | None:
+        return self.info(node)[0]
+
+    def info(self, node) -> tuple[int | None, int | None]:
+        """(direction, sign over the domain: +1 means >= 0, -1 means <= 0, None unknown)."""
+        key = id(node)
+        if key not in self.memo:
+            self.memo[key] = (node, self._info(node))
+        return self.memo[key][1]
+
+    def _info(self, node):
+        if self.var not in node.symbols():
+            s = self.const_sign(node)
+            return 0, s
+        if isinstance(node, Sym):
+            d = self.domain
+            sign = 1 if d.lo is not None and d.lo >= 0 else (-1 if d.hi is not None and d.hi <= 0 else None)
+            return 1, sign
+        if isinstance(node, Add):
+            parts = [self.info(a) for a in node.args]
+            dirs = {p[0] for p in parts}
+            if None in dirs or (1 in dirs and -1 in dirs):
+                return None, None
+            d = 1 if 1 in dirs else -1
+            signs = {p[1] for p in parts}
+            sign = 1 if signs == {1} else (-1 if signs == {-1} else self.end_sign(node, d))
+            return d, sign
+        if isinstance(node, Mul):
+            acc = self.info(node.args[0])
+            for a in node.args[1:]:
+                acc = self.mul(acc, self.info(a))
+                if acc[0] is None:
+                    return None, None
+            return acc
+        if isinstance(node, Pow):
+            return self.pow(node)
+        if isinstance(node, Func):
+            parts = [self.info(a) for a in node.args]
+            if node.name in _INCREASING:
+                if node.name == "log" and len(node.args) == 2:
+                    return self.dir_of_log2(node)
+                dirs = {p[0] for p in parts} - {0}
+                if None in dirs or len(dirs) > 1:
+                    return None, None
+                d = dirs.pop() if dirs else 0
+                sign = {"sqrt": 1, "exp": 1}.get(node.name)
+                if sign is None and node.name in ("atan", "tanh", "erf"):
+                    sign = parts[0][1]
+                if sign is None:
+                    sign = self.end_sign(node, d)
+                return d, sign
+            if node.name == "abs":
+                d, s = parts[0]
+                if d is None or s is None:
+                    return None, None
+                return d * s, 1
+            return None, None
+        return None, None
+
+    def mul(self, a, b):
+        (da, sa), (db, sb) = a, b
+        if da is None or db is None:
+            return None, None
+        sign = None if sa is None or sb is None else sa * sb
+        if da == 0 or db == 0:
+            (dc, sc), (dv, sv) = (a, b) if da == 0 else (b, a)
+            if sc is None:
+                return None, None
+            return dv * sc if sc else 0, sign
+        if sa is None or sb is None or sa == 0 or sb == 0:
+            return None, None
+        # write each factor as sign * (a non-negative function): directions of the magnitudes
+        ma, mb = da * sa, db * sb
+        if ma != mb:
+            return None, None
+        return ma * sa * sb, sign
+
+    def pow(self, node):
+        base, exp = node.base, node.exp
+        db, sb = self.info(base)
+        de, se = self.info(exp)
+        if db is None or de is None:
+            return None, None
+        if de == 0:
+            if db == 0:
+                return 0, self.const_sign(node)
+            if isinstance(exp, Num) and exp.value.denominator == 1 and sb is not None:
+                k = exp.value.numerator
+                if k % 2 == 1 and k > 0:
+                    return db, sb
+                if k % 2 == 0 and k > 0:
+                    return db * sb, 1
+            if sb != 1 or se is None:
+                return None, None
+            return (db * se if se else 0), 1
+        # variable exponent: a positive constant base c ** f is monotone like f (c > 1)
+        if db == 0:
+            if self.const_sign(base) != 1:
+                return None, None
+            s1 = self.const_sign(sub(base, Num(Fraction(1))))
+            if s1 is None:
+                return None, None
+            return de * s1, 1
+        return self.info(Func("exp", (Mul((exp, Func("log", (base,)))),)))
+
+    def dir_of_log2(self, node):
+        x, b = node.args
+        return self.info(Mul((Func("log", (x,)), Pow(Func("log", (b,)), Num(Fraction(-1))))))
+
+    def end_sign(self, node, d) -> int | None:
+        """Sign over the domain of a monotone function from its value at the end where it
+        is smallest (>= 0 there: >= 0 everywhere) or largest (<= 0 there: <= 0)."""
+        dom = self.domain
+        lo = dom.lo if dom.lo is not None and dom.lo_closed else None
+        hi = dom.hi if dom.hi is not None and dom.hi_closed else None
+        low_end, high_end = (lo, hi) if d >= 0 else (hi, lo)
+        for end, want in ((low_end, 1), (high_end, -1)):
+            if end is None:
+                continue
+            e = dict(self.env)
+            e[self.var] = end
+            s = mpb.decide_sign(node, e)
+            if s is not None and s * want >= 0:
+                return want
+        return None
+
+
+# ---------------------------------------------------------------------------- solving
 class Solution(Record):
     var: str
-    value: object                 # int for integer variables, mpmath.mpf otherwise
+    value: object                 # int for integer variables, mpmath.mpf otherwise; None: no value
     direction: str                # "least" or "greatest"
     integer: bool
     certificate: dict = factory(dict)
+    monotone: str = ""            # how the direction is known
+    status: str = "solved"        # solved | holds everywhere | no solution | not monotone
 
     def __str__(self) -> str:
-        return str(self.value) if self.integer else mpmath.nstr(self.value, 15)
+        if self.value is None:
+            return self.status
+        return fmt_value(self.value)
 
 
-def solve_relation(rel: Rel, var: str, env: dict, domain: Domain, *, what: str) -> Solution:
-    """The least (or greatest) value of ``var`` in ``domain`` at which ``rel`` holds,
-    assuming the set where it holds is an interval reaching the domain's end."""
-    integer = domain.integer
+def _first_int(domain: Domain) -> int:
     lo = domain.lo if domain.lo is not None else Fraction(-(2 ** 64))
-    if integer:
-        lo = Fraction(math.ceil(lo)) if domain.lo_closed or lo != int(lo) else Fraction(int(lo) + 1)
-    elif not domain.lo_closed:
-        lo = lo + Fraction(1, 2 ** 64) if lo == 0 else lo
+    n = math.ceil(lo)
+    return n + 1 if n == lo and not domain.lo_closed else n
 
+
+def _to_fraction(x) -> Fraction:
+    if isinstance(x, Fraction):
+        return x
+    if isinstance(x, int):
+        return Fraction(x)
+    man, exp = mpmath.mpf(x).man_exp
+    return Fraction(int(man)) * Fraction(2) ** int(exp)
+
+
+def solve_relation(rel: Rel, var: str, env: dict, domain: Domain, *, what: str,
+                   trend_hint: int | None = None, evidence: str = "") -> Solution:
+    """The least (or greatest) value of ``var`` in ``domain`` at which ``rel`` holds.
+
+    The direction comes from :func:`trend` (or ``trend_hint`` with its ``evidence``);
+    without one, the set where ``rel`` holds is assumed to be an interval reaching an end
+    of the domain, and the solution says that monotonicity was not established."""
+    if rel.op == "==":
+        raise BoundcalcError(f"{what} is an equation; a least or greatest {var} is asked of an inequality")
     diff = sub(rel.lhs, rel.rhs)
-    keep: dict = {}
+    t = trend(diff, var, env, domain)
+    how = "the expression is monotone in " + var + " (structure, certified signs)"
+    if t is None and trend_hint is not None:
+        t, how = trend_hint, evidence or "monotone (given)"
+    if t == 0:
+        how = f"does not depend on {var}"
+    return _Solver(rel, var, env, domain, what, diff).run(t, how)
 
-    def holds(x) -> bool:
-        e = dict(env)
-        e[var] = x
-        return relation_holds(rel, e, what=what, diff=diff, keep=keep, var=var)
 
-    fns: dict[int, object] = {}
+class _Solver:
+    def __init__(self, rel, var, env, domain, what, diff):
+        self.rel, self.var, self.env, self.domain, self.what, self.diff = rel, var, env, domain, what, diff
+        self.keep: dict = {}
+        self.fns: dict[int, object] = {}
+        self.integer = domain.integer
+        self.sign = 1 if rel.op in (">=", ">") else -1     # holds <=> sign * diff (>=|>) 0
 
-    def ok(x) -> bool:
-        """Point decision (fast, uncertified) used while searching."""
-        bits = abs(x.numerator).bit_length() if isinstance(x, Fraction) else 0
-        prec = 128 * (1 + bits // 128)
-        if prec not in fns:
-            fns[prec] = mpb.compile_point(diff, env, var, prec=prec + 64)
-        d = fns[prec](x)
+    # certified
+    def holds(self, x) -> bool:
+        e = dict(self.env)
+        e[self.var] = _to_fraction(x)
+        return relation_holds(self.rel, e, what=self.what, diff=self.diff, keep=self.keep, var=self.var)
+
+    def holds_safe(self, x) -> bool:
+        try:
+            return self.holds(x)
+        except BoundcalcError:
+            return False
+
+    # uncertified point values: g(x) >= 0 (roughly) where the relation holds
+    def g(self, x, prec: int | None = None):
+        if prec is None:
+            bits = abs(x.numerator).bit_length() if isinstance(x, Fraction) else 0
+            prec = 128 + bits
+        prec = 64 * (1 + prec // 64)
+        if prec not in self.fns:
+            self.fns[prec] = mpb.compile_point(self.diff, self.env, self.var, prec=prec + 32)
+        d = self.fns[prec](_to_fraction(x))
+        return None if d is None else self.sign * d
+
+    def ok(self, x, prec: int | None = None) -> bool:
+        d = self.g(x, prec)
         if d is None:
             return False
-        return _sign_ok(rel.op, (d > 0) - (d < 0))
+        s = (d > 0) - (d < 0)
+        return _sign_ok(self.rel.op, self.sign * s)
 
-    at_lo = ok(lo)
-    prev, k, found = lo, 0, None
-    while k <= MAX_LOG2:
+    def run(self, t: int | None, how: str) -> Solution:
+        var, integer = self.var, self.integer
+        if t is None:
+            return self.run_unknown()
+        # holds-set is an up-set ("least") when sign * diff is non-decreasing
+        up = (t * self.sign) >= 0
+        direction = "least" if up else "greatest"
+        lo = self.start()
+        if t == 0:
+            if self.holds(lo):
+                return Solution(var, None, direction, integer, {"holds_at": fmt_value(lo)}, how, "holds everywhere")
+            raise UnsatisfiableError(f"no {var} satisfies {self.what}: it does not depend on {var} and fails")
+        at_lo = self.ok(lo, 128)
+        if up and at_lo:
+            if self.holds_safe(lo):
+                return self.done(lo, direction, how, lo_end=True)
+            at_lo = False
+        if not up and not at_lo:
+            at_lo = self.holds_safe(lo)
+        if not up and not at_lo:
+            raise UnsatisfiableError(f"no {var} in its domain satisfies {self.what} "
+                                     f"(it fails at {var} = {fmt_value(lo)} and, being monotone, beyond)")
+        # now ok(lo) != want_at_end; find the first probe on the other side
+        found = self.bracket(lo, at_lo)
+        if found is None:
+            if up:
+                raise UnsatisfiableError(f"no {var} in its domain satisfies {self.what} "
+                                         f"(checked {var} up to {self.limit_text()})")
+            return Solution(var, None, direction, integer,
+                            {"holds_at": fmt_value(lo), "note": f"holds at every probed {var} up to "
+                             f"{self.limit_text()}; no largest value found"}, how, "holds everywhere")
+        a, b = found
+        a, b = self.refine(a, b, at_lo)
+        ans = b if up else a
+        return self.done(ans, direction, how)
+
+    def run_unknown(self) -> Solution:
+        """No direction known: assume the holds-set reaches an end of the domain, find the
+        boundary, and say that monotonicity was not established."""
+        lo = self.start()
+        at_lo = self.ok(lo, 128)
+        how = "NOT established: the answer is a certified boundary, not proved least/greatest"
+        if at_lo and self.holds_safe(lo):
+            found = self.bracket(lo, True, budget_log2=4096)
+            if found is None:
+                return self.done(lo, "least", how, lo_end=True)
+            a, b = self.refine(*found, True)
+            return self.done(a, "greatest", how)
+        found = self.bracket(lo, at_lo)
+        if found is None:
+            raise UnsatisfiableError(f"no {self.var} in its domain satisfies {self.what} "
+                                     f"(checked up to {self.limit_text()})")
+        a, b = self.refine(*found, at_lo)
+        return self.done(b, "least", how)
+
+    def start(self):
+        d = self.domain
+        if self.integer:
+            return Fraction(_first_int(d))
+        if d.lo is None:
+            return Fraction(-(2 ** 64))
+        if d.lo_closed:
+            return d.lo
+        return d.lo + (Fraction(1, 2 ** 64) if d.lo == 0 else max(abs(d.lo), 1) * Fraction(1, 2 ** 64))
+
+    def limit_text(self) -> str:
+        return f"2^{MAX_LOG2}"
+
+    def probe(self, lo, k):
+        """The k-th probe above ``lo``: lo + 2^k (reals starting at a tiny positive lo: 2^k
+        from k = -64, so small answers are found in relative terms)."""
         x = lo + Fraction(2) ** k
-        if ok(x) != at_lo:
-            found = x
-            break
-        prev = x
-        k = k + 1 if k < 16 else k * 2
-    if found is None:
-        if at_lo and holds(lo):
-            return Solution(var, int(lo) if integer else mpb._mpf(lo), "least", integer,
-                            {f"holds_at_{var}={lo}": True,
-                             "note": f"holds at the smallest {var} of its domain and at every probed larger value"})
-        raise UnsatisfiableError(
-            f"no {var} in its domain satisfies {what} (checked {var} up to 2^{MAX_LOG2})")
-    direction = "greatest" if at_lo else "least"
-    # invariant: ok(a) == at_lo, ok(b) != at_lo
-    if integer:
-        a, b = int(prev), int(found)
-        while b - a > 1:
-            mid = (a + b) // 2
-            if ok(Fraction(mid)) == at_lo:
-                a = mid
+        hi = self.domain.hi
+        if hi is not None:
+            top = Fraction(math.floor(hi)) if self.integer else hi
+            if not self.domain.hi_closed:
+                top = top - 1 if self.integer and top == hi else (top if self.integer else top - (top - lo) / 2 ** 64)
+            x = min(x, top)
+        return x
+
+    def bracket(self, lo, at_lo: bool, budget_log2: int = MAX_LOG2):
+        """(a, b) with ok(a) == at_lo and ok(b) != at_lo, a < b, or None."""
+        ks = list(range(-64, 0)) if not self.integer and 0 <= lo < 1 else []
+        prev, prev_k, k = lo, None, 0
+        for kk in ks:
+            x = self.probe(lo, kk)
+            if self.ok(x, 128) != at_lo:
+                return self.exponent_search(lo, prev, x, prev_k, kk, at_lo)
+            prev, prev_k = x, kk
+        while k <= budget_log2:
+            x = self.probe(lo, k)
+            if x <= prev:
+                return None
+            if self.ok(x, 128) != at_lo:
+                return self.exponent_search(lo, prev, x, prev_k, k, at_lo)
+            prev, prev_k = x, k
+            k = 1 if k == 0 else 2 * k
+        return None
+
+    def exponent_search(self, lo, a, b, ka, kb, at_lo):
+        """Narrow (lo + 2^ka, lo + 2^kb) to consecutive exponents."""
+        if ka is None or kb - ka <= 1:
+            return a, b
+        while kb - ka > 1:
+            km = (ka + kb) // 2
+            x = self.probe(lo, km)
+            if self.ok(x, 128) == at_lo:
+                a, ka = x, km
             else:
-                b = mid
-        ans = b if direction == "least" else a
-        step = -1 if direction == "least" else 1
-        # certify, walking if the point decisions were off near the boundary
+                b, kb = x, km
+        return a, b
+
+    def refine(self, a, b, at_lo):
+        """Shrink (a, b), ok(a) == at_lo != ok(b), to neighbouring integers or a relative
+        width 2^-REAL_BITS: safeguarded secant steps on g, bisection when they stall."""
+        def side(x):
+            return self.ok(x) == at_lo
+
+        # re-check the ends at full precision (the probes used 128 bits)
+        step = (b - a) or Fraction(1)
         for _ in range(64):
-            if not holds(Fraction(ans)):
-                ans -= step
-                continue
-            nb = ans + step
-            if domain.contains(Fraction(nb)) and holds(Fraction(nb)):
-                ans = nb
-                continue
-            break
-        nb = ans + step
-        cert = {f"holds_at_{var}={ans}": True,
-                f"holds_at_{var}={nb}": holds(Fraction(nb)) if domain.contains(Fraction(nb)) else "outside domain"}
-        return Solution(var, ans, direction, True, cert)
-    a_m, b_m = mpb._mpf(prev), mpb._mpf(found)
-    with mpmath.workprec(256):
-        for _ in range(4000):
-            geometric = a_m > 0 and b_m / a_m > 4
-            mid = mpmath.sqrt(a_m * b_m) if geometric else (a_m + b_m) / 2
-            if abs(b_m - a_m) <= abs(mid) * mpmath.mpf(2) ** -200:
+            if side(a):
                 break
-            if ok(mid) == at_lo:
-                a_m = mid
+            a, step = a - step, step * 2
+            a = max(a, self.start())
+        for _ in range(64):
+            if not side(b):
+                break
+            b, step = b + step, step * 2
+        ga, gb = self.g(a), self.g(b)
+        stall = 0
+        for _ in range(20_000):
+            if self.integer:
+                if b - a <= 1:
+                    break
+            elif b - a <= abs(b) * Fraction(1, 2 ** REAL_BITS):
+                break
+            x = None
+            if stall < 2 and ga is not None and gb is not None and ga != gb:
+                try:
+                    t = _to_fraction(ga / (ga - gb))
+                except (ZeroDivisionError, ValueError):
+                    t = None
+                if t is not None and 0 < t < 1:
+                    x = a + (b - a) * t
+            if x is None:
+                x = (a + b) / 2
+                if not self.integer and a > 0 and b > 4 * a:
+                    x = Fraction(math.isqrt(int(a * b * 2 ** 128))) / 2 ** 64 or x
+                stall = 0
+            if self.integer:
+                x = Fraction(math.floor(x))
+                x = min(max(x, a + 1), b - 1)
             else:
-                b_m = mid
-        ans = b_m if direction == "least" else a_m
-    return Solution(var, ans, direction, False,
-                    {"bracket": [mpmath.nstr(a_m, 25), mpmath.nstr(b_m, 25)],
-                     "note": "boundary found by bisection to ~60 digits (point evaluations)"})
+                x = _to_fraction(mpb._fraction_mpf(x, REAL_BITS + 40))
+                if not a < x < b:
+                    x = (a + b) / 2
+            old = b - a
+            gx = self.g(x)
+            if side(x):
+                a, ga = x, gx
+            else:
+                b, gb = x, gx
+            stall = stall + 1 if (b - a) * 2 > old else 0
+        return a, b
+
+    def done(self, ans, direction: str, how: str, lo_end: bool = False) -> Solution:
+        var, integer = self.var, self.integer
+        if integer:
+            ans = int(ans)
+            step = -1 if direction == "least" else 1
+            # certify, walking if the point decisions were off near the boundary
+            for _ in range(64):
+                if not self.holds(ans):
+                    ans -= step
+                    continue
+                nb = ans + step
+                if self.domain.contains(Fraction(nb)) and self.holds(nb):
+                    ans = nb
+                    continue
+                break
+            if not self.holds(ans):
+                raise BoundcalcError(f"{self.what}: could not certify a boundary for {var}")
+            nb = ans + step
+            beyond = (not self.holds(nb)) if self.domain.contains(Fraction(nb)) else "outside domain"
+            cert = {"holds_at": fmt_value(ans), "fails_at": fmt_value(nb) if beyond is True else None}
+            if beyond == "outside domain":
+                cert["fails_at"] = None
+                cert["note"] = f"{fmt_value(ans)} is the {'smallest' if step < 0 else 'largest'} {var} of its domain"
+            elif beyond is not True:
+                raise BoundcalcError(f"{self.what}: the relation also holds at {var} = {fmt_value(nb)}; "
+                                     f"the search found no boundary")
+            return Solution(var, ans, direction, True, cert, how)
+        # real: certify the holding end and the failing end of the final bracket
+        x = _to_fraction(ans)
+        if lo_end:
+            if not self.holds(x):
+                raise BoundcalcError(f"{self.what}: could not certify the relation at {var} = {fmt_value(x)}")
+            return Solution(var, mpb._fraction_mpf(x, 256), direction, False,
+                            {"holds_at": mpmath.nstr(mpb._fraction_mpf(x, 256), 30), "fails_at": None,
+                             "note": f"the {'smallest' if direction == 'least' else 'largest'} {var} "
+                                     "of the search range"}, how)
+        width = max(abs(x), Fraction(1, 2 ** 1000)) * Fraction(1, 2 ** REAL_BITS)
+        step = -1 if direction == "least" else 1
+        for _ in range(40):
+            if self.holds(x):
+                break
+            x -= step * width
+            width *= 2
+        else:
+            raise BoundcalcError(f"{self.what}: could not certify a boundary for {var}")
+        other = x + step * max(abs(x), Fraction(1, 2 ** 1000)) * Fraction(1, 2 ** REAL_BITS)
+        inside = self.domain.contains(other)
+        fails = (not self.holds(other)) if inside else None
+        cert = {"holds_at": mpmath.nstr(mpb._fraction_mpf(x, 256), 70),
+                "fails_at": mpmath.nstr(mpb._fraction_mpf(other, 256), 70) if fails else None,
+                "relative_gap": f"2^-{REAL_BITS}"}
+        if fails is False:
+            cert["note"] = "the relation also holds just beyond: the boundary is not sharp here"
+        return Solution(var, mpb._fraction_mpf(x, 256), direction, False, cert, how)
 
 
 def solve_requirement(formula, var: str, values: dict) -> Solution:
