@@ -155,7 +155,7 @@ def test_other_commands_do_not_import_reporting_stack():
             "import io, contextlib\nfrom boundcalc.cli import main\n"
             "with contextlib.redirect_stdout(io.StringIO()):\n"
             "  try: main()\n  except SystemExit: pass\n"
-            "print(sorted(m for m in ('numpy','matplotlib','joblib','boundcalc.experiments',"
+            "print(sorted(m for m in ('numpy','matplotlib','joblib','boundcalc.experiments','pandas',"
             "'boundcalc.reports.table','rich.progress') if m in sys.modules))")
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert p.stdout.strip() == "[]", p.stdout + p.stderr

@@ -60,3 +60,47 @@ def test_trajectories(tmp_path):
 def test_bad_suffix(tmp_path):
     with pytest.raises(BoundcalcError, match=r"\.svg"):
         plots.scaling({"a": dict(x=[1, 2], y=[1, 2])}, tmp_path / "a.svg", title="", xlabel="", ylabel="")
+
+
+@pytest.fixture
+def saved_figures(monkeypatch):
+    """Every figure saved during a test, with the file names it was saved under."""
+    from matplotlib.figure import Figure
+    saved = []
+    real = Figure.savefig
+
+    def spy(self, fname, *a, **kw):
+        saved.append((self, str(fname)))
+        return real(self, fname, *a, **kw)
+    monkeypatch.setattr(Figure, "savefig", spy)
+    return saved
+
+
+def assert_labelled(saved):
+    assert saved
+    for fig, name in saved:
+        from pathlib import Path
+        assert "_" not in Path(name).name, f"{name}: file names use hyphens"
+        for ax in fig.axes:
+            assert ax.get_xlabel().strip() and ax.get_ylabel().strip(), (name, ax.get_title())
+
+
+def test_every_plot_names_its_axes(tmp_path, saved_figures):
+    t = np.linspace(0, 1, 20)[:, None]
+    plots.scaling({"a": dict(x=[1, 2, 4], y=[1, 0.7, 0.5])}, tmp_path / "scale-a", title="t",
+                  xlabel="width m", ylabel="error")
+    plots.bound_vs_measured(Table("p", "demo", {}, 0, [Row("q", "s", bound=2.0, measured=1.0)]),
+                            tmp_path / "bars-a")
+    plots.trajectories({"GD": np.hstack([t, t])}, {}, tmp_path / "traj-a", title="paths")
+    plots.trajectories({"GD": np.hstack([t, t])}, {}, tmp_path / "traj-b", title="paths",
+                       xlabel="$p_1$", ylabel="$p_2$")
+    assert saved_figures[-1][0].axes[0].get_xlabel() == "$p_1$"
+    assert_labelled(saved_figures)
+
+
+def test_tarzanagh_fig9_plot_is_labelled_and_hyphenated(tmp_path, saved_figures):
+    from boundcalc.experiments import tarzanagh2023 as tz
+    per_d = {str(d): {"pct_not_saturated": 10.0, "pct_lmm": 90.0, "pct_gmm": 50.0} for d in (2, 4)}
+    out = tz._plot_fig9(per_d, [2, 4], tmp_path)
+    assert [p.rsplit("/", 1)[1] for p in out] == ["tarzanagh2023-fig9.png", "tarzanagh2023-fig9.pdf"]
+    assert_labelled(saved_figures)

@@ -198,6 +198,9 @@ class Row:
     latex: str = ""        # the quantity in math mode for LaTeX output (default: from `formula`)
 
     def __post_init__(self):
+        # certified digits of boundcalc Values, kept for the exact columns
+        self._digits = {k: getattr(v, "digits") for k, v in (("bound", self.bound), ("measured", self.measured))
+                        if isinstance(getattr(v, "digits", None), int) and hasattr(v, "mpf")}
         if self.kind not in KINDS:
             raise BoundcalcError(f"row {self.quantity!r}: kind must be one of {', '.join(KINDS)}, "
                                  f"got {self.kind!r}")
@@ -246,7 +249,8 @@ class Row:
                 "formula": self.formula,
                 "bound": _float_or_none(self.bound), "measured": _float_or_none(self.measured),
                 "ratio": _float_or_none(self.ratio),
-                "bound_exact": exact_str(self.bound), "measured_exact": exact_str(self.measured),
+                "bound_exact": exact_str(self.bound, self._digits.get("bound")),
+                "measured_exact": exact_str(self.measured, self._digits.get("measured")),
                 "ratio_exact": exact_str(self.ratio),
                 "holds": self.holds, "hypotheses_met": self.hypotheses_met,
                 "hypotheses": self.hypotheses, "constant": self.constant, "note": self.note}
@@ -263,10 +267,11 @@ def _float_or_nan(x) -> float:
     return math.nan if x is None else float(x)
 
 
-def exact_str(x) -> str | None:
+def exact_str(x, digits: int | None = None) -> str | None:
     """The full-precision decimal string of ``x`` when ``float(x)`` is not exactly ``x``
     (an int beyond 2**53, an mpf with more than 53 bits, a value beyond the double range);
-    ``None`` when the float says everything."""
+    ``None`` when the float says everything. ``digits``: the certified digits of a
+    :class:`boundcalc.values.Value` (default: all the digits the mpf carries, >= 17)."""
     x = as_number(x)
     if x is None:
         return None
@@ -277,7 +282,10 @@ def exact_str(x) -> str | None:
     f = float(x)
     if not math.isinf(f) and mpmath.mpf(f) == x:
         return None
-    return fmt_full(x)
+    if digits is None:
+        digits = max(_JSON_DIGITS, math.ceil(int(x.man).bit_length() * math.log10(2)))
+    with mpmath.workdps(digits + 5):
+        return mpmath.nstr(x, digits, strip_zeros=False).replace("e+", "e")
 
 
 FRAME_COLUMNS = ("quantity", "source", "kind", "formula", "bound", "measured", "ratio", "holds",
@@ -320,7 +328,7 @@ class Table:
                 data[c].append(getattr(r, c))
             for c, v in (("bound", r.bound), ("measured", r.measured), ("ratio", r.ratio)):
                 data[c].append(_float_or_nan(v))
-                data[c + "_exact"].append(exact_str(v))
+                data[c + "_exact"].append(exact_str(v, r._digits.get(c)))
         dtypes = {"bound": "float64", "measured": "float64", "ratio": "float64", "holds": "boolean",
                   "hypotheses_met": "boolean"}
         df = pd.DataFrame({c: pd.Series(v, dtype=dtypes.get(c, object)) for c, v in data.items()},

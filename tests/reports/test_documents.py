@@ -1,0 +1,136 @@
+"""Formula sheets (LaTeX compiled with pdflatex, Markdown), citations, and references that
+point at something a reader can find."""
+from __future__ import annotations
+
+import re
+import shutil
+
+import pytest
+from typer.testing import CliRunner
+
+import boundcalc
+from boundcalc.cli.app import app
+from boundcalc.errors import BoundcalcError
+from boundcalc.reports.sheet import citation_text, sheet
+
+PAPERS = ("deora2023", "anon2025", "tarzanagh2023", "arda2026")
+HAVE_PDFLATEX = shutil.which("pdflatex") is not None
+
+
+def run(*args):
+    return CliRunner().invoke(app, list(args), catch_exceptions=True)
+
+
+def parse_bibtex(entry: str) -> tuple[str, str, dict]:
+    """A small BibTeX reader: ``@type{key, field = {value}, ...}`` with balanced braces."""
+    m = re.fullmatch(r"\s*@(\w+)\{([^,\s]+),(.*)\}\s*", entry, flags=re.S)
+    assert m, entry
+    kind, key, body = m.groups()
+    fields, i = {}, 0
+    while True:
+        f = re.compile(r"\s*(\w+)\s*=\s*\{").match(body, i)
+        if not f:
+            break
+        depth, j = 1, f.end()
+        while depth:
+            depth += {"{": 1, "}": -1}.get(body[j], 0)
+            j += 1
+        fields[f.group(1).lower()] = body[f.end():j - 1]
+        i = j
+        c = re.compile(r"\s*,?").match(body, i)
+        i = c.end()
+    assert body[i:].strip() == "", body[i:]
+    return kind, key, fields
+
+
+@pytest.mark.parametrize("key", PAPERS)
+def test_cite_prints_a_bibtex_entry(key):
+    r = run("cite", key)
+    assert r.exit_code == 0, r.output
+    kind, ckey, fields = parse_bibtex(r.output)
+    p = boundcalc.api.paper(key)
+    assert ckey == p.refs["cite_key"] and fields["title"] == p.title
+    assert fields["year"] == p.refs["year"]
+    if p.refs.get("arxiv"):
+        assert fields["eprint"] == p.refs["arxiv"] and p.refs["url"] == f"https://arxiv.org/abs/{p.refs['arxiv']}"
+    text = run("cite", key, "--format", "text").output
+    assert p.title in text and text.count("\n") == 1
+    assert (p.refs.get("arxiv") or "no arXiv identifier") in text
+
+
+def test_the_anonymous_paper_invents_no_identifier():
+    p = boundcalc.api.paper("anon2025")
+    assert not any(p.refs.get(k) for k in ("arxiv", "doi", "url"))
+    assert "no arXiv identifier, DOI or public URL" in citation_text(p)
+    assert "no arXiv identifier" in p.refs["bibtex"]
+
+
+def test_known_identifiers():
+    refs = {p.key: p.refs for p in boundcalc.papers()}
+    assert refs["deora2023"]["arxiv"] == "2310.12680" and "TMLR" in refs["deora2023"]["venue"]
+    assert refs["tarzanagh2023"]["arxiv"] == "2306.13596" and "NeurIPS 2023" in refs["tarzanagh2023"]["venue"]
+    assert refs["arda2026"]["arxiv"] == "2601.16514" and "AISTATS 2026" in refs["arda2026"]["venue"]
+
+
+def test_references_point_at_no_unshipped_file():
+    """Sources, notes and [paper] fields name the paper's numbering or a public URL, never a
+    local text file or a notes file that is not shipped."""
+    bad = re.compile(r"\.txt\b|notes/|shared/papers|\.md\b")
+    for p in boundcalc.papers():
+        fields = [p.text, p.reference, *p.refs.values()]
+        for f in p.formulas.values():
+            fields += [f.source, f.note, f.title]
+        for s in p.symbols.values():
+            fields.append(s.description)
+        for c in p.checks:
+            fields += [c.location, c.description]
+        hits = [x for x in fields if isinstance(x, str) and bad.search(x)]
+        assert hits == [], (p.key, hits[:3])
+
+
+def test_cite_and_sheet_errors():
+    r = run("cite", "nope")
+    assert isinstance(r.exception, BoundcalcError) and "unknown paper 'nope'" in str(r.exception)
+    r = run("cite", "deora2023", "--format", "ris")
+    assert isinstance(r.exception, BoundcalcError) and "--format" in str(r.exception)
+    r = run("sheet", "deora2023", "--format", "docx")
+    assert isinstance(r.exception, BoundcalcError) and "--format" in str(r.exception)
+
+
+def test_sheet_output_is_not_overwritten(tmp_path):
+    out = tmp_path / "s.md"
+    assert run("sheet", "arda2026", "--format", "markdown", "--output", str(out)).exit_code == 0
+    assert out.read_text().startswith("# Formula sheet: Finite-Time Analysis")
+    out.write_text("mine")
+    r = run("sheet", "arda2026", "--format", "markdown", "--output", str(out))
+    assert isinstance(r.exception, BoundcalcError) and "already exists" in str(r.exception)
+    assert out.read_text() == "mine"
+
+
+@pytest.mark.parametrize("key", PAPERS)
+def test_markdown_sheet_lists_every_formula(key):
+    md = sheet(key, "markdown")
+    p = boundcalc.api.paper(key)
+    for f in p.formulas.values():
+        i = md.index(f"### `{f.id}`: ")
+        block = md[i:md.find("\n### ", i + 1)]
+        assert f"source: {f.source}; status: *{f.status}*." in block
+        if f.note:
+            assert f.note in block
+    for s in p.symbols:
+        assert f"`{s}`" in md
+    assert md.count("$$") % 2 == 0 and "```bibtex" in md
+
+
+@pytest.mark.skipif(not HAVE_PDFLATEX, reason="pdflatex not on PATH")
+@pytest.mark.parametrize("key", PAPERS)
+def test_latex_sheet_compiles_within_the_text_width(key, tmp_path):
+    from boundcalc.reports.latex import compile_pdf
+    tex = sheet(key, "latex")
+    p = boundcalc.api.paper(key)
+    for f in p.formulas.values():
+        assert tex.count(f"\\texttt{{{f.id.replace('_', chr(92) + '_')}}}") == 1, f.id
+    c = compile_pdf(tex, tmp_path, key)
+    assert c.pdf.read_bytes()[:5] == b"%PDF-"
+    assert c.overfull == [], c.overfull[:3]
+    assert "undefined" not in c.log            # the \\cite of the paper resolves

@@ -1,0 +1,151 @@
+"""DataFrames: formulas, papers, comparison tables, check reports, sweeps; notebook reprs."""
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import mpmath
+import pandas as pd
+import pytest
+
+import boundcalc
+from boundcalc.reports.table import Row, Table
+from boundcalc.services.check import Finding, Report
+
+
+# ---------------------------------------------------------------------------- by hand
+def beta1(T, R, th):
+    """Deora et al., Cor. 1 eq. (1): beta_1 = sqrt(T) R (2 R^2 ||theta||_{2,inf} + 1)."""
+    return mpmath.sqrt(T) * R * (2 * R ** 2 * th + 1)
+
+
+def beta2(T, d, R, th, H):
+    """Cor. 1 eq. (2)-(3): beta_3 / sqrt(H) + beta_1^2 / 4 with
+    beta_3 = 2 R^3 sqrt(T) d (3 R^2 sqrt(d) th + 1)."""
+    beta3 = 2 * R ** 3 * mpmath.sqrt(T) * d * (3 * R ** 2 * mpmath.sqrt(d) * th + 1)
+    return beta3 / mpmath.sqrt(H) + beta1(T, R, th) ** 2 / 4
+
+
+def test_hand_formulas_agree_with_the_formula_files():
+    with mpmath.workdps(40):
+        v = boundcalc.formula("deora2023.beta2").evaluate(T=8, d=16, R=3, theta_2inf=2, H=64, digits=30)
+        assert abs(v.mpf - beta2(8, 16, 3, 2, 64)) < mpmath.mpf(10) ** -25 * v.mpf
+
+
+def make_table() -> tuple[Table, dict]:
+    """Rows whose exact values are known by hand: 3 sqrt 2 (irrational), 6 (an exact
+    double), 18134244923697980226 (an int past 2**53) and beta_2 at R = 1e100 (past the
+    double range)."""
+    f1 = boundcalc.formula("deora2023.beta1")
+    f2 = boundcalc.formula("deora2023.beta2")
+    irr = f1.evaluate(T=2, R=1, theta_2inf=1, digits=30)                    # 3 sqrt 2
+    six = f1.evaluate(T=4, R=1, theta_2inf=1, digits=30)                    # 6
+    huge = f2.evaluate(T=8, d=16, R="1e100", theta_2inf=2, H=64, digits=30)  # 3.2e601
+    big = 18134244923697980226
+    with mpmath.workdps(60):
+        expected = {"irr": 3 * mpmath.sqrt(2), "six": mpmath.mpf(6), "big": mpmath.mpf(big),
+                    "huge": beta2(8, 16, mpmath.mpf(10) ** 100, 2, 64)}
+    t = Table("deora2023", "demo", {"T": 2}, 1, [
+        Row("beta_1 at T=2", "Cor. 1", bound=irr, measured=4.0, formula="deora2023.beta1"),
+        Row("beta_1 at T=4", "Cor. 1", bound=six, measured=6.5, formula="deora2023.beta1"),
+        Row("heads", "Cor. 2", bound=big, measured=32, kind="condition"),
+        Row("beta_2 at R=1e100", "Cor. 1", bound=huge, measured=None, kind="info"),
+    ])
+    return t, expected
+
+
+def test_table_frame_dtypes_and_values():
+    t, ex = make_table()
+    df = t.to_frame()
+    assert list(df.index) == [0, 1, 2, 3] and len(df) == len(t.rows)
+    assert str(df["bound"].dtype) == "float64" and str(df["measured"].dtype) == "float64"
+    assert str(df["ratio"].dtype) == "float64"
+    assert str(df["holds"].dtype) == "boolean" and str(df["hypotheses_met"].dtype) == "boolean"
+    # floats: the nearest double of each exact value
+    assert df["bound"][0] == float(ex["irr"]) and df["bound"][1] == 6.0
+    assert df["bound"][2] == float(ex["big"]) and df["bound"][3] == float("inf")
+    assert df["ratio"][0] == pytest.approx(float(ex["irr"]) / 4.0, rel=1e-15)
+    assert pd.isna(df["measured"][3]) and pd.isna(df["ratio"][3])
+    # exact values where the float is not exact, None where it is
+    with mpmath.workdps(60):
+        assert abs(mpmath.mpf(df["bound_exact"][0]) - ex["irr"]) < mpmath.mpf(10) ** -25
+        assert df["bound_exact"][1] is None and df["measured_exact"][0] is None
+        assert df["bound_exact"][2] == "18134244923697980226"
+        assert abs(mpmath.mpf(df["bound_exact"][3]) / ex["huge"] - 1) < mpmath.mpf(10) ** -25
+    # holds: 3 sqrt 2 >= 4 (upper), 6 < 6.5 fails, 32 heads < required
+    assert [None if pd.isna(x) else bool(x) for x in df["holds"]] == [True, False, False, None]
+    assert df.attrs["paper"] == "deora2023" and df.attrs["seed"] == 1
+
+
+def test_table_html_and_markdown_go_through_pandas():
+    t, _ = make_table()
+    h = t._repr_html_()
+    assert h.count("<tr") == len(t.rows) + 1 and "deora2023: demo" in h and "3.20e601" in h
+    md = t.to_markdown()
+    assert md.count("\n|") == 2 + len(t.rows) and "| quantity" in md
+
+
+def test_formulas_and_papers_frames():
+    fs = boundcalc.formulas(paper="arda2026")
+    assert isinstance(fs, list) and all(isinstance(f, boundcalc.Formula) for f in fs)
+    df = fs.to_frame()
+    assert list(df["id"]) == [f.id for f in fs] and set(df["paper"]) == {"arda2026"}
+    assert list(df["source"]) == [f.source for f in fs] and list(df["status"]) == [f.status for f in fs]
+    assert {"kind", "expression", "latex", "symbols", "constants", "note"} <= set(df.columns)
+    ps = boundcalc.papers()
+    assert all(len(repr(p)) < 250 for p in ps) and repr(ps[0]).startswith("<Paper ")
+    pf = ps.to_frame()
+    assert list(pf["key"]) == [p.key for p in ps] and str(pf["formulas"].dtype) == "int64"
+    assert list(pf["formulas"]) == [len(p.formulas) for p in ps]
+    row = pf.set_index("key").loc["deora2023"]
+    assert row["arxiv"] == "2310.12680" and row["year"] == "2024"
+    assert pd.isna(pf.set_index("key").loc["anon2025", "arxiv"])    # anonymous: no identifier
+
+
+def test_repr_latex_is_a_definition():
+    b2 = boundcalc.formula("deora2023.beta2")
+    tex = b2._repr_latex_()
+    assert tex.startswith(r"$\beta_2(\tilde\theta) := ") and tex.endswith("$")
+    assert b2.latex() in tex
+    bound = boundcalc.formula("deora2023.train_loss_cor2")._repr_latex_()
+    assert bound.startswith(r"$\widehat L(\tilde\theta^{(K)}) \leq ")
+    # "=:" names the right side: ||p|| <= ... =: P defines P
+    assert boundcalc.formula("deora2023.P_lemma2")._repr_latex_().startswith("$P := ")
+
+
+def test_check_report_frame_and_html():
+    rep = Report(["demo"], [
+        Finding("demo", "c1", "derivation", "ok", "Cor. 1", "matches"),
+        Finding("demo", "c2", "order", "error", "Thm. 2", "stated O(n) but is O(n^2) <x>"),
+        Finding("demo", "c3", "vacuity", "note", "Cor. 2", "vacuous at the paper's setting"),
+    ], 0.5)
+    df = rep.to_frame()
+    assert list(df["check"]) == ["c1", "c2", "c3"] and list(df["severity"]) == ["ok", "error", "note"]
+    assert list(df["severity"].cat.categories) == ["error", "warning", "note", "ok"]
+    assert list(rep.to_frame(passed=False)["check"]) == ["c2", "c3"]
+    h = rep._repr_html_()
+    assert "3 checks run: 1 error, 0 warning, 1 note, 1 ok" in h
+    assert "&lt;x&gt;" in h and h.index("c2") < h.index("c3") and "c1" not in h.split("</p>", 1)[1]
+
+
+def double(config: dict) -> dict:
+    return {"y": 2 * config["x"], "info": {"half": config["x"] / 2}}
+
+
+def test_sweep_results_frame():
+    from boundcalc.reports import sweep
+    res = sweep.run(double, [{"x": 1, "tag": "a"}, {"x": 3, "tag": "b"}], cache_dir=False, progress=False)
+    assert res == [{"y": 2, "info": {"half": 0.5}}, {"y": 6, "info": {"half": 1.5}}]   # still a list
+    df = res.to_frame()
+    assert list(df.columns) == ["x", "tag", "y", "info.half"]
+    assert list(df["y"]) == [2, 6] and list(df["info.half"]) == [0.5, 1.5] and list(df["tag"]) == ["a", "b"]
+
+
+def test_fast_paths_do_not_import_pandas():
+    code = ("import sys, io, contextlib\nsys.argv=['boundcalc','eval','deora2023.beta1','--set','T=4',"
+            "'--set','R=1','--set','theta_2inf=1']\nfrom boundcalc.cli import main\n"
+            "with contextlib.redirect_stdout(io.StringIO()):\n  try: main()\n  except SystemExit: pass\n"
+            "import boundcalc; boundcalc.formulas(); boundcalc.papers()\n"
+            "print('pandas' in sys.modules)")
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert p.stdout.strip() == "False", p.stdout + p.stderr
