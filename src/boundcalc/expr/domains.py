@@ -54,6 +54,18 @@ class Domain(Record, frozen=True):
         return (f"must be {kind} in {'[' if self.lo_closed else '('}{_show(self.lo)}, "
                 f"{_show(self.hi)}{']' if self.hi_closed else ')'}")
 
+    def is_empty(self) -> bool:
+        """True for domains that contain nothing: (1, 1), [2, 1], integer in (1, 2)."""
+        import math
+        lo, hi = self.lo, self.hi
+        if lo is not None and hi is not None and (lo > hi or (lo == hi and not (self.lo_closed and self.hi_closed))):
+            return True
+        if self.integer and lo is not None and hi is not None:
+            first = math.floor(lo) + 1 if (not self.lo_closed or lo != math.floor(lo)) else int(lo)
+            last = math.ceil(hi) - 1 if (not self.hi_closed or hi != math.ceil(hi)) else int(hi)
+            return first > last
+        return False
+
     @property
     def positive(self) -> bool:
         return self.lo is not None and (self.lo > 0 or (self.lo == 0 and not self.lo_closed))
@@ -107,8 +119,12 @@ def parse_domain(text: str, *, where: str = "domain") -> Domain:
         lo, hi = _num(a), _num(b)
         if lo is not None and hi is not None and lo > hi:
             raise FormulaFileError(f"{where}: empty interval {text!r}")
-        return Domain(integer=kind == "integer", lo=lo, lo_closed=lb == "[" and lo is not None,
-                      hi=hi, hi_closed=rb == "]" and hi is not None)
+        d = Domain(integer=kind == "integer", lo=lo, lo_closed=lb == "[" and lo is not None,
+                   hi=hi, hi_closed=rb == "]" and hi is not None)
+        if d.is_empty():
+            raise FormulaFileError(f"{where}: empty domain {text!r} (it contains no "
+                                   f"{'integer' if d.integer else 'number'})")
+        return d
     raise FormulaFileError(
         f"{where}: unknown domain {text!r}; use e.g. 'positive', 'real >= 1', 'integer >= 1', "
         "'(0, 1)', 'nonnegative', 'real'")

@@ -65,9 +65,16 @@ def asymptotic(formula, var: str, *, fixed: dict | None = None, together: dict |
         q = parse_number(v, where=f"--set {k}")
         expr = expr.subs(syms[k], sp.Rational(q.numerator, q.denominator))
     for k, v in (together or {}).items():
+        if k == var:
+            raise BoundcalcError(f"--with {k}={v}: {k} is the variable that tends to infinity; "
+                                 "it cannot also be tied to an expression (self-referential)")
         if k not in syms:
             raise BoundcalcError(f"unknown symbol {k!r} for {formula.id} in --with")
         node = parse(v, allow_relation=False, where=f"--with {k}")
+        if k in node.symbols():
+            raise BoundcalcError(f"--with {k}={v}: self-referential ({k} appears on both sides)")
+        if fixed and set(fixed) & {k}:
+            raise BoundcalcError(f"--with {k}: {k} is also fixed by --set")
         e = to_sympy(node, {n: (x if n == var else syms.get(n, sp.Symbol(n, positive=True)))
                             for n in node.symbols()})
         expr = expr.subs(syms[k], e)
@@ -97,3 +104,30 @@ def asymptotic(formula, var: str, *, fixed: dict | None = None, together: dict |
     leading = c * core
     return AsymptoticResult(formula.id, var, quantity, str(a), str(b), str(c), order, str(leading),
                             sp.latex(leading), method, dict(together or {}))
+
+
+# ----------------------------------------------------------------------------- severity
+def order_gap(exact: tuple, stated: tuple, relation: str = "Theta") -> dict:
+    """How a stated order ``x^a log(x)^b`` (``stated = (a, b)``) differs from the exact
+    one (``exact = (a, b)``) under ``relation`` (O, Omega, Theta), for severities:
+
+    * ``kind = "none"``    — the stated relation holds;
+    * ``kind = "polylog"`` — same power of x, only the power of log x is off (e.g. the
+      exact log(m)/sqrt(m) against a stated m^(-1/2)): an imprecision, ``severity
+      "warning"``;
+    * ``kind = "power"``   — the powers of x disagree in the direction that matters: a
+      wrong order, ``severity "error"``.
+
+    ``factor`` is the log power by which they differ (exact minus stated)."""
+    from fractions import Fraction as F
+    (ea, eb), (sa, sb) = (tuple(F(str(v)) for v in exact), tuple(F(str(v)) for v in stated))
+    key_e, key_s = (ea, eb), (sa, sb)
+    holds = {"O": key_e <= key_s, "Omega": key_e >= key_s, "Theta": key_e == key_s}[relation]
+    if holds:
+        return {"kind": "none", "severity": "ok", "factor": str(eb - sb),
+                "detail": f"the stated {relation} holds"}
+    if ea == sa:
+        return {"kind": "polylog", "severity": "warning", "factor": str(eb - sb),
+                "detail": f"same power of the variable; differs by a factor log^{eb - sb} (an imprecision)"}
+    return {"kind": "power", "severity": "error", "factor": str(eb - sb),
+            "detail": f"the power of the variable is {ea}, the statement says {sa} (a wrong order)"}

@@ -157,17 +157,7 @@ def check_domain(name: str, d: Domain) -> None:
 
 
 def domain_is_empty(d: Domain) -> bool:
-    if d.lo is not None and d.hi is not None:
-        if d.lo > d.hi or (d.lo == d.hi and not (d.lo_closed and d.hi_closed)):
-            return True
-    if d.integer:
-        lo = None if d.lo is None else (math.floor(d.lo) + 1 if (not d.lo_closed or d.lo != math.floor(d.lo))
-                                        else int(d.lo))
-        hi = None if d.hi is None else (math.ceil(d.hi) - 1 if (not d.hi_closed or d.hi != math.ceil(d.hi))
-                                        else int(d.hi))
-        if lo is not None and hi is not None and lo > hi:
-            return True
-    return False
+    return d.is_empty()
 
 
 # ----------------------------------------------------------------------------- main

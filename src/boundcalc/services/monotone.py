@@ -7,12 +7,17 @@
    box (the box is split until every piece is decided, up to a budget);
 3. *sampled*: the derivative is evaluated at many random points of the box — never
    called a proof.
-A sign change of the derivative at sampled points gives a counterexample: two points
-differing only in the variable whose values go the wrong way, checked with certified
-arithmetic.
+A sign change of the derivative at sampled points gives the verdict "neither" with
+evidence ``counterexample`` only when BOTH directions are certified: a pair of points
+differing only in the variable where f rises, and one where it falls (each comparison
+certified in ball arithmetic). Setting the variable under test (``--set x=2``), an empty
+domain, and a garbage, reversed or out-of-domain ``--box`` are errors, checked before any
+proof is attempted. Proofs over the whole domain use SymPy's sign rules, then the layers
+of :mod:`.decide` (SMT, interval) on the derivative.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -25,6 +30,7 @@ from ..errors import BoundcalcError
 from ..expr.domains import Domain
 from ..expr.nodes import Rel, Sym, sub
 from ..expr.parser import parse_number
+from .decide import check_domain
 from .symbolic import domain_substitution, prove_sign, to_sympy_with_domains
 
 SAMPLES = 400
@@ -78,43 +84,58 @@ def monotone(formula, var: str, *, box: dict | None = None, fixed: dict | None =
     node = formula.expr
     if isinstance(node, Rel):
         node = sub(node.rhs, node.lhs)   # monotonicity of the required slack rhs - lhs
+    if var in (fixed or {}):
+        raise BoundcalcError(f"--set {var}: {var} is the variable under test; it cannot be fixed "
+                             f"(monotonicity in {var} is about {var} varying)")
     fixed = {k: parse_number(v, where=f"--set {k}") for k, v in (fixed or {}).items()}
     for k, v in fixed.items():
         if k not in table:
             raise BoundcalcError(f"unknown symbol {k!r} for {formula.id}")
         table[k].domain.check(k, v)
+    for n in node.symbols():
+        if n in table:
+            check_domain(n, table[n].domain)
+    ranges_given = _check_box(box, table, fixed, node.symbols())
     expr, syms = to_sympy_with_domains(node, table)
     x = syms[var]
     deriv = sp.diff(expr, x)
     if fixed:
         deriv = deriv.subs({syms[k]: sp.Rational(v.numerator, v.denominator) for k, v in fixed.items()})
     dstr = str(deriv)
-    # 1. proof over the whole domain
+    # 1. proof over the whole domain: SymPy sign rules, then the layers of .decide
     doms = {n: table[n].domain for n in syms if n in table}
     transformed = deriv.subs(domain_substitution(syms, doms))
     sign = prove_sign(transformed)
+    relaxed = " (integer symbols relaxed to reals)" if any(d.integer for d in doms.values()) else ""
     if sign in ("positive", "nonnegative"):
         return MonotoneResult(formula.id, var, "increasing", "proved", dstr,
-                              f"d/d{var} is {sign} for every value in the symbols' domains"
-                              + (" (integer symbols relaxed to reals)" if any(d.integer for d in doms.values()) else ""))
+                              f"d/d{var} is {sign} for every value in the symbols' domains (exact){relaxed}")
     if sign in ("negative", "nonpositive"):
         return MonotoneResult(formula.id, var, "decreasing", "proved", dstr,
-                              f"d/d{var} is {sign} for every value in the symbols' domains")
+                              f"d/d{var} is {sign} for every value in the symbols' domains (exact){relaxed}")
     if sign == "zero":
         return MonotoneResult(formula.id, var, "constant", "proved", dstr, f"d/d{var} = 0")
+    try:
+        dnode = from_sympy(deriv)
+    except Exception:          # a SymPy form the expression language cannot hold
+        dnode = None
+    if dnode is not None and dnode.symbols():
+        from .decide import decide_relation
+        from ..expr.nodes import Num as _N
+        ddoms = {n: table[n].domain for n in dnode.symbols() if n in table}
+        for rel, verdict in ((">=", "increasing"), ("<=", "decreasing")):
+            r = decide_relation(dnode, rel, _N(Fraction(0)), dict(ddoms), seconds=2.5, samples=300)
+            if r.verdict == "proved":
+                return MonotoneResult(formula.id, var, verdict, "proved", dstr,
+                                      f"d/d{var} {rel} 0 for every value in the symbols' domains: {r.text}{relaxed}")
     # 2./3. on a box
     ranges: dict[str, tuple[Fraction, Fraction]] = {}
     for n in sorted(syms):
         if n in fixed:
             continue
-        if box and n in box:
-            a, b = (parse_number(v, where=f"--box {n}") for v in box[n])
-            if a > b:
-                raise BoundcalcError(f"--box {n}: empty range [{a}, {b}]")
-            ranges[n] = (a, b)
-        else:
-            ranges[n] = default_range(table[n].domain, table[n].default)
-    dnode = from_sympy(deriv)
+        ranges[n] = ranges_given[n] if n in ranges_given else default_range(table[n].domain, table[n].default)
+    if dnode is None:
+        dnode = from_sympy(deriv)
     shown = {k: (str(float(a)), str(float(b))) for k, (a, b) in ranges.items()}
     from . import sampling
     import numpy as np
@@ -128,12 +149,15 @@ def monotone(formula, var: str, *, box: dict | None = None, fixed: dict | None =
     pos = [e for v, e in vals if v > 0]
     neg = [e for v, e in vals if v < 0]
     if pos and neg:
-        # a point against the majority trend: where f moves the "wrong" way
-        rising = len(pos) < len(neg)
-        ce = _counterexample(node, var, pos[0] if rising else neg[0], table, rising=rising)
+        # 'neither' needs both directions shown: a pair where f rises and one where it falls
+        up = next((c for c in (_counterexample(node, var, e, table, rising=True) for e in pos[:5]) if c), None)
+        down = next((c for c in (_counterexample(node, var, e, table, rising=False) for e in neg[:5]) if c), None)
+        ce = {"increasing_pair": up, "decreasing_pair": down} if up and down else None
         return MonotoneResult(formula.id, var, "neither", "counterexample" if ce else "sampled", dstr,
                               f"the derivative takes both signs on the box ({len(pos)} positive, "
-                              f"{len(neg)} negative of {len(vals)} samples)", shown, ce)
+                              f"{len(neg)} negative of {len(vals)} samples)"
+                              + ("; f rises between one certified pair of points and falls between another"
+                                 if ce else "; no certified pair of points shows both directions"), shown, ce)
     cert = _certify(dnode, ranges, fixed, positive=bool(pos) or not neg)
     verdict = "increasing" if (pos or not neg) else "decreasing"
     if cert:
@@ -145,6 +169,27 @@ def monotone(formula, var: str, *, box: dict | None = None, fixed: dict | None =
     return MonotoneResult(formula.id, var, verdict, "sampled", dstr,
                           f"d/d{var} kept one sign at {len(vals)} random points of the box "
                           "(not proved, not certified)", shown)
+
+
+def _check_box(box, table, fixed, symbols) -> dict:
+    """Validate --box before anything is proved: unknown names, garbage, reversed or empty
+    ranges and ranges outside the symbol's domain are errors."""
+    out = {}
+    for n, v in (box or {}).items():
+        if n not in table or n not in symbols:
+            raise BoundcalcError(f"--box {n}: {n!r} is not a symbol of this formula")
+        if n in fixed:
+            raise BoundcalcError(f"--box {n}: {n} is also fixed by --set")
+        a, b = (parse_number(x, where=f"--box {n}") for x in v)
+        if a > b:
+            raise BoundcalcError(f"--box {n}: reversed range [{a}, {b}] (lo must be <= hi)")
+        for x in (a, b):
+            if not table[n].domain.contains(x):
+                raise BoundcalcError(f"--box {n}: {x} is outside the domain of {n} ({n} {table[n].domain.describe()})")
+        if table[n].domain.integer and math.floor(b) < math.ceil(a):
+            raise BoundcalcError(f"--box {n}: [{a}, {b}] contains no integer, but {n} is an integer")
+        out[n] = (a, b)
+    return out
 
 
 def _num(x: Fraction):
@@ -182,8 +227,8 @@ def _certify(dnode, ranges, fixed, positive: bool, seconds: float = 3.0) -> int:
 
 
 def _counterexample(node, var, at, table, rising: bool):
-    """Two points differing only in ``var`` where the value goes against the majority
-    trend; verified with certified arithmetic."""
+    """Two points differing only in ``var`` (x_1 < x_2) where f rises (``rising``: f_1 < f_2)
+    or falls (f_1 > f_2), the comparison certified in ball arithmetic."""
     x0 = at[var]
     for h in (Fraction(1, 10 ** k) for k in range(1, 8)):
         step = max(abs(x0), Fraction(1)) * h
