@@ -8,7 +8,8 @@ points at high precision — tests/services/test_facts.py). A fact must hold for
 ``u`` in the function's domain: a wrong fact would make the SMT layer prove false things.
 
 Kits provide ``K.q(p, q)`` (the rational p/q), ``K.imp(a, b)`` (a implies b) and
-``K.all(*cs)`` (conjunction). Constants such as 2/sqrt(pi) enter through rational bounds.
+``K.all(*cs)`` (conjunction) and ``K.pi`` (the SMT layer's pi lies between rational
+bounds). Other constants such as 2/sqrt(pi) enter through rational bounds.
 """
 from __future__ import annotations
 
@@ -20,6 +21,11 @@ class _MpKit:
     def q(p, q=1):
         import mpmath
         return mpmath.mpf(p) / q
+
+    @property
+    def pi(self):
+        import mpmath
+        return +mpmath.pi
 
     @staticmethod
     def imp(a, b):
@@ -75,6 +81,7 @@ FACTS: dict[str, list[tuple[str, object]]] = {
         ("erf(u) has the sign of u", lambda u, F, K: K.all(K.imp(u > 0, F > 0), K.imp(u < 0, F < 0), K.imp(u == 0, F == 0))),
         ("|erf(u)| <= (2/sqrt(pi)) |u|, 2/sqrt(pi) < 1.12838", lambda u, F, K: K.all(
             K.imp(u >= 0, F <= K.q(112838, 100000) * u), K.imp(u <= 0, F >= K.q(112838, 100000) * u))),
+        ("pi erf(u)^2 <= 4 u^2 (|erf(u)| <= 2|u|/sqrt(pi))", lambda u, F, K: K.pi * F * F <= 4 * u * u),
         ("erf(u) >= (2/sqrt(pi)) (u - u^3/3) for u >= 0, 2/sqrt(pi) > 1.12837", lambda u, F, K: K.imp(
             u >= 0, F >= K.q(112837, 100000) * (u - u * u * u / 3))),
         ("erf(u) <= (2/sqrt(pi)) (u - u^3/3) for u <= 0", lambda u, F, K: K.imp(

@@ -87,8 +87,14 @@ def _paren(node: Node) -> str:
 
 
 class _Kit:
-    def __init__(self, z3, ctx):
+    def __init__(self, z3, ctx, translator=None):
         self.z3, self.ctx = z3, ctx
+        self.translator = translator
+
+    @property
+    def pi(self):
+        from ..expr.nodes import Const as _C
+        return self.translator.tr(_C("pi"))
 
     def q(self, p, q=1):
         return self.z3.Q(p, q, self.ctx)
@@ -103,7 +109,7 @@ class _Kit:
 class _Translator:
     def __init__(self, z3, ctx):
         self.z3, self.ctx = z3, ctx
-        self.kit = _Kit(z3, ctx)
+        self.kit = _Kit(z3, ctx, self)
         self.vars: dict[str, object] = {}
         self.side: list = []             # definedness conditions and facts
         self.named: list[tuple[str, str, object, object, Node]] = []   # (label, func, u, F, arg)
