@@ -91,6 +91,62 @@ def latex_escape(s: str) -> str:
     return "".join(out)
 
 
+# ---------------------------------------------------------------------------- ASCII math
+_GREEK_NAMES = set(_GREEK) - {"omicron", "varsigma"} | {"Gamma", "Delta", "Theta", "Lambda", "Xi", "Pi",
+                                                          "Sigma", "Phi", "Psi", "Omega", "varepsilon", "eps"}
+_SUB = r"(?:\{[^{}]*\}|[A-Za-z0-9]+|\*)"
+_SUP = r"(?:\([^()]*\)|\{[^{}]*\}|[A-Za-z0-9]+|\*)"
+_ASCII_MATH = re.compile(
+    r"(?P<norm>\|\|)|(?P<rel><=|>=|!=|->|>~|<~)"
+    r"|(?<![A-Za-z0-9_.\\])(?P<base>[A-Za-z]+)(?P<sub>_" + _SUB + r")?(?P<sup>\^" + _SUP + r")?(?![A-Za-z0-9_])")
+_RELS = {"<=": r"\leq", ">=": r"\geq", "!=": r"\neq", "->": r"\to", ">~": r"\gtrsim", "<~": r"\lesssim"}
+
+
+def _math_word(w: str) -> str:
+    if w in ("eps",):
+        return r"\epsilon"
+    if w in _GREEK_NAMES:
+        return "\\" + w
+    if w == "inf":
+        return r"\infty"
+    if len(w) == 1 or w.isdigit():
+        return w
+    return r"\mathrm{" + w + "}"
+
+
+def _script(s: str) -> str:
+    if s in ("*",):
+        return "*"
+    if s[0] in "{(":
+        inner = s[1:-1]
+        parts = re.split(r"([,+\- ])", inner)
+        body = "".join(_math_word(x) if re.fullmatch(r"[A-Za-z]+", x) else latex_escape(x) for x in parts)
+        return "{" + (f"({body})" if s[0] == "(" else body) + "}"
+    return "{" + _math_word(s) + "}"
+
+
+def ascii_math(text: str) -> str:
+    """Text with ASCII math (``||theta_h^(1)||``, ``gamma_*/2 <= gamma_NTK``, ``Z_mu``) as
+    LaTeX: Greek names, sub/superscripts, norms and relations become ``\\ensuremath``
+    math, everything else is escaped as by :func:`latex_escape`."""
+    out, i = [], 0
+    for m in _ASCII_MATH.finditer(text):
+        if m.group("base") is not None:
+            base, sub, sup = m.group("base"), m.group("sub"), m.group("sup")
+            if not (sub or sup or base in _GREEK_NAMES or base == "eps"):
+                continue          # a plain word
+            tex = _math_word(base) + (f"_{_script(sub[1:])}" if sub else "") + (f"^{_script(sup[1:])}" if sup else "")
+        elif m.group("norm"):
+            tex = r"\|"
+        else:
+            tex = _RELS[m.group("rel")]
+        out.append(latex_escape(text[i:m.start()]))
+        out.append("\\ensuremath{" + tex + "}")
+        i = m.end()
+    out.append(latex_escape(text[i:]))
+    return "".join(out)
+
+
 # ---------------------------------------------------------------------------- quantities
 _REL = re.compile(r":=|=:|\\coloneqq|\\triangleq|\\(?:leq?|geq?|lesssim|gtrsim|approx)(?![A-Za-z])"
                   r"|(?<![<>!])=|<|>")

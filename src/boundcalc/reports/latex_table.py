@@ -1,9 +1,11 @@
 """A comparison :class:`~.table.Table` as a LaTeX table that drops into a paper.
 
-Six columns spanning exactly ``\\linewidth``: the quantity, typeset from the formula
-file's LaTeX (``\\widehat L(\\tilde\\theta^{(K)})``), with its source beneath it
-(wrapped ``X`` column); bound, measured and their ratio in siunitx ``S`` columns
-(aligned on the decimal marker, ``table-format`` computed from the numbers shown); and
+Six columns spanning exactly ``\\linewidth``: the quantity in the row's words (its
+ASCII math typeset: ``||theta_h^(1)||`` becomes :math:`\\|\\theta_h^{(1)}\\|`), with its
+source beneath it and the quantity as the formula file typesets it
+(``\\widehat L(\\tilde\\theta^{(K)})``) (wrapped ``X`` column); bound, measured and
+their ratio in siunitx ``S`` columns (aligned on the decimal marker, ``table-format``
+computed from the numbers shown); and
 whether the bound holds and the theorem's hypotheses were met. Hypotheses, constants
 and notes are table notes (``\\tnote{a}`` on the row), the settings and the seed the
 last note; the one caption cites the paper (``\\cite{<cite_key>}`` from its ``[paper]``
@@ -17,7 +19,7 @@ import re
 
 import mpmath
 
-from .latex import REQUIRES, formula_quantity, latex_escape
+from .latex import REQUIRES, ascii_math, formula_quantity, latex_escape
 from .table import as_number, fmt_settings, sci_parts
 
 
@@ -81,8 +83,17 @@ def _yesno(b) -> str:
 
 
 def _quantity(row) -> str:
-    math = row.latex or formula_quantity(row.formula)
-    return f"${math}$" if math else latex_escape(row.quantity)
+    """The row's own words (its ASCII math typeset), or its ``latex`` if given."""
+    return f"${row.latex}$" if row.latex else ascii_math(row.quantity)
+
+
+def _source(row) -> str:
+    """The source, then the bounded quantity as the formula file typesets it."""
+    math = formula_quantity(row.formula)
+    src = latex_escape(row.source)
+    if math:
+        src += (": " if src else "") + f"${math}$"
+    return src
 
 
 def _paper_ref(paper: str) -> tuple[str, str]:
@@ -124,17 +135,18 @@ def table_latex(table, label: str | None = None, long: bool | None = None) -> st
         if parts:
             m = next(marks)
             q += f"\\tnote{{{m}}}"
-            notes.append(f"\\item[{m}] " + latex_escape("; ".join(parts)))
-        q += f"\\newline{{\\footnotesize {latex_escape(r.source)}}}" if r.source else ""
+            notes.append(f"\\item[{m}] " + ascii_math("; ".join(parts)))
+        src = _source(r)
+        q += f"\\newline{{\\footnotesize {src}}}" if src else ""
         body.append(" & ".join([q, *n, _yesno(r.holds), _yesno(r.hypotheses_met)]) + " \\\\")
-    notes += [f"\\item[] {latex_escape(n)}" for n in table.notes]
+    notes += [f"\\item[] {ascii_math(n)}" for n in table.notes]
     notes.append("\\item[] Ratio: bound/measured. Holds: the bound holds for the measured value "
                  "(for a condition: the value used meets it). Hyp.: the theorem's hypotheses "
                  "were met at the sizes used. Numbers to 3 significant digits.")
     notes.append(f"\\item[] Settings: {latex_escape(fmt_settings(table.settings)) or 'none'}; "
                  f"seed {table.seed}.")
     cols = (">{\\raggedright\\arraybackslash}X"
-            + "".join(f"S[table-format={f},print-zero-exponent=false]" for f in fmts) + "cc")
+            + "".join(f"S[table-format={f},print-zero-exponent=false,tight-spacing=true]" for f in fmts) + "cc")
     head = "Quantity (source) & {Bound} & {Measured} & {Ratio} & Holds & Hyp. \\\\"
     if long is None:
         long = len(body) > LONG_ROWS or sum(len(n) for n in notes) > LONG_NOTES

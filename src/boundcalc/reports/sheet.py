@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from ..errors import BoundcalcError
-from .latex import document, latex_escape
+from .latex import ascii_math, document, latex_escape
 
 FORMATS = ("latex", "markdown")
 CITE_FORMATS = ("bibtex", "text")
@@ -92,7 +92,7 @@ def _formulas(paper, formulas_path):
 def _t(s: str) -> str:
     """Text for the sheet: escaped, with break points after ``/`` and ``_`` so that ASCII
     formulas in notes (``beta_3/sqrt(H)``) wrap instead of running into the margin."""
-    return latex_escape(s).replace("/", "/\\allowbreak{}").replace("\\_", "\\_\\allowbreak{}")
+    return ascii_math(s).replace("/", "/\\allowbreak{}").replace("\\_", "\\_\\allowbreak{}")
 
 
 def _domain(sym) -> str:
