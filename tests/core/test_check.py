@@ -184,10 +184,10 @@ direction = "upper"
 id = "order_planted"
 kind = "order"
 location = "Eq. (5)"
-description = "planted: claims O(1/sqrt(n)) for log(n)/sqrt(n)"
+description = "planted: claims O(1/n) for log(n)/sqrt(n) (a wrong power)"
 formula = "rate"
 var = "n"
-order = "1/sqrt(n)"
+order = "1/n"
 relation = "O"
 
 [[checks]]

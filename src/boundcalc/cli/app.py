@@ -246,12 +246,28 @@ def require_heads(ctx: typer.Context,
 
 @app.command()
 def check(paper: Optional[str] = typer.Argument(None),
-          json: bool = typer.Option(False, "--json")):
+          json: bool = typer.Option(False, "--json"),
+          only: Optional[List[str]] = typer.Option(None, "--only", help="Run only this check (ID or PAPER.ID; repeatable)."),
+          coverage: bool = typer.Option(False, "--coverage",
+                                        help="List the paper's numbered results and the checks covering each "
+                                             "(none: unaudited); does not run the checks.")):
     """Audit a paper's algebra (all papers if none given): derivations, stated orders,
-    monotonicity, restatements, vacuity, identities."""
+    monotonicity, restatements, vacuity, identities, engine measurements."""
+    if coverage:
+        from ..registry import get_registry
+        from ..services.check import coverage as cov
+        from .render import print_coverage
+        keys = [paper] if paper else list(get_registry(_paths()).papers)
+        rows = {k: cov(k, formulas_path=_paths()) for k in keys}
+        if json:
+            emit_json({"coverage": rows})
+            return
+        for k in keys:
+            print_coverage(k, rows[k])
+        return
     from ..services.check import run_checks
     from .render import print_check
-    report = run_checks(paper, formulas_path=_paths())
+    report = run_checks(paper, formulas_path=_paths(), only=only)
     if json:
         emit_json(report.to_json())
         return

@@ -38,18 +38,47 @@ def print_require(data: dict) -> None:
 
 
 def print_check(report) -> None:
+    """Counts per grade and per paper, then each finding: grade, check, location, message,
+    its evidence and the command that re-runs it; then the coverage of each paper."""
+    from rich.markup import escape as _x
     c = console()
     data = report.to_json()
-    counts = data["counts"]
-    c.print(f"[bold]boundcalc check[/bold] {', '.join(report.papers)}: {data['checks_run']} checks in "
-            f"{data['seconds']} s — {counts['error']} error(s), {counts['warning']} warning(s), "
-            f"{counts['note']} note(s), {counts['ok']} passed")
+    n = data["counts"]
+
+    def counts(k):
+        return (f"{k['error']} error(s), {k['warning']} warning(s) ({k['undecided']} undecided), "
+                f"{k['note']} note(s), {k['ok']} passed")
+    c.print(f"[bold]boundcalc check[/bold] {_x(', '.join(report.papers))}: {data['checks_run']} checks in "
+            f"{data['seconds']} s — {counts(n)}")
+    if len(report.papers) > 1:
+        for p, k in data["counts_by_paper"].items():
+            c.print(f"  {_x(p)}: {counts(k)}")
+    style = {"error": "[red]error[/red]", "warning": "[yellow]warning[/yellow]", "note": "[cyan]note[/cyan]"}
     if not report.findings:
-        c.print("no findings: every declared check passed")
-        return
-    t = table("findings", ["severity", "check", "location", "message", "evidence"])
-    style = {"error": "[red]error[/red]", "warning": "[yellow]warning[/yellow]", "note": "note"}
-    for f in report.findings:
-        ev = "; ".join(f"{k}: {v}" for k, v in f.evidence.items() if v not in (None, {}, []))
-        t.add_row(style[f.severity], f"{f.paper}.{f.check}", f.location, f.message, ev)
+        c.print("no findings: every check run passed")
+    for f in sorted(report.findings, key=lambda f: ("error", "warning", "note").index(f.severity)):
+        c.print(f"{style[f.severity]} [bold]{_x(f.paper)}.{_x(f.check)}[/bold] ({_x(f.kind)}; {_x(f.reason)}) "
+                f"— {_x(f.location)}")
+        c.print(f"  {_x(f.message)}")
+        ev = "; ".join(f"{k}: {v}" for k, v in f.evidence.items() if v not in (None, {}, [], ""))
+        if ev:
+            c.print(f"  evidence: {_x(ev[:600] + (' …' if len(ev) > 600 else ''))}")
+        c.print(f"  re-run: {_x(f.rerun)}" + (f"   |   python: {_x(f.api)}" if f.kind == "measured" else ""))
+    for p, rows in (data.get("coverage") or {}).items():
+        if rows:
+            un = [r["result"] for r in rows if r["status"] == "unaudited"]
+            c.print(f"coverage {_x(p)}: {len(rows) - len(un)}/{len(rows)} numbered results audited"
+                    + (f"; unaudited: {_x(', '.join(un))}" if un else ""))
+
+
+def print_coverage(paper: str, rows: list[dict]) -> None:
+    """Every numbered result of a paper with the checks covering it (none: unaudited)."""
+    from rich.markup import escape as _x
+    c = console()
+    t = table(f"coverage of {paper}: {sum(r['status'] == 'audited' for r in rows)}/{len(rows)} numbered "
+              f"results audited", ["result", "status", "checks"])
+    for r in rows:
+        checks = ", ".join(ch["id"] + (f" ({ch['grade']})" if "grade" in ch else "") for ch in r["checks"])
+        t.add_row(_x(r["result"]), "[red]unaudited[/red]" if r["status"] == "unaudited" else "audited",
+                  _x(checks or "—"))
     c.print(t)

@@ -22,14 +22,16 @@ _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 CHECK_FIELDS: dict[str, tuple[set[str], set[str]]] = {
     # kind: (required, optional)
-    "derivation": ({"claim", "premise", "direction"}, {"substitute", "uses", "assume"}),
-    "order": ({"formula", "var", "order", "relation"}, {"fixed", "together", "side"}),
+    "derivation": ({"claim", "premise", "direction"}, {"substitute", "uses", "assume", "existential"}),
+    "order": ({"formula", "var", "order", "relation"}, {"fixed", "together", "side", "limit", "regimes"}),
     "monotone": ({"formula", "var", "claim"}, {"box", "fixed"}),
     "compare": ({"lhs", "rel", "rhs"}, {"uses", "assume"}),
     "restatement": ({"a", "b"}, {"substitute"}),
-    "vacuity": ({"formula", "at", "trivial", "direction"}, {"side"}),
+    "vacuity": ({"formula", "at", "trivial", "direction"}, {"side", "trivial_is", "floor", "ceiling"}),
     "identity": ({"function", "derivative", "wrt", "at"}, {"tol", "uses"}),
+    "measured": ({"measurement", "expected", "at"}, {"tol", "atol", "seed", "uses"}),
 }
+_REGIME_FIELDS = {"name", "together", "fixed", "limit", "var", "order"}
 _CHECK_COMMON = {"id", "kind", "location", "description", "severity", "note", "covers", "reading"}
 # reading: what a check's finding rests on.  "printed" (default): the paper's text as
 # printed; "garbled": one reading of an expression the text copy lost (graded as a note);
@@ -244,7 +246,7 @@ def _load_settings(path: Path, paper: Paper, table: Any) -> None:
             aliases=tuple(t.get("aliases", [])), note=t.get("note", ""), constraints=tuple(constraints))
 
 
-_EXPR_FIELDS = {"lhs", "rhs", "trivial", "function", "derivative", "order"}
+_EXPR_FIELDS = {"lhs", "rhs", "trivial", "function", "derivative", "order", "expected", "floor", "ceiling"}
 _FORMULA_FIELDS = {"claim", "premise", "formula", "a", "b"}
 
 
@@ -288,6 +290,7 @@ def _load_checks(path: Path, paper: Paper, items: Any) -> None:
                             _parse(path, f"{where} {f}.{k}", str(x), allow_relation=False)
                     else:
                         _parse(path, f"{where} {f}.{k}", str(v), allow_relation=False)
+        _check_kind_fields(path, where, paper, kind, t)
         if "rel" in t and t["rel"] not in ("<=", ">=", "<", ">", "=="):
             raise _fail(path, where, "rel must be one of <=, >=, <, >, ==")
         for a in t.get("assume", []):
@@ -302,3 +305,43 @@ def _load_checks(path: Path, paper: Paper, items: Any) -> None:
                                      f"not {t['reading']!r}")
         paper.checks.append(CheckSpec(paper.key, t["id"], kind, t.get("location", ""),
                                       t.get("description", ""), dict(t)))
+
+
+def _check_kind_fields(path: Path, where: str, paper: Paper, kind: str, t: dict) -> None:
+    """Fields of the newer check options: order regimes and limits, existential
+    constants, vacuity's trivial_is, measured checks' measurement, tolerances and seed."""
+    for lim in [t.get("limit")] + [r.get("limit") for r in t.get("regimes", []) if isinstance(r, dict)]:
+        if lim is not None and lim not in ("oo", "0"):
+            raise _fail(path, where, f"limit must be 'oo' or '0', not {lim!r}")
+    if "regimes" in t:
+        if not isinstance(t["regimes"], list):
+            raise _fail(path, where, "regimes must be an array of tables")
+        for i, r in enumerate(t["regimes"]):
+            w = f"{where} regime #{i + 1}"
+            _fields(path, w, r, set(), _REGIME_FIELDS)
+            for f in ("together", "fixed"):
+                if not isinstance(r.get(f, {}), dict):
+                    raise _fail(path, w, f"{f} must be a table")
+                for k, v in r.get(f, {}).items():
+                    _parse(path, f"{w} {f}.{k}", str(v), allow_relation=False)
+            if "order" in r:
+                _parse(path, f"{w} order", r["order"], allow_relation=False)
+    if "existential" in t:
+        for n in _str_list(path, where, t["existential"], "existential"):
+            if n not in paper.symbols:
+                raise _fail(path, where, f"existential names unknown symbol {n!r}")
+    if t.get("trivial_is", "exact") not in ("exact", "bound"):
+        raise _fail(path, where, f"trivial_is must be 'exact' or 'bound', not {t['trivial_is']!r}")
+    if kind == "measured":
+        from ..engine.measurements import MEASUREMENTS
+        if t["measurement"] not in MEASUREMENTS:
+            raise _fail(path, where, f"unknown measurement {t['measurement']!r} "
+                                     f"(known: {', '.join(sorted(MEASUREMENTS))})")
+        for k in t["at"]:
+            if k not in MEASUREMENTS[t["measurement"]].sizes:
+                raise _fail(path, where, f"measurement {t['measurement']!r} takes no size {k!r}")
+        if "seed" in t and (not isinstance(t["seed"], int) or isinstance(t["seed"], bool) or t["seed"] < 0):
+            raise _fail(path, where, "seed must be a nonnegative integer")
+        for f in ("tol", "atol"):
+            if f in t:
+                _number(path, f"{where} {f}", t[f])

@@ -1,0 +1,107 @@
+"""Named engine measurements, for the ``measured`` checks of ``boundcalc check``.
+
+A ``measured`` check (formula files, ``[[checks]] kind = "measured"``) compares a closed
+form the paper states with what the NumPy engine computes on the paper's data model. It
+names one of the measurements below, gives the sizes (``at``) and the seed; the
+measurement returns a number (or an array of numbers). Each measurement is a short,
+explicit recipe over the paper's engine module (:mod:`.deora2023`, :mod:`.data.dm1`, ...):
+the model and data code live there, not here.
+
+Reproduce any measurement from Python::
+
+    from boundcalc.engine.measurements import measure
+    measure("deora2023.first_phase_coefficient", T=8, d=12, M=3, n1=2000, zeta=0.25, S=1, seed=0)
+
+Importing this module is cheap (NumPy is imported inside each measurement), so the
+formula-file loader can validate measurement names.
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+
+class Measurement:
+    def __init__(self, name: str, fn: Callable, sizes: tuple[str, ...], description: str):
+        self.name, self.fn, self.sizes, self.description = name, fn, sizes, description
+
+
+MEASUREMENTS: dict[str, Measurement] = {}
+
+
+def _register(name: str, sizes: tuple[str, ...], description: str):
+    def deco(fn):
+        MEASUREMENTS[name] = Measurement(name, fn, sizes, description)
+        return fn
+    return deco
+
+
+def measure(name: str, *, seed: int = 0, **sizes):
+    """Run a named measurement at the given sizes (every size it needs, nothing else)."""
+    from ..errors import BoundcalcError
+    if name not in MEASUREMENTS:
+        raise BoundcalcError(f"unknown measurement {name!r} (known: {', '.join(sorted(MEASUREMENTS))})")
+    m = MEASUREMENTS[name]
+    missing = [s for s in m.sizes if s not in sizes]
+    extra = [s for s in sizes if s not in m.sizes]
+    if missing or extra:
+        raise BoundcalcError(f"measurement {name!r} takes sizes {', '.join(m.sizes)}"
+                             + (f"; missing {', '.join(missing)}" if missing else "")
+                             + (f"; unknown {', '.join(extra)}" if extra else ""))
+    return m.fn(seed=int(seed), **sizes)
+
+
+def _int(name, v) -> int:
+    from ..errors import BoundcalcError
+    if float(v) != int(float(v)):
+        raise BoundcalcError(f"size {name} must be an integer, got {v!r}")
+    return int(float(v))
+
+
+# ----------------------------------------------------------------------------- deora2023
+@_register("deora2023.first_phase_coefficient", ("T", "d", "M", "n1", "zeta", "S"),
+           "coefficient c of u_* in the rows of U_h^(1)/alpha_h after Lemma 2's first phase "
+           "(logistic loss, 'full' decoder, DM1 with small noise): the least-squares c of "
+           "U_h^(1)/alpha_h ~ c 1_T u_*^T, averaged over 2 heads")
+def _first_phase_coefficient(*, T, d, M, n1, zeta, S, seed):
+    import numpy as np
+    from . import deora2023 as D
+    from .data.dm1 import make_dm1
+    dm = make_dm1(_int("T", T), _int("d", d), _int("M", M), S=float(S), zeta=float(zeta),
+                  z_mu=0.05, z_nu=0.2, z_perp_norm=0.3 if _int("d", d) > _int("M", M) + 2 else 0.0)
+    s = dm.sample(_int("n1", n1), seed=seed)
+    p1, alphas = D.first_phase(s.X, s.y, 2, "full", seed=seed + 1, loss="logistic")
+    u = dm.u_star
+    coef = [float(np.mean(p1.U[h] @ u) / (u @ u) / alphas[h]) for h in range(2)]
+    return float(np.mean(coef))
+
+
+@_register("deora2023.pooling_decoder_difference", ("T",),
+           "max |Phi(X; U = u 1_T^T) - Phi(X; U = 1_T u^T)| / max |Phi(X; 1_T u^T)| over 64 random "
+           "samples, one head, random W, at d = T (the only case where u 1_T^T, which is d x T, "
+           "can stand for the T x d decoder); the engine's 'pooling' decoder is 1_T u^T")
+def _pooling_decoder_difference(*, T, seed):
+    import numpy as np
+    from . import deora2023 as D
+    T = _int("T", T)
+    d = T
+    g = np.random.default_rng(seed)
+    X = g.standard_normal((64, T, d))
+    W = g.standard_normal((1, d, d)) / np.sqrt(d)
+    u = g.standard_normal((1, d))
+    engine = D.forward(D.MHAParams(u, W, "pooling"), X)                      # U = 1_T u^T
+    printed = D.forward(D.MHAParams(np.outer(u[0], np.ones(T))[None], W, "full"), X)   # U = u 1_T^T
+    return float(np.max(np.abs(printed - engine)) / np.max(np.abs(engine)))
+
+
+@_register("deora2023.softmax_jacobian_11", ("v1", "v2"),
+           "entry (1,1) of the Jacobian of the softmax phi(v) = exp(v)/sum exp(v) at v = (v1, v2), "
+           "by central differences of the engine's softmax (step 1e-6)")
+def _softmax_jacobian_11(*, v1, v2, seed):
+    import numpy as np
+    from . import deora2023 as D
+
+    def phi1(a):
+        z = np.array([[[a], [float(v2)]]])        # (n=1, T=2 keys, K=1)
+        return D._softmax_keys_inplace(z)[0, 0, 0]
+    h = 1e-6
+    return float((phi1(float(v1) + h) - phi1(float(v1) - h)) / (2 * h))

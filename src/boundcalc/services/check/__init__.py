@@ -1,0 +1,155 @@
+"""`boundcalc check`: run every check a formula file declares and report findings.
+
+The checks are data (``[[checks]]`` in a formula file, kinds in formulas/README.md);
+this package only knows how to run each kind, one module per kind:
+
+- derivation  — re-derive a statement from its premise by substitution; equal / valid
+                looser bound / not implied; hidden constants existential (:mod:`.derivation`);
+- order       — a stated O / Omega / Theta against the exact growth, variable by
+                variable, under each declared coupling of the variables (:mod:`.order`);
+- monotone, compare, restatement — decided by the shared decision procedure (:mod:`.relations`);
+- vacuity     — a bound at the paper's own settings against an exact trivial value;
+                an invalid (e.g. negative) bound is an error of the bound (:mod:`.vacuity`);
+- identity    — a printed derivative against high-precision finite differences;
+- measured    — a stated closed form against the NumPy engine on the paper's data model.
+
+Grades: error (false as printed), warning (imprecise: polylog factor, looser or larger
+constant, a vacuous bound; or undecided, said so), note (rests on a reading of garbled
+text or on comparing versions, or confirmed only by sampling). Every finding carries the
+command that re-runs it. Coverage: which of the paper's numbered results each check
+audits (:func:`coverage`).
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from ...errors import BoundcalcError
+from ...registry import get_registry
+from . import derivation, identity, measured, order, relations, vacuity
+from .common import SEVERITIES, Finding
+
+__all__ = ["run_checks", "Report", "Finding", "coverage", "RUNNERS", "SEVERITIES"]
+
+RUNNERS = {"derivation": derivation.run, "order": order.run, "monotone": relations.monotone,
+           "compare": relations.compare, "restatement": relations.restatement, "vacuity": vacuity.run,
+           "identity": identity.run, "measured": measured.run}
+GRADES = SEVERITIES + ("ok",)
+
+
+@dataclass
+class Report:
+    papers: list[str]
+    results: list[Finding]
+    seconds: float
+    coverage: dict | None = None
+
+    @property
+    def findings(self) -> list[Finding]:
+        return [r for r in self.results if r.severity != "ok"]
+
+    def counts(self, paper: str | None = None) -> dict:
+        rs = [r for r in self.results if paper is None or r.paper == paper]
+        out = {s: sum(r.severity == s for r in rs) for s in GRADES}
+        out["undecided"] = sum(r.reason == "undecided" for r in rs)    # a part of the warnings
+        return out
+
+    def to_json(self) -> dict:
+        reasons: dict[str, int] = {}
+        for r in self.findings:
+            reasons[r.reason] = reasons.get(r.reason, 0) + 1
+        return {"papers": self.papers, "checks_run": len(self.results), "counts": self.counts(),
+                "counts_by_paper": {p: self.counts(p) for p in self.papers},
+                "counts_by_reason": dict(sorted(reasons.items())),
+                "seconds": round(self.seconds, 2),
+                "findings": [f.to_json() for f in self.findings],
+                "passed": [r.to_json() for r in self.results if r.severity == "ok"],
+                "coverage": self.coverage or {}}
+
+    def to_frame(self, passed: bool = True):
+        """One row per check (``passed=False``: findings only), a pandas DataFrame."""
+        from ...reports.frames import report_frame
+        return report_frame(self, passed=passed)
+
+    def _repr_html_(self) -> str:
+        from ...reports.frames import report_html
+        return report_html(self)
+
+
+def run_checks(paper: str | None = None, *, formulas_path=None, only=None) -> Report:
+    """Run the declared checks of one paper (all papers if None). ``only``: check ids
+    (``ID`` or ``paper.ID``) to run, the others skipped."""
+    reg = get_registry(formulas_path)
+    keys = [paper] if paper else list(reg.papers)
+    for k in keys:
+        reg.paper(k)                                   # unknown paper: a clear error
+    wanted = _only(reg, keys, only)
+    t = time.perf_counter()
+    out: list[Finding] = []
+    for k in keys:
+        p = reg.paper(k)
+        for c in p.checks:
+            if wanted is None or (k, c.id) in wanted:
+                out.append(_run_one(reg, p, c))
+    cov = {k: coverage(k, formulas_path=formulas_path, results=out) for k in keys} if wanted is None else None
+    return Report(keys, out, time.perf_counter() - t, cov)
+
+
+def _only(reg, keys, only):
+    if not only:
+        return None
+    all_ids = {(k, c.id) for k in keys for c in reg.paper(k).checks}
+    wanted = set()
+    for o in only:
+        pk, _, cid = o.rpartition(".")
+        hits = {(k, c) for k, c in all_ids if c == cid and (not pk or k == pk)}
+        if not hits:
+            raise BoundcalcError(f"--only {o}: no such check in {', '.join(keys)}")
+        wanted |= hits
+    return wanted
+
+
+def _run_one(reg, paper, c) -> Finding:
+    f = Finding(paper.key, c.id, c.kind, "ok", c.location, c.description,
+                reading=c.reading, covers=list(c.covers))
+    f.rerun = f"boundcalc check {paper.key} --only {c.id}"
+    f.api = f"boundcalc.services.check.run_checks({paper.key!r}, only=[{c.id!r}])"
+    if c.kind == "measured":
+        f.api = measured.api_call(c.fields)
+    try:
+        RUNNERS[c.kind](reg, paper, c.fields, f)
+    except BoundcalcError as e:
+        f.grade("warning", "undecided", f"check could not be run: {e}")
+    except (NotImplementedError, ValueError, TypeError, ZeroDivisionError, RecursionError) as e:
+        # SymPy gives up on some expressions (limits of min/max in several variables ...)
+        f.grade("warning", "undecided", f"check could not be run: SymPy could not decide it "
+                                        f"({type(e).__name__}: {str(e)[:120]})")
+    _grade_reading(f)
+    return f
+
+
+def _grade_reading(f: Finding) -> None:
+    """A finding that rests on one reading of garbled text, or on comparing two versions
+    of the paper (a revision), is a note whatever it would be on the printed text."""
+    if f.reading == "printed" or f.severity in ("ok", "note"):
+        return
+    why = {"garbled": "rests on one reading of an expression the text copy garbled",
+           "versions": "compares two versions of the paper (a revision, not an inconsistency)"}[f.reading]
+    f.message = f"{f.message} — graded a note: it {why} (as printed it would be a {f.severity})"
+    f.evidence["grade_on_printed_text"] = f.severity
+    f.severity, f.reason = "note", f"reading: {f.reading}"
+
+
+def coverage(paper: str, *, formulas_path=None, results: list[Finding] | None = None) -> list[dict]:
+    """Every entry of the paper's ``[paper] results`` with the checks that cover it (and
+    their grades when ``results`` of a run are given); none: ``"unaudited"``."""
+    reg = get_registry(formulas_path)
+    p = reg.paper(paper)
+    grade = {(r.paper, r.check): r.severity for r in results or []}
+    rows = []
+    for res in p.results:
+        checks = [{"id": c.id, "kind": c.kind, **({"grade": grade[(paper, c.id)]}
+                                                   if (paper, c.id) in grade else {})}
+                  for c in p.checks if res in c.covers]
+        rows.append({"result": res, "status": "audited" if checks else "unaudited", "checks": checks})
+    return rows

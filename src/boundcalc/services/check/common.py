@@ -1,0 +1,132 @@
+"""What every check kind shares: the finding record, parsing check expressions against a
+paper, domains, the hidden constants of an expression, and the decision call."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from ...errors import BoundcalcError
+from ...expr.domains import Domain
+from ...expr.nodes import Node, Num, Ref, Rel, Sym, substitute
+from ...expr.parser import parse, parse_number
+
+SEVERITIES = ("error", "warning", "note")
+# seconds one decision may take inside `check` (the CLI's `verify` allows more)
+DECIDE_SECONDS = 4.0
+
+
+@dataclass
+class Finding:
+    paper: str
+    check: str
+    kind: str
+    severity: str          # error | warning | note | ok
+    location: str
+    message: str
+    evidence: dict = field(default_factory=dict)
+    # why this grade: "false as printed", "polylog factor", "looser constant",
+    # "large hidden constant", "vacuous", "invalid bound", "undecided", "sampled only",
+    # "reading: garbled", "reading: versions", "" (passed)
+    reason: str = ""
+    reading: str = "printed"
+    covers: list = field(default_factory=list)
+    rerun: str = ""        # a command line that reproduces the evidence
+    api: str = ""          # the same as a Python call, where it differs
+
+    def to_json(self) -> dict:
+        return dict(self.__dict__)
+
+    def grade(self, severity: str, reason: str, message: str | None = None) -> None:
+        self.severity, self.reason = severity, reason
+        if message is not None:
+            self.message = message
+
+
+# ----------------------------------------------------------------------------- parsing
+def expr(reg, paper, text, uses=()) -> Node:
+    """Parse a check expression; names listed in ``uses`` are formulas, others symbols."""
+    node = parse(str(text), allow_relation=False, where=f"check expression {text!r}")
+    node = node.map(lambda n: Ref(None, n.name) if isinstance(n, Sym) and n.name in uses else None)
+    return reg.resolve(node, paper.key)
+
+
+def formula(reg, paper, ref: str) -> Node:
+    return reg.resolved(formula_id(paper, ref))
+
+
+def formula_id(paper, ref: str) -> str:
+    return ref if "." in ref else f"{paper.key}.{ref}"
+
+
+def domains(reg, paper, node: Node) -> dict[str, Domain]:
+    table = reg.symbol_table(node, paper.key)
+    return {n: (table[n].domain if n in table else Domain(lo=Fraction(0))) for n in node.symbols()}
+
+
+def hidden_constants(reg, paper, node: Node, extra=()) -> dict[str, Fraction]:
+    """The absolute constants (role ``constant``) in ``node``, and the symbols a check
+    declares ``existential`` (e.g. a "sufficiently large C0"), with their defaults (1 when
+    a declared existential symbol has none)."""
+    table = reg.symbol_table(node, paper.key)
+    out = {}
+    for n in sorted(node.symbols()):
+        s = table.get(n)
+        if (s is not None and s.is_constant) or n in extra:
+            out[n] = s.default if s is not None and s.default is not None else Fraction(1)
+    return out
+
+
+def pin(node: Node, values: dict) -> Node:
+    """Substitute numbers for symbols."""
+    return substitute(node, {k: Num(Fraction(v)) for k, v in values.items()})
+
+
+def subst(reg, paper, mapping: dict, uses=()) -> dict[str, Node]:
+    return {k: expr(reg, paper, v, uses) for k, v in (mapping or {}).items()}
+
+
+def assumptions(assume) -> list[Rel]:
+    out = []
+    for a in assume or []:
+        r = parse(a, where="assume")
+        if not isinstance(r, Rel):
+            raise BoundcalcError(f"assumption {a!r} is not a relation")
+        out.append(r)
+    return out
+
+
+def show(node: Node) -> str:
+    from ...backends.sym import to_sympy
+    import sympy as sp
+    e = to_sympy(node, {})
+    return str(sp.simplify(e)) if sp.count_ops(e) < 120 else str(e)
+
+
+def values(reg, paper, at: dict, uses=()) -> dict[str, Fraction]:
+    import mpmath
+    from ...backends import mp as mpb
+    env = {}
+    for k, v in (at or {}).items():
+        node = expr(reg, paper, v, uses)
+        env[k] = Fraction(parse_number(str(v))) if not node.symbols() and _rational(node) else \
+            Fraction(mpmath.nstr(mpb.evaluate(node, {}, digits=40), 40))
+    return env
+
+
+def _rational(node) -> bool:
+    from ...backends.exact import NotExact, evaluate_exact
+    try:
+        evaluate_exact(node, {})
+        return True
+    except NotExact:
+        return False
+
+
+def decide(a, rel, b, doms, extra=(), *, statement="", samples=None, seconds=DECIDE_SECONDS):
+    """The shared decision procedure (:func:`boundcalc.services.verify.decide`): its
+    verdict names the layer that produced it."""
+    from .. import verify
+    kw = {"statement": statement, "seconds": seconds}
+    if samples is not None:
+        kw["samples"] = samples
+    return verify.decide(a, rel, b, dict(doms), list(extra), **kw)

@@ -1,0 +1,166 @@
+"""Growth of an expression in one variable: ``e ~ s K x^a log(x)^b`` as x -> oo (K > 0).
+
+A structural pass over the expression tree (sums take the dominant term, products add
+exponents, powers scale them, log/exp/min/max/tanh by their rules). Factors free of x are
+signed by evaluating them at fixed generic values of the other symbols. Where the rules
+cannot decide — two dominant terms of opposite signs (cancellation), exp of a growing
+argument, log of something tending to a constant — the pass gives up (``None``) and the
+caller falls back to SymPy limits. Fast: no SymPy.
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+
+from ...expr.nodes import Add, Const, Func, Mul, Node, Num, Pow, Sym
+
+ZERO = "zero"
+
+
+class Growth(tuple):
+    """(sign, a, b): sign in {+1, -1}, exponents a of x and b of log x (Fractions)."""
+    __slots__ = ()
+
+    def __new__(cls, s, a, b):
+        return tuple.__new__(cls, (s, Fraction(a), Fraction(b)))
+
+    @property
+    def sign(self):
+        return self[0]
+
+    @property
+    def ab(self):
+        return (self[1], self[2])
+
+
+class _GiveUp(Exception):
+    pass
+
+
+def growth(node: Node, x: str, env: dict) -> Growth | None:
+    """Growth of ``node`` as ``x`` -> oo; ``env`` holds generic values of the other
+    symbols (to sign the x-free factors). None: the rules cannot decide."""
+    try:
+        g = _g(node, x, env, {})
+    except _GiveUp:
+        return None
+    return None if g == ZERO else g
+
+
+def _free_value(node: Node, env):
+    from ...backends import mp as mpb
+    import mpmath
+    try:
+        v = mpb.evaluate(node, env, digits=20)
+    except Exception:                     # undefined at the generic point
+        raise _GiveUp from None
+    if not mpmath.isfinite(v):
+        raise _GiveUp
+    return v
+
+
+def _g(node: Node, x: str, env, memo):
+    key = id(node)
+    if key in memo:
+        return memo[key]
+    out = _g1(node, x, env, memo)
+    memo[key] = out
+    return out
+
+
+def _g1(node: Node, x: str, env, memo):
+    if x not in node.symbols():
+        if isinstance(node, Num):
+            return ZERO if node.value == 0 else Growth(1 if node.value > 0 else -1, 0, 0)
+        if isinstance(node, Const):
+            return Growth(1, 0, 0)
+        v = _free_value(node, env)
+        if abs(v) < 1e-15 * (1 + abs(v)):
+            raise _GiveUp                  # a factor that may be exactly 0: not decidable here
+        return Growth(1 if v > 0 else -1, 0, 0)
+    if isinstance(node, Sym):
+        return Growth(1, 1, 0)
+    if isinstance(node, Add):
+        terms = [t for t in (_g(c, x, env, memo) for c in node.args) if t != ZERO]
+        if not terms:
+            return ZERO
+        top = max(t.ab for t in terms)
+        lead = [t for t in terms if t.ab == top]
+        if len({t.sign for t in lead}) > 1:
+            raise _GiveUp                  # leading terms may cancel
+        return Growth(lead[0].sign, *top)
+    if isinstance(node, Mul):
+        s, a, b = 1, Fraction(0), Fraction(0)
+        for c in node.args:
+            t = _g(c, x, env, memo)
+            if t == ZERO:
+                return ZERO
+            s, a, b = s * t.sign, a + t[1], b + t[2]
+        return Growth(s, a, b)
+    if isinstance(node, Pow):
+        if x in node.exp.symbols():
+            raise _GiveUp
+        q = _exponent(node.exp, env)
+        base = _g(node.base, x, env, memo)
+        if base == ZERO:
+            return ZERO
+        if base.sign < 0:
+            if q.denominator != 1:
+                raise _GiveUp
+            s = -1 if q.numerator % 2 else 1
+        else:
+            s = 1
+        return Growth(s, base[1] * q, base[2] * q)
+    if isinstance(node, Func):
+        return _func(node, x, env, memo)
+    raise _GiveUp
+
+
+def _exponent(node: Node, env) -> Fraction:
+    if isinstance(node, Num):
+        return node.value
+    v = _free_value(node, env)
+    q = Fraction(str(v)).limit_denominator(10_000)
+    if abs(float(q) - float(v)) > 1e-12:
+        raise _GiveUp
+    return q
+
+
+def _func(node: Func, x, env, memo):
+    name, args = node.name, node.args
+    if name == "sqrt":
+        return _g1(Pow(args[0], Num(Fraction(1, 2))), x, env, memo)
+    if name in ("max", "min"):
+        gs = [_g(a, x, env, memo) for a in args]
+        if any(g == ZERO or g.sign < 0 for g in gs):
+            raise _GiveUp
+        pick = max if name == "max" else min
+        return Growth(1, *pick(g.ab for g in gs))
+    if name == "abs":
+        g = _g(args[0], x, env, memo)
+        return ZERO if g == ZERO else Growth(1, g[1], g[2])
+    g = _g(args[0], x, env, memo)
+    if name == "log":
+        if len(args) != 1 or g == ZERO or g.sign < 0:
+            raise _GiveUp
+        if g[1] > 0:
+            return Growth(1, 0, 1)
+        if g[1] < 0:
+            return Growth(-1, 0, 1)
+        raise _GiveUp                      # log of a polylog or of a constant limit
+    if name == "exp":
+        if g == ZERO or g[1] < 0 or (g[1] == 0 and g[2] <= 0):
+            return Growth(1, 0, 0)         # exp(tends to a constant) -> a positive constant
+        raise _GiveUp
+    if name in ("tanh", "atan", "erf", "sin", "tan"):
+        if g == ZERO:
+            return ZERO
+        if g[1] < 0 or (g[1] == 0 and g[2] < 0):
+            return g                       # f(u) ~ c u as u -> 0 (c = 2/sqrt(pi) for erf)
+        if name in ("tanh", "atan", "erf"):
+            return Growth(g.sign, 0, 0)    # tends to a nonzero constant
+        raise _GiveUp
+    if name in ("floor", "ceil"):
+        if g != ZERO and g[1] > 0:
+            return g
+        raise _GiveUp
+    raise _GiveUp

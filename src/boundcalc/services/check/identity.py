@@ -1,0 +1,36 @@
+"""``identity`` checks: a printed derivative against high-precision central differences."""
+from __future__ import annotations
+
+from ...errors import BoundcalcError
+from .common import Finding, expr, values
+
+
+def run(reg, paper, t, f: Finding):
+    import mpmath
+    from ...backends import mp as mpb
+    uses = tuple(t.get("uses", []))
+    fn = expr(reg, paper, t["function"], uses)
+    dv = expr(reg, paper, t["derivative"], uses)
+    env = values(reg, paper, t["at"])
+    var = t["wrt"]
+    if var not in env:
+        raise BoundcalcError(f"identity check: 'at' has no value for {var!r}")
+    tol = mpmath.mpf(str(t.get("tol", "1e-20")))
+    with mpmath.workdps(60):
+        def g(x):
+            e = dict(env)
+            e[var] = x
+            return mpb.evaluate(fn, e, digits=50)
+        x0 = mpb._mpf(env[var])
+        # central difference with step 1e-15 on 50-digit values: truncation ~1e-30, rounding ~1e-35
+        fd = mpmath.diff(g, x0, h=mpmath.mpf(10) ** -15)
+        printed = mpb.evaluate(dv, env, digits=50)
+        rel = abs(fd - printed) / max(abs(fd), mpmath.mpf(10) ** -30)
+    f.evidence = {"finite_difference": mpmath.nstr(fd, 20), "printed": mpmath.nstr(printed, 20),
+                  "relative_error": mpmath.nstr(rel, 5), "at": {k: str(x) for k, x in env.items()}}
+    if rel > tol:
+        f.grade("error", "false as printed", f"the printed derivative d/d{var} does not match finite "
+                                             f"differences (rel. error {mpmath.nstr(rel, 3)})")
+    else:
+        f.message = (f"the printed derivative d/d{var} matches finite differences "
+                     f"(rel. error {mpmath.nstr(rel, 3)})")

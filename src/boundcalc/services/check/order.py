@@ -1,0 +1,175 @@
+"""``order`` checks: a stated O / Omega / Theta against the exact expression's growth,
+variable by variable, under each declared coupling of the variables (regime).
+
+A regime says how the other variables move while one tends to its limit: held fixed
+(the default), or coupled by ``together`` (symbol -> expression, e.g. the theorem's head
+condition H = (d sqrt(T) R^5 ...)^2), with ``limit = "oo"`` (default) or ``"0"``.
+Multiplicative constants (hidden or not) never change an order, so hidden constants are
+existential here by construction: the question is whether the exponents agree.
+
+Growth is computed structurally (:mod:`.growth`), falling back to SymPy limits where the
+rules cannot decide. A discrepancy in the power of a variable is an error; one in the
+power of its logarithm only is a warning (imprecise by a polylog factor).
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+
+from ...errors import BoundcalcError
+from ...expr.domains import Domain
+from ...expr.nodes import Num, Pow, Rel, Sym, substitute
+from ...expr.parser import parse, parse_number
+from .common import Finding, expr, formula_id
+from .growth import growth
+
+_PRIMES = (13, 17, 19, 23, 29, 31, 37, 41, 43, 47, 53, 59, 61, 67, 71, 73)
+
+
+def run(reg, paper, t, f: Finding):
+    fid = formula_id(paper, t["formula"])
+    node = reg.resolved(fid)
+    table = reg.symbol_table(fid)
+    if isinstance(node, Rel):
+        node = _isolate(reg, fid, node, t)
+    stated = expr(reg, paper, t["order"])
+    relation = t["relation"]
+    regimes = [{"name": "other variables held fixed" if not t.get("together") else "as declared",
+                "together": t.get("together") or {}, "fixed": t.get("fixed") or {},
+                "limit": t.get("limit", "oo"), "var": t["var"]}]
+    for r in t.get("regimes", []):
+        regimes.append({"name": r.get("name", f"regime {len(regimes) + 1}"), "together": r.get("together") or {},
+                        "fixed": r.get("fixed") or {}, "limit": r.get("limit", "oo"),
+                        "var": r.get("var", t["var"]), "order": r.get("order")})
+    rows = []
+    for reg_ in regimes:
+        st = expr(reg, paper, reg_["order"]) if reg_.get("order") else stated
+        for v in (reg_["var"] if isinstance(reg_["var"], list) else [reg_["var"]]):
+            if v not in node.symbols():
+                raise BoundcalcError(f"{fid} does not depend on {v!r}")
+            rows.append(_row(reg, paper, node, st, v, reg_, relation, table))
+    f.evidence = {"per_variable": rows}
+    bad = [r for r in rows if not r["holds"]]
+    held = sorted({r["regime"] for r in rows} - {r["regime"] for r in bad})
+    if not bad:
+        f.message = f"stated {relation}({t['order']}) agrees with the exact growth" + (
+            f" in every regime ({'; '.join(held)})" if len(regimes) > 1 else "")
+        return
+    where = "; ".join(f"{r['var']} -> {r['limit']} ({r['regime']}): exact {r['exact']} vs {r['stated']}"
+                      for r in bad)
+    also = f"; holds in: {', '.join(held)}" if held else ""
+    if all(r["power_agrees"] for r in bad):
+        f.grade("warning", "polylog factor",
+                f"stated {relation}({t['order']}) is off only by a polylog factor: {where}{also}")
+    else:
+        f.grade("error", "false as printed", f"stated {relation}({t['order']}) disagrees with the exact growth: "
+                                             f"{where}{also}")
+
+
+def _row(reg, paper, node, stated, v, regime, relation, table) -> dict:
+    together = {k: expr(reg, paper, val) for k, val in regime["together"].items()}
+    fixed = {k: Num(parse_number(str(val))) for k, val in regime["fixed"].items()}
+    e = substitute(substitute(node, together), fixed)
+    s = substitute(substitute(stated, together), fixed)
+    limit = str(regime["limit"])
+    if limit not in ("oo", "0"):
+        raise BoundcalcError(f"order check: limit must be 'oo' or '0', not {limit!r}")
+    if limit == "0":                      # x -> 0+: put x = 1/w, w -> oo
+        inv = {v: Pow(Sym(v), Num(Fraction(-1)))}
+        e, s = substitute(e, inv), substitute(s, inv)
+    env = _generic_env((e.symbols() | s.symbols()) - {v}, table)
+    ge, how = _growth(e, v, env, table)
+    gs, _ = _growth(s, v, env, table) if v in s.symbols() else ((Fraction(0), Fraction(0)), "")
+    ok = {"O": ge <= gs, "Omega": ge >= gs, "Theta": ge == gs}[relation]
+    core = (lambda ab: _core(ab, v, limit))
+    return {"regime": regime["name"], "var": v, "limit": "0" if limit == "0" else "oo",
+            "exact": f"Theta({core(ge)})", "stated": f"{relation}({core(gs)})", "holds": ok,
+            "power_agrees": ge[0] == gs[0], "method": how,
+            "coupling": {k: str(val) for k, val in regime["together"].items()} or "none"}
+
+
+def _growth(e, v, env, table):
+    g = growth(e, v, env)
+    if g is not None:
+        return g.ab, "structural (x-free factors signed at generic values)"
+    return _sympy_exponents(e, v, env, table), "SymPy limits (other symbols at generic values)"
+
+
+def _generic_env(names, table) -> dict:
+    out = {}
+    for i, n in enumerate(sorted(names)):
+        d = table[n].domain if n in table else None
+        out[n] = _generic(d, i)
+    return out
+
+
+def _generic(d: Domain | None, i: int) -> Fraction:
+    """A fixed 'generic' value inside a domain (distinct per symbol)."""
+    p = Fraction(_PRIMES[i % len(_PRIMES)], 7)
+    if d is None:
+        return p
+    if d.lo is not None and d.hi is not None:
+        return d.lo + (d.hi - d.lo) * Fraction(_PRIMES[i % 16], 101)
+    if d.lo is not None:
+        v = d.lo + p
+        return Fraction(-(-v.numerator // v.denominator)) if d.integer else v
+    if d.hi is not None:
+        return d.hi - p
+    return p
+
+
+def _sympy_exponents(e, v, env, table):
+    import sympy as sp
+    from ...backends.sym import to_sympy
+    from ..symbolic import to_sympy_with_domains
+    se, syms = to_sympy_with_domains(e, table)
+    x = syms[v]
+    se = se.subs({syms[n]: sp.Rational(q.numerator, q.denominator) for n, q in env.items() if n in syms})
+    return _exponents(se, x)
+
+
+def _exponents(e, x) -> tuple[Fraction, Fraction]:
+    import sympy as sp
+    a = sp.limit(sp.log(sp.Abs(e)) / sp.log(x), x, sp.oo)
+    g = e / x ** a
+    b = sp.limit(sp.log(sp.Abs(g)) / sp.log(sp.log(x)), x, sp.oo)
+    if not (a.is_rational and b.is_rational):
+        raise BoundcalcError(f"order not of the form x^a log(x)^b (got a = {a}, b = {b})")
+    return Fraction(str(a)), Fraction(str(b))
+
+
+def _isolate(reg, fid, node, t):
+    """A requirement 'lhs OP rhs' solved for its solve_for variable (SymPy), as a Node."""
+    import sympy as sp
+    from ..symbolic import to_sympy_with_domains
+    spec = reg.spec(fid)
+    if t.get("side") in ("lhs", "rhs"):
+        return node.lhs if t["side"] == "lhs" else node.rhs
+    s = spec.solve_for
+    table = reg.symbol_table(fid)
+    e, syms = to_sympy_with_domains(node, table)
+    sols = [r for r in sp.solve(sp.Eq(e.lhs, e.rhs), syms[s]) if r.is_positive is not False] if s else []
+    if len(sols) != 1:
+        raise BoundcalcError(f"{fid}: cannot isolate the solved variable for an order check")
+    return _from_sympy(sols[0])
+
+
+def _from_sympy(e):
+    """A SymPy expression back into the expression language (through the parser)."""
+    import sympy as sp
+    text = sp.sstr(e).replace("Max(", "max(").replace("Min(", "min(")
+    return parse(text, allow_relation=False, where="solved requirement")
+
+
+def _core(ab, v, limit="oo") -> str:
+    """x^a log(x)^b as text; for limit 0 the growth is in 1/v: v^(-a) log(1/v)^b."""
+    a, b = ab
+    if limit != "oo":
+        a, lg = -a, f"log(1/{v})"
+    else:
+        lg = f"log({v})"
+    parts = []
+    if a:
+        parts.append(f"{v}**{a}" if a != 1 else v)
+    if b:
+        parts.append(f"{lg}**{b}" if b != 1 else lg)
+    return "*".join(parts) or "1"

@@ -1,0 +1,70 @@
+"""``vacuity`` checks: a bound at the paper's own setting against the trivial value.
+
+* An upper bound below the least value the quantity can take (``floor``, default 0: a
+  loss, an error, a norm) — e.g. a negative "bound" on a loss — is an ERROR of the bound,
+  never a non-vacuity pass; likewise a lower bound above ``ceiling`` (e.g. 1 for a
+  probability), and a value that is not a finite number.
+* Vacuous (a warning): the bound is no better than the trivial value.
+* Non-vacuous (a pass) only against an EXACT trivial value (``trivial_is = "exact"``, the
+  default: e.g. log 2, the logistic loss of the zero predictor). When the declared trivial
+  value is itself only an upper bound on the trivial predictor's loss
+  (``trivial_is = "bound"``), a bound below it is inconclusive, and said so.
+"""
+from __future__ import annotations
+
+from ...errors import BoundcalcError
+from ...expr.nodes import Rel
+from .common import Finding, expr, formula, values
+
+
+def run(reg, paper, t, f: Finding):
+    import mpmath
+    from ...backends import mp as mpb
+    node = formula(reg, paper, t["formula"])
+    if isinstance(node, Rel):
+        node = node.rhs if t.get("side", "rhs") == "rhs" else node.lhs
+    env = values(reg, paper, t["at"])
+    table = reg.symbol_table(node, paper.key)
+    for n in node.symbols():
+        if n not in env:
+            if n in table and table[n].default is not None:
+                env[n] = table[n].default
+            else:
+                raise BoundcalcError(f"vacuity check needs a value for {n!r}")
+    upper = t["direction"] == "upper"
+    at = {k: str(x) for k, x in env.items()}
+    try:
+        v = mpb.evaluate(node, env, digits=15, what=t["formula"])
+    except BoundcalcError as e:
+        f.evidence = {"at": at}
+        f.grade("error", "invalid bound", f"the bound has no value at the paper's setting: {e}")
+        return
+    triv = mpb.evaluate(expr(reg, paper, t["trivial"]), env, digits=15)
+    exact = t.get("trivial_is", "exact") == "exact"
+    f.evidence = {"value": mpmath.nstr(v, 10), "trivial": mpmath.nstr(triv, 10),
+                  "trivial_is": "exact" if exact else "an upper bound on the trivial value", "at": at}
+    s = lambda x: mpmath.nstr(x, 6)  # noqa: E731
+    if not mpmath.isfinite(v):
+        f.grade("error", "invalid bound", f"the bound is {s(v)} at the paper's setting")
+        return
+    limit_key = "floor" if upper else "ceiling"
+    limit = t.get(limit_key, "0" if upper else None)
+    if limit is not None:
+        lim = mpb.evaluate(expr(reg, paper, limit), env, digits=15)
+        f.evidence[limit_key] = mpmath.nstr(lim, 10)
+        if (v < lim) if upper else (v > lim):
+            f.grade("error", "invalid bound",
+                    f"invalid at the paper's setting: the {'upper' if upper else 'lower'} bound is {s(v)}, "
+                    f"{'below the least' if upper else 'above the largest'} value the quantity can take "
+                    f"({s(lim)}) — an error of the bound, not a non-vacuous bound")
+            return
+    if (v >= triv) if upper else (v <= triv):
+        f.grade("warning", "vacuous",
+                f"vacuous at the paper's setting: the bound is {s(v)}, "
+                f"{'above' if upper else 'below'} the trivial value {s(triv)}")
+    elif exact:
+        f.message = f"non-vacuous at the paper's setting: {s(v)} vs the exact trivial value {s(triv)}"
+    else:
+        f.grade("warning", "undecided",
+                f"inconclusive: the bound {s(v)} is below {s(triv)}, but that is only an upper bound on "
+                f"the trivial value, so it does not show non-vacuity")
