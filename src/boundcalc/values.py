@@ -24,7 +24,8 @@ def bind(table: dict[str, Symbol], values: dict, *, what: str, allow_extra: bool
         if k not in table:
             if allow_extra:
                 continue
-            raise BoundcalcError(f"unknown symbol {k!r} for {what}; its symbols are: "
+            from .suggest import did_you_mean
+            raise BoundcalcError(f"unknown symbol {k!r} for {what}{did_you_mean(k, table)}; its symbols are: "
                                  f"{', '.join(table) or '(none)'}")
         env[k] = v if isinstance(v, mpmath.mpf) else parse_number(v, where=f"value of {k}")
     b = Binding(env)

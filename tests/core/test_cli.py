@@ -18,7 +18,7 @@ def run(*args, check=True):
 
 
 def test_require_heads_shows_every_default_and_json():
-    p = run("require-heads", "--d", "16", "--T", "8")
+    p = run("require-heads", "--d", "16", "--T", "8", "--explain")
     for name in ("S", "zeta", "M", "Z_mu", "Z_nu", "n1", "delta", "K", "C", "C_P"):
         assert f"\n│ {name} " in p.stdout or f"│ {name} " in p.stdout, name
     assert "binds" in p.stdout and "up to the absolute constant" in p.stdout

@@ -6,9 +6,14 @@ import sys
 
 def main() -> None:
     from ..errors import BoundcalcError
-    from .app import app
+    from .app import app, usage_error
+    from typer._click.exceptions import UsageError
     try:
-        app()
+        rv = app(standalone_mode=False)
     except BoundcalcError as e:
         print(f"error: {e}", file=sys.stderr)
         sys.exit(2)
+    except UsageError as e:           # typer's usage errors: one line, exit 2 (not a 5-line box)
+        sys.exit(usage_error(e))
+    if isinstance(rv, int) and rv:
+        sys.exit(rv)

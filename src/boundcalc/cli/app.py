@@ -1,10 +1,17 @@
 """boundcalc commands. Each command parses its arguments, calls the API, and prints
-(rich tables for people, ``--json`` for scripts). Heavy imports happen inside commands."""
+(rich tables for people, ``--json`` for scripts). Heavy imports happen inside commands.
+
+Values are given the same way everywhere: ``--set name=value`` (repeatable) or
+``--name value`` flags named after the symbols (hyphens or underscores); negative
+numbers are values (``--set x=-5``, ``--x -5``). Every user-visible string is printed
+with rich markup escaped, so labels such as ``[exact constant; as printed]`` survive."""
 from __future__ import annotations
 
 from typing import List, Optional
 
 import typer
+from rich.markup import escape
+from typer.core import TyperCommand
 
 from ..errors import BoundcalcError
 from .output import console, emit_json, table
@@ -16,10 +23,37 @@ _STATE: dict = {"formulas": None}
 DYNAMIC = {"allow_extra_args": True, "ignore_unknown_options": True}
 
 
+def _version(value: bool):
+    if value:
+        from .. import __version__
+        print(f"boundcalc {__version__}")
+        raise typer.Exit()
+
+
 @app.callback()
 def _main(formulas: Optional[List[str]] = typer.Option(
-        None, "--formulas", help="Extra formula file or folder (repeatable; also $BOUNDCALC_FORMULAS).")):
+        None, "--formulas", help="Extra formula file or folder (repeatable; also $BOUNDCALC_FORMULAS)."),
+        version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
+                                     help="Print the version and exit.")):
     _STATE["formulas"] = formulas or None
+
+
+def usage_error(e) -> int:
+    """A typer/click usage error as ONE line on stderr (with a 'did you mean' for
+    commands); returns the exit status (2)."""
+    import re
+    import sys
+    msg = " ".join(e.format_message().split()).rstrip(".")
+    ctx = getattr(e, "ctx", None)
+    where = ctx.command_path if ctx is not None else "boundcalc"
+    m = re.match(r"No such command '([^']*)'", msg)
+    if m:
+        from ..suggest import did_you_mean
+        names = sorted(getattr(ctx.command, "commands", {}) if ctx is not None else [])
+        msg = f"no such command {m.group(1)!r}{did_you_mean(m.group(1), names)} (commands: {', '.join(names)})"
+    help_hint = f"; see '{where} --help'" if ctx is not None else ""
+    print(f"error: {where}: {msg}{help_hint}", file=sys.stderr)
+    return 2
 
 
 def _paths():
@@ -42,12 +76,13 @@ def _parse_sets(items: list[str] | None) -> dict[str, str]:
 
 
 def _dynamic_flags(args: list[str]) -> dict[str, str]:
-    """--NAME VALUE / --NAME=VALUE pairs (hyphens in NAME mean underscores)."""
+    """--NAME VALUE / --NAME=VALUE pairs (hyphens in NAME mean underscores) and
+    --set NAME=VALUE; a value may be negative (--x -5)."""
     out, i = {}, 0
     while i < len(args):
         a = args[i]
         if not a.startswith("--") or len(a) < 3:
-            raise BoundcalcError(f"unexpected argument {a!r}; inputs are given as --NAME VALUE")
+            raise BoundcalcError(f"unexpected argument {a!r}; inputs are given as --NAME VALUE or --set NAME=VALUE")
         if "=" in a:
             k, v = a[2:].split("=", 1)
             i += 1
@@ -56,8 +91,28 @@ def _dynamic_flags(args: list[str]) -> dict[str, str]:
                 raise BoundcalcError(f"option {a} needs a value")
             k, v = a[2:], args[i + 1]
             i += 2
+        if k == "set":
+            out.update({key.replace("-", "_"): val for key, val in _parse_sets([v]).items()})
+            continue
         out[k.replace("-", "_")] = v
     return out
+
+
+def _values(set_: list[str] | None, ctx: typer.Context | None) -> dict[str, str]:
+    """--set name=value and --name value, merged (a name given twice: the flag wins)."""
+    out = _parse_sets(set_)
+    if ctx is not None:
+        out.update(_dynamic_flags(list(ctx.args)))
+    return out
+
+
+def _say(text: str) -> None:
+    """Print a plain line: every character as is (no markup)."""
+    console().print(text, markup=False)
+
+
+def _row(t, *cells) -> None:
+    t.add_row(*(escape(str(c)) for c in cells))
 
 
 # ---------------------------------------------------------------------------- list / show
@@ -73,7 +128,7 @@ def list_(paper: Optional[str] = typer.Option(None, help="Only this paper's form
         return
     t = table(f"{len(fs)} formulas", ["id", "kind", "name", "source", "status"])
     for f in fs:
-        t.add_row(f.id, f.kind, f.name, f.source, f.status)
+        _row(t, f.id, f.kind, f.name, f.source, f.status)
     console().print(t)
 
 
@@ -95,31 +150,33 @@ def show(fid: str = typer.Argument(..., metavar="ID"),
         emit_json(data)
         return
     c = console()
-    c.print(f"[bold]{f.id}[/bold] — {f.name}  ({f.kind}, {f.status})")
-    c.print(f"source: {f.source}")
-    c.print(f"expr:   {f.spec.text}")
+    c.print(f"[bold]{escape(f.id)}[/bold] — {escape(f.name)}  ({escape(f.kind)}, {escape(f.status)})")
+    _say(f"source: {f.source}")
+    _say(f"expr:   {f.spec.text}")
     if f.latex_printed:
-        c.print(f"latex (as printed): {f.latex_printed}")
+        _say(f"latex (as printed): {f.latex_printed}")
     if f.dependencies:
-        c.print("uses:   " + ", ".join(f.dependencies))
-    c.print(data["qualifier"])
+        _say("uses:   " + ", ".join(f.dependencies))
+    _say(data["qualifier"])
     if f.note:
-        c.print(f"note:   {f.note}")
+        _say(f"note:   {f.note}")
     t = table("symbols", ["symbol", "domain", "role", "default", "description"])
     for n, s in data["symbols"].items():
-        t.add_row(n, s["domain"], s["role"], s["default"] or "", s["description"])
+        _row(t, n, s["domain"], s["role"], s["default"] or "", s["description"])
     c.print(t)
 
 
 # ---------------------------------------------------------------------------- eval
-@app.command("eval")
-def eval_(fid: str = typer.Argument(..., metavar="ID"),
-          set_: Optional[List[str]] = typer.Option(None, "--set", help="name=value (repeatable); exact decimals."),
+@app.command("eval", context_settings=DYNAMIC)
+def eval_(ctx: typer.Context,
+          fid: str = typer.Argument(..., metavar="ID"),
+          set_: Optional[List[str]] = typer.Option(None, "--set", help="name=value (repeatable); exact decimals. "
+                                                   "Or --NAME VALUE."),
           digits: int = typer.Option(15, help="Significant digits (certified)."),
           json: bool = typer.Option(False, "--json")):
-    """Evaluate a formula (mpmath, certified digits; never overflows)."""
+    """Evaluate a formula (certified digits; never overflows). Values: --set k=v or --k v."""
     f = _formula(fid)
-    values = _parse_sets(set_)
+    values = _values(set_, ctx)
     if f.is_relation:
         lhs, rhs = f.sides(digits=digits, **values)
         holds = f.holds(**values)
@@ -129,8 +186,8 @@ def eval_(fid: str = typer.Argument(..., metavar="ID"),
         if json:
             emit_json(data)
         else:
-            console().print(f"{f.id}: {'holds' if holds else 'does NOT hold'}  "
-                            f"(lhs = {lhs}, rhs = {rhs}; {lhs.qualifier}; {f.status})")
+            _say(f"{f.id}: {'holds' if holds else 'does NOT hold'}  "
+                 f"(lhs = {lhs}, rhs = {rhs}; {lhs.qualifier}; {f.status})")
         return
     v = f.evaluate(digits=digits, **values)
     data = {"id": f.id, "value": str(v), "float": v.float, "digits": digits, "kind": f.kind,
@@ -139,7 +196,7 @@ def eval_(fid: str = typer.Argument(..., metavar="ID"),
     if json:
         emit_json(data)
         return
-    console().print(f"{f.id} = {v}   [{v.qualifier}; {f.status}; {digits} certified digits]")
+    _say(f"{f.id} = {v}   [{v.qualifier}; {f.status}; {digits} certified digits]")
 
 
 # ---------------------------------------------------------------------------- symbolic
@@ -150,8 +207,7 @@ def simplify(fid: str = typer.Argument(..., metavar="ID"), json: bool = typer.Op
     if json:
         emit_json(s.__dict__)
         return
-    c = console()
-    c.print(f"{s.id}\n  original:   {s.original}\n  simplified: {s.simplified}\n  latex:      {s.latex}")
+    _say(f"{s.id}\n  original:   {s.original}\n  simplified: {s.simplified}\n  latex:      {s.latex}")
 
 
 def _ranges(items: list[str] | None) -> dict[str, tuple[str, str]]:
@@ -165,36 +221,38 @@ def _ranges(items: list[str] | None) -> dict[str, tuple[str, str]]:
     return out
 
 
-@app.command()
-def monotone(fid: str = typer.Argument(..., metavar="ID"),
+@app.command(context_settings=DYNAMIC)
+def monotone(ctx: typer.Context,
+             fid: str = typer.Argument(..., metavar="ID"),
              var: str = typer.Option(..., "--var", help="The variable."),
              box: Optional[List[str]] = typer.Option(None, "--box", help="name=lo:hi box for certification."),
              set_: Optional[List[str]] = typer.Option(None, "--set", help="Fix a symbol: name=value."),
              json: bool = typer.Option(False, "--json")):
     """Increasing / decreasing / neither / unknown in VAR, with the evidence level."""
-    r = _formula(fid).monotone(var, box=_ranges(box), fixed=_parse_sets(set_))
+    r = _formula(fid).monotone(var, box=_ranges(box), fixed=_values(set_, ctx))
     if json:
         emit_json(r.to_json())
         return
-    console().print(r.describe())
+    _say(r.describe())
 
 
-@app.command()
-def asymptotic(fid: str = typer.Argument(..., metavar="ID"),
+@app.command(context_settings=DYNAMIC)
+def asymptotic(ctx: typer.Context,
+               fid: str = typer.Argument(..., metavar="ID"),
                var: str = typer.Option(..., "--var"),
                with_: Optional[List[str]] = typer.Option(None, "--with",
                                                          help="Let a symbol tend with VAR: K=n, or K=n**2."),
                set_: Optional[List[str]] = typer.Option(None, "--set", help="Fix a symbol: name=value."),
                json: bool = typer.Option(False, "--json")):
     """Leading order as VAR -> oo (others fixed, or tending together with --with)."""
-    r = _formula(fid).asymptotic(var, together=_parse_sets(with_), fixed=_parse_sets(set_))
+    r = _formula(fid).asymptotic(var, together=_parse_sets(with_), fixed=_values(set_, ctx))
     if json:
         emit_json(r.to_json())
         return
-    console().print(r.describe())
+    _say(r.describe())
 
 
-@app.command()
+@app.command(context_settings={"ignore_unknown_options": True})
 def verify(lhs: str = typer.Argument(...), rel: str = typer.Argument(..., metavar="REL"),
            rhs: str = typer.Argument(...),
            assume: Optional[List[str]] = typer.Option(None, "--assume", help="e.g. 'x>=1' (repeatable)."),
@@ -205,43 +263,132 @@ def verify(lhs: str = typer.Argument(...), rel: str = typer.Argument(..., metava
     if json:
         emit_json(r.to_json())
         return
-    console().print(r.describe())
+    _say(r.describe())
 
 
 # ---------------------------------------------------------------------------- requirements
-def _run_require(var: str | None, paper: str, setting: str | None, ctx: typer.Context, json: bool):
+def settings_inputs_help(paper: str | None = None) -> str:
+    """Every setting (of one paper, or all) with its inputs and their default values,
+    read from the formula files (the epilog of ``require --help``)."""
+    from ..registry import get_registry
+    from ..services.require import input_names
+    from ..values import fmt_fraction
+    reg = get_registry(_paths())
+    keys = [paper] if paper else list(reg.papers)
+    parts = ["Settings and their inputs (--NAME VALUE or --set NAME=VALUE; default in parentheses,"
+             " 'derived' = computed from the others unless given):"]
+    for key in keys:
+        p = reg.paper(key)
+        for st in p.settings.values():
+            derived = {sym for sym, _, _ in st.derived}
+            names = input_names(st, reg)
+            vals = []
+            for n in names:
+                if n in st.values:
+                    vals.append(f"--{n} ({fmt_fraction(st.values[n])})")
+                elif n in derived:
+                    vals.append(f"--{n} (derived)")
+                else:
+                    vals.append(f"--{n}")
+            head = f"{key} --setting {st.name}" + (f" (also {', '.join(st.aliases)})" if st.aliases else "")
+            head += f"{' [default]' if st.default else ''}: solves {st.solve_for or '?'}; {st.title}"
+            parts.append(head + "\n  " + " ".join(vals))
+    return "\n\n".join(parts)
+
+
+def _lazy_epilog(paper: str | None):
+    class Cmd(TyperCommand):
+        """Epilog computed only when --help is shown (the registry is not loaded otherwise)."""
+        @property
+        def epilog(self):
+            try:
+                return settings_inputs_help(paper)
+            except Exception as e:        # the help must never crash
+                return f"(the settings could not be listed: {e})"
+
+        @epilog.setter
+        def epilog(self, value):
+            pass
+    return Cmd
+
+
+def _find_setting_paper(setting: str | None) -> str:
+    """The paper that declares ``setting`` (when --paper is not given)."""
+    from ..registry import get_registry
+    from ..suggest import did_you_mean
+    if not setting:
+        raise BoundcalcError("give --paper PAPER (or --setting NAME of a paper's setting)")
+    reg = get_registry(_paths())
+    hits, names = [], []
+    for key, p in reg.papers.items():
+        for st in p.settings.values():
+            names += [st.name, *st.aliases]
+            if setting == st.name or setting in st.aliases:
+                hits.append(key)
+    hits = sorted(set(hits))
+    if len(hits) == 1:
+        return hits[0]
+    if hits:
+        raise BoundcalcError(f"setting {setting!r} exists in {', '.join(hits)}; give --paper")
+    raise BoundcalcError(f"unknown setting {setting!r}{did_you_mean(setting, names)}")
+
+
+def _run_require(var: str | None, paper: str | None, setting: str | None, ctx: typer.Context,
+                 set_: list[str] | None, target: str | None, explain: bool, json: bool):
     from ..services.require import require, to_json
-    res = require(paper, setting, _dynamic_flags(ctx.args), var=var, formulas_path=_paths())
+    args = list(ctx.args)
+    if var is not None and var.startswith("-"):      # `require --d 16 ...`: no VAR, a flag came first
+        args, var = [var] + args, None
+    values = _parse_sets(set_)
+    values.update(_dynamic_flags(args))
+    if paper is None and setting is None:
+        raise BoundcalcError("give --paper PAPER and/or --setting NAME (see `boundcalc require --help`)")
+    paper = paper or _find_setting_paper(setting)
+    res = require(paper, setting, values, var=var, target=target, formulas_path=_paths())
     data = to_json(res)
     if json:
         emit_json(data)
         return
     from .render import print_require
-    print_require(data)
+    print_require(data, explain=explain)
 
 
-@app.command(context_settings=DYNAMIC)
+_SET_HELP = "NAME=VALUE (repeatable); same as --NAME VALUE."
+
+
+@app.command(context_settings=DYNAMIC, cls=_lazy_epilog(None))
 def require(ctx: typer.Context,
             var: Optional[str] = typer.Argument(None, help="Variable to solve for (default: the setting's)."),
-            paper: str = typer.Option(..., "--paper"),
+            paper: Optional[str] = typer.Option(None, "--paper", help="Paper (default: the one declaring --setting)."),
             setting: Optional[str] = typer.Option(None, "--setting", help="Setting (default: the paper's default)."),
+            target: Optional[str] = typer.Option(
+                None, "--target", help="Solve 'formula REL value' instead of the setting's requirements, "
+                                       "e.g. 'gen_gap_cor2 <= 0.05'."),
+            set_: Optional[List[str]] = typer.Option(None, "--set", help=_SET_HELP),
+            explain: bool = typer.Option(False, "--explain", help="Also every input, derived value and certificate."),
             json: bool = typer.Option(False, "--json")):
-    """Least value of VAR each requirement of a setting needs. Inputs: --NAME VALUE."""
-    _run_require(var, paper, setting, ctx, json)
+    """Least (or largest) VAR each requirement of a setting allows, with a certificate:
+    it holds at the answer and fails just beyond. VAR can be any variable the
+    requirement is monotone in (H, n, K, m, eta ...); a relation that is not monotone
+    gets its counterexample instead of an answer."""
+    _run_require(var, paper, setting, ctx, set_, target, explain, json)
 
 
-@app.command("require-heads", context_settings=DYNAMIC)
+@app.command("require-heads", context_settings=DYNAMIC, cls=_lazy_epilog("deora2023"))
 def require_heads(ctx: typer.Context,
                   theorem: Optional[str] = typer.Option(
                       None, "--theorem", help="dm1/cor2 (default: tokenized mixture, Sec. 5) or thm1."),
                   paper: str = typer.Option("deora2023", "--paper"),
+                  set_: Optional[List[str]] = typer.Option(None, "--set", help=_SET_HELP),
+                  explain: bool = typer.Option(False, "--explain",
+                                               help="Also every input, derived value and certificate."),
                   json: bool = typer.Option(False, "--json")):
     """Least number of attention heads H each head condition needs, and which binds.
 
     Every input can be set with a flag named after its symbol: --d 16 --T 8 --R 1.5
     --zeta 0.25 --C 2 ...; with --theorem thm1 give --theta-2inf X --dist0 Y.
     """
-    _run_require("H", paper, theorem, ctx, json)
+    _run_require("H", paper, theorem, ctx, set_, None, explain, json)
 
 
 @app.command()

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from fractions import Fraction
 
@@ -24,6 +25,9 @@ def console():
     width so that tables are not folded for scripts and logs."""
     from rich.console import Console
     width = None if sys.stdout.isatty() else 200
+    cols = os.environ.get("COLUMNS", "")
+    if cols.isdigit() and 20 <= int(cols) <= 1000:    # an explicit width wins (COLUMNS=80 ...)
+        width = int(cols)
     return Console(highlight=False, soft_wrap=True, width=width)
 
 

@@ -4,37 +4,108 @@ from __future__ import annotations
 from .output import console, table
 
 
-def print_require(data: dict) -> None:
+def _e(x) -> str:
+    from rich.markup import escape
+    return escape(str(x))
+
+
+def _short_qualifier(q: str) -> str:
+    return q.replace("up to the absolute constant(s) ", "up to ") if q != "exact constant" else "exact"
+
+
+def _cert_text(r: dict, var: str) -> str:
+    c = r["certificate"]
+    if r["result"] == "not monotone":
+        return "counterexample" if c.get("counterexample") else "not monotone"
+    if r["result"] == "holds everywhere":
+        return "holds at every value probed"
+    if c.get("fails_at") is None:
+        return f"the end of {var}'s range"
+    if "relative_gap" in c:
+        return f"fails {'above' if r['direction'] == 'greatest' else 'below'} (rel. {c['relative_gap']})"
+    return f"{var}{'-' if r['direction'] == 'least' else '+'}1 fails"
+
+
+def print_require(data: dict, explain: bool = False) -> None:
+    """The answer first: one headline (value, binding condition, status, qualifier), then a
+    compact requirements table that fits 80 columns; ``explain`` adds every input, derived
+    value, certificate and the monotonicity evidence."""
+    from rich import box
+    from rich.table import Table
     c = console()
     var = data["var"]
-    c.print(f"[bold]{data['setting']}[/bold] — {data['setting_name']}")
-    c.print(f"source: {data['source']}")
+    reqs = data["requirements"]
+    b = next(r for r in reqs if r["id"] == data["binding"])
+    word = "least" if data["direction"] == "least" else "largest"
+    paper = data["setting"].split(".")[0] + "."
+
+    def short(fid):
+        return fid[len(paper):] if fid.startswith(paper) else fid
+
+    if data[var] is not None:
+        c.print(f"[bold]{_e(word)} {_e(var)} = {_e(data[var])}[/bold]  binding: {_e(short(b['id']))} "
+                f"({_e(b['status'])}; {_e(b['qualifier'])})", soft_wrap=False)
+    else:
+        c.print(f"[bold]no {_e(word)} {_e(var)}[/bold]: {_e(short(b['id']))} is {_e(b['result'])}"
+                + (f" ({_e(b['monotone'])})" if b["result"] == "not monotone" else ""))
+    if data.get("feasible") is False:
+        c.print("[bold]infeasible[/bold]: the least values exceed the largest allowed ones")
+    what = f"{data['setting']}: {data['setting_name']}"
+    if data.get("target"):
+        what = f"target {data['target']} in {data['setting']}"
+    c.print(_e(what), overflow="ellipsis", no_wrap=not explain, soft_wrap=explain)
+    t = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=(0, 1))
+    t.add_column(f"{word} {var}", no_wrap=True, overflow="fold")
+    t.add_column("condition", no_wrap=True)
+    t.add_column("status", no_wrap=True)
+    t.add_column("constant", no_wrap=True, overflow="ellipsis")
+    for r in sorted(reqs, key=lambda r: r["id"] != data["binding"]):
+        val = "—" if r[var] is None else str(r[var])
+        mark = " ◀" if r["id"] == data["binding"] and len(reqs) > 1 else ""
+        t.add_row(_e(val + mark), _e(short(r["id"])), _e(r["status"]),
+                  _e(_short_qualifier(r["qualifier"])))
+    c.print(t)
+    certs = {short(r["id"]): _cert_text(r, var) for r in reqs}
+    if len(set(certs.values())) == 1:
+        line = f"certified: each value holds, {next(iter(certs.values()))}"
+    else:
+        line = "certified: " + "; ".join(f"{k}: {v}" for k, v in certs.items())
+    c.print(_e(line), soft_wrap=False)
+    if data.get("skipped"):
+        c.print(_e(f"not involving {var}: {', '.join(data['skipped'])}"))
+    if not explain:
+        how = {r["monotone"] for r in reqs}
+        if all(h.startswith("the expression is monotone") for h in how):
+            c.print(_e(f"monotone in {var} (read from each expression): each is the global {word}."),
+                    soft_wrap=False)
+        else:
+            for h in sorted(how):
+                c.print(_e(f"monotone: {h}"), soft_wrap=False)
+        c.print(_e("--explain: inputs, derived values, certificates; --json for scripts"), soft_wrap=False)
+        return
     t = table("inputs (every value used; 'default' = not given on the command line)",
               ["symbol", "value", "from", "description"])
     for k, v in data["inputs"].items():
-        t.add_row(k, v["value"], v["from"], v["description"])
+        t.add_row(_e(k), _e(v["value"]), _e(v["from"]), _e(v["description"]))
     c.print(t)
     if data["derived"]:
         t = table("derived quantities", ["symbol", "value", "= expression", "from"])
         for k, v in data["derived"].items():
-            t.add_row(k, v["value"] or "(given)", v["expression"], v["from"])
+            t.add_row(_e(k), _e(v["value"] or "—"), _e(v["expression"]), _e(v["from"]))
         c.print(t)
-    t = table(f"requirements on {var}", [f"least {var}" if True else var, "condition", "source",
-                                         "status", "constant"])
-    for r in data["requirements"]:
-        val = str(r[var])
-        if r["direction"] == "greatest":
-            val = f"<= {val}"
-        mark = " ◀ binds" if r["id"] == data["binding"] else ""
-        t.add_row(val + mark, f"{r['id']}: {r['name']}", r["source"], r["status"], r["qualifier"])
-    c.print(t)
-    b = next(r for r in data["requirements"] if r["id"] == data["binding"])
-    c.print(f"[bold]{var} = {data[var]}[/bold] (binding: {data['binding']}, {b['status']}, {b['qualifier']})")
-    for r in data["requirements"]:
-        cert = ", ".join(f"{k}: {v}" for k, v in r["certificate"].items())
-        c.print(f"  certificate {r['id']}: {cert}")
+    c.print(f"source: {_e(data['source'])}")
+    for r in reqs:
+        c.print(f"[bold]{_e(r['id'])}[/bold]: {_e(r['name'])}")
+        if r["qualifier"] != "exact constant":
+            c.print(f"  {_e(r['qualifier'])}")
+        c.print(f"  monotone: {_e(r['monotone'])}")
+        for k, v in r["certificate"].items():
+            if v is not None:
+                c.print(f"  {_e(k)}: {_e(v)}")
+        if r.get("note"):
+            c.print(f"  note: {_e(r['note'])}")
     if data.get("note"):
-        c.print(f"note: {data['note']}")
+        c.print(f"setting note: {_e(data['note'])}")
 
 
 def print_check(report) -> None:

@@ -74,10 +74,13 @@ class Registry:
     def spec(self, fid: str) -> FormulaSpec:
         paper, _, name = fid.partition(".")
         if paper not in self._files:
-            raise BoundcalcError(f"unknown paper {paper!r} in id {fid!r}; papers: {', '.join(self._files)}")
+            from ..suggest import did_you_mean
+            raise BoundcalcError(f"unknown paper {paper!r} in id {fid!r}{did_you_mean(paper, self._files)}; "
+                                 f"papers: {', '.join(self._files)}")
         p = self.paper(paper)
         if name not in p.formulas:
-            close = [n for n in p.formulas if n.lower().startswith(name.lower()[:3])] if name else []
+            from ..suggest import close_matches     # by similarity (difflib): bta2 -> beta2
+            close = close_matches(name, p.formulas) if name else []
             hint = f"; did you mean {', '.join(paper + '.' + c for c in close[:4])}?" if close else ""
             raise BoundcalcError(f"unknown formula {fid!r}{hint} (see `boundcalc list --paper {paper}`)")
         return p.formulas[name]
@@ -97,7 +100,9 @@ class Registry:
             if name == s.name or name in s.aliases:
                 return s
         names = sorted({n for s in p.settings.values() for n in (s.name, *s.aliases)})
-        raise BoundcalcError(f"unknown setting/theorem {name!r} for {paper}; choose one of {', '.join(names)}")
+        from ..suggest import did_you_mean
+        raise BoundcalcError(f"unknown setting/theorem {name!r} for {paper}{did_you_mean(name, names)}; "
+                             f"choose one of {', '.join(names)}")
 
     # -------------------------------------------------------------- linking
     def _target(self, paper: str, ref: Ref) -> FormulaSpec:

@@ -186,7 +186,7 @@ def require(paper: str, setting_name: str | None, overrides: dict[str, str], *,
             raise BoundcalcError(f"the inputs violate the constraint {text} of {setting.id}")
     out = RequireResult(setting, var, inputs, derived, target=target or "")
     if tgt is not None:
-        items = [(f"target: {target}", "target", "given on the command line", "user", "", tgt,
+        items = [(f"target: {target}", "target", "given on the command line", "as given", "", tgt,
                   tgt.symbols())]
     else:
         items = []

@@ -359,7 +359,7 @@ class _Solver:
         if found is None:
             if up:
                 raise UnsatisfiableError(f"no {var} in its domain satisfies {self.what} "
-                                         f"(checked {var} up to {self.limit_text()})")
+                                         f"(checked every {var} up to {self.limit_text()})")
             return Solution(var, None, direction, integer,
                             {"holds_at": fmt_value(lo), "note": f"holds at every probed {var} up to "
                              f"{self.limit_text()}; no largest value found"}, how, "holds everywhere")
@@ -398,6 +398,8 @@ class _Solver:
         return d.lo + (Fraction(1, 2 ** 64) if d.lo == 0 else max(abs(d.lo), 1) * Fraction(1, 2 ** 64))
 
     def limit_text(self) -> str:
+        if self.domain.hi is not None:
+            return f"the end of its domain ({self.var} {self.domain.describe()})"
         return f"2^{MAX_LOG2}"
 
     def probe(self, lo, k):

@@ -1,0 +1,110 @@
+"""Hostile input to verify / monotone / asymptotic: each answers at once with one error
+line or an honest verdict, within its budget."""
+import time
+
+import pytest
+
+import boundcalc
+from boundcalc.errors import BoundcalcError
+from boundcalc.expr.domains import parse_domain
+from boundcalc.services.verify import verify
+
+
+def test_setting_the_variable_under_test_is_an_error(write_formula_file):
+    p = write_formula_file("h", '''
+[symbols.x]
+description = "x"
+domain = "positive"
+
+[formulas.f]
+name = "f"
+kind = "definition"
+expr = "x**2 - x"
+source = "test"
+''')
+    f = boundcalc.formula("h.f", formulas_path=[str(p)])
+    with pytest.raises(BoundcalcError, match="variable under test"):
+        f.monotone("x", fixed={"x": "2"})
+    # and without --set it is not called increasing: x**2 - x falls on (0, 1/2)
+    assert f.monotone("x").verdict == "neither"
+    with pytest.raises(BoundcalcError, match="variable under test"):
+        boundcalc.formula("deora2023.beta1").monotone("R", fixed={"R": "2"})
+
+
+@pytest.mark.parametrize("lhs,what", [("1/0", "division by zero"), ("log(-1)", "logarithm"),
+                                      ("sqrt(-4)", "square root")])
+def test_undefined_sides_say_so(lhs, what):
+    with pytest.raises(BoundcalcError, match=f"LHS .* is undefined: .*{what}"):
+        verify(lhs, ">=", "0", [])
+    with pytest.raises(BoundcalcError, match="RHS .* is undefined"):
+        verify("1", "<=", lhs, [])
+
+
+@pytest.mark.parametrize("text", ["(1, 1)", "integer in (1, 2)", "[2, 1]", "integer in (1.2, 1.8)"])
+def test_empty_domains_are_rejected(text):
+    with pytest.raises(BoundcalcError, match="empty"):
+        parse_domain(text)
+
+
+def test_empty_domain_from_assumptions_is_rejected():
+    with pytest.raises(BoundcalcError, match="empty"):
+        verify("x", ">=", "0", ["x >= 2", "x <= 1"])
+
+
+def test_empty_domain_in_a_formula_file_is_rejected(write_formula_file):
+    p = write_formula_file("e", '''
+[symbols.x]
+description = "x"
+domain = "(1, 1)"
+
+[formulas.f]
+name = "f"
+kind = "definition"
+expr = "x"
+source = "test"
+''')
+    with pytest.raises(BoundcalcError, match="empty"):
+        boundcalc.formula("e.f", formulas_path=[str(p)]).monotone("x")
+
+
+@pytest.mark.parametrize("box,match", [({"R": ("5", "1")}, "reversed"), ({"R": ("abc", "1")}, "not a number"),
+                                       ({"R": ("-5", "2")}, "outside the domain"),
+                                       ({"nope": ("1", "2")}, "not a symbol")])
+def test_bad_box_is_an_error_even_when_a_proof_succeeds(box, match):
+    # beta1 is increasing in R by a symbolic proof; the box must still be checked
+    with pytest.raises(BoundcalcError, match=match):
+        boundcalc.formula("deora2023.beta1").monotone("R", box=box)
+
+
+def test_bad_box_for_verify():
+    with pytest.raises(BoundcalcError, match="reversed"):
+        verify("x**2", ">=", "0", [], box={"x": ("3", "1")})
+
+
+def test_self_referential_with_is_rejected():
+    f = boundcalc.formula("deora2023.gen_gap_cor2")
+    with pytest.raises(BoundcalcError, match="self-referential"):
+        f.asymptotic("n", together={"n": "n**2"})
+    with pytest.raises(BoundcalcError, match="self-referential"):
+        f.asymptotic("n", together={"K": "K**2"})
+
+
+@pytest.mark.parametrize("lhs,rel,rhs,verdicts", [
+    ("(x+1)**100000", ">=", "x**100000", ("proved", "unknown")),
+    ("10**10**10", ">=", "0", ("proved", "unknown")),
+    ("x**x", ">=", "0.7", ("disproved", "unknown")),      # false: min of x**x is exp(-1/e) = 0.6922
+])
+def test_budgets(lhs, rel, rhs, verdicts):
+    t = time.perf_counter()
+    r = verify(lhs, rel, rhs, [])
+    assert time.perf_counter() - t < 10
+    assert r.verdict in verdicts
+    if r.verdict == "unknown":
+        assert "budget" in r.method or "none" in r.method
+
+
+def test_verdict_names_its_layer():
+    r = verify("sqrt(x*y)", "<=", "(x+y)/2", [])
+    assert r.verdict == "proved" and r.method.startswith("proved (SMT, after naming sqrt(x*y)")
+    r = verify("x**2", ">=", "x", [])
+    assert r.method.startswith("disproved (counterexample, certified")
