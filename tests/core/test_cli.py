@@ -21,7 +21,7 @@ def test_require_heads_shows_every_default_and_json():
     p = run("require-heads", "--d", "16", "--T", "8", "--explain")
     for name in ("S", "zeta", "M", "Z_mu", "Z_nu", "n1", "delta", "K", "C", "C_P"):
         assert f"\n│ {name} " in p.stdout or f"│ {name} " in p.stdout, name
-    assert "binds" in p.stdout and "up to the absolute constant" in p.stdout
+    assert "binding: heads_thm1_sketch" in p.stdout and "up to the absolute constant" in p.stdout
     data = json.loads(run("require-heads", "--d", "16", "--T", "8", "--json").stdout)
     assert isinstance(data["H"], int) and data["binding"].startswith("deora2023.heads_")
     assert data["inputs"]["S"]["from"] == "default" and data["inputs"]["d"]["from"] == "user"
