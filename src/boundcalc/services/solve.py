@@ -68,8 +68,8 @@ def fmt_value(v) -> str:
 
 
 def json_value(v):
-    """A value for JSON: small integers as numbers, everything else as text."""
-    if isinstance(v, int) and not isinstance(v, bool) and abs(v).bit_length() <= 63:
+    """A value for JSON: integers as numbers (below the 4300-digit conversion limit), else text."""
+    if isinstance(v, int) and not isinstance(v, bool) and abs(v).bit_length() <= 13_000:   # < 4300 digits
         return v
     return fmt_value(v)
 
