@@ -191,7 +191,7 @@ def sheet_markdown(key: str, formulas_path=None) -> str:
     sym = pd.DataFrame([{"symbol": f"`{s.name}` " + _md_math(s.latex or s.name),
                          "meaning": _md(s.description) + ("" if s.role == "input" else f" *({s.role})*"),
                          "domain": _md(_domain(s)), "default": _default(s)} for s in p.symbols.values()])
-    out += [sym.to_markdown(index=False, tablefmt="github", disable_numparse=True), "", "## Formulas", ""]
+    out += [sym.to_markdown(index=False, tablefmt="pipe", disable_numparse=True), "", "## Formulas", ""]
     for f in fs:
         out += [f"### `{f.id}`: {f.name}", "",
                 f"**{f.kind.capitalize()}**; source: {f.source}; status: *{f.status}*.", ""]

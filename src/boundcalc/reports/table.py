@@ -361,7 +361,7 @@ class Table:
 
     def to_markdown(self) -> str:
         body = self.display_frame().map(_md_escape).to_markdown(
-            index=False, tablefmt="github", disable_numparse=True,
+            index=False, tablefmt="pipe", disable_numparse=True,
             colalign=("left", "left", "right", "right", "right", "center", "left", "left"))
         lines = [f"### {self.paper}: {_md_escape(self.title)}", "", _md_escape(self._caption()), "", body]
         extra = self._notes()
