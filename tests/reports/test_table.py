@@ -161,3 +161,19 @@ def test_latex_compiles_within_the_text_width(tmp_path, long):
     assert c.pdf.read_bytes()[:5] == b"%PDF-"
     assert c.overfull == [], c.overfull
     assert "Float too large" not in c.log
+
+
+def test_ascii_math_is_typeset():
+    from boundcalc.reports.latex import ascii_math
+    assert ascii_math("||theta_h^(1)||") == r"\ensuremath{\|}\ensuremath{\theta_{h}^{(1)}}\ensuremath{\|}"
+    assert ascii_math("gamma_*/2 <= gamma_NTK") == \
+        r"\ensuremath{\gamma_*}/2 \ensuremath{\leq} \ensuremath{\gamma_{\mathrm{NTK}}}"
+    assert ascii_math("Z_mu = Z_nu, 5% of n_test") == \
+        r"\ensuremath{Z_{\mu}} = \ensuremath{Z_{\nu}}, 5\% of \ensuremath{n_{\mathrm{test}}}"
+    assert ascii_math("a plain sentence (engine.data.dm1)") == "a plain sentence (engine.data.dm1)"
+    t = Table("deora2023", "demo", {}, 0, [Row("B_2 = max_h ||theta_h^(1)||", "Prop. 2 (P1)", bound=2.9,
+                                               measured=0.5, formula="deora2023.B2")])
+    tex = t.to_latex()
+    assert r"\ensuremath{B_{2}} = \ensuremath{\mathrm{max}_{h}} \ensuremath{\|}" in tex
+    assert r"Prop. 2 (P1): $B_2$" in tex           # the formula file's LaTeX of the quantity
+    assert "theta\\_h" not in tex and "||" not in tex
