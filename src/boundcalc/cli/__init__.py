@@ -6,10 +6,10 @@ import sys
 
 def main() -> None:
     from ..errors import BoundcalcError
-    from .app import app, usage_error
+    from .app import app, hoist_global_options, usage_error
     from typer._click.exceptions import UsageError
     try:
-        rv = app(standalone_mode=False)
+        rv = app(args=hoist_global_options(sys.argv[1:]), standalone_mode=False)
     except BoundcalcError as e:
         print(f"error: {e}", file=sys.stderr)
         sys.exit(2)

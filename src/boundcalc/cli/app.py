@@ -38,6 +38,24 @@ def _main(formulas: Optional[List[str]] = typer.Option(
     _STATE["formulas"] = formulas or None
 
 
+def hoist_global_options(argv: list[str]) -> list[str]:
+    """``--formulas PATH`` is accepted anywhere (``boundcalc check --formulas my.toml my``):
+    occurrences after the command are moved in front of it."""
+    out, front, i = [], [], 0
+    while i < len(argv):
+        a = argv[i]
+        if a == "--formulas" and i + 1 < len(argv):
+            front += argv[i:i + 2]
+            i += 2
+            continue
+        if a.startswith("--formulas="):
+            front.append(a)
+        else:
+            out.append(a)
+        i += 1
+    return front + out
+
+
 def usage_error(e) -> int:
     """A typer/click usage error as ONE line on stderr (with a 'did you mean' for
     commands); returns the exit status (2)."""
