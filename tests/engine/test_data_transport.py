@@ -104,3 +104,45 @@ def test_mc_labels_converge_as_pool_grows():
 def test_bad_input_raises_value_error(bad):
     with pytest.raises(ValueError):
         bad()
+
+
+def _direct_labels(X, U, W, anchors, w, nu, diag):
+    """Teacher labels by explicit loops (paper Sec. 6.1; authors' code: W_k -> diag(W_k))."""
+    def feats(x, u, Wk):
+        Wk = np.diag(np.diag(Wk)) if diag else Wk
+        q = x[:, -1]
+        z = x.T @ (Wk @ q)
+        a_ = np.exp(z - z.max())
+        a_ /= a_.sum()
+        a = x @ a_
+        s = u @ a
+        d1 = 1.0 - np.tanh(s) ** 2
+        M = x @ (np.diag(a_) - np.outer(a_, a_)) @ x.T
+        return np.tanh(s), d1 * a, d1 * np.outer(M @ u, q)
+    out = np.zeros(X.shape[0])
+    for j in range(X.shape[0]):
+        tot = 0.0
+        for i in range(U.shape[0]):
+            c, fu, fw = feats(X[j], U[i], W[i])
+            for r in range(anchors.shape[0]):
+                cr, ur, wr = feats(anchors[r], U[i], W[i])
+                wr = wr * min(1.0, nu[2] / np.linalg.norm(wr))
+                tot += w[r] * (nu[0] * c * cr + nu[1] * fu @ ur + np.sum(fw * wr))
+        out[j] = tot / U.shape[0]
+    return out
+
+
+@pytest.mark.parametrize("teacher", ["paper", "authors-code"])
+def test_teacher_variants_match_direct_loops(teacher):
+    data = TR.teacher_student_data(5, 3, 4, R=3, nu=(3.0, 2.0, 0.5), pool_size=7, weights="signed",
+                                          seed=4, teacher=teacher)
+    t = data.teacher
+    direct = _direct_labels(data.X, data.pool_U, data.pool_W, t.anchors, t.weights, t.nu,
+                            diag=teacher == "authors-code")
+    np.testing.assert_allclose(data.y, direct, rtol=1e-10, atol=1e-13)
+    other = TR.teacher_student_data(5, 3, 4, R=3, nu=(3.0, 2.0, 0.5), pool_size=7, weights="signed",
+                                           seed=4, teacher="paper" if teacher != "paper" else "authors-code")
+    np.testing.assert_array_equal(other.X, data.X)          # same inputs, anchors, pool
+    assert np.max(np.abs(other.y - data.y)) > 1e-3           # the variants give different labels
+    with pytest.raises(ValueError, match="teacher"):
+        TR.make_teacher(3, 4, teacher="code")

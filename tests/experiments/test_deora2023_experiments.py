@@ -147,3 +147,21 @@ def test_reproduction_tiny(tmp_path):
     again = rep.run(**kw)
     assert json.dumps(again["per_n"]) == json.dumps(out["per_n"])
     rep.render(out)
+
+
+def test_dm1_paper_vs_ours_and_bounds_plot(tmp_path):
+    kw = dict(seed=0, cache_dir=False, progress=False, ns=(20, 40, 80), seeds=2, T=4, d=8, M=2, H=2, n1=20,
+              K=3, n_test=20)
+    out = X.run_dm1(plot_dir=tmp_path, **kw)
+    rows = {r["quantity"]: r for r in out["paper_vs_ours"]}
+    tr = rows["log-log slope of the train loss vs n"]
+    assert tr["verdict"] == "not comparable" and "K = n" in tr["why"]      # K fixed: not the paper's regime
+    # the slope is the mean of per-seed least-squares slopes over n
+    lx = np.log([20, 40, 80])
+    per = [[p["train_loss"] for p in out["points"] if p["seed"] == s] for s in (0, 1)]
+    assert tr["ours"].startswith(f"{np.mean([np.polyfit(lx, np.log(y), 1)[0] for y in per]):.3f}")
+    for r in out["per_n"]:                      # Student-t intervals over the 2 seeds
+        v = r["train_loss"]["values"]
+        assert r["train_loss"]["high"] == pytest.approx(np.mean(v) + 12.706204736 * np.std(v, ddof=1) / np.sqrt(2))
+    assert any(q.startswith("Cor. 2 train-loss bound") for q in rows)
+    assert (tmp_path / "deora2023-dm1-bounds.png").stat().st_size > 1000

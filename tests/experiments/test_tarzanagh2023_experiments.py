@@ -141,3 +141,21 @@ def test_fig1_and_fig3_small(tmp_path):
 
 def test_reproductions_registered():
     assert set(E.REPRODUCTIONS) == {"tarzanagh2023-fig9", "tarzanagh2023-fig1", "tarzanagh2023-fig3"}
+
+
+def test_fig9_paper_vs_ours_and_gap_histograms(tmp_path):
+    out = E.run_fig9(seed=0, trials=6, steps=60, dims=(5, 10), cache_dir=False, progress=False, plot_dir=tmp_path)
+    rows = {r["quantity"]: r for r in out["paper_vs_ours"]}
+    corr = rows["average correlation of p(t) with its LMM/GMM direction (saturated runs, all d)"]
+    assert corr["paper"] == "0.997" and "0.997" in corr["source"]
+    # ours: mean of the correlations of the saturated trials, with their Student-t interval
+    iv = corr["interval"]
+    n_sat = sum(round(out["per_d"][d]["trials"] * (100 - out["per_d"][d]["pct_not_saturated"]) / 100)
+                for d in ("5", "10"))
+    assert iv["n"] == n_sat
+    neg = rows["Prob(gamma-bar < 0) among saturated runs (all d)"]
+    k = sum(out["per_d"][d]["n_gap_negative"] for d in ("5", "10"))
+    assert f"({k} of " in neg["ours"]
+    names = {p.rsplit("/", 1)[-1] for p in out["plots"]}
+    assert {"tarzanagh2023-fig9b.png", "tarzanagh2023-fig10.png"} <= names
+    assert all((tmp_path / n).stat().st_size > 1000 for n in names)

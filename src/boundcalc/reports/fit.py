@@ -3,7 +3,8 @@
 For each seed the least-squares line ``log y = a + b log x`` is fitted (natural logs;
 the slope does not depend on the base); the reported slope is the mean of the per-seed
 slopes ``b_s`` and the interval is the two-sided 95% Student-t interval of that mean
-over the ``n_seeds`` seeds: ``mean +- t_{0.975, n-1} * sd / sqrt(n)``. With a single
+over the ``n_seeds`` seeds: ``mean +- t_{0.975, n-1} * sd / sqrt(n)`` (computed by
+``reports.intervals.mean_interval``, the one interval function; the fit names its method). With a single
 seed there is no spread to estimate and the interval is ``(nan, nan)``.
 
 ``intercept`` is the mean of the per-seed intercepts (natural log of y at x = 1) and
@@ -11,19 +12,20 @@ seed there is no spread to estimate and the interval is ``(nan, nan)``.
 """
 from __future__ import annotations
 
-import math
-
 from ..errors import BoundcalcError
 
 
-def loglog_slope(x, y_by_seed, *, confidence: float = 0.95) -> dict:
+def loglog_slope(x, y_by_seed, *, confidence: float = 0.95, method: str = "t") -> dict:
     """Slope of log y vs log x per seed, mean slope and its t-interval over seeds.
 
     ``x``: the sizes (positive); ``y_by_seed``: one list of positive y per seed, each as
     long as ``x``. Returns ``dict(slope, ci_low, ci_high, intercept, r2, n_seeds)`` plus
-    ``slopes`` (the per-seed slopes) and ``confidence``."""
+    ``slopes`` (the per-seed slopes), ``confidence`` and ``method`` (the sentence naming how
+    the interval was computed: ``reports.intervals.mean_interval`` over the per-seed slopes,
+    Student-t by default, ``method="bootstrap"`` for the percentile bootstrap)."""
     import numpy as np
-    from scipy import stats
+
+    from .intervals import mean_interval
 
     xs = np.asarray(x, dtype=float)
     if xs.ndim != 1 or len(xs) < 2:
@@ -56,20 +58,19 @@ def loglog_slope(x, y_by_seed, *, confidence: float = 0.95) -> dict:
         intercepts.append(a)
         r2s.append(1.0 - ss_res / ss_tot if ss_tot > 0 else 1.0)
     n = len(slopes)
-    mean = float(np.mean(slopes))
-    if n >= 2:
-        sd = float(np.std(slopes, ddof=1))
-        half = float(stats.t.ppf(0.5 + confidence / 2, n - 1)) * sd / math.sqrt(n)
-        lo, hi = mean - half, mean + half
-    else:
-        lo = hi = float("nan")
-    return {"slope": mean, "ci_low": lo, "ci_high": hi, "intercept": float(np.mean(intercepts)),
-            "r2": float(np.mean(r2s)), "n_seeds": n, "slopes": slopes, "confidence": confidence}
+    iv = mean_interval(slopes, confidence=confidence, method=method)
+    lo = iv["low"] if iv["low"] is not None else float("nan")
+    hi = iv["high"] if iv["high"] is not None else float("nan")
+    return {"slope": iv["mean"], "ci_low": lo, "ci_high": hi, "intercept": float(np.mean(intercepts)),
+            "r2": float(np.mean(r2s)), "n_seeds": n, "slopes": slopes, "confidence": confidence,
+            "method": "least-squares slope of log y on log x per seed; interval of their mean: "
+                      + iv["method"]}
 
 
 def describe(fit: dict) -> str:
-    """``slope 0.512 [0.498, 0.526] (95%, 5 seeds)``."""
+    """``slope 0.512 [0.498, 0.526] (95% Student-t over 5 seeds)``."""
     if fit["n_seeds"] >= 2:
+        kind = "bootstrap" if "bootstrap" in fit.get("method", "") else "Student-t"
         return (f"slope {fit['slope']:.3g} [{fit['ci_low']:.3g}, {fit['ci_high']:.3g}] "
-                f"({fit['confidence']:.0%}, {fit['n_seeds']} seeds)")
+                f"({fit['confidence']:.0%} {kind} over {fit['n_seeds']} seeds)")
     return f"slope {fit['slope']:.3g} (1 seed, no interval)"

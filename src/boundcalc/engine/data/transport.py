@@ -24,6 +24,18 @@ U ~ N(0, I_d), W_kl ~ N(0, 1)):
     y~_j = (1/m~) sum_i [ phi_c(X_j) v_c + <phi_u(X_j), v_u> + <phi_w(X_j), v_w>_F ](phi_i).
 
 Paper settings: m~ = 8192, d = 8, T = 16, n = 5000, nu = (3, 3, 3), tanh; code: R = 16.
+
+Teacher variants (``teacher=``):
+
+* ``"paper"`` (default): the features of Sec. 5.4 with the attention score X^T W q_X, as
+  in the paper and in the model the authors train;
+* ``"authors-code"``: what the authors' ``data.py`` computes for the teacher's labels,
+  ``einsum("kdd,bd->bkd", W, X_T)``: a repeated index in one einsum operand takes the
+  diagonal, so the score is X^T (diag(W) * q_X), i.e. W_k replaced by diag(W_k) (both at the
+  inputs and at the anchors; the M(X; W) U part then uses those attention weights).  The
+  model the code trains (``model.py``, ``"mdk,bk->bmd"``) uses the full W_k, so student and
+  teacher features differ in that code.  Implemented here by zeroing the off-diagonal
+  entries of every pool/head W before the teacher's features are computed.
 """
 from __future__ import annotations
 
@@ -35,6 +47,8 @@ from .. import ops
 from ..arda2026 import Activation, activation, random_features
 
 Array = np.ndarray
+
+TEACHERS = ("paper", "authors-code")
 
 
 def clipped_gaussian_inputs(n: int, d: int, T: int,
@@ -58,6 +72,14 @@ class TransportTeacher:
     nu: Array               # (nu_c, nu_u, nu_w)
     act: Activation
     query: str = "last"
+    variant: str = "paper"
+
+    def _W(self, W: Array) -> Array:
+        """The W the teacher's features use: W itself ('paper') or its diagonal part
+        ('authors-code', see the module docstring)."""
+        if self.variant == "paper":
+            return W
+        return W * np.eye(W.shape[-1])
 
     @property
     def d(self) -> int:
@@ -67,7 +89,7 @@ class TransportTeacher:
         """Per-head coefficients: v_c (k,), v_u (k,d), and B (R,k,d), q_R (R,d) with
         v_w(phi_i) = sum_r B[r,i] q_R[r]^T."""
         s0, s1, _ = self.act.sigma_bar
-        F = random_features(U, W, self.anchors, self.query, self.act)
+        F = random_features(U, self._W(W), self.anchors, self.query, self.act)
         w = self.weights
         vc = (self.nu[0] / s0) * (w @ F["phi_c"])
         vu = (self.nu[1] / s1) * np.einsum("r,rkd->kd", w, F["phi_u"])
@@ -102,12 +124,13 @@ class TransportTeacher:
             raise ValueError(f"X must have shape (n, {self.d}, T), got {X.shape}")
         k = U.shape[0]
         vc, vu, B, qR = self._anchor_terms(U, W)
+        Wf = self._W(W)
         n, d, T = X.shape
         step = int(max(1, max_bytes // (8.0 * k * (3 * T + 5 * d))))
         out = np.empty(n)
         Bf = B.reshape(B.shape[0], k * d)
         for j0 in range(0, n, step):
-            F = random_features(U, W, X[j0:j0 + step], self.query, self.act)
+            F = random_features(U, Wf, X[j0:j0 + step], self.query, self.act)
             nc = F["phi_c"].shape[0]
             vwq = ((F["q"] @ qR.T) @ Bf).reshape(nc, k, d)           # v_w(phi_i) q_j
             tot = (F["phi_c"] @ vc + np.einsum("nkd,kd->n", F["phi_u"], vu)
@@ -118,8 +141,11 @@ class TransportTeacher:
 
 def make_teacher(d: int, T: int, *, R: int = 16, nu=(3.0, 3.0, 3.0), weights: str = "uniform",
                  act: str | Activation = "tanh", seed: int | np.random.Generator | None = None,
-                 anchors: Array | None = None) -> TransportTeacher:
-    """Teacher of Sec. 6.1 with R anchors from the clipped-Gaussian input law (or given)."""
+                 anchors: Array | None = None, teacher: str = "paper") -> TransportTeacher:
+    """Teacher of Sec. 6.1 with R anchors from the clipped-Gaussian input law (or given);
+    ``teacher``: 'paper' or 'authors-code' (module docstring)."""
+    if teacher not in TEACHERS:
+        raise ValueError(f"teacher must be one of {', '.join(TEACHERS)}, got {teacher!r}")
     g = seed if isinstance(seed, np.random.Generator) else ops.rng(seed)
     nu = np.asarray(nu, dtype=np.float64)
     if nu.shape != (3,) or not np.all(np.isfinite(nu)) or not np.all(nu > 0):
@@ -139,7 +165,7 @@ def make_teacher(d: int, T: int, *, R: int = 16, nu=(3.0, 3.0, 3.0), weights: st
         w /= np.sum(np.abs(w))
     else:
         raise ValueError(f"weights must be 'uniform' (paper) or 'signed' (code), got {weights!r}")
-    return TransportTeacher(anchors, w, nu, activation(act))
+    return TransportTeacher(anchors, w, nu, activation(act), variant=teacher)
 
 
 def iid_pool(k: int, d: int, seed: int | np.random.Generator | None = None) -> tuple[Array, Array]:
@@ -166,13 +192,13 @@ class TransportData:
 def teacher_student_data(n: int, d: int = 8, T: int = 16, *, R: int = 16, nu=(3.0, 3.0, 3.0),
                          pool_size: int = 8192, weights: str = "uniform",
                          act: str | Activation = "tanh",
-                         seed: int | None = None) -> TransportData:
+                         seed: int | None = None, teacher: str = "paper") -> TransportData:
     """The Sec. 6.1 data set: n clipped-Gaussian inputs labelled by the MC teacher.
 
     One seed drives, in order, the anchors (and signed weights), the pool, and the inputs.
     """
     g = ops.rng(seed)
-    teacher = make_teacher(d, T, R=R, nu=nu, weights=weights, act=act, seed=g)
+    teacher = make_teacher(d, T, R=R, nu=nu, weights=weights, act=act, seed=g, teacher=teacher)
     U, W = iid_pool(pool_size, d, g)
     X = clipped_gaussian_inputs(n, d, T, g)
     return TransportData(X, teacher.value(X, U, W), teacher, U, W)

@@ -1,0 +1,98 @@
+"""Run a reproduction and record it: ``python -m boundcalc.experiments.record NAME``.
+
+Writes into ``--out`` (default ``examples/NAME``), in a subfolder ``reduced/`` or ``full/``:
+``NAME.json`` (the result, plus ``wall_seconds``, ``command`` and the machine's core count),
+``README.md`` (the paper-vs-ours table, conclusions and the figures) and the figures (PNG and
+PDF) the reproduction draws.  Caches go to ``$BOUNDCALC_CACHE`` (never into ``--out``).
+
+Options: ``--full``, ``--seed N``, ``--jobs N``, ``--out DIR``, ``--set NAME=VALUE`` (repeatable;
+passed to the reproduction as keyword settings, e.g. ``--set teacher=authors-code``).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import shlex
+import sys
+import time
+from pathlib import Path
+
+
+def _jsonable(x):
+    import numpy as np
+    if isinstance(x, dict):
+        return {str(k): _jsonable(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_jsonable(v) for v in x]
+    if isinstance(x, np.generic):
+        x = x.item()
+    if isinstance(x, float) and not math.isfinite(x):
+        return None
+    if isinstance(x, (str, int, float, bool)) or x is None:
+        return x
+    return str(x)
+
+
+def _value(v: str):
+    for conv in (int, float):
+        try:
+            return conv(v)
+        except ValueError:
+            pass
+    return v
+
+
+def record(name: str, *, full: bool = False, seed: int = 0, jobs: int = 1, out=None,
+           settings: dict | None = None, argv=None) -> Path:
+    """Run reproduction ``name`` and write its JSON, Markdown and figures; returns the folder."""
+    from ..experiments import reproduction
+    from .paper_vs_ours import markdown_report
+
+    rep = reproduction(name)
+    folder = Path(out or Path("examples") / name) / ("full" if full else "reduced")
+    folder.mkdir(parents=True, exist_ok=True)
+    cache = os.environ.get("BOUNDCALC_CACHE")
+    t0 = time.perf_counter()
+    data = rep.run(seed=seed, full=full, jobs=jobs, cache_dir=cache, plot_dir=folder, progress=False,
+                   **(settings or {}))
+    wall = time.perf_counter() - t0
+    cmd = "python -m boundcalc.experiments.record " + " ".join(shlex.quote(a) for a in (argv or [name]))
+    data = dict(data, wall_seconds=wall, command=cmd, cpu_count=os.cpu_count(),
+                plots=[Path(p).name for p in data.get("plots", [])])
+    (folder / f"{name}.json").write_text(json.dumps(_jsonable(data), indent=1) + "\n", encoding="utf-8")
+    (folder / "README.md").write_text(markdown_report(data, wall_seconds=wall, command=cmd), encoding="utf-8")
+    return folder
+
+
+def main(argv=None) -> int:
+    from ..errors import BoundcalcError
+
+    argv = list(sys.argv[1:] if argv is None else argv)
+    ap = argparse.ArgumentParser(prog="python -m boundcalc.experiments.record")
+    ap.add_argument("name")
+    ap.add_argument("--full", action="store_true")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--out")
+    ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE")
+    a = ap.parse_args(argv)
+    settings = {}
+    for kv in a.set:
+        if "=" not in kv:
+            print(f"error: --set expects NAME=VALUE, got {kv!r}", file=sys.stderr)
+            return 2
+        k, v = kv.split("=", 1)
+        settings[k.strip().replace("-", "_")] = _value(v.strip())
+    try:
+        folder = record(a.name, full=a.full, seed=a.seed, jobs=a.jobs, out=a.out, settings=settings, argv=argv)
+    except BoundcalcError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    print(f"recorded: {folder}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,34 @@
+"""experiments.record (JSON + Markdown + figures of a reproduction) and the paper-vs-ours rows."""
+import json
+
+import pytest
+
+from boundcalc.experiments import paper_vs_ours as P
+from boundcalc.experiments import record
+from boundcalc.reports.intervals import mean_interval
+
+
+def test_rows_and_markdown():
+    r = P.row("x", 0.5, "Sec. 1: 'x is 0.5'", None, "reproduced", "inside", interval=mean_interval([0.4, 0.6]))
+    assert r["paper"] == "0.5" and r["method"] == "95% Student-t, 2 seeds" and r["ours"].startswith("0.5 [")
+    md = P.to_markdown([r, P.row("a|b", "1", "Table 1", "-", "not reproduced (data not shipped)", "N too large")])
+    assert md.count("\n") == 4 and "a\\|b" in md and "not reproduced (data not shipped)" in md
+    with pytest.raises(ValueError):
+        P.row("x", 1, "s", 1.0, "maybe", "why")
+
+
+def test_record_writes_json_markdown_and_figures(tmp_path, monkeypatch):
+    monkeypatch.delenv("BOUNDCALC_CACHE", raising=False)
+    rc = record.main(["arda2026-fig1", "--out", str(tmp_path), "--set", "widths=4,8", "--set", "d=3",
+                      "--set", "T=4", "--set", "n=20", "--set", "R=2", "--set", "pool=16", "--set", "tau=5",
+                      "--set", "seeds=2"])
+    assert rc == 0
+    folder = tmp_path / "reduced"
+    data = json.loads((folder / "arda2026-fig1.json").read_text())
+    assert data["wall_seconds"] > 0 and data["command"].startswith("python -m boundcalc.experiments.record")
+    assert data["plots"] == ["arda2026-fig1.png", "arda2026-fig1.pdf"]
+    md = (folder / "README.md").read_text()
+    assert "## Paper vs ours" in md and "![arda2026-fig1](arda2026-fig1.png)" in md and "Wall time" in md
+    assert (folder / "arda2026-fig1.png").exists()
+    assert record.main(["arda2026-fig1", "--out", str(tmp_path), "--set", "widths=8"]) == 2
+    assert record.main(["arda2026-fig1", "--set", "novalue"]) == 2
