@@ -32,3 +32,22 @@ def test_record_writes_json_markdown_and_figures(tmp_path, monkeypatch):
     assert (folder / "arda2026-fig1.png").exists()
     assert record.main(["arda2026-fig1", "--out", str(tmp_path), "--set", "widths=8"]) == 2
     assert record.main(["arda2026-fig1", "--set", "novalue"]) == 2
+
+
+def test_cli_reproduce_passes_settings_and_rejects_unknown(tmp_path):
+    import os
+    import subprocess
+    import sys
+    env = dict(os.environ, BOUNDCALC_CACHE=str(tmp_path / "cache"))
+    args = [sys.executable, "-m", "boundcalc.cli", "reproduce", "arda2026-fig1", "--json", "--no-cache",
+            "--teacher", "authors-code", "--widths", "4,8", "--d", "3", "--T", "4", "--n", "20", "--R", "2",
+            "--pool", "16", "--tau", "5", "--seeds", "2"]
+    p = subprocess.run(args, capture_output=True, text=True, env=env)
+    assert p.returncode == 0, p.stderr
+    data = json.loads(p.stdout)
+    assert data["settings"]["teacher"] == "authors-code" and data["widths"] == [4, 8]
+    p = subprocess.run(args[:5] + ["--teacher", "code"], capture_output=True, text=True, env=env)
+    assert p.returncode == 2 and "--teacher" in p.stderr and "Traceback" not in p.stderr
+    p = subprocess.run([sys.executable, "-m", "boundcalc.cli", "reproduce", "anon2025-table1", "--widths", "4"],
+                       capture_output=True, text=True, env=env)
+    assert p.returncode == 2 and "--widths" in p.stderr and "Traceback" not in p.stderr

@@ -465,8 +465,9 @@ def compare(ctx: typer.Context,
         output=output, force=force, plot=plot, no_cache=no_cache)
 
 
-@app.command()
-def reproduce(name: Optional[str] = typer.Argument(None, help="A reproduction (see --list), or 'list'."),
+@app.command(context_settings=DYNAMIC)
+def reproduce(ctx: typer.Context,
+              name: Optional[str] = typer.Argument(None, help="A reproduction (see --list), or 'list'."),
               list_: bool = typer.Option(False, "--list", help="List the reproductions."),
               full: bool = typer.Option(False, "--full", help="The paper's full sizes (slow); default: small."),
               json: bool = typer.Option(False, "--json"),
@@ -477,7 +478,9 @@ def reproduce(name: Optional[str] = typer.Argument(None, help="A reproduction (s
               plot_dir: Optional[str] = typer.Option(None, "--plot-dir", help="Write the figures (PNG+PDF) here."),
               no_cache: bool = typer.Option(False, "--no-cache", help="Recompute; do not read or write the cache."),
               force: bool = typer.Option(False, "--force", help="Allow writing figures into a non-empty --plot-dir.")):
-    """Reproduce a figure or table of a paper; our numbers beside the paper's."""
+    """Reproduce a figure or table of a paper; our numbers beside the paper's. Settings the
+    reproduction accepts: --NAME VALUE (e.g. arda2026-fig1 --teacher authors-code)."""
     from .reports import reproduce as run
     run(name, list_=list_, full=full, json=json, seed=seed, jobs=jobs, backend=backend,
-        scheduler=scheduler, plot_dir=plot_dir, no_cache=no_cache, force=force)
+        scheduler=scheduler, plot_dir=plot_dir, no_cache=no_cache, force=force,
+        settings=_dynamic_flags(list(ctx.args)))

@@ -164,7 +164,8 @@ def list_reproductions(json: bool = False) -> None:
 
 def reproduce(name: str | None, *, list_: bool = False, full: bool = False, json: bool = False,
               seed: int = 0, jobs: int = 1, backend: str = "loky", scheduler: str | None = None,
-              plot_dir: str | None = None, no_cache: bool = False, force: bool = False) -> None:
+              plot_dir: str | None = None, no_cache: bool = False, force: bool = False,
+              settings: dict[str, str] | None = None) -> None:
     from .output import console, emit_json
     if list_ or name == "list":
         list_reproductions(json)
@@ -186,8 +187,14 @@ def reproduce(name: str | None, *, list_: bool = False, full: bool = False, json
                                  "could be overwritten; use a new folder or pass --force")
     from ..experiments import reproduction
     rep = reproduction(name)
+    settings = settings or {}
+    for k in settings:
+        if k not in rep.settings:
+            known = ", ".join("--" + s.replace("_", "-") for s in rep.settings) or "none"
+            raise BoundcalcError(f"unknown option --{k.replace('_', '-')} for reproduction {name}; "
+                                 f"its settings: {known}")
     data = rep.run(seed=seed, full=full, jobs=jobs, backend=backend, scheduler=scheduler,
-                   cache_dir=_cache(no_cache), plot_dir=plot_dir, progress=True)
+                   cache_dir=_cache(no_cache), plot_dir=plot_dir, progress=True, **settings)
     if json:
         emit_json(data)
         return

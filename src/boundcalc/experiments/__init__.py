@@ -33,11 +33,14 @@ class Reproduction:
     ``run(*, seed=0, full=False, jobs=1, backend="loky", scheduler=None, cache_dir=None,
     plot_dir=None, progress=True) -> dict`` returns a JSON-serialisable dict (every number
     printed, the paper's reported numbers beside ours, paths of the plots written);
-    ``render(data)`` turns that dict into a rich renderable (or a string) for people."""
+    ``render(data)`` turns that dict into a rich renderable (or a string) for people;
+    ``settings``: the names of the extra settings ``run`` accepts as strings from the command
+    line (``boundcalc reproduce NAME --teacher authors-code``)."""
     name: str
     description: str
     run: Callable[..., dict]
     render: Callable[[dict], object]
+    settings: tuple = ()
 
 
 class ExperimentUnavailable(BoundcalcError):
