@@ -160,6 +160,36 @@ def domain_is_empty(d: Domain) -> bool:
     return d.is_empty()
 
 
+def _narrow(d: Domain, op: str, c: Fraction) -> Domain:
+    if op in (">=", ">"):
+        if d.lo is None or c > d.lo or (c == d.lo and op == ">"):
+            return Domain(d.integer, c, op == ">=", d.hi, d.hi_closed)
+        return d
+    if op in ("<=", "<"):
+        if d.hi is None or c < d.hi or (c == d.hi and op == "<"):
+            lo, lc = d.lo, d.lo_closed
+            if lo is None and c > 0 and d == Domain(lo=Fraction(0)):
+                lo = Fraction(0)
+            return Domain(d.integer, lo, lc, c, op == "<=")
+        return d
+    return Domain(d.integer, c, True, c, True)
+
+
+def _absorb_bounds(domains, extra):
+    """Assumptions 'x OP number' narrow x's domain instead of staying hypotheses."""
+    from ..expr.nodes import Num as _Num, Sym as _Sym
+    rest = []
+    for r in extra:
+        if isinstance(r.lhs, _Sym) and isinstance(r.rhs, _Num) and r.op != "==":
+            domains[r.lhs.name] = _narrow(domains[r.lhs.name], r.op, r.rhs.value)
+        elif isinstance(r.rhs, _Sym) and isinstance(r.lhs, _Num) and r.op != "==":
+            flip = {">=": "<=", "<=": ">=", ">": "<", "<": ">"}[r.op]
+            domains[r.rhs.name] = _narrow(domains[r.rhs.name], flip, r.lhs.value)
+        else:
+            rest.append(r)
+    return rest
+
+
 # ----------------------------------------------------------------------------- main
 def decide_relation(a: Node, rel: str, b: Node, domains: dict[str, Domain], extra=(), *,
                     seconds: float = SECONDS, samples: int = SAMPLES, seed: int = 0,
@@ -171,10 +201,11 @@ def decide_relation(a: Node, rel: str, b: Node, domains: dict[str, Domain], extr
     extra = list(extra)
     for n in Rel(rel, a, b).symbols() | set().union(*(r.symbols() for r in extra)):
         domains.setdefault(n, Domain(lo=Fraction(0)))
-    for n, d in domains.items():
-        check_domain(n, d)
     a, b = fold_constants(a), fold_constants(b)
     extra = [Rel(r.op, fold_constants(r.lhs), fold_constants(r.rhs)) for r in extra]
+    extra = _absorb_bounds(domains, extra)
+    for n, d in domains.items():
+        check_domain(n, d)
     _check_defined(a, what[0])
     _check_defined(b, what[1])
     # goal: g op 0 with op in >=, >, ==

@@ -44,7 +44,8 @@ FACTS: dict[str, list[tuple[str, object]]] = {
     "exp": [
         ("exp(u) > 0", lambda u, F, K: F > 0),
         ("exp(u) >= 1 + u (tangent at 0)", lambda u, F, K: F >= 1 + u),
-        ("exp(u) >= 1 + u + u^2/2 + u^3/6 for u >= 0", lambda u, F, K: K.imp(u >= 0, F >= 1 + u + u * u / 2 + u * u * u / 6)),
+        ("exp(u) >= 1 + u + u^2/2 + u^3/6 (Taylor, remainder exp(xi) u^4/24 >= 0)", lambda u, F, K: F >= 1 + u + u * u / 2 + u * u * u / 6),
+        ("exp(u) >= 1 + u + u^2/2 for u >= 0", lambda u, F, K: K.imp(u >= 0, F >= 1 + u + u * u / 2)),
         ("exp(u) (1 - u) <= 1 for u < 1 (secant)", lambda u, F, K: K.imp(u < 1, F * (1 - u) <= 1)),
         ("exp(u) <= 1 for u <= 0", lambda u, F, K: K.imp(u <= 0, F <= 1)),
         ("exp(u) >= 1 for u >= 0", lambda u, F, K: K.imp(u >= 0, F >= 1)),
@@ -53,6 +54,8 @@ FACTS: dict[str, list[tuple[str, object]]] = {
     "log": [
         ("log(u) <= u - 1 (tangent at 1)", lambda u, F, K: F <= u - 1),
         ("u log(u) >= u - 1", lambda u, F, K: u * F >= u - 1),
+        ("u log(u) >= -0.36788 (> -1/e, the minimum)", lambda u, F, K: u * F >= -K.q(36788, 100000)),
+        ("log(u) <= u/4 + 0.3863 (tangent at 4, log 4 < 1.3863)", lambda u, F, K: F <= u / 4 + K.q(3863, 10000)),
         ("log(u) > 0 iff u > 1", lambda u, F, K: K.all(K.imp(u > 1, F > 0), K.imp(u < 1, F < 0), K.imp(u == 1, F == 0))),
         ("2 log(u) <= u - 1/u for u >= 1", lambda u, F, K: K.imp(u >= 1, 2 * u * F <= u * u - 1)),
         ("(u + 1) log(u) >= 2 (u - 1) for u >= 1", lambda u, F, K: K.imp(u >= 1, (u + 1) * F >= 2 * (u - 1))),
@@ -68,7 +71,7 @@ FACTS: dict[str, list[tuple[str, object]]] = {
         ("tanh(u) <= u - u^3/3 for u <= 0", lambda u, F, K: K.imp(u <= 0, F <= u - u * u * u / 3)),
     ],
     "atan": [
-        ("|atan(u)| < 1.5708 (> pi/2)", lambda u, F, K: K.all(F > -K.q(15708, 10000), F < K.q(15708, 10000))),
+        ("|atan(u)| < pi/2", lambda u, F, K: K.all(2 * F > -K.pi, 2 * F < K.pi)),
         ("atan(u) has the sign of u", lambda u, F, K: K.all(K.imp(u > 0, F > 0), K.imp(u < 0, F < 0), K.imp(u == 0, F == 0))),
         ("|atan(u)| <= |u|", lambda u, F, K: K.all(K.imp(u >= 0, F <= u), K.imp(u <= 0, F >= u))),
         ("atan(u) >= u/(1 + u^2) for u >= 0", lambda u, F, K: K.imp(u >= 0, F * (1 + u * u) >= u)),

@@ -10,9 +10,9 @@ evaluated: a midpoint where ``g`` certainly has the wrong sign is returned as a
 counterexample (re-certified by the caller).
 
 Unbounded symbols are compactified (``[a, oo)`` onto ``[0, 1)`` by ``x = a + t/(1 - t)``):
-pieces that reach ``t = 1`` cannot be enclosed, so on unbounded domains this layer only
-searches for counterexamples (far out included) and proves nothing; proofs there come
-from the exact and SMT layers. Equalities are never proved here (only constants are).
+pieces that reach ``t = 1`` (x up to infinity) or an open end of the domain cannot be
+enclosed in ball arithmetic; they are closed by the SMT layer on that piece alone (where
+the tangent bounds are much tighter than on the whole domain), within a budget of calls. Equalities are never proved here (only constants are).
 Budget: a number of boxes and seconds.
 """
 from __future__ import annotations
@@ -25,6 +25,8 @@ from ..expr.domains import Domain
 from ..expr.nodes import Node, sub
 
 MAX_BOXES = 20000
+MAX_SMT_CALLS = 24        # pieces closed by the SMT layer (tails, open ends) per run
+SMT_MS = 400              # time limit of each of those SMT calls
 
 
 @dataclass
@@ -82,11 +84,36 @@ def prove_interval(g: Node, op: str, domains: dict[str, Domain], extra=(), *, se
                 env[n] = a if a == b else (a, b)
         return env
 
+    smt_calls = [0]
+
+    def smt_closes(box) -> bool:
+        """Close a piece that ball arithmetic cannot enclose (it reaches infinity or an
+        open end of the domain) with the SMT layer on that piece."""
+        if smt_calls[0] >= MAX_SMT_CALLS or time.perf_counter() - t0 > seconds * 0.8:
+            return False
+        smt_calls[0] += 1
+        from .smt import decide_smt
+        doms = dict(domains)
+        for n, (lo, hi) in box.items():
+            d = domains[n]
+            if d.lo is not None and d.hi is not None:
+                doms[n] = _meet(d, lo, hi)
+            else:
+                a, b = _x_of(d, lo), _x_of(d, hi)
+                lo_x, hi_x = (a, b) if d.lo is not None or d.hi is None else (b, a)
+                doms[n] = _meet(d, lo_x, hi_x)
+        r = decide_smt(g, op, doms, extra, timeout_ms=SMT_MS, want_model=False)
+        return r.status == "proved"
+
     while todo:
         if closed + len(todo) > max_boxes or time.perf_counter() - t0 > seconds:
             return IntervalOutcome("budget", closed)
         box = todo.pop()
         env = env_of(box)
+        edge = env is None or _touches_open_end(box, domains)
+        if edge and smt_closes(box):
+            closed += 1
+            continue
         if env is not None:
             # assumptions certainly violated on the whole piece: nothing to prove there
             skip = False
@@ -102,6 +129,11 @@ def prove_interval(g: Node, op: str, domains: dict[str, Domain], extra=(), *, se
             if e is not None and (e.lower() > 0 or (op == ">=" and e.lower() >= 0)):
                 closed += 1
                 continue
+            if e is not None and dnodes:
+                c = _centered(A, g, dnodes, env)
+                if c is not None and (c > 0 or (op == ">=" and c >= 0)):
+                    closed += 1
+                    continue
             # derivative pruning: move to the face where g is smallest (g defined on the piece)
             if dnodes and e is not None:
                 moved = False
@@ -138,11 +170,59 @@ def prove_interval(g: Node, op: str, domains: dict[str, Domain], extra=(), *, se
             return IntervalOutcome("budget", closed)
         lo, hi = box[n]
         m = mid[n]
-        todo.append({**box, n: (lo, m)})
-        todo.append({**box, n: (m, hi)})
-    if not bounded:
-        return IntervalOutcome("budget", closed)     # cannot happen: tails never close
+        if edge:        # pieces at infinity or an open end wait until the rest is done
+            todo.insert(0, {**box, n: (lo, m)})
+            todo.insert(0, {**box, n: (m, hi)})
+        else:
+            todo.append({**box, n: (lo, m)})
+            todo.append({**box, n: (m, hi)})
     return IntervalOutcome("proved", closed)
+
+
+def _meet(d: Domain, lo, hi) -> Domain:
+    """The domain d cut to [lo, hi] (None: no bound on that side)."""
+    nlo, nlc = d.lo, d.lo_closed
+    if lo is not None and (nlo is None or lo > nlo):
+        nlo, nlc = lo, True
+    nhi, nhc = d.hi, d.hi_closed
+    if hi is not None and (nhi is None or hi < nhi):
+        nhi, nhc = hi, True
+    return Domain(d.integer, nlo, nlc, nhi, nhc)
+
+
+def _touches_open_end(box, domains) -> bool:
+    for n, (lo, hi) in box.items():
+        d = domains[n]
+        if d.lo is not None and d.hi is not None:
+            if (lo == d.lo and not d.lo_closed) or (hi == d.hi and not d.hi_closed):
+                return True
+        elif lo == 0 and ((d.lo is not None and not d.lo_closed) or (d.hi is not None and not d.hi_closed)):
+            return True
+    return False
+
+
+def _centered(A, g, dnodes, env):
+    """Lower bound of g on the piece by the mean-value form g(m) + sum_i g_i(piece) (x_i - m_i),
+    whose overestimation shrinks with the square of the width (the naive enclosure's only
+    linearly), so interior minima with a small margin close in few pieces."""
+    from flint import arb
+    mid = {n: ((v[0] + v[1]) / 2 if isinstance(v, tuple) else v) for n, v in env.items()}
+    gm = _enc(A, g, mid)
+    if gm is None:
+        return None
+    with A.precision(96):
+        total = gm
+        for n, v in env.items():
+            if not isinstance(v, tuple):
+                continue
+            if n not in dnodes:
+                return None
+            de = _enc(A, dnodes[n], env)
+            if de is None:
+                return None
+            r = A.ball((v[1] - v[0]) / 2)
+            total = total + de * arb(0, r.upper())
+        return total.lower()
 
 
 def _enc(A, node, env):

@@ -274,6 +274,15 @@ class _Translator:
         by: dict[str, list] = {}
         for label, func, u, F, arg in self.named:
             by.setdefault(func, []).append((u, F, arg))
+        # log(u**(p/q)) = (p/q) log(u): a named root of a named log's argument gets the log facts
+        log_of = {arg: L for _, func, _, L, arg in self.named if func == "log"}
+        for _, func, u, s_, arg in list(self.named):
+            if func.startswith("root") and arg in log_of:
+                e = Fraction(func[4:])
+                Ls = self.val(e) * log_of[arg]
+                for _, fact in FX.FACTS["log"]:
+                    self.side.append(fact(s_, Ls, self.kit))
+                by.setdefault("log", []).append((s_, Ls, None))
         # exp and log are inverse: exp(log(v)) = v, exp(-log(v)) = 1/v, log(exp(u)) = u enter
         # the other function's group as known values, so that monotonicity links them
         logs, exps = list(by.get("log", ())), list(by.get("exp", ()))

@@ -17,7 +17,7 @@ from ..expr.domains import Domain
 from ..expr.nodes import Num, Rel, Sym
 from ..expr.parser import parse, parse_number
 from ..registry import get_registry
-from .decide import SAMPLES, SECONDS, check_domain, decide_relation
+from .decide import SAMPLES, SECONDS, _narrow, check_domain, decide_relation
 
 RELS = ("==", "<=", ">=", "<", ">")
 
@@ -48,21 +48,6 @@ class VerifyResult:
         if self.detail:
             s += f"\n  {self.detail}"
         return s
-
-
-def _narrow(d: Domain, op: str, c: Fraction) -> Domain:
-    if op in (">=", ">"):
-        if d.lo is None or c > d.lo or (c == d.lo and op == ">"):
-            return Domain(d.integer, c, op == ">=", d.hi, d.hi_closed)
-        return d
-    if op in ("<=", "<"):
-        if d.hi is None or c < d.hi or (c == d.hi and op == "<"):
-            lo, lc = d.lo, d.lo_closed
-            if lo is None and c > 0 and d == Domain(lo=Fraction(0)):
-                lo = Fraction(0)
-            return Domain(d.integer, lo, lc, c, op == "<=")
-        return d
-    return Domain(d.integer, c, True, c, True)
 
 
 def verify(lhs: str, rel: str, rhs: str, assume: list[str], *, formulas_path=None,

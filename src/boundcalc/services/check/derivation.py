@@ -95,8 +95,11 @@ def run(reg, paper, t, f: Finding):
 
 def _existential(reg, paper, t, f, c_side, d_side, extra, consts, doms, rel, r0, ratio_ok, direction):
     declared = set(t.get("existential", []))
+    # the claim's own constants are the ones to choose; the premise's keep their values
+    # (all are scaled when the claim has none of its own)
+    own = {n for n in consts if n not in d_side.symbols()} or set(consts)
     for k in FACTORS:
-        vals = {n: v * k for n, v in consts.items()}
+        vals = {n: v * k if n in own else v for n, v in consts.items()}
         c, d = pin(c_side, vals), pin(d_side, vals)
         ex = [Rel(x.op, pin(x.lhs, vals), pin(x.rhs, vals)) for x in extra]
         if not _survives(c, rel, d, doms, ex):

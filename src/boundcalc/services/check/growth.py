@@ -73,10 +73,7 @@ def _g1(node: Node, x: str, env, memo):
             return ZERO if node.value == 0 else Growth(1 if node.value > 0 else -1, 0, 0)
         if isinstance(node, Const):
             return Growth(1, 0, 0)
-        v = _free_value(node, env)
-        if abs(v) < 1e-15 * (1 + abs(v)):
-            raise _GiveUp                  # a factor that may be exactly 0: not decidable here
-        return Growth(1 if v > 0 else -1, 0, 0)
+        return _free_sign(node, env)
     if isinstance(node, Sym):
         return Growth(1, 1, 0)
     if isinstance(node, Add):
@@ -102,6 +99,8 @@ def _g1(node: Node, x: str, env, memo):
         q = _exponent(node.exp, env)
         base = _g(node.base, x, env, memo)
         if base == ZERO:
+            if q <= 0:
+                raise _GiveUp              # 0 to a non-positive power
             return ZERO
         if base.sign < 0:
             if q.denominator != 1:
@@ -113,6 +112,18 @@ def _g1(node: Node, x: str, env, memo):
     if isinstance(node, Func):
         return _func(node, x, env, memo)
     raise _GiveUp
+
+
+def _free_sign(node: Node, env):
+    """Certified sign of an x-free factor at the generic point (exact when rational)."""
+    from ...backends import mp as mpb
+    try:
+        s = mpb.decide_sign(node, env)
+    except Exception:                     # undefined at the generic point
+        raise _GiveUp from None
+    if s is None:
+        raise _GiveUp
+    return ZERO if s == 0 else Growth(s, 0, 0)
 
 
 def _exponent(node: Node, env) -> Fraction:
@@ -131,10 +142,15 @@ def _func(node: Func, x, env, memo):
         return _g1(Pow(args[0], Num(Fraction(1, 2))), x, env, memo)
     if name in ("max", "min"):
         gs = [_g(a, x, env, memo) for a in args]
-        if any(g == ZERO or g.sign < 0 for g in gs):
+        if any(g != ZERO and g.sign < 0 for g in gs):
             raise _GiveUp
+        pos = [g for g in gs if g != ZERO]
+        if name == "min" and len(pos) < len(gs):
+            return ZERO                    # min(0, positive things) = 0
+        if not pos:
+            return ZERO
         pick = max if name == "max" else min
-        return Growth(1, *pick(g.ab for g in gs))
+        return Growth(1, *pick(g.ab for g in pos))
     if name == "abs":
         g = _g(args[0], x, env, memo)
         return ZERO if g == ZERO else Growth(1, g[1], g[2])
