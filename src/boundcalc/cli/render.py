@@ -65,12 +65,15 @@ def print_require(data: dict, explain: bool = False) -> None:
         t.add_row(_e(val + mark), _e(short(r["id"])), _e(r["status"]),
                   _e(_short_qualifier(r["qualifier"])))
     c.print(t)
-    certs = {short(r["id"]): _cert_text(r, var) for r in reqs}
+    certs = {short(r["id"]): _cert_text(r, var) for r in reqs if r["result"] != "not monotone"}
     if len(set(certs.values())) == 1:
-        line = f"certified: each value holds, {next(iter(certs.values()))}"
-    else:
-        line = "certified: " + "; ".join(f"{k}: {v}" for k, v in certs.items())
-    c.print(_e(line), soft_wrap=False)
+        c.print(_e(f"certified: each value holds, {next(iter(certs.values()))}"), soft_wrap=False)
+    elif certs:
+        c.print(_e("certified: " + "; ".join(f"{k}: {v}" for k, v in certs.items())), soft_wrap=False)
+    for r in reqs:
+        if r["result"] == "not monotone" and r["certificate"].get("counterexample"):
+            c.print(_e(f"not monotone in {var} ({short(r['id'])}): counterexample "
+                       f"{r['certificate']['counterexample']}"), soft_wrap=False)
     if data.get("skipped"):
         c.print(_e(f"not involving {var}: {', '.join(data['skipped'])}"))
     if not explain:

@@ -24,7 +24,7 @@ from ..expr.parser import parse, parse_number
 from ..registry import get_registry
 from ..registry.model import Setting
 from ..values import fmt_fraction
-from .solve import Solution, json_value, relation_holds, solve_relation, trend
+from .solve import Solution, fmt_value, json_value, relation_holds, solve_relation, trend
 
 
 class RequirementResult(Record):
@@ -227,13 +227,31 @@ def _solve(rel: Rel, var: str, env: dict, paper, *, what: str, fallback: bool, r
         hint = -1 if m.verdict == "increasing" else 1
         ev = _evidence_text(m, var)
         sol = solve_relation(rel, var, env, domain, what=what, trend_hint=hint, evidence=ev)
-        if m.evidence != "proved" and sol.value is not None and sol.direction == "least" and domain.lo is not None:
-            # 'least' needs the relation to fail below the answer: certify on [lo, answer]
-            hi = sol.value if sol.integer else sol.certificate.get("holds_at")
-            m2 = _monotone_evidence(rel, var, env, paper, reg, what,
-                                    box={var: (fmt_fraction(domain.lo), str(hi))})
-            if m2.verdict == m.verdict and m2.evidence in ("proved", "certified"):
-                sol.monotone = _evidence_text(m2, var) + f" — covers every {var} below the answer"
+        if m.evidence == "proved" or sol.value is None:
+            return sol
+        # the first evidence covers a default box only: re-examine the range the answer rests on
+        # ('least': every value below it; 'greatest': values above it, here up to 2*answer + 100)
+        ans = sol.value if sol.integer else sol.certificate.get("holds_at")
+        ans_f = Fraction(ans) if sol.integer else Fraction(str(ans))
+        if sol.direction == "least":
+            lo = domain.lo if domain.lo is not None else ans_f - 2 * abs(ans_f) - 100
+            rng, covers = (lo, ans_f), f"covers every {var} below the answer"
+        else:
+            hi = 2 * abs(ans_f) + 100
+            rng, covers = (ans_f, hi), f"beyond {var} = {fmt_fraction(hi)} NOT established"
+        m2 = _monotone_evidence(rel, var, env, paper, reg, what,
+                                box={var: (fmt_fraction(rng[0]), fmt_fraction(rng[1]))})
+        if m2.verdict == "neither":
+            cert = {"counterexample": m2.counterexample} if m2.counterexample else {}
+            cert["detail"] = m2.detail
+            cert["boundary_found"] = fmt_value(sol.value)
+            return Solution(var, None, sol.direction, domain.integer, cert,
+                            f"neither ({m2.evidence}) on {var} in [{fmt_fraction(rng[0])}, {fmt_fraction(rng[1])}]: "
+                            f"{m2.detail}", "not monotone")
+        if m2.verdict == m.verdict:
+            sol.monotone = _evidence_text(m2, var) + f" — {covers}"
+        else:
+            sol.monotone = ev + f"; on [{fmt_fraction(rng[0])}, {fmt_fraction(rng[1])}]: {m2.verdict} ({m2.evidence})"
         return sol
     if m.verdict == "constant":
         return solve_relation(rel, var, env, domain, what=what, trend_hint=0, evidence=m.detail)

@@ -286,7 +286,7 @@ def solve_relation(rel: Rel, var: str, env: dict, domain: Domain, *, what: str,
         raise BoundcalcError(f"{what} is an equation; a least or greatest {var} is asked of an inequality")
     diff = sub(rel.lhs, rel.rhs)
     t = trend(diff, var, env, domain)
-    how = "the expression is monotone in " + var + " (structure, certified signs)"
+    how = "the expression is monotone in " + var + " (read from its structure, certified signs)"
     if t is None and trend_hint is not None:
         t, how = trend_hint, evidence or "monotone (given)"
     if t == 0:
@@ -352,14 +352,15 @@ class _Solver:
         if not up and not at_lo:
             at_lo = self.holds_safe(lo)
         if not up and not at_lo:
-            raise UnsatisfiableError(f"no {var} in its domain satisfies {self.what} "
-                                     f"(it fails at {var} = {fmt_value(lo)} and, being monotone, beyond)")
+            raise UnsatisfiableError(f"no {var} in its domain satisfies {self.what}: it fails at {var} = "
+                                     f"{fmt_value(lo)}, and {how}")
         # now ok(lo) != want_at_end; find the first probe on the other side
         found = self.bracket(lo, at_lo)
         if found is None:
             if up:
-                raise UnsatisfiableError(f"no {var} in its domain satisfies {self.what} "
-                                         f"(checked every {var} up to {self.limit_text()})")
+                raise UnsatisfiableError(f"no {var} in its domain satisfies {self.what}: it fails at {var} = "
+                                         f"{fmt_value(lo)} and at every probe up to {self.limit_text()}, "
+                                         f"and {how}")
             return Solution(var, None, direction, integer,
                             {"holds_at": fmt_value(lo), "note": f"holds at every probed {var} up to "
                              f"{self.limit_text()}; no largest value found"}, how, "holds everywhere")
@@ -382,8 +383,8 @@ class _Solver:
             return self.done(a, "greatest", how)
         found = self.bracket(lo, at_lo)
         if found is None:
-            raise UnsatisfiableError(f"no {self.var} in its domain satisfies {self.what} "
-                                     f"(checked up to {self.limit_text()})")
+            raise UnsatisfiableError(f"no {self.var} in its domain satisfies {self.what}: it fails at every "
+                                     f"probe up to {self.limit_text()} (monotonicity {how})")
         a, b = self.refine(*found, at_lo)
         return self.done(b, "least", how)
 
@@ -430,7 +431,7 @@ class _Solver:
             if self.ok(x, 128) != at_lo:
                 return self.exponent_search(lo, prev, x, prev_k, k, at_lo)
             prev, prev_k = x, k
-            k = 1 if k == 0 else 2 * k
+            k = k + 1 if k < 64 else 2 * k
         return None
 
     def exponent_search(self, lo, a, b, ka, kb, at_lo):
