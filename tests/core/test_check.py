@@ -191,6 +191,16 @@ order = "1/n"
 relation = "O"
 
 [[checks]]
+id = "order_polylog_planted"
+kind = "order"
+location = "Eq. (5)"
+description = "planted: claims O(1/sqrt(n)) for log(n)/sqrt(n) (a dropped log factor)"
+formula = "rate"
+var = "n"
+order = "1/sqrt(n)"
+relation = "O"
+
+[[checks]]
 id = "monotone_planted"
 kind = "monotone"
 location = "Eq. (5)"
@@ -265,6 +275,8 @@ def test_every_planted_error_is_found(synthetic):
                 "restated_planted", "derivative_planted"):
         assert sev[cid].severity == "error", (cid, sev[cid].message)
     assert sev["vacuous_planted"].severity == "warning"
+    assert (sev["order_polylog_planted"].severity, sev["order_polylog_planted"].reason) == \
+        ("warning", "polylog factor")
     # evidence: a counterexample, the derived expression, the exponents, the numbers
     assert "counterexample" in sev["cor_wrong_planted"].evidence
     assert sev["cor_wrong_planted"].evidence["derived_from_premise"].replace(" ", "") in ("2/(n*x)+9", "9+2/(n*x)")
@@ -291,3 +303,394 @@ def test_check_cli_json_all_papers_lists_findings_with_evidence():
     assert {"deora2023.gamma_attn_restated_sec7", "deora2023.softmax_jacobian_notation",
             "deora2023.rho_order_thm1_vs_sec61", "arda2026.lemma3_rate_m",
             "anon2025.lemma4_loss_from_phi_z"} <= ids
+    grade = {f["paper"] + "." + f["check"]: (f["severity"], f["reason"]) for f in d["findings"]}
+    for f in d["findings"]:
+        assert f["rerun"] == f"boundcalc check {f['paper']} --only {f['check']}"
+    # calibration (issue 10): a polylog factor is a warning; 'sufficiently large C0' a warning;
+    # a garbled reading and a comparison of versions are notes
+    assert grade["arda2026.lemma3_rate_m"] == ("warning", "polylog factor")
+    assert grade["tarzanagh2023.R_pi_gives_L3_tail"] == ("warning", "large hidden constant")
+    assert grade["tarzanagh2023.factor_56_from_lemma7"] == ("note", "reading: garbled")
+    assert grade["arda2026.informal_v1_vs_site"] == ("note", "reading: versions")
+    # a negative upper bound on a loss is an error of the bound; no vacuity pass is <= 0
+    assert grade["anon2025.vacuity_theorem5_dm64_N400"] == ("error", "invalid bound")
+    for r in d["passed"]:
+        if r["kind"] == "vacuity":
+            assert float(r["evidence"]["value"]) > 0 and r["evidence"]["trivial_is"] == "exact"
+    # engine findings: Lemma 2's first-phase coefficient is zeta/4 (zeta = 0.25: 0.0625), not zeta/2
+    lemma2 = next(f for f in d["findings"] if f["check"] == "lemma2_first_phase_coefficient")
+    assert lemma2["severity"] == "error" and float(lemma2["evidence"]["expected"]) == 0.125
+    assert float(lemma2["evidence"]["measured"]) == pytest.approx(0.25 / 4, rel=0.02)
+    assert grade["deora2023.pooling_decoder_u1T"][0] == "error"
+    assert set(d["coverage"]) == set(d["papers"])
+
+
+# ----------------------------------------------------------------------------- semantics of issue 8/10
+HIDDEN = '''
+[symbols.n]
+description = "sample size"
+domain = "integer >= 1"
+
+[symbols.a]
+description = "a"
+domain = "positive"
+
+[symbols.C]
+description = "the absolute constant behind a <~"
+domain = "positive"
+default = "1"
+role = "constant"
+
+[symbols.C0]
+description = "a 'sufficiently large' constant the paper leaves open"
+domain = "positive"
+
+[symbols.th]
+description = "a norm"
+domain = "positive"
+
+[symbols.D]
+description = "a distance"
+domain = "positive"
+
+[symbols.H]
+description = "heads"
+domain = "positive"
+
+[symbols.v1]
+description = "softmax input 1"
+domain = "real"
+
+[symbols.v2]
+description = "softmax input 2"
+domain = "real"
+
+[formulas.premise]
+name = "premise"
+kind = "bound"
+bounds = "something"
+direction = "upper"
+expr = "2*a/n"
+source = "Thm. 1"
+
+[formulas.claim_const]
+name = "claim with a hidden constant, true for C >= 2"
+kind = "bound"
+bounds = "something"
+direction = "upper"
+expr = "C*a/n"
+source = "Cor. 1"
+
+[formulas.claim_power]
+name = "claim with a hidden constant and a wrong power"
+kind = "bound"
+bounds = "something"
+direction = "upper"
+expr = "C*a/n**2"
+source = "Cor. 2"
+
+[formulas.premise_log]
+name = "premise with a log"
+kind = "bound"
+bounds = "something"
+direction = "upper"
+expr = "a*log(n + 1)/n"
+source = "Thm. 2"
+
+[formulas.claim_polylog]
+name = "claim dropping the log"
+kind = "bound"
+bounds = "something"
+direction = "upper"
+expr = "C*a/n"
+source = "Cor. 3"
+
+[formulas.tail]
+name = "a tail term"
+kind = "definition"
+expr = "1/(C0*n)"
+source = "proof"
+
+[formulas.target]
+name = "its target"
+kind = "definition"
+expr = "1/(50*n)"
+source = "proof"
+
+[formulas.negative_bound]
+name = "a bound that is negative at the setting"
+kind = "bound"
+bounds = "a loss"
+direction = "upper"
+expr = "1 - log(n)"
+source = "Thm. 3"
+
+[formulas.small_bound]
+name = "a small bound"
+kind = "bound"
+bounds = "a loss"
+direction = "upper"
+expr = "1/sqrt(n)"
+source = "Thm. 4"
+
+[formulas.rho]
+name = "exact smoothness"
+kind = "definition"
+expr = "n**2/sqrt(H)*(th + 3*D)**2"
+source = "Sec. 6"
+'''
+
+HIDDEN_CHECKS = '''
+[[checks]]
+id = "const_ok"
+kind = "derivation"
+location = "Cor. 1"
+description = "C a/n from 2a/n: true with C = 2, false at C = 1"
+claim = "claim_const"
+premise = "premise"
+direction = "upper"
+covers = ["Cor. 1"]
+
+[[checks]]
+id = "const_power"
+kind = "derivation"
+location = "Cor. 2"
+description = "planted: no constant makes C a/n^2 >= 2a/n"
+claim = "claim_power"
+premise = "premise"
+direction = "upper"
+covers = ["Cor. 2"]
+
+[[checks]]
+id = "const_polylog"
+kind = "derivation"
+location = "Cor. 3"
+description = "planted: the log factor dropped"
+claim = "claim_polylog"
+premise = "premise_log"
+direction = "upper"
+
+[[checks]]
+id = "large_constant"
+kind = "derivation"
+location = "proof"
+description = "needs C0 >= 50; the paper only says 'C0 large enough'"
+claim = "target"
+premise = "tail"
+direction = "upper"
+existential = ["C0"]
+
+[[checks]]
+id = "negative_bound"
+kind = "vacuity"
+location = "Thm. 3"
+description = "planted: a negative upper bound on a loss"
+formula = "negative_bound"
+at = { n = "100" }
+trivial = "log(2)"
+direction = "upper"
+covers = ["Thm. 3"]
+
+[[checks]]
+id = "trivial_only_a_bound"
+kind = "vacuity"
+location = "Thm. 4"
+description = "below a trivial value that is itself only a bound"
+formula = "small_bound"
+at = { n = "10000" }
+trivial = "1"
+trivial_is = "bound"
+direction = "upper"
+
+[[checks]]
+id = "trivial_exact"
+kind = "vacuity"
+location = "Thm. 4"
+description = "below an exact trivial value"
+formula = "small_bound"
+at = { n = "10000" }
+trivial = "1"
+direction = "upper"
+covers = ["Thm. 4"]
+
+[[checks]]
+id = "rho_regimes"
+kind = "order"
+location = "Sec. 6"
+description = "stated O(n^(3/2) th^2 D^2): wrong with H fixed, right when H = n; wrong as D -> 0"
+formula = "rho"
+var = "n"
+order = "n**(3/2)*th**2*D**2"
+relation = "O"
+regimes = [
+  { name = "H = n", together = { H = "n" } },
+  { name = "D -> 0", var = "D", limit = "0" },
+]
+
+[[checks]]
+id = "garbled_reading"
+kind = "derivation"
+location = "Cor. 2"
+description = "the same planted error, on a garbled reading"
+claim = "claim_power"
+premise = "premise"
+direction = "upper"
+reading = "garbled"
+
+[[checks]]
+id = "measured_ok"
+kind = "measured"
+location = "Notation"
+description = "softmax Jacobian entry (1,1) = p (1 - p)"
+measurement = "deora2023.softmax_jacobian_11"
+expected = "exp(v1)/(exp(v1) + exp(v2))*exp(v2)/(exp(v1) + exp(v2))"
+at = { v1 = "0.3", v2 = "-0.4" }
+tol = "1e-6"
+
+[[checks]]
+id = "measured_planted"
+kind = "measured"
+location = "Notation"
+description = "planted: the printed diag(phi) - v v^T"
+measurement = "deora2023.softmax_jacobian_11"
+expected = "exp(v1)/(exp(v1) + exp(v2)) - v1**2"
+at = { v1 = "0.3", v2 = "-0.4" }
+tol = "1e-6"
+covers = ["Notation"]
+'''
+
+@pytest.fixture(scope="module")
+def hidden_report(tmp_path_factory):
+    d = tmp_path_factory.mktemp("hidden")
+    p = d / "hid.toml"
+    p.write_text('[paper]\nkey = "hid"\ntitle = "test paper"\n'
+                 'results = ["Cor. 1", "Cor. 2", "Thm. 3", "Thm. 4", "Notation", "Lemma 9"]\n\n'
+                 + HIDDEN + HIDDEN_CHECKS, encoding="utf-8")
+    return str(p), run_checks("hid", formulas_path=[str(p)])
+
+
+def _by_id(rep):
+    return {r.check: r for r in rep.results}
+
+
+def test_hidden_constants_are_existential(hidden_report):
+    _, rep = hidden_report
+    r = _by_id(rep)
+    # C a/n >= 2 a/n fails at C = 1 but holds for C = 10: a <~ with a hidden constant passes
+    assert r["const_ok"].severity == "ok", r["const_ok"].message
+    assert r["const_ok"].evidence["witness"]["constants"] == {"C": "10"}
+    # the ratio (2a/n)/(C a/n^2) = 2n/C is unbounded: no constant works -> error
+    assert r["const_power"].severity == "error" and r["const_power"].reason == "false as printed"
+    assert r["const_power"].evidence["ratio_growth"][0]["var"] == "n"
+    # the ratio log(n+1)/C grows like log n only: imprecise by a polylog factor -> warning
+    assert (r["const_polylog"].severity, r["const_polylog"].reason) == ("warning", "polylog factor")
+    # 1/(C0 n) <= 1/(50 n) needs C0 >= 50: a 'sufficiently large' constant -> warning with a threshold
+    lc = r["large_constant"]
+    assert (lc.severity, lc.reason) == ("warning", "large hidden constant"), lc.message
+    assert lc.evidence["witness"]["constants"] == {"C0": "100"}
+    est = float(lc.evidence["sampled_threshold"].split()[1])
+    assert 45 <= est <= 55          # the exact threshold is 50
+
+
+def test_negative_upper_bound_is_an_error_not_a_pass(hidden_report):
+    _, rep = hidden_report
+    r = _by_id(rep)
+    neg = r["negative_bound"]
+    assert (neg.severity, neg.reason) == ("error", "invalid bound")
+    assert float(neg.evidence["value"]) == pytest.approx(1 - __import__("math").log(100), rel=1e-9)
+    # below a trivial value that is only a bound: inconclusive, not a pass
+    assert r["trivial_only_a_bound"].severity == "warning" and "inconclusive" in r["trivial_only_a_bound"].message
+    assert r["trivial_exact"].severity == "ok"
+
+
+def test_order_regimes_say_under_which_coupling(hidden_report):
+    _, rep = hidden_report
+    o = _by_id(rep)["rho_regimes"]
+    assert o.severity == "error"
+    rows = {(x["regime"], x["var"]): x for x in o.evidence["per_variable"]}
+    assert rows[("other variables held fixed", "n")]["holds"] is False       # n^2 vs n^(3/2)
+    assert rows[("other variables held fixed", "n")]["exact"] == "Theta(n**2)"
+    assert rows[("H = n", "n")]["holds"] is True                            # n^(3/2)
+    assert rows[("H = n", "n")]["exact"] == "Theta(n**3/2)"
+    assert rows[("D -> 0", "D")]["holds"] is False                          # (th + 3D)^2 -> th^2, not D^2
+    assert rows[("D -> 0", "D")]["exact"] == "Theta(1)"
+    assert "H = n: holds" in o.message
+
+
+def test_reading_caveats_are_notes_and_grades_have_reasons(hidden_report):
+    _, rep = hidden_report
+    r = _by_id(rep)
+    g = r["garbled_reading"]
+    assert (g.severity, g.reason) == ("note", "reading: garbled")
+    assert g.evidence["grade_on_printed_text"] == "error"
+    # by hand from the checks above: ok const_ok, trivial_exact, measured_ok; errors const_power,
+    # negative_bound, rho_regimes, measured_planted; warnings const_polylog, large_constant,
+    # trivial_only_a_bound (undecided); note garbled_reading
+    counts = rep.to_json()["counts"]
+    assert counts == {"error": 4, "warning": 3, "note": 1, "ok": 3, "undecided": 1}
+    assert rep.to_json()["counts_by_paper"]["hid"] == counts
+    assert rep.to_json()["counts_by_reason"] == {"false as printed": 3, "invalid bound": 1, "polylog factor": 1,
+                                                 "large hidden constant": 1, "undecided": 1,
+                                                 "reading: garbled": 1}
+
+
+def test_measured_checks_find_planted_errors_with_the_measurement_as_evidence(hidden_report):
+    import math
+    _, rep = hidden_report
+    r = _by_id(rep)
+    assert r["measured_ok"].severity == "ok", r["measured_ok"].message
+    m = r["measured_planted"]
+    assert (m.severity, m.reason) == ("error", "false as printed")
+    p = math.exp(0.3) / (math.exp(0.3) + math.exp(-0.4))
+    assert float(m.evidence["measured"]) == pytest.approx(p * (1 - p), rel=1e-6)     # by hand
+    assert float(m.evidence["expected"]) == pytest.approx(p - 0.09, rel=1e-6)
+    assert "measure('deora2023.softmax_jacobian_11'" in m.api
+
+
+def test_coverage_lists_every_result_and_unaudited_ones(hidden_report):
+    path, rep = hidden_report
+    cov = {row["result"]: row for row in rep.to_json()["coverage"]["hid"]}
+    assert list(cov) == ["Cor. 1", "Cor. 2", "Thm. 3", "Thm. 4", "Notation", "Lemma 9"]
+    assert cov["Lemma 9"]["status"] == "unaudited" and cov["Lemma 9"]["checks"] == []
+    assert [c["id"] for c in cov["Thm. 4"]["checks"]] == ["trivial_exact"]
+    assert cov["Cor. 2"]["checks"][0]["grade"] == "error"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("BOUNDCALC")}
+    p = subprocess.run([sys.executable, "-m", "boundcalc", "--formulas", path, "check", "hid", "--coverage",
+                        "--json"], capture_output=True, text=True, env=env, timeout=300)
+    assert p.returncode == 0, p.stderr
+    rows = json.loads(p.stdout)["coverage"]["hid"]
+    assert [x["result"] for x in rows if x["status"] == "unaudited"] == ["Lemma 9"]
+
+
+def test_every_finding_prints_a_rerun_command_that_reproduces_it(hidden_report):
+    path, rep = hidden_report
+    for f in rep.results:
+        assert f.rerun == f"boundcalc check hid --only {f.check}"
+    again = run_checks("hid", formulas_path=[path], only=["negative_bound", "hid.measured_planted"])
+    assert [r.check for r in again.results] == ["negative_bound", "measured_planted"]
+    assert [r.evidence["value" if r.kind == "vacuity" else "measured"] for r in again.results] == \
+        [_by_id(rep)["negative_bound"].evidence["value"], _by_id(rep)["measured_planted"].evidence["measured"]]
+    from boundcalc.errors import BoundcalcError
+    with pytest.raises(BoundcalcError, match="no such check"):
+        run_checks("hid", formulas_path=[path], only=["nope"])
+
+
+@pytest.mark.parametrize("bad, msg", [
+    ('measurement = "nope.x"', "unknown measurement"),
+    ('measurement = "deora2023.softmax_jacobian_11"\nseed = -1', "seed"),
+])
+def test_loader_rejects_bad_measured_checks(write_formula_file, bad, msg):
+    from boundcalc.errors import FormulaFileError
+    from boundcalc.registry.loader import load_file
+    body = HIDDEN + f'''
+[[checks]]
+id = "m"
+kind = "measured"
+location = "x"
+description = "x"
+{bad}
+expected = "1"
+at = {{ v1 = "0.3", v2 = "0.1" }}
+'''
+    with pytest.raises(FormulaFileError, match=msg):
+        load_file(write_formula_file("badm", body))

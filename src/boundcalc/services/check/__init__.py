@@ -135,7 +135,7 @@ def _grade_reading(f: Finding) -> None:
         return
     why = {"garbled": "rests on one reading of an expression the text copy garbled",
            "versions": "compares two versions of the paper (a revision, not an inconsistency)"}[f.reading]
-    f.message = f"{f.message} — graded a note: it {why} (as printed it would be a {f.severity})"
+    f.message = f"{f.message} — graded a note: it {why} (as printed it would be {'an error' if f.severity == 'error' else 'a warning'})"
     f.evidence["grade_on_printed_text"] = f.severity
     f.severity, f.reason = "note", f"reading: {f.reading}"
 

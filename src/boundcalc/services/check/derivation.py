@@ -98,32 +98,12 @@ def _existential(reg, paper, t, f, c_side, d_side, extra, consts, doms, rel, r0,
     # the claim's own constants are the ones to choose; the premise's keep their values
     # (all are scaled when the claim has none of its own)
     own = {n for n in consts if n not in d_side.symbols()} or set(consts)
-    for k in FACTORS:
-        vals = {n: v * k if n in own else v for n, v in consts.items()}
-        c, d = pin(c_side, vals), pin(d_side, vals)
-        ex = [Rel(x.op, pin(x.lhs, vals), pin(x.rhs, vals)) for x in extra]
-        if not _survives(c, rel, d, doms, ex):
-            continue
-        r = decide(c, rel, d, doms, ex, statement=f"claim {rel} derived with {_vals(vals)}")
-        if r.verdict != "proved":
-            continue
-        f.evidence["witness"] = {"constants": {n: str(v) for n, v in vals.items()}, "verdict": r.method}
-        large = sorted(declared & set(consts))
-        if large:
-            f.grade("warning", "large hidden constant",
-                    f"holds only with a larger constant: {_vals(vals)} works [{r.method}], the stated "
-                    f"{_vals({n: consts[n] for n in large})} (with the check's assumptions) does not")
-        else:
-            f.message = (f"valid up to the hidden constant: {_vals(vals)} makes the printed statement a "
-                         f"{direction} bound of what the premise gives [{r.method}]; at {_vals(consts)} it "
-                         f"{'fails' if r0.verdict == 'disproved' else 'is undecided'}")
-        return
-    # no witness: can any constant work?  The ratio must stay bounded.
+    # can any constant work?  The ratio must stay bounded (cheap: growth exponents)
     if ratio_ok:
         ratio = Mul((d_side, Pow(c_side, Num(Fraction(-1))))) if direction == "upper" else \
             Mul((c_side, Pow(d_side, Num(Fraction(-1)))))
         ratio = pin(ratio, consts)
-        grows = _unbounded(reg, paper, ratio, doms, extra, consts)
+        grows = _unbounded(reg, paper, ratio, pin(c_side if direction == "upper" else d_side, consts), doms, extra)
         if grows:
             f.evidence["ratio_growth"] = grows
             power = [g for g in grows if g["power"] > 0]
@@ -137,7 +117,48 @@ def _existential(reg, paper, t, f, c_side, d_side, extra, consts, doms, rel, r0,
                         f"implied only up to a polylog factor: the ratio grows like "
                         + ", ".join(f"{g['growth']} as {g['var']} -> {g['limit']}" for g in grows))
             return
+    for k in FACTORS:
+        vals = {n: v * k if n in own else v for n, v in consts.items()}
+        c, d = pin(c_side, vals), pin(d_side, vals)
+        ex = [Rel(x.op, pin(x.lhs, vals), pin(x.rhs, vals)) for x in extra]
+        if not _survives(c, rel, d, doms, ex):
+            continue
+        r = decide(c, rel, d, doms, ex, statement=f"claim {rel} derived with {_vals(vals)}")
+        if r.verdict != "proved":
+            continue
+        f.evidence["witness"] = {"constants": {n: str(v) for n, v in vals.items()}, "verdict": r.method}
+        est = _threshold(c_side, d_side, extra, consts, own, doms, rel, k)
+        if est is not None:
+            f.evidence["sampled_threshold"] = f"about {est:.4g} x the default (sampled, not certified)"
+        large = sorted(declared & set(consts))
+        if large:
+            f.grade("warning", "large hidden constant",
+                    f"holds only with a larger constant: {_vals(vals)} works [{r.method}]"
+                    + (f" (sampled threshold about {est:.3g} x {_vals({n: consts[n] for n in sorted(own)})})"
+                       if est is not None else "")
+                    + f"; with {_vals({n: consts[n] for n in large})} and the check's assumptions "
+                    f"({'; '.join(t.get('assume', [])) or 'none'}) it does not")
+        else:
+            f.message = (f"valid up to the hidden constant: {_vals(vals)} makes the printed statement a "
+                         f"{direction} bound of what the premise gives [{r.method}]; at {_vals(consts)} it "
+                         f"{'fails' if r0.verdict == 'disproved' else 'is undecided'}")
+        return
     if r0.verdict == "disproved":
+        ends = []
+        for k in (FACTORS[-2], FACTORS[-1]):
+            vals = {n: v * k if n in own else v for n, v in consts.items()}
+            ex = [Rel(x.op, pin(x.lhs, vals), pin(x.rhs, vals)) for x in extra]
+            r = decide(pin(c_side, vals), rel, pin(d_side, vals), doms, ex,
+                       statement=f"claim {rel} derived with {_vals(vals)}")
+            ends.append((vals, r))
+        if all(r.verdict == "disproved" for _, r in ends):
+            f.evidence["counterexamples_at_extreme_constants"] = {
+                _vals(v): r.counterexample for v, r in ends}
+            f.grade("error", "false as printed",
+                    f"not implied for any tried value of the claim's hidden constant(s) "
+                    f"{', '.join(sorted(own))}: certified counterexamples with them at 1e-8, 1 and 1e8 "
+                    f"times {_vals({n: consts[n] for n in sorted(own)})} [{r0.method}]")
+            return
         f.grade("warning", "undecided",
                 f"undecided: fails with the hidden constant(s) at {_vals(consts)} [{r0.method}], but no "
                 f"proof that a larger or smaller constant works and no proof that none does")
@@ -146,24 +167,45 @@ def _existential(reg, paper, t, f, c_side, d_side, extra, consts, doms, rel, r0,
                 f"constant(s) {', '.join(consts)}, no counterexample [{r0.method}]")
 
 
-def _unbounded(reg, paper, ratio, doms, extra, consts) -> list[dict]:
-    """The variables along which ``ratio`` grows without bound (others at generic values)."""
+def _threshold(c_side, d_side, extra, consts, own, doms, rel, k: Fraction):
+    """The factor of the claim's constants where the sampled search stops failing, by
+    bisection in log scale between k/10 (or 10 k) and k. Sampled: an estimate only."""
+    import math
+    lo, hi = (k / 10, k) if k > 1 else (k, k * 10)
+    good_hi = k > 1
+    for _ in range(12):
+        mid = Fraction(math.sqrt(lo * hi)).limit_denominator(10 ** 6)
+        vals = {n: v * mid if n in own else v for n, v in consts.items()}
+        ex = [Rel(x.op, pin(x.lhs, vals), pin(x.rhs, vals)) for x in extra]
+        ok = _survives(pin(c_side, vals), rel, pin(d_side, vals), doms, ex)
+        if ok == good_hi:
+            hi = mid
+        else:
+            lo = mid
+    return float(hi if good_hi else lo)
+
+
+def _unbounded(reg, paper, ratio, claim, doms, extra) -> list[dict]:
+    """The variables along which ``ratio`` grows without bound while the claim stays
+    positive (others at generic values; variables the assumptions constrain are skipped)."""
     from .order import _core, _generic_env
     from .growth import growth
     table = reg.symbol_table(ratio, paper.key)
     out = []
+    tied = set().union(*(x.symbols() for x in extra)) if extra else set()
     for v, d in sorted(doms.items()):
-        if v not in ratio.symbols():
+        if v not in ratio.symbols() or v in tied:
             continue
         limits = []
+        inv = {v: Pow(_sym(v), Num(Fraction(-1)))}
         if d.hi is None:
-            limits.append(("oo", ratio))
+            limits.append(("oo", ratio, claim))
         if d.lo is not None and d.lo == 0 and d.hi != 0 and not d.integer:
-            limits.append(("0", substitute(ratio, {v: Pow(_sym(v), Num(Fraction(-1)))})))
-        for lim, e in limits:
-            env = _generic_env(e.symbols() - {v}, table)
-            g = growth(e, v, env)
-            if g is not None and g.sign > 0 and g.ab > (0, 0):
+            limits.append(("0", substitute(ratio, inv), substitute(claim, inv)))
+        for lim, e, c in limits:
+            env = _generic_env((e.symbols() | c.symbols()) - {v}, table)
+            g, gc = growth(e, v, env), growth(c, v, env)
+            if g is not None and gc is not None and gc.sign > 0 and g.sign > 0 and g.ab > (0, 0):
                 out.append({"var": v, "limit": lim, "growth": _core(g.ab, v, lim), "power": float(g[1])})
     return out
 

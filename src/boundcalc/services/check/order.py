@@ -49,20 +49,27 @@ def run(reg, paper, t, f: Finding):
             rows.append(_row(reg, paper, node, st, v, reg_, relation, table))
     f.evidence = {"per_variable": rows}
     bad = [r for r in rows if not r["holds"]]
-    held = sorted({r["regime"] for r in rows} - {r["regime"] for r in bad})
     if not bad:
         f.message = f"stated {relation}({t['order']}) agrees with the exact growth" + (
-            f" in every regime ({'; '.join(held)})" if len(regimes) > 1 else "")
+            f" in every regime ({'; '.join(r['name'] for r in regimes)})" if len(regimes) > 1 else "")
         return
-    where = "; ".join(f"{r['var']} -> {r['limit']} ({r['regime']}): exact {r['exact']} vs {r['stated']}"
-                      for r in bad)
-    also = f"; holds in: {', '.join(held)}" if held else ""
+    where = " | ".join(_summary(rows, name) for name in dict.fromkeys(r["regime"] for r in rows))
     if all(r["power_agrees"] for r in bad):
         f.grade("warning", "polylog factor",
-                f"stated {relation}({t['order']}) is off only by a polylog factor: {where}{also}")
+                f"stated {relation}({t['order']}) is off only by a polylog factor — {where}")
     else:
-        f.grade("error", "false as printed", f"stated {relation}({t['order']}) disagrees with the exact growth: "
-                                             f"{where}{also}")
+        f.grade("error", "false as printed", f"stated {relation}({t['order']}) disagrees with the exact growth "
+                                             f"— {where}")
+
+
+def _summary(rows, regime) -> str:
+    rs = [r for r in rows if r["regime"] == regime]
+    bad = [f"{r['var']} -> {r['limit']} (exact {r['exact']} vs {r['stated']})" for r in rs if not r["holds"]]
+    good = [f"{r['var']} -> {r['limit']}" for r in rs if r["holds"]]
+    out = f"{regime}: " + (f"fails as {', '.join(bad)}" if bad else "holds")
+    if bad and good:
+        out += f"; holds as {', '.join(good)}"
+    return out
 
 
 def _row(reg, paper, node, stated, v, regime, relation, table) -> dict:
