@@ -221,6 +221,7 @@ def decide_relation(a: Node, rel: str, b: Node, domains: dict[str, Domain], extr
 
 def _decide(a, rel, b, g, op, domains, extra, deadline, samples, seed) -> Decision:
     from . import search
+    total = deadline - time.perf_counter()       # shares: search 20 %, exact 30 %, the rest SMT/interval
     budget_hit = []
     # 0. a constant relation: ball arithmetic decides it
     if not g.symbols():
@@ -234,7 +235,7 @@ def _decide(a, rel, b, g, op, domains, extra, deadline, samples, seed) -> Decisi
                         counterexample=None if ok else search.report({}, a, b, Rel(rel, a, b), extra))
     # 1. quick counterexample search (vectorised sampling + domain boundaries)
     ce = search.find(a, rel, b, g, op, domains, extra, samples=samples, seed=seed,
-                     deadline=min(deadline, time.perf_counter() + 2.0))
+                     deadline=min(deadline, time.perf_counter() + min(2.0, 0.2 * total)))
     if ce is not None:
         return _verdict("disproved", "counterexample", "certified", counterexample=ce,
                         detail="the relation fails at a point re-checked in ball arithmetic")
@@ -244,7 +245,7 @@ def _decide(a, rel, b, g, op, domains, extra, deadline, samples, seed) -> Decisi
     if why is None:
         from .exact_layer import prove_exact
         try:
-            with time_limit(max(0.2, min(2.5, deadline - time.perf_counter()))):
+            with time_limit(max(0.2, min(2.5, 0.3 * total, deadline - time.perf_counter()))):
                 res, rewritten = prove_exact(g, op, domains, extra)
             if res:
                 return _verdict("proved", "exact", res)
@@ -258,7 +259,7 @@ def _decide(a, rel, b, g, op, domains, extra, deadline, samples, seed) -> Decisi
     runs = [("", g, extra, domains)]
     if why is None:
         try:
-            with time_limit(max(0.2, min(1.0, deadline - time.perf_counter() - 3))):
+            with time_limit(max(0.3, min(1.0, 0.1 * total))):
                 gen = generalize(g, extra, domains, lambda n: _sympy_sign(n, domains))
         except _Timeout:
             gen = None

@@ -19,6 +19,9 @@ import numpy as np
 from ..expr.domains import Domain
 from ..expr.nodes import Node, Rel, Sym
 
+CERT_PREC = 4096          # bits: a violation not separated from 0 by then is not reported
+NEAR_ZERO_TRIES = 8       # candidates that look like equality (not violations) certified at most
+
 FLIP = {">=": "<=", "<=": ">=", ">": "<", "<": ">", "==": "=="}
 
 
@@ -136,7 +139,7 @@ def _find(a, rel, b, g, op, domains, extra, samples, seed, deadline, deep):
     else:
         score = np.where(fin, -rel_g, -np.inf)      # most violated first; near-zero boundary points next
     order = np.argsort(-score)
-    tries = 0
+    tries = near = 0
     for i in order[:60]:
         if time.perf_counter() > deadline:
             break
@@ -146,6 +149,10 @@ def _find(a, rel, b, g, op, domains, extra, samples, seed, deadline, deep):
             break
         if op != "==" and score[i] < -1e-9:
             break
+        if op != "==" and score[i] <= 0:
+            near += 1
+            if near > NEAR_ZERO_TRIES:
+                break
         env = {k: Fraction(repr(float(pts[k][i]))) for k in names}
         ce = certify_point(a, rel, b, g, op, domains, extra, env)
         tries += 1
@@ -229,10 +236,10 @@ def certify_point(a, rel, b, g, op, domains, extra, env) -> dict | None:
             return None
     for r in extra:
         from ..expr.nodes import sub as _sub
-        s = mpb.decide_sign(_sub(r.lhs, r.rhs), env)
+        s = mpb.decide_sign(_sub(r.lhs, r.rhs), env, max_prec=CERT_PREC)
         if s is None or not {"<=": s <= 0, ">=": s >= 0, "<": s < 0, ">": s > 0, "==": s == 0}[r.op]:
             return None
-    s = mpb.decide_sign(g, env)
+    s = mpb.decide_sign(g, env, max_prec=CERT_PREC)
     if s is None:
         return None
     violated = {">=": s < 0, ">": s <= 0, "==": s != 0}[op]

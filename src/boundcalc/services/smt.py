@@ -283,6 +283,16 @@ class _Translator:
                 for _, fact in FX.FACTS["log"]:
                     self.side.append(fact(s_, Ls, self.kit))
                 by.setdefault("log", []).append((s_, Ls, None))
+        # exp(u1) = exp(u1 - u2) exp(u2): the quotient of two named exps is a named exp too
+        exps0 = list(by.get("exp", ()))[:4]
+        for i in range(len(exps0)):
+            for j in range(i + 1, len(exps0)):
+                (u1, E1, _), (u2, E2, _) = exps0[i], exps0[j]
+                W = self.z3.Real(f"_w{id(E1)}_{id(E2)}", self.ctx)
+                for _, fact in FX.FACTS["exp"]:
+                    self.side.append(fact(u1 - u2, W, self.kit))
+                self.side.append(E1 == W * E2)
+                by["exp"].append((u1 - u2, W, None))
         # exp and log are inverse: exp(log(v)) = v, exp(-log(v)) = 1/v, log(exp(u)) = u enter
         # the other function's group as known values, so that monotonicity links them
         logs, exps = list(by.get("log", ())), list(by.get("exp", ()))
