@@ -143,7 +143,7 @@ def sheet_latex(key: str, formulas_path=None) -> str:
     for s in p.symbols.values():
         role = "" if s.role == "input" else f" \\emph{{({latex_escape(s.role)})}}"
         out.append(f"${s.latex or latex_escape(s.name)}$ & {_t(s.description)}{role} & "
-                   f"{latex_escape(_domain(s))} & {latex_escape(_default(s))} \\\\")
+                   f"{_t(_domain(s))} & {latex_escape(_default(s))} \\\\")
     out += ["\\bottomrule", "\\end{xltabular}", "\\endgroup", "\\subsection*{Formulas}"]
     for f in fs:
         out.append(f"\\subsubsection*{{\\texttt{{{latex_escape(f.id)}}}: {_t(f.name)}}}")
