@@ -108,3 +108,13 @@ def test_verdict_names_its_layer():
     assert r.verdict == "proved" and r.method.startswith("proved (SMT, after naming sqrt(x*y)")
     r = verify("x**2", ">=", "x", [])
     assert r.method.startswith("disproved (counterexample, certified")
+
+
+def test_side_undefined_everywhere_is_an_error_naming_a_point():
+    with pytest.raises(BoundcalcError, match=r"undefined on the whole domain, e.g. at x = "):
+        verify("log(-x)", ">=", "0", [])
+
+
+def test_side_undefined_somewhere_is_noted_with_a_point():
+    r = verify("log(x - 2)", ">=", "0", [])
+    assert "LHS is undefined at some points of the domain (e.g. x = " in r.detail

@@ -214,7 +214,10 @@ def decide_relation(a: Node, rel: str, b: Node, domains: dict[str, Domain], extr
     else:
         g, op = sub(a, b), rel
     g = fold_constants(g)
+    note = _undefined_where(a, b, domains, what)
     out = _decide(a, rel, b, g, op, domains, extra, deadline, samples, seed)
+    if note:
+        out.detail = (out.detail + "; " if out.detail else "") + note
     out.seconds = round(time.perf_counter() - t0, 3)
     return out
 
@@ -331,6 +334,49 @@ def _sympy_sign(n: Node, domains) -> str | None:
 def _sign(node: Node, env) -> int | None:
     from ..backends import mp as mpb
     return mpb.decide_sign(node, env)
+
+
+def _undefined_where(a: Node, b: Node, domains, what) -> str:
+    """Where a side with symbols is undefined on the domain: an error if it is undefined at
+    every sampled point, otherwise a note naming one point (the relation is decided where
+    both sides are defined). Points are certified undefined in ball arithmetic."""
+    import numpy as np
+    from ..backends import arb as A
+    from . import sampling
+    from .smt import show
+    names = sorted(domains)
+    if not names:
+        return ""
+    pts = sampling.sample({n: domains[n] for n in names}, 200, 3)
+    notes = []
+    for side, where in ((a, what[0]), (b, what[1])):
+        if not side.symbols():
+            continue
+        with np.errstate(all="ignore"):
+            try:
+                v = np.asarray(sampling.values(side, pts), dtype=float)
+            except (OverflowError, ZeroDivisionError, ValueError, TypeError):
+                continue
+        bad = np.flatnonzero(np.isnan(v))
+        for i in bad[:5]:
+            env = sampling.point(pts, int(i))
+            try:
+                A.enclose(side, env, prec=64)
+            except A.Undefined as e:
+                at = ", ".join(f"{k} = {sampling_str(env[k])}" for k in names if k in side.symbols())
+                if len(bad) == len(v):
+                    raise UndefinedError(f"{where} {show(side)} is undefined on the whole domain, "
+                                         f"e.g. at {at}: {e}") from None
+                notes.append(f"{where} is undefined at some points of the domain (e.g. {at}: {e}); "
+                             "the relation is decided where both sides are defined")
+                break
+            except (A.Unresolved, A.TooLarge):
+                continue
+    return "; ".join(notes)
+
+
+def sampling_str(x: Fraction) -> str:
+    return str(x.numerator) if x.denominator == 1 else str(x)
 
 
 def _check_defined(side: Node, where: str) -> None:
