@@ -61,6 +61,11 @@ CASES = [
     ("x*(1 - x)", "<", "1/4", ["x <= 1"], FALSE),
     ("x*exp(-x)", "<=", "exp(-1)", [], TRUE),
     ("x*(1 - x)", "<=", "0.2499", ["x <= 1"], FALSE),
+    ("x*exp(-x)", "<=", "0.3679", [], TRUE),            # max exp(-1) = 0.367879..., margin 2e-5
+    ("x**x", ">=", "0.69", [], TRUE),                   # min exp(-1/e) = 0.692200...
+    ("log(x)", "<=", "sqrt(x)", [], TRUE),
+    ("atan(x)", "<=", "pi/2", [], TRUE),
+    ("sin(x)/x", "<=", "1", [], TRUE),
     # ---- false only in a narrow window or at a domain boundary
     ("x**x", ">=", "0.7", [], FALSE),
     ("x**2 - x + 0.2501", ">", "0", [], TRUE),

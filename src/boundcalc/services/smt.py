@@ -223,11 +223,16 @@ class _Translator:
                 self.side += [z3.Implies(b >= 1, s >= 1) if p > 0 else z3.Implies(b >= 1, s <= 1),
                               z3.Implies(b <= 1, s <= 1) if p > 0 else z3.Implies(b <= 1, s >= 1)]
             return s
-        # b ** e with a non-constant exponent: exp(e * log(b))
-        L = self._named_func("log", node.base, b)
-        self.side.append(b > 0)
+        # b ** e with a non-constant exponent: exp(e * log(b)) for b > 0, and 0 at b = 0
+        # (defined there when e > 0). The log is taken of b' = b if b > 0 else 1, so that its
+        # facts hold whatever b is.
+        e = self.tr(node.exp)
+        self.side += [b >= 0, z3.Implies(b == 0, e > 0)]
+        b_pos = z3.If(b > 0, b, self.val(Fraction(1)))
+        L = self._named_func("log", node.base, b_pos)
         arg = Mul((node.exp, Func("log", (node.base,))))
-        return self._named_func("exp", arg, self.tr(node.exp) * L, label=show(node))
+        E = self._named_func("exp", arg, e * L, label=show(node))
+        return z3.If(b > 0, E, self.val(Fraction(0)))
 
     def _named_func(self, func, arg: Node, u, label=None):
         key = Func(func, (arg,))
