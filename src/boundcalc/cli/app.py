@@ -412,6 +412,7 @@ def require_heads(ctx: typer.Context,
 @app.command()
 def check(paper: Optional[str] = typer.Argument(None),
           json: bool = typer.Option(False, "--json"),
+          markdown: bool = typer.Option(False, "--markdown", help="Print the report as Markdown."),
           only: Optional[List[str]] = typer.Option(None, "--only", help="Run only this check (ID or PAPER.ID; repeatable)."),
           coverage: bool = typer.Option(False, "--coverage",
                                         help="List the paper's numbered results and the checks covering each "
@@ -435,6 +436,9 @@ def check(paper: Optional[str] = typer.Argument(None),
     report = run_checks(paper, formulas_path=_paths(), only=only)
     if json:
         emit_json(report.to_json())
+        return
+    if markdown:
+        print(report.to_markdown(), end="")
         return
     print_check(report)
 

@@ -115,6 +115,7 @@ def print_check(report) -> None:
     """Counts per grade and per paper, then each finding: grade, check, location, message,
     its evidence and the command that re-runs it; then the coverage of each paper."""
     from rich.markup import escape as _x
+    from ..services.check.markdown import evidence_text
     c = console()
     data = report.to_json()
     n = data["counts"]
@@ -134,9 +135,9 @@ def print_check(report) -> None:
         c.print(f"{style[f.severity]} [bold]{_x(f.paper)}.{_x(f.check)}[/bold] ({_x(f.kind)}; {_x(f.reason)}) "
                 f"— {_x(f.location)}")
         c.print(f"  {_x(f.message)}")
-        ev = "; ".join(f"{k}: {v}" for k, v in f.evidence.items() if v not in (None, {}, [], ""))
+        ev = evidence_text(f.evidence, 600)
         if ev:
-            c.print(f"  evidence: {_x(ev[:600] + (' …' if len(ev) > 600 else ''))}")
+            c.print(f"  evidence: {_x(ev)}")
         c.print(f"  re-run: {_x(f.rerun)}" + (f"   |   python: {_x(f.api)}" if f.kind == "measured" else ""))
     for p, rows in (data.get("coverage") or {}).items():
         if rows:

@@ -71,6 +71,11 @@ class Report:
         from ...reports.frames import report_frame
         return report_frame(self, passed=passed)
 
+    def to_markdown(self) -> str:
+        """The report as Markdown: counts, findings with evidence and re-run commands, coverage."""
+        from .markdown import to_markdown
+        return to_markdown(self)
+
     def _repr_html_(self) -> str:
         from ...reports.frames import report_html
         return report_html(self)

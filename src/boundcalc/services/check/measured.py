@@ -65,7 +65,8 @@ def run(reg, paper, t, f: Finding):
                      f"(within tol {f.evidence['tol']}, atol {f.evidence['atol']})")
     else:
         f.grade("error", "false as printed",
-                f"the engine measures {shown} on the paper's data model; the paper's closed form "
-                f"{t['expected']} = {expected:.6g}: off by {float(np.max(err)):.3g}"
+                f"the engine measures {shown} on the paper's data model where the paper's statement gives "
+                + (f"{t['expected']} = {expected:.6g}" if node.symbols() else f"{expected:.6g}")
+                + f": off by {float(np.max(err)):.3g}"
                 + (f" (rel. {rel:.3g})" if rel is not None else "")
                 + f", beyond tol {f.evidence['tol']}, atol {f.evidence['atol']}")

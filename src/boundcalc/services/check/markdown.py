@@ -1,0 +1,64 @@
+"""The check report as Markdown (``boundcalc check --markdown``; examples/check/report.md)."""
+from __future__ import annotations
+
+GRADE_ORDER = ("error", "warning", "note")
+
+
+def _cell(x) -> str:
+    return str(x).replace("|", "\\|").replace("\n", " ")
+
+
+def evidence_text(ev: dict, limit: int = 700) -> str:
+    """A finding's evidence on one line (order rows compacted), cut at ``limit`` characters."""
+    parts = []
+    for k, v in ev.items():
+        if v in (None, {}, [], ""):
+            continue
+        if k == "per_variable" and isinstance(v, list):
+            v = ", ".join(f"{r['var']} -> {r['limit']} [{r['regime']}]: {r['exact']} vs {r['stated']} "
+                          f"({'holds' if r['holds'] else 'fails'})" for r in v)
+        parts.append(f"{k}: {v}")
+    text = "; ".join(parts)
+    return text if len(text) <= limit else text[:limit] + " …"
+
+
+def to_markdown(report) -> str:
+    d = report.to_json()
+    out = [f"# boundcalc check: {', '.join(report.papers)}", ""]
+    out.append(f"{d['checks_run']} checks in {d['seconds']} s (wall clock). Reproduce: "
+               f"`boundcalc check{'' if len(report.papers) > 1 else ' ' + report.papers[0]} --markdown`.")
+    out += ["", "## Counts", "", "| paper | error | warning | (of which undecided) | note | passed |",
+            "|---|---:|---:|---:|---:|---:|"]
+    for p, k in list(d["counts_by_paper"].items()) + [("**all**", d["counts"])]:
+        out.append(f"| {p} | {k['error']} | {k['warning']} | {k['undecided']} | {k['note']} | {k['ok']} |")
+    out += ["", "Findings by reason: " + ", ".join(f"{r or 'none'}: {n}" for r, n in d["counts_by_reason"].items()),
+            "", "Grades: **error** = false as printed (or an invalid bound); **warning** = imprecise "
+            "(polylog factor, larger constant, vacuous) or undecided; **note** = rests on a reading of "
+            "garbled text, on comparing versions, or on sampling only."]
+    for p in report.papers:
+        fs = sorted((f for f in report.findings if f.paper == p),
+                    key=lambda f: GRADE_ORDER.index(f.severity))
+        out += ["", f"## {p}", ""]
+        if not fs:
+            out.append("No findings.")
+        for f in fs:
+            out.append(f"- **{f.severity}** `{f.check}` ({f.kind}; {f.reason}) — {f.location}  ")
+            out.append(f"  {f.message}  ")
+            ev = evidence_text(f.evidence)
+            if ev:
+                out.append(f"  evidence: {ev}  ")
+            out.append(f"  re-run: `{f.rerun}`" + (f"  ·  Python: `{f.api}`" if f.kind == "measured" else ""))
+        cov = d["coverage"].get(p) or []
+        if cov:
+            audited = sum(r["status"] == "audited" for r in cov)
+            out += ["", f"### Coverage of {p}: {audited}/{len(cov)} numbered results audited", "",
+                    "| result | status | checks (grade) |", "|---|---|---|"]
+            for r in cov:
+                checks = ", ".join(f"{c['id']} ({c.get('grade', '?')})" for c in r["checks"]) or "—"
+                out.append(f"| {_cell(r['result'])} | {r['status']} | {_cell(checks)} |")
+    passed = [r for r in report.results if r.severity == "ok"]
+    if passed:
+        out += ["", "## Passed", "", "| check | kind | message |", "|---|---|---|"]
+        for r in passed:
+            out.append(f"| {r.paper}.{r.check} | {r.kind} | {_cell(r.message)} |")
+    return "\n".join(out) + "\n"
