@@ -151,3 +151,17 @@ def test_require_thm1_and_unknown_input():
         require("deora2023", None, {"d": "3", "T": "8"})
     with pytest.raises(BoundcalcError, match="outside its domain"):
         require("deora2023", None, {"d": "16", "T": "8", "zeta": "1.5"})
+
+
+def test_order_gap_separates_polylog_from_wrong_power():
+    from boundcalc.services.asymptotic import order_gap
+    # arda2026 lemma3_rate_m: exact log(m)/sqrt(m) = m^(-1/2) log(m)^1, stated m^(-1/2)
+    g = order_gap(("-1/2", "1"), ("-1/2", "0"), "O")
+    assert (g["kind"], g["severity"], g["factor"]) == ("polylog", "warning", "1")
+    # a wrong power: exact m^(-1/4) against a stated m^(-1/2)
+    g = order_gap(("-1/4", "0"), ("-1/2", "0"), "O")
+    assert (g["kind"], g["severity"]) == ("power", "error")
+    # the stated O holds when the exact order is smaller
+    assert order_gap(("-1", "3"), ("-1/2", "0"), "O")["kind"] == "none"
+    assert order_gap(("1", "0"), ("1", "0"), "Theta")["kind"] == "none"
+    assert order_gap(("1", "-1"), ("1", "0"), "Omega")["kind"] == "polylog"
