@@ -694,3 +694,63 @@ at = {{ v1 = "0.3", v2 = "0.1" }}
 '''
     with pytest.raises(FormulaFileError, match=msg):
         load_file(write_formula_file("badm", body))
+
+
+def test_a_constant_looser_than_derived_is_a_warning_a_tighter_one_an_error(write_formula_file):
+    body = HEADER + '''
+[formulas.cor_double]
+name = "corollary stating twice what Thm. 1 gives"
+kind = "bound"
+bounds = "something"
+direction = "upper"
+expr = "4/(x*n) + 18"
+source = "Cor. 4"
+
+[formulas.cor_half]
+name = "corollary stating half of what Thm. 1 gives"
+kind = "bound"
+bounds = "something"
+direction = "upper"
+expr = "1/(x*n) + 9/2"
+source = "Cor. 5"
+
+[[checks]]
+id = "looser"
+kind = "derivation"
+location = "Cor. 3"
+description = "Cor. 3 says it is what Thm. 1 gives; it is 3/2 of it (safe for an upper bound)"
+claim = "cor_looser"
+premise = "base"
+substitute = { a = "1/x", b = "3" }
+direction = "equal"
+
+[[checks]]
+id = "tighter"
+kind = "derivation"
+location = "Cor. 3'"
+description = "planted: half of what Thm. 1 gives"
+claim = "cor_half"
+premise = "base"
+substitute = { a = "1/x", b = "3" }
+direction = "equal"
+
+[[checks]]
+id = "double"
+kind = "derivation"
+location = "Cor. 4"
+description = "exactly twice"
+claim = "cor_double"
+premise = "base"
+substitute = { a = "1/x", b = "3" }
+direction = "equal"
+'''
+    p = str(write_formula_file("consts", body))
+    r = {x.check: x for x in run_checks("consts", formulas_path=[p]).results}
+    # cor_looser 3/(xn) + 9 vs 2/(xn) + 9: not a constant multiple -> an error with a counterexample
+    assert r["looser"].severity == "error" and "counterexample" in r["looser"].evidence
+    # 1/(xn) + 9/2 = (2/(xn) + 9)/2: a constant factor 1/2 on the unsafe side of an upper bound
+    assert (r["tighter"].severity, r["tighter"].evidence["claim/derived"]) == ("error", "0.5")
+    assert "unsafe side" in r["tighter"].message
+    # 4/(xn) + 18 = 2 (2/(xn) + 9): looser by the constant 2 on the safe side -> warning
+    assert (r["double"].severity, r["double"].reason) == ("warning", "looser constant")
+    assert r["double"].evidence["claim/derived"] == "2"

@@ -66,6 +66,21 @@ def run(reg, paper, t, f: Finding):
     if direction == "equal":
         if eq.verdict == "disproved":
             f.evidence["counterexample"] = eq.counterexample
+            k = _constant_factor(c0, d0, doms, ex0) if ratio_ok else None
+            safe = _safe_relation(reg, paper, t["claim"], claim)
+            if k is not None:
+                f.evidence["claim/derived"] = _num(k)
+                looser = safe is not None and ((k > 1) == (safe == ">="))
+                if looser:
+                    f.grade("warning", "looser constant",
+                            f"valid but looser than stated: the printed statement is {_num(k)} times what the "
+                            f"premise gives{_at(consts) if consts else ''}")
+                else:
+                    f.grade("error", "false as printed",
+                            f"not implied as printed: the printed statement is {_num(k)} times what the premise "
+                            f"gives{_at(consts) if consts else ''}"
+                            + (", on the unsafe side" if safe else ""))
+                return
             f.grade("error", "false as printed", "not implied as printed: the premise with the stated "
                     f"substitutions gives a different expression{_at(consts) if consts else ''} [{eq.method}]")
         else:
@@ -165,6 +180,33 @@ def _existential(reg, paper, t, f, c_side, d_side, extra, consts, doms, rel, r0,
     else:
         f.grade("warning", "undecided", f"undecided: no proof for any tried value of the hidden "
                 f"constant(s) {', '.join(consts)}, no counterexample [{r0.method}]")
+
+
+def _constant_factor(c, d, doms, extra):
+    """claim/derived when it is a constant k (sampled, then proved c == k d), else None."""
+    import numpy as np
+    from ..sampling import sample, values
+    if not doms:
+        return None
+    pts = sample(doms, 400, seed=5)
+    with np.errstate(all="ignore"):
+        r = values(c, pts) / values(d, pts)
+    r = r[np.isfinite(r)]
+    if len(r) < 10 or not np.allclose(r, r[0], rtol=1e-9) or r[0] == 0:
+        return None
+    k = Fraction(float(np.median(r))).limit_denominator(10 ** 6)
+    ok = decide(c, "==", Mul((Num(k), d)), doms, extra, statement="claim == k * derived", seconds=2.0)
+    return k if ok.verdict == "proved" else None
+
+
+def _safe_relation(reg, paper, ref, claim) -> str | None:
+    """The direction in which the claim may err safely: '>=' for an upper bound or a
+    requirement 'L >= rhs' (a larger rhs asks more), '<=' for the mirror cases."""
+    from .common import formula_id
+    spec = reg.spec(formula_id(paper, ref))
+    if isinstance(claim, Rel):
+        return ">=" if claim.op in (">=", ">") else "<=" if claim.op in ("<=", "<") else None
+    return {"upper": ">=", "lower": "<="}.get(spec.direction)
 
 
 def _threshold(c_side, d_side, extra, consts, own, doms, rel, k: Fraction):
