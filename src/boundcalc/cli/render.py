@@ -150,6 +150,9 @@ def print_coverage(paper: str, rows: list[dict]) -> None:
     """Every numbered result of a paper with the checks covering it (none: unaudited)."""
     from rich.markup import escape as _x
     c = console()
+    if not rows:
+        c.print(f"{_x(paper)} lists no numbered results ([paper] results in its formula file): nothing to cover")
+        return
     t = table(f"coverage of {paper}: {sum(r['status'] == 'audited' for r in rows)}/{len(rows)} numbered "
               f"results audited", ["result", "status", "checks"])
     for r in rows:

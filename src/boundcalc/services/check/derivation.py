@@ -91,8 +91,12 @@ def run(reg, paper, t, f: Finding):
     r = decide(c0, rel, d0, doms, ex0, statement=f"claim {rel} derived")
     f.evidence["verdict"] = r.method
     if r.verdict == "proved":
+        k = _constant_factor(c0, d0, doms, ex0) if ratio_ok else None
+        if k is not None:
+            f.evidence["claim/derived"] = _num(k)
         f.message = (f"valid: the printed statement is a (looser) {direction} bound of what the premise "
-                     f"gives{_at(consts) if consts else ''} [{r.method}]")
+                     f"gives{_at(consts) if consts else ''}"
+                     + (f", by the constant factor {_num(k)}" if k is not None else "") + f" [{r.method}]")
         return
     if r.verdict == "disproved":
         f.evidence["counterexample"] = r.counterexample
