@@ -151,7 +151,7 @@ def print_coverage(paper: str, rows: list[dict]) -> None:
     from rich.markup import escape as _x
     c = console()
     if not rows:
-        c.print(f"{_x(paper)} lists no numbered results ([paper] results in its formula file): nothing to cover")
+        c.print(f"{_x(paper)} lists no numbered results ({_x('[paper] results')} in its formula file): nothing to cover")
         return
     t = table(f"coverage of {paper}: {sum(r['status'] == 'audited' for r in rows)}/{len(rows)} numbered "
               f"results audited", ["result", "status", "checks"])
