@@ -4,7 +4,8 @@ Each case is (lhs, rel, rhs, assumptions, expected). The bar: every true relatio
 proved, every false one disproved with a counterexample that this test re-checks
 independently (mpmath at 50 digits, on the test's own copy of the expressions), no wrong
 verdict, each case within 10 s. Symbols are positive reals (verify's convention for
-undeclared symbols) narrowed by the assumptions.
+undeclared symbols) narrowed by the assumptions, except names the papers declare, which
+keep their declared domains (u: any real; n, T, M, d: integers; R >= 1; ...).
 """
 import re
 import time
@@ -27,6 +28,12 @@ CASES = [
     ("x/y + y/x", ">=", "2", [], TRUE),
     ("(x+y)*(1/x+1/y)", ">=", "4", [], TRUE),
     ("x**2 + y**2", ">=", "2*x*y", [], TRUE),
+    ("x*y", "<=", "x**3/3 + 2*y**(3/2)/3", [], TRUE),                 # Young, p = 3, q = 3/2
+    ("log((x+y)/2)", ">=", "(log(x)+log(y))/2", [], TRUE),            # concavity of log
+    ("exp((x+y)/2)", "<=", "(exp(x)+exp(y))/2", [], TRUE),            # convexity of exp
+    ("sqrt(x)+sqrt(y)", ">=", "sqrt(x+y)", [], TRUE),
+    ("(1+x)**w", ">=", "1+w*x", ["w >= 1"], TRUE),                      # Bernoulli, real w >= 1
+    ("(1+x)**w", ">=", "1+w*x", ["w <= 1"], FALSE),                     # fails for 0 < w < 1
     ("sqrt(x*y)", ">=", "(x+y)/2", [], FALSE),
     ("(x+y)/2", "<=", "2*x*y/(x+y)", [], FALSE),
     # ---- classic bounds on the functions of the formula language
@@ -36,6 +43,9 @@ CASES = [
     ("log(x)", ">=", "1 - 1/x", [], TRUE),
     ("log(1 + x)", "<=", "x", [], TRUE),
     ("log(1 + x)", ">=", "x/(1 + x)", [], TRUE),
+    ("log(1 + x)", ">=", "x - x**2/2", [], TRUE),
+    ("1 - exp(-x)", "<=", "x", [], TRUE),
+    ("2**x", ">=", "1 + x*log(2)", [], TRUE),
     ("abs(tanh(u))", "<=", "1", ["u >= -50"], TRUE),
     ("tanh(x)", "<=", "x", [], TRUE),
     ("abs(2*tanh(u)*(1 - tanh(u)**2))", "<=", "4/(3*sqrt(3))", ["u >= -50"], TRUE),
