@@ -754,3 +754,36 @@ direction = "equal"
     # 4/(xn) + 18 = 2 (2/(xn) + 9): looser by the constant 2 on the safe side -> warning
     assert (r["double"].severity, r["double"].reason) == ("warning", "looser constant")
     assert r["double"].evidence["claim/derived"] == "2"
+
+
+@pytest.mark.parametrize("bad, msg", [
+    ('limit = "inf"', "limit must be"),
+    ('regimes = [{ name = "x", coupling = { n = "x" } }]', "unknown field"),
+    ('regimes = [{ name = "x", limit = "-oo" }]', "limit must be"),
+])
+def test_loader_rejects_bad_order_regimes(write_formula_file, bad, msg):
+    from boundcalc.errors import FormulaFileError
+    from boundcalc.registry.loader import load_file
+    body = HEADER + f'''
+[[checks]]
+id = "o"
+kind = "order"
+location = "x"
+description = "x"
+formula = "rate"
+var = "n"
+order = "1/sqrt(n)"
+relation = "O"
+{bad}
+'''
+    with pytest.raises(FormulaFileError, match=msg):
+        load_file(write_formula_file("bado", body))
+
+
+def test_markdown_report_has_counts_findings_rerun_lines_and_coverage(hidden_report):
+    _, rep = hidden_report
+    md = rep.to_markdown()
+    assert "| hid | 4 | 3 | 1 | 1 | 3 |" in md
+    assert "re-run: `boundcalc check hid --only negative_bound`" in md
+    assert "### Coverage of hid: 5/6 numbered results audited" in md
+    assert "| Lemma 9 | unaudited | — |" in md
