@@ -17,11 +17,9 @@ formula-file loader can validate measurement names.
 """
 from __future__ import annotations
 
-from typing import Callable
-
 
 class Measurement:
-    def __init__(self, name: str, fn: Callable, sizes: tuple[str, ...], description: str):
+    def __init__(self, name: str, fn, sizes: tuple[str, ...], description: str):
         self.name, self.fn, self.sizes, self.description = name, fn, sizes, description
 
 
