@@ -90,14 +90,15 @@ def run_checks(paper: str | None = None, *, formulas_path=None, only=None) -> Re
         reg.paper(k)                                   # unknown paper: a clear error
     wanted = _only(reg, keys, only)
     t = time.perf_counter()
-    out: list[Finding] = []
-    for k in keys:
-        p = reg.paper(k)
-        for c in p.checks:
-            if wanted is None or (k, c.id) in wanted:
-                out.append(_run_one(reg, p, c))
+    todo = [(k, c.id) for k in keys for c in reg.paper(k).checks if wanted is None or (k, c.id) in wanted]
+    out = [_run_by_id(reg, k, cid) for k, cid in todo]
     cov = {k: coverage(k, formulas_path=formulas_path, results=out) for k in keys} if wanted is None else None
     return Report(keys, out, time.perf_counter() - t, cov)
+
+
+def _run_by_id(reg, key: str, cid: str) -> Finding:
+    p = reg.paper(key)
+    return _run_one(reg, p, next(c for c in p.checks if c.id == cid))
 
 
 def _only(reg, keys, only):
