@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import List, Optional
 
 import typer
-from rich.markup import escape
 from typer.core import TyperCommand
 
 from ..errors import BoundcalcError
@@ -122,6 +121,12 @@ def _values(set_: list[str] | None, ctx: typer.Context | None) -> dict[str, str]
     if ctx is not None:
         out.update(_dynamic_flags(list(ctx.args)))
     return out
+
+
+def escape(text: str) -> str:
+    """rich markup escaped (imported on use: --json output never loads rich)."""
+    from rich.markup import escape as esc
+    return esc(text)
 
 
 def _say(text: str) -> None:

@@ -218,15 +218,15 @@ def require(paper: str, setting_name: str | None, overrides: dict[str, str], *,
 def _solve(rel: Rel, var: str, env: dict, paper, *, what: str, fallback: bool, reg) -> Solution:
     """Solve with the direction read from the tree, else from :mod:`.monotone`."""
     domain = paper.symbols[var].domain
-    diff = sub(rel.lhs, rel.rhs)
-    if rel.op == "==" or trend(diff, var, env, domain) is not None or not fallback:
-        return solve_relation(rel, var, env, domain, what=what)
+    t = None if rel.op == "==" else trend(sub(rel.lhs, rel.rhs), var, env, domain)
+    if rel.op == "==" or t is not None or not fallback:
+        return solve_relation(rel, var, env, domain, what=what, structural=t)
     m = _monotone_evidence(rel, var, env, paper, reg, what)
     if m.verdict in ("increasing", "decreasing"):
         # monotone() reports the slack rhs - lhs; the solver wants lhs - rhs
         hint = -1 if m.verdict == "increasing" else 1
         ev = _evidence_text(m, var)
-        sol = solve_relation(rel, var, env, domain, what=what, trend_hint=hint, evidence=ev)
+        sol = solve_relation(rel, var, env, domain, what=what, trend_hint=hint, evidence=ev, structural=None)
         if m.evidence == "proved" or sol.value is None:
             return sol
         # the first evidence covers a default box only: re-examine the range the answer rests on
@@ -260,7 +260,7 @@ def _solve(rel: Rel, var: str, env: dict, paper, *, what: str, fallback: bool, r
         cert["detail"] = m.detail
         return Solution(var, None, "least", domain.integer, cert,
                         f"neither ({m.evidence}): {m.detail}", "not monotone")
-    sol = solve_relation(rel, var, env, domain, what=what)   # unknown: say so (trend None)
+    sol = solve_relation(rel, var, env, domain, what=what, structural=None)   # unknown: say so
     sol.monotone = f"unknown ({m.detail}); " + sol.monotone
     return sol
 

@@ -275,8 +275,11 @@ def _to_fraction(x) -> Fraction:
     return Fraction(int(man)) * Fraction(2) ** int(exp)
 
 
+_UNSET = object()
+
+
 def solve_relation(rel: Rel, var: str, env: dict, domain: Domain, *, what: str,
-                   trend_hint: int | None = None, evidence: str = "") -> Solution:
+                   trend_hint: int | None = None, evidence: str = "", structural=_UNSET) -> Solution:
     """The least (or greatest) value of ``var`` in ``domain`` at which ``rel`` holds.
 
     The direction comes from :func:`trend` (or ``trend_hint`` with its ``evidence``);
@@ -285,13 +288,15 @@ def solve_relation(rel: Rel, var: str, env: dict, domain: Domain, *, what: str,
     if rel.op == "==":
         raise BoundcalcError(f"{what} is an equation; a least or greatest {var} is asked of an inequality")
     diff = sub(rel.lhs, rel.rhs)
-    t = trend(diff, var, env, domain)
+    solver = _Solver(rel, var, env, domain, what, diff)
+    t = trend(diff, var, env, domain) if structural is _UNSET else structural   # (the caller's, if given)
     how = "the expression is monotone in " + var + " (read from its structure, certified signs)"
     if t is None and trend_hint is not None:
         t, how = trend_hint, evidence or "monotone (given)"
+        solver.fine_steps = 64        # evidence on a box only: probe every binade up to 2^64
     if t == 0:
         how = f"does not depend on {var}"
-    return _Solver(rel, var, env, domain, what, diff).run(t, how)
+    return solver.run(t, how)
 
 
 class _Solver:
@@ -301,6 +306,7 @@ class _Solver:
         self.fns: dict[int, object] = {}
         self.integer = domain.integer
         self.sign = 1 if rel.op in (">=", ">") else -1     # holds <=> sign * diff (>=|>) 0
+        self.fine_steps = 16          # exponents 0, 1, ..., fine_steps, then doubling
 
     # certified
     def holds(self, x) -> bool:
@@ -431,7 +437,7 @@ class _Solver:
             if self.ok(x, 128) != at_lo:
                 return self.exponent_search(lo, prev, x, prev_k, k, at_lo)
             prev, prev_k = x, k
-            k = k + 1 if k < 64 else 2 * k
+            k = k + 1 if k < self.fine_steps else 2 * k
         return None
 
     def exponent_search(self, lo, a, b, ka, kb, at_lo):
@@ -447,24 +453,29 @@ class _Solver:
                 b, kb = x, km
         return a, b
 
+    def _side(self, gx) -> bool:
+        """ok() from a value of g (one evaluation per point)."""
+        if gx is None:
+            return False
+        return _sign_ok(self.rel.op, self.sign * ((gx > 0) - (gx < 0)))
+
     def refine(self, a, b, at_lo):
         """Shrink (a, b), ok(a) == at_lo != ok(b), to neighbouring integers or a relative
         width 2^-REAL_BITS: safeguarded secant steps on g, bisection when they stall."""
-        def side(x):
-            return self.ok(x) == at_lo
-
         # re-check the ends at full precision (the probes used 128 bits)
         step = (b - a) or Fraction(1)
+        ga = self.g(a)
         for _ in range(64):
-            if side(a):
+            if self._side(ga) == at_lo:
                 break
-            a, step = a - step, step * 2
-            a = max(a, self.start())
+            a, step = max(a - step, self.start()), step * 2
+            ga = self.g(a)
+        gb = self.g(b)
         for _ in range(64):
-            if not side(b):
+            if self._side(gb) != at_lo:
                 break
             b, step = b + step, step * 2
-        ga, gb = self.g(a), self.g(b)
+            gb = self.g(b)
         stall = 0
         for _ in range(20_000):
             if self.integer:
@@ -494,7 +505,7 @@ class _Solver:
                     x = (a + b) / 2
             old = b - a
             gx = self.g(x)
-            if side(x):
+            if self._side(gx) == at_lo:
                 a, ga = x, gx
             else:
                 b, gb = x, gx
