@@ -42,8 +42,14 @@ def bind(table: dict[str, Symbol], values: dict, *, what: str, allow_extra: bool
 
 
 def fmt_fraction(x: Fraction) -> str:
+    """An exact rational as text. Integers of any size: exact up to 40 digits, else
+    ``m.mmme+E (D digits)`` (never through the 4300-digit int/str limit; all digits only
+    on request: :func:`boundcalc.expr.numbers.exact_digits`)."""
+    from .expr.numbers import BIG_INT_DIGITS, fmt_exact, fmt_int
     if x.denominator == 1:
-        return str(x.numerator)
+        return fmt_int(x.numerator)
+    if max(abs(x.numerator), x.denominator).bit_length() > 4 * BIG_INT_DIGITS * 5:
+        return fmt_exact(x)
     # exact decimal if the denominator is 2^a 5^b
     d = x.denominator
     while d % 2 == 0:

@@ -80,7 +80,8 @@ class Domain(Record, frozen=True):
 
 def _show(x) -> str:
     if isinstance(x, Fraction):
-        return str(x.numerator) if x.denominator == 1 else str(x)
+        from .numbers import fmt_exact
+        return fmt_exact(x)
     return str(x)
 
 
@@ -98,7 +99,8 @@ _NAMED = {
 
 
 def _num(s: str) -> Fraction | None:
-    return None if s.lstrip("-") == "inf" else Fraction(s)
+    from .numbers import decimal
+    return None if s.lstrip("-") == "inf" else decimal(s, where=f"domain bound {s!r}")
 
 
 def parse_domain(text: str, *, where: str = "domain") -> Domain:

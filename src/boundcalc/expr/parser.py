@@ -13,6 +13,7 @@ from fractions import Fraction
 
 from ..errors import ExpressionError
 from .nodes import Add, Const, Func, Mul, Node, Num, Pow, Ref, Rel, Sym
+from .numbers import check_budget, decimal
 
 #: function name -> allowed argument counts (None: any count >= 2)
 FUNCTIONS: dict[str, tuple[int, ...] | None] = {
@@ -96,7 +97,7 @@ class _Converter:
             seg = ast.get_source_segment(self.text.strip(), n) or repr(n.value)
             if not _NUMBER.match(seg):
                 raise self.fail(n, "this number format")
-            return Num(Fraction(seg))
+            return Num(decimal(seg, where=self.where))
         if isinstance(n, ast.Name):
             if n.id in CONSTANTS:
                 return Const(n.id)
@@ -123,34 +124,63 @@ class _Converter:
 def parse_number(text: str | int | float | Fraction, *, where: str = "value") -> Fraction:
     """An exact rational from user input: ``"1.5"`` is 3/2, ``"1e400"`` is exact, ``"2/3"`` too.
 
-    Floats are converted by their shortest decimal repr (``0.1`` means 1/10).
+    Floats are converted by their shortest decimal repr (``0.1`` means 1/10). Every
+    number is held to the budget of :mod:`boundcalc.expr.numbers` (digits, exponent
+    size, magnitude) *before* it is converted; a number outside it is refused in one
+    line naming ``where``.
     """
     if isinstance(text, bool):
         raise ExpressionError(f"{where}: expected a number, got {text!r}")
     if type(text).__module__ == "numpy" and hasattr(text, "item"):   # NumPy scalars
         text = text.item()
     if isinstance(text, Fraction):
-        return text
+        return check_budget(text, where=where)
     if isinstance(text, int):
-        return Fraction(text)
+        return check_budget(Fraction(text), where=where)
     if isinstance(text, float):
         if text != text or text in (float("inf"), float("-inf")):
             raise ExpressionError(f"{where}: expected a finite number, got {text!r}")
-        return Fraction(repr(text))
-    s = str(text).strip()
-    try:
-        return Fraction(s)
-    except (ValueError, ZeroDivisionError):
-        pass
+        return decimal(repr(text), where=where)
+    if not isinstance(text, str):
+        raise ExpressionError(f"{where}: expected a number, got a {type(text).__name__}")
+    s = text.strip()
+    if not s:
+        raise ExpressionError(f"{where}: expected a number, got an empty string")
+    x = decimal(s, where=where)
+    if x is not None:
+        return x
+    m = _RATIO.match(s)
+    if m:
+        num, den = decimal(m.group(1), where=where), decimal(m.group(2), where=where)
+        if num is None or den is None:
+            raise ExpressionError(f"{where}: {_short(text)} is not a number")
+        if den == 0:
+            raise ExpressionError(f"{where}: {text!r} divides by zero")
+        return check_budget(num / den, where=where, text=s)
     # allow a constant expression such as "2**100" or "sqrt(2)" only if rational-exact
     from ..backends.exact import evaluate_exact, NotExact
     try:
         node = parse(s, allow_relation=False, where=where)
-    except ExpressionError:
-        raise ExpressionError(f"{where}: {text!r} is not a number") from None
+    except ExpressionError as e:
+        if "far outside" in str(e) or "digits; the limit" in str(e) or "far too large" in str(e):
+            raise
+        raise ExpressionError(f"{where}: {_short(text)} is not a number") from None
     if node.symbols() or node.refs():
-        raise ExpressionError(f"{where}: {text!r} is not a number")
+        raise ExpressionError(f"{where}: {_short(text)} is not a number")
     try:
-        return evaluate_exact(node, {})
+        return check_budget(evaluate_exact(node, {}), where=where, text=s)
     except NotExact:
-        raise ExpressionError(f"{where}: {text!r} is not an exact rational number") from None
+        raise ExpressionError(f"{where}: {_short(text)} is not an exact rational number") from None
+    except ZeroDivisionError:
+        raise ExpressionError(f"{where}: {_short(text)} divides by zero") from None
+    except (OverflowError, MemoryError, ValueError) as e:
+        raise ExpressionError(f"{where}: {_short(text)} is too large to evaluate exactly "
+                              f"({type(e).__name__})") from None
+
+
+_RATIO = re.compile(r"^\s*([+-]?[0-9.]+(?:[eE][+-]?\d+)?)\s*/\s*([+-]?[0-9.]+(?:[eE][+-]?\d+)?)\s*$")
+
+
+def _short(text) -> str:
+    s = str(text)
+    return repr(s) if len(s) <= 60 else repr(s[:40] + "...") + f" ({len(s)} characters)"
