@@ -197,3 +197,83 @@ def test_step_size_conditions():
     assert mpmath.almosteq(sol.value, bound, rel_eps=mpf(10) ** -30)
     assert f.holds(eta=str(bound * (1 - mpf(10) ** -20)), **kw)
     assert not f.holds(eta=str(bound * (1 + mpf(10) ** -20)), **kw)
+
+
+# ----------------------------------------------------------------------------- second reading (issue 10)
+# Formulas derived for the checks, each recomputed here from the paper's displays.
+def gm(X2, s, T):
+    """Prop. 1, first bullet."""
+    return 2 * X2 ** 2 * s + sqrt(T) * X2
+
+
+def hm(X2, X1, s, T, d):
+    """Prop. 1, second bullet."""
+    return 6 * d * X2 ** 2 * X1 ** 2 * s + 2 * sqrt(T * d) * X2 ** 2 * X1
+
+
+def test_hess_loss_prop1():
+    T, d, H, X2, X1, s = 8, 16, 64, mpf("1.25"), mpf("0.5"), mpf("3.5")
+    want = gm(X2, s, T) ** 2 / 4 + hm(X2, X1, s, T, d) / sqrt(H)
+    assert close(ev("hess_loss_prop1", T=T, d=d, H=H, X_2inf="1.25", X_1inf="0.5", sum_Xu="3.5"), want)
+
+
+def test_cor1_substitutions_by_hand():
+    # beta_1 is Prop. 1's bound at ||X|| = R, sum ||X u_t|| = sqrt(T) R theta; beta_3 is sqrt(d) x Prop. 1's
+    T, d, R, th = mpf(8), mpf(16), mpf("1.5"), mpf("2.5")
+    s = sqrt(T) * R * th
+    assert close(b1(T, R, th), gm(R, s, T))
+    assert close(b3(T, d, R, th), sqrt(d) * hm(R, R, s, T, d))
+
+
+@pytest.mark.parametrize("L,L0,D,eta,K", [("0.01", "0.7", "3", "0.5", 100), ("1e-300", "2", "1e200", "1e-100", 10)])
+def test_train_loss_sec61(L, L0, D, eta, K):
+    Lm, L0m, Dm, em = mpf(L), mpf(L0), mpf(D), mpf(eta)
+    # avg <= L + D^2/(2 eta K) + L/3 + L0/(3K) + avg/3, solved for avg
+    want = (Lm + Dm ** 2 / (2 * em * K) + Lm / 3 + L0m / (3 * K)) * mpf(3) / 2
+    assert close(ev("train_loss_sec61", L_hat=L, L_hat0=L0, dist0=D, eta=eta, K=K), want)
+    # with L0 = D^2/eta it is eq. (4)'s first line
+    assert close(ev("train_loss_sec61", L_hat=L, L_hat0=str(Dm ** 2 / em), dist0=D, eta=eta, K=K),
+                 2 * Lm + 5 * Dm ** 2 / (4 * em * K))
+
+
+def test_gen_gap_sec62():
+    b, eta, n, K, L, D = mpf("1.5"), mpf("0.2"), 1000, 50, mpf("0.01"), mpf("2")
+    want = 2 * b * (2 * eta * b / n) * (2 * K * L + 9 * D ** 2 / (4 * eta))
+    assert close(ev("gen_gap_sec62", beta1_tilde="1.5", eta="0.2", n=n, K=K, L_hat="0.01", dist0=2), want)
+
+
+def test_heads_ratio_and_dist0_eq3():
+    T, d, R, th, D, C = mpf(8), mpf(16), mpf("1.5"), mpf("2"), mpf("0.5"), mpf(3)
+    sketch = 2 * b3(T, d, R, th + 3 * D) * (3 * D) ** 2
+    eq3 = C * d * sqrt(T) * R ** 5 * th * D ** 3
+    assert close(ev("heads_ratio_sketch_eq3", T=8, d=16, R="1.5", theta_2inf=2, dist0="0.5", C=3), sketch / eq3)
+    H = mpf(10) ** 12
+    want = (sqrt(H) / (C * d * sqrt(T) * R ** 5 * th)) ** (mpf(1) / 3)
+    assert close(ev("dist0_eq3", H=10 ** 12, T=8, d=16, R="1.5", theta_2inf=2, C=3), want)
+    # at that distance (3) holds with equality
+    assert close(C * d * sqrt(T) * R ** 5 * th * want ** 3, sqrt(H))
+
+
+def test_test_loss_cor2():
+    BP, g, K, eta, n = mpf("3.5"), mpf("0.25"), 1000, mpf("0.01"), 5000
+    want = mpf(2) / K + 5 * (2 * BP + log(K)) ** 2 / (4 * g ** 2 * eta * K) + 17 * (2 * BP + log(K)) ** 2 / (g ** 2 * eta * n)
+    assert close(ev("test_loss_cor2", B_Phi="3.5", gamma="0.25", K=K, eta="0.01", n=n), want)
+
+
+def test_first_phase_norms():
+    T, zeta, S, P, R, delta = 8, mpf("0.3"), mpf(2), mpf("0.01"), mpf("2.5"), mpf("0.05")
+    assert close(ev("U1_norm", T=T, zeta="0.3", S=2, P="0.01"), sqrt(T) * (zeta * sqrt(2) * S / 2 + P))
+    assert close(ev("B_Phi_first_phase", T=T, R="2.5", zeta="0.3", S=2, P="0.01", delta="0.05"),
+                 T * R * (zeta * S / sqrt(2) + P) * sqrt(2 * log(2 / delta)))
+
+
+def test_margin_sec53_and_ntk_U_terms():
+    T, S, eps, Zmu, zeta = 16, mpf("1.5"), mpf("0.01"), mpf("0.1"), mpf("0.2")
+    want = T * ((1 - eps) * S ** 2 - 2 * eps * Zmu) / (S * sqrt(2 * T))
+    got = ev("margin_sec53", T=T, S="1.5", eps="0.01", Z_mu="0.1")
+    assert close(got, want)
+    assert close(got, ev("gamma_attn", T=T, S="1.5", eps="0.01", Z_mu="0.1"))
+    printed = S * sqrt(T) / sqrt(2) * (zeta - 2 * (1 - zeta) * Zmu / S ** 2)
+    assert close(ev("ntk_U_term_sec52", T=T, S="1.5", zeta="0.2", Z_mu="0.1"), printed)
+    assert close(ev("ntk_U_term_derived", T=T, S="1.5", zeta="0.2", Z_mu="0.1"),
+                 sqrt(T) * (zeta * S ** 2 - 2 * (1 - zeta) * Zmu) / (sqrt(2) * S))
