@@ -70,6 +70,7 @@ CASES = [
     ("4*x*y", "<=", "(x + y)**2", [], TRUE),
     ("x*(1 - x)", "<", "1/4", ["x <= 1"], FALSE),
     ("x*exp(-x)", "<=", "exp(-1)", [], TRUE),
+    ("x*exp(-x)", "<", "exp(-1)", [], FALSE),          # equality at x = 1 (irrational value)
     ("x*(1 - x)", "<=", "0.2499", ["x <= 1"], FALSE),
     ("x*exp(-x)", "<=", "0.3679", [], TRUE),            # max exp(-1) = 0.367879..., margin 2e-5
     ("x**x", ">=", "0.69", [], TRUE),                   # min exp(-1/e) = 0.692200...

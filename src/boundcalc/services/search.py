@@ -52,6 +52,8 @@ def _boundary_values(d: Domain) -> list[float]:
         out += [base - 1e3, base - 1e6]
     if d.lo is None and d.hi is None:
         out += [0.0, 1.0, -1.0]
+    # small simple numbers: where textbook relations attain equality (x = 1 in x e^-x <= 1/e)
+    out += [v for v in (1.0, 2.0, 0.5, 3.0, 1 / 3, 0.25, 4.0, 10.0, -1.0, 0.0) if d.contains(Fraction(v))]
     return out
 
 
@@ -240,12 +242,27 @@ def certify_point(a, rel, b, g, op, domains, extra, env) -> dict | None:
         if s is None or not {"<=": s <= 0, ">=": s >= 0, "<": s < 0, ">": s > 0, "==": s == 0}[r.op]:
             return None
     s = mpb.decide_sign(g, env, max_prec=CERT_PREC)
+    if s is None and op == ">":
+        s = _exactly_zero(g, env)          # equality at the point violates a strict relation
     if s is None:
         return None
     violated = {">=": s < 0, ">": s <= 0, "==": s != 0}[op]
     if not violated:
         return None
     return report(env, a, b, Rel(rel, a, b), extra)
+
+
+def _exactly_zero(g, env) -> int | None:
+    """0 if SymPy shows ``g`` is exactly zero at ``env`` (balls never can), else None."""
+    from .decide import _Timeout, sympy_safe, time_limit
+    if sympy_safe(g):
+        return None
+    try:
+        with time_limit(0.5):
+            from .symbolic import is_zero_at
+            return 0 if is_zero_at(g, env) else None
+    except (_Timeout, Exception):
+        return None
 
 
 def _repin(env, extra) -> None:
