@@ -11,7 +11,7 @@ from pathlib import Path
 
 from ..errors import BoundcalcError, FormulaFileError
 from ..expr.nodes import Node, Ref
-from .loader import load_file
+from .loader import check_formula_file, load_file
 from .model import FormulaSpec, Paper, Setting, Symbol
 
 ENV_VAR = "BOUNDCALC_FORMULAS"
@@ -26,15 +26,17 @@ def packaged_dir() -> Path:
 
 
 def _expand(paths) -> list[Path]:
+    """Formula files named by ``paths`` (files, or folders of ``*.toml``). Every one is
+    checked (a regular file within the size cap) before anything is read."""
     out = []
     for p in paths:
         p = Path(p).expanduser()
         if p.is_dir():
-            out.extend(sorted(p.glob("*.toml")))
-        elif p.is_file():
-            out.append(p)
-        else:
+            out.extend(check_formula_file(f) for f in sorted(p.glob("*.toml")))
+        elif not os.path.lexists(p):
             raise FormulaFileError(f"formula path {str(p)!r} does not exist")
+        else:
+            out.append(check_formula_file(p))
     return out
 
 
@@ -52,6 +54,13 @@ class Registry:
         self._papers: dict[str, Paper] = {}
         self._resolved: dict[str, Node] = {}
         self._state: dict[str, int] = {}
+
+    def validate_files(self, files: list[Path]) -> None:
+        """Load (parse, validate, link) the papers of ``files`` now: a user's file is
+        checked at the start of every command, whichever paper the command touches."""
+        for f in files:
+            if f.stem in self._files:
+                self.paper(f.stem)
 
     def has_paper(self, key: str) -> bool:
         return key in self._files
@@ -195,15 +204,17 @@ def _cached(files: tuple[str, ...]) -> Registry:
 def get_registry(extra: list[str] | tuple[str, ...] | None = None) -> Registry:
     """The registry of packaged files plus ``extra`` paths and ``$BOUNDCALC_FORMULAS``
     (``BOUNDCALC_BUILTIN=0`` leaves the packaged files out)."""
-    paths = [] if os.environ.get("BOUNDCALC_BUILTIN", "1") == "0" else [packaged_dir()]
+    builtin = [] if os.environ.get("BOUNDCALC_BUILTIN", "1") == "0" else [packaged_dir()]
     env = os.environ.get(ENV_VAR, "")
-    paths += [p for p in env.split(os.pathsep) if p]
-    paths += list(extra or [])
-    files = _expand(paths)
+    user = [p for p in env.split(os.pathsep) if p] + list(extra or [])
+    files = _expand(builtin + user)
     seen, uniq = set(), []
     for f in files:
         r = str(f.resolve())
         if r not in seen:
             seen.add(r)
             uniq.append(r)
-    return _cached(tuple(uniq))
+    reg = _cached(tuple(uniq))
+    if user:
+        reg.validate_files(_expand(user))
+    return reg
