@@ -35,6 +35,10 @@ def _main(formulas: Optional[List[str]] = typer.Option(
         version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
                                      help="Print the version and exit.")):
     _STATE["formulas"] = formulas or None
+    import os
+    if formulas or os.environ.get("BOUNDCALC_FORMULAS"):    # every user file is validated up front
+        from ..registry import get_registry
+        get_registry(formulas)
 
 
 def hoist_global_options(argv: list[str]) -> list[str]:
