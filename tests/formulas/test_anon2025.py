@@ -496,3 +496,64 @@ def test_settings_require():
     assert r.binding.id == f"{PAPER}.cond_alpha_z" and a_z > a_M
     got = mpmath.mpf(str(r.binding.solution.value))
     assert abs(got - a_z) <= mpmath.mpf(10) ** -10 * a_z
+
+
+# --------------------------------------------------------------------------- second reading (issue 10)
+NEW_CHECKS = {"theorem5_prob_union": "ok", "radius_from_components": "ok", "output_bound_A": "ok",
+              "lemma4_loss_at_label": "error", "theorem5_rate_under_width": "error"}
+
+
+def test_every_numbered_result_is_covered():
+    from boundcalc.services.check import coverage
+    rows = coverage(PAPER)
+    assert [r["result"] for r in rows][:4] == ["Sec. 1", "Sec. 3.2", "Sec. 3.3", "Sec. 4.1"]
+    assert {r["result"] for r in rows} >= {"Lemma 1", "Lemma 2", "Assumption 3", "Lemma 4", "Thm. 5", "Sec. 4.4"}
+    assert [r["result"] for r in rows if r["status"] != "audited"] == []
+
+
+def test_second_reading_checks_grades():
+    from boundcalc.services.check import run_checks
+    rep = run_checks(PAPER, only=list(NEW_CHECKS))
+    assert {r.check: r.severity for r in rep.results} == NEW_CHECKS
+
+
+def test_probability_of_theorem5_is_lemma4_minus_delta():
+    """Union bound: Lemma 4's event and the Rademacher event (probability 1 - delta each side)."""
+    v = {"d_m": 64, "N": 400, "d_s": 13, "delta": "0.05", "c_hat": "0.01"}
+    with mpmath.workdps(DPS):
+        delta = mpmath.mpf(5) / 100
+        lemma4 = 1 - 8 * exp(-mpmath.mpf(64) / 2) - delta - exp(-(mpmath.mpf(399) ** (-mpmath.mpf(1) / 100)) / 13)
+        theorem5 = lemma4 - delta
+    assert_close(ev("prob_lemma4", **v), lemma4)
+    assert_close(ev("prob_theorem5", **v), theorem5)
+
+
+def test_loss_at_a_perfect_prediction_is_positive_for_cross_entropy():
+    """Lemma 4's first step needs l(y, y) <= 0; the logistic loss at f = y = 1 is log(1 + 1/e)."""
+    with mpmath.workdps(DPS):
+        val = log(1 + exp(-1))
+    assert val > mpmath.mpf("0.3132616875") and val < mpmath.mpf("0.3132616876")
+
+
+def test_rademacher_term_grows_under_the_width_condition():
+    """sqrt(P/N)(1 + log(A sqrt(N/P))) with d_m = N^3 and eta_Q = eta_K = eta_V = sqrt(d_m)
+    (other inputs 1): negative and growing in magnitude like N^{11/2} log^{3/2} N; at fixed
+    d_m (64, norms 9) it decreases once N is large (here from N = 1e10 to 1e12)."""
+    def ref(N, dm, eta):
+        v = {"N": N, "d_m": dm, "eta_Q": eta, "eta_K": eta, "eta_V": eta, "eta_O": 1, "d_s": 1, "R_X": 1}
+        with mpmath.workdps(DPS):
+            P, A = r_P(v), r_A(v)
+            return v, sqrt(P / N) * (1 + log(A * sqrt(N / P)))
+    vals = []
+    for N in (10 ** 3, 10 ** 4):
+        v, x = ref(N, N ** 3, mpmath.mpf(N) ** mpmath.mpf("1.5"))
+        assert_close(ev("rademacher_F_proof", **v), x)
+        vals.append(x)
+    assert vals[0] < 0 and vals[1] < 0
+    with mpmath.workdps(DPS):
+        ratio = vals[1] / vals[0]
+        scale = mpmath.mpf(10) ** mpmath.mpf("5.5") * (log(mpmath.mpf(10) ** 4) / log(mpmath.mpf(10) ** 3)) ** 1.5
+    assert scale / 2 < ratio < 2 * scale
+    _, fixed_small = ref(10 ** 10, 64, 9)
+    _, fixed_large = ref(10 ** 12, 64, 9)
+    assert 0 < fixed_large < fixed_small
