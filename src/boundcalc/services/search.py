@@ -220,7 +220,7 @@ def _local(a, rel, b, g, op, domains, extra, pts, rel_g, fin, deadline):
     return None
 
 
-def certify_point(a, rel, b, g, op, domains, extra, env) -> dict | None:
+def certify_point(a, rel, b, g, op, domains, extra, env, simplify: bool = True) -> dict | None:
     """The report of a certified violation at ``env`` (exact rationals), or None: every
     value lies in its domain, every assumption holds, and the relation fails — each
     decided exactly or in ball arithmetic."""
@@ -249,7 +249,56 @@ def certify_point(a, rel, b, g, op, domains, extra, env) -> dict | None:
     violated = {">=": s < 0, ">": s <= 0, "==": s != 0}[op]
     if not violated:
         return None
+    if simplify:
+        env = _simpler(a, rel, b, g, op, domains, extra, env)
     return report(env, a, b, Rel(rel, a, b), extra)
+
+
+def _short_fractions(x: Fraction):
+    """Shorter numbers near x: integers, then 1 to 15 significant digits."""
+    out = [Fraction(round(x))] if x != round(x) else []
+    if x != 0:
+        import math
+        e = math.floor(math.log10(abs(float(x)))) if float(x) != 0 else 0
+        for digits in range(1, 16):
+            q = Fraction(10) ** (e - digits + 1)
+            out.append(round(x / q) * q)
+    return [v for v in dict.fromkeys(out) if v != x]
+
+
+def _simpler(a, rel, b, g, op, domains, extra, env, seconds: float = 0.5) -> dict:
+    """The same counterexample with shorter coordinates where they still certify: each
+    symbol in turn is replaced by the shortest nearby number that keeps the violation,
+    assumptions met with equality at the point being kept with equality."""
+    from ..backends.exact import NotExact, evaluate_exact
+    t0 = time.perf_counter()
+    pins = []
+    for x, e in _pinnable(extra):
+        try:
+            if x in env and evaluate_exact(e, env) == env[x]:
+                pins.append((x, e))
+        except (NotExact, ZeroDivisionError, KeyError):
+            pass
+    pinned = {x for x, _ in pins}
+    cur = dict(env)
+    for k in sorted(cur):
+        if k in pinned:
+            continue
+        for v in _short_fractions(cur[k]):
+            if time.perf_counter() - t0 > seconds:
+                return cur
+            trial = dict(cur)
+            trial[k] = v
+            try:
+                for _ in range(2):
+                    for x, e in pins:
+                        trial[x] = evaluate_exact(e, trial)
+            except (NotExact, ZeroDivisionError, KeyError):
+                continue
+            if certify_point(a, rel, b, g, op, domains, extra, trial, simplify=False) is not None:
+                cur = trial
+                break
+    return cur
 
 
 def _exactly_zero(g, env) -> int | None:
