@@ -564,3 +564,135 @@ def test_printed_gradient_matches_finite_differences():
     v = value("abs_dloss_logistic", u_arg="1")
     with mp.workdps(60):
         assert close(-v, fd2)
+
+
+# ------------------------------------------------------------------ second reading (issue 10)
+NEW_CHECKS = {
+    "lemma3_T2_instance": "ok", "lemma4_T2_instance": "ok", "cls_row_transpose": "ok",
+    "abstract_model_transpose": "note", "lemma1_grad_W": "ok", "lemma1_update": "ok",
+    "assumptionA_logistic_M0": "ok", "assumptionA_logistic_second_derivative": "ok",
+    "assumptionA_logistic_M1": "ok", "assumptionA_logistic_decreasing": "ok", "attsvm_selects": "ok",
+    "thm1_eps_positive": "error", "cone_7_distance": "ok", "thm7_margin_gap": "ok",
+    "exampleC_nu_positive": "ok", "grad_sum_from_25": "ok", "lemma8_sandwich_radius": "ok",
+}
+
+
+def test_every_numbered_result_is_covered():
+    from boundcalc.services.check import coverage
+    rows = coverage(PAPER)
+    main = ["eq. (1)", "eq. (2)", "eq. (3)", "eq. (4)", "eq. (5)", "eq. (ERM)", "Lemma 1", "Assumption A",
+            "eq. (6)", "eq. (ATT-SVM)", "Definition 1", "Thm. 1", "Assumption B", "Thm. 2", "Lemma 2",
+            "Definition 2", "eq. (7)", "eq. (8)", "Thm. 3", "Thm. 4", "eq. (9)", "eq. (SVM)",
+            "Assumption C", "Thm. 5", "eq. (10)", "Thm. 6", "Sec. 4"]
+    assert [r["result"] for r in rows][:len(main)] == main
+    assert [r["result"] for r in rows if r["status"] != "audited"] == []
+
+
+def test_second_reading_checks_grades():
+    from boundcalc.services.check import run_checks
+    rep = run_checks(PAPER, only=list(NEW_CHECKS))
+    assert {r.check: r.severity for r in rep.results} == NEW_CHECKS
+
+
+def _attn_terms(a, s, g):
+    """a^T diag(s) gamma - a^T s s^T gamma for vectors of any length."""
+    return mp.fsum(ai * si * gi for ai, si, gi in zip(a, s, g)) \
+        - mp.fsum(ai * si for ai, si in zip(a, s)) * mp.fsum(si * gi for si, gi in zip(s, g))
+
+
+def test_lemmas_3_and_4_on_random_two_token_inputs():
+    """Lemma 3's bound and Lemma 4's identity (21) for T = 2, computed from the softmax
+    Jacobian directly (random a, gamma, s_1; 60 digits)."""
+    rng = __import__("random").Random(7)
+    with mp.workdps(60):
+        for _ in range(200):
+            a = [M(rng.uniform(-3, 3)) for _ in range(2)]
+            g = [M(rng.uniform(-3, 3)) for _ in range(2)]
+            s1 = M(rng.random())
+            s = [s1, 1 - s1]
+            lhs = _attn_terms(a, s, g)
+            A, Gam = max(abs(a[0]), abs(a[1])), abs(g[0] - g[1])
+            lemma3 = abs(lhs - (a[0] - a[1]) * s[1] * (g[0] - g[1]))
+            assert lemma3 <= 2 * Gam * A * (1 - s1) ** 2 + M(10) ** -50
+            assert mp.almosteq(lhs, (a[0] - a[1]) * (g[0] - g[1]) * s1 * (1 - s1), rel_eps=M(10) ** -40,
+                               abs_eps=M(10) ** -50)
+
+
+def test_lemma1_gradient_descent_on_p_and_W_agree():
+    """Lemma 1 on a d = 2, T = 2 instance: GD on p (step eta) and on W (step eta/||u||^2) from
+    W(0) = u p(0)^T/||u||^2 keep W(t)^T u = p(t) (gradients by finite differences)."""
+    with mp.workdps(40):
+        X = mp.matrix([[M("0.3"), M("-1.1")], [M("1.4"), M("0.2")]])   # rows = tokens
+        v = mp.matrix([M("0.7"), M("-0.5")])
+        u = mp.matrix([M("1.5"), M("0.4")])
+        Y, eta = 1, M("0.3")
+
+        def loss_of_logits(z):
+            e = [mp.exp(z[0]), mp.exp(z[1])]
+            s = [e[0] / (e[0] + e[1]), e[1] / (e[0] + e[1])]
+            f = sum(s[t] * sum(X[t, j] * v[j] for j in range(2)) for t in range(2))
+            return mp.log1p(mp.exp(-Y * f))
+
+        def Lp(p):
+            return loss_of_logits([sum(X[t, j] * p[j] for j in range(2)) for t in range(2)])
+
+        def LW(W):
+            Wtu = [sum(W[i, j] * u[i] for i in range(2)) for j in range(2)]     # W^T u
+            return Lp(Wtu)
+
+        def grad(fun, x, shape):
+            out = mp.matrix(*shape)
+            h = M(10) ** -15
+            for idx in (list(range(shape[0])) if shape[1] == 1 else
+                        [(i, j) for i in range(shape[0]) for j in range(shape[1])]):
+                xp, xm = x.copy(), x.copy()
+                xp[idx] += h
+                xm[idx] -= h
+                out[idx] = (fun(xp) - fun(xm)) / (2 * h)
+            return out
+
+        p = mp.matrix([M("0.2"), M("-0.6")])
+        un2 = u[0] ** 2 + u[1] ** 2
+        W = mp.matrix(2, 2)
+        for i in range(2):
+            for j in range(2):
+                W[i, j] = u[i] * p[j] / un2
+        for _ in range(3):
+            p = p - eta * grad(Lp, p, (2, 1))
+            W = W - eta / un2 * grad(LW, W, (2, 2))
+            Wtu = [sum(W[i, j] * u[i] for i in range(2)) for j in range(2)]
+            assert all(abs(Wtu[j] - p[j]) < M(10) ** -20 for j in range(2))
+
+
+def test_abstract_logits_differ_from_eq5_for_a_nonsymmetric_W():
+    with mp.workdps(60):
+        W = [[M(1), M(2)], [M(0), M(1)]]
+        x, p = [M(1), M(0)], [M(0), M(1)]
+        pTWx = sum(p[i] * W[i][j] * x[j] for i in range(2) for j in range(2))       # [CLS] row of (4)
+        xTWtp = sum(x[j] * W[i][j] * p[i] for i in range(2) for j in range(2))      # (5): x^T W^T p
+        xTWp = sum(x[i] * W[i][j] * p[j] for i in range(2) for j in range(2))       # abstract: x^T W p
+    assert pTWx == xTWtp == 0 and xTWp == 2
+
+
+def test_theorem1_proof_step_needs_a_positive_optimal_score():
+    """1 - gamma_t/gamma_opt > 0 fails for gamma_opt = -1 > gamma_t = -2; shifting both scores
+    by 3 (2 > 1) restores it."""
+    with mp.workdps(60):
+        assert 1 - M(-2) / M(-1) == -1
+        assert 1 - M(1) / M(2) == M(1) / 2
+
+
+def test_theorem7_gap_handed_to_lemma8():
+    """(Gamma_q + eps Gamma)/(1 + eps) - (Gamma_q + M delta) with delta = eps (Gamma - Gamma_q)/(4M)
+    is eps (Gamma - Gamma_q)(1/(1 + eps) - 1/4): at least eps (Gamma - Gamma_q)/4 iff eps <= 1."""
+    vals = {"Gamma_q": "0.3", "Gamma_mm": "0.8", "eps_7": "0.5", "M_k": "2.5"}
+    lb = value("Gamma_qprime_lb", Gamma_q="0.3", Gamma_mm="0.8", eps_7="0.5")
+    d = value("delta_thm7", **vals)
+    with mp.workdps(60):
+        gq, g, e, m = M("0.3"), M("0.8"), M("0.5"), M("2.5")
+        assert close(lb, (gq + e * g) / (1 + e))
+        assert close(d, e * (g - gq) / (4 * m))
+        gap = (gq + e * g) / (1 + e) - (gq + m * e * (g - gq) / (4 * m))
+        assert gap >= e * (g - gq) / 4
+        e2 = M(2)
+        assert (gq + e2 * g) / (1 + e2) - (gq + e2 * (g - gq) / 4) < e2 * (g - gq) / 4
