@@ -64,6 +64,12 @@ def usage_error(e) -> int:
     commands); returns the exit status (2)."""
     import re
     import sys
+    from typer._click.exceptions import NoArgsIsHelpError
+    if isinstance(e, NoArgsIsHelpError):    # bare `boundcalc`: the help (typer printed it) is the answer
+        text = e.format_message()
+        if text.strip():
+            print(text)
+        return 0
     msg = " ".join(e.format_message().split()).rstrip(".")
     ctx = getattr(e, "ctx", None)
     where = ctx.command_path if ctx is not None else "boundcalc"
@@ -472,7 +478,7 @@ def compare(ctx: typer.Context,
                                                help="Bound-vs-measured bars: FILE(.png|.pdf), both written."),
             no_cache: bool = typer.Option(False, "--no-cache", help="Recompute; do not read or write the cache."),
             json: bool = typer.Option(False, "--json", help="Same as --format json.")):
-    """A paper's bounds beside what the engine measures, as a table. Settings: --NAME VALUE."""
+    """A paper's bounds beside what the engine measures, as a table. Settings: --NAME VALUE or --set NAME=VALUE."""
     from .reports import compare as run
     run(paper, _dynamic_flags(ctx.args), seed=seed, jobs=jobs, fmt="json" if json else format_,
         output=output, force=force, plot=plot, no_cache=no_cache)

@@ -380,15 +380,16 @@ class Table:
 
     def to_rich(self):
         from rich.console import Group
+        from rich.markup import escape
         from rich.table import Table as RTable
         from rich.text import Text
-        t = RTable(title=f"{self.paper}: {self.title}", title_justify="left", caption=self._caption(),
-                   caption_justify="left")
+        t = RTable(title=escape(f"{self.paper}: {self.title}"), title_justify="left",
+                   caption=escape(self._caption()), caption_justify="left")
         for i, c in enumerate(COLUMNS):
             t.add_column(c, overflow="fold", justify="right" if c in ("bound", "measured", "bound/measured")
                          else "left", no_wrap=(i == 0))
         for r in self.rows:
-            cells = self._cells(r)
+            cells = [escape(str(c)) for c in self._cells(r)]     # labels in [...] survive
             colour = {True: "green", False: "red", None: "dim"}[r.holds]
             cells[5] = f"[{colour}]{cells[5]}[/{colour}]"
             if r.hypotheses_met is False:
