@@ -78,6 +78,16 @@ def r_f_star_sup(v):
             + q(v["sigma_1"]) * q(v["nu_w"]) * mpmath.sqrt(q(v["d"])))
 
 
+def r_grad_h(v):
+    """Lemma 1 + Remarks 3-4: sqrt((sigma_1 ||a||)^2 + (sigma_1 ||M|| ||U|| ||q||)^2), norms at their bounds."""
+    return mpmath.sqrt(q(v["sigma_1"]) ** 2 + (q(v["sigma_1"]) * r_BU(v)) ** 2)
+
+
+def r_Bapp_hoeffding(v):
+    """Hoeffding over m/2 pairs, summands bounded by S, union over n: 2 S sqrt(log(2n/delta)/m)."""
+    return 2 * r_S(v) * mpmath.sqrt(mpmath.log(2 * q(v["n"]) / q(v["delta"])) / q(v["m"]))
+
+
 def r_eps(v):
     return q(v.get("C_CoF", 1)) * (r_L1(v) + r_L2(v)) / mpmath.sqrt(q(v["m"]))
 
@@ -127,6 +137,8 @@ REFS = {
     "prop1_avg": lambda v: q(v.get("C_prop1_avg", 1)) * (r_inner(v) + r_Blin(v) ** 2),
     "informal_v1": r_informal_v1,
     "informal_site": r_informal_site,
+    "grad_h_bound": r_grad_h,
+    "B_app_hoeffding": r_Bapp_hoeffding,
 }
 
 # A small input with every value distinct, so that swapped symbols show up.
@@ -160,6 +172,8 @@ BIG = {
     "prop1_avg": dict(SMALL, d=10 ** 200, delta_prime="1e-300"),
     "informal_v1": dict(SMALL, d=10 ** 200),
     "informal_site": dict(SMALL, d=10 ** 300),
+    "grad_h_bound": BIG_D,
+    "B_app_hoeffding": dict(SMALL, nu_w=10 ** 400, n=10 ** 40),
 }
 
 REQUIREMENTS = {"app_eps", "thm1_radius_c", "thm1_radius_u", "thm1_radius_w", "thm1_step"}
@@ -264,6 +278,8 @@ EXPECTED_SYMBOLS = {
     "prop1_avg": SYMS_THM | {"C_prop1_avg"},
     "informal_v1": {"d", "m", "n", "tau", "delta", "delta_prime", "C_inf_v1"},
     "informal_site": {"d", "m", "n", "tau", "C_inf_site"},
+    "grad_h_bound": SYMS_L1,
+    "B_app_hoeffding": SYMS_BAPP,
 }
 
 
@@ -279,7 +295,7 @@ def test_metadata():
     assert (f.id, f.kind, f.status, f.source) == ("arda2026.B_lin", "bound", "as printed", "Lemma 3")
     assert boundcalc.formula(f"{PAPER}.L2").source == "Lemma 2"
     assert boundcalc.formula(f"{PAPER}.B_U").source.startswith("Eq. (9)")
-    for name in ("lin_err_sum", "m_app", "f_star_sup", "app_eps"):
+    for name in ("lin_err_sum", "m_app", "f_star_sup", "app_eps", "grad_h_bound", "B_app_hoeffding"):
         g = boundcalc.formula(f"{PAPER}.{name}")
         assert g.status == "derived" and g.note
     for name in ("C_CoF", "C_thm1_min", "C_thm1_avg", "C_prop1_min", "C_prop1_avg", "C_inf_v1", "C_inf_site"):
@@ -359,3 +375,16 @@ def test_tanh_sigma_2_is_attained():
         assert abs(abs(second) - 4 / (3 * mpmath.sqrt(3))) < mpmath.mpf(10) ** -50
         assert abs(u - mpmath.log(2 + mpmath.sqrt(3)) / 2) < mpmath.mpf(10) ** -50
     assert math.isclose(4 / (3 * math.sqrt(3)), 0.7698003589195010, rel_tol=1e-15)
+
+
+def test_second_reading_relations():
+    """The relations the issue-10 checks rest on, by hand: L_1 is the Lemma 1 gradient bound;
+    v1's B_app is sqrt(2) times the Hoeffding bound; Definition 1's radius makes the union
+    bound exactly delta'."""
+    with mpmath.workdps(DPS):
+        assert abs(r_grad_h(SMALL) - r_L1(SMALL)) < mpmath.mpf(10) ** -50
+        assert abs(r_Bapp(SMALL) / r_Bapp_hoeffding(SMALL) - mpmath.sqrt(2)) < mpmath.mpf(10) ** -50
+        t = r_U0(SMALL) - mpmath.sqrt(q(SMALL["d"]))
+        assert abs(q(SMALL["m"]) / 2 * mpmath.exp(-t ** 2 / 2) - q(SMALL["delta_prime"])) < mpmath.mpf(10) ** -50
+    with mpmath.workdps(DPS):
+        assert_close(ev("grad_h_bound", **SMALL), ev("L1", **SMALL).mpf)
