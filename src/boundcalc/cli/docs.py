@@ -39,6 +39,8 @@ def sheet(paper: str = typer.Argument(..., help="deora2023, anon2025, tarzanagh2
     source, status (as printed / corrected / derived), LaTeX as printed, our expression
     and its notes."""
     from ..reports.sheet import sheet as make
+    from .output import check_outputs
+    check_outputs([("--output", output)], force=force)     # before any work
     _write(make(paper, format_, formulas_path=_paths()), output, force)
 
 

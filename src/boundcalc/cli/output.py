@@ -37,3 +37,87 @@ def table(title: str, columns: list[str]):
     for i, c in enumerate(columns):
         t.add_column(c, overflow="fold", no_wrap=(i == 0))
     return t
+
+
+# ---------------------------------------------------------------------------- output paths
+def check_outputs(outputs: list[tuple[str, object]], *, force: bool = False) -> list:
+    """Validate every output path of one run BEFORE any work starts.
+
+    ``outputs`` is ``[(flag, path), ...]`` (a path may be None: skipped). For each: the
+    nearest existing ancestor is a folder we can create files in (a missing parent is
+    created when written), an existing target is a regular file and is only replaced
+    with ``force``, a new target can really be created (probed by creating and removing
+    it: /proc, read-only mounts ...), and no two outputs of the run name the same file.
+    Returns the resolved paths; raises one BoundcalcError naming the flag and the path."""
+    import stat
+    from pathlib import Path
+    from ..errors import BoundcalcError
+    seen: dict = {}
+    out, existing = [], []
+    for flag, p in outputs:
+        if p is None:
+            continue
+        path = Path(p).expanduser()
+        if str(p).endswith(("/", os.sep)) or path.name in ("", ".", ".."):
+            raise BoundcalcError(f"{flag} {str(p)!r} names a folder; give a file name")
+        real = Path(os.path.abspath(path))
+        try:
+            real = real.parent.resolve() / real.name
+        except OSError:
+            pass
+        if real in seen:
+            raise BoundcalcError(f"{flag} {str(p)!r} is the same file as {seen[real]} of this run; "
+                                 "give each output its own file")
+        seen[real] = f"{flag} {str(p)!r}"
+        anc = real.parent
+        while not os.path.lexists(anc) and anc != anc.parent:
+            anc = anc.parent
+        if not anc.is_dir():
+            raise BoundcalcError(f"{flag} {str(p)!r}: {str(anc)!r} is not a folder")
+        if not os.access(anc, os.W_OK | os.X_OK):
+            raise BoundcalcError(f"{flag} {str(p)!r}: folder {str(anc)!r} is not writable")
+        if os.path.lexists(real):
+            try:
+                st = os.stat(real)
+            except OSError as e:
+                raise BoundcalcError(f"{flag} {str(p)!r}: {e.strerror}") from None
+            if stat.S_ISDIR(st.st_mode):
+                raise BoundcalcError(f"{flag} {str(p)!r} is a folder; give a file name")
+            if not stat.S_ISREG(st.st_mode):
+                from ..registry.loader import file_kind
+                raise BoundcalcError(f"{flag} {str(p)!r} is {file_kind(st.st_mode)}, not a regular file")
+            if not force:
+                existing.append((flag, str(p)))
+            elif not os.access(real, os.W_OK):
+                raise BoundcalcError(f"{flag} file {str(p)!r} is not writable")
+        elif anc == real.parent:
+            try:                                  # the real test: can the file be created here?
+                fd = os.open(real, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+                os.close(fd)
+                os.unlink(real)
+            except OSError as e:
+                raise BoundcalcError(f"{flag} {str(p)!r} cannot be created: {e.strerror}") from None
+        else:                                     # a missing parent: can it be created?
+            first = real.parent
+            while first.parent != anc:
+                first = first.parent
+            try:
+                os.mkdir(first)
+                os.rmdir(first)
+            except OSError as e:
+                raise BoundcalcError(f"{flag} {str(p)!r}: folder {str(first)!r} cannot be created: "
+                                     f"{e.strerror}") from None
+        out.append(real)
+    if existing:
+        names = ", ".join(f"{f} {p!r}" for f, p in existing)
+        raise BoundcalcError(f"{names} already exist{'s' if len(existing) == 1 else ''}; "
+                             "use --force to overwrite")
+    return out
+
+
+def write_text(path, text: str) -> None:
+    """Write a validated output (creating missing parent folders)."""
+    from pathlib import Path
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")

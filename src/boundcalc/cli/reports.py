@@ -57,13 +57,12 @@ class LazyEpilogCommand(TyperCommand):
 
 # ---------------------------------------------------------------------------- helpers
 def _cache(no_cache: bool):
-    return False if no_cache else None
-
-
-def _refuse_existing(paths, force: bool, what: str) -> None:
-    existing = [str(p) for p in paths if Path(p).exists()]
-    if existing and not force:
-        raise BoundcalcError(f"{what} {', '.join(existing)} already exists; use --force to overwrite it")
+    """The sweep cache argument; the cache folder is checked here, before any work."""
+    if no_cache:
+        return False
+    from ..reports.sweep import check_cache_dir, resolve_cache_dir
+    check_cache_dir(resolve_cache_dir(None))
+    return None
 
 
 def _check_positive(name: str, v: int, allow_all: bool = False) -> None:
@@ -111,26 +110,24 @@ def compare(paper: str, settings: dict[str, str], *, seed: int = 0, jobs: int = 
             no_cache: bool = False) -> None:
     from ..experiments import experiment_module
     from ..reports.table import Table
-    from .output import console
+    from .output import check_outputs, console, write_text
     if fmt not in FORMATS:
         raise BoundcalcError(f"unknown --format {fmt!r}; use one of {', '.join(FORMATS)}")
     _check_positive("--jobs", jobs, allow_all=True)
-    if output is not None:
-        _refuse_existing([output], force, "output file")
-    plot_paths = None
+    outputs = [("--output", output)]
     if plot is not None:
         from ..reports.plots import targets
-        plot_paths = targets(plot)
-        _refuse_existing(plot_paths, force, "plot file")
+        outputs += [("--plot", p) for p in targets(plot)]
+    check_outputs(outputs, force=force)       # every output checked before any work
+    cache = _cache(no_cache)
     mod = experiment_module(paper)
     validate_settings(mod, paper, settings)
-    t = mod.compare(seed=seed, jobs=jobs, cache_dir=_cache(no_cache), **settings)
+    t = mod.compare(seed=seed, jobs=jobs, cache_dir=cache, **settings)
     if not isinstance(t, Table):
         raise BoundcalcError(f"the experiments of {paper} returned {type(t).__name__}, not a Table")
     if output is not None:
         out = Path(output).expanduser()
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(render_table(t, fmt), encoding="utf-8")
+        write_text(out, render_table(t, fmt))
         print(f"table written: {out}", file=sys.stderr)
     elif fmt == "rich":
         console().print(t.to_rich())
@@ -179,12 +176,18 @@ def reproduce(name: str | None, *, list_: bool = False, full: bool = False, json
     if scheduler and backend != "dask":
         raise BoundcalcError("--scheduler is only used with --backend dask")
     _check_positive("--jobs", jobs, allow_all=True)
-    if plot_dir and not force:
+    if plot_dir:
         from pathlib import Path
         d = Path(plot_dir).expanduser()
+        if d.exists() and not d.is_dir():
+            raise BoundcalcError(f"--plot-dir {plot_dir!r} exists and is not a folder")
+        from .output import check_outputs
+        check_outputs([("--plot-dir", d / ".boundcalc-write-test")], force=force)
+    if plot_dir and not force:
         if d.exists() and (not d.is_dir() or any(d.iterdir())):
             raise BoundcalcError(f"--plot-dir {plot_dir!r} exists and is not an empty folder: figures there "
                                  "could be overwritten; use a new folder or pass --force")
+    cache = _cache(no_cache)
     from ..experiments import reproduction
     rep = reproduction(name)
     settings = settings or {}
@@ -194,7 +197,7 @@ def reproduce(name: str | None, *, list_: bool = False, full: bool = False, json
             raise BoundcalcError(f"unknown option --{k.replace('_', '-')} for reproduction {name}; "
                                  f"its settings: {known}")
     data = rep.run(seed=seed, full=full, jobs=jobs, backend=backend, scheduler=scheduler,
-                   cache_dir=_cache(no_cache), plot_dir=plot_dir, progress=True, **settings)
+                   cache_dir=cache, plot_dir=plot_dir, progress=True, **settings)
     if json:
         emit_json(data)
         return

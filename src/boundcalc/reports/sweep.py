@@ -7,14 +7,19 @@
 name); configs and results must be JSON-serialisable. Results come back in config
 order.
 
-Cache: one JSON file per (function, config, boundcalc version) under
-``cache_dir/sweep/<function>/``; ``cache_dir`` defaults to ``$BOUNDCALC_CACHE`` or
-``~/.cache/boundcalc``, and ``cache_dir=False`` disables caching. The key is the SHA-256 of
-the function's qualified name, the full config (sorted keys) and the version, so a rerun
-is instant and changing one setting recomputes only the configs that changed. Fresh
-results are passed through JSON exactly as cached ones are, so a result is the same
-object whether it was computed now or read back (Python's JSON round-trips floats
-exactly).
+Cache: one JSON file per entry under ``cache_dir/sweep/<function>/``; ``cache_dir``
+defaults to ``$BOUNDCALC_CACHE`` or ``~/.cache/boundcalc``, and ``cache_dir=False``
+disables caching. The key is the SHA-256 of the function's qualified name, the full
+config (sorted keys, seed included), ``boundcalc.__version__`` (single-sourced) and a hash
+of the *code*: every ``.py`` file of the installed package and every packaged formula
+file (:func:`code_hash`). So a rerun is instant, changing one setting recomputes only the
+configs that changed, and any edit to the code or the formulas recomputes everything.
+Each entry is validated when it is read (its schema, its function and config, finite
+numbers only); a bad one is recomputed and a note says so on stderr. Results with
+non-finite numbers are returned but never cached. Entries are written atomically
+(temporary file + rename), so a killed sweep or two sweeps sharing a cache leave only
+complete entries. Fresh results are passed through JSON exactly as cached ones are, so
+a result is the same object whether it was computed now or read back.
 
 Backends: ``"loky"`` (processes, joblib's default), ``"threading"``, ``"sequential"``, or
 ``"dask"`` with ``scheduler="tcp://host:port"`` (joblib's Dask backend over a
@@ -67,6 +72,56 @@ def _version() -> str:
     return __version__
 
 
+_CODE_HASH: dict[str, str] = {}
+
+
+def code_hash() -> str:
+    """SHA-256 over the package's source files and its packaged formula files (path and
+    content), computed once per process."""
+    import boundcalc
+    from ..registry.registry import packaged_dir
+    pkg = Path(boundcalc.__file__).resolve().parent
+    key = str(pkg)
+    if key not in _CODE_HASH:
+        h = hashlib.sha256()
+        files = sorted(pkg.rglob("*.py")) + sorted(Path(packaged_dir()).glob("*.toml"))
+        for f in files:
+            if "__pycache__" in f.parts:
+                continue
+            rel = f.relative_to(pkg) if f.is_relative_to(pkg) else Path("formulas") / f.name
+            h.update(str(rel).encode() + b"\0")
+            h.update(f.read_bytes())
+            h.update(b"\0")
+        _CODE_HASH[key] = h.hexdigest()
+    return _CODE_HASH[key]
+
+
+def check_cache_dir(root: Path | None) -> Path | None:
+    """One clear error, before any work, if the cache folder cannot be used (a file, /proc,
+    read-only): names the folder and $BOUNDCALC_CACHE when it came from there."""
+    if root is None:
+        return None
+    env = os.environ.get("BOUNDCALC_CACHE")
+    what = f"cache folder {str(root)!r}" + (" ($BOUNDCALC_CACHE)" if env and Path(env).expanduser() == root
+                                             else "")
+    anc = root
+    while not os.path.lexists(anc) and anc != anc.parent:
+        anc = anc.parent
+    if not anc.is_dir():
+        raise BoundcalcError(f"{what}: {str(anc)!r} is not a folder; point BOUNDCALC_CACHE at a "
+                             "folder or use --no-cache")
+    try:
+        probe = root / "sweep"
+        probe.mkdir(parents=True, exist_ok=True)
+        fd, tmp = __import__("tempfile").mkstemp(dir=probe, prefix=".probe")
+        os.close(fd)
+        os.unlink(tmp)
+    except OSError as e:
+        raise BoundcalcError(f"{what} cannot be written ({e.strerror}); point BOUNDCALC_CACHE at a "
+                             "writable folder or use --no-cache") from None
+    return root
+
+
 def _canonical(config, where: str) -> str:
     try:
         return json.dumps(config, sort_keys=True, separators=(",", ":"), allow_nan=True)
@@ -74,8 +129,9 @@ def _canonical(config, where: str) -> str:
         raise BoundcalcError(f"sweep: {where} is not JSON-serialisable ({e})") from None
 
 
-def cache_key(name: str, config: dict, version: str | None = None) -> str:
-    payload = _canonical({"fn": name, "config": config, "version": version or _version()}, "config")
+def cache_key(name: str, config: dict, version: str | None = None, code: str | None = None) -> str:
+    payload = _canonical({"fn": name, "config": config, "version": version or _version(),
+                          "code": code or code_hash()}, "config")
     return hashlib.sha256(payload.encode()).hexdigest()
 
 
@@ -83,21 +139,58 @@ def _cache_path(root: Path, name: str, key: str) -> Path:
     return root / "sweep" / name / f"{key}.json"
 
 
-def _read(path: Path):
+def _nonfinite(x, where: str = "result") -> str | None:
+    """Where the first non-finite float of a JSON value is, or None."""
+    import math
+    if isinstance(x, float):
+        return None if math.isfinite(x) else where
+    if isinstance(x, dict):
+        for k, v in x.items():
+            w = _nonfinite(v, f"{where}[{k!r}]")
+            if w:
+                return w
+    elif isinstance(x, list):
+        for i, v in enumerate(x):
+            w = _nonfinite(v, f"{where}[{i}]")
+            if w:
+                return w
+    return None
+
+
+def _read(path: Path, name: str | None = None, config: dict | None = None):
+    """(result, None) for a valid entry; (None, None) when there is none; (None, why)
+    for an entry that exists but cannot be trusted."""
     try:
         with path.open(encoding="utf-8") as fh:
-            return json.load(fh)["result"]
-    except (OSError, ValueError, KeyError):
-        return None       # missing or corrupt: recompute
+            rec = json.load(fh)
+    except FileNotFoundError:
+        return None, None
+    except (OSError, ValueError, RecursionError) as e:
+        return None, f"unreadable ({type(e).__name__})"
+    if not isinstance(rec, dict) or not isinstance(rec.get("result"), dict):
+        return None, "not an entry of the expected form (a dict with a dict 'result')"
+    if name is not None and rec.get("fn") != name:
+        return None, f"written for another function ({rec.get('fn')!r})"
+    if config is not None and _canonical(rec.get("config"), "cached config") != _canonical(config, "config"):
+        return None, "written for another configuration"
+    bad = _nonfinite(rec["result"])
+    if bad:
+        return None, f"a non-finite number at {bad}"
+    return rec["result"], None
 
 
 def _write(path: Path, name: str, config: dict, result_json: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(f".tmp{os.getpid()}")
-    text = ('{"fn": ' + json.dumps(name) + ', "version": ' + json.dumps(_version()) + ', "config": '
-            + _canonical(config, "config") + ', "result": ' + result_json + "}\n")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
+    tmp = path.with_name(f".{path.stem}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
+    text = ('{"fn": ' + json.dumps(name) + ', "version": ' + json.dumps(_version()) + ', "code": '
+            + json.dumps(code_hash()) + ', "config": ' + _canonical(config, "config") + ', "result": '
+            + result_json + "}\n")
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, path)
+    finally:
+        if tmp.exists():
+            tmp.unlink()
 
 
 def _roundtrip(result, name: str, i: int) -> tuple[object, str]:
@@ -163,18 +256,23 @@ def run(fn, configs: list[dict], *, jobs: int = 1, backend: str = "loky", schedu
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs == 0 or jobs < -1:
         raise BoundcalcError(f"sweep: jobs must be a positive integer or -1 (all cores), got {jobs!r}")
 
-    root = resolve_cache_dir(cache_dir)
+    root = check_cache_dir(resolve_cache_dir(cache_dir))
     version = _version()
+    code = code_hash() if root is not None else ""
     results: list = [None] * len(configs)
     todo: list[int] = []
     paths: dict[int, Path] = {}
     for i, c in enumerate(configs):
         if root is not None:
-            paths[i] = _cache_path(root, name, cache_key(name, c, version))
-            hit = _read(paths[i])
+            paths[i] = _cache_path(root, name, cache_key(name, c, version, code))
+            hit, why = _read(paths[i], name, c)
             if hit is not None:
                 results[i] = hit
                 continue
+            if why:
+                import sys
+                print(f"note: cache entry {paths[i].name[:12]} of {name.rsplit('.', 1)[-1]} (config #{i}) "
+                      f"is bad ({why}); recomputed", file=sys.stderr)
         todo.append(i)
     if not todo:
         return SweepResults(results, configs)
@@ -183,8 +281,12 @@ def run(fn, configs: list[dict], *, jobs: int = 1, backend: str = "loky", schedu
 
     def store(i, raw):
         res, text = _roundtrip(raw, name, i)
-        if root is not None:
-            _write(paths[i], name, configs[i], text)
+        if root is not None and _nonfinite(res) is None:     # non-finite results are never cached
+            try:
+                _write(paths[i], name, configs[i], text)
+            except OSError as e:
+                raise BoundcalcError(f"cache folder {str(root)!r}: cannot write an entry ({e.strerror}); "
+                                     "use --no-cache or another BOUNDCALC_CACHE") from None
         results[i] = res
         bar.advance()
 
