@@ -137,6 +137,15 @@ def test_fig1_and_fig3_small(tmp_path):
     for key in ("a", "b"):
         np.testing.assert_allclose(out3["panels"][key]["v_mm_unit"], [0.0, 1.0], atol=1e-9)  # paper
     assert E.render_fig1(out) is not None and E.render_fig3(out3) is not None
+    rows1 = {r["quantity"]: r for r in out["paper_vs_ours"]}
+    conv = [r["converged_to"] for r in b["runs"]]
+    want = "reproduced" if "GMM" in conv and "LMM1" in conv and min(
+        r["best_correlation"] for r in b["runs"]) > 0.99 else "not reproduced"
+    assert rows1["Fig. 1(b): depending on p(0), GMM or LMM"]["verdict"] == want
+    assert rows1["Fig. 1(c): 1/2 ||p^mm||^2 of the GMM"]["verdict"] == "not comparable"
+    rows3 = {r["quantity"]: r for r in out3["paper_vs_ours"]}
+    c = out3["panels"]["b"]["corr_p_prelax"]
+    assert rows3["Fig. 3(b): corr(p(t), p^relax) after 30 steps"]["ours"] == f"{c:.6f}"
 
 
 def test_reproductions_registered():
