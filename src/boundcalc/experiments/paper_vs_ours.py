@@ -16,14 +16,16 @@ VERDICTS = ("reproduced", "not reproduced", "not comparable", "not reproduced (d
             "partly reproduced", "not run")
 
 
-def row(quantity: str, paper, source: str, ours, verdict: str, why: str, *, interval=None) -> dict:
-    """One row; ``ours`` may be a number, a string, or None (then the interval's mean)."""
+def row(quantity: str, paper, source: str, ours, verdict: str, why: str, *, interval=None,
+        unit: str = "seeds") -> dict:
+    """One row; ``ours`` may be a number, a string, or None (then the interval's mean);
+    ``unit`` names what the interval runs over (seeds, trials)."""
     from ..reports.intervals import describe, short_method
 
     if verdict not in VERDICTS:
         raise ValueError(f"unknown verdict {verdict!r}; use one of {VERDICTS}")
     if ours is None and interval is not None:
-        ours_txt = describe(interval, 3)
+        ours_txt = describe(interval, 4).replace(" seeds)", f" {unit})")
     elif isinstance(ours, float):
         ours_txt = f"{ours:.4g}"
     else:
@@ -31,7 +33,7 @@ def row(quantity: str, paper, source: str, ours, verdict: str, why: str, *, inte
     return {"quantity": quantity, "paper": paper if isinstance(paper, str) else
             ("-" if paper is None else f"{paper:g}"),
             "source": source, "ours": ours_txt, "interval": interval,
-            "method": short_method(interval) if interval is not None else None,
+            "method": short_method(interval).replace(" seeds", f" {unit}") if interval is not None else None,
             "verdict": verdict, "why": why}
 
 
@@ -72,7 +74,8 @@ def markdown_report(data: dict, *, wall_seconds: float | None = None, command: s
     if command:
         out += [f"Command: `{command}`", ""]
     if wall_seconds is not None:
-        out += [f"Wall time: {wall_seconds:.0f} s on the shared 2-core machine (nice 19).", ""]
+        note = f" ({data['wall_time_note']})" if data.get("wall_time_note") else ""
+        out += [f"Wall time: {wall_seconds:.0f} s on the shared 2-core machine (nice 19){note}.", ""]
     out += ["## Paper vs ours", "", to_markdown(data.get("paper_vs_ours", []))]
     if data.get("conclusions"):
         out += ["## Conclusions", ""] + [f"- {c}" for c in data["conclusions"]] + [""]

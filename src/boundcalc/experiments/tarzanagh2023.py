@@ -108,7 +108,7 @@ def _gd_p(keys, gamma, p0, *, lr: float, steps: int, loss: str, normalized: bool
     for t in range(steps + 1):
         g, _ = _grad(keys, gamma, p, d1)
         gn = float(np.linalg.norm(g))
-        if not (np.isfinite(gn) and np.isfinite(p).all()):
+        if not (np.isfinite(gn) and np.isfinite(np.linalg.norm(p))):
             from boundcalc.engine.budget import Divergence
             raise Divergence(t, "gradient or iterate")
         gnorm[t] = gn
@@ -487,7 +487,8 @@ def _fig9_rows(res: list[dict], per_d: dict, dims, findings: list[dict]) -> list
         rows.append(row("average correlation of p(t) with its LMM/GMM direction (saturated runs, all d)",
                         "0.997", FIG9_QUOTES["corr"], None, "reproduced" if ok else "not reproduced",
                         f"over {len(corr)} saturated trials; " + ("within 0.005 of the paper's 0.997" if ok else
-                                                                   "more than 0.005 from 0.997"), interval=iv))
+                                                                   "more than 0.005 from 0.997"), interval=iv,
+                        unit="trials"))
     gaps = [r for r in sat if r["score_gap"] is not None]
     if gaps:
         neg = [1.0 if r["score_gap"] < 0 else 0.0 for r in gaps]
@@ -506,7 +507,7 @@ def _fig9_rows(res: list[dict], per_d: dict, dims, findings: list[dict]) -> list
             iv = mean_interval(cn)
             rows.append(row("average correlation with p^mm(alpha) when gamma-bar < 0", "> 0.99",
                             FIG9_QUOTES["corr_neg"], None, "reproduced" if iv["mean"] > 0.99 else "not reproduced",
-                            f"{len(cn)} trials", interval=iv))
+                            f"{len(cn)} trials", interval=iv, unit="trials"))
         else:
             rows.append(row("average correlation with p^mm(alpha) when gamma-bar < 0", "> 0.99",
                             FIG9_QUOTES["corr_neg"], "-", "not comparable", "no trial with gamma-bar < 0"))
