@@ -574,6 +574,10 @@ NEW_CHECKS = {
     "assumptionA_logistic_M1": "ok", "assumptionA_logistic_decreasing": "ok", "attsvm_selects": "ok",
     "thm1_eps_positive": "error", "cone_7_distance": "ok", "thm7_margin_gap": "ok",
     "exampleC_nu_positive": "ok", "grad_sum_from_25": "ok", "lemma8_sandwich_radius": "ok",
+    "mu_below_one": "ok", "exampleC_vmm_feasible": "ok", "fig3a_vmm_optimal": "ok",
+    "fig3a_vmm_feasible": "ok", "fig3b_yellow_not_support": "ok", "softmax_tail_from_33": "ok",
+    "ratio_31c_from_31a_31b": "ok", "factor_31c_unit_at_most_one": "ok", "factor_56_at_most_one": "note",
+    "C1_54_bounds_norm_growth": "ok", "thm1_C_lower_85": "ok",
 }
 
 
@@ -696,3 +700,16 @@ def test_theorem7_gap_handed_to_lemma8():
         assert gap >= e * (g - gq) / 4
         e2 = M(2)
         assert (gq + e2 * g) / (1 + e2) - (gq + e2 * (g - gq) / 4) < e2 * (g - gq) / 4
+
+
+def test_printed_factor_of_56_can_exceed_one():
+    """c/(C Theta A_bar) (the printed reading of (56)) against c Theta/(C A_bar) (Lemma 7 for the
+    unit direction): with ||p^mm|| = 10 (Theta = 1/10), A_bar = 1/10 (A_bar/Theta = 1) and
+    c/C = 1/16, the first is 100/16 = 6.25 > 1 -- impossible for a lower bound on a cosine --
+    the second 1/16."""
+    vals = dict(ell_min="1", ell_max="1", gamma_gap_min="1", gamma_gap_bar_max="1", A_bar="0.1", pmm_norm="10")
+    with mp.workdps(60):
+        c, C, theta, abar = M(1) / 8, M(2), M(1) / 10, M(1) / 10
+        assert close(value("corr_ratio_56", **vals), c / (C * theta * abar))
+        assert close(value("corr_ratio_31c_unit", **vals), c * theta / (C * abar))
+        assert mp.almosteq(c / (C * theta * abar), M(25) / 4) and mp.almosteq(c * theta / (C * abar), M(1) / 16)
