@@ -477,11 +477,13 @@ def compare(ctx: typer.Context,
             plot: Optional[str] = typer.Option(None, "--plot",
                                                help="Bound-vs-measured bars: FILE(.png|.pdf), both written."),
             no_cache: bool = typer.Option(False, "--no-cache", help="Recompute; do not read or write the cache."),
+            max_memory: Optional[str] = typer.Option(None, "--max-memory", help="Memory budget (512M, 4G; "
+                                                     "default: half the available memory)."),
             json: bool = typer.Option(False, "--json", help="Same as --format json.")):
     """A paper's bounds beside what the engine measures, as a table. Settings: --NAME VALUE or --set NAME=VALUE."""
     from .reports import compare as run
     run(paper, _dynamic_flags(ctx.args), seed=seed, jobs=jobs, fmt="json" if json else format_,
-        output=output, force=force, plot=plot, no_cache=no_cache)
+        output=output, force=force, plot=plot, no_cache=no_cache, max_memory=max_memory)
 
 
 @app.command(context_settings=DYNAMIC)
@@ -496,10 +498,12 @@ def reproduce(ctx: typer.Context,
               scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler tcp://HOST:PORT."),
               plot_dir: Optional[str] = typer.Option(None, "--plot-dir", help="Write the figures (PNG+PDF) here."),
               no_cache: bool = typer.Option(False, "--no-cache", help="Recompute; do not read or write the cache."),
-              force: bool = typer.Option(False, "--force", help="Allow writing figures into a non-empty --plot-dir.")):
+              force: bool = typer.Option(False, "--force", help="Allow writing figures into a non-empty --plot-dir."),
+              max_memory: Optional[str] = typer.Option(None, "--max-memory", help="Memory budget (512M, 4G; "
+                                                       "default: half the available memory).")):
     """Reproduce a figure or table of a paper; our numbers beside the paper's. Settings the
     reproduction accepts: --NAME VALUE (e.g. arda2026-fig1 --teacher authors-code)."""
     from .reports import reproduce as run
     run(name, list_=list_, full=full, json=json, seed=seed, jobs=jobs, backend=backend,
-        scheduler=scheduler, plot_dir=plot_dir, no_cache=no_cache, force=force,
+        scheduler=scheduler, plot_dir=plot_dir, no_cache=no_cache, force=force, max_memory=max_memory,
         settings=_dynamic_flags(list(ctx.args)))

@@ -56,6 +56,17 @@ class LazyEpilogCommand(TyperCommand):
 
 
 # ---------------------------------------------------------------------------- helpers
+def _set_max_memory(text: str | None) -> None:
+    """--max-memory: validated now, passed on through the environment (worker processes
+    inherit it; engine.budget reads it)."""
+    if text is None:
+        return
+    import os
+    from ..engine.budget import ENV_VAR, parse_size
+    parse_size(text)
+    os.environ[ENV_VAR] = str(text)
+
+
 def _cache(no_cache: bool):
     """The sweep cache argument; the cache folder is checked here, before any work."""
     if no_cache:
@@ -107,7 +118,7 @@ def validate_settings(mod, paper: str, settings: dict[str, str]) -> None:
 # ---------------------------------------------------------------------------- compare
 def compare(paper: str, settings: dict[str, str], *, seed: int = 0, jobs: int = 1, fmt: str = "rich",
             output: str | None = None, force: bool = False, plot: str | None = None,
-            no_cache: bool = False) -> None:
+            no_cache: bool = False, max_memory: str | None = None) -> None:
     from ..experiments import experiment_module
     from ..reports.table import Table
     from .output import check_outputs, console, write_text
@@ -119,10 +130,15 @@ def compare(paper: str, settings: dict[str, str], *, seed: int = 0, jobs: int = 
         from ..reports.plots import targets
         outputs += [("--plot", p) for p in targets(plot)]
     check_outputs(outputs, force=force)       # every output checked before any work
+    _set_max_memory(max_memory)
     cache = _cache(no_cache)
     mod = experiment_module(paper)
     validate_settings(mod, paper, settings)
-    t = mod.compare(seed=seed, jobs=jobs, cache_dir=cache, **settings)
+    from ..engine.budget import numpy_quiet
+    with numpy_quiet() as warned:
+        t = mod.compare(seed=seed, jobs=jobs, cache_dir=cache, **settings)
+    if warned.summary():
+        print(f"note: {warned.summary()}", file=sys.stderr)
     if not isinstance(t, Table):
         raise BoundcalcError(f"the experiments of {paper} returned {type(t).__name__}, not a Table")
     if output is not None:
@@ -162,7 +178,7 @@ def list_reproductions(json: bool = False) -> None:
 def reproduce(name: str | None, *, list_: bool = False, full: bool = False, json: bool = False,
               seed: int = 0, jobs: int = 1, backend: str = "loky", scheduler: str | None = None,
               plot_dir: str | None = None, no_cache: bool = False, force: bool = False,
-              settings: dict[str, str] | None = None) -> None:
+              max_memory: str | None = None, settings: dict[str, str] | None = None) -> None:
     from .output import console, emit_json
     if list_ or name == "list":
         list_reproductions(json)
@@ -187,6 +203,7 @@ def reproduce(name: str | None, *, list_: bool = False, full: bool = False, json
         if d.exists() and (not d.is_dir() or any(d.iterdir())):
             raise BoundcalcError(f"--plot-dir {plot_dir!r} exists and is not an empty folder: figures there "
                                  "could be overwritten; use a new folder or pass --force")
+    _set_max_memory(max_memory)
     cache = _cache(no_cache)
     from ..experiments import reproduction
     rep = reproduction(name)

@@ -641,3 +641,12 @@ def in_domain(X: Array, tol: float = 1e-12) -> bool:
     """Whether every token has norm <= 1, i.e. X in the input set of Sec. 3.1."""
     X = np.asarray(X, dtype=np.float64)
     return bool(np.all(np.linalg.norm(X, axis=1) <= 1.0 + tol))
+
+
+def memory_estimate(c: dict, m: int) -> float:
+    """Bytes one width-m run needs before anything is allocated (see
+    :mod:`boundcalc.engine.budget`): parameters W (m, d, d), U (m, d) with gradients,
+    accumulators and boundary directions, per-sample head features, the data and the
+    teacher pool."""
+    d, n, T, pool = c["d"], c["n"], c.get("T", 8), c["pool"]
+    return 8.0 * (8 * m * d * d + 4 * n * m * d + 2 * n * T * d + 2 * pool * d * d)

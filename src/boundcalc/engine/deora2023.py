@@ -551,6 +551,12 @@ def train(params: MHAParams, X: Array, y: Array, *, eta: float, steps: int,
             test_steps.append(k)
         dist[k] = distance(p, start).total
         _, tl[k], gn[k] = gd_step(p, X, y, eta, loss)
+        if not (np.isfinite(tl[k]) and np.isfinite(gn[k]) and np.isfinite(dist[k])):
+            from .budget import Divergence        # non-finite loss, gradient or iterate norm
+            raise Divergence(k, "loss or iterate")
+    if steps and not np.isfinite(distance(p, start).total):
+        from .budget import Divergence
+        raise Divergence(steps, "iterate")
     if X_test is not None and eval_every:
         test_loss.append(_risk(p, X_test, y_test, loss))
         test_steps.append(steps)
@@ -852,3 +858,15 @@ def prop1_bounds(x: Array, U: Array) -> tuple[float, float]:
     g = 2 * n2inf ** 2 * s + np.sqrt(T) * n2inf
     h = 6 * d * n2inf ** 2 * n1inf ** 2 * s + 2 * np.sqrt(T * d) * n2inf ** 2 * n1inf
     return float(g), float(h)
+
+
+def memory_estimate(c: dict) -> float:
+    """Bytes a compare/measure configuration of this model needs, before anything is
+    allocated (checked against the budget of :mod:`boundcalc.engine.budget`): the token
+    arrays of the three sample sets, the parameters and their gradients, per-head
+    attention scores, the n x n NTK Gram matrix (its Jacobians are chunked to 2e8 bytes)
+    and the per-step records."""
+    n_all = c["n1"] + c["n"] + c["n_test"]
+    T, d, H = c["T"], c["d"], c["H"]
+    return 8.0 * (2 * n_all * T * d + 6 * H * (T * d + d * d) + c["n"] ** 2 + 3 * c["K"]
+                  + 3 * max(c["n1"], c["n"], c["n_test"]) * H * T * T) + 2e8

@@ -430,3 +430,12 @@ def train(data: TokenDataset, *, params: str = "p", lr: float, steps: int,
     return Trajectory(np.array(rec["step"]), np.array(rec["p"]), np.array(rec["v"]),
                       np.array(rec["W"]), np.array(rec["loss"]), np.array(rec["gn"]),
                       np.array(rec["att"]), np.array(rec["corr"]) if ref is not None else None)
+
+
+def memory_estimate(s: dict) -> float:
+    """Bytes a compare configuration needs before anything is allocated (see
+    :mod:`boundcalc.engine.budget`): the per-step gradient-norm record, the token arrays,
+    d x d Hessians and the recorded iterates."""
+    n, T, d = s.get("n", 4), s.get("T", 2), s.get("d", 10)
+    pts = s.get("hessian_points", 20) + s.get("random_points", 20) + 1
+    return 8.0 * ((s["steps"] + 1) + 4 * n * T * d + 6 * d * d + pts * d)

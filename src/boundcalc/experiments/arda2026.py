@@ -164,6 +164,10 @@ def _points(c: dict, seed: int, *, jobs=1, backend="loky", scheduler=None, cache
     base = {k: (list(v) if isinstance(v, tuple) else v) for k, v in c.items()
             if k in ("d", "T", "n", "R", "pool", "nu", "rho", "tau", "eta", "weights", "teacher")}
     configs = [{**base, "m": m, "seed": seed + k} for k in range(c["seeds"]) for m in c["widths"]]
+    from ..engine.arda2026 import memory_estimate
+    from ..engine.budget import check_memory
+    m_max = max(c["widths"])
+    check_memory(memory_estimate(c, m_max), f"{PAPER} width m={m_max} (d={c['d']}, n={c['n']}, pool={c['pool']})")
     return sweep.run(measure_width, configs, jobs=jobs, backend=backend, scheduler=scheduler,
                      cache_dir=cache_dir, progress=progress, desc=desc)
 

@@ -253,7 +253,19 @@ def compare(*, seed: int = 0, jobs: int = 1, cache_dir=None, **settings):
 
     c = parse_settings(settings)
     seed = as_int("seed", seed)
-    m = measure({**c, "seed": seed})
+    from ..engine.budget import Divergence, check_memory, numpy_quiet
+    from ..engine.deora2023 import memory_estimate
+    check_memory(memory_estimate(c), f"{PAPER} compare (n1={c['n1']}, n={c['n']}, n_test={c['n_test']}, "
+                                     f"T={c['T']}, d={c['d']}, H={c['H']}, K={c['K']})")
+    try:
+        with numpy_quiet() as warned:
+            m = measure({**c, "seed": seed})
+    except Divergence as e:
+        return Table(PAPER, "Deora et al. (2023) on DM1: the second-phase run diverged", c, seed,
+                     [Row(f"second-phase GD: diverged at step {e.step}", "Sec. 5.1", kind="info",
+                          note=f"non-finite {e.what} at step {e.step} with eta = {c['eta']}; the run was "
+                               "stopped and nothing is compared")],
+                     [f"diverged at step {e.step}: no measurement is reported (never inf)"])
     b = bounds_for(c, m)
     H, eta = c["H"], c["eta"]
     rows: list[Row] = []
