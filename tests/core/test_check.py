@@ -787,3 +787,27 @@ def test_markdown_report_has_counts_findings_rerun_lines_and_coverage(hidden_rep
     assert "re-run: `boundcalc check hid --only negative_bound`" in md
     assert "### Coverage of hid: 5/6 numbered results audited" in md
     assert "| Lemma 9 | unaudited | — |" in md
+
+
+@pytest.mark.parametrize("text, want", [
+    ("log(n)/sqrt(n)", (-0.5, 1)),             # by hand: n^(-1/2) log n
+    ("(n + log(n))**2", (2, 0)),
+    ("min(n, n**2) + 3", (1, 0)),
+    ("max(sqrt(n), log(n)**3)", (0.5, 0)),
+    ("tanh(1/n)", (-1, 0)),                     # tanh(u) ~ u as u -> 0
+    ("exp(-n) + 1/n", (-1, 0)),
+    ("a*n**2 - b*n", (2, 0)),                   # a, b > 0 at their generic values
+    ("sqrt(log(a*n))", (0, 0.5)),
+    ("n - n", None),                            # cancellation: left to SymPy
+    ("exp(n)", None),                           # not of the form n^a log(n)^b
+    ("log(log(n))", None),
+])
+def test_structural_growth_against_hand_exponents(text, want):
+    from fractions import Fraction
+    from boundcalc.expr.parser import parse
+    from boundcalc.services.check.growth import growth
+    g = growth(parse(text, allow_relation=False), "n", {"a": Fraction(2), "b": Fraction(3)})
+    if want is None:
+        assert g is None
+    else:
+        assert (float(g[1]), float(g[2])) == want and g.sign == 1

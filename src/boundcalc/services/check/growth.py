@@ -14,6 +14,7 @@ from fractions import Fraction
 from ...expr.nodes import Add, Const, Func, Mul, Node, Num, Pow, Sym
 
 ZERO = "zero"
+TINY = "tiny"      # tends to 0 faster than every power of x (exp of -x^a): dropped from sums
 
 
 class Growth(tuple):
@@ -40,10 +41,10 @@ def growth(node: Node, x: str, env: dict) -> Growth | None:
     """Growth of ``node`` as ``x`` -> oo; ``env`` holds generic values of the other
     symbols (to sign the x-free factors). None: the rules cannot decide."""
     try:
-        g = _g(node, x, env, {})
+        g = _g(node, x, env, {}, tiny_ok=True)
     except _GiveUp:
         return None
-    return None if g == ZERO else g
+    return None if g in (ZERO, TINY) else g
 
 
 def _free_value(node: Node, env):
@@ -58,12 +59,16 @@ def _free_value(node: Node, env):
     return v
 
 
-def _g(node: Node, x: str, env, memo):
+def _g(node: Node, x: str, env, memo, tiny_ok: bool = False):
     key = id(node)
-    if key in memo:
-        return memo[key]
-    out = _g1(node, x, env, memo)
-    memo[key] = out
+    if key not in memo:
+        try:
+            memo[key] = _g1(node, x, env, memo)
+        except _GiveUp:
+            memo[key] = None
+    out = memo[key]
+    if out is None or (out == TINY and not tiny_ok):
+        raise _GiveUp
     return out
 
 
@@ -77,7 +82,11 @@ def _g1(node: Node, x: str, env, memo):
     if isinstance(node, Sym):
         return Growth(1, 1, 0)
     if isinstance(node, Add):
-        terms = [t for t in (_g(c, x, env, memo) for c in node.args) if t != ZERO]
+        terms = [t for t in (_g(c, x, env, memo, tiny_ok=True) for c in node.args) if t != ZERO]
+        if any(t != TINY for t in terms):
+            terms = [t for t in terms if t != TINY]
+        elif terms:
+            raise _GiveUp
         if not terms:
             return ZERO
         top = max(t.ab for t in terms)
@@ -166,6 +175,8 @@ def _func(node: Func, x, env, memo):
     if name == "exp":
         if g == ZERO or g[1] < 0 or (g[1] == 0 and g[2] <= 0):
             return Growth(1, 0, 0)         # exp(tends to a constant) -> a positive constant
+        if g.sign < 0 and g[1] > 0:
+            return TINY                    # exp(-c x^a), a > 0: below every power of x
         raise _GiveUp
     if name in ("tanh", "atan", "erf", "sin", "tan"):
         if g == ZERO:
