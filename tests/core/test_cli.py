@@ -161,6 +161,10 @@ def test_require_heads_holds_at_one_returns_at_once_and_huge_answers_print():
     d = json.loads(run("require-heads", "--d", "16", "--T", "8", "--C", "1e2200", "--json").stdout)
     h = {r["id"]: r["H"] for r in d["requirements"]}["deora2023.heads_cor2"]
     assert h.startswith("1.81342449236979e+4419") and h.endswith("(4420 digits)")
+    # 10^8019: beyond the default certification precision; certified with more bits, no crash
+    d = json.loads(run("require-heads", "--d", "16", "--T", "8", "--C", "1e4000", "--json").stdout)
+    r = {r["id"]: r for r in d["requirements"]}["deora2023.heads_cor2"]
+    assert r["H"].startswith("1.81342449236979e+8019") and r["certificate"]["fails_at"].endswith("(8020 digits)")
 
 
 @pytest.mark.parametrize("args,needle", [

@@ -80,15 +80,22 @@ def _sign_ok(op: str, s: int) -> bool:
 
 
 def relation_holds(rel: Rel, env: dict, *, what: str = "relation", diff=None, keep=None,
-                   var: str | None = None) -> bool:
+                   var: str | None = None, max_prec: int | None = None) -> bool:
     """Certified decision of ``lhs OP rhs`` at ``env`` (``diff``/``keep``/``var``: reuse
-    the enclosures of the parts that do not depend on ``var`` across calls)."""
+    the enclosures of the parts that do not depend on ``var`` across calls; ``max_prec``:
+    more bits than the default, for values such as H = 10^8000 next to H - 1)."""
     diff = sub(rel.lhs, rel.rhs) if diff is None else diff
-    s = mpb.decide_sign(diff, env, keep=keep, var=var)
+    kw = {} if max_prec is None else {"max_prec": max_prec}
+    s = mpb.decide_sign(diff, env, keep=keep, var=var, **kw)
     if s is None:
-        # equal to every precision tried: decide equality symbolically
+        # equal to every precision tried: decide equality symbolically (exact rationals of
+        # printable size only; SymPy cannot print integers beyond 4300 digits)
         from .symbolic import is_zero_at
-        if is_zero_at(diff, env):
+        try:
+            zero = is_zero_at(diff, env)
+        except ValueError:
+            zero = False
+        if zero:
             s = 0
         else:
             raise BoundcalcError(f"{what}: cannot decide the relation at these values")
@@ -311,8 +318,10 @@ class _Solver:
     # certified
     def holds(self, x) -> bool:
         e = dict(self.env)
-        e[self.var] = _to_fraction(x)
-        return relation_holds(self.rel, e, what=self.what, diff=self.diff, keep=self.keep, var=self.var)
+        e[self.var] = x = _to_fraction(x)
+        bits = max(abs(x.numerator).bit_length(), x.denominator.bit_length())
+        return relation_holds(self.rel, e, what=self.what, diff=self.diff, keep=self.keep, var=self.var,
+                              max_prec=max(mpb.SIGN_MAX_PREC, 4 * bits + 512))
 
     def holds_safe(self, x) -> bool:
         try:
