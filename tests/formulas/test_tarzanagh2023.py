@@ -327,6 +327,17 @@ case("Gamma_qprime_lb", dict(Gamma_q="0.4", eps_7="0.1", Gamma_mm="0.6"), (M("0.
 case("Gamma_qprime_lb", dict(Gamma_q="1e400", eps_7="1", Gamma_mm="1e400"), M("1e400"))
 case("delta_thm7", dict(eps_7="0.1", Gamma_mm="0.6", Gamma_q="0.4", M_k="2"), M("0.1") * M("0.2") / 8)
 case("delta_thm7", dict(eps_7="1e200", Gamma_mm="1e200", Gamma_q="1", M_k="0.25"), M("1e200") * (M("1e200") - 1))
+# Lemma 8, proof: R(delta_Gamma) = log(2n M+ K+ T/(M- K-))/delta_Gamma (case 1) and
+# log(2n M+ K+ T/(M- kappa))/min(delta_q, delta_Gamma) (case 2), solved from the printed inequalities
+L8 = dict(n=3, M_plus="2", K_plus="1.5", T=4, M_minus="0.5")
+case("R_lemma8_case1", {**L8, "K_minus": "0.25", "delta_Gamma": "0.2"},
+     mp.log(2 * 3 * M(2) * M("1.5") * 4 / (M("0.5") * M("0.25"))) / M("0.2"))
+case("R_lemma8_case1", {**L8, "K_minus": "0.25", "delta_Gamma": "1e-400"},
+     mp.log(2 * 3 * M(2) * M("1.5") * 4 / (M("0.5") * M("0.25"))) * M("1e400"))
+case("R_lemma8_case2", {**L8, "kappa8": "0.1", "delta_q": "0.3", "delta_Gamma": "0.7"},
+     mp.log(2 * 3 * M(2) * M("1.5") * 4 / (M("0.5") * M("0.1"))) / M("0.3"))
+case("R_lemma8_case2", {**L8, "kappa8": "0.1", "delta_q": "0.3", "delta_Gamma": "1e-400"},
+     mp.log(2 * 3 * M(2) * M("1.5") * 4 / (M("0.5") * M("0.1"))) * M("1e400"))
 
 # ---- Lemma 11
 case("lemma11_margin", dict(gap_pair="0.6", gamma_bar="0.2"), M(3))
@@ -578,6 +589,7 @@ NEW_CHECKS = {
     "fig3a_vmm_feasible": "ok", "fig3b_yellow_not_support": "ok", "softmax_tail_from_33": "ok",
     "ratio_31c_from_31a_31b": "ok", "factor_31c_unit_at_most_one": "ok", "factor_56_at_most_one": "note",
     "C1_54_bounds_norm_growth": "ok", "thm1_C_lower_85": "ok",
+    "lemma8_case1_threshold": "ok", "lemma8_case2_order": "ok",
 }
 
 
