@@ -265,7 +265,7 @@ def compare(*, seed: int = 0, jobs: int = 1, cache_dir=None, **settings):
                      [Row(f"second-phase GD: diverged at step {e.step}", "Sec. 5.1", kind="info",
                           note=f"non-finite {e.what} at step {e.step} with eta = {c['eta']}; the run was "
                                "stopped and nothing is compared")],
-                     [f"diverged at step {e.step}: no measurement is reported (never inf)"])
+                     [f"diverged at step {e.step}: the run was stopped and no measurement is reported"])
     b = bounds_for(c, m)
     H, eta = c["H"], c["eta"]
     rows: list[Row] = []

@@ -221,7 +221,7 @@ def compare(*, seed: int = 0, jobs: int = 1, cache_dir=None, **settings) -> Tabl
                      [Row(f"GD on p: diverged at step {e.step}", "eq. (3)", kind="info",
                           note=f"non-finite {e.what} at step {e.step} with lr = {s['lr']}; the run was "
                                "stopped and nothing is compared")],
-                     [f"diverged at step {e.step}: no measurement is reported (never inf)"])
+                     [f"diverged at step {e.step}: the run was stopped and no measurement is reported"])
     p = run["p"]
     loss = s["loss"]
 

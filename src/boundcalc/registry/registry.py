@@ -69,8 +69,14 @@ class Registry:
         if key not in self._papers:
             if key not in self._files:
                 raise BoundcalcError(f"unknown paper {key!r}; papers: {', '.join(self._files)}")
-            self._papers[key] = load_file(self._files[key])
-            self._link(self._papers[key])
+            paper = self._papers[key] = load_file(self._files[key])
+            try:
+                self._link(paper)
+            except BaseException:        # not half-loaded: the next use reports the same error
+                del self._papers[key]
+                for fid in [f for f in self._state if f.partition(".")[0] == key]:
+                    del self._state[fid]
+                raise
         return self._papers[key]
 
     @property
