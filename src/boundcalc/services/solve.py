@@ -30,7 +30,7 @@ from .._record import Record, factory
 from ..backends import mp as mpb
 from ..errors import BoundcalcError, UnsatisfiableError
 from ..expr.domains import Domain
-from ..expr.nodes import Add, Const, Func, Mul, Num, Pow, Rel, Sym, sub
+from ..expr.nodes import Add, Func, Mul, Num, Pow, Rel, Sym, sub
 
 MAX_LOG2 = 400_000        # search up to 2^400000 (~10^120000)
 REAL_BITS = 200           # relative width of a real answer's bracket: 2^-REAL_BITS
