@@ -242,14 +242,35 @@ def _decide(a, rel, b, g, op, domains, extra, deadline, samples, seed) -> Decisi
     if ce is not None:
         return _verdict("disproved", "counterexample", "certified", counterexample=ce,
                         detail="the relation fails at a point re-checked in ball arithmetic")
-    # 2a. a quick SMT pass (most proofs are found here in a fraction of a second)
+    # 2a. quick SMT passes on the generalized goal (repeated subterms named) and the goal:
+    # most proofs are found here in a fraction of a second
     from .smt import decide_smt, generalize
-    quick = decide_smt(g, op, domains, extra, timeout_ms=int(1000 * max(0.2, min(0.6, 0.15 * total))))
-    if quick.status == "proved":
-        how = ("after naming " + ", ".join(_short(quick.named))) if quick.named else "polynomial"
-        return _verdict("proved", "SMT", how)
-    # 2b. exact (SymPy)
     why = sympy_safe(g) or next((sympy_safe(r) for r in extra if sympy_safe(r)), None)
+    gen = None
+    if why is None:
+        try:
+            with time_limit(max(0.3, min(1.0, 0.1 * total))):
+                gen = generalize(g, extra, domains, lambda n: _sympy_sign(n, domains))
+        except _Timeout:
+            gen = None
+    runs = [("", g, extra, domains)]
+    if gen is not None:
+        g2, extra2, doms2, labels = gen
+        runs.insert(0, ("after generalizing " + ", ".join(_short(labels, 2)) + "; ", g2, extra2, doms2))
+    settled = set()                  # runs whose relaxed problem z3 answered (sat): not re-run
+    for pre, cand, ex, doms in runs:
+        quick = decide_smt(cand, op, doms, ex, timeout_ms=int(1000 * max(0.2, min(0.6, 0.12 * total))))
+        if quick.status == "proved":
+            how = ("after naming " + ", ".join(_short(quick.named))) if quick.named else "polynomial"
+            return _verdict("proved", "SMT", pre + how)
+        if quick.status == "sat":
+            settled.add(id(cand))
+            if quick.model is not None and cand is g:
+                ce = search.certify_point(a, rel, b, g, op, domains, extra, quick.model)
+                if ce is not None:
+                    return _verdict("disproved", "counterexample", "certified, from an SMT model",
+                                    counterexample=ce)
+    # 2b. exact (SymPy)
     candidates = [g]
     if why is None:
         from .exact_layer import prove_exact
@@ -263,19 +284,11 @@ def _decide(a, rel, b, g, op, domains, extra, deadline, samples, seed) -> Decisi
             budget_hit.append("exact")
     else:
         budget_hit.append(f"exact skipped: {why}")
-    # 3. SMT: the goal, its generalization (repeated subterms named), the rewritten goals
-    runs = [("", g, extra, domains)]
-    if why is None:
-        try:
-            with time_limit(max(0.3, min(1.0, 0.1 * total))):
-                gen = generalize(g, extra, domains, lambda n: _sympy_sign(n, domains))
-        except _Timeout:
-            gen = None
-        if gen is not None:
-            g2, extra2, doms2, labels = gen
-            runs.insert(0, ("after generalizing " + ", ".join(_short(labels, 2)) + "; ", g2, extra2, doms2))
+    # 3. SMT again with the time left: the generalized goal, the goal, the rewritten goals
     runs += [("after taking logarithms of both sides, ", c, extra, domains) for c in candidates[1:]]
     for pre, cand, ex, doms in runs:
+        if id(cand) in settled:
+            continue
         left = deadline - time.perf_counter()
         if left < 0.3:
             budget_hit.append("SMT")
@@ -328,8 +341,52 @@ def _short(labels: list[str], limit: int = 4) -> list[str]:
     return out[:limit] + ([f"{len(out) - limit} more"] if len(out) > limit else [])
 
 
+def structural_sign(n: Node, domains) -> str | None:
+    """'positive' / 'nonnegative' from the shape of the tree alone (cheap), or None."""
+    from ..expr.nodes import Const as _C
+    if isinstance(n, Num):
+        return "positive" if n.value > 0 else ("nonnegative" if n.value == 0 else None)
+    if isinstance(n, _C):
+        return "positive"
+    if isinstance(n, Sym):
+        d = domains.get(n.name)
+        return None if d is None else ("positive" if d.positive else ("nonnegative" if d.nonnegative else None))
+    if isinstance(n, (Add, Mul)):
+        signs = [structural_sign(c, domains) for c in n.args]
+        if all(x == "positive" for x in signs):
+            return "positive"
+        if isinstance(n, Add) and all(x in ("positive", "nonnegative") for x in signs) and "positive" in signs:
+            return "positive"
+        return "nonnegative" if all(x in ("positive", "nonnegative") for x in signs) else None
+    if isinstance(n, Pow):
+        sb = structural_sign(n.base, domains)
+        if sb == "positive":
+            return "positive"
+        if isinstance(n.exp, Num):
+            e = n.exp.value
+            if e.denominator == 1 and e.numerator % 2 == 0 and e > 0:
+                return "nonnegative"
+            if sb == "nonnegative" and e > 0:
+                return "nonnegative"
+        return None
+    if isinstance(n, Func):
+        if n.name == "exp":
+            return "positive"
+        if n.name == "abs":
+            return "nonnegative"
+        signs = [structural_sign(c, domains) for c in n.args]
+        if n.name in ("sqrt", "tanh", "atan", "erf", "min") and all(x is not None for x in signs):
+            return "positive" if all(x == "positive" for x in signs) else "nonnegative"
+        if n.name == "max" and any(x is not None for x in signs):
+            return "positive" if "positive" in signs else "nonnegative"
+    return None
+
+
 def _sympy_sign(n: Node, domains) -> str | None:
     from .symbolic import domain_substitution, prove_sign, to_sympy_with_domains
+    quick = structural_sign(n, domains)
+    if quick is not None:
+        return quick
     if sympy_safe(n):
         return None
     e, syms = to_sympy_with_domains(n, {}, domains)
