@@ -379,6 +379,37 @@ def structural_sign(n: Node, domains) -> str | None:
             return "positive" if all(x == "positive" for x in signs) else "nonnegative"
         if n.name == "max" and any(x is not None for x in signs):
             return "positive" if "positive" in signs else "nonnegative"
+        if n.name == "log" and len(n.args) == 1:
+            lb = _lower_bound(n.args[0], domains)
+            if lb is not None and lb > 1:
+                return "positive"
+            if lb is not None and lb == 1:
+                return "nonnegative"
+    return None
+
+
+def _lower_bound(n: Node, domains) -> Fraction | None:
+    """A lower bound from the domains for sums and products of nonnegative parts, or None."""
+    if isinstance(n, Num):
+        return n.value
+    if isinstance(n, Sym):
+        d = domains.get(n.name)
+        return None if d is None else d.lo
+    if isinstance(n, (Add, Mul)):
+        lbs = [_lower_bound(c, domains) for c in n.args]
+        if any(v is None for v in lbs):
+            return None
+        if isinstance(n, Add):
+            return sum(lbs, Fraction(0))
+        if any(v < 0 for v in lbs):
+            return None
+        out = Fraction(1)
+        for v in lbs:
+            out *= v
+        return out
+    if isinstance(n, Pow) and isinstance(n.exp, Num) and n.exp.value.denominator == 1 and 0 < n.exp.value <= 64:
+        lb = _lower_bound(n.base, domains)
+        return None if lb is None or lb < 0 else lb ** n.exp.value.numerator
     return None
 
 
