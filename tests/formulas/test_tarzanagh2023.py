@@ -589,7 +589,7 @@ NEW_CHECKS = {
     "fig3a_vmm_feasible": "ok", "fig3b_yellow_not_support": "ok", "softmax_tail_from_33": "ok",
     "ratio_31c_from_31a_31b": "ok", "factor_31c_unit_at_most_one": "ok", "factor_56_at_most_one": "note",
     "C1_54_bounds_norm_growth": "ok", "thm1_C_lower_85": "ok",
-    "lemma8_case1_threshold": "ok", "lemma8_case2_order": "ok",
+    "lemma8_case1_threshold": "ok", "lemma8_case2_order": "ok", "logistic_bias_fig5_scores": "ok",
 }
 
 
@@ -725,3 +725,16 @@ def test_printed_factor_of_56_can_exceed_one():
         assert close(value("corr_ratio_56", **vals), c / (C * theta * abar))
         assert close(value("corr_ratio_31c_unit", **vals), c * theta / (C * abar))
         assert mp.almosteq(c / (C * theta * abar), M(25) / 4) and mp.almosteq(c * theta / (C * abar), M(1) / 16)
+
+
+def test_logistic_gradient_scale_at_fig5_scores():
+    """gamma e^{-gamma}/(1 + e^{-gamma}): largest at gamma ~ 1.28 (so not decreasing on [1, 100]),
+    but its value at 1 exceeds its value at every C >= 2 (it is decreasing from 1.28 on and
+    f(2) < f(1))."""
+    with mp.workdps(60):
+        f = lambda g: g * mp.exp(-g) / (1 + mp.exp(-g))
+        peak = mp.findroot(lambda g: mp.diff(f, g), 1.3)
+        assert 1.27 < peak < 1.29 and f(peak) > f(1)
+        assert f(2) < f(1) and all(f(M(c)) < f(1) for c in list(range(2, 11)) + [100])
+        expected = f(M(2))
+    assert close(value("grad_scale_logistic", gamma_opt="2"), expected)
