@@ -590,6 +590,7 @@ NEW_CHECKS = {
     "ratio_31c_from_31a_31b": "ok", "factor_31c_unit_at_most_one": "ok", "factor_56_at_most_one": "note",
     "C1_54_bounds_norm_growth": "ok", "thm1_C_lower_85": "ok",
     "lemma8_case1_threshold": "ok", "lemma8_case2_order": "ok", "logistic_bias_fig5_scores": "ok",
+    "logistic_below_exp": "ok", "logistic_lower_75": "ok", "thm5_74_from_eps_max": "ok", "thm5_73_from_72": "ok",
 }
 
 
@@ -738,3 +739,12 @@ def test_logistic_gradient_scale_at_fig5_scores():
         assert f(2) < f(1) and all(f(M(c)) < f(1) for c in list(range(2, 11)) + [100])
         expected = f(M(2))
     assert close(value("grad_scale_logistic", gamma_opt="2"), expected)
+
+
+def test_logistic_loss_between_the_bounds_of_74_and_75():
+    """min(e^{-z}/2, log 2) <= log(1 + e^{-z}) <= e^{-z} on a grid of z in [-20, 20] (60 digits)."""
+    with mp.workdps(60):
+        for k in range(-200, 201):
+            z = M(k) / 10
+            val = mp.log1p(mp.exp(-z))
+            assert min(mp.exp(-z) / 2, mp.log(2)) <= val <= mp.exp(-z)
