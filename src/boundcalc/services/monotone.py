@@ -3,8 +3,8 @@
 1. *proved*: the sign of the partial derivative is decided symbolically for every
    point of the symbols' domains (domains encoded by substitutions such as x = 1 + t,
    t >= 0, see :func:`.symbolic.domain_substitution`);
-2. *certified*: interval arithmetic shows the derivative keeps its sign on a stated
-   box (the box is split until every piece is decided, up to a budget);
+2. *certified*: the layers of :mod:`.decide` (interval branch-and-bound in ball
+   arithmetic, SMT) show the derivative keeps its sign on the stated box;
 3. *sampled*: the derivative is evaluated at many random points of the box — never
    called a proof.
 A sign change of the derivative at sampled points gives the verdict "neither" with
@@ -34,7 +34,6 @@ from .decide import check_domain
 from .symbolic import domain_substitution, prove_sign, to_sympy_with_domains
 
 SAMPLES = 400
-BOX_BUDGET = 400
 
 
 @dataclass
@@ -119,12 +118,12 @@ def monotone(formula, var: str, *, box: dict | None = None, fixed: dict | None =
         dnode = from_sympy(deriv)
     except Exception:          # a SymPy form the expression language cannot hold
         dnode = None
-    if dnode is not None and dnode.symbols():
+    if dnode is not None and dnode.symbols() and not ranges_given:
         from .decide import decide_relation
         from ..expr.nodes import Num as _N
         ddoms = {n: table[n].domain for n in dnode.symbols() if n in table}
         for rel, verdict in ((">=", "increasing"), ("<=", "decreasing")):
-            r = decide_relation(dnode, rel, _N(Fraction(0)), dict(ddoms), seconds=2.5, samples=300)
+            r = decide_relation(dnode, rel, _N(Fraction(0)), dict(ddoms), seconds=2.0, samples=300)
             if r.verdict == "proved":
                 return MonotoneResult(formula.id, var, verdict, "proved", dstr,
                                       f"d/d{var} {rel} 0 for every value in the symbols' domains: {r.text}{relaxed}")
@@ -158,12 +157,21 @@ def monotone(formula, var: str, *, box: dict | None = None, fixed: dict | None =
                               f"{len(neg)} negative of {len(vals)} samples)"
                               + ("; f rises between one certified pair of points and falls between another"
                                  if ce else "; no certified pair of points shows both directions"), shown, ce)
-    cert = _certify(dnode, ranges, fixed, positive=bool(pos) or not neg)
     verdict = "increasing" if (pos or not neg) else "decreasing"
-    if cert:
-        return MonotoneResult(formula.id, var, verdict, "certified", dstr,
-                              f"interval arithmetic: the sign of d/d{var} is constant on the whole box "
-                              f"({cert} sub-boxes)", shown)
+    if vals:
+        # the layers of .decide on the box (bounded: interval branch-and-bound, SMT per piece)
+        from .decide import decide_relation
+        from ..expr.nodes import Num as _N, substitute
+        dfix = substitute(dnode, {k: _N(v) for k, v in fixed.items()})
+        bdoms = {n: Domain(table[n].domain.integer, a, True, b, True) for n, (a, b) in ranges.items()
+                 if n in dfix.symbols()}
+        if dfix.symbols() and all(not d.is_empty() for d in bdoms.values()):
+            r = decide_relation(dfix, ">=" if verdict == "increasing" else "<=", _N(Fraction(0)), bdoms,
+                                seconds=3.0, samples=300)
+            if r.verdict == "proved":
+                return MonotoneResult(formula.id, var, verdict, "certified", dstr,
+                                      f"d/d{var} {'>=' if verdict == 'increasing' else '<='} 0 on the whole "
+                                      f"box: {r.text}", shown)
     if not vals:
         return MonotoneResult(formula.id, var, "unknown", "none", dstr, "the derivative could not be evaluated on the box", shown)
     return MonotoneResult(formula.id, var, verdict, "sampled", dstr,
@@ -195,35 +203,6 @@ def _check_box(box, table, fixed, symbols) -> dict:
 def _num(x: Fraction):
     from ..expr.nodes import Num
     return Num(x)
-
-
-def _certify(dnode, ranges, fixed, positive: bool, seconds: float = 3.0) -> int:
-    """Number of sub-boxes needed to certify the sign, or 0 if not certified within the
-    budget (BOX_BUDGET boxes or ``seconds``)."""
-    import time
-    t0 = time.perf_counter()
-    todo = [dict(ranges)]
-    done = 0
-    while todo:
-        if done + len(todo) > BOX_BUDGET or time.perf_counter() - t0 > seconds:
-            return 0
-        b = todo.pop()
-        env = {k: (a, c) for k, (a, c) in b.items()}
-        env = {k: (v if v[0] != v[1] else v[0]) for k, v in env.items()}
-        env.update(fixed)
-        enc = mpb.try_enclose(dnode, env, prec=80)
-        if enc is not None and ((positive and enc.a >= 0) or (not positive and enc.b <= 0)):
-            done += 1
-            continue
-        # split the widest side (relative)
-        k = max(b, key=lambda n: (float(b[n][1]) - float(b[n][0])) / (abs(float(b[n][0])) + 1e-9))
-        a, c = b[k]
-        if a == c:
-            return 0
-        mid = (a + c) / 2
-        todo.append({**b, k: (a, mid)})
-        todo.append({**b, k: (mid, c)})
-    return done
 
 
 def _counterexample(node, var, at, table, rising: bool):
