@@ -126,6 +126,9 @@ def compare(paper: str, settings: dict[str, str], *, seed: int = 0, jobs: int = 
         raise BoundcalcError(f"unknown --format {fmt!r}; use one of {', '.join(FORMATS)}")
     _check_positive("--jobs", jobs, allow_all=True)
     outputs = [("--output", output)]
+    for flag, p in (("--output", output), ("--plot", plot)):
+        if p is not None and not str(p).strip():
+            raise BoundcalcError(f"{flag}: an empty path; give a file name")
     if plot is not None:
         from ..reports.plots import targets
         outputs += [("--plot", p) for p in targets(plot)]
