@@ -459,6 +459,9 @@ def _table1_rows(out: dict, data: str, n_img: int, n_test: int):
         else:
             v, why = "not reproduced", (f"the paper's value is outside our seeds' range [{lo_s:.4g}, {hi_s:.4g}] "
                                         "(tokenisation, test set and initialisation seed of the paper unknown)")
+        if o["lowest_at_last_epoch"]:
+            why += (f"; for {o['lowest_at_last_epoch']} of {len(o['per_seed'])} seeds the lowest loss is at the "
+                    f"last epoch ({epochs}): more epochs would go lower")
         ep = o["epoch"]
         rows.append(row(q, f"{p} (epoch {r['epoch']})", src,
                         f"{iv['mean']:.4g} [{iv['low']:.4g}, {iv['high']:.4g}] (epoch {ep['mean']:.0f} "
