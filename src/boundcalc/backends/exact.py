@@ -23,6 +23,8 @@ def _iroot(n: int, k: int) -> int | None:
         return None
     if n < 2:
         return n
+    if k >= n.bit_length():        # 1 < n^(1/k) < 2: no integer root (and r**(k-1) would be huge)
+        return None
     # integer Newton iteration from above: converges to floor(n^(1/k))
     r = 1 << (n.bit_length() // k + 1)
     while True:
