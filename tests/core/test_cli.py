@@ -175,6 +175,7 @@ def test_require_heads_holds_at_one_returns_at_once_and_huge_answers_print():
     (("eval", "deora2023.bta2"), "did you mean deora2023.beta2"),
     (("eval", "deora2023.beta1", "--set", "thta_2inf=1"), "did you mean theta_2inf"),
     (("require-heads", "--theorem", "tmh1"), "did you mean thm1"),
+    (("require-heads", "--paper", "deora2032"), "did you mean deora2023"),
     (("require-heads", "--d", "16", "--T", "8", "--zeta", "-0.5"), "outside its domain"),
     (("require", "n", "--setting", "dm1", "--target", "gen_gap_cor2", "--d", "16", "--T", "8"), "REL"),
     (("require", "n", "--setting", "nosuch"), "unknown setting"),

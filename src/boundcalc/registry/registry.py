@@ -68,7 +68,9 @@ class Registry:
     def paper(self, key: str) -> Paper:
         if key not in self._papers:
             if key not in self._files:
-                raise BoundcalcError(f"unknown paper {key!r}; papers: {', '.join(self._files)}")
+                from ..suggest import did_you_mean
+                raise BoundcalcError(f"unknown paper {key!r}{did_you_mean(key, self._files)}; "
+                                     f"papers: {', '.join(self._files)}")
             paper = self._papers[key] = load_file(self._files[key])
             try:
                 self._link(paper)
