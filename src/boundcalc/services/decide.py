@@ -214,7 +214,7 @@ def decide_relation(a: Node, rel: str, b: Node, domains: dict[str, Domain], extr
     else:
         g, op = sub(a, b), rel
     g = fold_constants(g)
-    note = _undefined_where(a, b, domains, what)
+    note = _undefined_where(a, b, domains, what, fatal=not extra)
     out = _decide(a, rel, b, g, op, domains, extra, deadline, samples, seed)
     if note:
         out.detail = (out.detail + "; " if out.detail else "") + note
@@ -429,10 +429,11 @@ def _sign(node: Node, env) -> int | None:
     return mpb.decide_sign(node, env)
 
 
-def _undefined_where(a: Node, b: Node, domains, what) -> str:
+def _undefined_where(a: Node, b: Node, domains, what, fatal: bool = True) -> str:
     """Where a side with symbols is undefined on the domain: an error if it is undefined at
-    every sampled point, otherwise a note naming one point (the relation is decided where
-    both sides are defined). Points are certified undefined in ball arithmetic."""
+    every sampled point (``fatal``: only without assumptions, which may exclude those
+    points), otherwise a note naming one point (the relation is decided where both sides
+    are defined). Points are certified undefined in ball arithmetic."""
     import numpy as np
     from ..backends import arb as A
     from . import sampling
@@ -457,7 +458,7 @@ def _undefined_where(a: Node, b: Node, domains, what) -> str:
                 A.enclose(side, env, prec=64)
             except A.Undefined as e:
                 at = ", ".join(f"{k} = {sampling_str(env[k])}" for k in names if k in side.symbols())
-                if len(bad) == len(v):
+                if fatal and len(bad) == len(v):
                     raise UndefinedError(f"{where} {show(side)} is undefined on the whole domain, "
                                          f"e.g. at {at}: {e}") from None
                 notes.append(f"{where} is undefined at some points of the domain (e.g. {at}: {e}); "
