@@ -51,20 +51,3 @@ def test_cli_reproduce_passes_settings_and_rejects_unknown(tmp_path):
     p = subprocess.run([sys.executable, "-m", "boundcalc.cli", "reproduce", "anon2025-table1", "--widths", "4"],
                        capture_output=True, text=True, env=env)
     assert p.returncode == 2 and "--widths" in p.stderr and "Traceback" not in p.stderr
-
-
-def test_keep_wall_rerenders_with_the_first_runs_time(tmp_path, monkeypatch):
-    monkeypatch.setenv("BOUNDCALC_CACHE", str(tmp_path / "cache"))
-    args = ["arda2026-fig1", "--out", str(tmp_path), "--set", "widths=4,8", "--set", "d=3", "--set", "T=4",
-            "--set", "n=12", "--set", "R=2", "--set", "pool=8", "--set", "tau=3", "--set", "seeds=2"]
-    assert record.main(args + ["--keep-wall"]) == 2          # nothing to keep yet
-    assert record.main(args) == 0
-    f = tmp_path / "reduced" / "arda2026-fig1.json"
-    data = json.loads(f.read_text())
-    data["wall_seconds"] = 1234.0
-    f.write_text(json.dumps(data))
-    assert record.main(args + ["--keep-wall"]) == 0
-    again = json.loads(f.read_text())
-    assert again["wall_seconds"] == 1234.0 and "first (uncached) run" in again["wall_time_note"]
-    assert "--keep-wall" not in again["command"]
-    assert "1234 s" in (tmp_path / "reduced" / "README.md").read_text()

@@ -45,11 +45,10 @@ def _value(v: str):
 
 
 def record(name: str, *, full: bool = False, seed: int = 0, jobs: int = 1, out=None,
-           settings: dict | None = None, argv=None, keep_wall: bool = False) -> Path:
+           settings: dict | None = None, argv=None) -> Path:
     """Run reproduction ``name`` and write its JSON, Markdown and figures; returns the folder.
-
-    ``keep_wall``: re-render from the cache but keep the wall time of the JSON already there
-    (the first, uncached run), saying so."""
+    The wall time recorded is this run's (a cache hit makes it short: the sweep cache is keyed
+    on the package's source, so a recording after any code change recomputes)."""
     from ..experiments import reproduction
     from .paper_vs_ours import markdown_report
 
@@ -61,17 +60,7 @@ def record(name: str, *, full: bool = False, seed: int = 0, jobs: int = 1, out=N
     data = rep.run(seed=seed, full=full, jobs=jobs, cache_dir=cache, plot_dir=folder, progress=False,
                    **(settings or {}))
     wall = time.perf_counter() - t0
-    cmd = "python -m boundcalc.experiments.record " + " ".join(
-        shlex.quote(a) for a in (argv or [name]) if a != "--keep-wall")
-    old = folder / f"{name}.json"
-    if keep_wall:
-        if not old.exists():
-            from ..errors import BoundcalcError
-            raise BoundcalcError(f"--keep-wall: no earlier {old} to take the wall time from")
-        prev = json.loads(old.read_text(encoding="utf-8"))
-        wall = float(prev["wall_seconds"])
-        data = dict(data, wall_time_note="wall time of the first (uncached) run; this file was re-rendered "
-                                         "from the cache after a change of the report only")
+    cmd = "python -m boundcalc.experiments.record " + " ".join(shlex.quote(a) for a in (argv or [name]))
     data = dict(data, wall_seconds=wall, command=cmd, cpu_count=os.cpu_count(),
                 plots=[Path(p).name for p in data.get("plots", [])])
     (folder / f"{name}.json").write_text(json.dumps(_jsonable(data), indent=1) + "\n", encoding="utf-8")
@@ -90,7 +79,6 @@ def main(argv=None) -> int:
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--out")
     ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE")
-    ap.add_argument("--keep-wall", action="store_true")
     a = ap.parse_args(argv)
     settings = {}
     for kv in a.set:
@@ -100,8 +88,7 @@ def main(argv=None) -> int:
         k, v = kv.split("=", 1)
         settings[k.strip().replace("-", "_")] = _value(v.strip())
     try:
-        folder = record(a.name, full=a.full, seed=a.seed, jobs=a.jobs, out=a.out, settings=settings, argv=argv,
-                        keep_wall=a.keep_wall)
+        folder = record(a.name, full=a.full, seed=a.seed, jobs=a.jobs, out=a.out, settings=settings, argv=argv)
     except BoundcalcError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
