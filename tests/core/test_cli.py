@@ -341,3 +341,14 @@ def test_documents_exist_and_citation_is_valid_cff():
     assert "## Add your own paper" in contributing and "examples/my_paper.toml" in contributing
     assert "## Add an engine model" in contributing and "## Add a comparison" in contributing
     assert f"## {boundcalc.__version__}" in (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+
+
+def test_largest_R_at_given_heads_thm1():
+    # the example: `require R ... --setting thm1` used to ask for --H and then reject it
+    d = json.loads(run("require", "R", "--paper", "deora2023", "--setting", "thm1", "--d", "16", "--T", "8",
+                       "--theta-2inf", "1", "--dist0", "1", "--H", "1e30", "--json").stdout)
+    r = {r["id"]: r for r in d["requirements"]}["deora2023.heads_thm1"]
+    assert r["direction"] == "greatest"
+    with mpmath.workdps(60):   # (3): sqrt(H) >= C d sqrt(T) R^5 theta dist0^3, C = theta = dist0 = 1
+        R = (mpmath.mpf(10) ** 15 / (16 * mpmath.sqrt(8))) ** (mpmath.mpf(1) / 5)
+        assert mpmath.mpf(r["certificate"]["holds_at"]) <= R < mpmath.mpf(r["certificate"]["fails_at"])
