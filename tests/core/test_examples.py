@@ -80,7 +80,7 @@ def test_walkthrough_answers_are_certified_boundaries(outputs):
     # Anonymous (2025): d_m >= C_w N^3 with C_w = 1 at N = 400
     assert rows["least d_m"]["answer"] == str(400 ** 3)
     # Tarzanagh et al.: eta <= 1/L_p, L_p = M0 ||X||^4 + 3 M1 ||X||^3 (v = W = 1), Fig. 1(a) values
-    with mpmath.workdps(60):
+    with mpmath.workdps(100):      # the bracket is 2^-200 (6e-61) wide: more digits than that
         X4 = mpmath.mpf("10.91661365520989537964509021236449838968")
         X3 = mpmath.mpf("6.005732099224402748474006924307581974525")
         eta = 1 / (X4 / 4 + 3 * X3)
