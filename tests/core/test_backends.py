@@ -238,3 +238,14 @@ def test_certified_evaluation_is_thread_safe_and_leaves_global_precision_alone()
         t.join()
     assert errors == []
     assert mpmath.mp.prec == mp_prec and flint.ctx.prec == flint_prec
+
+
+def test_keep_cache_never_serves_a_value_for_a_reused_node_id():
+    """A keep shared across calls with short-lived nodes (ids get reused) stays correct."""
+    keep: dict = {}
+    for k in range(1, 200):
+        node = parse(f"log({k} + x)*{k}")          # built and dropped each iteration
+        lo, hi = A.enclose_interval(node, {"x": Fraction(1)}, prec=80, keep=keep, var="x")
+        with mpmath.workdps(30):
+            ref = mpmath.log(k + 1) * k
+            assert A.to_mpf(lo) <= ref <= A.to_mpf(hi), k

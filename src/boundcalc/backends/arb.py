@@ -161,7 +161,9 @@ class _Env(dict):
     """Symbol values plus a per-evaluation memo of shared subtrees (keyed by node id), and
     optionally ``keep``: enclosures of subtrees free of ``var``, reused across calls that
     differ only in ``var`` (a requirement certified at H and at H - 1). Callers keep one
-    ``keep`` per precision."""
+    ``keep`` per precision. Entries hold the node itself, so a keep shared across calls with
+    nodes built and dropped in between can never serve one node's value for another whose
+    id was reused."""
     def __init__(self, env, keep=None, var=None):
         super().__init__(env)
         self.memo: dict[int, Iv] = {}
@@ -183,16 +185,16 @@ def _enc(node: Node, env: _Env) -> Iv:
     if out is not None:
         return out
     if env.keep is not None:
-        out = env.keep.get(key)
-        if out is not None:
-            return out
+        hit = env.keep.get(key)
+        if hit is not None and hit[0] is node:    # the node itself is stored: ids are never reused
+            return hit[1]
     out = _enc_raw(node, env)
     _check_magnitude(out.lo)
     if not out.point:
         _check_magnitude(out.hi)
     env.memo[key] = out
     if env.keep is not None and env.free_of_var(node):
-        env.keep[key] = out
+        env.keep[key] = (node, out)               # keeps the node alive, so its id stays its own
     return out
 
 
