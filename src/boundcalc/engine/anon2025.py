@@ -306,6 +306,9 @@ def train(params0: Params, X, y, *, lr: float, steps: int, loss: str = "logistic
     for t in range(steps + 1):
         val, g, f = _value_grad_outputs(theta, X, y, loss)
         dist = np.array(distances(theta, params0))
+        if not (np.isfinite(val) and np.isfinite(dist).all()):
+            from .budget import Divergence       # non-finite loss or iterate: stop here
+            raise Divergence(t, "loss or iterate")
         radii = np.maximum(radii, dist)
         if t % record_every == 0 or t == steps:
             rec["step"].append(t)
@@ -328,3 +331,12 @@ def train(params0: Params, X, y, *, lr: float, steps: int, loss: str = "logistic
                    np.array(rec["etr"]), np.array(rec["ete"]), np.array(rec["gn"]),
                    np.array(rec["dist"]), r, norm_quantities(params0, *r),
                    alpha_min_singular(params0, X), input_radius(X), theta)
+
+
+def memory_estimate(d_m: int, N: int, n_test: int, epochs: int, T: int = 8, d: int = 8) -> float:
+    """Bytes a training run needs before anything is allocated (see
+    :mod:`boundcalc.engine.budget`): parameters and gradients (3 d_m x d + d_m, a few
+    copies), activations of the N + n_test images (T tokens, width d_m, a few per
+    token), and the per-epoch history (7 Python floats/arrays per step). T and d default
+    to the 8 x 8 digits' tokens (pass them for other data)."""
+    return 8.0 * (8 * (3 * d_m * d + d_m) + 6 * (N + n_test) * T * (d_m + T)) + 120.0 * (epochs + 1)

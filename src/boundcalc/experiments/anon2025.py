@@ -162,7 +162,19 @@ def compare(*, seed: int = 0, jobs: int = 1, cache_dir=None, **settings) -> Tabl
     seed = _check_seed(seed)
     s = _parse(SETTINGS, settings, PAPER)
     _check(s)
-    run = train_run(s["d_m"], s["N"], s["n_test"], s["epochs"], s["lr"], seed)
+    from boundcalc.engine.anon2025 import memory_estimate
+    from boundcalc.engine.budget import Divergence, check_memory, numpy_quiet
+    check_memory(memory_estimate(s["d_m"], s["N"], s["n_test"], s["epochs"]),
+                 f"{PAPER} compare (d_m={s['d_m']}, N={s['N']}, n_test={s['n_test']}, epochs={s['epochs']})")
+    try:
+        with numpy_quiet():
+            run = train_run(s["d_m"], s["N"], s["n_test"], s["epochs"], s["lr"], seed)
+    except Divergence as e:
+        return Table(PAPER, "Anon (2025): the GD run diverged", dict(s), seed,
+                     [Row(f"full-batch GD: diverged at step {e.step}", "Sec. 3.1", kind="info",
+                          note=f"non-finite {e.what} at step {e.step} with lr = {s['lr']}; the run was "
+                               "stopped and nothing is compared")],
+                     [f"diverged at step {e.step}: the run was stopped and no measurement is reported"])
     h = run["hist"]
     vals = measured_inputs(run)
     vals["delta"] = s["delta"]
