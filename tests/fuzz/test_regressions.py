@@ -224,6 +224,7 @@ def test_cache_env_pointing_at_a_file_or_proc(tmp_path, where, no_experiments):
     (["compare", "deora2023", "--n", "1000000000"], "PiB"),
     (["compare", "deora2023", "--T", "100000", "--d", "100000"], "PiB"),    # 2200 x 1e10 x 16 bytes + ...
     (["compare", "arda2026", "--widths", "100000000"], "TiB"),            # 8 x 1e8 x 64 x 8 bytes + ...
+    (["compare", "anon2025", "--epochs", "1000000000000"], "TiB"),        # the per-epoch history
 ])
 def test_sizes_refused_before_allocating(args, size):
     line = refused(args, contains=["needs about", size, "budget"])
@@ -239,6 +240,7 @@ def test_max_memory_option(monkeypatch):
     ["compare", "tarzanagh2023", "--lr", "1e300", "--normalized", "false", "--steps", "50", "--no-cache"],
     ["compare", "deora2023", "--eta", "1e300", "--K", "20", "--n1", "60", "--n", "60", "--n-test", "60",
      "--no-cache", "--format", "csv"],
+    ["compare", "anon2025", "--lr", "1e300", "--epochs", "5", "--no-cache", "--format", "markdown"],
 ])
 def test_divergence_is_reported_not_inf(args):
     code, out, err = run(args)

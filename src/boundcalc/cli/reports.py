@@ -216,8 +216,15 @@ def reproduce(name: str | None, *, list_: bool = False, full: bool = False, json
             known = ", ".join("--" + s.replace("_", "-") for s in rep.settings) or "none"
             raise BoundcalcError(f"unknown option --{k.replace('_', '-')} for reproduction {name}; "
                                  f"its settings: {known}")
-    data = rep.run(seed=seed, full=full, jobs=jobs, backend=backend, scheduler=scheduler,
-                   cache_dir=cache, plot_dir=plot_dir, progress=True, **settings)
+    from ..engine.budget import Divergence, numpy_quiet
+    try:
+        with numpy_quiet() as warned:
+            data = rep.run(seed=seed, full=full, jobs=jobs, backend=backend, scheduler=scheduler,
+                           cache_dir=cache, plot_dir=plot_dir, progress=True, **settings)
+    except Divergence as e:        # a run inside the reproduction: one line, not a traceback
+        raise BoundcalcError(f"reproduction {name}: a training run {e}; use a smaller step size") from None
+    if warned.summary():
+        print(f"note: {warned.summary()}", file=sys.stderr)
     if json:
         emit_json(data)
         return
