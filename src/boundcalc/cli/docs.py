@@ -5,6 +5,7 @@ for its Markdown tables) is imported inside the commands.
 """
 from __future__ import annotations
 
+from ..paths import user_path
 import sys
 from pathlib import Path
 from typing import Optional
@@ -23,7 +24,7 @@ def _write(text: str, output: Optional[str], force: bool) -> None:
     if output is None:
         sys.stdout.write(text)
         return
-    out = Path(output).expanduser()
+    out = user_path(output)
     if out.exists() and not force:
         raise BoundcalcError(f"output file {out} already exists; use --force to overwrite it")
     out.parent.mkdir(parents=True, exist_ok=True)

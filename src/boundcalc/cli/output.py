@@ -1,6 +1,7 @@
 """Printing helpers: JSON for scripts, rich for people."""
 from __future__ import annotations
 
+from ..paths import user_path
 import json
 import os
 import sys
@@ -57,7 +58,7 @@ def check_outputs(outputs: list[tuple[str, object]], *, force: bool = False) -> 
     for flag, p in outputs:
         if p is None:
             continue
-        path = Path(p).expanduser()
+        path = user_path(p)
         if str(p).endswith(("/", os.sep)) or path.name in ("", ".", ".."):
             raise BoundcalcError(f"{flag} {str(p)!r} names a folder; give a file name")
         real = Path(os.path.abspath(path))

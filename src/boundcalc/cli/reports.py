@@ -6,6 +6,7 @@ commands keep their fast start-up.
 """
 from __future__ import annotations
 
+from ..paths import user_path
 import sys
 from pathlib import Path
 
@@ -145,7 +146,7 @@ def compare(paper: str, settings: dict[str, str], *, seed: int = 0, jobs: int = 
     if not isinstance(t, Table):
         raise BoundcalcError(f"the experiments of {paper} returned {type(t).__name__}, not a Table")
     if output is not None:
-        out = Path(output).expanduser()
+        out = user_path(output)
         write_text(out, render_table(t, fmt))
         print(f"table written: {out}", file=sys.stderr)
     elif fmt == "rich":
@@ -197,7 +198,7 @@ def reproduce(name: str | None, *, list_: bool = False, full: bool = False, json
     _check_positive("--jobs", jobs, allow_all=True)
     if plot_dir:
         from pathlib import Path
-        d = Path(plot_dir).expanduser()
+        d = user_path(plot_dir)
         if d.exists() and not d.is_dir():
             raise BoundcalcError(f"--plot-dir {plot_dir!r} exists and is not a folder")
         from .output import check_outputs

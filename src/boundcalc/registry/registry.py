@@ -5,6 +5,7 @@ Like pint's unit registry, it is built from declarative files: the packaged
 """
 from __future__ import annotations
 
+from ..paths import user_path
 import os
 from functools import lru_cache
 from pathlib import Path
@@ -30,7 +31,7 @@ def _expand(paths) -> list[Path]:
     checked (a regular file within the size cap) before anything is read."""
     out = []
     for p in paths:
-        p = Path(p).expanduser()
+        p = user_path(p)
         if p.is_dir():
             out.extend(check_formula_file(f) for f in sorted(p.glob("*.toml")))
         elif not os.path.lexists(p):

@@ -10,6 +10,7 @@ canvas (imported inside the functions; no pyplot state, no display needed).
 """
 from __future__ import annotations
 
+from ..paths import user_path
 import math
 from pathlib import Path
 
@@ -20,7 +21,7 @@ _SUFFIXES = (".png", ".pdf")
 
 def targets(path) -> list[Path]:
     """The two files a plot function writes for ``path``."""
-    p = Path(path).expanduser()
+    p = user_path(path)
     if p.suffix.lower() in _SUFFIXES:
         p = p.with_suffix("")
     elif p.suffix and not p.name.startswith("."):

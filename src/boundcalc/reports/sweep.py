@@ -27,6 +27,7 @@ Backends: ``"loky"`` (processes, joblib's default), ``"threading"``, ``"sequenti
 """
 from __future__ import annotations
 
+from ..paths import user_path
 import hashlib
 import json
 import os
@@ -44,7 +45,7 @@ CONNECT_TIMEOUT = "10s"  # to reach a Dask scheduler
 
 def default_cache_dir() -> Path:
     env = os.environ.get("BOUNDCALC_CACHE")
-    return Path(env).expanduser() if env else Path.home() / ".cache" / "boundcalc"
+    return user_path(env) if env else Path.home() / ".cache" / "boundcalc"
 
 
 def resolve_cache_dir(cache_dir) -> Path | None:
@@ -53,7 +54,7 @@ def resolve_cache_dir(cache_dir) -> Path | None:
         return None
     if cache_dir is None or cache_dir is True:
         return default_cache_dir()
-    return Path(cache_dir).expanduser()
+    return user_path(cache_dir)
 
 
 def fn_name(fn: Callable) -> str:
@@ -102,7 +103,7 @@ def check_cache_dir(root: Path | None) -> Path | None:
     if root is None:
         return None
     env = os.environ.get("BOUNDCALC_CACHE")
-    what = f"cache folder {str(root)!r}" + (" ($BOUNDCALC_CACHE)" if env and Path(env).expanduser() == root
+    what = f"cache folder {str(root)!r}" + (" ($BOUNDCALC_CACHE)" if env and user_path(env) == root
                                              else "")
     anc = root
     while not os.path.lexists(anc) and anc != anc.parent:
