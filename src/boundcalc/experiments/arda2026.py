@@ -571,8 +571,12 @@ def _plot_minloss(results: list[dict], plot_dir) -> list[str]:
         if r["fit"] is None:
             continue
         law = {"mean": r["min_loss_mean"], "intervals": r["min_loss_intervals"]}
-        series[r["label"].split(":")[-1].strip()] = {"x": r["widths"], "y": r["min_loss_mean"],
-                                                      "yerr": _yerr(law), "fit": r["fit"]}
+        short = r["label"].split(":")[-1].strip()
+        if r["label"].startswith("baseline"):
+            short = "baseline (tau = 1000)"
+        elif r["label"].startswith("wider"):
+            short = f"widths {short} (tau = 1000)"
+        series[short] = {"x": r["widths"], "y": r["min_loss_mean"], "yerr": _yerr(law), "fit": r["fit"]}
     return [str(p) for p in plots.scaling(series, plot_dir / "arda2026-minloss",
                                           title="Arda et al. (2026): min training loss vs width",
                                           xlabel="width m", ylabel="min_(s<tau) training loss")]
