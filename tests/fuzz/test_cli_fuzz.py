@@ -4,7 +4,7 @@ formula ids), expressions (in a user formula file), paths (formula files and out
 Every case must end with exit 0 or 2, no traceback, at most one line on stderr when the
 status is 2, and within the time limit (fuzzsupport.TIME_LIMIT). Derandomised, so CI
 runs the same cases every time; the example counts keep the suite's time well under a
-minute."""
+minute. Locally: BOUNDCALC_FUZZ_EXAMPLES=500 (more cases), BOUNDCALC_FUZZ_RANDOM=1 (new ones)."""
 from __future__ import annotations
 
 import itertools
@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from fuzzsupport import check_guarantee, run, run_subprocess
 
 FUZZ = settings(max_examples=int(os.environ.get("BOUNDCALC_FUZZ_EXAMPLES", "40")), deadline=None,
-                derandomize=True, database=None,
+                derandomize=not os.environ.get("BOUNDCALC_FUZZ_RANDOM"), database=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture,
                                        HealthCheck.filter_too_much])
 
@@ -191,3 +191,34 @@ def test_real_subprocess(args):
     code, out, err = run_subprocess(args, timeout=60)
     check_guarantee(args, code, out, err)
     assert code == 2
+
+
+# ---------------------------------------------------------------------------- inverse queries, lookups
+VARS = ["H", "n", "K", "m", "eta", "d_m", "alpha", "x", "", "nosuch"]
+TARGETS = ["gen_gap_cor2 <= 0.05", "gen_gap_cor2 <= 1e-4000", "gen_gap_cor2 <= -1", "gen_gap_cor2 <= 1e999999",
+           "gen_gap_cor2 >= 0", "beta2 <= 1/0", "nosuch <= 1", "gen_gap_cor2", "<= 1", "gen_gap_cor2 <= x",
+           "__import__('os') <= 1", "gen_gap_cor2 == 0.1"]
+
+
+@FUZZ
+@given(var=st.sampled_from(VARS), paper=st.sampled_from(["deora2023", "anon2025", "arda2026", "nosuch", None]),
+       target=st.one_of(st.none(), st.sampled_from(TARGETS)),
+       values=st.lists(st.tuples(flag_names, numbers), max_size=2))
+def test_require_inverse_queries(var, paper, target, values):
+    args = ["require"] + ([var] if var else [])
+    if paper:
+        args += ["--paper", paper]
+    if target:
+        args += ["--target", target]
+    for name, v in values:
+        args += ["--set", f"{name}={v}"]
+    code, out, err = run(args)
+    check_guarantee(args, code, out, err)
+
+
+@FUZZ
+@given(cmd=st.sampled_from([["show"], ["list", "--paper"], ["cite"], ["show", "--json"]]), name=formula_ids)
+def test_lookups_by_name(cmd, name):
+    args = [*cmd, name]
+    code, out, err = run(args)
+    check_guarantee(args, code, out, err)
