@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from ..paths import user_path
 import os
+import threading
 from functools import lru_cache
 from pathlib import Path
 
@@ -52,9 +53,13 @@ class Registry:
                 raise FormulaFileError(f"{f.name}: paper key {f.stem!r} is already defined by "
                                        f"{self._files[f.stem]}")
             self._files[f.stem] = f
-        self._papers: dict[str, Paper] = {}
+        self._papers: dict[str, Paper] = {}      # loaded (possibly still being linked)
+        self._ready: dict[str, Paper] = {}       # loaded and linked
         self._resolved: dict[str, Node] = {}
         self._state: dict[str, int] = {}
+        # Loading and linking happen under one re-entrant lock: a thread never sees another
+        # thread's half-linked paper (which once read as "circular formula references").
+        self._lock = threading.RLock()
 
     def validate_files(self, files: list[Path]) -> None:
         """Load (parse, validate, link) the papers of ``files`` now: a user's file is
@@ -67,7 +72,12 @@ class Registry:
         return key in self._files
 
     def paper(self, key: str) -> Paper:
-        if key not in self._papers:
+        ready = self._ready.get(key)
+        if ready is not None:
+            return ready
+        with self._lock:
+            if key in self._papers:          # ready, or this thread is linking it right now
+                return self._papers[key]
             if key not in self._files:
                 from ..suggest import did_you_mean
                 raise BoundcalcError(f"unknown paper {key!r}{did_you_mean(key, self._files)}; "
@@ -80,7 +90,8 @@ class Registry:
                 for fid in [f for f in self._state if f.partition(".")[0] == key]:
                     del self._state[fid]
                 raise
-        return self._papers[key]
+            self._ready[key] = paper
+            return paper
 
     @property
     def papers(self) -> dict[str, Paper]:
