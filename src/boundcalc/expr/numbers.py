@@ -126,10 +126,9 @@ def fmt_exact(x: Fraction) -> str:
         return fmt_int(x.numerator)
     if x.numerator.bit_length() <= 4 * BIG_INT_DIGITS and x.denominator.bit_length() <= 4 * BIG_INT_DIGITS:
         return f"{x.numerator}/{x.denominator}"
-    import mpmath
-    with mpmath.workprec(80):
-        v = mpmath.mpf(x.numerator) / x.denominator
-        return "~" + mpmath.nstr(v, 15)
+    from ..mpctx import context
+    mp = context(prec=80)                  # this thread's own precision, not the global one
+    return "~" + mp.nstr(mp.mpf(x.numerator) / x.denominator, 15)
 
 
 def exact_digits(n: int) -> str:

@@ -89,20 +89,21 @@ def sci_parts(x, digits: int = 3) -> tuple[str, str, int] | None:
     x = as_number(x)
     if x == 0:
         return None
-    with mpmath.workdps(max(30, digits + 10)):
-        v = mpmath.mpf(x)
-        sign = "-" if v < 0 else ""
-        v = abs(v)
-        e = int(mpmath.floor(mpmath.log10(v)))
-        m = v / mpmath.power(10, e)
-        if m < 1:       # guard against log10 rounding
-            m, e = m * 10, e - 1
-        elif m >= 10:
-            m, e = m / 10, e + 1
-        scaled = int(mpmath.nint(m * 10 ** (digits - 1)))
-        if scaled >= 10 ** digits:          # 9.996 -> 10.0
-            scaled //= 10
-            e += 1
+    from ..mpctx import context
+    mp = context(dps=max(30, digits + 10))      # this thread's own precision, not the global one
+    v = mp.mpf(x)
+    sign = "-" if v < 0 else ""
+    v = abs(v)
+    e = int(mp.floor(mp.log10(v)))
+    m = v / mp.power(10, e)
+    if m < 1:       # guard against log10 rounding
+        m, e = m * 10, e - 1
+    elif m >= 10:
+        m, e = m / 10, e + 1
+    scaled = int(mp.nint(m * 10 ** (digits - 1)))
+    if scaled >= 10 ** digits:          # 9.996 -> 10.0
+        scaled //= 10
+        e += 1
     s = str(scaled)
     mant = s[0] + ("." + s[1:] if digits > 1 else "")
     return sign, mant, e
@@ -125,8 +126,9 @@ def fmt_human(x, digits: int = 3) -> str:
         return "0"
     sign, mant, e = sci_parts(x, digits)
     if -3 <= e < 4:
-        with mpmath.workdps(30):
-            v = mpmath.mpf(sign + mant) * mpmath.power(10, e)
+        from ..mpctx import context
+        mp = context(dps=30)
+        v = mp.mpf(sign + mant) * mp.power(10, e)
         decimals = max(0, digits - 1 - e)
         return f"{float(v):.{decimals}f}"
     return f"{sign}{mant}e{e}"
@@ -141,7 +143,9 @@ def fmt_full(x) -> str | int | None:
         return x
     if not mpmath.isfinite(x):
         return "nan" if mpmath.isnan(x) else ("inf" if x > 0 else "-inf")
-    return mpmath.nstr(x, max(_JSON_DIGITS, mpmath.mp.dps), strip_zeros=False).replace("e+", "e")
+    digits = max(_JSON_DIGITS, math.ceil(int(x.man).bit_length() * math.log10(2))) \
+        if isinstance(x, mpmath.mpf) else _JSON_DIGITS
+    return mpmath.nstr(x, digits, strip_zeros=False).replace("e+", "e")
 
 
 def fmt_latex_num(x, digits: int = 3) -> str:
@@ -237,9 +241,9 @@ class Row:
         b, m = self.bound, self.measured
         if not (_finite(b) and _finite(m)) or m == 0:
             return None
-        with mpmath.workdps(max(mpmath.mp.dps, 30)):
-            r = mpmath.mpf(b) / mpmath.mpf(m)
-        return _to_float_or_mpf(r)
+        from ..mpctx import context, export
+        mp = context(dps=30)
+        return _to_float_or_mpf(export(mp.mpf(b) / mp.mpf(m)))
 
     def to_json(self) -> dict:
         """Numbers as JSON numbers (``null`` when missing or outside the double range);
@@ -284,8 +288,7 @@ def exact_str(x, digits: int | None = None) -> str | None:
         return None
     if digits is None:
         digits = max(_JSON_DIGITS, math.ceil(int(x.man).bit_length() * math.log10(2)))
-    with mpmath.workdps(digits + 5):
-        return mpmath.nstr(x, digits, strip_zeros=False).replace("e+", "e")
+    return mpmath.nstr(x, digits, strip_zeros=False).replace("e+", "e")
 
 
 FRAME_COLUMNS = ("quantity", "source", "kind", "formula", "bound", "measured", "ratio", "holds",
