@@ -652,22 +652,24 @@ def run_teacher(*, seed: int = 0, full: bool = False, jobs: int = 1, backend: st
         "the student is the paper's model (full W_k) under both teachers, as in the authors' model.py "
         "(einsum 'mdk,bk->bmd'); only the labels change; eps_lin does not depend on them"]
     if plot_dir is not None:
-        from pathlib import Path
-
-        from ..reports import plots
-        series = {}
-        for t, p in per.items():
-            for key in ("eps_app_sup", "min_train_loss"):
-                law = p["laws"][key]
-                if law["fit"] is not None:
-                    series[f"{SHORT[key]}, {t} teacher"] = {"x": c["widths"], "y": law["mean"],
-                                                            "yerr": _yerr(law), "fit": law["fit"]}
-        Path(plot_dir).mkdir(parents=True, exist_ok=True)
-        out["plots"] = [str(x) for x in plots.scaling(
-            series, Path(plot_dir) / "arda2026-teacher",
-            title="Arda et al. (2026): paper's teacher vs authors' code's",
-            xlabel="width m", ylabel="error / loss")]
+        out["plots"] = _plot_teacher({t: p["laws"] for t, p in per.items()}, c["widths"], plot_dir)
     return out
+
+
+def _plot_teacher(laws_by_teacher: dict, widths, plot_dir) -> list[str]:
+    from pathlib import Path
+
+    from ..reports import plots
+    series = {}
+    for t, laws in laws_by_teacher.items():
+        for key, short in (("eps_app_sup", "eps_app"), ("min_train_loss", "min loss")):
+            law = laws[key]
+            if law["fit"] is not None:
+                series[f"{short}, {t}"] = {"x": widths, "y": law["mean"], "yerr": _yerr(law), "fit": law["fit"]}
+    Path(plot_dir).mkdir(parents=True, exist_ok=True)
+    return [str(x) for x in plots.scaling(series, Path(plot_dir) / "arda2026-teacher",
+                                          title="Arda et al. (2026): paper's teacher vs authors' code's",
+                                          xlabel="width m", ylabel="error / loss")]
 
 
 def render_teacher(out: dict):
