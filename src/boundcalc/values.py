@@ -4,8 +4,6 @@ from __future__ import annotations
 from ._record import Record, factory
 from fractions import Fraction
 
-import mpmath
-
 from .errors import BoundcalcError
 from .expr.parser import parse_number
 from .registry.model import Symbol
@@ -27,7 +25,7 @@ def bind(table: dict[str, Symbol], values: dict, *, what: str, allow_extra: bool
             from .suggest import did_you_mean
             raise BoundcalcError(f"unknown symbol {k!r} for {what}{did_you_mean(k, table)}; its symbols are: "
                                  f"{', '.join(table) or '(none)'}")
-        env[k] = v if isinstance(v, mpmath.mpf) else parse_number(v, where=f"value of {k}")
+        env[k] = v if hasattr(v, "_mpf_") else parse_number(v, where=f"value of {k}")  # mpf: as is
     b = Binding(env)
     for name, sym in table.items():
         if name not in env:
@@ -86,6 +84,7 @@ class Value(Record):
             return None
 
     def __str__(self) -> str:
+        import mpmath
         return mpmath.nstr(self.mpf, self.digits, strip_zeros=False, min_fixed=-4, max_fixed=self.digits)
 
     def __repr__(self) -> str:

@@ -13,17 +13,16 @@ its thread-safe precision context):
   sampling (the midpoint of a ball; ``None`` where undefined); whatever a search finds with
   them is certified afterwards with :func:`decide_sign`.
 
-mpmath is kept for what it serves best here: the ``mpf`` type of returned values and their
-printing (``nstr``). Results are converted from arb exactly (or rounded by mpmath's pure
-``libmp`` functions); no function in this module reads or changes mpmath's process-wide
-precision, so certified evaluation is safe to run in threads.
+mpmath is kept for what it serves best here: the ``mpf`` type of the values ``evaluate``
+returns and their printing (``nstr``). It is imported only by the functions that return
+mpfs: requirement solving (exact Fractions, :func:`point_fraction`, :func:`compile_point`,
+:func:`fmt_sig`) never imports it. Results are converted from arb exactly (or rounded by
+mpmath's pure ``libmp`` functions); no function in this module reads or changes mpmath's
+process-wide precision, so certified evaluation is safe to run in threads.
 """
 from __future__ import annotations
 
 from fractions import Fraction
-
-import mpmath
-from mpmath.libmp import from_rational, round_nearest
 
 from ..errors import ExpressionError
 from ..expr.nodes import Node
@@ -45,12 +44,15 @@ A = _LazyArb()
 def _mpf(x) -> mpmath.mpf:
     """A Fraction (or number) as an mpf at mpmath's current precision (for callers that
     then compute with mpmath themselves)."""
+    import mpmath
     if isinstance(x, Fraction):
         return mpmath.mpf(x.numerator) / x.denominator
     return mpmath.mpf(x)
 
 
 def _fraction_mpf(x: Fraction, bits: int) -> mpmath.mpf:
+    import mpmath
+    from mpmath.libmp import from_rational, round_nearest
     return mpmath.mp.make_mpf(from_rational(x.numerator, x.denominator, bits, round_nearest))
 
 
@@ -82,6 +84,7 @@ def evaluate(node: Node, env, *, digits: int = 15, what: str = "expression") -> 
                 x = A.enclose(node, env, prec=prec)
                 mid, rad = x.mid(), x.rad()
                 if rad.is_zero() or (not mid.is_zero() and rad * 2 ** target_bits <= abs(mid)):
+                    import mpmath  # noqa: F401  (the returned type)
                     return A.to_mpf(x, target_bits)
                 if x.lower() <= 0 <= x.upper():
                     reason = f"|value| <= {rad.upper().str(3, radius=False)}, its sign is not separated from 0"
@@ -165,17 +168,48 @@ def evaluate_point(node: Node, env, *, prec: int = 113) -> mpmath.mpf | None:
         return None
 
 
+def point_fraction(node: Node, env, *, prec: int = 128) -> Fraction | None:
+    """Uncertified value as an exact Fraction (the midpoint of a ball computed at ``prec``
+    bits); None where undefined or not computable at this precision."""
+    try:
+        return A.to_fraction(A.enclose(node, env, prec=prec))
+    except (A.Undefined, A.Unresolved, A.TooLarge):
+        return None
+
+
 def compile_point(node: Node, env, var: str, *, prec: int):
-    """``f(x) -> mpf | None``: the uncertified value of ``node`` with ``var = x``; every
-    subtree free of ``var`` is enclosed once and reused across calls. Used by searches,
-    whose answers are then certified."""
+    """``f(x) -> Fraction | None``: the uncertified value of ``node`` with ``var = x`` (a
+    ball's midpoint, exactly); every subtree free of ``var`` is enclosed once and reused
+    across calls. Used by searches, whose answers are then certified."""
     keep: dict = {}
 
     def call(x):
         e = dict(env)
         e[var] = x
         try:
-            return A.to_mpf(A.enclose(node, e, prec=prec, keep=keep, var=var), prec)
+            return A.to_fraction(A.enclose(node, e, prec=prec, keep=keep, var=var))
         except (A.Undefined, A.Unresolved, A.TooLarge):
             return None
     return call
+
+
+def fmt_sig(x, digits: int = 15) -> str:
+    """``x`` (Fraction, int, float, mpf or arb) to ``digits`` significant digits with trailing
+    zeros stripped, like mpmath's ``nstr`` (``0.5``, ``1.83e+19``), without importing mpmath."""
+    if isinstance(x, int) or (isinstance(x, Fraction) and x.denominator == 1):
+        x = Fraction(x)
+        if abs(x.numerator) < 10 ** digits:
+            return str(x.numerator)
+    with A.precision(int(digits * 3.33) + 32):
+        b = A.ball(x)
+        if b.is_zero():
+            return "0.0"
+        text = b.mid().str(digits, radius=False)
+    mant, _, exp = text.partition("e")
+    if "." in mant:
+        mant = mant.rstrip("0")
+        mant = mant + "0" if mant.endswith(".") else mant
+    if exp:
+        exp = exp if exp.startswith(("+", "-")) else "+" + exp
+        return f"{mant}e{exp}"
+    return mant

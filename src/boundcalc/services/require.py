@@ -164,14 +164,14 @@ def require(paper: str, setting_name: str | None, overrides: dict[str, str], *,
         missing = expr.symbols() - env.keys()
         if missing:
             raise BoundcalcError(_missing_msg(sorted(missing), p, setting))
-        value = mpb.evaluate_point(expr, env, prec=128)
+        value = mpb.point_fraction(expr, env, prec=128)
         if value is None:   # undefined at a point: let the certified evaluator say why
             value = mpb.evaluate(expr, env, digits=20, what=f"{setting.id}: {sym} = {text}")
         dom = p.symbols[sym].domain
         if not _in_domain(dom, expr, env, value):
             raise UnsatisfiableError(
                 f"no {var} can work in {setting.id}: {sym if text == sym else f'{sym} = {text}'} evaluates to "
-                f"{mpb.mpmath.nstr(value, 6)}, but {sym} {dom.describe()}"
+                f"{mpb.fmt_sig(value, 6)}, but {sym} {dom.describe()}"
                 f" ({p.symbols[sym].description})")
         inline[sym] = expr
         derived[sym] = (value, text, "derived")
@@ -288,13 +288,14 @@ def _evidence_text(m, var) -> str:
 def _in_domain(dom, expr, env, value) -> bool:
     """Domain check of a derived value: a point value well inside (or outside) decides;
     near a boundary the sign against the boundary is certified."""
-    import mpmath
     from ..expr.nodes import Num
+    if not isinstance(value, Fraction):          # an mpf from the certified evaluator
+        from .solve import _to_fraction
+        value = _to_fraction(value)
     for bound, closed, side in ((dom.lo, dom.lo_closed, 1), (dom.hi, dom.hi_closed, -1)):
         if bound is None:
             continue
-        b = mpmath.mpf(bound.numerator) / bound.denominator
-        if abs(value - b) <= (abs(b) + abs(value)) * mpmath.mpf(2) ** -100:
+        if abs(value - bound) <= (abs(bound) + abs(value)) * Fraction(1, 2 ** 100):
             s = mpb.decide_sign(sub(expr, Num(bound)), env)
             if s is None or s * side < 0 or (s == 0 and not closed):
                 return False
@@ -332,7 +333,7 @@ def to_json(res: RequireResult) -> dict:
         "inputs": {k: {"value": fmt_fraction(v), "from": src,
                        "description": syms[k].description if k in syms else ""}
                    for k, (v, src) in sorted(res.inputs.items())},
-        "derived": {k: {"value": None if v is None else mpb.mpmath.nstr(v, 15), "expression": text, "from": src}
+        "derived": {k: {"value": None if v is None else mpb.fmt_sig(v, 15), "expression": text, "from": src}
                     for k, (v, text, src) in res.derived.items()},
         "requirements": [{
             "id": r.id, "name": r.name, "source": r.source, "status": r.status,

@@ -24,8 +24,6 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-import mpmath
-
 from .._record import Record, factory
 from ..backends import mp as mpb
 from ..errors import BoundcalcError, UnsatisfiableError
@@ -61,9 +59,9 @@ def fmt_value(v) -> str:
     if isinstance(v, int):
         return fmt_int(v)
     if isinstance(v, Fraction):
-        return fmt_int(v.numerator) if v.denominator == 1 else mpmath.nstr(mpb._fraction_mpf(v, 128), 15)
-    if isinstance(v, mpmath.mpf):
-        return mpmath.nstr(v, 15)
+        return fmt_int(v.numerator) if v.denominator == 1 else mpb.fmt_sig(v, 15)
+    if hasattr(v, "_mpf_"):                      # an mpmath value
+        return mpb.fmt_sig(v, 15)
     return str(v)
 
 
@@ -278,8 +276,9 @@ def _to_fraction(x) -> Fraction:
         return x
     if isinstance(x, int):
         return Fraction(x)
-    man, exp = mpmath.mpf(x).man_exp
-    return Fraction(int(man)) * Fraction(2) ** int(exp)
+    import mpmath
+    sign, man, exp, _ = mpmath.mpf(x)._mpf_          # (man_exp alone would drop the sign)
+    return (-1) ** sign * Fraction(int(man)) * Fraction(2) ** int(exp)
 
 
 _UNSET = object()
@@ -554,7 +553,7 @@ class _Solver:
             if not self.holds(x):
                 raise BoundcalcError(f"{self.what}: could not certify the relation at {var} = {fmt_value(x)}")
             return Solution(var, mpb._fraction_mpf(x, 256), direction, False,
-                            {"holds_at": mpmath.nstr(mpb._fraction_mpf(x, 256), 30), "fails_at": None,
+                            {"holds_at": mpb.fmt_sig(x, 30), "fails_at": None,
                              "note": f"the {'smallest' if direction == 'least' else 'largest'} {var} "
                                      "of the search range"}, how)
         width = max(abs(x), Fraction(1, 2 ** 1000)) * Fraction(1, 2 ** REAL_BITS)
@@ -569,8 +568,8 @@ class _Solver:
         other = x + step * max(abs(x), Fraction(1, 2 ** 1000)) * Fraction(1, 2 ** REAL_BITS)
         inside = self.domain.contains(other)
         fails = (not self.holds(other)) if inside else None
-        cert = {"holds_at": mpmath.nstr(mpb._fraction_mpf(x, 256), 70),
-                "fails_at": mpmath.nstr(mpb._fraction_mpf(other, 256), 70) if fails else None,
+        cert = {"holds_at": mpb.fmt_sig(x, 70),
+                "fails_at": mpb.fmt_sig(other, 70) if fails else None,
                 "relative_gap": f"2^-{REAL_BITS}"}
         if fails is False:
             cert["note"] = "the relation also holds just beyond: the boundary is not sharp here"
