@@ -36,6 +36,11 @@ def _jsonable(x):
 
 
 def _value(v: str):
+    if v[:1] in "[{":                       # lists, e.g. --set 'cells=[[4096,400]]'
+        try:
+            return json.loads(v)
+        except ValueError:
+            pass
     for conv in (int, float):
         try:
             return conv(v)
