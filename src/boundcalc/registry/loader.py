@@ -139,7 +139,9 @@ def read_formula_text(path: Path) -> str:
         raise FormulaFileError(f"{path.name}: not a UTF-8 text file") from None
 
 
-def load_file(path: str | Path) -> Paper:
+def load_file(path: str | Path, *, lazy_checks: bool = False) -> Paper:
+    """Read and validate one formula file. With ``lazy_checks`` the ``[[checks]]`` tables
+    are validated on the first use of ``paper.checks`` instead of now."""
     import tomllib
     path = Path(path)
     text = read_formula_text(path)
@@ -172,7 +174,13 @@ def load_file(path: str | Path) -> Paper:
     _load_symbols(path, paper, data.get("symbols", {}))
     _load_formulas(path, paper, data.get("formulas", {}))
     _load_settings(path, paper, data.get("settings", {}))
-    _load_checks(path, paper, data.get("checks", []))
+    items = data.get("checks", [])
+    if lazy_checks:
+        paper._load_checks = lambda out: _load_checks(path, paper, items, out)
+    else:
+        out: list = []
+        _load_checks(path, paper, items, out)
+        paper._checks = out
     return paper
 
 
@@ -314,7 +322,7 @@ _EXPR_FIELDS = {"lhs", "rhs", "trivial", "function", "derivative", "order", "exp
 _FORMULA_FIELDS = {"claim", "premise", "formula", "a", "b"}
 
 
-def _load_checks(path: Path, paper: Paper, items: Any) -> None:
+def _load_checks(path: Path, paper: Paper, items: Any, out: list) -> None:
     if not isinstance(items, list):
         raise _fail(path, "[[checks]]", "checks must be an array of tables [[checks]]")
     seen = set()
@@ -367,7 +375,7 @@ def _load_checks(path: Path, paper: Paper, items: Any) -> None:
         if t.get("reading", "printed") not in READINGS:
             raise _fail(path, where, f"reading must be one of {', '.join(READINGS)}, "
                                      f"not {t['reading']!r}")
-        paper.checks.append(CheckSpec(paper.key, t["id"], kind, t.get("location", ""),
+        out.append(CheckSpec(paper.key, t["id"], kind, t.get("location", ""),
                                       t.get("description", ""), dict(t)))
 
 

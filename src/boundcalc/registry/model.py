@@ -6,8 +6,12 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+import threading
+
 from ..expr.domains import Domain
 from ..expr.nodes import Node
+
+_CHECKS_LOCK = threading.Lock()
 
 KINDS = ("definition", "bound", "requirement", "claim")
 VALUE_KINDS = ("definition", "bound")
@@ -98,7 +102,22 @@ class Paper(Record):
     symbols: dict[str, Symbol] = factory(dict)
     formulas: dict[str, FormulaSpec] = factory(dict)
     settings: dict[str, Setting] = factory(dict)
-    checks: list[CheckSpec] = factory(list)
+
+    @property
+    def checks(self) -> list[CheckSpec]:
+        """The paper's checks, validated on first use (commands that run no check — every
+        numeric one — do not pay for parsing them; a user's file is validated at start
+        through this property, see ``Registry.validate_files``)."""
+        d = self.__dict__
+        if "_checks" not in d:
+            with _CHECKS_LOCK:
+                if "_checks" not in d:
+                    out: list[CheckSpec] = []
+                    load = d.get("_load_checks")
+                    if load is not None:
+                        load(out)          # raises FormulaFileError for a malformed check
+                    d["_checks"] = out
+        return d["_checks"]
 
     def __repr__(self) -> str:        # short: the full record is many kilobytes
         return (f"<Paper {self.key}: {self.title!r}, {len(self.formulas)} formulas, "

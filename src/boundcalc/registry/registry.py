@@ -66,7 +66,7 @@ class Registry:
         checked at the start of every command, whichever paper the command touches."""
         for f in files:
             if f.stem in self._files:
-                self.paper(f.stem)
+                self.paper(f.stem).checks          # checks included
 
     def has_paper(self, key: str) -> bool:
         return key in self._files
@@ -82,7 +82,7 @@ class Registry:
                 from ..suggest import did_you_mean
                 raise BoundcalcError(f"unknown paper {key!r}{did_you_mean(key, self._files)}; "
                                      f"papers: {', '.join(self._files)}")
-            paper = self._papers[key] = load_file(self._files[key])
+            paper = self._papers[key] = load_file(self._files[key], lazy_checks=True)
             try:
                 self._link(paper)
             except BaseException:        # not half-loaded: the next use reports the same error
