@@ -558,3 +558,16 @@ def test_rademacher_term_grows_under_the_width_condition():
     _, fixed_small = ref(10 ** 10, 64, 9)
     _, fixed_large = ref(10 ** 12, 64, 9)
     assert 0 < fixed_large < fixed_small
+
+
+def test_tightens_with_N_is_refuted_by_a_certified_rising_pair():
+    """Sec. 4.4 says Thm. 5's bound tightens with N; at the Table 1 setting it rises from
+    N = 400 to 401. The check must say so as an error (a certified pair), not 'undecided'."""
+    from boundcalc.services.check import run_checks
+    (f,) = run_checks("anon2025", only=["theorem5_tightens_with_N_table1"]).results
+    assert f.severity == "error" and "rises from N = 400 to 401" in f.message
+    fixed = dict(d_m=64, d_s=13, R_X=1, R_Q=1, R_K=1, R_V=1, R_O=1, eta_Q=9, eta_K=9, eta_V=9, eta_O=2,
+                 alpha=0, delta="0.05", C_5=1, C_5O=1)
+    th5 = boundcalc.formula("anon2025.theorem5")
+    a, b = th5.evaluate(N=400, digits=20, **fixed).mpf, th5.evaluate(N=401, digits=20, **fixed).mpf
+    assert a < b < 0

@@ -174,9 +174,17 @@ def monotone(formula, var: str, *, box: dict | None = None, fixed: dict | None =
                                       f"box: {r.text}", shown)
     if not vals:
         return MonotoneResult(formula.id, var, "unknown", "none", dstr, "the derivative could not be evaluated on the box", shown)
+    # the sampled direction is not proved, but one certified pair in that direction refutes
+    # the OPPOSITE claim (a function that rises somewhere is not decreasing)
+    rising = verdict == "increasing"
+    pair = next((c for c in (_counterexample(node, var, e, table, rising=rising)
+                             for e in (pos if rising else neg)[:5]) if c), None)
+    ce = {("increasing_pair" if rising else "decreasing_pair"): pair} if pair else None
     return MonotoneResult(formula.id, var, verdict, "sampled", dstr,
                           f"d/d{var} kept one sign at {len(vals)} random points of the box "
-                          "(not proved, not certified)", shown)
+                          "(not proved, not certified)"
+                          + (f"; f {'rises' if rising else 'falls'} between a certified pair of points, so it is "
+                             f"not {'decreasing' if rising else 'increasing'}" if pair else ""), shown, ce)
 
 
 def _check_box(box, table, fixed, symbols) -> dict:

@@ -60,5 +60,12 @@ def monotone(reg, paper, t, f: Finding):
     elif r.verdict in ("neither", "increasing", "decreasing", "constant") and r.evidence in (
             "proved", "certified", "counterexample"):
         f.grade("error", "false as printed", f"stated {want} in {t['var']}, but it is {r.verdict} ({r.evidence})")
+    elif (r.counterexample or {}).get({"decreasing": "increasing_pair", "increasing": "decreasing_pair"}.get(want, "")):
+        pair = r.counterexample[{"decreasing": "increasing_pair", "increasing": "decreasing_pair"}[want]]
+        v = t["var"]
+        f.grade("error", "false as printed",
+                f"stated {want} in {v}, but f {'rises' if want == 'decreasing' else 'falls'} from "
+                f"{v} = {pair[v + '_1']} to {pair[v + '_2']} (f: {pair['f_1']} -> {pair['f_2']}, compared in "
+                f"ball arithmetic); elsewhere {r.verdict} ({r.evidence})")
     else:
         f.grade("warning", "undecided", f"stated {want} in {t['var']}: not confirmed ({r.verdict}, {r.evidence})")
