@@ -3,7 +3,7 @@ theorem needs at the paper's MNIST sizes, and what happens to its alpha conditio
 (an honest 'no admissible value' where there is none).
 
 Run: python examples/anon2025_conditions.py
-Writes anon2025_conditions.md and .csv next to this script (or into
+Writes anon2025-conditions.md and .csv next to this script (or into
 $BOUNDCALC_EXAMPLES_OUT). BOUNDCALC_EXAMPLES_QUICK=1 uses smaller sizes (what CI runs).
 """
 from __future__ import annotations
@@ -47,7 +47,7 @@ lines += ["", f"## Bounds beside measurements ({', '.join(f'{k}={v}' for k, v in
           table.to_markdown()]
 
 OUT.mkdir(parents=True, exist_ok=True)
-(OUT / "anon2025_conditions.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
-table.to_frame().to_csv(OUT / "anon2025_conditions.csv", index=False)
+(OUT / "anon2025-conditions.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
+table.to_frame().to_csv(OUT / "anon2025-conditions.csv", index=False)
 print("\n".join(lines[:10]))
-print(f"wrote {OUT / 'anon2025_conditions.md'} and .csv")
+print(f"wrote {OUT / 'anon2025-conditions.md'} and .csv")

@@ -3,7 +3,7 @@ network be for Lemma 5's approximation error to drop below a target, and how do 
 bounds compare with the engine's measurements across widths?
 
 Run: python examples/arda2026_width.py
-Writes arda2026_width.md and arda2026_width.csv next to this script (or into
+Writes arda2026-width.md and arda2026-width.csv next to this script (or into
 $BOUNDCALC_EXAMPLES_OUT). BOUNDCALC_EXAMPLES_QUICK=1 uses smaller sizes (what CI runs).
 """
 from __future__ import annotations
@@ -50,7 +50,7 @@ lines += ["", f"## Bounds beside measurements ({', '.join(f'{k}={v}' for k, v in
           table.to_markdown()]
 
 OUT.mkdir(parents=True, exist_ok=True)
-(OUT / "arda2026_width.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
-table.to_frame().to_csv(OUT / "arda2026_width.csv", index=False)
+(OUT / "arda2026-width.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
+table.to_frame().to_csv(OUT / "arda2026-width.csv", index=False)
 print("\n".join(lines[:10]))
-print(f"wrote {OUT / 'arda2026_width.md'} and .csv")
+print(f"wrote {OUT / 'arda2026-width.md'} and .csv")

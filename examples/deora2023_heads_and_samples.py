@@ -2,7 +2,7 @@
 theorems ask for?
 
 Run: python examples/deora2023_heads_and_samples.py
-Writes deora2023_heads_and_samples.md next to this script (or into $BOUNDCALC_EXAMPLES_OUT).
+Writes deora2023-heads-and-samples.md next to this script (or into $BOUNDCALC_EXAMPLES_OUT).
 BOUNDCALC_EXAMPLES_QUICK=1 uses smaller engine sizes (what CI runs).
 """
 from __future__ import annotations
@@ -52,7 +52,7 @@ lines += ["", f"## Bounds beside measurements ({', '.join(f'{k}={v}' for k, v in
           table.to_markdown()]
 
 OUT.mkdir(parents=True, exist_ok=True)
-(OUT / "deora2023_heads_and_samples.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
-frame.to_csv(OUT / "deora2023_heads_and_samples.csv", index=False)
+(OUT / "deora2023-heads-and-samples.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
+frame.to_csv(OUT / "deora2023-heads-and-samples.csv", index=False)
 print("\n".join(lines[:12]))
-print(f"wrote {OUT / 'deora2023_heads_and_samples.md'} and .csv")
+print(f"wrote {OUT / 'deora2023-heads-and-samples.md'} and .csv")

@@ -3,7 +3,7 @@ convergence theorems allow at the paper's own instances, and the bounds beside t
 engine's gradient descent.
 
 Run: python examples/tarzanagh2023_step_size.py
-Writes tarzanagh2023_step_size.md and .csv next to this script (or into
+Writes tarzanagh2023-step-size.md and .csv next to this script (or into
 $BOUNDCALC_EXAMPLES_OUT). BOUNDCALC_EXAMPLES_QUICK=1 uses fewer steps (what CI runs).
 """
 from __future__ import annotations
@@ -39,7 +39,7 @@ lines += ["", f"## Bounds beside measurements ({', '.join(f'{k}={v}' for k, v in
           table.to_markdown()]
 
 OUT.mkdir(parents=True, exist_ok=True)
-(OUT / "tarzanagh2023_step_size.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
-table.to_frame().to_csv(OUT / "tarzanagh2023_step_size.csv", index=False)
+(OUT / "tarzanagh2023-step-size.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
+table.to_frame().to_csv(OUT / "tarzanagh2023-step-size.csv", index=False)
 print("\n".join(lines[:8]))
-print(f"wrote {OUT / 'tarzanagh2023_step_size.md'} and .csv")
+print(f"wrote {OUT / 'tarzanagh2023-step-size.md'} and .csv")

@@ -26,7 +26,7 @@ papers
 
 # %%
 formulas = boundcalc.formulas().to_frame()
-formulas.to_csv(OUT / "walkthrough_formulas.csv", index=False)
+formulas.to_csv(OUT / "walkthrough-formulas.csv", index=False)
 formulas.groupby(["paper", "kind"]).size() if "paper" in formulas else formulas.head()
 
 # %% [markdown]
@@ -65,7 +65,7 @@ for paper, setting, values, var, target in queries:
 import pandas as pd  # noqa: E402
 
 answers = pd.DataFrame(rows)
-answers.to_csv(OUT / "walkthrough_answers.csv", index=False)
+answers.to_csv(OUT / "walkthrough-answers.csv", index=False)
 answers
 
 # %% [markdown]
@@ -77,7 +77,7 @@ from boundcalc.experiments import experiment_module  # noqa: E402
 sizes = dict(steps=50, hessian_points=2, random_points=2) if QUICK else dict(steps=1000)
 table = experiment_module("tarzanagh2023").compare(seed=0, cache_dir=False, **sizes)
 comparison = table.to_frame()
-comparison.to_csv(OUT / "walkthrough_comparison.csv", index=False)
+comparison.to_csv(OUT / "walkthrough-comparison.csv", index=False)
 comparison.head()
 
 # %% [markdown]
@@ -93,5 +93,5 @@ report = run_checks("tarzanagh2023", only=["L_p_restated", "L_p_from_proof", "lo
 checks = report.to_frame()
 mine = run_checks("my_paper", formulas_path=[str(HERE / "my_paper.toml")]).to_frame()
 checks = pd.concat([checks, mine], ignore_index=True)
-checks.to_csv(OUT / "walkthrough_checks.csv", index=False)
+checks.to_csv(OUT / "walkthrough-checks.csv", index=False)
 checks[["paper", "check", "kind", "severity", "message"]]

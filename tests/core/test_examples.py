@@ -47,11 +47,11 @@ def outputs(tmp_path_factory):
 def test_every_script_ran_and_wrote_its_outputs(outputs):
     out, times, total = outputs
     for s in SCRIPTS[:-1]:
-        stem = s[:-3]
+        stem = s[:-3].replace("_", "-")      # outputs are hyphenated like every other file
         assert (out / f"{stem}.md").stat().st_size > 500, stem
         assert (out / f"{stem}.csv").stat().st_size > 100, stem
     for name in ("formulas", "answers", "comparison", "checks"):
-        assert (out / f"walkthrough_{name}.csv").stat().st_size > 100, name
+        assert (out / f"walkthrough-{name}.csv").stat().st_size > 100, name
     print(f"examples: {total:.1f} s in all; " + ", ".join(f"{Path(k).name} {v:.1f} s" for k, v in times.items()))
 
 
@@ -68,7 +68,7 @@ def _rows(path):
 
 def test_arda_least_widths_match_the_closed_form(outputs):
     # app_eps: 2 (1*3 + 1*3 + 1*3) sqrt(2 log(2n/delta)/m) <= eps  <=>  m >= 648 log(2n/delta)/eps^2
-    text = (outputs[0] / "arda2026_width.md").read_text(encoding="utf-8")
+    text = (outputs[0] / "arda2026-width.md").read_text(encoding="utf-8")
     with mpmath.workdps(50):
         for eps in ("1", "0.5", "0.1"):
             m = int(mpmath.ceil(648 * mpmath.log(2 * 5000 / mpmath.mpf("0.05")) / mpmath.mpf(eps) ** 2))
@@ -76,7 +76,7 @@ def test_arda_least_widths_match_the_closed_form(outputs):
 
 
 def test_walkthrough_answers_are_certified_boundaries(outputs):
-    rows = {r["question"]: r for r in _rows(outputs[0] / "walkthrough_answers.csv")}
+    rows = {r["question"]: r for r in _rows(outputs[0] / "walkthrough-answers.csv")}
     # Anonymous (2025): d_m >= C_w N^3 with C_w = 1 at N = 400
     assert rows["least d_m"]["answer"] == str(400 ** 3)
     # Tarzanagh et al.: eta <= 1/L_p, L_p = M0 ||X||^4 + 3 M1 ||X||^3 (v = W = 1), Fig. 1(a) values
@@ -94,6 +94,6 @@ def test_walkthrough_answers_are_certified_boundaries(outputs):
 
 
 def test_walkthrough_check_frame_has_the_template_paper(outputs):
-    rows = _rows(outputs[0] / "walkthrough_checks.csv")
+    rows = _rows(outputs[0] / "walkthrough-checks.csv")
     mine = {r["check"]: r["severity"] for r in rows if r["paper"] == "my_paper"}
     assert mine == {"gap_decreases_in_n": "ok", "gap_order_in_n": "ok", "cor1_from_thm1": "ok"}

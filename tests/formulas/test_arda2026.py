@@ -338,8 +338,9 @@ def test_settings_require_width():
         with mpmath.workdps(DPS):
             expected = int(mpmath.ceil(8 * 9 ** 2 * mpmath.log(2 * n / q("0.05"))))
         assert res.binding.solution.value == expected
-        sigma_2 = res.derived["sigma_2"][0]
+        s2 = res.derived["sigma_2"][0]      # a Fraction (midpoint of a 128-bit ball)
         with mpmath.workdps(DPS):
+            sigma_2 = mpmath.mpf(s2.numerator) / s2.denominator
             assert abs(sigma_2 - 4 / (3 * mpmath.sqrt(3))) < mpmath.mpf(10) ** -18
 
 

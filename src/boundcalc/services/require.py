@@ -41,7 +41,10 @@ class RequireResult(Record):
     setting: Setting
     var: str
     inputs: dict[str, tuple[Fraction, str]]          # name -> (value, "user" | "default")
-    derived: dict[str, tuple[object, str, str]]        # name -> (mpf value, expression, "derived" | "user" | ...)
+    # name -> (value, expression, "derived" | "user" | ...); the value is for display and the
+    # domain check: a Fraction (the midpoint of a 128-bit ball, not an exact value), or an mpf
+    # where the certified evaluator had to decide; requirements use the expression itself
+    derived: dict[str, tuple[object, str, str]]
     results: list[RequirementResult] = factory(list)
     skipped: list[str] = factory(list)                 # requirements of the setting free of var
     target: str = ""
