@@ -174,7 +174,9 @@ def test_editing_the_code_recomputes(tmp_path):
     does not."""
     root = tmp_path / "copy"
     shutil.copytree(SRC, root / "src" / "boundcalc", ignore=shutil.ignore_patterns("__pycache__"))
-    shutil.copytree(SRC.parents[1] / "formulas", root / "formulas")
+    if not (SRC / "formulas").is_dir():      # a source checkout keeps them beside src/ (an
+        from boundcalc.registry.registry import packaged_dir   # installed wheel: inside the package)
+        shutil.copytree(packaged_dir(), root / "formulas")
     probe = root / "src" / "boundcalc" / "engine" / "cacheprobe.py"
     probe.write_text('def f(config):\n    with open(config["log"], "a") as fh:\n        fh.write("1\\n")\n'
                      '    return {"value": 1}\n')
