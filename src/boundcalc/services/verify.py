@@ -41,6 +41,8 @@ class VerifyResult:
         m = self.method
         s = f"{self.statement}: " + (self.verdict.upper() + m[len(self.verdict):] if m.startswith(self.verdict)
                                       else f"{self.verdict.upper()} ({m})")
+        if self.domains:           # what the verdict is about: every variable's domain
+            s += "\n  over " + ", ".join(f"{k} {v}" for k, v in self.domains.items())
         if self.assumptions:
             s += "\n  assuming " + ", ".join(self.assumptions)
         if self.counterexample:
