@@ -84,7 +84,6 @@ def evaluate(node: Node, env, *, digits: int = 15, what: str = "expression") -> 
                 x = A.enclose(node, env, prec=prec)
                 mid, rad = x.mid(), x.rad()
                 if rad.is_zero() or (not mid.is_zero() and rad * 2 ** target_bits <= abs(mid)):
-                    import mpmath  # noqa: F401  (the returned type)
                     return A.to_mpf(x, target_bits)
                 if x.lower() <= 0 <= x.upper():
                     reason = f"|value| <= {rad.upper().str(3, radius=False)}, its sign is not separated from 0"
@@ -140,7 +139,7 @@ class Interval:
         self.a, self.b = A.to_mpf(lo), A.to_mpf(hi)
 
     def __repr__(self) -> str:
-        return f"Interval([{mpmath.nstr(self.a, 10)}, {mpmath.nstr(self.b, 10)}])"
+        return f"Interval([{fmt_sig(self.lo, 10)}, {fmt_sig(self.hi, 10)}])"
 
 
 def enclose(node: Node, env, *, prec: int, keep: dict | None = None, var: str | None = None) -> Interval:

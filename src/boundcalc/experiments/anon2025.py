@@ -36,7 +36,7 @@ from boundcalc.experiments.settings import check_seed as _check_seed
 from boundcalc.experiments.settings import derive_seed as _seed
 from boundcalc.experiments.settings import parse as _parse
 from boundcalc.experiments.settings import require as _require
-from boundcalc.reports.table import Row, Table
+from boundcalc.reports.table import Row, Table, diverged_table
 
 PAPER = "anon2025"
 N_IMAGES = 360   # digits 0 and 1 in scikit-learn's 8x8 digits
@@ -170,11 +170,8 @@ def compare(*, seed: int = 0, jobs: int = 1, cache_dir=None, **settings) -> Tabl
         with numpy_quiet():
             run = train_run(s["d_m"], s["N"], s["n_test"], s["epochs"], s["lr"], seed)
     except Divergence as e:
-        return Table(PAPER, "Anon (2025): the GD run diverged", dict(s), seed,
-                     [Row(f"full-batch GD: diverged at step {e.step}", "Sec. 3.1", kind="info",
-                          note=f"non-finite {e.what} at step {e.step} with lr = {s['lr']}; the run was "
-                               "stopped and nothing is compared")],
-                     [f"diverged at step {e.step}: the run was stopped and no measurement is reported"])
+        return diverged_table(PAPER, "Anon (2025)", s, seed, run="full-batch GD", source="Sec. 3.1",
+                              error=e, step_name="lr", step_value=s["lr"])
     h = run["hist"]
     vals = measured_inputs(run)
     vals["delta"] = s["delta"]

@@ -249,7 +249,7 @@ def _const(v) -> str:
 
 def compare(*, seed: int = 0, jobs: int = 1, cache_dir=None, **settings):
     """Bounds of Deora et al. (2023) beside measurements on DM1 (see the module docstring)."""
-    from ..reports.table import Row, Table
+    from ..reports.table import Row, Table, diverged_table
 
     c = parse_settings(settings)
     seed = as_int("seed", seed)
@@ -258,14 +258,11 @@ def compare(*, seed: int = 0, jobs: int = 1, cache_dir=None, **settings):
     check_memory(memory_estimate(c), f"{PAPER} compare (n1={c['n1']}, n={c['n']}, n_test={c['n_test']}, "
                                      f"T={c['T']}, d={c['d']}, H={c['H']}, K={c['K']})")
     try:
-        with numpy_quiet() as warned:
+        with numpy_quiet():
             m = measure({**c, "seed": seed})
     except Divergence as e:
-        return Table(PAPER, "Deora et al. (2023) on DM1: the second-phase run diverged", c, seed,
-                     [Row(f"second-phase GD: diverged at step {e.step}", "Sec. 5.1", kind="info",
-                          note=f"non-finite {e.what} at step {e.step} with eta = {c['eta']}; the run was "
-                               "stopped and nothing is compared")],
-                     [f"diverged at step {e.step}: the run was stopped and no measurement is reported"])
+        return diverged_table(PAPER, "Deora et al. (2023) on DM1", c, seed, run="second-phase GD",
+                              source="Sec. 5.1", error=e, step_name="eta", step_value=c["eta"])
     b = bounds_for(c, m)
     H, eta = c["H"], c["eta"]
     rows: list[Row] = []

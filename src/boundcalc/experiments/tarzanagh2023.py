@@ -39,7 +39,7 @@ from boundcalc.experiments.settings import check_seed as _check_seed
 from boundcalc.experiments.settings import derive_seed as _seed
 from boundcalc.experiments.settings import parse as _parse
 from boundcalc.experiments.settings import require as _require
-from boundcalc.reports.table import Row, Table
+from boundcalc.reports.table import Row, Table, diverged_table
 
 PAPER = "tarzanagh2023"
 INSTANCES = ("appendix_e", "fig1a", "fig1b", "fig1c")
@@ -217,11 +217,8 @@ def compare(*, seed: int = 0, jobs: int = 1, cache_dir=None, **settings) -> Tabl
             run = _gd_p(keys, gamma, p0, lr=s["lr"], steps=s["steps"], loss=s["loss"],
                         normalized=s["normalized"], record=rec_steps)
     except Divergence as e:
-        return Table(PAPER, "Max-margin token selection: the GD run diverged", dict(s), seed,
-                     [Row(f"GD on p: diverged at step {e.step}", "eq. (3)", kind="info",
-                          note=f"non-finite {e.what} at step {e.step} with lr = {s['lr']}; the run was "
-                               "stopped and nothing is compared")],
-                     [f"diverged at step {e.step}: the run was stopped and no measurement is reported"])
+        return diverged_table(PAPER, "Max-margin token selection", s, seed, run="GD on p", source="eq. (3)",
+                              error=e, step_name="lr", step_value=s["lr"])
     p = run["p"]
     loss = s["loss"]
 

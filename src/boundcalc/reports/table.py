@@ -435,3 +435,15 @@ def _json_setting(v):
         return fmt_full(v)
     except BoundcalcError:
         return str(v)
+
+
+def diverged_table(paper: str, title: str, settings: dict, seed: int, *, run: str, source: str,
+                   error, step_name: str, step_value) -> "Table":
+    """The table of a comparison whose training run diverged (``error``: an
+    ``engine.budget.Divergence``): one row saying at which step, and no measurement."""
+    step = error.step
+    return Table(paper, f"{title}: the {run} diverged", dict(settings), seed,
+                 [Row(f"{run}: diverged at step {step}", source, kind="info",
+                      note=f"non-finite {error.what} at step {step} with {step_name} = {step_value}; the run "
+                           "was stopped and nothing is compared")],
+                 [f"diverged at step {step}: the run was stopped and no measurement is reported"])

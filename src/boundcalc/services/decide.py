@@ -30,7 +30,6 @@ that is undefined everywhere it is evaluated) raise :class:`BoundcalcError`.
 """
 from __future__ import annotations
 
-import math
 import signal
 import threading
 import time

@@ -56,7 +56,6 @@ def prove_interval(g: Node, op: str, domains: dict[str, Domain], extra=(), *, se
     names = sorted(g.symbols() | set().union(*(r.symbols() for r in extra)) if extra else g.symbols())
     if not names:
         return IntervalOutcome("skipped")
-    bounded = all(domains[n].lo is not None and domains[n].hi is not None for n in names)
     # coordinates: bounded symbols in x itself, unbounded ones in t in [0, 1]
     box0 = {}
     for n in names:

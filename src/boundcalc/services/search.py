@@ -169,7 +169,6 @@ def _local(a, rel, b, g, op, domains, extra, pts, rel_g, fin, deadline):
     """Coordinate-wise shrinking random steps from the best points (minimising the
     normalised slack); candidates are certified like every other."""
     names = sorted(domains)
-    n = len(rel_g)
     val = np.where(fin, rel_g if op != "==" else -np.abs(rel_g), np.inf)
     starts = np.argsort(val)[:8]
     rng = np.random.default_rng(11)
