@@ -182,3 +182,26 @@ def test_minloss_study_conditions(tmp_path):
                          "m": 4, "seed": s})["min_train_loss"] for s in (0, 1))]), rel=1e-12)
     assert len(out["paper_vs_ours"]) == 3 and out["plots"]
     X.render_minloss(out)
+
+
+def test_minloss_reduced_and_full_presets(monkeypatch):
+    # Reduced (under 10 min on 2 cores): tau = 250 / 1000 / 4000 and eta = 4/sqrt(tau) on n = 250,
+    # widths 8-64; --full: all six conditions on n = 500, widths 8-128.  The training is replaced by
+    # a recorder, so this checks which configurations run_minloss asks for.
+    seen = {}
+
+    def fake(label, c, seed, **kw):
+        seen.setdefault("runs", []).append((label, c["n"], tuple(c["widths"]), c["tau"], eta_of(c)))
+        return {"label": label, "settings": {**c, "eta_used": eta_of(c)}, "widths": c["widths"],
+                "seeds": [0, 1, 2], "fit": None, "final_over_initial": [1.0]}
+
+    eta_of = X.eta_of
+    monkeypatch.setattr(X, "_study_condition", fake)
+    X.run_minloss(seed=0, progress=False)
+    red = seen.pop("runs")
+    assert [(r[1], r[2], r[3]) for r in red] == [(250, (8, 16, 32, 64), t) for t in (1000, 250, 4000, 1000)]
+    assert red[3][4] == pytest.approx(4 / math.sqrt(1000)) and red[0][4] == pytest.approx(1 / math.sqrt(1000))
+    X.run_minloss(seed=0, progress=False, full=True)
+    full = seen.pop("runs")
+    assert len(full) == 6 and {r[1] for r in full} == {500}
+    assert [r[2] for r in full] == [(8, 16, 32, 64, 128)] * 5 + [(32, 64, 128, 256)]
