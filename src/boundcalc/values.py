@@ -3,10 +3,14 @@ from __future__ import annotations
 
 from ._record import Record, factory
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from .errors import BoundcalcError
 from .expr.parser import parse_number
 from .registry.model import Symbol
+
+if TYPE_CHECKING:          # annotations only: the fast path does not import mpmath
+    import mpmath
 
 
 class Binding(Record):

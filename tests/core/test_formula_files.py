@@ -1,5 +1,4 @@
 """The registry refuses malformed and malicious formula files, naming the culprit."""
-import os
 
 import pytest
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from ..paths import user_path
 import sys
-from pathlib import Path
 from typing import Optional
 
 import typer

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from ..paths import user_path
 import sys
-from pathlib import Path
 
 from typer.core import TyperCommand
 
@@ -197,7 +196,6 @@ def reproduce(name: str | None, *, list_: bool = False, full: bool = False, json
         raise BoundcalcError("--scheduler is only used with --backend dask")
     _check_positive("--jobs", jobs, allow_all=True)
     if plot_dir:
-        from pathlib import Path
         d = user_path(plot_dir)
         if d.exists() and not d.is_dir():
             raise BoundcalcError(f"--plot-dir {plot_dir!r} exists and is not a folder")

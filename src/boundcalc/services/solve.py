@@ -29,30 +29,13 @@ from ..backends import mp as mpb
 from ..errors import BoundcalcError, UnsatisfiableError
 from ..expr.domains import Domain
 from ..expr.nodes import Add, Func, Mul, Num, Pow, Rel, Sym, sub
+from ..expr.numbers import fmt_int
 
 MAX_LOG2 = 400_000        # search up to 2^400000 (~10^120000)
 REAL_BITS = 200           # relative width of a real answer's bracket: 2^-REAL_BITS
-BIG_INT_DIGITS = 60       # integers with more digits print in scientific form
 
 
 # ---------------------------------------------------------------------------- printing
-def fmt_int(n: int) -> str:
-    """An integer of any size as text: exact up to BIG_INT_DIGITS digits, else
-    ``m.mmmmmmmmmmmmmme+E (D digits)`` (never through Python's 4300-digit str limit)."""
-    a = abs(n)
-    if a.bit_length() <= 4 * BIG_INT_DIGITS:
-        s = str(n)
-        if len(s) <= BIG_INT_DIGITS + (n < 0):
-            return s
-    e = int(a.bit_length() * 0.30102999566398120) - 1
-    while 10 ** e > a:
-        e -= 1
-    while 10 ** (e + 1) <= a:
-        e += 1
-    lead = str(a // 10 ** (e - 14))           # the first 15 digits (truncated, not rounded)
-    return f"{'-' if n < 0 else ''}{lead[0]}.{lead[1:]}e+{e} ({e + 1} digits)"
-
-
 def fmt_value(v) -> str:
     if isinstance(v, bool):
         return str(v)

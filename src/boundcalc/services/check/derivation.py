@@ -133,7 +133,7 @@ def _existential(reg, paper, t, f, c_side, d_side, extra, consts, doms, rel, r0,
                         + ", ".join(f"{g['growth']} as {g['var']} -> {g['limit']}" for g in power))
             else:
                 f.grade("warning", "polylog factor",
-                        f"implied only up to a polylog factor: the ratio grows like "
+                        "implied only up to a polylog factor: the ratio grows like "
                         + ", ".join(f"{g['growth']} as {g['var']} -> {g['limit']}" for g in grows))
             return
     for k in FACTORS:

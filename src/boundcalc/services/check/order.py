@@ -126,7 +126,6 @@ def _generic(d: Domain | None, i: int) -> Fraction:
 
 def _sympy_exponents(e, v, env, table):
     import sympy as sp
-    from ...backends.sym import to_sympy
     from ..symbolic import to_sympy_with_domains
     se, syms = to_sympy_with_domains(e, table)
     x = syms[v]
