@@ -51,3 +51,32 @@ def test_cli_reproduce_passes_settings_and_rejects_unknown(tmp_path):
     p = subprocess.run([sys.executable, "-m", "boundcalc.cli", "reproduce", "anon2025-table1", "--widths", "4"],
                        capture_output=True, text=True, env=env)
     assert p.returncode == 2 and "--widths" in p.stderr and "Traceback" not in p.stderr
+
+
+@pytest.mark.parametrize("name, settings, check", [
+    ("tarzanagh2023-fig3", ["--steps", "30"], lambda d: d["setup"]["steps"] == 30),
+    ("tarzanagh2023-fig9", ["--trials", "2", "--steps", "20", "--dims", "2,3"],
+     lambda d: sorted(d["per_d"]) == ["2", "3"]),
+    ("anon2025-table1", ["--data", "digits", "--dms", "4", "--Ns", "20,40", "--epochs", "2", "--seeds", "2",
+                         "--n-test", "30"],
+     lambda d: d["setup"]["cells"] == [[4, 20], [4, 40]] and d["setup"]["epochs"] == 2
+     and d["setup"]["n_test"] == 30 and len(d["runs"]) == 4),
+    ("deora2023-dm1", ["--ns", "20,30", "--seeds", "2", "--k-equals-n", "true", "--n1", "40", "--n-test", "50",
+                       "--H", "4"],
+     lambda d: d["ns"] == [20, 30] and [p["K"] for p in d["points"]] == [20, 20, 30, 30]),
+])
+def test_cli_reproduce_settings_of_every_paper(tmp_path, name, settings, check):
+    # Every reproduction's size overrides work from the command line (strings converted and
+    # checked), as they do from Python.
+    import os
+    import subprocess
+    import sys
+    env = dict(os.environ, BOUNDCALC_CACHE=str(tmp_path / "cache"))
+    p = subprocess.run([sys.executable, "-m", "boundcalc.cli", "reproduce", name, "--json", "--no-cache",
+                        *settings], capture_output=True, text=True, env=env)
+    assert p.returncode == 0, p.stderr
+    assert check(json.loads(p.stdout))
+    bad = settings[:-1] + ["x"]               # the last value made invalid: one line naming it, exit 2
+    p = subprocess.run([sys.executable, "-m", "boundcalc.cli", "reproduce", name, "--no-cache", *bad],
+                       capture_output=True, text=True, env=env)
+    assert p.returncode == 2 and settings[-2] in p.stderr and "Traceback" not in p.stderr

@@ -127,7 +127,7 @@ def test_reproduce(fake):
     assert "fake-fig1" in out and "a fake figure" in out and "anon2025" in out
     assert "fake-fig1" in ok("reproduce", "list")
     d = json.loads(ok("reproduce", "list", "--json"))
-    assert d["reproductions"] == [{"name": "fake-fig1", "description": "a fake figure"}]
+    assert d["reproductions"] == [{"name": "fake-fig1", "description": "a fake figure", "settings": []}]
     assert "ours 0.5 vs paper 0.48" in ok("reproduce", "fake-fig1")
     d = json.loads(ok("reproduce", "fake-fig1", "--json", "--seed", "4", "--full", "--jobs", "2",
                       "--backend", "dask", "--scheduler", "tcp://127.0.0.1:8786", "--plot-dir", "figs",

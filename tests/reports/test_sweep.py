@@ -139,3 +139,22 @@ def test_progress_bar_appears_for_slow_work(monkeypatch, capsys):
     configs = [{"n": 3, "seed": s} for s in range(3)]
     out = sweep.run(seeded_numpy, configs, cache_dir=False, progress=True, desc="demo")
     assert len(out) == 3
+
+
+def diverging(config: dict) -> dict:
+    from boundcalc.engine.budget import Divergence
+    if config["eta"] > 1:
+        raise Divergence(17, "iterate")
+    return {"ok": config["eta"]}
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_divergence_names_its_configuration_across_processes(jobs):
+    # In a worker process the exception is pickled back to the parent: before __reduce__ the
+    # message came back nested ("diverged at step diverged at step 17 ...") and lost its fields.
+    from boundcalc.engine.budget import Divergence
+    cfgs = [{"eta": 0.5, "seed": 0}, {"eta": 2.0, "seed": 3}]
+    with pytest.raises(Divergence) as e:
+        sweep.run(diverging, cfgs, jobs=jobs, cache_dir=False, progress=False)
+    assert str(e.value) == "(eta=2.0, seed=3) diverged at step 17 (non-finite iterate)"
+    assert (e.value.step, e.value.what) == (17, "iterate")

@@ -162,16 +162,18 @@ def compare(paper: str, settings: dict[str, str], *, seed: int = 0, jobs: int = 
 # ---------------------------------------------------------------------------- reproduce
 def list_reproductions(json: bool = False) -> None:
     from ..experiments import reproductions, unavailable
+    from ..experiments.settings import option
     from .output import console, emit_json, table
     reps = reproductions()
     missing = unavailable()
     if json:
-        emit_json({"reproductions": [{"name": n, "description": r.description} for n, r in reps.items()],
+        emit_json({"reproductions": [{"name": n, "description": r.description,
+                                      "settings": [option(k) for k in r.settings]} for n, r in reps.items()],
                    "unavailable": missing})
         return
-    t = table(f"{len(reps)} reproductions", ["name", "description"])
+    t = table(f"{len(reps)} reproductions", ["name", "description", "settings (--NAME VALUE)"])
     for n, r in reps.items():
-        t.add_row(n, r.description)
+        t.add_row(n, r.description, " ".join(option(k) for k in r.settings) or "-")
     c = console()
     c.print(t)
     for paper, why in missing.items():

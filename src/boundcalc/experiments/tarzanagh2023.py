@@ -35,6 +35,7 @@ import numpy as np
 import boundcalc
 from boundcalc.errors import BoundcalcError
 from boundcalc.experiments import Reproduction
+from boundcalc.experiments.settings import as_int, as_int_list
 from boundcalc.experiments.settings import check_seed as _check_seed
 from boundcalc.experiments.settings import derive_seed as _seed
 from boundcalc.experiments.settings import parse as _parse
@@ -428,9 +429,9 @@ def run_fig9(*, seed: int = 0, full: bool = False, jobs: int = 1, backend: str =
     from boundcalc.reports import sweep
 
     seed = _check_seed(seed)
-    trials = (1000 if full else 100) if trials is None else trials
-    steps = 1000 if steps is None else steps
-    dims = tuple(FIG9_D if dims is None else dims)
+    trials = (1000 if full else 100) if trials is None else as_int("trials", trials)
+    steps = 1000 if steps is None else as_int("steps", steps)
+    dims = tuple(FIG9_D if dims is None else as_int_list("dims", dims))
     _require(isinstance(trials, int) and trials >= 1, "trials", "a positive integer", trials)
     _require(isinstance(steps, int) and steps >= 1, "steps", "a positive integer", steps)
     _require(len(dims) > 0 and all(isinstance(x, int) and x >= 1 for x in dims), "dims",
@@ -699,7 +700,7 @@ def run_fig1(*, seed: int = 0, full: bool = False, jobs: int = 1, backend: str =
     from boundcalc.engine.data import tokens
 
     seed = _check_seed(seed)
-    steps = 1000 if steps is None else steps
+    steps = 1000 if steps is None else as_int("steps", steps)
     _require(isinstance(steps, int) and steps >= 1, "steps", "a positive integer", steps)
     panels = {"a": tokens.fig1a(), "b": tokens.fig1b(), "c": tokens.fig1c(seed=seed)}
     expected = {"a": "all initialisations converge to the GMM (Thm 2: n = 1, Assumption B)",
@@ -808,7 +809,7 @@ def run_fig3(*, seed: int = 0, full: bool = False, jobs: int = 1, backend: str =
     from boundcalc.engine.data import tokens
 
     seed = _check_seed(seed)
-    steps = 1000 if steps is None else steps
+    steps = 1000 if steps is None else as_int("steps", steps)
     _require(isinstance(steps, int) and steps >= 1, "steps", "a positive integer", steps)
     out = {"name": "tarzanagh2023-fig3", "setup": {"lr": 0.1, "normalized": True, "steps": steps,
                                                    "loss": "logistic", "p0": [0, -1], "v0": [-1, 0]},
@@ -911,13 +912,13 @@ REPRODUCTIONS: dict[str, Reproduction] = {
         "tarzanagh2023-fig9",
         "App. E, Fig. 9: n = 4, T = 6, d in {2,...,500}, random trials of normalised GD; "
         "% non-saturated / LMM / GMM, correlation with the max-margin direction, P(gamma-bar < 0)",
-        run_fig9, render_fig9),
+        run_fig9, render_fig9, settings=("trials", "steps", "dims")),
     "tarzanagh2023-fig1": Reproduction(
         "tarzanagh2023-fig1",
         "Fig. 1 (a)-(c): GD trajectories on p against the GMM/LMM directions",
-        run_fig1, render_fig1),
+        run_fig1, render_fig1, settings=("steps",)),
     "tarzanagh2023-fig3": Reproduction(
         "tarzanagh2023-fig3",
         "Fig. 3 (a), (b): joint GD on (v, p) against v^mm, p^mm and p^relax",
-        run_fig3, render_fig3),
+        run_fig3, render_fig3, settings=("steps",)),
 }

@@ -203,7 +203,14 @@ def _roundtrip(result, name: str, i: int) -> tuple[object, str]:
 
 
 def _call(fn, config):
-    return fn(config)
+    from ..engine.budget import Divergence
+    try:
+        return fn(config)
+    except Divergence as e:         # name the configuration that diverged (seed, sizes, step)
+        if e.where:
+            raise
+        shown = ", ".join(f"{k}={v}" for k, v in config.items() if not isinstance(v, (list, dict)))
+        raise Divergence(e.step, e.what, f"({shown})") from None
 
 
 class _Progress:
@@ -296,7 +303,7 @@ def run(fn, configs: list[dict], *, jobs: int = 1, backend: str = "loky", schedu
             _run_dask(fn, configs, todo, scheduler, store)
         elif jobs == 1 or len(todo) == 1 or backend == "sequential":
             for i in todo:
-                store(i, fn(configs[i]))
+                store(i, _call(fn, configs[i]))
         else:
             from joblib import Parallel, delayed
             par = Parallel(n_jobs=jobs, backend=backend, return_as="generator")
