@@ -80,3 +80,49 @@ def test_cli_reproduce_settings_of_every_paper(tmp_path, name, settings, check):
     p = subprocess.run([sys.executable, "-m", "boundcalc.cli", "reproduce", name, "--no-cache", *bad],
                        capture_output=True, text=True, env=env)
     assert p.returncode == 2 and settings[-2] in p.stderr and "Traceback" not in p.stderr
+
+
+def test_replot_redraws_figures_from_the_json_only(tmp_path, monkeypatch):
+    # record a tiny DM1 run, then spoil its figures and change nothing else: --replot draws
+    # them again from the JSON (no training: the sweep is made to fail if it is called),
+    # keeps the numbers, wall time and command, and says the figures were redrawn.
+    monkeypatch.setenv("BOUNDCALC_CACHE", str(tmp_path / "cache"))
+    assert record.main(["deora2023-dm1", "--out", str(tmp_path), "--set", "ns=20,30", "--set", "seeds=2",
+                        "--set", "n1=40", "--set", "n_test=50", "--set", "H=4"]) == 0
+    folder = tmp_path / "reduced"
+    before = json.loads((folder / "deora2023-dm1.json").read_text())
+    for png in folder.glob("*.png"):
+        png.write_bytes(b"")
+    from boundcalc.reports import sweep
+
+    def no_training(*a, **k):
+        raise AssertionError("replot must not train")
+    monkeypatch.setattr(sweep, "run", no_training)
+    assert record.main(["deora2023-dm1", "--replot", "--out", str(tmp_path)]) == 0
+    after = json.loads((folder / "deora2023-dm1.json").read_text())
+    assert sorted(after["plots"]) == sorted(before["plots"])
+    assert all((folder / p).stat().st_size > 10_000 for p in after["plots"] if p.endswith(".png"))
+    note = after.pop("figures_note")
+    assert "--replot" in note and after == before          # numbers, wall time and command unchanged
+    md = (folder / "README.md").read_text()
+    assert "Figures: redrawn from this JSON" in md and f"Wall time: {before['wall_seconds']:.0f} s" in md
+    # reproductions whose figures come from the run itself, a missing folder, stray options
+    assert record.main(["tarzanagh2023-fig1", "--replot", "--out", str(tmp_path)]) == 2
+    assert record.main(["deora2023-dm1", "--replot", "--full", "--out", str(tmp_path)]) == 2
+    assert record.main(["deora2023-dm1", "--replot", "--set", "H=4", "--out", str(tmp_path)]) == 2
+
+
+@pytest.mark.parametrize("name", ["deora2023-dm1", "anon2025-table1", "tarzanagh2023-fig9", "arda2026-fig1",
+                                  "arda2026-minloss", "arda2026-teacher"])
+def test_recorded_examples_redraw(tmp_path, name):
+    # every committed recording of a reproduction with a JSON-only plot redraws from its JSON
+    import shutil
+    from pathlib import Path
+    src = Path(__file__).resolve().parents[2] / "examples" / name
+    if not src.is_dir():
+        pytest.skip("examples/ not next to the tests (installed elsewhere)")
+    for sub in ("reduced", "full"):
+        if (src / sub / f"{name}.json").exists():
+            shutil.copytree(src / sub, tmp_path / sub)
+            assert record.main([name, "--replot", "--out", str(tmp_path)] + (["--full"] if sub == "full" else [])) == 0
+            assert list((tmp_path / sub).glob("*.png"))

@@ -35,12 +35,14 @@ class Reproduction:
     printed, the paper's reported numbers beside ours, paths of the plots written);
     ``render(data)`` turns that dict into a rich renderable (or a string) for people;
     ``settings``: the names of the extra settings ``run`` accepts as strings from the command
-    line (``boundcalc reproduce NAME --teacher authors-code``)."""
+    line (``boundcalc reproduce NAME --teacher authors-code``); ``plot(data, folder)``, where
+    the figures are a function of the returned dict alone, draws them again from a recording."""
     name: str
     description: str
     run: Callable[..., dict]
     render: Callable[[dict], object]
     settings: tuple = ()
+    plot: Callable[[dict, object], list] | None = None     # figures from the JSON alone (record --replot)
 
 
 class ExperimentUnavailable(BoundcalcError):

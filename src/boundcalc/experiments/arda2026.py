@@ -535,7 +535,7 @@ def run_minloss(*, seed: int = 0, full: bool = False, jobs: int = 1, backend: st
            "conditions": results, "plots": []}
     out["paper_vs_ours"], out["conclusions"] = _minloss_summary(results)
     if plot_dir is not None:
-        out["plots"] = _plot_minloss(results, plot_dir)
+        out["plots"] = plot_minloss(out, plot_dir)
     return out
 
 
@@ -567,6 +567,10 @@ def _minloss_summary(results: list[dict]):
     notes.append("every slope above: mean of per-seed least-squares slopes with a 95% Student-t interval "
                  f"over {len(results[0]['seeds'])} seeds")
     return rows, notes
+
+
+def plot_minloss(out: dict, plot_dir) -> list[str]:
+    return _plot_minloss(out["conditions"], plot_dir)
 
 
 def _plot_minloss(results: list[dict], plot_dir) -> list[str]:
@@ -662,8 +666,13 @@ def run_teacher(*, seed: int = 0, full: bool = False, jobs: int = 1, backend: st
         "the student is the paper's model (full W_k) under both teachers, as in the authors' model.py "
         "(einsum 'mdk,bk->bmd'); only the labels change; eps_lin does not depend on them"]
     if plot_dir is not None:
-        out["plots"] = _plot_teacher({t: p["laws"] for t, p in per.items()}, c["widths"], plot_dir)
+        out["plots"] = plot_teacher(out, plot_dir)
     return out
+
+
+def plot_teacher(out: dict, plot_dir) -> list[str]:
+    return _plot_teacher({t: p["laws"] for t, p in out["per_teacher"].items()}, out["settings"]["widths"],
+                         plot_dir)
 
 
 def _plot_teacher(laws_by_teacher: dict, widths, plot_dir) -> list[str]:
@@ -695,15 +704,15 @@ REPRODUCTIONS = {
         description="Fig. 1 (Sec. 6.1): linearization error, approximation error and min training loss of "
                     "ProjGD vs width m on the teacher-student task, log-log slopes with 95% Student-t "
                     "intervals over seeds beside the predicted -1/2.",
-        run=run_fig1, render=render_fig1, settings=tuple(SETTINGS)),
+        run=run_fig1, render=render_fig1, settings=tuple(SETTINGS), plot=_plot_fig1),
     "arda2026-minloss": Reproduction(
         name="arda2026-minloss",
         description="Why the min training loss of Fig. 1 falls more slowly than m^(-1/2): its slope under "
                     "several horizons tau, step sizes eta and width ranges (same data and seeds).",
-        run=run_minloss, render=render_minloss, settings=tuple(SETTINGS)),
+        run=run_minloss, render=render_minloss, settings=tuple(SETTINGS), plot=plot_minloss),
     "arda2026-teacher": Reproduction(
         name="arda2026-teacher",
         description="The paper's teacher (W_k q_X) vs the authors' code's (diag(W_k) q_X): label difference "
                     "and the Fig. 1 slopes under each.",
-        run=run_teacher, render=render_teacher, settings=tuple(SETTINGS)),
+        run=run_teacher, render=render_teacher, settings=tuple(SETTINGS), plot=plot_teacher),
 }

@@ -476,8 +476,13 @@ def run_dm1(*, seed: int = 0, full: bool = False, jobs: int = 1, backend: str = 
         out["not_run"] = [f"--full (ns up to 3200, K = n, 5 seeds) costs about {paper / ours:.0f} times this run "
                           "(second-phase GD ~ n K per point)"]
     if plot_dir is not None:
-        out["plots"] = _plot_dm1(out, plot_dir) + _plot_dm1_bounds(out, plot_dir)
+        out["plots"] = plot_dm1(out, plot_dir)
     return out
+
+
+def plot_dm1(out: dict, plot_dir) -> list[str]:
+    """The losses, margins and bounds-vs-measurements figures, from the reproduction's JSON alone."""
+    return _plot_dm1(out, plot_dir) + _plot_dm1_bounds(out, plot_dir)
 
 
 SEC51 = ("Sec. 5.1: with K = n, train loss and expected generalization gap are O~(1/(eta gamma_*^2 n)) "
@@ -553,7 +558,7 @@ def _plot_dm1_bounds(out: dict, plot_dir) -> list[str]:
     plot_dir.mkdir(parents=True, exist_ok=True)
     pn = out["per_n"]
     x = np.array([r["n"] for r in pn], dtype=float)
-    fig = Figure(figsize=(11, 4.2), layout="constrained")
+    fig = Figure(figsize=(12, 5.6), layout="constrained")
     ax, bx = fig.add_subplot(1, 2, 1), fig.add_subplot(1, 2, 2)
 
     def ser(key):
@@ -564,14 +569,15 @@ def _plot_dm1_bounds(out: dict, plot_dir) -> list[str]:
         hi = [r[key]["high"] - r[key]["mean"] if r[key]["high"] is not None else 0.0 for r in pn]
         return np.array(y), [np.minimum(lo, 0.5 * np.array(y)), hi]
 
-    for key, lab, style, col in (("train_loss", "train loss (measured)", "o-", "C0"),
-                                 ("train_loss_cor2", "Cor. 2 train-loss bound (C = 1)", "s--", "C0"),
-                                 ("test_loss", "test loss (measured)", "o-", "C1"),
-                                 ("gen_gap_cor2", "Cor. 2 gap bound (C = 1)", "s--", "C2")):
+    for key, lab, style, col, mfc in (("train_loss", "train loss (measured)", "o-", "C0", None),
+                                      ("train_loss_cor2", "Cor. 2 train-loss bound (C = 1)", "s--", "C0", None),
+                                      ("test_loss", "test loss (measured; open: it overlies the train loss)",
+                                       "o:", "C1", "none"),
+                                      ("gen_gap_cor2", "Cor. 2 gap bound (C = 1)", "s--", "C2", None)):
         s_ = ser(key)
         if s_ is not None:
             ax.errorbar(x, s_[0], yerr=s_[1], fmt=style, color=col, alpha=1.0 if "o" in style else 0.7,
-                        capsize=3, label=lab)
+                        capsize=3, label=lab, mfc=mfc, ms=9 if mfc else 6)
     gaps = [abs(r["gap"]["mean"]) for r in pn if r["gap"]["mean"] is not None]
     if len(gaps) == len(x) and all(g > 0 for g in gaps):
         ax.plot(x, gaps, "^-", color="C2", label="|test - train| (measured)")
@@ -581,7 +587,7 @@ def _plot_dm1_bounds(out: dict, plot_dir) -> list[str]:
     ax.set_ylabel("logistic loss (log scale)")
     ax.set_title("bounds (hypotheses unmet) vs measured\nbars: 95% Student-t over seeds", fontsize="medium")
     ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize="small")
+    ax.legend(fontsize="small", loc="upper center", bbox_to_anchor=(0.5, -0.14))
     H = float(out["settings"].get("H", 1))
     hyps = []
     missing = []
@@ -611,17 +617,24 @@ def _plot_dm1_bounds(out: dict, plot_dir) -> list[str]:
                 extra = "; holds within the range"
             elif b >= 0 and ratio[-1] > 1:
                 extra = "; flat or growing in n: more samples alone do not meet it"
-        bx.plot(x, ratio, "o-", color=f"C{i}", label=f"{lab} = {ratio[-1]:.2g} at n = {x[-1]:g}{extra}")
+        size = (f"holds from H = {ratio[-1] * H:.2g}" if "H needed" in lab else
+                f"holds for eta <= {eta / ratio[-1]:.2g}")
+        bx.plot(x, ratio, "o-" if i % 2 == 0 else "s--", color=f"C{i}", mfc=None if i % 2 == 0 else "none",
+                ms=6 if i % 2 == 0 else 9,
+                label=f"{lab} = {ratio[-1]:.2g} at n = {x[-1]:g} ({size})" + ("\n" + extra[2:] if extra else ""))
     bx.axhline(1.0, color="0.3", ls="--", lw=1, label="hypothesis holds below this line")
-    if missing:
-        bx.text(0.02, 0.97, "; ".join(missing), transform=bx.transAxes, fontsize="small", va="top")
+    for m_ in missing:                    # a hypothesis with no ratio to plot: said in the legend
+        bx.plot([], [], " ", label=m_)
     bx.set_xscale("log")
     bx.set_yscale("log")
     bx.set_xlabel("second-phase samples n")
     bx.set_ylabel("needed / used (hypothesis holds where <= 1)")
     bx.set_title("Cor. 2 / Prop. 2 hypotheses at each n")
     bx.grid(True, which="both", alpha=0.3)
-    bx.legend(fontsize="small")
+    bx.legend(fontsize="small", loc="upper center", bbox_to_anchor=(0.5, -0.14))
+    from ..reports.plots import _ticks_at
+    for a_ in (ax, bx):                   # tick labels at the sizes run (log minor labels overlapped)
+        _ticks_at(a_, set(x.tolist()))
     fig.suptitle("Deora et al. (2023), DM1: bounds vs measurements across n (log scales)")
     outs = [plot_dir / "deora2023-dm1-bounds.png", plot_dir / "deora2023-dm1-bounds.pdf"]
     fig.savefig(outs[0], dpi=150)
@@ -698,4 +711,4 @@ REPRODUCTIONS = {"deora2023-dm1": Reproduction(
     name="deora2023-dm1",
     description="Two-phase training on DM1 (Sec. 5): NTK margin after phase 1, margin GD reaches, "
                 "train/test loss and Cor. 2's bounds vs the sample size n, over seeds.",
-    run=run_dm1, render=render_dm1, settings=("ns", "seeds", "k_equals_n", *(k for k in SETTINGS if k != "n")))}
+    run=run_dm1, render=render_dm1, plot=plot_dm1, settings=("ns", "seeds", "k_equals_n", *(k for k in SETTINGS if k != "n")))}

@@ -7,6 +7,9 @@ PDF) the reproduction draws.  Caches go to ``$BOUNDCALC_CACHE`` (never into ``--
 
 Options: ``--full``, ``--seed N``, ``--jobs N``, ``--out DIR``, ``--set NAME=VALUE`` (repeatable;
 passed to the reproduction as keyword settings, e.g. ``--set teacher=authors-code``).
+``--replot`` trains nothing: it redraws the figures of a recorded folder from its JSON (for
+reproductions whose figures are a function of their result) and rewrites its README, keeping
+the recorded wall time and command, and saying that the figures were redrawn.
 """
 from __future__ import annotations
 
@@ -73,6 +76,34 @@ def record(name: str, *, full: bool = False, seed: int = 0, jobs: int = 1, out=N
     return folder
 
 
+def replot(name: str, *, full: bool = False, out=None) -> Path:
+    """Redraw the figures of the recording in ``out/NAME/{reduced,full}`` from its JSON."""
+    from .. import __version__
+    from ..errors import BoundcalcError
+    from ..experiments import reproduction
+    from .paper_vs_ours import markdown_report
+
+    rep = reproduction(name)
+    if rep.plot is None:
+        raise BoundcalcError(f"{name}: its figures are drawn during the run, not from its JSON; "
+                             "record it again to redraw them")
+    folder = Path(out or Path("examples") / name) / ("full" if full else "reduced")
+    path = folder / f"{name}.json"
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise BoundcalcError(f"no recording at {str(path)!r}; record it first") from None
+    except ValueError as e:
+        raise BoundcalcError(f"{str(path)!r} is not valid JSON ({e})") from None
+    plots = [Path(p).name for p in rep.plot(data, folder)]
+    data = dict(data, plots=plots, figures_note=f"redrawn from this JSON by `record {name} "
+                f"--replot{' --full' if full else ''}` (boundcalc {__version__}); the numbers are the run's")
+    path.write_text(json.dumps(_jsonable(data), indent=1) + "\n", encoding="utf-8")
+    (folder / "README.md").write_text(markdown_report(data, wall_seconds=data.get("wall_seconds"),
+                                                      command=data.get("command")), encoding="utf-8")
+    return folder
+
+
 def main(argv=None) -> int:
     from ..errors import BoundcalcError
 
@@ -84,7 +115,19 @@ def main(argv=None) -> int:
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--out")
     ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE")
+    ap.add_argument("--replot", action="store_true", help="redraw a recording's figures from its JSON")
     a = ap.parse_args(argv)
+    if a.replot:
+        if a.set or a.jobs != 1 or a.seed != 0:
+            print("error: --replot takes only NAME, --full and --out (it trains nothing)", file=sys.stderr)
+            return 2
+        try:
+            folder = replot(a.name, full=a.full, out=a.out)
+        except BoundcalcError as e:
+            print(f"error: {e}", file=sys.stderr)
+            return 2
+        print(f"redrawn: {folder}")
+        return 0
     settings = {}
     for kv in a.set:
         if "=" not in kv:

@@ -458,8 +458,14 @@ def run_fig9(*, seed: int = 0, full: bool = False, jobs: int = 1, backend: str =
     out["description"] = REPRODUCTIONS["tarzanagh2023-fig9"].description
     out["paper_vs_ours"] = _fig9_rows(res, per_d, dims, out["findings"])
     if plot_dir is not None:
-        out["plots"] = _plot_fig9(per_d, dims, Path(plot_dir)) + _plot_fig9_gaps(per_d, dims, Path(plot_dir))
+        out["plots"] = plot_fig9(out, plot_dir)
     return out
+
+
+def plot_fig9(out: dict, plot_dir) -> list[str]:
+    """Fig. 9 (a)/(c) bars and the Fig. 9(b)/10 score-gap histograms, from the JSON alone."""
+    dims = [int(d) for d in out["per_d"]]
+    return _plot_fig9(out["per_d"], dims, Path(plot_dir)) + _plot_fig9_gaps(out["per_d"], dims, Path(plot_dir))
 
 
 FIG9_QUOTES = {
@@ -912,7 +918,7 @@ REPRODUCTIONS: dict[str, Reproduction] = {
         "tarzanagh2023-fig9",
         "App. E, Fig. 9: n = 4, T = 6, d in {2,...,500}, random trials of normalised GD; "
         "% non-saturated / LMM / GMM, correlation with the max-margin direction, P(gamma-bar < 0)",
-        run_fig9, render_fig9, settings=("trials", "steps", "dims")),
+        run_fig9, render_fig9, settings=("trials", "steps", "dims"), plot=plot_fig9),
     "tarzanagh2023-fig1": Reproduction(
         "tarzanagh2023-fig1",
         "Fig. 1 (a)-(c): GD trajectories on p against the GMM/LMM directions",

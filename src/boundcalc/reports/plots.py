@@ -50,8 +50,9 @@ def scaling(series: dict, path, *, title: str, xlabel: str, ylabel: str) -> list
     import numpy as np
     if not series:
         raise BoundcalcError("scaling plot: no series to plot")
-    fig = _figure()
+    fig = _figure(7.2, 4.2 + 0.25 * len(series))     # room for the legend under the axes
     ax = fig.add_subplot()
+    xs_all = set()
     for i, (name, s) in enumerate(series.items()):
         if "x" not in s or "y" not in s:
             raise BoundcalcError(f"scaling plot: series {name!r} needs x and y")
@@ -61,6 +62,7 @@ def scaling(series: dict, path, *, title: str, xlabel: str, ylabel: str) -> list
             raise BoundcalcError(f"scaling plot: series {name!r} has {x.size} x for {y.size} y")
         if np.any(x <= 0) or np.any(y <= 0):
             raise BoundcalcError(f"scaling plot: series {name!r} has values <= 0 (log-log axes)")
+        xs_all.update(x.tolist())
         colour = f"C{i % 10}"
         yerr = s.get("yerr")
         fit = s.get("fit")
@@ -82,8 +84,20 @@ def scaling(series: dict, path, *, title: str, xlabel: str, ylabel: str) -> list
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize="small")
+    _ticks_at(ax, xs_all)
+    ax.legend(fontsize="small", loc="upper center", bbox_to_anchor=(0.5, -0.16))   # never over the data
     return _save(fig, path)
+
+
+def _ticks_at(ax, xs) -> None:
+    """On a log x axis with few distinct sizes, label exactly the sizes run (8, 16, 32, ...)
+    instead of powers of ten with crowded minor labels."""
+    if not 2 <= len(xs) <= 12:
+        return
+    from matplotlib.ticker import FixedLocator, NullFormatter
+    ax.xaxis.set_major_locator(FixedLocator(sorted(xs)))
+    ax.xaxis.set_major_formatter(lambda v, _: f"{v:g}")
+    ax.xaxis.set_minor_formatter(NullFormatter())
 
 
 def bound_vs_measured(table, path) -> list[Path]:
