@@ -410,6 +410,9 @@ def run_table1(*, seed: int = 0, full: bool = False, jobs: int = 1, backend: str
     return out
 
 
+_DM_COLOUR = {64: "C0", 1024: "C1", 4096: "C2"}     # ours and the paper's in one colour per d_m
+
+
 def plot_table1(out: dict, plot_dir) -> list[str]:
     """Lowest test loss vs N per d_m, ours (mean, 95% Student-t bars) beside the paper's single
     runs; drawn from the reproduction's JSON alone (``record --replot`` redraws it)."""
@@ -425,12 +428,14 @@ def plot_table1(out: dict, plot_dir) -> list[str]:
               for o in row_]
         series[f"ours, d_m = {dm} (95% Student-t, {nseeds} seeds; lower bars cut at half the mean)"] = {
             "x": [o["N"] for o in row_], "y": [o["lowest_test_loss"]["mean"] for o in row_],
-            "yerr": [[min(a, 0.5 * o["lowest_test_loss"]["mean"]) for a, o in zip(lo, row_)], hi]}
+            "yerr": [[min(a, 0.5 * o["lowest_test_loss"]["mean"]) for a, o in zip(lo, row_)], hi],
+            "color": _DM_COLOUR.get(dm, "C3")}
     if data != "digits":
         for dm in (64, 1024, 4096):
             pr = [r for r in PAPER_TABLE1 if r["d_m"] == dm]
             series[f"paper, d_m = {dm} (one run)"] = {"x": [r["N"] for r in pr],
-                                                      "y": [r["lowest_test_loss"] for r in pr]}
+                                                      "y": [r["lowest_test_loss"] for r in pr],
+                                                      "color": _DM_COLOUR[dm], "marker": "s", "open": True}
     stem = {"mnist": "anon2025-table1", "mnist-unit": "anon2025-table1-unit-pixels"}.get(
         data, "anon2025-table1-digits")
     return [str(p) for p in rp.scaling(

@@ -46,7 +46,8 @@ def _save(fig, path) -> list[Path]:
 def scaling(series: dict, path, *, title: str, xlabel: str, ylabel: str) -> list[Path]:
     """Log-log plot of several series ``name -> dict(x, y, yerr=None, fit=None)``; a fit
     (from :func:`boundcalc.reports.fit.loglog_slope`) is drawn as a line and its slope
-    with its interval is written in the legend."""
+    with its interval is written in the legend.  Optional ``color`` and ``marker`` (an open
+    marker with ``open=True``) pair series that belong together, e.g. ours and the paper's."""
     import numpy as np
     if not series:
         raise BoundcalcError("scaling plot: no series to plot")
@@ -63,7 +64,9 @@ def scaling(series: dict, path, *, title: str, xlabel: str, ylabel: str) -> list
         if np.any(x <= 0) or np.any(y <= 0):
             raise BoundcalcError(f"scaling plot: series {name!r} has values <= 0 (log-log axes)")
         xs_all.update(x.tolist())
-        colour = f"C{i % 10}"
+        colour = s.get("color", f"C{i % 10}")
+        style = dict(marker=s.get("marker", "o"), ls="none", color=colour,
+                     mfc="none" if s.get("open") else colour, ms=8 if s.get("open") else 6)
         yerr = s.get("yerr")
         fit = s.get("fit")
         label = str(name)
@@ -71,10 +74,9 @@ def scaling(series: dict, path, *, title: str, xlabel: str, ylabel: str) -> list
             from .fit import describe
             label += f" ({describe(fit)})"
         if yerr is not None:
-            ax.errorbar(x, y, yerr=np.asarray(yerr, dtype=float), fmt="o", color=colour, capsize=3,
-                        label=label)
+            ax.errorbar(x, y, yerr=np.asarray(yerr, dtype=float), capsize=3, label=label, **style)
         else:
-            ax.plot(x, y, "o", color=colour, label=label)
+            ax.plot(x, y, label=label, **style)
         if fit:
             xx = np.geomspace(x.min(), x.max(), 50)
             ax.plot(xx, np.exp(fit["intercept"]) * xx ** fit["slope"], "-", color=colour, lw=1)
