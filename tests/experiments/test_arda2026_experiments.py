@@ -191,7 +191,7 @@ def test_minloss_reduced_and_full_presets(monkeypatch):
     seen = {}
 
     def fake(label, c, seed, **kw):
-        seen.setdefault("runs", []).append((label, c["n"], tuple(c["widths"]), c["tau"], eta_of(c)))
+        seen.setdefault("runs", []).append((label, c["n"], tuple(c["widths"]), c["tau"], eta_of(c), c["seeds"]))
         return {"label": label, "settings": {**c, "eta_used": eta_of(c)}, "widths": c["widths"],
                 "seeds": [0, 1, 2], "fit": None, "final_over_initial": [1.0]}
 
@@ -201,7 +201,8 @@ def test_minloss_reduced_and_full_presets(monkeypatch):
     red = seen.pop("runs")
     assert [(r[1], r[2], r[3]) for r in red] == [(250, (8, 16, 32, 64), t) for t in (1000, 250, 4000, 1000)]
     assert red[3][4] == pytest.approx(4 / math.sqrt(1000)) and red[0][4] == pytest.approx(1 / math.sqrt(1000))
+    assert {r[5] for r in red} == {5}
     X.run_minloss(seed=0, progress=False, full=True)
     full = seen.pop("runs")
-    assert len(full) == 6 and {r[1] for r in full} == {500}
+    assert len(full) == 6 and {r[1] for r in full} == {500} and {r[5] for r in full} == {3}
     assert [r[2] for r in full] == [(8, 16, 32, 64, 128)] * 5 + [(32, 64, 128, 256)]

@@ -165,3 +165,23 @@ def test_dm1_paper_vs_ours_and_bounds_plot(tmp_path):
         assert r["train_loss"]["high"] == pytest.approx(np.mean(v) + 12.706204736 * np.std(v, ddof=1) / np.sqrt(2))
     assert any(q.startswith("Cor. 2 train-loss bound") for q in rows)
     assert (tmp_path / "deora2023-dm1-bounds.png").stat().st_size > 1000
+
+
+def _per_n(gaps: dict) -> dict:
+    # per-n gap intervals (mean, low, high) as mean_interval would give them
+    return {"settings": {"K": "n", "n_test": 2000},
+            "per_n": [{"n": n, "gap": {"mean": m, "low": lo, "high": hi}} for n, (m, lo, hi) in gaps.items()]}
+
+
+def test_gap_as_an_upper_rate():
+    # the 1/n line through the first upper end: 4e-4 * 100 / n = 2e-4 at 200, 1e-4 at 400
+    ok = X._gap_as_upper_rate(_per_n({100: (2e-4, 1e-5, 4e-4), 200: (5e-5, -1e-5, 1.9e-4),
+                                      400: (1e-6, -2e-5, 9e-5)}), True)
+    assert ok["verdict"] == "reproduced" and "from n = 200 its interval contains 0" in ok["why"]
+    assert "0.9 at n = 400" in ok["ours"]                      # 9e-5 / 1e-4
+    bad = X._gap_as_upper_rate(_per_n({100: (2e-4, 0, 4e-4), 200: (2e-4, 1e-4, 2.1e-4)}), True)
+    assert bad["verdict"] == "not reproduced"                 # 2.1e-4 > 2e-4
+    assert X._gap_as_upper_rate(_per_n({100: (2e-4, 0, 4e-4), 200: (1e-5, 0, 2e-5)}), False)["verdict"] == \
+        "not comparable"                                      # K fixed: the rate is for K = n
+    assert X._gap_as_upper_rate(_per_n({100: (-1e-5, -2e-5, -1e-6), 200: (1e-5, 0, 2e-5)}), True)["verdict"] == \
+        "not comparable"                                      # no positive gap to anchor the line

@@ -105,7 +105,7 @@ def test_replot_redraws_figures_from_the_json_only(tmp_path, monkeypatch):
     note = after.pop("figures_note")
     assert "--replot" in note and after == before          # numbers, wall time and command unchanged
     md = (folder / "README.md").read_text()
-    assert "Figures: redrawn from this JSON" in md and f"Wall time: {before['wall_seconds']:.0f} s" in md
+    assert "Figures redrawn from this JSON" in md and f"Wall time: {before['wall_seconds']:.0f} s" in md
     # reproductions whose figures come from the run itself, a missing folder, stray options
     assert record.main(["tarzanagh2023-fig1", "--replot", "--out", str(tmp_path)]) == 2
     assert record.main(["deora2023-dm1", "--replot", "--full", "--out", str(tmp_path)]) == 2
@@ -118,11 +118,12 @@ def test_recorded_examples_redraw(tmp_path, name):
     # every committed recording of a reproduction with a JSON-only plot redraws from its JSON
     import shutil
     from pathlib import Path
-    src = Path(__file__).resolve().parents[2] / "examples" / name
-    if not src.is_dir():
+    root = Path(__file__).resolve().parents[2] / "examples"
+    if not root.is_dir():
         pytest.skip("examples/ not next to the tests (installed elsewhere)")
-    for sub in ("reduced", "full"):
-        if (src / sub / f"{name}.json").exists():
-            shutil.copytree(src / sub, tmp_path / sub)
-            assert record.main([name, "--replot", "--out", str(tmp_path)] + (["--full"] if sub == "full" else [])) == 0
-            assert list((tmp_path / sub).glob("*.png"))
+    subs = [sub for sub in ("reduced", "full") if (root / name / sub / f"{name}.json").exists()]
+    assert subs, f"no recording of {name} under examples/{name}/"
+    for sub in subs:
+        shutil.copytree(root / name / sub, tmp_path / sub)
+        assert record.main([name, "--replot", "--out", str(tmp_path)] + (["--full"] if sub == "full" else [])) == 0
+        assert list((tmp_path / sub).glob("*.png"))

@@ -77,7 +77,8 @@ def markdown_report(data: dict, *, wall_seconds: float | None = None, command: s
         note = f" ({data['wall_time_note']})" if data.get("wall_time_note") else ""
         out += [f"Wall time: {wall_seconds:.0f} s on the shared 2-core machine (nice 19){note}.", ""]
     if data.get("figures_note"):
-        out += [f"Figures: {data['figures_note']}.", ""]
+        note = data["figures_note"]
+        out += [f"{note[:1].upper()}{note[1:]}.", ""]
     out += ["## Paper vs ours", "", to_markdown(data.get("paper_vs_ours", []))]
     if data.get("conclusions"):
         out += ["## Conclusions", ""] + [f"- {c}" for c in data["conclusions"]] + [""]

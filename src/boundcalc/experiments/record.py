@@ -96,8 +96,14 @@ def replot(name: str, *, full: bool = False, out=None) -> Path:
     except ValueError as e:
         raise BoundcalcError(f"{str(path)!r} is not valid JSON ({e})") from None
     plots = [Path(p).name for p in rep.plot(data, folder)]
-    data = dict(data, plots=plots, figures_note=f"redrawn from this JSON by `record {name} "
-                f"--replot{' --full' if full else ''}` (boundcalc {__version__}); the numbers are the run's")
+    what = "figures"
+    if rep.rows is not None:                 # the verdicts, too, are a function of the recorded numbers
+        rows, conclusions = rep.rows(data)
+        if rows != data.get("paper_vs_ours") or conclusions != data.get("conclusions"):
+            data = dict(data, paper_vs_ours=rows, conclusions=conclusions)
+            what = "figures and paper-vs-ours table"
+    data = dict(data, plots=plots, figures_note=f"{what} redrawn from this JSON by `record {name} "
+                f"--replot{' --full' if full else ''}` (boundcalc {__version__}); the measured numbers are the run's")
     path.write_text(json.dumps(_jsonable(data), indent=1) + "\n", encoding="utf-8")
     (folder / "README.md").write_text(markdown_report(data, wall_seconds=data.get("wall_seconds"),
                                                       command=data.get("command")), encoding="utf-8")
