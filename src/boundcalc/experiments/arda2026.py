@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import functools
 import math
+import time
 from typing import Any
 
 import numpy as np
@@ -144,7 +145,9 @@ def measure_width(config: dict) -> dict:
     lin_sup, lin_mean = A.linearization_error(bp, p0, X)
     app_sup, app_mean = A.approximation_error(p0, data.teacher, X, y)
     eta = 1.0 / math.sqrt(config["tau"]) if config["eta"] == "paper" else float(config["eta"])
+    t0 = time.perf_counter()
     run = A.proj_gd(p0, X, y, eta=eta, steps=config["tau"], rho=rho)
+    train_seconds = time.perf_counter() - t0       # calibrates SECONDS_PER_N_M_TAU from recordings
     lin_tr_sup, lin_tr_mean = A.linearization_error(run.params, p0, X)
     return {
         "m": m, "seed": seed, "eta": eta,
@@ -155,6 +158,7 @@ def measure_width(config: dict) -> dict:
         "final_loss": float(A.loss(run.params, X, y)),
         "label_mean_square": float(np.mean(y ** 2)),
         "max_U0_norm": float(np.max(np.linalg.norm(p0.U, axis=1))),
+        "train_seconds": train_seconds,
     }
 
 
