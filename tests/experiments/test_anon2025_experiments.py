@@ -142,3 +142,43 @@ def test_split_keeps_test_set_fixed_across_N():
     tr2, t2 = E.split_data(40, 30, 0)
     np.testing.assert_array_equal(t1.X, t2.X)
     assert tr2.X.shape[0] == 40
+
+
+def _cell(N, per_seed):
+    from boundcalc.reports.intervals import mean_interval
+    return {"d_m": 64, "N": N, "per_seed": per_seed, "lowest_test_loss": mean_interval(per_seed)}
+
+
+def test_trend_is_decided_by_the_slope_interval_over_seeds():
+    # loss = c_s * N^b_s per seed: per-seed log-log slopes are exactly b_s
+    def cells(bs):
+        return [_cell(N, [c * N ** b for c, b in zip((1.0, 2.0, 0.5), bs)]) for N in (100, 200, 400, 800)]
+
+    bs = (-0.5, -0.4, -0.6)                    # mean -0.5, sd 0.1: t_{0.975,2} = 4.303 -> half 0.248
+    (f,) = E.trend_findings(cells(bs))
+    half = 4.302652729911275 * 0.1 / np.sqrt(3)
+    assert f["slope"]["slope"] == pytest.approx(-0.5, abs=1e-12)
+    assert f["slope"]["ci_high"] == pytest.approx(-0.5 + half, rel=1e-9)
+    assert f["trend"] == "decreases" and f["reproduced"]
+    (f,) = E.trend_findings(cells((-0.3, 0.1, 0.2)))      # mean 0, interval straddles 0
+    assert f["trend"] == "undecided" and not f["reproduced"]
+    row = E._trend_row(f, "mnist")
+    assert row["verdict"] == "not comparable" and "contains 0" in row["why"]
+    (f,) = E.trend_findings(cells((0.3, 0.4, 0.5)))
+    assert f["trend"] == "increases" and E._trend_row(f, "mnist")["verdict"] == "not reproduced"
+    # one seed: the sign of the slope decides, and the row says there is no interval
+    one = [_cell(N, [v]) for N, v in ((100, 0.2), (200, 0.1))]
+    (f,) = E.trend_findings(one)
+    assert f["trend"] == "decreases" and "1 seed, no interval" in E._trend_row(f, "mnist")["why"]
+
+
+def test_cell_estimate_is_calibrated_on_the_recorded_runs():
+    from pathlib import Path
+    rec = Path(__file__).resolve().parents[2] / "examples" / "anon2025-table1" / "full" / "anon2025-table1.json"
+    if not rec.exists():
+        pytest.skip("examples/ not next to the tests (installed elsewhere)")
+    data = json.loads(rec.read_text())
+    n_test, epochs = data["setup"]["n_test"], data["setup"]["epochs"]
+    for r in data["runs"]:                      # every recorded run within a factor 2 of its estimate
+        est = E.estimate_cell_seconds(r["d_m"], r["N"], n_test, epochs)
+        assert 0.5 <= est / r["seconds"] <= 2.0, (r["d_m"], r["N"], est, r["seconds"])

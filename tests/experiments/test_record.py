@@ -105,7 +105,7 @@ def test_replot_redraws_figures_from_the_json_only(tmp_path, monkeypatch):
     note = after.pop("figures_note")
     assert "--replot" in note and after == before          # numbers, wall time and command unchanged
     md = (folder / "README.md").read_text()
-    assert "Figures redrawn from this JSON" in md and f"Wall time: {before['wall_seconds']:.0f} s" in md
+    assert "Figures and paper-vs-ours table redrawn from this JSON" in md and f"Wall time: {before['wall_seconds']:.0f} s" in md
     # reproductions whose figures come from the run itself, a missing folder, stray options
     assert record.main(["tarzanagh2023-fig1", "--replot", "--out", str(tmp_path)]) == 2
     assert record.main(["deora2023-dm1", "--replot", "--full", "--out", str(tmp_path)]) == 2

@@ -43,7 +43,8 @@ class Reproduction:
     render: Callable[[dict], object]
     settings: tuple = ()
     plot: Callable[[dict, object], list] | None = None     # figures from the JSON alone (record --replot)
-    rows: Callable[[dict], tuple] | None = None             # (paper_vs_ours, conclusions) from the JSON alone
+    rows: Callable[[dict], dict] | None = None              # the JSON fields derived from its numbers
+                                                            # (paper_vs_ours, conclusions, ...), from the JSON alone
 
 
 class ExperimentUnavailable(BoundcalcError):

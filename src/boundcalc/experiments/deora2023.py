@@ -482,7 +482,8 @@ def run_dm1(*, seed: int = 0, full: bool = False, jobs: int = 1, backend: str = 
 
 def rows_dm1(out: dict):
     """The paper-vs-ours rows and conclusions, from the reproduction's JSON alone."""
-    return _dm1_rows(out, out["settings"].get("K") == "n")
+    rows, conclusions = _dm1_rows(out, out["settings"].get("K") == "n")
+    return {"paper_vs_ours": rows, "conclusions": conclusions}
 
 
 def plot_dm1(out: dict, plot_dir) -> list[str]:

@@ -98,10 +98,8 @@ def replot(name: str, *, full: bool = False, out=None) -> Path:
     plots = [Path(p).name for p in rep.plot(data, folder)]
     what = "figures"
     if rep.rows is not None:                 # the verdicts, too, are a function of the recorded numbers
-        rows, conclusions = rep.rows(data)
-        if rows != data.get("paper_vs_ours") or conclusions != data.get("conclusions"):
-            data = dict(data, paper_vs_ours=rows, conclusions=conclusions)
-            what = "figures and paper-vs-ours table"
+        data = dict(data, **rep.rows(data))
+        what = "figures and paper-vs-ours table"
     data = dict(data, plots=plots, figures_note=f"{what} redrawn from this JSON by `record {name} "
                 f"--replot{' --full' if full else ''}` (boundcalc {__version__}); the measured numbers are the run's")
     path.write_text(json.dumps(_jsonable(data), indent=1) + "\n", encoding="utf-8")
