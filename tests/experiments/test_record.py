@@ -30,6 +30,19 @@ def test_record_writes_json_markdown_and_figures(tmp_path, monkeypatch):
     md = (folder / "README.md").read_text()
     assert "## Paper vs ours" in md and "![arda2026-fig1](arda2026-fig1.png)" in md and "Wall time" in md
     assert (folder / "arda2026-fig1.png").exists()
+    import os
+    m = data["machine"]                         # what the run saw, not a claim made in advance
+    assert m["cpu_count"] == os.cpu_count() and m["jobs"] == 1 and m["niceness"] == os.nice(0)
+    assert len(m["load_average_1min"]) == 2 and f"nice {os.nice(0)};" in md
+    assert data["sweep_points"] == {"computed": 4, "from_cache": 0}    # 2 widths x 2 seeds
+    assert "read from the cache" not in md
+    # the same recording again: every point is a cache hit, and the wall time says so
+    assert record.main(["arda2026-fig1", "--out", str(tmp_path), "--set", "widths=4,8", "--set", "d=3",
+                        "--set", "T=4", "--set", "n=20", "--set", "R=2", "--set", "pool=16", "--set", "tau=5",
+                        "--set", "seeds=2"]) == 0
+    again = json.loads((folder / "arda2026-fig1.json").read_text())
+    assert again["sweep_points"] == {"computed": 0, "from_cache": 4}
+    assert "4 of its 4 sweep points were read from the cache" in (folder / "README.md").read_text()
     assert record.main(["arda2026-fig1", "--out", str(tmp_path), "--set", "widths=8"]) == 2
     assert record.main(["arda2026-fig1", "--set", "novalue"]) == 2
 
@@ -106,14 +119,14 @@ def test_replot_redraws_figures_from_the_json_only(tmp_path, monkeypatch):
     assert "--replot" in note and after == before          # numbers, wall time and command unchanged
     md = (folder / "README.md").read_text()
     assert "Figures and paper-vs-ours table redrawn from this JSON" in md and f"Wall time: {before['wall_seconds']:.0f} s" in md
-    # reproductions whose figures come from the run itself, a missing folder, stray options
+    # a missing folder, stray options
     assert record.main(["tarzanagh2023-fig1", "--replot", "--out", str(tmp_path)]) == 2
     assert record.main(["deora2023-dm1", "--replot", "--full", "--out", str(tmp_path)]) == 2
     assert record.main(["deora2023-dm1", "--replot", "--set", "H=4", "--out", str(tmp_path)]) == 2
 
 
-@pytest.mark.parametrize("name", ["deora2023-dm1", "anon2025-table1", "tarzanagh2023-fig9", "arda2026-fig1",
-                                  "arda2026-minloss", "arda2026-teacher"])
+@pytest.mark.parametrize("name", ["deora2023-dm1", "anon2025-table1", "tarzanagh2023-fig9", "tarzanagh2023-fig1",
+                                  "tarzanagh2023-fig3", "arda2026-fig1", "arda2026-minloss", "arda2026-teacher"])
 def test_recorded_examples_redraw(tmp_path, name):
     # every committed recording of a reproduction with a JSON-only plot redraws from its JSON
     import shutil
@@ -127,3 +140,11 @@ def test_recorded_examples_redraw(tmp_path, name):
         shutil.copytree(root / name / sub, tmp_path / sub)
         assert record.main([name, "--replot", "--out", str(tmp_path)] + (["--full"] if sub == "full" else [])) == 0
         assert list((tmp_path / sub).glob("*.png"))
+
+
+def test_dumps_keeps_number_lists_on_a_line_and_round_trips():
+    x = {"a": [1, 2.5, None], "b": [[0.1, 0.2], [0.3, 1e-300]], "c": [{"d": []}, "s"], "e": {}, "f": "x\n"}
+    text = record.dumps(x)
+    assert json.loads(text) == x
+    assert '"a": [1, 2.5, null]' in text and "\n  [0.1, 0.2],\n" in text
+    assert json.loads(record.dumps([])) == [] and record.dumps(3.0) == "3.0"

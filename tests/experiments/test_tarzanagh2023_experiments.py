@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -168,3 +169,25 @@ def test_fig9_paper_vs_ours_and_gap_histograms(tmp_path):
     names = {p.rsplit("/", 1)[-1] for p in out["plots"]}
     assert {"tarzanagh2023-fig9b.png", "tarzanagh2023-fig10.png"} <= names
     assert all((tmp_path / n).stat().st_size > 1000 for n in names)
+
+
+def test_fig1_and_fig3_figures_come_from_their_json(tmp_path):
+    out = json.loads(json.dumps(E.run_fig1(steps=30)))
+    data = tokens.fig1a()                       # the stored path is the engine's trajectory
+    tr = tz.train(data, lr=0.1, steps=30, normalized=True, p0=data.inits["p0"][0])
+    np.testing.assert_allclose(out["panels"]["a"]["runs"][0]["path"], tr.p[:31, :2], rtol=0, atol=0)
+    names = [Path(p).name for p in E.plot_fig1(out, tmp_path)]
+    assert sorted(names) == sorted(f"tarzanagh2023-fig1{k}.{e}" for k in "abc" for e in ("png", "pdf"))
+    out3 = json.loads(json.dumps(E.run_fig3(steps=30)))
+    tr3 = tz.train(tokens.fig3b(), params="vp", lr=0.1, steps=30, normalized=True)
+    np.testing.assert_allclose(out3["panels"]["b"]["path_v"], tr3.v[:, :2], rtol=0, atol=0)
+    assert len(E.plot_fig3(out3, tmp_path)) == 4
+    long = E.run_fig3(steps=1001)              # at most 201 stored points: every 6th step and the last
+    tr4 = tz.train(tokens.fig3a(), params="vp", lr=0.1, steps=1001, normalized=True)
+    a = long["panels"]["a"]
+    assert a["path_stride"] == 6 and len(a["path_p"]) == 167 + 1
+    np.testing.assert_allclose(a["path_p"], tr4.p[list(range(0, 1002, 6)) + [1001], :2], rtol=0, atol=0)
+    for r in out["panels"]["b"]["runs"]:        # a recording from before paths were kept
+        del r["path"]
+    with pytest.raises(BoundcalcError, match="record it again"):
+        E.plot_fig1(out, tmp_path)

@@ -62,6 +62,25 @@ def rich_table(rows: list[dict], title: str = "Paper vs ours"):
     return t
 
 
+def _wall_time(data: dict, wall_seconds: float) -> str:
+    """The wall-time sentence: the machine, niceness, jobs and load the run saw, and how many of
+    its sweep points were read from the cache rather than computed (when recorded)."""
+    note = f" ({data['wall_time_note']})" if data.get("wall_time_note") else ""
+    m = data.get("machine")
+    if not m:       # recordings made before the machine was recorded: all ran under nice 19
+        return f"Wall time: {wall_seconds:.0f} s on the shared 2-core machine (nice 19){note}."
+    load = m["load_average_1min"]
+    text = (f"Wall time: {wall_seconds:.0f} s on a {m['cpu_count']}-core machine ({m['jobs']} job"
+            f"{'s' if m['jobs'] != 1 else ''}, nice {m['niceness']}; 1-minute load average {load[0]:.1f} "
+            f"at the start, {load[1]:.1f} at the end){note}.")
+    pts = data.get("sweep_points") or {}
+    if pts.get("from_cache"):
+        total = pts["from_cache"] + pts["computed"]
+        text += (f" {pts['from_cache']} of its {total} sweep points were read from the cache (computed "
+                 f"by an earlier run of the same code): the wall time covers the other {pts['computed']}.")
+    return text
+
+
 def markdown_report(data: dict, *, wall_seconds: float | None = None, command: str | None = None) -> str:
     """The Markdown page of a reproduction result: paper-vs-ours table, conclusions, plots."""
     from pathlib import Path
@@ -74,8 +93,7 @@ def markdown_report(data: dict, *, wall_seconds: float | None = None, command: s
     if command:
         out += [f"Command: `{command}`", ""]
     if wall_seconds is not None:
-        note = f" ({data['wall_time_note']})" if data.get("wall_time_note") else ""
-        out += [f"Wall time: {wall_seconds:.0f} s on the shared 2-core machine (nice 19){note}.", ""]
+        out += [_wall_time(data, wall_seconds), ""]
     if data.get("figures_note"):
         note = data["figures_note"]
         out += [f"{note[:1].upper()}{note[1:]}.", ""]

@@ -52,6 +52,29 @@ def _value(v: str):
     return v
 
 
+def _flat(x) -> bool:
+    return not isinstance(x, (dict, list))
+
+
+def dumps(x, level: int = 0) -> str:
+    """JSON as ``json.dumps(indent=1)`` writes it, except that a list of numbers (or strings)
+    stays on one line and a list of such lists puts one per line: a recorded trajectory or
+    per-seed series reads as rows instead of one number per line.  ``json.loads`` gives back
+    the same object."""
+    pad = " " * (level + 1)
+    if isinstance(x, dict):
+        if not x:
+            return "{}"
+        body = ",\n".join(f"{pad}{json.dumps(k)}: {dumps(v, level + 1)}" for k, v in x.items())
+        return "{\n" + body + "\n" + " " * level + "}"
+    if isinstance(x, list):
+        if all(_flat(v) for v in x):
+            return json.dumps(x)
+        body = ",\n".join(pad + dumps(v, level + 1) for v in x)
+        return "[\n" + body + "\n" + " " * level + "]"
+    return json.dumps(x)
+
+
 def record(name: str, *, full: bool = False, seed: int = 0, jobs: int = 1, out=None,
            settings: dict | None = None, argv=None) -> Path:
     """Run reproduction ``name`` and write its JSON, Markdown and figures; returns the folder.
@@ -63,15 +86,22 @@ def record(name: str, *, full: bool = False, seed: int = 0, jobs: int = 1, out=N
     rep = reproduction(name)
     folder = Path(out or Path("examples") / name) / ("full" if full else "reduced")
     folder.mkdir(parents=True, exist_ok=True)
+    from ..reports import sweep
+
     cache = os.environ.get("BOUNDCALC_CACHE")
+    before, load0 = sweep.tally(), os.getloadavg()[0]
     t0 = time.perf_counter()
     data = rep.run(seed=seed, full=full, jobs=jobs, cache_dir=cache, plot_dir=folder, progress=False,
                    **(settings or {}))
     wall = time.perf_counter() - t0
+    after = sweep.tally()
     cmd = "python -m boundcalc.experiments.record " + " ".join(shlex.quote(a) for a in (argv or [name]))
     data = dict(data, wall_seconds=wall, command=cmd, cpu_count=os.cpu_count(),
+                machine={"cpu_count": os.cpu_count(), "jobs": jobs, "niceness": os.nice(0),
+                         "load_average_1min": [round(load0, 2), round(os.getloadavg()[0], 2)]},
+                sweep_points={k: after[k] - before[k] for k in after},
                 plots=[Path(p).name for p in data.get("plots", [])])
-    (folder / f"{name}.json").write_text(json.dumps(_jsonable(data), indent=1) + "\n", encoding="utf-8")
+    (folder / f"{name}.json").write_text(dumps(_jsonable(data)) + "\n", encoding="utf-8")
     (folder / "README.md").write_text(markdown_report(data, wall_seconds=wall, command=cmd), encoding="utf-8")
     return folder
 
@@ -102,7 +132,7 @@ def replot(name: str, *, full: bool = False, out=None) -> Path:
         what = "figures and paper-vs-ours table"
     data = dict(data, plots=plots, figures_note=f"{what} redrawn from this JSON by `record {name} "
                 f"--replot{' --full' if full else ''}` (boundcalc {__version__}); the measured numbers are the run's")
-    path.write_text(json.dumps(_jsonable(data), indent=1) + "\n", encoding="utf-8")
+    path.write_text(dumps(_jsonable(data)) + "\n", encoding="utf-8")
     (folder / "README.md").write_text(markdown_report(data, wall_seconds=data.get("wall_seconds"),
                                                       command=data.get("command")), encoding="utf-8")
     return folder

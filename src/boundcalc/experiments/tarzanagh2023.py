@@ -715,10 +715,9 @@ def run_fig1(*, seed: int = 0, full: bool = False, jobs: int = 1, backend: str =
                      "0.31319 with torch-seed-0 noise (our noise differs)"}
     out = {"name": "tarzanagh2023-fig1", "setup": {"lr": 0.1, "normalized": True, "steps": steps,
                                                    "loss": "logistic", "seed": seed}, "panels": {}}
-    plots = []
     for key, data in panels.items():
         dirs = _directions(data)
-        runs, paths = [], {}
+        runs = []
         for j, p0 in enumerate(data.inits["p0"]):
             tr = tz.train(data, lr=0.1, steps=steps, normalized=True, p0=p0)
             p = tr.p[-1]
@@ -729,25 +728,41 @@ def run_fig1(*, seed: int = 0, full: bool = False, jobs: int = 1, backend: str =
                          "p_norm": float(np.linalg.norm(p)), "alpha": rep.alpha.tolist(),
                          "saturation": rep.saturation, "correlations": corr,
                          "converged_to": best, "best_correlation": corr[best],
-                         "final_loss": float(tr.loss[-1])})
-            paths[f"p(0)=({p0[0]:g},{p0[1]:g})"] = tr.p[: min(steps, 200) + 1, :2]
+                         "final_loss": float(tr.loss[-1]),
+                         "path": tr.p[: min(steps, 200) + 1, :2].tolist()})   # what the figure draws
         panel = {"instance": data.name, "directions": dirs, "runs": runs, "paper": expected[key],
                  "half_norm_sq_gmm": 0.5 * dirs["GMM"]["norm"] ** 2}
         out["panels"][key] = panel
-        if plot_dir is not None:
-            from boundcalc.reports import plots as rp
-            written = rp.trajectories(paths, {k: np.array(v["p"])[:2] for k, v in dirs.items()},
-                                      Path(plot_dir) / f"tarzanagh2023-fig1{key}",
-                                      title=f"Tarzanagh et al. 2023, Fig. 1({key}): GD on p (first 200 steps)",
-                                      xlabel="$p_1$ (first coordinate of p)",
-                                      ylabel="$p_2$ (second coordinate of p)")
-            plots += [str(w) for w in written]
     out["full"] = bool(full)
     out["description"] = REPRODUCTIONS["tarzanagh2023-fig1"].description
     out["paper_vs_ours"] = _fig1_rows(out)
     if plot_dir is not None:
-        out["plots"] = plots
+        out["plots"] = plot_fig1(out, plot_dir)
     return out
+
+
+def _require_paths(present: bool, name: str):
+    from boundcalc.errors import BoundcalcError
+    if not present:
+        raise BoundcalcError(f"{name}: this recording keeps no trajectories (recorded before they were "
+                             "stored); record it again to redraw its figures")
+
+
+def plot_fig1(out: dict, plot_dir) -> list[str]:
+    """Fig. 1 (a)-(c): each run's first 200 steps of p beside the GMM/LMM directions, drawn from
+    the reproduction's JSON alone (``record --replot`` redraws it)."""
+    from boundcalc.reports import plots as rp
+    _require_paths(all("path" in r for p in out["panels"].values() for r in p["runs"]), "tarzanagh2023-fig1")
+    plots = []
+    for key, panel in out["panels"].items():
+        paths = {f"p(0)=({r['p0'][0]:g},{r['p0'][1]:g})": np.asarray(r["path"]) for r in panel["runs"]}
+        dirs = {k: np.asarray(v["p"])[:2] for k, v in panel["directions"].items()}
+        written = rp.trajectories(paths, dirs, Path(plot_dir) / f"tarzanagh2023-fig1{key}",
+                                  title=f"Tarzanagh et al. 2023, Fig. 1({key}): GD on p (first 200 steps)",
+                                  xlabel="$p_1$ (first coordinate of p)",
+                                  ylabel="$p_2$ (second coordinate of p)")
+        plots += [str(w) for w in written]
+    return plots
 
 
 def _fig1_rows(out: dict) -> list[dict]:
@@ -823,9 +838,10 @@ def run_fig3(*, seed: int = 0, full: bool = False, jobs: int = 1, backend: str =
     paper = {"a": "Thm 5: p -> p^mm/||p^mm||, v -> v^mm/||v^mm|| = [0, 1] (all optimal tokens are "
                   "support vectors, p^relax = p^mm)",
              "b": "Thm 6: p -> p^relax/||p^relax|| (third input not a support vector), v -> [0, 1]"}
-    plots = []
     for key, data in (("a", tokens.fig3a()), ("b", tokens.fig3b())):
         tr = tz.train(data, params="vp", lr=0.1, steps=steps, normalized=True)
+        stride = -(-steps // 200)
+        idx = np.unique(np.r_[np.arange(0, steps + 1, stride), steps])
         p, v = tr.p[-1], tr.v[-1]
         alpha = np.ones(data.X.shape[0], dtype=int)   # the second token is optimal (Fig. 3)
         jm = tz.joint_max_margin(data, alpha)
@@ -843,26 +859,39 @@ def run_fig3(*, seed: int = 0, full: bool = False, jobs: int = 1, backend: str =
             "avg_max_softmax": tz.max_attention(data.X, data.W, p),
             "avg_logistic_probability": tz.logistic_probability(data.X, data.Y, v, data.W, p),
             "final_loss": float(tr.loss[-1]),
+            "v_mm": vmm.tolist(),
+            # what the figure draws: the first two coordinates at <= 201 steps (every path_stride-th
+            # step and the last one)
+            "path_stride": stride, "path_p": tr.p[idx, :2].tolist(), "path_v": tr.v[idx, :2].tolist(),
         }
         out["panels"][key] = panel
-        if plot_dir is not None:
-            from boundcalc.reports import plots as rp
-            dirs = {"p^mm": jm.p_mm.p}
-            if key == "b":
-                dirs["p^relax"] = jm.p_relax.p
-            written = rp.trajectories({"p(t)": tr.p[:, :2], "v(t)": tr.v[:, :2]},
-                                      dict(dirs, **{"v^mm": vmm}),
-                                      Path(plot_dir) / f"tarzanagh2023-fig3{key}",
-                                      title=f"Tarzanagh et al. 2023, Fig. 3({key}): joint GD on (v, p)",
-                                      xlabel="first coordinate ($p_1$, $v_1$)",
-                                      ylabel="second coordinate ($p_2$, $v_2$)")
-            plots += [str(w) for w in written]
     out["full"] = bool(full)
     out["description"] = REPRODUCTIONS["tarzanagh2023-fig3"].description
     out["paper_vs_ours"] = _fig3_rows(out)
     if plot_dir is not None:
-        out["plots"] = plots
+        out["plots"] = plot_fig3(out, plot_dir)
     return out
+
+
+def plot_fig3(out: dict, plot_dir) -> list[str]:
+    """Fig. 3 (a), (b): the trajectories of p and v beside p^mm (and p^relax in (b)) and v^mm,
+    drawn from the reproduction's JSON alone (``record --replot`` redraws it)."""
+    from boundcalc.reports import plots as rp
+    _require_paths(all(k in p for p in out["panels"].values() for k in ("path_p", "path_v", "v_mm")),
+                   "tarzanagh2023-fig3")
+    plots = []
+    for key, panel in out["panels"].items():
+        dirs = {"p^mm": np.asarray(panel["p_mm"])}
+        if key == "b":
+            dirs["p^relax"] = np.asarray(panel["p_relax"])
+        written = rp.trajectories({"p(t)": np.asarray(panel["path_p"]), "v(t)": np.asarray(panel["path_v"])},
+                                  dict(dirs, **{"v^mm": np.asarray(panel["v_mm"])}),
+                                  Path(plot_dir) / f"tarzanagh2023-fig3{key}",
+                                  title=f"Tarzanagh et al. 2023, Fig. 3({key}): joint GD on (v, p)",
+                                  xlabel="first coordinate ($p_1$, $v_1$)",
+                                  ylabel="second coordinate ($p_2$, $v_2$)")
+        plots += [str(w) for w in written]
+    return plots
 
 
 def _fig3_rows(out: dict) -> list[dict]:
@@ -922,9 +951,9 @@ REPRODUCTIONS: dict[str, Reproduction] = {
     "tarzanagh2023-fig1": Reproduction(
         "tarzanagh2023-fig1",
         "Fig. 1 (a)-(c): GD trajectories on p against the GMM/LMM directions",
-        run_fig1, render_fig1, settings=("steps",)),
+        run_fig1, render_fig1, settings=("steps",), plot=plot_fig1),
     "tarzanagh2023-fig3": Reproduction(
         "tarzanagh2023-fig3",
         "Fig. 3 (a), (b): joint GD on (v, p) against v^mm, p^mm and p^relax",
-        run_fig3, render_fig3, settings=("steps",)),
+        run_fig3, render_fig3, settings=("steps",), plot=plot_fig3),
 }

@@ -76,6 +76,15 @@ def _version() -> str:
 _CODE_HASH: dict[str, str] = {}
 
 
+_TALLY = {"computed": 0, "from_cache": 0}
+
+
+def tally() -> dict:
+    """How many sweep points this process has computed and read from the cache so far (what
+    ``experiments.record`` reports beside a wall time: a cache hit costs no time)."""
+    return dict(_TALLY)
+
+
 def code_hash() -> str:
     """SHA-256 over the package's source files and its packaged formula files (path and
     content), computed once per process."""
@@ -282,6 +291,7 @@ def run(fn, configs: list[dict], *, jobs: int = 1, backend: str = "loky", schedu
                 print(f"note: cache entry {paths[i].name[:12]} of {name.rsplit('.', 1)[-1]} (config #{i}) "
                       f"is bad ({why}); recomputed", file=sys.stderr)
         todo.append(i)
+    _TALLY["from_cache"] += len(configs) - len(todo)
     if not todo:
         return SweepResults(results, configs)
 
@@ -296,6 +306,7 @@ def run(fn, configs: list[dict], *, jobs: int = 1, backend: str = "loky", schedu
                 raise BoundcalcError(f"cache folder {str(root)!r}: cannot write an entry ({e.strerror}); "
                                      "use --no-cache or another BOUNDCALC_CACHE") from None
         results[i] = res
+        _TALLY["computed"] += 1
         bar.advance()
 
     try:
