@@ -92,7 +92,7 @@ def test_table1_tiny_run_digits_variant():
     kw = dict(seed=0, cells=[(4, 10), (4, 20)], seeds=2, epochs=5, n_test=20, data="digits",
               cache_dir=False, progress=False)
     out = E.run_table1(**kw)
-    text = json.dumps(out)
+    json.dumps(out)                            # JSON-serialisable
     # Table 1 of App. B as printed: 9 rows, including d_m = 4096, N = 10000 (0.0123 at epoch 312)
     assert len(out["paper"]["rows"]) == 9
     assert out["paper"]["rows"][0] == {"d_m": 64, "N": 400, "lowest_test_loss": 0.1048, "epoch": 147}

@@ -153,6 +153,9 @@ def test_slope_verdicts():
 def test_teacher_variant_setting_and_study():
     with pytest.raises(BoundcalcError, match="--teacher"):
         X.parse_settings({"teacher": "code"})
+    with pytest.raises(BoundcalcError, match="--teacher: arda2026-teacher runs both"):
+        X.run_teacher(seed=0, cache_dir=False, progress=False, teacher="paper", **TINY)
+    assert "teacher" not in X.REPRODUCTIONS["arda2026-teacher"].settings
     out = X.run_teacher(seed=0, cache_dir=False, progress=False, **TINY)
     diffs = out["label_differences"]
     a = transport.teacher_student_data(30, 3, 4, R=3, pool_size=64, seed=1).y
@@ -171,10 +174,12 @@ def test_minloss_study_conditions(tmp_path):
     out = X.run_minloss(seed=0, cache_dir=False, progress=False, conditions=[0, 1, 3], plot_dir=tmp_path,
                         **{**TINY, "tau": 12})
     labels = [c["label"] for c in out["conditions"]]
-    assert labels == [X.MINLOSS_CONDITIONS[i][0] for i in (0, 1, 3)]
+    # each label is written from the settings the condition ran with (a --tau moves the baseline)
+    assert labels == ["baseline: tau = 12, eta = 1/sqrt(tau)", "shorter horizon: tau = 250, eta = 1/sqrt(tau)",
+                      "authors' step: tau = 12, eta = 1.75/sqrt(tau)"]
     taus = [c["settings"]["tau"] for c in out["conditions"]]
     assert taus == [12, 250, 12]                # settings set the base, each condition varies it
-    assert out["conditions"][2]["settings"]["eta_used"] == pytest.approx(1.75 / math.sqrt(1000))
+    assert out["conditions"][2]["settings"]["eta_used"] == pytest.approx(1.75 / math.sqrt(12), rel=1e-15)
     base = out["conditions"][0]
     assert base["min_loss_mean"][0] == pytest.approx(np.mean([p for p in (
         X.measure_width({**{k: (list(v) if isinstance(v, tuple) else v) for k, v in base["settings"].items()

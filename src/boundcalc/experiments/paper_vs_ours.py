@@ -87,11 +87,15 @@ def markdown_report(data: dict, *, wall_seconds: float | None = None, command: s
 
     name = data.get("name", "reproduction")
     full = data.get("full", data.get("setup", {}).get("full", False))
-    out = [f"# {name} ({'full' if full else 'reduced'} sizes)", ""]
+    # title_note / history_note: a recording's own annotations, kept in its JSON so that a
+    # --replot (which rewrites this page) keeps them
+    out = [f"# {name} ({data.get('title_note') or ('full' if full else 'reduced') + ' sizes'})", ""]
     if data.get("description"):
         out += [data["description"], ""]
     if command:
         out += [f"Command: `{command}`", ""]
+    if data.get("history_note"):
+        out += [data["history_note"], ""]
     if wall_seconds is not None:
         out += [_wall_time(data, wall_seconds), ""]
     if data.get("figures_note"):
