@@ -211,3 +211,21 @@ def test_minloss_reduced_and_full_presets(monkeypatch):
     full = seen.pop("runs")
     assert len(full) == 6 and {r[1] for r in full} == {500} and {r[5] for r in full} == {3}
     assert [r[2] for r in full] == [(8, 16, 32, 64, 128)] * 5 + [(32, 64, 128, 256)]
+
+
+def test_time_estimate_is_fitted_to_the_recorded_full_run():
+    from pathlib import Path
+    rec = Path(__file__).resolve().parents[2] / "examples" / "arda2026-fig1" / "full" / "arda2026-fig1.json"
+    if not rec.exists():
+        pytest.skip("examples/ not next to the tests (installed elsewhere)")
+    import json
+    data = json.loads(rec.read_text())
+    pts = data["points"]
+    fastest = [min((p for p in pts if p["m"] == m), key=lambda p: p["train_seconds"]) for m in data["widths"]]
+    a, b = X.fit_point_seconds(fastest, 5000, 4000)
+    assert a == pytest.approx(X.SECONDS_PER_N_TAU, rel=0.02) and b == pytest.approx(X.SECONDS_PER_N_M_TAU, rel=0.02)
+    for p in pts:      # no recorded point is faster than 0.9x its estimate (slower ones shared a core)
+        est = 5000 * 4000 * (X.SECONDS_PER_N_TAU + X.SECONDS_PER_N_M_TAU * p["m"])
+        assert p["train_seconds"] >= 0.9 * est, p
+    one_seed = X.estimate_seconds({**X.parse_settings(X.FULL), "seeds": 1})
+    assert 2500 < one_seed < 3500          # seed 3 alone, one job: 2971 s of wall time
