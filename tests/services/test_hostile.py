@@ -118,3 +118,56 @@ def test_side_undefined_everywhere_is_an_error_naming_a_point():
 def test_side_undefined_somewhere_is_noted_with_a_point():
     r = verify("log(x - 2)", ">=", "0", [])
     assert "LHS is undefined at some points of the domain (e.g. x = " in r.detail
+
+
+@pytest.mark.parametrize("expr", ["exp(x)", "x*(2 + sin(x))", "log(log(x + 3))"])
+def test_asymptotic_refuses_orders_outside_its_form(write_formula_file, expr):
+    # e^x grows faster than any power, x(2 + sin x) has no limit constant, log log x is
+    # slower than any power of log: none is c x^a log(x)^b, and each is refused in one line
+    p = write_formula_file("asy", f'''
+[symbols.x]
+description = "x"
+domain = "positive"
+
+[formulas.f]
+name = "f"
+kind = "definition"
+expr = "{expr}"
+source = "test"
+''')
+    t = time.perf_counter()
+    with pytest.raises(BoundcalcError, match=r"could not determine the order of asy\.f in x \(not of the form"):
+        boundcalc.formula("asy.f", formulas_path=[str(p)]).asymptotic("x")
+    assert time.perf_counter() - t < 10
+
+
+def test_asymptotic_finds_the_form_it_can(write_formula_file):
+    p = write_formula_file("asy", '''
+[symbols.x]
+description = "x"
+domain = "positive"
+
+[formulas.f]
+name = "f"
+kind = "definition"
+expr = "3*x**2*log(x) + x"
+source = "test"
+''')
+    r = boundcalc.formula("asy.f", formulas_path=[str(p)]).asymptotic("x")
+    assert (r.exponent, r.log_power, r.coefficient) == ("2", "1", "3")   # 3 x^2 log x + x ~ 3 x^2 log x (by hand)
+
+
+def test_a_check_sympy_gives_up_on_is_undecided_not_a_crash(monkeypatch):
+    # SymPy raises NotImplementedError (or ValueError, ...) for some limits; the check is then
+    # graded an undecided warning naming the exception, and the other checks still run
+    from boundcalc.services import check
+
+    def gives_up(reg, paper, fields, f):
+        raise NotImplementedError("limit of Min(x, y) in several variables")
+
+    monkeypatch.setitem(check.RUNNERS, "order", gives_up)
+    rep = check.run_checks("anon2025")
+    orders = [r for r in rep.results if r.kind == "order"]
+    assert orders and all(r.severity == "warning" and r.reason == "undecided" for r in orders)
+    assert all("SymPy could not decide it (NotImplementedError: limit of Min" in r.message for r in orders)
+    assert any(r.kind != "order" and r.severity == "ok" for r in rep.results)
