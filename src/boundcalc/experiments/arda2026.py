@@ -410,7 +410,6 @@ def run_fig1(*, seed: int = 0, full: bool = False, jobs: int = 1, backend: str =
     for m in widths:
         b = bounds_at(c, m)
         bounds[str(m)] = {k: float(b[k]) for k in ("B_lin", "B_app", "thm1_min")}
-    where = "" if c["teacher"] == "paper" else " (authors'-code teacher)"
     out = {
         "name": "arda2026-fig1", "paper": PAPER, "full": bool(full),
         "description": REPRODUCTIONS["arda2026-fig1"].description,
@@ -425,13 +424,12 @@ def run_fig1(*, seed: int = 0, full: bool = False, jobs: int = 1, backend: str =
                     "adversarial boundary point; the code reports the mean (not sup) linearization error, "
                     "uses eta = 1.75/sqrt(tau), trains on 80% of n and computes the teacher with diag(W_k) "
                     "(--teacher authors-code)."},
-        "paper_vs_ours": _fig1_rows(laws, where),
         "intervals_method": "per width: mean over seeds with a two-sided 95% Student-t interval "
                             "(reports.intervals.mean_interval); slopes: per-seed least squares, "
                             "Student-t interval of their mean (reports.fit)",
         "plots": [],
     }
-    out.update(rows_fig1(out))
+    out.update(rows_fig1(out))                       # paper_vs_ours, not_run
     if plot_dir is not None:
         out["plots"] = _plot_fig1(out, plot_dir)
     return out

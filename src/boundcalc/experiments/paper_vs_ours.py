@@ -71,7 +71,7 @@ def _wall_time(data: dict, wall_seconds: float) -> str:
         text = f"Wall time: {wall_seconds:.0f} s on the shared 2-core machine (nice 19){note}."
     else:
         load = m["load_average_1min"]
-        text = (f"Wall time: {wall_seconds:.0f} s on a {m['cpu_count']}-core machine ({m['jobs']} job"
+        text = (f"Wall time: {wall_seconds:.0f} s on a {data['cpu_count']}-core machine ({m['jobs']} job"
                 f"{'s' if m['jobs'] != 1 else ''}, nice {m['niceness']}; 1-minute load average {load[0]:.1f} "
                 f"at the start, {load[1]:.1f} at the end){note}.")
     pts = data.get("sweep_points") or {}

@@ -81,13 +81,12 @@ def record(name: str, *, full: bool = False, seed: int = 0, jobs: int = 1, out=N
     The wall time recorded is this run's (a cache hit makes it short: the sweep cache is keyed
     on the package's source, so a recording after any code change recomputes)."""
     from ..experiments import reproduction
+    from ..reports import sweep
     from .paper_vs_ours import markdown_report
 
     rep = reproduction(name)
     folder = Path(out or Path("examples") / name) / ("full" if full else "reduced")
     folder.mkdir(parents=True, exist_ok=True)
-    from ..reports import sweep
-
     cache = os.environ.get("BOUNDCALC_CACHE")
     before, load0 = sweep.tally(), os.getloadavg()[0]
     t0 = time.perf_counter()
@@ -97,7 +96,7 @@ def record(name: str, *, full: bool = False, seed: int = 0, jobs: int = 1, out=N
     after = sweep.tally()
     cmd = "python -m boundcalc.experiments.record " + " ".join(shlex.quote(a) for a in (argv or [name]))
     data = dict(data, wall_seconds=wall, command=cmd, cpu_count=os.cpu_count(),
-                machine={"cpu_count": os.cpu_count(), "jobs": jobs, "niceness": os.nice(0),
+                machine={"jobs": jobs, "niceness": os.nice(0),
                          "load_average_1min": [round(load0, 2), round(os.getloadavg()[0], 2)]},
                 sweep_points={k: after[k] - before[k] for k in after},
                 plots=[Path(p).name for p in data.get("plots", [])])
