@@ -120,40 +120,27 @@ def test_side_undefined_somewhere_is_noted_with_a_point():
     assert "LHS is undefined at some points of the domain (e.g. x = " in r.detail
 
 
+def _f_of_x(write_formula_file, expr: str):
+    """Formula asy.f = expr over one positive symbol x."""
+    p = write_formula_file("asy", "[symbols.x]\ndescription = \"x\"\ndomain = \"positive\"\n\n"
+                                  f"[formulas.f]\nname = \"f\"\nkind = \"definition\"\nexpr = \"{expr}\"\n"
+                                  "source = \"test\"\n")
+    return boundcalc.formula("asy.f", formulas_path=[str(p)])
+
+
 @pytest.mark.parametrize("expr", ["exp(x)", "x*(2 + sin(x))", "log(log(x + 3))"])
 def test_asymptotic_refuses_orders_outside_its_form(write_formula_file, expr):
     # e^x grows faster than any power, x(2 + sin x) has no limit constant, log log x is
     # slower than any power of log: none is c x^a log(x)^b, and each is refused in one line
-    p = write_formula_file("asy", f'''
-[symbols.x]
-description = "x"
-domain = "positive"
-
-[formulas.f]
-name = "f"
-kind = "definition"
-expr = "{expr}"
-source = "test"
-''')
+    f = _f_of_x(write_formula_file, expr)
     t = time.perf_counter()
     with pytest.raises(BoundcalcError, match=r"could not determine the order of asy\.f in x \(not of the form"):
-        boundcalc.formula("asy.f", formulas_path=[str(p)]).asymptotic("x")
+        f.asymptotic("x")
     assert time.perf_counter() - t < 10
 
 
 def test_asymptotic_finds_the_form_it_can(write_formula_file):
-    p = write_formula_file("asy", '''
-[symbols.x]
-description = "x"
-domain = "positive"
-
-[formulas.f]
-name = "f"
-kind = "definition"
-expr = "3*x**2*log(x) + x"
-source = "test"
-''')
-    r = boundcalc.formula("asy.f", formulas_path=[str(p)]).asymptotic("x")
+    r = _f_of_x(write_formula_file, "3*x**2*log(x) + x").asymptotic("x")
     assert (r.exponent, r.log_power, r.coefficient) == ("2", "1", "3")   # 3 x^2 log x + x ~ 3 x^2 log x (by hand)
 
 
