@@ -315,3 +315,102 @@ def test_activation_configuration():
 def test_bad_input_raises_value_error(bad):
     with pytest.raises(ValueError):
         bad()
+
+
+# --- the fused step (issue 20): against an unfused reference, at the softmax bound ------
+
+def _reference_loss_and_grad(p, X, y):
+    """Unfused gradient straight from Lemma 1, eqs. (5)-(8): max-shifted, normalised softmax
+    (``head_terms``), a(X; W_i) formed explicitly, M(X; W_i) U_i from ``head_MU``."""
+    q = X[:, :, -1]
+    t = A.head_terms(p.U, p.W, X, q)
+    sm = 1.0 / np.sqrt(p.m)
+    h = np.tanh(t.pre)
+    res = sm * h @ p.c - y
+    r = 2.0 * res / X.shape[0]
+    gpre = sm * r[:, None] * p.c[None, :] * (1.0 - h * h)             # (n, m)
+    gc = sm * r @ h                                                   # (5)
+    gU = np.einsum("nm,nmd->md", gpre, t.a)                           # (6)
+    gW = np.einsum("nm,nma,nb->mab", gpre, A.head_MU(t, X), q)        # (7)-(8)
+    return float(np.mean(res ** 2)), A.ShallowParams(gc, gU, gW)
+
+
+def _rel(a, b):
+    return float(np.max(np.abs(a - b)) / np.max(np.abs(b)))
+
+
+@pytest.mark.parametrize("m,d,T,n,chunk", [(8, 8, 16, 300, None), (64, 8, 16, 200, None),
+                                           (6, 3, 5, 37, 4), (4, 2, 2, 9, 1)])
+def test_fused_gradient_equals_unfused_reference(m, d, T, n, chunk):
+    p0, p, X, y = _instance(m=m, d=d, T=T, n=n, seed=m + n)
+    L, g = A._loss_and_grad(p, X, X[:, :, -1].copy(), y, A.TANH, chunk=chunk)
+    Lr, gr = _reference_loss_and_grad(p, X, y)
+    assert L == pytest.approx(Lr, rel=1e-13)
+    assert _rel(g.flat(), gr.flat()) < 1e-12
+
+
+def test_logit_bound_holds_and_is_attained_by_aligned_tokens():
+    p0, p, X, y = _instance(m=6, d=3, T=5, n=40, seed=3, jitter=2.0)
+    q = X[:, :, -1]
+    z = np.einsum("nat,mab,nb->nmt", X, p.W, q)
+    bound = A.logit_bound(p.W, A.input_scale(X, q))
+    assert np.max(np.abs(z)) <= bound
+    # a rank-one W_i = s u u^T with x = q = u attains it: |z| = s = ||W_i||_F
+    u = np.array([0.6, 0.8, 0.0])
+    Xa = np.repeat(u[None, :, None], 4, axis=2)
+    Wa = 7.0 * np.outer(u, u)[None]
+    assert A.logit_bound(Wa, A.input_scale(Xa, Xa[:, :, -1])) == pytest.approx(7.0, rel=1e-15)
+    assert float(Xa[0, :, 0] @ Wa[0] @ u) == pytest.approx(7.0, rel=1e-15)
+
+
+@pytest.mark.parametrize("side", [-1.0, 1.0])
+def test_softmax_without_shift_is_exact_at_the_edge_of_the_bound(side):
+    """Logits at +-599 (bound just under LOGIT_LIMIT = 600, no max subtraction) and at
+    +-700 (bound over it: the shifted path); exp(700) alone would overflow float64."""
+    d, T, m, n = 2, 3, 2, 4
+    g = ops.rng(0)
+    u = np.array([1.0, 0.0])
+    X = np.zeros((n, d, T))
+    X[:, 0, :] = g.uniform(0.2, 1.0, size=(n, T))        # tokens along u, norms <= 1
+    X[:, 0, -1] = 1.0                                      # the query q = X_T = u
+    for s, shifted in ((599.0, False), (700.0, True)):
+        W = np.zeros((m, d, d))
+        W[:, 0, 0] = side * s                              # z_t = side * s * X_t[0]
+        p = A.ShallowParams(np.array([1.0, -0.5]), np.array([[0.3, 0.1], [-0.2, 0.4]]), W)
+        bound = A.logit_bound(p.W, A.input_scale(X, X[:, :, -1]))
+        assert (bound > A.LOGIT_LIMIT[np.dtype(np.float64)]) == shifted
+        y = np.linspace(-1, 1, n)
+        with np.errstate(over="raise", invalid="raise"):
+            L, gr = A._loss_and_grad(p, X, X[:, :, -1].copy(), y, A.TANH)
+        Lr, grr = _reference_loss_and_grad(p, X, y)
+        assert np.all(np.isfinite(gr.flat()))
+        assert L == pytest.approx(Lr, rel=1e-13)
+        assert _rel(gr.c, grr.c) < 1e-12 and _rel(gr.U, grr.U) < 1e-12
+        # the W-gradient of a saturated softmax is ~ exp(-s * gap): compare absolutely
+        assert np.max(np.abs(gr.W - grr.W)) <= 1e-12 * max(1.0, np.max(np.abs(grr.W)))
+
+
+def test_proj_gd_trajectory_equals_unfused_reference_steps():
+    p0, _, X, y = _instance(m=8, d=4, T=6, n=60, seed=11)
+    rho, eta = (2.0, 2.0, 2.0), 0.4
+    run = A.proj_gd(p0, X, y, eta=eta, steps=40, rho=rho)
+    p, losses = p0.copy(), []
+    for _ in range(40):
+        L, g = _reference_loss_and_grad(p, X, y)
+        losses.append(L)
+        p = A.project(p.like(p.flat() - eta * g.flat()), p0, rho)
+    assert _rel(run.params.flat(), p.flat()) < 1e-12
+    np.testing.assert_allclose(run.train_loss, losses, rtol=1e-12)
+
+
+def test_float32_step_tracks_float64():
+    p0, teacher, X, _ = _instance(m=16, d=8, T=16, n=400, seed=5, jitter=1.0)
+    y = A.forward(teacher, X)                                           # a reachable target
+    a = A.proj_gd(p0, X, y, eta=0.5, steps=200, rho=(3, 3, 3))
+    b = A.proj_gd(p0, X, y, eta=0.5, steps=200, rho=(3, 3, 3), dtype="float32")
+    assert b.train_loss[-1] < 0.5 * b.train_loss[0]                     # it trains
+    np.testing.assert_allclose(b.train_loss, a.train_loss, rtol=1e-4)
+    assert _rel(b.params.flat(), a.params.flat()) < 1e-4
+    assert b.params.c.dtype == np.float64                               # iterates stay float64
+    with pytest.raises(ValueError, match="dtype"):
+        A.proj_gd(p0, X, y, eta=0.5, steps=2, rho=(3, 3, 3), dtype="float16")

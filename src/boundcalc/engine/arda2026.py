@@ -47,6 +47,16 @@ class Activation:
     d1: Callable[[Array], Array]
     d2: Callable[[Array], Array]
     sigma_bar: tuple[float, float, float]
+    fd1: Callable[[Array], tuple[Array, Array]] | None = None
+
+    def f_d1(self, u: Array) -> tuple[Array, Array]:
+        """(sigma(u), sigma'(u)) from one evaluation where the activation allows it."""
+        return self.fd1(u) if self.fd1 is not None else (self.f(u), self.d1(u))
+
+
+def _tanh_f_d1(u):
+    t = np.tanh(u)
+    return t, 1.0 - t * t
 
 
 def _tanh_d1(u):
@@ -59,7 +69,7 @@ def _tanh_d2(u):
     return -2.0 * t * (1.0 - t * t)
 
 
-TANH = Activation("tanh", np.tanh, _tanh_d1, _tanh_d2, (1.0, 1.0, 4.0 / (3.0 * np.sqrt(3.0))))
+TANH = Activation("tanh", np.tanh, _tanh_d1, _tanh_d2, (1.0, 1.0, 4.0 / (3.0 * np.sqrt(3.0))), _tanh_f_d1)
 
 
 def activation(act: str | Activation = "tanh",
@@ -75,7 +85,7 @@ def activation(act: str | Activation = "tanh",
         sb = tuple(float(s) for s in sigma_bar)
         if len(sb) != 3 or not all(np.isfinite(s) and s > 0 for s in sb):
             raise ValueError(f"sigma_bar must be three positive numbers, got {sigma_bar!r}")
-        a = Activation(a.name, a.f, a.d1, a.d2, sb)
+        a = Activation(a.name, a.f, a.d1, a.d2, sb, a.fd1)
     return a
 
 
@@ -280,54 +290,104 @@ def _auto_chunk(n: int, T: int, m: int) -> int:
     return int(max(1, min(n, (1 << 15) // max(1, T * m))))
 
 
+#: Largest |logit| for which the softmax is computed without subtracting the maximum.
+#: exp(600) = 3.8e260 and exp(-600) = 2.6e-261 are normal float64 numbers, so every
+#: exponential, a sum of up to 10^47 of them and the reciprocal of that sum are finite,
+#: normal and carry exp's own relative accuracy (a few ulp) -- the same accuracy as the
+#: max-shifted softmax, whose subtraction rounds too. float32 overflows at exp(88.7) and
+#: its normal range ends at exp(-87.3): its limit is 80 (sums of up to 10^3 terms).
+LOGIT_LIMIT = {np.dtype(np.float64): 600.0, np.dtype(np.float32): 80.0}
+
+
+def input_scale(X: Array, q: Array) -> float:
+    """(max_jt ||X_jt||) (max_j ||q_j||): the data's factor of :func:`logit_bound`."""
+    X = np.asarray(X, dtype=np.float64)
+    q = np.asarray(q, dtype=np.float64)
+    return float(np.sqrt(np.max(np.einsum("ndt,ndt->nt", X, X))) * np.sqrt(np.max(np.einsum("nd,nd->n", q, q))))
+
+
+def logit_bound(W: Array, scale: float) -> float:
+    """An upper bound on every logit |z_jit| = |X_jt^T W_i q_j| of eq. (2), given
+    ``scale`` = :func:`input_scale` (X, q).
+
+    Proof: by Cauchy-Schwarz |x^T W q| <= ||x|| ||W q|| <= ||x|| ||W||_2 ||q||, and the
+    spectral norm is at most the Frobenius norm, so |z_jit| <= (max_jt ||X_jt||)
+    (max_i ||W_i||_F) (max_j ||q_j||). The maxima are computed in float64 from squared
+    norms (relative rounding error below 1e-13, far inside the margin between
+    :data:`LOGIT_LIMIT` and the overflow threshold).
+    """
+    W = np.asarray(W, dtype=np.float64)
+    return scale * float(np.sqrt(np.max(np.einsum("mab,mab->m", W, W))))
+
+
 def _loss_and_grad(params: ShallowParams, X: Array, q: Array, y: Array, A: Activation,
-                   Xt: Array | None = None, chunk: int | None = None
-                   ) -> tuple[float, ShallowParams]:
+                   Xt: Array | None = None, chunk: int | None = None, *,
+                   dtype=np.float64, scale: float | None = None) -> tuple[float, ShallowParams]:
     """Fused forward + backward of L^_n, block of samples by block of samples.
 
     The residual weight 2 (f_j - y_j)/n of a sample depends on that sample only, so the
     gradient is an exact sum over blocks; each block is vectorised over its samples and all
-    heads and small enough to stay in cache.  Token-major layout (n, T, m) inside a block,
-    so the softmax reductions run over a non-contiguous axis.  ``Xt`` = X^T per sample,
-    (n, T, d) C-contiguous (computed if not given).
+    heads and small enough to stay in cache. Token-major layout (n, T, m) inside a block.
+    ``Xt`` = X^T per sample, (n, T, d) C-contiguous (computed if not given).
+
+    Fusions, each exact in real arithmetic:
+
+    * the softmax is left unnormalised, E = exp(z), and 1/sum_t E is applied on the small
+      (block, m) arrays: pre = (E . s) / sum E, and the backward weight alpha * gpre is
+      E * (gpre / sum E);
+    * the maximum is subtracted from the logits only when :func:`logit_bound` exceeds
+      :data:`LOGIT_LIMIT` (a bound, not a test on the values: safe by construction);
+    * sigma and sigma' come from one evaluation (``Activation.f_d1``: tanh once);
+    * a(X; W_i) is never formed: grad_U = sum_jt X_jt (alpha gpre)_jt is one GEMM.
+
+    ``dtype`` float32 runs the block arithmetic in single precision (parameters and the
+    gradient returned stay float64; the loss is accumulated in float64).
     """
     n, d, T = X.shape
     m = params.m
+    dt = np.dtype(dtype)
     sm = 1.0 / np.sqrt(m)
     if Xt is None:
         Xt = np.ascontiguousarray(X.transpose(0, 2, 1))
+    if scale is None:
+        scale = input_scale(X, q)
+    shift = not (logit_bound(params.W, scale) <= LOGIT_LIMIT[dt])
     chunk = _auto_chunk(n, T, m) if chunk is None else int(chunk)
-    c, U = params.c, params.U
-    Wp = np.ascontiguousarray(params.W.transpose(2, 1, 0)).reshape(d, d * m)  # [b, a*m+i] = W_i[a,b]
-    gc = np.zeros(m)
-    gUt = np.zeros((d, m))
-    gWp = np.zeros((d * m, d))
+    X, Xt, q, y = (a if a.dtype == dt else a.astype(dt) for a in (X, Xt, q, y))
+    c, U = params.c.astype(dt), params.U.astype(dt)
+    Wp = np.ascontiguousarray(params.W.transpose(2, 1, 0), dtype=dt).reshape(d, d * m)
+    gc = np.zeros(m, dtype=dt)
+    gUt = np.zeros((d, m), dtype=dt)
+    gWp = np.zeros((d * m, d), dtype=dt)
     total = 0.0
     with ops.single_threaded_blas():     # tiny GEMMs: threads only add sync cost
         for i0 in range(0, n, chunk):
             Xc, Xtc = X[i0:i0 + chunk], Xt[i0:i0 + chunk]
             qc, yc = q[i0:i0 + chunk], y[i0:i0 + chunk]
             nc = Xc.shape[0]
-            al = np.matmul(Xtc, (qc @ Wp).reshape(nc, d, m))       # (nc,T,m): X_t^T W_i q   (2)
-            al -= al.max(axis=1, keepdims=True)
-            np.exp(al, out=al)
-            al /= al.sum(axis=1, keepdims=True)
-            a = np.matmul(Xc, al)                                   # (nc,d,m): a(X; W_i)
+            E = np.matmul(Xtc, (qc @ Wp).reshape(nc, d, m))        # (nc,T,m): X_t^T W_i q   (2)
+            if shift:
+                E -= E.max(axis=1, keepdims=True)
+            np.exp(E, out=E)
+            inv = 1.0 / E.sum(axis=1)                               # (nc,m)
             s = (Xtc.reshape(nc * T, d) @ U.T).reshape(nc, T, m)    # X_t^T U_i
-            pre = np.einsum("ntm,ntm->nm", al, s)                   # U_i^T a_i
-            h = A.f(pre)                                            # (3)
+            pre = np.einsum("ntm,ntm->nm", E, s)
+            pre *= inv                                              # U_i^T a_i
+            h, d1 = A.f_d1(pre)                                     # (3)
             res = sm * (h @ c) - yc                                 # f - y   (4)
             total += float(res @ res)
             r = (2.0 / n) * res
             gc += sm * (r @ h)                                      # (5)
-            gpre = (sm * r)[:, None] * c[None, :] * A.d1(pre)
-            gUt += np.einsum("nm,ndm->dm", gpre, a)                 # (6)
+            d1 *= c[None, :]
+            d1 *= (sm * r)[:, None]
+            d1 *= inv                                               # gpre / sum_t E
+            E *= d1[:, None, :]                                     # alpha * gpre
+            gUt += Xtc.reshape(nc * T, d).T @ E.reshape(nc * T, m)  # (6)
             s -= pre[:, None, :]
-            s *= al
-            s *= gpre[:, None, :]                                   # gpre * J_s(z) X^T U
+            s *= E                                                  # gpre * J_s(z) X^T U
             gWp += np.matmul(Xc, s).reshape(nc, d * m).T @ qc       # (7): gpre (M U) q^T
-    gW = np.ascontiguousarray(gWp.reshape(d, m, d).transpose(1, 0, 2))
-    return total / n, ShallowParams(gc, np.ascontiguousarray(gUt.T), gW)
+    gW = np.ascontiguousarray(gWp.reshape(d, m, d).transpose(1, 0, 2), dtype=np.float64)
+    return total / n, ShallowParams(gc.astype(np.float64), np.ascontiguousarray(gUt.T, dtype=np.float64), gW)
 
 
 def loss_and_grad(params: ShallowParams, X: Array, y: Array, query="last",
@@ -407,11 +467,12 @@ def _descend_project(p: ShallowParams, g: ShallowParams, params0: ShallowParams,
 
 def proj_gd_step(params: ShallowParams, params0: ShallowParams, X: Array, y: Array, *,
                  eta: float, rho, query="last", act: str | Activation = "tanh",
-                 chunk: int | None = None) -> tuple[ShallowParams, float, float]:
+                 chunk: int | None = None, dtype="float64") -> tuple[ShallowParams, float, float]:
     """One ProjGD step Pi_Omega_rho(phi - eta grad L^_n(phi)) (Sec. 3.3), phi0 = ``params0``.
 
     Returns (new parameters, L^_n(phi) before the step, ||grad L^_n(phi)||); ``params`` is
-    updated in place before the projection.  ``chunk``: samples per fused block (None: auto).
+    updated in place before the projection.  ``chunk``: samples per fused block (None: auto);
+    ``dtype``: 'float64' or 'float32' for the forward/backward arithmetic (:func:`check_dtype`).
     """
     A = activation(act)
     rho = _check_rho(rho)
@@ -420,7 +481,7 @@ def proj_gd_step(params: ShallowParams, params0: ShallowParams, X: Array, y: Arr
     _check_same(params, params0)
     X = _check_X(X, params.d)
     y = _check_y(y, X.shape[0])
-    L, g = _loss_and_grad(params, X, _query(X, query), y, A, chunk=chunk)
+    L, g = _loss_and_grad(params, X, _query(X, query), y, A, chunk=chunk, dtype=check_dtype(dtype))
     return _descend_project(params, g, params0, eta, rho), L, _norm(g)
 
 
@@ -441,9 +502,21 @@ class ProjResult:
         return float(np.min(self.train_loss))
 
 
+def check_dtype(dtype) -> np.dtype:
+    """'float64' (default) or 'float32': the precision of the forward/backward pass."""
+    try:
+        dt = np.dtype(dtype)
+    except TypeError:
+        dt = None
+    if dt not in LOGIT_LIMIT:
+        raise ValueError(f"dtype must be 'float64' or 'float32', got {dtype!r}")
+    return dt
+
+
 def _train(params0, X, y, *, eta, steps, rho, query, act, batch, seed, X_test, y_test,
-           eval_every, track_full_loss):
+           eval_every, track_full_loss, dtype="float64"):
     A = activation(act)
+    dt = check_dtype(dtype)
     if not (np.isfinite(eta) and eta > 0):
         raise ValueError(f"eta must be a positive number, got {eta!r}")
     if int(steps) != steps or steps < 1:
@@ -452,7 +525,9 @@ def _train(params0, X, y, *, eta, steps, rho, query, act, batch, seed, X_test, y
     X = _check_X(X, params0.d)
     y = _check_y(y, X.shape[0])
     q = _query(X, query)
+    scale = input_scale(X, q)
     Xt = np.ascontiguousarray(X.transpose(0, 2, 1))
+    Xl, Xtl, ql, yl = (a.astype(dt) for a in (X, Xt, q, y))    # cast once, not per step
     if (X_test is None) != (y_test is None):
         raise ValueError("give both X_test and y_test, or neither")
     if X_test is not None:
@@ -474,12 +549,12 @@ def _train(params0, X, y, *, eta, steps, rho, query, act, batch, seed, X_test, y
         acc.U += p.U
         acc.W += p.W
         if batch is None:
-            tl[s], gr = _loss_and_grad(p, X, q, y, A, Xt)
+            tl[s], gr = _loss_and_grad(p, Xl, ql, yl, A, Xtl, dtype=dt, scale=scale)
         else:
             idx = g.integers(0, n, size=batch)                  # J_s iid Unif([n])
             if track_full_loss:
                 tl[s] = _mse(p, X, q, y, A)
-            _, gr = _loss_and_grad(p, X[idx], q[idx], y[idx], A)
+            _, gr = _loss_and_grad(p, Xl[idx], ql[idx], yl[idx], A, dtype=dt, scale=scale)
         gn[s] = _norm(gr)
         p = _descend_project(p, gr, params0, eta, rho)
     if X_test is not None and eval_every:
@@ -491,18 +566,20 @@ def _train(params0, X, y, *, eta, steps, rho, query, act, batch, seed, X_test, y
 
 def proj_gd(params0: ShallowParams, X: Array, y: Array, *, eta: float, steps: int, rho,
             query="last", act: str | Activation = "tanh", X_test=None, y_test=None,
-            eval_every: int = 0) -> ProjResult:
+            eval_every: int = 0, dtype="float64") -> ProjResult:
     """ProjGD (Sec. 3.3): phi^(s+1) = Pi_Omega_rho(phi^(s) - eta grad L^_n(phi^(s))), s < steps,
-    from phi^(0) = ``params0`` (also the centre of Omega_rho).  rho = (inf, inf, inf) is plain GD."""
+    from phi^(0) = ``params0`` (also the centre of Omega_rho).  rho = (inf, inf, inf) is plain GD.
+    ``dtype`` 'float32' runs each forward/backward pass in single precision; the iterates,
+    their average and the projection stay float64."""
     return _train(params0, X, y, eta=eta, steps=steps, rho=rho, query=query, act=act,
                   batch=None, seed=None, X_test=X_test, y_test=y_test, eval_every=eval_every,
-                  track_full_loss=True)
+                  track_full_loss=True, dtype=dtype)
 
 
 def proj_sgd(params0: ShallowParams, X: Array, y: Array, *, eta: float, steps: int, rho,
              seed: int | None = None, batch_size: int = 1, query="last",
              act: str | Activation = "tanh", track_full_loss: bool = False, X_test=None,
-             y_test=None, eval_every: int = 0) -> ProjResult:
+             y_test=None, eval_every: int = 0, dtype="float64") -> ProjResult:
     """ProjSGD (Sec. 3.3): as ProjGD with the gradient of L^_{B_s}, B_s = {J_s}, J_s iid
     Unif([n]) (``batch_size`` > 1 draws that many iid indices).  With ``track_full_loss``
     the full-batch L^_n(phi^(s)) is recorded each step (costly); otherwise train_loss is NaN."""
@@ -510,7 +587,7 @@ def proj_sgd(params0: ShallowParams, X: Array, y: Array, *, eta: float, steps: i
         raise ValueError(f"batch_size must be a positive integer, got {batch_size!r}")
     return _train(params0, X, y, eta=eta, steps=steps, rho=rho, query=query, act=act,
                   batch=int(batch_size), seed=seed, X_test=X_test, y_test=y_test,
-                  eval_every=eval_every, track_full_loss=track_full_loss)
+                  eval_every=eval_every, track_full_loss=track_full_loss, dtype=dtype)
 
 
 # ---------------------------------------------------------------------------------------
