@@ -26,11 +26,56 @@ def test_fast_gd_matches_engine_train(normalized, lr):
     data = tokens.appendix_e(3, 4, 5, seed=7)
     p0 = 0.3 * ops.rng(1).standard_normal(5)
     ref = tz.train(data, lr=lr, steps=60, normalized=normalized, p0=p0)
-    got = E._gd_p(data.keys, data.Y[:, None] * (data.X @ data.v), p0, lr=lr, steps=60,
+    got = tz.gd_p(data.keys, data.Y[:, None] * (data.X @ data.v), p0, lr=lr, steps=60,
                   loss="logistic", normalized=normalized, record=(0, 30, 60))
     np.testing.assert_allclose(got["p"], ref.p[-1], rtol=1e-10, atol=1e-12)
     np.testing.assert_allclose(got["record"][30], ref.p[30], rtol=1e-10, atol=1e-12)
     np.testing.assert_allclose(got["grad_norm"], ref.grad_norm, rtol=1e-8, atol=1e-14)
+
+
+@pytest.mark.parametrize("normalized", [True, False])
+def test_batched_gd_equals_each_problem_alone(normalized):
+    """A leading batch axis of independent problems (Fig. 9's trials) gives each problem the
+    iterates it gets alone, including one whose gradient vanishes at p = 0."""
+    data = [tokens.appendix_e(4, 6, d=10, seed=s) for s in range(5)]
+    keys = np.stack([x.keys for x in data])
+    gamma = np.stack([x.Y[:, None] * (x.X @ x.v) for x in data])
+    p0 = 0.01 * ops.rng(3).standard_normal((5, 10))
+    p0[2] = 0.0
+    kw = dict(lr=1.0, steps=300, loss="logistic", normalized=normalized, record=(0, 150))
+    got = tz.gd_p(keys, gamma, p0, **kw)
+    assert got["p"].shape == (5, 10) and got["grad_norm"].shape == (5, 301)
+    for b in range(5):
+        one = tz.gd_p(keys[b], gamma[b], p0[b], **kw)
+        np.testing.assert_allclose(got["p"][b], one["p"], rtol=1e-11, atol=1e-13)
+        np.testing.assert_allclose(got["record"][150][b], one["record"][150], rtol=1e-11, atol=1e-13)
+        np.testing.assert_allclose(got["grad_norm"][b], one["grad_norm"], rtol=1e-9, atol=1e-15)
+
+
+def test_batched_gd_names_the_diverging_problem():
+    from boundcalc.engine.budget import Divergence
+    data = [tokens.appendix_e(2, 3, d=3, seed=s) for s in range(3)]
+    keys = np.stack([x.keys for x in data])
+    gamma = np.stack([x.Y[:, None] * (x.X @ x.v) for x in data])
+    gamma[1, 0, 0] = np.inf
+    with pytest.raises(Divergence, match="problem 1"):
+        tz.gd_p(keys, gamma, np.zeros((3, 3)) + 0.1, lr=1.0, steps=5, loss="logistic", normalized=True)
+
+
+def test_fig9_batches_equal_trials_run_alone():
+    """The batched Fig. 9 trials classify every trial as a batch of one does."""
+    cfg = {"n": 4, "T": 6, "lr": 1.0, "steps": 200, "loss": "logistic", "p0_scale": 0.01,
+           "sat_tol": 1e-5, "d": 10}
+    seeds = [E._seed(0, 10, k) for k in range(12)]
+    batch = E.fig9_trials(dict(cfg, seeds=seeds))["trials"]
+    alone = [E.fig9_trials(dict(cfg, seeds=[s]))["trials"][0] for s in seeds]
+    for a, b in zip(batch, alone):
+        assert {k: v for k, v in a.items() if k not in ("correlation", "score_gap", "saturation", "p_norm")} == \
+            {k: v for k, v in b.items() if k not in ("correlation", "score_gap", "saturation", "p_norm")}
+        for k in ("correlation", "score_gap", "saturation", "p_norm"):
+            assert (a[k] is None) == (b[k] is None)
+            if a[k] is not None:
+                assert a[k] == pytest.approx(b[k], rel=1e-9, abs=1e-12)
 
 
 def test_compare_numbers_match_engine_and_formulas():

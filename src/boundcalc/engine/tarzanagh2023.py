@@ -82,12 +82,78 @@ def predict(X, v, W, p) -> Array:
 
 
 def _centred(z: Array, s: Array) -> Array:
-    """z_t - s^T z per row, without cancellation when s is nearly one-hot: with
+    """z_t - s^T z along the last axis, without cancellation when s is nearly one-hot: with
     t* = argmax_t s_t, z_t - s^T z = (z_t - z_t*) + sum_tau s_tau (z_t* - z_tau), whose
     second term only involves the small weights s_tau, tau != t*."""
-    star = np.argmax(s, axis=1)
-    zs = np.take_along_axis(z, star[:, None], axis=1)
-    return (z - zs) + np.sum(s * (zs - z), axis=1, keepdims=True)
+    star = np.argmax(s, axis=-1)
+    zs = np.take_along_axis(z, star[..., None], axis=-1)
+    return (z - zs) + np.sum(s * (zs - z), axis=-1, keepdims=True)
+
+
+def _grad_p_keys(keys: Array, gamma: Array, p: Array, d1) -> tuple[Array, Array]:
+    """(15a) grad_p L = (1/n) sum_i l'_i K_i^T S'(K_i p) gamma_i from precomputed keys
+    K_i = X_i W^T and scores gamma_it = Y_i v^T x_it, and the softmax s.
+
+    Unbatched: keys (n, T, d), gamma (n, T), p (d,). Batched (independent problems along a
+    leading axis B): keys (B, n, T, d), gamma (B, n, T), p (B, d); every problem gets the
+    same arithmetic as alone except that its two contractions run as one batched GEMM.
+    """
+    batched = keys.ndim == 4
+    n = keys.shape[-3]
+    z = (keys @ p[:, None, :, None])[..., 0] if batched else keys @ p
+    s = ops.softmax(z, axis=-1)
+    c = _centred(gamma, s)
+    star = np.argmax(s, axis=-1)[..., None]
+    m = (np.take_along_axis(gamma, star, axis=-1) - np.take_along_axis(c, star, axis=-1))[..., 0]
+    ga = (d1(m) / n)[..., None] * s * c
+    if batched:
+        B, _, T, d = keys.shape
+        return (ga.reshape(B, 1, n * T) @ keys.reshape(B, n * T, d))[:, 0, :], s
+    return ga.reshape(-1) @ keys.reshape(-1, keys.shape[2]), s
+
+
+def gd_p(keys: Array, gamma: Array, p0: Array, *, lr: float, steps: int, loss: str,
+         normalized: bool, record=()) -> dict:
+    """GD (3) on p alone (W, v fixed, through the keys and scores) from p0:
+    p <- p - lr g, or p <- p - lr g/||g|| (``normalized``). Returns the final p, the
+    gradient norm at every iterate 0..steps and the iterates at the steps in ``record``.
+
+    With a leading batch axis (see :func:`_grad_p_keys`) B independent problems advance in
+    lock-step: p0 (B, d), the results (B, d), (B, steps + 1) and {step: (B, d)}. A
+    non-finite gradient or iterate raises :class:`~boundcalc.engine.budget.Divergence`
+    (batched: naming the first problem that diverged, ``where="problem b"``).
+    """
+    from .budget import Divergence
+
+    _, d1, _ = ops.margin_loss(loss)
+    keys = np.asarray(keys, dtype=np.float64)
+    gamma = np.asarray(gamma, dtype=np.float64)
+    p = np.array(p0, dtype=np.float64)
+    batched = keys.ndim == 4
+    gnorm = np.empty(p.shape[:-1] + (steps + 1,))
+    rec = {}
+    want = set(int(r) for r in record)
+    for t in range(steps + 1):
+        g, _ = _grad_p_keys(keys, gamma, p, d1)
+        norm = (lambda a: np.linalg.norm(a, axis=-1)) if batched else np.linalg.norm
+        gn = norm(g)
+        ok = np.isfinite(gn) & np.isfinite(norm(p))
+        if not np.all(ok):
+            raise Divergence(t, "gradient or iterate",
+                             f"problem {int(np.flatnonzero(~ok)[0])}" if batched else "")
+        gnorm[..., t] = gn
+        if t in want:
+            rec[t] = p.copy()
+        if t == steps:
+            break
+        if not normalized:
+            p = p - lr * g
+        elif batched:
+            pos = gn > 0
+            p = p - np.where(pos, lr / np.where(pos, gn, 1.0), 0.0)[:, None] * g
+        elif gn > 0:
+            p = p - (lr / float(gn)) * g
+    return {"p": p, "grad_norm": gnorm, "record": rec}
 
 
 @dataclass(frozen=True)

@@ -19,10 +19,11 @@ and reproductions of its experiments (App. E, Figs. 1, 3 and 9).
   ``tarzanagh2023-fig1`` (worked examples, Thms 2-3) and ``tarzanagh2023-fig3`` (joint
   (v, p) training, Thms 5-6).
 
-GD on p uses ``_gd_p`` below: (15a) evaluated from precomputed keys K_i = X_i W^T and
-scores gamma_i = Y_i X_i v (the engine's ``tarzanagh2023.train`` recomputes X W^T and the
-W-gradient at every step, which costs O(n T d^2) per step and dominates at d = 500). The
-tests check ``_gd_p`` against ``engine.tarzanagh2023.train`` iterate by iterate.
+GD on p uses the engine's ``tarzanagh2023.gd_p``: (15a) evaluated from precomputed keys
+K_i = X_i W^T and scores gamma_i = Y_i X_i v (``tarzanagh2023.train`` recomputes X W^T and
+the W-gradient at every step, which costs O(n T d^2) per step and dominates at d = 500),
+with the Fig. 9 trials of one d run as one batch (a leading trial axis). The tests check
+``gd_p`` against ``train`` iterate by iterate, and a batch against its trials one by one.
 """
 from __future__ import annotations
 
@@ -70,59 +71,6 @@ def _check_common(s: dict) -> None:
     _require(s["loss"] in LOSSES, "loss", f"one of {', '.join(LOSSES)}", s["loss"])
     _require(s["p0_scale"] >= 0, "p0_scale", "a non-negative number", s["p0_scale"])
     _require(0 < s["sat_tol"] < 1, "sat_tol", "in (0, 1)", s["sat_tol"])
-
-
-# --- fast gradient descent on p ----------------------------------------------------------
-
-
-def _centred(z: np.ndarray, s: np.ndarray) -> np.ndarray:
-    """z_t - s^T z per row, stable when s is nearly one-hot (same trick as the engine)."""
-    star = np.argmax(s, axis=1)
-    zs = np.take_along_axis(z, star[:, None], axis=1)
-    return (z - zs) + np.sum(s * (zs - z), axis=1, keepdims=True)
-
-
-def _grad(keys: np.ndarray, gamma: np.ndarray, p: np.ndarray, d1) -> tuple[np.ndarray, np.ndarray]:
-    """(15a) grad_p L = (1/n) sum_i l'_i K_i^T S'(K_i p) gamma_i, and the softmax s."""
-    from boundcalc.engine import ops
-
-    n = keys.shape[0]
-    s = ops.softmax(keys @ p, axis=1)
-    c = _centred(gamma, s)
-    star = np.argmax(s, axis=1)
-    m = gamma[np.arange(n), star] - c[np.arange(n), star]
-    ga = (d1(m) / n)[:, None] * s * c
-    return ga.reshape(-1) @ keys.reshape(-1, keys.shape[2]), s
-
-
-def _gd_p(keys, gamma, p0, *, lr: float, steps: int, loss: str, normalized: bool,
-          record=()) -> dict:
-    """GD (3) on p from p0: p <- p - lr g (or lr g/||g||). Returns the final p, the
-    gradient norm at every iterate 0..steps and the iterates at the steps in ``record``."""
-    from boundcalc.engine import ops
-
-    _, d1, _ = ops.margin_loss(loss)
-    p = np.array(p0, dtype=np.float64)
-    gnorm = np.empty(steps + 1)
-    rec = {}
-    want = set(int(r) for r in record)
-    for t in range(steps + 1):
-        g, _ = _grad(keys, gamma, p, d1)
-        gn = float(np.linalg.norm(g))
-        if not (np.isfinite(gn) and np.isfinite(np.linalg.norm(p))):
-            from boundcalc.engine.budget import Divergence
-            raise Divergence(t, "gradient or iterate")
-        gnorm[t] = gn
-        if t in want:
-            rec[t] = p.copy()
-        if t == steps:
-            break
-        if normalized:
-            if gn > 0:
-                p = p - (lr / gn) * g
-        else:
-            p = p - lr * g
-    return {"p": p, "grad_norm": gnorm, "record": rec}
 
 
 # --- instance helpers ----------------------------------------------------------------------
@@ -215,7 +163,7 @@ def compare(*, seed: int = 0, jobs: int = 1, cache_dir=None, **settings) -> Tabl
     from boundcalc.engine.budget import Divergence, numpy_quiet
     try:
         with numpy_quiet():
-            run = _gd_p(keys, gamma, p0, lr=s["lr"], steps=s["steps"], loss=s["loss"],
+            run = tz.gd_p(keys, gamma, p0, lr=s["lr"], steps=s["steps"], loss=s["loss"],
                         normalized=s["normalized"], record=rec_steps)
     except Divergence as e:
         return diverged_table(PAPER, "Max-margin token selection", s, seed, run="GD on p", source="eq. (3)",
@@ -372,30 +320,44 @@ FIG9_PAPER = {
 }
 
 
-def fig9_trial(config: dict) -> dict:
-    """One App.-E trial: random instance (n, T, d), p(0) = p0_scale N(0, I), normalised GD,
-    then the Fig.-9 classification of the last iterate (JSON in and out)."""
+FIG9_BATCH = 100          # trials of one d advanced together by the batched GD (engine.gd_p)
+
+
+def fig9_trials(config: dict) -> dict:
+    """A batch of App.-E trials of one d (JSON in and out): for each seed of
+    ``config["seeds"]`` a random instance (n, T, d), p(0) = p0_scale N(0, I), normalised GD,
+    then the Fig.-9 classification of the last iterate. The GD of the whole batch runs as
+    one problem with a leading trial axis; if any trial diverges, every trial is rerun
+    alone, so that a divergence is reported exactly as for one trial."""
     from boundcalc.engine import ops
     from boundcalc.engine import tarzanagh2023 as tz
+    from boundcalc.engine.budget import Divergence
     from boundcalc.engine.data import tokens
 
-    n, T, d, seed = int(config["n"]), int(config["T"]), int(config["d"]), int(config["seed"])
-    data = tokens.appendix_e(n, T, d, seed=_seed(seed, 1))
-    p0 = float(config["p0_scale"]) * ops.rng(_seed(seed, 2)).standard_normal(d)
-    run = _gd_p(data.keys, _scores(data), p0, lr=float(config["lr"]), steps=int(config["steps"]),
-                loss=config["loss"], normalized=True)
-    rep = tz.selection_report(data, run["p"], sat_tol=float(config["sat_tol"]))
+    n, T, d = int(config["n"]), int(config["T"]), int(config["d"])
+    seeds = [int(x) for x in config["seeds"]]
+    data = [tokens.appendix_e(n, T, d, seed=_seed(sd, 1)) for sd in seeds]
+    p0 = np.stack([float(config["p0_scale"]) * ops.rng(_seed(sd, 2)).standard_normal(d) for sd in seeds])
+    kw = dict(lr=float(config["lr"]), steps=int(config["steps"]), loss=config["loss"], normalized=True)
+    try:
+        ps = tz.gd_p(np.stack([x.keys for x in data]), np.stack([_scores(x) for x in data]), p0, **kw)["p"]
+    except Divergence:
+        ps = [tz.gd_p(x.keys, _scores(x), p, **kw)["p"] for x, p in zip(data, p0)]
     fin = lambda x: float(x) if math.isfinite(x) else None
-    return {
-        "saturation": rep.saturation,
-        "saturated": bool(rep.saturated),
-        "feasible": bool(rep.svm.feasible),
-        "lmm": bool(rep.saturated and rep.locally_optimal),
-        "gmm": bool(rep.saturated and rep.globally_optimal),
-        "correlation": fin(rep.correlation),
-        "score_gap": fin(rep.score_gap),
-        "p_norm": float(np.linalg.norm(run["p"])),
-    }
+    out = []
+    for x, p in zip(data, ps):
+        rep = tz.selection_report(x, p, sat_tol=float(config["sat_tol"]))
+        out.append({
+            "saturation": rep.saturation,
+            "saturated": bool(rep.saturated),
+            "feasible": bool(rep.svm.feasible),
+            "lmm": bool(rep.saturated and rep.locally_optimal),
+            "gmm": bool(rep.saturated and rep.globally_optimal),
+            "correlation": fin(rep.correlation),
+            "score_gap": fin(rep.score_gap),
+            "p_norm": float(np.linalg.norm(p)),
+        })
+    return {"trials": out}
 
 
 def _summarise_fig9(results: list[dict]) -> dict:
@@ -438,9 +400,11 @@ def run_fig9(*, seed: int = 0, full: bool = False, jobs: int = 1, backend: str =
              "a non-empty list of positive integers", dims)
     base = {"n": 4, "T": 6, "lr": 1.0, "steps": steps, "loss": "logistic", "p0_scale": 0.01,
             "sat_tol": 1e-5}
-    configs = [dict(base, d=d, seed=_seed(seed, d, k)) for d in dims for k in range(trials)]
-    res = sweep.run(fig9_trial, configs, jobs=jobs, backend=backend, scheduler=scheduler,
-                    cache_dir=cache_dir, progress=progress, desc="fig9 trials")
+    configs = [dict(base, d=d, seeds=[_seed(seed, d, k) for k in range(k0, min(k0 + FIG9_BATCH, trials))])
+               for d in dims for k0 in range(0, trials, FIG9_BATCH)]
+    batches = sweep.run(fig9_trials, configs, jobs=jobs, backend=backend, scheduler=scheduler,
+                        cache_dir=cache_dir, progress=progress, desc="fig9 trial batches")
+    res = [r for b in batches for r in b["trials"]]
     per_d = {}
     for j, d in enumerate(dims):
         per_d[str(d)] = _summarise_fig9(res[j * trials:(j + 1) * trials])
