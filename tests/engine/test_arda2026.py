@@ -378,7 +378,7 @@ def test_softmax_without_shift_is_exact_at_the_edge_of_the_bound(side):
         W[:, 0, 0] = side * s                              # z_t = side * s * X_t[0]
         p = A.ShallowParams(np.array([1.0, -0.5]), np.array([[0.3, 0.1], [-0.2, 0.4]]), W)
         bound = A.logit_bound(p.W, A.input_scale(X, X[:, :, -1]))
-        assert (bound > A.LOGIT_LIMIT[np.dtype(np.float64)]) == shifted
+        assert (bound > ops.LOGIT_LIMIT[np.dtype(np.float64)]) == shifted
         y = np.linspace(-1, 1, n)
         with np.errstate(over="raise", invalid="raise"):
             L, gr = A._loss_and_grad(p, X, X[:, :, -1].copy(), y, A.TANH)

@@ -298,3 +298,58 @@ def test_blocked_tangent_passes_equal_single_block(decoder):
               lambda ch: D.model_vjp(p, X, c, chunk=ch).flat(),
               lambda ch: D.model_jvp(p, X, v, chunk=ch)):
         np.testing.assert_allclose(f(2), f(9), rtol=1e-12, atol=1e-15)
+
+
+# --- the fused step (issue 20) ----------------------------------------------------------
+
+def _reference_grad(p, X, y):
+    """The unfused path (max-shifted softmax, ``_forward``/``_backward``) with the logistic
+    weights c_i = l'(y_i Phi_i) y_i / n computed here."""
+    f = D._forward(p, X)
+    m = y * f.phi
+    c = -np.exp(-np.logaddexp(0.0, m)) * y / X.shape[0]
+    return float(np.mean(np.logaddexp(0.0, -m))), D._to_params(p, *D._backward(p, f, c))
+
+
+@pytest.mark.parametrize("decoder", DEC)
+def test_fused_step_equals_unfused_path(decoder):
+    p, X, y = _instance(decoder, H=4, T=6, d=5, n=40, seed=2)
+    assert D.logit_bound(p, X) < ops.LOGIT_LIMIT[np.dtype(np.float64)]       # the unshifted path
+    L, g = D.loss_and_grad(p, X, y)
+    Lr, gr = _reference_grad(p, X, y)
+    assert L == pytest.approx(Lr, rel=1e-13)
+    assert np.max(np.abs(g.flat() - gr.flat())) <= 1e-12 * np.max(np.abs(gr.flat()))
+
+
+def test_logit_bound_bounds_every_logit_and_the_edge_of_the_limit():
+    p, X, y = _instance("full", H=3, T=5, d=4, n=20, seed=4, std_W=3.0)
+    Z = np.einsum("nta,hab,nsb->nhts", X, p.W, X)
+    assert np.max(np.abs(Z)) <= D.logit_bound(p, X)
+    # logits up to 599 (bound under the limit: no shift) and 700 (shifted); exp(700) alone
+    # would overflow float64
+    for s, shifted in ((599.0, False), (700.0, True)):
+        q = D.init_gaussian(2, 3, 2, "full", std_U=1.0, std_W=0.0, seed=0)
+        q.W[:, 0, 0] = s
+        Xe = np.zeros((4, 3, 2))
+        Xe[:, :, 0] = np.linspace(0.3, 1.0, 3)                # token norms <= 1, aligned
+        Xe[:, :, 1] = 0.0
+        ye = np.array([1.0, -1.0, 1.0, -1.0])
+        assert ops.softmax_needs_shift(D.logit_bound(q, Xe), np.float64) == shifted
+        with np.errstate(over="raise", invalid="raise"):
+            L, g = D.loss_and_grad(q, Xe, ye)
+        Lr, gr = _reference_grad(q, Xe, ye)
+        assert L == pytest.approx(Lr, rel=1e-13)
+        assert np.max(np.abs(g.flat() - gr.flat())) <= 1e-12 * max(1.0, np.max(np.abs(gr.flat())))
+
+
+def test_float32_training_tracks_float64():
+    dm = make_dm1(T=8, d=16, M=2, S=1.0, zeta=0.5, z_mu=0.01, z_nu=0.01, z_perp_norm=0.1)
+    s1, s2 = dm.sample(64, seed=0), dm.sample(300, seed=1)
+    p, _ = D.first_phase(s1.X, s1.y, 8, "full", seed=0)
+    a = D.train(p, s2.X, s2.y, eta=0.5, steps=100)
+    b = D.train(p, s2.X, s2.y, eta=0.5, steps=100, dtype="float32")
+    assert b.train_loss[-1] < 0.5 * b.train_loss[0]
+    np.testing.assert_allclose(b.train_loss, a.train_loss, rtol=1e-4)
+    assert b.params.W.dtype == np.float64
+    with pytest.raises(ValueError, match="dtype"):
+        D.train(p, s2.X, s2.y, eta=0.5, steps=1, dtype="int8")

@@ -290,20 +290,9 @@ def _auto_chunk(n: int, T: int, m: int) -> int:
     return int(max(1, min(n, (1 << 15) // max(1, T * m))))
 
 
-#: Largest |logit| for which the softmax is computed without subtracting the maximum.
-#: exp(600) = 3.8e260 and exp(-600) = 2.6e-261 are normal float64 numbers, so every
-#: exponential, a sum of up to 10^47 of them and the reciprocal of that sum are finite,
-#: normal and carry exp's own relative accuracy (a few ulp) -- the same accuracy as the
-#: max-shifted softmax, whose subtraction rounds too. float32 overflows at exp(88.7) and
-#: its normal range ends at exp(-87.3): its limit is 80 (sums of up to 10^3 terms).
-LOGIT_LIMIT = {np.dtype(np.float64): 600.0, np.dtype(np.float32): 80.0}
-
-
 def input_scale(X: Array, q: Array) -> float:
     """(max_jt ||X_jt||) (max_j ||q_j||): the data's factor of :func:`logit_bound`."""
-    X = np.asarray(X, dtype=np.float64)
-    q = np.asarray(q, dtype=np.float64)
-    return float(np.sqrt(np.max(np.einsum("ndt,ndt->nt", X, X))) * np.sqrt(np.max(np.einsum("nd,nd->n", q, q))))
+    return ops.max_norm(X, axis=1) * ops.max_norm(q, axis=-1)
 
 
 def logit_bound(W: Array, scale: float) -> float:
@@ -314,10 +303,10 @@ def logit_bound(W: Array, scale: float) -> float:
     spectral norm is at most the Frobenius norm, so |z_jit| <= (max_jt ||X_jt||)
     (max_i ||W_i||_F) (max_j ||q_j||). The maxima are computed in float64 from squared
     norms (relative rounding error below 1e-13, far inside the margin between
-    :data:`LOGIT_LIMIT` and the overflow threshold).
+    :data:`ops.LOGIT_LIMIT` and the overflow threshold).
     """
-    W = np.asarray(W, dtype=np.float64)
-    return scale * float(np.sqrt(np.max(np.einsum("mab,mab->m", W, W))))
+    W = np.asarray(W)
+    return scale * ops.max_norm(W.reshape(W.shape[0], -1))
 
 
 def _loss_and_grad(params: ShallowParams, X: Array, q: Array, y: Array, A: Activation,
@@ -336,7 +325,7 @@ def _loss_and_grad(params: ShallowParams, X: Array, q: Array, y: Array, A: Activ
       (block, m) arrays: pre = (E . s) / sum E, and the backward weight alpha * gpre is
       E * (gpre / sum E);
     * the maximum is subtracted from the logits only when :func:`logit_bound` exceeds
-      :data:`LOGIT_LIMIT` (a bound, not a test on the values: safe by construction);
+      :data:`ops.LOGIT_LIMIT` (a bound, not a test on the values: safe by construction);
     * sigma and sigma' come from one evaluation (``Activation.f_d1``: tanh once);
     * a(X; W_i) is never formed: grad_U = sum_jt X_jt (alpha gpre)_jt is one GEMM.
 
@@ -351,7 +340,7 @@ def _loss_and_grad(params: ShallowParams, X: Array, q: Array, y: Array, A: Activ
         Xt = np.ascontiguousarray(X.transpose(0, 2, 1))
     if scale is None:
         scale = input_scale(X, q)
-    shift = not (logit_bound(params.W, scale) <= LOGIT_LIMIT[dt])
+    shift = ops.softmax_needs_shift(logit_bound(params.W, scale), dt)
     chunk = _auto_chunk(n, T, m) if chunk is None else int(chunk)
     X, Xt, q, y = (a if a.dtype == dt else a.astype(dt) for a in (X, Xt, q, y))
     c, U = params.c.astype(dt), params.U.astype(dt)
@@ -502,15 +491,7 @@ class ProjResult:
         return float(np.min(self.train_loss))
 
 
-def check_dtype(dtype) -> np.dtype:
-    """'float64' (default) or 'float32': the precision of the forward/backward pass."""
-    try:
-        dt = np.dtype(dtype)
-    except TypeError:
-        dt = None
-    if dt not in LOGIT_LIMIT:
-        raise ValueError(f"dtype must be 'float64' or 'float32', got {dtype!r}")
-    return dt
+check_dtype = ops.check_dtype
 
 
 def _train(params0, X, y, *, eta, steps, rho, query, act, batch, seed, X_test, y_test,

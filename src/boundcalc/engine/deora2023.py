@@ -195,9 +195,11 @@ def _w_rows(W: Array) -> Array:
     return np.ascontiguousarray(W.transpose(1, 0, 2)).reshape(d, H * d)
 
 
-def _softmax_keys_inplace(Z: Array) -> Array:
-    """Softmax over the key axis 1 of an (n, T, K) array, in place."""
-    Z -= Z.max(axis=1, keepdims=True)
+def _softmax_keys_inplace(Z: Array, shift: bool = True) -> Array:
+    """Softmax over the key axis 1 of an (n, T, K) array, in place; ``shift=False`` skips
+    the max subtraction (only for logits proved bounded: :func:`logit_bound`)."""
+    if shift:
+        Z -= Z.max(axis=1, keepdims=True)
     np.exp(Z, out=Z)
     Z /= Z.sum(axis=1, keepdims=True)
     return Z
@@ -262,33 +264,48 @@ def _to_params(params: MHAParams, gUeff: Array, gWr: Array) -> MHAParams:
     return MHAParams(gU, gW, params.decoder)
 
 
+def logit_bound(params: MHAParams, X: Array) -> float:
+    """An upper bound on every logit |q_t^T W_h x_s| of eq. (2): by Cauchy-Schwarz and
+    ||W_h||_2 <= ||W_h||_F, |q^T W x| <= ||q|| ||W_h||_F ||x||, and every query (a token of
+    X) has norm at most max_s ||x_s||. Used to skip the softmax's max subtraction
+    (:data:`ops.LOGIT_LIMIT`)."""
+    return ops.max_norm(X, axis=-1) ** 2 * ops.max_norm(params.W.reshape(params.H, -1))
+
+
 def _auto_chunk(n: int, T: int, K: int) -> int:
     """Samples per block so one (block, T, K) float64 array is about 1 MiB (stays in cache)."""
     return int(max(1, min(n, (1 << 17) // max(1, T * K))))
 
 
 def _loss_grad_blocks(params: MHAParams, X: Array, y: Array, loss_name: str,
-                      chunk: int | None = None) -> tuple[float, Array, Array]:
+                      chunk: int | None = None, dtype=np.float64) -> tuple[float, Array, Array]:
     """Fused forward + backward of the empirical risk, block of samples by block of samples.
 
     The loss weight c_i = l'(y_i Phi~_i) y_i / n of a sample depends on that sample only, so
     the full-batch gradient is an exact sum over blocks; each block is vectorised over its
     samples and all heads, and is small enough for its (block, T, K) temporaries to stay in
     cache (this is the whole performance trick).  Returns (L^, grad U_eff, grad W_rows).
+    The softmax skips its max subtraction when :func:`logit_bound` allows it, and
+    P - sum_s S P is computed as one rowdot. ``dtype`` float32 runs the block arithmetic in
+    single precision (the loss is accumulated and the gradient returned in float64).
     """
     lf, l1, _ = ops.margin_loss(loss_name)
+    dt = ops.check_dtype(dtype)
+    shift = ops.softmax_needs_shift(logit_bound(params, X), dt)
     n, T, d = X.shape
     H = params.H
     Tq = 1 if params.decoder == "last" else T
     K = Tq * H
     s = 1.0 / np.sqrt(H)
     chunk = _auto_chunk(n, T, K) if chunk is None else int(chunk)
-    Wr = _w_rows(params.W)
-    Ueff = _u_eff(params.decoder, params.U, T)
+    Wr = _w_rows(params.W).astype(dt)
+    Ueff = _u_eff(params.decoder, params.U, T).astype(dt)
     Uk = Ueff.reshape(K, d)
     u_flat = Ueff.reshape(-1)
-    gU = np.zeros(K * d)
-    gWr = np.zeros((d, H * d))
+    X = X if X.dtype == dt else X.astype(dt)
+    y = y.astype(dt)
+    gU = np.zeros(K * d, dtype=dt)
+    gWr = np.zeros((d, H * d), dtype=dt)
     total = 0.0
     with ops.single_threaded_blas():     # tiny GEMMs: threads only add sync cost
         for i0 in range(0, n, chunk):
@@ -298,7 +315,7 @@ def _loss_grad_blocks(params: MHAParams, X: Array, y: Array, loss_name: str,
             Qc = _queries(params.decoder, Xc)
             A = (Qc.reshape(nc * Tq, d) @ Wr).reshape(nc, K, d)
             S = np.matmul(Xc, A.transpose(0, 2, 1))
-            _softmax_keys_inplace(S)
+            _softmax_keys_inplace(S, shift)
             O = np.matmul(S.transpose(0, 2, 1), Xc)
             Of = O.reshape(nc, -1)
             m = yc * (s * (Of @ u_flat))
@@ -310,7 +327,7 @@ def _loss_grad_blocks(params: MHAParams, X: Array, y: Array, loss_name: str,
             P *= S
             B = np.matmul(P.transpose(0, 2, 1), Xc)
             gWr += (Qc * c[:, None, None]).reshape(nc * Tq, d).T @ B.reshape(nc * Tq, H * d)
-    return total / n, gU, gWr
+    return total / n, gU.astype(np.float64), gWr.astype(np.float64)
 
 
 def _tangent_and_hvp(params: MHAParams, f: _Fwd, c: Array, V: MHAParams,
@@ -495,13 +512,15 @@ def model_jvp(params: MHAParams, X: Array, v: MHAParams | Array, *,
 # ---------------------------------------------------------------------------------------
 
 def gd_step(params: MHAParams, X: Array, y: Array, eta: float, loss: str = "logistic",
-            chunk: int | None = None) -> tuple[MHAParams, float, float]:
+            chunk: int | None = None, dtype=np.float64) -> tuple[MHAParams, float, float]:
     """One full-batch GD step theta <- theta - eta grad L^(theta), in place.
 
     Returns (params, L^(theta) before the step, ||grad L^(theta)||).  ``X`` (C-contiguous
-    float64) and ``y`` are assumed validated (use :func:`train` for checked input).
+    float64, or already of ``dtype``) and ``y`` are assumed validated (use :func:`train` for
+    checked input). ``dtype`` 'float32' runs the forward/backward pass in single precision;
+    the parameters stay float64.
     """
-    L, gUe, gWr = _loss_grad_blocks(params, X, y, loss, chunk)
+    L, gUe, gWr = _loss_grad_blocks(params, X, y, loss, chunk, dtype)
     g = _to_params(params, gUe, gWr)
     gn = float(np.sqrt(np.sum(g.U ** 2) + np.sum(g.W ** 2)))
     params.U -= eta * g.U
@@ -523,12 +542,14 @@ class TrainResult:
 
 def train(params: MHAParams, X: Array, y: Array, *, eta: float, steps: int,
           loss: str = "logistic", X_test: Array | None = None, y_test: Array | None = None,
-          eval_every: int = 0) -> TrainResult:
+          eval_every: int = 0, dtype="float64") -> TrainResult:
     """Full-batch GD for ``steps`` iterations from a copy of ``params`` (Sec. 2, "Training").
 
     With test data and ``eval_every > 0`` the test loss is recorded every ``eval_every``
-    steps and after the last one.
+    steps and after the last one. ``dtype`` 'float32' runs each forward/backward pass in
+    single precision (iterates, distances and test losses stay float64).
     """
+    dt = ops.check_dtype(dtype)
     if not (np.isfinite(eta) and eta > 0):
         raise ValueError(f"eta must be a positive number, got {eta!r}")
     if int(steps) != steps or steps < 0:
@@ -543,6 +564,7 @@ def train(params: MHAParams, X: Array, y: Array, *, eta: float, steps: int,
         y_test = _check_y(y_test, X_test.shape[0])
     start = params.copy()
     p = params.copy()
+    Xs = X.astype(dt)                                   # cast once, not per step
     tl, gn, dist = np.empty(steps), np.empty(steps), np.empty(steps)
     test_loss, test_steps = [], []
     for k in range(steps):
@@ -550,7 +572,7 @@ def train(params: MHAParams, X: Array, y: Array, *, eta: float, steps: int,
             test_loss.append(_risk(p, X_test, y_test, loss))
             test_steps.append(k)
         dist[k] = distance(p, start).total
-        _, tl[k], gn[k] = gd_step(p, X, y, eta, loss)
+        _, tl[k], gn[k] = gd_step(p, Xs, y, eta, loss, dtype=dt)
         if not (np.isfinite(tl[k]) and np.isfinite(gn[k]) and np.isfinite(dist[k])):
             from .budget import Divergence        # non-finite loss, gradient or iterate norm
             raise Divergence(k, "loss or iterate")

@@ -25,6 +25,39 @@ def softmax(z: Array, axis: int = -1) -> Array:
     return e / np.sum(e, axis=axis, keepdims=True)
 
 
+#: Largest |logit| for which a fused step computes the softmax without subtracting the
+#: maximum (its caller proves the bound, e.g. by Cauchy-Schwarz: see
+#: ``engine.arda2026.logit_bound``). exp(600) = 3.8e260 and exp(-600) = 2.6e-261 are normal
+#: float64 numbers, so every exponential, a sum of up to 10^47 of them and the reciprocal of
+#: that sum are finite, normal and carry exp's own relative accuracy (a few ulp): the
+#: accuracy of the max-shifted softmax, whose subtraction rounds too. float32 overflows at
+#: exp(88.7) and leaves its normal range below exp(-87.3): its limit is 80 (sums of up to
+#: 10^3 terms stay finite).
+LOGIT_LIMIT = {np.dtype(np.float64): 600.0, np.dtype(np.float32): 80.0}
+
+
+def check_dtype(dtype) -> np.dtype:
+    """'float64' (the default everywhere) or 'float32': the precision of a fused step."""
+    try:
+        dt = np.dtype(dtype)
+    except TypeError:
+        dt = None
+    if dt not in LOGIT_LIMIT:
+        raise ValueError(f"dtype must be 'float64' or 'float32', got {dtype!r}")
+    return dt
+
+
+def max_norm(a: Array, axis: int = -1) -> float:
+    """max over the other axes of the Euclidean norm along ``axis`` (float64)."""
+    a = np.asarray(a, dtype=np.float64)
+    return float(np.sqrt(np.max(np.sum(a * a, axis=axis))))
+
+
+def softmax_needs_shift(bound: float, dtype) -> bool:
+    """Whether logits bounded in absolute value by ``bound`` need the max subtraction."""
+    return not (bound <= LOGIT_LIMIT[np.dtype(dtype)])
+
+
 def logsumexp(z: Array, axis: int = -1) -> Array:
     m = np.max(z, axis=axis, keepdims=True)
     return np.squeeze(m, axis=axis) + np.log(np.sum(np.exp(z - m), axis=axis))
