@@ -140,6 +140,28 @@ def test_fig1_intervals_are_student_t_and_rows_carry_verdicts():
     assert "Student-t" in out["intervals_method"]
 
 
+def test_fig1_float32_records_its_accuracy_against_float64():
+    from boundcalc.experiments.paper_vs_ours import markdown_report
+
+    out = X.run_fig1(seed=0, cache_dir=False, progress=False, **{**TINY, "tau": 40}, dtype="float32")
+    pc = out["precision_check"]
+    assert pc["dtype"] == "float32" and pc["seed"] == 0 and pc["widths"] == [4, 8, 16]
+    assert all(p["dtype"] == "float32" for p in out["points"])
+    # the float64 reference computed here, independently of the recording
+    ref = {p["m"]: p for p in X._points({**X.parse_settings({**TINY, "tau": 40}), "seeds": 1}, 0,
+                                        cache_dir=False, progress=False)}
+    got = {p["m"]: p for p in out["points"] if p["seed"] == 0}
+    final = next(r for r in pc["rows"] if r["key"] == "final_loss")
+    want = max(abs(got[m]["final_loss"] - ref[m]["final_loss"]) / ref[m]["final_loss"] for m in (4, 8, 16))
+    assert final["max_rel_diff"] == pytest.approx(want, rel=1e-12)
+    assert 0 < final["max_rel_diff"] < 1e-4                      # float32 changed something, a little
+    assert abs(final["slope_float32"] - final["slope_float64"]) < 1e-3
+    assert "## Accuracy of float32 against float64" in markdown_report(out)
+    assert X.run_fig1(seed=0, cache_dir=False, progress=False, **TINY)["precision_check"] is None
+    with pytest.raises(BoundcalcError, match="dtype"):
+        X.run_fig1(seed=0, cache_dir=False, progress=False, **TINY, dtype="half")
+
+
 def test_slope_verdicts():
     f = lambda s, lo, hi, n=4: {"slope": s, "ci_low": lo, "ci_high": hi, "n_seeds": n}
     assert X.slope_verdict(f(-0.48, -0.55, -0.41))[0] == "reproduced"

@@ -53,6 +53,8 @@ SETTINGS: dict[str, tuple[object, str]] = {
     "seeds": (1, "number of seeds (seed, seed+1, ...); table shows the worst case over seeds"),
     "delta": (0.05, "failure probability delta of Lemma 5"),
     "delta_prime": (0.05, "failure probability delta' of Definition 1"),
+    "dtype": ("float64", "precision of the ProjGD steps: float64 | float32 (a float32 run also trains "
+                         "its first seed in float64 and records the difference)"),
 }
 
 
@@ -112,6 +114,9 @@ def parse_settings(settings: dict) -> dict:
             bad(k, f"must lie in (0, 1), got {s[k]!r}")
     if c["delta"] + c["delta_prime"] >= 1:
         bad("delta", "delta + delta_prime must be < 1 (Theorem 1's probability 1 - delta - delta')")
+    c["dtype"] = str(s["dtype"]).strip()
+    if c["dtype"] not in ("float64", "float32"):
+        bad("dtype", f"must be 'float64' or 'float32', got {s['dtype']!r}")
     return c
 
 
@@ -146,8 +151,10 @@ def measure_width(config: dict) -> dict:
     app_sup, app_mean = A.approximation_error(p0, data.teacher, X, y)
     eta = 1.0 / math.sqrt(config["tau"]) if config["eta"] == "paper" else float(config["eta"])
     t0 = time.perf_counter()
-    run = A.proj_gd(p0, X, y, eta=eta, steps=config["tau"], rho=rho)
+    t1 = time.process_time()
+    run = A.proj_gd(p0, X, y, eta=eta, steps=config["tau"], rho=rho, dtype=config.get("dtype", "float64"))
     train_seconds = time.perf_counter() - t0       # calibrates SECONDS_PER_N_M_TAU from recordings
+    train_cpu_seconds = time.process_time() - t1
     lin_tr_sup, lin_tr_mean = A.linearization_error(run.params, p0, X)
     return {
         "m": m, "seed": seed, "eta": eta,
@@ -158,7 +165,8 @@ def measure_width(config: dict) -> dict:
         "final_loss": float(A.loss(run.params, X, y)),
         "label_mean_square": float(np.mean(y ** 2)),
         "max_U0_norm": float(np.max(np.linalg.norm(p0.U, axis=1))),
-        "train_seconds": train_seconds,
+        "train_seconds": train_seconds, "train_cpu_seconds": train_cpu_seconds,
+        "dtype": config.get("dtype", "float64"),
     }
 
 
@@ -166,7 +174,7 @@ def _points(c: dict, seed: int, *, jobs=1, backend="loky", scheduler=None, cache
             progress=True, desc="") -> list[dict]:
     from ..reports import sweep
     base = {k: (list(v) if isinstance(v, tuple) else v) for k, v in c.items()
-            if k in ("d", "T", "n", "R", "pool", "nu", "rho", "tau", "eta", "weights", "teacher")}
+            if k in ("d", "T", "n", "R", "pool", "nu", "rho", "tau", "eta", "weights", "teacher", "dtype")}
     configs = [{**base, "m": m, "seed": seed + k} for k in range(c["seeds"]) for m in c["widths"]]
     from ..engine.arda2026 import memory_estimate
     from ..engine.budget import check_memory
@@ -346,6 +354,33 @@ def scaling_laws(widths, seeds, pts, metrics=METRICS) -> dict:
     return laws
 
 
+PRECISION_METRICS = (("final_loss", "final training loss"), ("min_train_loss", "min training loss (Thm. 1)"),
+                     ("eps_lin_trained_sup", "eps_lin sup at the last iterate"))
+
+
+def precision_check(widths, seed: int, pts: list[dict], ref: list[dict], dtype: str) -> dict:
+    """How far a reduced-precision run lies from float64 on the same seed: per width, the
+    relative difference of each of :data:`PRECISION_METRICS`, and the log-log slope of each
+    over the widths (one seed, no interval) in both precisions."""
+    from ..reports import fit
+
+    a = {p["m"]: p for p in pts}
+    b = {p["m"]: p for p in ref}
+    rows = []
+    for key, label in PRECISION_METRICS:
+        rel = [abs(a[m][key] - b[m][key]) / abs(b[m][key]) for m in widths]
+        ys = ([[a[m][key] for m in widths]], [[b[m][key] for m in widths]])
+        slopes = [fit.loglog_slope(widths, y)["slope"] if all(v > 0 for v in y[0]) else None for y in ys]
+        rows.append({"quantity": label, "key": key, "max_rel_diff": max(rel),
+                     "rel_diff_per_width": rel, f"slope_{dtype}": slopes[0], "slope_float64": slopes[1]})
+    cpu = [a[m].get("train_cpu_seconds") for m in widths], [b[m].get("train_cpu_seconds") for m in widths]
+    speed = None if None in cpu[0] + cpu[1] else sum(cpu[1]) / sum(cpu[0])
+    return {"dtype": dtype, "seed": seed, "widths": list(widths), "rows": rows,
+            "train_cpu_speedup": speed,
+            "note": f"seed {seed} trained in {dtype} and again in float64 (same data, initialisation and "
+                    f"steps); relative differences |{dtype} - float64| / |float64| per width"}
+
+
 def _slope_txt(f) -> str:
     if f is None:
         return "-"
@@ -406,6 +441,12 @@ def run_fig1(*, seed: int = 0, full: bool = False, jobs: int = 1, backend: str =
                   progress=progress, desc="arda2026-fig1")
     widths, seeds = c["widths"], [seed + k for k in range(c["seeds"])]
     laws = scaling_laws(widths, seeds, pts)
+    accuracy = None
+    if c["dtype"] != "float64":          # the first seed again in float64: what float32 changed
+        ref = _points({**c, "dtype": "float64", "seeds": 1}, seed, jobs=jobs, backend=backend,
+                      scheduler=scheduler, cache_dir=cache_dir, progress=progress,
+                      desc="arda2026-fig1 float64 check")
+        accuracy = precision_check(widths, seed, [p for p in pts if p["seed"] == seed], ref, c["dtype"])
     bounds = {}
     for m in widths:
         b = bounds_at(c, m)
@@ -414,7 +455,7 @@ def run_fig1(*, seed: int = 0, full: bool = False, jobs: int = 1, backend: str =
         "name": "arda2026-fig1", "paper": PAPER, "full": bool(full),
         "description": REPRODUCTIONS["arda2026-fig1"].description,
         "settings": {**c, "eta_used": eta_of(c)}, "widths": widths, "seeds": seeds,
-        "laws": laws, "bounds": bounds, "points": pts,
+        "laws": laws, "bounds": bounds, "points": pts, "precision_check": accuracy,
         "paper_reported": {
             "predicted_slope": -0.5,
             "note": "Paper (Sec. 6.1): 'the fitted slopes are in close agreement with the predicted m^(-1/2) "
@@ -499,7 +540,18 @@ def render_fig1(out: dict):
                   "-" if f is None or f["ci_low"] is None else f"[{f['ci_low']:.3f}, {f['ci_high']:.3f}]",
                   "-0.5")
     t.caption = out["paper_reported"]["note"]
-    return Group(t, rich_table(out["paper_vs_ours"]))
+    parts = [t, rich_table(out["paper_vs_ours"])]
+    pc = out.get("precision_check")
+    if pc:
+        dt = pc["dtype"]
+        a = RTable(title=f"accuracy of {dt} against float64 (seed {pc['seed']}, every width)")
+        for col in ("quantity", "max relative difference", f"slope ({dt})", "slope (float64)"):
+            a.add_column(col, justify="right" if col != "quantity" else "left")
+        for r in pc["rows"]:
+            a.add_row(r["quantity"], f"{r['max_rel_diff']:.2e}",
+                      *("-" if v is None else f"{v:.4f}" for v in (r.get(f"slope_{dt}"), r.get("slope_float64"))))
+        parts.append(a)
+    return Group(*parts)
 
 
 # ----------------------------------------------------------------------------- studies
