@@ -32,7 +32,7 @@ def test_record_writes_json_markdown_and_figures(tmp_path, monkeypatch):
     assert (folder / "arda2026-fig1.png").exists()
     import os
     m = data["machine"]                         # what the run saw, not a claim made in advance
-    assert data["cpu_count"] == os.cpu_count() and m["jobs"] == 1 and m["niceness"] == os.nice(0)
+    assert data["cpu_count"] == os.cpu_count() and m["jobs"] == os.cpu_count() and m["niceness"] == os.nice(0)
     assert len(m["load_average_1min"]) == 2 and f"nice {os.nice(0)};" in md
     assert data["sweep_points"] == {"computed": 4, "from_cache": 0}    # 2 widths x 2 seeds
     assert "read from the cache" not in md

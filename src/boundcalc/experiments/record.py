@@ -5,7 +5,7 @@ Writes into ``--out`` (default ``examples/NAME``), in a subfolder ``reduced/`` o
 ``README.md`` (the paper-vs-ours table, conclusions and the figures) and the figures (PNG and
 PDF) the reproduction draws.  Caches go to ``$BOUNDCALC_CACHE`` (never into ``--out``).
 
-Options: ``--full``, ``--seed N``, ``--jobs N``, ``--out DIR``, ``--set NAME=VALUE`` (repeatable;
+Options: ``--full``, ``--seed N``, ``--jobs N`` (default: one worker per core), ``--out DIR``, ``--set NAME=VALUE`` (repeatable;
 passed to the reproduction as keyword settings, e.g. ``--set teacher=authors-code``).
 ``--replot`` trains nothing: it redraws the figures of a recorded folder from its JSON (for
 reproductions whose figures are a function of their result) and rewrites its README, keeping
@@ -145,13 +145,14 @@ def main(argv=None) -> int:
     ap.add_argument("name")
     ap.add_argument("--full", action="store_true")
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--jobs", type=int, default=None,
+                    help="worker processes, one BLAS thread each (default: one per core)")
     ap.add_argument("--out")
     ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE")
     ap.add_argument("--replot", action="store_true", help="redraw a recording's figures from its JSON")
     a = ap.parse_args(argv)
     if a.replot:
-        if a.set or a.jobs != 1 or a.seed != 0:
+        if a.set or a.jobs is not None or a.seed != 0:
             print("error: --replot takes only NAME, --full and --out (it trains nothing)", file=sys.stderr)
             return 2
         try:
@@ -169,7 +170,8 @@ def main(argv=None) -> int:
         k, v = kv.split("=", 1)
         settings[k.strip().replace("-", "_")] = _value(v.strip())
     try:
-        folder = record(a.name, full=a.full, seed=a.seed, jobs=a.jobs, out=a.out, settings=settings, argv=argv)
+        folder = record(a.name, full=a.full, seed=a.seed, jobs=a.jobs or os.cpu_count() or 1, out=a.out,
+                        settings=settings, argv=argv)
     except BoundcalcError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
