@@ -251,3 +251,23 @@ def test_time_estimate_is_fitted_to_the_recorded_full_run():
         assert p["train_seconds"] >= 0.9 * est, p
     one_seed = X.estimate_seconds({**X.parse_settings(X.FULL), "seeds": 1})
     assert 2500 < one_seed < 3500          # seed 3 alone, one job: 2971 s of wall time
+
+
+def test_wall_time_estimate_on_several_workers_is_lpt_by_hand():
+    c = {"n": 1, "tau": 1, "widths": [8, 64], "seeds": 2, "pool": 1}
+    t8, t64 = (X.SECONDS_PER_N_TAU + X.SECONDS_PER_N_M_TAU * m for m in (8, 64))
+    lab = X.LABEL_SECONDS_PER_N_POOL
+    # one worker: everything in a row, the labels of each seed once
+    assert X.estimate_wall_seconds(c, 1) == pytest.approx(2 * (t8 + t64) + 2 * lab, rel=1e-12)
+    # two workers: each takes one m=64 point (seeds 0 and 1), then one m=8 point of its own seed
+    assert X.estimate_wall_seconds(c, 2) == pytest.approx(t64 + t8 + lab, rel=1e-12)
+    # as many workers as points: the longest point and its labels
+    assert X.estimate_wall_seconds(c, 4) == pytest.approx(t64 + lab, rel=1e-12)
+    full = X.parse_settings(X.FULL)
+    total = X.estimate_seconds(full)
+    for w in (2, 16):
+        est = X.estimate_wall_seconds(full, w)
+        assert max(total / w, X.point_seconds(full, 256)) <= est * (1 + 1e-12)
+        assert est <= total / w + X.point_seconds(full, 256) + 10 * lab
+    with pytest.raises(ValueError):
+        X.estimate_wall_seconds(c, 0)

@@ -168,3 +168,25 @@ def test_reproduce_refuses_a_non_empty_plot_dir(tmp_path):
                         str(tmp_path)], capture_output=True, text=True, timeout=120)
     assert p.returncode == 2 and "not an empty folder" in p.stderr
     assert (tmp_path / "mine.png").read_bytes() == b"user's file"
+
+
+def test_reproduce_on_a_dask_cluster_of_worker_processes():
+    """`reproduce ... --backend dask --scheduler tcp://HOST:PORT`, as on a cluster of several
+    machines (here: a LocalCluster of 2 worker processes on loopback), gives the numbers of a
+    local run; the CLI runs in a process of its own, as a user's would."""
+    distributed = pytest.importorskip("distributed")
+    args = ["reproduce", "tarzanagh2023-fig9", "--trials", "3", "--steps", "30", "--dims", "2,5",
+            "--json", "--no-cache"]
+
+    def cli(*extra):
+        p = subprocess.run([sys.executable, "-m", "boundcalc", *args, *extra], capture_output=True,
+                           text=True, timeout=300)
+        assert p.returncode == 0, p.stderr
+        return json.loads(p.stdout)
+
+    local = cli("--jobs", "1")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, protocol="tcp",
+                                  host="127.0.0.1", dashboard_address=None) as cluster:
+        remote = cli("--backend", "dask", "--scheduler", cluster.scheduler_address)
+        assert len(cluster.scheduler_info["workers"]) == 2
+    assert remote["per_d"] == local["per_d"] and remote["paper_vs_ours"] == local["paper_vs_ours"]

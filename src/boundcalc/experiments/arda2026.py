@@ -312,8 +312,37 @@ def estimate_seconds(c: dict) -> float:
     """Single-core estimate of a sweep's time from :data:`SECONDS_PER_N_TAU` and
     :data:`SECONDS_PER_N_M_TAU` (training dominates; the labels add ~155 s per seed at the
     paper's n = 5000, pool = 8192)."""
-    per_seed = sum(c["n"] * c["tau"] * (SECONDS_PER_N_TAU + SECONDS_PER_N_M_TAU * m) for m in c["widths"])
+    per_seed = sum(point_seconds(c, m) for m in c["widths"])
     return c["seeds"] * (per_seed + LABEL_SECONDS_PER_N_POOL * c["n"] * c["pool"])
+
+
+def point_seconds(c: dict, m: int) -> float:
+    """Single-core seconds of one (width m, seed) point's training (the time model above)."""
+    return c["n"] * c["tau"] * (SECONDS_PER_N_TAU + SECONDS_PER_N_M_TAU * m)
+
+
+def estimate_wall_seconds(c: dict, workers: int) -> float:
+    """Wall seconds of the sweep on ``workers`` single-threaded workers (one per core, e.g.
+    a Dask cluster of that many worker processes): the points, longest first, each go to the
+    worker that frees first (LPT list scheduling, which is what joblib and Dask do with
+    equal-priority tasks up to their submission order); each seed's teacher labels are paid
+    once by every worker that runs a point of that seed (the labels are cached per process).
+    A lower bound is max(total / workers, longest point)."""
+    import heapq
+
+    if workers < 1:
+        raise ValueError(f"workers must be >= 1, got {workers!r}")
+    label = LABEL_SECONDS_PER_N_POOL * c["n"] * c["pool"]
+    tasks = sorted(((point_seconds(c, m), s) for s in range(c["seeds"]) for m in c["widths"]), reverse=True)
+    free = [(0.0, w) for w in range(workers)]
+    seen: list[set] = [set() for _ in range(workers)]
+    for t, seed in tasks:
+        at, w = heapq.heappop(free)
+        if seed not in seen[w]:
+            seen[w].add(seed)
+            t += label
+        heapq.heappush(free, (at + t, w))
+    return max(at for at, _ in free)
 
 
 def fit_point_seconds(points, n: int, tau: int) -> tuple[float, float]:
