@@ -145,7 +145,7 @@ def test_fig1_float32_records_its_accuracy_against_float64():
 
     out = X.run_fig1(seed=0, cache_dir=False, progress=False, **{**TINY, "tau": 40}, dtype="float32")
     pc = out["precision_check"]
-    assert pc["dtype"] == "float32" and pc["seed"] == 0 and pc["widths"] == [4, 8, 16]
+    assert pc["dtype"] == "float32" and pc["seed"] == 0 and pc["size_key"] == "m" and pc["sizes"] == [4, 8, 16]
     assert all(p["dtype"] == "float32" for p in out["points"])
     # the float64 reference computed here, independently of the recording
     ref = {p["m"]: p for p in X._points({**X.parse_settings({**TINY, "tau": 40}), "seeds": 1}, 0,

@@ -185,3 +185,23 @@ def test_gap_as_an_upper_rate():
         "not comparable"                                      # K fixed: the rate is for K = n
     assert X._gap_as_upper_rate(_per_n({100: (-1e-5, -2e-5, -1e-6), 200: (1e-5, 0, 2e-5)}), True)["verdict"] == \
         "not comparable"                                      # no positive gap to anchor the line
+
+
+def test_dm1_float32_records_its_accuracy_against_float64():
+    from boundcalc.experiments.paper_vs_ours import markdown_report
+
+    kw = dict(seed=0, cache_dir=False, progress=False, ns=(20, 40, 80), seeds=2, T=4, d=8, M=2, H=2, n1=20,
+              K=5, n_test=20)
+    out = X.run_dm1(dtype="float32", **kw)
+    pc = out["precision_check"]
+    assert pc["dtype"] == "float32" and pc["size_key"] == "n" and pc["sizes"] == [20, 40, 80]
+    ref = X.run_dm1(**{**kw, "seeds": 1})                   # float64, computed here
+    assert ref["precision_check"] is None
+    got = {p["n"]: p for p in out["points"] if p["seed"] == 0}
+    want = {p["n"]: p for p in ref["points"]}
+    row = next(r for r in pc["rows"] if r["key"] == "train_loss")
+    rel = max(abs(got[n]["train_loss"] - want[n]["train_loss"]) / want[n]["train_loss"] for n in (20, 40, 80))
+    assert row["max_rel_diff"] == pytest.approx(rel, rel=1e-12) and 0 < rel < 1e-4
+    assert "## Accuracy of float32 against float64" in markdown_report(out)
+    with pytest.raises(BoundcalcError, match="dtype"):
+        X.run_dm1(dtype="bfloat16", **kw)

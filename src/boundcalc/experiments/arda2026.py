@@ -114,9 +114,8 @@ def parse_settings(settings: dict) -> dict:
             bad(k, f"must lie in (0, 1), got {s[k]!r}")
     if c["delta"] + c["delta_prime"] >= 1:
         bad("delta", "delta + delta_prime must be < 1 (Theorem 1's probability 1 - delta - delta')")
-    c["dtype"] = str(s["dtype"]).strip()
-    if c["dtype"] not in ("float64", "float32"):
-        bad("dtype", f"must be 'float64' or 'float32', got {s['dtype']!r}")
+    from .precision import parse_dtype
+    c["dtype"] = parse_dtype(s["dtype"], bad)
     return c
 
 
@@ -387,29 +386,6 @@ PRECISION_METRICS = (("final_loss", "final training loss"), ("min_train_loss", "
                      ("eps_lin_trained_sup", "eps_lin sup at the last iterate"))
 
 
-def precision_check(widths, seed: int, pts: list[dict], ref: list[dict], dtype: str) -> dict:
-    """How far a reduced-precision run lies from float64 on the same seed: per width, the
-    relative difference of each of :data:`PRECISION_METRICS`, and the log-log slope of each
-    over the widths (one seed, no interval) in both precisions."""
-    from ..reports import fit
-
-    a = {p["m"]: p for p in pts}
-    b = {p["m"]: p for p in ref}
-    rows = []
-    for key, label in PRECISION_METRICS:
-        rel = [abs(a[m][key] - b[m][key]) / abs(b[m][key]) for m in widths]
-        ys = ([[a[m][key] for m in widths]], [[b[m][key] for m in widths]])
-        slopes = [fit.loglog_slope(widths, y)["slope"] if all(v > 0 for v in y[0]) else None for y in ys]
-        rows.append({"quantity": label, "key": key, "max_rel_diff": max(rel),
-                     "rel_diff_per_width": rel, f"slope_{dtype}": slopes[0], "slope_float64": slopes[1]})
-    cpu = [a[m].get("train_cpu_seconds") for m in widths], [b[m].get("train_cpu_seconds") for m in widths]
-    speed = None if None in cpu[0] + cpu[1] else sum(cpu[1]) / sum(cpu[0])
-    return {"dtype": dtype, "seed": seed, "widths": list(widths), "rows": rows,
-            "train_cpu_speedup": speed,
-            "note": f"seed {seed} trained in {dtype} and again in float64 (same data, initialisation and "
-                    f"steps); relative differences |{dtype} - float64| / |float64| per width"}
-
-
 def _slope_txt(f) -> str:
     if f is None:
         return "-"
@@ -475,7 +451,9 @@ def run_fig1(*, seed: int = 0, full: bool = False, jobs: int = 1, backend: str =
         ref = _points({**c, "dtype": "float64", "seeds": 1}, seed, jobs=jobs, backend=backend,
                       scheduler=scheduler, cache_dir=cache_dir, progress=progress,
                       desc="arda2026-fig1 float64 check")
-        accuracy = precision_check(widths, seed, [p for p in pts if p["seed"] == seed], ref, c["dtype"])
+        from .precision import precision_check
+        accuracy = precision_check("m", widths, seed, [p for p in pts if p["seed"] == seed], ref, c["dtype"],
+                                   PRECISION_METRICS)
     bounds = {}
     for m in widths:
         b = bounds_at(c, m)
@@ -570,16 +548,9 @@ def render_fig1(out: dict):
                   "-0.5")
     t.caption = out["paper_reported"]["note"]
     parts = [t, rich_table(out["paper_vs_ours"])]
-    pc = out.get("precision_check")
-    if pc:
-        dt = pc["dtype"]
-        a = RTable(title=f"accuracy of {dt} against float64 (seed {pc['seed']}, every width)")
-        for col in ("quantity", "max relative difference", f"slope ({dt})", "slope (float64)"):
-            a.add_column(col, justify="right" if col != "quantity" else "left")
-        for r in pc["rows"]:
-            a.add_row(r["quantity"], f"{r['max_rel_diff']:.2e}",
-                      *("-" if v is None else f"{v:.4f}" for v in (r.get(f"slope_{dt}"), r.get("slope_float64"))))
-        parts.append(a)
+    if out.get("precision_check"):
+        from .precision import precision_rich
+        parts.append(precision_rich(out["precision_check"]))
     return Group(*parts)
 
 

@@ -30,6 +30,7 @@ Constants the paper hides (C in >~) are set to 1 and every such row says so.
 from __future__ import annotations
 
 import math
+import time
 from typing import Any
 
 import mpmath
@@ -63,6 +64,8 @@ SETTINGS: dict[str, tuple[object, str]] = {
     "eps": (0.01, "softmax leakage eps of Prop. 3 (for gamma_attn(eps))"),
     "P": ("measured", "first-phase error bound P of Lemma 2: 'measured' (realised ||p||, see notes), "
                       "'lemma2' (eq. (6) with its constant C = 1) or a number >= 0"),
+    "dtype": ("float64", "precision of the second-phase GD steps: float64 | float32 (deora2023-dm1 in "
+                         "float32 also trains its first seed in float64 and records the difference)"),
 }
 
 _INT = ("T", "d", "M", "H", "n1", "n", "K", "n_test")
@@ -112,6 +115,8 @@ def parse_settings(settings: dict) -> dict:
         bad("d", f"d = {out['d']} is too small: DM1 needs d >= M + 2 = {out['M'] + 2}")
     if out["z_perp"] > 0 and out["d"] < out["M"] + 3:
         bad("d", f"d = {out['d']} leaves no room for orthogonal noise: z_perp > 0 needs d >= M + 3 = {out['M'] + 3}")
+    from .precision import parse_dtype
+    out["dtype"] = parse_dtype(s["dtype"], bad)
     return out
 
 
@@ -148,7 +153,9 @@ def measure(config: dict) -> dict:
     alphas = g.choice(np.array([-1.0, 1.0]), size=c["H"])
     theta1, _ = E.first_phase(s1.X, s1.y, c["H"], c["decoder"], alphas=alphas)
     ntk = E.ntk_margin(theta1, s.X, s.y)
-    run = E.train(theta1, s.X, s.y, eta=c["eta"], steps=c["K"])
+    t1 = time.process_time()
+    run = E.train(theta1, s.X, s.y, eta=c["eta"], steps=c["K"], dtype=c["dtype"])
+    train_cpu_seconds = time.process_time() - t1
     pK = run.params
     marg = E.margins(pK, s.X, s.y)
     unorm = float(np.linalg.norm(pK.U))
@@ -171,6 +178,7 @@ def measure(config: dict) -> dict:
         "train_loss": float(train_loss), "test_loss": float(test_loss),
         "gap": float(test_loss - train_loss), "test_error": test_err,
         "dist": E.distance(pK, theta1).total,
+        "dtype": c["dtype"], "train_cpu_seconds": train_cpu_seconds,
     }
 
 
@@ -405,6 +413,10 @@ def dm1_point(config: dict) -> dict:
     return m
 
 
+PRECISION_METRICS = (("train_loss", "train loss after K steps"), ("test_loss", "test loss"),
+                     ("margin_normalised", "normalised margin"))
+
+
 def run_dm1(*, seed: int = 0, full: bool = False, jobs: int = 1, backend: str = "loky",
             scheduler: str | None = None, cache_dir=None, plot_dir=None, progress: bool = True,
             ns=None, seeds: int | None = None, k_equals_n=None, **settings) -> dict:
@@ -437,6 +449,14 @@ def run_dm1(*, seed: int = 0, full: bool = False, jobs: int = 1, backend: str = 
             configs.append(cfg)
     res = sweep.run(dm1_point, configs, jobs=jobs, backend=backend, scheduler=scheduler,
                     cache_dir=cache_dir, progress=progress, desc="deora2023-dm1")
+    accuracy = None
+    if base["dtype"] != "float64":       # the first seed again in float64: what float32 changed
+        from .precision import precision_check
+        ref = sweep.run(dm1_point, [dict(c, dtype="float64") for c in configs if c["seed"] == int(seed)],
+                        jobs=jobs, backend=backend, scheduler=scheduler, cache_dir=cache_dir,
+                        progress=progress, desc="deora2023-dm1 float64 check")
+        accuracy = precision_check("n", ns, int(seed), [r for r in res if r["seed"] == int(seed)], ref,
+                                   base["dtype"], PRECISION_METRICS)
     from ..reports.intervals import mean_interval
 
     keys = ("gamma_ntk", "gamma_star", "gamma_prop2", "margin_normalised", "train_loss", "test_loss", "gap",
@@ -459,7 +479,7 @@ def run_dm1(*, seed: int = 0, full: bool = False, jobs: int = 1, backend: str = 
         "description": REPRODUCTIONS["deora2023-dm1"].description,
         "settings": {k: v for k, v in base.items() if k != "n"} | ({"K": "n"} if K_eq_n else {}),
         "ns": ns, "seeds": [int(seed) + k for k in range(nseeds)],
-        "per_n": per_n, "points": res,
+        "per_n": per_n, "points": res, "precision_check": accuracy,
         "paper_reported": {"note": "The paper (main body) reports no numbers for DM1 experiments (they are in "
                                    "an appendix not available); it predicts train loss and expected gap "
                                    "O~(1/(eta gamma_*^2 n)) for K = n (Sec. 5.1), and gamma_attn = S sqrt(T)/sqrt 2 "
@@ -737,12 +757,14 @@ def render_dm1(out: dict):
             cells.append("-" if v is None else f"{v:.4g}")
         t.add_row(*cells)
     t.caption = out["paper_reported"]["note"]
-    if out.get("paper_vs_ours"):
-        from rich.console import Group
+    from rich.console import Group
 
-        from .paper_vs_ours import rich_table
-        return Group(t, rich_table(out["paper_vs_ours"]))
-    return t
+    from .paper_vs_ours import rich_table
+    from .precision import precision_rich
+    parts = [t] + ([rich_table(out["paper_vs_ours"])] if out.get("paper_vs_ours") else [])
+    if out.get("precision_check"):
+        parts.append(precision_rich(out["precision_check"]))
+    return Group(*parts)
 
 
 REPRODUCTIONS = {"deora2023-dm1": Reproduction(

@@ -82,21 +82,6 @@ def _wall_time(data: dict, wall_seconds: float) -> str:
     return text
 
 
-def precision_markdown(pc: dict) -> list[str]:
-    """The accuracy of a reduced-precision run against float64 (``precision_check``)."""
-    dt = pc["dtype"]
-    out = [f"## Accuracy of {dt} against float64", "", pc["note"] + ".", "",
-           f"| quantity | max relative difference | slope ({dt}) | slope (float64) |",
-           "|---|---|---|---|"]
-    for r in pc["rows"]:
-        sl = [r.get(f"slope_{dt}"), r.get("slope_float64")]
-        out.append(f"| {r['quantity']} | {r['max_rel_diff']:.2e} | "
-                   + " | ".join("-" if v is None else f"{v:.4f}" for v in sl) + " |")
-    if pc.get("train_cpu_speedup"):
-        out += ["", f"Training CPU time, float64 / {dt}: {pc['train_cpu_speedup']:.2f}x."]
-    return out + [""]
-
-
 def markdown_report(data: dict, *, wall_seconds: float | None = None, command: str | None = None) -> str:
     """The Markdown page of a reproduction result: paper-vs-ours table, conclusions, plots."""
     from pathlib import Path
@@ -119,6 +104,7 @@ def markdown_report(data: dict, *, wall_seconds: float | None = None, command: s
         out += [f"{note[:1].upper()}{note[1:]}.", ""]
     out += ["## Paper vs ours", "", to_markdown(data.get("paper_vs_ours", []))]
     if data.get("precision_check"):
+        from .precision import precision_markdown
         out += precision_markdown(data["precision_check"])
     if data.get("conclusions"):
         out += ["## Conclusions", ""] + [f"- {c}" for c in data["conclusions"]] + [""]
