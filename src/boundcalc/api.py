@@ -92,17 +92,14 @@ class Formula:
         from .backends.np import evaluate_grid
         if self.is_relation:
             raise BoundcalcError(f"{self.id} is a relation; evaluate its sides")
-        missing = [n for n in self.symbols if n not in arrays]
-        for n in missing:
-            d = self.symbol_table[n].default
-            if d is None:
-                raise BoundcalcError(f"missing value for symbol {n!r} in {self.id}")
-            arrays[n] = float(d)
-        unknown = [n for n in arrays if n not in self.symbol_table]
-        if unknown:
-            raise BoundcalcError(f"unknown symbol {unknown[0]!r} for {self.id}; its symbols are: "
-                                 f"{', '.join(self.symbols)}")
-        return evaluate_grid(self.expr, arrays)
+        b = bind(self.symbol_table, arrays, what=self.id, grid=True)
+        try:
+            import numpy as np
+            np.broadcast_shapes(*(np.shape(a) for a in b.env.values()))
+        except ValueError:
+            raise BoundcalcError(f"grid of {self.id}: the arrays do not broadcast together (shapes "
+                                 + ", ".join(f"{k} {np.shape(a)}" for k, a in b.env.items()) + ")") from None
+        return evaluate_grid(self.expr, b.env)
 
     # ------------------------------------------------------------ symbolic
     def sympy(self):
