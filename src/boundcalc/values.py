@@ -69,8 +69,12 @@ def _float_array(name: str, v):
     raw = np.asarray(v) if not isinstance(v, Fraction) else np.asarray(v, dtype=object)
     if raw.dtype == bool or raw.dtype.kind not in "iufO":
         raise BoundcalcError(f"value of {name}: expected real numbers, got {raw.dtype} values")
-    if raw.dtype.kind == "O" and any(isinstance(e, (bool, str, complex)) for e in raw.reshape(-1)):
-        raise BoundcalcError(f"value of {name}: expected real numbers, got a mixed array")
+    if raw.dtype.kind == "O":
+        import numbers
+        odd = next((e for e in raw.reshape(-1) if isinstance(e, bool) or not isinstance(e, numbers.Real)), raw)
+        if odd is not raw:
+            raise BoundcalcError(f"value of {name}: expected real numbers, got {odd!r:.40} "
+                                 f"(a {type(odd).__name__})")
     try:
         with np.errstate(all="ignore"):
             return np.asarray(raw, dtype=np.float64)

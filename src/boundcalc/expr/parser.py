@@ -24,6 +24,19 @@ FUNCTIONS: dict[str, tuple[int, ...] | None] = {
 CONSTANTS = {"pi", "E"}
 MAX_LENGTH = 4000
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+def reserved(name: str) -> str | None:
+    """Why ``name`` cannot name a symbol or a formula (the parser would not read it as
+    one), or None: the constants, the function names and Python's keywords."""
+    import keyword
+    if name in CONSTANTS:
+        return f"{name!r} is reserved: it is the constant {name} of the expression language"
+    if name in FUNCTIONS:
+        return f"{name!r} is reserved: it is the function {name}() of the expression language"
+    if keyword.iskeyword(name):
+        return f"{name!r} is reserved: it is a Python keyword, which an expression cannot use as a name"
+    return None
 _CMP = {ast.LtE: "<=", ast.GtE: ">=", ast.Lt: "<", ast.Gt: ">", ast.Eq: "=="}
 _NUMBER = re.compile(r"^(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
 
