@@ -381,3 +381,12 @@ def test_reserved_symbol_name_is_one_line(write_formula_file):
     assert out.returncode == 2 and out.stderr == ("error: resv.toml: [symbols.pi]: symbol name 'pi' is reserved: "
                                                   "it is the constant pi of the expression language; "
                                                   "choose another name\n")
+
+
+def test_asymptotic_refusals_are_one_line():
+    out = run("asymptotic", "deora2023.gamma_lin_order", "--var", "zeta", check=False)
+    assert out.returncode == 2 and out.stdout == "" and out.stderr.count("\n") == 1
+    assert "zeta must be real in (0, 1): its domain is bounded above" in out.stderr
+    out = run("asymptotic", "deora2023.gen_gap_cor2", "--var", "n", "--with", "K=-n", check=False)
+    assert out.returncode == 2 and out.stderr == ("error: --with K=-n: K must be an integer >= 1, but -n < 1 "
+                                                  "for every value of n in its domain\n")
