@@ -41,10 +41,13 @@ _CMP = {ast.LtE: "<=", ast.GtE: ">=", ast.Lt: "<", ast.Gt: ">", ast.Eq: "=="}
 _NUMBER = re.compile(r"^(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
 
 
-#: the deepest expression tree (in nodes, after inlining references) that every back end
-#: walks within Python's default recursion limit. Flat sums and products are one level
-#: (``x+x+...+x`` of any length within MAX_LENGTH), so only genuine nesting counts:
-#: parentheses (Python's parser allows 200), function calls, powers, divisions.
+#: the deepest expression tree (in nodes, after inlining references) accepted: the
+#: expression layer (nodes, registry) has no depth limit, and the numeric and interval back
+#: ends and z3 walk 200 levels within Python's default recursion limit (SymPy's own
+#: algorithms, e.g. diff, may give up earlier: the CLI then says the input is nested too
+#: deeply). Flat sums and products are one level (``x+x+...+x`` of any length within
+#: MAX_LENGTH), so only genuine nesting counts: parentheses (Python's parser allows 200),
+#: function calls, powers, divisions.
 MAX_DEPTH = 200
 
 
