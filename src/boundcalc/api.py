@@ -63,8 +63,9 @@ class Formula:
         if values is None:
             return kw
         if not isinstance(values, dict):
+            hint = " (digits is a keyword: digits=...)" if isinstance(values, int) and what == "values" else ""
             raise BoundcalcError(f"{self.id}: {what} must be a mapping symbol -> value (or keywords), "
-                                 f"not a {type(values).__name__}")
+                                 f"not a {type(values).__name__}{hint}")
         both = sorted(set(values) & set(kw))
         if both:
             raise BoundcalcError(f"{self.id}: symbol {both[0]!r} is given twice (in the mapping and as a keyword)")

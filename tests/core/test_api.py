@@ -121,6 +121,8 @@ HEADS = dict(d=1, T=1, R=1, theta_2inf=1, dist0=1)
      "T = nan (entry [0]) is not a finite number: T must be an integer >= 1"),
     (lambda: beta2.grid([1], **INSIDE),
      "deora2023.beta2: arrays must be a mapping symbol -> value (or keywords), not a list"),
+    (lambda: beta2.evaluate(20, **INSIDE), "deora2023.beta2: values must be a mapping symbol -> value (or "
+                                           "keywords), not a int (digits is a keyword: digits=...)"),
     (lambda: beta2.bind(5), "values for deora2023.beta2: expected a mapping symbol -> value, got a int"),
     (lambda: beta2.bind(INSIDE, allow_extra="yes"), "allow_extra must be True or False, not 'yes'"),
     (lambda: beta2.holds(**INSIDE), "deora2023.beta2 is a definition, not a relation"),
