@@ -55,54 +55,67 @@ class Formula:
         return f"<Formula {self.id}: {self.spec.text}>"
 
     # ------------------------------------------------------------ numeric
-    def bind(self, values: dict[str, Any], allow_extra: bool = False):
-        return bind(self.symbol_table, values, what=self.id, allow_extra=allow_extra)
+    # Symbol values are keywords (``T=8``) or a mapping given first (``{"T": 8}``), or both.
+    # Keywords that are options (``digits``) are the options: a symbol named like one (or
+    # like ``self``) is given in the mapping. The mapping and ``self`` are positional-only,
+    # so any symbol name can be a keyword without colliding with a parameter.
+    def _values(self, values, kw: dict, what: str = "values") -> dict:
+        if values is None:
+            return kw
+        if not isinstance(values, dict):
+            hint = " (digits is a keyword: digits=...)" if isinstance(values, int) and what == "values" else ""
+            raise BoundcalcError(f"{self.id}: {what} must be a mapping symbol -> value (or keywords), "
+                                 f"not a {type(values).__name__}{hint}")
+        both = sorted(set(values) & set(kw))
+        if both:
+            raise BoundcalcError(f"{self.id}: symbol {both[0]!r} is given twice (in the mapping and as a keyword)")
+        return {**values, **kw}
 
-    def evaluate(self, digits: int = 15, **values) -> Value:
+    def bind(self, values: dict[str, Any], allow_extra: bool = False):
+        return bind(self.symbol_table, values, what=self.id, allow_extra=_flag(allow_extra, "allow_extra"))
+
+    def evaluate(self, values: dict | None = None, /, *, digits: int = 15, **kw) -> Value:
         """Certified value to ``digits`` significant digits (mpmath; never overflows)."""
         if self.is_relation:
             raise BoundcalcError(f"{self.id} is a {self.kind} (a relation); use holds() or solve()")
-        if not 1 <= int(digits) <= 10000:
-            raise BoundcalcError(f"digits must be between 1 and 10000, not {digits}")
-        b = self.bind(values)
-        v = mpb.evaluate(self.expr, b.env, digits=int(digits), what=self.id)
-        return Value(v, int(digits), b.defaults_used, b.constants)
+        digits = _digits(digits)
+        b = self.bind(self._values(values, kw))
+        v = mpb.evaluate(self.expr, b.env, digits=digits, what=self.id)
+        return Value(v, digits, b.defaults_used, b.constants)
 
-    def sides(self, digits: int = 15, **values) -> tuple[Value, Value]:
+    def sides(self, values: dict | None = None, /, *, digits: int = 15, **kw) -> tuple[Value, Value]:
         """Both sides of a relation, evaluated."""
         if not self.is_relation:
             raise BoundcalcError(f"{self.id} is a {self.kind}, not a relation")
-        b = self.bind(values)
+        digits = _digits(digits)
+        b = self.bind(self._values(values, kw))
         lhs = mpb.evaluate(self.expr.lhs, b.env, digits=digits, what=f"{self.id} (left side)")
         rhs = mpb.evaluate(self.expr.rhs, b.env, digits=digits, what=f"{self.id} (right side)")
         return (Value(lhs, digits, b.defaults_used, b.constants), Value(rhs, digits, b.defaults_used, b.constants))
 
-    def holds(self, **values) -> bool:
+    def holds(self, values: dict | None = None, /, **kw) -> bool:
         """Whether a requirement/claim holds at these values (decided exactly or with
         certified interval arithmetic)."""
         if not self.is_relation:
             raise BoundcalcError(f"{self.id} is a {self.kind}, not a relation")
         from .services.solve import relation_holds
-        b = self.bind(values)
+        b = self.bind(self._values(values, kw))
         return relation_holds(self.expr, b.env, what=self.id)
 
-    def grid(self, **arrays):
+    def grid(self, arrays: dict | None = None, /, **kw):
         """Vectorised evaluation over NumPy arrays (broadcasting); entries beyond the
         double range come back as exact mpmath values in an object array."""
         from .backends.np import evaluate_grid
         if self.is_relation:
             raise BoundcalcError(f"{self.id} is a relation; evaluate its sides")
-        missing = [n for n in self.symbols if n not in arrays]
-        for n in missing:
-            d = self.symbol_table[n].default
-            if d is None:
-                raise BoundcalcError(f"missing value for symbol {n!r} in {self.id}")
-            arrays[n] = float(d)
-        unknown = [n for n in arrays if n not in self.symbol_table]
-        if unknown:
-            raise BoundcalcError(f"unknown symbol {unknown[0]!r} for {self.id}; its symbols are: "
-                                 f"{', '.join(self.symbols)}")
-        return evaluate_grid(self.expr, arrays)
+        b = bind(self.symbol_table, self._values(arrays, kw, "arrays"), what=self.id, grid=True)
+        try:
+            import numpy as np
+            np.broadcast_shapes(*(np.shape(a) for a in b.env.values()))
+        except ValueError:
+            raise BoundcalcError(f"grid of {self.id}: the arrays do not broadcast together (shapes "
+                                 + ", ".join(f"{k} {np.shape(a)}" for k, a in b.env.items()) + ")") from None
+        return evaluate_grid(self.expr, b.env)
 
     # ------------------------------------------------------------ symbolic
     def sympy(self):
@@ -135,26 +148,83 @@ class Formula:
     def _repr_latex_(self) -> str:
         return f"${self.definition_latex()}$"
 
-    def monotone(self, var: str, **kw):
+    def _var(self, var) -> str:
+        if not isinstance(var, str):
+            raise BoundcalcError(f"{self.id}: var must be a symbol name (a string), not a {type(var).__name__}")
+        return var
+
+    def monotone(self, var: str, /, **kw):
+        """Monotonicity in ``var``; options ``box``, ``fixed`` (mappings), ``samples``, ``seed``."""
         from .services.monotone import monotone
-        return monotone(self, var, **kw)
+        _options(kw, {"box": dict, "fixed": dict, "samples": int, "seed": int}, f"{self.id}: monotone")
+        return monotone(self, self._var(var), **kw)
 
-    def asymptotic(self, var: str, **kw):
+    def asymptotic(self, var: str, /, **kw):
+        """Order as ``var`` tends to infinity; options ``fixed`` and ``together`` (mappings)."""
         from .services.asymptotic import asymptotic
-        return asymptotic(self, var, **kw)
+        _options(kw, {"fixed": dict, "together": dict}, f"{self.id}: asymptotic")
+        return asymptotic(self, self._var(var), **kw)
 
-    def solve(self, var: str, **values):
+    def solve(self, var: str, values: dict | None = None, /, **kw):
         """Least value of ``var`` (integer if its domain is) for which the requirement holds."""
         from .services.solve import solve_requirement
-        return solve_requirement(self, var, values)
+        return solve_requirement(self, self._var(var), self._values(values, kw))
 
     def difference(self) -> Node:
         """lhs - rhs of a relation."""
         return sub(self.expr.lhs, self.expr.rhs)
 
 
+def _digits(digits) -> int:
+    import numbers
+    if isinstance(digits, bool) or not isinstance(digits, numbers.Integral) or not 1 <= int(digits) <= 10000:
+        raise BoundcalcError(f"digits must be an integer between 1 and 10000, not {digits!r}")
+    return int(digits)
+
+
+def _flag(value, name: str) -> bool:
+    if not isinstance(value, bool):
+        raise BoundcalcError(f"{name} must be True or False, not {value!r}")
+    return value
+
+
+def _options(kw: dict, allowed: dict[str, type], what: str) -> None:
+    """Keyword options of a service call: known names, of the right type (None: unset)."""
+    for k, v in kw.items():
+        if k not in allowed:
+            raise BoundcalcError(f"{what}: unknown option {k!r}; options: {', '.join(allowed)}")
+        t = allowed[k]
+        if v is not None and (not isinstance(v, t) or isinstance(v, bool)):
+            raise BoundcalcError(f"{what}: option {k} must be {'a mapping' if t is dict else 'an integer'}, "
+                                 f"not {v!r}")
+
+
+def _registry(formulas_path):
+    """The registry with ``formulas_path`` (None, one path, or a list of paths) checked."""
+    import os
+    if formulas_path is None:
+        return get_registry(None)
+    if isinstance(formulas_path, (str, os.PathLike)):
+        formulas_path = [formulas_path]
+    if not isinstance(formulas_path, (list, tuple)) or not all(
+            isinstance(p, (str, os.PathLike)) for p in formulas_path):
+        raise BoundcalcError(f"formulas_path must be a path or a list of paths, not {formulas_path!r:.80}")
+    return get_registry([os.fspath(p) for p in formulas_path])
+
+
+def _name(value, name: str, optional: bool = False) -> str | None:
+    if value is None and optional:
+        return None
+    if not isinstance(value, str) or not value:
+        raise BoundcalcError(f"{name} must be a non-empty string{' or None' if optional else ''}, "
+                             f"not {value!r:.80}")
+    return value
+
+
 def formula(fid: str, *, formulas_path: list[str] | None = None) -> Formula:
-    reg = get_registry(formulas_path)
+    """One formula by id, ``paper.name`` (e.g. ``"deora2023.beta2"``)."""
+    fid = _name(fid, "formula id")
+    reg = _registry(formulas_path)
     return Formula(reg.spec(fid), reg)
 
 
@@ -181,14 +251,16 @@ class PaperList(list):
 
 
 def formulas(paper: str | None = None, *, formulas_path: list[str] | None = None) -> FormulaList:
-    reg = get_registry(formulas_path)
+    """Every formula, or those of one paper (its key, e.g. ``"deora2023"``)."""
+    paper = _name(paper, "paper", optional=True)
+    reg = _registry(formulas_path)
     return FormulaList(Formula(s, reg) for s in reg.all_specs(paper))
 
 
 def papers(*, formulas_path: list[str] | None = None) -> PaperList:
-    return PaperList(get_registry(formulas_path).papers.values())
+    return PaperList(_registry(formulas_path).papers.values())
 
 
 def paper(key: str, *, formulas_path: list[str] | None = None):
     """One paper of the registry (its symbols, formulas, settings, checks and references)."""
-    return get_registry(formulas_path).paper(key)
+    return _registry(formulas_path).paper(_name(key, "paper key"))

@@ -20,27 +20,67 @@ class Binding(Record):
     constants: list[str] = factory(list)
 
 
-def bind(table: dict[str, Symbol], values: dict, *, what: str, allow_extra: bool = False) -> Binding:
-    env: dict[str, Fraction] = {}
+def bind(table: dict[str, Symbol], values: dict, *, what: str, allow_extra: bool = False,
+         grid: bool = False) -> Binding:
+    """Exact values for every symbol of ``table``: the given ``values`` (refused if unknown,
+    not a number or outside the symbol's domain), else the symbol's default. With ``grid``
+    the given values are float64 arrays (NumPy broadcasting) and each is held to its domain
+    by the vectorised :meth:`Domain.check_array`, entry by entry, as a scalar would be."""
+    if not isinstance(values, dict):
+        raise BoundcalcError(f"values for {what}: expected a mapping symbol -> value, got a "
+                             f"{type(values).__name__}")
+    env: dict = {}
     for k, v in values.items():
         if k not in table:
             if allow_extra:
                 continue
             from .suggest import did_you_mean
-            raise BoundcalcError(f"unknown symbol {k!r} for {what}{did_you_mean(k, table)}; its symbols are: "
+            raise BoundcalcError(f"unknown symbol {k!r} for {what}{did_you_mean(str(k), table)}; its symbols are: "
                                  f"{', '.join(table) or '(none)'}")
-        env[k] = v if hasattr(v, "_mpf_") else parse_number(v, where=f"value of {k}")  # mpf: as is
+        if grid:
+            env[k] = _float_array(k, v)
+        elif getattr(v, "ndim", 0) != 0 and not hasattr(v, "_mpf_"):
+            raise BoundcalcError(f"value of {k}: expected a single number, got an array of shape "
+                                 f"{tuple(v.shape)} (grid() evaluates on arrays)")
+        else:
+            env[k] = v if hasattr(v, "_mpf_") else parse_number(v, where=f"value of {k}")  # mpf: as is
     b = Binding(env)
     for name, sym in table.items():
         if name not in env:
             if sym.default is None:
                 raise BoundcalcError(f"missing value for symbol {name!r} ({sym.description}) in {what}")
-            env[name] = sym.default
+            env[name] = _float_array(name, sym.default) if grid else sym.default
             b.defaults_used[name] = sym.default
-        sym.domain.check(name, env[name])
+        elif grid:
+            sym.domain.check_array(name, env[name])
+        else:
+            sym.domain.check(name, env[name])
         if sym.is_constant:
             b.constants.append(name)
     return b
+
+
+def _float_array(name: str, v):
+    """``v`` as a float64 array, or a one-line refusal naming ``name`` (a single number
+    may be given as text, as to :func:`bind`)."""
+    import numpy as np
+    if isinstance(v, str):
+        v = parse_number(v, where=f"value of {name}")
+    raw = np.asarray(v) if not isinstance(v, Fraction) else np.asarray(v, dtype=object)
+    if raw.dtype == bool or raw.dtype.kind not in "iufO":
+        raise BoundcalcError(f"value of {name}: expected real numbers, got {raw.dtype} values")
+    if raw.dtype.kind == "O":
+        import numbers
+        odd = next((e for e in raw.reshape(-1) if isinstance(e, bool) or not isinstance(e, numbers.Real)), raw)
+        if odd is not raw:
+            raise BoundcalcError(f"value of {name}: expected real numbers, got {odd!r:.40} "
+                                 f"(a {type(odd).__name__})")
+    try:
+        with np.errstate(all="ignore"):
+            return np.asarray(raw, dtype=np.float64)
+    except (TypeError, ValueError, OverflowError) as e:
+        raise BoundcalcError(f"value of {name}: expected real numbers within the double range "
+                             f"({type(e).__name__}: {str(e)[:80]})") from None
 
 
 def fmt_fraction(x: Fraction) -> str:

@@ -355,3 +355,38 @@ def test_largest_R_at_given_heads_thm1():
     with mpmath.workdps(120):   # (3): sqrt(H) >= C d sqrt(T) R^5 theta dist0^3, C = theta = dist0 = 1
         R = (mpmath.mpf(10) ** 15 / (16 * mpmath.sqrt(8))) ** (mpmath.mpf(1) / 5)
         assert mpmath.mpf(r["certificate"]["holds_at"]) <= R < mpmath.mpf(r["certificate"]["fails_at"])
+
+
+def test_symbols_named_like_options_are_given_with_set(write_formula_file):
+    """A user symbol named digits/json/help (or self/var) is set with --set; --digits and
+    --json stay the options (was a TypeError: digits given twice to evaluate)."""
+    body = "".join(f'[symbols.{n}]\ndescription = "{n}"\ndomain = "positive"\n'
+                   for n in ("digits", "json", "help", "self", "var"))
+    body += ('[formulas.f]\nname = "f"\nkind = "definition"\nsource = "x"\n'
+             'expr = "digits + 10*json + 100*help + 1000*self + 10000*var"\n'
+             '[formulas.r]\nname = "r"\nkind = "requirement"\nsource = "x"\nexpr = "var >= digits + 10*json"\n')
+    p = str(write_formula_file("opt", body))
+    sets = ["--set", "digits=1", "--set", "json=2", "--set", "help=3", "--set", "self=4", "--set", "var=5"]
+    out = run("--formulas", p, "eval", "opt.f", *sets, "--digits", "8")
+    assert out.stdout.startswith("opt.f = 54321.000   [") and "8 certified digits" in out.stdout
+    data = json.loads(run("--formulas", p, "eval", "opt.f", *sets, "--json").stdout)
+    assert data["value"] == "54321.0000000000" and data["digits"] == 15
+    out = run("--formulas", p, "eval", "opt.r", *sets[:4], "--set", "var=20.5", check=False)
+    assert out.returncode == 0 and "does NOT hold" in out.stdout
+
+
+def test_reserved_symbol_name_is_one_line(write_formula_file):
+    p = str(write_formula_file("resv", '[symbols.pi]\ndescription = "d"\ndomain = "positive"\n'))
+    out = run("--formulas", p, "list", check=False)
+    assert out.returncode == 2 and out.stderr == ("error: resv.toml: [symbols.pi]: symbol name 'pi' is reserved: "
+                                                  "it is the constant pi of the expression language; "
+                                                  "choose another name\n")
+
+
+def test_asymptotic_refusals_are_one_line():
+    out = run("asymptotic", "deora2023.gamma_lin_order", "--var", "zeta", check=False)
+    assert out.returncode == 2 and out.stdout == "" and out.stderr.count("\n") == 1
+    assert "zeta must be real in (0, 1): its domain is bounded above" in out.stderr
+    out = run("asymptotic", "deora2023.gen_gap_cor2", "--var", "n", "--with", "K=-n", check=False)
+    assert out.returncode == 2 and out.stderr == ("error: --with K=-n: K must be an integer >= 1, but -n < 1 "
+                                                  "for every value of n in its domain\n")

@@ -1,5 +1,8 @@
 """The registry refuses malformed and malicious formula files, naming the culprit."""
 
+from fractions import Fraction
+
+import mpmath
 import pytest
 
 import boundcalc
@@ -112,3 +115,34 @@ def test_packaged_files_all_load():
     assert "deora2023" in papers
     for f in boundcalc.formulas():
         assert f.source and f.kind in ("definition", "bound", "requirement", "claim")
+
+
+def _chain_file(write_formula_file, key: str, n: int, step: str):
+    body = '[symbols.x]\ndescription = "x"\ndomain = "positive"\n'
+    body += '[formulas.a0]\nname = "a0"\nkind = "definition"\nexpr = "x"\nsource = "s"\n'
+    for i in range(1, n + 1):
+        body += (f'[formulas.a{i}]\nname = "a{i}"\nkind = "definition"\nsource = "s"\n'
+                 f'expr = "{step.format(p=f"a{i - 1}")}"\nuses = ["a{i - 1}"]\n')
+    return [str(write_formula_file(key, body))]
+
+
+def test_a_long_chain_of_references_resolves(write_formula_file):
+    """a_i = a_(i-1) + 1, 1000 formulas: inlined without recursion into one flat sum."""
+    p = _chain_file(write_formula_file, "chain", 1000, "{p} + 1")
+    f = boundcalc.formula("chain.a1000", formulas_path=p)
+    v = f.evaluate(x=Fraction(1, 3), digits=30)
+    assert str(v) == "1000." + "3" * 26           # 3001/3 to 30 significant digits
+    with mpmath.workdps(60):
+        assert abs(v.mpf - mpmath.mpf(3001) / 3) <= mpmath.mpf(10) ** -26
+    assert len(f.dependencies) == 1000 and f.dependencies[:2] == ["chain.a0", "chain.a1"]
+
+
+def test_a_too_deep_chain_names_the_file_and_the_formula(write_formula_file):
+    from boundcalc.expr.parser import MAX_DEPTH
+    p = _chain_file(write_formula_file, "deep", 210, "sqrt({p})")      # a_i is i + 1 levels deep
+    assert boundcalc.formula(f"deep.a{MAX_DEPTH - 1}", formulas_path=p).evaluate(x=1).mpf == 1
+    with pytest.raises(FormulaFileError) as e:
+        boundcalc.formula("deep.a210", formulas_path=p)
+    assert str(e.value) == (f"deep.toml: [formulas.a{MAX_DEPTH}]: with its references inlined the expression "
+                            f"is nested {MAX_DEPTH + 1} levels deep; the limit is {MAX_DEPTH} "
+                            "(flat sums and products count as one level)")

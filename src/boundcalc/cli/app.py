@@ -211,8 +211,8 @@ def eval_(ctx: typer.Context,
     f = _formula(fid)
     values = _values(set_, ctx)
     if f.is_relation:
-        lhs, rhs = f.sides(digits=digits, **values)
-        holds = f.holds(**values)
+        lhs, rhs = f.sides(values, digits=digits)
+        holds = f.holds(values)
         data = {"id": f.id, "kind": f.kind, "holds": holds, "lhs": str(lhs), "rhs": str(rhs),
                 "qualifier": lhs.qualifier, "status": f.status,
                 "defaults_used": {k: str(v) for k, v in lhs.defaults_used.items()}}
@@ -222,7 +222,7 @@ def eval_(ctx: typer.Context,
             _say(f"{f.id}: {'holds' if holds else 'does NOT hold'}  "
                  f"(lhs = {lhs}, rhs = {rhs}; {lhs.qualifier}; {f.status})")
         return
-    v = f.evaluate(digits=digits, **values)
+    v = f.evaluate(values, digits=digits)
     data = {"id": f.id, "value": str(v), "float": v.float, "digits": digits, "kind": f.kind,
             "status": f.status, "qualifier": v.qualifier,
             "defaults_used": {k: str(x) for k, x in v.defaults_used.items()}}

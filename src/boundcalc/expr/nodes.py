@@ -17,9 +17,12 @@ class Node:
         return ()
 
     def walk(self) -> Iterator["Node"]:
-        yield self
-        for c in self.children():
-            yield from c.walk()
+        """Every node, pre-order (a shared subtree as often as it occurs); no recursion."""
+        stack = [self]
+        while stack:
+            n = stack.pop()
+            yield n
+            stack.extend(reversed(n.children()))
 
     def unique_nodes(self) -> Iterator["Node"]:
         """Each distinct node object once (inlined formulas share subtrees: a DAG)."""
@@ -41,18 +44,28 @@ class Node:
 
     def map(self, f: Callable[["Node"], "Node | None"], _memo: dict | None = None) -> "Node":
         """Rebuild bottom-up; ``f`` may return a replacement for a node or None to keep it.
-        Shared subtrees are rebuilt once and stay shared."""
+        Shared subtrees are rebuilt once and stay shared. No recursion: any depth."""
         memo = {} if _memo is None else _memo
-        key = id(self)
-        if key in memo:
-            return memo[key]
-        rep = f(self)
-        if rep is None:
-            kids = self.children()
-            new = tuple(c.map(f, memo) for c in kids)
-            rep = self if all(a is b for a, b in zip(new, kids)) else self._rebuild(new)
-        memo[key] = rep
-        return rep
+        stack: list[tuple[Node, bool]] = [(self, False)]
+        while stack:
+            n, expanded = stack.pop()
+            key = id(n)
+            if key in memo:
+                continue
+            kids = n.children()
+            if not expanded:
+                rep = f(n)
+                if rep is not None:
+                    memo[key] = rep
+                    continue
+                pending = [c for c in kids if id(c) not in memo]
+                if pending:
+                    stack.append((n, True))
+                    stack.extend((c, False) for c in reversed(pending))
+                    continue
+            new = tuple(memo[id(c)] for c in kids)
+            memo[key] = n if all(a is b for a, b in zip(new, kids)) else n._rebuild(new)
+        return memo[id(self)]
 
     def _rebuild(self, kids: tuple["Node", ...]) -> "Node":
         return self
@@ -60,23 +73,44 @@ class Node:
 
 class _Fields(Node):
     """Immutable, hashable node whose fields are its ``__slots__`` (plain classes: much
-    cheaper to define at import time than dataclasses, which matters for start-up)."""
-    __slots__ = ()
+    cheaper to define at import time than dataclasses, which matters for start-up).
+    The hash is computed once, at construction, from the children's stored hashes, and
+    equality is compared with an explicit stack: neither recurses, so a deep tree costs
+    no Python stack."""
+    __slots__ = ("_h",)
 
     def __init__(self, *args):
         if len(args) != len(self.__slots__):
             raise TypeError(f"{type(self).__name__} takes {len(self.__slots__)} arguments")
         for f, a in zip(self.__slots__, args):
             object.__setattr__(self, f, a)
+        object.__setattr__(self, "_h", hash((type(self).__name__,) + args))
 
     def __setattr__(self, k, v):
         raise AttributeError(f"{type(self).__name__} is immutable")
 
     def __eq__(self, other):
-        return type(other) is type(self) and all(getattr(self, f) == getattr(other, f) for f in self.__slots__)
+        stack = [(self, other)]
+        while stack:
+            a, b = stack.pop()
+            if a is b:
+                continue
+            if type(a) is not type(b) or a._h != b._h:
+                return False
+            for f in a.__slots__:
+                x, y = getattr(a, f), getattr(b, f)
+                if isinstance(x, tuple) and isinstance(y, tuple):
+                    if len(x) != len(y):
+                        return False
+                    stack.extend(zip(x, y))
+                elif isinstance(x, Node) or isinstance(y, Node):
+                    stack.append((x, y))
+                elif x != y:
+                    return False
+        return True
 
     def __hash__(self):
-        return hash((type(self).__name__,) + tuple(getattr(self, f) for f in self.__slots__))
+        return self._h
 
     def __repr__(self):
         return f"{type(self).__name__}(" + ", ".join(repr(getattr(self, f)) for f in self.__slots__) + ")"
@@ -107,8 +141,8 @@ class Add(_Fields):
     def children(self):
         return self.args
 
-    def _rebuild(self, kids):
-        return Add(kids)
+    def _rebuild(self, kids):     # an inlined sum joins the sum it stands in: no extra level
+        return Add(_flat(Add, kids))
 
 
 class Mul(_Fields):
@@ -118,7 +152,7 @@ class Mul(_Fields):
         return self.args
 
     def _rebuild(self, kids):
-        return Mul(kids)
+        return Mul(_flat(Mul, kids))
 
 
 class Pow(_Fields):
@@ -153,6 +187,29 @@ class Rel(_Fields):
 
     def _rebuild(self, kids):
         return Rel(self.op, *kids)
+
+
+def _flat(kind: type, kids: tuple) -> tuple:
+    if not any(type(k) is kind for k in kids):
+        return kids
+    return tuple(x for k in kids for x in (k.args if type(k) is kind else (k,)))
+
+
+def depth(node: Node) -> int:
+    """Levels of the tree (a leaf is 1), computed without recursion; shared subtrees once."""
+    memo: dict[int, int] = {}
+    stack: list[tuple[Node, bool]] = [(node, False)]
+    while stack:
+        n, done = stack.pop()
+        if id(n) in memo:
+            continue
+        kids = n.children()
+        if done or not kids:
+            memo[id(n)] = 1 + max((memo[id(c)] for c in kids), default=0)
+            continue
+        stack.append((n, True))
+        stack.extend((c, False) for c in kids if id(c) not in memo)
+    return memo[id(node)]
 
 
 def sub(a: Node, b: Node) -> Node:

@@ -12,7 +12,7 @@ import re
 from fractions import Fraction
 
 from ..errors import ExpressionError
-from .nodes import Add, Const, Func, Mul, Node, Num, Pow, Ref, Rel, Sym
+from .nodes import Add, Const, Func, Mul, Node, Num, Pow, Ref, Rel, Sym, depth
 from .numbers import check_budget, decimal
 
 #: function name -> allowed argument counts (None: any count >= 2)
@@ -24,73 +24,155 @@ FUNCTIONS: dict[str, tuple[int, ...] | None] = {
 CONSTANTS = {"pi", "E"}
 MAX_LENGTH = 4000
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+def reserved(name: str) -> str | None:
+    """Why ``name`` cannot name a symbol or a formula (the parser would not read it as
+    one), or None: the constants, the function names and Python's keywords."""
+    import keyword
+    if name in CONSTANTS:
+        return f"{name!r} is reserved: it is the constant {name} of the expression language"
+    if name in FUNCTIONS:
+        return f"{name!r} is reserved: it is the function {name}() of the expression language"
+    if keyword.iskeyword(name):
+        return f"{name!r} is reserved: it is a Python keyword, which an expression cannot use as a name"
+    return None
 _CMP = {ast.LtE: "<=", ast.GtE: ">=", ast.Lt: "<", ast.Gt: ">", ast.Eq: "=="}
 _NUMBER = re.compile(r"^(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
 
 
+#: the deepest expression tree (in nodes, after inlining references) accepted: the
+#: expression layer (nodes, registry) has no depth limit, and the numeric and interval back
+#: ends and z3 walk 200 levels within Python's default recursion limit (SymPy's own
+#: algorithms, e.g. diff, may give up earlier: the CLI then says the input is nested too
+#: deeply). Flat sums and products are one level (``x+x+...+x`` of any length within
+#: MAX_LENGTH), so only genuine nesting counts: parentheses (Python's parser allows 200),
+#: function calls, powers, divisions.
+MAX_DEPTH = 200
+
+
 def parse(text: str, *, allow_relation: bool = True, where: str = "expression") -> Node:
-    """Parse ``text`` into a :class:`Node`; raise :class:`ExpressionError` naming ``where``."""
+    """Parse ``text`` into a :class:`Node`; raise :class:`ExpressionError` naming ``where``.
+    Every message gives its reason first and echoes the input shortened (:func:`_short`)."""
     if not isinstance(text, str):
         raise ExpressionError(f"{where}: expected a string expression, got {type(text).__name__}")
     if len(text) > MAX_LENGTH:
-        raise ExpressionError(f"{where}: expression longer than {MAX_LENGTH} characters")
+        raise ExpressionError(f"{where}: expression longer than {MAX_LENGTH} characters ({len(text)})")
     if "^" in text:
         raise ExpressionError(f"{where}: '^' is not allowed; write powers as '**'")
     try:
         tree = ast.parse(text.strip(), mode="eval")
     except SyntaxError as e:
-        raise ExpressionError(f"{where}: syntax error in {text!r}: {e.msg}") from None
-    except (RecursionError, MemoryError, ValueError):
-        raise ExpressionError(f"{where}: expression too deeply nested or invalid: {text!r}") from None
-    conv = _Converter(text, where)
-    try:
-        node = conv.convert(tree.body, top=True)
-    except RecursionError:
-        raise ExpressionError(f"{where}: expression too deeply nested") from None
+        hint = " (Python's parser allows at most 200)" if "too many nested parentheses" in e.msg else ""
+        raise ExpressionError(f"{where}: syntax error: {e.msg}{hint}, in {_short(text)}") from None
+    except (RecursionError, MemoryError, ValueError) as e:
+        raise ExpressionError(f"{where}: Python's parser refuses the expression ({type(e).__name__}), "
+                              f"in {_short(text)}") from None
+    node = _Converter(text, where).convert(tree.body)
+    d = depth(node)
+    if d > MAX_DEPTH:
+        raise ExpressionError(f"{where}: expression nested {d} levels deep; the limit is {MAX_DEPTH} "
+                              f"(flat sums and products count as one level), in {_short(text)}")
     if isinstance(node, Rel) and not allow_relation:
-        raise ExpressionError(f"{where}: a value was expected, not a relation: {text!r}")
+        raise ExpressionError(f"{where}: a value was expected, not a relation: {_short(text)}")
     return node
 
 
+_NEG = Num(Fraction(-1))
+
+
 class _Converter:
+    """Python syntax tree -> :class:`Node`, without recursion (an explicit stack), so the
+    length of a flat sum or product costs nothing: a chain ``a + b - c + ...`` (or
+    ``a * b / c ...``, or ``- - x``) is collected along its spine into one n-ary node."""
+
     def __init__(self, text: str, where: str):
         self.text = text
         self.where = where
 
     def fail(self, node: ast.AST, what: str) -> ExpressionError:
         seg = ast.get_source_segment(self.text.strip(), node) or ""
-        return ExpressionError(f"{self.where}: {what} is not allowed in a formula ({seg!r} in {self.text!r})")
+        return ExpressionError(f"{self.where}: {what} is not allowed in a formula ({_short(seg)} in "
+                               f"{_short(self.text)})")
 
-    def convert(self, n: ast.AST, top: bool = False) -> Node:
+    def convert(self, root: ast.AST) -> Node:
+        out: list[Node] = []
+        todo: list = [(root, True)]
+        while todo:
+            item = todo.pop()
+            if isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], ast.AST):
+                n, top = item
+                kids, build = self.plan(n, top)
+                todo.append((build, len(kids)))
+                todo.extend((k, False) for k in reversed(kids))
+            else:
+                build, k = item
+                args = out[len(out) - k:] if k else []
+                del out[len(out) - k:]
+                out.append(build(args))
+        return out[0]
+
+    def plan(self, n: ast.AST, top: bool):
+        """The children of ``n`` to convert, and how to build ``n``'s node from them."""
         if isinstance(n, ast.Compare):
             if not top:
                 raise self.fail(n, "a comparison inside an expression")
             if len(n.ops) != 1 or type(n.ops[0]) not in _CMP:
                 raise self.fail(n, "a chained or non-numeric comparison")
-            return Rel(_CMP[type(n.ops[0])], self.convert(n.left), self.convert(n.comparators[0]))
+            op = _CMP[type(n.ops[0])]
+            return [n.left, n.comparators[0]], lambda a: Rel(op, a[0], a[1])
         if isinstance(n, ast.BinOp):
-            a, b = self.convert(n.left), self.convert(n.right)
             op = type(n.op)
-            if op is ast.Add:
-                return Add((a, b))
-            if op is ast.Sub:
-                return Add((a, Mul((Num(Fraction(-1)), b))))
-            if op is ast.Mult:
-                return Mul((a, b))
-            if op is ast.Div:
-                return Mul((a, Pow(b, Num(Fraction(-1)))))
+            if op in (ast.Add, ast.Sub):
+                return self._chain(n, (ast.Add, ast.Sub), ast.Sub,
+                                   lambda a, neg: Add(tuple(Mul((_NEG, x)) if m else x for x, m in zip(a, neg))))
+            if op in (ast.Mult, ast.Div):
+                return self._chain(n, (ast.Mult, ast.Div), ast.Div,
+                                   lambda a, inv: Mul(tuple(Pow(x, _NEG) if m else x for x, m in zip(a, inv))))
             if op is ast.Pow:
-                return Pow(a, b)
+                return [n.left, n.right], lambda a: Pow(a[0], a[1])
             raise self.fail(n, f"the operator {op.__name__}")
         if isinstance(n, ast.UnaryOp):
-            if isinstance(n.op, ast.USub):
-                inner = self.convert(n.operand)
-                if isinstance(inner, Num):
-                    return Num(-inner.value)
-                return Mul((Num(Fraction(-1)), inner))
-            if isinstance(n.op, ast.UAdd):
-                return self.convert(n.operand)
-            raise self.fail(n, f"the operator {type(n.op).__name__}")
+            negative, inner = False, n
+            while isinstance(inner, ast.UnaryOp):
+                if isinstance(inner.op, ast.USub):
+                    negative = not negative
+                elif not isinstance(inner.op, ast.UAdd):
+                    raise self.fail(inner, f"the operator {type(inner.op).__name__}")
+                inner = inner.operand
+
+            def neg(a):
+                if not negative:
+                    return a[0]
+                return Num(-a[0].value) if isinstance(a[0], Num) else Mul((_NEG, a[0]))
+            return [inner], neg
+        if isinstance(n, ast.Call):
+            if not isinstance(n.func, ast.Name) or n.func.id not in FUNCTIONS:
+                raise self.fail(n, "calling anything but " + ", ".join(sorted(FUNCTIONS)))
+            if n.keywords or any(isinstance(a, ast.Starred) for a in n.args):
+                raise self.fail(n, "keyword or starred arguments")
+            name, allowed, k = n.func.id, FUNCTIONS[n.func.id], len(n.args)
+            if (allowed is None and k < 1) or (allowed is not None and k not in allowed):
+                raise self.fail(n, f"{name} with {k} argument(s)")
+            return list(n.args), lambda a: Func(name, tuple(a))
+        leaf = self.leaf(n)
+        return [], lambda a: leaf
+
+    def _chain(self, n: ast.BinOp, ops: tuple, inverse: type, build):
+        """The operands of a left-associated chain of ``ops`` (its spine walked in a loop),
+        each marked if it follows the ``inverse`` operator (- or /)."""
+        terms, marks = [], []
+        while isinstance(n, ast.BinOp) and type(n.op) in ops:
+            terms.append(n.right)
+            marks.append(type(n.op) is inverse)
+            n = n.left
+        terms.append(n)
+        marks.append(False)
+        terms.reverse()
+        marks.reverse()
+        return terms, lambda a: build(a, marks)
+
+    def leaf(self, n: ast.AST) -> Node:
         if isinstance(n, ast.Constant):
             if isinstance(n.value, bool) or not isinstance(n.value, (int, float)):
                 raise self.fail(n, f"a {type(n.value).__name__} literal")
@@ -108,16 +190,6 @@ class _Converter:
             if isinstance(n.value, ast.Name) and _NAME.match(n.attr) and not n.attr.startswith("_"):
                 return Ref(n.value.id, n.attr)
             raise self.fail(n, "attribute access")
-        if isinstance(n, ast.Call):
-            if not isinstance(n.func, ast.Name) or n.func.id not in FUNCTIONS:
-                raise self.fail(n, "calling anything but " + ", ".join(sorted(FUNCTIONS)))
-            if n.keywords or any(isinstance(a, ast.Starred) for a in n.args):
-                raise self.fail(n, "keyword or starred arguments")
-            allowed = FUNCTIONS[n.func.id]
-            k = len(n.args)
-            if (allowed is None and k < 1) or (allowed is not None and k not in allowed):
-                raise self.fail(n, f"{n.func.id} with {k} argument(s)")
-            return Func(n.func.id, tuple(self.convert(a) for a in n.args))
         raise self.fail(n, type(n).__name__)
 
 

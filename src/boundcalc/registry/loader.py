@@ -17,7 +17,7 @@ from typing import Any
 from ..errors import BoundcalcError, FormulaFileError
 from ..expr.domains import parse_domain
 from ..expr.nodes import Node, Ref, Rel, Sym
-from ..expr.parser import parse, parse_number
+from ..expr.parser import parse, parse_number, reserved
 from .model import KINDS, ROLES, STATUSES, VALUE_KINDS, CheckSpec, FormulaSpec, Paper, Setting, Symbol
 
 _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -191,6 +191,8 @@ def _load_symbols(path: Path, paper: Paper, table: Any) -> None:
         where = f"[symbols.{name}]"
         if not _IDENT.match(name):
             raise _fail(path, where, "a symbol name must be an ASCII identifier")
+        if reserved(name):
+            raise _fail(path, where, f"symbol name {reserved(name)}; choose another name")
         _fields(path, where, t, {"description", "domain"}, {"latex", "default", "role", "note"})
         domain = parse_domain(_str(path, where, t["domain"], "domain"), where=f"{path.name}: {where}")
         role = t.get("role", "input")
@@ -236,6 +238,8 @@ def _load_formulas(path: Path, paper: Paper, table: Any) -> None:
         where = f"[formulas.{name}]"
         if not _IDENT.match(name):
             raise _fail(path, where, "a formula name must be an ASCII identifier")
+        if reserved(name):
+            raise _fail(path, where, f"formula name {reserved(name)}; choose another name")
         _fields(path, where, t, {"name", "kind", "expr", "source"},
                 {"latex", "uses", "status", "note", "bounds", "direction", "solve_for"})
         kind = t["kind"]

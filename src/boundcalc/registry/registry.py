@@ -146,22 +146,32 @@ class Registry:
         return spec
 
     def _link(self, p: Paper) -> None:
+        """Every reference of ``p`` points at a usable formula; no cycles. Depth-first with
+        an explicit stack, so a chain of references of any length costs no Python stack."""
         state = self._state
-
-        def visit(spec: FormulaSpec, stack: list[str]):
-            st = state.get(spec.id)
-            if st == 2:
-                return
-            if st == 1:
-                raise FormulaFileError(f"{self._files[spec.paper].name}: circular formula "
-                                       f"references: {' -> '.join(stack + [spec.id])}")
-            state[spec.id] = 1
-            for r in spec.expr.refs():
-                visit(self._target(spec.paper, Ref(*r)), stack + [spec.id])
-            state[spec.id] = 2
-
-        for spec in p.formulas.values():
-            visit(spec, [])
+        for root in p.formulas.values():
+            if state.get(root.id) == 2:
+                continue
+            state[root.id] = 1
+            path, stack = [root.id], [(root, iter(root.expr.refs()))]
+            while stack:
+                spec, todo = stack[-1]
+                r = next(todo, None)
+                if r is None:
+                    state[spec.id] = 2
+                    stack.pop()
+                    path.pop()
+                    continue
+                t = self._target(spec.paper, Ref(*r))
+                st = state.get(t.id)
+                if st == 2:
+                    continue
+                if st == 1:
+                    raise FormulaFileError(f"{self._files[t.paper].name}: circular formula "
+                                           f"references: {' -> '.join(path + [t.id])}")
+                state[t.id] = 1
+                path.append(t.id)
+                stack.append((t, iter(t.expr.refs())))
         for s in p.settings.values():
             for _, node, _ in s.derived:
                 for r in node.refs():
@@ -177,22 +187,47 @@ class Registry:
         return node.map(f)
 
     def resolved(self, fid: str) -> Node:
+        """The formula with every reference inlined; its dependencies are inlined first (in
+        dependency order, no recursion), so a long chain of references is no deeper to
+        build than one. A result nested beyond what the back ends walk is refused, naming
+        the file and the formula."""
         if fid not in self._resolved:
-            spec = self.spec(fid)
-            self._resolved[fid] = self.resolve(spec.expr, spec.paper)
+            from ..expr.nodes import depth
+            from ..expr.parser import MAX_DEPTH
+            for dep in self.dependencies(fid) + [fid]:
+                if dep in self._resolved:
+                    continue
+                spec = self.spec(dep)
+                node = self.resolve(spec.expr, spec.paper)
+                d = depth(node)
+                if d > MAX_DEPTH:
+                    raise FormulaFileError(
+                        f"{self._files[spec.paper].name}: [formulas.{spec.name}]: with its references "
+                        f"inlined the expression is nested {d} levels deep; the limit is {MAX_DEPTH} "
+                        "(flat sums and products count as one level)")
+                self._resolved[dep] = node
         return self._resolved[fid]
 
     def dependencies(self, fid: str) -> list[str]:
-        """Formula ids ``fid`` uses, directly or not, in dependency order."""
+        """Formula ids ``fid`` uses, directly or not, in dependency order (no recursion)."""
+        def refs(spec: FormulaSpec):
+            return iter(sorted(spec.expr.refs(), key=lambda r: (r[0] or "", r[1])))
+        root = self.spec(fid)
         out: list[str] = []
-
-        def visit(spec: FormulaSpec):
-            for r in sorted(spec.expr.refs(), key=lambda r: (r[0] or "", r[1])):
-                t = self._target(spec.paper, Ref(*r))
-                if t.id not in out:
-                    visit(t)
-                    out.append(t.id)
-        visit(self.spec(fid))
+        seen = {root.id}
+        stack = [(root, refs(root))]
+        while stack:
+            spec, todo = stack[-1]
+            r = next(todo, None)
+            if r is None:
+                stack.pop()
+                if stack:
+                    out.append(spec.id)
+                continue
+            t = self._target(spec.paper, Ref(*r))
+            if t.id not in seen:
+                seen.add(t.id)
+                stack.append((t, refs(t)))
         return out
 
     def symbol_table(self, node_or_id, paper: str | None = None) -> dict[str, Symbol]:

@@ -47,6 +47,10 @@ def asymptotic(formula, var: str, *, fixed: dict | None = None, together: dict |
     if var not in table and var not in (together or {}).values():
         if not any(var in str(v) for v in (together or {}).values()):
             raise BoundcalcError(f"{var!r} is not a symbol of {formula.id}; its symbols are {', '.join(table)}")
+    if var in table and table[var].domain.hi is not None:
+        dom = table[var].domain
+        raise BoundcalcError(f"{var} {dom.describe()}: its domain is bounded above, so {var} cannot tend "
+                             f"to infinity; asymptotic gives the order as {var} -> oo")
     expr, syms = to_sympy_with_domains(formula.expr, table)
     quantity = formula.id
     if isinstance(expr, sp.core.relational.Relational):
@@ -63,6 +67,7 @@ def asymptotic(formula, var: str, *, fixed: dict | None = None, together: dict |
         if k not in syms:
             raise BoundcalcError(f"unknown symbol {k!r} for {formula.id}")
         q = parse_number(v, where=f"--set {k}")
+        table[k].domain.check(k, q)
         expr = expr.subs(syms[k], sp.Rational(q.numerator, q.denominator))
     for k, v in (together or {}).items():
         if k == var:
@@ -77,6 +82,7 @@ def asymptotic(formula, var: str, *, fixed: dict | None = None, together: dict |
             raise BoundcalcError(f"--with {k}: {k} is also fixed by --set")
         e = to_sympy(node, {n: (x if n == var else syms.get(n, sp.Symbol(n, positive=True)))
                             for n in node.symbols()})
+        _check_tends(k, v, e, table[k].domain, x, var)
         expr = expr.subs(syms[k], e)
     if x not in expr.free_symbols:
         raise BoundcalcError(f"{quantity} does not depend on {var}")
@@ -104,6 +110,48 @@ def asymptotic(formula, var: str, *, fixed: dict | None = None, together: dict |
     leading = c * core
     return AsymptoticResult(formula.id, var, quantity, str(a), str(b), str(c), order, str(leading),
                             sp.latex(leading), method, dict(together or {}))
+
+
+def _check_tends(k: str, text: str, e, dom, x, var: str) -> None:
+    """Refuse ``--with K=e`` unless ``e`` lies in K's domain as ``var`` -> oo: its limit is
+    inside the domain (or on a bound that ``e`` provably stays on the right side of), or,
+    where SymPy finds no limit, ``e`` provably lies on the right side of each bound. A
+    number is checked exactly; a value provably non-integer for an integer K is refused."""
+    where = f"--with {k}={text}"
+    if not e.free_symbols and e.is_Rational:
+        from fractions import Fraction
+        try:
+            dom.check(k, Fraction(int(e.p), int(e.q)))
+        except BoundcalcError as err:
+            raise BoundcalcError(f"{where}: {err}") from None
+        return
+    if dom.integer and e.is_integer is False:
+        raise BoundcalcError(f"{where}: {k} {dom.describe()}, and {text} is not an integer")
+    try:
+        lim = sp.limit(e, x, sp.oo)
+    except (ValueError, NotImplementedError, TypeError):
+        lim = None
+    for bound, closed, above in ((dom.lo, dom.lo_closed, True), (dom.hi, dom.hi_closed, False)):
+        if bound is None:
+            continue
+        b = sp.Rational(bound.numerator, bound.denominator)
+        gap = sp.simplify(e - b if above else b - e)            # must be > 0 (>= 0 if closed)
+        wrong = f"{'<' if closed else '<='} {b}" if above else f"{'>' if closed else '>='} {b}"
+        if (gap.is_negative or (gap.is_zero and not closed)) is True:
+            names = ", ".join(sorted(str(s) for s in e.free_symbols))
+            raise BoundcalcError(f"{where}: {k} {dom.describe()}, but {text} {wrong} for every value of "
+                                 f"{names} in its domain")
+        ok = gap.is_positive or (closed and gap.is_nonnegative)
+        if lim is not None and lim.is_extended_real and not lim.has(sp.nan):
+            lgap = (lim - b) if above else (b - lim)
+            if lgap.is_extended_negative:
+                raise BoundcalcError(f"{where}: {k} {dom.describe()}, but {text} tends to {lim} as "
+                                     f"{var} -> oo")
+            if lgap.is_extended_positive:
+                ok = True
+        if not ok:
+            raise BoundcalcError(f"{where}: cannot confirm that {text} stays in {k}'s domain as {var} -> oo "
+                                 f"({k} {dom.describe()})")
 
 
 # ----------------------------------------------------------------------------- severity
