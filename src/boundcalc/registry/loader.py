@@ -18,7 +18,8 @@ from ..errors import BoundcalcError, FormulaFileError
 from ..expr.domains import parse_domain
 from ..expr.nodes import Node, Ref, Rel, Sym
 from ..expr.parser import parse, parse_number
-from .model import KINDS, ROLES, STATUSES, VALUE_KINDS, CheckSpec, FormulaSpec, Paper, Setting, Symbol
+from .model import (KINDS, ROLES, STATUSES, VALUE_KINDS, CheckSpec, FormulaSpec, Hypothesis, Paper, Setting,
+                    Symbol)
 
 _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
@@ -26,9 +27,9 @@ CHECK_FIELDS: dict[str, tuple[set[str], set[str]]] = {
     # kind: (required, optional)
     "derivation": ({"claim", "premise", "direction"}, {"substitute", "uses", "assume", "existential"}),
     "order": ({"formula", "var", "order", "relation"}, {"fixed", "together", "side", "limit", "regimes"}),
-    "monotone": ({"formula", "var", "claim"}, {"box", "fixed"}),
+    "monotone": ({"formula", "var", "claim"}, {"box", "fixed", "assume", "uses"}),
     "compare": ({"lhs", "rel", "rhs"}, {"uses", "assume"}),
-    "restatement": ({"a", "b"}, {"substitute"}),
+    "restatement": ({"a", "b"}, {"substitute", "assume", "uses"}),
     "vacuity": ({"formula", "at", "trivial", "direction"}, {"side", "trivial_is", "floor", "ceiling"}),
     "identity": ({"function", "derivative", "wrt", "at"}, {"tol", "uses"}),
     "measured": ({"measurement", "expected", "at"}, {"tol", "atol", "seed", "uses"}),
@@ -155,7 +156,7 @@ def load_file(path: str | Path, *, lazy_checks: bool = False) -> Paper:
                                "strings such as \"1e5000\", within the number budget)") from None
     except RecursionError:
         raise FormulaFileError(f"{path.name}: not usable TOML: nested too deeply") from None
-    _fields(path, "top level", data, {"paper"}, {"symbols", "formulas", "settings", "checks"})
+    _fields(path, "top level", data, {"paper"}, {"symbols", "formulas", "settings", "checks", "hypotheses"})
     meta = _fields(path, "[paper]", data["paper"], {"key", "title"},
                    {"authors", "reference", "text", "note", "results",
                     "arxiv", "doi", "url", "year", "venue", "cite_key", "bibtex"})
@@ -174,6 +175,7 @@ def load_file(path: str | Path, *, lazy_checks: bool = False) -> Paper:
     _load_symbols(path, paper, data.get("symbols", {}))
     _load_formulas(path, paper, data.get("formulas", {}))
     _load_settings(path, paper, data.get("settings", {}))
+    _load_hypotheses(path, paper, data.get("hypotheses", []))
     items = data.get("checks", [])
     if lazy_checks:
         paper._load_checks = lambda out: _load_checks(path, paper, items, out)
@@ -318,6 +320,61 @@ def _load_settings(path: Path, paper: Paper, table: Any) -> None:
             aliases=tuple(t.get("aliases", [])), note=t.get("note", ""), constraints=tuple(constraints))
 
 
+def _load_hypotheses(path: Path, paper: Paper, items: Any) -> None:
+    """``[[hypotheses]]``: the conditions under which the paper states each result. Either
+    ``expr`` (a relation; formulas by bare name listed in ``uses``) or ``requirement`` (a
+    requirement formula of the paper), with the paper's own words (``quote``) and where they
+    are (``source``)."""
+    if not isinstance(items, list):
+        raise _fail(path, "[[hypotheses]]", "hypotheses must be an array of tables [[hypotheses]]")
+    out = []
+    for i, t in enumerate(items):
+        where = f"[[hypotheses]] #{i + 1}"
+        if isinstance(t, dict) and isinstance(t.get("result"), str):
+            where += f" (result {t['result']!r})"
+        _fields(path, where, t, {"result", "quote", "source"}, {"expr", "requirement", "uses", "note"})
+        result = _str(path, where, t["result"], "result")
+        if result not in paper.results:
+            raise _fail(path, where, f"result {result!r} is not listed in [paper] results")
+        for f in ("quote", "source"):
+            if not _str(path, where, t[f], f).strip():
+                raise _fail(path, where, f"{f} must not be empty (quote the statement and say where it is)")
+        if ("expr" in t) == ("requirement" in t):
+            raise _fail(path, where, "give exactly one of 'expr' (a relation) or 'requirement' (a formula name)")
+        uses = _str_list(path, where, t.get("uses", []), "uses")
+        for u in uses:
+            if u not in paper.formulas:
+                raise _fail(path, where, f"uses unknown formula {u!r}")
+        if "requirement" in t:
+            name = _str(path, where, t["requirement"], "requirement")
+            spec = paper.formulas.get(name)
+            if spec is None or spec.kind != "requirement":
+                raise _fail(path, where, f"{name!r} is not a requirement formula of {paper.key}")
+            node, text = Ref(None, name), name
+        else:
+            text = _str(path, where, t["expr"], "expr")
+            node = _parse(path, f"{where} expr", text)
+            if not isinstance(node, Rel):
+                raise _fail(path, where, f"expr {text!r} must be a relation 'lhs OP rhs'")
+            node = _bind_names(path, f"{where} expr", node, paper, uses)
+        out.append(Hypothesis(paper.key, result, node, text, t["quote"], t["source"], t.get("note", "")))
+    paper.hypotheses = tuple(out)
+
+
+def _assumption(path: Path, where: str, a: Any) -> None:
+    """A check's own assumption: ``"x <= y"`` or ``{ expr = "x <= y", reason = "..." }``
+    (the reason quotes why the paper's argument allows it)."""
+    if isinstance(a, dict):
+        _fields(path, f"{where} assume", a, {"expr", "reason"}, set())
+        if not _str(path, where, a["reason"], "reason").strip():
+            raise _fail(path, where, "an assumption's reason must not be empty")
+        a = _str(path, where, a["expr"], "assume expr")
+    elif not isinstance(a, str):
+        raise _fail(path, where, "assume entries must be relations (strings) or tables {expr, reason}")
+    if not isinstance(_parse(path, f"{where} assume", a), Rel):
+        raise _fail(path, where, f"assumption {a!r} must be a relation 'lhs OP rhs'")
+
+
 _EXPR_FIELDS = {"lhs", "rhs", "trivial", "function", "derivative", "order", "expected", "floor", "ceiling"}
 _FORMULA_FIELDS = {"claim", "premise", "formula", "a", "b"}
 
@@ -365,8 +422,10 @@ def _load_checks(path: Path, paper: Paper, items: Any, out: list) -> None:
         _check_kind_fields(path, where, paper, kind, t)
         if "rel" in t and t["rel"] not in ("<=", ">=", "<", ">", "=="):
             raise _fail(path, where, "rel must be one of <=, >=, <, >, ==")
+        if not isinstance(t.get("assume", []), list):
+            raise _fail(path, where, "assume must be an array")
         for a in t.get("assume", []):
-            _parse(path, f"{where} assume", a)
+            _assumption(path, where, a)
         covers = _str_list(path, where, t.get("covers", []), "covers")
         unknown = [c for c in covers if c not in paper.results]
         if unknown:

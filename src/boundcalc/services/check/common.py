@@ -88,7 +88,7 @@ def subst(reg, paper, mapping: dict, uses=()) -> dict[str, Node]:
 def assumptions(assume) -> list[Rel]:
     out = []
     for a in assume or []:
-        r = parse(a, where="assume")
+        r = parse(a["expr"] if isinstance(a, dict) else a, where="assume")
         if not isinstance(r, Rel):
             raise BoundcalcError(f"assumption {a!r} is not a relation")
         out.append(r)

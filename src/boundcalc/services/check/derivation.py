@@ -21,7 +21,8 @@ from fractions import Fraction
 
 from ...errors import BoundcalcError
 from ...expr.nodes import Func, Mul, Num, Pow, Rel, sub, substitute
-from .common import Finding, assumptions, decide, domains, formula, hidden_constants, pin, show, subst
+from . import hypotheses
+from .common import Finding, decide, domains, formula, hidden_constants, pin, show, subst
 
 FACTORS = [Fraction(10) ** k for k in (1, -1, 2, -2, 3, -3, 4, -4, 6, -6, 8, -8)]
 
@@ -45,7 +46,10 @@ def run(reg, paper, t, f: Finding):
     else:
         c_side, d_side = claim, derived
     f.evidence = {"claim": show(c_side), "derived_from_premise": show(d_side)}
-    extra = assumptions(t.get("assume"))
+    hyps = hypotheses.for_check(reg, paper, t, c_side.symbols() | d_side.symbols())
+    extra = hypotheses.relations(hyps)
+    if hyps:
+        f.evidence["hypotheses"] = [h.to_json() for h in hyps]
     both = Rel("==", c_side, d_side)
     every = Func("max", (c_side, d_side) + tuple(x for r in extra for x in (r.lhs, r.rhs)))
     consts = hidden_constants(reg, paper, every, t.get("existential", []))

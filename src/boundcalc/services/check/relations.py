@@ -4,15 +4,20 @@ procedure, whose verdict names the layer that produced it."""
 from __future__ import annotations
 
 from ...expr.nodes import Rel, sub, substitute
-from .common import Finding, assumptions, decide, domains, expr, formula, formula_id, show, subst
+from . import hypotheses
+from .common import Finding, decide, domains, expr, formula, formula_id, show, subst
 
 
 def compare(reg, paper, t, f: Finding):
     uses = tuple(t.get("uses", []))
     a, b = expr(reg, paper, t["lhs"], uses), expr(reg, paper, t["rhs"], uses)
-    r = decide(a, t["rel"], b, domains(reg, paper, Rel("==", a, b)), assumptions(t.get("assume")),
+    hyps = hypotheses.for_check(reg, paper, t, a.symbols() | b.symbols())
+    doms = hypotheses.add_domains(reg, paper, domains(reg, paper, Rel("==", a, b)), hyps)
+    r = decide(a, t["rel"], b, doms, hypotheses.relations(hyps),
                statement=f"{t['lhs']} {t['rel']} {t['rhs']}")
     f.evidence = {"verdict": r.method, "counterexample": r.counterexample}
+    if hyps:
+        f.evidence["hypotheses"] = [h.to_json() for h in hyps]
     if r.verdict == "proved":
         f.message = f"holds [{r.method}]"
     elif r.verdict == "disproved":
@@ -28,7 +33,11 @@ def restatement(reg, paper, t, f: Finding):
     if isinstance(a, Rel) and isinstance(b, Rel):
         a, b = sub(a.lhs, a.rhs), sub(b.lhs, b.rhs)
     f.evidence = {"a": show(a), "b": show(b)}
-    r = decide(a, "==", b, domains(reg, paper, Rel("==", a, b)), statement=f"{t['a']} == {t['b']}")
+    hyps = hypotheses.for_check(reg, paper, t, a.symbols() | b.symbols())
+    if hyps:
+        f.evidence["hypotheses"] = [h.to_json() for h in hyps]
+    doms = hypotheses.add_domains(reg, paper, domains(reg, paper, Rel("==", a, b)), hyps)
+    r = decide(a, "==", b, doms, hypotheses.relations(hyps), statement=f"{t['a']} == {t['b']}")
     f.evidence["verdict"] = r.method
     if r.verdict == "proved":
         f.message = f"the two statements are identical [{r.method}]"
@@ -46,6 +55,10 @@ def monotone(reg, paper, t, f: Finding):
     from ...api import Formula
     fid = formula_id(paper, t["formula"])
     box = {k: (str(v[0]), str(v[1])) for k, v in (t.get("box") or {}).items()}
+    node = formula(reg, paper, t["formula"])
+    hyps = hypotheses.for_check(reg, paper, t, node.symbols())
+    if hyps:
+        return _monotone_within(reg, paper, t, f, node, hyps, box)
     r = run(Formula(reg.spec(fid), reg), t["var"], box=box, fixed=t.get("fixed"))
     want = {"nondecreasing": "increasing", "nonincreasing": "decreasing"}.get(t["claim"], t["claim"])
     f.evidence = {"verdict": r.verdict, "evidence": r.evidence, "derivative": r.derivative, "box": r.box,
@@ -69,3 +82,98 @@ def monotone(reg, paper, t, f: Finding):
                 f"ball arithmetic); elsewhere {r.verdict} ({r.evidence})")
     else:
         f.grade("warning", "undecided", f"stated {want} in {t['var']}: not confirmed ({r.verdict}, {r.evidence})")
+
+
+def _monotone_within(reg, paper, t, f: Finding, node, hyps, box):
+    """A stated monotonicity under the hypotheses of the results the check covers: the
+    sign of the derivative decided by the shared procedure with the hypotheses as
+    assumptions; a refutation is a pair of points differing only in the variable, both
+    inside the hypotheses (re-verified in ball arithmetic), where f moves the wrong way."""
+    from fractions import Fraction
+    from ...backends.sym import from_sympy, to_sympy
+    from ...expr.nodes import Num
+    from ..verify import apply_box
+    v = t["var"]
+    want = {"nondecreasing": "increasing", "nonincreasing": "decreasing"}.get(t["claim"], t["claim"])
+    if isinstance(node, Rel):
+        node = sub(node.rhs, node.lhs)
+    fixed = {k: Fraction(str(x)) for k, x in (t.get("fixed") or {}).items()}
+    node = hypotheses.pin_point(node, fixed)
+    extra = [Rel(h.rel.op, hypotheses.pin_point(h.rel.lhs, fixed), hypotheses.pin_point(h.rel.rhs, fixed))
+             for h in hyps]
+    doms = hypotheses.add_domains(reg, paper, domains(reg, paper, node), hyps, skip=fixed)
+    if box:
+        doms = apply_box(doms, box)
+    deriv = from_sympy(to_sympy(node, {}).diff(to_sympy(_sym(v), {})))
+    f.evidence = {"hypotheses": [h.to_json() for h in hyps], "derivative": show(deriv)}
+    rel = "<=" if want == "decreasing" else ">="
+    r = decide(deriv, rel, Num(Fraction(0)), dict(doms), extra,
+               statement=f"d/d{v} {rel} 0 within the hypotheses")
+    f.evidence["verdict"] = r.method
+    if r.verdict == "proved":
+        f.message = f"stated {want} in {v}: d/d{v} {rel} 0 wherever the hypotheses hold [{r.method}]"
+        return
+    if r.verdict != "disproved":
+        f.grade("warning", "undecided", f"stated {want} in {v}: not decided within the hypotheses "
+                                        f"[{r.method}]")
+        return
+    at = {k: hypotheses._frac(x) for k, x in r.counterexample.items() if k not in ("lhs", "rhs")}
+    table = reg.symbol_table(node, paper.key)
+    for n in node.symbols() - at.keys():     # absent from the derivative: any value in the domain
+        at[n] = _inside(doms.get(n), table[n].default if n in table else None)
+    pair = _pair_within(node, v, at, doms, hyps, extra, rising=want == "decreasing")
+    f.evidence["counterexample"] = {"derivative_at": {k: str(x) for k, x in at.items()},
+                                    "derivative": r.counterexample.get("lhs")}
+    if pair is None:
+        f.grade("warning", "undecided",
+                f"stated {want} in {v}: the derivative has the wrong sign at a point inside the hypotheses "
+                f"[{r.method}], but no certified pair of points inside them was found")
+        return
+    f.evidence["counterexample"]["pair"] = pair
+    f.grade("error", "false as printed",
+            f"stated {want} in {v}, but within the hypotheses f {'rises' if want == 'decreasing' else 'falls'} "
+            f"from {v} = {pair[v + '_1']} to {pair[v + '_2']} (f: {pair['f_1']} -> {pair['f_2']}, compared in "
+            f"ball arithmetic); at both points: {hypotheses.describe(pair['hypotheses_1'])}")
+
+
+def _inside(d, default):
+    from fractions import Fraction
+    if default is not None and (d is None or d.contains(default)):
+        return default
+    for x in (Fraction(1), Fraction(1, 2), Fraction(0), Fraction(2), Fraction(10)):
+        if d is None or d.contains(x):
+            return x
+    return d.lo + 1 if d.lo is not None else d.hi - 1
+
+
+def _sym(v):
+    from ...expr.nodes import Sym
+    return Sym(v)
+
+
+def _pair_within(node, v, at, doms, hyps, extra, rising: bool):
+    """x_1 < x_2 differing only in ``v``, both in the domains and the hypotheses (each
+    decided in ball arithmetic), with f(x_1) < f(x_2) (``rising``) or >, certified."""
+    from fractions import Fraction
+    import mpmath
+    from ...backends import mp as mpb
+    x0 = at[v]
+    for k in range(1, 9):
+        step = Fraction(1) if doms[v].integer else max(abs(x0), Fraction(1)) * Fraction(1, 10 ** k)
+        for a, b in ((x0, x0 + step), (x0 - step, x0)):
+            e1, e2 = dict(at), dict(at)
+            e1[v], e2[v] = a, b
+            if not (doms[v].contains(a) and doms[v].contains(b)):
+                continue
+            rows = [hypotheses.status_at(hyps, e) for e in (e1, e2)]
+            if any(r["holds"] is not True for rs in rows for r in rs):
+                continue
+            s = mpb.decide_sign(sub(hypotheses.pin_point(node, e1), hypotheses.pin_point(node, e2)), {})
+            if s is not None and ((rising and s < 0) or (not rising and s > 0)):
+                return {"point": {n: str(x) for n, x in at.items() if n != v}, f"{v}_1": str(a), f"{v}_2": str(b),
+                        "f_1": mpmath.nstr(mpb.evaluate(node, e1, digits=12), 12),
+                        "f_2": mpmath.nstr(mpb.evaluate(node, e2, digits=12), 12),
+                        "hypotheses_1": rows[0], "hypotheses_2": rows[1]}
+        if doms[v].integer:
+            break
+    return None

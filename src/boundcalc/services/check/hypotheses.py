@@ -1,0 +1,151 @@
+"""The hypotheses a check runs under: those of the results it covers (``[[hypotheses]]``
+of the formula file, quoted from the paper) and the check's own ``assume`` entries
+(each with a quoted ``reason``; one without is listed as such in the report).
+
+Every counterexample, witness pair and vacuity point is searched inside them (they are
+the ``extra`` relations of the shared decision procedure) and re-verified here,
+independently, in ball arithmetic: :func:`status_at` says for each hypothesis whether
+it holds at the point and by what margin. A point where a hypothesis fails makes a
+finding "outside the hypotheses", never an error of the bound.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from ...expr.nodes import Node, Num, Ref, Rel, Sym, sub, substitute
+from ...expr.parser import parse
+
+# the hypotheses that share no symbol with a check's expressions are left out (they
+# constrain nothing the check evaluates); a hypothesis on a hidden constant of the
+# paper's (e.g. the constant of an Omega~) is pinned at that constant's default
+
+
+@dataclass
+class Hyp:
+    rel: Rel              # resolved, hidden constants pinned at their defaults
+    text: str             # as written in the formula file
+    origin: str           # "Prop. 3" (inherited) or "added by the check"
+    quote: str            # the paper's words (inherited) or the check's reason ("" when none)
+    source: str = ""
+    pinned: str = ""      # "C_w = 1" when a hidden constant was pinned
+
+    def to_json(self) -> dict:
+        out = {"hypothesis": self.text, "from": self.origin}
+        if self.quote:
+            out["quote" if self.origin != "added by the check" else "reason"] = self.quote
+        if self.source:
+            out["source"] = self.source
+        if self.pinned:
+            out["with"] = self.pinned
+        return out
+
+
+def for_check(reg, paper, t: dict, symbols: set[str] | None = None) -> list[Hyp]:
+    """The hypotheses of the results ``t`` covers (those sharing a symbol with
+    ``symbols``, all when None) followed by the check's own assumptions."""
+    from .common import hidden_constants, pin
+    covers = set(t.get("covers", ()))
+    out: list[Hyp] = []
+    for h in paper.hypotheses:
+        if h.result not in covers:
+            continue
+        node = (reg.resolved(f"{h.expr.paper or paper.key}.{h.expr.name}") if isinstance(h.expr, Ref)
+                else reg.resolve(h.expr, paper.key))      # a requirement named, or a relation
+        if not isinstance(node, Rel):
+            continue
+        consts = hidden_constants(reg, paper, node)
+        pinned = ", ".join(f"{k} = {_num(v)}" for k, v in consts.items())
+        node = Rel(node.op, pin(node.lhs, consts), pin(node.rhs, consts))
+        if symbols is not None and not (node.symbols() & symbols):
+            continue
+        if any(x.text == h.text and x.origin == h.result for x in out):
+            continue
+        out.append(Hyp(node, h.text, h.result, h.quote, h.source, pinned))
+    for a in t.get("assume", []) or []:
+        text, reason = (a["expr"], a["reason"]) if isinstance(a, dict) else (a, "")
+        r = parse(text, where="assume")
+        uses = set(t.get("uses", []))
+        r = r.map(lambda n: Ref(None, n.name) if isinstance(n, Sym) and n.name in uses else None)
+        out.append(Hyp(reg.resolve(r, paper.key), text, "added by the check", reason))
+    return out
+
+
+def relations(hyps: list[Hyp]) -> list[Rel]:
+    return [h.rel for h in hyps]
+
+
+def add_domains(reg, paper, doms: dict, hyps: list[Hyp], skip=()) -> dict:
+    """``doms`` with the declared domains of the hypotheses' symbols added (a symbol
+    the check does not mention would otherwise default to nonnegative)."""
+    from .common import domains
+    for h in hyps:
+        for n, d in domains(reg, paper, h.rel).items():
+            if n not in skip:
+                doms.setdefault(n, d)
+    return doms
+
+
+def status_at(hyps: list[Hyp], env: dict) -> list[dict]:
+    """Each hypothesis at the point ``env`` (symbol -> number or exact decimal string),
+    decided in ball arithmetic: ``holds`` True/False/None (undecided or not all of its
+    symbols given), and the values of both sides."""
+    import mpmath
+    from ...backends import mp as mpb
+    pt = {k: _frac(v) for k, v in env.items() if _frac(v) is not None}
+    out = []
+    for h in hyps:
+        row = {"hypothesis": h.text, "from": h.origin}
+        if not h.rel.symbols() <= pt.keys():
+            row["holds"] = None
+            row["why"] = "not all of its symbols are fixed at the point: " + ", ".join(
+                sorted(h.rel.symbols() - pt.keys()))
+            out.append(row)
+            continue
+        s = mpb.decide_sign(sub(h.rel.lhs, h.rel.rhs), pt)
+        row["holds"] = None if s is None else {"<=": s <= 0, ">=": s >= 0, "<": s < 0, ">": s > 0,
+                                               "==": s == 0}[h.rel.op]
+        try:
+            row["lhs"] = mpmath.nstr(mpb.evaluate(h.rel.lhs, pt, digits=12), 8)
+            row["rhs"] = mpmath.nstr(mpb.evaluate(h.rel.rhs, pt, digits=12), 8)
+        except Exception:          # a side too close to 0 to certify 12 digits: the sign decided it
+            pass
+        out.append(row)
+    return out
+
+
+def describe(rows: list[dict]) -> str:
+    """'X holds (a <= b); Y fails (c > d)' for a finding's message."""
+    def one(r):
+        v = f" ({r['lhs']} vs {r['rhs']})" if "lhs" in r and "rhs" in r else ""
+        state = {True: "holds", False: "FAILS", None: "undecided"}[r["holds"]]
+        return f"{r['hypothesis']} [{r['from']}] {state}{v}"
+    return "; ".join(one(r) for r in rows)
+
+
+def failing(rows: list[dict]) -> list[dict]:
+    return [r for r in rows if r["holds"] is False]
+
+
+def pin_point(node: Node, env: dict) -> Node:
+    return substitute(node, {k: Num(_frac(v)) for k, v in env.items() if _frac(v) is not None})
+
+
+def _frac(v):
+    if isinstance(v, Fraction):
+        return v
+    if isinstance(v, int):
+        return Fraction(v)
+    try:
+        return Fraction(str(v))          # "1/100", "0.25", "3"
+    except (ValueError, ZeroDivisionError):
+        pass
+    try:
+        from ...expr.parser import parse_number
+        return Fraction(parse_number(str(v)))
+    except Exception:
+        return None
+
+
+def _num(v: Fraction) -> str:
+    return str(v.numerator) if v.denominator == 1 else f"{float(v):g}"
