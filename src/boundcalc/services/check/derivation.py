@@ -24,6 +24,9 @@ from ...expr.nodes import Func, Mul, Num, Pow, Rel, sub, substitute
 from . import hypotheses
 from .common import Finding, decide, domains, formula, hidden_constants, pin, show, subst
 
+# a least constant above this is a warning ("large hidden constant"): a ≲ or "some
+# constant C" that needs more than 100 hides more than a reader would assume
+LEAST_THRESHOLD = 100
 FACTORS = [Fraction(10) ** k for k in (1, -1, 2, -2, 3, -3, 4, -4, 6, -6, 8, -8)]
 
 
@@ -113,10 +116,10 @@ def run(reg, paper, t, f: Finding):
             f.grade("warning", "undecided", f"undecided: no proof that the printed statement is a valid "
                     f"{direction} bound, no counterexample [{r.method}]")
         return
-    _existential(reg, paper, t, f, c_side, d_side, extra, consts, doms, rel, r, ratio_ok, direction)
+    _existential(reg, paper, t, f, c_side, d_side, extra, consts, doms, rel, r, ratio_ok, direction, hyps)
 
 
-def _existential(reg, paper, t, f, c_side, d_side, extra, consts, doms, rel, r0, ratio_ok, direction):
+def _existential(reg, paper, t, f, c_side, d_side, extra, consts, doms, rel, r0, ratio_ok, direction, hyps=()):
     declared = set(t.get("existential", []))
     # the claim's own constants are the ones to choose; the premise's keep their values
     # (all are scaled when the claim has none of its own)
@@ -140,6 +143,30 @@ def _existential(reg, paper, t, f, c_side, d_side, extra, consts, doms, rel, r0,
                         "implied only up to a polylog factor: the ratio grows like "
                         + ", ".join(f"{g['growth']} as {g['var']} -> {g['limit']}" for g in grows))
             return
+    least = _least_constants(c_side, d_side, extra, consts, own, doms, rel)
+    if least:
+        f.evidence["least_constants"] = least
+        if all(x.get("none_works") for x in least):
+            f.grade("error", "false as printed",
+                    "no constant works: " + "; ".join(
+                        f"{x['constant']} must be >= {x['lower']:.6g} at one point and <= {x['upper']:.6g} at "
+                        f"another, both inside the hypotheses (ratios in ball arithmetic)" for x in least))
+            return
+        ok = [x for x in least if x["certified"]]
+        if ok:
+            shown = "; ".join(_least_text(x, direction) for x in ok)
+            big = [x for x in ok if x["sufficient"] > LEAST_THRESHOLD]
+            declared_big = [x for x in ok if x["constant"] in declared and x["sufficient"] > consts[x["constant"]]]
+            if declared_big or (big and len(big) == len(ok)):
+                f.grade("warning", "large hidden constant",
+                        f"holds only with a larger constant: {shown}" + (
+                            f" (above the threshold {LEAST_THRESHOLD} for a hidden constant)" if big else
+                            f"; the stated {_vals({x['constant']: consts[x['constant']] for x in declared_big})} "
+                            "does not suffice"))
+            else:
+                f.message = (f"valid up to the hidden constant: {shown}; at {_vals(consts)} it "
+                             f"{'fails' if r0.verdict == 'disproved' else 'is undecided'}")
+            return
     for k in FACTORS:
         vals = {n: v * k if n in own else v for n, v in consts.items()}
         c, d = pin(c_side, vals), pin(d_side, vals)
@@ -160,13 +187,13 @@ def _existential(reg, paper, t, f, c_side, d_side, extra, consts, doms, rel, r0,
                     + (f" (sampled threshold about {est:.3g} x {_vals({n: consts[n] for n in sorted(own)})})"
                        if est is not None else "")
                     + f"; with {_vals({n: consts[n] for n in large})} and the check's assumptions "
-                    f"({'; '.join(t.get('assume', [])) or 'none'}) it does not")
+                    f"({'; '.join(x.text for x in hyps) or 'none'}) it does not")
         else:
             f.message = (f"valid up to the hidden constant: {_vals(vals)} makes the printed statement a "
                          f"{direction} bound of what the premise gives [{r.method}]; at {_vals(consts)} it "
                          f"{'fails' if r0.verdict == 'disproved' else 'is undecided'}")
         return
-    if r0.verdict == "disproved":
+    if r0.verdict == "disproved" and not least:
         ends = []
         for k in (FACTORS[-2], FACTORS[-1]):
             vals = {n: v * k if n in own else v for n, v in consts.items()}
@@ -185,6 +212,12 @@ def _existential(reg, paper, t, f, c_side, d_side, extra, consts, doms, rel, r0,
         f.grade("warning", "undecided",
                 f"undecided: fails with the hidden constant(s) at {_vals(consts)} [{r0.method}], but no "
                 f"proof that a larger or smaller constant works and no proof that none does")
+    elif r0.verdict == "disproved":
+        est = "; ".join(f"{x['constant']} about {x['sampled_sup']:.4g} (sampled)" for x in least)
+        f.grade("warning", "undecided",
+                f"undecided: fails with the hidden constant(s) at {_vals(consts)} [{r0.method}]; the least "
+                f"constant that would work is {est}, but no proof that it works and none that the ratio is "
+                f"unbounded")
     else:
         f.grade("warning", "undecided", f"undecided: no proof for any tried value of the hidden "
                 f"constant(s) {', '.join(consts)}, no counterexample [{r0.method}]")
@@ -297,3 +330,115 @@ def _num(v: Fraction) -> str:
 
 def _at(consts) -> str:
     return f" (hidden constants at {_vals(consts)})"
+
+
+def _least_constants(c_side, d_side, extra, consts, own, doms, rel) -> list[dict]:
+    """For each of the claim's own hidden constants (the others at their defaults) in which
+    the claim is affine, c = a + b C: the constants C that make the claim hold over the
+    domains and the hypotheses. Where b > 0 the claim needs C >= (d - a)/b (rel '>='), where
+    b < 0 it needs C <= (d - a)/b. Sampling (inside the hypotheses) proposes the least
+    candidate; the shared decision procedure proves it works (``sufficient``). Below
+    ``lower`` it fails at a point (the point certified inside the hypotheses and the ratio
+    evaluated in ball arithmetic). When a point needs C above ``lower`` and another C below
+    a smaller ``upper`` (both certified), no constant works (``none_works``)."""
+    import numpy as np
+    import sympy as sp
+    from ...backends.sym import from_sympy, to_sympy
+    from ..sampling import sample, values
+    out = []
+    if not doms:
+        return out
+    pts = sample(doms, 4000, seed=11)
+    with np.errstate(all="ignore"):
+        inside = np.ones(len(next(iter(pts.values()))), dtype=bool)
+        for x in extra:
+            lv, rv = values(x.lhs, pts), values(x.rhs, pts)
+            inside &= {"<=": lv <= rv, ">=": lv >= rv, "<": lv < rv, ">": lv > rv,
+                       "==": np.isclose(lv, rv)}[x.op]
+    for name in sorted(own):
+        others = {n: v for n, v in consts.items() if n != name}
+        c, d = pin(c_side, others), pin(d_side, others)
+        sym = sp.Symbol(name, positive=True)
+        try:
+            cs = to_sympy(c, {name: sym})
+            if sp.simplify(sp.diff(cs, sym, 2)) != 0:
+                continue
+            a, b = from_sympy(sp.simplify(cs.subs(sym, 0))), from_sympy(sp.simplify(sp.diff(cs, sym)))
+        except Exception:          # a form SymPy or the expression language cannot hold
+            continue
+        q = Mul((sub(d, a), Pow(b, Num(Fraction(-1)))))
+        with np.errstate(all="ignore"):
+            qv, bv = values(q, pts), values(b, pts)
+        ok = inside & np.isfinite(qv) & np.isfinite(bv)
+        # rel '>=': b > 0 gives a lower limit on C, b < 0 an upper one ('<=': the reverse)
+        low_set, high_set = (ok & (bv > 0), ok & (bv < 0)) if rel == ">=" else (ok & (bv < 0), ok & (bv > 0))
+        row = {"constant": name, "with": {n: str(v) for n, v in others.items()}, "certified": False}
+        lo_i = int(np.flatnonzero(low_set)[np.argmax(qv[low_set])]) if low_set.any() else None
+        hi_i = int(np.flatnonzero(high_set)[np.argmin(qv[high_set])]) if high_set.any() else None
+        lo_v = float(qv[lo_i]) if lo_i is not None else None
+        hi_v = float(qv[hi_i]) if hi_i is not None else None
+        row["sampled_sup"] = lo_v if lo_v is not None else 0.0
+        lo_c = _certified_ratio(q, extra, pts, lo_i)
+        hi_c = _certified_ratio(q, extra, pts, hi_i)
+        if lo_c is not None:
+            row["lower"], row["lower_at"] = lo_c
+        if hi_c is not None:
+            row["upper"], row["upper_at"] = hi_c
+        if lo_c is not None and hi_c is not None and lo_c[0] > hi_c[0]:
+            row["none_works"] = True          # two certified points ask for incompatible C
+            out.append(row)
+            continue
+        base = max(lo_v, 0.0) if lo_v is not None else 0.0
+        cands = _round_up(base) + [
+            Fraction(base + sl * max(abs(base), 1e-9)).limit_denominator(10 ** 9) for sl in (1e-6, 1e-2, 0.1, 1.0)]
+        for cf in dict.fromkeys(cands):
+            if cf <= 0 or (lo_v is not None and cf < lo_v) or (hi_v is not None and cf > hi_v):
+                continue
+            r = decide(pin(c, {name: cf}), rel, d, doms, extra, statement=f"claim {rel} derived with {name} = {cf}",
+                       seconds=3.0)
+            if r.verdict == "proved":
+                row.update(certified=True, sufficient=float(cf), verdict=r.method)
+                break
+        out.append(row)
+    return out
+
+
+def _round_up(x: float) -> list[Fraction]:
+    """x rounded up to 1, 2 and 3 significant digits (short candidates: 1.98 -> 2, 2, 1.98)."""
+    import math
+    if x <= 0:
+        return [Fraction(1)]
+    e = math.floor(math.log10(x))
+    out = []
+    for k in (1, 2, 3):
+        unit = Fraction(10) ** (e - k + 1)
+        out.append(math.ceil(Fraction(x) / unit) * unit)
+    return out
+
+
+def _certified_ratio(q, extra, pts, i):
+    """(q at the i-th sample in ball arithmetic, the point) when the point is certified to
+    satisfy every hypothesis; else None."""
+    import mpmath
+    from ...backends import mp as mpb
+    from ..sampling import point
+    if i is None:
+        return None
+    at = point(pts, i)
+    for x in extra:
+        s_ = mpb.decide_sign(sub(x.lhs, x.rhs), at)
+        if s_ is None or not {"<=": s_ <= 0, ">=": s_ >= 0, "<": s_ < 0, ">": s_ > 0, "==": s_ == 0}[x.op]:
+            return None
+    try:
+        return float(mpmath.mpf(mpb.evaluate(q, at, digits=15))), {k: str(v) for k, v in at.items()
+                                                                   if k in q.symbols()}
+    except Exception:
+        return None
+
+
+def _least_text(x: dict, direction: str) -> str:
+    op = ">=" if direction == "upper" else "<="
+    fixed = f" ({_vals({k: Fraction(v) for k, v in x['with'].items()})})" if x["with"] else ""
+    low = f"; below {x['lower']:.6g} it fails at a point" if "lower" in x else ""
+    high = f"; above {x['upper']:.6g} it fails at another point" if "upper" in x else ""
+    return (f"holds with {x['constant']} {op} {x['sufficient']:.6g}{fixed} [{x['verdict']}]{low}{high}")
