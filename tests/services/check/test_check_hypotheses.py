@@ -1,0 +1,198 @@
+"""Hypotheses as data, least constants (services/check/hypotheses.py, derivation.py).
+
+Every expected value here is computed by hand, independently of the code under test."""
+import re
+from fractions import Fraction
+
+import pytest
+
+from boundcalc.errors import FormulaFileError
+from boundcalc.registry.loader import load_file
+from boundcalc.services.check import run_checks
+
+SYMS = '''
+results = ["Thm. 1", "Cor. 1"]
+
+[symbols.x]
+description = "x"
+domain = "(0, 1)"
+
+[symbols.y]
+description = "y"
+domain = "real >= 1"
+
+[symbols.C]
+description = "hidden constant of Cor. 1"
+domain = "positive"
+default = "1"
+role = "constant"
+'''
+
+BODY = SYMS + '''
+[formulas.f]
+name = "f"
+kind = "definition"
+expr = "x*(1 - x)"
+source = "Thm. 1"
+
+[formulas.base]
+name = "what Thm. 1 gives"
+kind = "bound"
+bounds = "q"
+direction = "upper"
+expr = "2*y + 1"
+source = "Thm. 1"
+
+[formulas.cor]
+name = "Cor. 1 with a hidden constant"
+kind = "bound"
+bounds = "q"
+direction = "upper"
+expr = "C*y"
+source = "Cor. 1"
+
+[[hypotheses]]
+result = "Thm. 1"
+expr = "x <= 1/2"
+quote = "for x at most one half"
+source = "Thm. 1 (statement)"
+
+[[checks]]
+id = "increasing_inside"
+kind = "monotone"
+covers = ["Thm. 1"]
+location = "Thm. 1"
+description = "x(1 - x) increases in x for x <= 1/2 (true)"
+formula = "f"
+var = "x"
+claim = "increasing"
+
+[[checks]]
+id = "increasing_nowhere_said"
+kind = "monotone"
+location = "Thm. 1"
+description = "the same claim without the hypothesis (false on (0, 1))"
+formula = "f"
+var = "x"
+claim = "increasing"
+
+[[checks]]
+id = "decreasing_inside"
+kind = "monotone"
+covers = ["Thm. 1"]
+location = "Thm. 1"
+description = "x(1 - x) decreases in x for x <= 1/2 (false)"
+formula = "f"
+var = "x"
+claim = "decreasing"
+
+[[checks]]
+id = "vacuity_outside"
+kind = "vacuity"
+covers = ["Thm. 1"]
+location = "Thm. 1"
+description = "f at x = 3/4, outside x <= 1/2"
+formula = "f"
+at = { x = "0.75" }
+trivial = "1"
+direction = "upper"
+
+[[checks]]
+id = "least_constant"
+kind = "derivation"
+covers = ["Cor. 1"]
+location = "Cor. 1"
+description = "C y >= 2 y + 1 for y in [1, 10]: least C is 3 (at y = 1)"
+claim = "cor"
+premise = "base"
+direction = "upper"
+assume = [{ expr = "y <= 10", reason = "Cor. 1: 'for y at most 10'" }]
+'''
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory):
+    p = tmp_path_factory.mktemp("hyp") / "hyp.toml"
+    p.write_text('[paper]\nkey = "hyp"\ntitle = "t"\n' + BODY, encoding="utf-8")
+    return {r.check: r for r in run_checks("hyp", formulas_path=[str(p)]).results}
+
+
+def test_monotone_proved_inside_the_hypotheses(report):
+    # d/dx x(1 - x) = 1 - 2x >= 0 exactly when x <= 1/2
+    r = report["increasing_inside"]
+    assert r.severity == "ok", r.message
+    assert r.evidence["hypotheses"][0]["hypothesis"] == "x <= 1/2"
+    # without the hypothesis the claim is false on (0, 1) (falls past x = 1/2)
+    assert report["increasing_nowhere_said"].severity == "error"
+
+
+def test_monotone_refuted_by_a_pair_inside_the_hypotheses(report):
+    r = report["decreasing_inside"]
+    assert (r.severity, r.reason) == ("error", "false as printed")
+    pair = r.evidence["counterexample"]["pair"]
+    x1, x2 = Fraction(pair["x_1"]), Fraction(pair["x_2"])
+    # checked here, independently: both points satisfy x <= 1/2 and f rises between them
+    assert 0 < x1 < x2 <= Fraction(1, 2)
+    assert x1 * (1 - x1) < x2 * (1 - x2)
+    assert "x <= 1/2 [Thm. 1] holds" in r.message
+
+
+def test_evaluation_outside_the_hypotheses_is_its_own_grade(report):
+    r = report["vacuity_outside"]
+    # 3/4 > 1/2: the result is not stated there, so neither a pass nor an invalid bound
+    assert (r.severity, r.reason) == ("note", "outside the hypotheses")
+    assert r.message.startswith("outside the hypotheses: x <= 1/2 [Thm. 1] fails")
+    assert r.evidence["hypotheses_at_point"][0]["holds"] is False
+
+
+def test_least_constant_matches_the_hand_computation(report):
+    # C y >= 2 y + 1 on [1, 10] <=> C >= 2 + 1/y, largest at y = 1: C* = 3
+    r = report["least_constant"]
+    assert r.severity == "ok", r.message
+    (row,) = r.evidence["least_constants"]
+    assert row["constant"] == "C" and row["certified"]
+    assert row["sufficient"] == pytest.approx(3, rel=1e-5) and row["sufficient"] >= 3
+    assert row["lower"] <= 3 and row["lower"] == pytest.approx(3, rel=0.05)
+    assert "holds with C >= 3" in r.message
+    # the check's own assumption is listed with its reason
+    assert r.evidence["hypotheses"] == [{"hypothesis": "y <= 10", "from": "added by the check",
+                                         "reason": "Cor. 1: 'for y at most 10'"}]
+
+
+@pytest.mark.parametrize("hyp, msg", [
+    ('expr = "x + 1"', "must be a relation"),
+    ('expr = "x <= __import__(1)"', "hyp.toml"),
+    ('expr = "z <= 1"', "unknown name 'z'"),
+    ('requirement = "f"', "is not a requirement formula"),
+    ('expr = "x <= 1"\nrequirement = "f"', "exactly one of"),
+])
+def test_malformed_hypothesis_is_one_line_naming_file_and_entry(tmp_path, hyp, msg):
+    body = SYMS + f'''
+[formulas.f]
+name = "f"
+kind = "definition"
+expr = "x"
+source = "Thm. 1"
+
+[[hypotheses]]
+result = "Thm. 1"
+{hyp}
+quote = "q"
+source = "Thm. 1"
+'''
+    p = tmp_path / "hyp.toml"
+    p.write_text('[paper]\nkey = "hyp"\ntitle = "t"\n' + body, encoding="utf-8")
+    with pytest.raises(FormulaFileError) as e:
+        load_file(p)
+    text = str(e.value)
+    assert "\n" not in text and text.startswith("hyp.toml: [[hypotheses]] #1") and msg in text
+
+
+def test_hypothesis_must_name_a_listed_result_and_quote_it(tmp_path):
+    for extra, msg in (('result = "Thm. 9"\nquote = "q"', "not listed in [paper] results"),
+                       ('result = "Thm. 1"\nquote = " "', "quote must not be empty")):
+        p = tmp_path / "hyp.toml"
+        p.write_text('[paper]\nkey = "hyp"\ntitle = "t"\n' + SYMS +
+                     f'\n[[hypotheses]]\n{extra}\nexpr = "x <= 1"\nsource = "s"\n', encoding="utf-8")
+        with pytest.raises(FormulaFileError, match=re.escape(msg)):
+            load_file(p)
