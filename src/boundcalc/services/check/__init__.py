@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 from ...errors import BoundcalcError
 from ...registry import get_registry
-from . import derivation, identity, measured, order, relations, vacuity
+from . import derivation, hypotheses, identity, measured, order, relations, vacuity
 from .common import SEVERITIES, Finding
 
 __all__ = ["run_checks", "Report", "Finding", "coverage", "RUNNERS", "SEVERITIES"]
@@ -64,6 +64,7 @@ class Report:
                 "seconds": round(self.seconds, 2),
                 "findings": [f.to_json() for f in self.findings],
                 "passed": [r.to_json() for r in self.results if r.severity == "ok"],
+                "added_assumptions": hypotheses.added(self.results),
                 "coverage": self.coverage or {}}
 
     def to_frame(self, passed: bool = True):

@@ -17,6 +17,7 @@ fixed value of them makes the printed statement follow for every value of the va
 """
 from __future__ import annotations
 
+import time
 from fractions import Fraction
 
 from ...errors import BoundcalcError
@@ -27,6 +28,7 @@ from .common import Finding, decide, domains, formula, hidden_constants, pin, sh
 # a least constant above this is a warning ("large hidden constant"): a ≲ or "some
 # constant C" that needs more than 100 hides more than a reader would assume
 LEAST_THRESHOLD = 100
+LEAST_SECONDS = 6.0           # time for the least-constant proofs of one constant
 FACTORS = [Fraction(10) ** k for k in (1, -1, 2, -2, 3, -3, 4, -4, 6, -6, 8, -8)]
 
 
@@ -349,15 +351,18 @@ def _least_constants(c_side, d_side, extra, consts, own, doms, rel) -> list[dict
     if not doms:
         return out
     pts = sample(doms, 4000, seed=11)
-    with np.errstate(all="ignore"):
-        inside = np.ones(len(next(iter(pts.values()))), dtype=bool)
-        for x in extra:
-            lv, rv = values(x.lhs, pts), values(x.rhs, pts)
-            inside &= {"<=": lv <= rv, ">=": lv >= rv, "<": lv < rv, ">": lv > rv,
-                       "==": np.isclose(lv, rv)}[x.op]
     for name in sorted(own):
+        if any(name in x.symbols() for x in extra):
+            continue            # an assumption on the constant itself: the scan below handles it
         others = {n: v for n, v in consts.items() if n != name}
         c, d = pin(c_side, others), pin(d_side, others)
+        ex = [Rel(x.op, pin(x.lhs, others), pin(x.rhs, others)) for x in extra]
+        with np.errstate(all="ignore"):
+            inside = np.ones(len(next(iter(pts.values()))), dtype=bool)
+            for x in ex:
+                lv, rv = values(x.lhs, pts), values(x.rhs, pts)
+                inside &= {"<=": lv <= rv, ">=": lv >= rv, "<": lv < rv, ">": lv > rv,
+                           "==": np.isclose(lv, rv)}[x.op]
         sym = sp.Symbol(name, positive=True)
         try:
             cs = to_sympy(c, {name: sym})
@@ -378,8 +383,8 @@ def _least_constants(c_side, d_side, extra, consts, own, doms, rel) -> list[dict
         lo_v = float(qv[lo_i]) if lo_i is not None else None
         hi_v = float(qv[hi_i]) if hi_i is not None else None
         row["sampled_sup"] = lo_v if lo_v is not None else 0.0
-        lo_c = _certified_ratio(q, extra, pts, lo_i)
-        hi_c = _certified_ratio(q, extra, pts, hi_i)
+        lo_c = _certified_ratio(q, ex, pts, lo_i)
+        hi_c = _certified_ratio(q, ex, pts, hi_i)
         if lo_c is not None:
             row["lower"], row["lower_at"] = lo_c
         if hi_c is not None:
@@ -391,16 +396,38 @@ def _least_constants(c_side, d_side, extra, consts, own, doms, rel) -> list[dict
         base = max(lo_v, 0.0) if lo_v is not None else 0.0
         cands = _round_up(base) + [
             Fraction(base + sl * max(abs(base), 1e-9)).limit_denominator(10 ** 9) for sl in (1e-6, 1e-2, 0.1, 1.0)]
+        deadline, unknown = time.perf_counter() + LEAST_SECONDS, 0
         for cf in dict.fromkeys(cands):
+            if time.perf_counter() > deadline or unknown >= 2:
+                row["budget"] = f"{LEAST_SECONDS:g} s or two undecided candidates spent"
+                break
             if cf <= 0 or (lo_v is not None and cf < lo_v) or (hi_v is not None and cf > hi_v):
                 continue
-            r = decide(pin(c, {name: cf}), rel, d, doms, extra, statement=f"claim {rel} derived with {name} = {cf}",
-                       seconds=3.0)
+            r = _decide_difference(pin(c, {name: cf}), rel, d, doms, ex,
+                                   statement=f"claim {rel} derived with {name} = {cf}")
             if r.verdict == "proved":
                 row.update(certified=True, sufficient=float(cf), verdict=r.method)
                 break
+            unknown += r.verdict == "unknown"
         out.append(row)
     return out
+
+
+def _decide_difference(c, rel, d, doms, extra, *, statement, seconds=3.0):
+    """``c rel d`` decided on the difference c - d with its common terms cancelled (SymPy's
+    automatic collection; no simplification), under the hypotheses that share a symbol
+    with it: a proof under fewer hypotheses holds under all. Only its "proved" is used (a
+    counterexample need not satisfy the hypotheses left out)."""
+    from ...backends.sym import from_sympy, to_sympy
+    try:
+        g = from_sympy(to_sympy(c, {}) - to_sympy(d, {}))
+    except Exception:          # a form the expression language cannot hold
+        g = None
+    if g is not None and g.symbols():
+        near = [x for x in extra if x.symbols() & g.symbols()]
+        gd = {n: dm for n, dm in doms.items() if n in g.symbols() or any(n in x.symbols() for x in near)}
+        return decide(g, rel, Num(Fraction(0)), gd, near, statement=statement + " (difference)", seconds=seconds)
+    return decide(c, rel, d, doms, extra, statement=statement, seconds=seconds)
 
 
 def _round_up(x: float) -> list[Fraction]:
@@ -439,6 +466,9 @@ def _certified_ratio(q, extra, pts, i):
 def _least_text(x: dict, direction: str) -> str:
     op = ">=" if direction == "upper" else "<="
     fixed = f" ({_vals({k: Fraction(v) for k, v in x['with'].items()})})" if x["with"] else ""
-    low = f"; below {x['lower']:.6g} it fails at a point" if "lower" in x else ""
-    high = f"; above {x['upper']:.6g} it fails at another point" if "upper" in x else ""
-    return (f"holds with {x['constant']} {op} {x['sufficient']:.6g}{fixed} [{x['verdict']}]{low}{high}")
+    c, v = x["constant"], x["sufficient"]
+    if "upper" in x:       # a window: the constant must not be too large either
+        return (f"holds with {c} = {v:.6g}{fixed} [{x['verdict']}]; {c} below {x.get('lower', v):.6g} or above "
+                f"{x['upper']:.6g} fails at a point inside the hypotheses")
+    low = f"; below {x['lower']:.6g} it fails at a point inside the hypotheses" if "lower" in x else ""
+    return f"holds with {c} {op} {v:.6g}{fixed} [{x['verdict']}]{low}"

@@ -59,7 +59,10 @@ def for_check(reg, paper, t: dict, symbols: set[str] | None = None) -> list[Hyp]
         node = Rel(node.op, pin(node.lhs, consts), pin(node.rhs, consts))
         if symbols is not None and not (node.symbols() & symbols):
             continue
-        if any(x.text == h.text and x.origin == h.result for x in out):
+        same = next((x for x in out if x.rel == node), None)
+        if same is not None:                 # one relation stated by several results
+            if h.result not in same.origin.split(", "):
+                same.origin += f", {h.result}"
             continue
         out.append(Hyp(node, h.text, h.result, h.quote, h.source, pinned))
     for a in t.get("assume", []) or []:
@@ -149,3 +152,15 @@ def _frac(v):
 
 def _num(v: Fraction) -> str:
     return str(v.numerator) if v.denominator == 1 else f"{float(v):g}"
+
+
+def added(results) -> list[dict]:
+    """Every assumption a check adds to the hypotheses of the results it covers, with its
+    reason ("" when the check gives none), for the report."""
+    out = []
+    for r in results:
+        for h in r.evidence.get("hypotheses", []) if isinstance(r.evidence, dict) else []:
+            if h.get("from") == "added by the check":
+                out.append({"paper": r.paper, "check": r.check, "assumption": h["hypothesis"],
+                            "reason": h.get("reason", ""), "grade": r.severity})
+    return out

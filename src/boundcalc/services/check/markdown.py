@@ -34,7 +34,8 @@ def to_markdown(report) -> str:
     out += ["", "Findings by reason: " + ", ".join(f"{r or 'none'}: {n}" for r, n in d["counts_by_reason"].items()),
             "", "Grades: **error** = false as printed (or an invalid bound); **warning** = imprecise "
             "(polylog factor, larger constant, vacuous) or undecided; **note** = rests on a reading of "
-            "garbled text, on comparing versions, or on sampling only."]
+            "garbled text, on comparing versions, or on sampling only, or evaluates a result outside the "
+            "hypotheses the paper states it under (\"outside the hypotheses\")."]
     for p in report.papers:
         fs = sorted((f for f in report.findings if f.paper == p),
                     key=lambda f: GRADE_ORDER.index(f.severity))
@@ -56,6 +57,13 @@ def to_markdown(report) -> str:
             for r in cov:
                 checks = ", ".join(f"{c['id']} ({c.get('grade', '?')})" for c in r["checks"]) or "—"
                 out.append(f"| {_cell(r['result'])} | {r['status']} | {_cell(checks)} |")
+    if d.get("added_assumptions"):
+        out += ["", "## Assumptions the checks add", "",
+                "Beyond the hypotheses of the results they cover (`[[hypotheses]]`, quoted from the papers).", "",
+                "| check | assumption | reason | grade |", "|---|---|---|---|"]
+        for a in d["added_assumptions"]:
+            out.append(f"| {a['paper']}.{a['check']} | `{_cell(a['assumption'])}` | "
+                       f"{_cell(a['reason']) or '**none given**'} | {a['grade']} |")
     passed = [r for r in report.results if r.severity == "ok"]
     if passed:
         out += ["", "## Passed", "", "| check | kind | message |", "|---|---|---|"]
