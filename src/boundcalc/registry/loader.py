@@ -28,7 +28,7 @@ CHECK_FIELDS: dict[str, tuple[set[str], set[str]]] = {
     "derivation": ({"claim", "premise", "direction"}, {"substitute", "uses", "assume", "existential"}),
     "order": ({"formula", "var", "order", "relation"}, {"fixed", "together", "side", "limit", "regimes"}),
     "monotone": ({"formula", "var", "claim"}, {"box", "fixed", "assume", "uses"}),
-    "compare": ({"lhs", "rel", "rhs"}, {"uses", "assume"}),
+    "compare": ({"lhs", "rel", "rhs"}, {"uses", "assume", "approximate"}),
     "restatement": ({"a", "b"}, {"substitute", "assume", "uses"}),
     "vacuity": ({"formula", "at", "trivial", "direction"}, {"side", "trivial_is", "floor", "ceiling"}),
     "identity": ({"function", "derivative", "wrt", "at"}, {"tol", "uses"}),
@@ -461,6 +461,15 @@ def _check_kind_fields(path: Path, where: str, paper: Paper, kind: str, t: dict)
         for n in _str_list(path, where, t["existential"], "existential"):
             if n not in paper.symbols:
                 raise _fail(path, where, f"existential names unknown symbol {n!r}")
+    if "approximate" in t:
+        a = _fields(path, f"{where} approximate", t["approximate"], {"tol", "quote"}, set())
+        tol = _number(path, f"{where} approximate tol", a["tol"])
+        if not 0 < tol < 1:
+            raise _fail(path, where, "approximate tol (a relative error) must be in (0, 1)")
+        if not _str(path, where, a["quote"], "approximate quote").strip():
+            raise _fail(path, where, "approximate needs the paper's words (quote) for its '≈'")
+        if t.get("rel") != "==":
+            raise _fail(path, where, "an approximate claim compares with rel = '=='")
     if t.get("trivial_is", "exact") not in ("exact", "bound"):
         raise _fail(path, where, f"trivial_is must be 'exact' or 'bound', not {t['trivial_is']!r}")
     if kind == "measured":

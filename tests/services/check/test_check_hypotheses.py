@@ -196,3 +196,43 @@ def test_hypothesis_must_name_a_listed_result_and_quote_it(tmp_path):
                      f'\n[[hypotheses]]\n{extra}\nexpr = "x <= 1"\nsource = "s"\n', encoding="utf-8")
         with pytest.raises(FormulaFileError, match=re.escape(msg)):
             load_file(p)
+
+
+APPROX = SYMS + '''
+[[checks]]
+id = "{id}"
+kind = "compare"
+covers = ["Thm. 1"]
+location = "Thm. 1"
+description = "1 + y/100 ≈ 1 for y in [1, 10]: relative error y/100, at most 0.1 (y = 10)"
+lhs = "1 + y/100"
+rel = "=="
+rhs = "1"
+assume = [{{ expr = "y <= 10", reason = "Thm. 1: 'y at most 10'" }}]
+approximate = {{ tol = "{tol}", quote = "roughly 1" }}
+'''
+
+
+@pytest.mark.parametrize("tol, grade", [("0.2", "ok"), ("0.05", "warning")])
+def test_approximation_graded_by_relative_error_against_its_tolerance(tmp_path, tol, grade):
+    p = tmp_path / "hyp.toml"
+    p.write_text('[paper]\nkey = "hyp"\ntitle = "t"\n' + APPROX.format(id="approx", tol=tol), encoding="utf-8")
+    (r,) = run_checks("hyp", formulas_path=[str(p)]).results
+    assert r.severity == grade, r.message
+    assert r.evidence["approximate"]["tol"] == str(Fraction(tol))
+    # the largest relative error over y in [1, 10] is y/100 at y = 10: 0.1 (by hand)
+    assert float(r.evidence["largest_sampled_error"]["relative_error"]) == pytest.approx(0.1, rel=0.05)
+    if grade == "warning":
+        assert r.reason == "approximation" and "beyond the tolerance 5 %" in r.message
+        y = Fraction(r.evidence["counterexample"]["y"])
+        assert 5 < y <= 10                  # independently: y/100 > 0.05 and inside y <= 10
+    else:
+        assert "within the tolerance 20 %" in r.message
+
+
+def test_approximate_needs_rel_equal_and_a_quote(tmp_path):
+    body = APPROX.format(id="approx", tol="0.1").replace('rel = "=="', 'rel = "<="')
+    p = tmp_path / "hyp.toml"
+    p.write_text('[paper]\nkey = "hyp"\ntitle = "t"\n' + body, encoding="utf-8")
+    with pytest.raises(FormulaFileError, match="rel = '=='"):
+        load_file(p)

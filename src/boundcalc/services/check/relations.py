@@ -13,6 +13,8 @@ def compare(reg, paper, t, f: Finding):
     a, b = expr(reg, paper, t["lhs"], uses), expr(reg, paper, t["rhs"], uses)
     hyps = hypotheses.for_check(reg, paper, t, a.symbols() | b.symbols())
     doms = hypotheses.add_domains(reg, paper, domains(reg, paper, Rel("==", a, b)), hyps)
+    if "approximate" in t:
+        return _approximate(t, f, a, b, doms, hyps)
     r = decide(a, t["rel"], b, doms, hypotheses.relations(hyps),
                statement=f"{t['lhs']} {t['rel']} {t['rhs']}")
     f.evidence = {"verdict": r.method, "counterexample": r.counterexample}
@@ -177,3 +179,63 @@ def _pair_within(node, v, at, doms, hyps, extra, rising: bool):
         if doms[v].integer:
             break
     return None
+
+
+def _approximate(t, f: Finding, a, b, doms, hyps):
+    """A claim the paper makes with '≈': graded by the relative error |a - b|/|b| over the
+    stated range (domains, hypotheses, the check's assumptions) against the declared
+    tolerance. Within it (proved): passes; beyond it at a certified point: a warning
+    (reason "approximation") with the error there and the largest sampled error."""
+    from fractions import Fraction
+    import mpmath
+    import numpy as np
+    from ...backends import mp as mpb
+    from ...expr.nodes import Func, Mul, Num
+    from ..sampling import point, sample, values
+    tol = Fraction(str(t["approximate"]["tol"]))
+    err, scale = Func("abs", (sub(a, b),)), Mul((Num(tol), Func("abs", (b,))))
+    extra = hypotheses.relations(hyps)
+    f.evidence = {"approximate": {"tol": str(tol), "quote": t["approximate"]["quote"]}}
+    if hyps:
+        f.evidence["hypotheses"] = [h.to_json() for h in hyps]
+    worst = None
+    if doms:
+        pts = sample(doms, 3000, seed=7)
+        with np.errstate(all="ignore"):
+            ev = values(err, pts) / np.abs(values(b, pts))
+            ok = np.isfinite(ev)
+            for x in extra:
+                lv, rv = values(x.lhs, pts), values(x.rhs, pts)
+                ok &= {"<=": lv <= rv, ">=": lv >= rv, "<": lv < rv, ">": lv > rv, "==": np.isclose(lv, rv)}[x.op]
+        if ok.any():
+            i = int(np.flatnonzero(ok)[np.argmax(ev[ok])])
+            at = point(pts, i)
+            rows = hypotheses.status_at(hyps, at)
+            if all(r["holds"] is True for r in rows):
+                e = mpb.evaluate(err, at, digits=15) / abs(mpb.evaluate(b, at, digits=15))
+                worst = {"relative_error": mpmath.nstr(e, 6), "at": {k: str(v) for k, v in at.items()}}
+                f.evidence["largest_sampled_error"] = worst
+    r = decide(err, "<=", scale, doms, extra, statement=f"|{t['lhs']} - {t['rhs']}| <= {tol} |{t['rhs']}|")
+    f.evidence["verdict"] = r.method
+    shown = f"relative error {worst['relative_error']} at most (sampled)" if worst else ""
+    if r.verdict == "proved":
+        f.message = (f"approximation within the tolerance {_pct(tol)} over the stated range [{r.method}]"
+                     + (f"; {shown}" if shown else ""))
+    elif r.verdict == "disproved":
+        ce = r.counterexample
+        f.evidence["counterexample"] = ce
+        at = {k: v for k, v in ce.items() if k not in ("lhs", "rhs")}
+        e = mpb.evaluate(err, {k: Fraction(v) for k, v in at.items()}, digits=15) / abs(
+            mpb.evaluate(b, {k: Fraction(v) for k, v in at.items()}, digits=15))
+        f.grade("warning", "approximation",
+                f"approximation beyond the tolerance {_pct(tol)}: relative error {mpmath.nstr(e, 4)} at "
+                + ", ".join(f"{k} = {v}" for k, v in at.items())
+                + (f" ({hypotheses.describe(hypotheses.status_at(hyps, at))})" if hyps else "")
+                + (f"; largest sampled {worst['relative_error']}" if worst else "") + f" [{r.method}]")
+    else:
+        f.grade("warning", "undecided", f"approximation: undecided whether the relative error stays within "
+                                        f"{_pct(tol)} [{r.method}]" + (f"; {shown}" if shown else ""))
+
+
+def _pct(x) -> str:
+    return f"{float(x) * 100:g} %"
