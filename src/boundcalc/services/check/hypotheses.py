@@ -30,6 +30,11 @@ class Hyp:
     source: str = ""
     pinned: str = ""      # "C_w = 1" when a hidden constant was pinned
 
+    @property
+    def where(self) -> str:
+        """'Thm. 5' or 'Thm. 5, with C_w = 1' (a hidden constant pinned)."""
+        return self.origin + (f", with {self.pinned}" if self.pinned else "")
+
     def to_json(self) -> dict:
         out = {"hypothesis": self.text, "from": self.origin}
         if self.quote:
@@ -98,7 +103,7 @@ def status_at(hyps: list[Hyp], env: dict) -> list[dict]:
     pt = {k: _frac(v) for k, v in env.items() if _frac(v) is not None}
     out = []
     for h in hyps:
-        row = {"hypothesis": h.text, "from": h.origin}
+        row = {"hypothesis": h.text, "from": h.where}
         if not h.rel.symbols() <= pt.keys():
             row["holds"] = None
             row["why"] = "not all of its symbols are fixed at the point: " + ", ".join(

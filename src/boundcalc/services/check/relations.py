@@ -106,6 +106,14 @@ def _monotone_within(reg, paper, t, f: Finding, node, hyps, box):
     doms = hypotheses.add_domains(reg, paper, domains(reg, paper, node), hyps, skip=fixed)
     if box:
         doms = apply_box(doms, box)
+    nowhere = _nowhere(hyps, extra, doms)
+    if nowhere:
+        f.evidence = {"hypotheses": [h.to_json() for h in hyps], "outside": nowhere}
+        f.grade("note", "outside the hypotheses",
+                "outside the hypotheses: " + "; ".join(f"{x['hypothesis']} [{x['from']}] fails at every point of "
+                                                       f"the check's range ({x['verdict']})" for x in nowhere)
+                + f" — the result is not stated there, so its monotonicity in {v} there is not the paper's claim")
+        return
     deriv = from_sympy(to_sympy(node, {}).diff(to_sympy(_sym(v), {})))
     f.evidence = {"hypotheses": [h.to_json() for h in hyps], "derivative": show(deriv)}
     rel = "<=" if want == "decreasing" else ">="
@@ -136,6 +144,21 @@ def _monotone_within(reg, paper, t, f: Finding, node, hyps, box):
             f"stated {want} in {v}, but within the hypotheses f {'rises' if want == 'decreasing' else 'falls'} "
             f"from {v} = {pair[v + '_1']} to {pair[v + '_2']} (f: {pair['f_1']} -> {pair['f_2']}, compared in "
             f"ball arithmetic); at both points: {hypotheses.describe(pair['hypotheses_1'])}")
+
+
+def _nowhere(hyps, extra, doms) -> list[dict]:
+    """The hypotheses that fail at EVERY point of the check's range (their negation
+    proved by the shared procedure over the domains, box and fixed values)."""
+    neg = {"<=": ">", "<": ">=", ">=": "<", ">": "<="}
+    out = []
+    for h, r in zip(hyps, extra):
+        if r.op not in neg or not r.symbols() <= doms.keys():
+            continue
+        d = decide(r.lhs, neg[r.op], r.rhs, {n: doms[n] for n in r.symbols()}, statement=f"not ({h.text})",
+                   seconds=2.0)
+        if d.verdict == "proved":
+            out.append({"hypothesis": h.text, "from": h.where, "verdict": d.method})
+    return out
 
 
 def _inside(d, default):
