@@ -35,7 +35,7 @@ CHECK_FIELDS: dict[str, tuple[set[str], set[str]]] = {
     "measured": ({"measurement", "expected", "at"}, {"tol", "atol", "seed", "uses"}),
 }
 _REGIME_FIELDS = {"name", "together", "fixed", "limit", "var", "order"}
-_CHECK_COMMON = {"id", "kind", "location", "description", "severity", "note", "covers", "reading"}
+_CHECK_COMMON = {"id", "kind", "location", "description", "severity", "note", "covers", "reading", "explained_by"}
 # reading: what a check's finding rests on.  "printed" (default): the paper's text as
 # printed; "garbled": one reading of an expression the text copy lost (graded as a note);
 # "versions": a comparison of two versions of the paper (a revision, graded as a note).
@@ -434,8 +434,30 @@ def _load_checks(path: Path, paper: Paper, items: Any, out: list) -> None:
         if t.get("reading", "printed") not in READINGS:
             raise _fail(path, where, f"reading must be one of {', '.join(READINGS)}, "
                                      f"not {t['reading']!r}")
+        if "explained_by" in t:
+            e = _fields(path, f"{where} explained_by", t["explained_by"], {"check", "because"}, {"where", "uses"})
+            for u in _str_list(path, where, e.get("uses", []), "explained_by uses"):
+                if u not in paper.formulas:
+                    raise _fail(path, where, f"explained_by uses unknown formula {u!r}")
+            if "where" in e and not isinstance(_parse(path, f"{where} explained_by where", e["where"]), Rel):
+                raise _fail(path, where, "explained_by where must be a relation (checked at the finding's point)")
+            if not _str(path, where, e["because"], "explained_by because").strip():
+                raise _fail(path, where, "explained_by needs 'because' (how the root explains this finding)")
+            if _str(path, where, e["check"], "explained_by check") == t["id"]:
+                raise _fail(path, where, "a check cannot be explained by itself")
         out.append(CheckSpec(paper.key, t["id"], kind, t.get("location", ""),
                                       t.get("description", ""), dict(t)))
+    ids = {c.id for c in out}
+    for c in out:
+        root = c.fields.get("explained_by", {}).get("check")
+        if root is not None and root not in ids:
+            raise _fail(path, f"check {c.id!r}", f"explained_by names unknown check {root!r}")
+        seen_roots, r = {c.id}, root
+        while r is not None:                 # no cycles: a root is never its own consequence
+            if r in seen_roots:
+                raise _fail(path, f"check {c.id!r}", "explained_by forms a cycle")
+            seen_roots.add(r)
+            r = next(x for x in out if x.id == r).fields.get("explained_by", {}).get("check")
 
 
 def _check_kind_fields(path: Path, where: str, paper: Paper, kind: str, t: dict) -> None:

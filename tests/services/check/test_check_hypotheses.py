@@ -236,3 +236,64 @@ def test_approximate_needs_rel_equal_and_a_quote(tmp_path):
     p.write_text('[paper]\nkey = "hyp"\ntitle = "t"\n' + body, encoding="utf-8")
     with pytest.raises(FormulaFileError, match="rel = '=='"):
         load_file(p)
+
+
+ROOTS = SYMS + '''
+[formulas.g]
+name = "g"
+kind = "definition"
+expr = "1 - 2*x"
+source = "Thm. 1"
+
+[[checks]]
+id = "root"
+kind = "compare"
+location = "Thm. 1"
+description = "1 - 2x >= 0 on (0, 1): false for x > 1/2"
+lhs = "g"
+rel = ">="
+rhs = "0"
+uses = ["g"]
+
+[[checks]]
+id = "consequence"
+kind = "compare"
+location = "Cor. 1"
+description = "(1 - 2x) y >= 0: false exactly where the root is"
+lhs = "g*y"
+rel = ">="
+rhs = "0"
+uses = ["g"]
+explained_by = {{ check = "{root}", where = "{where}", because = "g < 0 there" }}
+'''
+
+
+@pytest.mark.parametrize("root, where, attached", [
+    ("root", "x > 1/2", True),          # the condition holds at the consequence's counterexample
+    ("root", "x < 1/2", False),         # it cannot: every counterexample has x > 1/2
+])
+def test_consequence_attached_under_its_root_only_when_shown(tmp_path, root, where, attached):
+    p = tmp_path / "hyp.toml"
+    p.write_text('[paper]\nkey = "hyp"\ntitle = "t"\n' + ROOTS.format(root=root, where=where), encoding="utf-8")
+    rep = run_checks("hyp", formulas_path=[str(p)])
+    r = {x.check: x for x in rep.results}
+    assert r["root"].severity == r["consequence"].severity == "error"
+    x = Fraction(r["consequence"].evidence["counterexample"]["x"])
+    assert x > Fraction(1, 2)                                      # by hand: (1 - 2x) y < 0 iff x > 1/2
+    assert (r["consequence"].root == "hyp.root") is attached
+    kinds = rep.to_json()["counts_by_kind"]
+    assert (kinds["root"], kinds["consequence"]) == ((1, 1) if attached else (2, 0))
+    md = rep.to_markdown()
+    assert ("  - consequence (g < 0 there):" in md) is attached
+
+
+def test_explained_by_must_name_a_check_without_cycles(tmp_path):
+    body = ROOTS.format(root="nope", where="x > 1/2")
+    p = tmp_path / "hyp.toml"
+    p.write_text('[paper]\nkey = "hyp"\ntitle = "t"\n' + body, encoding="utf-8")
+    with pytest.raises(FormulaFileError, match="explained_by names unknown check 'nope'"):
+        load_file(p)
+    body = ROOTS.format(root="consequence", where="x > 1/2")
+    p.write_text('[paper]\nkey = "hyp"\ntitle = "t"\n' + body, encoding="utf-8")
+    with pytest.raises(FormulaFileError, match="explained by itself"):
+        load_file(p)

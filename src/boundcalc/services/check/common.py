@@ -32,6 +32,10 @@ class Finding:
     covers: list = field(default_factory=list)
     rerun: str = ""        # a command line that reproduces the evidence
     api: str = ""          # the same as a Python call, where it differs
+    # a consequence: "paper.check" of the root finding that explains this one, and why
+    # (declared by the check's `explained_by`; attached only when the root is a finding)
+    root: str = ""
+    because: str = ""
 
     def to_json(self) -> dict:
         return dict(self.__dict__)
