@@ -197,8 +197,30 @@ def _run_one(reg, paper, c) -> Finding:
         raise
     except BaseException as e:           # a time budget's alarm that escaped its layer
         f.grade("warning", "undecided", f"check could not be run: {type(e).__name__} (time budget)")
+    _hypotheses_at_counterexample(reg, paper, c, f)
     _grade_reading(f)
     return f
+
+
+def _hypotheses_at_counterexample(reg, paper, c, f: Finding) -> None:
+    """A counterexample of a check with hypotheses is re-verified against each of them in
+    ball arithmetic, independently of the search that found it, and the finding says
+    which hold there. One that fails (a search bug) does not refute the claim: the
+    finding becomes undecided."""
+    ce = f.evidence.get("counterexample") if isinstance(f.evidence, dict) else None
+    if f.severity == "ok" or not isinstance(ce, dict) or "derivative_at" in ce or "pair" in ce:
+        return
+    pt = {k: v for k, v in ce.items() if k not in ("lhs", "rhs")}
+    hyps = [h for h in hypotheses.for_check(reg, paper, c.fields) if h.rel.symbols() <= pt.keys()]
+    if not hyps or not pt:
+        return
+    rows = hypotheses.status_at(hyps, pt)
+    f.evidence["hypotheses_at_counterexample"] = rows
+    if any(r["holds"] is not True for r in rows):
+        f.grade("warning", "undecided", f"{f.message} — but the counterexample is not certified inside the "
+                                        f"hypotheses ({hypotheses.describe(rows)}): not counted")
+    else:
+        f.message += f" — inside the hypotheses: {hypotheses.describe(rows)}"
 
 
 def _grade_reading(f: Finding) -> None:
