@@ -297,3 +297,19 @@ def test_explained_by_must_name_a_check_without_cycles(tmp_path):
     p.write_text('[paper]\nkey = "hyp"\ntitle = "t"\n' + body, encoding="utf-8")
     with pytest.raises(FormulaFileError, match="explained by itself"):
         load_file(p)
+
+
+def test_monotone_pair_inside_hypotheses_with_fixed_values(tmp_path):
+    # x(1 - x) y with y fixed at 2: decreasing claimed under x <= y/4 (= 1/2) is false; the
+    # pair must be checked against the hypothesis with y pinned
+    body = BODY.replace('expr = "x*(1 - x)"', 'expr = "x*(1 - x)*y"').replace(
+        'expr = "x <= 1/2"', 'expr = "x <= y/4"').replace(
+        'description = "x(1 - x) decreases in x for x <= 1/2 (false)"',
+        'description = "x(1 - x) y decreases in x for x <= 1/2 (false)"\nfixed = { y = "2" }')
+    p = tmp_path / "hyp.toml"
+    p.write_text('[paper]\nkey = "hyp"\ntitle = "t"\n' + body, encoding="utf-8")
+    (r,) = run_checks("hyp", formulas_path=[str(p)], only=["decreasing_inside"]).results
+    assert r.severity == "error", r.message
+    pair = r.evidence["counterexample"]["pair"]
+    x1, x2 = Fraction(pair["x_1"]), Fraction(pair["x_2"])
+    assert 0 < x1 < x2 <= Fraction(1, 2) and 2 * x1 * (1 - x1) < 2 * x2 * (1 - x2)

@@ -5,9 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from ...errors import BoundcalcError
 from ...expr.domains import Domain
-from ...expr.nodes import Node, Num, Ref, Rel, Sym, substitute
+from ...expr.nodes import Node, Num, Ref, Sym, substitute
 from ...expr.parser import parse, parse_number
 
 SEVERITIES = ("error", "warning", "note")
@@ -87,16 +86,6 @@ def pin(node: Node, values: dict) -> Node:
 
 def subst(reg, paper, mapping: dict, uses=()) -> dict[str, Node]:
     return {k: expr(reg, paper, v, uses) for k, v in (mapping or {}).items()}
-
-
-def assumptions(assume) -> list[Rel]:
-    out = []
-    for a in assume or []:
-        r = parse(a["expr"] if isinstance(a, dict) else a, where="assume")
-        if not isinstance(r, Rel):
-            raise BoundcalcError(f"assumption {a!r} is not a relation")
-        out.append(r)
-    return out
 
 
 def show(node: Node) -> str:

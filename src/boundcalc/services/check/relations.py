@@ -91,6 +91,7 @@ def _monotone_within(reg, paper, t, f: Finding, node, hyps, box):
     sign of the derivative decided by the shared procedure with the hypotheses as
     assumptions; a refutation is a pair of points differing only in the variable, both
     inside the hypotheses (re-verified in ball arithmetic), where f moves the wrong way."""
+    from dataclasses import replace
     from fractions import Fraction
     from ...backends.sym import from_sympy, to_sympy
     from ...expr.nodes import Num
@@ -101,8 +102,9 @@ def _monotone_within(reg, paper, t, f: Finding, node, hyps, box):
         node = sub(node.rhs, node.lhs)
     fixed = {k: Fraction(str(x)) for k, x in (t.get("fixed") or {}).items()}
     node = hypotheses.pin_point(node, fixed)
-    extra = [Rel(h.rel.op, hypotheses.pin_point(h.rel.lhs, fixed), hypotheses.pin_point(h.rel.rhs, fixed))
-             for h in hyps]
+    hyps = [replace(h, rel=Rel(h.rel.op, hypotheses.pin_point(h.rel.lhs, fixed),
+                               hypotheses.pin_point(h.rel.rhs, fixed))) for h in hyps]
+    extra = hypotheses.relations(hyps)
     doms = hypotheses.add_domains(reg, paper, domains(reg, paper, node), hyps, skip=fixed)
     if box:
         doms = apply_box(doms, box)
