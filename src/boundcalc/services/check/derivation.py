@@ -352,8 +352,8 @@ def _least_constants(c_side, d_side, extra, consts, own, doms, rel) -> list[dict
         return out
     pts = sample(doms, 4000, seed=11)
     for name in sorted(own):
-        if any(name in x.symbols() for x in extra):
-            continue            # an assumption on the constant itself: the scan below handles it
+        if name in d_side.symbols() or any(name in x.symbols() for x in extra):
+            continue            # in the premise too, or assumed on: the scan below handles it
         others = {n: v for n, v in consts.items() if n != name}
         c, d = pin(c_side, others), pin(d_side, others)
         ex = [Rel(x.op, pin(x.lhs, others), pin(x.rhs, others)) for x in extra]
