@@ -67,7 +67,8 @@ def run(reg, paper, t, f: Finding):
     ex0 = [Rel(r.op, pin(r.lhs, consts), pin(r.rhs, consts)) for r in extra]
     if consts:
         f.evidence["hidden_constants"] = {k: str(v) for k, v in consts.items()}
-    eq = decide(c0, "==", d0, doms, ex0, statement="claim == derived")
+    inh = hypotheses.inherited_count(hyps)
+    eq = hypotheses.decide_within(c0, "==", d0, doms, ex0, inh, statement="claim == derived")
     if eq.verdict == "proved":
         f.message = "follows exactly: the printed statement equals the premise after the substitutions" + (
             _at(consts) if consts else "") + f" [{eq.method}]"
@@ -97,7 +98,7 @@ def run(reg, paper, t, f: Finding):
                     f"equals the derived one [{eq.method}]")
         return
     rel = ">=" if direction == "upper" else "<="
-    r = decide(c0, rel, d0, doms, ex0, statement=f"claim {rel} derived")
+    r = hypotheses.decide_within(c0, rel, d0, doms, ex0, inh, statement=f"claim {rel} derived")
     f.evidence["verdict"] = r.method
     if r.verdict == "proved":
         k = _constant_factor(c0, d0, doms, ex0) if ratio_ok else None
@@ -206,10 +207,10 @@ def _existential(reg, paper, t, f, c_side, d_side, extra, consts, doms, rel, r0,
         if all(r.verdict == "disproved" for _, r in ends):
             f.evidence["counterexamples_at_extreme_constants"] = {
                 _vals(v): r.counterexample for v, r in ends}
-            f.grade("error", "false as printed",
-                    f"not implied for any tried value of the claim's hidden constant(s) "
-                    f"{', '.join(sorted(own))}: certified counterexamples with them at 1e-8, 1 and 1e8 "
-                    f"times {_vals({n: consts[n] for n in sorted(own)})} [{r0.method}]")
+            f.grade("warning", "undecided",
+                    f"undecided: the claim fails with its hidden constant(s) {', '.join(sorted(own))} at 1e-8, 1 "
+                    f"and 1e8 times {_vals({n: consts[n] for n in sorted(own)})} (certified counterexamples "
+                    f"[{r0.method}]), but no proof that no constant works (the ratio is not shown unbounded)")
             return
         f.grade("warning", "undecided",
                 f"undecided: fails with the hidden constant(s) at {_vals(consts)} [{r0.method}], but no "

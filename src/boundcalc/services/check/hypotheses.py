@@ -70,6 +70,8 @@ def for_check(reg, paper, t: dict, symbols: set[str] | None = None) -> list[Hyp]
                 same.origin += f", {h.result}"
             continue
         out.append(Hyp(node, h.text, h.result, h.quote, h.source, pinned))
+    if symbols is not None:
+        out = _project(reg, paper, out, symbols)
     for a in t.get("assume", []) or []:
         text, reason = (a["expr"], a["reason"]) if isinstance(a, dict) else (a, "")
         r = parse(text, where="assume")
@@ -77,6 +79,38 @@ def for_check(reg, paper, t: dict, symbols: set[str] | None = None) -> list[Hyp]
         r = r.map(lambda n: Ref(None, n.name) if isinstance(n, Sym) and n.name in uses else None)
         out.append(Hyp(reg.resolve(r, paper.key), text, "added by the check", reason))
     return out
+
+
+def _project(reg, paper, hyps: list[Hyp], symbols: set[str]) -> list[Hyp]:
+    """Leave out a hypothesis 'f(s) >= rest' (or 'rest <= f(s)') whose symbol s occurs
+    nowhere else (not in the check, not in another hypothesis), ranges up to infinity, and
+    enters only through f(s) = s, sqrt(s), s**k (k > 0) or log(s): some s satisfies it
+    whatever the other values (e.g. "H large enough"), so it constrains nothing the check
+    evaluates. Sound: the check's statement is about the other symbols only."""
+    out = []
+    for i, h in enumerate(hyps):
+        big = {">=": h.rel.lhs, ">": h.rel.lhs, "<=": h.rel.rhs, "<": h.rel.rhs}.get(h.rel.op)
+        rest = {">=": h.rel.rhs, ">": h.rel.rhs, "<=": h.rel.lhs, "<": h.rel.lhs}.get(h.rel.op)
+        s_ = _grows_in(big)
+        elsewhere = symbols.union(*(x.rel.symbols() for j, x in enumerate(hyps) if j != i))
+        table = reg.symbol_table(h.rel, paper.key)
+        if (s_ is not None and s_ not in elsewhere and s_ not in rest.symbols() and s_ in table
+                and table[s_].domain.hi is None):
+            continue
+        out.append(h)
+    return out
+
+
+def _grows_in(node) -> str | None:
+    """s when ``node`` is s, sqrt(s), s**k with k > 0, or log(s) (tends to +oo with s)."""
+    from ...expr.nodes import Func, Pow, Sym as S
+    if isinstance(node, S):
+        return node.name
+    if isinstance(node, Func) and node.name in ("sqrt", "log") and len(node.args) == 1 and isinstance(node.args[0], S):
+        return node.args[0].name
+    if isinstance(node, Pow) and isinstance(node.base, S) and isinstance(node.exp, Num) and node.exp.value > 0:
+        return node.base.name
+    return None
 
 
 def relations(hyps: list[Hyp]) -> list[Rel]:
@@ -169,3 +203,23 @@ def added(results) -> list[dict]:
                 out.append({"paper": r.paper, "check": r.check, "assumption": h["hypothesis"],
                             "reason": h.get("reason", ""), "grade": r.severity})
     return out
+
+
+def decide_within(a, rel: str, b, doms: dict, extra: list, inherited: int, *, statement: str, **kw):
+    """The shared decision of ``a rel b`` where the hypotheses hold, ``extra`` being the
+    inherited hypotheses (its first ``inherited`` relations) then the check's own
+    assumptions. A proof under the check's own assumptions alone holds a fortiori under
+    all, and is tried first (inherited hypotheses make the problem larger); anything
+    else is decided under all of them, so that a counterexample satisfies every one."""
+    from .common import decide
+    if inherited:
+        own = list(extra[inherited:])
+        used = a.symbols() | b.symbols() | set().union(*(r.symbols() for r in own))
+        r = decide(a, rel, b, {n: d for n, d in doms.items() if n in used}, own, statement=statement, **kw)
+        if r.verdict == "proved":
+            return r
+    return decide(a, rel, b, doms, extra, statement=statement, **kw)
+
+
+def inherited_count(hyps: list[Hyp]) -> int:
+    return sum(h.origin != "added by the check" for h in hyps)

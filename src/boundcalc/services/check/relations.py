@@ -15,8 +15,8 @@ def compare(reg, paper, t, f: Finding):
     doms = hypotheses.add_domains(reg, paper, domains(reg, paper, Rel("==", a, b)), hyps)
     if "approximate" in t:
         return _approximate(t, f, a, b, doms, hyps)
-    r = decide(a, t["rel"], b, doms, hypotheses.relations(hyps),
-               statement=f"{t['lhs']} {t['rel']} {t['rhs']}")
+    r = hypotheses.decide_within(a, t["rel"], b, doms, hypotheses.relations(hyps), hypotheses.inherited_count(hyps),
+                                 statement=f"{t['lhs']} {t['rel']} {t['rhs']}")
     f.evidence = {"verdict": r.method, "counterexample": r.counterexample}
     if hyps:
         f.evidence["hypotheses"] = [h.to_json() for h in hyps]
@@ -39,7 +39,8 @@ def restatement(reg, paper, t, f: Finding):
     if hyps:
         f.evidence["hypotheses"] = [h.to_json() for h in hyps]
     doms = hypotheses.add_domains(reg, paper, domains(reg, paper, Rel("==", a, b)), hyps)
-    r = decide(a, "==", b, doms, hypotheses.relations(hyps), statement=f"{t['a']} == {t['b']}")
+    r = hypotheses.decide_within(a, "==", b, doms, hypotheses.relations(hyps), hypotheses.inherited_count(hyps),
+                                 statement=f"{t['a']} == {t['b']}")
     f.evidence["verdict"] = r.method
     if r.verdict == "proved":
         f.message = f"the two statements are identical [{r.method}]"
@@ -59,12 +60,17 @@ def monotone(reg, paper, t, f: Finding):
     box = {k: (str(v[0]), str(v[1])) for k, v in (t.get("box") or {}).items()}
     node = formula(reg, paper, t["formula"])
     hyps = hypotheses.for_check(reg, paper, t, node.symbols())
-    if hyps:
-        return _monotone_within(reg, paper, t, f, node, hyps, box)
-    r = run(Formula(reg.spec(fid), reg), t["var"], box=box, fixed=t.get("fixed"))
     want = {"nondecreasing": "increasing", "nonincreasing": "decreasing"}.get(t["claim"], t["claim"])
+    r = None
+    if not [h for h in hyps if h.origin == "added by the check"]:
+        r = run(Formula(reg.spec(fid), reg), t["var"], box=box, fixed=t.get("fixed"))
+    if hyps and (r is None or r.verdict != want or r.evidence not in ("proved", "certified")):
+        # not shown over the whole range: decided where the hypotheses hold
+        return _monotone_within(reg, paper, t, f, node, hyps, box)
     f.evidence = {"verdict": r.verdict, "evidence": r.evidence, "derivative": r.derivative, "box": r.box,
                   "counterexample": r.counterexample}
+    if hyps:                   # shown over the whole range, so where the hypotheses hold too
+        f.evidence["hypotheses"] = [h.to_json() for h in hyps]
     if getattr(r, "layer", None):
         f.evidence["layer"] = r.layer
     if r.verdict == want:
