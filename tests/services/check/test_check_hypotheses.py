@@ -313,3 +313,35 @@ def test_monotone_pair_inside_hypotheses_with_fixed_values(tmp_path):
     pair = r.evidence["counterexample"]["pair"]
     x1, x2 = Fraction(pair["x_1"]), Fraction(pair["x_2"])
     assert 0 < x1 < x2 <= Fraction(1, 2) and 2 * x1 * (1 - x1) < 2 * x2 * (1 - x2)
+
+
+def test_a_hypothesis_some_free_symbol_can_always_meet_is_projected_out(tmp_path):
+    """'sqrt(H) >= 10 x' with H in nothing else: some H meets it for every x, so it
+    constrains nothing a check about x evaluates; 'x <= H' with H also in the check stays."""
+    from boundcalc.registry import get_registry
+    from boundcalc.services.check import hypotheses
+    body = SYMS + '''
+[symbols.H]
+description = "heads"
+domain = "real >= 1"
+
+[[hypotheses]]
+result = "Thm. 1"
+expr = "sqrt(H) >= 10*x"
+quote = "q"
+source = "s"
+
+[[hypotheses]]
+result = "Thm. 1"
+expr = "x**2 <= 1/4"
+quote = "q"
+source = "s"
+'''
+    p = tmp_path / "hyp.toml"
+    p.write_text('[paper]\nkey = "hyp"\ntitle = "t"\n' + body, encoding="utf-8")
+    reg = get_registry([str(p)])
+    paper = reg.paper("hyp")
+    kept = hypotheses.for_check(reg, paper, {"covers": ["Thm. 1"]}, {"x"})
+    assert [h.text for h in kept] == ["x**2 <= 1/4"]
+    both = hypotheses.for_check(reg, paper, {"covers": ["Thm. 1"]}, {"x", "H"})
+    assert [h.text for h in both] == ["sqrt(H) >= 10*x", "x**2 <= 1/4"]
