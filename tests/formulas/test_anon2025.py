@@ -560,12 +560,16 @@ def test_rademacher_term_grows_under_the_width_condition():
     assert 0 < fixed_large < fixed_small
 
 
-def test_tightens_with_N_is_refuted_by_a_certified_rising_pair():
-    """Sec. 4.4 says Thm. 5's bound tightens with N; at the Table 1 setting it rises from
-    N = 400 to 401. The check must say so as an error (a certified pair), not 'undecided'."""
+def test_tightens_with_N_at_table1_is_outside_thm5_hypotheses():
+    """Sec. 4.4 says Thm. 5's bound tightens with N; at the Table 1 setting (d_m = 64, N from
+    400 to 10000) it rises from N = 400 to 401 — but there Thm. 5's width condition
+    d_m >= Omega~(N^3) fails everywhere (64 < 400^3), so the check says 'outside the
+    hypotheses', not that the paper's claim is false."""
     from boundcalc.services.check import run_checks
     (f,) = run_checks("anon2025", only=["theorem5_tightens_with_N_table1"]).results
-    assert f.severity == "error" and "rises from N = 400 to 401" in f.message
+    assert (f.severity, f.reason) == ("note", "outside the hypotheses"), f.message
+    assert "cond_width [Thm. 5, with C_w = 1] fails at every point" in f.message
+    assert 64 < 400 ** 3
     fixed = dict(d_m=64, d_s=13, R_X=1, R_Q=1, R_K=1, R_V=1, R_O=1, eta_Q=9, eta_K=9, eta_V=9, eta_O=2,
                  alpha=0, delta="0.05", C_5=1, C_5O=1)
     th5 = boundcalc.formula("anon2025.theorem5")

@@ -18,7 +18,8 @@ from ..errors import BoundcalcError, FormulaFileError
 from ..expr.domains import parse_domain
 from ..expr.nodes import Node, Ref, Rel, Sym
 from ..expr.parser import parse, parse_number, reserved
-from .model import KINDS, ROLES, STATUSES, VALUE_KINDS, CheckSpec, FormulaSpec, Paper, Setting, Symbol
+from .model import (KINDS, ROLES, STATUSES, VALUE_KINDS, CheckSpec, FormulaSpec, Hypothesis, Paper, Setting,
+                    Symbol)
 
 _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
@@ -26,15 +27,15 @@ CHECK_FIELDS: dict[str, tuple[set[str], set[str]]] = {
     # kind: (required, optional)
     "derivation": ({"claim", "premise", "direction"}, {"substitute", "uses", "assume", "existential"}),
     "order": ({"formula", "var", "order", "relation"}, {"fixed", "together", "side", "limit", "regimes"}),
-    "monotone": ({"formula", "var", "claim"}, {"box", "fixed"}),
-    "compare": ({"lhs", "rel", "rhs"}, {"uses", "assume"}),
-    "restatement": ({"a", "b"}, {"substitute"}),
+    "monotone": ({"formula", "var", "claim"}, {"box", "fixed", "assume", "uses"}),
+    "compare": ({"lhs", "rel", "rhs"}, {"uses", "assume", "approximate"}),
+    "restatement": ({"a", "b"}, {"substitute", "assume", "uses"}),
     "vacuity": ({"formula", "at", "trivial", "direction"}, {"side", "trivial_is", "floor", "ceiling"}),
     "identity": ({"function", "derivative", "wrt", "at"}, {"tol", "uses"}),
     "measured": ({"measurement", "expected", "at"}, {"tol", "atol", "seed", "uses"}),
 }
 _REGIME_FIELDS = {"name", "together", "fixed", "limit", "var", "order"}
-_CHECK_COMMON = {"id", "kind", "location", "description", "severity", "note", "covers", "reading"}
+_CHECK_COMMON = {"id", "kind", "location", "description", "severity", "note", "covers", "reading", "explained_by"}
 # reading: what a check's finding rests on.  "printed" (default): the paper's text as
 # printed; "garbled": one reading of an expression the text copy lost (graded as a note);
 # "versions": a comparison of two versions of the paper (a revision, graded as a note).
@@ -155,7 +156,7 @@ def load_file(path: str | Path, *, lazy_checks: bool = False) -> Paper:
                                "strings such as \"1e5000\", within the number budget)") from None
     except RecursionError:
         raise FormulaFileError(f"{path.name}: not usable TOML: nested too deeply") from None
-    _fields(path, "top level", data, {"paper"}, {"symbols", "formulas", "settings", "checks"})
+    _fields(path, "top level", data, {"paper"}, {"symbols", "formulas", "settings", "checks", "hypotheses"})
     meta = _fields(path, "[paper]", data["paper"], {"key", "title"},
                    {"authors", "reference", "text", "note", "results",
                     "arxiv", "doi", "url", "year", "venue", "cite_key", "bibtex"})
@@ -174,6 +175,7 @@ def load_file(path: str | Path, *, lazy_checks: bool = False) -> Paper:
     _load_symbols(path, paper, data.get("symbols", {}))
     _load_formulas(path, paper, data.get("formulas", {}))
     _load_settings(path, paper, data.get("settings", {}))
+    _load_hypotheses(path, paper, data.get("hypotheses", []))
     items = data.get("checks", [])
     if lazy_checks:
         paper._load_checks = lambda out: _load_checks(path, paper, items, out)
@@ -322,6 +324,61 @@ def _load_settings(path: Path, paper: Paper, table: Any) -> None:
             aliases=tuple(t.get("aliases", [])), note=t.get("note", ""), constraints=tuple(constraints))
 
 
+def _load_hypotheses(path: Path, paper: Paper, items: Any) -> None:
+    """``[[hypotheses]]``: the conditions under which the paper states each result. Either
+    ``expr`` (a relation; formulas by bare name listed in ``uses``) or ``requirement`` (a
+    requirement formula of the paper), with the paper's own words (``quote``) and where they
+    are (``source``)."""
+    if not isinstance(items, list):
+        raise _fail(path, "[[hypotheses]]", "hypotheses must be an array of tables [[hypotheses]]")
+    out = []
+    for i, t in enumerate(items):
+        where = f"[[hypotheses]] #{i + 1}"
+        if isinstance(t, dict) and isinstance(t.get("result"), str):
+            where += f" (result {t['result']!r})"
+        _fields(path, where, t, {"result", "quote", "source"}, {"expr", "requirement", "uses", "note"})
+        result = _str(path, where, t["result"], "result")
+        if result not in paper.results:
+            raise _fail(path, where, f"result {result!r} is not listed in [paper] results")
+        for f in ("quote", "source"):
+            if not _str(path, where, t[f], f).strip():
+                raise _fail(path, where, f"{f} must not be empty (quote the statement and say where it is)")
+        if ("expr" in t) == ("requirement" in t):
+            raise _fail(path, where, "give exactly one of 'expr' (a relation) or 'requirement' (a formula name)")
+        uses = _str_list(path, where, t.get("uses", []), "uses")
+        for u in uses:
+            if u not in paper.formulas:
+                raise _fail(path, where, f"uses unknown formula {u!r}")
+        if "requirement" in t:
+            name = _str(path, where, t["requirement"], "requirement")
+            spec = paper.formulas.get(name)
+            if spec is None or spec.kind != "requirement":
+                raise _fail(path, where, f"{name!r} is not a requirement formula of {paper.key}")
+            node, text = Ref(None, name), name
+        else:
+            text = _str(path, where, t["expr"], "expr")
+            node = _parse(path, f"{where} expr", text)
+            if not isinstance(node, Rel):
+                raise _fail(path, where, f"expr {text!r} must be a relation 'lhs OP rhs'")
+            node = _bind_names(path, f"{where} expr", node, paper, uses)
+        out.append(Hypothesis(paper.key, result, node, text, t["quote"], t["source"], t.get("note", "")))
+    paper.hypotheses = tuple(out)
+
+
+def _assumption(path: Path, where: str, a: Any) -> None:
+    """A check's own assumption: ``"x <= y"`` or ``{ expr = "x <= y", reason = "..." }``
+    (the reason quotes why the paper's argument allows it)."""
+    if isinstance(a, dict):
+        _fields(path, f"{where} assume", a, {"expr", "reason"}, set())
+        if not _str(path, where, a["reason"], "reason").strip():
+            raise _fail(path, where, "an assumption's reason must not be empty")
+        a = _str(path, where, a["expr"], "assume expr")
+    elif not isinstance(a, str):
+        raise _fail(path, where, "assume entries must be relations (strings) or tables {expr, reason}")
+    if not isinstance(_parse(path, f"{where} assume", a), Rel):
+        raise _fail(path, where, f"assumption {a!r} must be a relation 'lhs OP rhs'")
+
+
 _EXPR_FIELDS = {"lhs", "rhs", "trivial", "function", "derivative", "order", "expected", "floor", "ceiling"}
 _FORMULA_FIELDS = {"claim", "premise", "formula", "a", "b"}
 
@@ -369,8 +426,10 @@ def _load_checks(path: Path, paper: Paper, items: Any, out: list) -> None:
         _check_kind_fields(path, where, paper, kind, t)
         if "rel" in t and t["rel"] not in ("<=", ">=", "<", ">", "=="):
             raise _fail(path, where, "rel must be one of <=, >=, <, >, ==")
+        if not isinstance(t.get("assume", []), list):
+            raise _fail(path, where, "assume must be an array")
         for a in t.get("assume", []):
-            _parse(path, f"{where} assume", a)
+            _assumption(path, where, a)
         covers = _str_list(path, where, t.get("covers", []), "covers")
         unknown = [c for c in covers if c not in paper.results]
         if unknown:
@@ -379,8 +438,30 @@ def _load_checks(path: Path, paper: Paper, items: Any, out: list) -> None:
         if t.get("reading", "printed") not in READINGS:
             raise _fail(path, where, f"reading must be one of {', '.join(READINGS)}, "
                                      f"not {t['reading']!r}")
+        if "explained_by" in t:
+            e = _fields(path, f"{where} explained_by", t["explained_by"], {"check", "because"}, {"where", "uses"})
+            for u in _str_list(path, where, e.get("uses", []), "explained_by uses"):
+                if u not in paper.formulas:
+                    raise _fail(path, where, f"explained_by uses unknown formula {u!r}")
+            if "where" in e and not isinstance(_parse(path, f"{where} explained_by where", e["where"]), Rel):
+                raise _fail(path, where, "explained_by where must be a relation (checked at the finding's point)")
+            if not _str(path, where, e["because"], "explained_by because").strip():
+                raise _fail(path, where, "explained_by needs 'because' (how the root explains this finding)")
+            if _str(path, where, e["check"], "explained_by check") == t["id"]:
+                raise _fail(path, where, "a check cannot be explained by itself")
         out.append(CheckSpec(paper.key, t["id"], kind, t.get("location", ""),
                                       t.get("description", ""), dict(t)))
+    ids = {c.id for c in out}
+    for c in out:
+        root = c.fields.get("explained_by", {}).get("check")
+        if root is not None and root not in ids:
+            raise _fail(path, f"check {c.id!r}", f"explained_by names unknown check {root!r}")
+        seen_roots, r = {c.id}, root
+        while r is not None:                 # no cycles: a root is never its own consequence
+            if r in seen_roots:
+                raise _fail(path, f"check {c.id!r}", "explained_by forms a cycle")
+            seen_roots.add(r)
+            r = next(x for x in out if x.id == r).fields.get("explained_by", {}).get("check")
 
 
 def _check_kind_fields(path: Path, where: str, paper: Paper, kind: str, t: dict) -> None:
@@ -406,6 +487,15 @@ def _check_kind_fields(path: Path, where: str, paper: Paper, kind: str, t: dict)
         for n in _str_list(path, where, t["existential"], "existential"):
             if n not in paper.symbols:
                 raise _fail(path, where, f"existential names unknown symbol {n!r}")
+    if "approximate" in t:
+        a = _fields(path, f"{where} approximate", t["approximate"], {"tol", "quote"}, set())
+        tol = _number(path, f"{where} approximate tol", a["tol"])
+        if not 0 < tol < 1:
+            raise _fail(path, where, "approximate tol (a relative error) must be in (0, 1)")
+        if not _str(path, where, a["quote"], "approximate quote").strip():
+            raise _fail(path, where, "approximate needs the paper's words (quote) for its '≈'")
+        if t.get("rel") != "==":
+            raise _fail(path, where, "an approximate claim compares with rel = '=='")
     if t.get("trivial_is", "exact") not in ("exact", "bound"):
         raise _fail(path, where, f"trivial_is must be 'exact' or 'bound', not {t['trivial_is']!r}")
     if kind == "measured":

@@ -73,6 +73,18 @@ class Setting(Record, frozen=True):
         return f"{self.paper}.{self.name}"
 
 
+class Hypothesis(Record, frozen=True):
+    """A condition under which the paper states a result: a relation over the result's
+    symbols (formula references allowed through ``uses``), quoted from the statement."""
+    paper: str
+    result: str                   # an entry of ``[paper] results``
+    expr: Node                    # a relation (Rel); bare references already Ref nodes
+    text: str                     # the relation as written in the file
+    quote: str                    # the paper's own words
+    source: str                   # section / equation of the quote
+    note: str = ""
+
+
 class CheckSpec(Record, frozen=True):
     paper: str
     id: str
@@ -102,6 +114,7 @@ class Paper(Record):
     symbols: dict[str, Symbol] = factory(dict)
     formulas: dict[str, FormulaSpec] = factory(dict)
     settings: dict[str, Setting] = factory(dict)
+    hypotheses: tuple = ()                 # Hypothesis records, in file order
 
     @property
     def checks(self) -> list[CheckSpec]:

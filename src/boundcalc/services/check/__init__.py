@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 from ...errors import BoundcalcError
 from ...registry import get_registry
-from . import derivation, identity, measured, order, relations, vacuity
+from . import derivation, hypotheses, identity, measured, order, relations, vacuity
 from .common import SEVERITIES, Finding
 
 __all__ = ["run_checks", "Report", "Finding", "coverage", "RUNNERS", "SEVERITIES"]
@@ -54,6 +54,14 @@ class Report:
         out["undecided"] = sum(r.reason == "undecided" for r in rs)    # a part of the warnings
         return out
 
+    def counts_by_kind(self) -> dict:
+        """Findings as roots (explained by no other finding) and consequences (attached to a
+        root), and the two kinds that are not errors of the paper's statements."""
+        fs = self.findings
+        return {"root": sum(not f.root for f in fs), "consequence": sum(bool(f.root) for f in fs),
+                "outside the hypotheses": sum(f.reason == "outside the hypotheses" for f in fs),
+                "approximation": sum(f.reason == "approximation" for f in fs)}
+
     def to_json(self) -> dict:
         reasons: dict[str, int] = {}
         for r in self.findings:
@@ -61,9 +69,11 @@ class Report:
         return {"papers": self.papers, "checks_run": len(self.results), "counts": self.counts(),
                 "counts_by_paper": {p: self.counts(p) for p in self.papers},
                 "counts_by_reason": dict(sorted(reasons.items())),
+                "counts_by_kind": self.counts_by_kind(),
                 "seconds": round(self.seconds, 2),
                 "findings": [f.to_json() for f in self.findings],
                 "passed": [r.to_json() for r in self.results if r.severity == "ok"],
+                "added_assumptions": hypotheses.added(self.results),
                 "coverage": self.coverage or {}}
 
     def to_frame(self, passed: bool = True):
@@ -92,8 +102,61 @@ def run_checks(paper: str | None = None, *, formulas_path=None, only=None) -> Re
     t = time.perf_counter()
     todo = [(k, c.id) for k in keys for c in reg.paper(k).checks if wanted is None or (k, c.id) in wanted]
     out = [_run_by_id(reg, k, cid) for k, cid in todo]
+    _attach_roots(reg, out)
     cov = {k: coverage(k, formulas_path=formulas_path, results=out) for k in keys} if wanted is None else None
     return Report(keys, out, time.perf_counter() - t, cov)
+
+
+def _attach_roots(reg, results: list[Finding]) -> None:
+    """A finding whose check declares ``explained_by`` becomes a consequence of that root
+    when the root is itself a finding (run here if ``--only`` left it out, not reported);
+    a root that passes explains nothing, and the finding stands as a root of its own."""
+    by_id = {(r.paper, r.check): r for r in results}
+    for r in results:
+        if r.severity == "ok":
+            continue
+        spec = next(c for c in reg.paper(r.paper).checks if c.id == r.check)
+        e = spec.fields.get("explained_by")
+        if not e:
+            continue
+        if "where" in e and not _holds_at_point(reg, r, e):
+            r.evidence["declared_root_not_shown"] = (f"{r.paper}.{e['check']}: {e['where']} is not shown to hold "
+                                                     "at this finding's point")
+            continue
+        root = by_id.get((r.paper, e["check"])) or _run_by_id(reg, r.paper, e["check"])
+        while root.severity != "ok" and root.root:          # attach to the root of the root
+            p, _, c = root.root.partition(".")
+            root = by_id.get((p, c)) or _run_by_id(reg, p, c)
+        if root.severity == "ok":
+            r.evidence["declared_root_passed"] = f"{root.paper}.{root.check}"
+            continue
+        r.root, r.because = f"{root.paper}.{root.check}", e["because"]
+
+
+def _holds_at_point(reg, r: Finding, e: dict) -> bool:
+    """The declared condition of a consequence (``explained_by.where``) at the finding's
+    own point (its counterexample, or the derivative's point of a monotone one), decided in
+    ball arithmetic; False when it fails, is undecided or the finding has no point."""
+    from ...backends import mp as mpb
+    from ...expr.nodes import Ref, Sym, sub
+    from ...expr.parser import parse
+    from .hypotheses import _frac
+    ce = r.evidence.get("counterexample") or {}
+    if isinstance(ce, dict) and isinstance(ce.get("derivative_at"), dict):
+        ce = ce["derivative_at"]
+    pt = {k: _frac(v) for k, v in ce.items() if isinstance(v, str) and _frac(v) is not None} \
+        if isinstance(ce, dict) else {}
+    uses = set(e.get("uses", []))
+    rel = parse(e["where"], where="explained_by where").map(
+        lambda n: Ref(None, n.name) if isinstance(n, Sym) and n.name in uses else None)
+    rel = reg.resolve(rel, r.paper)
+    if not pt or not rel.symbols() <= pt.keys():
+        return False
+    s = mpb.decide_sign(sub(rel.lhs, rel.rhs), pt)
+    ok = s is not None and {"<=": s <= 0, ">=": s >= 0, "<": s < 0, ">": s > 0, "==": s == 0}[rel.op]
+    if ok:
+        r.evidence["root_condition_at_point"] = e["where"]
+    return ok
 
 
 def _run_by_id(reg, key: str, cid: str) -> Finding:
@@ -134,8 +197,30 @@ def _run_one(reg, paper, c) -> Finding:
         raise
     except BaseException as e:           # a time budget's alarm that escaped its layer
         f.grade("warning", "undecided", f"check could not be run: {type(e).__name__} (time budget)")
+    _hypotheses_at_counterexample(reg, paper, c, f)
     _grade_reading(f)
     return f
+
+
+def _hypotheses_at_counterexample(reg, paper, c, f: Finding) -> None:
+    """A counterexample of a check with hypotheses is re-verified against each of them in
+    ball arithmetic, independently of the search that found it, and the finding says
+    which hold there. One that fails (a search bug) does not refute the claim: the
+    finding becomes undecided."""
+    ce = f.evidence.get("counterexample") if isinstance(f.evidence, dict) else None
+    if f.severity == "ok" or not isinstance(ce, dict) or "derivative_at" in ce or "pair" in ce:
+        return
+    pt = {k: v for k, v in ce.items() if k not in ("lhs", "rhs")}
+    hyps = [h for h in hypotheses.for_check(reg, paper, c.fields) if h.rel.symbols() <= pt.keys()]
+    if not hyps or not pt:
+        return
+    rows = hypotheses.status_at(hyps, pt)
+    f.evidence["hypotheses_at_counterexample"] = rows
+    if any(r["holds"] is not True for r in rows):
+        f.grade("warning", "undecided", f"{f.message} — but the counterexample is not certified inside the "
+                                        f"hypotheses ({hypotheses.describe(rows)}): not counted")
+    else:
+        f.message += f" — inside the hypotheses: {hypotheses.describe(rows)}"
 
 
 def _grade_reading(f: Finding) -> None:

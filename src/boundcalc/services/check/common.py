@@ -5,9 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from ...errors import BoundcalcError
 from ...expr.domains import Domain
-from ...expr.nodes import Node, Num, Ref, Rel, Sym, substitute
+from ...expr.nodes import Node, Num, Ref, Sym, substitute
 from ...expr.parser import parse, parse_number
 
 SEVERITIES = ("error", "warning", "note")
@@ -32,6 +31,10 @@ class Finding:
     covers: list = field(default_factory=list)
     rerun: str = ""        # a command line that reproduces the evidence
     api: str = ""          # the same as a Python call, where it differs
+    # a consequence: "paper.check" of the root finding that explains this one, and why
+    # (declared by the check's `explained_by`; attached only when the root is a finding)
+    root: str = ""
+    because: str = ""
 
     def to_json(self) -> dict:
         return dict(self.__dict__)
@@ -83,16 +86,6 @@ def pin(node: Node, values: dict) -> Node:
 
 def subst(reg, paper, mapping: dict, uses=()) -> dict[str, Node]:
     return {k: expr(reg, paper, v, uses) for k, v in (mapping or {}).items()}
-
-
-def assumptions(assume) -> list[Rel]:
-    out = []
-    for a in assume or []:
-        r = parse(a, where="assume")
-        if not isinstance(r, Rel):
-            raise BoundcalcError(f"assumption {a!r} is not a relation")
-        out.append(r)
-    return out
 
 
 def show(node: Node) -> str:

@@ -17,12 +17,18 @@ fixed value of them makes the printed statement follow for every value of the va
 """
 from __future__ import annotations
 
+import time
 from fractions import Fraction
 
 from ...errors import BoundcalcError
 from ...expr.nodes import Func, Mul, Num, Pow, Rel, sub, substitute
-from .common import Finding, assumptions, decide, domains, formula, hidden_constants, pin, show, subst
+from . import hypotheses
+from .common import Finding, decide, domains, formula, hidden_constants, pin, show, subst
 
+# a least constant above this is a warning ("large hidden constant"): a ≲ or "some
+# constant C" that needs more than 100 hides more than a reader would assume
+LEAST_THRESHOLD = 100
+LEAST_SECONDS = 6.0           # time for the least-constant proofs of one constant
 FACTORS = [Fraction(10) ** k for k in (1, -1, 2, -2, 3, -3, 4, -4, 6, -6, 8, -8)]
 
 
@@ -45,7 +51,10 @@ def run(reg, paper, t, f: Finding):
     else:
         c_side, d_side = claim, derived
     f.evidence = {"claim": show(c_side), "derived_from_premise": show(d_side)}
-    extra = assumptions(t.get("assume"))
+    hyps = hypotheses.for_check(reg, paper, t, c_side.symbols() | d_side.symbols())
+    extra = hypotheses.relations(hyps)
+    if hyps:
+        f.evidence["hypotheses"] = [h.to_json() for h in hyps]
     both = Rel("==", c_side, d_side)
     every = Func("max", (c_side, d_side) + tuple(x for r in extra for x in (r.lhs, r.rhs)))
     consts = hidden_constants(reg, paper, every, t.get("existential", []))
@@ -58,7 +67,8 @@ def run(reg, paper, t, f: Finding):
     ex0 = [Rel(r.op, pin(r.lhs, consts), pin(r.rhs, consts)) for r in extra]
     if consts:
         f.evidence["hidden_constants"] = {k: str(v) for k, v in consts.items()}
-    eq = decide(c0, "==", d0, doms, ex0, statement="claim == derived")
+    inh = hypotheses.inherited_count(hyps)
+    eq = hypotheses.decide_within(c0, "==", d0, doms, ex0, inh, statement="claim == derived")
     if eq.verdict == "proved":
         f.message = "follows exactly: the printed statement equals the premise after the substitutions" + (
             _at(consts) if consts else "") + f" [{eq.method}]"
@@ -88,7 +98,7 @@ def run(reg, paper, t, f: Finding):
                     f"equals the derived one [{eq.method}]")
         return
     rel = ">=" if direction == "upper" else "<="
-    r = decide(c0, rel, d0, doms, ex0, statement=f"claim {rel} derived")
+    r = hypotheses.decide_within(c0, rel, d0, doms, ex0, inh, statement=f"claim {rel} derived")
     f.evidence["verdict"] = r.method
     if r.verdict == "proved":
         k = _constant_factor(c0, d0, doms, ex0) if ratio_ok else None
@@ -109,10 +119,10 @@ def run(reg, paper, t, f: Finding):
             f.grade("warning", "undecided", f"undecided: no proof that the printed statement is a valid "
                     f"{direction} bound, no counterexample [{r.method}]")
         return
-    _existential(reg, paper, t, f, c_side, d_side, extra, consts, doms, rel, r, ratio_ok, direction)
+    _existential(reg, paper, t, f, c_side, d_side, extra, consts, doms, rel, r, ratio_ok, direction, hyps)
 
 
-def _existential(reg, paper, t, f, c_side, d_side, extra, consts, doms, rel, r0, ratio_ok, direction):
+def _existential(reg, paper, t, f, c_side, d_side, extra, consts, doms, rel, r0, ratio_ok, direction, hyps=()):
     declared = set(t.get("existential", []))
     # the claim's own constants are the ones to choose; the premise's keep their values
     # (all are scaled when the claim has none of its own)
@@ -136,6 +146,30 @@ def _existential(reg, paper, t, f, c_side, d_side, extra, consts, doms, rel, r0,
                         "implied only up to a polylog factor: the ratio grows like "
                         + ", ".join(f"{g['growth']} as {g['var']} -> {g['limit']}" for g in grows))
             return
+    least = _least_constants(c_side, d_side, extra, consts, own, doms, rel)
+    if least:
+        f.evidence["least_constants"] = least
+        if all(x.get("none_works") for x in least):
+            f.grade("error", "false as printed",
+                    "no constant works: " + "; ".join(
+                        f"{x['constant']} must be >= {x['lower']:.6g} at one point and <= {x['upper']:.6g} at "
+                        f"another, both inside the hypotheses (ratios in ball arithmetic)" for x in least))
+            return
+        ok = [x for x in least if x["certified"]]
+        if ok:
+            shown = "; ".join(_least_text(x, direction) for x in ok)
+            big = [x for x in ok if x["sufficient"] > LEAST_THRESHOLD]
+            declared_big = [x for x in ok if x["constant"] in declared and x["sufficient"] > consts[x["constant"]]]
+            if declared_big or (big and len(big) == len(ok)):
+                f.grade("warning", "large hidden constant",
+                        f"holds only with a larger constant: {shown}" + (
+                            f" (above the threshold {LEAST_THRESHOLD} for a hidden constant)" if big else
+                            f"; the stated {_vals({x['constant']: consts[x['constant']] for x in declared_big})} "
+                            "does not suffice"))
+            else:
+                f.message = (f"valid up to the hidden constant: {shown}; at {_vals(consts)} it "
+                             f"{'fails' if r0.verdict == 'disproved' else 'is undecided'}")
+            return
     for k in FACTORS:
         vals = {n: v * k if n in own else v for n, v in consts.items()}
         c, d = pin(c_side, vals), pin(d_side, vals)
@@ -156,13 +190,13 @@ def _existential(reg, paper, t, f, c_side, d_side, extra, consts, doms, rel, r0,
                     + (f" (sampled threshold about {est:.3g} x {_vals({n: consts[n] for n in sorted(own)})})"
                        if est is not None else "")
                     + f"; with {_vals({n: consts[n] for n in large})} and the check's assumptions "
-                    f"({'; '.join(t.get('assume', [])) or 'none'}) it does not")
+                    f"({'; '.join(x.text for x in hyps) or 'none'}) it does not")
         else:
             f.message = (f"valid up to the hidden constant: {_vals(vals)} makes the printed statement a "
                          f"{direction} bound of what the premise gives [{r.method}]; at {_vals(consts)} it "
                          f"{'fails' if r0.verdict == 'disproved' else 'is undecided'}")
         return
-    if r0.verdict == "disproved":
+    if r0.verdict == "disproved" and not least:
         ends = []
         for k in (FACTORS[-2], FACTORS[-1]):
             vals = {n: v * k if n in own else v for n, v in consts.items()}
@@ -173,14 +207,20 @@ def _existential(reg, paper, t, f, c_side, d_side, extra, consts, doms, rel, r0,
         if all(r.verdict == "disproved" for _, r in ends):
             f.evidence["counterexamples_at_extreme_constants"] = {
                 _vals(v): r.counterexample for v, r in ends}
-            f.grade("error", "false as printed",
-                    f"not implied for any tried value of the claim's hidden constant(s) "
-                    f"{', '.join(sorted(own))}: certified counterexamples with them at 1e-8, 1 and 1e8 "
-                    f"times {_vals({n: consts[n] for n in sorted(own)})} [{r0.method}]")
+            f.grade("warning", "undecided",
+                    f"undecided: the claim fails with its hidden constant(s) {', '.join(sorted(own))} at 1e-8, 1 "
+                    f"and 1e8 times {_vals({n: consts[n] for n in sorted(own)})} (certified counterexamples "
+                    f"[{r0.method}]), but no proof that no constant works (the ratio is not shown unbounded)")
             return
         f.grade("warning", "undecided",
                 f"undecided: fails with the hidden constant(s) at {_vals(consts)} [{r0.method}], but no "
                 f"proof that a larger or smaller constant works and no proof that none does")
+    elif r0.verdict == "disproved":
+        est = "; ".join(f"{x['constant']} about {x['sampled_sup']:.4g} (sampled)" for x in least)
+        f.grade("warning", "undecided",
+                f"undecided: fails with the hidden constant(s) at {_vals(consts)} [{r0.method}]; the least "
+                f"constant that would work is {est}, but no proof that it works and none that the ratio is "
+                f"unbounded")
     else:
         f.grade("warning", "undecided", f"undecided: no proof for any tried value of the hidden "
                 f"constant(s) {', '.join(consts)}, no counterexample [{r0.method}]")
@@ -293,3 +333,143 @@ def _num(v: Fraction) -> str:
 
 def _at(consts) -> str:
     return f" (hidden constants at {_vals(consts)})"
+
+
+def _least_constants(c_side, d_side, extra, consts, own, doms, rel) -> list[dict]:
+    """For each of the claim's own hidden constants (the others at their defaults) in which
+    the claim is affine, c = a + b C: the constants C that make the claim hold over the
+    domains and the hypotheses. Where b > 0 the claim needs C >= (d - a)/b (rel '>='), where
+    b < 0 it needs C <= (d - a)/b. Sampling (inside the hypotheses) proposes the least
+    candidate; the shared decision procedure proves it works (``sufficient``). Below
+    ``lower`` it fails at a point (the point certified inside the hypotheses and the ratio
+    evaluated in ball arithmetic). When a point needs C above ``lower`` and another C below
+    a smaller ``upper`` (both certified), no constant works (``none_works``)."""
+    import numpy as np
+    import sympy as sp
+    from ...backends.sym import from_sympy, to_sympy
+    from ..sampling import sample, values
+    out = []
+    if not doms:
+        return out
+    pts = sample(doms, 4000, seed=11)
+    for name in sorted(own):
+        if name in d_side.symbols() or any(name in x.symbols() for x in extra):
+            continue            # in the premise too, or assumed on: the scan below handles it
+        others = {n: v for n, v in consts.items() if n != name}
+        c, d = pin(c_side, others), pin(d_side, others)
+        ex = [Rel(x.op, pin(x.lhs, others), pin(x.rhs, others)) for x in extra]
+        with np.errstate(all="ignore"):
+            inside = np.ones(len(next(iter(pts.values()))), dtype=bool)
+            for x in ex:
+                lv, rv = values(x.lhs, pts), values(x.rhs, pts)
+                inside &= {"<=": lv <= rv, ">=": lv >= rv, "<": lv < rv, ">": lv > rv,
+                           "==": np.isclose(lv, rv)}[x.op]
+        sym = sp.Symbol(name, positive=True)
+        try:
+            cs = to_sympy(c, {name: sym})
+            if sp.simplify(sp.diff(cs, sym, 2)) != 0:
+                continue
+            a, b = from_sympy(sp.simplify(cs.subs(sym, 0))), from_sympy(sp.simplify(sp.diff(cs, sym)))
+        except Exception:          # a form SymPy or the expression language cannot hold
+            continue
+        q = Mul((sub(d, a), Pow(b, Num(Fraction(-1)))))
+        with np.errstate(all="ignore"):
+            qv, bv = values(q, pts), values(b, pts)
+        ok = inside & np.isfinite(qv) & np.isfinite(bv)
+        # rel '>=': b > 0 gives a lower limit on C, b < 0 an upper one ('<=': the reverse)
+        low_set, high_set = (ok & (bv > 0), ok & (bv < 0)) if rel == ">=" else (ok & (bv < 0), ok & (bv > 0))
+        row = {"constant": name, "with": {n: str(v) for n, v in others.items()}, "certified": False}
+        lo_i = int(np.flatnonzero(low_set)[np.argmax(qv[low_set])]) if low_set.any() else None
+        hi_i = int(np.flatnonzero(high_set)[np.argmin(qv[high_set])]) if high_set.any() else None
+        lo_v = float(qv[lo_i]) if lo_i is not None else None
+        hi_v = float(qv[hi_i]) if hi_i is not None else None
+        row["sampled_sup"] = lo_v if lo_v is not None else 0.0
+        lo_c = _certified_ratio(q, ex, pts, lo_i)
+        hi_c = _certified_ratio(q, ex, pts, hi_i)
+        if lo_c is not None:
+            row["lower"], row["lower_at"] = lo_c
+        if hi_c is not None:
+            row["upper"], row["upper_at"] = hi_c
+        if lo_c is not None and hi_c is not None and lo_c[0] > hi_c[0]:
+            row["none_works"] = True          # two certified points ask for incompatible C
+            out.append(row)
+            continue
+        base = max(lo_v, 0.0) if lo_v is not None else 0.0
+        cands = _round_up(base) + [
+            Fraction(base + sl * max(abs(base), 1e-9)).limit_denominator(10 ** 9) for sl in (1e-6, 1e-2, 0.1, 1.0)]
+        deadline, unknown = time.perf_counter() + LEAST_SECONDS, 0
+        for cf in dict.fromkeys(cands):
+            if time.perf_counter() > deadline or unknown >= 2:
+                row["budget"] = f"{LEAST_SECONDS:g} s or two undecided candidates spent"
+                break
+            if cf <= 0 or (lo_v is not None and cf < lo_v) or (hi_v is not None and cf > hi_v):
+                continue
+            r = _decide_difference(pin(c, {name: cf}), rel, d, doms, ex,
+                                   statement=f"claim {rel} derived with {name} = {cf}")
+            if r.verdict == "proved":
+                row.update(certified=True, sufficient=float(cf), verdict=r.method)
+                break
+            unknown += r.verdict == "unknown"
+        out.append(row)
+    return out
+
+
+def _decide_difference(c, rel, d, doms, extra, *, statement, seconds=3.0):
+    """``c rel d`` decided on the difference c - d with its common terms cancelled (SymPy's
+    automatic collection; no simplification), under the hypotheses that share a symbol
+    with it: a proof under fewer hypotheses holds under all. Only its "proved" is used (a
+    counterexample need not satisfy the hypotheses left out)."""
+    from ...backends.sym import from_sympy, to_sympy
+    try:
+        g = from_sympy(to_sympy(c, {}) - to_sympy(d, {}))
+    except Exception:          # a form the expression language cannot hold
+        g = None
+    if g is not None and g.symbols():
+        near = [x for x in extra if x.symbols() & g.symbols()]
+        gd = {n: dm for n, dm in doms.items() if n in g.symbols() or any(n in x.symbols() for x in near)}
+        return decide(g, rel, Num(Fraction(0)), gd, near, statement=statement + " (difference)", seconds=seconds)
+    return decide(c, rel, d, doms, extra, statement=statement, seconds=seconds)
+
+
+def _round_up(x: float) -> list[Fraction]:
+    """x rounded up to 1, 2 and 3 significant digits (short candidates: 1.98 -> 2, 2, 1.98)."""
+    import math
+    if x <= 0:
+        return [Fraction(1)]
+    e = math.floor(math.log10(x))
+    out = []
+    for k in (1, 2, 3):
+        unit = Fraction(10) ** (e - k + 1)
+        out.append(math.ceil(Fraction(x) / unit) * unit)
+    return out
+
+
+def _certified_ratio(q, extra, pts, i):
+    """(q at the i-th sample in ball arithmetic, the point) when the point is certified to
+    satisfy every hypothesis; else None."""
+    import mpmath
+    from ...backends import mp as mpb
+    from ..sampling import point
+    if i is None:
+        return None
+    at = point(pts, i)
+    for x in extra:
+        s_ = mpb.decide_sign(sub(x.lhs, x.rhs), at)
+        if s_ is None or not {"<=": s_ <= 0, ">=": s_ >= 0, "<": s_ < 0, ">": s_ > 0, "==": s_ == 0}[x.op]:
+            return None
+    try:
+        return float(mpmath.mpf(mpb.evaluate(q, at, digits=15))), {k: str(v) for k, v in at.items()
+                                                                   if k in q.symbols()}
+    except Exception:
+        return None
+
+
+def _least_text(x: dict, direction: str) -> str:
+    op = ">=" if direction == "upper" else "<="
+    fixed = f" ({_vals({k: Fraction(v) for k, v in x['with'].items()})})" if x["with"] else ""
+    c, v = x["constant"], x["sufficient"]
+    if "upper" in x:       # a window: the constant must not be too large either
+        return (f"holds with {c} = {v:.6g}{fixed} [{x['verdict']}]; {c} below {x.get('lower', v):.6g} or above "
+                f"{x['upper']:.6g} fails at a point inside the hypotheses")
+    low = f"; below {x['lower']:.6g} it fails at a point inside the hypotheses" if "lower" in x else ""
+    return f"holds with {c} {op} {v:.6g}{fixed} [{x['verdict']}]{low}"

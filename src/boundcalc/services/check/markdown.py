@@ -22,6 +22,16 @@ def evidence_text(ev: dict, limit: int = 700) -> str:
     return text if len(text) <= limit else text[:limit] + " …"
 
 
+def _finding(f, pad: str) -> list[str]:
+    out = [f"{pad}- **{f.severity}** `{f.check}` ({f.kind}; {f.reason}) — {f.location}  ",
+           f"{pad}  {f.message}  "]
+    ev = evidence_text(f.evidence)
+    if ev:
+        out.append(f"{pad}  evidence: {ev}  ")
+    out.append(f"{pad}  re-run: `{f.rerun}`" + (f"  ·  Python: `{f.api}`" if f.kind == "measured" else ""))
+    return out
+
+
 def to_markdown(report) -> str:
     d = report.to_json()
     out = [f"# boundcalc check: {', '.join(report.papers)}", ""]
@@ -32,22 +42,26 @@ def to_markdown(report) -> str:
     for p, k in list(d["counts_by_paper"].items()) + [("**all**", d["counts"])]:
         out.append(f"| {p} | {k['error']} | {k['warning']} | {k['undecided']} | {k['note']} | {k['ok']} |")
     out += ["", "Findings by reason: " + ", ".join(f"{r or 'none'}: {n}" for r, n in d["counts_by_reason"].items()),
+            "", "Findings by kind: " + ", ".join(f"{k}: {n}" for k, n in d["counts_by_kind"].items())
+            + " (a consequence is listed under the root finding that explains it)",
             "", "Grades: **error** = false as printed (or an invalid bound); **warning** = imprecise "
             "(polylog factor, larger constant, vacuous) or undecided; **note** = rests on a reading of "
-            "garbled text, on comparing versions, or on sampling only."]
+            "garbled text, on comparing versions, or on sampling only, or evaluates a result outside the "
+            "hypotheses the paper states it under (\"outside the hypotheses\")."]
     for p in report.papers:
         fs = sorted((f for f in report.findings if f.paper == p),
                     key=lambda f: GRADE_ORDER.index(f.severity))
         out += ["", f"## {p}", ""]
         if not fs:
             out.append("No findings.")
-        for f in fs:
-            out.append(f"- **{f.severity}** `{f.check}` ({f.kind}; {f.reason}) — {f.location}  ")
-            out.append(f"  {f.message}  ")
-            ev = evidence_text(f.evidence)
-            if ev:
-                out.append(f"  evidence: {ev}  ")
-            out.append(f"  re-run: `{f.rerun}`" + (f"  ·  Python: `{f.api}`" if f.kind == "measured" else ""))
+        shown = {f"{x.paper}.{x.check}" for x in fs}
+        for f in (x for x in fs if not x.root or x.root not in shown):
+            out += _finding(f, "")
+            if f.root:                       # its root was not run in this report (--only)
+                out.append(f"  consequence of `{f.root}` ({f.because})")
+            for c in (x for x in report.findings if x.root == f"{f.paper}.{f.check}"):
+                out.append(f"  - consequence ({c.because}):")
+                out += _finding(c, "    ")
         cov = d["coverage"].get(p) or []
         if cov:
             audited = sum(r["status"] == "audited" for r in cov)
@@ -56,6 +70,13 @@ def to_markdown(report) -> str:
             for r in cov:
                 checks = ", ".join(f"{c['id']} ({c.get('grade', '?')})" for c in r["checks"]) or "—"
                 out.append(f"| {_cell(r['result'])} | {r['status']} | {_cell(checks)} |")
+    if d.get("added_assumptions"):
+        out += ["", "## Assumptions the checks add", "",
+                "Beyond the hypotheses of the results they cover (`[[hypotheses]]`, quoted from the papers).", "",
+                "| check | assumption | reason | grade |", "|---|---|---|---|"]
+        for a in d["added_assumptions"]:
+            out.append(f"| {a['paper']}.{a['check']} | `{_cell(a['assumption'])}` | "
+                       f"{_cell(a['reason']) or '**none given**'} | {a['grade']} |")
     passed = [r for r in report.results if r.severity == "ok"]
     if passed:
         out += ["", "## Passed", "", "| check | kind | message |", "|---|---|---|"]

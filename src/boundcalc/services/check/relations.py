@@ -4,15 +4,22 @@ procedure, whose verdict names the layer that produced it."""
 from __future__ import annotations
 
 from ...expr.nodes import Rel, sub, substitute
-from .common import Finding, assumptions, decide, domains, expr, formula, formula_id, show, subst
+from . import hypotheses
+from .common import Finding, decide, domains, expr, formula, formula_id, show, subst
 
 
 def compare(reg, paper, t, f: Finding):
     uses = tuple(t.get("uses", []))
     a, b = expr(reg, paper, t["lhs"], uses), expr(reg, paper, t["rhs"], uses)
-    r = decide(a, t["rel"], b, domains(reg, paper, Rel("==", a, b)), assumptions(t.get("assume")),
-               statement=f"{t['lhs']} {t['rel']} {t['rhs']}")
+    hyps = hypotheses.for_check(reg, paper, t, a.symbols() | b.symbols())
+    doms = hypotheses.add_domains(reg, paper, domains(reg, paper, Rel("==", a, b)), hyps)
+    if "approximate" in t:
+        return _approximate(t, f, a, b, doms, hyps)
+    r = hypotheses.decide_within(a, t["rel"], b, doms, hypotheses.relations(hyps), hypotheses.inherited_count(hyps),
+                                 statement=f"{t['lhs']} {t['rel']} {t['rhs']}")
     f.evidence = {"verdict": r.method, "counterexample": r.counterexample}
+    if hyps:
+        f.evidence["hypotheses"] = [h.to_json() for h in hyps]
     if r.verdict == "proved":
         f.message = f"holds [{r.method}]"
     elif r.verdict == "disproved":
@@ -28,7 +35,12 @@ def restatement(reg, paper, t, f: Finding):
     if isinstance(a, Rel) and isinstance(b, Rel):
         a, b = sub(a.lhs, a.rhs), sub(b.lhs, b.rhs)
     f.evidence = {"a": show(a), "b": show(b)}
-    r = decide(a, "==", b, domains(reg, paper, Rel("==", a, b)), statement=f"{t['a']} == {t['b']}")
+    hyps = hypotheses.for_check(reg, paper, t, a.symbols() | b.symbols())
+    if hyps:
+        f.evidence["hypotheses"] = [h.to_json() for h in hyps]
+    doms = hypotheses.add_domains(reg, paper, domains(reg, paper, Rel("==", a, b)), hyps)
+    r = hypotheses.decide_within(a, "==", b, doms, hypotheses.relations(hyps), hypotheses.inherited_count(hyps),
+                                 statement=f"{t['a']} == {t['b']}")
     f.evidence["verdict"] = r.method
     if r.verdict == "proved":
         f.message = f"the two statements are identical [{r.method}]"
@@ -46,10 +58,19 @@ def monotone(reg, paper, t, f: Finding):
     from ...api import Formula
     fid = formula_id(paper, t["formula"])
     box = {k: (str(v[0]), str(v[1])) for k, v in (t.get("box") or {}).items()}
-    r = run(Formula(reg.spec(fid), reg), t["var"], box=box, fixed=t.get("fixed"))
+    node = formula(reg, paper, t["formula"])
+    hyps = hypotheses.for_check(reg, paper, t, node.symbols())
     want = {"nondecreasing": "increasing", "nonincreasing": "decreasing"}.get(t["claim"], t["claim"])
+    r = None
+    if not [h for h in hyps if h.origin == "added by the check"]:
+        r = run(Formula(reg.spec(fid), reg), t["var"], box=box, fixed=t.get("fixed"))
+    if hyps and (r is None or r.verdict != want or r.evidence not in ("proved", "certified")):
+        # not shown over the whole range: decided where the hypotheses hold
+        return _monotone_within(reg, paper, t, f, node, hyps, box)
     f.evidence = {"verdict": r.verdict, "evidence": r.evidence, "derivative": r.derivative, "box": r.box,
                   "counterexample": r.counterexample}
+    if hyps:                   # shown over the whole range, so where the hypotheses hold too
+        f.evidence["hypotheses"] = [h.to_json() for h in hyps]
     if getattr(r, "layer", None):
         f.evidence["layer"] = r.layer
     if r.verdict == want:
@@ -69,3 +90,183 @@ def monotone(reg, paper, t, f: Finding):
                 f"ball arithmetic); elsewhere {r.verdict} ({r.evidence})")
     else:
         f.grade("warning", "undecided", f"stated {want} in {t['var']}: not confirmed ({r.verdict}, {r.evidence})")
+
+
+def _monotone_within(reg, paper, t, f: Finding, node, hyps, box):
+    """A stated monotonicity under the hypotheses of the results the check covers: the
+    sign of the derivative decided by the shared procedure with the hypotheses as
+    assumptions; a refutation is a pair of points differing only in the variable, both
+    inside the hypotheses (re-verified in ball arithmetic), where f moves the wrong way."""
+    from dataclasses import replace
+    from fractions import Fraction
+    from ...backends.sym import from_sympy, to_sympy
+    from ...expr.nodes import Num
+    from ..verify import apply_box
+    v = t["var"]
+    want = {"nondecreasing": "increasing", "nonincreasing": "decreasing"}.get(t["claim"], t["claim"])
+    if isinstance(node, Rel):
+        node = sub(node.rhs, node.lhs)
+    fixed = {k: Fraction(str(x)) for k, x in (t.get("fixed") or {}).items()}
+    node = hypotheses.pin_point(node, fixed)
+    hyps = [replace(h, rel=Rel(h.rel.op, hypotheses.pin_point(h.rel.lhs, fixed),
+                               hypotheses.pin_point(h.rel.rhs, fixed))) for h in hyps]
+    extra = hypotheses.relations(hyps)
+    doms = hypotheses.add_domains(reg, paper, domains(reg, paper, node), hyps, skip=fixed)
+    if box:
+        doms = apply_box(doms, box)
+    nowhere = _nowhere(hyps, extra, doms)
+    if nowhere:
+        f.evidence = {"hypotheses": [h.to_json() for h in hyps], "outside": nowhere}
+        f.grade("note", "outside the hypotheses",
+                "outside the hypotheses: " + "; ".join(f"{x['hypothesis']} [{x['from']}] fails at every point of "
+                                                       f"the check's range ({x['verdict']})" for x in nowhere)
+                + f" — the result is not stated there, so its monotonicity in {v} there is not the paper's claim")
+        return
+    deriv = from_sympy(to_sympy(node, {}).diff(to_sympy(_sym(v), {})))
+    f.evidence = {"hypotheses": [h.to_json() for h in hyps], "derivative": show(deriv)}
+    rel = "<=" if want == "decreasing" else ">="
+    r = decide(deriv, rel, Num(Fraction(0)), dict(doms), extra,
+               statement=f"d/d{v} {rel} 0 within the hypotheses")
+    f.evidence["verdict"] = r.method
+    if r.verdict == "proved":
+        f.message = f"stated {want} in {v}: d/d{v} {rel} 0 wherever the hypotheses hold [{r.method}]"
+        return
+    if r.verdict != "disproved":
+        f.grade("warning", "undecided", f"stated {want} in {v}: not decided within the hypotheses "
+                                        f"[{r.method}]")
+        return
+    at = {k: hypotheses._frac(x) for k, x in r.counterexample.items() if k not in ("lhs", "rhs")}
+    table = reg.symbol_table(node, paper.key)
+    for n in node.symbols() - at.keys():     # absent from the derivative: any value in the domain
+        at[n] = _inside(doms.get(n), table[n].default if n in table else None)
+    pair = _pair_within(node, v, at, doms, hyps, extra, rising=want == "decreasing")
+    f.evidence["counterexample"] = {"derivative_at": {k: str(x) for k, x in at.items()},
+                                    "derivative": r.counterexample.get("lhs")}
+    if pair is None:
+        f.grade("warning", "undecided",
+                f"stated {want} in {v}: the derivative has the wrong sign at a point inside the hypotheses "
+                f"[{r.method}], but no certified pair of points inside them was found")
+        return
+    f.evidence["counterexample"]["pair"] = pair
+    f.grade("error", "false as printed",
+            f"stated {want} in {v}, but within the hypotheses f {'rises' if want == 'decreasing' else 'falls'} "
+            f"from {v} = {pair[v + '_1']} to {pair[v + '_2']} (f: {pair['f_1']} -> {pair['f_2']}, compared in "
+            f"ball arithmetic); at both points: {hypotheses.describe(pair['hypotheses_1'])}")
+
+
+def _nowhere(hyps, extra, doms) -> list[dict]:
+    """The hypotheses that fail at EVERY point of the check's range (their negation
+    proved by the shared procedure over the domains, box and fixed values)."""
+    neg = {"<=": ">", "<": ">=", ">=": "<", ">": "<="}
+    out = []
+    for h, r in zip(hyps, extra):
+        if r.op not in neg or not r.symbols() <= doms.keys():
+            continue
+        d = decide(r.lhs, neg[r.op], r.rhs, {n: doms[n] for n in r.symbols()}, statement=f"not ({h.text})",
+                   seconds=2.0)
+        if d.verdict == "proved":
+            out.append({"hypothesis": h.text, "from": h.where, "verdict": d.method})
+    return out
+
+
+def _inside(d, default):
+    from fractions import Fraction
+    if default is not None and (d is None or d.contains(default)):
+        return default
+    for x in (Fraction(1), Fraction(1, 2), Fraction(0), Fraction(2), Fraction(10)):
+        if d is None or d.contains(x):
+            return x
+    return d.lo + 1 if d.lo is not None else d.hi - 1
+
+
+def _sym(v):
+    from ...expr.nodes import Sym
+    return Sym(v)
+
+
+def _pair_within(node, v, at, doms, hyps, extra, rising: bool):
+    """x_1 < x_2 differing only in ``v``, both in the domains and the hypotheses (each
+    decided in ball arithmetic), with f(x_1) < f(x_2) (``rising``) or >, certified."""
+    from fractions import Fraction
+    import mpmath
+    from ...backends import mp as mpb
+    x0 = at[v]
+    for k in range(1, 9):
+        step = Fraction(1) if doms[v].integer else max(abs(x0), Fraction(1)) * Fraction(1, 10 ** k)
+        for a, b in ((x0, x0 + step), (x0 - step, x0)):
+            e1, e2 = dict(at), dict(at)
+            e1[v], e2[v] = a, b
+            if not (doms[v].contains(a) and doms[v].contains(b)):
+                continue
+            rows = [hypotheses.status_at(hyps, e) for e in (e1, e2)]
+            if any(r["holds"] is not True for rs in rows for r in rs):
+                continue
+            s = mpb.decide_sign(sub(hypotheses.pin_point(node, e1), hypotheses.pin_point(node, e2)), {})
+            if s is not None and ((rising and s < 0) or (not rising and s > 0)):
+                return {"point": {n: str(x) for n, x in at.items() if n != v}, f"{v}_1": str(a), f"{v}_2": str(b),
+                        "f_1": mpmath.nstr(mpb.evaluate(node, e1, digits=12), 12),
+                        "f_2": mpmath.nstr(mpb.evaluate(node, e2, digits=12), 12),
+                        "hypotheses_1": rows[0], "hypotheses_2": rows[1]}
+        if doms[v].integer:
+            break
+    return None
+
+
+def _approximate(t, f: Finding, a, b, doms, hyps):
+    """A claim the paper makes with '≈': graded by the relative error |a - b|/|b| over the
+    stated range (domains, hypotheses, the check's assumptions) against the declared
+    tolerance. Within it (proved): passes; beyond it at a certified point: a warning
+    (reason "approximation") with the error there and the largest sampled error."""
+    from fractions import Fraction
+    import mpmath
+    import numpy as np
+    from ...backends import mp as mpb
+    from ...expr.nodes import Func, Mul, Num
+    from ..sampling import point, sample, values
+    tol = Fraction(str(t["approximate"]["tol"]))
+    err, scale = Func("abs", (sub(a, b),)), Mul((Num(tol), Func("abs", (b,))))
+    extra = hypotheses.relations(hyps)
+    f.evidence = {"approximate": {"tol": str(tol), "quote": t["approximate"]["quote"]}}
+    if hyps:
+        f.evidence["hypotheses"] = [h.to_json() for h in hyps]
+    worst = None
+    if doms:
+        pts = sample(doms, 3000, seed=7)
+        with np.errstate(all="ignore"):
+            ev = values(err, pts) / np.abs(values(b, pts))
+            ok = np.isfinite(ev)
+            for x in extra:
+                lv, rv = values(x.lhs, pts), values(x.rhs, pts)
+                ok &= {"<=": lv <= rv, ">=": lv >= rv, "<": lv < rv, ">": lv > rv, "==": np.isclose(lv, rv)}[x.op]
+        if ok.any():
+            i = int(np.flatnonzero(ok)[np.argmax(ev[ok])])
+            at = point(pts, i)
+            rows = hypotheses.status_at(hyps, at)
+            if all(r["holds"] is True for r in rows):
+                e = mpb.evaluate(err, at, digits=15) / abs(mpb.evaluate(b, at, digits=15))
+                worst = {"relative_error": mpmath.nstr(e, 6), "at": {k: str(v) for k, v in at.items()}}
+                f.evidence["largest_sampled_error"] = worst
+    r = decide(err, "<=", scale, doms, extra, statement=f"|{t['lhs']} - {t['rhs']}| <= {tol} |{t['rhs']}|")
+    f.evidence["verdict"] = r.method
+    shown = f"relative error {worst['relative_error']} at most (sampled)" if worst else ""
+    if r.verdict == "proved":
+        f.message = (f"approximation within the tolerance {_pct(tol)} over the stated range [{r.method}]"
+                     + (f"; {shown}" if shown else ""))
+    elif r.verdict == "disproved":
+        ce = r.counterexample
+        f.evidence["counterexample"] = ce
+        at = {k: v for k, v in ce.items() if k not in ("lhs", "rhs")}
+        e = mpb.evaluate(err, {k: Fraction(v) for k, v in at.items()}, digits=15) / abs(
+            mpb.evaluate(b, {k: Fraction(v) for k, v in at.items()}, digits=15))
+        f.grade("warning", "approximation",
+                f"approximation beyond the tolerance {_pct(tol)}: relative error {mpmath.nstr(e, 4)} at "
+                + ", ".join(f"{k} = {v}" for k, v in at.items())
+                + (f" ({hypotheses.describe(hypotheses.status_at(hyps, at))})" if hyps else "")
+                + (f"; largest sampled {worst['relative_error']}" if worst else "") + f" [{r.method}]")
+    else:
+        f.grade("warning", "undecided", f"approximation: undecided whether the relative error stays within "
+                                        f"{_pct(tol)} [{r.method}]" + (f"; {shown}" if shown else ""))
+
+
+def _pct(x) -> str:
+    return f"{float(x) * 100:g} %"

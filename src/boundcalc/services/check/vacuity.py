@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from ...errors import BoundcalcError
 from ...expr.nodes import Rel
+from . import hypotheses
 from .common import Finding, expr, formula, values
 
 
@@ -33,6 +34,8 @@ def run(reg, paper, t, f: Finding):
                 raise BoundcalcError(f"vacuity check needs a value for {n!r}")
     upper = t["direction"] == "upper"
     at = {k: str(x) for k, x in env.items()}
+    if _outside(reg, paper, t, f, node, env, at):
+        return
     try:
         v = mpb.evaluate(node, env, digits=15, what=t["formula"])
     except BoundcalcError as e:
@@ -68,3 +71,50 @@ def run(reg, paper, t, f: Finding):
         f.grade("warning", "undecided",
                 f"inconclusive: the bound {s(v)} is below {s(triv)}, but that is only an upper bound on "
                 f"the trivial value, so it does not show non-vacuity")
+
+
+def _outside(reg, paper, t, f: Finding, node, env, at) -> bool:
+    """The point against the hypotheses of the results the check covers (each decided in
+    ball arithmetic; a hypothesis symbol the point does not fix takes its default). A
+    failing hypothesis makes the finding "outside the hypotheses" (a note): the paper's
+    result says nothing there, so the value is neither a valid nor an invalid bound."""
+    import mpmath
+    from ...backends import mp as mpb
+    hyps = hypotheses.for_check(reg, paper, t)
+    if not hyps:
+        return False
+    pt = dict(env)
+    for h in hyps:
+        table = reg.symbol_table(h.rel, paper.key)
+        for n in h.rel.symbols() - pt.keys():
+            if n in table and table[n].default is not None:
+                pt[n] = table[n].default
+    rows = hypotheses.status_at(hyps, pt)
+    f.evidence["hypotheses_at_point"] = rows
+    bad = hypotheses.failing(rows)
+    if not bad:
+        return False
+    try:
+        v = mpmath.nstr(mpb.evaluate(node, env, digits=15, what=t["formula"]), 6)
+    except Exception:
+        v = "undefined"
+    f.evidence.update({"value": v, "at": at})
+    f.grade("note", "outside the hypotheses",
+            "outside the hypotheses: " + "; ".join(_fails_by(r) for r in bad)
+            + f" at the check's point — the result is not stated there (its value there: {v}; "
+            "neither a valid nor an invalid bound)")
+    return True
+
+
+def _fails_by(row: dict) -> str:
+    txt = f"{row['hypothesis']} [{row['from']}] fails"
+    if "lhs" in row and "rhs" in row:
+        txt += f" ({row['lhs']} vs {row['rhs']}"
+        try:
+            a, b = float(row["lhs"]), float(row["rhs"])
+            if a > 0 and b > 0:
+                txt += f", off by a factor {max(a, b) / min(a, b):.3g}"
+        except ValueError:
+            pass
+        txt += ")"
+    return txt
