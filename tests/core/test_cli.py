@@ -355,3 +355,49 @@ def test_largest_R_at_given_heads_thm1():
     with mpmath.workdps(120):   # (3): sqrt(H) >= C d sqrt(T) R^5 theta dist0^3, C = theta = dist0 = 1
         R = (mpmath.mpf(10) ** 15 / (16 * mpmath.sqrt(8))) ** (mpmath.mpf(1) / 5)
         assert mpmath.mpf(r["certificate"]["holds_at"]) <= R < mpmath.mpf(r["certificate"]["fails_at"])
+
+
+# ---------------------------------------------------------------------------- issue 21: engine inputs
+TINY_DEORA = ("--n1", "8", "--n", "8", "--n-test", "8", "--K", "2", "--H", "2", "--no-cache")
+TINY_ARDA = ("--widths", "2,4", "--tau", "2", "--n", "8", "--pool", "16", "--T", "2", "--d", "2", "--R", "2",
+             "--no-cache")
+
+
+@pytest.mark.parametrize("args, needle", [
+    (("deora2023", "--S", "1e-100"), "--S: S = 1e-100 is outside [1e-30, 1e+30]"),
+    (("deora2023", "--S", "1e100"), "--S: S = 1e100 is outside [1e-30, 1e+30]"),
+    (("deora2023", "--S", "1e300"), "--S: S = 1e300 is outside"),
+    (("deora2023", "--z-perp", "1e100"), "--z-perp: z_perp = 1e100 is above 1e+30"),
+    (("deora2023", "--z-mu", "1e100"), "--z-mu: z_mu = 1e100 is above 1e+30"),
+    (("arda2026", "--widths", "2", "--T", "1", "--tau", "1"), "--T: must be at least 2"),
+])
+def test_compare_refuses_engine_inputs_outside_the_model_in_one_line(args, needle):
+    p = run("compare", *args, "--no-cache", check=False)
+    assert p.returncode == 2, p.stdout + p.stderr
+    assert needle in p.stderr and "internal error" not in p.stderr
+    assert len(p.stderr.strip().splitlines()) == 1, p.stderr
+
+
+@pytest.mark.parametrize("S", ["1e-30", "1e30"])
+def test_compare_deora_runs_at_the_ends_of_the_scale_range(S):
+    p = run("compare", "deora2023", "--S", S, "--z-perp", S if S == "1e30" else "0", *TINY_DEORA, "--json")
+    rows = json.loads(p.stdout)["rows"]
+    assert rows and all("diverged" not in r["quantity"] for r in rows)
+    assert all(r["measured"] is None or mpmath.isfinite(r["measured"]) for r in rows)
+
+
+def test_compare_deora_huge_step_is_a_diverged_row():
+    p = run("compare", "deora2023", "--eta", "1e300", *TINY_DEORA, "--json")
+    rows = json.loads(p.stdout)["rows"]
+    assert len(rows) == 1 and rows[0]["quantity"] == "second-phase GD: diverged at step 1", rows
+
+
+def test_compare_arda_radius_beyond_the_double_range_is_an_answer():
+    # B_lin >= L2 rho_u^2 / sqrt(m) with rho_u = 1e300: far beyond the doubles, printed exactly
+    p = run("compare", "arda2026", "--rho", "3,1e300,3", *TINY_ARDA, "--json")
+    rows = json.loads(p.stdout)["rows"]
+    lin = [r for r in rows if r["quantity"] == "m=2: eps_lin (sup_j) at boundary of Omega_rho"][0]
+    assert mpmath.mpf(lin["bound_exact"]) > mpmath.mpf("1e500") and lin["bound"] is None
+    thm = [r for r in rows if r["quantity"] == "m=2: min_(s<tau) train loss of ProjGD"][0]
+    term = thm["note"].split("L1 B_lin = ")[1].split(",")[0]
+    assert mpmath.mpf(term) > mpmath.mpf("1e500")

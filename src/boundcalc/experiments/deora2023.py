@@ -68,6 +68,11 @@ SETTINGS: dict[str, tuple[object, str]] = {
 _INT = ("T", "d", "M", "H", "n1", "n", "K", "n_test")
 _POS = ("S", "eta")
 _NONNEG = ("z_mu", "z_nu", "z_perp")
+# The float64 engine forms products up to about the 8th power of the token scale (the NTK
+# Gram of the attention gradients: features ~ ||x||^3 U, squared), and DM1 divides by S^2:
+# outside these decades they overflow or underflow to 0 and the measurements are NaN.  At
+# 1e30 the 8th power is 1e240, which leaves 1e68 for the sizes (n, T, H, d) in the sums.
+SCALE_RANGE = (1e-30, 1e30)
 
 
 def parse_settings(settings: dict) -> dict:
@@ -88,6 +93,14 @@ def parse_settings(settings: dict) -> dict:
     for k in _NONNEG:
         if out[k] < 0:
             bad(k, f"must be >= 0, got {s[k]!r}")
+    lo, hi = SCALE_RANGE
+    if not lo <= out["S"] <= hi:
+        bad("S", f"S = {s['S']} is outside [{lo:g}, {hi:g}], the token scales the float64 engine can "
+                 "represent for this model (its NTK Gram grows like the 8th power of the token norm)")
+    for k in ("z_mu", "z_nu", "z_perp"):
+        if out[k] > hi:
+            bad(k, f"{k} = {s[k]} is above {hi:g}, the largest token scale the float64 engine can represent "
+                   f"for this model (valid: 0 <= {k} <= {hi:g})")
     for k in ("zeta", "delta", "eps"):
         if not 0 < out[k] < 1:
             bad(k, f"must lie in (0, 1), got {s[k]!r}")
