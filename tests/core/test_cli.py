@@ -401,3 +401,31 @@ def test_compare_arda_radius_beyond_the_double_range_is_an_answer():
     thm = [r for r in rows if r["quantity"] == "m=2: min_(s<tau) train loss of ProjGD"][0]
     term = thm["note"].split("L1 B_lin = ")[1].split(",")[0]
     assert mpmath.mpf(term) > mpmath.mpf("1e500")
+
+
+# ---------------------------------------------------------------------------- issue 21: ASCII streams
+def run_ascii(*args):
+    return subprocess.run([sys.executable, "-m", "boundcalc.cli", *args], capture_output=True,
+                          env={**ENV, "PYTHONIOENCODING": "ascii"}, timeout=120)
+
+
+@pytest.mark.parametrize("args, spelled", [
+    (("show", "deora2023.beta2"), b"deora2023.beta2 -- Smoothness"),          # an em dash
+    (("require-heads", "--d", "16", "--T", "8"), b"derived"),
+    (("sheet", "deora2023", "--format", "markdown"), b"<= R (Assumption 1)"),  # <= for the sign
+    (("list",), b"deora2023.beta2"),
+    (("check", "deora2023"), b"deora2023"),
+    (("monotone", "deora2023.beta2", "--var", "H"), b"deora2023.beta2"),
+    (("eval", "nosuch.\u03b8"), b"in id 'nosuch.theta'"),                     # on stderr
+])
+def test_every_command_works_on_an_ascii_stream(args, spelled):
+    p = run_ascii(*args)
+    assert b"UnicodeEncodeError" not in p.stderr and b"internal error" not in p.stderr, p.stderr
+    assert p.returncode == (2 if args[0] == "eval" else 0), p.stderr
+    assert spelled in p.stdout + p.stderr
+    assert all(b < 128 for b in p.stdout + p.stderr)
+
+
+def test_to_ascii_spells_symbols_out():
+    from boundcalc.cli.output import to_ascii
+    assert to_ascii("θ ≤ √2 — σ\u0304 ≥ 0, é, ☃") == "theta <= sqrt2 -- sigma-bar >= 0, e, <U+2603>"

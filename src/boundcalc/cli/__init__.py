@@ -21,6 +21,8 @@ def main() -> None:
     from ..errors import BoundcalcError
     from .app import app, hoist_global_options, usage_error
     from typer._click.exceptions import UsageError
+    from .output import ascii_fallback
+    ascii_fallback()                  # a non-UTF-8 stdout/stderr spells symbols out (<=, theta, sqrt)
     debug = os.environ.get("BOUNDCALC_DEBUG", "") not in ("", "0")
     try:
         rv = app(args=hoist_global_options(sys.argv[1:]), standalone_mode=False)

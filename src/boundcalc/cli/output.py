@@ -17,6 +17,65 @@ def _default(o):
     return str(o)
 
 
+# ---------------------------------------------------------------------------- non-UTF-8 streams
+# Symbols with a usual ASCII spelling; every other character: its LaTeX macro name from
+# reports.latex.UNICODE_MATH (theta, Sigma, otimes ...), or its NFKD letters (e, 2), or <U+XXXX>.
+_ASCII = {"≤": "<=", "≥": ">=", "≠": "!=", "≈": "~=", "≲": "<~", "≳": ">~", "≪": "<<", "≫": ">>",
+          "∼": "~", "≃": "~=", "≡": "==", "×": "x", "·": "*", "∘": "o", "−": "-", "±": "+/-",
+          "∓": "-/+", "÷": "/", "∞": "inf", "√": "sqrt", "→": "->", "←": "<-", "↦": "|->",
+          "⇒": "=>", "⇔": "<=>", "‖": "||", "∥": "||", "⟨": "<", "⟩": ">", "…": "...", "⋯": "...",
+          "—": "--", "–": "-", "“": '"', "”": '"', "‘": "'", "’": "'", "′": "'", "•": "*", "★": "*",
+          "⋆": "*", "◀": "<", "▶": ">", "§": "Sec.", "°": "deg", "\u00a0": " ", "\u200b": "",
+          "\ufeff": "", "ᵀ": "^T", "⁻": "^-", "⁺": "^+", "²": "^2", "³": "^3", "¹": "^1", "⁴": "^4",
+          "€": "EUR", "ℝ": "R", "ℕ": "N", "ℤ": "Z", "ℚ": "Q", "\u0304": "-bar", "\u0305": "-bar",
+          "\u0303": "-tilde", "\u0302": "-hat"}
+
+
+def to_ascii(text: str) -> str:
+    """``text`` in ASCII, every symbol spelled out (``θ ≤ √2`` -> ``theta <= sqrt2``): what
+    a non-UTF-8 stream (``PYTHONIOENCODING=ascii``, a C locale) prints instead of failing."""
+    import unicodedata
+    out = []
+    for ch in str(text):
+        if ord(ch) < 128:
+            out.append(ch)
+        elif ch in _ASCII:
+            out.append(_ASCII[ch])
+        else:
+            from ..reports.latex import UNICODE_MATH
+            if ch in UNICODE_MATH and UNICODE_MATH[ch].lstrip("\\").isalpha():
+                out.append(UNICODE_MATH[ch].lstrip("\\"))
+                continue
+            plain = "".join(c for c in unicodedata.normalize("NFKD", ch)
+                            if ord(c) < 128 and not unicodedata.combining(c))
+            out.append(plain or f"<U+{ord(ch):04X}>")
+    return "".join(out)
+
+
+def _ascii_errors(exc):
+    if not isinstance(exc, UnicodeEncodeError):
+        raise exc
+    return to_ascii(exc.object[exc.start:exc.end]), exc.end
+
+
+def ascii_fallback(*streams) -> None:
+    """Make ``streams`` (default stdout and stderr) spell out, as :func:`to_ascii` does,
+    every character their encoding cannot encode, instead of raising UnicodeEncodeError.
+    Installed once by the CLI's ``main``; rich writes through these streams (and draws its
+    tables with ASCII borders on a non-UTF-8 one)."""
+    import codecs
+    try:
+        codecs.lookup_error("boundcalc-ascii")
+    except LookupError:
+        codecs.register_error("boundcalc-ascii", _ascii_errors)
+    for stream in streams or (sys.stdout, sys.stderr):
+        if hasattr(stream, "reconfigure"):
+            try:
+                stream.reconfigure(errors="boundcalc-ascii")
+            except (ValueError, OSError):      # a closed or detached stream: leave it
+                pass
+
+
 def emit_json(data) -> None:
     sys.stdout.write(json.dumps(data, indent=2, default=_default) + "\n")
 
