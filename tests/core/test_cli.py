@@ -429,3 +429,31 @@ def test_every_command_works_on_an_ascii_stream(args, spelled):
 def test_to_ascii_spells_symbols_out():
     from boundcalc.cli.output import to_ascii
     assert to_ascii("θ ≤ √2 — σ\u0304 ≥ 0, é, ☃") == "theta <= sqrt2 -- sigma-bar >= 0, e, <U+2603>"
+
+
+# ---------------------------------------------------------------------------- issue 21: Ctrl-C, broken pipe
+def test_ctrl_c_prints_one_line_and_exits_130():
+    import signal
+    p = subprocess.Popen([sys.executable, "-m", "boundcalc.cli", "compare", "deora2023", "--K", "10000000",
+                          "--n1", "8", "--n", "8", "--n-test", "8", "--H", "2", "--no-cache"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=ENV,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    time.sleep(4)
+    assert p.poll() is None, "the run ended before the interrupt; make it longer"
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=60)
+    assert p.returncode == 130 and err == b"error: interrupted\n", (p.returncode, err)
+
+
+@pytest.mark.parametrize("args", [("show", "deora2023.beta2"), ("list",), ("list", "--json"), ("cite", "deora2023"),
+                                  ("eval", "deora2023.beta2", "--T", "8", "--d", "16", "--H", "4", "--R", "1.5",
+                                   "--theta-2inf", "1")])
+def test_a_closed_pipe_ends_quietly_with_141(args):
+    r, w = os.pipe()
+    os.close(r)                        # the reader is gone before the first write: EPIPE for sure
+    try:
+        p = subprocess.run([sys.executable, "-m", "boundcalc.cli", *args], stdout=w, stderr=subprocess.PIPE,
+                           env=ENV, timeout=120)
+    finally:
+        os.close(w)
+    assert p.returncode == 141 and p.stderr == b"", (p.returncode, p.stderr)

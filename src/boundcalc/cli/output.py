@@ -84,11 +84,16 @@ def console():
     """A rich console; when output is not a terminal (a pipe, a file), a wide fixed
     width so that tables are not folded for scripts and logs."""
     from rich.console import Console
+
+    class _Console(Console):
+        def on_broken_pipe(self) -> None:      # rich exits 1; the CLI's main decides (141)
+            self.quiet = True
+            raise BrokenPipeError("standard output was closed")
     width = None if sys.stdout.isatty() else 200
     cols = os.environ.get("COLUMNS", "")
     if cols.isdigit() and 20 <= int(cols) <= 1000:    # an explicit width wins (COLUMNS=80 ...)
         width = int(cols)
-    return Console(highlight=False, soft_wrap=True, width=width)
+    return _Console(highlight=False, soft_wrap=True, width=width)
 
 
 def table(title: str, columns: list[str]):
