@@ -457,3 +457,35 @@ def test_a_closed_pipe_ends_quietly_with_141(args):
     finally:
         os.close(w)
     assert p.returncode == 141 and p.stderr == b"", (p.returncode, p.stderr)
+
+
+# ---------------------------------------------------------------------------- issue 21: conflicting values
+BETA2 = ("deora2023.beta2", "--T", "8", "--d", "16", "--H", "4")
+
+
+@pytest.mark.parametrize("cmd", [("eval", *BETA2, "--theta-2inf", "1"), ("require-heads", "--d", "16", "--T", "8"),
+                                 ("monotone", *BETA2[:1], "--var", "H", "--T", "8", "--d", "16",
+                                  "--theta-2inf", "1"),
+                                 ("compare", "deora2023")])
+@pytest.mark.parametrize("given, shown", [
+    (("--R", "1.5", "--set", "R=2"), ("--R 1.5", "--set R=2")),
+    (("--set", "R=2", "--R", "1.5"), ("--R 1.5", "--set R=2")),
+    (("--R", "1.5", "--R", "2"), ("--R 1.5", "--R 2")),
+    (("--set", "R=1.5", "--set", "R=2"), ("--set R=1.5", "--set R=2")),
+])
+def test_conflicting_values_are_refused_in_both_orders(cmd, given, shown):
+    if cmd[0] == "compare":                       # R is not a setting of compare; S is
+        given = tuple(g.replace("R", "S") for g in given)
+        shown = tuple(s.replace("R", "S") for s in shown)
+    p = run(*cmd, *given, check=False)
+    assert p.returncode == 2, p.stdout + p.stderr
+    line = p.stderr.strip()
+    assert len(line.splitlines()) == 1 and "conflicting values for" in line, line
+    assert all(s in line for s in shown), line
+
+
+def test_the_same_value_twice_is_accepted():
+    # R = 1.5 and R = 3/2 are one value: the answer is the one with R given once
+    once = run("eval", *BETA2, "--theta-2inf", "1", "--R", "1.5", "--json")
+    twice = run("eval", *BETA2, "--theta-2inf", "1", "--R", "1.5", "--set", "R=3/2", "--json")
+    assert json.loads(once.stdout)["value"] == json.loads(twice.stdout)["value"]
