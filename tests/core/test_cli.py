@@ -489,3 +489,25 @@ def test_the_same_value_twice_is_accepted():
     once = run("eval", *BETA2, "--theta-2inf", "1", "--R", "1.5", "--json")
     twice = run("eval", *BETA2, "--theta-2inf", "1", "--R", "1.5", "--set", "R=3/2", "--json")
     assert json.loads(once.stdout)["value"] == json.loads(twice.stdout)["value"]
+
+
+# ---------------------------------------------------------------------------- issue 21: --output -
+@pytest.mark.parametrize("args, first", [
+    (("sheet", "deora2023", "--format", "markdown"), "# Formula sheet: On the Optimization"),
+    (("compare", "deora2023", "--format", "csv", *TINY_DEORA), "quantity,source,kind,formula,bound"),
+])
+def test_output_dash_is_standard_output(tmp_path, args, first):
+    p = subprocess.run([sys.executable, "-m", "boundcalc.cli", *args, "--output", "-"], capture_output=True,
+                       text=True, env={**ENV, "PYTHONPATH": str(ROOT / "src")}, cwd=tmp_path, timeout=120)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.startswith(first), p.stdout[:200]
+    assert list(tmp_path.iterdir()) == [], "a file was written instead of standard output"
+
+
+def test_output_to_an_existing_file_needs_force(tmp_path):
+    out = tmp_path / "sheet.md"
+    out.write_text("mine")
+    p = run("sheet", "deora2023", "--format", "markdown", "--output", str(out), check=False)
+    assert p.returncode == 2 and "already exists; use --force" in p.stderr and out.read_text() == "mine"
+    run("sheet", "deora2023", "--format", "markdown", "--output", str(out), "--force")
+    assert out.read_text().startswith("# Formula sheet")

@@ -113,6 +113,7 @@ def check_outputs(outputs: list[tuple[str, object]], *, force: bool = False) -> 
     created when written), an existing target is a regular file and is only replaced
     with ``force``, a new target can really be created (probed by creating and removing
     it: /proc, read-only mounts ...), and no two outputs of the run name the same file.
+    ``-`` is standard output (:func:`write_output`) and is not checked.
     Returns the resolved paths; raises one BoundcalcError naming the flag and the path."""
     import stat
     from pathlib import Path
@@ -120,7 +121,7 @@ def check_outputs(outputs: list[tuple[str, object]], *, force: bool = False) -> 
     seen: dict = {}
     out, existing = [], []
     for flag, p in outputs:
-        if p is None:
+        if p is None or is_stdout(p):
             continue
         path = user_path(p)
         if str(p).endswith(("/", os.sep)) or path.name in ("", ".", ".."):
@@ -178,6 +179,25 @@ def check_outputs(outputs: list[tuple[str, object]], *, force: bool = False) -> 
         raise BoundcalcError(f"{names} already exist{'s' if len(existing) == 1 else ''}; "
                              "use --force to overwrite")
     return out
+
+
+STDOUT = "-"
+
+
+def is_stdout(path) -> bool:
+    """``--output -`` means standard output (the usual convention), for every command."""
+    return isinstance(path, str) and path.strip() == STDOUT
+
+
+def write_output(output, text: str, *, what: str = "output") -> None:
+    """Write ``text`` to the --output path (validated by :func:`check_outputs` before the
+    work), to standard output for ``-``, and say where on stderr."""
+    if output is None or is_stdout(output):
+        sys.stdout.write(text)
+        return
+    out = user_path(output)
+    write_text(out, text)
+    print(f"{what} written: {out}", file=sys.stderr)
 
 
 def write_text(path, text: str) -> None:
