@@ -11,7 +11,6 @@ from typing import Optional
 import typer
 
 
-
 def _paths():
     from .app import _paths as paths
     return paths()
