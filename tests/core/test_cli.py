@@ -511,3 +511,28 @@ def test_output_to_an_existing_file_needs_force(tmp_path):
     assert p.returncode == 2 and "already exists; use --force" in p.stderr and out.read_text() == "mine"
     run("sheet", "deora2023", "--format", "markdown", "--output", str(out), "--force")
     assert out.read_text().startswith("# Formula sheet")
+
+
+# ---------------------------------------------------------------------------- issue 21: reproduce's memory
+def _reproduction_names():
+    from boundcalc.experiments import reproductions
+    return sorted(reproductions())
+
+
+@pytest.mark.parametrize("name", _reproduction_names())
+def test_every_reproduction_estimates_its_memory_before_running(name):
+    t0 = time.perf_counter()
+    p = run("reproduce", name, "--max-memory", "1K", "--no-cache", check=False)
+    assert p.returncode == 2, p.stdout + p.stderr
+    line = p.stderr.strip()
+    assert len(line.splitlines()) == 1 and "above the budget of 1.0 KiB (--max-memory 1K)" in line, line
+    assert time.perf_counter() - t0 < 60          # refused up front, not after the work
+
+
+def test_reproduce_refuses_a_trajectory_beyond_the_budget():
+    # 1e9 recorded steps of >= 600 bytes each: >= 600 GB, far above 64 GiB
+    p = run("reproduce", "tarzanagh2023-fig3", "--steps", "1e9", "--max-memory", "64G", check=False)
+    assert p.returncode == 2 and "tarzanagh2023-fig3 (steps=1000000000, d=2) needs about" in p.stderr
+    gib = float(p.stderr.split("needs about ")[1].split(" GiB")[0])
+    assert gib >= 600e9 / 1024 ** 3, p.stderr
+

@@ -448,6 +448,12 @@ def run_dm1(*, seed: int = 0, full: bool = False, jobs: int = 1, backend: str = 
             if K_eq_n:
                 cfg["K"] = n
             configs.append(cfg)
+    from ..engine.budget import check_memory
+    from ..engine.deora2023 import memory_estimate
+    big = max(configs, key=memory_estimate)
+    check_memory(memory_estimate(big), f"deora2023-dm1 point (n1={big['n1']}, n={big['n']}, "
+                                       f"n_test={big['n_test']}, T={big['T']}, d={big['d']}, H={big['H']}, "
+                                       f"K={big['K']})")
     res = sweep.run(dm1_point, configs, jobs=jobs, backend=backend, scheduler=scheduler,
                     cache_dir=cache_dir, progress=progress, desc="deora2023-dm1")
     from ..reports.intervals import mean_interval
