@@ -403,6 +403,12 @@ def test_compare_arda_radius_beyond_the_double_range_is_an_answer():
     assert mpmath.mpf(term) > mpmath.mpf("1e500")
 
 
+def test_reproduce_arda_radius_beyond_the_double_range_is_an_answer():
+    p = run("reproduce", "arda2026-fig1", "--rho", "3,1e300,3", *TINY_ARDA, "--seeds", "1", "--json")
+    bounds = json.loads(p.stdout)["bounds"]["2"]
+    assert mpmath.mpf(bounds["B_lin"]) > mpmath.mpf("1e500") and isinstance(bounds["B_app"], float)
+
+
 # ---------------------------------------------------------------------------- issue 21: ASCII streams
 def run_ascii(*args):
     return subprocess.run([sys.executable, "-m", "boundcalc.cli", *args], capture_output=True,

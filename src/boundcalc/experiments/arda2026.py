@@ -419,7 +419,9 @@ def run_fig1(*, seed: int = 0, full: bool = False, jobs: int = 1, backend: str =
     bounds = {}
     for m in widths:
         b = bounds_at(c, m)
-        bounds[str(m)] = {k: float(b[k]) for k in ("B_lin", "B_app", "thm1_min")}
+        # a double, or the certified decimal where the bound is beyond the doubles (a radius of 1e300)
+        bounds[str(m)] = {k: b[k].float if b[k].float is not None else str(b[k])
+                          for k in ("B_lin", "B_app", "thm1_min")}
     out = {
         "name": "arda2026-fig1", "paper": PAPER, "full": bool(full),
         "description": REPRODUCTIONS["arda2026-fig1"].description,
