@@ -16,7 +16,10 @@ from ..errors import BoundcalcError
 from .output import console, emit_json, table
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
-                  help="Compute, audit and measure the bounds of learning-theory papers on transformers.")
+                  help="Compute, audit and measure the bounds of learning-theory papers on transformers.",
+                  epilog="Exit status: 0 done; 2 bad input or a refusal (one line on stderr); 1 a bug in "
+                         "boundcalc; 130 interrupted (Ctrl-C); 141 standard output closed early (a pipe "
+                         "such as '| head'), as cat or grep.")
 
 _STATE: dict = {"formulas": None}
 DYNAMIC = {"allow_extra_args": True, "ignore_unknown_options": True}
