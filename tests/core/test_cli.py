@@ -542,3 +542,10 @@ def test_reproduce_refuses_a_trajectory_beyond_the_budget():
     gib = float(p.stderr.split("needs about ")[1].split(" GiB")[0])
     assert gib >= 600e9 / 1024 ** 3, p.stderr
 
+
+
+def test_conflicting_huge_values_are_compared_without_building_them():
+    t0 = time.perf_counter()
+    p = run("require", "H", "--paper", "deora2023", "--set", "d=1e999999999", "--set", "d=-1e999999999",
+            check=False)
+    assert p.returncode == 2 and "conflicting values for d" in p.stderr and time.perf_counter() - t0 < 30

@@ -130,12 +130,24 @@ def _flag_pairs(args: list[str]) -> list[tuple[str, str, str]]:
 
 
 def _same_value(a: str, b: str) -> bool:
-    if a.strip() == b.strip():
+    """Whether two written values are the same number (2 and 2.0, 0.5 and 1/2), compared
+    exactly in decimal arithmetic (never building 10**999999999); otherwise equal text."""
+    a, b = a.strip(), b.strip()
+    if a == b:
         return True
-    from fractions import Fraction
+    from decimal import MAX_EMAX, MIN_EMIN, Decimal, DecimalException, localcontext
+
+    def ratio(t: str):
+        num, _, den = t.partition("/")
+        return Decimal(num.strip()), Decimal(den.strip() or "1")
     try:
-        return Fraction(a.strip()) == Fraction(b.strip())      # 2 and 2.0, 0.5 and 1/2
-    except (ValueError, ZeroDivisionError):
+        with localcontext() as ctx:
+            ctx.prec, ctx.Emax, ctx.Emin = 2 * (len(a) + len(b)) + 10, MAX_EMAX, MIN_EMIN
+            (n1, d1), (n2, d2) = ratio(a), ratio(b)
+            if not all(x.is_finite() for x in (n1, d1, n2, d2)) or d1 == 0 or d2 == 0:
+                return False
+            return n1 * d2 == n2 * d1
+    except (DecimalException, ValueError):
         return False
 
 
