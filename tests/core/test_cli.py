@@ -390,3 +390,197 @@ def test_asymptotic_refusals_are_one_line():
     out = run("asymptotic", "deora2023.gen_gap_cor2", "--var", "n", "--with", "K=-n", check=False)
     assert out.returncode == 2 and out.stderr == ("error: --with K=-n: K must be an integer >= 1, but -n < 1 "
                                                   "for every value of n in its domain\n")
+
+
+# ---------------------------------------------------------------------------- issue 21: engine inputs
+TINY_DEORA = ("--n1", "8", "--n", "8", "--n-test", "8", "--K", "2", "--H", "2", "--no-cache")
+TINY_ARDA = ("--widths", "2,4", "--tau", "2", "--n", "8", "--pool", "16", "--T", "2", "--d", "2", "--R", "2",
+             "--no-cache")
+
+
+@pytest.mark.parametrize("args, needle", [
+    (("deora2023", "--S", "1e-100"), "--S: S = 1e-100 is outside [1e-30, 1e+30]"),
+    (("deora2023", "--S", "1e100"), "--S: S = 1e100 is outside [1e-30, 1e+30]"),
+    (("deora2023", "--S", "1e300"), "--S: S = 1e300 is outside"),
+    (("deora2023", "--z-perp", "1e100"), "--z-perp: z_perp = 1e100 is above 1e+30"),
+    (("deora2023", "--z-mu", "1e100"), "--z-mu: z_mu = 1e100 is above 1e+30"),
+    (("arda2026", "--widths", "2", "--T", "1", "--tau", "1"), "--T: must be at least 2"),
+])
+def test_compare_refuses_engine_inputs_outside_the_model_in_one_line(args, needle):
+    p = run("compare", *args, "--no-cache", check=False)
+    assert p.returncode == 2, p.stdout + p.stderr
+    assert needle in p.stderr and "internal error" not in p.stderr
+    assert len(p.stderr.strip().splitlines()) == 1, p.stderr
+
+
+@pytest.mark.parametrize("S", ["1e-30", "1e30"])
+def test_compare_deora_runs_at_the_ends_of_the_scale_range(S):
+    p = run("compare", "deora2023", "--S", S, "--z-perp", S if S == "1e30" else "0", *TINY_DEORA, "--json")
+    rows = json.loads(p.stdout)["rows"]
+    assert rows and all("diverged" not in r["quantity"] for r in rows)
+    assert all(r["measured"] is None or mpmath.isfinite(r["measured"]) for r in rows)
+
+
+def test_compare_deora_huge_step_is_a_diverged_row():
+    p = run("compare", "deora2023", "--eta", "1e300", *TINY_DEORA, "--json")
+    rows = json.loads(p.stdout)["rows"]
+    assert len(rows) == 1 and rows[0]["quantity"] == "second-phase GD: diverged at step 1", rows
+
+
+def test_compare_arda_radius_beyond_the_double_range_is_an_answer():
+    # B_lin >= L2 rho_u^2 / sqrt(m) with rho_u = 1e300: far beyond the doubles, printed exactly
+    p = run("compare", "arda2026", "--rho", "3,1e300,3", *TINY_ARDA, "--json")
+    rows = json.loads(p.stdout)["rows"]
+    lin = [r for r in rows if r["quantity"] == "m=2: eps_lin (sup_j) at boundary of Omega_rho"][0]
+    assert mpmath.mpf(lin["bound_exact"]) > mpmath.mpf("1e500") and lin["bound"] is None
+    thm = [r for r in rows if r["quantity"] == "m=2: min_(s<tau) train loss of ProjGD"][0]
+    term = thm["note"].split("L1 B_lin = ")[1].split(",")[0]
+    assert mpmath.mpf(term) > mpmath.mpf("1e500")
+
+
+def test_reproduce_arda_radius_beyond_the_double_range_is_an_answer():
+    p = run("reproduce", "arda2026-fig1", "--rho", "3,1e300,3", *TINY_ARDA, "--seeds", "1", "--json")
+    bounds = json.loads(p.stdout)["bounds"]["2"]
+    assert mpmath.mpf(bounds["B_lin"]) > mpmath.mpf("1e500") and isinstance(bounds["B_app"], float)
+
+
+# ---------------------------------------------------------------------------- issue 21: ASCII streams
+def run_ascii(*args):
+    return subprocess.run([sys.executable, "-m", "boundcalc.cli", *args], capture_output=True,
+                          env={**ENV, "PYTHONIOENCODING": "ascii"}, timeout=120)
+
+
+@pytest.mark.parametrize("args, spelled", [
+    (("show", "deora2023.beta2"), b"deora2023.beta2 -- Smoothness"),          # an em dash
+    (("require-heads", "--d", "16", "--T", "8"), b"derived"),
+    (("sheet", "deora2023", "--format", "markdown"), b"<= R (Assumption 1)"),  # <= for the sign
+    (("list",), b"deora2023.beta2"),
+    (("check", "deora2023"), b"deora2023"),
+    (("monotone", "deora2023.beta2", "--var", "H"), b"deora2023.beta2"),
+    (("eval", "nosuch.\u03b8"), b"in id 'nosuch.theta'"),                     # on stderr
+])
+def test_every_command_works_on_an_ascii_stream(args, spelled):
+    p = run_ascii(*args)
+    assert b"UnicodeEncodeError" not in p.stderr and b"internal error" not in p.stderr, p.stderr
+    assert p.returncode == (2 if args[0] == "eval" else 0), p.stderr
+    assert spelled in p.stdout + p.stderr
+    assert all(b < 128 for b in p.stdout + p.stderr)
+
+
+def test_to_ascii_spells_symbols_out():
+    from boundcalc.cli.output import to_ascii
+    assert to_ascii("θ ≤ √2 — σ\u0304 ≥ 0, é, ☃") == "theta <= sqrt2 -- sigma-bar >= 0, e, <U+2603>"
+
+
+# ---------------------------------------------------------------------------- issue 21: Ctrl-C, broken pipe
+def test_ctrl_c_prints_one_line_and_exits_130():
+    import signal
+    p = subprocess.Popen([sys.executable, "-m", "boundcalc.cli", "compare", "deora2023", "--K", "10000000",
+                          "--n1", "8", "--n", "8", "--n-test", "8", "--H", "2", "--no-cache"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=ENV,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    time.sleep(4)
+    assert p.poll() is None, "the run ended before the interrupt; make it longer"
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=60)
+    assert p.returncode == 130 and err == b"error: interrupted\n", (p.returncode, err)
+
+
+@pytest.mark.parametrize("args", [("show", "deora2023.beta2"), ("list",), ("list", "--json"), ("cite", "deora2023"),
+                                  ("eval", "deora2023.beta2", "--T", "8", "--d", "16", "--H", "4", "--R", "1.5",
+                                   "--theta-2inf", "1")])
+def test_a_closed_pipe_ends_quietly_with_141(args):
+    r, w = os.pipe()
+    os.close(r)                        # the reader is gone before the first write: EPIPE for sure
+    try:
+        p = subprocess.run([sys.executable, "-m", "boundcalc.cli", *args], stdout=w, stderr=subprocess.PIPE,
+                           env=ENV, timeout=120)
+    finally:
+        os.close(w)
+    assert p.returncode == 141 and p.stderr == b"", (p.returncode, p.stderr)
+
+
+# ---------------------------------------------------------------------------- issue 21: conflicting values
+BETA2 = ("deora2023.beta2", "--T", "8", "--d", "16", "--H", "4")
+
+
+@pytest.mark.parametrize("cmd", [("eval", *BETA2, "--theta-2inf", "1"), ("require-heads", "--d", "16", "--T", "8"),
+                                 ("monotone", *BETA2[:1], "--var", "H", "--T", "8", "--d", "16",
+                                  "--theta-2inf", "1"),
+                                 ("compare", "deora2023")])
+@pytest.mark.parametrize("given, shown", [
+    (("--R", "1.5", "--set", "R=2"), ("--R 1.5", "--set R=2")),
+    (("--set", "R=2", "--R", "1.5"), ("--R 1.5", "--set R=2")),
+    (("--R", "1.5", "--R", "2"), ("--R 1.5", "--R 2")),
+    (("--set", "R=1.5", "--set", "R=2"), ("--set R=1.5", "--set R=2")),
+])
+def test_conflicting_values_are_refused_in_both_orders(cmd, given, shown):
+    if cmd[0] == "compare":                       # R is not a setting of compare; S is
+        given = tuple(g.replace("R", "S") for g in given)
+        shown = tuple(s.replace("R", "S") for s in shown)
+    p = run(*cmd, *given, check=False)
+    assert p.returncode == 2, p.stdout + p.stderr
+    line = p.stderr.strip()
+    assert len(line.splitlines()) == 1 and "conflicting values for" in line, line
+    assert all(s in line for s in shown), line
+
+
+def test_the_same_value_twice_is_accepted():
+    # R = 1.5 and R = 3/2 are one value: the answer is the one with R given once
+    once = run("eval", *BETA2, "--theta-2inf", "1", "--R", "1.5", "--json")
+    twice = run("eval", *BETA2, "--theta-2inf", "1", "--R", "1.5", "--set", "R=3/2", "--json")
+    assert json.loads(once.stdout)["value"] == json.loads(twice.stdout)["value"]
+
+
+# ---------------------------------------------------------------------------- issue 21: --output -
+@pytest.mark.parametrize("args, first", [
+    (("sheet", "deora2023", "--format", "markdown"), "# Formula sheet: On the Optimization"),
+    (("compare", "deora2023", "--format", "csv", *TINY_DEORA), "quantity,source,kind,formula,bound"),
+])
+def test_output_dash_is_standard_output(tmp_path, args, first):
+    p = subprocess.run([sys.executable, "-m", "boundcalc.cli", *args, "--output", "-"], capture_output=True,
+                       text=True, env={**ENV, "PYTHONPATH": str(ROOT / "src")}, cwd=tmp_path, timeout=120)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.startswith(first), p.stdout[:200]
+    assert list(tmp_path.iterdir()) == [], "a file was written instead of standard output"
+
+
+def test_output_to_an_existing_file_needs_force(tmp_path):
+    out = tmp_path / "sheet.md"
+    out.write_text("mine")
+    p = run("sheet", "deora2023", "--format", "markdown", "--output", str(out), check=False)
+    assert p.returncode == 2 and "already exists; use --force" in p.stderr and out.read_text() == "mine"
+    run("sheet", "deora2023", "--format", "markdown", "--output", str(out), "--force")
+    assert out.read_text().startswith("# Formula sheet")
+
+
+# ---------------------------------------------------------------------------- issue 21: reproduce's memory
+def _reproduction_names():
+    from boundcalc.experiments import reproductions
+    return sorted(reproductions())
+
+
+@pytest.mark.parametrize("name", _reproduction_names())
+def test_every_reproduction_estimates_its_memory_before_running(name):
+    t0 = time.perf_counter()
+    p = run("reproduce", name, "--max-memory", "1K", "--no-cache", check=False)
+    assert p.returncode == 2, p.stdout + p.stderr
+    line = p.stderr.strip()
+    assert len(line.splitlines()) == 1 and "above the budget of 1.0 KiB (--max-memory 1K)" in line, line
+    assert time.perf_counter() - t0 < 60          # refused up front, not after the work
+
+
+def test_reproduce_refuses_a_trajectory_beyond_the_budget():
+    # 1e9 recorded steps of >= 600 bytes each: >= 600 GB, far above 64 GiB
+    p = run("reproduce", "tarzanagh2023-fig3", "--steps", "1e9", "--max-memory", "64G", check=False)
+    assert p.returncode == 2 and "tarzanagh2023-fig3 (steps=1000000000, d=2) needs about" in p.stderr
+    gib = float(p.stderr.split("needs about ")[1].split(" GiB")[0])
+    assert gib >= 600e9 / 1024 ** 3, p.stderr
+
+
+
+def test_conflicting_huge_values_are_compared_without_building_them():
+    t0 = time.perf_counter()
+    p = run("require", "H", "--paper", "deora2023", "--set", "d=1e999999999", "--set", "d=-1e999999999",
+            check=False)
+    assert p.returncode == 2 and "conflicting values for d" in p.stderr and time.perf_counter() - t0 < 30

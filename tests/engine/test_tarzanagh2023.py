@@ -270,3 +270,16 @@ def test_gradient_accurate_when_softmax_saturates():
     g = tz.grad_p(d.X, d.Y, d.v, d.W, p)
     assert np.linalg.norm(ref) < 1e-15                    # genuinely saturated
     np.testing.assert_allclose(g, ref, rtol=1e-9, atol=1e-12 * np.linalg.norm(ref))
+
+
+def test_trajectory_estimate_covers_the_measured_peak():
+    import tracemalloc
+    from boundcalc.engine import tarzanagh2023 as tz
+    from boundcalc.engine.data import tokens
+    data = tokens.fig3a()
+    tracemalloc.start()
+    tz.train(data, params="vp", lr=0.1, steps=3000, normalized=True)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    est = tz.trajectory_bytes(3000, data.X.shape[2])
+    assert peak <= est <= 3 * peak, (peak, est)

@@ -32,7 +32,7 @@ def _formula_file(path: Path, key: str, domain: str = "real", expr: str = "x", e
     (HEADS + ["--zeta", "1e5000"], "--zeta"),                              # 4300-digit traceback
     (HEADS + ["--n1", "1e5000"], "--n1"),                                  # 4300-digit traceback
     (["asymptotic", "deora2023.heads_cor2", "--var", "K", "--set", "K=10**5000"], "K"),
-    (HEADS[:3] + ["--T", "8", "--d", "1/0"], "--d"),                       # ZeroDivisionError traceback
+    (HEADS[:1] + ["--T", "8", "--d", "1/0"], "--d"),                       # ZeroDivisionError traceback
 ])
 def test_huge_numbers_refused_naming_the_flag(args, flag):
     line = refused(args, contains=[flag])

@@ -5,6 +5,11 @@ Whatever goes wrong ends as ONE line on stderr, never a traceback: a
 out of memory or recursion depth exits 2 with what happened; anything else is a bug in
 boundcalc and exits 1 with its type and message (``BOUNDCALC_DEBUG=1`` shows the
 traceback).
+
+Ctrl-C (SIGINT) prints ``error: interrupted`` and exits 130. A closed pipe on standard
+output (``boundcalc show ID | head -1``) ends quietly with status 141 = 128 + SIGPIPE, what
+``cat``, ``grep`` or ``yes`` give in the same pipeline (as the Python docs recommend,
+standard output is pointed at /dev/null so that the interpreter's final flush is silent).
 """
 from __future__ import annotations
 
@@ -17,21 +22,71 @@ def _one_line(msg: str, limit: int = 600) -> str:
     return s if len(s) <= limit else s[:limit - 3] + "..."
 
 
+EXIT_INTERRUPTED = 130
+EXIT_BROKEN_PIPE = 141          # 128 + SIGPIPE
+
+
+def _stdout_to_devnull() -> None:
+    """After a broken pipe: further writes (the final flush) go to /dev/null (Python docs,
+    'Note on SIGPIPE')."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+def _catch_sigint():
+    """Record a SIGINT before Python turns it into KeyboardInterrupt (typer turns that into a
+    silent exit 130; the record lets main say so). Not installed where SIGINT is ignored.
+    Returns (the record, a function restoring the previous handler)."""
+    import signal
+    seen: list = []
+    try:
+        prev = signal.getsignal(signal.SIGINT)
+        if prev is signal.default_int_handler:
+            def on_sigint(signum, frame):
+                seen.append(signum)
+                signal.default_int_handler(signum, frame)
+            signal.signal(signal.SIGINT, on_sigint)
+            return seen, lambda: signal.signal(signal.SIGINT, prev)
+    except (ValueError, OSError):      # not the main thread: leave the handler alone
+        pass
+    return seen, lambda: None
+
+
 def main() -> None:
+    interrupted, restore = _catch_sigint()
+    try:
+        _main(interrupted)
+    except KeyboardInterrupt:         # before or after the command ran (imports, exit)
+        print("error: interrupted", file=sys.stderr)
+        sys.exit(EXIT_INTERRUPTED)
+    finally:
+        restore()
+
+
+def _main(interrupted: list) -> None:
     from ..errors import BoundcalcError
     from .app import app, hoist_global_options, usage_error
     from typer._click.exceptions import UsageError
+    from .output import ascii_fallback
+    ascii_fallback()                  # a non-UTF-8 stdout/stderr spells symbols out (<=, theta, sqrt)
     debug = os.environ.get("BOUNDCALC_DEBUG", "") not in ("", "0")
     try:
         rv = app(args=hoist_global_options(sys.argv[1:]), standalone_mode=False)
+        sys.stdout.flush()            # a closed pipe shows here, not in the interpreter's exit
+    except BrokenPipeError:
+        _stdout_to_devnull()
+        sys.exit(EXIT_BROKEN_PIPE)
     except BoundcalcError as e:
         print(f"error: {_one_line(e)}", file=sys.stderr)
         sys.exit(2)
     except UsageError as e:           # typer's usage errors: one line, exit 2 (not a 5-line box)
         sys.exit(usage_error(e))
     except KeyboardInterrupt:
-        print("error: interrupted", file=sys.stderr)
-        sys.exit(130)
+        interrupted.append(True)
+        rv = EXIT_INTERRUPTED
     except MemoryError as e:
         if debug:
             raise
@@ -44,6 +99,10 @@ def main() -> None:
         print("error: the input is nested too deeply to process", file=sys.stderr)
         sys.exit(2)
     except SystemExit:
+        from typer._click.utils import PacifyFlushWrapper
+        if isinstance(sys.stdout, PacifyFlushWrapper):   # typer's own broken-pipe exit (status 1)
+            _stdout_to_devnull()
+            sys.exit(EXIT_BROKEN_PIPE)
         raise
     except Exception as e:            # a bug: still one line (BOUNDCALC_DEBUG=1 for the traceback)
         if debug:
@@ -51,5 +110,8 @@ def main() -> None:
         print(f"error: internal error, a bug in boundcalc ({type(e).__name__}: {_one_line(e, 300)}); "
               "rerun with BOUNDCALC_DEBUG=1 for the traceback", file=sys.stderr)
         sys.exit(1)
+    if interrupted:
+        print("error: interrupted", file=sys.stderr)
+        sys.exit(EXIT_INTERRUPTED)
     if isinstance(rv, int) and rv:
         sys.exit(rv)

@@ -16,7 +16,10 @@ from ..errors import BoundcalcError
 from .output import console, emit_json, table
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
-                  help="Compute, audit and measure the bounds of learning-theory papers on transformers.")
+                  help="Compute, audit and measure the bounds of learning-theory papers on transformers.",
+                  epilog="Exit status: 0 done; 2 bad input or a refusal (one line on stderr); 1 a bug in "
+                         "boundcalc; 130 interrupted (Ctrl-C); 141 standard output closed early (a pipe "
+                         "such as '| head'), as cat or grep.")
 
 _STATE: dict = {"formulas": None}
 DYNAMIC = {"allow_extra_args": True, "ignore_unknown_options": True}
@@ -92,20 +95,21 @@ def _formula(fid: str):
     return formula(fid, formulas_path=_paths())
 
 
-def _parse_sets(items: list[str] | None) -> dict[str, str]:
-    out = {}
+def _set_pairs(items: list[str] | None) -> list[tuple[str, str, str]]:
+    """--set name=value items as (name, value, how it was written)."""
+    out = []
     for it in items or []:
         if "=" not in it:
             raise BoundcalcError(f"--set expects name=value, got {it!r}")
         k, v = it.split("=", 1)
-        out[k.strip()] = v.strip()
+        out.append((k.strip(), v.strip(), f"--set {it.strip()}"))
     return out
 
 
-def _dynamic_flags(args: list[str]) -> dict[str, str]:
-    """--NAME VALUE / --NAME=VALUE pairs (hyphens in NAME mean underscores) and
-    --set NAME=VALUE; a value may be negative (--x -5)."""
-    out, i = {}, 0
+def _flag_pairs(args: list[str]) -> list[tuple[str, str, str]]:
+    """--NAME VALUE / --NAME=VALUE pairs and --set NAME=VALUE, in order, as (name, value,
+    how it was written); a value may be negative (--x -5)."""
+    out, i = [], 0
     while i < len(args):
         a = args[i]
         if not a.startswith("--") or len(a) < 3:
@@ -119,18 +123,65 @@ def _dynamic_flags(args: list[str]) -> dict[str, str]:
             k, v = a[2:], args[i + 1]
             i += 2
         if k == "set":
-            out.update({key.replace("-", "_"): val for key, val in _parse_sets([v]).items()})
-            continue
-        out[k.replace("-", "_")] = v
+            out += _set_pairs([v])
+        else:
+            out.append((k, v, f"--{k} {v}"))
     return out
 
 
-def _values(set_: list[str] | None, ctx: typer.Context | None) -> dict[str, str]:
-    """--set name=value and --name value, merged (a name given twice: the flag wins)."""
-    out = _parse_sets(set_)
-    if ctx is not None:
-        out.update(_dynamic_flags(list(ctx.args)))
+def _same_value(a: str, b: str) -> bool:
+    """Whether two written values are the same number (2 and 2.0, 0.5 and 1/2), compared
+    exactly in decimal arithmetic (never building 10**999999999); otherwise equal text."""
+    a, b = a.strip(), b.strip()
+    if a == b:
+        return True
+    from decimal import MAX_EMAX, MIN_EMIN, Decimal, DecimalException, localcontext
+
+    def ratio(t: str):
+        num, _, den = t.partition("/")
+        return Decimal(num.strip()), Decimal(den.strip() or "1")
+    try:
+        with localcontext() as ctx:
+            ctx.prec, ctx.Emax, ctx.Emin = 2 * (len(a) + len(b)) + 10, MAX_EMAX, MIN_EMIN
+            (n1, d1), (n2, d2) = ratio(a), ratio(b)
+            if not all(x.is_finite() for x in (n1, d1, n2, d2)) or d1 == 0 or d2 == 0:
+                return False
+            return n1 * d2 == n2 * d1
+    except (DecimalException, ValueError):
+        return False
+
+
+def merge_values(pairs: list[tuple[str, str, str]]) -> dict[str, str]:
+    """The ONE place where values given on the command line meet (--set NAME=VALUE,
+    --NAME VALUE, repeated or not): a name (hyphens mean underscores) given twice with
+    different values is refused in one line naming both, whatever the order; the same
+    value twice is accepted."""
+    out: dict[str, str] = {}
+    how: dict[str, str] = {}
+    for k, v, written in pairs:
+        key = k.replace("-", "_")
+        if key in out and not _same_value(out[key], v):
+            raise BoundcalcError(f"conflicting values for {key}: {how[key]} and {written}; give it once")
+        out.setdefault(key, v)
+        how.setdefault(key, written)
     return out
+
+
+def _parse_sets(items: list[str] | None) -> dict[str, str]:
+    return merge_values(_set_pairs(items))
+
+
+def _dynamic_flags(args: list[str]) -> dict[str, str]:
+    """--NAME VALUE / --NAME=VALUE pairs (hyphens in NAME mean underscores) and
+    --set NAME=VALUE; a value may be negative (--x -5)."""
+    return merge_values(_flag_pairs(args))
+
+
+def _values(set_: list[str] | None, ctx: typer.Context | list[str] | None) -> dict[str, str]:
+    """--set name=value and --name value, merged (a name given twice with different values
+    is refused, see merge_values)."""
+    args = list(ctx) if isinstance(ctx, list) else list(ctx.args) if ctx is not None else []
+    return merge_values(_set_pairs(set_) + _flag_pairs(args))
 
 
 def escape(text: str) -> str:
@@ -372,8 +423,7 @@ def _run_require(var: str | None, paper: str | None, setting: str | None, ctx: t
     args = list(ctx.args)
     if var is not None and var.startswith("-"):      # `require --d 16 ...`: no VAR, a flag came first
         args, var = [var] + args, None
-    values = _parse_sets(set_)
-    values.update(_dynamic_flags(args))
+    values = _values(set_, args)
     if paper is None and setting is None:
         raise BoundcalcError("give --paper PAPER and/or --setting NAME (see `boundcalc require --help`)")
     paper = paper or _find_setting_paper(setting)
@@ -472,7 +522,7 @@ def compare(ctx: typer.Context,
             seed: int = typer.Option(0, "--seed", help="Random seed (data, initialisation)."),
             jobs: int = typer.Option(1, "--jobs", help="Parallel worker processes (-1: all cores)."),
             format_: str = typer.Option("rich", "--format", help="rich, markdown, latex, csv or json."),
-            output: Optional[str] = typer.Option(None, "--output", help="Write the table to this file."),
+            output: Optional[str] = typer.Option(None, "--output", help="Write the table to this file (- for standard output)."),
             force: bool = typer.Option(False, "--force", help="Overwrite --output / --plot files."),
             plot: Optional[str] = typer.Option(None, "--plot",
                                                help="Bound-vs-measured bars: FILE(.png|.pdf), both written."),

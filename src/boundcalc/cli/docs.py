@@ -5,13 +5,10 @@ for its Markdown tables) is imported inside the commands.
 """
 from __future__ import annotations
 
-from ..paths import user_path
 import sys
 from typing import Optional
 
 import typer
-
-from ..errors import BoundcalcError
 
 
 def _paths():
@@ -19,29 +16,17 @@ def _paths():
     return paths()
 
 
-def _write(text: str, output: Optional[str], force: bool) -> None:
-    if output is None:
-        sys.stdout.write(text)
-        return
-    out = user_path(output)
-    if out.exists() and not force:
-        raise BoundcalcError(f"output file {out} already exists; use --force to overwrite it")
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(text, encoding="utf-8")
-    print(f"written: {out}", file=sys.stderr)
-
-
 def sheet(paper: str = typer.Argument(..., help="deora2023, anon2025, tarzanagh2023, arda2026 or your own."),
           format_: str = typer.Option("latex", "--format", help="latex (a document pdflatex compiles) or markdown."),
-          output: Optional[str] = typer.Option(None, "--output", help="Write the sheet to this file."),
+          output: Optional[str] = typer.Option(None, "--output", help="Write the sheet to this file (- for standard output)."),
           force: bool = typer.Option(False, "--force", help="Overwrite --output.")):
     """A paper's formula sheet: its reference, its symbols, and every formula with its
     source, status (as printed / corrected / derived), LaTeX as printed, our expression
     and its notes."""
     from ..reports.sheet import sheet as make
-    from .output import check_outputs
+    from .output import check_outputs, write_output
     check_outputs([("--output", output)], force=force)     # before any work
-    _write(make(paper, format_, formulas_path=_paths()), output, force)
+    write_output(output, make(paper, format_, formulas_path=_paths()), what="sheet")
 
 
 def cite(paper: str = typer.Argument(..., help="deora2023, anon2025, tarzanagh2023, arda2026 or your own."),

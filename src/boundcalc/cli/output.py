@@ -17,6 +17,65 @@ def _default(o):
     return str(o)
 
 
+# ---------------------------------------------------------------------------- non-UTF-8 streams
+# Symbols with a usual ASCII spelling; every other character: its LaTeX macro name from
+# reports.latex.UNICODE_MATH (theta, Sigma, otimes ...), or its NFKD letters (e, 2), or <U+XXXX>.
+_ASCII = {"≤": "<=", "≥": ">=", "≠": "!=", "≈": "~=", "≲": "<~", "≳": ">~", "≪": "<<", "≫": ">>",
+          "∼": "~", "≃": "~=", "≡": "==", "×": "x", "·": "*", "∘": "o", "−": "-", "±": "+/-",
+          "∓": "-/+", "÷": "/", "∞": "inf", "√": "sqrt", "→": "->", "←": "<-", "↦": "|->",
+          "⇒": "=>", "⇔": "<=>", "‖": "||", "∥": "||", "⟨": "<", "⟩": ">", "…": "...", "⋯": "...",
+          "—": "--", "–": "-", "“": '"', "”": '"', "‘": "'", "’": "'", "′": "'", "•": "*", "★": "*",
+          "⋆": "*", "◀": "<", "▶": ">", "§": "Sec.", "°": "deg", "\u00a0": " ", "\u200b": "",
+          "\ufeff": "", "ᵀ": "^T", "⁻": "^-", "⁺": "^+", "²": "^2", "³": "^3", "¹": "^1", "⁴": "^4",
+          "€": "EUR", "ℝ": "R", "ℕ": "N", "ℤ": "Z", "ℚ": "Q", "\u0304": "-bar", "\u0305": "-bar",
+          "\u0303": "-tilde", "\u0302": "-hat"}
+
+
+def to_ascii(text: str) -> str:
+    """``text`` in ASCII, every symbol spelled out (``θ ≤ √2`` -> ``theta <= sqrt2``): what
+    a non-UTF-8 stream (``PYTHONIOENCODING=ascii``, a C locale) prints instead of failing."""
+    import unicodedata
+    out = []
+    for ch in str(text):
+        if ord(ch) < 128:
+            out.append(ch)
+        elif ch in _ASCII:
+            out.append(_ASCII[ch])
+        else:
+            from ..reports.latex import UNICODE_MATH
+            if ch in UNICODE_MATH and UNICODE_MATH[ch].lstrip("\\").isalpha():
+                out.append(UNICODE_MATH[ch].lstrip("\\"))
+                continue
+            plain = "".join(c for c in unicodedata.normalize("NFKD", ch)
+                            if ord(c) < 128 and not unicodedata.combining(c))
+            out.append(plain or f"<U+{ord(ch):04X}>")
+    return "".join(out)
+
+
+def _ascii_errors(exc):
+    if not isinstance(exc, UnicodeEncodeError):
+        raise exc
+    return to_ascii(exc.object[exc.start:exc.end]), exc.end
+
+
+def ascii_fallback(*streams) -> None:
+    """Make ``streams`` (default stdout and stderr) spell out, as :func:`to_ascii` does,
+    every character their encoding cannot encode, instead of raising UnicodeEncodeError.
+    Installed once by the CLI's ``main``; rich writes through these streams (and draws its
+    tables with ASCII borders on a non-UTF-8 one)."""
+    import codecs
+    try:
+        codecs.lookup_error("boundcalc-ascii")
+    except LookupError:
+        codecs.register_error("boundcalc-ascii", _ascii_errors)
+    for stream in streams or (sys.stdout, sys.stderr):
+        if hasattr(stream, "reconfigure"):
+            try:
+                stream.reconfigure(errors="boundcalc-ascii")
+            except (ValueError, OSError):      # a closed or detached stream: leave it
+                pass
+
+
 def emit_json(data) -> None:
     sys.stdout.write(json.dumps(data, indent=2, default=_default) + "\n")
 
@@ -25,11 +84,16 @@ def console():
     """A rich console; when output is not a terminal (a pipe, a file), a wide fixed
     width so that tables are not folded for scripts and logs."""
     from rich.console import Console
+
+    class _Console(Console):
+        def on_broken_pipe(self) -> None:      # rich exits 1; the CLI's main decides (141)
+            self.quiet = True
+            raise BrokenPipeError("standard output was closed")
     width = None if sys.stdout.isatty() else 200
     cols = os.environ.get("COLUMNS", "")
     if cols.isdigit() and 20 <= int(cols) <= 1000:    # an explicit width wins (COLUMNS=80 ...)
         width = int(cols)
-    return Console(highlight=False, soft_wrap=True, width=width)
+    return _Console(highlight=False, soft_wrap=True, width=width)
 
 
 def table(title: str, columns: list[str]):
@@ -49,6 +113,7 @@ def check_outputs(outputs: list[tuple[str, object]], *, force: bool = False) -> 
     created when written), an existing target is a regular file and is only replaced
     with ``force``, a new target can really be created (probed by creating and removing
     it: /proc, read-only mounts ...), and no two outputs of the run name the same file.
+    ``-`` is standard output (:func:`write_output`) and is not checked.
     Returns the resolved paths; raises one BoundcalcError naming the flag and the path."""
     import stat
     from pathlib import Path
@@ -56,7 +121,7 @@ def check_outputs(outputs: list[tuple[str, object]], *, force: bool = False) -> 
     seen: dict = {}
     out, existing = [], []
     for flag, p in outputs:
-        if p is None:
+        if p is None or is_stdout(p):
             continue
         path = user_path(p)
         if str(p).endswith(("/", os.sep)) or path.name in ("", ".", ".."):
@@ -114,6 +179,25 @@ def check_outputs(outputs: list[tuple[str, object]], *, force: bool = False) -> 
         raise BoundcalcError(f"{names} already exist{'s' if len(existing) == 1 else ''}; "
                              "use --force to overwrite")
     return out
+
+
+STDOUT = "-"
+
+
+def is_stdout(path) -> bool:
+    """``--output -`` means standard output (the usual convention), for every command."""
+    return isinstance(path, str) and path.strip() == STDOUT
+
+
+def write_output(output, text: str, *, what: str = "output") -> None:
+    """Write ``text`` to the --output path (validated by :func:`check_outputs` before the
+    work), to standard output for ``-``, and say where on stderr."""
+    if output is None or is_stdout(output):
+        sys.stdout.write(text)
+        return
+    out = user_path(output)
+    write_text(out, text)
+    print(f"{what} written: {out}", file=sys.stderr)
 
 
 def write_text(path, text: str) -> None:

@@ -121,7 +121,7 @@ def compare(paper: str, settings: dict[str, str], *, seed: int = 0, jobs: int = 
             no_cache: bool = False, max_memory: str | None = None) -> None:
     from ..experiments import experiment_module
     from ..reports.table import Table
-    from .output import check_outputs, console, write_text
+    from .output import check_outputs, console, write_output
     if fmt not in FORMATS:
         raise BoundcalcError(f"unknown --format {fmt!r}; use one of {', '.join(FORMATS)}")
     _check_positive("--jobs", jobs, allow_all=True)
@@ -144,10 +144,8 @@ def compare(paper: str, settings: dict[str, str], *, seed: int = 0, jobs: int = 
         print(f"note: {warned.summary()}", file=sys.stderr)
     if not isinstance(t, Table):
         raise BoundcalcError(f"the experiments of {paper} returned {type(t).__name__}, not a Table")
-    if output is not None:
-        out = user_path(output)
-        write_text(out, render_table(t, fmt))
-        print(f"table written: {out}", file=sys.stderr)
+    if output is not None:                    # a file, or '-' (standard output)
+        write_output(output, render_table(t, fmt), what="table")
     elif fmt == "rich":
         console().print(t.to_rich())
     else:

@@ -2,7 +2,7 @@
 
 - **Memory.** Each engine model estimates the bytes a configuration needs
   (``memory_estimate(config)`` in the paper's engine module) and calls
-  :func:`check_memory` before it allocates. The budget is half the machine's available
+  :func:`check_memory` before it allocates; ``compare`` and every reproduction do. The budget is half the machine's available
   memory (``MemAvailable``), or ``--max-memory`` / ``$BOUNDCALC_MAX_MEMORY`` (``512M``,
   ``4G``, a number of bytes). A configuration over it is refused in one line that names
   both sizes.

@@ -505,3 +505,13 @@ def memory_estimate(s: dict) -> float:
     n, T, d = s.get("n", 4), s.get("T", 2), s.get("d", 10)
     pts = s.get("hessian_points", 20) + s.get("random_points", 20) + 1
     return 8.0 * ((s["steps"] + 1) + 4 * n * T * d + 6 * d * d + pts * d)
+
+
+def trajectory_bytes(steps: int, d: int, record_every: int = 1) -> float:
+    """Bytes :func:`train` needs for its :class:`Trajectory` (checked against the budget of
+    :mod:`boundcalc.engine.budget` before a run): per recorded step, Python lists of the
+    copies of p, v and W and five scalars, then the arrays they become.  Measured with
+    tracemalloc at d = 2: ~680 bytes per step at the peak; this charges 600 + 16 (d^2 + 2d + 5)."""
+    records = steps // max(1, int(record_every)) + 2
+    return float(records) * (600.0 + 16.0 * (d * d + 2 * d + 5))
+

@@ -36,7 +36,11 @@ class Reproduction:
     ``render(data)`` turns that dict into a rich renderable (or a string) for people;
     ``settings``: the names of the extra settings ``run`` accepts as strings from the command
     line (``boundcalc reproduce NAME --teacher authors-code``); ``plot(data, folder)``, where
-    the figures are a function of the returned dict alone, draws them again from a recording."""
+    the figures are a function of the returned dict alone, draws them again from a recording.
+    ``run`` estimates the memory of its largest unit of work (the engine's
+    ``memory_estimate`` / ``trajectory_bytes``) and calls ``engine.budget.check_memory``
+    before it allocates, as ``compare`` does, so ``--max-memory`` holds for every
+    reproduction (tests/core/test_cli.py runs each one with a 1K budget)."""
     name: str
     description: str
     run: Callable[..., dict]

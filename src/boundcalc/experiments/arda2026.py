@@ -91,6 +91,9 @@ def parse_settings(settings: dict) -> dict:
         c[k] = as_int(k, s[k])
         if c[k] < 1:
             bad(k, f"must be a positive integer, got {s[k]!r}")
+    if c["T"] < 2:      # one token: softmax = 1 whatever W is, so W has no gradient (no boundary direction)
+        bad("T", f"must be at least 2, got {s['T']!r}: with one token the attention weight is 1 whatever "
+                 "W is, so the W block of the model (and of Lemma 3's boundary point) has no direction")
     c["nu"] = _triple("nu", s["nu"])
     c["rho"] = _triple("rho", s["rho"])
     e = s["eta"]
@@ -212,6 +215,13 @@ def bounds_at(c: dict, m: int) -> dict:
     return out
 
 
+def _g3(v) -> str:
+    """A certified value to 3 significant digits, also beyond the double range (a radius
+    of 1e300 makes Theorem 1's terms ~1e1199; float() of them would overflow)."""
+    import mpmath
+    return mpmath.nstr(v.mpf, 3)
+
+
 # ----------------------------------------------------------------------------- compare
 def compare(*, seed: int = 0, jobs: int = 1, cache_dir=None, **settings):
     """Lemma 3, Lemma 5 and Theorem 1 of Arda et al. (2026) beside measurements, per width."""
@@ -257,10 +267,10 @@ def compare(*, seed: int = 0, jobs: int = 1, cache_dir=None, **settings):
                         hypotheses=f"rho >= nu: {'yes' if radius_ok else 'no'}; eta = 1/sqrt(tau): "
                                    f"{'yes' if step_ok else 'no'}; {ev}",
                         constant=b["thm1_min"].qualifier,
-                        note=over + "terms: opt L1^4/sqrt(tau) = {:.3g}, L1 B_app = {:.3g}, L1 B_lin = {:.3g}, "
-                                    "L1 eps_CoF = {:.3g}; labels' mean square (loss at phi^(0)) = {:.3g}".format(
-                                        float(b["thm1_opt"]), float(b["thm1_app"]), float(b["thm1_lin"]),
-                                        float(b["thm1_cof"]), worst["label_mean_square"])))
+                        note=over + "terms: opt L1^4/sqrt(tau) = {}, L1 B_app = {}, L1 B_lin = {}, "
+                                    "L1 eps_CoF = {}; labels' mean square (loss at phi^(0)) = {:.3g}".format(
+                                        *(_g3(b[t]) for t in ("thm1_opt", "thm1_app", "thm1_lin", "thm1_cof")),
+                                        worst["label_mean_square"])))
         rows.append(Row(f"m={m}: event E_U,m(delta') (max_i ||U_i^(0)|| within radius)", "Definition 1",
                         bound=b["U0_radius"], measured=worst["max_U0_norm"], kind="condition", holds=e_ok,
                         formula="arda2026.U0_radius", constant=b["U0_radius"].qualifier,
@@ -457,7 +467,9 @@ def run_fig1(*, seed: int = 0, full: bool = False, jobs: int = 1, backend: str =
     bounds = {}
     for m in widths:
         b = bounds_at(c, m)
-        bounds[str(m)] = {k: float(b[k]) for k in ("B_lin", "B_app", "thm1_min")}
+        # a double, or the certified decimal where the bound is beyond the doubles (a radius of 1e300)
+        bounds[str(m)] = {k: b[k].float if b[k].float is not None else str(b[k])
+                          for k in ("B_lin", "B_app", "thm1_min")}
     out = {
         "name": "arda2026-fig1", "paper": PAPER, "full": bool(full),
         "description": REPRODUCTIONS["arda2026-fig1"].description,

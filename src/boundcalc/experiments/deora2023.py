@@ -71,6 +71,11 @@ SETTINGS: dict[str, tuple[object, str]] = {
 _INT = ("T", "d", "M", "H", "n1", "n", "K", "n_test")
 _POS = ("S", "eta")
 _NONNEG = ("z_mu", "z_nu", "z_perp")
+# The float64 engine forms products up to about the 8th power of the token scale (the NTK
+# Gram of the attention gradients: features ~ ||x||^3 U, squared), and DM1 divides by S^2:
+# outside these decades they overflow or underflow to 0 and the measurements are NaN.  At
+# 1e30 the 8th power is 1e240, which leaves 1e68 for the sizes (n, T, H, d) in the sums.
+SCALE_RANGE = (1e-30, 1e30)
 
 
 def parse_settings(settings: dict) -> dict:
@@ -91,6 +96,14 @@ def parse_settings(settings: dict) -> dict:
     for k in _NONNEG:
         if out[k] < 0:
             bad(k, f"must be >= 0, got {s[k]!r}")
+    lo, hi = SCALE_RANGE
+    if not lo <= out["S"] <= hi:
+        bad("S", f"S = {s['S']} is outside [{lo:g}, {hi:g}], the token scales the float64 engine can "
+                 "represent for this model (its NTK Gram grows like the 8th power of the token norm)")
+    for k in ("z_mu", "z_nu", "z_perp"):
+        if out[k] > hi:
+            bad(k, f"{k} = {s[k]} is above {hi:g}, the largest token scale the float64 engine can represent "
+                   f"for this model (valid: 0 <= {k} <= {hi:g})")
     for k in ("zeta", "delta", "eps"):
         if not 0 < out[k] < 1:
             bad(k, f"must lie in (0, 1), got {s[k]!r}")
@@ -447,6 +460,12 @@ def run_dm1(*, seed: int = 0, full: bool = False, jobs: int = 1, backend: str = 
             if K_eq_n:
                 cfg["K"] = n
             configs.append(cfg)
+    from ..engine.budget import check_memory
+    from ..engine.deora2023 import memory_estimate
+    big = max(configs, key=memory_estimate)
+    check_memory(memory_estimate(big), f"deora2023-dm1 point (n1={big['n1']}, n={big['n']}, "
+                                       f"n_test={big['n_test']}, T={big['T']}, d={big['d']}, H={big['H']}, "
+                                       f"K={big['K']})")
     res = sweep.run(dm1_point, configs, jobs=jobs, backend=backend, scheduler=scheduler,
                     cache_dir=cache_dir, progress=progress, desc="deora2023-dm1")
     accuracy = None

@@ -402,6 +402,11 @@ def run_fig9(*, seed: int = 0, full: bool = False, jobs: int = 1, backend: str =
             "sat_tol": 1e-5}
     configs = [dict(base, d=d, seeds=[_seed(seed, d, k) for k in range(k0, min(k0 + FIG9_BATCH, trials))])
                for d in dims for k0 in range(0, trials, FIG9_BATCH)]
+    from boundcalc.engine import tarzanagh2023 as tz
+    from boundcalc.engine.budget import check_memory
+    batch = min(FIG9_BATCH, trials)          # trials advanced together: each holds its own arrays
+    check_memory(batch * tz.memory_estimate({**base, "d": max(dims)}),
+                 f"tarzanagh2023-fig9 batch of {batch} trials (steps={steps}, d={max(dims)})")
     batches = sweep.run(fig9_trials, configs, jobs=jobs, backend=backend, scheduler=scheduler,
                         cache_dir=cache_dir, progress=progress, desc="fig9 trial batches")
     res = [r for b in batches for r in b["trials"]]
@@ -673,6 +678,7 @@ def run_fig1(*, seed: int = 0, full: bool = False, jobs: int = 1, backend: str =
     steps = 1000 if steps is None else as_int("steps", steps)
     _require(isinstance(steps, int) and steps >= 1, "steps", "a positive integer", steps)
     panels = {"a": tokens.fig1a(), "b": tokens.fig1b(), "c": tokens.fig1c(seed=seed)}
+    _check_trajectories("tarzanagh2023-fig1", steps, panels.values())
     expected = {"a": "all initialisations converge to the GMM (Thm 2: n = 1, Assumption B)",
                 "b": "depending on p(0), GD converges to the GMM or to the LMM (Thm 3)",
                 "c": "GD converges to max-margin directions (GMM/LMM); repository's 1/2||p^mm*||^2 = "
@@ -784,6 +790,15 @@ def render_fig1(data: dict):
     return Group(*parts)
 
 
+def _check_trajectories(name: str, steps: int, datasets) -> None:
+    """Refuse a reproduction whose recorded GD trajectories (one at a time) exceed the memory
+    budget, before it runs (engine.budget; --max-memory)."""
+    from boundcalc.engine import tarzanagh2023 as tz
+    from boundcalc.engine.budget import check_memory
+    d = max(data.X.shape[2] for data in datasets)
+    check_memory(tz.trajectory_bytes(steps, d), f"{name} (steps={steps}, d={d})")
+
+
 def run_fig3(*, seed: int = 0, full: bool = False, jobs: int = 1, backend: str = "loky",
              scheduler=None, cache_dir=None, plot_dir=None, progress: bool = True,
              steps: int | None = None) -> dict:
@@ -802,7 +817,9 @@ def run_fig3(*, seed: int = 0, full: bool = False, jobs: int = 1, backend: str =
     paper = {"a": "Thm 5: p -> p^mm/||p^mm||, v -> v^mm/||v^mm|| = [0, 1] (all optimal tokens are "
                   "support vectors, p^relax = p^mm)",
              "b": "Thm 6: p -> p^relax/||p^relax|| (third input not a support vector), v -> [0, 1]"}
-    for key, data in (("a", tokens.fig3a()), ("b", tokens.fig3b())):
+    panels = {"a": tokens.fig3a(), "b": tokens.fig3b()}
+    _check_trajectories("tarzanagh2023-fig3", steps, panels.values())
+    for key, data in panels.items():
         tr = tz.train(data, params="vp", lr=0.1, steps=steps, normalized=True)
         stride = -(-steps // 200)
         idx = np.unique(np.r_[np.arange(0, steps + 1, stride), steps])
