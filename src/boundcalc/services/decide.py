@@ -108,7 +108,7 @@ def fold_constants(node: Node) -> Node:
                         out *= v
                     return Num(out)
                 b, e = vals
-                if e.denominator == 1 and not (b == 0 and e < 0):
+                if e.denominator == 1 and not (b == 0 and e <= 0):
                     bits = abs(e.numerator) * max(abs(b.numerator).bit_length(), b.denominator.bit_length(), 1)
                     if bits <= 4096:
                         return Num(b ** e.numerator)
@@ -473,7 +473,10 @@ def sampling_str(x: Fraction) -> str:
 
 
 def _check_defined(side: Node, where: str) -> None:
-    """A side without symbols must have a value: 1/0 and log(-1) are user errors."""
+    """A side must have a value somewhere: a side without symbols that is undefined (1/0,
+    log(-1)) and a side with a definedness condition that fails as a constant (log(x, 1),
+    0**0, see :mod:`boundcalc.expr.singularities`, the one rule) are user errors."""
+    check_defined_somewhere(side, where)
     if side.symbols():
         return
     from ..backends import arb as A
@@ -484,3 +487,19 @@ def _check_defined(side: Node, where: str) -> None:
         raise UndefinedError(f"{where} {show(side)} is undefined: {e}") from None
     except (A.Unresolved, A.TooLarge):
         pass
+
+
+def check_defined_somewhere(node: Node, where: str) -> None:
+    """Raise :class:`UndefinedError` if a definedness condition of ``node`` (the rule of
+    :mod:`boundcalc.expr.singularities`) is certainly false as a constant: then ``node`` is
+    undefined at every point (``log(x, 1)``, ``sqrt(-1) * x``)."""
+    from ..expr.singularities import first_undefined_constant
+    from .smt import show
+    c = first_undefined_constant(node, lambda e: _sign(fold_constants(e), {}))
+    if c is not None:
+        raise UndefinedError(f"{where} {_clip(show(node))} is undefined"
+                             f"{' everywhere' if node.symbols() else ''}: {c.reason} in {_clip(show(c.where))}")
+
+
+def _clip(s: str, n: int = 120) -> str:
+    return s if len(s) <= n else s[:n - 3] + "..."

@@ -1,0 +1,94 @@
+"""Continuity of an expression in one variable on a region, decided by :mod:`.decide`.
+
+A sign of the derivative proves monotonicity on an interval only if the function is also
+continuous there (tan' > 0 everywhere it is defined, yet tan(1.5) > tan(2)). The candidate
+breaks come from :func:`boundcalc.expr.singularities.breaks` (poles of ``1/g`` and ``tan``,
+ends of the definedness of ``log``/``sqrt``/fractional powers, ``floor``/``ceil`` jumps);
+each is shown absent on the region by the decision procedure: ``g != 0`` as ``g > 0`` or
+``g < 0``, ``g > 0`` and ``g >= 0`` as stated. A ``floor``/``ceil`` jump is absent only
+if the function is constant over a bounded region (ball arithmetic). The region is given by
+the symbols' domains (a box is a domain with closed ends). Anything not shown stays open:
+the caller must not call the function monotone on the region on the strength of the
+derivative alone (:mod:`.monotone` then looks for a certified pair of points across it).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from ..errors import BoundcalcError
+from ..expr.domains import Domain
+from ..expr.nodes import Node, Num
+from ..expr.singularities import Condition, breaks
+
+SECONDS = 1.5            # per condition; conditions are usually settled by structure or SMT at once
+
+
+@dataclass
+class Continuity:
+    ok: bool
+    shown: list[str] = field(default_factory=list)     # conditions proved on the region
+    open: list[Condition] = field(default_factory=list)
+
+    def text(self) -> str:
+        from .smt import show
+        if self.ok:
+            return ("continuous on the region" + (": " + "; ".join(self.shown) if self.shown else
+                                                   " (no pole, jump or end of definedness involves it)"))
+        return "continuity not established: " + "; ".join(
+            f"{show(c.where)} ({c.reason} where {show(c.expr)} {_fails(c.op)})" for c in self.open)
+
+
+def _fails(op: str) -> str:
+    return {">": "<= 0", ">=": "< 0", "!=": "= 0", "jump": "crosses an integer"}[op]
+
+
+def continuity(node: Node, var: str, domains: dict[str, Domain], *, seconds: float = SECONDS) -> Continuity:
+    """Is ``node`` continuous in ``var`` at every point of ``domains`` (all symbols ranging
+    over their domains)? Sound: ``ok`` only when every candidate break is shown absent."""
+    from .decide import decide_relation, structural_sign
+    from .smt import show
+    out = Continuity(True)
+    zero = Num(Fraction(0))
+    for c in breaks(node, var):
+        doms = {n: domains[n] for n in c.expr.symbols() if n in domains}
+        if c.op == "jump":
+            if _constant_on_box(c.where, doms):
+                out.shown.append(f"{show(c.where)} is constant on the region")
+            else:
+                out.open.append(c)
+            continue
+        if c.op in (">", "!=") and structural_sign(c.expr, doms) == "positive":
+            out.shown.append(f"{show(c.expr)} > 0 (structure)")
+            continue
+        tries = [(">", c.expr, zero), ("<", c.expr, zero)] if c.op == "!=" else [(c.op, c.expr, zero)]
+        done = False
+        for rel, a, b in tries:
+            try:
+                r = decide_relation(a, rel, b, dict(doms), seconds=seconds, samples=200)
+            except BoundcalcError:
+                break
+            if r.verdict == "proved":
+                out.shown.append(f"{show(a)} {rel} 0 ({r.layer})")
+                done = True
+                break
+        if not done:
+            out.open.append(c)
+    out.ok = not out.open
+    return out
+
+
+def _constant_on_box(node: Node, domains: dict[str, Domain]) -> bool:
+    """``node`` takes one value on a bounded box (a floor/ceil whose argument stays between
+    two integers), shown by ball arithmetic."""
+    from ..backends import arb as A
+    env = {}
+    for n, d in domains.items():
+        if d.lo is None or d.hi is None:
+            return False
+        env[n] = (d.lo, d.hi)
+    try:
+        lo, hi = A.enclose_interval(node, env, prec=128)
+    except (A.Undefined, A.Unresolved, A.TooLarge):
+        return False
+    return lo == hi
