@@ -92,3 +92,41 @@ def _constant_on_box(node: Node, domains: dict[str, Domain]) -> bool:
     except (A.Undefined, A.Unresolved, A.TooLarge):
         return False
     return lo == hi
+
+
+def continuity_radius(node: Node, var: str, env: dict, *, start: Fraction = Fraction(1, 1000),
+                      floor: Fraction = Fraction(1, 10 ** 300)) -> Fraction | None:
+    """A radius r <= ``start`` such that ``node`` is continuous in ``var`` on [x0 - r, x0 + r]
+    (x0 = ``env[var]``, the other symbols at their values in ``env``), within a factor 16 of
+    the largest one this search can certify; None if even ``floor`` is not certified (the
+    point is at, or too close to, a pole, a jump or an end of definedness). Every candidate
+    break of :func:`boundcalc.expr.singularities.breaks` is shown absent on the interval in
+    ball arithmetic, the same conditions :func:`continuity` proves symbolically."""
+    from ..backends import arb as A
+    conds = breaks(node, var)
+    x0 = Fraction(env[var])
+    r = Fraction(start)
+    while r >= floor:
+        box = dict(env)
+        box[var] = (x0 - r, x0 + r)
+        prec = 64 + max(0, (abs(x0) + 1).numerator.bit_length() - (abs(x0) + 1).denominator.bit_length()
+                        + r.denominator.bit_length() - r.numerator.bit_length())
+        if all(_holds_on(c, box, prec, A) for c in conds):
+            return r
+        r /= 16
+    return None
+
+
+def _holds_on(c: Condition, box: dict, prec: int, A) -> bool:
+    try:
+        if c.op == "jump":
+            lo, hi = A.enclose_interval(c.where, box, prec=prec)
+            return lo == hi
+        lo, hi = A.enclose_interval(c.expr, box, prec=prec)
+    except (A.Undefined, A.Unresolved, A.TooLarge):
+        return False
+    if c.op == ">":
+        return lo > 0
+    if c.op == ">=":
+        return lo >= 0
+    return lo > 0 or hi < 0

@@ -49,7 +49,7 @@ def monotone(reg, paper, t, f: Finding):
     r = run(Formula(reg.spec(fid), reg), t["var"], box=box, fixed=t.get("fixed"))
     want = {"nondecreasing": "increasing", "nonincreasing": "decreasing"}.get(t["claim"], t["claim"])
     f.evidence = {"verdict": r.verdict, "evidence": r.evidence, "derivative": r.derivative, "box": r.box,
-                  "counterexample": r.counterexample}
+                  "counterexample": r.counterexample, "scope": r.scope}
     if getattr(r, "layer", None):
         f.evidence["layer"] = r.layer
     if r.verdict == want:
