@@ -58,8 +58,9 @@ def continuity(node: Node, var: str, domains: dict[str, Domain], *, seconds: flo
             else:
                 out.open.append(c)
             continue
-        if c.op in (">", "!=") and structural_sign(c.expr, doms) == "positive":
-            out.shown.append(f"{show(c.expr)} > 0 (structure)")
+        ss = structural_sign(c.expr, doms)
+        if ss == "positive" or (ss == "nonnegative" and c.op == ">="):
+            out.shown.append(f"{show(c.expr)} {'>' if ss == 'positive' else '>='} 0 (structure)")
             continue
         tries = [(">", c.expr, zero), ("<", c.expr, zero)] if c.op == "!=" else [(c.op, c.expr, zero)]
         done = False

@@ -2,18 +2,29 @@
 
 1. *proved*: the sign of the partial derivative is decided symbolically for every
    point of the symbols' domains (domains encoded by substitutions such as x = 1 + t,
-   t >= 0, see :func:`.symbolic.domain_substitution`);
+   t >= 0, see :func:`.symbolic.domain_substitution`) AND the function is continuous on
+   the domain (:mod:`.continuity`: no pole of 1/g or tan, no floor/ceil jump, no gap in
+   the definedness of log/sqrt/fractional powers — each shown absent by :mod:`.decide`);
+   or, for abs/min/max/floor/ceil that SymPy cannot differentiate into the expression
+   language, the structure shows it (monotone functions of monotone arguments, certified
+   signs: ``floor(100/n)`` is non-increasing — non-strict, and the detail says so);
 2. *certified*: the layers of :mod:`.decide` (interval branch-and-bound in ball
-   arithmetic, SMT) show the derivative keeps its sign on the stated box;
+   arithmetic, SMT) show the derivative keeps its sign on the box, and continuity on the
+   box is shown the same way;
 3. *sampled*: the derivative is evaluated at many random points of the box — never
    called a proof.
+A derivative whose sign is proved where f is defined, but with continuity not established
+(tan' > 0, yet tan(1.5) > tan(2)), is no proof: a certified pair of points across the
+break that moves the other way gives "neither", else the verdict is only sampled.
 A sign change of the derivative at sampled points gives the verdict "neither" with
 evidence ``counterexample`` only when BOTH directions are certified: a pair of points
 differing only in the variable where f rises, and one where it falls (each comparison
-certified in ball arithmetic). Setting the variable under test (``--set x=2``), an empty
-domain, and a garbage, reversed or out-of-domain ``--box`` are errors, checked before any
-proof is attempted. Proofs over the whole domain use SymPy's sign rules, then the layers
-of :mod:`.decide` (SMT, interval) on the derivative.
+certified in ball arithmetic). Without ``--box`` a verdict is about the whole domain; a
+verdict that rests on the default box of :func:`default_range` (the domain is unbounded)
+says so in the verdict word ("decreasing on the default box only"), in ``scope`` and in
+the text. Setting the variable under test (``--set x=2``), an empty domain, a formula
+undefined everywhere (the rule of :mod:`boundcalc.expr.singularities`), and a garbage,
+reversed or out-of-domain ``--box`` are errors, checked before any proof is attempted.
 """
 from __future__ import annotations
 
@@ -224,11 +235,11 @@ def monotone(formula, var: str, *, box: dict | None = None, fixed: dict | None =
     pair = next((c for c in (_counterexample(node, var, e, table, rising=rising)
                              for e in (pos if rising else neg)[:5]) if c), None)
     ce = {("increasing_pair" if rising else "decreasing_pair"): pair} if pair else None
-    return MonotoneResult(formula.id, var, verdict, "sampled", dstr,
-                          f"d/d{var} kept one sign at {len(vals)} random points of the box "
-                          "(not proved, not certified)"
-                          + (f"; f {'rises' if rising else 'falls'} between a certified pair of points, so it is "
-                             f"not {'decreasing' if rising else 'increasing'}" if pair else ""), shown, ce)
+    return ctx.result(verdict, "sampled",
+                      f"d/d{var} kept one sign at {len(vals)} random points of the box "
+                      "(not proved, not certified)"
+                      + (f"; f {'rises' if rising else 'falls'} between a certified pair of points, so it is "
+                         f"not {'decreasing' if rising else 'increasing'}" if pair else ""), ce)
 
 
 @dataclass
@@ -295,10 +306,10 @@ def _nonsmooth(ctx: _Ctx, doms, on_box, samples) -> MonotoneResult:
     if up or down:
         word = "increasing" if up else "decreasing"
         ce = {"increasing_pair": up} if up else {"decreasing_pair": down}
-        return MonotoneResult(ctx.id, var, word, "sampled", ctx.dstr,
-                              f"f only {'rose' if up else 'fell'} between sampled points of the box (not proved, "
-                              f"not certified); a certified pair shows it is not "
-                              f"{'decreasing' if up else 'increasing'}", ctx.shown, ce)
+        return ctx.result(word, "sampled",
+                          f"f only {'rose' if up else 'fell'} between sampled points of the box (not proved, "
+                          f"not certified); a certified pair shows it is not "
+                          f"{'decreasing' if up else 'increasing'}", ce)
     return MonotoneResult(ctx.id, var, "unknown", "none", ctx.dstr,
                           "no structure shows a direction and no certified pair of points moves", ctx.shown)
 

@@ -52,14 +52,17 @@ def monotone(reg, paper, t, f: Finding):
                   "counterexample": r.counterexample, "scope": r.scope}
     if getattr(r, "layer", None):
         f.evidence["layer"] = r.layer
-    if r.verdict == want:
+    if r.direction == want:
         if r.evidence == "sampled":
             f.grade("note", "sampled only", f"stated {want} in {t['var']}: only sampled (no proof, no certificate)")
+        elif r.scope == "default box":
+            f.grade("note", "default box only", f"stated {want} in {t['var']}: {r.evidence} on the default box "
+                                                f"{r.box} only, not on the whole domain")
         else:
             f.message = f"stated {want} in {t['var']}: {r.evidence}"
-    elif r.verdict in ("neither", "increasing", "decreasing", "constant") and r.evidence in (
-            "proved", "certified", "counterexample"):
-        f.grade("error", "false as printed", f"stated {want} in {t['var']}, but it is {r.verdict} ({r.evidence})")
+    elif r.scope != "default box" and r.direction in ("neither", "increasing", "decreasing", "constant") \
+            and r.evidence in ("proved", "certified", "counterexample"):
+        f.grade("error", "false as printed", f"stated {want} in {t['var']}, but it is {r.direction} ({r.evidence})")
     elif (r.counterexample or {}).get({"decreasing": "increasing_pair", "increasing": "decreasing_pair"}.get(want, "")):
         pair = r.counterexample[{"decreasing": "increasing_pair", "increasing": "decreasing_pair"}[want]]
         v = t["var"]
