@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from types import SimpleNamespace
 from fractions import Fraction
 
 import mpmath
@@ -159,32 +160,35 @@ def monotone(formula, var: str, *, box: dict | None = None, fixed: dict | None =
     claimed = None
     # 1. proof over the whole domain: SymPy sign rules, then the layers of .decide; the
     # derivative's sign proves monotonicity only together with continuity (no pole, jump or gap)
-    if not ranges_given:
-        sdoms = {n: table[n].domain for n in syms if n in table}
-        sign = prove_sign(deriv.subs(domain_substitution(syms, sdoms)))
-        how = None
-        if sign in ("positive", "nonnegative", "negative", "nonpositive"):
-            claimed = "increasing" if sign in ("positive", "nonnegative") else "decreasing"
-            how = f"d/d{var} is {sign} wherever f is defined (exact){relaxed}"
-        elif sign == "zero":
-            claimed, how = "constant", f"d/d{var} = 0 wherever f is defined"
-        else:
-            dnode = _to_node(deriv)
-            if dnode is not None and dnode.symbols():
-                from .decide import decide_relation
-                ddoms = {n: table[n].domain for n in dnode.symbols() if n in table}
-                for rel, verdict in ((">=", "increasing"), ("<=", "decreasing")):
-                    r = decide_relation(dnode, rel, Num(Fraction(0)), dict(ddoms), seconds=2.0, samples=300)
-                    if r.verdict == "proved":
-                        claimed = verdict
-                        how = f"d/d{var} {rel} 0 wherever f is defined: {r.text}{relaxed}"
-                        break
-        if claimed is not None:
-            cont = continuity(fnode, var, dict(doms))
-            if cont.ok:
-                return MonotoneResult(formula.id, var, claimed, "proved", dstr,
-                                      f"{how}; f is {cont.text()}")
+    # (a proof over the domain covers any box in it)
+    sdoms = {n: table[n].domain for n in syms if n in table}
+    sign = prove_sign(deriv.subs(domain_substitution(syms, sdoms)))
+    how = None
+    if sign in ("positive", "nonnegative", "negative", "nonpositive"):
+        claimed = "increasing" if sign in ("positive", "nonnegative") else "decreasing"
+        how = f"d/d{var} is {sign} wherever f is defined (exact){relaxed}"
+    elif sign == "zero":
+        claimed, how = "constant", f"d/d{var} = 0 wherever f is defined"
+    else:
+        dnode = _to_node(deriv)
+        if dnode is not None and dnode.symbols() and not ranges_given:
+            from .decide import decide_relation
+            ddoms = {n: table[n].domain for n in dnode.symbols() if n in table}
+            for rel, verdict in ((">=", "increasing"), ("<=", "decreasing")):
+                r = decide_relation(dnode, rel, Num(Fraction(0)), dict(ddoms), seconds=2.0, samples=300)
+                if r.verdict == "proved":
+                    claimed = verdict
+                    how = f"d/d{var} {rel} 0 wherever f is defined: {r.text}{relaxed}"
+                    break
+    if claimed is not None:
+        cont = continuity(fnode, var, dict(doms))
+        if cont.ok:
+            return MonotoneResult(formula.id, var, claimed, "proved", dstr,
+                                  f"{how}; f is {cont.text()}")
+        if not ranges_given:     # on a --box, the box itself is decided below
             open_note = f"{how}, but {cont.text()}"
+        else:
+            claimed = None
     # 2./3. on a box
     dnode = _to_node(deriv)
     if dnode is None:
@@ -218,9 +222,14 @@ def monotone(formula, var: str, *, box: dict | None = None, fixed: dict | None =
     # the layers of .decide on the box (bounded: interval branch-and-bound, SMT per piece)
     from .decide import decide_relation
     bdoms = {n: on_box[n] for n in dnode.symbols() if n in on_box}
-    if dnode.symbols() and not open_note:
-        r = decide_relation(dnode, ">=" if verdict == "increasing" else "<=", Num(Fraction(0)), bdoms,
-                            seconds=3.0, samples=300)
+    if not open_note:
+        if dnode.symbols():
+            r = decide_relation(dnode, ">=" if verdict == "increasing" else "<=", Num(Fraction(0)), bdoms,
+                                seconds=3.0, samples=300)
+        else:                  # a constant derivative: its sign in ball arithmetic
+            sg = mpb.decide_sign(dnode, {})
+            ok = sg is not None and (sg >= 0 if verdict == "increasing" else sg <= 0)
+            r = SimpleNamespace(verdict="proved" if ok else "unknown", text="constant, ball arithmetic")
         if r.verdict == "proved":
             how = f"d/d{var} {'>=' if verdict == 'increasing' else '<='} 0 on the whole box: {r.text}"
             cont = continuity(fnode, var, dict(on_box))
