@@ -127,12 +127,16 @@ def test_a_verdict_on_the_default_box_says_so(ffile):
     f = MP["cubic"]
     assert f(mpmath.mpf(150)) < f(mpmath.mpf(200)) and f(mpmath.mpf(-50)) > f(mpmath.mpf(50))
     r = _monotone(ffile, "cubic", "u")
-    if r["evidence"] in ("proved", "certified") and r["direction"] in ("increasing", "decreasing"):
+    assert not (r["direction"] == "decreasing" and r["scope"] == "domain")
+    if r["direction"] == "neither":       # settled beyond the default box by a certified pair
+        assert r["evidence"] == "counterexample"
+        _confirm_pairs("cubic", "u", r["counterexample"])
+    else:                                 # or the verdict says it covers the default box only
         assert r["scope"] == "default box" and "default box" in r["verdict"], r
-    assert not (r["verdict"] == "decreasing" and r["scope"] == "domain")
-    out = _text(ffile, "cubic", "u")
-    if r["scope"] == "default box":
-        assert "default box only" in out and "NOT on u's whole domain" in out
+        assert "NOT on u's whole domain" in _text(ffile, "cubic", "u")
+    # on a --box the verdict is about that box, and says so
+    r = _monotone(ffile, "cubic", "u", "--box", "u=-50:50")
+    assert (r["verdict"], r["evidence"], r["scope"]) == ("decreasing", "certified", "box")
 
 
 def test_verify_refuses_an_undefined_side_like_eval(tmp_path):
@@ -144,10 +148,10 @@ def test_verify_refuses_an_undefined_side_like_eval(tmp_path):
     args = ["verify", "log(2, 1)", "<=", "1"]
     code, out, err = run_subprocess(args, timeout=60)
     assert code == 2 and "undefined" in err
-    args = ["verify", "log(x, 2)", "<=", "x"]
+    args = ["verify", "log(x, 2)", ">=", "100"]          # defined: decided, not refused
     code, out, err = run_subprocess(args, timeout=60)
-    assert code == 0 and "PROVED" in out
-    assert mpmath.log(8, 2) < 8 and mpmath.log(mpmath.mpf("0.5"), 2) < mpmath.mpf("0.5")
+    assert code == 0 and "DISPROVED" in out and "undefined" not in err
+    assert mpmath.log(8, 2) < 100                       # e.g. x = 8 refutes it
 
 
 def test_contradictory_assumptions_are_vacuous():

@@ -64,7 +64,10 @@ def test_breaks_name_every_pole_jump_and_end():
 @pytest.mark.parametrize("text,dom,ok", [
     ("tan(x)", Domain(lo=Fraction(1), lo_closed=True, hi=Fraction(2), hi_closed=True), False),   # pi/2 inside
     ("tan(x)", Domain(lo=Fraction(1, 10), lo_closed=True, hi=Fraction(3, 2), hi_closed=True), True),
-    ("1/x", REAL, False), ("1/x", POS, True), ("1/(x + 1)", POS, True), ("log(x - 1)", POS, False),
+    ("1/x", REAL, False), ("1/x", POS, True), ("1/(x + 1)", POS, True),
+    ("log(x - 1)", POS, True),          # defined on the one interval x > 1, continuous there
+    ("log(x**2 - 1)", REAL, False),     # defined on x < -1 and x > 1: a gap
+    ("1/(x - 1)", POS, False),
     ("floor(x)", POS, False), ("floor(x)", Domain(lo=Fraction(1, 4), lo_closed=True, hi=Fraction(3, 4),
                                                    hi_closed=True), True),
 ])

@@ -5,7 +5,10 @@ continuous there (tan' > 0 everywhere it is defined, yet tan(1.5) > tan(2)). The
 breaks come from :func:`boundcalc.expr.singularities.breaks` (poles of ``1/g`` and ``tan``,
 ends of the definedness of ``log``/``sqrt``/fractional powers, ``floor``/``ceil`` jumps);
 each is shown absent on the region by the decision procedure: ``g != 0`` as ``g > 0`` or
-``g < 0``, ``g > 0`` and ``g >= 0`` as stated. A ``floor``/``ceil`` jump is absent only
+``g < 0``, ``g > 0`` and ``g >= 0`` as stated — or, for an end of definedness ``g > 0`` /
+``g >= 0`` with g monotone in the variable alone (:func:`.solve.trend`), by noting that f is
+then defined on one interval (log(x - 3) on x > 0: no gap; the caller decides the derivative
+only where f is defined). A ``floor``/``ceil`` jump is absent only
 if the function is constant over a bounded region (ball arithmetic). The region is given by
 the symbols' domains (a box is a domain with closed ends). Anything not shown stays open:
 the caller must not call the function monotone on the region on the strength of the
@@ -62,6 +65,14 @@ def continuity(node: Node, var: str, domains: dict[str, Domain], *, seconds: flo
         if ss == "positive" or (ss == "nonnegative" and c.op == ">="):
             out.shown.append(f"{show(c.expr)} {'>' if ss == 'positive' else '>='} 0 (structure)")
             continue
+        if c.op in (">", ">=") and c.expr.symbols() == {var} and var in domains:
+            # an end of definedness, not a pole: where g is monotone in var, {g > 0} is an
+            # interval, so f stays defined (and continuous) on one interval — no gap
+            from .solve import trend
+            if trend(c.expr, var, {}, domains[var]) in (1, -1):
+                out.shown.append(f"{{{show(c.expr)} {c.op} 0}} is an interval ({show(c.expr)} is monotone "
+                                 f"in {var}: f is defined on one interval, no gap)")
+                continue
         tries = [(">", c.expr, zero), ("<", c.expr, zero)] if c.op == "!=" else [(c.op, c.expr, zero)]
         done = False
         for rel, a, b in tries:

@@ -175,7 +175,9 @@ def monotone(formula, var: str, *, box: dict | None = None, fixed: dict | None =
             from .decide import decide_relation
             ddoms = {n: table[n].domain for n in dnode.symbols() if n in table}
             for rel, verdict in ((">=", "increasing"), ("<=", "decreasing")):
-                r = decide_relation(dnode, rel, Num(Fraction(0)), dict(ddoms), seconds=2.0, samples=300)
+                hyp = _defined_where(fnode)     # where f is defined: the derivative's sign there
+                ddoms.update({n: table[n].domain for r_ in hyp for n in r_.symbols() if n in table})
+                r = decide_relation(dnode, rel, Num(Fraction(0)), dict(ddoms), hyp, seconds=2.0, samples=300)
                 if r.verdict == "proved":
                     claimed = verdict
                     how = f"d/d{var} {rel} 0 wherever f is defined: {r.text}{relaxed}"
@@ -200,6 +202,8 @@ def monotone(formula, var: str, *, box: dict | None = None, fixed: dict | None =
         dv = sampling.values(dnode.map(lambda n: Num(fixed[n.name]) if isinstance(n, Sym) and n.name in fixed
                                        else None), pts)
     finite = np.isfinite(dv)
+    with np.errstate(all="ignore"):      # only where f itself is defined
+        finite &= np.isfinite(np.asarray(sampling.values(fnode, pts), dtype=float))
     vals = [(float(dv[i]), {**sampling.point(pts, int(i)), **fixed}) for i in np.flatnonzero(finite)]
     pos = [e for v, e in vals if v > 0]
     neg = [e for v, e in vals if v < 0]
@@ -224,8 +228,10 @@ def monotone(formula, var: str, *, box: dict | None = None, fixed: dict | None =
     bdoms = {n: on_box[n] for n in dnode.symbols() if n in on_box}
     if not open_note:
         if dnode.symbols():
+            hyp = _defined_where(fnode)
+            bdoms.update({n: on_box[n] for r_ in hyp for n in r_.symbols() if n in on_box})
             r = decide_relation(dnode, ">=" if verdict == "increasing" else "<=", Num(Fraction(0)), bdoms,
-                                seconds=3.0, samples=300)
+                                hyp, seconds=3.0, samples=300)
         else:                  # a constant derivative: its sign in ball arithmetic
             sg = mpb.decide_sign(dnode, {})
             ok = sg is not None and (sg >= 0 if verdict == "increasing" else sg <= 0)
@@ -265,10 +271,28 @@ class _Ctx:
     seed: int
     dstr: str = "(not used)"
 
+    def widened(self) -> "_Ctx":
+        from dataclasses import replace
+        d = self.table[self.var].domain
+        return replace(self, ranges={**self.ranges, self.var: _widen(d, *self.ranges[self.var])})
+
     def result(self, verdict, evidence, detail, ce=None) -> MonotoneResult:
         """A verdict established on the box: about the box (--box), the domain (the box is the
         domain), or the default box only — then the verdict word says so."""
         scope = self.box_scope
+        if scope == "default box" and verdict in ("increasing", "decreasing"):
+            # beyond the default box: a certified pair moving the other way settles the domain
+            rising = verdict == "increasing"
+            far = _pair_search(self.widened(), rising=not rising)
+            if far:
+                near = _pair_search(self, rising=rising)
+                if near:
+                    return MonotoneResult(
+                        self.id, self.var, "neither", "counterexample", self.dstr,
+                        f"{detail}; but beyond the default box f {'falls' if rising else 'rises'} between a "
+                        "certified pair of points: over the whole domain it is neither", self.shown,
+                        {("increasing_pair" if rising else "decreasing_pair"): near,
+                         ("decreasing_pair" if rising else "increasing_pair"): far})
         word = verdict + (" on the default box only" if scope == "default box"
                           and verdict in ("increasing", "decreasing", "constant") else "")
         if scope == "default box" and verdict in ("increasing", "decreasing", "constant"):
@@ -276,6 +300,20 @@ class _Ctx:
                        "(give --box to choose the box)")
         return MonotoneResult(self.id, self.var, word, evidence, self.dstr, detail, self.shown, ce,
                               scope=scope if verdict in ("increasing", "decreasing", "constant") else "domain")
+
+
+def _widen(d: Domain, lo: Fraction, hi: Fraction) -> tuple[Fraction, Fraction]:
+    """The default box side stretched 10^4-fold toward each unbounded end of the domain."""
+    w = max(hi - lo, Fraction(1)) * 10 ** 4
+    return (lo - w if d.lo is None else lo), (hi + w if d.hi is None else hi)
+
+
+def _defined_where(fnode) -> list:
+    """The definedness conditions g > 0, g >= 0 of f (the one rule) as assumptions: the
+    derivative's sign matters only where f is defined (g != 0 conditions are left out)."""
+    from ..expr.singularities import definedness
+    return [Rel(c.op, c.expr, Num(Fraction(0))) for c in definedness(fnode) if c.op in (">", ">=")
+            and c.expr.symbols()]
 
 
 def _to_node(deriv):
@@ -374,7 +412,9 @@ def _pair_search(ctx: _Ctx, rising: bool, n: int = 96, tries: int = 6) -> dict |
             cands.append((abs(d), i, j))
     cands.sort(reverse=True)
     for _, i, j in cands[:tries]:
-        x0, x1 = Fraction(repr(float(xs[i]))), Fraction(repr(float(xs[j])))
+        x0, x1 = Fraction(f"{float(xs[i]):.6g}"), Fraction(f"{float(xs[j]):.6g}")   # short, re-checked
+        if not x0 < x1:
+            x0, x1 = Fraction(repr(float(xs[i]))), Fraction(repr(float(xs[j])))
         if not (ctx.table[var].domain.contains(x0) and ctx.table[var].domain.contains(x1)):
             continue
         s = mpb.decide_sign(_diff_at(ctx.fnode, var, x0, x1), base)
