@@ -232,3 +232,17 @@ def test_finite_differences_stay_inside_the_continuity_interval(tmp_path):
         assert abs(mpmath.mpf(ok["evidence"]["finite_difference"]) / exact - 1) < mpmath.mpf("1e-15")
     assert float(ok["evidence"]["relative_error"]) < 1e-20
     assert res["near_pole_typo"]["severity"] == "error"
+
+
+def test_require_gets_the_continuity_verdict_from_monotone(tmp_path):
+    # 1/z over the reals: z = 1 satisfies 1/z >= 0.5 (by hand), so "no z satisfies" was wrong;
+    # the relation is not monotone across the pole, and require must say so (from monotone)
+    p = tmp_path / "rq21.toml"
+    p.write_text('[paper]\nkey = "rq21"\ntitle = "t"\n\n[symbols.z]\ndescription = "z"\ndomain = "real"\n\n'
+                 '[formulas.inv]\nname = "inv"\nkind = "definition"\nexpr = "1/z"\nsource = "s"\n\n'
+                 '[settings.s]\nname = "s"\nsource = "s"\ndefault = true\nvalues = {}\n', encoding="utf-8")
+    assert Fraction(1, 1) >= Fraction(1, 2)                       # z = 1: 1/z = 1 >= 0.5
+    args = ["--formulas", str(p), "require", "z", "--paper", "rq21", "--target", "inv >= 0.5"]
+    code, out, err = run_subprocess(args, timeout=120)
+    check_guarantee(args, code, out, err)
+    assert "not monotone" in out and "no z in its domain satisfies" not in out, out
