@@ -107,7 +107,10 @@ def default_range(d: Domain, default: Fraction | None) -> tuple[Fraction, Fracti
 
 
 def monotone(formula, var: str, *, box: dict | None = None, fixed: dict | None = None,
-             samples: int = SAMPLES, seed: int = 0) -> MonotoneResult:
+             samples: int = SAMPLES, seed: int = 0, beyond_box: bool = True) -> MonotoneResult:
+    """``beyond_box=False``: a verdict on the default box is not tested beyond it (for
+    :mod:`.require`, which re-examines the range its answer rests on with an explicit box);
+    it is still labelled 'on the default box only'."""
     table = formula.symbol_table
     if var not in table:
         raise BoundcalcError(f"{var!r} is not a symbol of {formula.id}; its symbols are {', '.join(table)}")
@@ -137,7 +140,7 @@ def monotone(formula, var: str, *, box: dict | None = None, fixed: dict | None =
     # a verdict on the box the user did not give is about that box only, unless it is the domain
     box_scope = "box" if ranges_given else (
         "domain" if all(on_box[n] == doms[n] for n in free) else "default box")
-    ctx = _Ctx(formula.id, var, node, fnode, table, fixed, ranges, shown, box_scope, seed)
+    ctx = _Ctx(formula.id, var, node, fnode, table, fixed, ranges, shown, box_scope, seed, beyond=beyond_box)
     if var not in fnode.symbols():
         return MonotoneResult(formula.id, var, "constant", "proved", "0",
                               f"the expression does not depend on {var}")
@@ -270,6 +273,7 @@ class _Ctx:
     box_scope: str          # what a verdict on the box is about: box | default box | domain
     seed: int
     dstr: str = "(not used)"
+    beyond: bool = True     # test a default-box verdict beyond the box
 
     def widened(self) -> "_Ctx":
         from dataclasses import replace
@@ -280,7 +284,7 @@ class _Ctx:
         """A verdict established on the box: about the box (--box), the domain (the box is the
         domain), or the default box only — then the verdict word says so."""
         scope = self.box_scope
-        if scope == "default box" and verdict in ("increasing", "decreasing"):
+        if scope == "default box" and verdict in ("increasing", "decreasing") and self.beyond:
             # beyond the default box: a certified pair moving the other way settles the domain
             rising = verdict == "increasing"
             far = _pair_search(self.widened(), rising=not rising)

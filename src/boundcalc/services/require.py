@@ -278,7 +278,8 @@ def _monotone_evidence(rel, var, env, paper, reg, what, box=None):
     from .monotone import monotone
     table = reg.symbol_table(rel, paper.key)
     fixed = {k: fmt_fraction(v) for k, v in env.items() if k in table and k != var}
-    return monotone(_RelationFormula(what, rel, table), var, fixed=fixed, box=box)
+    # without a box: the default box only (the range the answer rests on is re-examined after)
+    return monotone(_RelationFormula(what, rel, table), var, fixed=fixed, box=box, beyond_box=False)
 
 
 def _evidence_text(m, var) -> str:
