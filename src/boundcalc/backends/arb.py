@@ -19,8 +19,9 @@ arithmetic whose endpoints are rigorous balls: products take the extreme endpoin
 and monotone functions map endpoints, which stays tight where midpoint-radius arithmetic
 ((m1 ± r1)(m2 ± r2)) would blur a positive box across 0.
 
-Definedness.  :class:`Undefined` means the exact value is certainly undefined (log of a
-number <= 0, a negative base to a non-integer power, division by exactly zero);
+Definedness.  :class:`Undefined` means the exact value is certainly undefined by the one
+rule of :mod:`boundcalc.expr.singularities` (log of a number <= 0 or to a base <= 0 or 1,
+a negative base to a non-integer power, division by exactly zero, 0^0), with its message;
 :class:`Unresolved` means the enclosure is too wide to tell at this precision (a ball that
 straddles 0 under a log or a division) — the caller may retry at a higher precision.
 :class:`TooLarge` means a magnitude beyond the range boundcalc evaluates, |log2 |value|| >
@@ -38,6 +39,7 @@ from flint import arb, arf, fmpq, fmpz
 
 from ..errors import ExpressionError
 from ..expr.nodes import Add, Const, Func, Mul, Node, Num, Pow, Rel, Sym
+from ..expr.singularities import REASONS
 
 from .limits import LOG2_LIMIT, MAX_DIGITS, MAX_PREC  # noqa: F401  (re-exported)
 
@@ -296,12 +298,12 @@ def _exp_guard(x: Iv) -> Iv:
 
 
 def _int_pow(b: Iv, k: int) -> Iv:
+    if k <= 0 and _straddles_zero(b):
+        if b.point and b.lo.is_exact() and b.lo.is_zero():
+            raise Undefined(REASONS["division" if k < 0 else "zero_pow_zero"])
+        raise Unresolved("division by a value that may be zero" if k < 0 else "0 to the power 0 possible")
     if k == 0:
         return Iv(arb(1))
-    if k < 0 and _straddles_zero(b):
-        if b.point and b.lo.is_exact() and b.lo.is_zero():
-            raise Undefined("division by zero")
-        raise Unresolved("division by a value that may be zero")
     total = abs(k) * _log2_mag(b.hi if abs(b.hi).upper() >= abs(b.lo).upper() else b.lo)
     if total.upper() > LOG2_LIMIT:
         raise TooLarge("a power beyond 2^(2^4096)")
@@ -320,17 +322,17 @@ def _pow(node: Pow, env: _Env) -> Iv:
         return _finite(_int_pow(b, k), "power")
     e = _enc(node.exp, env)
     if b.upper() < 0:
-        raise Undefined("a negative number to a non-integer power")
+        raise Undefined(REASONS["fractional"])
     if b.lower() < 0:
         if b.point and b.lo.is_exact():
-            raise Undefined("a negative number to a non-integer power")
+            raise Undefined(REASONS["fractional"])
         raise Unresolved("a possibly negative number to a non-integer power")
     if b.lower() == 0:
         if b.upper() == 0:                            # exactly 0
             if e.lower() > 0:
                 return Iv(arb(0))
             if e.upper() <= 0:
-                raise Undefined("0 to a non-positive power")
+                raise Undefined(REASONS["zero_negative"])
             raise Unresolved("0 to a power of undecided sign")
         if e.lower() <= 0:
             raise Unresolved("a possibly zero base to a possibly non-positive power")
@@ -344,24 +346,24 @@ def _func(name: str, args: list[Iv]) -> Iv:
     x = args[0]
     if name == "sqrt":
         if x.upper() < 0:
-            raise Undefined("square root of a negative number")
+            raise Undefined(REASONS["sqrt"])
         if x.lower() < 0:
             if x.point and x.lo.is_exact():
-                raise Undefined("square root of a negative number")
+                raise Undefined(REASONS["sqrt"])
             raise Unresolved("square root of a possibly negative number")
         if x.point:
             return Iv(x.lo.nonnegative_part().sqrt())
         return Iv(x.lo.nonnegative_part().sqrt(), x.hi.sqrt())
     if name == "log":
         if x.upper() <= 0:
-            raise Undefined("logarithm of a non-positive number")
+            raise Undefined(REASONS["log"])
         if x.lower() <= 0:
             raise Unresolved("logarithm of a possibly non-positive number")
         out = _increasing(arb.log, x)
         if len(args) == 2:
             base = args[1]
             if base.upper() <= 0 or (base.point and base.lo.is_exact() and base.lo == 1):
-                raise Undefined("logarithm to a base <= 0 or equal to 1")
+                raise Undefined(REASONS["log_base"])
             if base.lower() <= 0 or base.lower() <= 1 <= base.upper():
                 raise Unresolved("logarithm to a base possibly <= 0 or 1")
             return _finite(_mul(out, _int_pow(_increasing(arb.log, base), -1)), "log")

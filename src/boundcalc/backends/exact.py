@@ -45,6 +45,8 @@ def _pow(b: Fraction, e: Fraction) -> Fraction:
             raise NotExact
         if b == 0 and k < 0:
             raise ZeroDivisionError
+        if b == 0 and k == 0:
+            raise NotExact              # 0**0 is undefined (expr.singularities): arb says so
         return b ** k
     if b < 0:
         raise NotExact

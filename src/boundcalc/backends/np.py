@@ -57,6 +57,8 @@ def _compile(node: Node):
         b = _compile(node.base)
         if isinstance(node.exp, Num) and node.exp.value.denominator == 1:
             k = float(node.exp.value.numerator)
+            if k == 0:                 # 0**0 is undefined (expr.singularities)
+                return lambda env: np.where(np.asarray(b(env), dtype=np.float64) == 0, np.nan, 1.0)
             return lambda env: np.power(np.asarray(b(env), dtype=np.float64), k)
         e = _compile(node.exp)
         return lambda env: np.power(np.asarray(b(env), dtype=np.float64), e(env))
@@ -65,7 +67,10 @@ def _compile(node: Node):
         n = node.name
         if n == "log":
             if len(parts) == 2:
-                return lambda env: np.log(parts[0](env)) / np.log(parts[1](env))
+                def logb(env):         # base 1 is undefined (expr.singularities), not +-inf
+                    base = np.asarray(parts[1](env), dtype=np.float64)
+                    return np.log(parts[0](env)) / np.where(base == 1, np.nan, np.log(base))
+                return logb
             return lambda env: np.log(parts[0](env))
         if n in ("min", "max"):
             red = np.minimum if n == "min" else np.maximum

@@ -6,7 +6,9 @@ API note (for services/check.py and others)
 ``decide_relation(a, rel, b, domains, extra=(), *, seconds=8.0, samples=3000, seed=0)``
 returns a :class:`Decision` with
 
-* ``verdict``  — ``"proved"`` | ``"disproved"`` | ``"unknown"``;
+* ``verdict``  — ``"proved"`` | ``"disproved"`` | ``"unknown"`` | ``"vacuous"`` (the
+  assumptions are inconsistent: z3 shows no point of the domains satisfies them; an empty
+  narrowed domain is an error instead);
 * ``layer``    — which layer decided it, one of :data:`LAYERS`:
   ``"exact"`` (SymPy simplification and sign rules, possibly after substituting the
   assumptions or taking logarithms of both sides), ``"SMT"`` (z3 nonlinear real
@@ -108,7 +110,7 @@ def fold_constants(node: Node) -> Node:
                         out *= v
                     return Num(out)
                 b, e = vals
-                if e.denominator == 1 and not (b == 0 and e < 0):
+                if e.denominator == 1 and not (b == 0 and e <= 0):
                     bits = abs(e.numerator) * max(abs(b.numerator).bit_length(), b.denominator.bit_length(), 1)
                     if bits <= 4096:
                         return Num(b ** e.numerator)
@@ -205,6 +207,11 @@ def decide_relation(a: Node, rel: str, b: Node, domains: dict[str, Domain], extr
     extra = _absorb_bounds(domains, extra)
     for n, d in domains.items():
         check_domain(n, d)
+    if extra and _inconsistent(domains, extra, min(0.5, seconds / 8)):
+        return Decision("vacuous", "SMT", "vacuous (the assumptions are inconsistent: no point of the "
+                        "domains satisfies them, SMT)", detail="every statement holds vacuously under "
+                        "contradictory assumptions; this is not a proof of the statement",
+                        seconds=round(time.perf_counter() - t0, 3))
     _check_defined(a, what[0])
     _check_defined(b, what[1])
     # goal: g op 0 with op in >=, >, ==
@@ -333,6 +340,17 @@ def _decide(a, rel, b, g, op, domains, extra, deadline, samples, seed) -> Decisi
                         + ", ".join(budget_hit) + " (sampling is not a proof)")
     return _verdict("unknown", "none", detail="no layer found a proof or a counterexample "
                     f"(sampled {samples} points; sampling is not a proof)")
+
+
+def _inconsistent(domains, extra, seconds: float) -> bool:
+    """True if z3 shows that no point of the domains satisfies the assumptions ``extra``
+    (where their terms are defined): the goal -1 >= 0 is then 'proved'."""
+    from .smt import decide_smt
+    if any(sympy_safe(r) for r in extra):
+        return False
+    r = decide_smt(Num(Fraction(-1)), ">=", domains, extra, timeout_ms=int(1000 * max(0.1, seconds)),
+                   want_model=False)
+    return r.status == "proved"
 
 
 def _short(labels: list[str], limit: int = 4) -> list[str]:
@@ -473,7 +491,10 @@ def sampling_str(x: Fraction) -> str:
 
 
 def _check_defined(side: Node, where: str) -> None:
-    """A side without symbols must have a value: 1/0 and log(-1) are user errors."""
+    """A side must have a value somewhere: a side without symbols that is undefined (1/0,
+    log(-1)) and a side with a definedness condition that fails as a constant (log(x, 1),
+    0**0, see :mod:`boundcalc.expr.singularities`, the one rule) are user errors."""
+    check_defined_somewhere(side, where)
     if side.symbols():
         return
     from ..backends import arb as A
@@ -484,3 +505,19 @@ def _check_defined(side: Node, where: str) -> None:
         raise UndefinedError(f"{where} {show(side)} is undefined: {e}") from None
     except (A.Unresolved, A.TooLarge):
         pass
+
+
+def check_defined_somewhere(node: Node, where: str) -> None:
+    """Raise :class:`UndefinedError` if a definedness condition of ``node`` (the rule of
+    :mod:`boundcalc.expr.singularities`) is certainly false as a constant: then ``node`` is
+    undefined at every point (``log(x, 1)``, ``sqrt(-1) * x``)."""
+    from ..expr.singularities import first_undefined_constant
+    from .smt import show
+    c = first_undefined_constant(node, lambda e: _sign(fold_constants(e), {}))
+    if c is not None:
+        raise UndefinedError(f"{where} {_clip(show(node))} is undefined"
+                             f"{' everywhere' if node.symbols() else ''}: {c.reason} in {_clip(show(c.where))}")
+
+
+def _clip(s: str, n: int = 120) -> str:
+    return s if len(s) <= n else s[:n - 3] + "..."

@@ -2,23 +2,35 @@
 
 1. *proved*: the sign of the partial derivative is decided symbolically for every
    point of the symbols' domains (domains encoded by substitutions such as x = 1 + t,
-   t >= 0, see :func:`.symbolic.domain_substitution`);
+   t >= 0, see :func:`.symbolic.domain_substitution`) AND the function is continuous on
+   the domain (:mod:`.continuity`: no pole of 1/g or tan, no floor/ceil jump, no gap in
+   the definedness of log/sqrt/fractional powers — each shown absent by :mod:`.decide`);
+   or, for abs/min/max/floor/ceil that SymPy cannot differentiate into the expression
+   language, the structure shows it (monotone functions of monotone arguments, certified
+   signs: ``floor(100/n)`` is non-increasing — non-strict, and the detail says so);
 2. *certified*: the layers of :mod:`.decide` (interval branch-and-bound in ball
-   arithmetic, SMT) show the derivative keeps its sign on the stated box;
+   arithmetic, SMT) show the derivative keeps its sign on the box, and continuity on the
+   box is shown the same way;
 3. *sampled*: the derivative is evaluated at many random points of the box — never
    called a proof.
+A derivative whose sign is proved where f is defined, but with continuity not established
+(tan' > 0, yet tan(1.5) > tan(2)), is no proof: a certified pair of points across the
+break that moves the other way gives "neither", else the verdict is only sampled.
 A sign change of the derivative at sampled points gives the verdict "neither" with
 evidence ``counterexample`` only when BOTH directions are certified: a pair of points
 differing only in the variable where f rises, and one where it falls (each comparison
-certified in ball arithmetic). Setting the variable under test (``--set x=2``), an empty
-domain, and a garbage, reversed or out-of-domain ``--box`` are errors, checked before any
-proof is attempted. Proofs over the whole domain use SymPy's sign rules, then the layers
-of :mod:`.decide` (SMT, interval) on the derivative.
+certified in ball arithmetic). Without ``--box`` a verdict is about the whole domain; a
+verdict that rests on the default box of :func:`default_range` (the domain is unbounded)
+says so in the verdict word ("decreasing on the default box only"), in ``scope`` and in
+the text. Setting the variable under test (``--set x=2``), an empty domain, a formula
+undefined everywhere (the rule of :mod:`boundcalc.expr.singularities`), and a garbage,
+reversed or out-of-domain ``--box`` are errors, checked before any proof is attempted.
 """
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from types import SimpleNamespace
 from fractions import Fraction
 
 import mpmath
@@ -28,9 +40,11 @@ from ..backends import mp as mpb
 from ..backends.sym import from_sympy
 from ..errors import BoundcalcError
 from ..expr.domains import Domain
-from ..expr.nodes import Rel, Sym, sub
+from ..expr.nodes import Num, Rel, Sym, sub, substitute
 from ..expr.parser import parse_number
-from .decide import check_domain
+from ..expr.singularities import is_smooth_language
+from .continuity import continuity
+from .decide import check_defined_somewhere, check_domain
 from .symbolic import domain_substitution, prove_sign, to_sympy_with_domains
 
 SAMPLES = 400
@@ -46,12 +60,20 @@ class MonotoneResult:
     detail: str
     box: dict = field(default_factory=dict)
     counterexample: dict | None = None
+    scope: str = "domain"        # what the verdict covers: domain | box (--box) | default box
+
+    @property
+    def direction(self) -> str:
+        """The verdict without its scope: increasing | decreasing | constant | neither | unknown."""
+        return self.verdict.split(" on ")[0]
 
     def to_json(self) -> dict:
-        return dict(self.__dict__)
+        return {**self.__dict__, "direction": self.direction}
 
     def describe(self) -> str:
-        s = f"{self.id} is {self.verdict} in {self.var} ({self.evidence})"
+        s = f"{self.id} is {self.direction} in {self.var} ({self.evidence})"
+        if self.scope == "default box":
+            s += f" — on the default box only, NOT on {self.var}'s whole domain"
         if self.evidence == "sampled":
             s += " — sampled, NOT a proof"
         s += f"\n  d/d{self.var} = {self.derivative}\n  {self.detail}"
@@ -63,10 +85,19 @@ class MonotoneResult:
 
 
 def default_range(d: Domain, default: Fraction | None) -> tuple[Fraction, Fraction]:
-    """A finite box side for a domain (used when the user gives none)."""
-    lo = d.lo if d.lo is not None else Fraction(-100)
-    hi = d.hi if d.hi is not None else None
-    if d.lo is not None and not d.lo_closed:
+    """A finite box side for a domain (used when the user gives none): the domain itself
+    when it is bounded (open ends moved in by 1/100 of the width), otherwise a window
+    reaching 100 beyond the finite end (or [-100, 100] on the whole line). A verdict on
+    this box is about the box only (:func:`monotone` says so)."""
+    if d.lo is None and d.hi is None:
+        return Fraction(-100), Fraction(100)
+    if d.lo is None:
+        hi = d.hi if d.hi_closed else d.hi - Fraction(1, 100)
+        lo = min(hi * 100, hi - 100) if hi < 0 else hi - 100
+        return lo, hi
+    lo = d.lo
+    hi = d.hi
+    if not d.lo_closed:
         lo = d.lo + (Fraction(1, 100) if hi is None else (hi - d.lo) / 100)
     if hi is None:
         hi = max(lo * 100, lo + 100) if lo > 0 else lo + 100
@@ -76,7 +107,10 @@ def default_range(d: Domain, default: Fraction | None) -> tuple[Fraction, Fracti
 
 
 def monotone(formula, var: str, *, box: dict | None = None, fixed: dict | None = None,
-             samples: int = SAMPLES, seed: int = 0) -> MonotoneResult:
+             samples: int = SAMPLES, seed: int = 0, beyond_box: bool = True) -> MonotoneResult:
+    """``beyond_box=False``: a verdict on the default box is not tested beyond it (for
+    :mod:`.require`, which re-examines the range its answer rests on with an explicit box);
+    it is still labelled 'on the default box only'."""
     table = formula.symbol_table
     if var not in table:
         raise BoundcalcError(f"{var!r} is not a symbol of {formula.id}; its symbols are {', '.join(table)}")
@@ -95,55 +129,84 @@ def monotone(formula, var: str, *, box: dict | None = None, fixed: dict | None =
         if n in table:
             check_domain(n, table[n].domain)
     ranges_given = _check_box(box, table, fixed, node.symbols())
+    check_defined_somewhere(node, formula.id)          # the one definedness rule
+    fnode = substitute(node, {k: Num(v) for k, v in fixed.items()})
+    free = sorted(n for n in fnode.symbols() if n in table)
+    doms = {n: table[n].domain for n in free}
+    ranges = {n: ranges_given[n] if n in ranges_given else default_range(doms[n], table[n].default)
+              for n in free}
+    on_box = {n: Domain(doms[n].integer, a, True, b, True) for n, (a, b) in ranges.items()}
+    shown = {k: (str(float(a)), str(float(b))) for k, (a, b) in ranges.items()}
+    # a verdict on the box the user did not give is about that box only, unless it is the domain
+    box_scope = "box" if ranges_given else (
+        "domain" if all(on_box[n] == doms[n] for n in free) else "default box")
+    ctx = _Ctx(formula.id, var, node, fnode, table, fixed, ranges, shown, box_scope, seed, beyond=beyond_box)
+    if var not in fnode.symbols():
+        return MonotoneResult(formula.id, var, "constant", "proved", "0",
+                              f"the expression does not depend on {var}")
     expr, syms = to_sympy_with_domains(node, table)
     x = syms[var]
-    deriv = sp.diff(expr, x)
-    if fixed:
-        deriv = deriv.subs({syms[k]: sp.Rational(v.numerator, v.denominator) for k, v in fixed.items()})
-    dstr = str(deriv)
-    # 1. proof over the whole domain: SymPy sign rules, then the layers of .decide
-    doms = {n: table[n].domain for n in syms if n in table}
-    transformed = deriv.subs(domain_substitution(syms, doms))
-    sign = prove_sign(transformed)
-    relaxed = " (integer symbols relaxed to reals)" if any(d.integer for d in doms.values()) else ""
-    if sign in ("positive", "nonnegative"):
-        return MonotoneResult(formula.id, var, "increasing", "proved", dstr,
-                              f"d/d{var} is {sign} for every value in the symbols' domains (exact){relaxed}")
-    if sign in ("negative", "nonpositive"):
-        return MonotoneResult(formula.id, var, "decreasing", "proved", dstr,
-                              f"d/d{var} is {sign} for every value in the symbols' domains (exact){relaxed}")
-    if sign == "zero":
-        return MonotoneResult(formula.id, var, "constant", "proved", dstr, f"d/d{var} = 0")
     try:
-        dnode = from_sympy(deriv)
-    except Exception:          # a SymPy form the expression language cannot hold
-        dnode = None
-    if dnode is not None and dnode.symbols() and not ranges_given:
-        from .decide import decide_relation
-        from ..expr.nodes import Num as _N
-        ddoms = {n: table[n].domain for n in dnode.symbols() if n in table}
-        for rel, verdict in ((">=", "increasing"), ("<=", "decreasing")):
-            r = decide_relation(dnode, rel, _N(Fraction(0)), dict(ddoms), seconds=2.0, samples=300)
-            if r.verdict == "proved":
-                return MonotoneResult(formula.id, var, verdict, "proved", dstr,
-                                      f"d/d{var} {rel} 0 for every value in the symbols' domains: {r.text}{relaxed}")
+        deriv = sp.diff(expr, x)
+        if fixed:
+            deriv = deriv.subs({syms[k]: sp.Rational(v.numerator, v.denominator) for k, v in fixed.items()})
+    except Exception:          # noqa: BLE001 — SymPy cannot differentiate it: no derivative
+        deriv = None
+    if deriv is None or (not is_smooth_language(fnode) and _to_node(deriv) is None):
+        # abs/floor/ceil/min/max that SymPy differentiates only into sign(), Heaviside or
+        # Derivative(floor): no derivative, the structure and certified pairs instead
+        return _nonsmooth(ctx, doms, on_box, samples)
+    dstr = str(deriv)
+    ctx.dstr = dstr
+    relaxed = " (integer symbols relaxed to reals)" if any(d.integer for d in doms.values()) else ""
+    open_note = ""          # continuity not established where the derivative's sign was
+    claimed = None
+    # 1. proof over the whole domain: SymPy sign rules, then the layers of .decide; the
+    # derivative's sign proves monotonicity only together with continuity (no pole, jump or gap)
+    # (a proof over the domain covers any box in it)
+    sdoms = {n: table[n].domain for n in syms if n in table}
+    sign = prove_sign(deriv.subs(domain_substitution(syms, sdoms)))
+    how = None
+    if sign in ("positive", "nonnegative", "negative", "nonpositive"):
+        claimed = "increasing" if sign in ("positive", "nonnegative") else "decreasing"
+        how = f"d/d{var} is {sign} wherever f is defined (exact){relaxed}"
+    elif sign == "zero":
+        claimed, how = "constant", f"d/d{var} = 0 wherever f is defined"
+    else:
+        dnode = _to_node(deriv)
+        if dnode is not None and dnode.symbols() and not ranges_given:
+            from .decide import decide_relation
+            ddoms = {n: table[n].domain for n in dnode.symbols() if n in table}
+            for rel, verdict in ((">=", "increasing"), ("<=", "decreasing")):
+                hyp = _defined_where(fnode)     # where f is defined: the derivative's sign there
+                ddoms.update({n: table[n].domain for r_ in hyp for n in r_.symbols() if n in table})
+                r = decide_relation(dnode, rel, Num(Fraction(0)), dict(ddoms), hyp, seconds=2.0, samples=300)
+                if r.verdict == "proved":
+                    claimed = verdict
+                    how = f"d/d{var} {rel} 0 wherever f is defined: {r.text}{relaxed}"
+                    break
+    if claimed is not None:
+        cont = continuity(fnode, var, dict(doms))
+        if cont.ok:
+            return MonotoneResult(formula.id, var, claimed, "proved", dstr,
+                                  f"{how}; f is {cont.text()}")
+        if not ranges_given:     # on a --box, the box itself is decided below
+            open_note = f"{how}, but {cont.text()}"
+        else:
+            claimed = None
     # 2./3. on a box
-    ranges: dict[str, tuple[Fraction, Fraction]] = {}
-    for n in sorted(syms):
-        if n in fixed:
-            continue
-        ranges[n] = ranges_given[n] if n in ranges_given else default_range(table[n].domain, table[n].default)
+    dnode = _to_node(deriv)
     if dnode is None:
-        dnode = from_sympy(deriv)
-    shown = {k: (str(float(a)), str(float(b))) for k, (a, b) in ranges.items()}
+        return _nonsmooth(ctx, doms, on_box, samples)
     from . import sampling
     import numpy as np
-    free = {n: table[n].domain for n in ranges}
-    pts = sampling.sample(free, samples, seed, {k: (float(a), float(b)) for k, (a, b) in ranges.items()})
+    pts = sampling.sample(doms, samples, seed, {k: (float(a), float(b)) for k, (a, b) in ranges.items()})
     with np.errstate(all="ignore"):
-        dv = sampling.values(dnode.map(lambda n: _num(fixed[n.name]) if isinstance(n, Sym) and n.name in fixed
+        dv = sampling.values(dnode.map(lambda n: Num(fixed[n.name]) if isinstance(n, Sym) and n.name in fixed
                                        else None), pts)
     finite = np.isfinite(dv)
+    with np.errstate(all="ignore"):      # only where f itself is defined
+        finite &= np.isfinite(np.asarray(sampling.values(fnode, pts), dtype=float))
     vals = [(float(dv[i]), {**sampling.point(pts, int(i)), **fixed}) for i in np.flatnonzero(finite)]
     pos = [e for v, e in vals if v > 0]
     neg = [e for v, e in vals if v < 0]
@@ -157,34 +220,221 @@ def monotone(formula, var: str, *, box: dict | None = None, fixed: dict | None =
                               f"{len(neg)} negative of {len(vals)} samples)"
                               + ("; f rises between one certified pair of points and falls between another"
                                  if ce else "; no certified pair of points shows both directions"), shown, ce)
-    verdict = "increasing" if (pos or not neg) else "decreasing"
-    if vals:
-        # the layers of .decide on the box (bounded: interval branch-and-bound, SMT per piece)
-        from .decide import decide_relation
-        from ..expr.nodes import Num as _N, substitute
-        dfix = substitute(dnode, {k: _N(v) for k, v in fixed.items()})
-        bdoms = {n: Domain(table[n].domain.integer, a, True, b, True) for n, (a, b) in ranges.items()
-                 if n in dfix.symbols()}
-        if dfix.symbols() and all(not d.is_empty() for d in bdoms.values()):
-            r = decide_relation(dfix, ">=" if verdict == "increasing" else "<=", _N(Fraction(0)), bdoms,
-                                seconds=3.0, samples=300)
-            if r.verdict == "proved":
-                return MonotoneResult(formula.id, var, verdict, "certified", dstr,
-                                      f"d/d{var} {'>=' if verdict == 'increasing' else '<='} 0 on the whole "
-                                      f"box: {r.text}", shown)
     if not vals:
-        return MonotoneResult(formula.id, var, "unknown", "none", dstr, "the derivative could not be evaluated on the box", shown)
+        return MonotoneResult(formula.id, var, "unknown", "none", dstr,
+                              "the derivative could not be evaluated on the box", shown)
+    verdict = "increasing" if (pos or not neg) else "decreasing"
+    if claimed in ("increasing", "decreasing"):
+        verdict = claimed
+    # the layers of .decide on the box (bounded: interval branch-and-bound, SMT per piece)
+    from .decide import decide_relation
+    bdoms = {n: on_box[n] for n in dnode.symbols() if n in on_box}
+    if not open_note:
+        if dnode.symbols():
+            hyp = _defined_where(fnode)
+            bdoms.update({n: on_box[n] for r_ in hyp for n in r_.symbols() if n in on_box})
+            r = decide_relation(dnode, ">=" if verdict == "increasing" else "<=", Num(Fraction(0)), bdoms,
+                                hyp, seconds=3.0, samples=300)
+        else:                  # a constant derivative: its sign in ball arithmetic
+            sg = mpb.decide_sign(dnode, {})
+            ok = sg is not None and (sg >= 0 if verdict == "increasing" else sg <= 0)
+            r = SimpleNamespace(verdict="proved" if ok else "unknown", text="constant, ball arithmetic")
+        if r.verdict == "proved":
+            how = f"d/d{var} {'>=' if verdict == 'increasing' else '<='} 0 on the whole box: {r.text}"
+            cont = continuity(fnode, var, dict(on_box))
+            if cont.ok:
+                return ctx.result(verdict, "certified", f"{how}; f is {cont.text()}")
+            open_note = f"{how}, but {cont.text()}"
+    if open_note:
+        return _across_breaks(ctx, verdict, open_note, pos if verdict == "increasing" else neg)
     # the sampled direction is not proved, but one certified pair in that direction refutes
     # the OPPOSITE claim (a function that rises somewhere is not decreasing)
     rising = verdict == "increasing"
     pair = next((c for c in (_counterexample(node, var, e, table, rising=rising)
                              for e in (pos if rising else neg)[:5]) if c), None)
     ce = {("increasing_pair" if rising else "decreasing_pair"): pair} if pair else None
-    return MonotoneResult(formula.id, var, verdict, "sampled", dstr,
-                          f"d/d{var} kept one sign at {len(vals)} random points of the box "
-                          "(not proved, not certified)"
-                          + (f"; f {'rises' if rising else 'falls'} between a certified pair of points, so it is "
-                             f"not {'decreasing' if rising else 'increasing'}" if pair else ""), shown, ce)
+    return ctx.result(verdict, "sampled",
+                      f"d/d{var} kept one sign at {len(vals)} random points of the box "
+                      "(not proved, not certified)"
+                      + (f"; f {'rises' if rising else 'falls'} between a certified pair of points, so it is "
+                         f"not {'decreasing' if rising else 'increasing'}" if pair else ""), ce)
+
+
+@dataclass
+class _Ctx:
+    id: str
+    var: str
+    node: object            # f (fixed symbols still symbols)
+    fnode: object           # f with the fixed values substituted
+    table: dict
+    fixed: dict
+    ranges: dict
+    shown: dict
+    box_scope: str          # what a verdict on the box is about: box | default box | domain
+    seed: int
+    dstr: str = "(not used)"
+    beyond: bool = True     # test a default-box verdict beyond the box
+
+    def widened(self) -> "_Ctx":
+        from dataclasses import replace
+        d = self.table[self.var].domain
+        return replace(self, ranges={**self.ranges, self.var: _widen(d, *self.ranges[self.var])})
+
+    def result(self, verdict, evidence, detail, ce=None) -> MonotoneResult:
+        """A verdict established on the box: about the box (--box), the domain (the box is the
+        domain), or the default box only — then the verdict word says so."""
+        scope = self.box_scope
+        if scope == "default box" and verdict in ("increasing", "decreasing") and self.beyond:
+            # beyond the default box: a certified pair moving the other way settles the domain
+            rising = verdict == "increasing"
+            far = _pair_search(self.widened(), rising=not rising)
+            if far:
+                near = _pair_search(self, rising=rising)
+                if near:
+                    return MonotoneResult(
+                        self.id, self.var, "neither", "counterexample", self.dstr,
+                        f"{detail}; but beyond the default box f {'falls' if rising else 'rises'} between a "
+                        "certified pair of points: over the whole domain it is neither", self.shown,
+                        {("increasing_pair" if rising else "decreasing_pair"): near,
+                         ("decreasing_pair" if rising else "increasing_pair"): far})
+        word = verdict + (" on the default box only" if scope == "default box"
+                          and verdict in ("increasing", "decreasing", "constant") else "")
+        if scope == "default box" and verdict in ("increasing", "decreasing", "constant"):
+            detail += (f"; this holds on the default box only, NOT shown on {self.var}'s whole domain "
+                       "(give --box to choose the box)")
+        return MonotoneResult(self.id, self.var, word, evidence, self.dstr, detail, self.shown, ce,
+                              scope=scope if verdict in ("increasing", "decreasing", "constant") else "domain")
+
+
+def _widen(d: Domain, lo: Fraction, hi: Fraction) -> tuple[Fraction, Fraction]:
+    """The default box side stretched 10^4-fold toward each unbounded end of the domain."""
+    w = max(hi - lo, Fraction(1)) * 10 ** 4
+    return (lo - w if d.lo is None else lo), (hi + w if d.hi is None else hi)
+
+
+def _defined_where(fnode) -> list:
+    """The definedness conditions g > 0, g >= 0 of f (the one rule) as assumptions: the
+    derivative's sign matters only where f is defined (g != 0 conditions are left out)."""
+    from ..expr.singularities import definedness
+    return [Rel(c.op, c.expr, Num(Fraction(0))) for c in definedness(fnode) if c.op in (">", ">=")
+            and c.expr.symbols()]
+
+
+def _to_node(deriv):
+    try:
+        return from_sympy(deriv)
+    except Exception:          # a SymPy form the expression language cannot hold
+        return None
+
+
+def _nonsmooth(ctx: _Ctx, doms, on_box, samples) -> MonotoneResult:
+    """abs/min/max/floor/ceil: no derivative. The structure first (compositions of monotone
+    functions, certified signs: floor(100/n) is non-increasing), then certified pairs of
+    points on the box (both directions: 'neither'), else a sampled verdict."""
+    from .solve import trend
+    var = ctx.var
+    if set(ctx.fnode.symbols()) == {var}:
+        scope_dom = on_box[var] if ctx.box_scope == "box" else doms[var]
+        t = trend(ctx.fnode, var, {}, scope_dom)
+        if t in (1, -1, 0):
+            word = {1: "increasing", -1: "decreasing", 0: "constant"}[t]
+            non = {1: "non-decreasing", -1: "non-increasing", 0: "constant"}[t]
+            detail = (f"{non} in {var} (non-strict: floor/ceil/min/max/abs parts may be flat), read from "
+                      "the structure: monotone functions (floor, ceil, exp, log, sqrt, ...) of monotone "
+                      "arguments, signs certified in ball arithmetic; no derivative needed")
+            if ctx.box_scope == "box":
+                return MonotoneResult(ctx.id, var, word, "certified", "(not used)", detail, ctx.shown,
+                                      scope="box")
+            return MonotoneResult(ctx.id, var, word, "proved", "(not used)",
+                                  detail + f" — for every {var} in its domain")
+    up = _pair_search(ctx, rising=True)
+    down = _pair_search(ctx, rising=False)
+    if up and down:
+        return MonotoneResult(ctx.id, var, "neither", "counterexample", ctx.dstr,
+                              "f rises between one certified pair of points and falls between another "
+                              "(values compared in ball arithmetic; no derivative needed)", ctx.shown,
+                              {"increasing_pair": up, "decreasing_pair": down})
+    if up or down:
+        word = "increasing" if up else "decreasing"
+        ce = {"increasing_pair": up} if up else {"decreasing_pair": down}
+        return ctx.result(word, "sampled",
+                          f"f only {'rose' if up else 'fell'} between sampled points of the box (not proved, "
+                          f"not certified); a certified pair shows it is not "
+                          f"{'decreasing' if up else 'increasing'}", ce)
+    return MonotoneResult(ctx.id, var, "unknown", "none", ctx.dstr,
+                          "no structure shows a direction and no certified pair of points moves", ctx.shown)
+
+
+def _across_breaks(ctx: _Ctx, verdict: str, open_note: str, local_pts) -> MonotoneResult:
+    """The derivative has one sign where f is defined, but continuity on the region is not
+    established: look for a certified pair of points (across a pole or jump) that contradicts
+    the direction; with a local pair in the direction it is 'neither', else only sampled."""
+    rising = verdict == "increasing"
+    contra = _pair_search(ctx, rising=not rising)
+    local = next((c for c in (_counterexample(ctx.node, ctx.var, e, ctx.table, rising=rising)
+                              for e in local_pts[:5]) if c), None) or _pair_search(ctx, rising=rising)
+    if contra:
+        ce = {("increasing_pair" if rising else "decreasing_pair"): local,
+              ("decreasing_pair" if rising else "increasing_pair"): contra}
+        ce = {k: v for k, v in ce.items() if v}
+        return MonotoneResult(ctx.id, ctx.var, "neither" if local else "unknown",
+                              "counterexample" if local else "none", ctx.dstr,
+                              f"{open_note}; f {'falls' if rising else 'rises'} across it between a certified "
+                              "pair of points" + (f", and {'rises' if rising else 'falls'} between another" if local else ""),
+                              ctx.shown, ce)
+    return ctx.result(verdict, "sampled",
+                      f"{open_note}; no certified pair of points contradicts {verdict} on the box "
+                      "(sampled, NOT a proof)")
+
+
+def _pair_search(ctx: _Ctx, rising: bool, n: int = 96, tries: int = 6) -> dict | None:
+    """A certified pair x_1 < x_2 of the variable (the other symbols at one sampled point of
+    the box) where f rises (``rising``) or falls: candidates from sorted sample points of the
+    box, poles and jumps included, each re-checked in ball arithmetic."""
+    import numpy as np
+    from . import sampling
+    var = ctx.var
+    fr = {k: (float(a), float(b)) for k, (a, b) in ctx.ranges.items()}
+    others = {k: ctx.table[k].domain for k in ctx.ranges if k != var}
+    base = sampling.point(sampling.sample(others, 1, ctx.seed, fr), 0) if others else {}
+    xs = sampling.sample({var: ctx.table[var].domain}, n, ctx.seed + 7, fr)[var]
+    lo, hi = fr[var]
+    xs = np.unique(np.concatenate([xs, np.linspace(lo, hi, n // 2)]))
+    if ctx.table[var].domain.integer:
+        xs = np.unique(np.round(xs))
+    pts = {var: xs, **{k: np.full(len(xs), float(v)) for k, v in base.items()}}
+    with np.errstate(all="ignore"):
+        try:
+            fv = np.asarray(sampling.values(ctx.fnode, pts), dtype=float)
+        except (OverflowError, ZeroDivisionError, ValueError, TypeError):
+            return None
+    ok = np.flatnonzero(np.isfinite(fv))
+    cands = []
+    for i, j in zip(ok[:-1], ok[1:]):
+        d = fv[j] - fv[i]
+        if (d > 0) if rising else (d < 0):
+            cands.append((abs(d), i, j))
+    cands.sort(reverse=True)
+    for _, i, j in cands[:tries]:
+        x0, x1 = Fraction(f"{float(xs[i]):.6g}"), Fraction(f"{float(xs[j]):.6g}")   # short, re-checked
+        if not x0 < x1:
+            x0, x1 = Fraction(repr(float(xs[i]))), Fraction(repr(float(xs[j])))
+        if not (ctx.table[var].domain.contains(x0) and ctx.table[var].domain.contains(x1)):
+            continue
+        s = mpb.decide_sign(_diff_at(ctx.fnode, var, x0, x1), base)
+        if s is not None and ((rising and s < 0) or (not rising and s > 0)):
+            return _pair(ctx.fnode, var, base, x0, x1)
+    return None
+
+
+def _pair(node, var, at, x0, x1) -> dict:
+    e0, e1 = dict(at), dict(at)
+    e0[var], e1[var] = x0, x1
+    f0 = mpb.evaluate(node, e0, digits=12)
+    f1 = mpb.evaluate(node, e1, digits=12)
+    return {"point": {k: str(v) for k, v in at.items() if k != var},
+            f"{var}_1": str(x0), f"{var}_2": str(x1),
+            "f_1": mpmath.nstr(f0, 12), "f_2": mpmath.nstr(f1, 12)}
 
 
 def _check_box(box, table, fixed, symbols) -> dict:
@@ -208,11 +458,6 @@ def _check_box(box, table, fixed, symbols) -> dict:
     return out
 
 
-def _num(x: Fraction):
-    from ..expr.nodes import Num
-    return Num(x)
-
-
 def _counterexample(node, var, at, table, rising: bool):
     """Two points differing only in ``var`` (x_1 < x_2) where f rises (``rising``: f_1 < f_2)
     or falls (f_1 > f_2), the comparison certified in ball arithmetic."""
@@ -224,16 +469,10 @@ def _counterexample(node, var, at, table, rising: bool):
         x1 = x0 + step
         if not table[var].domain.contains(x1):
             continue
-        e0, e1 = dict(at), dict(at)
-        e1[var] = x1
         s = mpb.decide_sign(_diff_at(node, var, x0, x1), at)
         # f(x0) - f(x1) < 0 means f rises from x0 to x1 > x0
         if s is not None and ((rising and s < 0) or (not rising and s > 0)):
-            f0 = mpb.evaluate(node, e0, digits=12)
-            f1 = mpb.evaluate(node, e1, digits=12)
-            return {"point": {k: str(v) for k, v in at.items() if k != var},
-                    f"{var}_1": str(x0), f"{var}_2": str(x1),
-                    "f_1": mpmath.nstr(f0, 12), "f_2": mpmath.nstr(f1, 12)}
+            return _pair(node, var, at, x0, x1)
         if table[var].domain.integer:
             break
     return None

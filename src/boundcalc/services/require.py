@@ -225,9 +225,9 @@ def _solve(rel: Rel, var: str, env: dict, paper, *, what: str, fallback: bool, r
     if rel.op == "==" or t is not None or not fallback:
         return solve_relation(rel, var, env, domain, what=what, structural=t)
     m = _monotone_evidence(rel, var, env, paper, reg, what)
-    if m.verdict in ("increasing", "decreasing"):
+    if m.direction in ("increasing", "decreasing"):
         # monotone() reports the slack rhs - lhs; the solver wants lhs - rhs
-        hint = -1 if m.verdict == "increasing" else 1
+        hint = -1 if m.direction == "increasing" else 1
         ev = _evidence_text(m, var)
         sol = solve_relation(rel, var, env, domain, what=what, trend_hint=hint, evidence=ev, structural=None)
         if m.evidence == "proved" or sol.value is None:
@@ -244,21 +244,21 @@ def _solve(rel: Rel, var: str, env: dict, paper, *, what: str, fallback: bool, r
             rng, covers = (ans_f, hi), f"beyond {var} = {fmt_fraction(hi)} NOT established"
         m2 = _monotone_evidence(rel, var, env, paper, reg, what,
                                 box={var: (fmt_fraction(rng[0]), fmt_fraction(rng[1]))})
-        if m2.verdict == "neither":
+        if m2.direction == "neither":
             cert = {"counterexample": m2.counterexample} if m2.counterexample else {}
             cert["detail"] = m2.detail
             cert["boundary_found"] = fmt_value(sol.value)
             return Solution(var, None, sol.direction, domain.integer, cert,
                             f"neither ({m2.evidence}) on {var} in [{fmt_fraction(rng[0])}, {fmt_fraction(rng[1])}]: "
                             f"{m2.detail}", "not monotone")
-        if m2.verdict == m.verdict:
+        if m2.direction == m.direction:
             sol.monotone = _evidence_text(m2, var) + f" — {covers}"
         else:
-            sol.monotone = ev + f"; on [{fmt_fraction(rng[0])}, {fmt_fraction(rng[1])}]: {m2.verdict} ({m2.evidence})"
+            sol.monotone = ev + f"; on [{fmt_fraction(rng[0])}, {fmt_fraction(rng[1])}]: {m2.direction} ({m2.evidence})"
         return sol
-    if m.verdict == "constant":
+    if m.direction == "constant":
         return solve_relation(rel, var, env, domain, what=what, trend_hint=0, evidence=m.detail)
-    if m.verdict == "neither":
+    if m.direction == "neither":
         cert = {"counterexample": m.counterexample} if m.counterexample else {}
         cert["detail"] = m.detail
         return Solution(var, None, "least", domain.integer, cert,
@@ -278,11 +278,12 @@ def _monotone_evidence(rel, var, env, paper, reg, what, box=None):
     from .monotone import monotone
     table = reg.symbol_table(rel, paper.key)
     fixed = {k: fmt_fraction(v) for k, v in env.items() if k in table and k != var}
-    return monotone(_RelationFormula(what, rel, table), var, fixed=fixed, box=box)
+    # without a box: the default box only (the range the answer rests on is re-examined after)
+    return monotone(_RelationFormula(what, rel, table), var, fixed=fixed, box=box, beyond_box=False)
 
 
 def _evidence_text(m, var) -> str:
-    side = {"increasing": "decreasing", "decreasing": "increasing"}[m.verdict]
+    side = {"increasing": "decreasing", "decreasing": "increasing"}[m.direction]
     box = f" on {var} in [{m.box[var][0]}, {m.box[var][1]}]" if m.box and var in m.box else ""
     s = f"lhs - rhs is {side} in {var}: {m.evidence}{box if m.evidence != 'proved' else ''}"
     return s + (" — sampled, NOT a proof" if m.evidence == "sampled" else "")

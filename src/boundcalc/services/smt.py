@@ -404,6 +404,17 @@ def decide_smt(goal: Node, op: str, domains: dict[str, Domain], extra=(), *, tim
     ctx = z3.Context()
     t = _Translator(z3, ctx)
     try:
+        return _decide_smt(z3, ctx, t, goal, op, domains, extra, timeout_ms, want_model)
+    finally:
+        # break the translator <-> kit cycle: freed by reference counting, every z3 object
+        # goes before its Context (in a cycle, the garbage collector may delete the Context
+        # first, and z3 then aborts the process in Z3_dec_ref)
+        t.kit.translator = None
+        t.kit = None
+
+
+def _decide_smt(z3, ctx, t, goal, op, domains, extra, timeout_ms, want_model) -> SmtOutcome:
+    try:
         g = t.tr(goal)
         hyps = [t.tr(r.lhs) - t.tr(r.rhs) for r in extra]
         t.pair_facts()

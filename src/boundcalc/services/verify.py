@@ -25,7 +25,7 @@ RELS = ("==", "<=", ">=", "<", ">")
 @dataclass
 class VerifyResult:
     statement: str
-    verdict: str                    # proved | disproved | unknown
+    verdict: str                    # proved | disproved | unknown | vacuous (inconsistent assumptions)
     method: str                     # the verdict with its layer: "proved (SMT, after naming sqrt(x*y))"
     assumptions: list[str]
     counterexample: dict | None = None
@@ -79,6 +79,10 @@ def verify(lhs: str, rel: str, rhs: str, assume: list[str], *, formulas_path=Non
             domains[r.rhs.name] = _narrow(domains[r.rhs.name], flip, r.lhs.value)
         else:
             extra.append(r)
+    for n, d in domains.items():
+        if d.is_empty() and not (table[n].domain.is_empty() if n in table else False):
+            raise BoundcalcError(f"vacuous: the assumptions are inconsistent: they leave {n} an empty "
+                                 f"domain ({n} {d.describe()}); nothing to prove")
     return decide(a, rel, b, domains, extra, statement=statement, assumptions=list(assume),
                   samples=samples, seed=seed, box=box, seconds=seconds)
 

@@ -24,7 +24,7 @@ class Finding:
     message: str
     evidence: dict = field(default_factory=dict)
     # why this grade: "false as printed", "polylog factor", "looser constant",
-    # "large hidden constant", "vacuous", "invalid bound", "undecided", "sampled only",
+    # "large hidden constant", "vacuous", "invalid bound", "undecided", "sampled only", "default box only",
     # "reading: garbled", "reading: versions", "" (passed)
     reason: str = ""
     reading: str = "printed"

@@ -1,6 +1,8 @@
 """``identity`` checks: a printed derivative against high-precision central differences."""
 from __future__ import annotations
 
+from fractions import Fraction
+
 from ...errors import BoundcalcError
 from .common import Finding, expr, values
 
@@ -16,14 +18,26 @@ def run(reg, paper, t, f: Finding):
     if var not in env:
         raise BoundcalcError(f"identity check: 'at' has no value for {var!r}")
     tol = mpmath.mpf(str(t.get("tol", "1e-20")))
-    with mpmath.workdps(60):
+    # the step stays inside the continuity interval of the point (a difference across a pole
+    # of tan or 1/g, or a jump of floor, measures nothing): 1e-15, or 1e-12 of the certified
+    # radius r when r < 1e-3 (truncation ~ (h/r)^2 = 1e-24 relative)
+    from ..continuity import continuity_radius
+    r = continuity_radius(fn, var, env)
+    if r is None:
+        f.evidence = {"at": {k: str(x) for k, x in env.items()}}
+        f.grade("warning", "undecided", f"no finite difference at {var} = {env[var]}: the point is at or "
+                                        "too close to a pole, jump or end of definedness of the function")
+        return
+    h = min(Fraction(1, 10 ** 15), r / 10 ** 12)
+    extra = max(0, len(str(h.denominator)) - 16)
+    with mpmath.workdps(60 + extra):
         def g(x):
             e = dict(env)
             e[var] = x
-            return mpb.evaluate(fn, e, digits=50)
+            return mpb.evaluate(fn, e, digits=50 + extra)
         x0 = mpb._mpf(env[var])
-        # central difference with step 1e-15 on 50-digit values: truncation ~1e-30, rounding ~1e-35
-        fd = mpmath.diff(g, x0, h=mpmath.mpf(10) ** -15)
+        # central difference on 50-digit values: truncation ~1e-24 relative, rounding ~1e-35
+        fd = mpmath.diff(g, x0, h=mpmath.mpf(h.numerator) / h.denominator)
         printed = mpb.evaluate(dv, env, digits=50)
         rel = abs(fd - printed) / max(abs(fd), mpmath.mpf(10) ** -30)
     f.evidence = {"finite_difference": mpmath.nstr(fd, 20), "printed": mpmath.nstr(printed, 20),

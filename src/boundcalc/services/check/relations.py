@@ -64,23 +64,27 @@ def monotone(reg, paper, t, f: Finding):
     r = None
     if not [h for h in hyps if h.origin == "added by the check"]:
         r = run(Formula(reg.spec(fid), reg), t["var"], box=box, fixed=t.get("fixed"))
-    if hyps and (r is None or r.verdict != want or r.evidence not in ("proved", "certified")):
+    if hyps and (r is None or r.direction != want or r.scope == "default box"
+                 or r.evidence not in ("proved", "certified")):
         # not shown over the whole range: decided where the hypotheses hold
         return _monotone_within(reg, paper, t, f, node, hyps, box)
     f.evidence = {"verdict": r.verdict, "evidence": r.evidence, "derivative": r.derivative, "box": r.box,
-                  "counterexample": r.counterexample}
+                  "counterexample": r.counterexample, "scope": r.scope}
     if hyps:                   # shown over the whole range, so where the hypotheses hold too
         f.evidence["hypotheses"] = [h.to_json() for h in hyps]
     if getattr(r, "layer", None):
         f.evidence["layer"] = r.layer
-    if r.verdict == want:
+    if r.direction == want:
         if r.evidence == "sampled":
             f.grade("note", "sampled only", f"stated {want} in {t['var']}: only sampled (no proof, no certificate)")
+        elif r.scope == "default box":
+            f.grade("note", "default box only", f"stated {want} in {t['var']}: {r.evidence} on the default box "
+                                                f"{r.box} only, not on the whole domain")
         else:
             f.message = f"stated {want} in {t['var']}: {r.evidence}"
-    elif r.verdict in ("neither", "increasing", "decreasing", "constant") and r.evidence in (
-            "proved", "certified", "counterexample"):
-        f.grade("error", "false as printed", f"stated {want} in {t['var']}, but it is {r.verdict} ({r.evidence})")
+    elif r.scope != "default box" and r.direction in ("neither", "increasing", "decreasing", "constant") \
+            and r.evidence in ("proved", "certified", "counterexample"):
+        f.grade("error", "false as printed", f"stated {want} in {t['var']}, but it is {r.direction} ({r.evidence})")
     elif (r.counterexample or {}).get({"decreasing": "increasing_pair", "increasing": "decreasing_pair"}.get(want, "")):
         pair = r.counterexample[{"decreasing": "increasing_pair", "increasing": "decreasing_pair"}[want]]
         v = t["var"]

@@ -1,0 +1,142 @@
+"""Where an expression is undefined, and where it may fail to be continuous: ONE rule.
+
+:func:`definedness` lists, for a tree, the conditions under which it has a value — the
+single definedness rule of boundcalc:
+
+* ``b ** k``, k a negative integer: ``b != 0`` (division by zero); ``b ** 0``: ``b != 0``
+  (0^0 is undefined);
+* ``b ** q``, q a non-integer rational: ``b >= 0`` if q > 0, ``b > 0`` if q < 0 (a negative
+  base to a fractional power; 0 to a negative power);
+* ``b ** e``, e not a number: ``b > 0``;
+* ``sqrt(a)``: ``a >= 0``; ``log(a)``: ``a > 0``; ``log(a, b)``: ``a > 0``, ``b > 0`` and
+  ``b != 1``; ``tan(a)``: ``cos(a) != 0`` (its poles).
+
+The ball-arithmetic back end (:mod:`boundcalc.backends.arb`) refuses exactly these cases with
+the messages of :data:`REASONS`; the decision procedure (:mod:`boundcalc.services.decide`)
+reads the conditions from here, so a relation with a side that is undefined everywhere (a
+condition that is false as a constant, e.g. ``log(x, 1)``) is refused.
+
+Every function of the expression language is continuous where all conditions hold, except
+``floor`` and ``ceil`` (jumps where the argument crosses an integer). :func:`breaks` returns,
+for one variable, the conditions whose failure or boundary may break continuity (poles of
+``1/g`` and ``tan``, the ends of the definedness of ``log``/``sqrt``/fractional powers,
+``floor``/``ceil`` jumps); :func:`kinks` the points where the function is continuous but
+not differentiable (``abs``, ``min``, ``max``). Pure tree code, no SymPy.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from .nodes import Func, Node, Num, Pow, sub
+
+REASONS = {
+    "division": "division by zero",
+    "zero_pow_zero": "0 to the power 0",
+    "fractional": "a negative number to a non-integer power",
+    "zero_negative": "0 to a non-positive power",
+    "sqrt": "square root of a negative number",
+    "log": "logarithm of a non-positive number",
+    "log_base": "logarithm to a base <= 0 or equal to 1",
+    "tan": "tan at a pole (cos = 0)",
+}
+
+
+@dataclass(frozen=True)
+class Condition:
+    """``expr OP 0`` must hold (OP one of ``>``, ``>=``, ``!=``) for ``where`` to be defined;
+    ``kind`` is a key of :data:`REASONS`, or ``"jump"`` (``floor``/``ceil``: continuity needs
+    ``expr`` to stay strictly between two integers)."""
+    expr: Node
+    op: str
+    kind: str
+    where: Node
+
+    @property
+    def reason(self) -> str:
+        return REASONS.get(self.kind, "a jump of floor/ceil")
+
+
+_ONE = Num(Fraction(1))
+
+
+def _own(n: Node) -> list[Condition]:
+    """The conditions node ``n`` itself imposes (not those of its children)."""
+    if isinstance(n, Pow):
+        b, e = n.base, n.exp
+        if isinstance(e, Num):
+            q = e.value
+            if q.denominator == 1:
+                if q < 0:
+                    return [Condition(b, "!=", "division", n)]
+                if q == 0:
+                    return [Condition(b, "!=", "zero_pow_zero", n)]
+                return []
+            return [Condition(b, ">=" if q > 0 else ">", "fractional" if q > 0 else "zero_negative", n)]
+        if isinstance(b, Num) and b.value > 0:
+            return []
+        return [Condition(b, ">", "fractional", n)]
+    if isinstance(n, Func):
+        if n.name == "sqrt":
+            return [Condition(n.args[0], ">=", "sqrt", n)]
+        if n.name == "log":
+            out = [Condition(n.args[0], ">", "log", n)]
+            if len(n.args) == 2:
+                out += [Condition(n.args[1], ">", "log_base", n),
+                        Condition(sub(n.args[1], _ONE), "!=", "log_base", n)]
+            return out
+        if n.name == "tan":
+            return [Condition(Func("cos", n.args), "!=", "tan", n)]
+    return []
+
+
+def definedness(node: Node) -> list[Condition]:
+    """Every condition under which ``node`` has a value (each distinct subtree once)."""
+    out: list[Condition] = []
+    seen: set = set()
+    for n in node.unique_nodes():
+        for c in _own(n):
+            if (c.expr, c.op) not in seen:
+                seen.add((c.expr, c.op))
+                out.append(c)
+    return out
+
+
+def breaks(node: Node, var: str) -> list[Condition]:
+    """Conditions on ``var`` that continuity of ``node`` in ``var`` needs on an interval:
+    every definedness condition involving ``var`` (poles, ends of definedness) and, for
+    ``floor``/``ceil`` of an argument involving ``var``, a ``jump`` condition."""
+    out = [c for c in definedness(node) if var in c.expr.symbols()]
+    for n in node.unique_nodes():
+        if isinstance(n, Func) and n.name in ("floor", "ceil") and var in n.args[0].symbols():
+            out.append(Condition(n.args[0], "jump", "jump", n))
+    return out
+
+
+def kinks(node: Node, var: str) -> list[Node]:
+    """Subtrees where ``node`` is continuous but may not be differentiable in ``var``:
+    ``abs``, ``min``, ``max`` of arguments involving ``var``."""
+    return [n for n in node.unique_nodes()
+            if isinstance(n, Func) and n.name in ("abs", "min", "max") and var in n.symbols()]
+
+
+def is_smooth_language(node: Node) -> bool:
+    """True if no ``abs``/``min``/``max``/``floor``/``ceil`` occurs (SymPy differentiates
+    the tree into the expression language)."""
+    return not any(isinstance(n, Func) and n.name in ("abs", "min", "max", "floor", "ceil")
+                   for n in node.unique_nodes())
+
+
+def first_undefined_constant(node: Node, sign) -> Condition | None:
+    """A condition without symbols that certainly fails (``sign(expr)`` is the certified
+    sign of a constant tree, or None when unknown): the tree is undefined everywhere."""
+    for c in definedness(node):
+        if c.expr.symbols():
+            continue
+        s = sign(c.expr)
+        if s is None:
+            continue
+        if (c.op == ">" and s <= 0) or (c.op == ">=" and s < 0) or (c.op == "!=" and s == 0):
+            return c
+    return None
+
