@@ -134,3 +134,70 @@ def test_latex_sheet_compiles_within_the_text_width(key, tmp_path):
     assert c.pdf.read_bytes()[:5] == b"%PDF-"
     assert c.overfull == [], c.overfull[:3]
     assert "undefined" not in c.log            # the \\cite of the paper resolves
+
+
+_USER_PAPER = '''[paper]
+key = "{key}"
+title = "Spectrally-normalized margin bounds for neural networks & more"
+authors = "P. L. Bartlett, D. J. Foster and M. Telgarsky"
+reference = "arXiv 1706.08498; NeurIPS 2017"
+{extra}
+'''
+
+
+def _user_cite(tmp_path, key, extra):
+    f = tmp_path / f"{key}.toml"
+    f.write_text(_USER_PAPER.format(key=key, extra=extra))
+    r = run("--formulas", str(f), "cite", key)
+    assert r.exit_code == 0, r.output
+    return parse_bibtex(r.output)
+
+
+def test_cite_builds_an_entry_from_the_paper_fields(tmp_path):
+    """No hand-written ``bibtex``: the entry is built from the [paper] fields, field by field
+    (the reader above checks that every brace balances)."""
+    kind, key, fields = _user_cite(tmp_path, "bartlett2017", 'arxiv = "1706.08498"\nyear = "2017"\n'
+                                   'venue = "Advances in Neural Information Processing Systems 30"\n'
+                                   'cite_key = "bartlett2017spectrally"\ndoi = "10.5555/3295222.3295372"')
+    assert (kind, key) == ("inproceedings", "bartlett2017spectrally")
+    assert fields == {"title": r"Spectrally-normalized margin bounds for neural networks \& more",
+                      "author": "P. L. Bartlett and D. J. Foster and M. Telgarsky",
+                      "booktitle": "Advances in Neural Information Processing Systems 30",
+                      "year": "2017", "eprint": "1706.08498", "archiveprefix": "arXiv",
+                      "doi": "10.5555/3295222.3295372"}
+    kind, key, fields = _user_cite(tmp_path, "journal2019", 'venue = "Journal of Machine Learning Research"\n'
+                                   'year = "2019"\nurl = "https://example.org/p"')
+    assert (kind, key) == ("article", "journal2019")          # no cite_key: the paper key
+    assert fields["journal"] == "Journal of Machine Learning Research" and fields["url"] == "https://example.org/p"
+    assert "booktitle" not in fields and "note" not in fields
+    kind, key, fields = _user_cite(tmp_path, "plain", "")
+    assert kind == "misc" and set(fields) == {"title", "author", "note"}
+    assert fields["note"] == "arXiv 1706.08498; NeurIPS 2017"
+    kind, _, fields = _user_cite(tmp_path, "anon", 'venue = "under review at ICML"')
+    assert kind == "unpublished" and fields["note"] == "under review at ICML"
+
+
+def test_a_hand_written_bibtex_still_wins(tmp_path):
+    f = tmp_path / "mine.toml"
+    f.write_text(_USER_PAPER.format(key="mine", extra='venue = "ICML"\nbibtex = """@misc{handmade, title = {T}}"""'))
+    assert run("--formulas", str(f), "cite", "mine").output == "@misc{handmade, title = {T}}\n"
+
+
+@pytest.mark.parametrize("authors, joined", [
+    ("A. Author", "A. Author"),
+    ("A. Author, B. Author", "A. Author and B. Author"),
+    ("A. Bee, C. Dee, and E. Eff", "A. Bee and C. Dee and E. Eff"),
+    ("Arda, Enes and Cayci, Semih", "Arda, Enes and Cayci, Semih"),
+    ("Anonymous authors (under review)", "{Anonymous authors (under review)}"),
+    ("J. {Unbalanced", "{J. Unbalanced}"),
+])
+def test_bibtex_author_lists(authors, joined):
+    from boundcalc.reports.sheet import bib_authors
+    assert bib_authors(authors) == joined
+
+
+def test_a_cite_key_bibtex_cannot_read_is_refused(tmp_path):
+    f = tmp_path / "badkey.toml"
+    f.write_text(_USER_PAPER.format(key="badkey", extra='cite_key = "two words"'))
+    r = run("--formulas", str(f), "cite", "badkey")
+    assert isinstance(r.exception, BoundcalcError) and "cite_key 'two words'" in str(r.exception)

@@ -47,7 +47,8 @@ def sheet(paper: str = typer.Argument(..., help="deora2023, anon2025, tarzanagh2
 def cite(paper: str = typer.Argument(..., help="deora2023, anon2025, tarzanagh2023, arda2026 or your own."),
          format_: str = typer.Option("bibtex", "--format", help="bibtex or text."),
          json: bool = typer.Option(False, "--json", help="All reference fields, machine-readable.")):
-    """How to cite a paper: its BibTeX entry (or one line of text)."""
+    """How to cite a paper: its BibTeX entry (the file's `bibtex`, else one built from its
+    [paper] fields), or one line of text."""
     from ..reports.sheet import cite as make
     if json:
         from ..registry import get_registry
