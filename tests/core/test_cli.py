@@ -390,3 +390,55 @@ def test_asymptotic_refusals_are_one_line():
     out = run("asymptotic", "deora2023.gen_gap_cor2", "--var", "n", "--with", "K=-n", check=False)
     assert out.returncode == 2 and out.stderr == ("error: --with K=-n: K must be an integer >= 1, but -n < 1 "
                                                   "for every value of n in its domain\n")
+
+
+def _run_in(cwd, *args):
+    """``run`` in another folder: the package under test stays first on the path."""
+    import boundcalc
+    src = str(Path(boundcalc.__file__).resolve().parents[1])
+    env = {**ENV, "PYTHONPATH": os.pathsep.join([src, *filter(None, [ENV.get("PYTHONPATH")])])}
+    return subprocess.run([sys.executable, "-m", "boundcalc.cli", *args], capture_output=True, text=True,
+                          env=env, timeout=120, cwd=cwd)
+
+
+def test_new_writes_a_skeleton_that_loads_and_checks(tmp_path):
+    p = _run_in(tmp_path, "new", "mybound")
+    assert p.returncode == 0, p.stderr
+    f = tmp_path / "mybound.toml"
+    text = f.read_text()
+    assert 'key = "mybound"' in text and "#   boundcalc --formulas mybound.toml check mybound" in text
+    listing = _run_in(tmp_path, "--formulas", "mybound.toml", "list", "--paper", "mybound", "--json")
+    assert listing.returncode == 0, listing.stderr
+    assert {r["id"] for r in json.loads(listing.stdout)} == {"mybound.gen_gap", "mybound.samples_cor1"}
+    chk = _run_in(tmp_path, "--formulas", "mybound.toml", "check", "mybound")
+    assert chk.returncode == 0 and "3 passed" in chk.stdout and "0 error(s)" in chk.stdout, chk.stdout + chk.stderr
+    # gen_gap at n = 400, d = 100, B = C = 1, delta = 0.05: sqrt(1/4) + sqrt(log(20)/800), by hand
+    ev = _run_in(tmp_path, "--formulas", "mybound.toml", "eval", "mybound.gen_gap", "--set", "n=400", "--set", "d=100",
+                 "--set", "B=1", "--set", "C=1", "--set", "delta=0.05", "--json")
+    assert ev.returncode == 0, ev.stderr
+    got = json.loads(ev.stdout)
+    with mpmath.workdps(30):
+        want = mpmath.mpf(1) / 2 + mpmath.sqrt(mpmath.log(20) / 800)
+    assert abs(mpmath.mpf(str(got["value"])) - want) < 1e-12, got
+
+
+def test_new_never_overwrites_and_refuses_bad_keys(tmp_path):
+    (tmp_path / "mine.toml").write_text("my own work")
+    for args, culprit in [(("new", "mine"), "mine.toml already exists"),
+                          (("new", "deora2023"), "'deora2023' is already taken"),
+                          (("new", "9lives"), "'9lives' must be an identifier"),
+                          (("new", "foo", "--output", "bar.toml"), "must be named foo.toml")]:
+        p = _run_in(tmp_path, *args)
+        assert p.returncode != 0 and culprit in p.stderr and p.stderr.count("\n") == 1, (args, p.stderr)
+        assert "Traceback" not in p.stderr
+    assert (tmp_path / "mine.toml").read_text() == "my own work"
+    assert not (tmp_path / "bar.toml").exists() and not (tmp_path / "foo.toml").exists()
+    (tmp_path / "sub").mkdir()
+    p = _run_in(tmp_path, "new", "foo", "--output", "sub")
+    assert p.returncode == 0 and (tmp_path / "sub" / "foo.toml").is_file()
+
+
+def test_the_example_template_is_what_new_writes():
+    """One template: examples/my_paper.toml is ``new my_paper`` rendered for its own path."""
+    from boundcalc.registry.template import render
+    assert (ROOT / "examples" / "my_paper.toml").read_text() == render("my_paper", "examples/my_paper.toml")

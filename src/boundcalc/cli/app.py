@@ -460,10 +460,11 @@ def check(paper: Optional[str] = typer.Argument(None),
 
 # ---------------------------------------------------------------------------- reports
 from .reports import LazyEpilogCommand as _LazyEpilog  # noqa: E402  (typer only; no NumPy)
-from . import docs as _docs  # noqa: E402  (sheet, cite; typer only)
+from . import docs as _docs  # noqa: E402  (sheet, cite, new; typer only)
 
 app.command("sheet")(_docs.sheet)
 app.command("cite")(_docs.cite)
+app.command("new")(_docs.new)
 
 
 @app.command(context_settings=DYNAMIC, cls=_LazyEpilog)
