@@ -71,6 +71,30 @@ class Formula:
             raise BoundcalcError(f"{self.id}: symbol {both[0]!r} is given twice (in the mapping and as a keyword)")
         return {**values, **kw}
 
+    def at_setting(self, setting: str | None = None, values: dict | None = None, /) -> tuple["Formula", dict]:
+        """This formula in a setting of its paper (``None``: the paper's default setting, found
+        by :meth:`Registry.setting`, as ``require`` finds it): ``(formula, values)``, where
+        ``values`` are the setting's values of the formula's symbols overridden by the given
+        ``values``, and the returned formula has the setting's derived quantities inlined as
+        exact expressions (in the setting's order; a derived symbol given in ``values`` is
+        not inlined: the given value wins). Evaluate the pair as ``f.evaluate(values)``."""
+        import copy
+        from .expr.nodes import substitute
+        given = dict(values or {})
+        st = self._reg.setting(self.paper, setting)
+        inline: dict[str, Node] = {}
+        for sym, node, _ in st.derived:
+            if sym not in given:
+                inline[sym] = substitute(self._reg.resolve(node, st.paper), inline)
+        out = copy.copy(self)
+        if inline:
+            out.expr = substitute(self.expr, inline)
+            out.symbol_table = self._reg.symbol_table(out.expr, self.paper)
+        merged = {k: v for k, v in st.values.items() if k in out.symbol_table and k not in inline}
+        merged.update(given)
+        out.setting = st
+        return out, merged
+
     def bind(self, values: dict[str, Any], allow_extra: bool = False):
         return bind(self.symbol_table, values, what=self.id, allow_extra=_flag(allow_extra, "allow_extra"))
 

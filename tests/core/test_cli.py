@@ -442,3 +442,80 @@ def test_the_example_template_is_what_new_writes():
     """One template: examples/my_paper.toml is ``new my_paper`` rendered for its own path."""
     from boundcalc.registry.template import render
     assert (ROOT / "examples" / "my_paper.toml").read_text() == render("my_paper", "examples/my_paper.toml")
+
+
+_SETTING_PAPER = '''[paper]
+key = "setp"
+title = "t"
+[symbols.a]
+description = "a"
+domain = "positive"
+[symbols.b]
+description = "b"
+domain = "positive"
+[symbols.c]
+description = "c"
+domain = "positive"
+[symbols.e]
+description = "e"
+domain = "positive"
+[symbols.z]
+description = "not used by f"
+domain = "positive"
+[formulas.f]
+name = "f"
+kind = "definition"
+source = "s"
+expr = "a*b + c + e"
+[formulas.r]
+name = "r"
+kind = "requirement"
+source = "s"
+expr = "a*b >= c"
+[settings.s]
+name = "s"
+source = "s"
+values = { a = "3", b = "2", z = "7" }
+derived = { c = "sqrt(a)", e = "2*c" }
+requirements = []
+'''
+
+
+@pytest.mark.parametrize("extra, want", [
+    ((), lambda m: 6 + 3 * m.sqrt(3)),                       # a b + sqrt(a) + 2 sqrt(a), a = 3, b = 2
+    (("--a", "5"), lambda m: 10 + 3 * m.sqrt(5)),            # an override reaches the derived values
+    (("--set", "c=1"), lambda m: m.mpf(9)),                  # a derived symbol given: the given value wins
+    (("--b", "0.5", "--e", "2"), lambda m: m.mpf("1.5") + m.sqrt(3) + 2),
+])
+def test_eval_takes_a_settings_values(tmp_path, extra, want):
+    f = tmp_path / "setp.toml"
+    f.write_text(_SETTING_PAPER)
+    p = run("--formulas", str(f), "eval", "setp.f", "--setting", "s", *extra, "--digits", "20", "--json")
+    got = json.loads(p.stdout)
+    with mpmath.workdps(40):
+        assert abs(mpmath.mpf(got["value"]) - want(mpmath)) < mpmath.mpf("1e-18"), got
+    assert got["setting"] == "setp.s" and got["defaults_used"] == {}
+
+
+def test_eval_setting_relations_and_refusals(tmp_path):
+    f = tmp_path / "setp.toml"
+    f.write_text(_SETTING_PAPER)
+    got = json.loads(run("--formulas", str(f), "eval", "setp.r", "--setting", "s", "--json").stdout)
+    assert got["holds"] is True and got["setting"] == "setp.s"          # 6 >= sqrt(3)
+    got = json.loads(run("--formulas", str(f), "eval", "setp.r", "--setting", "s", "--b", "0.5", "--json").stdout)
+    assert got["holds"] is False                                        # 1.5 < sqrt(3)
+    p = run("--formulas", str(f), "eval", "setp.f", "--setting", "nope", check=False)
+    assert p.returncode != 0 and "unknown setting/theorem 'nope'" in p.stderr and "Traceback" not in p.stderr
+    p = run("--formulas", str(f), "eval", "setp.f", "--setting", "s", "--q", "1", check=False)
+    assert p.returncode != 0 and "unknown symbol 'q'" in p.stderr
+    p = run("--formulas", str(f), "eval", "setp.f", "--setting", "s", "--a", "-1", check=False)
+    assert p.returncode != 0 and "Traceback" not in p.stderr          # outside a's domain
+
+
+def test_eval_setting_of_the_template():
+    """my_paper's setting toy (d = 100, B = C = 1, delta = 0.05) at n = 400: 1/2 + sqrt(log(20)/800)."""
+    tpl = str(ROOT / "examples" / "my_paper.toml")
+    got = json.loads(run("--formulas", tpl, "eval", "my_paper.gen_gap", "--setting", "toy", "--n", "400",
+                         "--json").stdout)
+    with mpmath.workdps(30):
+        assert abs(mpmath.mpf(got["value"]) - (mpmath.mpf(1) / 2 + mpmath.sqrt(mpmath.log(20) / 800))) < 1e-13
