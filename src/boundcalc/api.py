@@ -155,14 +155,20 @@ class Formula:
         return latex(self.expr, {n: s.latex for n, s in self.symbol_table.items()})
 
     def definition_latex(self) -> str:
-        """The formula as a definition or a bound: ``\\beta_2(\\tilde\\theta) := <expression>``
-        (the left side as the formula file prints it, the right side our expression with
-        its references inlined); a requirement or claim is its relation."""
+        """The formula as a statement built from its parts: left side, relation, right side.
+        A definition or a bound is ``<quantity> := <expression>`` / ``<quantity> \\leq
+        <expression>`` (``\\geq`` for a lower bound): the quantity is the left side of the
+        printed LaTeX's top-level relation (:func:`~boundcalc.reports.latex.quantity_latex`,
+        never cut inside brackets, and only if balanced), the right side our expression (SymPy
+        LaTeX, references inlined). Without a printed quantity it is the expression alone. A
+        requirement or claim is its own relation, typeset from the expression."""
         body = self.latex()
         if self.is_relation:
             return body
         from .reports.latex import quantity_latex
-        lhs = quantity_latex(self.latex_printed) or "\\mathrm{" + self.spec.name.replace("_", "\\_") + "}"
+        lhs = quantity_latex(self.latex_printed)
+        if not lhs:
+            return body
         if self.kind == "bound":
             rel = "\\geq" if self.spec.direction == "lower" else "\\leq"
         else:

@@ -201,3 +201,120 @@ def test_a_cite_key_bibtex_cannot_read_is_refused(tmp_path):
     f.write_text(_USER_PAPER.format(key="badkey", extra='cite_key = "two words"'))
     r = run("--formulas", str(f), "cite", "badkey")
     assert isinstance(r.exception, BoundcalcError) and "cite_key 'two words'" in str(r.exception)
+
+
+# ---------------------------------------------------------------------------- balanced displays
+def _balance_problems(tex: str) -> list[str]:
+    """An independent reader (not the code's): braces (``\\{``/``\\}`` are literal),
+    ``\\left``/``\\right`` pairs and ``\\begin``/``\\end`` environments, each must close in order."""
+    stack, out, i = [], [], 0
+    while i < len(tex):
+        if tex.startswith("\\begin{", i) or tex.startswith("\\end{", i):
+            j = tex.index("}", i)
+            name = tex[tex.index("{", i) + 1:j]
+            if tex.startswith("\\begin", i):
+                stack.append("env:" + name)
+            elif not stack or stack.pop() != "env:" + name:
+                out.append(f"\\end{{{name}}} at {i}")
+            i = j + 1
+            continue
+        m = re.compile(r"\\(left|right)(?![A-Za-z])").match(tex, i)
+        if m:
+            if m.group(1) == "left":
+                stack.append("left")
+            elif not stack or stack.pop() != "left":
+                out.append(f"\\right at {i}")
+            i = m.end()
+            continue
+        if tex[i] == "\\":
+            i += 2
+            continue
+        if tex[i] == "{":
+            stack.append("{")
+        elif tex[i] == "}" and (not stack or stack.pop() != "{"):
+            out.append(f"}} at {i}")
+        i += 1
+    return out + [f"unclosed {x}" for x in stack]
+
+
+def _latex_displays(tex: str) -> list[str]:
+    return re.findall(r"\$\\displaystyle (.*?)\$\\end\{adjustbox\}", tex, flags=re.S)
+
+
+def _markdown_displays(md: str) -> list[str]:
+    return re.findall(r"^\$\$(.*?)\$\$$", md, flags=re.M | re.S)
+
+
+@pytest.mark.parametrize("key", PAPERS)
+def test_every_display_of_every_sheet_is_balanced(key):
+    tex, md = sheet(key, "latex"), sheet(key, "markdown")
+    shown = _latex_displays(tex)
+    p = boundcalc.api.paper(key)
+    assert len(shown) >= len(p.formulas)          # every formula's statement is a display
+    for d in shown + _markdown_displays(md):
+        assert "$" not in d and _balance_problems(d) == [], d
+    assert _balance_problems(tex) == []
+
+
+_PR_PAPER = r'''[paper]
+key = "margin"
+title = "A margin bound"
+[symbols.n]
+description = "samples"
+domain = "integer >= 1"
+[symbols.gamma]
+description = "margin"
+latex = "\\gamma"
+domain = "positive"
+[formulas.gap]
+name = "margin gap"
+kind = "bound"
+direction = "upper"
+source = "Thm 1"
+expr = "1/(gamma*sqrt(n))"
+latex = '\Pr[yf(X)\le 0] - \widehat R_\gamma \le \frac{1}{\gamma\sqrt{n}}'
+[formulas.plain]
+name = "no latex"
+kind = "definition"
+source = "x"
+expr = "gamma**2 + n"
+[formulas.broken]
+name = "a printed formula with an unclosed brace"
+kind = "definition"
+source = "x"
+expr = "n"
+latex = 'B := \frac{1}{n'
+'''
+
+
+def test_a_user_sheet_states_the_structured_formula(tmp_path):
+    """The left side is the printed quantity up to its top-level relation (the \\le inside
+    \\Pr[...] is not it), the relation comes from the kind, the right side is our
+    expression; a formula without LaTeX is typeset from its expression, not shown by id;
+    unbalanced printed LaTeX is shown as text, never pasted into math."""
+    f = tmp_path / "margin.toml"
+    f.write_text(_PR_PAPER)
+    tex, md = sheet("margin", "latex", formulas_path=[str(f)]), sheet("margin", "markdown", formulas_path=[str(f)])
+    for shown in (_latex_displays(tex), _markdown_displays(md)):
+        assert r"\Pr[yf(X)\le 0] - \widehat R_\gamma \leq \frac{1}{\gamma \sqrt{n}}" in shown
+        assert r"\gamma^{2} + n" in shown
+        assert not any(r"\Pr[yf(X) \leq" in d or r"\mathrm{plain}" in d for d in shown)
+        assert not any(r"\frac{1}{n" in d and "}" not in d.split(r"\frac{1}{n")[1] for d in shown)
+        for d in shown:
+            assert _balance_problems(d) == [], d
+    assert _balance_problems(tex) == []
+    assert r"\texttt{B := \textbackslash{}frac\{1\}\{n}" in tex and "not typeset: 1 unclosed" in tex
+    assert "`B := \\frac{1}{n` (not typeset: 1 unclosed" in md
+
+
+@pytest.mark.parametrize("tex, parts", [
+    (r"\Pr[yf(X)\le 0] - \widehat R_\gamma \le B", [r"\Pr[yf(X)\le 0] - \widehat R_\gamma", "B"]),
+    (r"\left( a \le b \right) \geq c", [r"\left( a \le b \right)", "c"]),
+    (r"\{x : x \le 1\} = S", [r"\{x : x \le 1\}", "S"]),
+    (r"\langle u, v \rangle \le \|u\| \|v\|", [r"\langle u, v \rangle", r"\|u\| \|v\|"]),
+    (r"\leftarrow \le x", [r"\leftarrow", "x"]),
+    (r"a := b \leq c", ["a", "b", "c"]),
+])
+def test_split_relation_cuts_only_at_top_level(tex, parts):
+    from boundcalc.reports.latex import split_relation
+    assert [p for p, _ in split_relation(tex)] == parts

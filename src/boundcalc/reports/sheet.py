@@ -4,16 +4,18 @@ The sheet is a complete document -- LaTeX (an ``article`` that compiles with pdf
 or Markdown (math as ``$...$``) -- listing the paper's reference, its symbols (LaTeX,
 meaning, domain, default, role) and every formula: id, title, kind, source in the
 paper's numbering, status (as printed / corrected / derived), the formula as the paper
-prints it, our expression (references inlined, via SymPy), what a bound bounds, and
-the note. Displays wider than the text are scaled down to the line width, never left
-overfull.
+prints it, our statement (left side, relation, right side: the quantity from the printed
+LaTeX's top-level relation, our expression via SymPy with references inlined; a formula
+without LaTeX gets the SymPy LaTeX of its expression), what a bound bounds, and the note.
+Every display is balanced LaTeX: one that is not is shown as text, with the reason.
+Displays wider than the text are scaled down to the line width, never left overfull.
 """
 from __future__ import annotations
 
 import re
 
 from ..errors import BoundcalcError
-from .latex import ascii_math, document, latex_escape
+from .latex import ascii_math, document, latex_balance_error, latex_escape
 
 FORMATS = ("latex", "markdown")
 CITE_FORMATS = ("bibtex", "text")
@@ -197,8 +199,23 @@ def _ours(f) -> str:
 
 
 def _display(tex: str) -> str:
+    """A display of ``tex``; LaTeX that is not balanced (:func:`latex_balance_error`) is
+    shown verbatim as text with the reason, never pasted into math where it would break
+    the document."""
+    bad = latex_balance_error(tex)
+    if bad:
+        return f"\\par\\noindent\\texttt{{{_t(tex)}}} (not typeset: {latex_escape(bad)})\\par"
     return ("\\par\\noindent\\begin{adjustbox}{max width=\\linewidth,center}"
             f"$\\displaystyle {tex}$\\end{{adjustbox}}\\par")
+
+
+def _md_display(tex: str) -> list[str]:
+    """A Markdown display (``$$...$$``), or the text in backticks when ``tex`` is not
+    balanced LaTeX."""
+    bad = latex_balance_error(tex)
+    if bad:
+        return ["`" + " ".join(tex.split()).replace("`", "'") + f"` (not typeset: {bad})", ""]
+    return ["$$" + tex.strip() + "$$", ""]
 
 
 def sheet_latex(key: str, formulas_path=None) -> str:
@@ -278,11 +295,11 @@ def sheet_markdown(key: str, formulas_path=None) -> str:
         out += [f"### `{f.id}`: {f.name}", "",
                 f"**{f.kind.capitalize()}**; source: {f.source}; status: *{f.status}*.", ""]
         if f.latex_printed:
-            out += ["As printed:", "", "$$" + f.latex_printed.strip() + "$$", ""]
+            out += ["As printed:", ""] + _md_display(f.latex_printed)
         ours = _ours(f)
         out += ["Ours: `" + f.spec.text + "`" + (":" if ours else ""), ""]
         if ours:
-            out += ["$$" + ours + "$$", ""]
+            out += _md_display(ours)
         if f.spec.bounds:
             kind = f" ({f.spec.direction} bound)" if f.spec.direction else ""
             out += [f"Bounds{kind}: {f.spec.bounds}.", ""]
