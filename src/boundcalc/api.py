@@ -280,6 +280,26 @@ class PaperList(list):
         return self.to_frame().to_html(index=False)
 
 
+class SymbolList(list):
+    """A list of symbols (:class:`boundcalc.registry.model.Symbol`) with ``.to_frame()``
+    (one row per symbol: paper, name, description, domain, default, role, latex)."""
+
+    def to_frame(self):
+        from .reports.frames import symbols_frame
+        return symbols_frame(self)
+
+    def _repr_html_(self) -> str:
+        return self.to_frame().to_html(index=False)
+
+
+def symbols(paper: str | None = None, *, formulas_path: list[str] | None = None) -> SymbolList:
+    """Every symbol of every paper, or of one paper, in the order the files declare them."""
+    paper = _name(paper, "paper", optional=True)
+    reg = _registry(formulas_path)
+    ps = [reg.paper(paper)] if paper is not None else list(reg.papers.values())
+    return SymbolList(s for p in ps for s in p.symbols.values())
+
+
 def formulas(paper: str | None = None, *, formulas_path: list[str] | None = None) -> FormulaList:
     """Every formula, or those of one paper (its key, e.g. ``"deora2023"``)."""
     paper = _name(paper, "paper", optional=True)
