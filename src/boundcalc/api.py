@@ -93,7 +93,31 @@ class Formula:
         merged = {k: v for k, v in st.values.items() if k in out.symbol_table and k not in inline}
         merged.update(given)
         out.setting = st
+        self._check_derived(st, inline, merged)
         return out, merged
+
+    def _check_derived(self, st, inline: dict, values: dict) -> None:
+        """Each derived quantity this formula uses (directly or through another) must lie in
+        its symbol's domain at these values, as ``require`` checks it; outside: one error
+        naming the setting, the quantity and its value."""
+        from .services.require import _in_domain
+        relevant = set(self.expr.symbols())
+        for sym, node, _ in reversed(st.derived):
+            if sym in relevant:
+                relevant |= self._reg.resolve(node, st.paper).symbols()
+        for sym, node, text in st.derived:
+            if sym not in inline or sym not in relevant:
+                continue
+            expr = inline[sym]
+            table = self._reg.symbol_table(expr, st.paper)
+            b = bind(table, {k: v for k, v in values.items() if k in table}, what=f"{st.id}: {sym} = {text}")
+            value = mpb.point_fraction(expr, b.env, prec=128)
+            if value is None:
+                value = mpb.evaluate(expr, b.env, digits=20, what=f"{st.id}: {sym} = {text}")
+            decl = self._reg.paper(st.paper).symbols.get(sym)
+            if decl is not None and not _in_domain(decl.domain, expr, b.env, value):
+                raise BoundcalcError(f"{st.id}: {sym} = {text} evaluates to {mpb.fmt_sig(value, 6)} at these "
+                                     f"values, but {sym} {decl.domain.describe()} ({decl.description})")
 
     def bind(self, values: dict[str, Any], allow_extra: bool = False):
         return bind(self.symbol_table, values, what=self.id, allow_extra=_flag(allow_extra, "allow_extra"))

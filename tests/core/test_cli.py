@@ -519,3 +519,14 @@ def test_eval_setting_of_the_template():
                          "--json").stdout)
     with mpmath.workdps(30):
         assert abs(mpmath.mpf(got["value"]) - (mpmath.mpf(1) / 2 + mpmath.sqrt(mpmath.log(20) / 800))) < 1e-13
+
+
+def test_eval_setting_checks_derived_values_against_their_domain(tmp_path):
+    """c = sqrt(a) - 2 must be positive: at a = 1 it is -1, at a = 9 it is 1 (f = a b + c + e, e = 2 c)."""
+    f = tmp_path / "setp.toml"
+    f.write_text(_SETTING_PAPER.replace('c = "sqrt(a)"', 'c = "sqrt(a) - 2"'))
+    p = run("--formulas", str(f), "eval", "setp.f", "--setting", "s", "--a", "1", check=False)
+    assert p.returncode != 0 and "setp.s: c = sqrt(a) - 2 evaluates to -1" in p.stderr, p.stderr
+    assert "Traceback" not in p.stderr and p.stderr.count("\n") == 1
+    got = json.loads(run("--formulas", str(f), "eval", "setp.f", "--setting", "s", "--a", "9", "--json").stdout)
+    assert mpmath.mpf(got["value"]) == 9 * 2 + 1 + 2
