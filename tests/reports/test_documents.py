@@ -305,6 +305,9 @@ def test_a_user_sheet_states_the_structured_formula(tmp_path):
     assert _balance_problems(tex) == []
     assert r"\texttt{B := \textbackslash{}frac\{1\}\{n}" in tex and "not typeset: 1 unclosed" in tex
     assert "`B := \\frac{1}{n` (not typeset: 1 unclosed" in md
+    if HAVE_PDFLATEX:
+        from boundcalc.reports.latex import compile_pdf
+        assert compile_pdf(tex, tmp_path, "margin").pdf.read_bytes()[:5] == b"%PDF-"
 
 
 @pytest.mark.parametrize("tex, parts", [
