@@ -149,7 +149,8 @@ def write_skeleton(key: str, output: str | None = None) -> Path:
                              "not starting with a digit)")
     from .registry import get_registry
     if get_registry(None).has_paper(key):
-        raise BoundcalcError(f"paper key {key!r} is already taken by a loaded paper (built-in or $BOUNDCALC_FORMULAS); choose another")
+        raise BoundcalcError(f"paper key {key!r} is already taken by a loaded paper "
+                             "(built-in or $BOUNDCALC_FORMULAS); choose another")
     path = skeleton_path(key, output)
     if path.exists() or path.is_symlink():
         raise BoundcalcError(f"{path} already exists; not overwritten (choose another --output or remove it)")
