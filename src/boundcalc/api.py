@@ -71,6 +71,54 @@ class Formula:
             raise BoundcalcError(f"{self.id}: symbol {both[0]!r} is given twice (in the mapping and as a keyword)")
         return {**values, **kw}
 
+    def at_setting(self, setting: str | None = None, values: dict | None = None, /) -> tuple["Formula", dict]:
+        """This formula in a setting of its paper (``None``: the paper's default setting, found
+        by :meth:`Registry.setting`, as ``require`` finds it): ``(formula, values)``, where
+        ``values`` are the setting's values of the formula's symbols overridden by the given
+        ``values``, and the returned formula has the setting's derived quantities inlined as
+        exact expressions (in the setting's order; a derived symbol given in ``values`` is
+        not inlined: the given value wins). Evaluate the pair as ``f.evaluate(values)``."""
+        import copy
+        from .expr.nodes import substitute
+        given = dict(values or {})
+        st = self._reg.setting(self.paper, setting)
+        inline: dict[str, Node] = {}
+        for sym, node, _ in st.derived:
+            if sym not in given:
+                inline[sym] = substitute(self._reg.resolve(node, st.paper), inline)
+        out = copy.copy(self)
+        if inline:
+            out.expr = substitute(self.expr, inline)
+            out.symbol_table = self._reg.symbol_table(out.expr, self.paper)
+        merged = {k: v for k, v in st.values.items() if k in out.symbol_table and k not in inline}
+        merged.update(given)
+        out.setting = st
+        self._check_derived(st, inline, merged)
+        return out, merged
+
+    def _check_derived(self, st, inline: dict, values: dict) -> None:
+        """Each derived quantity this formula uses (directly or through another) must lie in
+        its symbol's domain at these values, as ``require`` checks it; outside: one error
+        naming the setting, the quantity and its value."""
+        from .services.require import _in_domain
+        relevant = set(self.expr.symbols())
+        for sym, node, _ in reversed(st.derived):
+            if sym in relevant:
+                relevant |= self._reg.resolve(node, st.paper).symbols()
+        for sym, node, text in st.derived:
+            if sym not in inline or sym not in relevant:
+                continue
+            expr = inline[sym]
+            table = self._reg.symbol_table(expr, st.paper)
+            b = bind(table, {k: v for k, v in values.items() if k in table}, what=f"{st.id}: {sym} = {text}")
+            value = mpb.point_fraction(expr, b.env, prec=128)
+            if value is None:
+                value = mpb.evaluate(expr, b.env, digits=20, what=f"{st.id}: {sym} = {text}")
+            decl = self._reg.paper(st.paper).symbols.get(sym)
+            if decl is not None and not _in_domain(decl.domain, expr, b.env, value):
+                raise BoundcalcError(f"{st.id}: {sym} = {text} evaluates to {mpb.fmt_sig(value, 6)} at these "
+                                     f"values, but {sym} {decl.domain.describe()} ({decl.description})")
+
     def bind(self, values: dict[str, Any], allow_extra: bool = False):
         return bind(self.symbol_table, values, what=self.id, allow_extra=_flag(allow_extra, "allow_extra"))
 
@@ -131,14 +179,20 @@ class Formula:
         return latex(self.expr, {n: s.latex for n, s in self.symbol_table.items()})
 
     def definition_latex(self) -> str:
-        """The formula as a definition or a bound: ``\\beta_2(\\tilde\\theta) := <expression>``
-        (the left side as the formula file prints it, the right side our expression with
-        its references inlined); a requirement or claim is its relation."""
+        """The formula as a statement built from its parts: left side, relation, right side.
+        A definition or a bound is ``<quantity> := <expression>`` / ``<quantity> \\leq
+        <expression>`` (``\\geq`` for a lower bound): the quantity is the left side of the
+        printed LaTeX's top-level relation (:func:`~boundcalc.reports.latex.quantity_latex`,
+        never cut inside brackets, and only if balanced), the right side our expression (SymPy
+        LaTeX, references inlined). Without a printed quantity it is the expression alone. A
+        requirement or claim is its own relation, typeset from the expression."""
         body = self.latex()
         if self.is_relation:
             return body
         from .reports.latex import quantity_latex
-        lhs = quantity_latex(self.latex_printed) or "\\mathrm{" + self.spec.name.replace("_", "\\_") + "}"
+        lhs = quantity_latex(self.latex_printed)
+        if not lhs:
+            return body
         if self.kind == "bound":
             rel = "\\geq" if self.spec.direction == "lower" else "\\leq"
         else:
@@ -248,6 +302,26 @@ class PaperList(list):
 
     def _repr_html_(self) -> str:
         return self.to_frame().to_html(index=False)
+
+
+class SymbolList(list):
+    """A list of symbols (:class:`boundcalc.registry.model.Symbol`) with ``.to_frame()``
+    (one row per symbol: paper, name, description, domain, default, role, latex)."""
+
+    def to_frame(self):
+        from .reports.frames import symbols_frame
+        return symbols_frame(self)
+
+    def _repr_html_(self) -> str:
+        return self.to_frame().to_html(index=False)
+
+
+def symbols(paper: str | None = None, *, formulas_path: list[str] | None = None) -> SymbolList:
+    """Every symbol of every paper, or of one paper, in the order the files declare them."""
+    paper = _name(paper, "paper", optional=True)
+    reg = _registry(formulas_path)
+    ps = [reg.paper(paper)] if paper is not None else list(reg.papers.values())
+    return SymbolList(s for p in ps for s in p.symbols.values())
 
 
 def formulas(paper: str | None = None, *, formulas_path: list[str] | None = None) -> FormulaList:

@@ -584,3 +584,143 @@ def test_conflicting_huge_values_are_compared_without_building_them():
     p = run("require", "H", "--paper", "deora2023", "--set", "d=1e999999999", "--set", "d=-1e999999999",
             check=False)
     assert p.returncode == 2 and "conflicting values for d" in p.stderr and time.perf_counter() - t0 < 30
+
+
+def _run_in(cwd, *args):
+    """``run`` in another folder: the package under test stays first on the path."""
+    import boundcalc
+    src = str(Path(boundcalc.__file__).resolve().parents[1])
+    env = {**ENV, "PYTHONPATH": os.pathsep.join([src, *filter(None, [ENV.get("PYTHONPATH")])])}
+    return subprocess.run([sys.executable, "-m", "boundcalc.cli", *args], capture_output=True, text=True,
+                          env=env, timeout=120, cwd=cwd)
+
+
+def test_new_writes_a_skeleton_that_loads_and_checks(tmp_path):
+    p = _run_in(tmp_path, "new", "mybound")
+    assert p.returncode == 0, p.stderr
+    f = tmp_path / "mybound.toml"
+    text = f.read_text()
+    assert 'key = "mybound"' in text and "#   boundcalc --formulas mybound.toml check mybound" in text
+    listing = _run_in(tmp_path, "--formulas", "mybound.toml", "list", "--paper", "mybound", "--json")
+    assert listing.returncode == 0, listing.stderr
+    assert {r["id"] for r in json.loads(listing.stdout)} == {"mybound.gen_gap", "mybound.samples_cor1"}
+    chk = _run_in(tmp_path, "--formulas", "mybound.toml", "check", "mybound")
+    assert chk.returncode == 0 and "3 passed" in chk.stdout and "0 error(s)" in chk.stdout, chk.stdout + chk.stderr
+    # gen_gap at n = 400, d = 100, B = C = 1, delta = 0.05: sqrt(1/4) + sqrt(log(20)/800), by hand
+    ev = _run_in(tmp_path, "--formulas", "mybound.toml", "eval", "mybound.gen_gap", "--set", "n=400", "--set", "d=100",
+                 "--set", "B=1", "--set", "C=1", "--set", "delta=0.05", "--json")
+    assert ev.returncode == 0, ev.stderr
+    got = json.loads(ev.stdout)
+    with mpmath.workdps(30):
+        want = mpmath.mpf(1) / 2 + mpmath.sqrt(mpmath.log(20) / 800)
+    assert abs(mpmath.mpf(str(got["value"])) - want) < 1e-12, got
+
+
+def test_new_never_overwrites_and_refuses_bad_keys(tmp_path):
+    (tmp_path / "mine.toml").write_text("my own work")
+    for args, culprit in [(("new", "mine"), "mine.toml already exists"),
+                          (("new", "deora2023"), "'deora2023' is already taken"),
+                          (("new", "9lives"), "'9lives' must be an identifier"),
+                          (("new", "foo", "--output", "bar.toml"), "must be named foo.toml")]:
+        p = _run_in(tmp_path, *args)
+        assert p.returncode != 0 and culprit in p.stderr and p.stderr.count("\n") == 1, (args, p.stderr)
+        assert "Traceback" not in p.stderr
+    assert (tmp_path / "mine.toml").read_text() == "my own work"
+    assert not (tmp_path / "bar.toml").exists() and not (tmp_path / "foo.toml").exists()
+    (tmp_path / "sub").mkdir()
+    p = _run_in(tmp_path, "new", "foo", "--output", "sub")
+    assert p.returncode == 0 and (tmp_path / "sub" / "foo.toml").is_file()
+
+
+def test_the_example_template_is_what_new_writes():
+    """One template: examples/my_paper.toml is ``new my_paper`` rendered for its own path."""
+    from boundcalc.registry.template import render
+    assert (ROOT / "examples" / "my_paper.toml").read_text() == render("my_paper", "examples/my_paper.toml")
+
+
+_SETTING_PAPER = '''[paper]
+key = "setp"
+title = "t"
+[symbols.a]
+description = "a"
+domain = "positive"
+[symbols.b]
+description = "b"
+domain = "positive"
+[symbols.c]
+description = "c"
+domain = "positive"
+[symbols.e]
+description = "e"
+domain = "positive"
+[symbols.z]
+description = "not used by f"
+domain = "positive"
+[formulas.f]
+name = "f"
+kind = "definition"
+source = "s"
+expr = "a*b + c + e"
+[formulas.r]
+name = "r"
+kind = "requirement"
+source = "s"
+expr = "a*b >= c"
+[settings.s]
+name = "s"
+source = "s"
+values = { a = "3", b = "2", z = "7" }
+derived = { c = "sqrt(a)", e = "2*c" }
+requirements = []
+'''
+
+
+@pytest.mark.parametrize("extra, want", [
+    ((), lambda m: 6 + 3 * m.sqrt(3)),                       # a b + sqrt(a) + 2 sqrt(a), a = 3, b = 2
+    (("--a", "5"), lambda m: 10 + 3 * m.sqrt(5)),            # an override reaches the derived values
+    (("--set", "c=1"), lambda m: m.mpf(9)),                  # a derived symbol given: the given value wins
+    (("--b", "0.5", "--e", "2"), lambda m: m.mpf("1.5") + m.sqrt(3) + 2),
+])
+def test_eval_takes_a_settings_values(tmp_path, extra, want):
+    f = tmp_path / "setp.toml"
+    f.write_text(_SETTING_PAPER)
+    p = run("--formulas", str(f), "eval", "setp.f", "--setting", "s", *extra, "--digits", "20", "--json")
+    got = json.loads(p.stdout)
+    with mpmath.workdps(40):
+        assert abs(mpmath.mpf(got["value"]) - want(mpmath)) < mpmath.mpf("1e-18"), got
+    assert got["setting"] == "setp.s" and got["defaults_used"] == {}
+
+
+def test_eval_setting_relations_and_refusals(tmp_path):
+    f = tmp_path / "setp.toml"
+    f.write_text(_SETTING_PAPER)
+    got = json.loads(run("--formulas", str(f), "eval", "setp.r", "--setting", "s", "--json").stdout)
+    assert got["holds"] is True and got["setting"] == "setp.s"          # 6 >= sqrt(3)
+    got = json.loads(run("--formulas", str(f), "eval", "setp.r", "--setting", "s", "--b", "0.5", "--json").stdout)
+    assert got["holds"] is False                                        # 1.5 < sqrt(3)
+    p = run("--formulas", str(f), "eval", "setp.f", "--setting", "nope", check=False)
+    assert p.returncode != 0 and "unknown setting/theorem 'nope'" in p.stderr and "Traceback" not in p.stderr
+    p = run("--formulas", str(f), "eval", "setp.f", "--setting", "s", "--q", "1", check=False)
+    assert p.returncode != 0 and "unknown symbol 'q'" in p.stderr
+    p = run("--formulas", str(f), "eval", "setp.f", "--setting", "s", "--a", "-1", check=False)
+    assert p.returncode != 0 and "Traceback" not in p.stderr          # outside a's domain
+
+
+def test_eval_setting_of_the_template():
+    """my_paper's setting toy (d = 100, B = C = 1, delta = 0.05) at n = 400: 1/2 + sqrt(log(20)/800)."""
+    tpl = str(ROOT / "examples" / "my_paper.toml")
+    got = json.loads(run("--formulas", tpl, "eval", "my_paper.gen_gap", "--setting", "toy", "--n", "400",
+                         "--json").stdout)
+    with mpmath.workdps(30):
+        assert abs(mpmath.mpf(got["value"]) - (mpmath.mpf(1) / 2 + mpmath.sqrt(mpmath.log(20) / 800))) < 1e-13
+
+
+def test_eval_setting_checks_derived_values_against_their_domain(tmp_path):
+    """c = sqrt(a) - 2 must be positive: at a = 1 it is -1, at a = 9 it is 1 (f = a b + c + e, e = 2 c)."""
+    f = tmp_path / "setp.toml"
+    f.write_text(_SETTING_PAPER.replace('c = "sqrt(a)"', 'c = "sqrt(a) - 2"'))
+    p = run("--formulas", str(f), "eval", "setp.f", "--setting", "s", "--a", "1", check=False)
+    assert p.returncode != 0 and "setp.s: c = sqrt(a) - 2 evaluates to -1" in p.stderr, p.stderr
+    assert "Traceback" not in p.stderr and p.stderr.count("\n") == 1
+    got = json.loads(run("--formulas", str(f), "eval", "setp.f", "--setting", "s", "--a", "9", "--json").stdout)
+    assert mpmath.mpf(got["value"]) == 9 * 2 + 1 + 2

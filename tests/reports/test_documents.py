@@ -134,3 +134,190 @@ def test_latex_sheet_compiles_within_the_text_width(key, tmp_path):
     assert c.pdf.read_bytes()[:5] == b"%PDF-"
     assert c.overfull == [], c.overfull[:3]
     assert "undefined" not in c.log            # the \\cite of the paper resolves
+
+
+_USER_PAPER = '''[paper]
+key = "{key}"
+title = "Spectrally-normalized margin bounds for neural networks & more"
+authors = "P. L. Bartlett, D. J. Foster and M. Telgarsky"
+reference = "arXiv 1706.08498; NeurIPS 2017"
+{extra}
+'''
+
+
+def _user_cite(tmp_path, key, extra):
+    f = tmp_path / f"{key}.toml"
+    f.write_text(_USER_PAPER.format(key=key, extra=extra))
+    r = run("--formulas", str(f), "cite", key)
+    assert r.exit_code == 0, r.output
+    return parse_bibtex(r.output)
+
+
+def test_cite_builds_an_entry_from_the_paper_fields(tmp_path):
+    """No hand-written ``bibtex``: the entry is built from the [paper] fields, field by field
+    (the reader above checks that every brace balances)."""
+    kind, key, fields = _user_cite(tmp_path, "bartlett2017", 'arxiv = "1706.08498"\nyear = "2017"\n'
+                                   'venue = "Advances in Neural Information Processing Systems 30"\n'
+                                   'cite_key = "bartlett2017spectrally"\ndoi = "10.5555/3295222.3295372"')
+    assert (kind, key) == ("inproceedings", "bartlett2017spectrally")
+    assert fields == {"title": r"Spectrally-normalized margin bounds for neural networks \& more",
+                      "author": "P. L. Bartlett and D. J. Foster and M. Telgarsky",
+                      "booktitle": "Advances in Neural Information Processing Systems 30",
+                      "year": "2017", "eprint": "1706.08498", "archiveprefix": "arXiv",
+                      "doi": "10.5555/3295222.3295372"}
+    kind, key, fields = _user_cite(tmp_path, "journal2019", 'venue = "Journal of Machine Learning Research"\n'
+                                   'year = "2019"\nurl = "https://example.org/p"')
+    assert (kind, key) == ("article", "journal2019")          # no cite_key: the paper key
+    assert fields["journal"] == "Journal of Machine Learning Research" and fields["url"] == "https://example.org/p"
+    assert "booktitle" not in fields and "note" not in fields
+    kind, key, fields = _user_cite(tmp_path, "plain", "")
+    assert kind == "misc" and set(fields) == {"title", "author", "note"}
+    assert fields["note"] == "arXiv 1706.08498; NeurIPS 2017"
+    kind, _, fields = _user_cite(tmp_path, "anon", 'venue = "under review at ICML"')
+    assert kind == "unpublished" and fields["note"] == "under review at ICML"
+
+
+def test_a_hand_written_bibtex_still_wins(tmp_path):
+    f = tmp_path / "mine.toml"
+    f.write_text(_USER_PAPER.format(key="mine", extra='venue = "ICML"\nbibtex = """@misc{handmade, title = {T}}"""'))
+    assert run("--formulas", str(f), "cite", "mine").output == "@misc{handmade, title = {T}}\n"
+
+
+@pytest.mark.parametrize("authors, joined", [
+    ("A. Author", "A. Author"),
+    ("A. Author, B. Author", "A. Author and B. Author"),
+    ("A. Bee, C. Dee, and E. Eff", "A. Bee and C. Dee and E. Eff"),
+    ("Arda, Enes and Cayci, Semih", "Arda, Enes and Cayci, Semih"),
+    ("Anonymous authors (under review)", "{Anonymous authors (under review)}"),
+    ("J. {Unbalanced", "{J. Unbalanced}"),
+])
+def test_bibtex_author_lists(authors, joined):
+    from boundcalc.reports.sheet import bib_authors
+    assert bib_authors(authors) == joined
+
+
+def test_a_cite_key_bibtex_cannot_read_is_refused(tmp_path):
+    f = tmp_path / "badkey.toml"
+    f.write_text(_USER_PAPER.format(key="badkey", extra='cite_key = "two words"'))
+    r = run("--formulas", str(f), "cite", "badkey")
+    assert isinstance(r.exception, BoundcalcError) and "cite_key 'two words'" in str(r.exception)
+
+
+# ---------------------------------------------------------------------------- balanced displays
+def _balance_problems(tex: str) -> list[str]:
+    """An independent reader (not the code's): braces (``\\{``/``\\}`` are literal),
+    ``\\left``/``\\right`` pairs and ``\\begin``/``\\end`` environments, each must close in order."""
+    stack, out, i = [], [], 0
+    while i < len(tex):
+        if tex.startswith("\\begin{", i) or tex.startswith("\\end{", i):
+            j = tex.index("}", i)
+            name = tex[tex.index("{", i) + 1:j]
+            if tex.startswith("\\begin", i):
+                stack.append("env:" + name)
+            elif not stack or stack.pop() != "env:" + name:
+                out.append(f"\\end{{{name}}} at {i}")
+            i = j + 1
+            continue
+        m = re.compile(r"\\(left|right)(?![A-Za-z])").match(tex, i)
+        if m:
+            if m.group(1) == "left":
+                stack.append("left")
+            elif not stack or stack.pop() != "left":
+                out.append(f"\\right at {i}")
+            i = m.end()
+            continue
+        if tex[i] == "\\":
+            i += 2
+            continue
+        if tex[i] == "{":
+            stack.append("{")
+        elif tex[i] == "}" and (not stack or stack.pop() != "{"):
+            out.append(f"}} at {i}")
+        i += 1
+    return out + [f"unclosed {x}" for x in stack]
+
+
+def _latex_displays(tex: str) -> list[str]:
+    return re.findall(r"\$\\displaystyle (.*?)\$\\end\{adjustbox\}", tex, flags=re.S)
+
+
+def _markdown_displays(md: str) -> list[str]:
+    return re.findall(r"^\$\$(.*?)\$\$$", md, flags=re.M | re.S)
+
+
+@pytest.mark.parametrize("key", PAPERS)
+def test_every_display_of_every_sheet_is_balanced(key):
+    tex, md = sheet(key, "latex"), sheet(key, "markdown")
+    shown = _latex_displays(tex)
+    p = boundcalc.api.paper(key)
+    assert len(shown) >= len(p.formulas)          # every formula's statement is a display
+    for d in shown + _markdown_displays(md):
+        assert "$" not in d and _balance_problems(d) == [], d
+    assert _balance_problems(tex) == []
+
+
+_PR_PAPER = r'''[paper]
+key = "margin"
+title = "A margin bound"
+[symbols.n]
+description = "samples"
+domain = "integer >= 1"
+[symbols.gamma]
+description = "margin"
+latex = "\\gamma"
+domain = "positive"
+[formulas.gap]
+name = "margin gap"
+kind = "bound"
+direction = "upper"
+source = "Thm 1"
+expr = "1/(gamma*sqrt(n))"
+latex = '\Pr[yf(X)\le 0] - \widehat R_\gamma \le \frac{1}{\gamma\sqrt{n}}'
+[formulas.plain]
+name = "no latex"
+kind = "definition"
+source = "x"
+expr = "gamma**2 + n"
+[formulas.broken]
+name = "a printed formula with an unclosed brace"
+kind = "definition"
+source = "x"
+expr = "n"
+latex = 'B := \frac{1}{n'
+'''
+
+
+def test_a_user_sheet_states_the_structured_formula(tmp_path):
+    """The left side is the printed quantity up to its top-level relation (the \\le inside
+    \\Pr[...] is not it), the relation comes from the kind, the right side is our
+    expression; a formula without LaTeX is typeset from its expression, not shown by id;
+    unbalanced printed LaTeX is shown as text, never pasted into math."""
+    f = tmp_path / "margin.toml"
+    f.write_text(_PR_PAPER)
+    tex, md = sheet("margin", "latex", formulas_path=[str(f)]), sheet("margin", "markdown", formulas_path=[str(f)])
+    for shown in (_latex_displays(tex), _markdown_displays(md)):
+        assert r"\Pr[yf(X)\le 0] - \widehat R_\gamma \leq \frac{1}{\gamma \sqrt{n}}" in shown
+        assert r"\gamma^{2} + n" in shown
+        assert not any(r"\Pr[yf(X) \leq" in d or r"\mathrm{plain}" in d for d in shown)
+        assert not any(r"\frac{1}{n" in d and "}" not in d.split(r"\frac{1}{n")[1] for d in shown)
+        for d in shown:
+            assert _balance_problems(d) == [], d
+    assert _balance_problems(tex) == []
+    assert r"\texttt{B := \textbackslash{}frac\{1\}\{n}" in tex and "not typeset: 1 unclosed" in tex
+    assert "`B := \\frac{1}{n` (not typeset: 1 unclosed" in md
+    if HAVE_PDFLATEX:
+        from boundcalc.reports.latex import compile_pdf
+        assert compile_pdf(tex, tmp_path, "margin").pdf.read_bytes()[:5] == b"%PDF-"
+
+
+@pytest.mark.parametrize("tex, parts", [
+    (r"\Pr[yf(X)\le 0] - \widehat R_\gamma \le B", [r"\Pr[yf(X)\le 0] - \widehat R_\gamma", "B"]),
+    (r"\left( a \le b \right) \geq c", [r"\left( a \le b \right)", "c"]),
+    (r"\{x : x \le 1\} = S", [r"\{x : x \le 1\}", "S"]),
+    (r"\langle u, v \rangle \le \|u\| \|v\|", [r"\langle u, v \rangle", r"\|u\| \|v\|"]),
+    (r"\leftarrow \le x", [r"\leftarrow", "x"]),
+    (r"a := b \leq c", ["a", "b", "c"]),
+])
+def test_split_relation_cuts_only_at_top_level(tex, parts):
+    from boundcalc.reports.latex import split_relation
+    assert [p for p, _ in split_relation(tex)] == parts

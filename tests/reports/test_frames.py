@@ -149,3 +149,58 @@ def test_fast_paths_do_not_import_pandas():
             "print('pandas' in sys.modules)")
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert p.stdout.strip() == "False", p.stdout + p.stderr
+
+
+# ---------------------------------------------------------------------------- tidy frames
+def _toml(key):
+    import tomllib
+    from pathlib import Path
+    return tomllib.loads((Path(__file__).resolve().parents[2] / "formulas" / f"{key}.toml").read_text())
+
+
+def test_formula_frame_keeps_lists_as_lists():
+    df = boundcalc.formulas(paper="deora2023").to_frame().set_index("id")
+    # beta_1 = sqrt(T) R (2 R^2 ||theta||_{2,inf} + 1): three symbols, no constant
+    assert df.loc["deora2023.beta1", "symbols"] == ["R", "T", "theta_2inf"]
+    assert df.loc["deora2023.beta1", "constants"] == []
+    assert all(isinstance(x, list) for x in df["symbols"]) and all(isinstance(x, list) for x in df["constants"])
+    exploded = df["symbols"].explode()
+    assert set(exploded.dropna()) <= set(_toml("deora2023")["symbols"])
+
+
+def test_paper_frame_lists_results_and_setting_names():
+    pf = boundcalc.papers().to_frame().set_index("key")
+    for key in ("deora2023", "arda2026"):
+        data = _toml(key)
+        assert pf.loc[key, "results"] == data["paper"]["results"]
+        assert pf.loc[key, "setting_names"] == list(data.get("settings", {}))
+        assert pf.loc[key, "settings"] == len(data.get("settings", {}))
+
+
+def test_symbols_frame_one_row_per_symbol():
+    from fractions import Fraction
+    sf = boundcalc.symbols("deora2023").to_frame()
+    data = _toml("deora2023")["symbols"]
+    assert list(sf.columns) == ["paper", "name", "description", "domain", "default", "role", "latex"]
+    assert list(sf["name"]) == list(data) and set(sf["paper"]) == {"deora2023"}
+    for r in sf.to_dict("records"):
+        t = data[r["name"]]
+        assert r["description"] == t["description"] and r["role"] == t.get("role", "input")
+        assert r["latex"] == t.get("latex", r["name"]) and isinstance(r["domain"], str)
+        want = t.get("default")
+        assert r["default"] == (None if want is None else Fraction(str(want)))
+    every = boundcalc.symbols().to_frame()
+    assert len(every) == sum(len(_toml(k)["symbols"]) for k in ("deora2023", "anon2025", "tarzanagh2023",
+                                                                 "arda2026"))
+    assert not every.duplicated(["paper", "name"]).any()
+    with pytest.raises(boundcalc.BoundcalcError, match="unknown paper"):
+        boundcalc.symbols("nope")
+
+
+def test_table_frame_has_settings_as_columns():
+    t, _ = make_table()
+    df = t.to_frame()
+    assert list(df["settings.T"]) == [2] * len(t.rows) and df.attrs["settings"] == {"T": 2}
+    t2 = Table("deora2023", "demo", {"T": 4}, 1, [Row("x", "s", bound=1, measured=2)])
+    both = pd.concat([df, t2.to_frame()], ignore_index=True)
+    assert list(both["settings.T"]) == [2] * len(t.rows) + [4]

@@ -257,30 +257,40 @@ def eval_(ctx: typer.Context,
           set_: Optional[List[str]] = typer.Option(None, "--set", help="name=value (repeatable); exact decimals. "
                                                    "Or --NAME VALUE."),
           digits: int = typer.Option(15, help="Significant digits (certified)."),
+          setting: Optional[str] = typer.Option(None, "--setting", help="Take the values of this setting of the "
+                                                "formula's paper (its derived quantities inlined exactly); "
+                                                "--NAME / --set override them."),
           json: bool = typer.Option(False, "--json")):
-    """Evaluate a formula (certified digits; never overflows). Values: --set k=v or --k v."""
+    """Evaluate a formula (certified digits; never overflows). Values: --set k=v or --k v,
+    or a setting's (--setting S) with those overriding it."""
     f = _formula(fid)
     values = _values(set_, ctx)
+    extra = {}
+    if setting is not None:
+        f, values = f.at_setting(setting, values)
+        extra = {"setting": f.setting.id}
     if f.is_relation:
         lhs, rhs = f.sides(values, digits=digits)
         holds = f.holds(values)
         data = {"id": f.id, "kind": f.kind, "holds": holds, "lhs": str(lhs), "rhs": str(rhs),
-                "qualifier": lhs.qualifier, "status": f.status,
+                "qualifier": lhs.qualifier, "status": f.status, **extra,
                 "defaults_used": {k: str(v) for k, v in lhs.defaults_used.items()}}
         if json:
             emit_json(data)
         else:
             _say(f"{f.id}: {'holds' if holds else 'does NOT hold'}  "
-                 f"(lhs = {lhs}, rhs = {rhs}; {lhs.qualifier}; {f.status})")
+                 f"(lhs = {lhs}, rhs = {rhs}; {lhs.qualifier}; {f.status}"
+                 + (f"; setting {extra['setting']}" if extra else "") + ")")
         return
     v = f.evaluate(values, digits=digits)
     data = {"id": f.id, "value": str(v), "float": v.float, "digits": digits, "kind": f.kind,
-            "status": f.status, "qualifier": v.qualifier,
+            "status": f.status, "qualifier": v.qualifier, **extra,
             "defaults_used": {k: str(x) for k, x in v.defaults_used.items()}}
     if json:
         emit_json(data)
         return
-    _say(f"{f.id} = {v}   [{v.qualifier}; {f.status}; {digits} certified digits]")
+    where = f"; setting {extra['setting']}" if extra else ""
+    _say(f"{f.id} = {v}   [{v.qualifier}; {f.status}{where}; {digits} certified digits]")
 
 
 # ---------------------------------------------------------------------------- symbolic
@@ -510,10 +520,11 @@ def check(paper: Optional[str] = typer.Argument(None),
 
 # ---------------------------------------------------------------------------- reports
 from .reports import LazyEpilogCommand as _LazyEpilog  # noqa: E402  (typer only; no NumPy)
-from . import docs as _docs  # noqa: E402  (sheet, cite; typer only)
+from . import docs as _docs  # noqa: E402  (sheet, cite, new; typer only)
 
 app.command("sheet")(_docs.sheet)
 app.command("cite")(_docs.cite)
+app.command("new")(_docs.new)
 
 
 @app.command(context_settings=DYNAMIC, cls=_LazyEpilog)

@@ -1,4 +1,5 @@
-"""The ``sheet`` and ``cite`` commands: a paper's formula sheet and its reference.
+"""The ``sheet``, ``cite`` and ``new`` commands: a paper's formula sheet, its reference,
+and a skeleton formula file for a new paper.
 
 Registered in :mod:`boundcalc.cli.app`; everything heavy (SymPy for the sheet, pandas
 for its Markdown tables) is imported inside the commands.
@@ -32,7 +33,8 @@ def sheet(paper: str = typer.Argument(..., help="deora2023, anon2025, tarzanagh2
 def cite(paper: str = typer.Argument(..., help="deora2023, anon2025, tarzanagh2023, arda2026 or your own."),
          format_: str = typer.Option("bibtex", "--format", help="bibtex or text."),
          json: bool = typer.Option(False, "--json", help="All reference fields, machine-readable.")):
-    """How to cite a paper: its BibTeX entry (or one line of text)."""
+    """How to cite a paper: its BibTeX entry (the file's `bibtex`, else one built from its
+    [paper] fields), or one line of text."""
     from ..reports.sheet import cite as make
     if json:
         from ..registry import get_registry
@@ -41,3 +43,13 @@ def cite(paper: str = typer.Argument(..., help="deora2023, anon2025, tarzanagh20
         emit_json({"key": p.key, "title": p.title, "authors": p.authors, **p.refs})
         return
     sys.stdout.write(make(paper, format_, formulas_path=_paths()))
+
+
+def new(key: str = typer.Argument(..., help="The new paper's key (an identifier; the file is KEY.toml)."),
+        output: Optional[str] = typer.Option(None, "--output", help="Write here (a file named KEY.toml, or a "
+                                             "folder) instead of ./KEY.toml.")):
+    """Write a commented skeleton formula file KEY.toml (a toy bound with symbols, formulas,
+    a setting and checks) that loads as it is; never overwrites an existing file."""
+    from ..registry.template import write_skeleton
+    path = write_skeleton(key, output)
+    print(f"written: {path}  (try: boundcalc --formulas {path} check {key})", file=sys.stderr)

@@ -4,6 +4,10 @@ pandas is imported inside each function (the numeric commands never pay for it).
 
 * :func:`formulas_frame` -- ``boundcalc.formulas(...).to_frame()``;
 * :func:`papers_frame` -- ``boundcalc.papers().to_frame()``;
+* :func:`symbols_frame` -- ``boundcalc.symbols(...).to_frame()``;
+
+Tidy: one row per item, one value per cell; a list (a formula's symbols, a paper's
+results) stays a Python list in its cell, never a comma-joined string.
 * :func:`report_frame` / :func:`report_html` -- the check report (``Report.to_frame()``,
   ``Report._repr_html_()``);
 * :class:`SweepResults` -- what :func:`boundcalc.reports.sweep.run` returns: the list of
@@ -20,24 +24,27 @@ import html
 FORMULA_COLUMNS = ("id", "paper", "name", "kind", "source", "status", "expression", "latex",
                    "symbols", "constants", "note")
 PAPER_COLUMNS = ("key", "title", "authors", "year", "venue", "arxiv", "doi", "url", "cite_key",
-                 "formulas", "symbols", "settings", "checks")
+                 "formulas", "symbols", "settings", "checks", "results", "setting_names")
+SYMBOL_COLUMNS = ("paper", "name", "description", "domain", "default", "role", "latex")
 FINDING_COLUMNS = ("paper", "check", "kind", "severity", "location", "message")
 
 
 def formulas_frame(formulas):
     """One row per formula: id, paper, name, kind, source, status, the expression as
-    written in the formula file, the LaTeX as printed in the paper, its symbols, the
-    absolute constants it depends on, and the note."""
+    written in the formula file, the LaTeX as printed in the paper, its symbols and the
+    absolute constants it depends on (each a list of names, sorted), and the note."""
     import pandas as pd
     rows = [{"id": f.id, "paper": f.paper, "name": f.name, "kind": f.kind, "source": f.source,
              "status": f.status, "expression": f.spec.text, "latex": f.latex_printed,
-             "symbols": ", ".join(f.symbols), "constants": ", ".join(f.constants), "note": f.note}
+             "symbols": list(f.symbols), "constants": sorted(f.constants), "note": f.note}
             for f in formulas]
     return pd.DataFrame(rows, columns=list(FORMULA_COLUMNS))
 
 
 def papers_frame(papers):
-    """One row per paper: its reference fields and how much of it is encoded."""
+    """One row per paper: its reference fields, how much of it is encoded (counts of
+    formulas, symbols, settings, checks as int64), its numbered ``results`` and the names
+    of its settings (``setting_names``), each a list."""
     import pandas as pd
     rows = []
     for p in papers:
@@ -46,11 +53,23 @@ def papers_frame(papers):
                      "venue": refs.get("venue"), "arxiv": refs.get("arxiv"), "doi": refs.get("doi"),
                      "url": refs.get("url"), "cite_key": refs.get("cite_key"),
                      "formulas": len(p.formulas), "symbols": len(p.symbols),
-                     "settings": len(p.settings), "checks": len(p.checks)})
+                     "settings": len(p.settings), "checks": len(p.checks),
+                     "results": list(p.results), "setting_names": list(p.settings)})
     df = pd.DataFrame(rows, columns=list(PAPER_COLUMNS))
     for c in ("formulas", "symbols", "settings", "checks"):
         df[c] = df[c].astype("int64")
     return df
+
+
+def symbols_frame(symbols):
+    """One row per symbol (:class:`~boundcalc.registry.model.Symbol`): the paper that
+    declares it, its name, description, domain (as written, e.g. ``integer >= 1``),
+    default (an exact :class:`fractions.Fraction`, or None), role (input / constant /
+    measured) and LaTeX."""
+    import pandas as pd
+    rows = [{"paper": s.paper, "name": s.name, "description": s.description, "domain": str(s.domain),
+             "default": s.default, "role": s.role, "latex": s.latex} for s in symbols]
+    return pd.DataFrame(rows, columns=list(SYMBOL_COLUMNS))
 
 
 def report_frame(report, *, passed: bool = True):

@@ -3,7 +3,10 @@
 * :func:`latex_escape` -- text to LaTeX (specials escaped, Unicode math mapped to macros,
   accented Latin letters kept for ``[T1]{fontenc}``; nothing ever becomes ``?``);
 * :func:`split_relation` / :func:`quantity_latex` -- the quantity a formula defines or
-  bounds, taken from the LaTeX the formula file carries (``\\beta_2(\\tilde\\theta)``);
+  bounds, taken from the LaTeX the formula file carries (``\\beta_2(\\tilde\\theta)``),
+  cut only at a top-level relation;
+* :func:`latex_balance_error` -- whether a display is balanced (braces, ``\\left``/``\\right``,
+  environments);
 * :func:`document` -- a complete article around a body, with the packages both need;
 * :func:`compile_pdf` -- run pdflatex, return the PDF, the log and its overfull boxes.
 """
@@ -152,40 +155,114 @@ _REL = re.compile(r":=|=:|\\coloneqq|\\triangleq|\\(?:leq?|geq?|lesssim|gtrsim|a
                   r"|(?<![<>!])=|<|>")
 
 
-def split_relation(tex: str) -> list[tuple[str, str]]:
-    """``[(part, relation_after_it), ...]``: ``tex`` cut at its top-level relations (outside
-    braces); the last relation is ``""``."""
-    parts, depth, start, i = [], 0, 0, 0
+_OPENERS = {"left", "langle", "lceil", "lfloor", "{"}
+_CLOSERS = {"right", "rangle", "rceil", "rfloor", "}"}
+
+
+def _tokens(tex: str):
+    """``(position, token)``: a command (``\\le``, ``\\{``) or one character."""
+    i = 0
     while i < len(tex):
-        ch = tex[i]
-        if ch == "\\" and i + 1 < len(tex) and tex[i + 1] in "{}":
-            i += 2
+        if tex[i] == "\\":
+            m = re.compile(r"\\(?:[A-Za-z]+|.)", re.S).match(tex, i)
+            yield i, m.group(0)
+            i = m.end()
+        else:
+            yield i, tex[i]
+            i += 1
+
+
+def _depth_step(tok: str) -> int:
+    """+1 for anything that opens a group -- ``{``, ``(``, ``[``, ``\\{``, ``\\left``,
+    ``\\langle`` ... --, -1 for what closes one, 0 otherwise."""
+    if tok in "{([" and len(tok) == 1:
+        return 1
+    if tok in "})]" and len(tok) == 1:
+        return -1
+    if tok.startswith("\\"):
+        name = tok[1:]
+        if name in _OPENERS:
+            return 1
+        if name in _CLOSERS:
+            return -1
+    return 0
+
+
+def split_relation(tex: str) -> list[tuple[str, str]]:
+    """``[(part, relation_after_it), ...]``: ``tex`` cut at its top-level relations only --
+    outside every brace, parenthesis, bracket, ``\\{...\\}``, ``\\left...\\right`` and
+    ``\\langle...\\rangle`` (the ``\\le`` of ``\\Pr[yf(X)\\le 0] \\le B`` inside the
+    brackets is not one); the last relation is ``""``."""
+    parts, depth, start = [], 0, 0
+    skip_to = 0
+    for i, tok in _tokens(tex):
+        if i < skip_to:
             continue
-        if ch == "{":
-            depth += 1
-        elif ch == "}":
-            depth -= 1
-        elif depth == 0:
+        if depth == 0:
             m = _REL.match(tex, i)
-            if m:
+            if m and (tok.startswith("\\") or len(tok) == 1) and m.start() == i:
                 parts.append((tex[start:i].strip(), m.group(0)))
-                i = start = m.end()
+                start = skip_to = m.end()
                 continue
-        i += 1
+        depth += _depth_step(tok)
     parts.append((tex[start:].strip(), ""))
     return parts
 
 
+_ENV = re.compile(r"\\(begin|end)\s*\{([^{}]*)\}")
+
+
+def latex_balance_error(tex: str) -> str:
+    """Why ``tex`` is not balanced math (``""`` if it is): an unmatched brace (``\\{``
+    and ``\\}`` are text, not braces), ``\\left`` without ``\\right`` or the reverse, a
+    ``\\begin{env}`` not closed by its own ``\\end{env}``, or a ``$`` (which would end
+    the surrounding math)."""
+    depth, lr, envs = 0, 0, []
+    for i, tok in _tokens(tex):
+        if tok == "{":
+            depth += 1
+        elif tok == "}":
+            depth -= 1
+            if depth < 0:
+                return f"unmatched '}}' at position {i}"
+        elif tok == "$":
+            return f"'$' at position {i} inside math"
+        elif tok == "\\left":
+            lr += 1
+        elif tok == "\\right":
+            lr -= 1
+            if lr < 0:
+                return f"\\right without \\left at position {i}"
+        elif tok in ("\\begin", "\\end"):
+            m = _ENV.match(tex, i)
+            if not m:
+                return f"{tok} without an environment name at position {i}"
+            if tok == "\\begin":
+                envs.append(m.group(2))
+            elif not envs or envs.pop() != m.group(2):
+                return f"\\end{{{m.group(2)}}} does not close the open environment at position {i}"
+    if depth:
+        return f"{depth} unclosed '{{'"
+    if lr:
+        return f"{lr} \\left without \\right"
+    if envs:
+        return f"\\begin{{{envs[-1]}}} not closed"
+    return ""
+
+
 def quantity_latex(printed: str) -> str:
     """The quantity a formula's printed LaTeX defines or bounds: the side named by ``=:``,
-    else the left side of the first relation; ``""`` when ``printed`` has no relation."""
+    else the left side of the first top-level relation (:func:`split_relation`); ``""``
+    when ``printed`` has no relation or that side is not balanced LaTeX on its own."""
     parts = split_relation(printed or "")
     if len(parts) < 2:
         return ""
+    q = parts[0][0]
     for k, (_, rel) in enumerate(parts):
         if rel == "=:":
-            return parts[k + 1][0]
-    return parts[0][0]
+            q = parts[k + 1][0]
+            break
+    return q if q and not latex_balance_error(q) else ""
 
 
 def formula_quantity(fid: str) -> str:

@@ -4,16 +4,18 @@ The sheet is a complete document -- LaTeX (an ``article`` that compiles with pdf
 or Markdown (math as ``$...$``) -- listing the paper's reference, its symbols (LaTeX,
 meaning, domain, default, role) and every formula: id, title, kind, source in the
 paper's numbering, status (as printed / corrected / derived), the formula as the paper
-prints it, our expression (references inlined, via SymPy), what a bound bounds, and
-the note. Displays wider than the text are scaled down to the line width, never left
-overfull.
+prints it, our statement (left side, relation, right side: the quantity from the printed
+LaTeX's top-level relation, our expression via SymPy with references inlined; a formula
+without LaTeX gets the SymPy LaTeX of its expression), what a bound bounds, and the note.
+Every display is balanced LaTeX: one that is not is shown as text, with the reason.
+Displays wider than the text are scaled down to the line width, never left overfull.
 """
 from __future__ import annotations
 
 import re
 
 from ..errors import BoundcalcError
-from .latex import ascii_math, document, latex_escape
+from .latex import ascii_math, document, latex_balance_error, latex_escape
 
 FORMATS = ("latex", "markdown")
 CITE_FORMATS = ("bibtex", "text")
@@ -28,13 +30,95 @@ def _paper(key: str, formulas_path=None):
 
 
 def bibtex(paper) -> str:
-    """The paper's BibTeX entry (its ``[paper] bibtex``); an error naming the paper if the
-    formula file gives none."""
+    """The paper's BibTeX entry: its hand-written ``[paper] bibtex`` if it gives one, else
+    one built from the ``[paper]`` fields by :func:`bibtex_from_fields`."""
     entry = paper.refs.get("bibtex", "").strip()
-    if not entry:
-        raise BoundcalcError(f"paper {paper.key!r} has no BibTeX entry (field 'bibtex' of [paper] in "
-                             f"{paper.path.name})")
-    return entry + "\n"
+    return (entry or bibtex_from_fields(paper).strip()) + "\n"
+
+
+# a venue that names a conference, workshop or proceedings -> @inproceedings (booktitle);
+# one that says the paper is not published yet -> @unpublished (note); any other -> @article
+_PROCEEDINGS = re.compile(r"\b(conference|proceedings|advances in|workshop|symposium|neurips|nips|icml|iclr|"
+                          r"colt|aistats|alt|uai|aaai|ijcai|cvpr|iccv|eccv|acl|emnlp|kdd)\b", re.I)
+_UNPUBLISHED = re.compile(r"\b(review|submitted|submission|preprint|manuscript|in preparation)\b", re.I)
+_BIB_KEY = re.compile(r"[^\s,{}()=\"#%'~\\]+")
+_NAME = re.compile(r"[^\W\d_][\w.'\- ]*(, [^\W\d_][\w.'\- ]*)?", re.U)
+
+
+def _bib_value(s: str) -> str:
+    """A field value for ``field = {...}``: one line, LaTeX specials ``& % #`` escaped, and
+    braces kept only if they balance (BibTeX counts every brace, escaped or not)."""
+    s = " ".join(str(s).split())
+    s = re.sub(r"(?<!\\)([&%#])", r"\\\1", s)
+    depth = 0
+    for ch in s:
+        depth += {"{": 1, "}": -1}.get(ch, 0)
+        if depth < 0:
+            break
+    if depth != 0:
+        s = s.replace("{", "").replace("}", "")
+    return s
+
+
+def bib_authors(authors: str) -> str:
+    """The ``author`` field: names joined with `` and ``. A list already in BibTeX form
+    (``Arda, Enes and Cayci, Semih``: one comma in every part) is split on `` and `` only;
+    otherwise on commas (``E. Arda, S. Cayci, A. Eryilmaz``), a final ``and`` included. A
+    part that is not a personal name (``Anonymous authors (under review)``) is braced so
+    BibTeX does not split it into first and last names."""
+    text = " ".join(authors.split())
+    by_and = re.split(r"\s+and\s+", text)
+    if len(by_and) > 1 and all(x.count(",") == 1 for x in by_and):
+        parts = by_and
+    else:
+        parts = [x for x in re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+", text) if x]
+    out = []
+    for x in parts:
+        v = _bib_value(x)
+        out.append(v if _NAME.fullmatch(x) else "{" + v + "}")
+    return " and ".join(out)
+
+
+def bibtex_from_fields(paper) -> str:
+    """A BibTeX entry built from ``[paper]`` fields: key ``cite_key`` (else the paper key);
+    type ``@inproceedings`` (``booktitle``) for a conference venue, ``@unpublished`` (``note``)
+    for one under review or submitted, ``@article`` (``journal``) for any other venue, and
+    ``@misc`` without a venue; ``title``, ``author`` (joined with `` and ``), ``year``,
+    ``eprint`` + ``archivePrefix`` for ``arxiv``, ``doi``, ``url``; a ``@misc`` entry without
+    any identifier carries ``reference`` as its ``note``."""
+    r = paper.refs
+    key = r.get("cite_key", "") or paper.key
+    if not _BIB_KEY.fullmatch(key):
+        raise BoundcalcError(f"paper {paper.key!r}: cite_key {key!r} is not a usable BibTeX key "
+                             f"(no spaces, commas, braces or quotes) in {paper.path.name}")
+    venue = r.get("venue", "").strip()
+    fields: list[tuple[str, str]] = [("title", paper.title)]
+    if paper.authors.strip():
+        fields.append(("author", None))
+    if not venue:
+        kind = "misc"
+    elif _UNPUBLISHED.search(venue):
+        kind = "unpublished"
+        fields.append(("note", venue))
+    elif _PROCEEDINGS.search(venue):
+        kind = "inproceedings"
+        fields.append(("booktitle", venue))
+    else:
+        kind = "article"
+        fields.append(("journal", venue))
+    if r.get("year"):
+        fields.append(("year", r["year"]))
+    if r.get("arxiv"):
+        fields += [("eprint", r["arxiv"]), ("archivePrefix", "arXiv")]
+    for k in ("doi", "url"):
+        if r.get(k):
+            fields.append((k, r[k]))
+    if kind == "misc" and not any(r.get(k) for k in ("arxiv", "doi", "url")) and paper.reference:
+        fields.append(("note", paper.reference))
+    width = max(len(k) for k, _ in fields)
+    lines = [f"  {k.ljust(width)} = {{{bib_authors(paper.authors) if v is None else _bib_value(v)}}}"
+             for k, v in fields]
+    return f"@{kind}{{{key},\n" + ",\n".join(lines) + "\n}\n"
 
 
 def citation_text(paper) -> str:
@@ -115,8 +199,23 @@ def _ours(f) -> str:
 
 
 def _display(tex: str) -> str:
+    """A display of ``tex``; LaTeX that is not balanced (:func:`latex_balance_error`) is
+    shown verbatim as text with the reason, never pasted into math where it would break
+    the document."""
+    bad = latex_balance_error(tex)
+    if bad:
+        return f"\\par\\noindent\\texttt{{{_t(tex)}}} (not typeset: {latex_escape(bad)})\\par"
     return ("\\par\\noindent\\begin{adjustbox}{max width=\\linewidth,center}"
             f"$\\displaystyle {tex}$\\end{{adjustbox}}\\par")
+
+
+def _md_display(tex: str) -> list[str]:
+    """A Markdown display (``$$...$$``), or the text in backticks when ``tex`` is not
+    balanced LaTeX."""
+    bad = latex_balance_error(tex)
+    if bad:
+        return ["`" + " ".join(tex.split()).replace("`", "'") + f"` (not typeset: {bad})", ""]
+    return ["$$" + tex.strip() + "$$", ""]
 
 
 def sheet_latex(key: str, formulas_path=None) -> str:
@@ -196,18 +295,17 @@ def sheet_markdown(key: str, formulas_path=None) -> str:
         out += [f"### `{f.id}`: {f.name}", "",
                 f"**{f.kind.capitalize()}**; source: {f.source}; status: *{f.status}*.", ""]
         if f.latex_printed:
-            out += ["As printed:", "", "$$" + f.latex_printed.strip() + "$$", ""]
+            out += ["As printed:", ""] + _md_display(f.latex_printed)
         ours = _ours(f)
         out += ["Ours: `" + f.spec.text + "`" + (":" if ours else ""), ""]
         if ours:
-            out += ["$$" + ours + "$$", ""]
+            out += _md_display(ours)
         if f.spec.bounds:
             kind = f" ({f.spec.direction} bound)" if f.spec.direction else ""
             out += [f"Bounds{kind}: {f.spec.bounds}.", ""]
         if f.note:
             out += [f"Note: {f.note}", ""]
-    out += ["## Reference", "", "```bibtex", bibtex(p).strip() if p.refs.get("bibtex") else
-            "(no BibTeX entry in the formula file)", "```", ""]
+    out += ["## Reference", "", "```bibtex", bibtex(p).strip(), "```", ""]
     return "\n".join(out)
 
 

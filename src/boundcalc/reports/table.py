@@ -321,8 +321,10 @@ class Table:
         """A :class:`pandas.DataFrame`, one row per compared quantity: ``bound``,
         ``measured`` and ``ratio`` as float64 (``inf`` beyond the double range, NaN when
         missing), ``holds``/``hypotheses_met`` as nullable booleans, and ``*_exact``
-        (strings) with the exact value wherever the float is not exact. The settings and
-        the seed are in ``frame.attrs``."""
+        (strings) with the exact value wherever the float is not exact. Each setting is
+        also a column ``settings.NAME`` (the same value on every row, so frames of several
+        tables concatenate into one tidy frame); settings, seed, paper and title are in
+        ``frame.attrs`` too."""
         import pandas as pd
         data = {c: [] for c in FRAME_COLUMNS}
         for r in self.rows:
@@ -336,6 +338,8 @@ class Table:
                   "hypotheses_met": "boolean"}
         df = pd.DataFrame({c: pd.Series(v, dtype=dtypes.get(c, object)) for c, v in data.items()},
                           columns=list(FRAME_COLUMNS))
+        for k, v in self.settings.items():
+            df[f"settings.{k}"] = pd.Series([v] * len(df), dtype=object)
         df.attrs.update(paper=self.paper, title=self.title, seed=self.seed, settings=dict(self.settings),
                         notes=list(self.notes))
         return df
