@@ -322,7 +322,11 @@ def test_check_cli_json_all_papers_lists_findings_with_evidence():
     lemma2 = next(f for f in d["findings"] if f["check"] == "lemma2_first_phase_coefficient")
     assert lemma2["severity"] == "error" and float(lemma2["evidence"]["expected"]) == 0.125
     assert float(lemma2["evidence"]["measured"]) == pytest.approx(0.25 / 4, rel=0.02)
-    assert grade["deora2023.pooling_decoder_u1T"][0] == "error"
+    # the ill-typed u 1_T^T is still found (the engine tells the readings apart), graded a note
+    # as its check declares (severity = "note", with the reason in its note)
+    pool = next(f for f in d["findings"] if f["check"] == "pooling_decoder_u1T")
+    assert pool["severity"] == "note" and pool["evidence"]["grade_as_found"] == "error"
+    assert "graded a note as declared: As printed, u 1_T^T is a d x T matrix" in pool["message"]
     assert set(d["coverage"]) == set(d["papers"])
 
 
@@ -815,3 +819,26 @@ def test_structural_growth_against_hand_exponents(text, want):
         assert g is None
     else:
         assert (float(g[1]), float(g[2])) == want and g.sign == 1
+
+
+def test_declared_severity_caps_the_grade_and_needs_a_note(write_formula_file):
+    """`severity` lowers a check's highest grade only with a note saying why; the grade it
+    would have had stays in the evidence; a pass stays a pass."""
+    from boundcalc.errors import FormulaFileError
+    from boundcalc.registry.loader import load_file
+    head = ('[symbols.x]\ndescription = "x"\ndomain = "positive"\n'
+            '[formulas.f]\nname = "f"\nkind = "definition"\nsource = "s"\nexpr = "x"\n')
+    bad = head + ('[[checks]]\nid = "c"\nkind = "compare"\nlocation = "l"\ndescription = "d"\n'
+                  'lhs = "x"\nrel = ">="\nrhs = "x + 1"\nseverity = "warning"\n')
+    with pytest.raises(FormulaFileError, match="severity = 'warning' lowers the grade: give a note"):
+        load_file(write_formula_file("sev1", bad))
+    with pytest.raises(FormulaFileError, match="severity must be one of error, warning, note"):
+        load_file(write_formula_file("sev2", bad.replace('"warning"', '"minor"')))
+    p = write_formula_file("sev3", bad + 'note = "why"\n'
+                           + bad[len(head):].replace('id = "c"', 'id = "ok"').replace('lhs = "x"', 'lhs = "x + 2"')
+                           + 'note = "why"\n')
+    rep = run_checks("sev3", formulas_path=[str(p)])
+    got = {f.check: f for f in rep.results}
+    assert got["c"].severity == "warning" and got["c"].evidence["grade_as_found"] == "error"
+    assert got["c"].message.endswith("— graded a warning as declared: why")
+    assert got["ok"].severity == "ok"

@@ -39,7 +39,13 @@ _CHECK_COMMON = {"id", "kind", "location", "description", "severity", "note", "c
 # reading: what a check's finding rests on.  "printed" (default): the paper's text as
 # printed; "garbled": one reading of an expression the text copy lost (graded as a note);
 # "versions": a comparison of two versions of the paper (a revision, graded as a note).
-READINGS = ("printed", "garbled", "versions")
+# "approximate": a step the paper itself states with '≈' ('roughly', 'about'), checked
+# exactly (graded as a note; a compare check can instead grade the approximation's relative
+# error with `approximate = {tol, quote}`).
+READINGS = ("printed", "garbled", "versions", "approximate")
+# severity: the highest grade a finding of the check may get, lowered from "error" only
+# with a `note` that says why (e.g. an ill-typed typo whose meaning is unambiguous).
+SEVERITIES = ("error", "warning", "note")
 
 
 def _fail(path: Path, where: str, msg: str) -> FormulaFileError:
@@ -438,6 +444,11 @@ def _load_checks(path: Path, paper: Paper, items: Any, out: list) -> None:
         if t.get("reading", "printed") not in READINGS:
             raise _fail(path, where, f"reading must be one of {', '.join(READINGS)}, "
                                      f"not {t['reading']!r}")
+        if "severity" in t:
+            if t["severity"] not in SEVERITIES:
+                raise _fail(path, where, f"severity must be one of {', '.join(SEVERITIES)}, not {t['severity']!r}")
+            if t["severity"] != "error" and not str(t.get("note", "")).strip():
+                raise _fail(path, where, f"severity = {t['severity']!r} lowers the grade: give a note saying why")
         if "explained_by" in t:
             e = _fields(path, f"{where} explained_by", t["explained_by"], {"check", "because"}, {"where", "uses"})
             for u in _str_list(path, where, e.get("uses", []), "explained_by uses"):

@@ -199,6 +199,7 @@ def _run_one(reg, paper, c) -> Finding:
         f.grade("warning", "undecided", f"check could not be run: {type(e).__name__} (time budget)")
     _hypotheses_at_counterexample(reg, paper, c, f)
     _grade_reading(f)
+    _cap_severity(f, c.fields)
     return f
 
 
@@ -229,10 +230,24 @@ def _grade_reading(f: Finding) -> None:
     if f.reading == "printed" or f.severity in ("ok", "note"):
         return
     why = {"garbled": "rests on one reading of an expression the text copy garbled",
-           "versions": "compares two versions of the paper (a revision, not an inconsistency)"}[f.reading]
+           "versions": "compares two versions of the paper (a revision, not an inconsistency)",
+           "approximate": "checks exactly a step the paper states as an approximation (≈)"}[f.reading]
     f.message = f"{f.message} — graded a note: it {why} (as printed it would be {'an error' if f.severity == 'error' else 'a warning'})"
     f.evidence["grade_on_printed_text"] = f.severity
     f.severity, f.reason = "note", f"reading: {f.reading}"
+
+
+def _cap_severity(f: Finding, fields: dict) -> None:
+    """A check's declared ``severity`` is the highest grade its finding gets (the loader
+    requires a ``note`` saying why whenever it is below 'error'); the grade it would have had
+    stays in the evidence."""
+    cap = fields.get("severity", "error")
+    order = ("ok", "note", "warning", "error")
+    if f.severity == "ok" or order.index(f.severity) <= order.index(cap):
+        return
+    f.evidence["grade_as_found"] = f.severity
+    f.message = f"{f.message} — graded a {cap} as declared: {fields['note']}"
+    f.severity = cap
 
 
 def coverage(paper: str, *, formulas_path=None, results: list[Finding] | None = None) -> list[dict]:
