@@ -2,8 +2,11 @@
 every planted error is found, no correct step is flagged."""
 import json
 import os
+import re
+import shlex
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -290,8 +293,9 @@ def test_check_cli_json_all_papers_lists_findings_with_evidence():
     env = {k: v for k, v in os.environ.items() if not k.startswith("BOUNDCALC")}
     p = subprocess.run([sys.executable, "-m", "boundcalc", "check", "--json"], capture_output=True, text=True,
                        env=env, timeout=600)
-    assert p.returncode == 0, p.stderr
     d = json.loads(p.stdout)
+    # the papers have errors: check exits 1 (--fail-on error, the default), the report still printed
+    assert any(f["severity"] == "error" for f in d["findings"]) and p.returncode == 1, p.stderr
     assert set(d["papers"]) == {"deora2023", "anon2025", "tarzanagh2023", "arda2026"}
     assert d["checks_run"] == len(d["findings"]) + len(d["passed"])
     for f in d["findings"]:
@@ -664,8 +668,8 @@ def test_coverage_lists_every_result_and_unaudited_ones(hidden_report):
 
 def test_every_finding_prints_a_rerun_command_that_reproduces_it(hidden_report):
     path, rep = hidden_report
-    for f in rep.results:
-        assert f.rerun == f"boundcalc check hid --only {f.check}"
+    for f in rep.results:     # a user paper: the line names its file (absolute), to run as printed
+        assert f.rerun == f"boundcalc check hid --only {f.check} --formulas {Path(path).resolve()}"
     again = run_checks("hid", formulas_path=[path], only=["negative_bound", "hid.measured_planted"])
     assert [r.check for r in again.results] == ["negative_bound", "measured_planted"]
     assert [r.evidence["value" if r.kind == "vacuity" else "measured"] for r in again.results] == \
@@ -781,10 +785,11 @@ relation = "O"
 
 
 def test_markdown_report_has_counts_findings_rerun_lines_and_coverage(hidden_report):
-    _, rep = hidden_report
+    path, rep = hidden_report
     md = rep.to_markdown()
     assert "| hid | 4 | 3 | 1 | 1 | 3 |" in md
-    assert "re-run: `boundcalc check hid --only negative_bound`" in md
+    assert f"re-run: `boundcalc check hid --only negative_bound --formulas {Path(path).resolve()}`" in md
+    assert f"Reproduce: `boundcalc check hid --markdown --formulas {Path(path).resolve()}`" in md
     assert "### Coverage of hid: 5/6 numbered results audited" in md
     assert "| Lemma 9 | unaudited | — |" in md
 
@@ -811,3 +816,47 @@ def test_structural_growth_against_hand_exponents(text, want):
         assert g is None
     else:
         assert (float(g[1]), float(g[2])) == want and g.sign == 1
+
+
+# ----------------------------------------------------------------------------- exit code, re-run lines
+def _cli(args, cwd=None):
+    env = {k: v for k, v in os.environ.items() if not k.startswith("BOUNDCALC")}
+    env["PYTHONPATH"] = str(Path(__file__).resolve().parents[2] / "src")
+    return subprocess.run([sys.executable, "-m", "boundcalc", *args], capture_output=True, text=True,
+                          env=env, timeout=300, cwd=cwd)
+
+
+def test_check_exit_code_gates_on_the_grade(synthetic, tmp_path):
+    planted = synthetic("gate", PLANTED)
+    clean = str(tmp_path / "gateok.toml")
+    Path(clean).write_text('[paper]\nkey = "gateok"\ntitle = "t"\n\n' + HEADER
+                           + '[[checks]]\nid = "c"\nkind = "compare"\nlocation = "-"\ndescription = "d"\n'
+                           'lhs = "x"\nrel = "<="\nrhs = "x**2"\n', encoding="utf-8")
+    only = ["--only", "compare_planted"]          # one planted error: fast
+    assert _cli(["check", "gate", "--formulas", planted, *only]).returncode == 1
+    assert _cli(["check", "gate", "--formulas", planted, *only, "--fail-on", "error", "--json"]).returncode == 1
+    assert _cli(["check", "gate", "--formulas", planted, *only, "--fail-on", "never"]).returncode == 0
+    # a warning (vacuous bound) fails only --fail-on warning
+    vac = ["--only", "vacuous_planted"]
+    assert _cli(["check", "gate", "--formulas", planted, *vac]).returncode == 0
+    assert _cli(["check", "gate", "--formulas", planted, *vac, "--fail-on", "warning"]).returncode == 1
+    assert _cli(["check", "gateok", "--formulas", clean, "--fail-on", "warning"]).returncode == 0
+    p = _cli(["check", "gate", "--formulas", planted, "--fail-on", "sometimes"])
+    assert p.returncode == 2 and "--fail-on" in p.stderr and "Traceback" not in p.stderr
+
+
+def _counts(stdout: str) -> tuple:
+    m = re.search(r"(\d+) error\(s\), (\d+) warning\(s\) \(\d+ undecided\), (\d+) note\(s\), (\d+) passed", stdout)
+    assert m, stdout
+    return tuple(map(int, m.groups()))
+
+
+def test_printed_rerun_lines_run_as_printed_and_give_the_same_grade(hidden_report, tmp_path):
+    _, rep = hidden_report
+    for f in rep.results:
+        argv = shlex.split(f.rerun)
+        assert argv[0] == "boundcalc"
+        p = _cli(argv[1:], cwd=tmp_path)           # another directory: the line carries what it needs
+        want = tuple(int(f.severity == g) for g in ("error", "warning", "note", "ok"))
+        assert _counts(p.stdout) == want, (f.rerun, p.stdout, p.stderr)
+        assert p.returncode == (1 if f.severity == "error" else 0)

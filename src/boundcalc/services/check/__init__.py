@@ -21,8 +21,10 @@ audits (:func:`coverage`).
 """
 from __future__ import annotations
 
+import os
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
 from ...errors import BoundcalcError
 from ...registry import get_registry
@@ -35,6 +37,8 @@ RUNNERS = {"derivation": derivation.run, "order": order.run, "monotone": relatio
            "compare": relations.compare, "restatement": relations.restatement, "vacuity": vacuity.run,
            "identity": identity.run, "measured": measured.run}
 GRADES = SEVERITIES + ("ok",)
+# ``check --fail-on LEVEL``: the grades that make the command exit 1
+FAIL_ON = {"error": ("error",), "warning": ("error", "warning"), "never": ()}
 
 
 @dataclass
@@ -43,6 +47,7 @@ class Report:
     results: list[Finding]
     seconds: float
     coverage: dict | None = None
+    options: str = ""          # what a re-run of the whole report needs (``--formulas FILE`` ...)
 
     @property
     def findings(self) -> list[Finding]:
@@ -53,6 +58,10 @@ class Report:
         out = {s: sum(r.severity == s for r in rs) for s in GRADES}
         out["undecided"] = sum(r.reason == "undecided" for r in rs)    # a part of the warnings
         return out
+
+    def fails(self, level: str = "error") -> bool:
+        """Whether ``check --fail-on level`` exits 1: a finding of a grade in FAIL_ON[level]."""
+        return any(r.severity in FAIL_ON[level] for r in self.results)
 
     def to_json(self) -> dict:
         reasons: dict[str, int] = {}
@@ -91,14 +100,31 @@ def run_checks(paper: str | None = None, *, formulas_path=None, only=None) -> Re
     wanted = _only(reg, keys, only)
     t = time.perf_counter()
     todo = [(k, c.id) for k in keys for c in reg.paper(k).checks if wanted is None or (k, c.id) in wanted]
-    out = [_run_by_id(reg, k, cid) for k, cid in todo]
+    out = [_run_by_id(reg, k, cid, rerun_options(reg, k, formulas_path)) for k, cid in todo]
     cov = {k: coverage(k, formulas_path=formulas_path, results=out) for k in keys} if wanted is None else None
-    return Report(keys, out, time.perf_counter() - t, cov)
+    opts = "".join(dict.fromkeys(rerun_options(reg, k, formulas_path) for k in keys))
+    return Report(keys, out, time.perf_counter() - t, cov, opts)
 
 
-def _run_by_id(reg, key: str, cid: str) -> Finding:
+def _run_by_id(reg, key: str, cid: str, options: str = "") -> Finding:
     p = reg.paper(key)
-    return _run_one(reg, p, next(c for c in p.checks if c.id == cid))
+    return _run_one(reg, p, next(c for c in p.checks if c.id == cid), options)
+
+
+def rerun_options(reg, key: str, formulas_path=None) -> str:
+    """The options a printed re-run line needs to run as printed: ``--formulas FILE`` for
+    every user formula file when the paper comes from one (its own file and the others it
+    may reference; absolute paths, so the line runs from any directory). A packaged paper
+    needs none."""
+    import shlex
+    from ...registry.registry import ENV_VAR, packaged_dir
+    path = reg.paper(key).path
+    if path is None or Path(path).resolve().parent == packaged_dir().resolve():
+        return ""
+    env = os.environ.get(ENV_VAR, "")
+    user = [Path(x).resolve() for x in [p for p in env.split(os.pathsep) if p] + list(formulas_path or [])]
+    files = list(dict.fromkeys([Path(path).resolve(), *user]))
+    return "".join(f" --formulas {shlex.quote(str(f))}" for f in files)
 
 
 def _only(reg, keys, only):
@@ -115,10 +141,10 @@ def _only(reg, keys, only):
     return wanted
 
 
-def _run_one(reg, paper, c) -> Finding:
+def _run_one(reg, paper, c, options: str = "") -> Finding:
     f = Finding(paper.key, c.id, c.kind, "ok", c.location, c.description,
                 reading=c.reading, covers=list(c.covers))
-    f.rerun = f"boundcalc check {paper.key} --only {c.id}"
+    f.rerun = f"boundcalc check {paper.key} --only {c.id}{options}"
     f.api = f"boundcalc.services.check.run_checks({paper.key!r}, only=[{c.id!r}])"
     if c.kind == "measured":
         f.api = measured.api_call(c.fields)

@@ -26,7 +26,7 @@ def to_markdown(report) -> str:
     d = report.to_json()
     out = [f"# boundcalc check: {', '.join(report.papers)}", ""]
     out.append(f"{d['checks_run']} checks in {d['seconds']} s (wall clock). Reproduce: "
-               f"`boundcalc check{'' if len(report.papers) > 1 else ' ' + report.papers[0]} --markdown`.")
+               f"`boundcalc check{'' if len(report.papers) > 1 else ' ' + report.papers[0]} --markdown{report.options}`.")
     out += ["", "## Counts", "", "| paper | error | warning | (of which undecided) | note | passed |",
             "|---|---:|---:|---:|---:|---:|"]
     for p, k in list(d["counts_by_paper"].items()) + [("**all**", d["counts"])]:
