@@ -860,3 +860,131 @@ def test_printed_rerun_lines_run_as_printed_and_give_the_same_grade(hidden_repor
         want = tuple(int(f.severity == g) for g in ("error", "warning", "note", "ok"))
         assert _counts(p.stdout) == want, (f.rerun, p.stdout, p.stderr)
         assert p.returncode == (1 if f.severity == "error" else 0)
+
+
+# ----------------------------------------------------------------------------- --strength
+STRENGTH = '''
+[formulas.g]
+name = "a bound"
+kind = "bound"
+bounds = "something"
+direction = "upper"
+expr = "3*a/b + a**2"
+source = "Eq. (1)"
+
+[formulas.g_again]
+name = "the bound restated from its own definition"
+kind = "bound"
+bounds = "something"
+direction = "upper"
+expr = "g"
+uses = ["g"]
+source = "Eq. (2)"
+
+[[checks]]
+id = "real_inequality"
+kind = "compare"
+location = "-"
+description = "x <= x**2 on x >= 1: holds, and fails when changed"
+lhs = "x"
+rel = "<="
+rhs = "x**2"
+
+[[checks]]
+id = "same_both_sides"
+kind = "compare"
+location = "-"
+description = "the same expression on both sides"
+lhs = "g"
+rel = "<="
+rhs = "g"
+uses = ["g"]
+
+[[checks]]
+id = "own_definition"
+kind = "restatement"
+location = "-"
+description = "a restatement compared with its own definition"
+a = "g"
+b = "g_again"
+
+[[checks]]
+id = "premise_is_claim"
+kind = "derivation"
+location = "-"
+description = "a derivation whose premise is the claim"
+claim = "g_again"
+premise = "g"
+direction = "upper"
+
+[[checks]]
+id = "marked_identity"
+kind = "restatement"
+location = "-"
+description = "a legitimate identity record"
+a = "g"
+b = "g_again"
+identity = true
+'''
+
+
+@pytest.fixture(scope="module")
+def strength_report(tmp_path_factory):
+    p = tmp_path_factory.mktemp("strength") / "strong.toml"
+    p.write_text('[paper]\nkey = "strong"\ntitle = "t"\n\n' + HEADER + STRENGTH, encoding="utf-8")
+    return str(p), run_checks("strong", formulas_path=[str(p)], strength=True)
+
+
+def test_strength_kills_mutants_of_a_real_check(strength_report):
+    _, rep = strength_report
+    r = _by_id(rep)["real_inequality"]
+    assert r.severity == "ok"
+    # by hand, x >= 1: x >= x**2 fails at x = 2 (flip); x/2 <= x**2/4 fails at x = 1 (x -> x/2
+    # everywhere); x <= x**2/2 fails at x = 1; the other 6 mutants (2x <= 4x^2, x^(3/2) <= x^3,
+    # sqrt(x) <= x, x <= 2x^2, x <= x^(5/2), x <= x^(3/2)) hold on x >= 1
+    assert r.strength["mutants"] == 9 and r.strength["killed"] == 3, r.strength
+    assert "flip <= -> >=" not in r.strength["survivors"]
+    js = r.to_json()
+    assert js["strength"]["mutants"] == 9 and js["strength"]["killed"] == 3
+
+
+@pytest.mark.parametrize("cid", ["same_both_sides", "own_definition", "premise_is_claim"])
+def test_checks_that_cannot_fail_are_graded_so_and_not_passes(strength_report, cid):
+    _, rep = strength_report
+    r = _by_id(rep)[cid]
+    assert r.severity == "cannot fail" and r.strength["killed"] == 0 and r.strength["mutants"] >= 4, r.strength
+    d = rep.to_json()
+    assert cid not in {p["check"] for p in d["passed"]}
+    assert d["counts"]["ok"] == 1 and d["counts"]["cannot fail"] == 3 and d["counts"]["identity"] == 1
+    assert d["strength"] == {"mutated": 4, "mutants": sum(_by_id(rep)[c].strength["mutants"] for c in
+                                                          ("real_inequality", "same_both_sides", "own_definition",
+                                                           "premise_is_claim")),
+                             "killed": 3, "passes_killing_some": 1, "cannot_fail": 3}
+
+
+def test_identity_checks_are_reported_as_identity_not_as_evidence(strength_report, synthetic):
+    path, rep = strength_report
+    r = _by_id(rep)["marked_identity"]
+    assert (r.severity, r.reason) == ("identity", "identity") and r.strength is None
+    # without --strength too; and a wrong identity is still an error
+    plain = run_checks("strong", formulas_path=[path], only=["marked_identity"])
+    assert plain.results[0].severity == "identity" and not plain.fails("error")
+    p = synthetic("badid", STRENGTH.replace('b = "g_again"\nidentity = true', 'b = "rate"\nidentity = true'))
+    bad = run_checks("badid", formulas_path=[p], only=["marked_identity"])
+    assert bad.results[0].severity == "error"
+
+
+def test_strength_mutants_replace_a_shared_subterm_everywhere():
+    from fractions import Fraction
+    from boundcalc.expr.nodes import Num, Pow, Sym, substitute
+    from boundcalc.expr.parser import parse
+    from boundcalc.services.check.strength import replacer, tree_mutants
+    a, b = parse("3*x + y**2"), parse("(3*x + y**2)/2 + y**2")
+    muts = tree_mutants(a)
+    assert [m[0] for m in muts] == ["scale by 2", "scale by 1/2", "exponent 2 -> 5/2 (power 1)",
+                                    "exponent 2 -> 3/2 (power 1)", "drop term 1 of a sum", "drop term 2 of a sum"]
+    _, site, rep = muts[2]
+    hook = replacer(site, rep)
+    q = {"Q": Pow(Sym("y"), Num(Fraction(5, 2)))}
+    assert hook("b", b) == substitute(parse("(3*x + Q)/2 + Q"), q)
+    assert hook("a", a) == substitute(parse("3*x + Q"), q)

@@ -432,6 +432,10 @@ def check(paper: Optional[str] = typer.Argument(None),
           coverage: bool = typer.Option(False, "--coverage",
                                         help="List the paper's numbered results and the checks covering each "
                                              "(none: unaudited); does not run the checks."),
+          strength: bool = typer.Option(False, "--strength",
+                                        help="Mutation-test every pass: re-run it on mutants of its claim "
+                                             "(flipped relation, scaled by 2 and 1/2, exponents +-1/2, a term "
+                                             "dropped); a pass that kills none is graded 'cannot fail'."),
           fail_on: str = typer.Option("error", "--fail-on",
                                       help="Exit 1 when the report has a finding of this grade or worse: "
                                            "error (default) | warning (also 'cannot fail') | never.")):
@@ -455,7 +459,7 @@ def check(paper: Optional[str] = typer.Argument(None),
         return
     from ..services.check import run_checks
     from .render import print_check
-    report = run_checks(paper, formulas_path=_paths(), only=only)
+    report = run_checks(paper, formulas_path=_paths(), only=only, strength=strength)
     if json:
         emit_json(report.to_json())
     elif markdown:

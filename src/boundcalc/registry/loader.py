@@ -34,7 +34,7 @@ CHECK_FIELDS: dict[str, tuple[set[str], set[str]]] = {
     "measured": ({"measurement", "expected", "at"}, {"tol", "atol", "seed", "uses"}),
 }
 _REGIME_FIELDS = {"name", "together", "fixed", "limit", "var", "order"}
-_CHECK_COMMON = {"id", "kind", "location", "description", "severity", "note", "covers", "reading"}
+_CHECK_COMMON = {"id", "kind", "location", "description", "severity", "note", "covers", "reading", "identity"}
 # reading: what a check's finding rests on.  "printed" (default): the paper's text as
 # printed; "garbled": one reading of an expression the text copy lost (graded as a note);
 # "versions": a comparison of two versions of the paper (a revision, graded as a note).
@@ -375,6 +375,8 @@ def _load_checks(path: Path, paper: Paper, items: Any, out: list) -> None:
         if t.get("reading", "printed") not in READINGS:
             raise _fail(path, where, f"reading must be one of {', '.join(READINGS)}, "
                                      f"not {t['reading']!r}")
+        if not isinstance(t.get("identity", False), bool):
+            raise _fail(path, where, "identity must be true or false")
         out.append(CheckSpec(paper.key, t["id"], kind, t.get("location", ""),
                                       t.get("description", ""), dict(t)))
 

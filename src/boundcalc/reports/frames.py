@@ -69,8 +69,8 @@ def report_frame(report, *, passed: bool = True):
     df = pd.DataFrame(rows)
     if df.empty:
         df = pd.DataFrame(columns=list(FINDING_COLUMNS))
-    order = {"error": 0, "warning": 1, "note": 2, "ok": 3}
-    df["severity"] = pd.Categorical(df["severity"], categories=sorted(order, key=order.get), ordered=True)
+    from ..services.check.common import GRADES
+    df["severity"] = pd.Categorical(df["severity"], categories=list(GRADES), ordered=True)
     df.attrs.update(papers=list(report.papers), seconds=report.seconds)
     return df
 

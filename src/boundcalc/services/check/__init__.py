@@ -28,17 +28,16 @@ from pathlib import Path
 
 from ...errors import BoundcalcError
 from ...registry import get_registry
-from . import derivation, identity, measured, order, relations, vacuity
-from .common import SEVERITIES, Finding
+from . import derivation, identity, measured, order, relations, strength as _strength, vacuity
+from .common import _CLAIM_HOOK, _SECONDS_CAP, GRADES, SEVERITIES, Finding
 
 __all__ = ["run_checks", "Report", "Finding", "coverage", "RUNNERS", "SEVERITIES"]
 
 RUNNERS = {"derivation": derivation.run, "order": order.run, "monotone": relations.monotone,
            "compare": relations.compare, "restatement": relations.restatement, "vacuity": vacuity.run,
            "identity": identity.run, "measured": measured.run}
-GRADES = SEVERITIES + ("ok",)
 # ``check --fail-on LEVEL``: the grades that make the command exit 1
-FAIL_ON = {"error": ("error",), "warning": ("error", "warning"), "never": ()}
+FAIL_ON = {"error": ("error",), "warning": ("error", "warning", "cannot fail"), "never": ()}
 
 
 @dataclass
@@ -48,6 +47,7 @@ class Report:
     seconds: float
     coverage: dict | None = None
     options: str = ""          # what a re-run of the whole report needs (``--formulas FILE`` ...)
+    strength: bool = False     # run with --strength (mutation testing of the passes)
 
     @property
     def findings(self) -> list[Finding]:
@@ -63,17 +63,33 @@ class Report:
         """Whether ``check --fail-on level`` exits 1: a finding of a grade in FAIL_ON[level]."""
         return any(r.severity in FAIL_ON[level] for r in self.results)
 
-    def to_json(self) -> dict:
+    def strength_counts(self) -> dict | None:
+        """--strength: passes mutated, mutants, killed, passes that killed none."""
+        rs = [r for r in self.results if r.strength is not None]
+        if not self.strength:
+            return None
+        return {"mutated": len(rs), "mutants": sum(r.strength["mutants"] for r in rs),
+                "killed": sum(r.strength["killed"] for r in rs),
+                "passes_killing_some": sum(r.strength["killed"] > 0 for r in rs),
+                "cannot_fail": sum(r.severity == "cannot fail" for r in rs)}
+
+    def to_json(self, timings: bool = True) -> dict:
+        """The report as JSON. ``timings=False`` leaves out the wall-clock seconds (the only
+        part that differs between two runs of the same command)."""
         reasons: dict[str, int] = {}
         for r in self.findings:
             reasons[r.reason] = reasons.get(r.reason, 0) + 1
-        return {"papers": self.papers, "checks_run": len(self.results), "counts": self.counts(),
-                "counts_by_paper": {p: self.counts(p) for p in self.papers},
-                "counts_by_reason": dict(sorted(reasons.items())),
-                "seconds": round(self.seconds, 2),
-                "findings": [f.to_json() for f in self.findings],
-                "passed": [r.to_json() for r in self.results if r.severity == "ok"],
-                "coverage": self.coverage or {}}
+        out = {"papers": self.papers, "checks_run": len(self.results), "counts": self.counts(),
+               "counts_by_paper": {p: self.counts(p) for p in self.papers},
+               "counts_by_reason": dict(sorted(reasons.items()))}
+        if self.strength:
+            out["strength"] = self.strength_counts()
+        if timings:
+            out["seconds"] = round(self.seconds, 2)
+        out.update({"findings": [f.to_json() for f in self.findings],
+                    "passed": [r.to_json() for r in self.results if r.severity == "ok"],
+                    "coverage": self.coverage or {}})
+        return out
 
     def to_frame(self, passed: bool = True):
         """One row per check (``passed=False``: findings only), a pandas DataFrame."""
@@ -90,9 +106,10 @@ class Report:
         return report_html(self)
 
 
-def run_checks(paper: str | None = None, *, formulas_path=None, only=None) -> Report:
+def run_checks(paper: str | None = None, *, formulas_path=None, only=None, strength: bool = False) -> Report:
     """Run the declared checks of one paper (all papers if None). ``only``: check ids
-    (``ID`` or ``paper.ID``) to run, the others skipped."""
+    (``ID`` or ``paper.ID``) to run, the others skipped. ``strength``: re-run every pass on
+    mutants of its claim (:mod:`.strength`); a pass that kills none is graded "cannot fail"."""
     reg = get_registry(formulas_path)
     keys = [paper] if paper else list(reg.papers)
     for k in keys:
@@ -100,15 +117,16 @@ def run_checks(paper: str | None = None, *, formulas_path=None, only=None) -> Re
     wanted = _only(reg, keys, only)
     t = time.perf_counter()
     todo = [(k, c.id) for k in keys for c in reg.paper(k).checks if wanted is None or (k, c.id) in wanted]
-    out = [_run_by_id(reg, k, cid, rerun_options(reg, k, formulas_path)) for k, cid in todo]
+    extra = " --strength" if strength else ""
+    out = [_run_by_id(reg, k, cid, rerun_options(reg, k, formulas_path) + extra, strength) for k, cid in todo]
     cov = {k: coverage(k, formulas_path=formulas_path, results=out) for k in keys} if wanted is None else None
     opts = "".join(dict.fromkeys(rerun_options(reg, k, formulas_path) for k in keys))
-    return Report(keys, out, time.perf_counter() - t, cov, opts)
+    return Report(keys, out, time.perf_counter() - t, cov, opts + extra, strength)
 
 
-def _run_by_id(reg, key: str, cid: str, options: str = "") -> Finding:
+def _run_by_id(reg, key: str, cid: str, options: str = "", strength: bool = False) -> Finding:
     p = reg.paper(key)
-    return _run_one(reg, p, next(c for c in p.checks if c.id == cid), options)
+    return _run_one(reg, p, next(c for c in p.checks if c.id == cid), options, strength)
 
 
 def rerun_options(reg, key: str, formulas_path=None) -> str:
@@ -141,15 +159,58 @@ def _only(reg, keys, only):
     return wanted
 
 
-def _run_one(reg, paper, c, options: str = "") -> Finding:
+def _run_one(reg, paper, c, options: str = "", strength: bool = False) -> Finding:
     f = Finding(paper.key, c.id, c.kind, "ok", c.location, c.description,
                 reading=c.reading, covers=list(c.covers))
     f.rerun = f"boundcalc check {paper.key} --only {c.id}{options}"
-    f.api = f"boundcalc.services.check.run_checks({paper.key!r}, only=[{c.id!r}])"
+    f.api = (f"boundcalc.services.check.run_checks({paper.key!r}, only=[{c.id!r}]"
+             + (", strength=True)" if strength else ")"))
     if c.kind == "measured":
         f.api = measured.api_call(c.fields)
+    claims: dict = {}
+    token = _CLAIM_HOOK.set(_strength.recorder(claims) if strength else None)
     try:
-        RUNNERS[c.kind](reg, paper, c.fields, f)
+        _run_kind(reg, paper, c.fields, f)
+    finally:
+        _CLAIM_HOOK.reset(token)
+    _grade_reading(f)
+    if f.severity == "ok" and c.fields.get("identity"):
+        f.grade("identity", "identity", f"records an identity (identity = true), not evidence: {f.message}")
+    elif f.severity == "ok" and strength:
+        _mutate(reg, paper, c, f, claims)
+    return f
+
+
+def _mutate(reg, paper, c, f: Finding, claims: dict) -> None:
+    """Re-run a passing check on each mutant of its claim (:mod:`.strength`)."""
+    survivors, killed, n = [], 0, 0
+    cap = _SECONDS_CAP.set(_strength.MUTANT_SECONDS)
+    try:
+        for label, fields, hook in _strength.mutants(c.kind, c.fields, claims):
+            m = Finding(paper.key, c.id, c.kind, "ok", c.location, c.description)
+            token = _CLAIM_HOOK.set(hook)
+            try:
+                _run_kind(reg, paper, fields, m)
+            finally:
+                _CLAIM_HOOK.reset(token)
+            n += 1
+            if _strength.killed_by(m):
+                killed += 1
+            else:
+                survivors.append(label)
+    finally:
+        _SECONDS_CAP.reset(cap)
+    f.strength = {"mutants": n, "killed": killed, "survivors": survivors}
+    if killed == 0:
+        f.grade("cannot fail", "cannot fail",
+                f"cannot fail: passes, but also passes every one of its {n} mutant(s) "
+                f"({'; '.join(survivors) or 'none could be built'}): {f.message}")
+
+
+def _run_kind(reg, paper, fields, f: Finding) -> None:
+    """Run one check kind into ``f``; what goes wrong is graded an undecided warning."""
+    try:
+        RUNNERS[f.kind](reg, paper, fields, f)
     except BoundcalcError as e:
         f.grade("warning", "undecided", f"check could not be run: {e}")
     except (NotImplementedError, ValueError, TypeError, ZeroDivisionError, RecursionError) as e:
@@ -160,14 +221,12 @@ def _run_one(reg, paper, c, options: str = "") -> Finding:
         raise
     except BaseException as e:           # a time budget's alarm that escaped its layer
         f.grade("warning", "undecided", f"check could not be run: {type(e).__name__} (time budget)")
-    _grade_reading(f)
-    return f
 
 
 def _grade_reading(f: Finding) -> None:
     """A finding that rests on one reading of garbled text, or on comparing two versions
     of the paper (a revision), is a note whatever it would be on the printed text."""
-    if f.reading == "printed" or f.severity in ("ok", "note"):
+    if f.reading == "printed" or f.severity not in ("error", "warning"):
         return
     why = {"garbled": "rests on one reading of an expression the text copy garbled",
            "versions": "compares two versions of the paper (a revision, not an inconsistency)"}[f.reading]

@@ -1,7 +1,7 @@
 """The check report as Markdown (``boundcalc check --markdown``; examples/check/report.md)."""
 from __future__ import annotations
 
-GRADE_ORDER = ("error", "warning", "note")
+from .common import GRADES as GRADE_ORDER
 
 
 def _cell(x) -> str:
@@ -31,6 +31,16 @@ def to_markdown(report) -> str:
             "|---|---:|---:|---:|---:|---:|"]
     for p, k in list(d["counts_by_paper"].items()) + [("**all**", d["counts"])]:
         out.append(f"| {p} | {k['error']} | {k['warning']} | {k['undecided']} | {k['note']} | {k['ok']} |")
+    extra = {g: d["counts"][g] for g in ("cannot fail", "identity") if d["counts"].get(g)}
+    if extra:
+        out += ["", "Not counted as passes: " + ", ".join(f"{n} {g}" for g, n in extra.items())
+                + " (cannot fail: kills no mutant of its claim under --strength; identity: records an "
+                "identity, marked `identity = true`)."]
+    if d.get("strength"):
+        s = d["strength"]
+        out += ["", f"Strength (--strength): {s['mutated']} passes mutated, {s['mutants']} mutants, {s['killed']} "
+                f"killed; {s['passes_killing_some']} of {s['mutated']} passes kill at least one, "
+                f"{s['cannot_fail']} cannot fail."]
     out += ["", "Findings by reason: " + ", ".join(f"{r or 'none'}: {n}" for r, n in d["counts_by_reason"].items()),
             "", "Grades: **error** = false as printed (or an invalid bound); **warning** = imprecise "
             "(polylog factor, larger constant, vacuous) or undecided; **note** = rests on a reading of "

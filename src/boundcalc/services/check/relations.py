@@ -4,12 +4,12 @@ procedure, whose verdict names the layer that produced it."""
 from __future__ import annotations
 
 from ...expr.nodes import Rel, sub, substitute
-from .common import Finding, assumptions, decide, domains, expr, formula, formula_id, show, subst
+from .common import Finding, assumptions, claim, decide, domains, expr, formula, formula_id, show, subst
 
 
 def compare(reg, paper, t, f: Finding):
     uses = tuple(t.get("uses", []))
-    a, b = expr(reg, paper, t["lhs"], uses), expr(reg, paper, t["rhs"], uses)
+    a, b = claim("lhs", expr(reg, paper, t["lhs"], uses)), claim("rhs", expr(reg, paper, t["rhs"], uses))
     r = decide(a, t["rel"], b, domains(reg, paper, Rel("==", a, b)), assumptions(t.get("assume")),
                statement=f"{t['lhs']} {t['rel']} {t['rhs']}")
     f.evidence = {"verdict": r.method, "counterexample": r.counterexample}
@@ -23,8 +23,8 @@ def compare(reg, paper, t, f: Finding):
 
 
 def restatement(reg, paper, t, f: Finding):
-    a = formula(reg, paper, t["a"])
-    b = substitute(formula(reg, paper, t["b"]), subst(reg, paper, t.get("substitute")))
+    a = claim("a", formula(reg, paper, t["a"]))
+    b = claim("b", substitute(formula(reg, paper, t["b"]), subst(reg, paper, t.get("substitute"))))
     if isinstance(a, Rel) and isinstance(b, Rel):
         a, b = sub(a.lhs, a.rhs), sub(b.lhs, b.rhs)
     f.evidence = {"a": show(a), "b": show(b)}
