@@ -939,9 +939,9 @@ def test_strength_kills_mutants_of_a_real_check(strength_report):
     _, rep = strength_report
     r = _by_id(rep)["real_inequality"]
     assert r.severity == "ok"
-    # by hand, x >= 1: x >= x**2 fails at x = 2 (flip); x/2 <= x**2/4 fails at x = 1 (x -> x/2
-    # everywhere); x <= x**2/2 fails at x = 1; the other 6 mutants (2x <= 4x^2, x^(3/2) <= x^3,
-    # sqrt(x) <= x, x <= 2x^2, x <= x^(5/2), x <= x^(3/2)) hold on x >= 1
+    # by hand, x >= 1: x >= x**2 fails at x = 2 (flip); 2x <= x**2 fails at x = 1; x <= x**2/2
+    # fails at x = 1; the other 6 mutants (x/2 <= x^2, x^(3/2) <= x^2, sqrt(x) <= x^2,
+    # x <= 2x^2, x <= x^(5/2), x <= x^(3/2)) hold on x >= 1
     assert r.strength["mutants"] == 9 and r.strength["killed"] == 3, r.strength
     assert "flip <= -> >=" not in r.strength["survivors"]
     js = r.to_json()
@@ -979,12 +979,35 @@ def test_strength_mutants_replace_a_shared_subterm_everywhere():
     from boundcalc.expr.nodes import Num, Pow, Sym, substitute
     from boundcalc.expr.parser import parse
     from boundcalc.services.check.strength import replacer, tree_mutants
-    a, b = parse("3*x + y**2"), parse("(3*x + y**2)/2 + y**2")
+    a = parse("3*x + y**2")
+    b = substitute(parse("A/2 + Y + y**2"), {"A": a, "Y": a.args[1]})   # shares a's nodes
     muts = tree_mutants(a)
     assert [m[0] for m in muts] == ["scale by 2", "scale by 1/2", "exponent 2 -> 5/2 (power 1)",
                                     "exponent 2 -> 3/2 (power 1)", "drop term 1 of a sum", "drop term 2 of a sum"]
     _, site, rep = muts[2]
     hook = replacer(site, rep)
     q = {"Q": Pow(Sym("y"), Num(Fraction(5, 2)))}
-    assert hook("b", b) == substitute(parse("(3*x + Q)/2 + Q"), q)
+    # a's y**2 changes wherever it is shared; an independently written y**2 does not
+    assert hook("b", b) == substitute(parse("(3*x + Q)/2 + Q + y**2"), q)
     assert hook("a", a) == substitute(parse("3*x + Q"), q)
+    # a whole side written the same way is the same expression
+    assert replacer(parse("x*y"), parse("2*x*y"))("rhs", parse("x*y")) == parse("2*x*y")
+
+
+# ----------------------------------------------------------------------------- determinism
+def test_report_is_the_same_in_any_order_and_alone(hidden_report):
+    """Two checks in both orders and each alone give byte-identical JSON per finding; the
+    only wall-clock field is the report's top-level ``seconds`` (to_json(timings=False)
+    leaves it out)."""
+    path, _ = hidden_report
+    ids = ["const_power", "large_constant", "rho_regimes"]
+
+    def run(order):
+        rep = run_checks("hid", formulas_path=[path], only=order)
+        assert "seconds" not in rep.to_json(timings=False)
+        return {r.check: json.dumps(r.to_json(), sort_keys=True) for r in rep.results}
+    both = run(ids)
+    assert run(ids[::-1]) == both
+    for cid in ids:
+        assert run([cid]) == {cid: both[cid]}
+    assert not any("seconds" in s for s in both.values())

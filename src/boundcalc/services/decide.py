@@ -46,6 +46,11 @@ SAMPLES = 3000
 SECONDS = 8.0                 # total budget of one decision (the CLI promises 10 s)
 MAX_NODES = 4000              # larger problems skip the symbolic layers (size budget)
 SYMPY_MAX_POWER = 64          # x**k with |k| above this: no SymPy (expansion explodes)
+# Determinism: budgets are work (z3 rlimit, interval boxes, candidate counts); wall clock is
+# a safety net at WALL_SAFETY x the budget (the SymPy layer, which has no step count, is
+# the exception: it keeps its time limit).
+WALL_SAFETY = 4
+INTERVAL_BOXES_PER_SECOND = 2000
 
 
 class UndefinedError(BoundcalcError):
@@ -214,16 +219,20 @@ def decide_relation(a: Node, rel: str, b: Node, domains: dict[str, Domain], extr
         g, op = sub(a, b), rel
     g = fold_constants(g)
     note = _undefined_where(a, b, domains, what, fatal=not extra)
-    out = _decide(a, rel, b, g, op, domains, extra, deadline, samples, seed)
+    out = _decide(a, rel, b, g, op, domains, extra, t0 + WALL_SAFETY * seconds, samples, seed, seconds)
     if note:
         out.detail = (out.detail + "; " if out.detail else "") + note
     out.seconds = round(time.perf_counter() - t0, 3)
     return out
 
 
-def _decide(a, rel, b, g, op, domains, extra, deadline, samples, seed) -> Decision:
+def _decide(a, rel, b, g, op, domains, extra, deadline, samples, seed, total) -> Decision:
+    """Each layer's budget is a fixed share of ``total`` (never what earlier layers left),
+    counted in work where the layer allows it (search: candidates; SMT: z3's rlimit;
+    interval: boxes), so the verdict does not depend on the machine's load. ``deadline``
+    (WALL_SAFETY x total) is only a safety net; SymPy's layer is the one still timed."""
     from . import search
-    total = deadline - time.perf_counter()   # shares: search 20 %, quick SMT 15 %, exact 25 %, the rest SMT/interval
+    # shares: search 20 %, quick SMT 15 %, exact 25 %, SMT and interval 30 % each
     budget_hit = []
     # 0. a constant relation: ball arithmetic decides it
     if not g.symbols():
@@ -237,7 +246,7 @@ def _decide(a, rel, b, g, op, domains, extra, deadline, samples, seed) -> Decisi
                         counterexample=None if ok else search.report({}, a, b, Rel(rel, a, b), extra))
     # 1. quick counterexample search (vectorised sampling + domain boundaries)
     ce = search.find(a, rel, b, g, op, domains, extra, samples=samples, seed=seed,
-                     deadline=min(deadline, time.perf_counter() + min(2.0, 0.2 * total)))
+                     deadline=min(deadline, time.perf_counter() + WALL_SAFETY * min(2.0, 0.2 * total)))
     if ce is not None:
         return _verdict("disproved", "counterexample", "certified", counterexample=ce,
                         detail="the relation fails at a point re-checked in ball arithmetic")
@@ -274,7 +283,7 @@ def _decide(a, rel, b, g, op, domains, extra, deadline, samples, seed) -> Decisi
     if why is None:
         from .exact_layer import prove_exact
         try:
-            with time_limit(max(0.2, min(2.5, 0.25 * total, deadline - time.perf_counter()))):
+            with time_limit(max(0.2, min(2.5, 0.25 * total))):
                 res, rewritten = prove_exact(g, op, domains, extra)
             if res:
                 return _verdict("proved", "exact", res)
@@ -288,11 +297,10 @@ def _decide(a, rel, b, g, op, domains, extra, deadline, samples, seed) -> Decisi
     for pre, cand, ex, doms in runs:
         if id(cand) in settled:
             continue
-        left = deadline - time.perf_counter()
-        if left < 0.3:
+        if time.perf_counter() > deadline:
             budget_hit.append("SMT")
             break
-        r = decide_smt(cand, op, doms, ex, timeout_ms=int(1000 * min(3.0, left - 0.2)))
+        r = decide_smt(cand, op, doms, ex, timeout_ms=int(1000 * min(3.0, 0.3 * total)))
         if r.status == "proved":
             how = ("after naming " + ", ".join(_short(r.named))) if r.named else "polynomial"
             return _verdict("proved", "SMT", pre + how)
@@ -305,10 +313,10 @@ def _decide(a, rel, b, g, op, domains, extra, deadline, samples, seed) -> Decisi
             budget_hit.append("SMT")
     # 4. interval branch-and-bound
     from .interval import prove_interval
-    left = deadline - time.perf_counter()
-    if left > 0.3:
-        res = prove_interval(g, op, domains, extra, seconds=min(3.0, left - 0.2),
-                             derivatives=why is None)
+    if time.perf_counter() < deadline:
+        share = min(3.0, 0.3 * total)
+        res = prove_interval(g, op, domains, extra, seconds=WALL_SAFETY * share,
+                             derivatives=why is None, max_boxes=int(INTERVAL_BOXES_PER_SECOND * share))
         if res.status == "proved":
             return _verdict("proved", "interval", f"{res.boxes} boxes")
         if res.status == "disproved":
@@ -321,8 +329,7 @@ def _decide(a, rel, b, g, op, domains, extra, deadline, samples, seed) -> Decisi
     else:
         budget_hit.append("interval")
     # 5. deeper counterexample search
-    left = deadline - time.perf_counter()
-    if left > 0.2:
+    if time.perf_counter() < deadline:
         ce = search.find(a, rel, b, g, op, domains, extra, samples=samples, seed=seed + 1,
                          deadline=deadline, deep=True)
         if ce is not None:

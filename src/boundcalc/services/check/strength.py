@@ -14,11 +14,13 @@ The mutants (deterministic: pre-order of the claim's tree, no randomness):
 - move an exponent by +-1/2 (the first :data:`MAX_POW` powers with a number exponent);
 - drop a term (of the first sum with two or more terms, at most :data:`MAX_DROP`).
 
-A mutation replaces its subterm **everywhere in the check** (every side, the premise, the
-other formula; by structure, so a formula inlined on both sides changes on both): a check
-whose reference is built from the claim itself (a restatement compared with its own
-definition, the same expression on both sides, a radius defined to satisfy the inequality
-it is checked against) does not see the mutation, and kills nothing.
+A mutation replaces its subterm **everywhere in the check**: wherever the same formula is
+inlined (every side, the premise, the other formula of a restatement), and any whole side
+written the same as the mutated one. A check whose reference is built from the claim
+itself (a restatement compared with its own definition, the same expression on both
+sides, a radius defined to satisfy the inequality it is checked against) does not see the
+mutation, and kills nothing. Subterms that merely look alike in independently written
+expressions (a ``sqrt(n)`` in a bound and in its stated order) are not tied together.
 
 Budget: each decision of a mutant's re-run is capped at :data:`MUTANT_SECONDS` (an
 ``unknown`` is "not killed"). Checks marked ``identity = true`` (a legitimate identity
@@ -35,7 +37,7 @@ MAX_POW = 2
 MAX_DROP = 2
 # the role of each kind's claim (the node the paper asserts), passed through common.claim
 CLAIM_ROLES = {"compare": ("lhs", "rhs"), "derivation": ("claim",), "restatement": ("a",),
-               "order": ("formula",), "identity": ("derivative",), "vacuity": ("formula",),
+               "order": ("order",), "identity": ("derivative",), "vacuity": ("formula",),
                "measured": ("expected",)}
 FLIPS = {"compare": ("rel", {"<=": ">=", ">=": "<=", "<": ">", ">": "<"}),
          "derivation": ("direction", {"upper": "lower", "lower": "upper"}),
@@ -102,13 +104,17 @@ def tree_mutants(node: Node) -> list[tuple[str, Node, Node]]:
 
 
 def replacer(site: Node, rep: Node):
-    """The claim hook of one mutant: every subterm equal to ``site`` becomes ``rep``, in
-    every role of the check."""
+    """The claim hook of one mutant: ``site`` becomes ``rep`` wherever it occurs in any role
+    of the check — the same node object (a formula is resolved once and shared by every
+    expression that inlines it, and substitutions keep the subtrees they do not touch), or a
+    whole side equal to ``site`` (the same expression written twice)."""
     keys = _Keys()
     want = keys(site)
 
     def hook(role, node):
-        return node.map(lambda n: rep if keys(n) == want else None)
+        if keys(node) == want:
+            return rep
+        return node.map(lambda n: rep if n is site else None)
     return hook
 
 
