@@ -21,3 +21,29 @@ def test_verdicts_in_threads_match():
     # time (an honest "unknown"), but no verdict may differ from the known answer
     assert all(g in (w, "unknown") for g, w in zip(got, want)), got
     assert sum(g == w for g, w in zip(got, want)) >= len(want) - 2, got
+
+
+def test_time_limit_is_not_lost_in_a_finalizer():
+    """The alarm firing inside a __del__ (z3's Context.__del__ under the garbage collector)
+    would be printed and swallowed; the limit re-arms and interrupts the work after it."""
+    import gc
+    import time as _t
+    from boundcalc.services.decide import _Timeout, time_limit
+
+    class Slow:
+        def __del__(self):
+            t = _t.perf_counter()
+            while _t.perf_counter() - t < 0.3:
+                pass
+    interrupted = False
+    t0 = _t.perf_counter()
+    try:
+        with time_limit(0.05):
+            x = Slow()
+            del x                       # the finalizer runs now, past the limit
+            gc.collect()
+            while _t.perf_counter() - t0 < 5:
+                pass
+    except _Timeout:
+        interrupted = True
+    assert interrupted and _t.perf_counter() - t0 < 2

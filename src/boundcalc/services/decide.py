@@ -88,6 +88,11 @@ def time_limit(seconds: float):
         return
 
     def _raise(signum, frame):
+        if frame is not None and frame.f_code.co_name == "__del__":
+            # an exception raised in a finalizer (z3's Context.__del__ run by the garbage
+            # collector) is printed and swallowed, and the limit would be lost: try again
+            signal.setitimer(signal.ITIMER_REAL, 0.01)
+            return
         raise _Timeout()
     old = signal.signal(signal.SIGALRM, _raise)
     signal.setitimer(signal.ITIMER_REAL, max(seconds, 0.01))
