@@ -88,9 +88,10 @@ def time_limit(seconds: float):
         return
 
     def _raise(signum, frame):
-        if frame is not None and frame.f_code.co_name == "__del__":
+        if _in_finalizer(frame):
             # an exception raised in a finalizer (z3's Context.__del__ run by the garbage
-            # collector) is printed and swallowed, and the limit would be lost: try again
+            # collector) is printed and swallowed, the limit would be lost, and z3's
+            # half-run clean-up corrupts its heap: let the finalizer finish, try again
             signal.setitimer(signal.ITIMER_REAL, 0.01)
             return
         raise _Timeout()
@@ -101,6 +102,15 @@ def time_limit(seconds: float):
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, old)
+
+
+def _in_finalizer(frame, depth: int = 12) -> bool:
+    """Whether ``frame`` runs inside a ``__del__`` (within ``depth`` calls)."""
+    while frame is not None and depth > 0:
+        if frame.f_code.co_name == "__del__":
+            return True
+        frame, depth = frame.f_back, depth - 1
+    return False
 
 
 def fold_constants(node: Node) -> Node:
