@@ -16,8 +16,22 @@ this package only knows how to run each kind, one module per kind:
 Grades: error (false as printed), warning (imprecise: polylog factor, looser or larger
 constant, a vacuous bound; or undecided, said so), note (rests on a reading of garbled
 text or on comparing versions, or confirmed only by sampling). Every finding carries the
-command that re-runs it. Coverage: which of the paper's numbered results each check
+command that re-runs it (with every option it needs, e.g. ``--formulas FILE`` for a user
+paper, ``--strength``). Coverage: which of the paper's numbered results each check
 audits (:func:`coverage`).
+
+``--strength`` (:mod:`.strength`) re-runs every pass on mutants of its claim; a pass that
+kills none is graded "cannot fail", a check marked ``identity = true`` is graded
+"identity"; neither counts as a pass. ``check`` exits 1 on a finding of the ``--fail-on``
+grade (:data:`FAIL_ON`; default: an error).
+
+Determinism: a check's finding does not depend on the other checks run, their order, or
+the machine's load: seeds are fixed per decision (never drawn from a global stream), the
+decision layers' budgets are work (z3 rlimit, interval boxes, candidate counts; wall clock
+only as a safety net, :mod:`..decide`), and the only wall-clock figure is the report's
+top-level ``seconds`` (``Report.to_json(timings=False)`` leaves it out; no finding carries
+one). The SymPy layer keeps a time limit (it has no step count): under extreme load an
+exact proof may fall through to the next layer.
 """
 from __future__ import annotations
 
