@@ -48,8 +48,8 @@ MAX_NODES = 4000              # larger problems skip the symbolic layers (size b
 SYMPY_MAX_POWER = 64          # x**k with |k| above this: no SymPy (expansion explodes)
 # Determinism: budgets are work (z3 rlimit, interval boxes, candidate counts); wall clock is
 # a safety net at WALL_SAFETY x the budget (the SymPy layer, which has no step count, is
-# the exception: it keeps its time limit).
-WALL_SAFETY = 4
+# the exception: it keeps a time limit, in CPU seconds, :func:`time_limit`).
+WALL_SAFETY = 10
 INTERVAL_BOXES_PER_SECOND = 2000
 
 
@@ -78,11 +78,12 @@ class _Timeout(BaseException):
 
 @contextmanager
 def time_limit(seconds: float):
-    """Interrupt pure-Python work (SymPy) after ``seconds`` by SIGALRM, when that is
-    possible (main thread, no other timer running); otherwise the static size guards
-    are the only budget."""
+    """Interrupt pure-Python work (SymPy) after ``seconds`` of this process's CPU time
+    (ITIMER_PROF / SIGPROF: the same work gets the same budget however loaded the machine
+    is, which a wall-clock alarm would not give), when that is possible (main thread, no
+    other timer running); otherwise the static size guards are the only budget."""
     usable = (threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer")
-              and signal.getitimer(signal.ITIMER_REAL)[0] == 0)
+              and hasattr(signal, "SIGPROF") and signal.getitimer(signal.ITIMER_PROF)[0] == 0)
     if not usable:
         yield
         return
@@ -92,16 +93,16 @@ def time_limit(seconds: float):
             # an exception raised in a finalizer (z3's Context.__del__ run by the garbage
             # collector) is printed and swallowed, the limit would be lost, and z3's
             # half-run clean-up corrupts its heap: let the finalizer finish, try again
-            signal.setitimer(signal.ITIMER_REAL, 0.01)
+            signal.setitimer(signal.ITIMER_PROF, 0.01)
             return
         raise _Timeout()
-    old = signal.signal(signal.SIGALRM, _raise)
-    signal.setitimer(signal.ITIMER_REAL, max(seconds, 0.01))
+    old = signal.signal(signal.SIGPROF, _raise)
+    signal.setitimer(signal.ITIMER_PROF, max(seconds, 0.01))
     try:
         yield
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.signal(signal.SIGPROF, old)
 
 
 def _in_finalizer(frame, depth: int = 12) -> bool:
