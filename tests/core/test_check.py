@@ -1011,3 +1011,14 @@ def test_report_is_the_same_in_any_order_and_alone(hidden_report):
     for cid in ids:
         assert run([cid]) == {cid: both[cid]}
     assert not any("seconds" in s for s in both.values())
+
+
+def test_strength_from_the_cli_rerun_line_and_fail_on(strength_report, tmp_path):
+    path, rep = strength_report
+    f = _by_id(rep)["same_both_sides"]
+    assert f.rerun == f"boundcalc check strong --only same_both_sides --formulas {Path(path).resolve()} --strength"
+    p = _cli(shlex.split(f.rerun)[1:] + ["--json"], cwd=tmp_path)
+    d = json.loads(p.stdout)
+    assert p.returncode == 0 and d["counts"]["cannot fail"] == 1 and d["strength"]["cannot_fail"] == 1
+    # 'cannot fail' is below an error: it fails the gate only with --fail-on warning
+    assert _cli(shlex.split(f.rerun)[1:] + ["--fail-on", "warning"], cwd=tmp_path).returncode == 1
