@@ -46,9 +46,11 @@ SAMPLES = 3000
 SECONDS = 8.0                 # total budget of one decision (the CLI promises 10 s)
 MAX_NODES = 4000              # larger problems skip the symbolic layers (size budget)
 SYMPY_MAX_POWER = 64          # x**k with |k| above this: no SymPy (expansion explodes)
-# Determinism: budgets are work (z3 rlimit, interval boxes, candidate counts); wall clock is
-# a safety net at WALL_SAFETY x the budget (the SymPy layer, which has no step count, is
-# the exception: it keeps a time limit, in CPU seconds, :func:`time_limit`).
+# Determinism: budgets are work (z3 rlimit, interval boxes, candidate counts), with safety
+# nets in this process's CPU time (CPU_SAFETY x the budget; CPU time, unlike wall time,
+# does not depend on the machine's load), and z3's wall-clock timeout at WALL_SAFETY x its
+# budget. The SymPy layer, which has no step count, has a CPU-time limit (:func:`time_limit`).
+CPU_SAFETY = 3
 WALL_SAFETY = 10
 INTERVAL_BOXES_PER_SECOND = 2000
 
@@ -235,7 +237,8 @@ def decide_relation(a: Node, rel: str, b: Node, domains: dict[str, Domain], extr
         g, op = sub(a, b), rel
     g = fold_constants(g)
     note = _undefined_where(a, b, domains, what, fatal=not extra)
-    out = _decide(a, rel, b, g, op, domains, extra, t0 + WALL_SAFETY * seconds, samples, seed, seconds)
+    out = _decide(a, rel, b, g, op, domains, extra, time.process_time() + CPU_SAFETY * seconds, samples, seed,
+                  seconds)
     if note:
         out.detail = (out.detail + "; " if out.detail else "") + note
     out.seconds = round(time.perf_counter() - t0, 3)
@@ -246,7 +249,8 @@ def _decide(a, rel, b, g, op, domains, extra, deadline, samples, seed, total) ->
     """Each layer's budget is a fixed share of ``total`` (never what earlier layers left),
     counted in work where the layer allows it (search: candidates; SMT: z3's rlimit;
     interval: boxes), so the verdict does not depend on the machine's load. ``deadline``
-    (WALL_SAFETY x total) is only a safety net; SymPy's layer is the one still timed."""
+    (CPU time, CPU_SAFETY x total) is only a safety net; SymPy's layer is the one timed (in
+    CPU time)."""
     from . import search
     # shares: search 20 %, quick SMT 15 %, exact 25 %, SMT and interval 30 % each
     budget_hit = []
@@ -262,7 +266,7 @@ def _decide(a, rel, b, g, op, domains, extra, deadline, samples, seed, total) ->
                         counterexample=None if ok else search.report({}, a, b, Rel(rel, a, b), extra))
     # 1. quick counterexample search (vectorised sampling + domain boundaries)
     ce = search.find(a, rel, b, g, op, domains, extra, samples=samples, seed=seed,
-                     deadline=min(deadline, time.perf_counter() + WALL_SAFETY * min(2.0, 0.2 * total)))
+                     deadline=min(deadline, time.process_time() + CPU_SAFETY * min(2.0, 0.2 * total)))
     if ce is not None:
         return _verdict("disproved", "counterexample", "certified", counterexample=ce,
                         detail="the relation fails at a point re-checked in ball arithmetic")
@@ -313,7 +317,7 @@ def _decide(a, rel, b, g, op, domains, extra, deadline, samples, seed, total) ->
     for pre, cand, ex, doms in runs:
         if id(cand) in settled:
             continue
-        if time.perf_counter() > deadline:
+        if time.process_time() > deadline:
             budget_hit.append("SMT")
             break
         r = decide_smt(cand, op, doms, ex, timeout_ms=int(1000 * min(3.0, 0.3 * total)))
@@ -329,9 +333,9 @@ def _decide(a, rel, b, g, op, domains, extra, deadline, samples, seed, total) ->
             budget_hit.append("SMT")
     # 4. interval branch-and-bound
     from .interval import prove_interval
-    if time.perf_counter() < deadline:
+    if time.process_time() < deadline:
         share = min(3.0, 0.3 * total)
-        res = prove_interval(g, op, domains, extra, seconds=WALL_SAFETY * share,
+        res = prove_interval(g, op, domains, extra, seconds=share,
                              derivatives=why is None, max_boxes=int(INTERVAL_BOXES_PER_SECOND * share))
         if res.status == "proved":
             return _verdict("proved", "interval", f"{res.boxes} boxes")
@@ -345,7 +349,7 @@ def _decide(a, rel, b, g, op, domains, extra, deadline, samples, seed, total) ->
     else:
         budget_hit.append("interval")
     # 5. deeper counterexample search
-    if time.perf_counter() < deadline:
+    if time.process_time() < deadline:
         ce = search.find(a, rel, b, g, op, domains, extra, samples=samples, seed=seed + 1,
                          deadline=deadline, deep=True)
         if ce is not None:
