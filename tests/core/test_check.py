@@ -891,6 +891,15 @@ rel = "<="
 rhs = "x**2"
 
 [[checks]]
+id = "inline_equality"
+kind = "compare"
+location = "-"
+description = "an equality written inline: its own subterms are mutated although parsed afresh each run"
+lhs = "x**2*a"
+rel = "=="
+rhs = "a*x**2"
+
+[[checks]]
 id = "same_both_sides"
 kind = "compare"
 location = "-"
@@ -955,11 +964,19 @@ def test_checks_that_cannot_fail_are_graded_so_and_not_passes(strength_report, c
     assert r.severity == "cannot fail" and r.strength["killed"] == 0 and r.strength["mutants"] >= 4, r.strength
     d = rep.to_json()
     assert cid not in {p["check"] for p in d["passed"]}
-    assert d["counts"]["ok"] == 1 and d["counts"]["cannot fail"] == 3 and d["counts"]["identity"] == 1
-    assert d["strength"] == {"mutated": 4, "mutants": sum(_by_id(rep)[c].strength["mutants"] for c in
-                                                          ("real_inequality", "same_both_sides", "own_definition",
-                                                           "premise_is_claim")),
-                             "killed": 3, "passes_killing_some": 1, "cannot_fail": 3}
+    assert d["counts"]["ok"] == 2 and d["counts"]["cannot fail"] == 3 and d["counts"]["identity"] == 1
+    assert d["strength"] == {"mutated": 5, "mutants": sum(_by_id(rep)[c].strength["mutants"] for c in
+                                                          ("real_inequality", "inline_equality", "same_both_sides",
+                                                           "own_definition", "premise_is_claim")),
+                             "killed": 3 + 8, "passes_killing_some": 2, "cannot_fail": 3}
+
+
+def test_strength_mutates_inline_subterms(strength_report):
+    _, rep = strength_report
+    r = _by_id(rep)["inline_equality"]
+    # by hand (x >= 1, a > 0): 2 x^2 a, x^2 a / 2, x^(5/2) a, x^(3/2) a all differ from a x^2 at
+    # x = 2, on either side: 8 mutants (no flip of ==), all killed
+    assert r.severity == "ok" and r.strength == {"mutants": 8, "killed": 8, "survivors": []}, r.strength
 
 
 def test_identity_checks_are_reported_as_identity_not_as_evidence(strength_report, synthetic):

@@ -81,18 +81,37 @@ def _preorder(node: Node):
         stack.extend(reversed(n.children()))
 
 
+def _number(node: Node) -> Fraction | None:
+    """The value of a constant rational subtree (``-1/2`` parses as a product), or None."""
+    if node.symbols():
+        return None
+    from ...backends.exact import NotExact, evaluate_exact
+    try:
+        v = evaluate_exact(node, {})
+    except (NotExact, ZeroDivisionError, ValueError, OverflowError):
+        return None
+    return v if isinstance(v, Fraction) else None
+
+
 def tree_mutants(node: Node) -> list[tuple[str, Node, Node]]:
     """(label, site, replacement) for one claim node, in a fixed order."""
     top = node.rhs if isinstance(node, Rel) else node
     out = [("scale by 2", top, Mul((Num(Fraction(2)), top))),
            ("scale by 1/2", top, Mul((Num(Fraction(1, 2)), top)))]
-    pows = [n for n in _preorder(node) if isinstance(n, Pow) and isinstance(n.exp, Num)][:MAX_POW]
-    for i, p in enumerate(pows):
+    pows = []
+    for n in _preorder(node):
+        if isinstance(n, Pow) and n.base.symbols():
+            e = _number(n.exp)
+            if e is not None:
+                pows.append((n, e))
+        if len(pows) == MAX_POW:
+            break
+    for i, (p, e0) in enumerate(pows):
         for d in (Fraction(1, 2), Fraction(-1, 2)):
-            e = p.exp.value + d
+            e = e0 + d
             rep = p.base if e == 1 else Pow(p.base, Num(e))
-            out.append((f"exponent {p.exp.value} -> {e} (power {i + 1})", p, rep))
-    if not pows and not isinstance(top, Num):        # the implicit exponent 1 of the claim
+            out.append((f"exponent {e0} -> {e} (power {i + 1})", p, rep))
+    if not pows and top.symbols():                   # the implicit exponent 1 of the claim
         for e in (Fraction(3, 2), Fraction(1, 2)):
             out.append((f"exponent 1 -> {e}", top, Pow(top, Num(e))))
     add = next((n for n in _preorder(node) if isinstance(n, Add) and len(n.args) >= 2), None)
@@ -103,21 +122,26 @@ def tree_mutants(node: Node) -> list[tuple[str, Node, Node]]:
     return out
 
 
-def replacer(site: Node, rep: Node):
+def replacer(site: Node, rep: Node, role: str | None = None, index: int | None = None):
     """The claim hook of one mutant: ``site`` becomes ``rep`` wherever it occurs in any role
     of the check — the same node object (a formula is resolved once and shared by every
     expression that inlines it, and substitutions keep the subtrees they do not touch), or a
-    whole side equal to ``site`` (the same expression written twice)."""
+    whole side equal to ``site`` (the same expression written twice). A check's own
+    expressions are parsed afresh on every run: in the claim's ``role`` the site is also
+    found by its place (``index`` in pre-order) in the new tree."""
     keys = _Keys()
     want = keys(site)
 
-    def hook(role, node):
+    def hook(r, node):
         if keys(node) == want:
             return rep
-        return node.map(lambda n: rep if n is site else None)
+        target = site
+        if r == role and index is not None:
+            nodes = list(_preorder(node))
+            if index < len(nodes) and keys(nodes[index]) == want:
+                target = nodes[index]
+        return node.map(lambda n: rep if n is site or n is target else None)
     return hook
-
-
 def recorder(store: dict):
     def hook(role, node):
         store.setdefault(role, node)
@@ -137,12 +161,13 @@ def mutants(kind: str, fields: dict, claims: dict) -> list[tuple[str, dict, obje
     for role in CLAIM_ROLES.get(kind, ()):
         if role not in claims:
             continue
+        where = {id(n): i for i, n in enumerate(_preorder(claims[role]))}
         for label, site, rep in tree_mutants(claims[role]):
-            k = (label, repr(site)[:2000])
+            k = (role, label, repr(site)[:2000])
             if k in seen:
                 continue
             seen.add(k)
-            out.append((f"{role}: {label}", fields, replacer(site, rep)))
+            out.append((f"{role}: {label}", fields, replacer(site, rep, role, where.get(id(site)))))
     return out
 
 
