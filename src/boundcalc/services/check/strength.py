@@ -11,7 +11,8 @@ The mutants (deterministic: pre-order of the claim's tree, no randomness):
 - flip the relation: ``<=`` <-> ``>=`` (compare), upper <-> lower (derivation, vacuity),
   O <-> Omega (order), increasing <-> decreasing (monotone);
 - scale the claim by 2 and by 1/2;
-- move an exponent by +-1/2 (the first :data:`MAX_POW` powers with a number exponent);
+- move an exponent by +-1/2 (the first :data:`MAX_POW` powers with a number exponent; for
+  an order check also the stated rate's exponent in its variable);
 - drop a term (of the first sum with two or more terms, at most :data:`MAX_DROP`).
 
 A mutation replaces its subterm **everywhere in the check**: wherever the same formula is
@@ -30,7 +31,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ...expr.nodes import Add, Mul, Node, Num, Pow, Rel
+from ...expr.nodes import Add, Mul, Node, Num, Pow, Rel, Sym
 
 MUTANT_SECONDS = 1.0
 MAX_POW = 2
@@ -158,6 +159,16 @@ def mutants(kind: str, fields: dict, claims: dict) -> list[tuple[str, dict, obje
         if fields.get(key) in table:
             out.append((f"flip {fields[key]} -> {table[fields[key]]}", {**fields, key: table[fields[key]]}, None))
     seen = set()
+    if kind == "order" and "order" in claims:
+        # the stated rate's exponent in the variable, moved by +-1/2 (an order "1" has no
+        # exponent of its own to move)
+        var = fields.get("var")
+        var = var[0] if isinstance(var, list) else var
+        top = claims["order"]
+        for d in (Fraction(1, 2), Fraction(-1, 2)):
+            rep = Mul((top, Pow(Sym(var), Num(d))))
+            out.append((f"order: exponent of {var} {'+' if d > 0 else '-'}1/2", fields,
+                        replacer(top, rep, "order", 0)))
     for role in CLAIM_ROLES.get(kind, ()):
         if role not in claims:
             continue
