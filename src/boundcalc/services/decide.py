@@ -46,11 +46,11 @@ SAMPLES = 3000
 SECONDS = 8.0                 # total budget of one decision (the CLI promises 10 s)
 MAX_NODES = 4000              # larger problems skip the symbolic layers (size budget)
 SYMPY_MAX_POWER = 64          # x**k with |k| above this: no SymPy (expansion explodes)
-# Determinism: budgets are work (z3 rlimit, interval boxes, candidate counts), with safety
-# nets in this process's CPU time (CPU_SAFETY x the budget; CPU time, unlike wall time,
-# does not depend on the machine's load), and z3's wall-clock timeout at WALL_SAFETY x its
-# budget. The SymPy layer, which has no step count, has a CPU-time limit (:func:`time_limit`).
-CPU_SAFETY = 3
+# Determinism: budgets are work (z3 rlimit, interval boxes, candidate counts) and this
+# process's CPU time (the decision's deadline, CPU_SAFETY x its seconds, and the SymPy
+# layer's limit, :func:`time_limit`), never wall time, which depends on the machine's load;
+# z3's wall-clock timeout is only a safety net at WALL_SAFETY x its budget.
+CPU_SAFETY = 1
 WALL_SAFETY = 10
 INTERVAL_BOXES_PER_SECOND = 2000
 

@@ -29,7 +29,7 @@ from . import facts as FX
 # z3's resource limit (``rlimit``, deterministic) is RLIMIT_PER_MS units per millisecond of
 # the budget asked for (about a millisecond of one unloaded core), and its wall-clock
 # ``timeout`` is only a safety net at decide.WALL_SAFETY times the budget.
-RLIMIT_PER_MS = 250
+RLIMIT_PER_MS = 400
 MAX_EXPAND_POWER = 12          # x**k with |k| above this is named, not multiplied out
 MAX_ROOT_DEN = 6               # u**(p/q) with q above this is named without its defining equation
 MAX_NAMED = 40                 # more named terms than this: give up (size budget)
