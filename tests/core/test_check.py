@@ -299,7 +299,7 @@ def test_check_cli_json_all_papers_lists_findings_with_evidence():
     assert set(d["papers"]) == {"deora2023", "anon2025", "tarzanagh2023", "arda2026"}
     assert d["checks_run"] == len(d["findings"]) + len(d["passed"])
     for f in d["findings"]:
-        assert f["severity"] in ("error", "warning", "note") and f["location"] and f["message"]
+        assert f["severity"] in ("error", "warning", "note", "identity") and f["location"] and f["message"]
         if f["severity"] == "error":
             assert f["evidence"], f
     ids = {f["paper"] + "." + f["check"] for f in d["findings"]}
@@ -631,7 +631,7 @@ def test_reading_caveats_are_notes_and_grades_have_reasons(hidden_report):
     # negative_bound, rho_regimes, measured_planted; warnings const_polylog, large_constant,
     # trivial_only_a_bound (undecided); note garbled_reading
     counts = rep.to_json()["counts"]
-    assert counts == {"error": 4, "warning": 3, "note": 1, "ok": 3, "undecided": 1}
+    assert counts == {"error": 4, "warning": 3, "note": 1, "cannot fail": 0, "identity": 0, "ok": 3, "undecided": 1}
     assert rep.to_json()["counts_by_paper"]["hid"] == counts
     assert rep.to_json()["counts_by_reason"] == {"false as printed": 3, "invalid bound": 1, "polylog factor": 1,
                                                  "large hidden constant": 1, "undecided": 1,
