@@ -2,8 +2,11 @@
 every planted error is found, no correct step is flagged."""
 import json
 import os
+import re
+import shlex
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -290,12 +293,13 @@ def test_check_cli_json_all_papers_lists_findings_with_evidence():
     env = {k: v for k, v in os.environ.items() if not k.startswith("BOUNDCALC")}
     p = subprocess.run([sys.executable, "-m", "boundcalc", "check", "--json"], capture_output=True, text=True,
                        env=env, timeout=600)
-    assert p.returncode == 0, p.stderr
     d = json.loads(p.stdout)
+    # the papers have errors: check exits 1 (--fail-on error, the default), the report still printed
+    assert any(f["severity"] == "error" for f in d["findings"]) and p.returncode == 1, p.stderr
     assert set(d["papers"]) == {"deora2023", "anon2025", "tarzanagh2023", "arda2026"}
     assert d["checks_run"] == len(d["findings"]) + len(d["passed"])
     for f in d["findings"]:
-        assert f["severity"] in ("error", "warning", "note") and f["location"] and f["message"]
+        assert f["severity"] in ("error", "warning", "note", "identity") and f["location"] and f["message"]
         if f["severity"] == "error":
             assert f["evidence"], f
     ids = {f["paper"] + "." + f["check"] for f in d["findings"]}
@@ -635,7 +639,7 @@ def test_reading_caveats_are_notes_and_grades_have_reasons(hidden_report):
     # negative_bound, rho_regimes, measured_planted; warnings const_polylog, large_constant,
     # trivial_only_a_bound (undecided); note garbled_reading
     counts = rep.to_json()["counts"]
-    assert counts == {"error": 4, "warning": 3, "note": 1, "ok": 3, "undecided": 1}
+    assert counts == {"error": 4, "warning": 3, "note": 1, "cannot fail": 0, "identity": 0, "ok": 3, "undecided": 1}
     assert rep.to_json()["counts_by_paper"]["hid"] == counts
     assert rep.to_json()["counts_by_reason"] == {"false as printed": 3, "invalid bound": 1, "polylog factor": 1,
                                                  "large hidden constant": 1, "undecided": 1,
@@ -672,8 +676,8 @@ def test_coverage_lists_every_result_and_unaudited_ones(hidden_report):
 
 def test_every_finding_prints_a_rerun_command_that_reproduces_it(hidden_report):
     path, rep = hidden_report
-    for f in rep.results:
-        assert f.rerun == f"boundcalc check hid --only {f.check}"
+    for f in rep.results:     # a user paper: the line names its file (absolute), to run as printed
+        assert f.rerun == f"boundcalc check hid --only {f.check} --formulas {Path(path).resolve()}"
     again = run_checks("hid", formulas_path=[path], only=["negative_bound", "hid.measured_planted"])
     assert [r.check for r in again.results] == ["negative_bound", "measured_planted"]
     assert [r.evidence["value" if r.kind == "vacuity" else "measured"] for r in again.results] == \
@@ -789,10 +793,11 @@ relation = "O"
 
 
 def test_markdown_report_has_counts_findings_rerun_lines_and_coverage(hidden_report):
-    _, rep = hidden_report
+    path, rep = hidden_report
     md = rep.to_markdown()
     assert "| hid | 4 | 3 | 1 | 1 | 3 |" in md
-    assert "re-run: `boundcalc check hid --only negative_bound`" in md
+    assert f"re-run: `boundcalc check hid --only negative_bound --formulas {Path(path).resolve()}`" in md
+    assert f"Reproduce: `boundcalc check hid --markdown --formulas {Path(path).resolve()}`" in md
     assert "### Coverage of hid: 5/6 numbered results audited" in md
     assert "| Lemma 9 | unaudited | — |" in md
 
@@ -842,3 +847,226 @@ def test_declared_severity_caps_the_grade_and_needs_a_note(write_formula_file):
     assert got["c"].severity == "warning" and got["c"].evidence["grade_as_found"] == "error"
     assert got["c"].message.endswith("— graded a warning as declared: why")
     assert got["ok"].severity == "ok"
+
+
+# ----------------------------------------------------------------------------- exit code, re-run lines
+def _cli(args, cwd=None):
+    env = {k: v for k, v in os.environ.items() if not k.startswith("BOUNDCALC")}
+    env["PYTHONPATH"] = str(Path(__file__).resolve().parents[2] / "src")
+    return subprocess.run([sys.executable, "-m", "boundcalc", *args], capture_output=True, text=True,
+                          env=env, timeout=300, cwd=cwd)
+
+
+def test_check_exit_code_gates_on_the_grade(synthetic, tmp_path):
+    planted = synthetic("gate", PLANTED)
+    clean = str(tmp_path / "gateok.toml")
+    Path(clean).write_text('[paper]\nkey = "gateok"\ntitle = "t"\n\n' + HEADER
+                           + '[[checks]]\nid = "c"\nkind = "compare"\nlocation = "-"\ndescription = "d"\n'
+                           'lhs = "x"\nrel = "<="\nrhs = "x**2"\n', encoding="utf-8")
+    only = ["--only", "compare_planted"]          # one planted error: fast
+    assert _cli(["check", "gate", "--formulas", planted, *only]).returncode == 1
+    assert _cli(["check", "gate", "--formulas", planted, *only, "--fail-on", "error", "--json"]).returncode == 1
+    assert _cli(["check", "gate", "--formulas", planted, *only, "--fail-on", "never"]).returncode == 0
+    # a warning (vacuous bound) fails only --fail-on warning
+    vac = ["--only", "vacuous_planted"]
+    assert _cli(["check", "gate", "--formulas", planted, *vac]).returncode == 0
+    assert _cli(["check", "gate", "--formulas", planted, *vac, "--fail-on", "warning"]).returncode == 1
+    assert _cli(["check", "gateok", "--formulas", clean, "--fail-on", "warning"]).returncode == 0
+    p = _cli(["check", "gate", "--formulas", planted, "--fail-on", "sometimes"])
+    assert p.returncode == 2 and "--fail-on" in p.stderr and "Traceback" not in p.stderr
+
+
+def _counts(stdout: str) -> tuple:
+    m = re.search(r"(\d+) error\(s\), (\d+) warning\(s\) \(\d+ undecided\), (\d+) note\(s\), (\d+) passed", stdout)
+    assert m, stdout
+    return tuple(map(int, m.groups()))
+
+
+def test_printed_rerun_lines_run_as_printed_and_give_the_same_grade(hidden_report, tmp_path):
+    _, rep = hidden_report
+    for f in rep.results:
+        argv = shlex.split(f.rerun)
+        assert argv[0] == "boundcalc"
+        p = _cli(argv[1:], cwd=tmp_path)           # another directory: the line carries what it needs
+        want = tuple(int(f.severity == g) for g in ("error", "warning", "note", "ok"))
+        assert _counts(p.stdout) == want, (f.rerun, p.stdout, p.stderr)
+        assert p.returncode == (1 if f.severity == "error" else 0)
+
+
+# ----------------------------------------------------------------------------- --strength
+STRENGTH = '''
+[formulas.g]
+name = "a bound"
+kind = "bound"
+bounds = "something"
+direction = "upper"
+expr = "3*a/b + a**2"
+source = "Eq. (1)"
+
+[formulas.g_again]
+name = "the bound restated from its own definition"
+kind = "bound"
+bounds = "something"
+direction = "upper"
+expr = "g"
+uses = ["g"]
+source = "Eq. (2)"
+
+[[checks]]
+id = "real_inequality"
+kind = "compare"
+location = "-"
+description = "x <= x**2 on x >= 1: holds, and fails when changed"
+lhs = "x"
+rel = "<="
+rhs = "x**2"
+
+[[checks]]
+id = "inline_equality"
+kind = "compare"
+location = "-"
+description = "an equality written inline: its own subterms are mutated although parsed afresh each run"
+lhs = "x**2*a"
+rel = "=="
+rhs = "a*x**2"
+
+[[checks]]
+id = "same_both_sides"
+kind = "compare"
+location = "-"
+description = "the same expression on both sides"
+lhs = "g"
+rel = "<="
+rhs = "g"
+uses = ["g"]
+
+[[checks]]
+id = "own_definition"
+kind = "restatement"
+location = "-"
+description = "a restatement compared with its own definition"
+a = "g"
+b = "g_again"
+
+[[checks]]
+id = "premise_is_claim"
+kind = "derivation"
+location = "-"
+description = "a derivation whose premise is the claim"
+claim = "g_again"
+premise = "g"
+direction = "upper"
+
+[[checks]]
+id = "marked_identity"
+kind = "restatement"
+location = "-"
+description = "a legitimate identity record"
+a = "g"
+b = "g_again"
+identity = true
+'''
+
+
+@pytest.fixture(scope="module")
+def strength_report(tmp_path_factory):
+    p = tmp_path_factory.mktemp("strength") / "strong.toml"
+    p.write_text('[paper]\nkey = "strong"\ntitle = "t"\n\n' + HEADER + STRENGTH, encoding="utf-8")
+    return str(p), run_checks("strong", formulas_path=[str(p)], strength=True)
+
+
+def test_strength_kills_mutants_of_a_real_check(strength_report):
+    _, rep = strength_report
+    r = _by_id(rep)["real_inequality"]
+    assert r.severity == "ok"
+    # by hand, x >= 1: x >= x**2 fails at x = 2 (flip); 2x <= x**2 fails at x = 1; x <= x**2/2
+    # fails at x = 1; the other 6 mutants (x/2 <= x^2, x^(3/2) <= x^2, sqrt(x) <= x^2,
+    # x <= 2x^2, x <= x^(5/2), x <= x^(3/2)) hold on x >= 1
+    assert r.strength["mutants"] == 9 and r.strength["killed"] == 3, r.strength
+    assert "flip <= -> >=" not in r.strength["survivors"]
+    js = r.to_json()
+    assert js["strength"]["mutants"] == 9 and js["strength"]["killed"] == 3
+
+
+@pytest.mark.parametrize("cid", ["same_both_sides", "own_definition", "premise_is_claim"])
+def test_checks_that_cannot_fail_are_graded_so_and_not_passes(strength_report, cid):
+    _, rep = strength_report
+    r = _by_id(rep)[cid]
+    assert r.severity == "cannot fail" and r.strength["killed"] == 0 and r.strength["mutants"] >= 4, r.strength
+    d = rep.to_json()
+    assert cid not in {p["check"] for p in d["passed"]}
+    assert d["counts"]["ok"] == 2 and d["counts"]["cannot fail"] == 3 and d["counts"]["identity"] == 1
+    assert d["strength"] == {"mutated": 5, "mutants": sum(_by_id(rep)[c].strength["mutants"] for c in
+                                                          ("real_inequality", "inline_equality", "same_both_sides",
+                                                           "own_definition", "premise_is_claim")),
+                             "killed": 3 + 8, "passes_killing_some": 2, "cannot_fail": 3}
+
+
+def test_strength_mutates_inline_subterms(strength_report):
+    _, rep = strength_report
+    r = _by_id(rep)["inline_equality"]
+    # by hand (x >= 1, a > 0): 2 x^2 a, x^2 a / 2, x^(5/2) a, x^(3/2) a all differ from a x^2 at
+    # x = 2, on either side: 8 mutants (no flip of ==), all killed
+    assert r.severity == "ok" and r.strength == {"mutants": 8, "killed": 8, "survivors": []}, r.strength
+
+
+def test_identity_checks_are_reported_as_identity_not_as_evidence(strength_report, synthetic):
+    path, rep = strength_report
+    r = _by_id(rep)["marked_identity"]
+    assert (r.severity, r.reason) == ("identity", "identity") and r.strength is None
+    # without --strength too; and a wrong identity is still an error
+    plain = run_checks("strong", formulas_path=[path], only=["marked_identity"])
+    assert plain.results[0].severity == "identity" and not plain.fails("error")
+    p = synthetic("badid", STRENGTH.replace('b = "g_again"\nidentity = true', 'b = "rate"\nidentity = true'))
+    bad = run_checks("badid", formulas_path=[p], only=["marked_identity"])
+    assert bad.results[0].severity == "error"
+
+
+def test_strength_mutants_replace_a_shared_subterm_everywhere():
+    from fractions import Fraction
+    from boundcalc.expr.nodes import Num, Pow, Sym, substitute
+    from boundcalc.expr.parser import parse
+    from boundcalc.services.check.strength import replacer, tree_mutants
+    a = parse("3*x + y**2")
+    b = substitute(parse("A/2 + Y + y**2"), {"A": a, "Y": a.args[1]})   # shares a's nodes
+    muts = tree_mutants(a)
+    assert [m[0] for m in muts] == ["scale by 2", "scale by 1/2", "exponent 2 -> 5/2 (power 1)",
+                                    "exponent 2 -> 3/2 (power 1)", "drop term 1 of a sum", "drop term 2 of a sum"]
+    _, site, rep = muts[2]
+    hook = replacer(site, rep)
+    q = {"Q": Pow(Sym("y"), Num(Fraction(5, 2)))}
+    # a's y**2 changes wherever it is shared; an independently written y**2 does not
+    assert hook("b", b) == substitute(parse("(3*x + Q)/2 + Q + y**2"), q)
+    assert hook("a", a) == substitute(parse("3*x + Q"), q)
+    # a whole side written the same way is the same expression
+    assert replacer(parse("x*y"), parse("2*x*y"))("rhs", parse("x*y")) == parse("2*x*y")
+
+
+# ----------------------------------------------------------------------------- determinism
+def test_report_is_the_same_in_any_order_and_alone(hidden_report):
+    """Two checks in both orders and each alone give byte-identical JSON per finding; the
+    only wall-clock field is the report's top-level ``seconds`` (to_json(timings=False)
+    leaves it out)."""
+    path, _ = hidden_report
+    ids = ["const_power", "large_constant", "rho_regimes"]
+
+    def run(order):
+        rep = run_checks("hid", formulas_path=[path], only=order)
+        assert "seconds" not in rep.to_json(timings=False)
+        return {r.check: json.dumps(r.to_json(), sort_keys=True) for r in rep.results}
+    both = run(ids)
+    assert run(ids[::-1]) == both
+    for cid in ids:
+        assert run([cid]) == {cid: both[cid]}
+    assert not any("seconds" in s for s in both.values())
+
+
+def test_strength_from_the_cli_rerun_line_and_fail_on(strength_report, tmp_path):
+    path, rep = strength_report
+    f = _by_id(rep)["same_both_sides"]
+    assert f.rerun == f"boundcalc check strong --only same_both_sides --formulas {Path(path).resolve()} --strength"
+    p = _cli(shlex.split(f.rerun)[1:] + ["--json"], cwd=tmp_path)
+    d = json.loads(p.stdout)
+    assert p.returncode == 0 and d["counts"]["cannot fail"] == 1 and d["strength"]["cannot_fail"] == 1
+    # 'cannot fail' is below an error: it fails the gate only with --fail-on warning
+    assert _cli(shlex.split(f.rerun)[1:] + ["--fail-on", "warning"], cwd=tmp_path).returncode == 1

@@ -325,7 +325,7 @@ def test_require_fast_path_stays_free_of_sympy_for_structural_relations():
 def test_template_paper_checks_with_formulas_after_the_command():
     tpl = str(ROOT / "examples" / "my_paper.toml")
     p = run("check", "--formulas", tpl, "my_paper")
-    assert "3 passed" in p.stdout and "0 error(s)" in p.stdout
+    assert "3 passed" in p.stdout and "0 error(s)" in p.stdout and p.returncode == 0
     d = json.loads(run("--formulas", tpl, "require", "n", "--setting", "toy", "--epsilon", "0.1", "--json").stdout)
     with mpmath.workdps(40):   # n >= (C B sqrt(d) + sqrt(log(1/delta)/2))^2 / eps^2 at d = 100, B = C = 1
         want = int(mpmath.ceil((10 + mpmath.sqrt(mpmath.log(20) / 2)) ** 2 / mpmath.mpf("0.01")))

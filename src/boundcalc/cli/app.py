@@ -491,9 +491,20 @@ def check(paper: Optional[str] = typer.Argument(None),
           only: Optional[List[str]] = typer.Option(None, "--only", help="Run only this check (ID or PAPER.ID; repeatable)."),
           coverage: bool = typer.Option(False, "--coverage",
                                         help="List the paper's numbered results and the checks covering each "
-                                             "(none: unaudited); does not run the checks.")):
+                                             "(none: unaudited); does not run the checks."),
+          strength: bool = typer.Option(False, "--strength",
+                                        help="Mutation-test every pass: re-run it on mutants of its claim "
+                                             "(flipped relation, scaled by 2 and 1/2, exponents +-1/2, a term "
+                                             "dropped); a pass that kills none is graded 'cannot fail'."),
+          fail_on: str = typer.Option("error", "--fail-on",
+                                      help="Exit 1 when the report has a finding of this grade or worse: "
+                                           "error (default) | warning (also 'cannot fail') | never.")):
     """Audit a paper's algebra (all papers if none given): derivations, stated orders,
-    monotonicity, restatements, vacuity, identities, engine measurements."""
+    monotonicity, restatements, vacuity, identities, engine measurements. Exits 1 when
+    it finds an error (``--fail-on``), so it can gate a paper's CI."""
+    from ..services.check import FAIL_ON
+    if fail_on not in FAIL_ON:
+        raise BoundcalcError(f"--fail-on must be one of {', '.join(FAIL_ON)}, not {fail_on!r}")
     if coverage:
         from ..registry import get_registry
         from ..services.check import coverage as cov
@@ -508,14 +519,15 @@ def check(paper: Optional[str] = typer.Argument(None),
         return
     from ..services.check import run_checks
     from .render import print_check
-    report = run_checks(paper, formulas_path=_paths(), only=only)
+    report = run_checks(paper, formulas_path=_paths(), only=only, strength=strength)
     if json:
         emit_json(report.to_json())
-        return
-    if markdown:
+    elif markdown:
         print(report.to_markdown(), end="")
-        return
-    print_check(report)
+    else:
+        print_check(report)
+    if report.fails(fail_on):
+        raise typer.Exit(1)
 
 
 # ---------------------------------------------------------------------------- reports

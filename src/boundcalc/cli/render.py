@@ -115,6 +115,7 @@ def print_check(report) -> None:
     """Counts per grade and per paper, then each finding: grade, check, location, message,
     its evidence and the command that re-runs it; then the coverage of each paper."""
     from rich.markup import escape as _x
+    from ..services.check.common import GRADES
     from ..services.check.markdown import evidence_text
     c = console()
     data = report.to_json()
@@ -122,16 +123,22 @@ def print_check(report) -> None:
 
     def counts(k):
         return (f"{k['error']} error(s), {k['warning']} warning(s) ({k['undecided']} undecided), "
-                f"{k['note']} note(s), {k['ok']} passed")
+                f"{k['note']} note(s), {k['ok']} passed"
+                + "".join(f", {k[g]} {g}" for g in ("cannot fail", "identity") if k.get(g)))
     c.print(f"[bold]boundcalc check[/bold] {_x(', '.join(report.papers))}: {data['checks_run']} checks in "
             f"{data['seconds']} s — {counts(n)}")
     if len(report.papers) > 1:
         for p, k in data["counts_by_paper"].items():
             c.print(f"  {_x(p)}: {counts(k)}")
-    style = {"error": "[red]error[/red]", "warning": "[yellow]warning[/yellow]", "note": "[cyan]note[/cyan]"}
+    if data.get("strength"):
+        s = data["strength"]
+        c.print(f"strength: {s['mutated']} passes mutated, {s['mutants']} mutants, {s['killed']} killed; "
+                f"{s['passes_killing_some']}/{s['mutated']} passes kill one or more, {s['cannot_fail']} cannot fail")
+    style = {"error": "[red]error[/red]", "warning": "[yellow]warning[/yellow]", "note": "[cyan]note[/cyan]",
+             "cannot fail": "[magenta]cannot fail[/magenta]", "identity": "[blue]identity[/blue]"}
     if not report.findings:
         c.print("no findings: every check run passed")
-    for f in sorted(report.findings, key=lambda f: ("error", "warning", "note").index(f.severity)):
+    for f in sorted(report.findings, key=lambda f: GRADES.index(f.severity)):
         c.print(f"{style[f.severity]} [bold]{_x(f.paper)}.{_x(f.check)}[/bold] ({_x(f.kind)}; {_x(f.reason)}) "
                 f"— {_x(f.location)}")
         c.print(f"  {_x(f.message)}")

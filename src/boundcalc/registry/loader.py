@@ -35,7 +35,8 @@ CHECK_FIELDS: dict[str, tuple[set[str], set[str]]] = {
     "measured": ({"measurement", "expected", "at"}, {"tol", "atol", "seed", "uses"}),
 }
 _REGIME_FIELDS = {"name", "together", "fixed", "limit", "var", "order"}
-_CHECK_COMMON = {"id", "kind", "location", "description", "severity", "note", "covers", "reading", "explained_by"}
+_CHECK_COMMON = {"id", "kind", "location", "description", "severity", "note", "covers", "reading", "explained_by",
+                 "identity"}
 # reading: what a check's finding rests on.  "printed" (default): the paper's text as
 # printed; "garbled": one reading of an expression the text copy lost (graded as a note);
 # "versions": a comparison of two versions of the paper (a revision, graded as a note).
@@ -460,6 +461,8 @@ def _load_checks(path: Path, paper: Paper, items: Any, out: list) -> None:
                 raise _fail(path, where, "explained_by needs 'because' (how the root explains this finding)")
             if _str(path, where, e["check"], "explained_by check") == t["id"]:
                 raise _fail(path, where, "a check cannot be explained by itself")
+        if not isinstance(t.get("identity", False), bool):
+            raise _fail(path, where, "identity must be true or false")
         out.append(CheckSpec(paper.key, t["id"], kind, t.get("location", ""),
                                       t.get("description", ""), dict(t)))
     ids = {c.id for c in out}

@@ -88,8 +88,8 @@ def report_frame(report, *, passed: bool = True):
     df = pd.DataFrame(rows)
     if df.empty:
         df = pd.DataFrame(columns=list(FINDING_COLUMNS))
-    order = {"error": 0, "warning": 1, "note": 2, "ok": 3}
-    df["severity"] = pd.Categorical(df["severity"], categories=sorted(order, key=order.get), ordered=True)
+    from ..services.check.common import GRADES
+    df["severity"] = pd.Categorical(df["severity"], categories=list(GRADES), ordered=True)
     df.attrs.update(papers=list(report.papers), seconds=report.seconds)
     return df
 
@@ -98,7 +98,8 @@ def report_html(report) -> str:
     """The check report for a notebook: the counts, then the findings (errors first)."""
     df = report_frame(report)
     counts = df["severity"].value_counts().reindex(df["severity"].cat.categories, fill_value=0)
-    head = ", ".join(f"{int(n)} {s}" for s, n in counts.items())
+    head = ", ".join(f"{int(n)} {s}" for s, n in counts.items()
+                     if n or s not in ("cannot fail", "identity"))     # the two newer grades when present
     findings = report_frame(report, passed=False).sort_values(["severity", "paper", "check"], kind="stable")
     table = findings[list(FINDING_COLUMNS)].to_html(index=False) if len(findings) else "<p>no findings</p>"
     return (f"<p><b>boundcalc check</b> ({html.escape(', '.join(report.papers))}): "

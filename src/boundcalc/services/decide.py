@@ -48,6 +48,13 @@ SAMPLES = 3000
 SECONDS = 8.0                 # total budget of one decision (the CLI promises 10 s)
 MAX_NODES = 4000              # larger problems skip the symbolic layers (size budget)
 SYMPY_MAX_POWER = 64          # x**k with |k| above this: no SymPy (expansion explodes)
+# Determinism: budgets are work (z3 rlimit, interval boxes, candidate counts) and this
+# process's CPU time (the decision's deadline, CPU_SAFETY x its seconds, and the SymPy
+# layer's limit, :func:`time_limit`), never wall time, which depends on the machine's load;
+# z3's wall-clock timeout is only a safety net at WALL_SAFETY x its budget.
+CPU_SAFETY = 1
+WALL_SAFETY = 10
+INTERVAL_BOXES_PER_SECOND = 2000
 
 
 class UndefinedError(BoundcalcError):
@@ -75,24 +82,40 @@ class _Timeout(BaseException):
 
 @contextmanager
 def time_limit(seconds: float):
-    """Interrupt pure-Python work (SymPy) after ``seconds`` by SIGALRM, when that is
-    possible (main thread, no other timer running); otherwise the static size guards
-    are the only budget."""
+    """Interrupt pure-Python work (SymPy) after ``seconds`` of this process's CPU time
+    (ITIMER_PROF / SIGPROF: the same work gets the same budget however loaded the machine
+    is, which a wall-clock alarm would not give), when that is possible (main thread, no
+    other timer running); otherwise the static size guards are the only budget."""
     usable = (threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer")
-              and signal.getitimer(signal.ITIMER_REAL)[0] == 0)
+              and hasattr(signal, "SIGPROF") and signal.getitimer(signal.ITIMER_PROF)[0] == 0)
     if not usable:
         yield
         return
 
     def _raise(signum, frame):
+        if _in_finalizer(frame):
+            # an exception raised in a finalizer (z3's Context.__del__ run by the garbage
+            # collector) is printed and swallowed, the limit would be lost, and z3's
+            # half-run clean-up corrupts its heap: let the finalizer finish, try again
+            signal.setitimer(signal.ITIMER_PROF, 0.01)
+            return
         raise _Timeout()
-    old = signal.signal(signal.SIGALRM, _raise)
-    signal.setitimer(signal.ITIMER_REAL, max(seconds, 0.01))
+    old = signal.signal(signal.SIGPROF, _raise)
+    signal.setitimer(signal.ITIMER_PROF, max(seconds, 0.01))
     try:
         yield
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.signal(signal.SIGPROF, old)
+
+
+def _in_finalizer(frame, depth: int = 12) -> bool:
+    """Whether ``frame`` runs inside a ``__del__`` (within ``depth`` calls)."""
+    while frame is not None and depth > 0:
+        if frame.f_code.co_name == "__del__":
+            return True
+        frame, depth = frame.f_back, depth - 1
+    return False
 
 
 def fold_constants(node: Node) -> Node:
@@ -221,16 +244,22 @@ def decide_relation(a: Node, rel: str, b: Node, domains: dict[str, Domain], extr
         g, op = sub(a, b), rel
     g = fold_constants(g)
     note = _undefined_where(a, b, domains, what, fatal=not extra)
-    out = _decide(a, rel, b, g, op, domains, extra, deadline, samples, seed)
+    out = _decide(a, rel, b, g, op, domains, extra, time.process_time() + CPU_SAFETY * seconds, samples, seed,
+                  seconds)
     if note:
         out.detail = (out.detail + "; " if out.detail else "") + note
     out.seconds = round(time.perf_counter() - t0, 3)
     return out
 
 
-def _decide(a, rel, b, g, op, domains, extra, deadline, samples, seed) -> Decision:
+def _decide(a, rel, b, g, op, domains, extra, deadline, samples, seed, total) -> Decision:
+    """Each layer's budget is a fixed share of ``total`` (never what earlier layers left),
+    counted in work where the layer allows it (search: candidates; SMT: z3's rlimit;
+    interval: boxes), so the verdict does not depend on the machine's load. ``deadline``
+    (CPU time, CPU_SAFETY x total) is only a safety net; SymPy's layer is the one timed (in
+    CPU time)."""
     from . import search
-    total = deadline - time.perf_counter()   # shares: search 20 %, quick SMT 15 %, exact 25 %, the rest SMT/interval
+    # shares: search 20 %, quick SMT 15 %, exact 25 %, SMT and interval 30 % each
     budget_hit = []
     # 0. a constant relation: ball arithmetic decides it
     if not g.symbols():
@@ -244,7 +273,7 @@ def _decide(a, rel, b, g, op, domains, extra, deadline, samples, seed) -> Decisi
                         counterexample=None if ok else search.report({}, a, b, Rel(rel, a, b), extra))
     # 1. quick counterexample search (vectorised sampling + domain boundaries)
     ce = search.find(a, rel, b, g, op, domains, extra, samples=samples, seed=seed,
-                     deadline=min(deadline, time.perf_counter() + min(2.0, 0.2 * total)))
+                     deadline=min(deadline, time.process_time() + CPU_SAFETY * min(2.0, 0.2 * total)))
     if ce is not None:
         return _verdict("disproved", "counterexample", "certified", counterexample=ce,
                         detail="the relation fails at a point re-checked in ball arithmetic")
@@ -281,7 +310,7 @@ def _decide(a, rel, b, g, op, domains, extra, deadline, samples, seed) -> Decisi
     if why is None:
         from .exact_layer import prove_exact
         try:
-            with time_limit(max(0.2, min(2.5, 0.25 * total, deadline - time.perf_counter()))):
+            with time_limit(max(0.2, min(2.5, 0.25 * total))):
                 res, rewritten = prove_exact(g, op, domains, extra)
             if res:
                 return _verdict("proved", "exact", res)
@@ -295,11 +324,10 @@ def _decide(a, rel, b, g, op, domains, extra, deadline, samples, seed) -> Decisi
     for pre, cand, ex, doms in runs:
         if id(cand) in settled:
             continue
-        left = deadline - time.perf_counter()
-        if left < 0.3:
+        if time.process_time() > deadline:
             budget_hit.append("SMT")
             break
-        r = decide_smt(cand, op, doms, ex, timeout_ms=int(1000 * min(3.0, left - 0.2)))
+        r = decide_smt(cand, op, doms, ex, timeout_ms=int(1000 * min(3.0, 0.3 * total)))
         if r.status == "proved":
             how = ("after naming " + ", ".join(_short(r.named))) if r.named else "polynomial"
             return _verdict("proved", "SMT", pre + how)
@@ -312,10 +340,10 @@ def _decide(a, rel, b, g, op, domains, extra, deadline, samples, seed) -> Decisi
             budget_hit.append("SMT")
     # 4. interval branch-and-bound
     from .interval import prove_interval
-    left = deadline - time.perf_counter()
-    if left > 0.3:
-        res = prove_interval(g, op, domains, extra, seconds=min(3.0, left - 0.2),
-                             derivatives=why is None)
+    if time.process_time() < deadline:
+        share = min(3.0, 0.3 * total)
+        res = prove_interval(g, op, domains, extra, seconds=share,
+                             derivatives=why is None, max_boxes=int(INTERVAL_BOXES_PER_SECOND * share))
         if res.status == "proved":
             return _verdict("proved", "interval", f"{res.boxes} boxes")
         if res.status == "disproved":
@@ -328,8 +356,7 @@ def _decide(a, rel, b, g, op, domains, extra, deadline, samples, seed) -> Decisi
     else:
         budget_hit.append("interval")
     # 5. deeper counterexample search
-    left = deadline - time.perf_counter()
-    if left > 0.2:
+    if time.process_time() < deadline:
         ce = search.find(a, rel, b, g, op, domains, extra, samples=samples, seed=seed + 1,
                          deadline=deadline, deep=True)
         if ce is not None:

@@ -20,6 +20,8 @@ from ..expr.domains import Domain
 from ..expr.nodes import Node, Rel, Sym
 
 CERT_PREC = 4096          # bits: a violation not separated from 0 by then is not reported
+SIMPLIFY_TRIES = 48       # shorter coordinates tried when a counterexample is simplified
+SIMPLIFY_SAFETY = 4       # ... within this many times its CPU seconds (a net only)
 NEAR_ZERO_TRIES = 8       # candidates that look like equality (not violations) certified at most
 
 FLIP = {">=": "<=", "<=": ">=", ">": "<", "<": ">", "==": "=="}
@@ -107,7 +109,9 @@ def _candidates(domains, extra, samples, seed, deep):
 
 def find(a, rel, b, g, op, domains, extra, *, samples: int, seed: int, deadline: float,
          deep: bool = False) -> dict | None:
-    """A certified counterexample to ``a rel b`` (as a report dict), or None."""
+    """A certified counterexample to ``a rel b`` (as a report dict), or None. ``deadline``
+    is in this process's CPU time (``time.process_time()``), a safety net: the search is
+    bounded by counts (candidates certified, local steps)."""
     with np.errstate(all="ignore"):
         return _find(a, rel, b, g, op, domains, extra, samples, seed, deadline, deep)
 
@@ -143,7 +147,7 @@ def _find(a, rel, b, g, op, domains, extra, samples, seed, deadline, deep):
     order = np.argsort(-score)
     tries = near = 0
     for i in order[:60]:
-        if time.perf_counter() > deadline:
+        if time.process_time() > deadline:
             break
         if not np.isfinite(score[i]):
             break
@@ -160,7 +164,7 @@ def _find(a, rel, b, g, op, domains, extra, samples, seed, deadline, deep):
         tries += 1
         if ce is not None:
             return ce
-    if deep and time.perf_counter() < deadline:
+    if deep and time.process_time() < deadline:
         return _local(a, rel, b, g, op, domains, extra, pts, rel_g, fin, deadline)
     return None
 
@@ -173,13 +177,13 @@ def _local(a, rel, b, g, op, domains, extra, pts, rel_g, fin, deadline):
     starts = np.argsort(val)[:8]
     rng = np.random.default_rng(11)
     for i in starts:
-        if not np.isfinite(val[i]) or time.perf_counter() > deadline:
+        if not np.isfinite(val[i]) or time.process_time() > deadline:
             break
         x = {k: float(pts[k][i]) for k in names}
         best = val[i]
         step = 0.5
         for _ in range(60):
-            if time.perf_counter() > deadline:
+            if time.process_time() > deadline:
                 return None
             m = 64
             trial = {k: np.full(m, v) for k, v in x.items()}
@@ -270,7 +274,8 @@ def _simpler(a, rel, b, g, op, domains, extra, env, seconds: float = 0.5) -> dic
     symbol in turn is replaced by the shortest nearby number that keeps the violation,
     assumptions met with equality at the point being kept with equality."""
     from ..backends.exact import NotExact, evaluate_exact
-    t0 = time.perf_counter()
+    t0 = time.process_time()
+    tries = 0
     pins = []
     for x, e in _pinnable(extra):
         try:
@@ -284,7 +289,9 @@ def _simpler(a, rel, b, g, op, domains, extra, env, seconds: float = 0.5) -> dic
         if k in pinned:
             continue
         for v in _short_fractions(cur[k]):
-            if time.perf_counter() - t0 > seconds:
+            # a count budget (the same point however loaded the machine), CPU time a net
+            tries += 1
+            if tries > SIMPLIFY_TRIES or time.process_time() - t0 > SIMPLIFY_SAFETY * seconds:
                 return cur
             trial = dict(cur)
             trial[k] = v

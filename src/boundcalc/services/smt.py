@@ -12,8 +12,8 @@ The result is an over-approximation of the real problem: if z3 finds no real poi
 satisfies the domains, the assumptions, the definedness conditions of every term and the
 facts while violating the relation (``unsat``), the relation is proved. A ``sat`` answer
 proves nothing unless nothing was named (then z3's model is a candidate counterexample,
-certified later with ball arithmetic by the caller). Every call has a time limit
-(z3's own ``timeout``); running out is ``unknown``. z3 is imported here only, and each
+certified later with ball arithmetic by the caller). Every call has a work budget (z3's
+``rlimit``, deterministic) and a wall-clock safety net; running out is ``unknown``. z3 is imported here only, and each
 call uses its own z3 context (thread-safe).
 """
 from __future__ import annotations
@@ -25,6 +25,11 @@ from ..expr.domains import Domain
 from ..expr.nodes import Add, Const, Func, Mul, Node, Num, Pow, Rel, Sym
 from . import facts as FX
 
+# Budgets are work, not time, so that a verdict does not depend on the machine's load:
+# z3's resource limit (``rlimit``, deterministic) is RLIMIT_PER_MS units per millisecond of
+# the budget asked for (about a millisecond of one unloaded core), and its wall-clock
+# ``timeout`` is only a safety net at decide.WALL_SAFETY times the budget.
+RLIMIT_PER_MS = 400
 MAX_EXPAND_POWER = 12          # x**k with |k| above this is named, not multiplied out
 MAX_ROOT_DEN = 6               # u**(p/q) with q above this is named without its defining equation
 MAX_NAMED = 40                 # more named terms than this: give up (size budget)
@@ -423,7 +428,9 @@ def _decide_smt(z3, ctx, t, goal, op, domains, extra, timeout_ms, want_model) ->
     except (z3.Z3Exception, RecursionError) as e:
         return SmtOutcome("unknown", reason=f"translation failed: {e}")
     s = z3.SolverFor("QF_NRA", ctx=ctx)
-    s.set("timeout", int(timeout_ms))
+    from .decide import WALL_SAFETY
+    s.set("rlimit", RLIMIT_PER_MS * max(1, int(timeout_ms)))
+    s.set("timeout", WALL_SAFETY * int(timeout_ms))
     for n, x in t.vars.items():
         if n in domains:
             s.add(*_domain_constraints(z3, x, domains[n], ctx))
@@ -448,7 +455,9 @@ def _decide_smt(z3, ctx, t, goal, op, domains, extra, timeout_ms, want_model) ->
                 model[n] = _to_fraction(z3, v)
         return SmtOutcome("sat", named, model, reason="z3 found a point violating the relation"
                           + (" of the relaxed problem" if t.named else ""))
-    return SmtOutcome("unknown", named, reason=f"z3: {s.reason_unknown()}")
+    why = s.reason_unknown()
+    return SmtOutcome("unknown", named, reason=("budget: " if "resource" in why or "timeout" in why else "")
+                      + f"z3: {why}")
 
 
 def _to_fraction(z3, v) -> Fraction:

@@ -16,25 +16,42 @@ this package only knows how to run each kind, one module per kind:
 Grades: error (false as printed), warning (imprecise: polylog factor, looser or larger
 constant, a vacuous bound; or undecided, said so), note (rests on a reading of garbled
 text or on comparing versions, or confirmed only by sampling). Every finding carries the
-command that re-runs it. Coverage: which of the paper's numbered results each check
+command that re-runs it (with every option it needs, e.g. ``--formulas FILE`` for a user
+paper, ``--strength``). Coverage: which of the paper's numbered results each check
 audits (:func:`coverage`).
+
+``--strength`` (:mod:`.strength`) re-runs every pass on mutants of its claim; a pass that
+kills none is graded "cannot fail", a check marked ``identity = true`` is graded
+"identity"; neither counts as a pass. ``check`` exits 1 on a finding of the ``--fail-on``
+grade (:data:`FAIL_ON`; default: an error).
+
+Determinism: a check's finding does not depend on the other checks run, their order, or
+the machine's load: seeds are fixed per decision (never drawn from a global stream), the
+decision layers' budgets are work (z3 rlimit, interval boxes, candidate counts; wall clock
+only as a safety net, :mod:`..decide`), and the only wall-clock figure is the report's
+top-level ``seconds`` (``Report.to_json(timings=False)`` leaves it out; no finding carries
+one). The SymPy layer keeps a time limit (it has no step count): under extreme load an
+exact proof may fall through to the next layer.
 """
 from __future__ import annotations
 
+import os
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
 from ...errors import BoundcalcError
 from ...registry import get_registry
-from . import derivation, hypotheses, identity, measured, order, relations, vacuity
-from .common import SEVERITIES, Finding
+from . import derivation, hypotheses, identity, measured, order, relations, strength as _strength, vacuity
+from .common import _CLAIM_HOOK, _SECONDS_CAP, GRADES, SEVERITIES, Finding
 
 __all__ = ["run_checks", "Report", "Finding", "coverage", "RUNNERS", "SEVERITIES"]
 
 RUNNERS = {"derivation": derivation.run, "order": order.run, "monotone": relations.monotone,
            "compare": relations.compare, "restatement": relations.restatement, "vacuity": vacuity.run,
            "identity": identity.run, "measured": measured.run}
-GRADES = SEVERITIES + ("ok",)
+# ``check --fail-on LEVEL``: the grades that make the command exit 1
+FAIL_ON = {"error": ("error",), "warning": ("error", "warning", "cannot fail"), "never": ()}
 
 
 @dataclass
@@ -43,6 +60,8 @@ class Report:
     results: list[Finding]
     seconds: float
     coverage: dict | None = None
+    options: str = ""          # what a re-run of the whole report needs (``--formulas FILE`` ...)
+    strength: bool = False     # run with --strength (mutation testing of the passes)
 
     @property
     def findings(self) -> list[Finding]:
@@ -62,19 +81,39 @@ class Report:
                 "outside the hypotheses": sum(f.reason == "outside the hypotheses" for f in fs),
                 "approximation": sum(f.reason == "approximation" for f in fs)}
 
-    def to_json(self) -> dict:
+    def fails(self, level: str = "error") -> bool:
+        """Whether ``check --fail-on level`` exits 1: a finding of a grade in FAIL_ON[level]."""
+        return any(r.severity in FAIL_ON[level] for r in self.results)
+
+    def strength_counts(self) -> dict | None:
+        """--strength: passes mutated, mutants, killed, passes that killed none."""
+        rs = [r for r in self.results if r.strength is not None]
+        if not self.strength:
+            return None
+        return {"mutated": len(rs), "mutants": sum(r.strength["mutants"] for r in rs),
+                "killed": sum(r.strength["killed"] for r in rs),
+                "passes_killing_some": sum(r.strength["killed"] > 0 for r in rs),
+                "cannot_fail": sum(r.severity == "cannot fail" for r in rs)}
+
+    def to_json(self, timings: bool = True) -> dict:
+        """The report as JSON. ``timings=False`` leaves out the wall-clock seconds (the only
+        part that differs between two runs of the same command)."""
         reasons: dict[str, int] = {}
         for r in self.findings:
             reasons[r.reason] = reasons.get(r.reason, 0) + 1
-        return {"papers": self.papers, "checks_run": len(self.results), "counts": self.counts(),
-                "counts_by_paper": {p: self.counts(p) for p in self.papers},
-                "counts_by_reason": dict(sorted(reasons.items())),
-                "counts_by_kind": self.counts_by_kind(),
-                "seconds": round(self.seconds, 2),
-                "findings": [f.to_json() for f in self.findings],
-                "passed": [r.to_json() for r in self.results if r.severity == "ok"],
-                "added_assumptions": hypotheses.added(self.results),
-                "coverage": self.coverage or {}}
+        out = {"papers": self.papers, "checks_run": len(self.results), "counts": self.counts(),
+               "counts_by_paper": {p: self.counts(p) for p in self.papers},
+               "counts_by_reason": dict(sorted(reasons.items())),
+               "counts_by_kind": self.counts_by_kind()}
+        if self.strength:
+            out["strength"] = self.strength_counts()
+        if timings:
+            out["seconds"] = round(self.seconds, 2)
+        out.update({"findings": [f.to_json() for f in self.findings],
+                    "passed": [r.to_json() for r in self.results if r.severity == "ok"],
+                    "added_assumptions": hypotheses.added(self.results),
+                    "coverage": self.coverage or {}})
+        return out
 
     def to_frame(self, passed: bool = True):
         """One row per check (``passed=False``: findings only), a pandas DataFrame."""
@@ -91,9 +130,10 @@ class Report:
         return report_html(self)
 
 
-def run_checks(paper: str | None = None, *, formulas_path=None, only=None) -> Report:
+def run_checks(paper: str | None = None, *, formulas_path=None, only=None, strength: bool = False) -> Report:
     """Run the declared checks of one paper (all papers if None). ``only``: check ids
-    (``ID`` or ``paper.ID``) to run, the others skipped."""
+    (``ID`` or ``paper.ID``) to run, the others skipped. ``strength``: re-run every pass on
+    mutants of its claim (:mod:`.strength`); a pass that kills none is graded "cannot fail"."""
     reg = get_registry(formulas_path)
     keys = [paper] if paper else list(reg.papers)
     for k in keys:
@@ -101,10 +141,12 @@ def run_checks(paper: str | None = None, *, formulas_path=None, only=None) -> Re
     wanted = _only(reg, keys, only)
     t = time.perf_counter()
     todo = [(k, c.id) for k in keys for c in reg.paper(k).checks if wanted is None or (k, c.id) in wanted]
-    out = [_run_by_id(reg, k, cid) for k, cid in todo]
+    extra = " --strength" if strength else ""
+    out = [_run_by_id(reg, k, cid, rerun_options(reg, k, formulas_path) + extra, strength) for k, cid in todo]
     _attach_roots(reg, out)
     cov = {k: coverage(k, formulas_path=formulas_path, results=out) for k in keys} if wanted is None else None
-    return Report(keys, out, time.perf_counter() - t, cov)
+    opts = "".join(dict.fromkeys(rerun_options(reg, k, formulas_path) for k in keys))
+    return Report(keys, out, time.perf_counter() - t, cov, opts + extra, strength)
 
 
 def _attach_roots(reg, results: list[Finding]) -> None:
@@ -159,9 +201,25 @@ def _holds_at_point(reg, r: Finding, e: dict) -> bool:
     return ok
 
 
-def _run_by_id(reg, key: str, cid: str) -> Finding:
+def _run_by_id(reg, key: str, cid: str, options: str = "", strength: bool = False) -> Finding:
     p = reg.paper(key)
-    return _run_one(reg, p, next(c for c in p.checks if c.id == cid))
+    return _run_one(reg, p, next(c for c in p.checks if c.id == cid), options, strength)
+
+
+def rerun_options(reg, key: str, formulas_path=None) -> str:
+    """The options a printed re-run line needs to run as printed: ``--formulas FILE`` for
+    every user formula file when the paper comes from one (its own file and the others it
+    may reference; absolute paths, so the line runs from any directory). A packaged paper
+    needs none."""
+    import shlex
+    from ...registry.registry import ENV_VAR, packaged_dir
+    path = reg.paper(key).path
+    if path is None or Path(path).resolve().parent == packaged_dir().resolve():
+        return ""
+    env = os.environ.get(ENV_VAR, "")
+    user = [Path(x).resolve() for x in [p for p in env.split(os.pathsep) if p] + list(formulas_path or [])]
+    files = list(dict.fromkeys([Path(path).resolve(), *user]))
+    return "".join(f" --formulas {shlex.quote(str(f))}" for f in files)
 
 
 def _only(reg, keys, only):
@@ -178,15 +236,60 @@ def _only(reg, keys, only):
     return wanted
 
 
-def _run_one(reg, paper, c) -> Finding:
+def _run_one(reg, paper, c, options: str = "", strength: bool = False) -> Finding:
     f = Finding(paper.key, c.id, c.kind, "ok", c.location, c.description,
                 reading=c.reading, covers=list(c.covers))
-    f.rerun = f"boundcalc check {paper.key} --only {c.id}"
-    f.api = f"boundcalc.services.check.run_checks({paper.key!r}, only=[{c.id!r}])"
+    f.rerun = f"boundcalc check {paper.key} --only {c.id}{options}"
+    f.api = (f"boundcalc.services.check.run_checks({paper.key!r}, only=[{c.id!r}]"
+             + (", strength=True)" if strength else ")"))
     if c.kind == "measured":
         f.api = measured.api_call(c.fields)
+    claims: dict = {}
+    token = _CLAIM_HOOK.set(_strength.recorder(claims) if strength else None)
     try:
-        RUNNERS[c.kind](reg, paper, c.fields, f)
+        _run_kind(reg, paper, c.fields, f)
+    finally:
+        _CLAIM_HOOK.reset(token)
+    _hypotheses_at_counterexample(reg, paper, c, f)
+    _grade_reading(f)
+    _cap_severity(f, c.fields)
+    if f.severity == "ok" and c.fields.get("identity"):
+        f.grade("identity", "identity", f"records an identity (identity = true), not evidence: {f.message}")
+    elif f.severity == "ok" and strength:
+        _mutate(reg, paper, c, f, claims)
+    return f
+
+
+def _mutate(reg, paper, c, f: Finding, claims: dict) -> None:
+    """Re-run a passing check on each mutant of its claim (:mod:`.strength`)."""
+    survivors, killed, n = [], 0, 0
+    cap = _SECONDS_CAP.set(_strength.MUTANT_SECONDS)
+    try:
+        for label, fields, hook in _strength.mutants(c.kind, c.fields, claims):
+            m = Finding(paper.key, c.id, c.kind, "ok", c.location, c.description)
+            token = _CLAIM_HOOK.set(hook)
+            try:
+                _run_kind(reg, paper, fields, m)
+            finally:
+                _CLAIM_HOOK.reset(token)
+            n += 1
+            if _strength.killed_by(m):
+                killed += 1
+            else:
+                survivors.append(label)
+    finally:
+        _SECONDS_CAP.reset(cap)
+    f.strength = {"mutants": n, "killed": killed, "survivors": survivors}
+    if killed == 0:
+        f.grade("cannot fail", "cannot fail",
+                f"cannot fail: passes, but also passes every one of its {n} mutant(s) "
+                f"({'; '.join(survivors) or 'none could be built'}): {f.message}")
+
+
+def _run_kind(reg, paper, fields, f: Finding) -> None:
+    """Run one check kind into ``f``; what goes wrong is graded an undecided warning."""
+    try:
+        RUNNERS[f.kind](reg, paper, fields, f)
     except BoundcalcError as e:
         f.grade("warning", "undecided", f"check could not be run: {e}")
     except (NotImplementedError, ValueError, TypeError, ZeroDivisionError, RecursionError) as e:
@@ -197,10 +300,6 @@ def _run_one(reg, paper, c) -> Finding:
         raise
     except BaseException as e:           # a time budget's alarm that escaped its layer
         f.grade("warning", "undecided", f"check could not be run: {type(e).__name__} (time budget)")
-    _hypotheses_at_counterexample(reg, paper, c, f)
-    _grade_reading(f)
-    _cap_severity(f, c.fields)
-    return f
 
 
 def _hypotheses_at_counterexample(reg, paper, c, f: Finding) -> None:
@@ -227,7 +326,7 @@ def _hypotheses_at_counterexample(reg, paper, c, f: Finding) -> None:
 def _grade_reading(f: Finding) -> None:
     """A finding that rests on one reading of garbled text, or on comparing two versions
     of the paper (a revision), is a note whatever it would be on the printed text."""
-    if f.reading == "printed" or f.severity in ("ok", "note"):
+    if f.reading == "printed" or f.severity not in ("error", "warning"):
         return
     why = {"garbled": "rests on one reading of an expression the text copy garbled",
            "versions": "compares two versions of the paper (a revision, not an inconsistency)",

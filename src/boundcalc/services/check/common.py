@@ -2,6 +2,7 @@
 paper, domains, the hidden constants of an expression, and the decision call."""
 from __future__ import annotations
 
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -10,8 +11,25 @@ from ...expr.nodes import Node, Num, Ref, Sym, substitute
 from ...expr.parser import parse, parse_number
 
 SEVERITIES = ("error", "warning", "note")
+# every grade of a check, worst first: the findings (SEVERITIES), then "cannot fail" (a pass
+# that kills no mutant under --strength), "identity" (a check marked ``identity = true``:
+# it records an identity, not evidence), then "ok" (passed). Only "ok" counts as a pass.
+GRADES = SEVERITIES + ("cannot fail", "identity", "ok")
 # seconds one decision may take inside `check` (the CLI's `verify` allows more)
 DECIDE_SECONDS = 4.0
+
+# The claim a check compares, seen by ``check --strength`` (:mod:`.strength`): each runner
+# passes the node it checks through :func:`claim` under a role name ("lhs", "claim", ...).
+# Outside a strength run the hook is None and ``claim`` returns the node unchanged.
+_CLAIM_HOOK: ContextVar = ContextVar("claim_hook", default=None)
+# a cap on every decision's seconds (mutants of --strength are decided with a short budget)
+_SECONDS_CAP: ContextVar = ContextVar("seconds_cap", default=None)
+
+
+def claim(role: str, node: Node) -> Node:
+    """The claim node of a check under ``role``: recorded, or replaced by a mutant."""
+    hook = _CLAIM_HOOK.get()
+    return node if hook is None else hook(role, node)
 
 
 @dataclass
@@ -35,9 +53,13 @@ class Finding:
     # (declared by the check's `explained_by`; attached only when the root is a finding)
     root: str = ""
     because: str = ""
+    strength: dict | None = None   # --strength: {"mutants": N, "killed": K, "survivors": [...]}
 
     def to_json(self) -> dict:
-        return dict(self.__dict__)
+        d = dict(self.__dict__)
+        if d["strength"] is None:
+            del d["strength"]
+        return d
 
     def grade(self, severity: str, reason: str, message: str | None = None) -> None:
         self.severity, self.reason = severity, reason
@@ -119,7 +141,8 @@ def decide(a, rel, b, doms, extra=(), *, statement="", samples=None, seconds=DEC
     """The shared decision procedure (:func:`boundcalc.services.verify.decide`): its
     verdict names the layer that produced it."""
     from .. import verify
-    kw = {"statement": statement, "seconds": seconds}
+    cap = _SECONDS_CAP.get()
+    kw = {"statement": statement, "seconds": seconds if cap is None else min(seconds, cap)}
     if samples is not None:
         kw["samples"] = samples
     return verify.decide(a, rel, b, dict(doms), list(extra), **kw)

@@ -23,7 +23,7 @@ from fractions import Fraction
 from ...errors import BoundcalcError
 from ...expr.nodes import Func, Mul, Num, Pow, Rel, sub, substitute
 from . import hypotheses
-from .common import Finding, decide, domains, formula, hidden_constants, pin, show, subst
+from .common import Finding, claim as _claim, decide, domains, formula, hidden_constants, pin, show, subst
 
 # a least constant above this is a warning ("large hidden constant"): a ≲ or "some
 # constant C" that needs more than 100 hides more than a reader would assume
@@ -34,8 +34,9 @@ FACTORS = [Fraction(10) ** k for k in (1, -1, 2, -2, 3, -3, 4, -4, 6, -6, 8, -8)
 
 def run(reg, paper, t, f: Finding):
     uses = tuple(t.get("uses", []))
-    claim = formula(reg, paper, t["claim"])
-    derived = substitute(formula(reg, paper, t["premise"]), subst(reg, paper, t.get("substitute"), uses))
+    claim = _claim("claim", formula(reg, paper, t["claim"]))
+    derived = _claim("premise", substitute(formula(reg, paper, t["premise"]),
+                                           subst(reg, paper, t.get("substitute"), uses)))
     direction = t["direction"]
     if isinstance(claim, Rel) != isinstance(derived, Rel):
         raise BoundcalcError("claim and premise must both be values or both be relations")

@@ -4,15 +4,15 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ...errors import BoundcalcError
-from .common import Finding, expr, values
+from .common import Finding, claim, expr, values
 
 
 def run(reg, paper, t, f: Finding):
     import mpmath
     from ...backends import mp as mpb
     uses = tuple(t.get("uses", []))
-    fn = expr(reg, paper, t["function"], uses)
-    dv = expr(reg, paper, t["derivative"], uses)
+    fn = claim("function", expr(reg, paper, t["function"], uses))
+    dv = claim("derivative", expr(reg, paper, t["derivative"], uses))
     env = values(reg, paper, t["at"])
     var = t["wrt"]
     if var not in env:

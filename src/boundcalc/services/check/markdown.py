@@ -1,7 +1,7 @@
 """The check report as Markdown (``boundcalc check --markdown``; examples/check/report.md)."""
 from __future__ import annotations
 
-GRADE_ORDER = ("error", "warning", "note")
+from .common import GRADES as GRADE_ORDER
 
 
 def _cell(x) -> str:
@@ -36,11 +36,21 @@ def to_markdown(report) -> str:
     d = report.to_json()
     out = [f"# boundcalc check: {', '.join(report.papers)}", ""]
     out.append(f"{d['checks_run']} checks in {d['seconds']} s (wall clock). Reproduce: "
-               f"`boundcalc check{'' if len(report.papers) > 1 else ' ' + report.papers[0]} --markdown`.")
+               f"`boundcalc check{'' if len(report.papers) > 1 else ' ' + report.papers[0]} --markdown{report.options}`.")
     out += ["", "## Counts", "", "| paper | error | warning | (of which undecided) | note | passed |",
             "|---|---:|---:|---:|---:|---:|"]
     for p, k in list(d["counts_by_paper"].items()) + [("**all**", d["counts"])]:
         out.append(f"| {p} | {k['error']} | {k['warning']} | {k['undecided']} | {k['note']} | {k['ok']} |")
+    extra = {g: d["counts"][g] for g in ("cannot fail", "identity") if d["counts"].get(g)}
+    if extra:
+        out += ["", "Not counted as passes: " + ", ".join(f"{n} {g}" for g, n in extra.items())
+                + " (cannot fail: kills no mutant of its claim under --strength; identity: records an "
+                "identity, marked `identity = true`)."]
+    if d.get("strength"):
+        s = d["strength"]
+        out += ["", f"Strength (--strength): {s['mutated']} passes mutated, {s['mutants']} mutants, {s['killed']} "
+                f"killed; {s['passes_killing_some']} of {s['mutated']} passes kill at least one, "
+                f"{s['cannot_fail']} cannot fail."]
     out += ["", "Findings by reason: " + ", ".join(f"{r or 'none'}: {n}" for r, n in d["counts_by_reason"].items()),
             "", "Findings by kind: " + ", ".join(f"{k}: {n}" for k, n in d["counts_by_kind"].items())
             + " (a consequence is listed under the root finding that explains it)",

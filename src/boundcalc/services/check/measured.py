@@ -14,7 +14,7 @@ from fractions import Fraction
 
 from ...errors import BoundcalcError
 from ...expr.parser import parse_number
-from .common import Finding, expr
+from .common import Finding, claim, expr
 
 
 def sizes_of(t) -> dict:
@@ -41,7 +41,7 @@ def run(reg, paper, t, f: Finding):
     sizes = sizes_of(t)
     seed = int(t.get("seed", 0))
     uses = tuple(t.get("uses", []))
-    node = expr(reg, paper, t["expected"], uses)
+    node = claim("expected", expr(reg, paper, t["expected"], uses))
     missing = node.symbols() - set(sizes)
     if missing:
         raise BoundcalcError(f"expected {t['expected']!r} needs sizes {', '.join(sorted(missing))} in 'at'")

@@ -19,7 +19,7 @@ from ...errors import BoundcalcError
 from ...expr.domains import Domain
 from ...expr.nodes import Num, Pow, Rel, Sym, substitute
 from ...expr.parser import parse, parse_number
-from .common import Finding, expr, formula_id
+from .common import Finding, claim, expr, formula_id
 from .growth import growth
 
 _PRIMES = (13, 17, 19, 23, 29, 31, 37, 41, 43, 47, 53, 59, 61, 67, 71, 73)
@@ -31,7 +31,8 @@ def run(reg, paper, t, f: Finding):
     table = reg.symbol_table(fid)
     if isinstance(node, Rel):
         node = _isolate(reg, fid, node, t)
-    stated = expr(reg, paper, t["order"])
+    node = claim("formula", node)
+    stated = claim("order", expr(reg, paper, t["order"]))
     relation = t["relation"]
     regimes = [{"name": "other variables held fixed" if not t.get("together") else "as declared",
                 "together": t.get("together") or {}, "fixed": t.get("fixed") or {},

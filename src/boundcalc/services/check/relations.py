@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from ...expr.nodes import Rel, sub, substitute
 from . import hypotheses
-from .common import Finding, decide, domains, expr, formula, formula_id, show, subst
+from .common import Finding, claim, decide, domains, expr, formula, formula_id, show, subst
 
 
 def compare(reg, paper, t, f: Finding):
     uses = tuple(t.get("uses", []))
-    a, b = expr(reg, paper, t["lhs"], uses), expr(reg, paper, t["rhs"], uses)
+    a, b = claim("lhs", expr(reg, paper, t["lhs"], uses)), claim("rhs", expr(reg, paper, t["rhs"], uses))
     hyps = hypotheses.for_check(reg, paper, t, a.symbols() | b.symbols())
     doms = hypotheses.add_domains(reg, paper, domains(reg, paper, Rel("==", a, b)), hyps)
     if "approximate" in t:
@@ -30,8 +30,8 @@ def compare(reg, paper, t, f: Finding):
 
 
 def restatement(reg, paper, t, f: Finding):
-    a = formula(reg, paper, t["a"])
-    b = substitute(formula(reg, paper, t["b"]), subst(reg, paper, t.get("substitute")))
+    a = claim("a", formula(reg, paper, t["a"]))
+    b = claim("b", substitute(formula(reg, paper, t["b"]), subst(reg, paper, t.get("substitute"))))
     if isinstance(a, Rel) and isinstance(b, Rel):
         a, b = sub(a.lhs, a.rhs), sub(b.lhs, b.rhs)
     f.evidence = {"a": show(a), "b": show(b)}

@@ -15,7 +15,7 @@ from __future__ import annotations
 from ...errors import BoundcalcError
 from ...expr.nodes import Rel
 from . import hypotheses
-from .common import Finding, expr, formula, values
+from .common import Finding, claim, expr, formula, values
 
 
 def run(reg, paper, t, f: Finding):
@@ -24,6 +24,7 @@ def run(reg, paper, t, f: Finding):
     node = formula(reg, paper, t["formula"])
     if isinstance(node, Rel):
         node = node.rhs if t.get("side", "rhs") == "rhs" else node.lhs
+    node = claim("formula", node)
     env = values(reg, paper, t["at"])
     table = reg.symbol_table(node, paper.key)
     for n in node.symbols():

@@ -1,0 +1,186 @@
+"""``check --strength``: can a passing check fail?  Mutation testing of the claim.
+
+A check that passes is evidence only if it would fail had the paper printed something
+else. Each passing check is re-run on mutants of its claim; a mutant is *killed* when the
+re-run grades it (error, or a warning that names a difference: looser constant, polylog
+factor, ...). A mutant whose re-run is undecided (or only sampled) is not killed. A pass
+that kills no mutant is graded ``cannot fail`` and is not counted as a pass.
+
+The mutants (deterministic: pre-order of the claim's tree, no randomness):
+
+- flip the relation: ``<=`` <-> ``>=`` (compare), upper <-> lower (derivation, vacuity),
+  O <-> Omega (order), increasing <-> decreasing (monotone);
+- scale the claim by 2 and by 1/2;
+- move an exponent by +-1/2 (the first :data:`MAX_POW` powers with a number exponent; for
+  an order check also the stated rate's exponent in its variable);
+- drop a term (of the first sum with two or more terms, at most :data:`MAX_DROP`).
+
+A mutation replaces its subterm **everywhere in the check**: wherever the same formula is
+inlined (every side, the premise, the other formula of a restatement), and any whole side
+written the same as the mutated one. A check whose reference is built from the claim
+itself (a restatement compared with its own definition, the same expression on both
+sides, a radius defined to satisfy the inequality it is checked against) does not see the
+mutation, and kills nothing. Subterms that merely look alike in independently written
+expressions (a ``sqrt(n)`` in a bound and in its stated order) are not tied together.
+
+Budget: each decision of a mutant's re-run is capped at :data:`MUTANT_SECONDS` (an
+``unknown`` is "not killed"). Checks marked ``identity = true`` (a legitimate identity
+record, reported as ``identity``) are not mutated.
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+
+from ...expr.nodes import Add, Mul, Node, Num, Pow, Rel, Sym
+
+MUTANT_SECONDS = 1.0
+MAX_POW = 2
+MAX_DROP = 2
+# the role of each kind's claim (the node the paper asserts), passed through common.claim
+CLAIM_ROLES = {"compare": ("lhs", "rhs"), "derivation": ("claim",), "restatement": ("a",),
+               "order": ("order",), "identity": ("derivative",), "vacuity": ("formula",),
+               "measured": ("expected",)}
+FLIPS = {"compare": ("rel", {"<=": ">=", ">=": "<=", "<": ">", ">": "<"}),
+         "derivation": ("direction", {"upper": "lower", "lower": "upper"}),
+         "vacuity": ("direction", {"upper": "lower", "lower": "upper"}),
+         "order": ("relation", {"O": "Omega", "Omega": "O"}),
+         "monotone": ("claim", {"increasing": "decreasing", "decreasing": "increasing",
+                                "nondecreasing": "nonincreasing", "nonincreasing": "nondecreasing"})}
+# a re-run graded for one of these reasons has not told the mutant apart
+NOT_KILLED = ("", "undecided", "sampled only")
+
+
+class _Keys:
+    """Structural keys of nodes (equal trees, equal keys), memoized by object: linear in
+    the size of a DAG (the nodes' own ``__hash__`` recurses and is not cached)."""
+
+    def __init__(self):
+        self.by_id: dict[int, int] = {}
+        self.table: dict[tuple, int] = {}
+        self.keep: list[Node] = []          # ids stay valid while the nodes are alive
+
+    def __call__(self, n: Node) -> int:
+        k = self.by_id.get(id(n))
+        if k is not None:
+            return k
+        kids = tuple(self(c) for c in n.children())
+        own = tuple(getattr(n, f) for f in n.__slots__ if f not in ("args", "base", "exp", "lhs", "rhs"))
+        k = self.table.setdefault((type(n).__name__, own, kids), len(self.table))
+        self.by_id[id(n)] = k
+        self.keep.append(n)
+        return k
+
+
+def _preorder(node: Node):
+    seen, stack = set(), [node]
+    while stack:
+        n = stack.pop()
+        if id(n) in seen:
+            continue
+        seen.add(id(n))
+        yield n
+        stack.extend(reversed(n.children()))
+
+
+def _number(node: Node) -> Fraction | None:
+    """The value of a constant rational subtree (``-1/2`` parses as a product), or None."""
+    if node.symbols():
+        return None
+    from ...backends.exact import NotExact, evaluate_exact
+    try:
+        v = evaluate_exact(node, {})
+    except (NotExact, ZeroDivisionError, ValueError, OverflowError):
+        return None
+    return v if isinstance(v, Fraction) else None
+
+
+def tree_mutants(node: Node) -> list[tuple[str, Node, Node]]:
+    """(label, site, replacement) for one claim node, in a fixed order."""
+    top = node.rhs if isinstance(node, Rel) else node
+    out = [("scale by 2", top, Mul((Num(Fraction(2)), top))),
+           ("scale by 1/2", top, Mul((Num(Fraction(1, 2)), top)))]
+    pows = []
+    for n in _preorder(node):
+        if isinstance(n, Pow) and n.base.symbols():
+            e = _number(n.exp)
+            if e is not None:
+                pows.append((n, e))
+        if len(pows) == MAX_POW:
+            break
+    for i, (p, e0) in enumerate(pows):
+        for d in (Fraction(1, 2), Fraction(-1, 2)):
+            e = e0 + d
+            rep = p.base if e == 1 else Pow(p.base, Num(e))
+            out.append((f"exponent {e0} -> {e} (power {i + 1})", p, rep))
+    if not pows and top.symbols():                   # the implicit exponent 1 of the claim
+        for e in (Fraction(3, 2), Fraction(1, 2)):
+            out.append((f"exponent 1 -> {e}", top, Pow(top, Num(e))))
+    add = next((n for n in _preorder(node) if isinstance(n, Add) and len(n.args) >= 2), None)
+    if add is not None:
+        for i in range(min(MAX_DROP, len(add.args))):
+            rest = add.args[:i] + add.args[i + 1:]
+            out.append((f"drop term {i + 1} of a sum", add, rest[0] if len(rest) == 1 else Add(rest)))
+    return out
+
+
+def replacer(site: Node, rep: Node, role: str | None = None, index: int | None = None):
+    """The claim hook of one mutant: ``site`` becomes ``rep`` wherever it occurs in any role
+    of the check — the same node object (a formula is resolved once and shared by every
+    expression that inlines it, and substitutions keep the subtrees they do not touch), or a
+    whole side equal to ``site`` (the same expression written twice). A check's own
+    expressions are parsed afresh on every run: in the claim's ``role`` the site is also
+    found by its place (``index`` in pre-order) in the new tree."""
+    keys = _Keys()
+    want = keys(site)
+
+    def hook(r, node):
+        if keys(node) == want:
+            return rep
+        target = site
+        if r == role and index is not None:
+            nodes = list(_preorder(node))
+            if index < len(nodes) and keys(nodes[index]) == want:
+                target = nodes[index]
+        return node.map(lambda n: rep if n is site or n is target else None)
+    return hook
+def recorder(store: dict):
+    def hook(role, node):
+        store.setdefault(role, node)
+        return node
+    return hook
+
+
+def mutants(kind: str, fields: dict, claims: dict) -> list[tuple[str, dict, object]]:
+    """(label, fields, hook or None) for a passing check of ``kind`` whose claim nodes
+    (role -> node) were recorded during its run."""
+    out = []
+    if kind in FLIPS:
+        key, table = FLIPS[kind]
+        if fields.get(key) in table:
+            out.append((f"flip {fields[key]} -> {table[fields[key]]}", {**fields, key: table[fields[key]]}, None))
+    seen = set()
+    if kind == "order" and "order" in claims:
+        # the stated rate's exponent in the variable, moved by +-1/2 (an order "1" has no
+        # exponent of its own to move)
+        var = fields.get("var")
+        var = var[0] if isinstance(var, list) else var
+        top = claims["order"]
+        for d in (Fraction(1, 2), Fraction(-1, 2)):
+            rep = Mul((top, Pow(Sym(var), Num(d))))
+            out.append((f"order: exponent of {var} {'+' if d > 0 else '-'}1/2", fields,
+                        replacer(top, rep, "order", 0)))
+    for role in CLAIM_ROLES.get(kind, ()):
+        if role not in claims:
+            continue
+        where = {id(n): i for i, n in enumerate(_preorder(claims[role]))}
+        for label, site, rep in tree_mutants(claims[role]):
+            k = (role, label, repr(site)[:2000])
+            if k in seen:
+                continue
+            seen.add(k)
+            out.append((f"{role}: {label}", fields, replacer(site, rep, role, where.get(id(site)))))
+    return out
+
+
+def killed_by(finding) -> bool:
+    return finding.severity != "ok" and finding.reason not in NOT_KILLED
