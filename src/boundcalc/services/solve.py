@@ -69,14 +69,10 @@ def relation_holds(rel: Rel, env: dict, *, what: str = "relation", diff=None, ke
     kw = {} if max_prec is None else {"max_prec": max_prec}
     s = mpb.decide_sign(diff, env, keep=keep, var=var, **kw)
     if s is None:
-        # equal to every precision tried: decide equality symbolically (exact rationals of
-        # printable size only; SymPy cannot print integers beyond 4300 digits)
-        from .symbolic import is_zero_at
-        try:
-            zero = is_zero_at(diff, env)
-        except ValueError:
-            zero = False
-        if zero:
+        # equal to every precision tried: decide equality exactly (rational part plus
+        # radicals, no SymPy: numeric commands never import it)
+        from ..backends.exact import exact_zero
+        if exact_zero(diff, {k: Fraction(v) for k, v in env.items()}):
             s = 0
         else:
             raise BoundcalcError(f"{what}: cannot decide the relation at these values")
@@ -371,14 +367,21 @@ class _Solver:
 
     # uncertified point values: g(x) >= 0 (roughly) where the relation holds
     def g(self, x, prec: int | None = None):
-        if prec is None:
+        """sign * (lhs - rhs) at x (uncertified; more bits while cancellation leaves its sign
+        unresolved, up to 8 times the first guess)."""
+        auto = prec is None
+        if auto:
             bits = abs(x.numerator).bit_length() if isinstance(x, Fraction) else 0
             prec = 128 + bits
         prec = 64 * (1 + prec // 64)
-        if prec not in self.fns:
-            self.fns[prec] = mpb.compile_point(self.diff, self.env, self.var, prec=prec + 32)
-        d = self.fns[prec](_to_fraction(x))
-        return None if d is None else self.sign * d
+        top = 8 * prec if auto else prec
+        while True:
+            if prec not in self.fns:
+                self.fns[prec] = mpb.compile_sign_point(self.diff, self.env, self.var, prec=prec + 32)
+            d, resolved = self.fns[prec](_to_fraction(x))
+            if resolved or d is None or prec >= top:
+                return None if d is None else self.sign * d
+            prec *= 2
 
     def ok(self, x, prec: int | None = None) -> bool:
         d = self.g(x, prec)
@@ -508,7 +511,7 @@ class _Solver:
                 break
             b, step = b + step, step * 2
             gb = self.g(b)
-        stall = 0
+        stall, moved = 0, None
         for _ in range(20_000):
             if self.integer:
                 if b - a <= 1:
@@ -516,18 +519,25 @@ class _Solver:
             elif b - a <= abs(b) * Fraction(1, 2 ** REAL_BITS):
                 break
             x = None
-            if stall < 2 and ga is not None and gb is not None and ga != gb:
-                try:
-                    t = _to_fraction(ga / (ga - gb))
-                except (ZeroDivisionError, ValueError):
-                    t = None
-                if t is not None and 0 < t < 1:
-                    x = a + (b - a) * t
+            spans = (a > 0 and b > 4 * a) or (b < 0 and a < 4 * b) or a <= 0 <= b
+            if spans and not (a < 0 < b and b - a <= 4):
+                x = None          # many binades (or across 0): bisect the exponent first
+            elif stall < 4 and ga is not None and gb is not None and ga != gb:
+                ga, gb = _to_fraction(ga), _to_fraction(gb)
+                if self.integer:     # in ints: Fractions of 10^4000-size values gcd at every step
+                    na, nb = ga.numerator * gb.denominator, gb.numerator * ga.denominator
+                    if na * nb <= 0 and na != nb:      # opposite signs, or g = 0 at one end
+                        ai = a.numerator
+                        x = Fraction(ai + (b.numerator - ai) * na // (na - nb))
+                else:
+                    t = ga / (ga - gb)
+                    if 0 < t < 1 or (t == 1 and b - a > abs(b) * Fraction(1, 2 ** REAL_BITS)):
+                        x = a + (b - a) * min(t, 1 - Fraction(1, 2 ** (REAL_BITS + 8)))
             if x is None:
-                x = (a + b) / 2 if self.integer else _bisect(a, b)
+                x = _bisect(a, b)
                 stall = 0
             if self.integer:
-                x = Fraction(math.floor(x))
+                x = Fraction(x.numerator // x.denominator)
                 x = min(max(x, a + 1), b - 1)
             else:
                 x = _to_fraction(mpb._fraction_mpf(x, REAL_BITS + 40))
@@ -535,10 +545,18 @@ class _Solver:
                     x = _bisect(a, b)
             old = b - a
             gx = self.g(x)
+            # Illinois rule: an end kept twice in a row has its value halved, so the secant
+            # does not creep toward the root from one side only (sqrt(H) - c over 10^32000)
             if self._side(gx) == at_lo:
                 a, ga = x, gx
+                if moved == "a" and gb is not None:
+                    gb = _to_fraction(gb) / 2
+                moved = "a"
             else:
                 b, gb = x, gx
+                if moved == "b" and ga is not None:
+                    ga = _to_fraction(ga) / 2
+                moved = "b"
             stall = stall + 1 if (b - a) * 2 > old else 0
         return a, b
 
