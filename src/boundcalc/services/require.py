@@ -145,6 +145,9 @@ def require(paper: str, setting_name: str | None, overrides: dict[str, str], *,
             inputs[k] = (v, "default")
     for k, v in overrides.items():
         inputs[k] = (parse_number(v, where=f"--{k}"), "user")
+    for k in allowed:          # a symbol's declared default, as `eval` uses it
+        if k not in inputs and k in p.symbols and p.symbols[k].default is not None:
+            inputs[k] = (p.symbols[k].default, "default")
     for k, (v, _) in inputs.items():
         if k in p.symbols:
             p.symbols[k].domain.check(k, v)
