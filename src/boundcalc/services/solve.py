@@ -270,7 +270,7 @@ def _bisect(a: Fraction, b: Fraction) -> Fraction:
 
 
 def _first_int(domain: Domain) -> int:
-    lo = domain.lo if domain.lo is not None else Fraction(-(2 ** 64))
+    lo = domain.lo                      # (a domain bounded below)
     n = math.ceil(lo)
     return n + 1 if n == lo and not domain.lo_closed else n
 
@@ -304,7 +304,6 @@ def solve_relation(rel: Rel, var: str, env: dict, domain: Domain, *, what: str,
     if t is None and trend_hint is not None:
         t, how = trend_hint, evidence or "monotone (given)"
         solver.check_samples = True   # not read from the tree: sample points may contradict it
-        solver.fine_steps = 64        # evidence on a box only: probe every binade up to 2^64
     if t == 0:
         how = f"does not depend on {var}"
     return solver.run(t, how)
@@ -317,7 +316,6 @@ class _Solver:
         self.fns: dict[int, object] = {}
         self.integer = domain.integer
         self.sign = 1 if rel.op in (">=", ">") else -1     # holds <=> sign * diff (>=|>) 0
-        self.fine_steps = 16          # exponents 0, 1, ..., fine_steps, then doubling
         self.check_samples = False    # monotonicity only sampled/certified on a box: test it at points
 
     def decide(self, x) -> bool | None:
@@ -359,12 +357,6 @@ class _Solver:
         return relation_holds(self.rel, e, what=self.what, diff=self.diff, keep=self.keep, var=self.var,
                               max_prec=max(mpb.SIGN_MAX_PREC, 4 * bits + 512))
 
-    def holds_safe(self, x) -> bool:
-        try:
-            return self.holds(x)
-        except BoundcalcError:
-            return False
-
     # uncertified point values: g(x) >= 0 (roughly) where the relation holds
     def g(self, x, prec: int | None = None):
         """sign * (lhs - rhs) at x (uncertified; more bits while cancellation leaves its sign
@@ -382,13 +374,6 @@ class _Solver:
             if resolved or d is None or prec >= top:
                 return None if d is None else self.sign * d
             prec *= 2
-
-    def ok(self, x, prec: int | None = None) -> bool:
-        d = self.g(x, prec)
-        if d is None:
-            return False
-        s = (d > 0) - (d < 0)
-        return _sign_ok(self.rel.op, self.sign * s)
 
     def run(self, t: int | None, how: str) -> Solution:
         if t is None:
@@ -411,82 +396,12 @@ class _Solver:
         return _search_up(m, how, mirrored=True)
 
     def run_unknown(self) -> Solution:
-        """No direction known: assume the holds-set reaches an end of the domain, find the
-        boundary, and say that monotonicity was not established."""
-        lo = self.start()
-        at_lo = self.ok(lo, 128)
-        how = "NOT established: the answer is a certified boundary, not proved least/greatest"
-        if at_lo and self.holds_safe(lo):
-            found = self.bracket(lo, True, budget_log2=4096)
-            if found is None:
-                return self.done(lo, "least", how, lo_end=True)
-            a, b = self.refine(*found, True)
-            return self.done(a, "greatest", how)
-        found = self.bracket(lo, at_lo)
-        if found is None:
-            raise UnsatisfiableError(f"no {self.var} in its domain satisfies {self.what}: it fails at every "
-                                     f"probe up to {self.limit_text()} (monotonicity {how})")
-        a, b = self.refine(*found, at_lo)
-        return self.done(b, "least", how)
-
-    def start(self):
-        d = self.domain
-        if self.integer:
-            return Fraction(_first_int(d))
-        if d.lo is None:
-            return Fraction(-(2 ** 64))
-        if d.lo_closed:
-            return d.lo
-        return d.lo + (Fraction(1, 2 ** 64) if d.lo == 0 else max(abs(d.lo), 1) * Fraction(1, 2 ** 64))
-
-    def limit_text(self) -> str:
-        if self.domain.hi is not None:
-            return f"the end of its domain ({self.var} {self.domain.describe()})"
-        return f"2^{MAX_LOG2}"
-
-    def probe(self, lo, k):
-        """The k-th probe above ``lo``: lo + 2^k (reals starting at a tiny positive lo: 2^k
-        from k = -64, so small answers are found in relative terms)."""
-        x = lo + Fraction(2) ** k
-        hi = self.domain.hi
-        if hi is not None:
-            top = Fraction(math.floor(hi)) if self.integer else hi
-            if not self.domain.hi_closed:
-                top = top - 1 if self.integer and top == hi else (top if self.integer else top - (top - lo) / 2 ** 64)
-            x = min(x, top)
-        return x
-
-    def bracket(self, lo, at_lo: bool, budget_log2: int = MAX_LOG2):
-        """(a, b) with ok(a) == at_lo and ok(b) != at_lo, a < b, or None."""
-        ks = list(range(-64, 0)) if not self.integer and 0 <= lo < 1 else []
-        prev, prev_k, k = lo, None, 0
-        for kk in ks:
-            x = self.probe(lo, kk)
-            if self.ok(x, 128) != at_lo:
-                return self.exponent_search(lo, prev, x, prev_k, kk, at_lo)
-            prev, prev_k = x, kk
-        while k <= budget_log2:
-            x = self.probe(lo, k)
-            if x <= prev:
-                return None
-            if self.ok(x, 128) != at_lo:
-                return self.exponent_search(lo, prev, x, prev_k, k, at_lo)
-            prev, prev_k = x, k
-            k = k + 1 if k < self.fine_steps else 2 * k
-        return None
-
-    def exponent_search(self, lo, a, b, ka, kb, at_lo):
-        """Narrow (lo + 2^ka, lo + 2^kb) to consecutive exponents."""
-        if ka is None or kb - ka <= 1:
-            return a, b
-        while kb - ka > 1:
-            km = (ka + kb) // 2
-            x = self.probe(lo, km)
-            if self.ok(x, 128) == at_lo:
-                a, ka = x, km
-            else:
-                b, kb = x, km
-        return a, b
+        """No direction known: no least or greatest value is claimed (a boundary found by a
+        search is no answer when the holds-set may not be an interval reaching an end)."""
+        return Solution(self.var, None, "least", self.integer,
+                        {"note": f"monotonicity in {self.var} not established: no least or largest "
+                                 f"{self.var} is claimed"},
+                        "NOT established", "undecided", attained=None)
 
     def _side(self, gx) -> bool:
         """ok() from a value of g (one evaluation per point)."""
@@ -494,7 +409,7 @@ class _Solver:
             return False
         return _sign_ok(self.rel.op, self.sign * ((gx > 0) - (gx < 0)))
 
-    def refine(self, a, b, at_lo, floor=None):
+    def refine(self, a, b, at_lo, floor):
         """Shrink (a, b), ok(a) == at_lo != ok(b), to neighbouring integers or a relative
         width 2^-REAL_BITS: safeguarded secant steps on g, bisection when they stall."""
         # re-check the ends at full precision (the probes used 128 bits)
@@ -503,7 +418,7 @@ class _Solver:
         for _ in range(64):
             if self._side(ga) == at_lo:
                 break
-            a, step = max(a - step, self.start() if floor is None else floor), step * 2
+            a, step = max(a - step, floor), step * 2
             ga = self.g(a)
         gb = self.g(b)
         for _ in range(64):
@@ -559,61 +474,6 @@ class _Solver:
                 moved = "b"
             stall = stall + 1 if (b - a) * 2 > old else 0
         return a, b
-
-    def done(self, ans, direction: str, how: str, lo_end: bool = False) -> Solution:
-        var, integer = self.var, self.integer
-        if integer:
-            ans = int(ans)
-            step = -1 if direction == "least" else 1
-            # certify, walking if the point decisions were off near the boundary
-            for _ in range(64):
-                if not self.holds(ans):
-                    ans -= step
-                    continue
-                nb = ans + step
-                if self.domain.contains(Fraction(nb)) and self.holds(nb):
-                    ans = nb
-                    continue
-                break
-            if not self.holds(ans):
-                raise BoundcalcError(f"{self.what}: could not certify a boundary for {var}")
-            nb = ans + step
-            beyond = (not self.holds(nb)) if self.domain.contains(Fraction(nb)) else "outside domain"
-            cert = {"holds_at": fmt_value(ans), "fails_at": fmt_value(nb) if beyond is True else None}
-            if beyond == "outside domain":
-                cert["fails_at"] = None
-                cert["note"] = f"{fmt_value(ans)} is the {'smallest' if step < 0 else 'largest'} {var} of its domain"
-            elif beyond is not True:
-                raise BoundcalcError(f"{self.what}: the relation also holds at {var} = {fmt_value(nb)}; "
-                                     f"the search found no boundary")
-            return Solution(var, ans, direction, True, cert, how)
-        # real: certify the holding end and the failing end of the final bracket
-        x = _to_fraction(ans)
-        if lo_end:
-            if not self.holds(x):
-                raise BoundcalcError(f"{self.what}: could not certify the relation at {var} = {fmt_value(x)}")
-            return Solution(var, mpb._fraction_mpf(x, 256), direction, False,
-                            {"holds_at": mpb.fmt_sig(x, 30), "fails_at": None,
-                             "note": f"the {'smallest' if direction == 'least' else 'largest'} {var} "
-                                     "of the search range"}, how)
-        width = max(abs(x), Fraction(1, 2 ** 1000)) * Fraction(1, 2 ** REAL_BITS)
-        step = -1 if direction == "least" else 1
-        for _ in range(40):
-            if self.holds(x):
-                break
-            x -= step * width
-            width *= 2
-        else:
-            raise BoundcalcError(f"{self.what}: could not certify a boundary for {var}")
-        other = x + step * max(abs(x), Fraction(1, 2 ** 1000)) * Fraction(1, 2 ** REAL_BITS)
-        inside = self.domain.contains(other)
-        fails = (not self.holds(other)) if inside else None
-        cert = {"holds_at": mpb.fmt_sig(x, 70),
-                "fails_at": mpb.fmt_sig(other, 70) if fails else None,
-                "relative_gap": f"2^-{REAL_BITS}"}
-        if fails is False:
-            cert["note"] = "the relation also holds just beyond: the boundary is not sharp here"
-        return Solution(var, mpb._fraction_mpf(x, 256), direction, False, cert, how)
 
 
 # ---------------------------------------------------------------------------- the domain's ends
