@@ -209,8 +209,9 @@ class ExactValue(Fraction):
 
 
 def shortest_decimal(a: Fraction, b: Fraction, *, open_left: bool = True) -> Fraction:
-    """The decimal with the fewest significant digits in (a, b] (``open_left``) or [a, b]
-    (a < b; ties: the smallest). Every binary fraction is a decimal, so b itself ends the search."""
+    """A decimal with the coarsest last digit in (a, b] (``open_left``) or [a, b]: the least
+    multiple of the largest power of ten that has one there. Every binary fraction is a
+    decimal, so b itself ends the search."""
     if a > b:
         raise ValueError("empty interval")
     if b == 0 or (a < 0 < b) or (a == 0 and not open_left):
