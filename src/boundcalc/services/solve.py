@@ -33,6 +33,7 @@ from ..expr.numbers import ExactValue, fmt_decimal, fmt_int, shortest_decimal
 
 MAX_LOG2 = 400_000        # search up to 2^400000 (~10^120000)
 REAL_BITS = 200           # relative width of a real answer's bracket: 2^-REAL_BITS
+TINY = Fraction(1, 2 ** 40000)   # absolute width that ends a bracket closing on 0 (past the 1e-4000 budget)
 
 
 # ---------------------------------------------------------------------------- printing
@@ -427,11 +428,11 @@ class _Solver:
             b, step = b + step, step * 2
             gb = self.g(b)
         stall, moved = 0, None
-        for _ in range(20_000):
+        for _ in range(6_000):
             if self.integer:
                 if b - a <= 1:
                     break
-            elif b - a <= abs(b) * Fraction(1, 2 ** REAL_BITS):
+            elif b - a <= max(abs(a), abs(b)) * Fraction(1, 2 ** REAL_BITS) or b - a <= TINY:
                 break
             x = None
             spans = (a > 0 and b > 4 * a) or (b < 0 and a < 4 * b) or a <= 0 <= b
@@ -473,6 +474,8 @@ class _Solver:
                     ga = _to_fraction(ga) / 2
                 moved = "b"
             stall = stall + 1 if (b - a) * 2 > old else 0
+        else:
+            raise BoundcalcError(f"{self.what}: the search for a boundary in {self.var} did not converge")
         return a, b
 
 
