@@ -142,11 +142,13 @@ def test_every_require_answer_holds_at_it_and_fails_just_beyond(prob):
         assert f == v                      # the infimum itself fails the strict relation
 
 
-@pytest.mark.parametrize("text, op, t, dom, want", [
-    ("1/(x - 1)", ">=", F(2), Domain(False, F(1), False, None, False), F(3, 2)),    # greatest x, pole at 1
-    ("x", ">", F(1, 2), Domain(False, F(0), False, F(1), False), F(1, 2)),            # infimum, not attained
-    ("x", "<=", F(10), Domain(True, F(1), True, F(10), True), F(10)),                 # closed integer end
+@pytest.mark.parametrize("text, op, t, dom, hint, want", [
+    # greatest x, pole at the open end 1 (decreasing there: the hint a monotonicity proof gives)
+    ("1/(x - 1)", ">=", F(2), Domain(False, F(1), False, None, False), -1, F(3, 2)),
+    ("x", ">", F(1, 2), Domain(False, F(0), False, F(1), False), None, F(1, 2)),      # infimum, not attained
+    ("x", "<=", F(10), Domain(True, F(1), True, F(10), True), None, F(10)),           # closed integer end
 ])
-def test_known_answers(text, op, t, dom, want):
-    sol = solve_relation(parse(f"{text} {op} {t}", allow_relation=True), "x", {}, dom, what="known")
+def test_known_answers(text, op, t, dom, hint, want):
+    kw = {} if hint is None else {"trend_hint": hint, "evidence": "decreasing on (1, oo)"}
+    sol = solve_relation(parse(f"{text} {op} {t}", allow_relation=True), "x", {}, dom, what="known", **kw)
     assert F(sol.value) == want
