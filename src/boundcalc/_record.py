@@ -65,7 +65,21 @@ class Record:
         return hash((type(self).__name__,) + tuple(_hashable(getattr(self, f)) for f in self.__fields__))
 
     def __repr__(self):
-        return f"{type(self).__name__}(" + ", ".join(f"{f}={getattr(self, f)!r}" for f in self.__fields__) + ")"
+        return f"{type(self).__name__}(" + ", ".join(f"{f}={_repr(getattr(self, f))}" for f in self.__fields__) + ")"
+
+
+def _repr(v) -> str:
+    """repr() that prints integers of any size (beyond Python's 4300-digit int/str limit)
+    through the project's integer printer, :func:`.expr.numbers.fmt_int`."""
+    if isinstance(v, int) and not isinstance(v, bool) and v.bit_length() > 4 * 1000:
+        from .expr.numbers import fmt_int
+        return fmt_int(v)
+    if isinstance(v, dict):
+        return "{" + ", ".join(f"{_repr(k)}: {_repr(x)}" for k, x in v.items()) + "}"
+    if isinstance(v, (list, tuple)):
+        inner = ", ".join(_repr(x) for x in v)
+        return f"[{inner}]" if isinstance(v, list) else f"({inner}{',' if len(v) == 1 else ''})"
+    return repr(v)
 
 
 def _hashable(v):

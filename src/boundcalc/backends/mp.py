@@ -196,6 +196,25 @@ def compile_point(node: Node, env, var: str, *, prec: int):
     return call
 
 
+def compile_sign_point(node: Node, env, var: str, *, prec: int):
+    """Like :func:`compile_point`, returning ``(value, resolved)``: the midpoint and whether
+    the ball excludes 0 (its sign is then right), so a search can add bits where
+    cancellation leaves the sign unresolved."""
+    keep: dict = {}
+
+    def call(x):
+        e = dict(env)
+        e[var] = x
+        try:
+            b = A.enclose(node, e, prec=prec, keep=keep, var=var)
+        except (A.Undefined, A.Unresolved, A.TooLarge):
+            return None, False
+        with A.precision(prec):
+            resolved = b.lower() > 0 or b.upper() < 0 or b.is_zero()
+        return A.to_fraction(b), resolved
+    return call
+
+
 def fmt_sig(x, digits: int = 15) -> str:
     """``x`` (Fraction, int, float, mpf or arb) to ``digits`` significant digits with trailing
     zeros stripped, like mpmath's ``nstr`` (``0.5``, ``1.83e+19``), without importing mpmath."""

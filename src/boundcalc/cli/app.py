@@ -441,9 +441,15 @@ def _run_require(var: str | None, paper: str | None, setting: str | None, ctx: t
     data = to_json(res)
     if json:
         emit_json(data)
-        return
-    from .render import print_require
-    print_require(data, explain=explain)
+    else:
+        from .render import print_require
+        print_require(data, explain=explain)
+    from ..services.require import no_answer_reason
+    reason = no_answer_reason(res)
+    if reason:        # not an answer: the output above, then the reason on one line, status 3
+        import sys
+        print(f"error: {reason}", file=sys.stderr)
+        raise typer.Exit(3)
 
 
 _SET_HELP = "NAME=VALUE (repeatable); same as --NAME VALUE."

@@ -18,9 +18,13 @@ def _cert_text(r: dict, var: str) -> str:
     if r["result"] == "not monotone":
         return "counterexample" if c.get("counterexample") else "not monotone"
     if r["result"] == "holds everywhere":
-        return "holds at every value probed"
+        return "holds on the whole domain" + (f" ({c['proof']})" if c.get("proof") else "")
+    if r["result"] == "undecided":
+        return "undecided"
     if c.get("fails_at") is None:
-        return f"the end of {var}'s range"
+        return f"the end of {var}'s domain"
+    if c.get("note", "").startswith(("infimum", "supremum")):
+        return c["note"]
     if "relative_gap" in c:
         return f"fails {'above' if r['direction'] == 'greatest' else 'below'} (rel. {c['relative_gap']})"
     return f"{var}{'-' if r['direction'] == 'least' else '+'}1 fails"
@@ -43,7 +47,9 @@ def print_require(data: dict, explain: bool = False) -> None:
         return fid[len(paper):] if fid.startswith(paper) else fid
 
     if data[var] is not None:
-        c.print(f"[bold]{_e(word)} {_e(var)} = {_e(data[var])}[/bold]  binding: {_e(short(b['id']))} "
+        head = word if data.get("attained", True) is not False else \
+            ("infimum" if word == "least" else "supremum") + " (not attained)"
+        c.print(f"[bold]{_e(head)} {_e(var)} = {_e(data[var])}[/bold]  binding: {_e(short(b['id']))} "
                 f"({_e(b['status'])}; {_e(b['qualifier'])})", soft_wrap=False)
     else:
         c.print(f"[bold]no {_e(word)} {_e(var)}[/bold]: {_e(short(b['id']))} is {_e(b['result'])}"

@@ -142,3 +142,89 @@ def exact_digits(n: int) -> str:
         parts.append(str(r).rjust(1000, "0"))
     parts.append(str(a))
     return ("-" if n < 0 else "") + "".join(reversed(parts))
+
+
+def fmt_decimal(x: Fraction, *, max_digits: int = 400) -> str:
+    """A rational exactly: a terminating decimal (every binary fraction is one) as its full
+    digits (``0.9999999999999999``, ``1e-25``, ``-1.8446744073709551616e+19``), positional
+    for exponents -6..20 and scientific beyond; integers and other rationals, or decimals
+    longer than ``max_digits``, as :func:`fmt_exact` (never a value rounded onto another)."""
+    x = Fraction(x)
+    if x.denominator == 1 and int_digits(x.numerator) > BIG_INT_DIGITS:
+        n = abs(x.numerator)
+        lo, hi = 0, int_digits(n)                 # trailing zeros, without str() of n
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            lo, hi = (mid, hi) if n % 10 ** mid == 0 else (lo, mid - 1)
+        if int_digits(n) - lo > max_digits:
+            return fmt_int(x.numerator)
+        mant = str(n // 10 ** lo)                    # at most max_digits digits
+        e = len(mant) - 1 + lo
+        return ("-" if x < 0 else "") + mant[0] + ("." + mant[1:] if len(mant) > 1 else "") + f"e+{e}"
+    d = x.denominator
+    a = b = 0
+    while d % 2 == 0:
+        d //= 2
+        a += 1
+    while d % 5 == 0:
+        d //= 5
+        b += 1
+    k = max(a, b)
+    if d != 1 or k > 100 * max_digits:
+        return fmt_exact(x)
+    m = abs(x.numerator) * 10 ** k // x.denominator           # |x| = m 10^-k exactly
+    if m == 0:
+        return "0"
+    if int_digits(m) > max_digits:
+        return fmt_exact(x)
+    s = str(m)
+    while s.endswith("0") and len(s) > 1:                      # trailing zeros into the exponent
+        s, k = s[:-1], k - 1
+    sign = "-" if x < 0 else ""
+    e = len(s) - 1 - k                                         # exponent of the leading digit
+    if -6 <= e <= 20:
+        if k <= 0:
+            return sign + s + "0" * (-k)
+        if e < 0:
+            return sign + "0." + "0" * (-e - 1) + s
+        return sign + s[:e + 1] + "." + s[e + 1:]
+    return sign + s[0] + ("." + s[1:] if len(s) > 1 else "") + f"e{'+' if e > 0 else ''}{e}"
+
+
+class ExactValue(Fraction):
+    """An exact answer (a rational) that prints exactly (:func:`fmt_decimal`) and converts
+    to mpmath at any working precision (``mpmath.mpf(v)``)."""
+    __slots__ = ()
+
+    def __str__(self) -> str:
+        return fmt_decimal(self)
+
+    def __repr__(self) -> str:
+        return f"ExactValue('{fmt_decimal(self)}')"
+
+    def _mpmath_(self, prec, rounding):
+        import mpmath
+        from mpmath.libmp import from_rational
+        return mpmath.mp.make_mpf(from_rational(self.numerator, self.denominator, prec, rounding))
+
+
+def shortest_decimal(a: Fraction, b: Fraction, *, open_left: bool = True) -> Fraction:
+    """A decimal with the coarsest last digit in (a, b] (``open_left``) or [a, b]: the least
+    multiple of the largest power of ten that has one there. Every binary fraction is a
+    decimal, so b itself ends the search."""
+    if a > b:
+        raise ValueError("empty interval")
+    if b == 0 or (a < 0 < b) or (a == 0 and not open_left):
+        return Fraction(0)
+    import math
+    big = max(abs(a), abs(b))
+    e = decimal_exponent(big) + 1
+    n = 0
+    while True:
+        q = Fraction(10) ** (e - n)
+        c = math.ceil(a / q) * q
+        if open_left and c == a:
+            c += q
+        if c <= b:
+            return c
+        n += 1

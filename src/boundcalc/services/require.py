@@ -145,6 +145,9 @@ def require(paper: str, setting_name: str | None, overrides: dict[str, str], *,
             inputs[k] = (v, "default")
     for k, v in overrides.items():
         inputs[k] = (parse_number(v, where=f"--{k}"), "user")
+    for k in allowed:          # a symbol's declared default, as `eval` uses it
+        if k not in inputs and k in p.symbols and p.symbols[k].default is not None:
+            inputs[k] = (p.symbols[k].default, "default")
     for k, (v, _) in inputs.items():
         if k in p.symbols:
             p.symbols[k].domain.check(k, v)
@@ -318,6 +321,29 @@ def _missing_msg(names, paper, setting) -> str:
     return f"missing input for {setting.id}: " + "; ".join(parts)
 
 
+def no_answer_reason(res: RequireResult) -> str | None:
+    """One line saying why ``res`` is not an answer (a requirement not monotone in the
+    variable, one left undecided, or least values above the largest allowed ones), or
+    None when it is one. The CLI prints it and exits non-zero."""
+    var = res.var
+    for r in res.results:
+        sol = r.solution
+        if sol.status == "not monotone":
+            ce = sol.certificate.get("counterexample") or {}
+            if "holds_at" in ce:
+                return (f"{r.id} is not monotone in {var}: it holds at {var} = {ce['holds_at']} but fails at "
+                        f"{var} = {ce['fails_at']}, so no least or largest {var} answers it")
+            return f"{r.id} is not monotone in {var}: {sol.certificate.get('detail', sol.monotone)}"
+        if sol.status == "undecided":
+            return f"{r.id}: no answer for {var}: {sol.certificate.get('note', 'undecided')}"
+    if res.feasible is False:
+        least = max((r for r in res.solved if r.solution.direction == "least"), key=lambda r: r.solution.value)
+        most = min((r for r in res.solved if r.solution.direction == "greatest"), key=lambda r: r.solution.value)
+        return (f"impossible: {least.id} needs {var} >= {fmt_value(least.solution.value)}, but {most.id} "
+                f"allows {var} <= {fmt_value(most.solution.value)}")
+    return None
+
+
 def to_json(res: RequireResult) -> dict:
     b = res.binding
     p = get_registry().paper(res.setting.paper) if get_registry().has_paper(res.setting.paper) else None
@@ -332,6 +358,7 @@ def to_json(res: RequireResult) -> dict:
         "target": res.target or None,
         res.var: json_value(b.solution.value) if b.solution.value is not None else None,
         "direction": b.solution.direction,
+        "attained": b.solution.attained,
         "binding": b.id,
         "feasible": res.feasible,
         "inputs": {k: {"value": fmt_fraction(v), "from": src,
@@ -343,6 +370,7 @@ def to_json(res: RequireResult) -> dict:
             "id": r.id, "name": r.name, "source": r.source, "status": r.status,
             res.var: None if r.solution.value is None else json_value(r.solution.value),
             "direction": r.solution.direction,
+            "attained": r.solution.attained,
             "result": r.solution.status,
             "monotone": r.solution.monotone,
             "certificate": dict(r.solution.certificate),

@@ -28,11 +28,12 @@ from .._record import Record, factory
 from ..backends import mp as mpb
 from ..errors import BoundcalcError, UnsatisfiableError
 from ..expr.domains import Domain
-from ..expr.nodes import Add, Func, Mul, Num, Pow, Rel, Sym, sub
-from ..expr.numbers import fmt_int
+from ..expr.nodes import Add, Func, Mul, Num, Pow, Rel, Sym, sub, substitute
+from ..expr.numbers import ExactValue, fmt_decimal, fmt_int, shortest_decimal
 
 MAX_LOG2 = 400_000        # search up to 2^400000 (~10^120000)
 REAL_BITS = 200           # relative width of a real answer's bracket: 2^-REAL_BITS
+TINY = Fraction(1, 2 ** 40000)   # absolute width that ends a bracket closing on 0 (past the 1e-4000 budget)
 
 
 # ---------------------------------------------------------------------------- printing
@@ -42,7 +43,7 @@ def fmt_value(v) -> str:
     if isinstance(v, int):
         return fmt_int(v)
     if isinstance(v, Fraction):
-        return fmt_int(v.numerator) if v.denominator == 1 else mpb.fmt_sig(v, 15)
+        return fmt_decimal(v)
     if hasattr(v, "_mpf_"):                      # an mpmath value
         return mpb.fmt_sig(v, 15)
     return str(v)
@@ -69,14 +70,10 @@ def relation_holds(rel: Rel, env: dict, *, what: str = "relation", diff=None, ke
     kw = {} if max_prec is None else {"max_prec": max_prec}
     s = mpb.decide_sign(diff, env, keep=keep, var=var, **kw)
     if s is None:
-        # equal to every precision tried: decide equality symbolically (exact rationals of
-        # printable size only; SymPy cannot print integers beyond 4300 digits)
-        from .symbolic import is_zero_at
-        try:
-            zero = is_zero_at(diff, env)
-        except ValueError:
-            zero = False
-        if zero:
+        # equal to every precision tried: decide equality exactly (rational part plus
+        # radicals, no SymPy: numeric commands never import it)
+        from ..backends.exact import exact_zero
+        if exact_zero(diff, {k: Fraction(v) for k, v in env.items()}):
             s = 0
         else:
             raise BoundcalcError(f"{what}: cannot decide the relation at these values")
@@ -235,12 +232,13 @@ class _Trend:
 # ---------------------------------------------------------------------------- solving
 class Solution(Record):
     var: str
-    value: object                 # int for integer variables, mpmath.mpf otherwise; None: no value
+    value: object                 # int for integer variables, an exact ExactValue otherwise; None: no value
     direction: str                # "least" or "greatest"
     integer: bool
     certificate: dict = factory(dict)
     monotone: str = ""            # how the direction is known
-    status: str = "solved"        # solved | holds everywhere | no solution | not monotone
+    status: str = "solved"        # solved | holds everywhere | undecided | not monotone
+    attained: bool | None = True  # False: the value is an infimum/supremum the relation misses
 
     def __str__(self) -> str:
         if self.value is None:
@@ -248,8 +246,32 @@ class Solution(Record):
         return fmt_value(self.value)
 
 
+def _geometric_mean(a: Fraction, b: Fraction) -> Fraction:
+    """About sqrt(a b) for a, b of one sign (the sign kept), to 64 bits relative: a
+    bisection step in the exponent, for brackets spanning many binades."""
+    sgn = 1 if a > 0 else -1
+    p = a * b
+    sh = max(0, 64 - (p.numerator.bit_length() - p.denominator.bit_length()) // 2) + 64
+    return sgn * Fraction(math.isqrt(int(p * 4 ** sh)), 2 ** sh)
+
+
+def _bisect(a: Fraction, b: Fraction) -> Fraction:
+    """The midpoint of (a, b), or the geometric mean where the bracket spans binades."""
+    if (a > 0 and b > 4 * a) or (b < 0 and a < 4 * b):
+        x = _geometric_mean(a, b)
+        if a < x < b:
+            return x
+    if a < 0 < b:
+        return Fraction(0)
+    if a == 0 or b == 0:                  # toward 0: the exponent doubles (2^-8, 2^-16, 2^-32 ...)
+        c = b if a == 0 else a
+        e = max(4, c.denominator.bit_length() - abs(c.numerator).bit_length())
+        return c / 2 ** e
+    return (a + b) / 2
+
+
 def _first_int(domain: Domain) -> int:
-    lo = domain.lo if domain.lo is not None else Fraction(-(2 ** 64))
+    lo = domain.lo                      # (a domain bounded below)
     n = math.ceil(lo)
     return n + 1 if n == lo and not domain.lo_closed else n
 
@@ -282,7 +304,7 @@ def solve_relation(rel: Rel, var: str, env: dict, domain: Domain, *, what: str,
     how = "the expression is monotone in " + var + " (read from its structure, certified signs)"
     if t is None and trend_hint is not None:
         t, how = trend_hint, evidence or "monotone (given)"
-        solver.fine_steps = 64        # evidence on a box only: probe every binade up to 2^64
+        solver.check_samples = True   # not read from the tree: sample points may contradict it
     if t == 0:
         how = f"does not depend on {var}"
     return solver.run(t, how)
@@ -295,7 +317,38 @@ class _Solver:
         self.fns: dict[int, object] = {}
         self.integer = domain.integer
         self.sign = 1 if rel.op in (">=", ">") else -1     # holds <=> sign * diff (>=|>) 0
-        self.fine_steps = 16          # exponents 0, 1, ..., fine_steps, then doubling
+        self.check_samples = False    # monotonicity only sampled/certified on a box: test it at points
+
+    def decide(self, x) -> bool | None:
+        """Certified: does the relation hold at ``x`` (None: undecidable there — undefined,
+        beyond range, or not separated from equality). No SymPy."""
+        e = dict(self.env)
+        e[self.var] = x = Fraction(x)
+        bits = max(abs(x.numerator).bit_length(), x.denominator.bit_length())
+        s = mpb.decide_sign(self.diff, e, keep=self.keep, var=self.var,
+                            max_prec=max(mpb.SIGN_MAX_PREC, 4 * bits + 512))
+        return None if s is None else _sign_ok(self.rel.op, s)
+
+    def decide_final(self, x) -> bool | None:
+        """:meth:`decide`, then, where balls cannot separate the value from equality, the
+        symbolic equality test (the answer's own certificate)."""
+        r = self.decide(x)
+        if r is None:
+            try:
+                r = self.holds(x)
+            except BoundcalcError:
+                return None
+        return r
+
+    def exact_sign(self, x) -> int | None:
+        e = dict(self.env)
+        e[self.var] = Fraction(x)
+        from ..backends.exact import NotExact, evaluate_exact
+        try:
+            v = evaluate_exact(self.diff, e)
+        except (NotExact, ZeroDivisionError, ValueError, OverflowError):
+            return None
+        return (v > 0) - (v < 0)
 
     # certified
     def holds(self, x) -> bool:
@@ -305,144 +358,51 @@ class _Solver:
         return relation_holds(self.rel, e, what=self.what, diff=self.diff, keep=self.keep, var=self.var,
                               max_prec=max(mpb.SIGN_MAX_PREC, 4 * bits + 512))
 
-    def holds_safe(self, x) -> bool:
-        try:
-            return self.holds(x)
-        except BoundcalcError:
-            return False
-
     # uncertified point values: g(x) >= 0 (roughly) where the relation holds
     def g(self, x, prec: int | None = None):
-        if prec is None:
+        """sign * (lhs - rhs) at x (uncertified; more bits while cancellation leaves its sign
+        unresolved, up to 8 times the first guess)."""
+        auto = prec is None
+        if auto:
             bits = abs(x.numerator).bit_length() if isinstance(x, Fraction) else 0
             prec = 128 + bits
         prec = 64 * (1 + prec // 64)
-        if prec not in self.fns:
-            self.fns[prec] = mpb.compile_point(self.diff, self.env, self.var, prec=prec + 32)
-        d = self.fns[prec](_to_fraction(x))
-        return None if d is None else self.sign * d
-
-    def ok(self, x, prec: int | None = None) -> bool:
-        d = self.g(x, prec)
-        if d is None:
-            return False
-        s = (d > 0) - (d < 0)
-        return _sign_ok(self.rel.op, self.sign * s)
+        top = 8 * prec if auto else prec
+        while True:
+            if prec not in self.fns:
+                self.fns[prec] = mpb.compile_sign_point(self.diff, self.env, self.var, prec=prec + 32)
+            d, resolved = self.fns[prec](_to_fraction(x))
+            if resolved or d is None or prec >= top:
+                return None if d is None else self.sign * d
+            prec *= 2
 
     def run(self, t: int | None, how: str) -> Solution:
-        var, integer = self.var, self.integer
         if t is None:
             return self.run_unknown()
-        # holds-set is an up-set ("least") when sign * diff is non-decreasing
-        up = (t * self.sign) >= 0
-        direction = "least" if up else "greatest"
-        lo = self.start()
         if t == 0:
-            if self.holds(lo):
-                return Solution(var, None, direction, integer, {"holds_at": fmt_value(lo)}, how, "holds everywhere")
-            raise UnsatisfiableError(f"no {var} satisfies {self.what}: it does not depend on {var} and fails")
-        at_lo = self.ok(lo, 128)
-        if up and at_lo:
-            if self.holds_safe(lo):
-                return self.done(lo, direction, how, lo_end=True)
-            at_lo = False
-        if not up and not at_lo:
-            at_lo = self.holds_safe(lo)
-        if not up and not at_lo:
-            raise UnsatisfiableError(f"no {var} in its domain satisfies {self.what}: it fails at {var} = "
-                                     f"{fmt_value(lo)}, and {how}")
-        # now ok(lo) != want_at_end; find the first probe on the other side
-        found = self.bracket(lo, at_lo)
-        if found is None:
-            if up:
-                raise UnsatisfiableError(f"no {var} in its domain satisfies {self.what}: it fails at {var} = "
-                                         f"{fmt_value(lo)} and at every probe up to {self.limit_text()}, "
-                                         f"and {how}")
-            return Solution(var, None, direction, integer,
-                            {"holds_at": fmt_value(lo), "note": f"holds at every probed {var} up to "
-                             f"{self.limit_text()}; no largest value found"}, how, "holds everywhere")
-        a, b = found
-        a, b = self.refine(a, b, at_lo)
-        ans = b if up else a
-        return self.done(ans, direction, how)
+            x = next(iter(_toward_top(self.domain)))
+            if self.holds(x):
+                return Solution(self.var, None, "least", self.integer, {"holds_at": fmt_value(x)}, how,
+                                "holds everywhere")
+            raise UnsatisfiableError(f"no {self.var} satisfies {self.what}: it does not depend on {self.var} "
+                                     f"and fails (at {self.var} = {fmt_value(x)})")
+        # holds-set is an up-set ("least") when sign * diff is non-decreasing; a down-set is
+        # searched as an up-set of the mirrored variable -var over the mirrored domain
+        if t * self.sign >= 0:
+            return _search_up(self, how, mirrored=False)
+        m = _Solver(Rel(self.rel.op, _mirror(self.rel.lhs, self.var), _mirror(self.rel.rhs, self.var)),
+                    self.var, self.env, _mirror_domain(self.domain), self.what,
+                    _mirror(self.diff, self.var))
+        m.check_samples = self.check_samples
+        return _search_up(m, how, mirrored=True)
 
     def run_unknown(self) -> Solution:
-        """No direction known: assume the holds-set reaches an end of the domain, find the
-        boundary, and say that monotonicity was not established."""
-        lo = self.start()
-        at_lo = self.ok(lo, 128)
-        how = "NOT established: the answer is a certified boundary, not proved least/greatest"
-        if at_lo and self.holds_safe(lo):
-            found = self.bracket(lo, True, budget_log2=4096)
-            if found is None:
-                return self.done(lo, "least", how, lo_end=True)
-            a, b = self.refine(*found, True)
-            return self.done(a, "greatest", how)
-        found = self.bracket(lo, at_lo)
-        if found is None:
-            raise UnsatisfiableError(f"no {self.var} in its domain satisfies {self.what}: it fails at every "
-                                     f"probe up to {self.limit_text()} (monotonicity {how})")
-        a, b = self.refine(*found, at_lo)
-        return self.done(b, "least", how)
-
-    def start(self):
-        d = self.domain
-        if self.integer:
-            return Fraction(_first_int(d))
-        if d.lo is None:
-            return Fraction(-(2 ** 64))
-        if d.lo_closed:
-            return d.lo
-        return d.lo + (Fraction(1, 2 ** 64) if d.lo == 0 else max(abs(d.lo), 1) * Fraction(1, 2 ** 64))
-
-    def limit_text(self) -> str:
-        if self.domain.hi is not None:
-            return f"the end of its domain ({self.var} {self.domain.describe()})"
-        return f"2^{MAX_LOG2}"
-
-    def probe(self, lo, k):
-        """The k-th probe above ``lo``: lo + 2^k (reals starting at a tiny positive lo: 2^k
-        from k = -64, so small answers are found in relative terms)."""
-        x = lo + Fraction(2) ** k
-        hi = self.domain.hi
-        if hi is not None:
-            top = Fraction(math.floor(hi)) if self.integer else hi
-            if not self.domain.hi_closed:
-                top = top - 1 if self.integer and top == hi else (top if self.integer else top - (top - lo) / 2 ** 64)
-            x = min(x, top)
-        return x
-
-    def bracket(self, lo, at_lo: bool, budget_log2: int = MAX_LOG2):
-        """(a, b) with ok(a) == at_lo and ok(b) != at_lo, a < b, or None."""
-        ks = list(range(-64, 0)) if not self.integer and 0 <= lo < 1 else []
-        prev, prev_k, k = lo, None, 0
-        for kk in ks:
-            x = self.probe(lo, kk)
-            if self.ok(x, 128) != at_lo:
-                return self.exponent_search(lo, prev, x, prev_k, kk, at_lo)
-            prev, prev_k = x, kk
-        while k <= budget_log2:
-            x = self.probe(lo, k)
-            if x <= prev:
-                return None
-            if self.ok(x, 128) != at_lo:
-                return self.exponent_search(lo, prev, x, prev_k, k, at_lo)
-            prev, prev_k = x, k
-            k = k + 1 if k < self.fine_steps else 2 * k
-        return None
-
-    def exponent_search(self, lo, a, b, ka, kb, at_lo):
-        """Narrow (lo + 2^ka, lo + 2^kb) to consecutive exponents."""
-        if ka is None or kb - ka <= 1:
-            return a, b
-        while kb - ka > 1:
-            km = (ka + kb) // 2
-            x = self.probe(lo, km)
-            if self.ok(x, 128) == at_lo:
-                a, ka = x, km
-            else:
-                b, kb = x, km
-        return a, b
+        """No direction known: no least or greatest value is claimed (a boundary found by a
+        search is no answer when the holds-set may not be an interval reaching an end)."""
+        return Solution(self.var, None, "least", self.integer,
+                        {"note": f"monotonicity in {self.var} not established: no least or largest "
+                                 f"{self.var} is claimed"},
+                        "NOT established", "undecided", attained=None)
 
     def _side(self, gx) -> bool:
         """ok() from a value of g (one evaluation per point)."""
@@ -450,7 +410,7 @@ class _Solver:
             return False
         return _sign_ok(self.rel.op, self.sign * ((gx > 0) - (gx < 0)))
 
-    def refine(self, a, b, at_lo):
+    def refine(self, a, b, at_lo, floor):
         """Shrink (a, b), ok(a) == at_lo != ok(b), to neighbouring integers or a relative
         width 2^-REAL_BITS: safeguarded secant steps on g, bisection when they stall."""
         # re-check the ends at full precision (the probes used 128 bits)
@@ -459,7 +419,7 @@ class _Solver:
         for _ in range(64):
             if self._side(ga) == at_lo:
                 break
-            a, step = max(a - step, self.start()), step * 2
+            a, step = max(a - step, floor), step * 2
             ga = self.g(a)
         gb = self.g(b)
         for _ in range(64):
@@ -467,96 +427,370 @@ class _Solver:
                 break
             b, step = b + step, step * 2
             gb = self.g(b)
-        stall = 0
-        for _ in range(20_000):
+        stall, moved = 0, None
+        for _ in range(6_000):
             if self.integer:
                 if b - a <= 1:
                     break
-            elif b - a <= abs(b) * Fraction(1, 2 ** REAL_BITS):
+            elif b - a <= max(abs(a), abs(b)) * Fraction(1, 2 ** REAL_BITS) or b - a <= TINY:
                 break
             x = None
-            if stall < 2 and ga is not None and gb is not None and ga != gb:
-                try:
-                    t = _to_fraction(ga / (ga - gb))
-                except (ZeroDivisionError, ValueError):
-                    t = None
-                if t is not None and 0 < t < 1:
-                    x = a + (b - a) * t
+            spans = (a > 0 and b > 4 * a) or (b < 0 and a < 4 * b) or a <= 0 <= b
+            if spans and not (a < 0 < b and b - a <= 4):
+                x = None          # many binades (or across 0): bisect the exponent first
+            elif stall < 4 and ga is not None and gb is not None and ga != gb:
+                ga, gb = _to_fraction(ga), _to_fraction(gb)
+                if self.integer:     # in ints: Fractions of 10^4000-size values gcd at every step
+                    na, nb = ga.numerator * gb.denominator, gb.numerator * ga.denominator
+                    if na * nb <= 0 and na != nb:      # opposite signs, or g = 0 at one end
+                        ai = a.numerator
+                        x = Fraction(ai + (b.numerator - ai) * na // (na - nb))
+                else:
+                    t = ga / (ga - gb)
+                    if 0 < t < 1 or (t == 1 and b - a > abs(b) * Fraction(1, 2 ** REAL_BITS)):
+                        x = a + (b - a) * min(t, 1 - Fraction(1, 2 ** (REAL_BITS + 8)))
             if x is None:
-                x = (a + b) / 2
-                if not self.integer and a > 0 and b > 4 * a:
-                    x = Fraction(math.isqrt(int(a * b * 2 ** 128))) / 2 ** 64 or x
+                x = _bisect(a, b)
                 stall = 0
             if self.integer:
-                x = Fraction(math.floor(x))
+                x = Fraction(x.numerator // x.denominator)
                 x = min(max(x, a + 1), b - 1)
             else:
                 x = _to_fraction(mpb._fraction_mpf(x, REAL_BITS + 40))
                 if not a < x < b:
-                    x = (a + b) / 2
+                    x = _bisect(a, b)
             old = b - a
             gx = self.g(x)
+            # Illinois rule: an end kept twice in a row has its value halved, so the secant
+            # does not creep toward the root from one side only (sqrt(H) - c over 10^32000)
             if self._side(gx) == at_lo:
                 a, ga = x, gx
+                if moved == "a" and gb is not None:
+                    gb = _to_fraction(gb) / 2
+                moved = "a"
             else:
                 b, gb = x, gx
+                if moved == "b" and ga is not None:
+                    ga = _to_fraction(ga) / 2
+                moved = "b"
             stall = stall + 1 if (b - a) * 2 > old else 0
+        else:
+            raise BoundcalcError(f"{self.what}: the search for a boundary in {self.var} did not converge")
         return a, b
 
-    def done(self, ans, direction: str, how: str, lo_end: bool = False) -> Solution:
-        var, integer = self.var, self.integer
-        if integer:
-            ans = int(ans)
-            step = -1 if direction == "least" else 1
-            # certify, walking if the point decisions were off near the boundary
-            for _ in range(64):
-                if not self.holds(ans):
-                    ans -= step
-                    continue
-                nb = ans + step
-                if self.domain.contains(Fraction(nb)) and self.holds(nb):
-                    ans = nb
-                    continue
-                break
-            if not self.holds(ans):
-                raise BoundcalcError(f"{self.what}: could not certify a boundary for {var}")
-            nb = ans + step
-            beyond = (not self.holds(nb)) if self.domain.contains(Fraction(nb)) else "outside domain"
-            cert = {"holds_at": fmt_value(ans), "fails_at": fmt_value(nb) if beyond is True else None}
-            if beyond == "outside domain":
-                cert["fails_at"] = None
-                cert["note"] = f"{fmt_value(ans)} is the {'smallest' if step < 0 else 'largest'} {var} of its domain"
-            elif beyond is not True:
-                raise BoundcalcError(f"{self.what}: the relation also holds at {var} = {fmt_value(nb)}; "
-                                     f"the search found no boundary")
-            return Solution(var, ans, direction, True, cert, how)
-        # real: certify the holding end and the failing end of the final bracket
-        x = _to_fraction(ans)
-        if lo_end:
-            if not self.holds(x):
-                raise BoundcalcError(f"{self.what}: could not certify the relation at {var} = {fmt_value(x)}")
-            return Solution(var, mpb._fraction_mpf(x, 256), direction, False,
-                            {"holds_at": mpb.fmt_sig(x, 30), "fails_at": None,
-                             "note": f"the {'smallest' if direction == 'least' else 'largest'} {var} "
-                                     "of the search range"}, how)
-        width = max(abs(x), Fraction(1, 2 ** 1000)) * Fraction(1, 2 ** REAL_BITS)
-        step = -1 if direction == "least" else 1
-        for _ in range(40):
-            if self.holds(x):
-                break
-            x -= step * width
-            width *= 2
+
+# ---------------------------------------------------------------------------- the domain's ends
+OPEN_END_LOG2 = 32768     # an open finite end is approached to 2^-32768 (past the 1e-4000 number budget)
+SAMPLE_POINTS = (0, 1, 2, 3, 10, 100, 1000, 10 ** 6, 10 ** 9, 10 ** 12, Fraction(1, 2), Fraction(1, 10),
+                 Fraction(1, 1000), Fraction(1, 10 ** 6), Fraction(1, 10 ** 9))
+
+
+def _mirror(node, var: str):
+    """``node`` with ``var`` replaced by ``-var``: a down-set in var is an up-set in -var."""
+    return substitute(node, {var: Mul((Num(Fraction(-1)), Sym(var)))})
+
+
+def _mirror_domain(d: Domain) -> Domain:
+    return Domain(d.integer, None if d.hi is None else -d.hi, d.hi_closed,
+                  None if d.lo is None else -d.lo, d.lo_closed)
+
+
+def _exponents(limit: int):
+    k = 0
+    while k <= limit:
+        yield k
+        k = k + 1 if k < 16 else 2 * k
+
+
+def _last_int(d: Domain) -> int:
+    n = math.floor(d.hi)
+    return n - 1 if n == d.hi and not d.hi_closed else n
+
+
+def _toward_top(d: Domain):
+    """Points of ``d``, increasing toward its upper end: the end itself when it belongs to
+    ``d``; else hi - w 2^-k (an open end, k up to OPEN_END_LOG2) or base + 2^k (+oo, k up
+    to MAX_LOG2), exact rationals, never clipped to a machine range."""
+    if d.hi is not None:
+        if d.integer:
+            yield Fraction(_last_int(d))
+            return
+        if d.hi_closed:
+            yield d.hi
+            return
+        w = (d.hi - d.lo) / 2 if d.lo is not None else max(Fraction(1), abs(d.hi))
+        for k in _exponents(OPEN_END_LOG2):
+            yield d.hi - w / 2 ** k
+        return
+    base = Fraction(0)
+    if d.lo is not None and d.lo > 0:
+        base = Fraction(math.ceil(d.lo)) if d.integer else d.lo
+    for k in _exponents(MAX_LOG2):
+        yield base + 2 ** k
+
+
+def _toward_bottom(d: Domain):
+    for x in _toward_top(_mirror_domain(d)):
+        yield -x
+
+
+def _lowest(d: Domain):
+    """The least element of ``d``, or None (open or infinite lower end)."""
+    if d.lo is None:
+        return None
+    if d.integer:
+        return Fraction(_first_int(d))
+    return d.lo if d.lo_closed else None
+
+
+def _sample_points(d: Domain) -> list[Fraction]:
+    pts = {Fraction(v) * s for v in SAMPLE_POINTS for s in (1, -1)}
+    if d.lo is not None and d.hi is not None:
+        pts |= {d.lo + (d.hi - d.lo) * j / 16 for j in range(17)}
+    for gen in (_toward_top(d), _toward_bottom(d)):
+        for _, x in zip(range(20), gen):
+            pts.add(x)
+    if d.integer:
+        pts = {Fraction(math.floor(x)) for x in pts}
+    return sorted(x for x in pts if d.contains(x))
+
+
+def _concrete(s) -> Rel:
+    subst = {k: Num(Fraction(v)) for k, v in s.env.items()}
+    return Rel(s.rel.op, substitute(s.rel.lhs, subst), substitute(s.rel.rhs, subst))
+
+
+_NEGATE = {">=": "<", ">": "<=", "<=": ">", "<": ">="}
+
+
+def _prove_everywhere(s, negate: bool = False) -> str | None:
+    """The decision procedure's proof that the relation holds (``negate``: fails) at every
+    value of the domain, as text; None if not proved (a few seconds at most)."""
+    from .decide import decide_relation
+    r = _concrete(s)
+    try:
+        d = decide_relation(r.lhs, _NEGATE[r.op] if negate else r.op, r.rhs, {s.var: s.domain},
+                            seconds=3.0, samples=200)
+    except (BoundcalcError, RecursionError):
+        return None
+    return d.text if d.verdict == "proved" else None
+
+
+def _box_holds(s, lo: Fraction, hi: Fraction) -> bool:
+    """Certified: the relation holds at every point of [lo, hi] (one interval enclosure)."""
+    for prec in (128, 512, 2048):
+        iv = mpb.try_enclose(s.diff, {**s.env, s.var: (lo, hi)}, prec=prec)
+        if iv is None:
+            continue
+        a, b = iv.a, iv.b
+        if {">=": a >= 0, ">": a > 0, "<=": b <= 0, "<": b < 0}[s.rel.op]:
+            return True
+    return False
+
+
+def _search_up(s: "_Solver", how: str, mirrored: bool) -> Solution:
+    """The least value of ``s.var`` in ``s.domain`` where the relation holds, its holds-set
+    being an up-set (``mirrored``: the problem was reflected, report in the user's terms).
+
+    1. from the top end: a point where it holds (the end itself if it belongs to the
+       domain; else exponential probes toward an open or infinite end);
+    2. from the bottom end: a point where it fails (likewise), else it holds on the whole
+       domain (certified at the closed end, by one interval enclosure up to an open end,
+       or by the decision procedure);
+    3. the bracket is refined; the answer is the shortest decimal at which the relation is
+       certified to hold, and a certified failing point just below is reported with it."""
+    D, var = s.domain, s.var
+    sg = -1 if mirrored else 1
+    word = ("greatest", "largest") if mirrored else ("least", "smallest")
+
+    def show(x):
+        return fmt_value(ExactValue(sg * Fraction(x)))
+
+    def sol(value, cert, status="solved", attained=True):
+        v = None if value is None else (int(sg * value) if s.integer else ExactValue(sg * value))
+        return Solution(var, v, word[0], s.integer, cert, how, status, attained)
+
+    # 1. a point where the relation holds, from the top end
+    top, below, last, nones = None, None, None, 0
+    for x in _toward_top(D):
+        r = s.decide(x)
+        last = x
+        if r is True:
+            top = x
+            break
+        if r is False:
+            below, nones = x, 0
         else:
-            raise BoundcalcError(f"{self.what}: could not certify a boundary for {var}")
-        other = x + step * max(abs(x), Fraction(1, 2 ** 1000)) * Fraction(1, 2 ** REAL_BITS)
-        inside = self.domain.contains(other)
-        fails = (not self.holds(other)) if inside else None
-        cert = {"holds_at": mpb.fmt_sig(x, 70),
-                "fails_at": mpb.fmt_sig(other, 70) if fails else None,
-                "relative_gap": f"2^-{REAL_BITS}"}
-        if fails is False:
-            cert["note"] = "the relation also holds just beyond: the boundary is not sharp here"
-        return Solution(var, mpb._fraction_mpf(x, 256), direction, False, cert, how)
+            nones += 1
+            if nones >= 2:
+                break
+    if top is None:
+        bad = _sample_counterexample(s, None, below, show, how) if s.check_samples else None
+        if bad:
+            return bad
+        if below is not None and below == last and D.hi is not None and (D.integer or D.hi_closed):
+            raise UnsatisfiableError(
+                f"no {var} in its domain satisfies {s.what}: it fails at {var} = {show(below)}, the "
+                f"{word[1]} {var} of its domain ({var} {_orig_domain(D, mirrored).describe()}), and {how}")
+        proof = _prove_everywhere(s, negate=True)
+        if proof:
+            raise UnsatisfiableError(f"no {var} in its domain satisfies {s.what}: {proof}")
+        where = f"{var} = {show(below)}" if below is not None else "every probe"
+        raise UnsatisfiableError(
+            f"no {var} found that satisfies {s.what}: it fails at every probe toward the "
+            f"{'lower' if mirrored else 'upper'} end of {var}'s domain, up to {where} "
+            f"(beyond it not decided; {how})")
+    # 2. a point where it fails, from the bottom end
+    hold, fail, nones = top, below, 0
+    if fail is None:
+        for x in _toward_bottom(D):
+            if x >= hold:
+                continue
+            r = s.decide(x)
+            if r is False:
+                fail = x
+                break
+            if r is True:
+                hold, nones = x, 0
+            else:
+                nones += 1
+                if nones >= 2:
+                    break
+    if fail is None:
+        bad = _sample_counterexample(s, hold, None, show, how) if s.check_samples else None
+        if bad:
+            return bad
+        end = _lowest(D)
+        if end is not None and hold == end:
+            return sol(hold, {"holds_at": show(hold), "fails_at": None,
+                              "note": f"{show(hold)} is the {word[1]} {var} of its domain; the relation "
+                                      f"holds at it, hence (monotone) on the whole domain"})
+        proof = None
+        if D.lo is not None and not D.integer and _box_holds(s, D.lo, hold):
+            proof = (f"one interval enclosure over [{show(D.lo)}, {show(hold)}] and monotonicity "
+                     f"above {show(hold)}")
+        proof = proof or _prove_everywhere(s)
+        inf = "-oo" if D.lo is None else show(D.lo)
+        if mirrored:
+            inf = "+oo" if D.lo is None else inf
+        if proof:
+            return sol(None, {"holds_at": show(hold), "fails_at": None,
+                              "bound": f"{'supremum' if mirrored else 'infimum'} {inf}, not attained",
+                              "proof": proof}, "holds everywhere", attained=False)
+        return sol(None, {"holds_at": show(hold), "fails_at": None,
+                          "note": f"holds at every probe toward the end of the domain, down to {var} = "
+                                  f"{show(hold)}; beyond it not decided"}, "undecided", attained=None)
+    # 3. refine the bracket (fail, hold) and certify both sides
+    a, b = s.refine(fail, hold, False, floor=fail)
+    if s.integer:
+        b = Fraction(math.ceil(b))
+        for _ in range(64):
+            if s.decide_final(b) is not True:
+                b += 1
+            elif b - 1 >= fail and s.decide_final(b - 1) is True:
+                b -= 1
+            else:
+                break
+        if s.decide_final(b) is not True or s.decide_final(b - 1) is not False:
+            raise BoundcalcError(f"{s.what}: could not certify a boundary for {var}")
+        ans, d = b, b - 1
+        attained, infimum = True, False
+    else:
+        ans, d, infimum = _certify_real(s, a, b, fail, hold)
+        attained = not infimum
+    held = ans if not infimum else _just_above(s, ans, b)
+    gap = abs(held - d) / max(abs(held), abs(d))
+    cert = {"holds_at": show(held), "fails_at": show(d)}
+    if not s.integer:
+        cert["relative_gap"] = f"2^-{max(0, -math.ceil(math.log2(gap)))}" if gap else "0"
+    if infimum:
+        cert["note"] = (f"{'supremum' if mirrored else 'infimum'} {show(ans)}, not attained: equality there "
+                        f"fails the strict relation, which holds just {'below' if mirrored else 'above'}")
+    out = sol(ans, cert, attained=attained)
+    if s.check_samples:
+        bad = _sample_counterexample(s, ans if attained else b, d, show, how)
+        if bad:
+            return bad
+    return out
+
+
+def _just_above(s, p, b):
+    """A certified holding point in (p, b] (the strict relation's infimum p)."""
+    c = shortest_decimal(p, b)
+    for _ in range(200):
+        if s.decide_final(c) is True:
+            return c
+        c = shortest_decimal(c, b)
+    return b
+
+
+def _certify_real(s, a, b, fail, hold):
+    """From a refined bracket (a, b): (answer, certified failing point, infimum?) where the
+    answer is the shortest decimal certified to hold, or the shortest decimal p at which a
+    strict relation meets equality exactly (then p is an infimum, not attained)."""
+    D = s.domain
+    if not (fail <= a < b <= hold):
+        a, b = max(a, fail), min(b, hold)
+    strict = s.rel.op in (">", "<")
+    c, lo_ok, eq_at = shortest_decimal(a, b, open_left=False), fail, None
+    for _ in range(400):
+        r = s.decide_final(c)
+        if r is True:
+            break
+        if r is False:
+            lo_ok = c
+            if strict and s.exact_sign(c) == 0:
+                eq_at = c
+            a = c
+        if c >= b:
+            c = hold
+            if s.decide_final(c) is not True:
+                raise BoundcalcError(f"{s.what}: could not certify a boundary for {s.var}")
+            break
+        c = shortest_decimal(c, b)
+    if eq_at is not None and eq_at == lo_ok:
+        return eq_at, eq_at, True
+    # a certified failing point just below: the shortest decimal in [a - 2^j gap, a]
+    gap = c - a if c > a else (b - a)
+    d = lo_ok
+    for j in range(64):
+        left = a - gap * 2 ** j
+        if left <= lo_ok or not D.contains(left):
+            break
+        cand = shortest_decimal(left, a, open_left=False)
+        if s.decide_final(cand) is False:
+            d = cand
+            break
+    return c, d, False
+
+
+def _orig_domain(D: Domain, mirrored: bool) -> Domain:
+    return _mirror_domain(D) if mirrored else D
+
+
+def _sample_counterexample(s, hold, fail, show, how: str = ""):
+    """Where monotonicity is only sampled or proved by a layer that may miss a pole: certified
+    values at sample points of the whole domain that contradict an up-set (it holds at h and
+    fails at f > h) — a 'not monotone' answer naming the simplest such pair, or None."""
+    res = {}
+    for x in _sample_points(s.domain):
+        r = s.decide(x)
+        if r is not None:
+            res[x] = r
+    if fail is not None:
+        res.setdefault(fail, False)
+    if hold is not None:
+        res.setdefault(hold, True)
+    simple = sorted(res, key=lambda x: (len(show(x)), abs(x)))
+    pair = next(((h, f) for h in simple if res[h] for f in simple if not res[f] and f > h), None)
+    if pair is None:
+        return None
+    h, f = pair
+    ce = {"holds_at": show(h), "fails_at": show(f)}
+    return Solution(s.var, None, "least", s.integer, {"counterexample": ce,
+                    "detail": f"the relation holds at {s.var} = {show(h)} but fails at {s.var} = {show(f)}"},
+                    (how + "; " if how else "") + f"contradicted at certified points ({s.var} = {show(h)}, "
+                    f"{show(f)}): not monotone over the domain", "not monotone")
 
 
 def solve_requirement(formula, var: str, values: dict) -> Solution:

@@ -1,0 +1,178 @@
+"""`require` over a symbol's real domain (issue 21): each case runs the CLI in a fresh
+process, and every answer is checked here by hand (exact rationals), never against an
+earlier output of the code. Also the exact printers and the radical equality test."""
+import json
+import os
+import subprocess
+import sys
+import time
+from fractions import Fraction
+
+import pytest
+
+from boundcalc.backends.exact import exact_zero
+from boundcalc.expr.numbers import ExactValue, fmt_decimal, shortest_decimal
+from boundcalc.expr.parser import parse
+
+ENV = {k: v for k, v in os.environ.items() if not k.startswith("BOUNDCALC")}
+
+SYMBOLS = {"z": "real", "x": "positive", "k": "integer in [1, 10]", "w": "(0, 1)"}
+FORMULAS = {"inv": "1/z", "idz": "z", "ex": "exp(z)", "xr": "1/x", "kk": "k", "ww": "w", "ax": "a*x"}
+
+
+@pytest.fixture(scope="module")
+def hz(tmp_path_factory):
+    """A user formula file: z real, x > 0, k integer in [1, 10], w in (0, 1), a > 0 with default 2."""
+    lines = ['[paper]', 'key = "hz"', 'title = "t"', 'authors = "A"', 'reference = "none"',
+             'text = "No paper: test."', 'results = ["Thm. 1"]']
+    for s, dom in SYMBOLS.items():
+        lines += [f"[symbols.{s}]", f'description = "{s}"', f'latex = "{s}"', f'domain = "{dom}"']
+    lines += ['[symbols.a]', 'description = "a"', 'latex = "a"', 'domain = "positive"', 'default = "2"']
+    for f, e in FORMULAS.items():
+        lines += [f"[formulas.{f}]", f'name = "{f}"', 'kind = "definition"', f'expr = "{e}"', 'source = "x"',
+                  'status = "as printed"']
+    lines += ['[settings.s]', 'name = "s"', 'source = "x"', 'default = true', 'solve_for = "z"', 'values = {}',
+              'requirements = []']
+    p = tmp_path_factory.mktemp("hz") / "hz.toml"
+    p.write_text("\n".join(lines) + "\n")
+    return str(p)
+
+
+def cli(*args):
+    t0 = time.perf_counter()
+    p = subprocess.run([sys.executable, "-m", "boundcalc.cli", *args], capture_output=True, text=True, env=ENV,
+                       timeout=120)
+    return p, time.perf_counter() - t0
+
+
+def req(hz, var, target):
+    p, _ = cli("--formulas", hz, "require", var, "--paper", "hz", "--target", target, "--json")
+    return p, (json.loads(p.stdout) if p.stdout.strip() else None)
+
+
+def cert(d):
+    return d["requirements"][0]["certificate"]
+
+
+def test_inverse_across_the_pole_is_not_monotone_never_no_value(hz):
+    # 1/z >= 1/2 holds on (0, 2]; 1/z <= 1/2 on (-oo, 0) and [2, oo): no least/greatest z answers
+    for target, holds in (("inv >= 0.5", lambda z: z != 0 and 1 / z >= Fraction(1, 2)),
+                          ("inv <= 0.5", lambda z: z != 0 and 1 / z <= Fraction(1, 2))):
+        p, d = req(hz, "z", target)
+        assert d is not None and d["z"] is None, p.stdout
+        r = d["requirements"][0]
+        assert r["result"] == "not monotone" and p.returncode == 3
+        ce = r["certificate"]["counterexample"]
+        h, f = Fraction(ce["holds_at"]), Fraction(ce["fails_at"])
+        assert holds(h) and not holds(f)
+        assert len(p.stderr.strip().splitlines()) == 1 and "not monotone in z" in p.stderr
+
+
+def test_identity_toward_minus_infinity_is_exact(hz):
+    p, d = req(hz, "z", "idz >= -1e30")
+    assert p.returncode == 0 and d["direction"] == "least" and Fraction(d["z"]) == -10 ** 30
+    assert Fraction(cert(d)["fails_at"]) < -10 ** 30
+
+
+def test_reciprocal_near_the_open_end_zero(hz):
+    p, d = req(hz, "x", "xr >= 1e25")          # greatest x = 1e-25, attained
+    c = cert(d)
+    x, f = Fraction(d["x"]), Fraction(c["fails_at"])
+    assert p.returncode == 0 and d["direction"] == "greatest" and x == Fraction(1, 10 ** 25)
+    assert 1 / x >= 10 ** 25 > 1 / f and 0 < f - x <= x * Fraction(1, 2 ** 190)
+
+
+def test_closed_end_of_an_integer_domain_is_the_answer(hz):
+    p, d = req(hz, "k", "kk <= 10")
+    assert p.returncode == 0 and d["k"] == 10 and d["direction"] == "greatest"
+
+
+def test_rounding_never_lands_on_an_excluded_end(hz):
+    p, d = req(hz, "w", "ww >= 0.9999999999999999")
+    w = Fraction(d["w"])
+    assert w == Fraction(9999999999999999, 10 ** 16) and 0 < w < 1 and d["attained"] is True
+    assert Fraction(cert(d)["fails_at"]) < w
+
+
+def test_strict_relation_has_an_infimum_not_attained(hz):
+    p, d = req(hz, "w", "ww > 0.5")
+    c = cert(d)
+    assert Fraction(d["w"]) == Fraction(1, 2) and d["attained"] is False
+    assert Fraction(c["fails_at"]) == Fraction(1, 2) < Fraction(c["holds_at"])
+
+
+def test_exp_holds_everywhere_quickly(hz):
+    t0 = time.perf_counter()
+    p, d = req(hz, "z", "ex >= 0")
+    assert p.returncode == 0 and d["requirements"][0]["result"] == "holds everywhere"
+    assert time.perf_counter() - t0 < 60
+
+
+def test_symbol_default_is_used_and_listed(hz):
+    p, d = req(hz, "x", "ax >= 1")              # a = 2 by its declared default: least x = 1/2
+    assert p.returncode == 0 and Fraction(d["x"]) == Fraction(1, 2)
+    assert d["inputs"]["a"]["value"] == "2" and d["inputs"]["a"]["from"] == "default"
+
+
+def test_deora_zeta_toward_the_open_end():
+    p, _ = cli("require", "zeta", "--setting", "dm1", "--target", "zeta <= 1e-20", "--d", "16", "--T", "8", "--json")
+    d = json.loads(p.stdout)
+    assert p.returncode == 0 and Fraction(d["zeta"]) == Fraction(1, 10 ** 20) and d["direction"] == "greatest"
+
+
+@pytest.mark.parametrize("big", ["1e400", "1e2000", "1e4000"])
+def test_require_heads_beyond_floats_answers_exactly(big):
+    # sqrt(H) >= C d sqrt(T) R^5 theta dist0^3 at C = R = 1, d = 16, T = 8: H = 256 * 8 * (theta dist0^3)^2
+    p, secs = cli("require-heads", "--theorem", "thm1", "--d", "16", "--T", "8", "--R", "1",
+                  "--theta-2inf", big, "--dist0", big, "--json")
+    assert p.returncode == 0, p.stderr
+    d = json.loads(p.stdout)
+    e = int(big[2:])
+    want = 2048 * 10 ** (8 * e)
+    h = next(r for r in d["requirements"] if r["id"] == "deora2023.heads_thm1")
+    got = h["H"] if isinstance(h["H"], int) else Fraction(h["certificate"]["holds_at"])
+    assert got == want and secs < 90
+
+
+def test_require_heads_imports_no_sympy():
+    p = subprocess.run([sys.executable, "-X", "importtime", "-m", "boundcalc.cli", "require-heads", "--theorem",
+                        "thm1", "--d", "16", "--T", "8", "--theta-2inf", "1e400", "--dist0", "1e400", "--json"],
+                       capture_output=True, text=True, env=ENV, timeout=120)
+    assert p.returncode == 0 and "sympy" not in p.stderr
+
+
+def test_repr_of_a_result_beyond_4300_digits():
+    import boundcalc
+    sol = boundcalc.formula("deora2023.heads_thm1").solve("H", T=8, d=16, R="1", theta_2inf="1e1000",
+                                                          dist0="1e1000")
+    assert sol.value == 2048 * 10 ** 8000 and "(8004 digits)" in repr(sol)
+
+
+def test_fmt_decimal_is_exact():
+    assert fmt_decimal(Fraction(1, 10 ** 25)) == "1e-25"
+    assert fmt_decimal(Fraction(9999999999999999, 10 ** 16)) == "0.9999999999999999"
+    assert fmt_decimal(Fraction(10 ** 4000)) == "1e+4000"
+    assert fmt_decimal(Fraction(-3, 2)) == "-1.5"
+    assert fmt_decimal(Fraction(1, 3)) == "1/3"            # not a decimal: never rounded
+    for x in (Fraction(5, 2 ** 70), Fraction(-123456789, 10 ** 40), Fraction(7 * 10 ** 30)):
+        assert Fraction(fmt_decimal(x)) == x
+
+
+def test_shortest_decimal_and_exact_value():
+    assert shortest_decimal(Fraction(1, 7), Fraction(1, 6)) == Fraction(3, 20)
+    assert shortest_decimal(Fraction(-3), Fraction(-1)) == -2
+    assert shortest_decimal(Fraction(1, 2), Fraction(6, 10), open_left=False) == Fraction(1, 2)
+    assert shortest_decimal(Fraction(1, 2), Fraction(6, 10)) == Fraction(6, 10)
+    import mpmath
+    assert mpmath.almosteq(mpmath.mpf(ExactValue(Fraction(1, 3))), mpmath.mpf(1) / 3)
+
+
+@pytest.mark.parametrize("text, env, want", [
+    ("sqrt(H) - 16*sqrt(8)*1.5**5", {"H": Fraction(118098)}, True),      # 16^2 * 8 * 1.5^10 = 118098
+    ("sqrt(H) - 16*sqrt(8)*1.5**5", {"H": Fraction(118099)}, False),
+    ("sqrt(2)*sqrt(2) - 2", {}, True),
+    ("H**(1/3) - 2", {"H": Fraction(8)}, True),
+    ("sqrt(2) + sqrt(3) - 1", {}, None),                                   # three terms: not decided here
+])
+def test_exact_zero_of_radicals(text, env, want):
+    assert exact_zero(parse(text), env) is want
