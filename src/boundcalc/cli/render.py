@@ -52,7 +52,8 @@ def print_require(data: dict, explain: bool = False) -> None:
         c.print(f"[bold]{_e(head)} {_e(var)} = {_e(data[var])}[/bold]  binding: {_e(short(b['id']))} "
                 f"({_e(b['status'])}; {_e(b['qualifier'])})", soft_wrap=False)
     else:
-        c.print(f"[bold]no {_e(word)} {_e(var)}[/bold]: {_e(short(b['id']))} is {_e(b['result'])}"
+        verb = "" if b["result"].startswith("holds") else "is "
+        c.print(f"[bold]no {_e(word)} {_e(var)}[/bold]: {_e(short(b['id']))} {verb}{_e(b['result'])}"
                 + (f" ({_e(b['monotone'])})" if b["result"] == "not monotone" else ""))
     if data.get("feasible") is False:
         c.print("[bold]infeasible[/bold]: the least values exceed the largest allowed ones")
