@@ -365,7 +365,7 @@ def selection_report(data: TokenDataset, p, sat_tol: float = 1e-5,
     if data.v is None:
         raise ValueError("selection_report needs a fixed head v")
     p = np.asarray(p, dtype=np.float64)
-    s = attention(data.X, data.W, p)
+    s = ops.softmax(data.keys @ p, axis=1)            # attention(X, W, p) from the data set's keys
     alpha = np.argmax(s, axis=1)
     sbar = float(np.mean(s[np.arange(s.shape[0]), alpha]))
     res = svm.att_svm(data.keys, alpha)

@@ -17,6 +17,7 @@ repository ``ucr-optml/max_margin_attention``); ``inits`` holds the initialisati
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -57,10 +58,14 @@ class TokenDataset:
                 raise ValueError(f"v must have shape ({d},), got {v.shape}")
             object.__setattr__(self, "v", v)
 
-    @property
+    @functools.cached_property
     def keys(self) -> Array:
-        """K_i = X_i W^T, i.e. k_it = W x_it (eq. (5)); shape (n, T, d)."""
-        return self.X @ self.W.T
+        """K_i = X_i W^T, i.e. k_it = W x_it (eq. (5)); shape (n, T, d). Computed once (the
+        data set is frozen) as one GEMM over all n T tokens, and read-only."""
+        n, T, d = self.X.shape
+        K = (self.X.reshape(n * T, d) @ self.W.T).reshape(n, T, d)
+        K.flags.writeable = False
+        return K
 
     @property
     def shape(self) -> tuple[int, int, int]:
