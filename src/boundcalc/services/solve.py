@@ -73,7 +73,11 @@ def relation_holds(rel: Rel, env: dict, *, what: str = "relation", diff=None, ke
         # equal to every precision tried: decide equality exactly (rational part plus
         # radicals, no SymPy: numeric commands never import it)
         from ..backends.exact import exact_zero
-        if exact_zero(diff, {k: Fraction(v) for k, v in env.items()}):
+        try:            # the values the sign was decided at, exactly (an mpf is a binary fraction)
+            exact_env = {k: _to_fraction(v) for k, v in env.items()}
+        except (TypeError, ValueError):
+            exact_env = None
+        if exact_env is not None and exact_zero(diff, exact_env):
             s = 0
         else:
             raise BoundcalcError(f"{what}: cannot decide the relation at these values")
