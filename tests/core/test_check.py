@@ -1070,3 +1070,18 @@ def test_strength_from_the_cli_rerun_line_and_fail_on(strength_report, tmp_path)
     assert p.returncode == 0 and d["counts"]["cannot fail"] == 1 and d["strength"]["cannot_fail"] == 1
     # 'cannot fail' is below an error: it fails the gate only with --fail-on warning
     assert _cli(shlex.split(f.rerun)[1:] + ["--fail-on", "warning"], cwd=tmp_path).returncode == 1
+
+
+def test_parallel_checks_give_the_serial_report():
+    """`check --jobs N` runs the checks in N worker processes; each check is decided on its
+    own, so grades, reasons and the order of the findings equal a serial run's."""
+    ids = ["lemma2_bound_nonnegative", "theorem5_from_lemmas", "lemma1_vs_its_proof", "lemma1_from_lemma2",
+           "union_bound_from_mohri"]
+    one = run_checks("anon2025", only=ids, jobs=1)
+    two = run_checks("anon2025", only=ids, jobs=2)
+    key = lambda r: [(f.paper, f.check, f.severity, f.reason, f.root) for f in r.results]
+    assert key(two) == key(one)
+    got = {f.check: f for f in two.results}
+    assert got["lemma1_from_lemma2"].root == "anon2025.lemma1_vs_its_proof"   # roots attached after the workers
+    with pytest.raises(Exception, match="jobs"):
+        run_checks("anon2025", only=ids[:1], jobs=0)

@@ -504,7 +504,9 @@ def check(paper: Optional[str] = typer.Argument(None),
                                              "dropped); a pass that kills none is graded 'cannot fail'."),
           fail_on: str = typer.Option("error", "--fail-on",
                                       help="Exit 1 when the report has a finding of this grade or worse: "
-                                           "error (default) | warning (also 'cannot fail') | never.")):
+                                           "error (default) | warning (also 'cannot fail') | never."),
+          jobs: int = typer.Option(-1, "--jobs", help="Worker processes (default -1: one per core); the "
+                                                      "report is the same for any number.")):
     """Audit a paper's algebra (all papers if none given): derivations, stated orders,
     monotonicity, restatements, vacuity, identities, engine measurements. Exits 1 when
     it finds an error (``--fail-on``), so it can gate a paper's CI."""
@@ -525,7 +527,7 @@ def check(paper: Optional[str] = typer.Argument(None),
         return
     from ..services.check import run_checks
     from .render import print_check
-    report = run_checks(paper, formulas_path=_paths(), only=only, strength=strength)
+    report = run_checks(paper, formulas_path=_paths(), only=only, strength=strength, jobs=jobs)
     if json:
         emit_json(report.to_json())
     elif markdown:

@@ -130,10 +130,13 @@ class Report:
         return report_html(self)
 
 
-def run_checks(paper: str | None = None, *, formulas_path=None, only=None, strength: bool = False) -> Report:
+def run_checks(paper: str | None = None, *, formulas_path=None, only=None, strength: bool = False,
+               jobs: int = 1) -> Report:
     """Run the declared checks of one paper (all papers if None). ``only``: check ids
     (``ID`` or ``paper.ID``) to run, the others skipped. ``strength``: re-run every pass on
-    mutants of its claim (:mod:`.strength`); a pass that kills none is graded "cannot fail"."""
+    mutants of its claim (:mod:`.strength`); a pass that kills none is graded "cannot fail".
+    ``jobs``: worker processes (-1: one per core); each check is decided on its own, with
+    budgets counted in work and CPU time, so the report is the same for any ``jobs``."""
     reg = get_registry(formulas_path)
     keys = [paper] if paper else list(reg.papers)
     for k in keys:
@@ -142,11 +145,33 @@ def run_checks(paper: str | None = None, *, formulas_path=None, only=None, stren
     t = time.perf_counter()
     todo = [(k, c.id) for k in keys for c in reg.paper(k).checks if wanted is None or (k, c.id) in wanted]
     extra = " --strength" if strength else ""
-    out = [_run_by_id(reg, k, cid, rerun_options(reg, k, formulas_path) + extra, strength) for k, cid in todo]
+    options = {k: rerun_options(reg, k, formulas_path) + extra for k in keys}
+    out = _run_todo(reg, todo, options, strength, formulas_path, jobs)
     _attach_roots(reg, out)
     cov = {k: coverage(k, formulas_path=formulas_path, results=out) for k in keys} if wanted is None else None
     opts = "".join(dict.fromkeys(rerun_options(reg, k, formulas_path) for k in keys))
     return Report(keys, out, time.perf_counter() - t, cov, opts + extra, strength)
+
+
+def _run_todo(reg, todo, options, strength, formulas_path, jobs) -> list[Finding]:
+    """The findings of ``todo`` in its order, in this process or in ``jobs`` worker processes
+    (interleaved chunks, so that slow checks spread over the workers)."""
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs == 0 or jobs < -1:
+        raise BoundcalcError(f"jobs must be a positive integer or -1 (one per core), got {jobs!r}")
+    n = (os.cpu_count() or 1) if jobs == -1 else jobs
+    if n == 1 or len(todo) < 2:
+        return [_run_by_id(reg, k, cid, options[k], strength) for k, cid in todo]
+    from joblib import Parallel, delayed
+    chunks = [todo[i::4 * n] for i in range(min(len(todo), 4 * n))]
+    paths = list(formulas_path) if formulas_path else None
+    parts = Parallel(n_jobs=n, backend="loky")(delayed(_run_chunk)(paths, c, options, strength) for c in chunks)
+    found = {(f.paper, f.check): f for part in parts for f in part}
+    return [found[t] for t in todo]
+
+
+def _run_chunk(formulas_path, chunk, options, strength) -> list[Finding]:
+    reg = get_registry(formulas_path)
+    return [_run_by_id(reg, k, cid, options[k], strength) for k, cid in chunk]
 
 
 def _attach_roots(reg, results: list[Finding]) -> None:
