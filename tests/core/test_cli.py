@@ -540,6 +540,16 @@ def test_the_same_value_twice_is_accepted():
 
 
 # ---------------------------------------------------------------------------- issue 21: --output -
+@pytest.mark.parametrize("args, flag", [(("compare", "deora2023", "--plot", "-"), "--plot"),
+                                        (("reproduce", "tarzanagh2023-fig1", "--plot-dir", "-"), "--plot-dir")])
+def test_figures_cannot_go_to_standard_output(tmp_path, args, flag):
+    p = subprocess.run([sys.executable, "-m", "boundcalc", *args], capture_output=True, text=True,
+                       cwd=tmp_path, timeout=120)
+    assert p.returncode == 2 and p.stderr == (f"error: {flag} -: figures are written as PNG and PDF files and "
+                                              "cannot go to standard output; give a file name\n")
+    assert list(tmp_path.iterdir()) == []                    # no file named '-' (or '-.png')
+
+
 @pytest.mark.parametrize("args, first", [
     (("sheet", "deora2023", "--format", "markdown"), "# Formula sheet: On the Optimization"),
     (("compare", "deora2023", "--format", "csv", *TINY_DEORA), "quantity,source,kind,formula,bound"),

@@ -105,6 +105,14 @@ def table(title: str, columns: list[str]):
 
 
 # ---------------------------------------------------------------------------- output paths
+def refuse_stdout_figures(flag: str, p) -> None:
+    """Figures are files (PNG and PDF): ``-`` means standard output only for --output."""
+    if p is not None and is_stdout(p):
+        from ..errors import BoundcalcError
+        raise BoundcalcError(f"{flag} -: figures are written as PNG and PDF files and cannot go to "
+                             "standard output; give a file name")
+
+
 def check_outputs(outputs: list[tuple[str, object]], *, force: bool = False) -> list:
     """Validate every output path of one run BEFORE any work starts.
 

@@ -121,7 +121,7 @@ def compare(paper: str, settings: dict[str, str], *, seed: int = 0, jobs: int = 
             no_cache: bool = False, max_memory: str | None = None) -> None:
     from ..experiments import experiment_module
     from ..reports.table import Table
-    from .output import check_outputs, console, write_output
+    from .output import check_outputs, console, refuse_stdout_figures, write_output
     if fmt not in FORMATS:
         raise BoundcalcError(f"unknown --format {fmt!r}; use one of {', '.join(FORMATS)}")
     _check_positive("--jobs", jobs, allow_all=True)
@@ -129,6 +129,7 @@ def compare(paper: str, settings: dict[str, str], *, seed: int = 0, jobs: int = 
     for flag, p in (("--output", output), ("--plot", plot)):
         if p is not None and not str(p).strip():
             raise BoundcalcError(f"{flag}: an empty path; give a file name")
+    refuse_stdout_figures("--plot", plot)
     if plot is not None:
         from ..reports.plots import targets
         outputs += [("--plot", p) for p in targets(plot)]
@@ -182,7 +183,7 @@ def reproduce(name: str | None, *, list_: bool = False, full: bool = False, json
               seed: int = 0, jobs: int = 1, backend: str = "loky", scheduler: str | None = None,
               plot_dir: str | None = None, no_cache: bool = False, force: bool = False,
               max_memory: str | None = None, settings: dict[str, str] | None = None) -> None:
-    from .output import console, emit_json
+    from .output import console, emit_json, refuse_stdout_figures
     if list_ or name == "list":
         list_reproductions(json)
         return
@@ -195,6 +196,7 @@ def reproduce(name: str | None, *, list_: bool = False, full: bool = False, json
     if scheduler and backend != "dask":
         raise BoundcalcError("--scheduler is only used with --backend dask")
     _check_positive("--jobs", jobs, allow_all=True)
+    refuse_stdout_figures("--plot-dir", plot_dir)
     if plot_dir:
         d = user_path(plot_dir)
         if d.exists() and not d.is_dir():
