@@ -222,12 +222,16 @@ def test_certified_evaluation_is_thread_safe_and_leaves_global_precision_alone()
     errors: list = []
 
     def work(d):
+        # each thread compares in a context of its own: mpmath.workdps on the global
+        # context from several threads at once races (and could leave it at 3100 digits)
+        ctx = mpmath.MPContext()
+        ctx.dps = 3100
+        r = ctx.mpf(ref)
         try:
             for _ in range(5):
-                v = mpb.evaluate(node, env, digits=d)
-                with mpmath.workdps(3100):
-                    if abs(v - ref) > abs(ref) * mpmath.mpf(10) ** (-d):
-                        errors.append((d, mpmath.nstr(v, 30)))
+                v = ctx.mpf(mpb.evaluate(node, env, digits=d))
+                if abs(v - r) > abs(r) * ctx.mpf(10) ** (-d):
+                    errors.append((d, ctx.nstr(v, 30)))
         except Exception as e:  # collected and reported below
             errors.append((d, repr(e)))
 
