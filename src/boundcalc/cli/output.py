@@ -19,7 +19,8 @@ def _default(o):
 
 # ---------------------------------------------------------------------------- non-UTF-8 streams
 # Symbols with a usual ASCII spelling; every other character: its LaTeX macro name from
-# reports.latex.UNICODE_MATH (theta, Sigma, otimes ...), or its NFKD letters (e, 2), or <U+XXXX>.
+# reports.latex.UNICODE_MATH (theta, Sigma, otimes ...), or its NFKD letters (e, 2), or "<U+" and its
+# four-digit hex code point.
 _ASCII = {"≤": "<=", "≥": ">=", "≠": "!=", "≈": "~=", "≲": "<~", "≳": ">~", "≪": "<<", "≫": ">>",
           "∼": "~", "≃": "~=", "≡": "==", "×": "x", "·": "*", "∘": "o", "−": "-", "±": "+/-",
           "∓": "-/+", "÷": "/", "∞": "inf", "√": "sqrt", "→": "->", "←": "<-", "↦": "|->",
