@@ -33,6 +33,7 @@ CHECK_FIELDS: dict[str, tuple[set[str], set[str]]] = {
     "vacuity": ({"formula", "at", "trivial", "direction"}, {"side", "trivial_is", "floor", "ceiling"}),
     "identity": ({"function", "derivative", "wrt", "at"}, {"tol", "uses"}),
     "measured": ({"measurement", "expected", "at"}, {"tol", "atol", "seed", "uses"}),
+    "transcription": ({"formula"}, set()),
 }
 _REGIME_FIELDS = {"name", "together", "fixed", "limit", "var", "order"}
 _CHECK_COMMON = {"id", "kind", "location", "description", "severity", "note", "covers", "reading", "explained_by",

@@ -11,7 +11,8 @@ this package only knows how to run each kind, one module per kind:
 - vacuity     — a bound at the paper's own settings against an exact trivial value;
                 an invalid (e.g. negative) bound is an error of the bound (:mod:`.vacuity`);
 - identity    — a printed derivative against high-precision finite differences;
-- measured    — a stated closed form against the NumPy engine on the paper's data model.
+- measured    — a stated closed form against the NumPy engine on the paper's data model;
+- transcription — a formula's printed LaTeX, parsed, against its expression (:mod:`.transcription`).
 
 Grades: error (false as printed), warning (imprecise: polylog factor, looser or larger
 constant, a vacuous bound; or undecided, said so), note (rests on a reading of garbled
@@ -42,14 +43,15 @@ from pathlib import Path
 
 from ...errors import BoundcalcError
 from ...registry import get_registry
-from . import derivation, hypotheses, identity, measured, order, relations, strength as _strength, vacuity
+from . import (derivation, hypotheses, identity, measured, order, relations, strength as _strength, transcription,
+               vacuity)
 from .common import _CLAIM_HOOK, _SECONDS_CAP, GRADES, SEVERITIES, Finding
 
 __all__ = ["run_checks", "Report", "Finding", "coverage", "RUNNERS", "SEVERITIES"]
 
 RUNNERS = {"derivation": derivation.run, "order": order.run, "monotone": relations.monotone,
            "compare": relations.compare, "restatement": relations.restatement, "vacuity": vacuity.run,
-           "identity": identity.run, "measured": measured.run}
+           "identity": identity.run, "measured": measured.run, "transcription": transcription.run}
 # ``check --fail-on LEVEL``: the grades that make the command exit 1
 FAIL_ON = {"error": ("error",), "warning": ("error", "warning", "cannot fail"), "never": ()}
 
