@@ -631,3 +631,52 @@ def _to_node(e, table: dict, where: str, tex: str) -> Node:
 def _short(text) -> str:
     s = " ".join(str(text).split())
     return repr(s) if len(s) <= 70 else repr(s[:50] + "...") + f" ({len(s)} characters)"
+
+
+# ----------------------------------------------------------------------------- back to text
+def to_text(node: Node) -> str:
+    """``node`` in the expression language of formula files (what ``expr`` would say): a
+    formula given by its LaTeX alone shows this as its expression. Parsing the text back
+    with :func:`.parser.parse` gives the same value (tested)."""
+    return _text(node, 0)
+
+
+_PREC = {"rel": 0, "add": 1, "mul": 2, "unary": 3, "pow": 4, "atom": 5}
+
+
+def _text(n: Node, ctx: int) -> str:
+    def wrap(s: str, prec: int) -> str:
+        return f"({s})" if prec < ctx else s
+    if isinstance(n, Num):
+        v = n.value
+        s = str(v.numerator) if v.denominator == 1 else f"{v.numerator}/{v.denominator}"
+        return wrap(s, _PREC["atom"] if v.denominator == 1 and v >= 0 else _PREC["unary"] if v.denominator == 1
+                    else _PREC["mul"])
+    if isinstance(n, (Const, Sym)):
+        return n.name
+    if isinstance(n, Ref):
+        return n.name if n.paper is None else f"{n.paper}.{n.name}"
+    if isinstance(n, Func):
+        return f"{n.name}(" + ", ".join(_text(a, 0) for a in n.args) + ")"
+    if isinstance(n, Rel):
+        return wrap(f"{_text(n.lhs, 1)} {n.op} {_text(n.rhs, 1)}", 0)
+    if isinstance(n, Add):
+        s = _text(n.args[0], _PREC["add"])
+        for a in n.args[1:]:
+            t = _text(a, _PREC["add"])
+            s += f" - {t[1:]}" if t.startswith("-") else f" + {t}"
+        return wrap(s, _PREC["add"])
+    if isinstance(n, Mul):
+        args = list(n.args)
+        neg = False
+        if args and isinstance(args[0], Num) and args[0].value == -1 and len(args) > 1:
+            neg, args = True, args[1:]
+        num = [a for a in args if not (isinstance(a, Pow) and isinstance(a.exp, Num) and a.exp.value == -1)]
+        den = [a.base for a in args if a not in num]
+        s = "*".join(_text(a, _PREC["mul"] + (k > 0)) for k, a in enumerate(num)) or "1"
+        for d in den:
+            s += "/" + _text(d, _PREC["unary"])
+        return wrap(("-" if neg else "") + s, _PREC["unary"] if neg else _PREC["mul"])
+    if isinstance(n, Pow):
+        return wrap(f"{_text(n.base, _PREC['atom'])}**{_text(n.exp, _PREC['unary'])}", _PREC["pow"])
+    raise ExpressionError(f"cannot print {type(n).__name__}")
