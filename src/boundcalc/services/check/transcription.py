@@ -43,11 +43,27 @@ def printed(reg, paper, spec):
     references resolved; raises :class:`BoundcalcError` naming the token it cannot read."""
     from ...expr import latex_in
     nm = latex_in.names_of_paper(paper)
-    prefer = {Sym(n) for n in spec.expr.symbols()} | {Ref(None, n) for k, n in spec.expr.refs() if k in (None, paper.key)}
+    prefer = _uses(reg, paper, spec)
     p = latex_in.parse_statement(spec.latex, nm, kind=spec.kind, where=f"{spec.id} latex", exclude=spec.name,
                                  prefer=frozenset(prefer))
     p.node = reg.resolve(p.node, paper.key)
     return p
+
+
+def _uses(reg, paper, spec) -> frozenset:
+    """The symbols (``Sym``) and the paper's formulas (bare ``Ref``) ``spec``'s expression
+    uses, directly or through the formulas it references: they settle a LaTeX name that
+    several symbols or formulas share."""
+    out, todo, seen = set(), [spec], set()
+    while todo:
+        s = todo.pop()
+        out |= {Sym(n) for n in s.expr.symbols()}
+        for k, n in s.expr.refs():
+            if k in (None, paper.key) and n not in seen and n in paper.formulas:
+                seen.add(n)
+                out.add(Ref(None, n))
+                todo.append(paper.formulas[n])
+    return frozenset(out)
 
 
 def run(reg, paper, t, f: Finding):
