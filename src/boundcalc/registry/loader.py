@@ -282,7 +282,7 @@ def _load_formulas(path: Path, paper: Paper, table: Any) -> None:
             paper=paper.key, name=name, title=_str(path, where, t["name"], "name"), kind=kind,
             text=text, expr=expr, source=_str(path, where, t["source"], "source"),
             latex=t.get("latex", ""), uses=tuple(uses), status=status, note=t.get("note", ""),
-            bounds=t.get("bounds", ""), direction=direction, solve_for=solve_for)
+            bounds=t.get("bounds", ""), direction=direction, solve_for=solve_for, from_latex="expr" not in t)
     for spec in paper.formulas.values():
         for u in spec.uses:
             if u not in paper.formulas:

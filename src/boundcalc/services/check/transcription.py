@@ -36,6 +36,22 @@ from .common import Finding, claim, decide, domains, formula_id, hidden_constant
 
 #: points compared for relations written differently
 POINTS = 64
+#: the id of the transcription check ``check --transcription`` adds for formula NAME
+PREFIX = "latex:"
+
+
+def checks(paper) -> list:
+    """One ``transcription`` check (id ``latex:NAME``) per formula of ``paper`` that has
+    both a printed LaTeX and an expression of its own (a formula given by its LaTeX alone
+    would only be compared with itself)."""
+    from ...registry.model import CheckSpec
+    out = []
+    for n, f in paper.formulas.items():
+        if f.latex and not f.from_latex:
+            fields = {"id": PREFIX + n, "kind": "transcription", "formula": n, "location": f.source,
+                      "description": f"the printed LaTeX of {f.id} states its expression"}
+            out.append(CheckSpec(paper.key, PREFIX + n, "transcription", f.source, fields["description"], fields))
+    return out
 
 
 def printed(reg, paper, spec):
