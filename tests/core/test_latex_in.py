@@ -202,6 +202,27 @@ def test_planted_transcription_error_fails_check(tmp_path):
     p = _cli(path, "check", "latexpaper")
     assert p.returncode == 1, p.stdout + p.stderr
     assert "1 error(s)" in p.stdout and "the expression is not what the paper prints" in p.stdout, p.stdout
+    # --transcription adds latex:NAME for formulas with both latex and expr (not for those
+    # given by their LaTeX alone), and its re-run line runs as printed
+    p = _cli(path, "check", "latexpaper", "--transcription", "--json")
+    assert p.returncode == 1
+    import json
+    data = json.loads(p.stdout)
+    ids = sorted(f["check"] for f in data["findings"] + data["passed"])
+    assert ids == ["gap_typed_latex", "latex:gap_typed"], ids
+    rerun = next(f["rerun"] for f in data["findings"] if f["check"] == "latex:gap_typed")
+    assert rerun.startswith("boundcalc check latexpaper --only latex:gap_typed --formulas "), rerun
+    q = subprocess.run([sys.executable, "-m", "boundcalc.cli", *rerun.split()[1:]], capture_output=True, text=True,
+                       env=ENV, timeout=180)
+    assert q.returncode == 1 and "1 error(s)" in q.stdout, q.stdout + q.stderr
+
+
+def test_latex_only_formula_up_to_constants_is_refused(tmp_path):
+    path = _write(tmp_path, extra="\n[formulas.loose]\nname = \"x\"\nkind = \"requirement\"\n"
+                                  "source = \"s\"\nlatex = 'n \\gtrsim B^2'\n")
+    p = _cli(path, "show", "latexpaper.gap")
+    assert p.returncode != 0 and "Traceback" not in p.stderr
+    assert "[formulas.loose]" in p.stderr and "only up to constants" in p.stderr, p.stderr
 
 
 def test_latex_only_formula_outside_the_whitelist_is_one_line(tmp_path):

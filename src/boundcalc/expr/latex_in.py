@@ -341,8 +341,9 @@ def _value(toks: list, nm: Names, where: str, exclude: str | None, tex: str, pre
     src, table = _emit(toks)
     expr = _sympy_parse(src, where, tex)
     node = _to_node(expr, table, where, tex)
-    if depth(node) > 200:
-        raise ExpressionError(f"{where}: LaTeX nested more than 200 levels deep: {_short(tex)}")
+    from .parser import MAX_DEPTH
+    if depth(node) > MAX_DEPTH:
+        raise ExpressionError(f"{where}: LaTeX nested more than {MAX_DEPTH} levels deep: {_short(tex)}")
     return node
 
 

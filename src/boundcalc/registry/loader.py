@@ -301,10 +301,14 @@ def _from_latex(path: Path, where: str, paper: Paper, table: dict, name: str, t:
         forms = {n: (f.get("kind", ""), f.get("latex", "")) for n, f in table.items() if isinstance(f, dict)}
         nm = paper.__dict__["_latex_names"] = latex_in.names_of_paper(paper, forms)
     try:
-        node = latex_in.parse_statement(t["latex"], nm, kind=t["kind"], where=f"{path.name}: {where} latex",
-                                        exclude=name).node
+        parsed = latex_in.parse_statement(t["latex"], nm, kind=t["kind"], where=f"{path.name}: {where} latex",
+                                          exclude=name)
     except BoundcalcError as e:
         raise FormulaFileError(str(e)) from None
+    if parsed.up_to_constants:       # never invent the constant a \lesssim hides
+        raise _fail(path, where, "the LaTeX holds only up to constants (\\lesssim, \\gtrsim or \\approx): give "
+                                 "'expr' with the hidden constant as a symbol of role = 'constant'")
+    node = parsed.node
     refs = sorted(n for _, n in node.refs())
     return node, latex_in.to_text(node), list(dict.fromkeys([*uses, *refs]))
 
