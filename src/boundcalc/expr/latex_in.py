@@ -68,6 +68,9 @@ _ASYMPTOTIC = {r"\mathcal": "asymptotic notation", r"\Omega": "asymptotic notati
 #: placeholders are ``\mathit{<_PREFIX><letters>}``: letters only (SymPy's grammar), never
 #: ``e`` or ``pi``, never a word of the text (the text's own letters are refused first)
 _PREFIX = "bcvar"
+# the placeholder's number in letters; never 'd', which SymPy's ANTLR lexer reads as a
+# differential inside \mathit{...} ('\mathit{bcvarda}' is refused)
+_DIGIT_LETTERS = "abcefghijk"
 
 
 class _Ph:
@@ -86,6 +89,7 @@ def tokens(tex: str) -> list:
     sizing, ``\\left``/``\\right`` or braces around a single token; ``\\tfrac`` is
     ``\\frac``, ``\\le`` is ``\\leq``, ``[...]`` and ``\\{...\\}`` are parentheses (not the
     optional argument of ``\\sqrt[n]``), ``:=`` is one token."""
+    tex = re.sub(r"\\operatorname\s*\{\s*(atan|arctan)\s*\}", r"\\arctan ", tex)   # SymPy's printer
     raw = [t for t in _TOKEN.findall(tex) if not t.isspace()]
     out: list = []
     i = 0
@@ -119,7 +123,36 @@ def tokens(tex: str) -> list:
                         out[j] = "]"
                         break
                     d -= 1
-    return _unbrace(out)
+    return _function_parens(_unbrace(out))
+
+
+_FUNCS = {r"\log", r"\ln", r"\exp", r"\sin", r"\cos", r"\tan", r"\tanh", r"\arctan", r"\max", r"\min"}
+
+
+def _function_parens(toks: list) -> list:
+    """``\\log{(x)}`` -> ``\\log(x)`` (SymPy's printer braces a function's parenthesised
+    argument; its parser would read ``\\log{(n)}^{6}`` as log(n^6), not log(n)^6)."""
+    out = list(toks)
+    i = 0
+    while i < len(out) - 2:
+        if out[i] in _FUNCS and out[i + 1] == "{" and out[i + 2] == "(":
+            d, j = 0, i + 1
+            while j < len(out):                 # the end of the brace group
+                d += (out[j] == "{") - (out[j] == "}")
+                if d == 0:
+                    break
+                j += 1
+            p, k = 0, i + 2                      # the end of the parenthesis opened at i + 2
+            while k < j:
+                p += (out[k] == "(") - (out[k] == ")")
+                if p == 0:
+                    break
+                k += 1
+            if j < len(out) and k == j - 1:      # {( ... )} exactly
+                del out[j]
+                del out[i + 1]
+        i += 1
+    return out
 
 
 def _unbrace(toks: list) -> list:
@@ -498,7 +531,7 @@ def _emit(toks) -> tuple[str, dict]:
     def ph(t: _Ph) -> str:
         if id(t) not in ids:
             k = len(table)
-            name = _PREFIX + "".join(chr(97 + int(c)) for c in str(k))
+            name = _PREFIX + "".join(_DIGIT_LETTERS[int(c)] for c in str(k))
             table[name] = t.node
             ids[id(t)] = name
         return r"\mathit{" + ids[id(t)] + "}"
