@@ -296,3 +296,15 @@ def test_every_built_in_formula_round_trips_through_its_latex():
     bad = {k: v for k, v in refused.items() if "ambiguous" not in v}
     assert not bad, bad
     assert ok >= 150, (ok, len(refused))
+
+
+def test_transcription_of_a_latex_only_formula_cannot_fail(tmp_path):
+    from boundcalc.registry import get_registry
+    from boundcalc.services.check import _run_kind
+    from boundcalc.services.check.common import Finding
+    reg = get_registry([str(_write(tmp_path))])
+    spec = reg.spec("latexpaper.gap")
+    assert spec.from_latex and spec.text == "2*capacity + 3*sqrt(log(2/delta)/(2*n))"
+    f = Finding("latexpaper", "t", "transcription", "ok", "", "")
+    _run_kind(reg, reg.paper("latexpaper"), {"formula": "gap"}, f)
+    assert f.severity == "cannot fail", f.message
