@@ -61,7 +61,8 @@ _RELS = {":=": ("==", False), "=:": ("=:", False), "=": ("==", False), r"\leq": 
          r"\geq": (">=", False), "<": ("<", False), ">": (">", False), r"\lesssim": ("<=", True),
          r"\gtrsim": (">=", True), r"\approx": ("==", True)}
 _OPEN, _CLOSE = {"(", "{", r"\lfloor", r"\lceil"}, {")", "}", r"\rfloor", r"\rceil"}
-_ASYMPTOTIC = {r"\mathcal": "asymptotic notation", r"\Omega": "asymptotic notation",
+_ASYMPTOTIC = {r"\mathcal": "a calligraphic name no [symbols] entry writes this way (or \\mathcal O: asymptotic "
+                            "notation)", r"\Omega": "asymptotic notation",
                r"\Theta": "asymptotic notation", r"\widetilde": "asymptotic notation (or a decoration)",
                r"\tilde": "a decoration"}
 
