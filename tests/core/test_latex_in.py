@@ -308,3 +308,16 @@ def test_transcription_of_a_latex_only_formula_cannot_fail(tmp_path):
     f = Finding("latexpaper", "t", "transcription", "ok", "", "")
     _run_kind(reg, reg.paper("latexpaper"), {"formula": "gap"}, f)
     assert f.severity == "cannot fail", f.message
+
+
+def test_statement_forms():
+    nm = L.names(SYMS)
+    # 'value >= Q': the quantity on the right is not taken for the value
+    p = L.parse_statement(r"\frac{B}{2} \ge \gamma", nm, kind="definition")
+    assert L.to_text(p.node) == "B/2" and p.op == "<="
+    # a chain keeps its other values for the transcription check
+    p = L.parse_statement(r"\gamma = B + n \le 2B", nm, kind="bound")
+    assert p.chained and L.to_text(p.node) == "2*B" and [L.to_text(o) for o in p.others] == ["B + n"]
+    # a where-clause is not one formula
+    with pytest.raises(BoundcalcError, match="top level"):
+        L.parse_statement(r"\gamma = B n,\quad n \ge 64", nm, kind="definition")

@@ -278,6 +278,9 @@ def split(tex: str, where: str = "LaTeX") -> Statement:
             d += t != r"\sqrt"
         elif t in _CLOSE:
             d -= 1
+        if d == 0 and t == ",":
+            raise ExpressionError(f"{where}: ',' at the top level (a where-clause or a list) is not one formula, "
+                                  f"in {_short(tex)}")
         if d == 0 and isinstance(t, str) and t in _RELS:
             parts.append(cur)
             rels.append(t)
@@ -324,6 +327,7 @@ class Parsed:
     op: str | None = None
     up_to_constants: bool = False
     chained: bool = False
+    others: tuple = ()           # a chain's other values that parse (``Q = a \\le b``: a)
 
 
 def parse_statement(tex: str, nm: Names, *, kind: str, where: str = "LaTeX", exclude: str | None = None,
@@ -344,11 +348,23 @@ def parse_statement(tex: str, nm: Names, *, kind: str, where: str = "LaTeX", exc
             k = st.rels.index("=:")
             part, op = st.parts[k], (st.rels[k - 1] if k > 0 else "=")
             chained = len(st.rels) > 2 or (len(st.rels) == 2 and k == 0)
+            rest = [q for j, q in enumerate(st.parts) if j not in (k, k + 1)]
         else:
             part, op = st.parts[-1], st.rels[-1]
             chained = len(st.rels) > 1
+            rest = st.parts[1:-1]
+            if len(st.rels) == 1 and _is_name(part, nm, exclude, where, tex, prefer) \
+                    and not _is_name(st.parts[0], nm, exclude, where, tex, prefer):
+                # 'value \ge Q': the quantity is on the right
+                part, op = st.parts[0], {r"\leq": r"\geq", r"\geq": r"\leq", "<": ">", ">": "<"}.get(op, op)
+        others = []
+        for q in rest if chained else ():
+            try:
+                others.append(_value(q, nm, where, exclude, tex, prefer))
+            except ExpressionError:
+                pass
         return Parsed(_value(part, nm, where, exclude, tex, prefer), _RELS[op][0] if op in _RELS else "==",
-                      st.up_to_constants, chained)
+                      st.up_to_constants, chained, tuple(others))
     if len(st.rels) != 1 or st.rels[0] in (":=", "=:"):
         what = "no relation" if not st.rels else f"{len(st.rels)} relations" if len(st.rels) > 1 else "a definition"
         raise ExpressionError(f"{where}: a {kind} is one relation 'lhs OP rhs', the LaTeX has {what}: {_short(tex)}")
@@ -356,6 +372,15 @@ def parse_statement(tex: str, nm: Names, *, kind: str, where: str = "LaTeX", exc
     lhs = _value(st.parts[0], nm, where, exclude, tex, prefer)
     rhs = _value(st.parts[1], nm, where, exclude, tex, prefer)
     return Parsed(Rel(op, lhs, rhs), op, loose, False)
+
+
+def _is_name(toks, nm, exclude, where, tex, prefer) -> bool:
+    """Whether ``toks`` is one recognised name (a symbol or a formula), nothing else."""
+    try:
+        r = _recognise(list(toks), nm, exclude, where, tex, prefer)
+    except ExpressionError:
+        return False
+    return len(r) == 1 and isinstance(r[0], _Ph) and isinstance(r[0].node, (Sym, Ref))
 
 
 def parse_value(tex: str, nm: Names, *, where: str = "LaTeX") -> Node:

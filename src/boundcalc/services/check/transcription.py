@@ -62,7 +62,9 @@ def printed(reg, paper, spec):
     prefer = _uses(reg, paper, spec)
     p = latex_in.parse_statement(spec.latex, nm, kind=spec.kind, where=f"{spec.id} latex", exclude=spec.name,
                                  prefer=frozenset(prefer))
+    p.raw = p.node
     p.node = reg.resolve(p.node, paper.key)
+    p.others = tuple(reg.resolve(o, paper.key) for o in p.others)
     return p
 
 
@@ -113,6 +115,17 @@ def run(reg, paper, t, f: Finding):
     f.evidence["verdict"] = r.method
     if r.verdict == "proved":
         f.message = f"the printed LaTeX states the expression [{r.method}]"
+        return
+    if p.chained:
+        for o in p.others:             # Q = a \le b: the expression may be any value of the chain
+            ro = decide(claim("printed", o), "==", b, domains(reg, paper, Rel("==", o, b)),
+                        statement=f"{fid}: printed (chain) == ours")
+            if ro.verdict == "proved":
+                f.evidence["verdict"] = ro.method
+                f.message = f"a value of the printed chain states the expression [{ro.method}]"
+                return
+        f.grade("note", "not compared", "the printed statement chains relations and none of its values is "
+                                        f"shown equal to the expression [{r.method}]: not graded")
         return
     if r.verdict != "disproved":
         f.grade("warning", "undecided", f"undecided: could not decide whether the printed LaTeX states the "
@@ -184,10 +197,17 @@ def _holds(sign: int, op: str) -> bool:
 def _grade_difference(reg, paper, spec, p, a, b, f: Finding, what: str):
     consts = hidden_constants(reg, paper, Rel("==", a, b))
     ratio = _ratio_symbols(a, b)
+    mine = _uses(reg, paper, spec)
+    foreign = sorted(n.name for n in (p.raw.unique_nodes()) if isinstance(n, (Sym, Ref))
+                     and not (isinstance(n, Ref) and n.paper not in (None, paper.key)) and n not in mine)
     if consts and ratio is not None and ratio <= set(consts):
         f.grade("note", "up to constants",
                 f"{what}; they differ only by the hidden constant(s) {', '.join(sorted(consts))} "
                 f"(role = 'constant': the printed LaTeX shows a number or leaves it out)")
+    elif foreign:
+        f.grade("note", "names differ", f"{what}; the printed LaTeX names {', '.join(foreign)}, which the "
+                                        f"expression does not use (a LaTeX name read as another symbol or "
+                                        f"formula, or a different notation): not graded an error")
     elif spec.status in ("corrected", "derived"):
         f.grade("note", "documented", f"{what}; the formula's status is '{spec.status}' (its note says why the "
                                       f"expression is not the printed text)")
