@@ -14,6 +14,9 @@ converted into the whitelist tree) and compared with the expression the tool eva
 
 A disagreement is graded by what explains it (formulas/README.md):
 
+* the print names a symbol or formula the expression does not use (directly or through
+  the formulas it references): a LaTeX name read as something else, or another notation
+  -> note ``names differ`` (never an error: the comparison is not like for like);
 * the ratio of the two values is free of every symbol but the hidden constants (role
   ``constant``): the printed LaTeX shows a number or drops a constant the expression names
   -> note ``up to constants``;
@@ -23,8 +26,10 @@ A disagreement is graded by what explains it (formulas/README.md):
   -> warning ``up to constants``;
 * otherwise an error, reason ``transcription``, with the certified counterexample.
 
-LaTeX the parser cannot read (a norm no symbol writes that way, ``\\sum``, ``\\mathcal O``)
-is a note ``not parsed`` naming the token: nothing was compared, and it says so.
+A chain ``Q = a \\le b`` passes when any of its values equals the expression, and is a note
+``not compared`` otherwise. LaTeX the parser cannot read (a norm no symbol writes that way,
+``\\sum``, ``\\mathcal O``, a where-clause) is a note ``not parsed`` naming the token:
+nothing was compared, and it says so.
 """
 from __future__ import annotations
 
