@@ -236,10 +236,10 @@ class Rel(_Fields):
         return Rel(self.op, kids[0], kids[1])
 
 
-def _flat(kind: type, kids: tuple) -> tuple:
+def _flat(kind: type[Add] | type[Mul], kids: tuple[Node, ...]) -> tuple[Node, ...]:
     if not any(type(k) is kind for k in kids):
         return kids
-    return tuple(x for k in kids for x in (k.args if type(k) is kind else (k,)))
+    return tuple(x for k in kids for x in (k.args if type(k) is kind and isinstance(k, (Add, Mul)) else (k,)))
 
 
 def depth(node: Node) -> int:

@@ -129,7 +129,9 @@ class Visitor(Generic[R]):
         if k0 in memo:
             return memo[k0]
         has_enter, has_leave = self._hooks
-        resolve = type(self).handler_for
+        cls = type(self)
+        table = cls._resolved
+        keep = None if by_value else self._alive.append
         stack: list[list] = []
         node, key = root, k0
         frame: list | None = None
@@ -140,32 +142,33 @@ class Visitor(Generic[R]):
                 out = self.enter(node) if has_enter else DESCEND
                 entered = out is not DESCEND
                 if not entered:
-                    fn, td = resolve(type(node))
+                    t = type(node)
+                    fn, td = table[t] if t in table else cls.handler_for(t)
                     if td:
                         gen = fn(self, node)
                         if type(gen) is GeneratorType:
-                            frame = [node, key, gen, None, None]
+                            frame = [node, key, gen, None, None, None]
                         else:
                             out = gen
                     else:
                         kids = node.children()
                         if kids:
-                            frame = [node, key, None, kids, []]
+                            frame = [node, key, None, kids, [], fn]
                         else:
                             out = fn(self, node, [])
                 if frame is None:
                     if has_leave and not entered:
                         out = self.leave(node, out)
                     memo[key] = out
-                    if not by_value:
-                        self._alive.append(node)
+                    if keep is not None:
+                        keep(node)
                     if not stack:
                         return out
                     frame, value = stack.pop(), out
                     continue
                 value = _START
             # advance ``frame`` with ``value`` (the result it asked for, or _START)
-            n, key, gen, kids, res = frame
+            n, key, gen, kids, res, fn = frame
             need = None
             if gen is None:
                 if value is not _START:
@@ -181,7 +184,7 @@ class Visitor(Generic[R]):
                     need, need_key = c, ck
                     break
                 if need is None:
-                    out = resolve(type(n))[0](self, n, res)
+                    out = fn(self, n, res)
             else:
                 send = None if value is _START else value
                 try:
@@ -202,8 +205,8 @@ class Visitor(Generic[R]):
             if has_leave:
                 out = self.leave(n, out)
             memo[key] = out
-            if not by_value:
-                self._alive.append(n)
+            if keep is not None:
+                keep(n)
             if not stack:
                 return out
             frame, value = stack.pop(), out

@@ -62,7 +62,8 @@ class _Keys(Visitor[int]):
 
     @handles(Num, Const, Sym, Ref, Add, Mul, Pow, Func, Rel)
     def _key(self, n: Node, kids: list[int]) -> int:
-        own = tuple(getattr(n, f) for f in n.__slots__ if f not in ("args", "base", "exp", "lhs", "rhs"))
+        fields: tuple[str, ...] = n.__slots__
+        own = tuple(getattr(n, f) for f in fields if f not in ("args", "base", "exp", "lhs", "rhs"))
         return self.table.setdefault((type(n).__name__, own, tuple(kids)), len(self.table))
 
 
