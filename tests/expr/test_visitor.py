@@ -265,3 +265,14 @@ def test_ported_walkers_on_a_deep_tree():
     for _ in range(depth):
         c = Add((c, Num(Fraction(1, 2))))
     assert fold_constants(c) == Num(Fraction(depth, 2))
+
+
+def test_trend_does_not_look_inside_a_relation():
+    """A relation has no direction: trend says so without evaluating its sides (one of
+    which is an unresolved reference that cannot be evaluated)."""
+    from boundcalc.expr.domains import Domain
+    from boundcalc.services.solve import trend
+    rel = Rel("<=", Add((Sym("x"), Ref(None, "f"))), Num(Fraction(1)))
+    assert trend(rel, "x", {}, Domain(lo=Fraction(1))) is None
+    assert trend(Add((Sym("x"), Num(Fraction(2)))), "x", {}, Domain(lo=Fraction(1))) == 1
+    assert trend(Mul((Num(Fraction(-1)), Sym("x"))), "x", {}, Domain(lo=Fraction(1))) == -1

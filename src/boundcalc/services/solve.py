@@ -31,7 +31,7 @@ from ..errors import BoundcalcError, UnsatisfiableError
 from ..expr.domains import Domain
 from ..expr.nodes import Add, Const, Func, Mul, Node, Num, Pow, Ref, Rel, Sym, sub, substitute
 from ..expr.numbers import ExactValue, fmt_decimal, fmt_int, shortest_decimal
-from ..expr.visitor import DESCEND, Visitor, handles
+from ..expr.visitor import DESCEND, Visitor, handles, top_down
 
 MAX_LOG2 = 400_000        # search up to 2^400000 (~10^120000)
 REAL_BITS = 200           # relative width of a real answer's bracket: 2^-REAL_BITS
@@ -170,7 +170,8 @@ class _Trend(Visitor[Info]):
         return None, None
 
     @handles(Num, Const, Ref, Rel)
-    def _unknown(self, node: Node, parts: list) -> Info:
+    @top_down
+    def _unknown(self, node: Node) -> Info:
         return None, None
 
     def mul(self, a, b):
