@@ -93,7 +93,7 @@ def _number(node: Node) -> Fraction | None:
 def tree_mutants(node: Node) -> list[tuple[str, Node, Node]]:
     """(label, site, replacement) for one claim node, in a fixed order."""
     top = node.rhs if isinstance(node, Rel) else node
-    out = [("scale by 2", top, Mul((Num(Fraction(2)), top))),
+    out: list[tuple[str, Node, Node]] = [("scale by 2", top, Mul((Num(Fraction(2)), top))),
            ("scale by 1/2", top, Mul((Num(Fraction(1, 2)), top)))]
     pows = []
     for n in _preorder(node):
