@@ -13,6 +13,7 @@ import pytest
 from boundcalc.errors import BoundcalcError
 from boundcalc.expr import latex_in as L
 from boundcalc.expr.nodes import Sym
+from boundcalc.expr.printing import to_text
 
 ENV = {k: v for k, v in os.environ.items() if not k.startswith("BOUNDCALC")}
 
@@ -81,9 +82,9 @@ def test_to_text_parses_back_to_the_same_value():
     for tex in [r"-\frac{B}{\gamma^{3/2}} - (n - 1)^{-2}", r"\frac{1}{2}\log_3(n) \cdot e^{-B}",
                 r"(Z_\mu - Z_\nu)^2 / (T n)", r"\max(B, -\gamma, n^{1/3})"]:
         node = L.parse_statement(tex, L.names(SYMS), kind="definition").node
-        back = parse(L.to_text(node))
+        back = parse(to_text(node))
         a, b = mpb.evaluate(node, env, digits=30), mpb.evaluate(back, env, digits=30)
-        assert abs(a - b) <= mpmath.mpf(10) ** -25 * abs(a), (tex, L.to_text(node))
+        assert abs(a - b) <= mpmath.mpf(10) ** -25 * abs(a), (tex, to_text(node))
 
 
 # ----------------------------------------------------------------------------- a user file
@@ -314,10 +315,10 @@ def test_statement_forms():
     nm = L.names(SYMS)
     # 'value >= Q': the quantity on the right is not taken for the value
     p = L.parse_statement(r"\frac{B}{2} \ge \gamma", nm, kind="definition")
-    assert L.to_text(p.node) == "B/2" and p.op == "<="
+    assert to_text(p.node) == "B/2" and p.op == "<="
     # a chain keeps its other values for the transcription check
     p = L.parse_statement(r"\gamma = B + n \le 2B", nm, kind="bound")
-    assert p.chained and L.to_text(p.node) == "2*B" and [L.to_text(o) for o in p.others] == ["B + n"]
+    assert p.chained and to_text(p.node) == "2*B" and [to_text(o) for o in p.others] == ["B + n"]
     # a where-clause is not one formula
     with pytest.raises(BoundcalcError, match="top level"):
         L.parse_statement(r"\gamma = B n,\quad n \ge 64", nm, kind="definition")

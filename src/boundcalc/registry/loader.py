@@ -310,7 +310,8 @@ def _from_latex(path: Path, where: str, paper: Paper, table: dict, name: str, t:
                                  "'expr' with the hidden constant as a symbol of role = 'constant'")
     node = parsed.node
     refs = sorted(n for _, n in node.refs())
-    return node, latex_in.to_text(node), list(dict.fromkeys([*uses, *refs]))
+    from ..expr.printing import to_text
+    return node, to_text(node), list(dict.fromkeys([*uses, *refs]))
 
 
 def _load_settings(path: Path, paper: Paper, table: Any) -> None:

@@ -237,8 +237,8 @@ def _ratio_symbols(a, b) -> set[str] | None:
 
 
 def _show(node) -> str:
-    from .common import show
+    from ...expr.printing import to_text
     try:
-        return show(node)
+        return to_text(node, simplify=True)
     except Exception:
         return repr(node)
