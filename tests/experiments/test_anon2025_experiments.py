@@ -205,3 +205,14 @@ def test_table1_float32_records_its_accuracy_against_float64():
     assert "## Accuracy of float32 against float64" in markdown_report(out)
     with pytest.raises(BoundcalcError, match="dtype"):
         E.run_table1(dtype="double", **kw)
+
+
+def test_compare_takes_dtype_float32():
+    kw = dict(seed=0, d_m=8, N=20, n_test=20, epochs=5)
+    a, b = E.compare(**kw), E.compare(**kw, dtype="float32")
+    assert b.settings["dtype"] == "float32"
+    ma, mb = ([r.measured for r in t.rows if isinstance(r.measured, float)] for t in (a, b))
+    assert len(ma) == len(mb) > 0 and ma != mb                          # GD ran in float32 ...
+    np.testing.assert_allclose(mb, ma, rtol=1e-3, atol=1e-6)           # ... and tracked float64
+    with pytest.raises(BoundcalcError, match="--dtype"):
+        E.compare(**kw, dtype="half")

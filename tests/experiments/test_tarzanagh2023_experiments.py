@@ -272,3 +272,14 @@ def test_float32_reproductions_record_their_accuracy_against_float64():
         assert r["max_rel_diff"] == pytest.approx(want, rel=1e-9) and 0 < want < 1e-4
     with pytest.raises(BoundcalcError, match="dtype"):
         E.run_fig9(dtype="float16", **kw)
+
+
+def test_compare_takes_dtype_float32():
+    a = E.compare(seed=0, steps=40, hessian_points=2, random_points=0)
+    b = E.compare(seed=0, steps=40, hessian_points=2, random_points=0, dtype="float32")
+    assert b.settings["dtype"] == "float32" and a.settings["dtype"] == "float64"
+    ma, mb = ([r.measured for r in t.rows if isinstance(r.measured, float)] for t in (a, b))
+    assert len(ma) == len(mb) > 0 and ma != mb                          # GD ran in float32 ...
+    np.testing.assert_allclose(mb, ma, rtol=1e-3, atol=1e-6)           # ... and tracked float64
+    with pytest.raises(BoundcalcError, match="--dtype"):
+        E.compare(seed=0, steps=4, dtype="float16")

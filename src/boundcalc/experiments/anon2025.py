@@ -49,6 +49,7 @@ SETTINGS: dict[str, tuple[object, str]] = {
     "epochs": (200, "full-batch GD steps (one step = one epoch)"),
     "lr": (0.1, "GD learning rate (paper: 0.1)"),
     "delta": (0.05, "confidence parameter delta of Theorem 5"),
+    "dtype": ("float64", "precision of the GD steps: float64 | float32 (iterates and test losses stay float64)"),
 }
 
 # Table 1 of the paper (App. B, "Lowest test loss and the epoch at which it was achieved for
@@ -74,6 +75,9 @@ def _check(s: dict) -> None:
     _require(s["epochs"] >= 1, "epochs", "a positive integer", s["epochs"])
     _require(s["lr"] > 0, "lr", "a positive number", s["lr"])
     _require(0 < s["delta"] < 1, "delta", "in (0, 1)", s["delta"])
+    from boundcalc.experiments.precision import parse_dtype
+    from boundcalc.experiments.settings import bad
+    s["dtype"] = parse_dtype(s["dtype"], bad)
 
 
 DATA = {"digits": "scikit-learn 8x8 digits, classes 0 vs 1 (360 images), row tokens (d_s = 8, d = 8)",
@@ -172,7 +176,7 @@ def compare(*, seed: int = 0, jobs: int = 1, cache_dir=None, **settings) -> Tabl
                  f"{PAPER} compare (d_m={s['d_m']}, N={s['N']}, n_test={s['n_test']}, epochs={s['epochs']})")
     try:
         with numpy_quiet():
-            run = train_run(s["d_m"], s["N"], s["n_test"], s["epochs"], s["lr"], seed)
+            run = train_run(s["d_m"], s["N"], s["n_test"], s["epochs"], s["lr"], seed, dtype=s["dtype"])
     except Divergence as e:
         return diverged_table(PAPER, "Anon (2025)", s, seed, run="full-batch GD", source="Sec. 3.1",
                               error=e, step_name="lr", step_value=s["lr"])

@@ -60,6 +60,7 @@ SETTINGS: dict[str, tuple[object, str]] = {
     "hessian_points": (20, "trajectory points at which the Hessian spectrum is measured"),
     "random_points": (20, "random points p (norms up to ||p(final)||) at which it is measured"),
     "sat_tol": (1e-5, "saturation threshold: s-bar >= 1 - sat_tol (App. E: 1e-5)"),
+    "dtype": ("float64", "precision of the GD steps on p: float64 | float32 (iterates stay float64)"),
 }
 
 # --- settings ----------------------------------------------------------------------------
@@ -71,6 +72,7 @@ def _check_common(s: dict) -> None:
     _require(s["loss"] in LOSSES, "loss", f"one of {', '.join(LOSSES)}", s["loss"])
     _require(s["p0_scale"] >= 0, "p0_scale", "a non-negative number", s["p0_scale"])
     _require(0 < s["sat_tol"] < 1, "sat_tol", "in (0, 1)", s["sat_tol"])
+    s["dtype"] = _dtype(s["dtype"])
 
 
 # --- instance helpers ----------------------------------------------------------------------
@@ -164,7 +166,7 @@ def compare(*, seed: int = 0, jobs: int = 1, cache_dir=None, **settings) -> Tabl
     try:
         with numpy_quiet():
             run = tz.gd_p(keys, gamma, p0, lr=s["lr"], steps=s["steps"], loss=s["loss"],
-                        normalized=s["normalized"], record=rec_steps)
+                          normalized=s["normalized"], record=rec_steps, dtype=s["dtype"])
     except Divergence as e:
         return diverged_table(PAPER, "Max-margin token selection", s, seed, run="GD on p", source="eq. (3)",
                               error=e, step_name="lr", step_value=s["lr"])
