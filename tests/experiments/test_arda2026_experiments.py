@@ -252,24 +252,44 @@ def test_time_model_holds_on_the_recordings():
     import json
     checked = {"cpu": 0, "wall": 0}
     for rec in recs:
-        data = json.loads(rec.read_text())
-        c = X.parse_settings({k: v for k, v in data["settings"].items() if k in X.SETTINGS})
-        for p in data["points"]:
-            est = X.point_seconds({**c, "dtype": p.get("dtype", "float64")}, p["m"])
-            if "train_cpu_seconds" in p:
-                assert 1 / CPU_FACTOR <= p["train_cpu_seconds"] / est <= CPU_FACTOR, (rec, p["m"], p["seed"], est)
-                checked["cpu"] += 1
-            elif "train_seconds" in p:
-                assert WALL_FACTORS[0] <= p["train_seconds"] / est <= WALL_FACTORS[1], (rec, p["m"], p["seed"], est)
-                checked["wall"] += 1
-        # the constants are the fit to a recording at the paper's sizes (per dtype, >= 2 widths)
-        for dt in ("float64", "float32"):
-            pts = [p for p in data["points"] if p.get("dtype") == dt and "train_cpu_seconds" in p]
-            if (c["n"], c["tau"]) == (5000, 4000) and len({p["m"] for p in pts}) >= 2:
-                a, b = X.fit_point_seconds(pts, 5000, 4000)
-                assert a == pytest.approx(X.CPU_SECONDS_PER_N_TAU[dt], rel=0.1)
-                assert b == pytest.approx(X.CPU_SECONDS_PER_N_M_TAU[dt], rel=0.05)
+        for k, v in check_recording_against_time_model(json.loads(rec.read_text()), str(rec)).items():
+            checked[k] += v
     assert checked["cpu"] + checked["wall"] >= 24
+
+
+def check_recording_against_time_model(data: dict, where: str) -> dict:
+    """Hold every point of an arda2026-fig1 recording to the time model; returns how many
+    points were checked on CPU seconds and on wall seconds."""
+    c = X.parse_settings({k: v for k, v in data["settings"].items() if k in X.SETTINGS})
+    checked = {"cpu": 0, "wall": 0}
+    for p in data["points"]:
+        est = X.point_seconds({**c, "dtype": p.get("dtype", "float64")}, p["m"])
+        if "train_cpu_seconds" in p:
+            assert 1 / CPU_FACTOR <= p["train_cpu_seconds"] / est <= CPU_FACTOR, (where, p["m"], p["seed"], est)
+            checked["cpu"] += 1
+        elif "train_seconds" in p:
+            assert WALL_FACTORS[0] <= p["train_seconds"] / est <= WALL_FACTORS[1], (where, p["m"], p["seed"], est)
+            checked["wall"] += 1
+    at_paper_sizes = (c["n"], c["tau"]) == (5000, 4000)
+    # the constants are the fit to a recording at the paper's sizes (per dtype, >= 2 widths)
+    for dt in ("float64", "float32"):
+        pts = [p for p in data["points"] if p.get("dtype") == dt and "train_cpu_seconds" in p]
+        if at_paper_sizes and len({p["m"] for p in pts}) >= 2:
+            a, b = X.fit_point_seconds(pts, 5000, 4000)
+            assert a == pytest.approx(X.CPU_SECONDS_PER_N_TAU[dt], rel=0.1), where
+            assert b == pytest.approx(X.CPU_SECONDS_PER_N_M_TAU[dt], rel=0.05), where
+    # a float32 recording's float64 check: its recorded CPU time (float64 / float32 ratio
+    # times the float32 seed's CPU seconds) against the float64 model
+    pc = data.get("precision_check")
+    if pc and pc.get("train_cpu_speedup"):
+        first = [p for p in data["points"] if p["seed"] == pc["seed"]]
+        f64 = pc["train_cpu_speedup"] * sum(p["train_cpu_seconds"] for p in first)
+        est = sum(X.point_seconds({**c, "dtype": "float64"}, p["m"]) for p in first)
+        assert 1 / CPU_FACTOR <= f64 / est <= CPU_FACTOR, (where, f64, est)
+        if at_paper_sizes:
+            assert f64 == pytest.approx(est, rel=0.05), where
+        checked["cpu"] += len(first)
+    return checked
 
 
 def test_time_model_is_linear_in_n_tau_and_m_and_counts_the_float64_check():

@@ -306,16 +306,18 @@ METRICS = (("eps_lin_sup", "linearization error sup_j |f - f_lin| (Lemma 3)"),
 # point costs whatever else shares the machine; wall time on a loaded machine is longer).
 # The ProjGD training of one (m, seed) point costs n * tau * (CPU_SECONDS_PER_N_TAU[dtype] +
 # CPU_SECONDS_PER_N_M_TAU[dtype] * m) CPU seconds, fitted (fit_point_seconds, relative least
-# squares) to the `train_cpu_seconds` of the points of the 10-seed recording at the paper's
-# sizes (n = 5000, tau = 4000, --set dtype=float32, 2 jobs, 2026-11-27): float32 from its
-# 60 points (m = 8: 17.5 s ... m = 256: 250 s, each within 16% of the fit although the
-# machine's load average went from 6 to 28 and the points' wall seconds from 1.0x to 7x their
-# CPU seconds), float64 from the seed it trains again in float64 (see the test
-# test_time_model_holds_on_the_recordings, which holds every recorded point to its estimate).
+# squares) to the `train_cpu_seconds` of the 10-seed recording at the paper's sizes
+# (examples/arda2026-fig1/full: n = 5000, tau = 4000, --set dtype=float32, 2 jobs,
+# 2026-11-27, 4487 s of wall time): float32 from its 60 points (m = 8: 17.5 s ... m = 256:
+# 250 s, each within 17% of the fit while the machine's load average went from 0.4 to 28 and
+# the points' wall seconds from 1.0x to 7x their CPU seconds), float64 from the six points of
+# seed 0 it trains again in float64 (m = 8: 23.9 s ... m = 256: 421 s, each within 8%; the
+# JSON keeps their total as the precision check's train_cpu_speedup). The test
+# test_time_model_holds_on_the_recordings holds every recorded point to its estimate.
 # Each seed's teacher labels (n = 5000, pool 8192) cost 9.0 CPU seconds (measured alone,
 # pools 512-8192, linear in n * pool).
-CPU_SECONDS_PER_N_TAU = {"float64": 5.41e-7, "float32": 5.53e-7}
-CPU_SECONDS_PER_N_M_TAU = {"float64": 8.36e-8, "float32": 4.46e-8}
+CPU_SECONDS_PER_N_TAU = {"float64": 5.30e-7, "float32": 5.55e-7}
+CPU_SECONDS_PER_N_M_TAU = {"float64": 7.74e-8, "float32": 4.46e-8}
 LABEL_SECONDS_PER_N_POOL = 9.0 / (5000 * 8192)
 PAPER_SOURCE = ("Sec. 6.1: 'the fitted slopes are in close agreement with the predicted m^(-1/2) rate' "
                 "(numerical slopes only inside Fig. 1, not in the text)")
