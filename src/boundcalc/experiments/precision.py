@@ -54,15 +54,21 @@ def precision_check(size_key: str, sizes, seed: int, pts: list[dict], ref: list[
     return {**out, **(extra or {})}
 
 
+def _has_slopes(pc: dict) -> bool:
+    dt = pc["dtype"]
+    return any(r.get(f"slope_{dt}") is not None or r.get("slope_float64") is not None for r in pc["rows"])
+
+
 def precision_markdown(pc: dict) -> list[str]:
     dt = pc["dtype"]
+    slopes = _has_slopes(pc)             # no slope columns over panels or cells
     out = [f"## Accuracy of {dt} against float64", "", pc["note"] + ".", "",
-           f"| quantity | max relative difference | slope ({dt}) | slope (float64) |",
-           "|---|---|---|---|"]
+           f"| quantity | max relative difference |" + (f" slope ({dt}) | slope (float64) |" if slopes else ""),
+           "|---|---|" + ("---|---|" if slopes else "")]
     for r in pc["rows"]:
-        sl = [r.get(f"slope_{dt}"), r.get("slope_float64")]
-        out.append(f"| {r['quantity']} | {_rel(r['max_rel_diff'])} | "
-                   + " | ".join("-" if v is None else f"{v:.4f}" for v in sl) + " |")
+        sl = [r.get(f"slope_{dt}"), r.get("slope_float64")] if slopes else []
+        out.append(f"| {r['quantity']} | {_rel(r['max_rel_diff'])} |"
+                   + "".join(" - |" if v is None else f" {v:.4f} |" for v in sl))
     if pc.get("train_cpu_speedup"):
         out += ["", f"Training CPU time, float64 / {dt}: {pc['train_cpu_speedup']:.2f}x."]
     for line in pc.get("agreement", ()):
@@ -78,12 +84,14 @@ def precision_rich(pc: dict):
     from rich.table import Table as RTable
 
     dt = pc["dtype"]
-    a = RTable(title=f"accuracy of {dt} against float64 (seed {pc['seed']}, every {pc['size_key']})")
-    for col in ("quantity", "max relative difference", f"slope ({dt})", "slope (float64)"):
+    slopes = _has_slopes(pc)
+    a = RTable(title=f"accuracy of {dt} against float64 ({pc['note'].split(' trained in ')[0]}, "
+                     f"every {pc['size_key']})")
+    for col in ("quantity", "max relative difference") + ((f"slope ({dt})", "slope (float64)") if slopes else ()):
         a.add_column(col, justify="right" if col != "quantity" else "left")
     for r in pc["rows"]:
-        a.add_row(r["quantity"], _rel(r["max_rel_diff"]),
-                  *("-" if v is None else f"{v:.4f}" for v in (r.get(f"slope_{dt}"), r.get("slope_float64"))))
+        sl = (r.get(f"slope_{dt}"), r.get("slope_float64")) if slopes else ()
+        a.add_row(r["quantity"], _rel(r["max_rel_diff"]), *("-" if v is None else f"{v:.4f}" for v in sl))
     if pc.get("agreement"):
         a.caption = "; ".join(pc["agreement"])
     return a
