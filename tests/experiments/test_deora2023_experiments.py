@@ -224,3 +224,19 @@ def test_dm1_seeds_batched_equal_each_seed_alone():
             else:
                 assert p[k] == v, k
         assert one["train_loss"] < one["train_loss_start"]          # it trained
+
+
+def test_dm1_batches_small_n_only(monkeypatch):
+    """Seeds of an n up to BATCH_MAX_N share one sweep task; above it each seed is its own
+    task (the large points must still spread over the workers)."""
+    from boundcalc.reports import sweep
+
+    seen = []
+    real = sweep.run
+    monkeypatch.setattr(sweep, "run", lambda fn, configs, **kw: seen.extend(
+        (c["n"], tuple(c["seeds"])) for c in configs) or real(fn, configs, **kw))
+    monkeypatch.setattr(X, "BATCH_MAX_N", 30)
+    out = X.run_dm1(seed=0, cache_dir=False, progress=False, ns=(20, 40), seeds=2, T=4, d=8, M=2, H=2, n1=20,
+                    K=3, n_test=20)
+    assert seen == [(20, (0, 1)), (40, (0,)), (40, (1,))]
+    assert [(p["n"], p["seed"]) for p in out["points"]] == [(20, 0), (20, 1), (40, 0), (40, 1)]
