@@ -10,9 +10,10 @@ where G = FLOPs / step time, R is the 1024 x 1024 GEMM rate of the same dtype me
 the same run, and F = G / R. Both are CPU seconds (``time.process_time``) on one BLAS
 thread, best of ``repeat`` rounds, and each round times the GEMM right before the step, so
 a loaded machine slows both alike (the ratio is the figure; the absolute times are not).
-float32 lines are printed against the float32 GEMM rate, and their ``fraction64=`` against
-the float64 rate (the question asked of the step: how much of the f64 peak it reaches, in
-whichever precision).
+Every model is timed in float64 and in float32 (its ``dtype`` option); float32 lines are
+printed against the float32 GEMM rate, and their ``fraction64=`` against the float64 rate
+(the question asked of the step: how much of the f64 peak it reaches, in whichever
+precision).
 
 FLOPs are counted from the code (2 per multiply-add of every matrix product; elementwise
 work, exp and tanh are not counted, so a fraction is a lower bound on the work done):
@@ -96,9 +97,10 @@ def deora_cases():
     s1, s2 = dm.sample(256, seed=0), dm.sample(n, seed=1)
     p, _ = D.first_phase(s1.X, s1.y, H, "full", seed=0)
     p.W += 0.05 * np.random.default_rng(0).standard_normal(p.W.shape)
-    X = np.ascontiguousarray(s2.X)
-    yield (f"deora2023 n={n} T={T} d={d} H={H}", np.float64,
-           lambda: D.gd_step(p.copy(), X, s2.y, 0.1), deora_flops(n, T, d, H, T))
+    for dt in (np.float64, np.float32):
+        X = np.ascontiguousarray(s2.X, dtype=dt)            # cast once, as train() does
+        yield (f"deora2023 n={n} T={T} d={d} H={H}", dt,
+               lambda X=X, dt=dt: D.gd_step(p.copy(), X, s2.y, 0.1, dtype=dt), deora_flops(n, T, d, H, T))
 
 
 def tarzanagh_cases():
@@ -111,10 +113,11 @@ def tarzanagh_cases():
         keys = np.stack([x.keys for x in data])
         gamma = np.stack([x.Y[:, None] * (x.X @ x.v) for x in data])
         p0 = 0.01 * np.random.default_rng(0).standard_normal((B, d))
-        yield (f"tarzanagh2023 B={B} n={n} T={T} d={d} ({steps} steps)", np.float64,
-               lambda keys=keys, gamma=gamma, p0=p0: tz.gd_p(keys, gamma, p0, lr=1.0, steps=steps - 1,
-                                                             loss="logistic", normalized=True),
-               float(steps * 4 * B * n * T * d))
+        for dt in (np.float64, np.float32):
+            yield (f"tarzanagh2023 B={B} n={n} T={T} d={d} ({steps} steps)", dt,
+                   lambda keys=keys, gamma=gamma, p0=p0, dt=dt: tz.gd_p(keys, gamma, p0, lr=1.0, steps=steps - 1,
+                                                                        loss="logistic", normalized=True, dtype=dt),
+                   float(steps * 4 * B * n * T * d))
 
 
 CASES = {"arda2026": arda_cases, "deora2023": deora_cases, "tarzanagh2023": tarzanagh_cases}

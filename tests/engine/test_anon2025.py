@@ -152,3 +152,28 @@ def test_torch_bench_matches_numpy_gradients():
     assert bench["check"]() < 1e-12
     bench["numpy_step"]()
     bench["torch_step"]()
+
+
+@pytest.mark.parametrize("loss", an.LOSSES)
+def test_float32_gradient_is_the_float64_gradient_to_single_precision(loss):
+    X, y, P = small(4, N=7, ds=5, d=4, dm=8)
+    v64, g64, f64 = an._value_grad_outputs(P, X, y, loss)
+    v32, g32, f32 = an._value_grad_outputs(P, X, y, loss, np.float32)
+    assert g32.WQ.dtype == np.float64 and f32.dtype == np.float64
+    assert v32 == pytest.approx(v64, rel=1e-5) and not v32 == v64
+    np.testing.assert_allclose(g32.vector(), g64.vector(), rtol=1e-4, atol=1e-6 * np.abs(g64.vector()).max())
+    np.testing.assert_allclose(f32, f64, rtol=1e-5, atol=1e-6)
+
+
+def test_float32_training_tracks_float64_and_keeps_float64_iterates():
+    X, y, P = small(5, N=20, ds=4, d=3, dm=6)
+    Xt, yt, _ = small(6, N=10, ds=4, d=3, dm=6)
+    a = an.train(P, X, y, lr=0.1, steps=50, X_test=Xt, y_test=yt)
+    b = an.train(P, X, y, lr=0.1, steps=50, X_test=Xt, y_test=yt, dtype="float32")
+    assert b.params.WQ.dtype == np.float64
+    np.testing.assert_allclose(b.train_loss, a.train_loss, rtol=1e-5)
+    np.testing.assert_allclose(b.test_loss, a.test_loss, rtol=1e-5)
+    np.testing.assert_allclose(b.params.vector(), a.params.vector(), rtol=1e-4, atol=1e-6)
+    assert b.radii != a.radii                                   # the steps really ran in float32
+    with pytest.raises(ValueError, match="dtype"):
+        an.train(P, X, y, lr=0.1, steps=2, dtype="float16")

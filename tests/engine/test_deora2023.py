@@ -353,3 +353,50 @@ def test_float32_training_tracks_float64():
     assert b.params.W.dtype == np.float64
     with pytest.raises(ValueError, match="dtype"):
         D.train(p, s2.X, s2.y, eta=0.5, steps=1, dtype="int8")
+
+
+@pytest.mark.parametrize("decoder", ["full", "pooling", "last"])
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+def test_train_batch_equals_each_problem_alone(decoder, dtype):
+    """B independent problems in lock-step (a leading batch axis): each gets the iterates,
+    losses, gradient norms and distances it gets from train() alone."""
+    from boundcalc.engine.data.dm1 import make_dm1
+
+    dm = make_dm1(T=4, d=7, M=2, S=1.0, zeta=0.5, z_mu=0.05, z_nu=0.05, z_perp_norm=0.1)
+    probs = []
+    for b in range(3):
+        s1, s = dm.sample(30, seed=10 + b), dm.sample(150, seed=20 + b)    # 150 > one block: chunks
+        p, _ = D.first_phase(s1.X, s1.y, 5, decoder, seed=b)
+        p.W += 0.3 * np.random.default_rng(b).standard_normal(p.W.shape)
+        probs.append((p, s.X, s.y))
+    probs[1][0].W *= 400.0                  # problem 1 needs the max-shifted softmax, the others not
+    assert [ops.softmax_needs_shift(D.logit_bound(p, X), np.dtype(dtype)) for p, X, _ in probs] == [False, True, False]
+    got = D.train_batch([p for p, _, _ in probs], np.stack([X for _, X, _ in probs]),
+                        np.stack([y for _, _, y in probs]), eta=0.5, steps=12, dtype=dtype)
+    tol = 1e-12 if dtype == "float64" else 1e-6
+    for (p, X, y), g in zip(probs, got):
+        one = D.train(p, X, y, eta=0.5, steps=12, dtype=dtype)
+        for a, b in ((g.params.U, one.params.U), (g.params.W, one.params.W), (g.train_loss, one.train_loss),
+                     (g.grad_norm, one.grad_norm), (g.dist_init, one.dist_init)):
+            np.testing.assert_allclose(a, b, rtol=tol, atol=tol * np.max(np.abs(b)))
+        assert not np.array_equal(g.params.W, p.W)                    # it trained
+
+
+def test_train_batch_names_the_diverging_problem_and_checks_shapes():
+    from boundcalc.engine.budget import Divergence
+    from boundcalc.engine.data.dm1 import make_dm1
+
+    dm = make_dm1(T=4, d=7, M=2, S=1.0, zeta=0.5, z_mu=0.05, z_nu=0.05, z_perp_norm=0.1)
+    s1, s = dm.sample(20, seed=1), dm.sample(20, seed=2)
+    p, _ = D.first_phase(s1.X, s1.y, 3, "full", seed=0)
+    X = np.stack([s.X, s.X])
+    y = np.stack([s.y, s.y])
+    q = p.copy()
+    q.W[0, 0, 0] = np.inf                                      # only problem 1 is not finite
+    with pytest.raises(Divergence, match="problem 1"):
+        D.train_batch([p, q], X, y, eta=0.1, steps=3)
+    assert np.isfinite(D.train(p, s.X, s.y, eta=0.1, steps=3).train_loss).all()
+    with pytest.raises(ValueError, match="shape"):
+        D.train_batch([p, p], s.X, y, eta=0.1, steps=1)
+    with pytest.raises(ValueError, match="y must"):
+        D.train_batch([p, p], X, s.y, eta=0.1, steps=1)

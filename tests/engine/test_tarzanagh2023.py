@@ -283,3 +283,56 @@ def test_trajectory_estimate_covers_the_measured_peak():
     tracemalloc.stop()
     est = tz.trajectory_bytes(3000, data.X.shape[2])
     assert peak <= est <= 3 * peak, (peak, est)
+
+
+def _gd_p_by_hand_float32(keys, gamma, p0, lr, steps):
+    """Normalised GD on p with (15a) written out independently: every step's softmax and
+    gradient in float32 (max-shifted softmax, s * (gamma - s^T gamma) centring), p in float64."""
+    K, G = keys.astype(np.float32), gamma.astype(np.float32)
+    n = K.shape[0]
+    p = np.array(p0, dtype=np.float64)
+    for _ in range(steps):
+        z = K @ p.astype(np.float32)
+        e = np.exp(z - z.max(axis=1, keepdims=True))
+        s = e / e.sum(axis=1, keepdims=True)
+        m = np.sum(s * G, axis=1)
+        dl = -1.0 / (1.0 + np.exp(m))                                 # logistic l'
+        g = np.einsum("nt,ntd->d", (dl / n)[:, None] * s * (G - m[:, None]), K).astype(np.float64)
+        p = p - lr * g / np.linalg.norm(g)
+    return p
+
+
+def test_gd_p_in_float32_tracks_float64_and_keeps_float64_iterates():
+    data = tokens.appendix_e(4, 6, 10, seed=3)
+    gamma = data.Y[:, None] * (data.X @ data.v)
+    p0 = 0.01 * ops.rng(2).standard_normal(10)
+    kw = dict(lr=0.5, steps=40, loss="logistic", normalized=True)
+    a = tz.gd_p(data.keys, gamma, p0, **kw)
+    b = tz.gd_p(data.keys, gamma, p0, dtype="float32", **kw)
+    assert b["p"].dtype == np.float64 and b["grad_norm"].dtype == np.float64
+    assert 0 < np.max(np.abs(b["p"] - a["p"])) < 1e-4 * np.linalg.norm(a["p"])   # float32 changed it, a little
+    np.testing.assert_allclose(b["p"], _gd_p_by_hand_float32(data.keys, gamma, p0, 0.5, 40), rtol=1e-4, atol=1e-6)
+    # batched float32 = each problem alone in float32
+    many = [tokens.appendix_e(4, 6, 10, seed=s) for s in range(3)]
+    keys = np.stack([x.keys for x in many])
+    gam = np.stack([x.Y[:, None] * (x.X @ x.v) for x in many])
+    P0 = 0.01 * ops.rng(5).standard_normal((3, 10))
+    got = tz.gd_p(keys, gam, P0, dtype="float32", **kw)["p"]
+    for k in range(3):
+        np.testing.assert_allclose(got[k], tz.gd_p(keys[k], gam[k], P0[k], dtype="float32", **kw)["p"],
+                                   rtol=1e-5, atol=1e-7)
+    with pytest.raises(ValueError, match="dtype"):
+        tz.gd_p(data.keys, gamma, p0, dtype="float16", **kw)
+
+
+@pytest.mark.parametrize("params", ["p", "vp"])
+def test_train_in_float32_tracks_float64(params):
+    data = tokens.fig3a() if params == "vp" else tokens.fig1b()
+    a = tz.train(data, params=params, lr=0.1, steps=100, normalized=True)
+    b = tz.train(data, params=params, lr=0.1, steps=100, normalized=True, dtype="float32")
+    assert b.p.dtype == np.float64 and b.loss.dtype == np.float64
+    np.testing.assert_allclose(b.p, a.p, rtol=1e-4, atol=1e-5)
+    np.testing.assert_allclose(b.loss, a.loss, rtol=1e-4)
+    assert np.any(b.loss != a.loss)                       # the steps really ran in float32
+    with pytest.raises(ValueError, match="dtype"):
+        tz.train(data, params=params, lr=0.1, steps=2, dtype="int8")

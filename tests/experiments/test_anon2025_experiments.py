@@ -110,8 +110,8 @@ def test_table1_tiny_run_digits_variant():
         assert cell["lowest_test_loss"]["high"] == pytest.approx(np.mean(v) + half, rel=1e-9)
     # on the 8x8 digits no paper row is comparable
     assert {r["verdict"] for r in out["paper_vs_ours"] if r["quantity"].startswith("lowest")} == {"not comparable"}
-    again = E.run_table1(**kw)                 # deterministic, apart from the runs' wall seconds
-    assert all(r.pop("seconds") > 0 for r in again["runs"] + out["runs"])
+    again = E.run_table1(**kw)                 # deterministic, apart from the runs' wall and CPU seconds
+    assert all(r.pop("seconds") > 0 and r.pop("cpu_seconds") > 0 for r in again["runs"] + out["runs"])
     assert json.dumps(again) == json.dumps(out)
     assert E.render_table1(out) is not None
     with pytest.raises(BoundcalcError, match="--Ns\\b"):
@@ -182,3 +182,37 @@ def test_cell_estimate_is_calibrated_on_the_recorded_runs():
     for r in data["runs"]:                      # every recorded run within a factor 2 of its estimate
         est = E.estimate_cell_seconds(r["d_m"], r["N"], n_test, epochs)
         assert 0.5 <= est / r["seconds"] <= 2.0, (r["d_m"], r["N"], est, r["seconds"])
+
+
+def test_table1_float32_records_its_accuracy_against_float64():
+    from boundcalc.experiments.paper_vs_ours import markdown_report
+
+    kw = dict(seed=0, cache_dir=False, progress=False, cells=[(16, 40), (32, 60)], epochs=30, seeds=2,
+              n_test=40, data="digits")
+    out = E.run_table1(dtype="float32", **kw)
+    ref = E.run_table1(**{**kw, "seeds": 1})                # float64, computed here
+    assert ref["precision_check"] is None and out["setup"]["dtype"] == "float32"
+    assert all(r["dtype"] == "float32" and r["cpu_seconds"] > 0 for r in out["runs"])
+    pc = out["precision_check"]
+    assert pc["size_key"] == "cell" and pc["sizes"] == ["d_m = 16, N = 40", "d_m = 32, N = 60"]
+    got = {(r["d_m"], r["N"]): r for r in out["runs"] if r["seed"] == 0}
+    want = {(r["d_m"], r["N"]): r for r in ref["runs"]}
+    row = next(r for r in pc["rows"] if r["key"] == "lowest_test_loss")
+    rel = max(abs(got[k]["lowest_test_loss"] - want[k]["lowest_test_loss"]) / want[k]["lowest_test_loss"]
+              for k in want)
+    assert row["max_rel_diff"] == pytest.approx(rel, rel=1e-12) and 0 < rel < 1e-4
+    assert row["slope_float32"] is None                      # cells are not a scale
+    assert "## Accuracy of float32 against float64" in markdown_report(out)
+    with pytest.raises(BoundcalcError, match="dtype"):
+        E.run_table1(dtype="double", **kw)
+
+
+def test_compare_takes_dtype_float32():
+    kw = dict(seed=0, d_m=8, N=20, n_test=20, epochs=5)
+    a, b = E.compare(**kw), E.compare(**kw, dtype="float32")
+    assert b.settings["dtype"] == "float32"
+    ma, mb = ([r.measured for r in t.rows if isinstance(r.measured, float)] for t in (a, b))
+    assert len(ma) == len(mb) > 0 and ma != mb                          # GD ran in float32 ...
+    np.testing.assert_allclose(mb, ma, rtol=1e-3, atol=1e-6)           # ... and tracked float64
+    with pytest.raises(BoundcalcError, match="--dtype"):
+        E.compare(**kw, dtype="half")

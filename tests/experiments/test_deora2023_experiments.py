@@ -137,10 +137,10 @@ def test_reproduction_tiny(tmp_path):
     json.dumps(out)
     assert out["ns"] == [20, 40] and out["seeds"] == [0, 1]
     assert len(out["points"]) == 4 and all(p["n"] in (20, 40) for p in out["points"])
-    # the numbers are those of the single-point measurement
+    # the numbers are those of the single-point measurement (the seeds ran as one batch)
     one = X.measure({**X.parse_settings({k: v for k, v in kw.items()
                                          if k in X.SETTINGS}), "n": 40, "seed": 1})
-    assert out["points"][3]["train_loss"] == one["train_loss"]
+    assert out["points"][3]["train_loss"] == pytest.approx(one["train_loss"], rel=1e-12)
     assert out["per_n"][1]["train_loss"]["mean"] == pytest.approx(
         np.mean([out["points"][2]["train_loss"], out["points"][3]["train_loss"]]))
     assert out["plots"] and all((tmp_path / p).exists() or __import__("os").path.exists(p) for p in out["plots"])
@@ -205,3 +205,38 @@ def test_dm1_float32_records_its_accuracy_against_float64():
     assert "## Accuracy of float32 against float64" in markdown_report(out)
     with pytest.raises(BoundcalcError, match="dtype"):
         X.run_dm1(dtype="bfloat16", **kw)
+
+
+def test_dm1_seeds_batched_equal_each_seed_alone():
+    """deora2023-dm1 trains the seeds of one n as one batch (a leading batch axis): every
+    recorded number equals that of the seed's point computed alone, to 1e-12."""
+    cfg = {**X.parse_settings(dict(T=4, d=8, M=2, H=3, n1=30, n=90, K=8, n_test=40)), "seeds": [3, 4, 5]}
+    got = X.dm1_points(cfg)["points"]
+    assert [p["seed"] for p in got] == [3, 4, 5]
+    for p in got:
+        one = X.dm1_point({**{k: v for k, v in cfg.items() if k != "seeds"}, "seed": p["seed"]})
+        assert p.keys() == one.keys()
+        for k, v in one.items():
+            if k == "train_cpu_seconds":
+                assert p[k] > 0
+            elif isinstance(v, float):
+                assert p[k] == pytest.approx(v, rel=1e-12, abs=1e-15), k
+            else:
+                assert p[k] == v, k
+        assert one["train_loss"] < one["train_loss_start"]          # it trained
+
+
+def test_dm1_batches_small_n_only(monkeypatch):
+    """Seeds of an n up to BATCH_MAX_N share one sweep task; above it each seed is its own
+    task (the large points must still spread over the workers)."""
+    from boundcalc.reports import sweep
+
+    seen = []
+    real = sweep.run
+    monkeypatch.setattr(sweep, "run", lambda fn, configs, **kw: seen.extend(
+        (c["n"], tuple(c["seeds"])) for c in configs) or real(fn, configs, **kw))
+    monkeypatch.setattr(X, "BATCH_MAX_N", 30)
+    out = X.run_dm1(seed=0, cache_dir=False, progress=False, ns=(20, 40), seeds=2, T=4, d=8, M=2, H=2, n1=20,
+                    K=3, n_test=20)
+    assert seen == [(20, (0, 1)), (40, (0,)), (40, (1,))]
+    assert [(p["n"], p["seed"]) for p in out["points"]] == [(20, 0), (20, 1), (40, 0), (40, 1)]

@@ -236,3 +236,50 @@ def test_fig1_and_fig3_figures_come_from_their_json(tmp_path):
         del r["path"]
     with pytest.raises(BoundcalcError, match="record it again"):
         E.plot_fig1(out, tmp_path)
+
+
+def test_float32_reproductions_record_their_accuracy_against_float64():
+    from boundcalc.experiments.paper_vs_ours import markdown_report
+
+    kw = dict(seed=0, cache_dir=False, progress=False, trials=6, steps=150, dims=(3, 20))
+    out = E.run_fig9(dtype="float32", **kw)
+    ref = E.run_fig9(**kw)                                  # float64, computed here
+    assert ref["precision_check"] is None and out["setup"]["dtype"] == "float32"
+    pc = out["precision_check"]
+    assert pc["size_key"] == "d" and pc["sizes"] == [3, 20] and pc["compared_trials"] == [6, 6]
+    cfg = {k: out["setup"][k] for k in ("n", "T", "lr", "steps", "loss", "p0_scale", "sat_tol")}
+    first = {d: E.fig9_trials(dict(cfg, d=d, seeds=[E._seed(0, d, 0)]))["trials"][0] for d in (3, 20)}
+    got = {d: E.fig9_trials(dict(cfg, d=d, seeds=[E._seed(0, d, 0)], dtype="float32"))["trials"][0]
+           for d in (3, 20)}
+    row = next(r for r in pc["rows"] if r["key"] == "p_norm")
+    want = max(abs(got[d]["p_norm"] - first[d]["p_norm"]) / first[d]["p_norm"] for d in (3, 20))
+    assert row["max_rel_diff"] == pytest.approx(want, rel=1e-9) and 0 < want < 1e-3
+    same = [sum(all(a[k] == b[k] for k in ("saturated", "lmm", "gmm")) for a, b in
+                zip(E.fig9_trials(dict(cfg, d=d, seeds=[E._seed(0, d, k) for k in range(6)], dtype="float32"))["trials"],
+                    E.fig9_trials(dict(cfg, d=d, seeds=[E._seed(0, d, k) for k in range(6)]))["trials"]))
+            for d in (3, 20)]
+    assert pc["same_class"] == same
+    assert "## Accuracy of float32 against float64" in markdown_report(out)
+    for run in (E.run_fig1, E.run_fig3):
+        o32 = run(seed=0, cache_dir=False, progress=False, steps=60, dtype="float32")
+        o64 = run(seed=0, cache_dir=False, progress=False, steps=60)
+        pc = o32["precision_check"]
+        assert o64["precision_check"] is None and pc["size_key"] == "panel"
+        r = next(r for r in pc["rows"] if r["key"] == "final_loss")
+        first = (lambda o, k: o["panels"][k]["runs"][0]) if run is E.run_fig1 else (lambda o, k: o["panels"][k])
+        want = max(abs(first(o32, k)["final_loss"] - first(o64, k)["final_loss"]) / first(o64, k)["final_loss"]
+                   for k in o64["panels"])
+        assert r["max_rel_diff"] == pytest.approx(want, rel=1e-9) and 0 < want < 1e-4
+    with pytest.raises(BoundcalcError, match="dtype"):
+        E.run_fig9(dtype="float16", **kw)
+
+
+def test_compare_takes_dtype_float32():
+    a = E.compare(seed=0, steps=40, hessian_points=2, random_points=0)
+    b = E.compare(seed=0, steps=40, hessian_points=2, random_points=0, dtype="float32")
+    assert b.settings["dtype"] == "float32" and a.settings["dtype"] == "float64"
+    ma, mb = ([r.measured for r in t.rows if isinstance(r.measured, float)] for t in (a, b))
+    assert len(ma) == len(mb) > 0 and ma != mb                          # GD ran in float32 ...
+    np.testing.assert_allclose(mb, ma, rtol=1e-3, atol=1e-6)           # ... and tracked float64
+    with pytest.raises(BoundcalcError, match="--dtype"):
+        E.compare(seed=0, steps=4, dtype="float16")

@@ -16,7 +16,10 @@ LeCun initialisation (Sec. 3.1.3): W_Q, W_K, W_V entries N(0, 1/d), w_O entries 
 Losses: ``'logistic'``: L_S = (1/N) sum_n log(1 + exp(-y_n f(X_n))), y in {-1, +1}
 (the two-class cross-entropy of App. B, 1-Lipschitz in f as Sec. 3.1.4 requires);
 ``'squared'``: Phi(theta) = 1/2 ||f(theta) - y||_2^2 (Sec. 4.3; a sum, not a mean).
-ReLU'(0) is taken as 0. Everything is float64 and vectorised over the N inputs.
+ReLU'(0) is taken as 0. Everything is float64 and vectorised over the N inputs, except
+that :func:`train` takes ``dtype='float32'``: each GD step's forward and backward pass then
+runs in single precision, while the iterates, their updates, the radii and every recorded
+test-set number stay float64 (as in the other engines, ``ops.check_dtype``).
 """
 from __future__ import annotations
 
@@ -131,18 +134,21 @@ class _Cache:
     f: Array      # (N,) outputs
 
 
-def _forward(params: Params, X) -> _Cache:
+def _forward(params: Params, X, dtype=np.float64) -> _Cache:
+    """The forward pass, in ``dtype`` (weights and inputs cast; float64 leaves them alone)."""
     X = _check_X(X, params)
     dm = params.dims[0]
+    WQ, WK, WV, wO, X = (a if a.dtype == dtype else a.astype(dtype)
+                         for a in (params.WQ, params.WK, params.WV, params.wO, X))
     N, ds, d = X.shape
     Xf = X.reshape(N * ds, d)
-    Q = (Xf @ params.WQ.T).reshape(N, ds, dm)
-    K = (Xf @ params.WK.T).reshape(N, ds, dm)
-    V = (Xf @ params.WV.T).reshape(N, ds, dm)
-    B = ops.softmax(Q @ K.transpose(0, 2, 1) / np.sqrt(dm), axis=-1)
+    Q = (Xf @ WQ.T).reshape(N, ds, dm)
+    K = (Xf @ WK.T).reshape(N, ds, dm)
+    V = (Xf @ WV.T).reshape(N, ds, dm)
+    B = ops.softmax(Q @ K.transpose(0, 2, 1) / np.sqrt(dm).astype(dtype), axis=-1)
     Z = B @ V
     F = np.mean(np.maximum(Z, 0.0), axis=1)
-    return _Cache(X, Q, K, V, B, Z, F, F @ params.wO)
+    return _Cache(X, Q, K, V, B, Z, F, F @ wO)
 
 
 def predict(params: Params, X) -> Array:
@@ -175,23 +181,26 @@ def value_and_grad(params: Params, X, y, loss: str = "logistic") -> tuple[float,
     return val, g
 
 
-def _value_grad_outputs(params: Params, X, y, loss: str) -> tuple[float, Params, Array]:
-    c = _forward(params, X)
-    y = _check_y(y, c.f.shape[0], loss)
+def _value_grad_outputs(params: Params, X, y, loss: str, dtype=np.float64) -> tuple[float, Params, Array]:
+    """(loss, gradient, outputs f) by reverse mode; ``dtype`` float32 computes them in single
+    precision (the gradient is returned as float64 :class:`Params`, the outputs as float64)."""
+    c = _forward(params, X, dtype)
+    y = _check_y(y, c.f.shape[0], loss).astype(dtype)
     val, gf = _loss_and_dlogit(c.f, y, loss)
     dm = params.dims[0]
     ds = c.X.shape[1]
+    wO = params.wO.astype(dtype)
     g_wO = c.F.T @ gf
-    gZ = (gf[:, None, None] * params.wO[None, None, :] / ds) * (c.Z > 0)
+    gZ = (gf[:, None, None] * wO[None, None, :] / ds) * (c.Z > 0)
     gB = gZ @ c.V.transpose(0, 2, 1)
     gV = c.B.transpose(0, 2, 1) @ gZ
-    gS = c.B * (gB - np.sum(gB * c.B, axis=-1, keepdims=True)) / np.sqrt(dm)
+    gS = c.B * (gB - np.sum(gB * c.B, axis=-1, keepdims=True)) / np.sqrt(dm).astype(dtype)
     gQ = gS @ c.K
     gK = gS.transpose(0, 2, 1) @ c.Q
     Xf = c.X.reshape(-1, c.X.shape[2])                  # sum over inputs and tokens as one GEMM
     g = Params(gQ.reshape(-1, dm).T @ Xf, gK.reshape(-1, dm).T @ Xf,
                gV.reshape(-1, dm).T @ Xf, g_wO)
-    return val, g, c.f
+    return float(val), g, c.f.astype(np.float64)
 
 
 # --- measurements ---------------------------------------------------------------------
@@ -286,11 +295,15 @@ def _error(f: Array, y: Array) -> float:
 
 
 def train(params0: Params, X, y, *, lr: float, steps: int, loss: str = "logistic",
-          X_test=None, y_test=None, record_every: int = 1) -> History:
+          X_test=None, y_test=None, record_every: int = 1, dtype="float64") -> History:
     """Full-batch GD of Sec. 3.1.4: theta^{t+1} = theta^t - lr * grad L(theta^t), t < steps.
 
     Records at steps 0, r, 2r, ... and ``steps``; the radii are tracked at every step.
+    ``dtype`` 'float32': each step's forward/backward pass on the training set in single
+    precision (the recorded training loss and error are that pass's); theta, the radii and
+    the test-set losses stay float64.
     """
+    dt = ops.check_dtype(dtype)
     ops.check_schedule(lr, steps, record_every)
     X = _check_X(X, params0)
     y = _check_y(y, X.shape[0], loss)
@@ -304,7 +317,7 @@ def train(params0: Params, X, y, *, lr: float, steps: int, loss: str = "logistic
     radii = np.zeros(4)
     theta = params0
     for t in range(steps + 1):
-        val, g, f = _value_grad_outputs(theta, X, y, loss)
+        val, g, f = _value_grad_outputs(theta, X, y, loss, dt)
         dist = np.array(distances(theta, params0))
         if not (np.isfinite(val) and np.isfinite(dist).all()):
             from .budget import Divergence       # non-finite loss or iterate: stop here

@@ -195,19 +195,25 @@ def _w_rows(W: Array) -> Array:
     return np.ascontiguousarray(W.transpose(1, 0, 2)).reshape(d, H * d)
 
 
-def _softmax_keys_inplace(Z: Array, shift: bool = True) -> Array:
-    """Softmax over the key axis 1 of an (n, T, K) array, in place; ``shift=False`` skips
-    the max subtraction (only for logits proved bounded: :func:`logit_bound`)."""
-    if shift:
-        Z -= Z.max(axis=1, keepdims=True)
+def _softmax_keys_inplace(Z: Array, shift=True) -> Array:
+    """Softmax over the key axis (-2) of an (n, T, K) array, or of a batch (B, n, T, K), in
+    place; ``shift=False`` skips the max subtraction (only for logits proved bounded:
+    :func:`logit_bound`). For a batch, ``shift`` may be one flag per problem (B,)."""
+    shift = np.asarray(shift, dtype=bool)
+    if shift.ndim == 0 or shift.all():
+        if shift.all():
+            Z -= Z.max(axis=-2, keepdims=True)
+    elif shift.any():                        # only the problems whose bound needs it
+        idx = np.flatnonzero(shift)
+        Z[idx] -= Z[idx].max(axis=-2, keepdims=True)
     np.exp(Z, out=Z)
-    Z /= Z.sum(axis=1, keepdims=True)
+    Z /= Z.sum(axis=-2, keepdims=True)
     return Z
 
 
 def _rowdot(A: Array, B: Array) -> Array:
-    """sum_s A[n,s,k] B[n,s,k] -> (n, K)."""
-    return np.einsum("nsk,nsk->nk", A, B)
+    """sum_s A[..., s, k] B[..., s, k] -> (..., K): (n, T, K) -> (n, K), (B, n, T, K) -> (B, n, K)."""
+    return np.einsum("...sk,...sk->...k", A, B)
 
 
 @dataclass
@@ -288,46 +294,61 @@ def _loss_grad_blocks(params: MHAParams, X: Array, y: Array, loss_name: str,
     The softmax skips its max subtraction when :func:`logit_bound` allows it, and
     P - sum_s S P is computed as one rowdot. ``dtype`` float32 runs the block arithmetic in
     single precision (the loss is accumulated and the gradient returned in float64).
+    One problem is a batch of one of :func:`_loss_grad_batch` (one kernel for both).
     """
+    L, gU, gWr = _loss_grad_batch([params], X[None], y[None], loss_name, chunk, dtype)
+    return float(L[0]), gU[0], gWr[0]
+
+
+def _loss_grad_batch(plist: list, X: Array, y: Array, loss_name: str, chunk: int | None = None,
+                     dtype=np.float64) -> tuple[Array, Array, Array]:
+    """:func:`_loss_grad_blocks` for B independent problems of one shape advanced together:
+    parameters ``plist`` (B :class:`MHAParams`, one decoder), X (B, n, T, d), y (B, n).  The
+    problem axis is a leading batch axis of every array and GEMM (NumPy's stacked matmul:
+    the same per-problem products as alone); each problem keeps its own block size, softmax
+    shift (its own :func:`logit_bound`) and summation order.  Returns (L^ (B,),
+    grad U_eff (B, K d), grad W_rows (B, d, H d)), float64."""
     lf, l1, _ = ops.margin_loss(loss_name)
     dt = ops.check_dtype(dtype)
-    shift = ops.softmax_needs_shift(logit_bound(params, X), dt)
-    n, T, d = X.shape
-    H = params.H
-    Tq = 1 if params.decoder == "last" else T
+    p0 = plist[0]
+    shift = np.array([ops.softmax_needs_shift(logit_bound(p, x), dt) for p, x in zip(plist, X)])
+    nb, n, T, d = X.shape
+    H = p0.H
+    Tq = 1 if p0.decoder == "last" else T
     K = Tq * H
     s = 1.0 / np.sqrt(H)
-    chunk = _auto_chunk(n, T, K) if chunk is None else int(chunk)
-    Wr = _w_rows(params.W).astype(dt)
-    Ueff = _u_eff(params.decoder, params.U, T).astype(dt)
-    Uk = Ueff.reshape(K, d)
-    u_flat = Ueff.reshape(-1)
+    chunk = max(1, _auto_chunk(n, T, K) // nb) if chunk is None else int(chunk)
+    Wr = np.stack([_w_rows(p.W) for p in plist]).astype(dt)                     # (B, d, H d)
+    Uk = np.stack([_u_eff(p.decoder, p.U, T).reshape(K, d) for p in plist]).astype(dt)   # (B, K, d)
+    UkT = np.ascontiguousarray(Uk.transpose(0, 2, 1))
+    u_col = Uk.reshape(nb, K * d, 1)
     X = X if X.dtype == dt else X.astype(dt)
     y = y.astype(dt)
-    gU = np.zeros(K * d, dtype=dt)
-    gWr = np.zeros((d, H * d), dtype=dt)
-    total = 0.0
+    gU = np.zeros((nb, 1, K * d), dtype=dt)
+    gWr = np.zeros((nb, d, H * d), dtype=dt)
+    total = np.zeros(nb)
     with ops.single_threaded_blas():     # tiny GEMMs: threads only add sync cost
         for i0 in range(0, n, chunk):
-            Xc = X[i0:i0 + chunk]
-            yc = y[i0:i0 + chunk]
-            nc = Xc.shape[0]
-            Qc = _queries(params.decoder, Xc)
-            A = (Qc.reshape(nc * Tq, d) @ Wr).reshape(nc, K, d)
-            S = np.matmul(Xc, A.transpose(0, 2, 1))
+            Xc = X[:, i0:i0 + chunk]
+            yc = y[:, i0:i0 + chunk]
+            nc = Xc.shape[1]
+            Qc = Xc[:, :, -1:, :] if p0.decoder == "last" else Xc
+            A = (Qc.reshape(nb, nc * Tq, d) @ Wr).reshape(nb, nc, K, d)
+            S = np.matmul(Xc, A.transpose(0, 1, 3, 2))
             _softmax_keys_inplace(S, shift)
-            O = np.matmul(S.transpose(0, 2, 1), Xc)
-            Of = O.reshape(nc, -1)
-            m = yc * (s * (Of @ u_flat))
-            total += float(np.sum(lf(m)))
+            O = np.matmul(S.transpose(0, 1, 3, 2), Xc)
+            Of = O.reshape(nb, nc, K * d)
+            m = yc * (s * (Of @ u_col)[..., 0])
+            total += np.sum(lf(m), axis=1)
             c = (s / n) * l1(m) * yc
-            gU += c @ Of
-            P = (Xc.reshape(nc * T, d) @ Uk.T).reshape(nc, T, K)
-            P -= _rowdot(S, P)[:, None, :]
+            gU += c[:, None, :] @ Of
+            P = (Xc.reshape(nb, nc * T, d) @ UkT).reshape(nb, nc, T, K)
+            P -= _rowdot(S, P)[:, :, None, :]
             P *= S
-            B = np.matmul(P.transpose(0, 2, 1), Xc)
-            gWr += (Qc * c[:, None, None]).reshape(nc * Tq, d).T @ B.reshape(nc * Tq, H * d)
-    return total / n, gU.astype(np.float64), gWr.astype(np.float64)
+            B = np.matmul(P.transpose(0, 1, 3, 2), Xc)
+            Qw = (Qc * c[:, :, None, None]).reshape(nb, nc * Tq, d)
+            gWr += Qw.transpose(0, 2, 1) @ B.reshape(nb, nc * Tq, H * d)
+    return total / n, gU[:, 0].astype(np.float64), gWr.astype(np.float64)
 
 
 def _tangent_and_hvp(params: MHAParams, f: _Fwd, c: Array, V: MHAParams,
@@ -521,11 +542,16 @@ def gd_step(params: MHAParams, X: Array, y: Array, eta: float, loss: str = "logi
     the parameters stay float64.
     """
     L, gUe, gWr = _loss_grad_blocks(params, X, y, loss, chunk, dtype)
+    return params, L, _descend(params, gUe, gWr, eta)
+
+
+def _descend(params: MHAParams, gUe: Array, gWr: Array, eta: float) -> float:
+    """theta <- theta - eta g in place, g from the internal layouts; returns ||g||."""
     g = _to_params(params, gUe, gWr)
     gn = float(np.sqrt(np.sum(g.U ** 2) + np.sum(g.W ** 2)))
     params.U -= eta * g.U
     params.W -= eta * g.W
-    return params, L, gn
+    return gn
 
 
 @dataclass
@@ -583,6 +609,53 @@ def train(params: MHAParams, X: Array, y: Array, *, eta: float, steps: int,
         test_loss.append(_risk(p, X_test, y_test, loss))
         test_steps.append(steps)
     return TrainResult(p, tl, gn, dist, np.asarray(test_loss), np.asarray(test_steps, dtype=int))
+
+
+def train_batch(plist: list, X: Array, y: Array, *, eta: float, steps: int, loss: str = "logistic",
+                dtype="float64") -> list[TrainResult]:
+    """:func:`train` (without test data) of B independent problems of one shape in lock-step:
+    ``plist`` B :class:`MHAParams` (one decoder and size), X (B, n, T, d), y (B, n).  Every
+    step is one call of the batched kernel (:func:`_loss_grad_batch`, the problem axis a
+    leading batch axis); each problem gets the arithmetic it gets alone, so the results
+    equal B calls of :func:`train` (to rounding of the stacked products, tested to 1e-12).
+    A non-finite loss, gradient or iterate raises :class:`~boundcalc.engine.budget.Divergence`
+    naming the first problem that diverged (``where="problem b"``)."""
+    dt = ops.check_dtype(dtype)
+    if not (np.isfinite(eta) and eta > 0):
+        raise ValueError(f"eta must be a positive number, got {eta!r}")
+    if int(steps) != steps or steps < 0:
+        raise ValueError(f"steps must be a non-negative integer, got {steps!r}")
+    ops.margin_loss(loss)
+    plist = list(plist)
+    X = np.asarray(X, dtype=np.float64)
+    if not plist or X.ndim != 4 or X.shape[0] != len(plist):
+        raise ValueError(f"X must have shape (B, n, T, d) with B = {len(plist)} problems, got {X.shape}")
+    for p in plist[1:]:
+        _check_same(plist[0], p)
+    X = np.stack([_check_X(p, x) for p, x in zip(plist, X)])
+    y = np.stack([_check_y(v, X.shape[1]) for v in np.asarray(y, dtype=np.float64)]) \
+        if np.ndim(y) == 2 and len(y) == len(plist) else None
+    if y is None:
+        raise ValueError(f"y must have shape ({len(plist)}, {X.shape[1]})")
+    starts = [p.copy() for p in plist]
+    ps = [p.copy() for p in plist]
+    Xs = X.astype(dt)
+    nb = len(ps)
+    tl, gn, dist = np.empty((nb, steps)), np.empty((nb, steps)), np.empty((nb, steps))
+    for k in range(steps):
+        dist[:, k] = [distance(p, q).total for p, q in zip(ps, starts)]
+        tl[:, k], gUe, gWr = _loss_grad_batch(ps, Xs, y, loss, None, dt)
+        gn[:, k] = [_descend(p, gUe[b], gWr[b], eta) for b, p in enumerate(ps)]
+        ok = np.isfinite(tl[:, k]) & np.isfinite(gn[:, k]) & np.isfinite(dist[:, k])
+        if not ok.all():
+            from .budget import Divergence
+            raise Divergence(k, "loss or iterate", f"problem {int(np.flatnonzero(~ok)[0])}")
+    if steps:
+        bad = [b for b, (p, q) in enumerate(zip(ps, starts)) if not np.isfinite(distance(p, q).total)]
+        if bad:
+            from .budget import Divergence
+            raise Divergence(steps, "iterate", f"problem {bad[0]}")
+    return [TrainResult(p, tl[b], gn[b], dist[b]) for b, p in enumerate(ps)]
 
 
 def first_phase(X1: Array, y1: Array, H: int, decoder: str = "full", *,

