@@ -506,7 +506,10 @@ def check(paper: Optional[str] = typer.Argument(None),
                                       help="Exit 1 when the report has a finding of this grade or worse: "
                                            "error (default) | warning (also 'cannot fail') | never."),
           jobs: int = typer.Option(-1, "--jobs", help="Worker processes (default -1: one per core); the "
-                                                      "report is the same for any number.")):
+                                                      "report is the same for any number."),
+          transcription: bool = typer.Option(False, "--transcription",
+                                             help="Also compare every formula's printed LaTeX with its "
+                                                  "expression (checks 'latex:NAME'; formulas/README.md).")):
     """Audit a paper's algebra (all papers if none given): derivations, stated orders,
     monotonicity, restatements, vacuity, identities, engine measurements. Exits 1 when
     it finds an error (``--fail-on``), so it can gate a paper's CI."""
@@ -527,7 +530,8 @@ def check(paper: Optional[str] = typer.Argument(None),
         return
     from ..services.check import run_checks
     from .render import print_check
-    report = run_checks(paper, formulas_path=_paths(), only=only, strength=strength, jobs=jobs)
+    report = run_checks(paper, formulas_path=_paths(), only=only, strength=strength, jobs=jobs,
+                        transcription=transcription)
     if json:
         emit_json(report.to_json())
     elif markdown:

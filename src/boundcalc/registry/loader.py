@@ -33,6 +33,7 @@ CHECK_FIELDS: dict[str, tuple[set[str], set[str]]] = {
     "vacuity": ({"formula", "at", "trivial", "direction"}, {"side", "trivial_is", "floor", "ceiling"}),
     "identity": ({"function", "derivative", "wrt", "at"}, {"tol", "uses"}),
     "measured": ({"measurement", "expected", "at"}, {"tol", "atol", "seed", "uses"}),
+    "transcription": ({"formula"}, set()),
 }
 _REGIME_FIELDS = {"name", "together", "fixed", "limit", "var", "order"}
 _CHECK_COMMON = {"id", "kind", "location", "description", "severity", "note", "covers", "reading", "explained_by",
@@ -249,15 +250,18 @@ def _load_formulas(path: Path, paper: Paper, table: Any) -> None:
             raise _fail(path, where, "a formula name must be an ASCII identifier")
         if reserved(name):
             raise _fail(path, where, f"formula name {reserved(name)}; choose another name")
-        _fields(path, where, t, {"name", "kind", "expr", "source"},
-                {"latex", "uses", "status", "note", "bounds", "direction", "solve_for"})
+        _fields(path, where, t, {"name", "kind", "source"},
+                {"expr", "latex", "uses", "status", "note", "bounds", "direction", "solve_for"})
         kind = t["kind"]
         if kind not in KINDS:
             raise _fail(path, where, f"kind must be one of {', '.join(KINDS)}, not {kind!r}")
         uses = t.get("uses", [])
         if not isinstance(uses, list) or not all(isinstance(u, str) and _IDENT.match(u) for u in uses):
             raise _fail(path, where, "'uses' must be a list of formula names")
-        expr = _parse(path, where, t["expr"])
+        if "expr" in t:
+            expr, text = _parse(path, where, t["expr"]), t["expr"]
+        else:                  # a formula given by its LaTeX alone (expr/latex_in.py)
+            expr, text, uses = _from_latex(path, where, paper, table, name, t, uses)
         if kind in VALUE_KINDS and isinstance(expr, Rel):
             raise _fail(path, where, f"a {kind} must be a value, not a relation")
         if kind not in VALUE_KINDS and not isinstance(expr, Rel):
@@ -276,13 +280,38 @@ def _load_formulas(path: Path, paper: Paper, table: Any) -> None:
             raise _fail(path, where, f"solve_for {solve_for!r} does not appear in the expression")
         paper.formulas[name] = FormulaSpec(
             paper=paper.key, name=name, title=_str(path, where, t["name"], "name"), kind=kind,
-            text=t["expr"], expr=expr, source=_str(path, where, t["source"], "source"),
+            text=text, expr=expr, source=_str(path, where, t["source"], "source"),
             latex=t.get("latex", ""), uses=tuple(uses), status=status, note=t.get("note", ""),
-            bounds=t.get("bounds", ""), direction=direction, solve_for=solve_for)
+            bounds=t.get("bounds", ""), direction=direction, solve_for=solve_for, from_latex="expr" not in t)
     for spec in paper.formulas.values():
         for u in spec.uses:
             if u not in paper.formulas:
                 raise _fail(path, f"[formulas.{spec.name}]", f"uses unknown formula {u!r}")
+
+
+def _from_latex(path: Path, where: str, paper: Paper, table: dict, name: str, t: dict, uses: list):
+    """A formula without ``expr``: its ``latex`` parsed (:mod:`..expr.latex_in`, which
+    imports SymPy), with symbols and the file's other formulas recognised by their LaTeX;
+    the formulas it names are added to ``uses``. Returns (tree, text, uses)."""
+    if not isinstance(t.get("latex"), str) or not t["latex"].strip():
+        raise _fail(path, where, "give 'expr' (an expression) or 'latex' (the formula's LaTeX alone)")
+    from ..expr import latex_in
+    nm = paper.__dict__.get("_latex_names")
+    if nm is None:
+        forms = {n: (f.get("kind", ""), f.get("latex", "")) for n, f in table.items() if isinstance(f, dict)}
+        nm = paper.__dict__["_latex_names"] = latex_in.names_of_paper(paper, forms)
+    try:
+        parsed = latex_in.parse_statement(t["latex"], nm, kind=t["kind"], where=f"{path.name}: {where} latex",
+                                          exclude=name)
+    except BoundcalcError as e:
+        raise FormulaFileError(str(e)) from None
+    if parsed.up_to_constants:       # never invent the constant a \lesssim hides
+        raise _fail(path, where, "the LaTeX holds only up to constants (\\lesssim, \\gtrsim or \\approx): give "
+                                 "'expr' with the hidden constant as a symbol of role = 'constant'")
+    node = parsed.node
+    refs = sorted(n for _, n in node.refs())
+    from ..expr.printing import to_text
+    return node, to_text(node), list(dict.fromkeys([*uses, *refs]))
 
 
 def _load_settings(path: Path, paper: Paper, table: Any) -> None:

@@ -48,6 +48,7 @@ class FormulaSpec(Record, frozen=True):
     bounds: str = ""
     direction: str = ""
     solve_for: str = ""
+    from_latex: bool = False      # given by its LaTeX alone (no expr): expr was read from latex
 
     @property
     def id(self) -> str:

@@ -11,7 +11,8 @@ this package only knows how to run each kind, one module per kind:
 - vacuity     — a bound at the paper's own settings against an exact trivial value;
                 an invalid (e.g. negative) bound is an error of the bound (:mod:`.vacuity`);
 - identity    — a printed derivative against high-precision finite differences;
-- measured    — a stated closed form against the NumPy engine on the paper's data model.
+- measured    — a stated closed form against the NumPy engine on the paper's data model;
+- transcription — a formula's printed LaTeX, parsed, against its expression (:mod:`.transcription`).
 
 Grades: error (false as printed), warning (imprecise: polylog factor, looser or larger
 constant, a vacuous bound; or undecided, said so), note (rests on a reading of garbled
@@ -42,14 +43,15 @@ from pathlib import Path
 
 from ...errors import BoundcalcError
 from ...registry import get_registry
-from . import derivation, hypotheses, identity, measured, order, relations, strength as _strength, vacuity
+from . import (derivation, hypotheses, identity, measured, order, relations, strength as _strength,
+               transcription as transcription_mod, vacuity)
 from .common import _CLAIM_HOOK, _SECONDS_CAP, GRADES, SEVERITIES, Finding
 
 __all__ = ["run_checks", "Report", "Finding", "coverage", "RUNNERS", "SEVERITIES"]
 
 RUNNERS = {"derivation": derivation.run, "order": order.run, "monotone": relations.monotone,
            "compare": relations.compare, "restatement": relations.restatement, "vacuity": vacuity.run,
-           "identity": identity.run, "measured": measured.run}
+           "identity": identity.run, "measured": measured.run, "transcription": transcription_mod.run}
 # ``check --fail-on LEVEL``: the grades that make the command exit 1
 FAIL_ON = {"error": ("error",), "warning": ("error", "warning", "cannot fail"), "never": ()}
 
@@ -131,20 +133,25 @@ class Report:
 
 
 def run_checks(paper: str | None = None, *, formulas_path=None, only=None, strength: bool = False,
-               jobs: int = 1) -> Report:
+               jobs: int = 1, transcription: bool = False) -> Report:
     """Run the declared checks of one paper (all papers if None). ``only``: check ids
     (``ID`` or ``paper.ID``) to run, the others skipped. ``strength``: re-run every pass on
     mutants of its claim (:mod:`.strength`); a pass that kills none is graded "cannot fail".
     ``jobs``: worker processes (-1: one per core); each check is decided on its own, with
-    budgets counted in work and CPU time, so the report is the same for any ``jobs``."""
+    budgets counted in work and CPU time, so the report is the same for any ``jobs``.
+    ``transcription``: also compare every formula's printed LaTeX with its expression (one
+    ``transcription`` check per formula that has both, id ``latex:NAME``; such an id may
+    also be named in ``only`` without it)."""
     reg = get_registry(formulas_path)
     keys = [paper] if paper else list(reg.papers)
     for k in keys:
         reg.paper(k)                                   # unknown paper: a clear error
     wanted = _only(reg, keys, only)
     t = time.perf_counter()
-    todo = [(k, c.id) for k in keys for c in reg.paper(k).checks if wanted is None or (k, c.id) in wanted]
-    extra = " --strength" if strength else ""
+    latex = transcription or any(c.startswith(transcription_mod.PREFIX) for _, c in wanted or ())
+    todo = [(k, c.id) for k in keys for c in _all_checks(reg.paper(k), latex)
+            if wanted is None or (k, c.id) in wanted]
+    extra = (" --strength" if strength else "") + (" --transcription" if transcription else "")
     options = {k: rerun_options(reg, k, formulas_path) + extra for k in keys}
     out = _run_todo(reg, todo, options, strength, formulas_path, jobs)
     _attach_roots(reg, out)
@@ -182,8 +189,8 @@ def _attach_roots(reg, results: list[Finding]) -> None:
     for r in results:
         if r.severity == "ok":
             continue
-        spec = next(c for c in reg.paper(r.paper).checks if c.id == r.check)
-        e = spec.fields.get("explained_by")
+        spec = next((c for c in reg.paper(r.paper).checks if c.id == r.check), None)
+        e = spec.fields.get("explained_by") if spec is not None else None
         if not e:
             continue
         if "where" in e and not _holds_at_point(reg, r, e):
@@ -228,7 +235,14 @@ def _holds_at_point(reg, r: Finding, e: dict) -> bool:
 
 def _run_by_id(reg, key: str, cid: str, options: str = "", strength: bool = False) -> Finding:
     p = reg.paper(key)
-    return _run_one(reg, p, next(c for c in p.checks if c.id == cid), options, strength)
+    return _run_one(reg, p, next(c for c in _all_checks(p, cid.startswith(transcription_mod.PREFIX))
+                                 if c.id == cid), options, strength)
+
+
+def _all_checks(p, transcription: bool) -> list:
+    """The paper's declared checks, and with ``transcription`` one per formula whose printed
+    LaTeX can be compared with its expression (:func:`.transcription.checks`)."""
+    return list(p.checks) + (transcription_mod.checks(p) if transcription else [])
 
 
 def rerun_options(reg, key: str, formulas_path=None) -> str:
@@ -250,7 +264,7 @@ def rerun_options(reg, key: str, formulas_path=None) -> str:
 def _only(reg, keys, only):
     if not only:
         return None
-    all_ids = {(k, c.id) for k in keys for c in reg.paper(k).checks}
+    all_ids = {(k, c.id) for k in keys for c in _all_checks(reg.paper(k), True)}
     wanted = set()
     for o in only:
         pk, _, cid = o.rpartition(".")

@@ -40,7 +40,7 @@ MAX_DROP = 2
 # the role of each kind's claim (the node the paper asserts), passed through common.claim
 CLAIM_ROLES = {"compare": ("lhs", "rhs"), "derivation": ("claim",), "restatement": ("a",),
                "order": ("order",), "identity": ("derivative",), "vacuity": ("formula",),
-               "measured": ("expected",)}
+               "measured": ("expected",), "transcription": ("ours",)}
 FLIPS = {"compare": ("rel", {"<=": ">=", ">=": "<=", "<": ">", ">": "<"}),
          "derivation": ("direction", {"upper": "lower", "lower": "upper"}),
          "vacuity": ("direction", {"upper": "lower", "lower": "upper"}),
