@@ -90,3 +90,33 @@ def test_new_checks_grades():
     rep = run_checks("anon2025", only=["lemma2_scales_with_wO"])
     (r,) = rep.results
     assert r.severity == "error" and "log(eta_O)" in r.message
+    (r,) = run_checks("anon2025", only=["lemma1_rows_sup_swap"]).results
+    assert (r.severity, r.evidence.get("grade_as_found")) == ("warning", "error")
+
+
+def test_anon_rows_ratio_measurement_by_hand():
+    """anon2025.rademacher_rows_ratio against a loop-by-loop computation from the paper's
+    model (Sec. 3.1.2: k_i = sigma_r(W_V X^T sigma_s(X W_K^T W_Q x_i/sqrt(d_m))), f = (1/d_s)
+    w_O^T sum_i k_i), sharing only the parameter draws; at d_s = 1 the ratio is exactly 1."""
+    import itertools
+    from boundcalc.engine import anon2025 as A
+    from boundcalc.engine.measurements import measure
+    N, ds, dm, K, seed = 5, 3, 3, 6, 4
+    X = np.random.default_rng(seed).standard_normal((N, ds, dm))
+    g = np.zeros((K, N, ds))
+    for k in range(K):
+        p = A.init_lecun(dm, dm, seed + 1 + k)
+        for n in range(N):
+            Xn = X[n]
+            for i in range(ds):
+                z = Xn @ p.WK.T @ p.WQ @ Xn[i] / math.sqrt(dm)
+                w = np.exp(z - z.max()) / np.exp(z - z.max()).sum()
+                g[k, n, i] = p.wO @ np.maximum(p.WV @ Xn.T @ w, 0)
+
+    def rad(vals):
+        return sum(max(sum(e[n] * vals[k][n] for n in range(N)) for k in range(K))
+                   for e in itertools.product((-1, 1), repeat=N)) / 2 ** N / N
+    want = rad(g.mean(axis=2)) / np.mean([rad(g[:, :, i]) for i in range(ds)])
+    got = measure("anon2025.rademacher_rows_ratio", N=N, d_s=ds, d_m=dm, K=K, seed=seed)
+    assert got == pytest.approx(want, rel=1e-12) and got <= 1
+    assert measure("anon2025.rademacher_rows_ratio", N=6, d_s=1, d_m=3, K=5, seed=0) == pytest.approx(1, rel=1e-15)
