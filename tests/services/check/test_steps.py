@@ -160,3 +160,18 @@ def test_check_coverage_json_has_step_coverage(tmp_path):
     assert r.returncode == 0, r.stderr
     d = json.loads(r.stdout)["step_coverage"]["toystep"]
     assert (d["displayed"], [s["status"] for s in d["steps"]]) == (3, ["declared", "declared", "unchecked"])
+
+
+def test_cli_text_shows_steps_and_step_coverage(tmp_path):
+    p = _write(tmp_path, HEAD + STEPS)
+    env_cols = {"COLUMNS": "200"}
+    import os
+    env = {**os.environ, **env_cols}
+    r = subprocess.run([sys.executable, "-m", "boundcalc", "--formulas", str(p), "check", "toystep", "--coverage"],
+                       capture_output=True, text=True, env=env)
+    assert r.returncode == 0, r.stderr
+    assert "steps of toystep: 2/3 displayed proof steps have a check" in r.stdout and "unchecked" in r.stdout
+    r = subprocess.run([sys.executable, "-m", "boundcalc", "--formulas", str(p), "check", "toystep",
+                        "--fail-on", "never", "--jobs", "1"], capture_output=True, text=True, env=env)
+    assert r.returncode == 0, r.stderr
+    assert "step coverage toystep: 2/3 displayed proof steps checked (67%); not checked: limit" in r.stdout
