@@ -496,8 +496,9 @@ def check(paper: Optional[str] = typer.Argument(None),
           markdown: bool = typer.Option(False, "--markdown", help="Print the report as Markdown."),
           only: Optional[List[str]] = typer.Option(None, "--only", help="Run only this check (ID or PAPER.ID; repeatable)."),
           coverage: bool = typer.Option(False, "--coverage",
-                                        help="List the paper's numbered results and the checks covering each "
-                                             "(none: unaudited); does not run the checks."),
+                                        help="List the paper's numbered results and displayed proof steps with "
+                                             "the checks covering each (none: unaudited / unchecked); does "
+                                             "not run the checks."),
           strength: bool = typer.Option(False, "--strength",
                                         help="Mutation-test every pass: re-run it on mutants of its claim "
                                              "(flipped relation, scaled by 2 and 1/2, exponents +-1/2, a term "
@@ -519,14 +520,18 @@ def check(paper: Optional[str] = typer.Argument(None),
     if coverage:
         from ..registry import get_registry
         from ..services.check import coverage as cov
-        from .render import print_coverage
-        keys = [paper] if paper else list(get_registry(_paths()).papers)
+        from ..services.check.steps import step_coverage
+        from .render import print_coverage, print_steps
+        reg = get_registry(_paths())
+        keys = [paper] if paper else list(reg.papers)
         rows = {k: cov(k, formulas_path=_paths()) for k in keys}
+        steps = {k: step_coverage(reg.paper(k)) for k in keys}
         if json:
-            emit_json({"coverage": rows})
+            emit_json({"coverage": rows, "step_coverage": steps})
             return
         for k in keys:
             print_coverage(k, rows[k])
+            print_steps(k, steps[k])
         return
     from ..services.check import run_checks
     from .render import print_check

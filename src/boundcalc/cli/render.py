@@ -158,6 +158,11 @@ def print_check(report) -> None:
             un = [r["result"] for r in rows if r["status"] == "unaudited"]
             c.print(f"coverage {_x(p)}: {len(rows) - len(un)}/{len(rows)} numbered results audited"
                     + (f"; unaudited: {_x(', '.join(un))}" if un else ""))
+    for p, sc in (data.get("step_coverage") or {}).items():
+        if sc and sc["displayed"]:
+            un = [r["id"] for r in sc["steps"] if r["status"] != "checked"]
+            c.print(f"step coverage {_x(p)}: {sc['checked']}/{sc['displayed']} displayed proof steps checked "
+                    f"({100 * sc['coverage']:.0f}%)" + (f"; not checked: {_x(', '.join(un))}" if un else ""))
 
 
 def print_coverage(paper: str, rows: list[dict]) -> None:
@@ -173,4 +178,19 @@ def print_coverage(paper: str, rows: list[dict]) -> None:
         checks = ", ".join(ch["id"] + (f" ({ch['grade']})" if "grade" in ch else "") for ch in r["checks"])
         t.add_row(_x(r["result"]), "[red]unaudited[/red]" if r["status"] == "unaudited" else "audited",
                   _x(checks or "—"))
+    c.print(t)
+
+
+def print_steps(paper: str, sc: dict) -> None:
+    """A paper's displayed proof steps with their place and the checks covering each."""
+    from rich.markup import escape as _x
+    c = console()
+    if not sc["displayed"]:
+        c.print(f"{_x(paper)} lists no displayed proof steps ({_x('[[steps]]')} in its formula file)")
+        return
+    t = table(f"steps of {paper}: {sum(r['status'] != 'unchecked' for r in sc['steps'])}/{sc['displayed']} "
+              f"displayed proof steps have a check", ["step", "result", "place", "checks"])
+    for r in sc["steps"]:
+        t.add_row(_x(r["id"]), _x(r["result"]), _x(r["place"]),
+                  _x(", ".join(ch["id"] for ch in r["checks"])) if r["checks"] else "[red]unchecked[/red]")
     c.print(t)

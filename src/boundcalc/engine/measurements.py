@@ -103,3 +103,33 @@ def _softmax_jacobian_11(*, v1, v2, seed):
         return D._softmax_keys_inplace(z)[0, 0, 0]
     h = 1e-6
     return float((phi1(float(v1) + h) - phi1(float(v1) - h)) / (2 * h))
+
+
+# ----------------------------------------------------------------------------- anon2025
+@_register("anon2025.rademacher_rows_ratio", ("N", "d_s", "d_m", "K"),
+           "R_S(F) / ((1/d_s) sum_i R_S(G_i)) for the class of K LeCun-initialised parameter sets "
+           "(a finite subclass of F_R for R large enough) on N Gaussian inputs X_n in R^{d_s x d_m}: "
+           "f = (1/d_s) sum_i g_i with g_i(X) = w_O^T sigma_r(row i of the attention output) (Sec. 3.1.2), "
+           "each empirical Rademacher complexity (1/N) E_eps max_k sum_n eps_n h_k(X_n) computed exactly "
+           "over all 2^N sign vectors")
+def _rademacher_rows_ratio(*, N, d_s, d_m, K, seed):
+    import itertools
+
+    import numpy as np
+    from . import anon2025 as A
+    N, ds, dm, K = _int("N", N), _int("d_s", d_s), _int("d_m", d_m), _int("K", K)
+    from ..errors import BoundcalcError
+    if N > 16:
+        raise BoundcalcError(f"anon2025.rademacher_rows_ratio enumerates 2^N sign vectors: N = {N} > 16")
+    X = np.random.default_rng(seed).standard_normal((N, ds, dm))
+    rows = np.empty((K, N, ds))                 # g_{k,i}(X_n)
+    for k in range(K):
+        p = A.init_lecun(dm, dm, seed + 1 + k)
+        rows[k] = np.maximum(A._forward(p, X).Z, 0.0) @ p.wO
+    eps = np.array(list(itertools.product((-1.0, 1.0), repeat=N)))     # (2^N, N)
+
+    def rad(vals):                              # vals (K, N): (1/N) E max_k sum_n eps_n vals[k, n]
+        return float(np.mean(np.max(eps @ vals.T, axis=1)) / N)
+    r_f = rad(rows.mean(axis=2))
+    r_g = np.mean([rad(rows[:, :, i]) for i in range(ds)])
+    return r_f / r_g

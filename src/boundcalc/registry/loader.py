@@ -164,7 +164,8 @@ def load_file(path: str | Path, *, lazy_checks: bool = False) -> Paper:
                                "strings such as \"1e5000\", within the number budget)") from None
     except RecursionError:
         raise FormulaFileError(f"{path.name}: not usable TOML: nested too deeply") from None
-    _fields(path, "top level", data, {"paper"}, {"symbols", "formulas", "settings", "checks", "hypotheses"})
+    _fields(path, "top level", data, {"paper"}, {"symbols", "formulas", "settings", "checks", "hypotheses",
+                                                 "steps"})
     meta = _fields(path, "[paper]", data["paper"], {"key", "title"},
                    {"authors", "reference", "text", "note", "results",
                     "arxiv", "doi", "url", "year", "venue", "cite_key", "bibtex"})
@@ -184,12 +185,12 @@ def load_file(path: str | Path, *, lazy_checks: bool = False) -> Paper:
     _load_formulas(path, paper, data.get("formulas", {}))
     _load_settings(path, paper, data.get("settings", {}))
     _load_hypotheses(path, paper, data.get("hypotheses", []))
-    items = data.get("checks", [])
+    items, steps = data.get("checks", []), data.get("steps", [])
     if lazy_checks:
-        paper._load_checks = lambda out: _load_checks(path, paper, items, out)
+        paper._load_checks = lambda out: _load_checks(path, paper, items, out, steps)
     else:
         out: list = []
-        _load_checks(path, paper, items, out)
+        _load_checks(path, paper, items, out, steps)
         paper._checks = out
     return paper
 
@@ -419,7 +420,8 @@ _EXPR_FIELDS = {"lhs", "rhs", "trivial", "function", "derivative", "order", "exp
 _FORMULA_FIELDS = {"claim", "premise", "formula", "a", "b"}
 
 
-def _load_checks(path: Path, paper: Paper, items: Any, out: list) -> None:
+def _load_checks(path: Path, paper: Paper, items: Any, out: list, steps: Any = None) -> None:
+    """``[[checks]]``, then ``[[steps]]`` (which name checks; :mod:`.steps`)."""
     if not isinstance(items, list):
         raise _fail(path, "[[checks]]", "checks must be an array of tables [[checks]]")
     seen = set()
@@ -505,6 +507,8 @@ def _load_checks(path: Path, paper: Paper, items: Any, out: list) -> None:
                 raise _fail(path, f"check {c.id!r}", "explained_by forms a cycle")
             seen_roots.add(r)
             r = next(x for x in out if x.id == r).fields.get("explained_by", {}).get("check")
+    from .steps import load_steps
+    paper._steps = load_steps(path, paper, [] if steps is None else steps, ids)
 
 
 def _check_kind_fields(path: Path, where: str, paper: Paper, kind: str, t: dict) -> None:

@@ -133,6 +133,12 @@ class Paper(Record):
                     d["_checks"] = out
         return d["_checks"]
 
+    @property
+    def steps(self) -> tuple:
+        """The displayed proof steps (``[[steps]]``, :class:`.steps.Step`), validated with the checks."""
+        self.checks
+        return self.__dict__.get("_steps", ())
+
     def __repr__(self) -> str:        # short: the full record is many kilobytes
         return (f"<Paper {self.key}: {self.title!r}, {len(self.formulas)} formulas, "
                 f"{len(self.symbols)} symbols, {len(self.checks)} checks>")

@@ -19,7 +19,7 @@ constant, a vacuous bound; or undecided, said so), note (rests on a reading of g
 text or on comparing versions, or confirmed only by sampling). Every finding carries the
 command that re-runs it (with every option it needs, e.g. ``--formulas FILE`` for a user
 paper, ``--strength``). Coverage: which of the paper's numbered results each check
-audits (:func:`coverage`).
+audits (:func:`coverage`), and which displayed proof steps they check (:mod:`.steps`).
 
 ``--strength`` (:mod:`.strength`) re-runs every pass on mutants of its claim; a pass that
 kills none is graded "cannot fail", a check marked ``identity = true`` is graded
@@ -46,6 +46,7 @@ from ...registry import get_registry
 from . import (derivation, hypotheses, identity, measured, order, relations, strength as _strength,
                transcription as transcription_mod, vacuity)
 from .common import _CLAIM_HOOK, _SECONDS_CAP, GRADES, SEVERITIES, Finding
+from .steps import step_coverage
 
 __all__ = ["run_checks", "Report", "Finding", "coverage", "RUNNERS", "SEVERITIES"]
 
@@ -64,6 +65,7 @@ class Report:
     coverage: dict | None = None
     options: str = ""          # what a re-run of the whole report needs (``--formulas FILE`` ...)
     strength: bool = False     # run with --strength (mutation testing of the passes)
+    steps: dict | None = None  # step coverage per paper (:mod:`.steps`)
 
     @property
     def findings(self) -> list[Finding]:
@@ -114,7 +116,7 @@ class Report:
         out.update({"findings": [f.to_json() for f in self.findings],
                     "passed": [r.to_json() for r in self.results if r.severity == "ok"],
                     "added_assumptions": hypotheses.added(self.results),
-                    "coverage": self.coverage or {}})
+                    "coverage": self.coverage or {}, "step_coverage": self.steps or {}})
         return out
 
     def to_frame(self, passed: bool = True):
@@ -156,8 +158,9 @@ def run_checks(paper: str | None = None, *, formulas_path=None, only=None, stren
     out = _run_todo(reg, todo, options, strength, formulas_path, jobs)
     _attach_roots(reg, out)
     cov = {k: coverage(k, formulas_path=formulas_path, results=out) for k in keys} if wanted is None else None
+    steps = {k: step_coverage(reg.paper(k), out) for k in keys} if wanted is None else None
     opts = "".join(dict.fromkeys(rerun_options(reg, k, formulas_path) for k in keys))
-    return Report(keys, out, time.perf_counter() - t, cov, opts + extra, strength)
+    return Report(keys, out, time.perf_counter() - t, cov, opts + extra, strength, steps)
 
 
 def _run_todo(reg, todo, options, strength, formulas_path, jobs) -> list[Finding]:

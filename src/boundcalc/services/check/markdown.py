@@ -80,6 +80,7 @@ def to_markdown(report) -> str:
             for r in cov:
                 checks = ", ".join(f"{c['id']} ({c.get('grade', '?')})" for c in r["checks"]) or "—"
                 out.append(f"| {_cell(r['result'])} | {r['status']} | {_cell(checks)} |")
+        out += step_table(d.get("step_coverage", {}).get(p))
     if d.get("added_assumptions"):
         out += ["", "## Assumptions the checks add", "",
                 "Beyond the hypotheses of the results they cover (`[[hypotheses]]`, quoted from the papers).", "",
@@ -93,3 +94,17 @@ def to_markdown(report) -> str:
         for r in passed:
             out.append(f"| {r.paper}.{r.check} | {r.kind} | {_cell(r.message)} |")
     return "\n".join(out) + "\n"
+
+
+def step_table(sc: dict | None) -> list[str]:
+    """Markdown lines: a paper's step coverage (checked / displayed proof steps) and its steps."""
+    if not sc or not sc["displayed"]:
+        return []
+    out = ["", f"### Step coverage: {sc['checked']}/{sc['displayed']} displayed proof steps checked "
+               f"({100 * sc['coverage']:.0f}%)", "",
+           "| step | result | place | status | checks (grade) |", "|---|---|---|---|---|"]
+    for r in sc["steps"]:
+        checks = ", ".join(f"{c['id']} ({c.get('grade', '?')})" for c in r["checks"]) or "—"
+        out.append(f"| {_cell(r['id'])} | {_cell(r['result'])} | {_cell(r['place'])} | {r['status']} | "
+                   f"{_cell(checks)} |")
+    return out

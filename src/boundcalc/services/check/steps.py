@@ -1,0 +1,50 @@
+"""Step coverage: the displayed steps of the proofs a paper's results rest on
+(``[[steps]]`` in its formula file), and how many a check has decided.
+
+A step is **checked** when one of its checks ran and decided something about it: passed,
+or a finding (error, warning, note) other than "undecided". A check graded "cannot fail"
+or "identity" is no evidence, and an undecided one decided nothing: the step stays
+unchecked (status ``undecided`` / ``no evidence``). Without a run (``check --coverage``)
+a step with checks is ``declared``. Coverage = checked steps / displayed steps.
+"""
+from __future__ import annotations
+
+#: grades that are evidence about a step (an undecided warning is not: see ``_status``)
+EVIDENCE = ("ok", "error", "warning", "note")
+
+
+def _status(grades: list[tuple[str, str]] | None, n_checks: int) -> str:
+    if not n_checks:
+        return "unchecked"
+    if grades is None:
+        return "declared"
+    if any(g in EVIDENCE and reason != "undecided" for g, reason in grades):
+        return "checked"
+    if any(reason == "undecided" for _, reason in grades):
+        return "undecided"
+    return "no evidence" if grades else "not run"
+
+
+def step_coverage(paper, results=None) -> dict:
+    """``{displayed, checked, coverage, by_result, steps}`` for one paper (a registry
+    ``Paper``); ``results`` (the findings of a run) grade each step's checks."""
+    by_check = None if results is None else {r.check: r for r in results if r.paper == paper.key}
+    steps, by_result = [], {}
+    for s in paper.steps:
+        checks, grades = [], None if by_check is None else []
+        for cid in s.checks:
+            row = {"id": cid}
+            r = None if by_check is None else by_check.get(cid)
+            if r is not None:
+                row["grade"] = r.severity
+                grades.append((r.severity, r.reason))
+            checks.append(row)
+        st = _status(grades, len(s.checks))
+        steps.append({"id": s.id, "result": s.result, "place": s.place, "step": s.step,
+                      "status": st, "checks": checks, **({"note": s.note} if s.note else {})})
+        b = by_result.setdefault(s.result, {"displayed": 0, "checked": 0})
+        b["displayed"] += 1
+        b["checked"] += st == "checked"
+    n, k = len(steps), sum(s["status"] == "checked" for s in steps)
+    return {"displayed": n, "checked": k, "coverage": round(k / n, 4) if n else None,
+            "by_result": by_result, "steps": steps}
