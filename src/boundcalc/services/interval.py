@@ -246,7 +246,7 @@ def _holds_at(A, h, op, env) -> bool:
 
 def _derivatives(g: Node, names) -> dict:
     """dg/dx for each symbol, as expression trees (SymPy differentiation)."""
-    from .decide import _Timeout, time_limit
+    from .budget import Timeout, time_limit
     try:
         import sympy as sp
         from ..backends.sym import from_sympy, to_sympy
@@ -254,5 +254,5 @@ def _derivatives(g: Node, names) -> dict:
         with time_limit(1.0):
             e = to_sympy(g, dict(syms))
             return {n: from_sympy(sp.diff(e, s)) for n, s in syms.items()}
-    except (_Timeout, Exception):
+    except (Timeout, Exception):
         return {}

@@ -309,14 +309,14 @@ def _simpler(a, rel, b, g, op, domains, extra, env, seconds: float = 0.5) -> dic
 
 def _exactly_zero(g, env) -> int | None:
     """0 if SymPy shows ``g`` is exactly zero at ``env`` (balls never can), else None."""
-    from .decide import _Timeout, sympy_safe, time_limit
+    from .budget import Timeout, sympy_safe, time_limit
     if sympy_safe(g):
         return None
     try:
         with time_limit(0.5):
             from .symbolic import is_zero_at
             return 0 if is_zero_at(g, env) else None
-    except (_Timeout, Exception):
+    except (Timeout, Exception):
         return None
 
 

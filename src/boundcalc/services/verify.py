@@ -17,7 +17,8 @@ from ..expr.domains import Domain
 from ..expr.nodes import Num, Rel, Sym
 from ..expr.parser import parse, parse_number
 from ..registry import get_registry
-from .decide import SAMPLES, SECONDS, _narrow, check_domain, decide_relation
+from .budget import SAMPLES, SECONDS
+from .decide import _narrow, check_domain, decide_relation
 
 RELS = ("==", "<=", ">=", "<", ">")
 
