@@ -102,16 +102,6 @@ def fold_constants(node: Node) -> Node:
 
 
 # ----------------------------------------------------------------------------- domains
-def check_domain(name: str, d: Domain) -> None:
-    """Reject an empty domain (``(1, 1)``, ``integer in (1, 2)``) with one line."""
-    if domain_is_empty(d):
-        raise BoundcalcError(f"the domain of {name} is empty: {name} {d.describe()}")
-
-
-def domain_is_empty(d: Domain) -> bool:
-    return d.is_empty()
-
-
 def _narrow(d: Domain, op: str, c: Fraction) -> Domain:
     if op in (">=", ">"):
         if d.lo is None or c > d.lo or (c == d.lo and op == ">"):
@@ -157,7 +147,7 @@ def decide_relation(a: Node, rel: str, b: Node, domains: dict[str, Domain], extr
     extra = [Rel(r.op, fold_constants(r.lhs), fold_constants(r.rhs)) for r in extra]
     extra = _absorb_bounds(domains, extra)
     for n, d in domains.items():
-        check_domain(n, d)
+        d.check_nonempty(n)
     if extra and _inconsistent(domains, extra, min(0.5, seconds / 8)):
         return Decision("vacuous", "SMT", "vacuous (the assumptions are inconsistent: no point of the "
                         "domains satisfies them, SMT)", detail="every statement holds vacuously under "

@@ -20,7 +20,7 @@ A sign change of the derivative at sampled points gives the verdict "neither" wi
 evidence ``counterexample`` only when BOTH directions are certified: a pair of points
 differing only in the variable where f rises, and one where it falls (each comparison
 certified in ball arithmetic). Without ``--box`` a verdict is about the whole domain; a
-verdict that rests on the default box of :func:`default_range` (the domain is unbounded)
+verdict that rests on the default box of :meth:`Domain.default_range` (the domain is unbounded)
 says so in the verdict word ("decreasing on the default box only"), in ``scope`` and in
 the text. Setting the variable under test (``--set x=2``), an empty domain, a formula
 undefined everywhere (the rule of :mod:`boundcalc.expr.singularities`), and a garbage,
@@ -44,7 +44,7 @@ from ..expr.nodes import Num, Rel, Sym, sub, substitute
 from ..expr.parser import parse_number
 from ..expr.singularities import is_smooth_language
 from .continuity import continuity
-from .decide import check_defined_somewhere, check_domain
+from .decide import check_defined_somewhere
 from .symbolic import domain_substitution, prove_sign, to_sympy_with_domains
 
 SAMPLES = 400
@@ -84,28 +84,6 @@ class MonotoneResult:
         return s
 
 
-def default_range(d: Domain, default: Fraction | None) -> tuple[Fraction, Fraction]:
-    """A finite box side for a domain (used when the user gives none): the domain itself
-    when it is bounded (open ends moved in by 1/100 of the width), otherwise a window
-    reaching 100 beyond the finite end (or [-100, 100] on the whole line). A verdict on
-    this box is about the box only (:func:`monotone` says so)."""
-    if d.lo is None and d.hi is None:
-        return Fraction(-100), Fraction(100)
-    if d.lo is None:
-        hi = d.hi if d.hi_closed else d.hi - Fraction(1, 100)
-        lo = min(hi * 100, hi - 100) if hi < 0 else hi - 100
-        return lo, hi
-    lo = d.lo
-    hi = d.hi
-    if not d.lo_closed:
-        lo = d.lo + (Fraction(1, 100) if hi is None else (hi - d.lo) / 100)
-    if hi is None:
-        hi = max(lo * 100, lo + 100) if lo > 0 else lo + 100
-    elif not d.hi_closed:
-        hi = hi - (hi - lo) / 100
-    return lo, hi
-
-
 def monotone(formula, var: str, *, box: dict | None = None, fixed: dict | None = None,
              samples: int = SAMPLES, seed: int = 0, beyond_box: bool = True) -> MonotoneResult:
     """``beyond_box=False``: a verdict on the default box is not tested beyond it (for
@@ -127,13 +105,13 @@ def monotone(formula, var: str, *, box: dict | None = None, fixed: dict | None =
         table[k].domain.check(k, v)
     for n in node.symbols():
         if n in table:
-            check_domain(n, table[n].domain)
+            table[n].domain.check_nonempty(n)
     ranges_given = _check_box(box, table, fixed, node.symbols())
     check_defined_somewhere(node, formula.id)          # the one definedness rule
     fnode = substitute(node, {k: Num(v) for k, v in fixed.items()})
     free = sorted(n for n in fnode.symbols() if n in table)
     doms = {n: table[n].domain for n in free}
-    ranges = {n: ranges_given[n] if n in ranges_given else default_range(doms[n], table[n].default)
+    ranges = {n: ranges_given[n] if n in ranges_given else doms[n].default_range()
               for n in free}
     on_box = {n: Domain(doms[n].integer, a, True, b, True) for n, (a, b) in ranges.items()}
     shown = {k: (str(float(a)), str(float(b))) for k, (a, b) in ranges.items()}

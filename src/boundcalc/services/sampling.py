@@ -18,8 +18,7 @@ from ..expr.nodes import Node
 
 
 def box_for(d: Domain) -> tuple[float, float]:
-    from .monotone import default_range
-    a, b = default_range(d, None)
+    a, b = d.default_range()
     return float(a), float(b)
 
 

@@ -18,7 +18,7 @@ from ..expr.nodes import Num, Rel, Sym
 from ..expr.parser import parse, parse_number
 from ..registry import get_registry
 from .budget import SAMPLES, SECONDS
-from .decide import _narrow, check_domain, decide_relation
+from .decide import _narrow, decide_relation
 
 RELS = ("==", "<=", ">=", "<", ">")
 
@@ -120,7 +120,7 @@ def apply_box(domains: dict[str, Domain], box: dict) -> dict[str, Domain]:
             if not d.contains(v):
                 raise BoundcalcError(f"--box {n}: {v} is outside the domain of {n} ({n} {d.describe()})")
         out[n] = Domain(d.integer, a, True, c, True)
-        check_domain(n, out[n])
+        out[n].check_nonempty(n)
     return out
 
 
