@@ -14,6 +14,7 @@ from typer.core import TyperCommand
 
 from ..errors import BoundcalcError
 from .output import console, emit_json, table
+from .state import formula_paths, set_formula_paths
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="Compute, audit and measure the bounds of learning-theory papers on transformers.",
@@ -21,7 +22,6 @@ app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_
                          "boundcalc; 130 interrupted (Ctrl-C); 141 standard output closed early (a pipe "
                          "such as '| head'), as cat or grep.")
 
-_STATE: dict = {"formulas": None}
 DYNAMIC = {"allow_extra_args": True, "ignore_unknown_options": True}
 
 
@@ -37,7 +37,7 @@ def _main(formulas: Optional[List[str]] = typer.Option(
         None, "--formulas", help="Extra formula file or folder (repeatable; also $BOUNDCALC_FORMULAS)."),
         version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
                                      help="Print the version and exit.")):
-    _STATE["formulas"] = formulas or None
+    set_formula_paths(formulas)
     import os
     if formulas or os.environ.get("BOUNDCALC_FORMULAS"):    # every user file is validated up front
         from ..registry import get_registry
@@ -86,13 +86,9 @@ def usage_error(e) -> int:
     return 2
 
 
-def _paths():
-    return _STATE["formulas"]
-
-
 def _formula(fid: str):
     from ..api import formula
-    return formula(fid, formulas_path=_paths())
+    return formula(fid, formulas_path=formula_paths())
 
 
 def _set_pairs(items: list[str] | None) -> list[tuple[str, str, str]]:
@@ -205,7 +201,7 @@ def list_(paper: Optional[str] = typer.Option(None, help="Only this paper's form
           json: bool = typer.Option(False, "--json", help="Machine-readable output.")):
     """List the formulas (id, kind, source)."""
     from ..api import formulas
-    fs = formulas(paper, formulas_path=_paths())
+    fs = formulas(paper, formulas_path=formula_paths())
     if json:
         emit_json([{"id": f.id, "name": f.name, "kind": f.kind, "source": f.source, "status": f.status}
                    for f in fs])
@@ -353,7 +349,7 @@ def verify(lhs: str = typer.Argument(...), rel: str = typer.Argument(..., metava
            json: bool = typer.Option(False, "--json")):
     """Decide LHS REL RHS (REL one of ==, <=, >=, <, >): proved / disproved / unknown."""
     from ..services.verify import verify as run
-    r = run(lhs, rel, rhs, assume or [], formulas_path=_paths())
+    r = run(lhs, rel, rhs, assume or [], formulas_path=formula_paths())
     if json:
         emit_json(r.to_json())
         return
@@ -367,7 +363,7 @@ def settings_inputs_help(paper: str | None = None) -> str:
     from ..registry import get_registry
     from ..services.require import input_names
     from ..values import fmt_fraction
-    reg = get_registry(_paths())
+    reg = get_registry(formula_paths())
     keys = [paper] if paper else list(reg.papers)
     parts = ["Settings and their inputs (--NAME VALUE or --set NAME=VALUE; default in parentheses,"
              " 'derived' = computed from the others unless given):"]
@@ -412,7 +408,7 @@ def _find_setting_paper(setting: str | None) -> str:
     from ..suggest import did_you_mean
     if not setting:
         raise BoundcalcError("give --paper PAPER (or --setting NAME of a paper's setting)")
-    reg = get_registry(_paths())
+    reg = get_registry(formula_paths())
     hits, names = [], []
     for key, p in reg.papers.items():
         for st in p.settings.values():
@@ -437,7 +433,7 @@ def _run_require(var: str | None, paper: str | None, setting: str | None, ctx: t
     if paper is None and setting is None:
         raise BoundcalcError("give --paper PAPER and/or --setting NAME (see `boundcalc require --help`)")
     paper = paper or _find_setting_paper(setting)
-    res = require(paper, setting, values, var=var, target=target, formulas_path=_paths())
+    res = require(paper, setting, values, var=var, target=target, formulas_path=formula_paths())
     data = to_json(res)
     if json:
         emit_json(data)
@@ -517,8 +513,8 @@ def check(paper: Optional[str] = typer.Argument(None),
         from ..registry import get_registry
         from ..services.check import coverage as cov
         from .render import print_coverage
-        keys = [paper] if paper else list(get_registry(_paths()).papers)
-        rows = {k: cov(k, formulas_path=_paths()) for k in keys}
+        keys = [paper] if paper else list(get_registry(formula_paths()).papers)
+        rows = {k: cov(k, formulas_path=formula_paths()) for k in keys}
         if json:
             emit_json({"coverage": rows})
             return
@@ -527,7 +523,7 @@ def check(paper: Optional[str] = typer.Argument(None),
         return
     from ..services.check import run_checks
     from .render import print_check
-    report = run_checks(paper, formulas_path=_paths(), only=only, strength=strength, jobs=jobs)
+    report = run_checks(paper, formulas_path=formula_paths(), only=only, strength=strength, jobs=jobs)
     if json:
         emit_json(report.to_json())
     elif markdown:

@@ -11,10 +11,7 @@ from typing import Optional
 
 import typer
 
-
-def _paths():
-    from .app import _paths as paths
-    return paths()
+from .state import formula_paths
 
 
 def sheet(paper: str = typer.Argument(..., help="deora2023, anon2025, tarzanagh2023, arda2026 or your own."),
@@ -27,7 +24,7 @@ def sheet(paper: str = typer.Argument(..., help="deora2023, anon2025, tarzanagh2
     from ..reports.sheet import sheet as make
     from .output import check_outputs, write_output
     check_outputs([("--output", output)], force=force)     # before any work
-    write_output(output, make(paper, format_, formulas_path=_paths()), what="sheet")
+    write_output(output, make(paper, format_, formulas_path=formula_paths()), what="sheet")
 
 
 def cite(paper: str = typer.Argument(..., help="deora2023, anon2025, tarzanagh2023, arda2026 or your own."),
@@ -39,10 +36,10 @@ def cite(paper: str = typer.Argument(..., help="deora2023, anon2025, tarzanagh20
     if json:
         from ..registry import get_registry
         from .output import emit_json
-        p = get_registry(_paths()).paper(paper)
+        p = get_registry(formula_paths()).paper(paper)
         emit_json({"key": p.key, "title": p.title, "authors": p.authors, **p.refs})
         return
-    sys.stdout.write(make(paper, format_, formulas_path=_paths()))
+    sys.stdout.write(make(paper, format_, formulas_path=formula_paths()))
 
 
 def new(key: str = typer.Argument(..., help="The new paper's key (an identifier; the file is KEY.toml)."),
