@@ -71,7 +71,7 @@ class Formula:
             raise BoundcalcError(f"{self.id}: symbol {both[0]!r} is given twice (in the mapping and as a keyword)")
         return {**values, **kw}
 
-    def at_setting(self, setting: str | None = None, values: dict | None = None, /) -> tuple["Formula", dict]:
+    def at_setting(self, setting: str | None = None, values: dict | None = None, /) -> tuple[Formula, dict]:
         """This formula in a setting of its paper (``None``: the paper's default setting, found
         by :meth:`Registry.setting`, as ``require`` finds it): ``(formula, values)``, where
         ``values`` are the setting's values of the formula's symbols overridden by the given

@@ -7,7 +7,6 @@ numbers are values (``--set x=-5``, ``--x -5``). Every user-visible string is pr
 with rich markup escaped, so labels such as ``[exact constant; as printed]`` survive."""
 from __future__ import annotations
 
-from typing import List, Optional
 
 import typer
 from typer.core import TyperCommand
@@ -33,7 +32,7 @@ def _version(value: bool):
 
 
 @app.callback()
-def _main(formulas: Optional[List[str]] = typer.Option(
+def _main(formulas: list[str] | None = typer.Option(
         None, "--formulas", help="Extra formula file or folder (repeatable; also $BOUNDCALC_FORMULAS)."),
         version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
                                      help="Print the version and exit.")):
@@ -197,7 +196,7 @@ def _row(t, *cells) -> None:
 
 # ---------------------------------------------------------------------------- list / show
 @app.command("list")
-def list_(paper: Optional[str] = typer.Option(None, help="Only this paper's formulas."),
+def list_(paper: str | None = typer.Option(None, help="Only this paper's formulas."),
           json: bool = typer.Option(False, "--json", help="Machine-readable output.")):
     """List the formulas (id, kind, source)."""
     from ..api import formulas
@@ -250,10 +249,10 @@ def show(fid: str = typer.Argument(..., metavar="ID"),
 @app.command("eval", context_settings=DYNAMIC)
 def eval_(ctx: typer.Context,
           fid: str = typer.Argument(..., metavar="ID"),
-          set_: Optional[List[str]] = typer.Option(None, "--set", help="name=value (repeatable); exact decimals. "
+          set_: list[str] | None = typer.Option(None, "--set", help="name=value (repeatable); exact decimals. "
                                                    "Or --NAME VALUE."),
           digits: int = typer.Option(15, help="Significant digits (certified)."),
-          setting: Optional[str] = typer.Option(None, "--setting", help="Take the values of this setting of the "
+          setting: str | None = typer.Option(None, "--setting", help="Take the values of this setting of the "
                                                 "formula's paper (its derived quantities inlined exactly); "
                                                 "--NAME / --set override them."),
           json: bool = typer.Option(False, "--json")):
@@ -315,8 +314,8 @@ def _ranges(items: list[str] | None) -> dict[str, tuple[str, str]]:
 def monotone(ctx: typer.Context,
              fid: str = typer.Argument(..., metavar="ID"),
              var: str = typer.Option(..., "--var", help="The variable."),
-             box: Optional[List[str]] = typer.Option(None, "--box", help="name=lo:hi box for certification."),
-             set_: Optional[List[str]] = typer.Option(None, "--set", help="Fix a symbol: name=value."),
+             box: list[str] | None = typer.Option(None, "--box", help="name=lo:hi box for certification."),
+             set_: list[str] | None = typer.Option(None, "--set", help="Fix a symbol: name=value."),
              json: bool = typer.Option(False, "--json")):
     """Increasing / decreasing / neither / unknown in VAR, with the evidence level."""
     r = _formula(fid).monotone(var, box=_ranges(box), fixed=_values(set_, ctx))
@@ -330,9 +329,9 @@ def monotone(ctx: typer.Context,
 def asymptotic(ctx: typer.Context,
                fid: str = typer.Argument(..., metavar="ID"),
                var: str = typer.Option(..., "--var"),
-               with_: Optional[List[str]] = typer.Option(None, "--with",
+               with_: list[str] | None = typer.Option(None, "--with",
                                                          help="Let a symbol tend with VAR: K=n, or K=n**2."),
-               set_: Optional[List[str]] = typer.Option(None, "--set", help="Fix a symbol: name=value."),
+               set_: list[str] | None = typer.Option(None, "--set", help="Fix a symbol: name=value."),
                json: bool = typer.Option(False, "--json")):
     """Leading order as VAR -> oo (others fixed, or tending together with --with)."""
     r = _formula(fid).asymptotic(var, together=_parse_sets(with_), fixed=_values(set_, ctx))
@@ -345,7 +344,7 @@ def asymptotic(ctx: typer.Context,
 @app.command(context_settings={"ignore_unknown_options": True})
 def verify(lhs: str = typer.Argument(...), rel: str = typer.Argument(..., metavar="REL"),
            rhs: str = typer.Argument(...),
-           assume: Optional[List[str]] = typer.Option(None, "--assume", help="e.g. 'x>=1' (repeatable)."),
+           assume: list[str] | None = typer.Option(None, "--assume", help="e.g. 'x>=1' (repeatable)."),
            json: bool = typer.Option(False, "--json")):
     """Decide LHS REL RHS (REL one of ==, <=, >=, <, >): proved / disproved / unknown."""
     from ..services.verify import verify as run
@@ -453,13 +452,13 @@ _SET_HELP = "NAME=VALUE (repeatable); same as --NAME VALUE."
 
 @app.command(context_settings=DYNAMIC, cls=_lazy_epilog(None))
 def require(ctx: typer.Context,
-            var: Optional[str] = typer.Argument(None, help="Variable to solve for (default: the setting's)."),
-            paper: Optional[str] = typer.Option(None, "--paper", help="Paper (default: the one declaring --setting)."),
-            setting: Optional[str] = typer.Option(None, "--setting", help="Setting (default: the paper's default)."),
-            target: Optional[str] = typer.Option(
+            var: str | None = typer.Argument(None, help="Variable to solve for (default: the setting's)."),
+            paper: str | None = typer.Option(None, "--paper", help="Paper (default: the one declaring --setting)."),
+            setting: str | None = typer.Option(None, "--setting", help="Setting (default: the paper's default)."),
+            target: str | None = typer.Option(
                 None, "--target", help="Solve 'formula REL value' instead of the setting's requirements, "
                                        "e.g. 'gen_gap_cor2 <= 0.05'."),
-            set_: Optional[List[str]] = typer.Option(None, "--set", help=_SET_HELP),
+            set_: list[str] | None = typer.Option(None, "--set", help=_SET_HELP),
             explain: bool = typer.Option(False, "--explain", help="Also every input, derived value and certificate."),
             json: bool = typer.Option(False, "--json")):
     """Least (or largest) VAR each requirement of a setting allows, with a certificate:
@@ -471,10 +470,10 @@ def require(ctx: typer.Context,
 
 @app.command("require-heads", context_settings=DYNAMIC, cls=_lazy_epilog("deora2023"))
 def require_heads(ctx: typer.Context,
-                  theorem: Optional[str] = typer.Option(
+                  theorem: str | None = typer.Option(
                       None, "--theorem", help="dm1/cor2 (default: tokenized mixture, Sec. 5) or thm1."),
                   paper: str = typer.Option("deora2023", "--paper"),
-                  set_: Optional[List[str]] = typer.Option(None, "--set", help=_SET_HELP),
+                  set_: list[str] | None = typer.Option(None, "--set", help=_SET_HELP),
                   explain: bool = typer.Option(False, "--explain",
                                                help="Also every input, derived value and certificate."),
                   json: bool = typer.Option(False, "--json")):
@@ -487,10 +486,10 @@ def require_heads(ctx: typer.Context,
 
 
 @app.command()
-def check(paper: Optional[str] = typer.Argument(None),
+def check(paper: str | None = typer.Argument(None),
           json: bool = typer.Option(False, "--json"),
           markdown: bool = typer.Option(False, "--markdown", help="Print the report as Markdown."),
-          only: Optional[List[str]] = typer.Option(None, "--only", help="Run only this check (ID or PAPER.ID; repeatable)."),
+          only: list[str] | None = typer.Option(None, "--only", help="Run only this check (ID or PAPER.ID; repeatable)."),
           coverage: bool = typer.Option(False, "--coverage",
                                         help="List the paper's numbered results and the checks covering each "
                                              "(none: unaudited); does not run the checks."),
@@ -535,8 +534,9 @@ def check(paper: Optional[str] = typer.Argument(None),
 
 
 # ---------------------------------------------------------------------------- reports
-from .reports import LazyEpilogCommand as _LazyEpilog  # noqa: E402  (typer only; no NumPy)
-from . import docs as _docs  # noqa: E402  (sheet, cite, new; typer only)
+# imported here, after the commands above: typer only (no NumPy); sheet, cite, new
+from . import docs as _docs
+from .reports import LazyEpilogCommand as _LazyEpilog
 
 app.command("sheet")(_docs.sheet)
 app.command("cite")(_docs.cite)
@@ -549,12 +549,12 @@ def compare(ctx: typer.Context,
             seed: int = typer.Option(0, "--seed", help="Random seed (data, initialisation)."),
             jobs: int = typer.Option(1, "--jobs", help="Parallel worker processes (-1: all cores)."),
             format_: str = typer.Option("rich", "--format", help="rich, markdown, latex, csv or json."),
-            output: Optional[str] = typer.Option(None, "--output", help="Write the table to this file (- for standard output)."),
+            output: str | None = typer.Option(None, "--output", help="Write the table to this file (- for standard output)."),
             force: bool = typer.Option(False, "--force", help="Overwrite --output / --plot files."),
-            plot: Optional[str] = typer.Option(None, "--plot",
+            plot: str | None = typer.Option(None, "--plot",
                                                help="Bound-vs-measured bars: FILE(.png|.pdf), both written."),
             no_cache: bool = typer.Option(False, "--no-cache", help="Recompute; do not read or write the cache."),
-            max_memory: Optional[str] = typer.Option(None, "--max-memory", help="Memory budget (512M, 4G; "
+            max_memory: str | None = typer.Option(None, "--max-memory", help="Memory budget (512M, 4G; "
                                                      "default: half the available memory)."),
             json: bool = typer.Option(False, "--json", help="Same as --format json.")):
     """A paper's bounds beside what the engine measures, as a table. Settings: --NAME VALUE or --set NAME=VALUE."""
@@ -565,7 +565,7 @@ def compare(ctx: typer.Context,
 
 @app.command(context_settings=DYNAMIC)
 def reproduce(ctx: typer.Context,
-              name: Optional[str] = typer.Argument(None, help="A reproduction (see --list), or 'list'."),
+              name: str | None = typer.Argument(None, help="A reproduction (see --list), or 'list'."),
               list_: bool = typer.Option(False, "--list", help="List the reproductions."),
               full: bool = typer.Option(False, "--full", help="The paper's full sizes (slow); default: small."),
               json: bool = typer.Option(False, "--json"),
@@ -573,11 +573,11 @@ def reproduce(ctx: typer.Context,
               jobs: int = typer.Option(-1, "--jobs", help="Parallel worker processes, each on one BLAS "
                                        "thread (default -1: one per core)."),
               backend: str = typer.Option("loky", "--backend", help="loky (local processes) or dask."),
-              scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler tcp://HOST:PORT."),
-              plot_dir: Optional[str] = typer.Option(None, "--plot-dir", help="Write the figures (PNG+PDF) here."),
+              scheduler: str | None = typer.Option(None, "--scheduler", help="Dask scheduler tcp://HOST:PORT."),
+              plot_dir: str | None = typer.Option(None, "--plot-dir", help="Write the figures (PNG+PDF) here."),
               no_cache: bool = typer.Option(False, "--no-cache", help="Recompute; do not read or write the cache."),
               force: bool = typer.Option(False, "--force", help="Allow writing figures into a non-empty --plot-dir."),
-              max_memory: Optional[str] = typer.Option(None, "--max-memory", help="Memory budget (512M, 4G; "
+              max_memory: str | None = typer.Option(None, "--max-memory", help="Memory budget (512M, 4G; "
                                                        "default: half the available memory).")):
     """Reproduce a figure or table of a paper; our numbers beside the paper's. Settings the
     reproduction accepts: --NAME VALUE (e.g. arda2026-fig1 --teacher authors-code)."""

@@ -7,7 +7,6 @@ for its Markdown tables) is imported inside the commands.
 from __future__ import annotations
 
 import sys
-from typing import Optional
 
 import typer
 
@@ -16,7 +15,7 @@ from .state import formula_paths
 
 def sheet(paper: str = typer.Argument(..., help="deora2023, anon2025, tarzanagh2023, arda2026 or your own."),
           format_: str = typer.Option("latex", "--format", help="latex (a document pdflatex compiles) or markdown."),
-          output: Optional[str] = typer.Option(None, "--output", help="Write the sheet to this file (- for standard output)."),
+          output: str | None = typer.Option(None, "--output", help="Write the sheet to this file (- for standard output)."),
           force: bool = typer.Option(False, "--force", help="Overwrite --output.")):
     """A paper's formula sheet: its reference, its symbols, and every formula with its
     source, status (as printed / corrected / derived), LaTeX as printed, our expression
@@ -43,7 +42,7 @@ def cite(paper: str = typer.Argument(..., help="deora2023, anon2025, tarzanagh20
 
 
 def new(key: str = typer.Argument(..., help="The new paper's key (an identifier; the file is KEY.toml)."),
-        output: Optional[str] = typer.Option(None, "--output", help="Write here (a file named KEY.toml, or a "
+        output: str | None = typer.Option(None, "--output", help="Write here (a file named KEY.toml, or a "
                                              "folder) instead of ./KEY.toml.")):
     """Write a commented skeleton formula file KEY.toml (a toy bound with symbols, formulas,
     a setting and checks) that loads as it is; never overwrites an existing file."""

@@ -66,7 +66,7 @@ class Registry:
         checked at the start of every command, whichever paper the command touches."""
         for f in files:
             if f.stem in self._files:
-                self.paper(f.stem).checks          # checks included
+                _ = self.paper(f.stem).checks      # the property loads the checks too
 
     def has_paper(self, key: str) -> bool:
         return key in self._files

@@ -44,9 +44,9 @@ class AsymptoticResult:
 
 def asymptotic(formula, var: str, *, fixed: dict | None = None, together: dict | None = None) -> AsymptoticResult:
     table = formula.symbol_table
-    if var not in table and var not in (together or {}).values():
-        if not any(var in str(v) for v in (together or {}).values()):
-            raise BoundcalcError(f"{var!r} is not a symbol of {formula.id}; its symbols are {', '.join(table)}")
+    if (var not in table and var not in (together or {}).values()
+            and not any(var in str(v) for v in (together or {}).values())):
+        raise BoundcalcError(f"{var!r} is not a symbol of {formula.id}; its symbols are {', '.join(table)}")
     if var in table and table[var].domain.hi is not None:
         dom = table[var].domain
         raise BoundcalcError(f"{var} {dom.describe()}: its domain is bounded above, so {var} cannot tend "

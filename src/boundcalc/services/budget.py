@@ -77,9 +77,7 @@ def _in_finalizer(frame: FrameType | None, depth: int = 12) -> bool:
 
 def sympy_safe(node: Node) -> str | None:
     """Why SymPy must not see ``node`` (a size budget), or None."""
-    count = 0
-    for n in node.unique_nodes():
-        count += 1
+    for count, n in enumerate(node.unique_nodes(), start=1):
         if count > MAX_NODES:
             return f"more than {MAX_NODES} nodes"
         if isinstance(n, Pow):

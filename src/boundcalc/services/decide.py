@@ -139,7 +139,6 @@ def decide_relation(a: Node, rel: str, b: Node, domains: dict[str, Domain], extr
     """Decide ``a rel b`` (rel in <=, >=, <, >, ==) for every point of ``domains`` where
     the assumptions ``extra`` (relations) hold. See the module docstring."""
     t0 = time.perf_counter()
-    deadline = t0 + seconds
     extra = list(extra)
     for n in Rel(rel, a, b).symbols() | set().union(*(r.symbols() for r in extra)):
         domains.setdefault(n, Domain(lo=Fraction(0)))

@@ -28,6 +28,7 @@ reversed or out-of-domain ``--box`` are errors, checked before any proof is atte
 """
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass, field
 from types import SimpleNamespace
@@ -128,7 +129,7 @@ def monotone(formula, var: str, *, box: dict | None = None, fixed: dict | None =
         deriv = sp.diff(expr, x)
         if fixed:
             deriv = deriv.subs({syms[k]: sp.Rational(v.numerator, v.denominator) for k, v in fixed.items()})
-    except Exception:          # noqa: BLE001 — SymPy cannot differentiate it: no derivative
+    except Exception:          # SymPy cannot differentiate it: no derivative
         deriv = None
     if deriv is None or (not is_smooth_language(fnode) and _to_node(deriv) is None):
         # abs/floor/ceil/min/max that SymPy differentiates only into sign(), Heaviside or
@@ -253,7 +254,7 @@ class _Ctx:
     dstr: str = "(not used)"
     beyond: bool = True     # test a default-box verdict beyond the box
 
-    def widened(self) -> "_Ctx":
+    def widened(self) -> _Ctx:
         from dataclasses import replace
         d = self.table[self.var].domain
         return replace(self, ranges={**self.ranges, self.var: _widen(d, *self.ranges[self.var])})
@@ -388,7 +389,7 @@ def _pair_search(ctx: _Ctx, rising: bool, n: int = 96, tries: int = 6) -> dict |
             return None
     ok = np.flatnonzero(np.isfinite(fv))
     cands = []
-    for i, j in zip(ok[:-1], ok[1:]):
+    for i, j in itertools.pairwise(ok):
         d = fv[j] - fv[i]
         if (d > 0) if rising else (d < 0):
             cands.append((abs(d), i, j))

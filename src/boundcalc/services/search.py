@@ -145,7 +145,7 @@ def _find(a, rel, b, g, op, domains, extra, samples, seed, deadline, deep):
     else:
         score = np.where(fin, -rel_g, -np.inf)      # most violated first; near-zero boundary points next
     order = np.argsort(-score)
-    tries = near = 0
+    near = 0
     for i in order[:60]:
         if time.process_time() > deadline:
             break
@@ -161,7 +161,6 @@ def _find(a, rel, b, g, op, domains, extra, samples, seed, deadline, deep):
                 break
         env = {k: Fraction(repr(float(pts[k][i]))) for k in names}
         ce = certify_point(a, rel, b, g, op, domains, extra, env)
-        tries += 1
         if ce is not None:
             return ce
     if deep and time.process_time() < deadline:
