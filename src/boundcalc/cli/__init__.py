@@ -17,7 +17,7 @@ import os
 import sys
 
 
-def _one_line(msg: str, limit: int = 600) -> str:
+def _one_line(msg: object, limit: int = 600) -> str:
     s = " ".join(str(msg).split())
     return s if len(s) <= limit else s[:limit - 3] + "..."
 

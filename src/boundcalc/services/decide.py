@@ -259,16 +259,16 @@ def _decide(a, rel, b, g, op, domains, extra, deadline, samples, seed, total) ->
     from .interval import prove_interval
     if time.process_time() < deadline:
         share = min(3.0, 0.3 * total)
-        res = prove_interval(g, op, domains, extra, seconds=share,
+        ivl = prove_interval(g, op, domains, extra, seconds=share,
                              derivatives=why is None, max_boxes=int(INTERVAL_BOXES_PER_SECOND * share))
-        if res.status == "proved":
-            return _verdict("proved", "interval", f"{res.boxes} boxes")
-        if res.status == "disproved":
-            ce = search.certify_point(a, rel, b, g, op, domains, extra, res.point)
+        if ivl.status == "proved":
+            return _verdict("proved", "interval", f"{ivl.boxes} boxes")
+        if ivl.status == "disproved":
+            ce = search.certify_point(a, rel, b, g, op, domains, extra, ivl.point)
             if ce is not None:
                 return _verdict("disproved", "counterexample", "certified, found by interval search",
                                 counterexample=ce)
-        if res.status == "budget":
+        if ivl.status == "budget":
             budget_hit.append("interval")
     else:
         budget_hit.append("interval")
