@@ -42,3 +42,23 @@ def test_mypy_errors_are_bounded(tmp_path):
     assert m or "Success" in r.stdout, r.stdout[-4000:] + r.stderr[-2000:]
     assert count <= MYPY_MAX_ERRORS, (f"mypy: {count} errors, at most {MYPY_MAX_ERRORS} allowed\n"
                                       + r.stdout[-4000:])
+
+
+def _packages() -> list[str]:
+    src = ROOT / "src"
+    return sorted(".".join(p.parent.relative_to(src).parts) for p in (src / "boundcalc").rglob("__init__.py"))
+
+
+def test_every_package_declares_all_and_each_name_exists():
+    import importlib
+    packages = _packages()
+    assert "boundcalc.expr" in packages and "boundcalc.services.check" in packages
+    missing, broken = [], []
+    for name in packages:
+        mod = importlib.import_module(name)
+        if not isinstance(getattr(mod, "__all__", None), (list, tuple)):
+            missing.append(name)
+            continue
+        broken += [f"{name}.{n}" for n in mod.__all__ if not hasattr(mod, n)]
+    assert not missing, f"packages without __all__: {missing}"
+    assert not broken, f"__all__ names that do not exist: {broken}"

@@ -16,6 +16,8 @@ from __future__ import annotations
 import os
 import sys
 
+__all__ = ["EXIT_BROKEN_PIPE", "EXIT_INTERRUPTED", "main"]
+
 
 def _one_line(msg: object, limit: int = 600) -> str:
     s = " ".join(str(msg).split())
