@@ -62,3 +62,32 @@ def test_every_package_declares_all_and_each_name_exists():
         broken += [f"{name}.{n}" for n in mod.__all__ if not hasattr(mod, n)]
     assert not missing, f"packages without __all__: {missing}"
     assert not broken, f"__all__ names that do not exist: {broken}"
+
+
+ENTRY_POINTS = [
+    "boundcalc.api:formula", "boundcalc.api:formulas", "boundcalc.api:papers", "boundcalc.api:paper",
+    "boundcalc.api:symbols", "boundcalc.api:Formula", "boundcalc.cli:main",
+    "boundcalc.services.verify:verify", "boundcalc.services.verify:VerifyResult",
+    "boundcalc.services.require:require", "boundcalc.services.require:RequireResult",
+    "boundcalc.services.monotone:monotone", "boundcalc.services.monotone:MonotoneResult",
+    "boundcalc.services.asymptotic:asymptotic", "boundcalc.services.asymptotic:AsymptoticResult",
+    "boundcalc.services.decide:decide_relation", "boundcalc.services.decide:Decision",
+    "boundcalc.services.budget:time_limit", "boundcalc.services.budget:sympy_safe",
+    "boundcalc.registry:get_registry", "boundcalc.registry:Registry",
+    "boundcalc.expr.domains:Domain.default_range", "boundcalc.expr.domains:Domain.check_nonempty",
+]
+
+
+def test_public_entry_points_have_docstrings():
+    import importlib
+    missing = []
+    for target in ENTRY_POINTS:
+        mod, _, attr = target.partition(":")
+        obj = importlib.import_module(mod)
+        for part in attr.split("."):
+            obj = getattr(obj, part)
+        doc = (obj.__doc__ or "").strip()
+        # a dataclass without a docstring gets its signature, "Decision(verdict: str, ...)"
+        if not doc or (isinstance(obj, type) and doc.startswith(obj.__name__ + "(")):
+            missing.append(target)
+    assert not missing, f"no docstring: {missing}"

@@ -58,6 +58,7 @@ def _catch_sigint():
 
 
 def main() -> None:
+    """The ``boundcalc`` command (the entry point of pyproject.toml's scripts)."""
     interrupted, restore = _catch_sigint()
     try:
         _main(interrupted)

@@ -69,9 +69,12 @@ class Registry:
                 _ = self.paper(f.stem).checks      # the property loads the checks too
 
     def has_paper(self, key: str) -> bool:
+        """Whether a formula file declares the paper ``key`` (nothing is loaded)."""
         return key in self._files
 
     def paper(self, key: str) -> Paper:
+        """The paper ``key``, loaded, validated and cross-linked on first use (thread-safe);
+        an unknown key or a broken file raises :class:`~boundcalc.errors.BoundcalcError`."""
         ready = self._ready.get(key)
         if ready is not None:
             return ready
@@ -95,12 +98,14 @@ class Registry:
 
     @property
     def papers(self) -> dict[str, Paper]:
+        """Every paper by key, all loaded."""
         for k in self._files:
             self.paper(k)
         return {k: self._papers[k] for k in self._files}
 
     # -------------------------------------------------------------- lookup
     def spec(self, fid: str) -> FormulaSpec:
+        """The formula ``paper.name``; an unknown id raises with the nearest names."""
         paper, _, name = fid.partition(".")
         if paper not in self._files:
             from ..suggest import did_you_mean
@@ -115,10 +120,12 @@ class Registry:
         return p.formulas[name]
 
     def all_specs(self, paper: str | None = None) -> list[FormulaSpec]:
+        """Every formula, or those of ``paper``, in file order."""
         papers = [self.paper(paper)] if paper else list(self.papers.values())
         return [f for p in papers for f in p.formulas.values()]
 
     def setting(self, paper: str, name: str | None) -> Setting:
+        """The setting ``name`` (or one of its aliases) of ``paper``; None: the paper's default."""
         p = self.paper(paper)
         if name is None:
             defaults = [s for s in p.settings.values() if s.default]

@@ -52,6 +52,10 @@ class UndefinedError(BoundcalcError):
 
 @dataclass
 class Decision:
+    """The answer of :func:`decide_relation`: ``verdict`` (proved | disproved | unknown |
+    vacuous), the ``layer`` that decided it (one of :data:`LAYERS`), the verdict as printed
+    (``text``), a ``counterexample`` re-checked in ball arithmetic for ``disproved``, and
+    ``detail`` and ``seconds``. See the module docstring."""
     verdict: str
     layer: str
     text: str
@@ -431,6 +435,7 @@ def _undefined_where(a: Node, b: Node, domains, what, fatal: bool = True) -> str
 
 
 def sampling_str(x: Fraction) -> str:
+    """A sampled coordinate as written in messages: ``3`` or ``7/2``."""
     return str(x.numerator) if x.denominator == 1 else str(x)
 
 

@@ -31,6 +31,8 @@ SMT_MS = 400              # time limit of each of those SMT calls
 
 @dataclass
 class IntervalOutcome:
+    """The interval layer's answer: its status, the boxes it used, and for ``disproved``
+    a point where the goal has the wrong sign (re-certified by the caller)."""
     status: str                 # proved | disproved | budget | skipped
     boxes: int = 0
     point: dict | None = None
@@ -50,6 +52,9 @@ def _x_of(d: Domain, t: Fraction) -> Fraction | None:
 
 def prove_interval(g: Node, op: str, domains: dict[str, Domain], extra=(), *, seconds: float = 2.0,
                    derivatives: bool = True, max_boxes: int = MAX_BOXES) -> IntervalOutcome:
+    """Prove ``g op 0`` on the domains where ``extra`` holds by branch and bound in ball
+    arithmetic, within ``max_boxes`` boxes and ``seconds`` (see the module docstring);
+    ``derivatives=False`` skips the pruning by derivative signs (SymPy)."""
     from ..backends import arb as A
     if op == "==":
         return IntervalOutcome("skipped")

@@ -53,6 +53,10 @@ SAMPLES = 400
 
 @dataclass
 class MonotoneResult:
+    """What :func:`monotone` found: ``verdict`` (the direction, with ``on the default box
+    only`` where it rests on that box), its ``evidence`` (proved | certified | sampled |
+    counterexample | none), the derivative, the ``box`` and the ``scope`` it covers, and a
+    certified ``counterexample`` for ``neither``. See the module docstring."""
     id: str
     var: str
     verdict: str                 # increasing | decreasing | constant | neither | unknown
@@ -87,7 +91,13 @@ class MonotoneResult:
 
 def monotone(formula, var: str, *, box: dict | None = None, fixed: dict | None = None,
              samples: int = SAMPLES, seed: int = 0, beyond_box: bool = True) -> MonotoneResult:
-    """``beyond_box=False``: a verdict on the default box is not tested beyond it (for
+    """Whether ``formula`` (for a relation: its slack ``rhs - lhs``) is increasing,
+    decreasing, constant or neither in ``var``, over its domain or over ``box`` (symbol ->
+    (lo, hi)), with the symbols of ``fixed`` set to numbers; see the module docstring for
+    the evidence each verdict carries. Bad input raises
+    :class:`~boundcalc.errors.BoundcalcError`.
+
+    ``beyond_box=False``: a verdict on the default box is not tested beyond it (for
     :mod:`.require`, which re-examines the range its answer rests on with an explicit box);
     it is still labelled 'on the default box only'."""
     table = formula.symbol_table

@@ -336,6 +336,8 @@ def _repin(env, extra) -> None:
 
 
 def report(env, a, b, node, extra) -> dict:
+    """A counterexample as reported: the coordinates of ``env`` that ``node`` and ``extra``
+    use, with the values of the sides ``a`` (``lhs``) and ``b`` (``rhs``)."""
     import mpmath
     from ..backends import mp as mpb
     used = node.symbols() | set().union(*(r.symbols() for r in extra)) if extra else node.symbols()
