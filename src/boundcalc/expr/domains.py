@@ -111,17 +111,15 @@ class Domain(Record, frozen=True):
         itself when it is bounded (open ends moved in by 1/100 of the width), otherwise a
         window reaching 100 beyond the finite end (or [-100, 100] on the whole line). A
         verdict on this box is about the box only (``monotone`` says so)."""
-        if self.lo is None and self.hi is None:
-            return Fraction(-100), Fraction(100)
-        if self.lo is None:
-            assert self.hi is not None
-            hi = self.hi if self.hi_closed else self.hi - Fraction(1, 100)
-            lo = min(hi * 100, hi - 100) if hi < 0 else hi - 100
-            return lo, hi
-        lo = self.lo
-        hi = self.hi
+        lo, hi = self.lo, self.hi
+        if lo is None:
+            if hi is None:
+                return Fraction(-100), Fraction(100)
+            if not self.hi_closed:
+                hi = hi - Fraction(1, 100)
+            return (min(hi * 100, hi - 100) if hi < 0 else hi - 100), hi
         if not self.lo_closed:
-            lo = self.lo + (Fraction(1, 100) if hi is None else (hi - self.lo) / 100)
+            lo = lo + (Fraction(1, 100) if hi is None else (hi - lo) / 100)
         if hi is None:
             hi = max(lo * 100, lo + 100) if lo > 0 else lo + 100
         elif not self.hi_closed:

@@ -30,7 +30,7 @@ def packaged_dir() -> Path:
 def _expand(paths) -> list[Path]:
     """Formula files named by ``paths`` (files, or folders of ``*.toml``). Every one is
     checked (a regular file within the size cap) before anything is read."""
-    out = []
+    out: list[Path] = []
     for p in paths:
         p = user_path(p)
         if p.is_dir():
@@ -141,7 +141,7 @@ class Registry:
                              f"choose one of {', '.join(names)}")
 
     # -------------------------------------------------------------- linking
-    def _target(self, paper: str, ref: Ref) -> FormulaSpec:
+    def _target(self, paper: str | None, ref: Ref) -> FormulaSpec:
         key = ref.paper or paper
         where = self._files[paper].name if paper in self._files else "expression"
         if key not in self._files or ref.name not in self.paper(key).formulas:
@@ -184,8 +184,9 @@ class Registry:
                 for r in node.refs():
                     self._target(p.key, Ref(*r))
 
-    def resolve(self, node: Node, paper: str) -> Node:
-        """Inline every formula reference (recursively)."""
+    def resolve(self, node: Node, paper: str | None) -> Node:
+        """Inline every formula reference (recursively); a bare name refers to ``paper``
+        (None: an expression outside any paper, whose references must name theirs)."""
         def f(n: Node):
             if isinstance(n, Ref):
                 spec = self._target(paper, n)

@@ -169,7 +169,7 @@ def prove_interval(g: Node, op: str, domains: dict[str, Domain], extra=(), *, se
                 return IntervalOutcome("disproved", closed, menv)
         # split the widest side (in box coordinates)
         widths = {n: hi - lo for n, (lo, hi) in box.items()}
-        n = max(widths, key=widths.get)
+        n = max(widths, key=widths.__getitem__)
         if widths[n] == 0 or widths[n] < Fraction(1, 2 ** 60):
             return IntervalOutcome("budget", closed)
         lo, hi = box[n]
