@@ -41,7 +41,7 @@ from ..backends import mp as mpb
 from ..backends.sym import from_sympy
 from ..errors import BoundcalcError
 from ..expr.domains import Domain
-from ..expr.nodes import Num, Rel, Sym, sub, substitute
+from ..expr.nodes import Node, Num, Rel, Sym, sub, substitute
 from ..expr.parser import parse_number
 from ..expr.singularities import is_smooth_language
 from .continuity import continuity
@@ -49,6 +49,16 @@ from .decide import check_defined_somewhere
 from .symbolic import domain_substitution, prove_sign, to_sympy_with_domains
 
 SAMPLES = 400
+
+
+@dataclass(frozen=True)
+class Subject:
+    """What :func:`monotone` needs of a formula: an id for messages, the expression (or a
+    relation) and its symbol table. An :class:`boundcalc.api.Formula` has these too; the
+    services build a Subject instead of importing the API layer."""
+    id: str
+    expr: Node
+    symbol_table: dict
 
 
 @dataclass

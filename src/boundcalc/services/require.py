@@ -288,18 +288,12 @@ def _solve(rel: Rel, var: str, env: dict, paper, *, what: str, fallback: bool, r
     return sol
 
 
-class _RelationFormula:
-    """What :func:`.monotone.monotone` needs of a formula."""
-    def __init__(self, fid, expr, table):
-        self.id, self.expr, self.symbol_table = fid, expr, table
-
-
 def _monotone_evidence(rel, var, env, paper, reg, what, box=None):
-    from .monotone import monotone
+    from .monotone import Subject, monotone
     table = reg.symbol_table(rel, paper.key)
     fixed = {k: fmt_fraction(v) for k, v in env.items() if k in table and k != var}
     # without a box: the default box only (the range the answer rests on is re-examined after)
-    return monotone(_RelationFormula(what, rel, table), var, fixed=fixed, box=box, beyond_box=False)
+    return monotone(Subject(what, rel, table), var, fixed=fixed, box=box, beyond_box=False)
 
 
 def _evidence_text(m, var) -> str:
