@@ -49,19 +49,35 @@ def _packages() -> list[str]:
     return sorted(".".join(p.parent.relative_to(src).parts) for p in (src / "boundcalc").rglob("__init__.py"))
 
 
+# Packages that other issue-23 branches are rewriting get their __all__ there; the test
+# fails once one has it, so that the entry is removed.
+PENDING_ALL = {
+    "boundcalc.engine": "engine branch (engine/<model>/ packages)",
+    "boundcalc.engine.data": "engine branch",
+    "boundcalc.experiments": "experiments branch (experiments/<paper>/ packages)",
+    "boundcalc.reports": "printers branch (reports/printers/)",
+}
+
+
 def test_every_package_declares_all_and_each_name_exists():
     import importlib
     packages = _packages()
     assert "boundcalc.expr" in packages and "boundcalc.services.check" in packages
-    missing, broken = [], []
+    missing, broken, stale = [], [], []
     for name in packages:
         mod = importlib.import_module(name)
-        if not isinstance(getattr(mod, "__all__", None), (list, tuple)):
+        has_all = isinstance(getattr(mod, "__all__", None), (list, tuple))
+        if name in PENDING_ALL:
+            if has_all:
+                stale.append(name)
+            continue
+        if not has_all:
             missing.append(name)
             continue
         broken += [f"{name}.{n}" for n in mod.__all__ if not hasattr(mod, n)]
     assert not missing, f"packages without __all__: {missing}"
     assert not broken, f"__all__ names that do not exist: {broken}"
+    assert not stale, f"these have an __all__ now: remove them from PENDING_ALL: {stale}"
 
 
 ENTRY_POINTS = [

@@ -4,5 +4,3 @@ One module per paper's model (``deora2023``, ``anon2025``, ``tarzanagh2023``,
 ``arda2026``), data models in ``data``, shared primitives in ``ops``.
 Import the submodule you need; nothing heavy is imported here.
 """
-
-__all__: list[str] = []     # nothing here: import the model or ops module you need

@@ -23,9 +23,6 @@ from typing import Callable
 
 from ..errors import BoundcalcError
 
-__all__ = ["PAPERS", "ExperimentUnavailable", "Reproduction", "experiment_module", "reproduction",
-           "reproductions", "unavailable"]
-
 PAPERS = ("deora2023", "anon2025", "tarzanagh2023", "arda2026")
 
 

@@ -9,5 +9,3 @@
 
 Submodules are imported on demand so that ``import boundcalc.reports`` stays light.
 """
-
-__all__: list[str] = []     # nothing here: submodules are imported on demand

@@ -3,5 +3,3 @@
 ``dm1``: Deora et al.'s tokenized mixture DM1; ``transport``: Arda et al.'s teacher of
 Sec. 6.1; ``digits`` and ``tokens``: see those modules.  Import the one you need.
 """
-
-__all__: list[str] = []     # nothing here: import the data module you need
