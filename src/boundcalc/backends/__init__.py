@@ -1,5 +1,3 @@
 """Back ends of the one expression tree: exact rationals (``exact``), mpmath at any
 precision with certified interval enclosures (``mp``), NumPy grids (``np``) and SymPy
 (``sym``; imported only by the symbolic services)."""
-
-__all__: list[str] = []     # nothing here: import the back end you need (exact, mp, np, sym)
