@@ -17,7 +17,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from types import FrameType
 
-from ..expr.nodes import Node, Num, Pow
+from ..expr.nodes import Add, Const, Func, Mul, Node, Num, Pow, Ref, Rel, Sym
+from ..expr.visitor import Visitor, handles, top_down
 
 __all__ = [
     "CPU_SAFETY", "INTERVAL_BOXES_PER_SECOND", "MAX_NODES", "SAMPLES", "SECONDS",
@@ -75,17 +76,38 @@ def _in_finalizer(frame: FrameType | None, depth: int = 12) -> bool:
     return False
 
 
+class _SympyUnsafe(Visitor["str | None"]):
+    """Why a node itself (not its children) must not reach SymPy, or None; top-down
+    handlers that visit no child (:func:`sympy_safe` asks for each distinct node)."""
+
+    @top_down
+    def visit_Pow(self, n: Pow) -> str | None:
+        if isinstance(n.exp, Num):
+            if abs(n.exp.value) > SYMPY_MAX_POWER or n.exp.value.denominator > SYMPY_MAX_POWER:
+                return f"the power {n.exp.value} is beyond the symbolic budget"
+        elif not n.exp.symbols() and not n.base.symbols():
+            return "a constant power too large to build exactly"
+        return None
+
+    @top_down
+    def visit_Num(self, n: Num) -> str | None:
+        if max(abs(n.value.numerator), n.value.denominator).bit_length() > 20000:
+            return "a number too large for the symbolic layer"
+        return None
+
+    @handles(Sym, Const, Ref, Add, Mul, Func, Rel)
+    @top_down
+    def _fine(self, n: Node) -> None:
+        return None
+
+
 def sympy_safe(node: Node) -> str | None:
     """Why SymPy must not see ``node`` (a size budget), or None."""
+    own = _SympyUnsafe()
     for count, n in enumerate(node.unique_nodes(), start=1):
         if count > MAX_NODES:
             return f"more than {MAX_NODES} nodes"
-        if isinstance(n, Pow):
-            if isinstance(n.exp, Num):
-                if abs(n.exp.value) > SYMPY_MAX_POWER or n.exp.value.denominator > SYMPY_MAX_POWER:
-                    return f"the power {n.exp.value} is beyond the symbolic budget"
-            elif not n.exp.symbols() and not n.base.symbols():
-                return "a constant power too large to build exactly"
-        if isinstance(n, Num) and max(abs(n.value.numerator), n.value.denominator).bit_length() > 20000:
-            return "a number too large for the symbolic layer"
+        why = own.walk(n)
+        if why is not None:
+            return why
     return None

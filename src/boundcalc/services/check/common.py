@@ -110,13 +110,6 @@ def subst(reg, paper, mapping: dict, uses=()) -> dict[str, Node]:
     return {k: expr(reg, paper, v, uses) for k, v in (mapping or {}).items()}
 
 
-def show(node: Node) -> str:
-    from ...backends.sym import to_sympy
-    import sympy as sp
-    e = to_sympy(node, {})
-    return str(sp.simplify(e)) if sp.count_ops(e) < 120 else str(e)
-
-
 def values(reg, paper, at: dict, uses=()) -> dict[str, Fraction]:
     import mpmath
     from ...backends import mp as mpb
