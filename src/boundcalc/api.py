@@ -37,18 +37,22 @@ class Formula:
 
     @property
     def symbols(self) -> list[str]:
+        """The names of the formula's symbols, sorted."""
         return sorted(self.symbol_table)
 
     @property
     def constants(self) -> list[str]:
+        """The symbols whose role is ``constant`` (the paper's constants, e.g. a hidden C)."""
         return [n for n, s in self.symbol_table.items() if s.is_constant]
 
     @property
     def dependencies(self) -> list[str]:
+        """The ids of the formulas this one uses, directly or not, in dependency order."""
         return self._reg.dependencies(self.id)
 
     @property
     def is_relation(self) -> bool:
+        """Whether the formula is a relation (a requirement or a claim), not a value."""
         return isinstance(self.expr, Rel)
 
     def __repr__(self) -> str:
@@ -71,7 +75,7 @@ class Formula:
             raise BoundcalcError(f"{self.id}: symbol {both[0]!r} is given twice (in the mapping and as a keyword)")
         return {**values, **kw}
 
-    def at_setting(self, setting: str | None = None, values: dict | None = None, /) -> tuple["Formula", dict]:
+    def at_setting(self, setting: str | None = None, values: dict | None = None, /) -> tuple[Formula, dict]:
         """This formula in a setting of its paper (``None``: the paper's default setting, found
         by :meth:`Registry.setting`, as ``require`` finds it): ``(formula, values)``, where
         ``values`` are the setting's values of the formula's symbols overridden by the given
@@ -120,6 +124,8 @@ class Formula:
                                      f"values, but {sym} {decl.domain.describe()} ({decl.description})")
 
     def bind(self, values: dict[str, Any], allow_extra: bool = False):
+        """Exact values for every symbol (given, else the symbol's default), each checked
+        against its domain (:func:`boundcalc.values.bind`)."""
         return bind(self.symbol_table, values, what=self.id, allow_extra=_flag(allow_extra, "allow_extra"))
 
     def evaluate(self, values: dict | None = None, /, *, digits: int = 15, **kw) -> Value:
@@ -167,14 +173,17 @@ class Formula:
 
     # ------------------------------------------------------------ symbolic
     def sympy(self):
+        """The formula as a SymPy expression, its symbols carrying their domains' assumptions."""
         from .services.symbolic import to_sympy_with_domains
         return to_sympy_with_domains(self.expr, self.symbol_table)[0]
 
     def simplify(self):
+        """The formula simplified by SymPy (:func:`boundcalc.services.simplify.simplify`)."""
         from .services.simplify import simplify
         return simplify(self)
 
     def latex(self) -> str:
+        """The formula's expression typeset (SymPy's LaTeX), with the symbols' LaTeX names."""
         from .expr.printing import to_latex
         return to_latex(self.expr, {n: s.latex for n, s in self.symbol_table.items()})
 
@@ -286,6 +295,7 @@ class FormulaList(list):
     """A list of :class:`Formula` with ``.to_frame()`` (one row per formula)."""
 
     def to_frame(self):
+        """A pandas DataFrame, one row per formula."""
         from .reports.frames import formulas_frame
         return formulas_frame(self)
 
@@ -297,6 +307,7 @@ class PaperList(list):
     """A list of the papers (:class:`boundcalc.registry.model.Paper`) with ``.to_frame()``."""
 
     def to_frame(self):
+        """A pandas DataFrame, one row per paper."""
         from .reports.frames import papers_frame
         return papers_frame(self)
 
@@ -309,6 +320,7 @@ class SymbolList(list):
     (one row per symbol: paper, name, description, domain, default, role, latex)."""
 
     def to_frame(self):
+        """A pandas DataFrame, one row per symbol."""
         from .reports.frames import symbols_frame
         return symbols_frame(self)
 
@@ -332,6 +344,8 @@ def formulas(paper: str | None = None, *, formulas_path: list[str] | None = None
 
 
 def papers(*, formulas_path: list[str] | None = None) -> PaperList:
+    """Every paper of the registry: the packaged files, those of ``formulas_path`` and of
+    ``$BOUNDCALC_FORMULAS``."""
     return PaperList(_registry(formulas_path).papers.values())
 
 

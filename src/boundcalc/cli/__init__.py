@@ -16,8 +16,10 @@ from __future__ import annotations
 import os
 import sys
 
+__all__ = ["EXIT_BROKEN_PIPE", "EXIT_INTERRUPTED", "main"]
 
-def _one_line(msg: str, limit: int = 600) -> str:
+
+def _one_line(msg: object, limit: int = 600) -> str:
     s = " ".join(str(msg).split())
     return s if len(s) <= limit else s[:limit - 3] + "..."
 
@@ -56,6 +58,7 @@ def _catch_sigint():
 
 
 def main() -> None:
+    """The ``boundcalc`` command (the entry point of pyproject.toml's scripts)."""
     interrupted, restore = _catch_sigint()
     try:
         _main(interrupted)

@@ -7,13 +7,13 @@ numbers are values (``--set x=-5``, ``--x -5``). Every user-visible string is pr
 with rich markup escaped, so labels such as ``[exact constant; as printed]`` survive."""
 from __future__ import annotations
 
-from typing import List, Optional
 
 import typer
 from typer.core import TyperCommand
 
 from ..errors import BoundcalcError
 from .output import console, emit_json, table
+from .state import formula_paths, set_formula_paths
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="Compute, audit and measure the bounds of learning-theory papers on transformers.",
@@ -21,7 +21,6 @@ app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_
                          "boundcalc; 130 interrupted (Ctrl-C); 141 standard output closed early (a pipe "
                          "such as '| head'), as cat or grep.")
 
-_STATE: dict = {"formulas": None}
 DYNAMIC = {"allow_extra_args": True, "ignore_unknown_options": True}
 
 
@@ -33,11 +32,11 @@ def _version(value: bool):
 
 
 @app.callback()
-def _main(formulas: Optional[List[str]] = typer.Option(
+def _main(formulas: list[str] | None = typer.Option(
         None, "--formulas", help="Extra formula file or folder (repeatable; also $BOUNDCALC_FORMULAS)."),
         version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
                                      help="Print the version and exit.")):
-    _STATE["formulas"] = formulas or None
+    set_formula_paths(formulas)
     import os
     if formulas or os.environ.get("BOUNDCALC_FORMULAS"):    # every user file is validated up front
         from ..registry import get_registry
@@ -86,13 +85,9 @@ def usage_error(e) -> int:
     return 2
 
 
-def _paths():
-    return _STATE["formulas"]
-
-
 def _formula(fid: str):
     from ..api import formula
-    return formula(fid, formulas_path=_paths())
+    return formula(fid, formulas_path=formula_paths())
 
 
 def _set_pairs(items: list[str] | None) -> list[tuple[str, str, str]]:
@@ -201,11 +196,11 @@ def _row(t, *cells) -> None:
 
 # ---------------------------------------------------------------------------- list / show
 @app.command("list")
-def list_(paper: Optional[str] = typer.Option(None, help="Only this paper's formulas."),
+def list_(paper: str | None = typer.Option(None, help="Only this paper's formulas."),
           json: bool = typer.Option(False, "--json", help="Machine-readable output.")):
     """List the formulas (id, kind, source)."""
     from ..api import formulas
-    fs = formulas(paper, formulas_path=_paths())
+    fs = formulas(paper, formulas_path=formula_paths())
     if json:
         emit_json([{"id": f.id, "name": f.name, "kind": f.kind, "source": f.source, "status": f.status}
                    for f in fs])
@@ -254,10 +249,10 @@ def show(fid: str = typer.Argument(..., metavar="ID"),
 @app.command("eval", context_settings=DYNAMIC)
 def eval_(ctx: typer.Context,
           fid: str = typer.Argument(..., metavar="ID"),
-          set_: Optional[List[str]] = typer.Option(None, "--set", help="name=value (repeatable); exact decimals. "
+          set_: list[str] | None = typer.Option(None, "--set", help="name=value (repeatable); exact decimals. "
                                                    "Or --NAME VALUE."),
           digits: int = typer.Option(15, help="Significant digits (certified)."),
-          setting: Optional[str] = typer.Option(None, "--setting", help="Take the values of this setting of the "
+          setting: str | None = typer.Option(None, "--setting", help="Take the values of this setting of the "
                                                 "formula's paper (its derived quantities inlined exactly); "
                                                 "--NAME / --set override them."),
           json: bool = typer.Option(False, "--json")):
@@ -319,8 +314,8 @@ def _ranges(items: list[str] | None) -> dict[str, tuple[str, str]]:
 def monotone(ctx: typer.Context,
              fid: str = typer.Argument(..., metavar="ID"),
              var: str = typer.Option(..., "--var", help="The variable."),
-             box: Optional[List[str]] = typer.Option(None, "--box", help="name=lo:hi box for certification."),
-             set_: Optional[List[str]] = typer.Option(None, "--set", help="Fix a symbol: name=value."),
+             box: list[str] | None = typer.Option(None, "--box", help="name=lo:hi box for certification."),
+             set_: list[str] | None = typer.Option(None, "--set", help="Fix a symbol: name=value."),
              json: bool = typer.Option(False, "--json")):
     """Increasing / decreasing / neither / unknown in VAR, with the evidence level."""
     r = _formula(fid).monotone(var, box=_ranges(box), fixed=_values(set_, ctx))
@@ -334,9 +329,9 @@ def monotone(ctx: typer.Context,
 def asymptotic(ctx: typer.Context,
                fid: str = typer.Argument(..., metavar="ID"),
                var: str = typer.Option(..., "--var"),
-               with_: Optional[List[str]] = typer.Option(None, "--with",
+               with_: list[str] | None = typer.Option(None, "--with",
                                                          help="Let a symbol tend with VAR: K=n, or K=n**2."),
-               set_: Optional[List[str]] = typer.Option(None, "--set", help="Fix a symbol: name=value."),
+               set_: list[str] | None = typer.Option(None, "--set", help="Fix a symbol: name=value."),
                json: bool = typer.Option(False, "--json")):
     """Leading order as VAR -> oo (others fixed, or tending together with --with)."""
     r = _formula(fid).asymptotic(var, together=_parse_sets(with_), fixed=_values(set_, ctx))
@@ -349,11 +344,11 @@ def asymptotic(ctx: typer.Context,
 @app.command(context_settings={"ignore_unknown_options": True})
 def verify(lhs: str = typer.Argument(...), rel: str = typer.Argument(..., metavar="REL"),
            rhs: str = typer.Argument(...),
-           assume: Optional[List[str]] = typer.Option(None, "--assume", help="e.g. 'x>=1' (repeatable)."),
+           assume: list[str] | None = typer.Option(None, "--assume", help="e.g. 'x>=1' (repeatable)."),
            json: bool = typer.Option(False, "--json")):
     """Decide LHS REL RHS (REL one of ==, <=, >=, <, >): proved / disproved / unknown."""
     from ..services.verify import verify as run
-    r = run(lhs, rel, rhs, assume or [], formulas_path=_paths())
+    r = run(lhs, rel, rhs, assume or [], formulas_path=formula_paths())
     if json:
         emit_json(r.to_json())
         return
@@ -367,7 +362,7 @@ def settings_inputs_help(paper: str | None = None) -> str:
     from ..registry import get_registry
     from ..services.require import input_names
     from ..values import fmt_fraction
-    reg = get_registry(_paths())
+    reg = get_registry(formula_paths())
     keys = [paper] if paper else list(reg.papers)
     parts = ["Settings and their inputs (--NAME VALUE or --set NAME=VALUE; default in parentheses,"
              " 'derived' = computed from the others unless given):"]
@@ -412,7 +407,7 @@ def _find_setting_paper(setting: str | None) -> str:
     from ..suggest import did_you_mean
     if not setting:
         raise BoundcalcError("give --paper PAPER (or --setting NAME of a paper's setting)")
-    reg = get_registry(_paths())
+    reg = get_registry(formula_paths())
     hits, names = [], []
     for key, p in reg.papers.items():
         for st in p.settings.values():
@@ -437,7 +432,7 @@ def _run_require(var: str | None, paper: str | None, setting: str | None, ctx: t
     if paper is None and setting is None:
         raise BoundcalcError("give --paper PAPER and/or --setting NAME (see `boundcalc require --help`)")
     paper = paper or _find_setting_paper(setting)
-    res = require(paper, setting, values, var=var, target=target, formulas_path=_paths())
+    res = require(paper, setting, values, var=var, target=target, formulas_path=formula_paths())
     data = to_json(res)
     if json:
         emit_json(data)
@@ -457,13 +452,13 @@ _SET_HELP = "NAME=VALUE (repeatable); same as --NAME VALUE."
 
 @app.command(context_settings=DYNAMIC, cls=_lazy_epilog(None))
 def require(ctx: typer.Context,
-            var: Optional[str] = typer.Argument(None, help="Variable to solve for (default: the setting's)."),
-            paper: Optional[str] = typer.Option(None, "--paper", help="Paper (default: the one declaring --setting)."),
-            setting: Optional[str] = typer.Option(None, "--setting", help="Setting (default: the paper's default)."),
-            target: Optional[str] = typer.Option(
+            var: str | None = typer.Argument(None, help="Variable to solve for (default: the setting's)."),
+            paper: str | None = typer.Option(None, "--paper", help="Paper (default: the one declaring --setting)."),
+            setting: str | None = typer.Option(None, "--setting", help="Setting (default: the paper's default)."),
+            target: str | None = typer.Option(
                 None, "--target", help="Solve 'formula REL value' instead of the setting's requirements, "
                                        "e.g. 'gen_gap_cor2 <= 0.05'."),
-            set_: Optional[List[str]] = typer.Option(None, "--set", help=_SET_HELP),
+            set_: list[str] | None = typer.Option(None, "--set", help=_SET_HELP),
             explain: bool = typer.Option(False, "--explain", help="Also every input, derived value and certificate."),
             json: bool = typer.Option(False, "--json")):
     """Least (or largest) VAR each requirement of a setting allows, with a certificate:
@@ -475,10 +470,10 @@ def require(ctx: typer.Context,
 
 @app.command("require-heads", context_settings=DYNAMIC, cls=_lazy_epilog("deora2023"))
 def require_heads(ctx: typer.Context,
-                  theorem: Optional[str] = typer.Option(
+                  theorem: str | None = typer.Option(
                       None, "--theorem", help="dm1/cor2 (default: tokenized mixture, Sec. 5) or thm1."),
                   paper: str = typer.Option("deora2023", "--paper"),
-                  set_: Optional[List[str]] = typer.Option(None, "--set", help=_SET_HELP),
+                  set_: list[str] | None = typer.Option(None, "--set", help=_SET_HELP),
                   explain: bool = typer.Option(False, "--explain",
                                                help="Also every input, derived value and certificate."),
                   json: bool = typer.Option(False, "--json")):
@@ -491,10 +486,10 @@ def require_heads(ctx: typer.Context,
 
 
 @app.command()
-def check(paper: Optional[str] = typer.Argument(None),
+def check(paper: str | None = typer.Argument(None),
           json: bool = typer.Option(False, "--json"),
           markdown: bool = typer.Option(False, "--markdown", help="Print the report as Markdown."),
-          only: Optional[List[str]] = typer.Option(None, "--only", help="Run only this check (ID or PAPER.ID; repeatable)."),
+          only: list[str] | None = typer.Option(None, "--only", help="Run only this check (ID or PAPER.ID; repeatable)."),
           coverage: bool = typer.Option(False, "--coverage",
                                         help="List the paper's numbered results and displayed proof steps with "
                                              "the checks covering each (none: unaudited / unchecked); does "
@@ -522,9 +517,9 @@ def check(paper: Optional[str] = typer.Argument(None),
         from ..services.check import coverage as cov
         from ..services.check.steps import step_coverage
         from .render import print_coverage, print_steps
-        reg = get_registry(_paths())
+        reg = get_registry(formula_paths())
         keys = [paper] if paper else list(reg.papers)
-        rows = {k: cov(k, formulas_path=_paths()) for k in keys}
+        rows = {k: cov(k, formulas_path=formula_paths()) for k in keys}
         steps = {k: step_coverage(reg.paper(k)) for k in keys}
         if json:
             emit_json({"coverage": rows, "step_coverage": steps})
@@ -535,7 +530,7 @@ def check(paper: Optional[str] = typer.Argument(None),
         return
     from ..services.check import run_checks
     from .render import print_check
-    report = run_checks(paper, formulas_path=_paths(), only=only, strength=strength, jobs=jobs,
+    report = run_checks(paper, formulas_path=formula_paths(), only=only, strength=strength, jobs=jobs,
                         transcription=transcription)
     if json:
         emit_json(report.to_json())
@@ -548,8 +543,9 @@ def check(paper: Optional[str] = typer.Argument(None),
 
 
 # ---------------------------------------------------------------------------- reports
-from .reports import LazyEpilogCommand as _LazyEpilog  # noqa: E402  (typer only; no NumPy)
-from . import docs as _docs  # noqa: E402  (sheet, cite, new; typer only)
+# imported here, after the commands above: typer only (no NumPy); sheet, cite, new
+from . import docs as _docs
+from .reports import LazyEpilogCommand as _LazyEpilog
 
 app.command("sheet")(_docs.sheet)
 app.command("cite")(_docs.cite)
@@ -562,12 +558,12 @@ def compare(ctx: typer.Context,
             seed: int = typer.Option(0, "--seed", help="Random seed (data, initialisation)."),
             jobs: int = typer.Option(1, "--jobs", help="Parallel worker processes (-1: all cores)."),
             format_: str = typer.Option("rich", "--format", help="rich, markdown, latex, csv or json."),
-            output: Optional[str] = typer.Option(None, "--output", help="Write the table to this file (- for standard output)."),
+            output: str | None = typer.Option(None, "--output", help="Write the table to this file (- for standard output)."),
             force: bool = typer.Option(False, "--force", help="Overwrite --output / --plot files."),
-            plot: Optional[str] = typer.Option(None, "--plot",
+            plot: str | None = typer.Option(None, "--plot",
                                                help="Bound-vs-measured bars: FILE(.png|.pdf), both written."),
             no_cache: bool = typer.Option(False, "--no-cache", help="Recompute; do not read or write the cache."),
-            max_memory: Optional[str] = typer.Option(None, "--max-memory", help="Memory budget (512M, 4G; "
+            max_memory: str | None = typer.Option(None, "--max-memory", help="Memory budget (512M, 4G; "
                                                      "default: half the available memory)."),
             json: bool = typer.Option(False, "--json", help="Same as --format json.")):
     """A paper's bounds beside what the engine measures, as a table. Settings: --NAME VALUE or --set NAME=VALUE."""
@@ -578,7 +574,7 @@ def compare(ctx: typer.Context,
 
 @app.command(context_settings=DYNAMIC)
 def reproduce(ctx: typer.Context,
-              name: Optional[str] = typer.Argument(None, help="A reproduction (see --list), or 'list'."),
+              name: str | None = typer.Argument(None, help="A reproduction (see --list), or 'list'."),
               list_: bool = typer.Option(False, "--list", help="List the reproductions."),
               full: bool = typer.Option(False, "--full", help="The paper's full sizes (slow); default: small."),
               json: bool = typer.Option(False, "--json"),
@@ -586,11 +582,11 @@ def reproduce(ctx: typer.Context,
               jobs: int = typer.Option(-1, "--jobs", help="Parallel worker processes, each on one BLAS "
                                        "thread (default -1: one per core)."),
               backend: str = typer.Option("loky", "--backend", help="loky (local processes) or dask."),
-              scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler tcp://HOST:PORT."),
-              plot_dir: Optional[str] = typer.Option(None, "--plot-dir", help="Write the figures (PNG+PDF) here."),
+              scheduler: str | None = typer.Option(None, "--scheduler", help="Dask scheduler tcp://HOST:PORT."),
+              plot_dir: str | None = typer.Option(None, "--plot-dir", help="Write the figures (PNG+PDF) here."),
               no_cache: bool = typer.Option(False, "--no-cache", help="Recompute; do not read or write the cache."),
               force: bool = typer.Option(False, "--force", help="Allow writing figures into a non-empty --plot-dir."),
-              max_memory: Optional[str] = typer.Option(None, "--max-memory", help="Memory budget (512M, 4G; "
+              max_memory: str | None = typer.Option(None, "--max-memory", help="Memory budget (512M, 4G; "
                                                        "default: half the available memory).")):
     """Reproduce a figure or table of a paper; our numbers beside the paper's. Settings the
     reproduction accepts: --NAME VALUE (e.g. arda2026-fig1 --teacher authors-code)."""

@@ -7,19 +7,15 @@ for its Markdown tables) is imported inside the commands.
 from __future__ import annotations
 
 import sys
-from typing import Optional
 
 import typer
 
-
-def _paths():
-    from .app import _paths as paths
-    return paths()
+from .state import formula_paths
 
 
 def sheet(paper: str = typer.Argument(..., help="deora2023, anon2025, tarzanagh2023, arda2026 or your own."),
           format_: str = typer.Option("latex", "--format", help="latex (a document pdflatex compiles) or markdown."),
-          output: Optional[str] = typer.Option(None, "--output", help="Write the sheet to this file (- for standard output)."),
+          output: str | None = typer.Option(None, "--output", help="Write the sheet to this file (- for standard output)."),
           force: bool = typer.Option(False, "--force", help="Overwrite --output.")):
     """A paper's formula sheet: its reference, its symbols, and every formula with its
     source, status (as printed / corrected / derived), LaTeX as printed, our expression
@@ -27,7 +23,7 @@ def sheet(paper: str = typer.Argument(..., help="deora2023, anon2025, tarzanagh2
     from ..reports.sheet import sheet as make
     from .output import check_outputs, write_output
     check_outputs([("--output", output)], force=force)     # before any work
-    write_output(output, make(paper, format_, formulas_path=_paths()), what="sheet")
+    write_output(output, make(paper, format_, formulas_path=formula_paths()), what="sheet")
 
 
 def cite(paper: str = typer.Argument(..., help="deora2023, anon2025, tarzanagh2023, arda2026 or your own."),
@@ -39,14 +35,14 @@ def cite(paper: str = typer.Argument(..., help="deora2023, anon2025, tarzanagh20
     if json:
         from ..registry import get_registry
         from .output import emit_json
-        p = get_registry(_paths()).paper(paper)
+        p = get_registry(formula_paths()).paper(paper)
         emit_json({"key": p.key, "title": p.title, "authors": p.authors, **p.refs})
         return
-    sys.stdout.write(make(paper, format_, formulas_path=_paths()))
+    sys.stdout.write(make(paper, format_, formulas_path=formula_paths()))
 
 
 def new(key: str = typer.Argument(..., help="The new paper's key (an identifier; the file is KEY.toml)."),
-        output: Optional[str] = typer.Option(None, "--output", help="Write here (a file named KEY.toml, or a "
+        output: str | None = typer.Option(None, "--output", help="Write here (a file named KEY.toml, or a "
                                              "folder) instead of ./KEY.toml.")):
     """Write a commented skeleton formula file KEY.toml (a toy bound with symbols, formulas,
     a setting and checks) that loads as it is; never overwrites an existing file."""

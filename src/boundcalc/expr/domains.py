@@ -9,7 +9,7 @@ import re
 from .._record import Record
 from fractions import Fraction
 
-from ..errors import DomainError, FormulaFileError
+from ..errors import BoundcalcError, DomainError, FormulaFileError
 
 
 class Domain(Record, frozen=True):
@@ -99,6 +99,32 @@ class Domain(Record, frozen=True):
             last = math.ceil(hi) - 1 if (not self.hi_closed or hi != math.ceil(hi)) else int(hi)
             return first > last
         return False
+
+    def check_nonempty(self, name: str) -> None:
+        """Reject an empty domain (``(1, 1)``, ``integer in (1, 2)``) with one line naming
+        the symbol ``name``."""
+        if self.is_empty():
+            raise BoundcalcError(f"the domain of {name} is empty: {name} {self.describe()}")
+
+    def default_range(self) -> tuple[Fraction, Fraction]:
+        """A finite box side for this domain (used when the user gives none): the domain
+        itself when it is bounded (open ends moved in by 1/100 of the width), otherwise a
+        window reaching 100 beyond the finite end (or [-100, 100] on the whole line). A
+        verdict on this box is about the box only (``monotone`` says so)."""
+        lo, hi = self.lo, self.hi
+        if lo is None:
+            if hi is None:
+                return Fraction(-100), Fraction(100)
+            if not self.hi_closed:
+                hi = hi - Fraction(1, 100)
+            return (min(hi * 100, hi - 100) if hi < 0 else hi - 100), hi
+        if not self.lo_closed:
+            lo = lo + (Fraction(1, 100) if hi is None else (hi - lo) / 100)
+        if hi is None:
+            hi = max(lo * 100, lo + 100) if lo > 0 else lo + 100
+        elif not self.hi_closed:
+            hi = hi - (hi - lo) / 100
+        return lo, hi
 
     @property
     def positive(self) -> bool:

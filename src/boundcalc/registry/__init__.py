@@ -1,3 +1,5 @@
 """Formula files -> validated, cross-linked registry."""
-from .loader import load_file  # noqa: F401
-from .registry import Registry, get_registry, packaged_dir  # noqa: F401
+from .loader import load_file
+from .registry import Registry, get_registry, packaged_dir
+
+__all__ = ["Registry", "get_registry", "load_file", "packaged_dir"]

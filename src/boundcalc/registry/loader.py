@@ -97,6 +97,7 @@ _KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
 
 
 def file_kind(mode: int) -> str:
+    """What a path that is not a regular file is (``a folder``, ``a socket``), for messages."""
     for test, name in _KINDS:
         if test(mode):
             return name

@@ -20,6 +20,8 @@ ROLES = ("input", "constant", "measured")
 
 
 class Symbol(Record, frozen=True):
+    """A symbol of a paper: its description, LaTeX, :class:`Domain`, default value and
+    role (``input``, ``constant`` or ``measured``)."""
     paper: str
     name: str
     description: str
@@ -30,10 +32,13 @@ class Symbol(Record, frozen=True):
 
     @property
     def is_constant(self) -> bool:
+        """Whether the symbol is one of the paper's constants (role ``constant``)."""
         return self.role == "constant"
 
 
 class FormulaSpec(Record, frozen=True):
+    """A formula as its file declares it: the parsed expression (references to other
+    formulas as :class:`Ref` nodes, not yet inlined), its kind, source, status and notes."""
     paper: str
     name: str
     title: str
@@ -52,10 +57,13 @@ class FormulaSpec(Record, frozen=True):
 
     @property
     def id(self) -> str:
+        """``paper.name``."""
         return f"{self.paper}.{self.name}"
 
 
 class Setting(Record, frozen=True):
+    """A setting of a paper (a theorem's regime, a table's row): input values, derived
+    quantities, the requirements ``require`` solves and the variable it solves for."""
     paper: str
     name: str
     title: str
@@ -71,6 +79,7 @@ class Setting(Record, frozen=True):
 
     @property
     def id(self) -> str:
+        """``paper.name``."""
         return f"{self.paper}.{self.name}"
 
 
@@ -87,6 +96,8 @@ class Hypothesis(Record, frozen=True):
 
 
 class CheckSpec(Record, frozen=True):
+    """A check of a paper as its file declares it: ``kind`` (the runner of
+    :mod:`boundcalc.services.check`), where in the paper, and the kind's ``fields``."""
     paper: str
     id: str
     kind: str
@@ -96,14 +107,18 @@ class CheckSpec(Record, frozen=True):
 
     @property
     def covers(self) -> tuple[str, ...]:
+        """The numbered results of the paper (``[paper] results``) the check audits."""
         return tuple(self.fields.get("covers", ()))
 
     @property
     def reading(self) -> str:
+        """How the check reads the paper (its ``reading`` field; default ``printed``)."""
         return self.fields.get("reading", "printed")
 
 
 class Paper(Record):
+    """One formula file: the paper's reference fields, symbols, formulas, settings and
+    hypotheses; its checks are validated on first use (:attr:`checks`)."""
     key: str
     title: str
     authors: str

@@ -30,7 +30,7 @@ def packaged_dir() -> Path:
 def _expand(paths) -> list[Path]:
     """Formula files named by ``paths`` (files, or folders of ``*.toml``). Every one is
     checked (a regular file within the size cap) before anything is read."""
-    out = []
+    out: list[Path] = []
     for p in paths:
         p = user_path(p)
         if p.is_dir():
@@ -66,12 +66,15 @@ class Registry:
         checked at the start of every command, whichever paper the command touches."""
         for f in files:
             if f.stem in self._files:
-                self.paper(f.stem).checks          # checks included
+                _ = self.paper(f.stem).checks      # the property loads the checks too
 
     def has_paper(self, key: str) -> bool:
+        """Whether a formula file declares the paper ``key`` (nothing is loaded)."""
         return key in self._files
 
     def paper(self, key: str) -> Paper:
+        """The paper ``key``, loaded, validated and cross-linked on first use (thread-safe);
+        an unknown key or a broken file raises :class:`~boundcalc.errors.BoundcalcError`."""
         ready = self._ready.get(key)
         if ready is not None:
             return ready
@@ -95,12 +98,14 @@ class Registry:
 
     @property
     def papers(self) -> dict[str, Paper]:
+        """Every paper by key, all loaded."""
         for k in self._files:
             self.paper(k)
         return {k: self._papers[k] for k in self._files}
 
     # -------------------------------------------------------------- lookup
     def spec(self, fid: str) -> FormulaSpec:
+        """The formula ``paper.name``; an unknown id raises with the nearest names."""
         paper, _, name = fid.partition(".")
         if paper not in self._files:
             from ..suggest import did_you_mean
@@ -115,10 +120,12 @@ class Registry:
         return p.formulas[name]
 
     def all_specs(self, paper: str | None = None) -> list[FormulaSpec]:
+        """Every formula, or those of ``paper``, in file order."""
         papers = [self.paper(paper)] if paper else list(self.papers.values())
         return [f for p in papers for f in p.formulas.values()]
 
     def setting(self, paper: str, name: str | None) -> Setting:
+        """The setting ``name`` (or one of its aliases) of ``paper``; None: the paper's default."""
         p = self.paper(paper)
         if name is None:
             defaults = [s for s in p.settings.values() if s.default]
@@ -134,7 +141,7 @@ class Registry:
                              f"choose one of {', '.join(names)}")
 
     # -------------------------------------------------------------- linking
-    def _target(self, paper: str, ref: Ref) -> FormulaSpec:
+    def _target(self, paper: str | None, ref: Ref) -> FormulaSpec:
         key = ref.paper or paper
         where = self._files[paper].name if paper in self._files else "expression"
         if key not in self._files or ref.name not in self.paper(key).formulas:
@@ -177,8 +184,9 @@ class Registry:
                 for r in node.refs():
                     self._target(p.key, Ref(*r))
 
-    def resolve(self, node: Node, paper: str) -> Node:
-        """Inline every formula reference (recursively)."""
+    def resolve(self, node: Node, paper: str | None) -> Node:
+        """Inline every formula reference (recursively); a bare name refers to ``paper``
+        (None: an expression outside any paper, whose references must name theirs)."""
         def f(n: Node):
             if isinstance(n, Ref):
                 spec = self._target(paper, n)

@@ -142,7 +142,6 @@ def skeleton_path(key: str, output: str | None = None) -> Path:
 def write_skeleton(key: str, output: str | None = None) -> Path:
     """Write the skeleton of paper ``key`` (see :func:`skeleton_path`); refuse a key that is
     not an identifier, that names a built-in paper, or a path that already exists."""
-    import re
     from .loader import _IDENT
     if not _IDENT.match(key):
         raise BoundcalcError(f"paper key {key!r} must be an identifier (letters, digits, underscores; "

@@ -21,6 +21,9 @@ from .symbolic import to_sympy_with_domains
 
 @dataclass
 class AsymptoticResult:
+    """The growth of a formula as ``var`` tends to infinity: ``order`` (e.g.
+    ``Theta(sqrt(T))``), its ``exponent``, ``log_power`` and ``coefficient``, the ``leading`` term (also
+    in ``latex``), the ``method`` used, and the symbols that grow ``together`` with ``var``."""
     id: str
     var: str
     quantity: str
@@ -43,10 +46,13 @@ class AsymptoticResult:
 
 
 def asymptotic(formula, var: str, *, fixed: dict | None = None, together: dict | None = None) -> AsymptoticResult:
+    """The leading behaviour of ``formula`` as ``var`` tends to infinity (SymPy), with the
+    symbols of ``fixed`` set to numbers and those of ``together`` (symbol -> expression in
+    ``var``) substituted. Bad input raises :class:`~boundcalc.errors.BoundcalcError`."""
     table = formula.symbol_table
-    if var not in table and var not in (together or {}).values():
-        if not any(var in str(v) for v in (together or {}).values()):
-            raise BoundcalcError(f"{var!r} is not a symbol of {formula.id}; its symbols are {', '.join(table)}")
+    if (var not in table and var not in (together or {}).values()
+            and not any(var in str(v) for v in (together or {}).values())):
+        raise BoundcalcError(f"{var!r} is not a symbol of {formula.id}; its symbols are {', '.join(table)}")
     if var in table and table[var].domain.hi is not None:
         dom = table[var].domain
         raise BoundcalcError(f"{var} {dom.describe()}: its domain is bounded above, so {var} cannot tend "

@@ -29,11 +29,14 @@ SECONDS = 1.5            # per condition; conditions are usually settled by stru
 
 @dataclass
 class Continuity:
+    """Whether an expression is continuous in a variable on a region: ``ok`` when every
+    break condition was shown absent (``shown``); ``open`` lists those that were not."""
     ok: bool
     shown: list[str] = field(default_factory=list)     # conditions proved on the region
     open: list[Condition] = field(default_factory=list)
 
     def text(self) -> str:
+        """One line for the verdict's detail."""
         from ..expr.printing import to_text as show
         if self.ok:
             return ("continuous on the region" + (": " + "; ".join(self.shown) if self.shown else

@@ -32,31 +32,20 @@ that is undefined everywhere it is evaluated) raise :class:`BoundcalcError`.
 """
 from __future__ import annotations
 
-import signal
-import threading
 import time
-from contextlib import contextmanager
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Generator
+from collections.abc import Generator
 
 from ..errors import BoundcalcError
 from ..expr.domains import Domain
 from ..expr.nodes import Add, Const, Func, Mul, Node, Num, Pow, Ref, Rel, Sym, sub
 from ..expr.visitor import Visitor, handles, top_down
+# the budgets (time limits, size guards) live in the bottom module every layer imports
+from .budget import CPU_SAFETY, INTERVAL_BOXES_PER_SECOND, SAMPLES, SECONDS, sympy_safe, time_limit
+from .budget import Timeout as _Timeout
 
 LAYERS = ("exact", "SMT", "interval", "counterexample", "budget", "none")
-SAMPLES = 3000
-SECONDS = 8.0                 # total budget of one decision (the CLI promises 10 s)
-MAX_NODES = 4000              # larger problems skip the symbolic layers (size budget)
-SYMPY_MAX_POWER = 64          # x**k with |k| above this: no SymPy (expansion explodes)
-# Determinism: budgets are work (z3 rlimit, interval boxes, candidate counts) and this
-# process's CPU time (the decision's deadline, CPU_SAFETY x its seconds, and the SymPy
-# layer's limit, :func:`time_limit`), never wall time, which depends on the machine's load;
-# z3's wall-clock timeout is only a safety net at WALL_SAFETY x its budget.
-CPU_SAFETY = 1
-WALL_SAFETY = 10
-INTERVAL_BOXES_PER_SECOND = 2000
 
 
 class UndefinedError(BoundcalcError):
@@ -65,6 +54,10 @@ class UndefinedError(BoundcalcError):
 
 @dataclass
 class Decision:
+    """The answer of :func:`decide_relation`: ``verdict`` (proved | disproved | unknown |
+    vacuous), the ``layer`` that decided it (one of :data:`LAYERS`), the verdict as printed
+    (``text``), a ``counterexample`` re-checked in ball arithmetic for ``disproved``, and
+    ``detail`` and ``seconds``. See the module docstring."""
     verdict: str
     layer: str
     text: str
@@ -75,49 +68,6 @@ class Decision:
 
 def _verdict(verdict, layer, how="", **kw) -> Decision:
     return Decision(verdict, layer, f"{verdict} ({layer}{', ' + how if how else ''})", **kw)
-
-
-# ----------------------------------------------------------------------------- budgets
-class _Timeout(BaseException):
-    """Raised by the alarm inside a SymPy computation that ran out of time."""
-
-
-@contextmanager
-def time_limit(seconds: float):
-    """Interrupt pure-Python work (SymPy) after ``seconds`` of this process's CPU time
-    (ITIMER_PROF / SIGPROF: the same work gets the same budget however loaded the machine
-    is, which a wall-clock alarm would not give), when that is possible (main thread, no
-    other timer running); otherwise the static size guards are the only budget."""
-    usable = (threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer")
-              and hasattr(signal, "SIGPROF") and signal.getitimer(signal.ITIMER_PROF)[0] == 0)
-    if not usable:
-        yield
-        return
-
-    def _raise(signum, frame):
-        if _in_finalizer(frame):
-            # an exception raised in a finalizer (z3's Context.__del__ run by the garbage
-            # collector) is printed and swallowed, the limit would be lost, and z3's
-            # half-run clean-up corrupts its heap: let the finalizer finish, try again
-            signal.setitimer(signal.ITIMER_PROF, 0.01)
-            return
-        raise _Timeout()
-    old = signal.signal(signal.SIGPROF, _raise)
-    signal.setitimer(signal.ITIMER_PROF, max(seconds, 0.01))
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_PROF, 0)
-        signal.signal(signal.SIGPROF, old)
-
-
-def _in_finalizer(frame, depth: int = 12) -> bool:
-    """Whether ``frame`` runs inside a ``__del__`` (within ``depth`` calls)."""
-    while frame is not None and depth > 0:
-        if frame.f_code.co_name == "__del__":
-            return True
-        frame, depth = frame.f_back, depth - 1
-    return False
 
 
 class _FoldConstants(Visitor[Node]):
@@ -173,56 +123,7 @@ def fold_constants(node: Node) -> Node:
     return _FoldConstants().walk(node)
 
 
-class _SympyUnsafe(Visitor["str | None"]):
-    """Why a node itself (not its children) must not reach SymPy, or None; top-down
-    handlers that visit no child (:func:`sympy_safe` asks for each distinct node)."""
-
-    @top_down
-    def visit_Pow(self, n: Pow) -> str | None:
-        if isinstance(n.exp, Num):
-            if abs(n.exp.value) > SYMPY_MAX_POWER or n.exp.value.denominator > SYMPY_MAX_POWER:
-                return f"the power {n.exp.value} is beyond the symbolic budget"
-        elif not n.exp.symbols() and not n.base.symbols():
-            return "a constant power too large to build exactly"
-        return None
-
-    @top_down
-    def visit_Num(self, n: Num) -> str | None:
-        if max(abs(n.value.numerator), n.value.denominator).bit_length() > 20000:
-            return "a number too large for the symbolic layer"
-        return None
-
-    @handles(Sym, Const, Ref, Add, Mul, Func, Rel)
-    @top_down
-    def _fine(self, n: Node) -> None:
-        return None
-
-
-def sympy_safe(node: Node) -> str | None:
-    """Why SymPy must not see ``node`` (a size budget), or None."""
-    count = 0
-    own = _SympyUnsafe()
-    for n in node.unique_nodes():
-        count += 1
-        if count > MAX_NODES:
-            return f"more than {MAX_NODES} nodes"
-        why = own.walk(n)
-        if why is not None:
-            return why
-    return None
-
-
 # ----------------------------------------------------------------------------- domains
-def check_domain(name: str, d: Domain) -> None:
-    """Reject an empty domain (``(1, 1)``, ``integer in (1, 2)``) with one line."""
-    if domain_is_empty(d):
-        raise BoundcalcError(f"the domain of {name} is empty: {name} {d.describe()}")
-
-
-def domain_is_empty(d: Domain) -> bool:
-    return d.is_empty()
-
-
 def _narrow(d: Domain, op: str, c: Fraction) -> Domain:
     if op in (">=", ">"):
         if d.lo is None or c > d.lo or (c == d.lo and op == ">"):
@@ -260,7 +161,6 @@ def decide_relation(a: Node, rel: str, b: Node, domains: dict[str, Domain], extr
     """Decide ``a rel b`` (rel in <=, >=, <, >, ==) for every point of ``domains`` where
     the assumptions ``extra`` (relations) hold. See the module docstring."""
     t0 = time.perf_counter()
-    deadline = t0 + seconds
     extra = list(extra)
     for n in Rel(rel, a, b).symbols() | set().union(*(r.symbols() for r in extra)):
         domains.setdefault(n, Domain(lo=Fraction(0)))
@@ -268,7 +168,7 @@ def decide_relation(a: Node, rel: str, b: Node, domains: dict[str, Domain], extr
     extra = [Rel(r.op, fold_constants(r.lhs), fold_constants(r.rhs)) for r in extra]
     extra = _absorb_bounds(domains, extra)
     for n, d in domains.items():
-        check_domain(n, d)
+        d.check_nonempty(n)
     if extra and _inconsistent(domains, extra, min(0.5, seconds / 8)):
         return Decision("vacuous", "SMT", "vacuous (the assumptions are inconsistent: no point of the "
                         "domains satisfies them, SMT)", detail="every statement holds vacuously under "
@@ -381,16 +281,16 @@ def _decide(a, rel, b, g, op, domains, extra, deadline, samples, seed, total) ->
     from .interval import prove_interval
     if time.process_time() < deadline:
         share = min(3.0, 0.3 * total)
-        res = prove_interval(g, op, domains, extra, seconds=share,
+        ivl = prove_interval(g, op, domains, extra, seconds=share,
                              derivatives=why is None, max_boxes=int(INTERVAL_BOXES_PER_SECOND * share))
-        if res.status == "proved":
-            return _verdict("proved", "interval", f"{res.boxes} boxes")
-        if res.status == "disproved":
-            ce = search.certify_point(a, rel, b, g, op, domains, extra, res.point)
+        if ivl.status == "proved":
+            return _verdict("proved", "interval", f"{ivl.boxes} boxes")
+        if ivl.status == "disproved":
+            ce = search.certify_point(a, rel, b, g, op, domains, extra, ivl.point)
             if ce is not None:
                 return _verdict("disproved", "counterexample", "certified, found by interval search",
                                 counterexample=ce)
-        if res.status == "budget":
+        if ivl.status == "budget":
             budget_hit.append("interval")
     else:
         budget_hit.append("interval")
@@ -450,7 +350,7 @@ class _StructuralSign(Visitor["str | None"]):
             return "positive"
         return "nonnegative" if all(x in ("positive", "nonnegative") for x in signs) else None
 
-    def visit_Pow(self, n: Pow) -> Generator[Node, "str | None", "str | None"]:
+    def visit_Pow(self, n: Pow) -> Generator[Node, str | None, str | None]:
         sb = yield n.base
         if sb == "positive":
             return "positive"
@@ -462,7 +362,7 @@ class _StructuralSign(Visitor["str | None"]):
                 return "nonnegative"
         return None
 
-    def visit_Func(self, n: Func) -> Generator[Node, "str | None", "str | None"]:
+    def visit_Func(self, n: Func) -> Generator[Node, str | None, str | None]:
         if n.name == "exp":
             return "positive"
         if n.name == "abs":
@@ -520,7 +420,7 @@ class _LowerBound(Visitor["Fraction | None"]):
             out *= v
         return out
 
-    def visit_Pow(self, n: Pow) -> Generator[Node, "Fraction | None", "Fraction | None"]:
+    def visit_Pow(self, n: Pow) -> Generator[Node, Fraction | None, Fraction | None]:
         if isinstance(n.exp, Num) and n.exp.value.denominator == 1 and 0 < n.exp.value <= 64:
             lb = yield n.base
             return None if lb is None or lb < 0 else lb ** n.exp.value.numerator
@@ -594,6 +494,7 @@ def _undefined_where(a: Node, b: Node, domains, what, fatal: bool = True) -> str
 
 
 def sampling_str(x: Fraction) -> str:
+    """A sampled coordinate as written in messages: ``3`` or ``7/2``."""
     return str(x.numerator) if x.denominator == 1 else str(x)
 
 

@@ -7,8 +7,8 @@ a coefficient of known sign, solved for it: ``R*gamma*Xi >= L`` becomes
 ``R = (L + t)/(gamma*Xi), t >= 0``); then :func:`.symbolic.prove_sign` decides the sign.
 When both sides are positive, the same is tried on ``log(lhs) - log(rhs)`` (taking
 logarithms of both sides), and the rewritten goals are handed on to the SMT layer.
-Callers run this under a time limit (:func:`.decide.time_limit`) and only on inputs within
-the size budget (:func:`.decide.sympy_safe`).
+Callers run this under a time limit (:func:`.budget.time_limit`) and only on inputs within
+the size budget (:func:`.budget.sympy_safe`).
 """
 from __future__ import annotations
 

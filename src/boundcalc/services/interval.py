@@ -31,6 +31,8 @@ SMT_MS = 400              # time limit of each of those SMT calls
 
 @dataclass
 class IntervalOutcome:
+    """The interval layer's answer: its status, the boxes it used, and for ``disproved``
+    a point where the goal has the wrong sign (re-certified by the caller)."""
     status: str                 # proved | disproved | budget | skipped
     boxes: int = 0
     point: dict | None = None
@@ -50,6 +52,9 @@ def _x_of(d: Domain, t: Fraction) -> Fraction | None:
 
 def prove_interval(g: Node, op: str, domains: dict[str, Domain], extra=(), *, seconds: float = 2.0,
                    derivatives: bool = True, max_boxes: int = MAX_BOXES) -> IntervalOutcome:
+    """Prove ``g op 0`` on the domains where ``extra`` holds by branch and bound in ball
+    arithmetic, within ``max_boxes`` boxes and ``seconds`` (see the module docstring);
+    ``derivatives=False`` skips the pruning by derivative signs (SymPy)."""
     from ..backends import arb as A
     if op == "==":
         return IntervalOutcome("skipped")
@@ -164,7 +169,7 @@ def prove_interval(g: Node, op: str, domains: dict[str, Domain], extra=(), *, se
                 return IntervalOutcome("disproved", closed, menv)
         # split the widest side (in box coordinates)
         widths = {n: hi - lo for n, (lo, hi) in box.items()}
-        n = max(widths, key=widths.get)
+        n = max(widths, key=widths.__getitem__)
         if widths[n] == 0 or widths[n] < Fraction(1, 2 ** 60):
             return IntervalOutcome("budget", closed)
         lo, hi = box[n]
@@ -246,7 +251,7 @@ def _holds_at(A, h, op, env) -> bool:
 
 def _derivatives(g: Node, names) -> dict:
     """dg/dx for each symbol, as expression trees (SymPy differentiation)."""
-    from .decide import _Timeout, time_limit
+    from .budget import Timeout, time_limit
     try:
         import sympy as sp
         from ..backends.sym import from_sympy, to_sympy
@@ -254,5 +259,5 @@ def _derivatives(g: Node, names) -> dict:
         with time_limit(1.0):
             e = to_sympy(g, dict(syms))
             return {n: from_sympy(sp.diff(e, s)) for n, s in syms.items()}
-    except (_Timeout, Exception):
+    except (Timeout, Exception):
         return {}

@@ -20,7 +20,7 @@ A sign change of the derivative at sampled points gives the verdict "neither" wi
 evidence ``counterexample`` only when BOTH directions are certified: a pair of points
 differing only in the variable where f rises, and one where it falls (each comparison
 certified in ball arithmetic). Without ``--box`` a verdict is about the whole domain; a
-verdict that rests on the default box of :func:`default_range` (the domain is unbounded)
+verdict that rests on the default box of :meth:`Domain.default_range` (the domain is unbounded)
 says so in the verdict word ("decreasing on the default box only"), in ``scope`` and in
 the text. Setting the variable under test (``--set x=2``), an empty domain, a formula
 undefined everywhere (the rule of :mod:`boundcalc.expr.singularities`), and a garbage,
@@ -28,6 +28,7 @@ reversed or out-of-domain ``--box`` are errors, checked before any proof is atte
 """
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass, field
 from types import SimpleNamespace
@@ -40,18 +41,32 @@ from ..backends import mp as mpb
 from ..backends.sym import from_sympy
 from ..errors import BoundcalcError
 from ..expr.domains import Domain
-from ..expr.nodes import Num, Rel, Sym, sub, substitute
+from ..expr.nodes import Node, Num, Rel, Sym, sub, substitute
 from ..expr.parser import parse_number
 from ..expr.singularities import is_smooth_language
 from .continuity import continuity
-from .decide import check_defined_somewhere, check_domain
+from .decide import check_defined_somewhere
 from .symbolic import domain_substitution, prove_sign, to_sympy_with_domains
 
 SAMPLES = 400
 
 
+@dataclass(frozen=True)
+class Subject:
+    """What :func:`monotone` needs of a formula: an id for messages, the expression (or a
+    relation) and its symbol table. An :class:`boundcalc.api.Formula` has these too; the
+    services build a Subject instead of importing the API layer."""
+    id: str
+    expr: Node
+    symbol_table: dict
+
+
 @dataclass
 class MonotoneResult:
+    """What :func:`monotone` found: ``verdict`` (the direction, with ``on the default box
+    only`` where it rests on that box), its ``evidence`` (proved | certified | sampled |
+    counterexample | none), the derivative, the ``box`` and the ``scope`` it covers, and a
+    certified ``counterexample`` for ``neither``. See the module docstring."""
     id: str
     var: str
     verdict: str                 # increasing | decreasing | constant | neither | unknown
@@ -84,31 +99,15 @@ class MonotoneResult:
         return s
 
 
-def default_range(d: Domain, default: Fraction | None) -> tuple[Fraction, Fraction]:
-    """A finite box side for a domain (used when the user gives none): the domain itself
-    when it is bounded (open ends moved in by 1/100 of the width), otherwise a window
-    reaching 100 beyond the finite end (or [-100, 100] on the whole line). A verdict on
-    this box is about the box only (:func:`monotone` says so)."""
-    if d.lo is None and d.hi is None:
-        return Fraction(-100), Fraction(100)
-    if d.lo is None:
-        hi = d.hi if d.hi_closed else d.hi - Fraction(1, 100)
-        lo = min(hi * 100, hi - 100) if hi < 0 else hi - 100
-        return lo, hi
-    lo = d.lo
-    hi = d.hi
-    if not d.lo_closed:
-        lo = d.lo + (Fraction(1, 100) if hi is None else (hi - d.lo) / 100)
-    if hi is None:
-        hi = max(lo * 100, lo + 100) if lo > 0 else lo + 100
-    elif not d.hi_closed:
-        hi = hi - (hi - lo) / 100
-    return lo, hi
-
-
 def monotone(formula, var: str, *, box: dict | None = None, fixed: dict | None = None,
              samples: int = SAMPLES, seed: int = 0, beyond_box: bool = True) -> MonotoneResult:
-    """``beyond_box=False``: a verdict on the default box is not tested beyond it (for
+    """Whether ``formula`` (for a relation: its slack ``rhs - lhs``) is increasing,
+    decreasing, constant or neither in ``var``, over its domain or over ``box`` (symbol ->
+    (lo, hi)), with the symbols of ``fixed`` set to numbers; see the module docstring for
+    the evidence each verdict carries. Bad input raises
+    :class:`~boundcalc.errors.BoundcalcError`.
+
+    ``beyond_box=False``: a verdict on the default box is not tested beyond it (for
     :mod:`.require`, which re-examines the range its answer rests on with an explicit box);
     it is still labelled 'on the default box only'."""
     table = formula.symbol_table
@@ -127,13 +126,13 @@ def monotone(formula, var: str, *, box: dict | None = None, fixed: dict | None =
         table[k].domain.check(k, v)
     for n in node.symbols():
         if n in table:
-            check_domain(n, table[n].domain)
+            table[n].domain.check_nonempty(n)
     ranges_given = _check_box(box, table, fixed, node.symbols())
     check_defined_somewhere(node, formula.id)          # the one definedness rule
     fnode = substitute(node, {k: Num(v) for k, v in fixed.items()})
     free = sorted(n for n in fnode.symbols() if n in table)
     doms = {n: table[n].domain for n in free}
-    ranges = {n: ranges_given[n] if n in ranges_given else default_range(doms[n], table[n].default)
+    ranges = {n: ranges_given[n] if n in ranges_given else doms[n].default_range()
               for n in free}
     on_box = {n: Domain(doms[n].integer, a, True, b, True) for n, (a, b) in ranges.items()}
     shown = {k: (str(float(a)), str(float(b))) for k, (a, b) in ranges.items()}
@@ -150,7 +149,7 @@ def monotone(formula, var: str, *, box: dict | None = None, fixed: dict | None =
         deriv = sp.diff(expr, x)
         if fixed:
             deriv = deriv.subs({syms[k]: sp.Rational(v.numerator, v.denominator) for k, v in fixed.items()})
-    except Exception:          # noqa: BLE001 — SymPy cannot differentiate it: no derivative
+    except Exception:          # SymPy cannot differentiate it: no derivative
         deriv = None
     if deriv is None or (not is_smooth_language(fnode) and _to_node(deriv) is None):
         # abs/floor/ceil/min/max that SymPy differentiates only into sign(), Heaviside or
@@ -275,7 +274,7 @@ class _Ctx:
     dstr: str = "(not used)"
     beyond: bool = True     # test a default-box verdict beyond the box
 
-    def widened(self) -> "_Ctx":
+    def widened(self) -> _Ctx:
         from dataclasses import replace
         d = self.table[self.var].domain
         return replace(self, ranges={**self.ranges, self.var: _widen(d, *self.ranges[self.var])})
@@ -410,7 +409,7 @@ def _pair_search(ctx: _Ctx, rising: bool, n: int = 96, tries: int = 6) -> dict |
             return None
     ok = np.flatnonzero(np.isfinite(fv))
     cands = []
-    for i, j in zip(ok[:-1], ok[1:]):
+    for i, j in itertools.pairwise(ok):
         d = fv[j] - fv[i]
         if (d > 0) if rising else (d < 0):
             cands.append((abs(d), i, j))

@@ -28,6 +28,9 @@ from .solve import Solution, fmt_value, json_value, relation_holds, solve_relati
 
 
 class RequirementResult(Record):
+    """One requirement of a setting (a formula, or the ``--target`` relation) solved for
+    the variable: the formula's id, title, source, status and note, the
+    :class:`~.solve.Solution`, and the paper's constants it rests on."""
     id: str
     name: str
     source: str
@@ -38,6 +41,9 @@ class RequirementResult(Record):
 
 
 class RequireResult(Record):
+    """What :func:`require` found: every requirement solved for ``var`` (``results``),
+    those free of ``var`` (``skipped``), the inputs used and where each came from, and the
+    derived quantities; :attr:`binding` is the requirement that decides ``var``."""
     setting: Setting
     var: str
     inputs: dict[str, tuple[Fraction, str]]          # name -> (value, "user" | "default")
@@ -51,10 +57,13 @@ class RequireResult(Record):
 
     @property
     def solved(self) -> list[RequirementResult]:
+        """The requirements that have an answer."""
         return [r for r in self.results if r.solution.value is not None]
 
     @property
     def binding(self) -> RequirementResult:
+        """The requirement that decides ``var``: the largest of the least values, else the
+        smallest of the greatest values, else the first requirement."""
         least = [r for r in self.solved if r.solution.direction == "least"]
         if least:
             return max(least, key=lambda r: r.solution.value)
@@ -120,6 +129,14 @@ def parse_target(text: str, reg, paper: str) -> Node:
 def require(paper: str, setting_name: str | None, overrides: dict[str, str], *,
             var: str | None = None, target: str | None = None, formulas_path=None,
             monotone_fallback: bool = True) -> RequireResult:
+    """The least (or greatest) value of ``var`` (default: the setting's ``solve_for``)
+    that each requirement of the setting ``setting_name`` of ``paper`` needs, with the
+    setting's values, the symbols' defaults and ``overrides`` (name -> number as text) as
+    inputs; ``target`` (``'formula REL value'``) replaces the requirements by one relation.
+    ``monotone_fallback=False``: where the expression tree does not show the direction in
+    ``var``, do not ask :mod:`.monotone`. See the module docstring. Bad input raises
+    :class:`~boundcalc.errors.BoundcalcError` (:class:`~boundcalc.errors.UnsatisfiableError`
+    when no value can work)."""
     reg = get_registry(formulas_path)
     setting = reg.setting(paper, setting_name)
     var = var or setting.solve_for
@@ -271,18 +288,12 @@ def _solve(rel: Rel, var: str, env: dict, paper, *, what: str, fallback: bool, r
     return sol
 
 
-class _RelationFormula:
-    """What :func:`.monotone.monotone` needs of a formula."""
-    def __init__(self, fid, expr, table):
-        self.id, self.expr, self.symbol_table = fid, expr, table
-
-
 def _monotone_evidence(rel, var, env, paper, reg, what, box=None):
-    from .monotone import monotone
+    from .monotone import Subject, monotone
     table = reg.symbol_table(rel, paper.key)
     fixed = {k: fmt_fraction(v) for k, v in env.items() if k in table and k != var}
     # without a box: the default box only (the range the answer rests on is re-examined after)
-    return monotone(_RelationFormula(what, rel, table), var, fixed=fixed, box=box, beyond_box=False)
+    return monotone(Subject(what, rel, table), var, fixed=fixed, box=box, beyond_box=False)
 
 
 def _evidence_text(m, var) -> str:
@@ -345,6 +356,7 @@ def no_answer_reason(res: RequireResult) -> str | None:
 
 
 def to_json(res: RequireResult) -> dict:
+    """``res`` as the JSON of ``boundcalc require --json``."""
     b = res.binding
     p = get_registry().paper(res.setting.paper) if get_registry().has_paper(res.setting.paper) else None
     syms = p.symbols if p else {}

@@ -18,13 +18,15 @@ from ..expr.nodes import Node
 
 
 def box_for(d: Domain) -> tuple[float, float]:
-    from .monotone import default_range
-    a, b = default_range(d, None)
+    """The box sampled for a domain: :meth:`Domain.default_range` as floats."""
+    a, b = d.default_range()
     return float(a), float(b)
 
 
 def sample(domains: dict[str, Domain], n: int, seed: int = 0,
            ranges: dict[str, tuple[float, float]] | None = None) -> dict[str, np.ndarray]:
+    """``n`` random points of the domains (symbol -> array), corners of the box first;
+    ``ranges`` overrides a symbol's box."""
     rng = np.random.default_rng(seed)
     names = sorted(domains)
     out = {}
@@ -45,6 +47,7 @@ def sample(domains: dict[str, Domain], n: int, seed: int = 0,
 
 
 def values(node: Node, points: dict[str, np.ndarray]) -> np.ndarray:
+    """``node`` at every point of ``points`` (the NumPy back end; floats, NaN where undefined)."""
     f = compile_numpy(node)
     return f(**{k: v for k, v in points.items() if k in node.symbols()}) + np.zeros(
         len(next(iter(points.values()))) if points else 1)

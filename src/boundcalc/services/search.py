@@ -145,7 +145,7 @@ def _find(a, rel, b, g, op, domains, extra, samples, seed, deadline, deep):
     else:
         score = np.where(fin, -rel_g, -np.inf)      # most violated first; near-zero boundary points next
     order = np.argsort(-score)
-    tries = near = 0
+    near = 0
     for i in order[:60]:
         if time.process_time() > deadline:
             break
@@ -161,7 +161,6 @@ def _find(a, rel, b, g, op, domains, extra, samples, seed, deadline, deep):
                 break
         env = {k: Fraction(repr(float(pts[k][i]))) for k in names}
         ce = certify_point(a, rel, b, g, op, domains, extra, env)
-        tries += 1
         if ce is not None:
             return ce
     if deep and time.process_time() < deadline:
@@ -309,14 +308,14 @@ def _simpler(a, rel, b, g, op, domains, extra, env, seconds: float = 0.5) -> dic
 
 def _exactly_zero(g, env) -> int | None:
     """0 if SymPy shows ``g`` is exactly zero at ``env`` (balls never can), else None."""
-    from .decide import _Timeout, sympy_safe, time_limit
+    from .budget import Timeout, sympy_safe, time_limit
     if sympy_safe(g):
         return None
     try:
         with time_limit(0.5):
             from .symbolic import is_zero_at
             return 0 if is_zero_at(g, env) else None
-    except (_Timeout, Exception):
+    except (Timeout, Exception):
         return None
 
 
@@ -337,6 +336,8 @@ def _repin(env, extra) -> None:
 
 
 def report(env, a, b, node, extra) -> dict:
+    """A counterexample as reported: the coordinates of ``env`` that ``node`` and ``extra``
+    use, with the values of the sides ``a`` (``lhs``) and ``b`` (``rhs``)."""
     import mpmath
     from ..backends import mp as mpb
     used = node.symbols() | set().union(*(r.symbols() for r in extra)) if extra else node.symbols()

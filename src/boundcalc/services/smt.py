@@ -31,7 +31,7 @@ from . import facts as FX
 # Budgets are work, not time, so that a verdict does not depend on the machine's load:
 # z3's resource limit (``rlimit``, deterministic) is RLIMIT_PER_MS units per millisecond of
 # the budget asked for (about a millisecond of one unloaded core), and its wall-clock
-# ``timeout`` is only a safety net at decide.WALL_SAFETY times the budget.
+# ``timeout`` is only a safety net at budget.WALL_SAFETY times the budget.
 RLIMIT_PER_MS = 400
 MAX_EXPAND_POWER = 12          # x**k with |k| above this is named, not multiplied out
 MAX_ROOT_DEN = 6               # u**(p/q) with q above this is named without its defining equation
@@ -388,7 +388,7 @@ def _decide_smt(z3, ctx, t, goal, op, domains, extra, timeout_ms, want_model) ->
     except (z3.Z3Exception, RecursionError) as e:
         return SmtOutcome("unknown", reason=f"translation failed: {e}")
     s = z3.SolverFor("QF_NRA", ctx=ctx)
-    from .decide import WALL_SAFETY
+    from .budget import WALL_SAFETY
     s.set("rlimit", RLIMIT_PER_MS * max(1, int(timeout_ms)))
     s.set("timeout", WALL_SAFETY * int(timeout_ms))
     for n, x in t.vars.items():

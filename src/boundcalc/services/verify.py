@@ -17,13 +17,17 @@ from ..expr.domains import Domain
 from ..expr.nodes import Num, Rel, Sym
 from ..expr.parser import parse, parse_number
 from ..registry import get_registry
-from .decide import SAMPLES, SECONDS, _narrow, check_domain, decide_relation
+from .budget import SAMPLES, SECONDS
+from .decide import _narrow, decide_relation
 
 RELS = ("==", "<=", ">=", "<", ">")
 
 
 @dataclass
 class VerifyResult:
+    """What :func:`verify` decided about ``statement``, over ``domains`` and under
+    ``assumptions``: the :class:`~.decide.Decision`'s verdict, layer, counterexample and
+    detail."""
     statement: str
     verdict: str                    # proved | disproved | unknown | vacuous (inconsistent assumptions)
     method: str                     # the verdict with its layer: "proved (SMT, after naming sqrt(x*y))"
@@ -55,6 +59,15 @@ class VerifyResult:
 def verify(lhs: str, rel: str, rhs: str, assume: list[str], *, formulas_path=None,
            samples: int = SAMPLES, seed: int = 0, box: dict | None = None,
            seconds: float = SECONDS) -> VerifyResult:
+    """Decide ``lhs rel rhs`` (``rel`` one of :data:`RELS`) at every point of the symbols'
+    domains where the relations ``assume`` hold: proved, disproved (with a counterexample
+    certified in ball arithmetic), vacuous (the assumptions are inconsistent) or unknown.
+
+    ``lhs`` and ``rhs`` are expressions that may name formulas (``deora2023.beta1``);
+    symbols take their domains from the formula files (unknown ones: ``> 0``), narrowed
+    by assumptions ``x OP number`` and by ``box`` (symbol -> (lo, hi)). ``samples``,
+    ``seed`` and ``seconds`` are the budgets of :func:`.decide.decide_relation`. Bad input
+    raises :class:`~boundcalc.errors.BoundcalcError`."""
     if rel not in RELS:
         raise BoundcalcError(f"REL must be one of {', '.join(RELS)}, not {rel!r}")
     reg = get_registry(formulas_path)
@@ -119,7 +132,7 @@ def apply_box(domains: dict[str, Domain], box: dict) -> dict[str, Domain]:
             if not d.contains(v):
                 raise BoundcalcError(f"--box {n}: {v} is outside the domain of {n} ({n} {d.describe()})")
         out[n] = Domain(d.integer, a, True, c, True)
-        check_domain(n, out[n])
+        out[n].check_nonempty(n)
     return out
 
 

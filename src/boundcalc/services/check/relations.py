@@ -55,8 +55,8 @@ def restatement(reg, paper, t, f: Finding):
 
 
 def monotone(reg, paper, t, f: Finding):
+    from ..monotone import Subject
     from ..monotone import monotone as run
-    from ...api import Formula
     fid = formula_id(paper, t["formula"])
     box = {k: (str(v[0]), str(v[1])) for k, v in (t.get("box") or {}).items()}
     node = formula(reg, paper, t["formula"])
@@ -64,7 +64,7 @@ def monotone(reg, paper, t, f: Finding):
     want = {"nondecreasing": "increasing", "nonincreasing": "decreasing"}.get(t["claim"], t["claim"])
     r = None
     if not [h for h in hyps if h.origin == "added by the check"]:
-        r = run(Formula(reg.spec(fid), reg), t["var"], box=box, fixed=t.get("fixed"))
+        r = run(Subject(fid, reg.resolved(fid), reg.symbol_table(fid)), t["var"], box=box, fixed=t.get("fixed"))
     if hyps and (r is None or r.direction != want or r.scope == "default box"
                  or r.evidence not in ("proved", "certified")):
         # not shown over the whole range: decided where the hypotheses hold

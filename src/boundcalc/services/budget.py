@@ -1,0 +1,113 @@
+"""Budgets of the decision procedure: the bottom layer that every other layer imports.
+
+The orchestrator (:mod:`.decide`) and its layers (:mod:`.search`, :mod:`.smt`,
+:mod:`.exact_layer`, :mod:`.interval`) share these limits. This module imports nothing
+from them, so a layer never has to import the orchestrator back.
+
+Determinism: budgets are work (z3 rlimit, interval boxes, candidate counts) and this
+process's CPU time (the decision's deadline, ``CPU_SAFETY`` x its seconds, and the SymPy
+layer's limit, :func:`time_limit`), never wall time, which depends on the machine's load;
+z3's wall-clock timeout is only a safety net at ``WALL_SAFETY`` x its budget.
+"""
+from __future__ import annotations
+
+import signal
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from types import FrameType
+
+from ..expr.nodes import Add, Const, Func, Mul, Node, Num, Pow, Ref, Rel, Sym
+from ..expr.visitor import Visitor, handles, top_down
+
+__all__ = [
+    "CPU_SAFETY", "INTERVAL_BOXES_PER_SECOND", "MAX_NODES", "SAMPLES", "SECONDS",
+    "SYMPY_MAX_POWER", "WALL_SAFETY", "Timeout", "sympy_safe", "time_limit",
+]
+
+SAMPLES = 3000
+SECONDS = 8.0                 # total budget of one decision (the CLI promises 10 s)
+MAX_NODES = 4000              # larger problems skip the symbolic layers (size budget)
+SYMPY_MAX_POWER = 64          # x**k with |k| above this: no SymPy (expansion explodes)
+CPU_SAFETY = 1
+WALL_SAFETY = 10
+INTERVAL_BOXES_PER_SECOND = 2000
+
+
+class Timeout(BaseException):
+    """Raised by the alarm inside a SymPy computation that ran out of time."""
+
+
+@contextmanager
+def time_limit(seconds: float) -> Iterator[None]:
+    """Interrupt pure-Python work (SymPy) after ``seconds`` of this process's CPU time
+    (ITIMER_PROF / SIGPROF: the same work gets the same budget however loaded the machine
+    is, which a wall-clock alarm would not give), when that is possible (main thread, no
+    other timer running); otherwise the static size guards are the only budget."""
+    usable = (threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer")
+              and hasattr(signal, "SIGPROF") and signal.getitimer(signal.ITIMER_PROF)[0] == 0)
+    if not usable:
+        yield
+        return
+
+    def _raise(signum: int, frame: FrameType | None) -> None:
+        if _in_finalizer(frame):
+            # an exception raised in a finalizer (z3's Context.__del__ run by the garbage
+            # collector) is printed and swallowed, the limit would be lost, and z3's
+            # half-run clean-up corrupts its heap: let the finalizer finish, try again
+            signal.setitimer(signal.ITIMER_PROF, 0.01)
+            return
+        raise Timeout()
+    old = signal.signal(signal.SIGPROF, _raise)
+    signal.setitimer(signal.ITIMER_PROF, max(seconds, 0.01))
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.signal(signal.SIGPROF, old)
+
+
+def _in_finalizer(frame: FrameType | None, depth: int = 12) -> bool:
+    """Whether ``frame`` runs inside a ``__del__`` (within ``depth`` calls)."""
+    while frame is not None and depth > 0:
+        if frame.f_code.co_name == "__del__":
+            return True
+        frame, depth = frame.f_back, depth - 1
+    return False
+
+
+class _SympyUnsafe(Visitor["str | None"]):
+    """Why a node itself (not its children) must not reach SymPy, or None; top-down
+    handlers that visit no child (:func:`sympy_safe` asks for each distinct node)."""
+
+    @top_down
+    def visit_Pow(self, n: Pow) -> str | None:
+        if isinstance(n.exp, Num):
+            if abs(n.exp.value) > SYMPY_MAX_POWER or n.exp.value.denominator > SYMPY_MAX_POWER:
+                return f"the power {n.exp.value} is beyond the symbolic budget"
+        elif not n.exp.symbols() and not n.base.symbols():
+            return "a constant power too large to build exactly"
+        return None
+
+    @top_down
+    def visit_Num(self, n: Num) -> str | None:
+        if max(abs(n.value.numerator), n.value.denominator).bit_length() > 20000:
+            return "a number too large for the symbolic layer"
+        return None
+
+    @handles(Sym, Const, Ref, Add, Mul, Func, Rel)
+    @top_down
+    def _fine(self, n: Node) -> None:
+        return None
+
+
+def sympy_safe(node: Node) -> str | None:
+    """Why SymPy must not see ``node`` (a size budget), or None."""
+    own = _SympyUnsafe()
+    for count, n in enumerate(node.unique_nodes(), start=1):
+        if count > MAX_NODES:
+            return f"more than {MAX_NODES} nodes"
+        why = own.walk(n)
+        if why is not None:
+            return why
+    return None
