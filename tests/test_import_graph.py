@@ -43,18 +43,6 @@ KNOWN_CYCLES: dict[frozenset[str], str] = {
     # branch (results as data, printers per format) removes the format methods.
     frozenset({"boundcalc.reports.frames", "boundcalc.services.check"}):
         "printers branch: the check Report knows no format",
-    # The expression layer and two back ends, through lazy imports (merged from the
-    # typed-tree/visitor branch): Node.__str__ imports expr.printing (SymPy's
-    # _print_helpers design), whose LaTeX goes through backends.sym; expr.parser's
-    # parse_number evaluates constant expressions ('2**100') with backends.exact; both back
-    # ends import expr.nodes, which runs expr/__init__ (it imports the parser); Domain
-    # (expr.domains) checks arrays with the parser and is a _record.Record, and _record
-    # imports expr. For the lead: decide whether printing's LaTeX and the parser's constant
-    # evaluation move below expr/, then shrink or remove this entry.
-    frozenset({"boundcalc._record", "boundcalc.backends.exact", "boundcalc.backends.sym", "boundcalc.expr",
-               "boundcalc.expr.domains", "boundcalc.expr.nodes", "boundcalc.expr.parser",
-               "boundcalc.expr.printing", "boundcalc.expr.visitor"}):
-        "typed-tree/visitor branch (merged): lazy printer and constant evaluation",
 }
 
 

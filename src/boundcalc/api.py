@@ -184,7 +184,7 @@ class Formula:
 
     def latex(self) -> str:
         """The formula's expression typeset (SymPy's LaTeX), with the symbols' LaTeX names."""
-        from .expr.printing import to_latex
+        from .backends.sym import to_latex
         return to_latex(self.expr, {n: s.latex for n, s in self.symbol_table.items()})
 
     def definition_latex(self) -> str:

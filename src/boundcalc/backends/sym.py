@@ -113,3 +113,22 @@ def from_sympy(e) -> Node:
     if isinstance(e, sp.sign):
         raise ExpressionError("sign() is not in the expression language")
     raise ExpressionError(f"cannot convert SymPy expression {e} back to the expression language")
+
+
+def to_latex(node: Node, latex_names: dict[str, str] | None = None) -> str:
+    """LaTeX of ``node`` through SymPy; ``latex_names`` maps symbol names to their LaTeX
+    (the registry's ``latex`` field of each symbol)."""
+    syms: dict = {}
+    expr = to_sympy(node, syms)
+    names = {s: (latex_names or {}).get(n, None) for n, s in syms.items()}
+    # a name carrying its own superscript or prime (\ell'_{\max}, \theta^{(1)}) is braced,
+    # else SymPy's ``x^{2}`` makes a double superscript that LaTeX refuses
+    names = {s: ("{" + v + "}" if ("^" in v or "'" in v) else v) for s, v in names.items() if v}
+    return sp.latex(expr, symbol_names=names)
+
+
+def to_sympy_text(node: Node) -> str:
+    """SymPy's text of ``node``, simplified by SymPy when it has fewer than 120 operations:
+    the form the findings of ``check`` show as evidence."""
+    e = to_sympy(node, {})
+    return str(sp.simplify(e)) if sp.count_ops(e) < 120 else str(e)

@@ -42,7 +42,7 @@ from ..errors import ExpressionError
 from .nodes import Add, Const, Func, Mul, Node, Num, Pow, Ref, Rel, Sym, depth
 
 # ----------------------------------------------------------------------------- tokens
-_TOKEN = re.compile(r"\\[A-Za-z]+|\\.|\s+|.", re.S)
+_TOKEN = re.compile(r"\\[A-Za-z]+|\\.|\s+|.", re.DOTALL)
 # dropped: spacing, sizing and style commands (their argument, if any, stays)
 _DROP = {r"\,", r"\;", r"\:", r"\!", "\\ ", "~", r"\quad", r"\qquad", r"\displaystyle", r"\textstyle",
          r"\allowbreak", r"\big", r"\Big", r"\bigg", r"\Bigg", r"\bigl", r"\bigr", r"\Bigl", r"\Bigr",

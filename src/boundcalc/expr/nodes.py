@@ -10,13 +10,27 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Callable, Iterator
 
 
+def _no_printer(node: "Node") -> str:
+    raise RuntimeError("no text printer registered: import boundcalc.expr.printing")
+
+
+_text_printer: Callable[["Node"], str] = _no_printer
+
+
+def set_text_printer(printer: Callable[["Node"], str]) -> None:
+    """Install the function ``str(node)`` calls (done once, by :mod:`.printing`)."""
+    global _text_printer
+    _text_printer = printer
+
+
 class Node:
     __slots__ = ()
 
     def __str__(self) -> str:
-        """The expression in the formula syntax (:func:`boundcalc.expr.printing.to_text`)."""
-        from .printing import to_text
-        return to_text(self)
+        """The expression in the formula syntax (:func:`boundcalc.expr.printing.to_text`,
+        which registers itself here when ``boundcalc.expr`` is imported: the tree never
+        imports its printer, so the two form no import cycle)."""
+        return _text_printer(self)
 
     def children(self) -> tuple["Node", ...]:
         return ()

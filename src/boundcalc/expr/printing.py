@@ -1,14 +1,16 @@
-"""The one expression printer: a tree as text in the formula syntax, as LaTeX, or as a
+"""The one expression printer: a tree as text in the formula syntax, or as a
 Markdown-safe code span.
 
 * :func:`to_text` — the formula syntax the parser reads back (``x*y/(2*z)``,
   ``sqrt(x)``, ``1/n``, ``a - b``, ``x**2``, ``log(n, 2)``); it is ``str(node)``
-  (:meth:`boundcalc.expr.nodes.Node.__str__` imports this module lazily). With
-  ``simplify=True`` the tree goes through SymPy first (simplified when small) and SymPy's
-  text is printed: the form the findings of ``check`` show as evidence.
-* :func:`to_latex` — LaTeX through SymPy (SymPy is imported only here, on call), with the
-  registry's LaTeX names of symbols.
+  (this module registers it with :func:`boundcalc.expr.nodes.set_text_printer` when
+  ``boundcalc.expr`` is imported, so the tree never imports its printer).
 * :func:`to_markdown` — the text as a Markdown code span (``|`` escaped for a table cell).
+
+The forms that go through SymPy (its LaTeX with the registry's symbol names, and its text
+of a simplified tree, the evidence ``check`` shows) belong to the SymPy back end:
+:func:`boundcalc.backends.sym.to_latex` and :func:`boundcalc.backends.sym.to_sympy_text`.
+The expression language sits below its back ends and imports none of them.
 
 The text printer is a :class:`~boundcalc.expr.visitor.Visitor`: iterative, so a tree
 thousands of levels deep prints, and each shared subtree is printed once.
@@ -18,7 +20,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Generator
 
-from .nodes import Add, Const, Func, Mul, Node, Num, Pow, Ref, Rel, Sym
+from .nodes import Add, Const, Func, Mul, Node, Num, Pow, Ref, Rel, Sym, set_text_printer
 from .visitor import Visitor, handles
 
 _HALF = Fraction(1, 2)
@@ -90,31 +92,9 @@ class TextPrinter(Visitor[str]):
         return f"{args[0]} {node.op} {args[1]}"
 
 
-def to_text(node: Node, *, simplify: bool = False) -> str:
-    """``node`` in the formula syntax (``x*y/(2*z)``, ``a - b``, ``sqrt(x)``).
-
-    ``simplify=True``: SymPy's text of the tree, simplified by SymPy when it has fewer
-    than 120 operations (imports SymPy)."""
-    if simplify:
-        import sympy as sp
-        from ..backends.sym import to_sympy
-        e = to_sympy(node, {})
-        return str(sp.simplify(e)) if sp.count_ops(e) < 120 else str(e)
+def to_text(node: Node) -> str:
+    """``node`` in the formula syntax (``x*y/(2*z)``, ``a - b``, ``sqrt(x)``)."""
     return TextPrinter().walk(node)
-
-
-def to_latex(node: Node, latex_names: dict[str, str] | None = None) -> str:
-    """LaTeX through SymPy; ``latex_names`` maps symbol names to their LaTeX (the
-    registry's ``latex`` field of each symbol)."""
-    import sympy as sp
-    from ..backends.sym import to_sympy
-    syms: dict = {}
-    expr = to_sympy(node, syms)
-    names = {s: (latex_names or {}).get(n, None) for n, s in syms.items()}
-    # a name carrying its own superscript or prime (\ell'_{\max}, \theta^{(1)}) is braced,
-    # else SymPy's ``x^{2}`` makes a double superscript that LaTeX refuses
-    names = {s: ("{" + v + "}" if ("^" in v or "'" in v) else v) for s, v in names.items() if v}
-    return sp.latex(expr, symbol_names=names)
 
 
 def to_markdown(node: Node, *, table: bool = False) -> str:
@@ -124,3 +104,6 @@ def to_markdown(node: Node, *, table: bool = False) -> str:
     if table:
         text = text.replace("|", "\\|")
     return f"`{text}`"
+
+
+set_text_printer(to_text)

@@ -18,6 +18,7 @@ from ..errors import BoundcalcError, FormulaFileError
 from ..expr.domains import parse_domain
 from ..expr.nodes import Node, Ref, Rel, Sym
 from ..expr.parser import parse, parse_number, reserved
+from .steps import Step
 from .model import (KINDS, ROLES, STATUSES, VALUE_KINDS, CheckSpec, FormulaSpec, Hypothesis, Paper, Setting,
                     Symbol)
 
@@ -508,7 +509,6 @@ def _load_checks(path: Path, paper: Paper, items: Any, out: list, steps: Any = N
                 raise _fail(path, f"check {c.id!r}", "explained_by forms a cycle")
             seen_roots.add(r)
             r = next(x for x in out if x.id == r).fields.get("explained_by", {}).get("check")
-    from .steps import load_steps
     paper._steps = load_steps(path, paper, [] if steps is None else steps, ids)
 
 
@@ -559,3 +559,36 @@ def _check_kind_fields(path: Path, where: str, paper: Paper, kind: str, t: dict)
         for f in ("tol", "atol"):
             if f in t:
                 _number(path, f"{where} {f}", t[f])
+
+
+def load_steps(path: Path, paper, items: Any, check_ids: set[str]) -> tuple[Step, ...]:
+    """``[[steps]]`` of one file (:mod:`.steps`), against its check ids."""
+    if not isinstance(items, list):
+        raise _fail(path, "[[steps]]", "steps must be an array of tables [[steps]]")
+    out: list[Step] = []
+    seen: set[str] = set()
+    for i, t in enumerate(items):
+        where = f"[[steps]] #{i + 1}"
+        if isinstance(t, dict) and isinstance(t.get("id"), str):
+            where = f"step {t['id']!r}"
+        _fields(path, where, t, {"id", "result", "place", "step"}, {"checks", "note"})
+        sid = _str(path, where, t["id"], "id")
+        if not _IDENT.match(sid):
+            raise _fail(path, where, f"id {sid!r} must be an identifier")
+        if sid in seen:
+            raise _fail(path, where, "duplicate step id")
+        seen.add(sid)
+        result = _str(path, where, t["result"], "result")
+        if result not in paper.results:
+            raise _fail(path, where, f"result {result!r} is not listed in [paper] results")
+        for f in ("place", "step"):
+            if not _str(path, where, t[f], f).strip():
+                raise _fail(path, where, f"{f} must not be empty (say where the step is displayed and what it states)")
+        checks = _str_list(path, where, t.get("checks", []), "checks")
+        unknown = [c for c in checks if c not in check_ids]
+        if unknown:
+            from ..suggest import did_you_mean
+            raise _fail(path, where, f"checks names unknown check {unknown[0]!r}{did_you_mean(unknown[0], check_ids)}")
+        out.append(Step(paper.key, sid, result, t["place"], t["step"], checks,
+                        _str(path, where, t.get("note", ""), "note")))
+    return tuple(out)

@@ -23,7 +23,7 @@ from fractions import Fraction
 from ...errors import BoundcalcError
 from ...expr.nodes import Func, Mul, Num, Pow, Rel, sub, substitute
 from . import hypotheses
-from ...expr.printing import to_text
+from ...backends.sym import to_sympy_text
 from .common import Finding, claim as _claim, decide, domains, formula, hidden_constants, pin, subst
 
 # a least constant above this is a warning ("large hidden constant"): a ≲ or "some
@@ -52,7 +52,7 @@ def run(reg, paper, t, f: Finding):
             ratio_ok = False
     else:
         c_side, d_side = claim, derived
-    f.evidence = {"claim": to_text(c_side, simplify=True), "derived_from_premise": to_text(d_side, simplify=True)}
+    f.evidence = {"claim": to_sympy_text(c_side), "derived_from_premise": to_sympy_text(d_side)}
     hyps = hypotheses.for_check(reg, paper, t, c_side.symbols() | d_side.symbols())
     extra = hypotheses.relations(hyps)
     if hyps:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ...expr.nodes import Rel, sub, substitute
 from . import hypotheses
-from ...expr.printing import to_text
+from ...backends.sym import to_sympy_text
 from .common import Finding, claim, decide, domains, expr, formula, formula_id, subst
 
 
@@ -35,7 +35,7 @@ def restatement(reg, paper, t, f: Finding):
     b = claim("b", substitute(formula(reg, paper, t["b"]), subst(reg, paper, t.get("substitute"))))
     if isinstance(a, Rel) and isinstance(b, Rel):
         a, b = sub(a.lhs, a.rhs), sub(b.lhs, b.rhs)
-    f.evidence = {"a": to_text(a, simplify=True), "b": to_text(b, simplify=True)}
+    f.evidence = {"a": to_sympy_text(a), "b": to_sympy_text(b)}
     hyps = hypotheses.for_check(reg, paper, t, a.symbols() | b.symbols())
     if hyps:
         f.evidence["hypotheses"] = [h.to_json() for h in hyps]
@@ -128,7 +128,7 @@ def _monotone_within(reg, paper, t, f: Finding, node, hyps, box):
                 + f" — the result is not stated there, so its monotonicity in {v} there is not the paper's claim")
         return
     deriv = from_sympy(to_sympy(node, {}).diff(to_sympy(_sym(v), {})))
-    f.evidence = {"hypotheses": [h.to_json() for h in hyps], "derivative": to_text(deriv, simplify=True)}
+    f.evidence = {"hypotheses": [h.to_json() for h in hyps], "derivative": to_sympy_text(deriv)}
     rel = "<=" if want == "decreasing" else ">="
     r = decide(deriv, rel, Num(Fraction(0)), dict(doms), extra,
                statement=f"d/d{v} {rel} 0 within the hypotheses")

@@ -237,8 +237,8 @@ def _ratio_symbols(a, b) -> set[str] | None:
 
 
 def _show(node) -> str:
-    from ...expr.printing import to_text
+    from ...backends.sym import to_sympy_text
     try:
-        return to_text(node, simplify=True)
+        return to_sympy_text(node)
     except Exception:
         return repr(node)
