@@ -63,7 +63,7 @@ def precision_markdown(pc: dict) -> list[str]:
     dt = pc["dtype"]
     slopes = _has_slopes(pc)             # no slope columns over panels or cells
     out = [f"## Accuracy of {dt} against float64", "", pc["note"] + ".", "",
-           f"| quantity | max relative difference |" + (f" slope ({dt}) | slope (float64) |" if slopes else ""),
+           "| quantity | max relative difference |" + (f" slope ({dt}) | slope (float64) |" if slopes else ""),
            "|---|---|" + ("---|---|" if slopes else "")]
     for r in pc["rows"]:
         sl = [r.get(f"slope_{dt}"), r.get("slope_float64")] if slopes else []

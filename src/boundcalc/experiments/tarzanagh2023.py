@@ -466,7 +466,7 @@ def _fig9_precision(dims, seed: int, got: list[dict], ref: list[dict], dtype: st
     same = [sum(all(x[k] == y[k] for k in CLASSES) for x, y in zip(a["trials"], b["trials"]))
             for a, b in zip(got, ref)]
     sizes = [len(b["trials"]) for b in got]
-    line = (f"Fig.-9 class (saturated / LMM / GMM) the same in both precisions: "
+    line = ("Fig.-9 class (saturated / LMM / GMM) the same in both precisions: "
             + ", ".join(f"d = {d}: {k} of {m}" for d, k, m in zip(dims, same, sizes)) + " (first batch of each d)")
     return precision_check("d", list(dims), seed, first(got), first(ref), dtype, FIG9_PRECISION_METRICS,
                            slopes=False, unit="the first trial of each d",

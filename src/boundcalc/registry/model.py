@@ -151,7 +151,7 @@ class Paper(Record):
     @property
     def steps(self) -> tuple:
         """The displayed proof steps (``[[steps]]``, :class:`.steps.Step`), validated with the checks."""
-        self.checks
+        _ = self.checks               # loading the checks loads the steps (they name check ids)
         return self.__dict__.get("_steps", ())
 
     def __repr__(self) -> str:        # short: the full record is many kilobytes
