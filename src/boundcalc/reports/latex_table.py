@@ -17,54 +17,9 @@ from __future__ import annotations
 
 import re
 
-import mpmath
-
-from .latex import REQUIRES, ascii_math, formula_quantity, latex_escape
-from .table import as_number, fmt_settings, sci_parts
-
-
-def s_cell(x) -> str:
-    """A number for an ``S`` column: exact integers below 1000 as they are, everything
-    else as ``m.mmeE`` (3 significant digits; the columns print no ``x10^0``); text
-    cells are braced."""
-    x = as_number(x)
-    if x is None:
-        return "{--}"
-    if isinstance(x, int) and abs(x) < 1000:
-        return str(x)
-    x = mpmath.mpf(x)
-    if mpmath.isnan(x):
-        return "{n/a}"
-    if mpmath.isinf(x):
-        return "{$\\infty$}" if x > 0 else "{$-\\infty$}"
-    if x == 0:
-        return "0"
-    sign, mant, e = sci_parts(x, 3)
-    return f"{sign}{mant}e{e}"
-
-
-def table_format(cells: list[str]) -> str:
-    """siunitx ``table-format`` wide enough for every number in ``cells``."""
-    neg = nexp = False
-    ints = decs = exps = 0
-    has_exp = False
-    for c in cells:
-        if c.startswith("{"):
-            continue
-        m = re.fullmatch(r"(-?)(\d+)(?:\.(\d+))?(?:e(-?)(\d+))?", c)
-        if not m:
-            continue
-        neg |= bool(m.group(1))
-        ints = max(ints, len(m.group(2)))
-        decs = max(decs, len(m.group(3) or ""))
-        if m.group(5):
-            has_exp = True
-            nexp |= bool(m.group(4))
-            exps = max(exps, len(m.group(5)))
-    fmt = f"{'-' if neg else ''}{max(ints, 1)}.{decs}"
-    if has_exp:
-        fmt += f"e{'-' if nexp else ''}{exps}"
-    return fmt
+from .escape import latex_escape
+from .latex import REQUIRES, ascii_math, formula_quantity
+from .numfmt import fmt_settings, s_cell, table_format, yesno  # noqa: F401  (s_cell, table_format: once defined here)
 
 
 def _marks():
@@ -76,10 +31,6 @@ def _marks():
             k, r = divmod(k - 1, 26)
             s = chr(97 + r) + s
         yield s
-
-
-def _yesno(b) -> str:
-    return "--" if b is None else ("yes" if b else "no")
 
 
 def _quantity(row) -> str:
@@ -138,7 +89,7 @@ def table_latex(table, label: str | None = None, long: bool | None = None) -> st
             notes.append(f"\\item[{m}] " + ascii_math("; ".join(parts)))
         src = _source(r)
         q += f"\\newline{{\\footnotesize {src}}}" if src else ""
-        body.append(" & ".join([q, *n, _yesno(r.holds), _yesno(r.hypotheses_met)]) + " \\\\")
+        body.append(" & ".join([q, *n, yesno(r.holds, "--"), yesno(r.hypotheses_met, "--")]) + " \\\\")
     notes += [f"\\item[] {ascii_math(n)}" for n in table.notes]
     notes.append("\\item[] Ratio: bound/measured. Holds: the bound holds for the measured value "
                  "(for a condition: the value used meets it). Hyp.: the theorem's hypotheses "

@@ -1,11 +1,8 @@
 """The check report as Markdown (``boundcalc check --markdown``; examples/check/report.md)."""
 from __future__ import annotations
 
+from ...reports.escape import md_cell as _cell
 from .common import GRADES as GRADE_ORDER
-
-
-def _cell(x) -> str:
-    return str(x).replace("|", "\\|").replace("\n", " ")
 
 
 def evidence_text(ev: dict, limit: int = 700) -> str:
