@@ -2,8 +2,9 @@
 each class's methods costs ~15 ms, a tenth of a numeric command's budget).
 
 ``class Point(Record, frozen=True): x: int; y: int = 0; tags: list = factory(list)``
-gives keyword/positional ``__init__`` with defaults, ``__eq__``, ``__repr__``, and for
-frozen records immutability and ``__hash__``.
+gives keyword/positional ``__init__`` with defaults (then ``__post_init__`` if the class
+defines one, as in dataclasses), ``__eq__``, ``__repr__``, and for frozen records
+immutability and ``__hash__``.
 """
 from __future__ import annotations
 
@@ -52,6 +53,9 @@ class Record:
                     raise TypeError(f"{type(self).__name__}: missing argument {name!r}")
                 values[name] = d.make() if isinstance(d, factory) else d
             object.__setattr__(self, name, values[name])
+        post = getattr(self, "__post_init__", None)     # as in dataclasses: checks, coercions
+        if post is not None:
+            post()
 
     def __setattr__(self, k, v):
         if self.__frozen__:

@@ -5,16 +5,9 @@ from ..paths import user_path
 import json
 import os
 import sys
-from fractions import Fraction
 
 
-def _default(o):
-    import mpmath
-    if isinstance(o, Fraction):
-        return str(o)
-    if isinstance(o, mpmath.mpf):
-        return mpmath.nstr(o, 20)
-    return str(o)
+from ..reports.printers.json import default as _default  # noqa: E402  (json.dumps's fallback)
 
 
 # ---------------------------------------------------------------------------- non-UTF-8 streams
@@ -98,11 +91,9 @@ def console():
 
 
 def table(title: str, columns: list[str]):
-    from rich.table import Table
-    t = Table(title=title, title_justify="left", show_lines=False)
-    for i, c in enumerate(columns):
-        t.add_column(c, overflow="fold", no_wrap=(i == 0))
-    return t
+    """A rich table with a left-justified title (:func:`..reports.printers.rich.simple_table`)."""
+    from ..reports.printers.rich import simple_table
+    return simple_table(title, columns)
 
 
 # ---------------------------------------------------------------------------- output paths

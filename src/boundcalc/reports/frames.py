@@ -95,15 +95,9 @@ def report_frame(report, *, passed: bool = True):
 
 
 def report_html(report) -> str:
-    """The check report for a notebook: the counts, then the findings (errors first)."""
-    df = report_frame(report)
-    counts = df["severity"].value_counts().reindex(df["severity"].cat.categories, fill_value=0)
-    head = ", ".join(f"{int(n)} {s}" for s, n in counts.items()
-                     if n or s not in ("cannot fail", "identity"))     # the two newer grades when present
-    findings = report_frame(report, passed=False).sort_values(["severity", "paper", "check"], kind="stable")
-    table = findings[list(FINDING_COLUMNS)].to_html(index=False) if len(findings) else "<p>no findings</p>"
-    return (f"<p><b>boundcalc check</b> ({html.escape(', '.join(report.papers))}): "
-            f"{len(df)} checks run: {html.escape(head)}</p>\n{table}")
+    """The check report for a notebook (:mod:`boundcalc.reports.printers.html`)."""
+    from .printers.html import to_html
+    return to_html(report)
 
 
 class SweepResults(list):

@@ -1,10 +1,11 @@
 """A comparison table: the bounds of a paper beside what the engine measured.
 
-A :class:`Table` holds one :class:`Row` per compared quantity and renders it for
-people (rich, Markdown, HTML in a notebook), for papers (a LaTeX table that fits the
-text width: :mod:`.latex_table`) and for scripts (``to_frame()`` -- a pandas DataFrame
-with float columns and the exact values beside them --, CSV, JSON with numbers as
-numbers and full precision in ``*_exact``).
+A :class:`Table` holds one :class:`Row` per compared quantity; it knows no format. The
+printers of :mod:`boundcalc.reports.printers` render it for people (rich, Markdown, HTML
+in a notebook), for papers (a LaTeX table that fits the text width) and for scripts
+(CSV, JSON with numbers as numbers and full precision in ``*_exact``); ``to_frame()`` is
+a pandas DataFrame with float columns and the exact values beside them. The ``to_*``
+methods are thin calls to those printers.
 
 Numbers may be Python ints/floats, NumPy scalars, :class:`mpmath.mpf` of any size
 (a bound of ``1e400`` is printed as ``1.00e400``, never ``inf``), a
@@ -110,15 +111,8 @@ class Row:
         """Numbers as JSON numbers (``null`` when missing or outside the double range);
         ``*_exact`` keeps the full-precision value (a decimal string) wherever the float
         is not exact: big integers, certified mpmath values, values beyond 1e308."""
-        return {"quantity": self.quantity, "source": self.source, "kind": self.kind,
-                "formula": self.formula,
-                "bound": float_or_none(self.bound), "measured": float_or_none(self.measured),
-                "ratio": float_or_none(self.ratio),
-                "bound_exact": exact_str(self.bound, self._digits.get("bound")),
-                "measured_exact": exact_str(self.measured, self._digits.get("measured")),
-                "ratio_exact": exact_str(self.ratio),
-                "holds": self.holds, "hypotheses_met": self.hypotheses_met,
-                "hypotheses": self.hypotheses, "constant": self.constant, "note": self.note}
+        from .printers.json import to_json
+        return to_json(self)
 
 
 FRAME_COLUMNS = ("quantity", "source", "kind", "formula", "bound", "measured", "ratio", "holds",
@@ -141,11 +135,10 @@ class Table:
             if not isinstance(r, Row):
                 raise BoundcalcError(f"table {self.paper!r}: rows must be Row objects, got {type(r).__name__}")
 
-    # -- machines
+    # -- machines (every format is a printer: reports/printers/)
     def to_json(self) -> dict:
-        return {"paper": self.paper, "title": self.title,
-                "settings": {k: json_setting(v) for k, v in self.settings.items()},
-                "seed": self.seed, "rows": [r.to_json() for r in self.rows], "notes": list(self.notes)}
+        from .printers.json import to_json
+        return to_json(self)
 
     def to_frame(self):
         """A :class:`pandas.DataFrame`, one row per compared quantity: ``bound``,
@@ -177,75 +170,36 @@ class Table:
     def to_csv(self) -> str:
         """The frame of :meth:`to_frame` as CSV (floats round-trip; exact values in the
         ``*_exact`` columns)."""
-        return self.to_frame().to_csv(index=False, lineterminator="\n")
+        from .printers.csv import to_csv
+        return to_csv(self)
 
     # -- people
-    def _cells(self, r: Row) -> list[str]:
-        return [r.quantity, r.source, fmt_human(r.bound), fmt_human(r.measured), fmt_human(r.ratio),
-                yesno(r.holds), yesno(r.hypotheses_met) + (f" ({r.hypotheses})" if r.hypotheses else ""),
-                r.constant]
-
-    def _caption(self) -> str:
-        return f"settings: {fmt_settings(self.settings)}; seed {self.seed}"
-
-    def _notes(self) -> list[str]:
-        return [f"{r.quantity}: {r.note}" for r in self.rows if r.note] + list(self.notes)
-
     def display_frame(self):
         """The table as people read it (short numbers as text), a DataFrame."""
         import pandas as pd
-        return pd.DataFrame([self._cells(r) for r in self.rows], columns=list(COLUMNS))
+        from .printers.cells import cells
+        return pd.DataFrame([cells(r) for r in self.rows], columns=list(COLUMNS))
 
     def to_markdown(self) -> str:
-        body = self.display_frame().map(md_cell).to_markdown(
-            index=False, tablefmt="pipe", disable_numparse=True,
-            colalign=("left", "left", "right", "right", "right", "center", "left", "left"))
-        lines = [f"### {self.paper}: {md_cell(self.title)}", "", md_cell(self._caption()), "", body]
-        extra = self._notes()
-        if extra:
-            lines += ["", "Notes:", ""] + [f"- {md_cell(n)}" for n in extra]
-        return "\n".join(lines) + "\n"
+        from .printers.markdown import to_markdown
+        return to_markdown(self)
 
     def _repr_html_(self) -> str:
-        import html
-        parts = [f"<p><b>{html.escape(self.paper)}: {html.escape(self.title)}</b><br>"
-                 f"{html.escape(self._caption())}</p>", self.display_frame().to_html(index=False)]
-        extra = self._notes()
-        if extra:
-            parts.append("<ul>" + "".join(f"<li>{html.escape(n)}</li>" for n in extra) + "</ul>")
-        return "\n".join(parts)
+        from .printers.html import to_html
+        return to_html(self)
 
     def to_rich(self):
-        from rich.console import Group
-        from rich.markup import escape
-        from rich.table import Table as RTable
-        from rich.text import Text
-        t = RTable(title=escape(f"{self.paper}: {self.title}"), title_justify="left",
-                   caption=escape(self._caption()), caption_justify="left")
-        for i, c in enumerate(COLUMNS):
-            t.add_column(c, overflow="fold", justify="right" if c in ("bound", "measured", "bound/measured")
-                         else "left", no_wrap=(i == 0))
-        for r in self.rows:
-            cells = [escape(str(c)) for c in self._cells(r)]     # labels in [...] survive
-            colour = {True: "green", False: "red", None: "dim"}[r.holds]
-            cells[5] = f"[{colour}]{cells[5]}[/{colour}]"
-            if r.hypotheses_met is False:
-                cells[6] = f"[yellow]{cells[6]}[/yellow]"
-            t.add_row(*cells)
-        parts = [t]
-        extra = [f"{r.quantity}: {r.note}" for r in self.rows if r.note] + list(self.notes)
-        for n in extra:
-            parts.append(Text("• " + n))
-        return Group(*parts)
+        from .printers.rich import to_rich
+        return to_rich(self)
 
     def __rich__(self):
         return self.to_rich()
 
     # -- papers
     def to_latex(self, label: str | None = None, long: bool | None = None) -> str:
-        """A table that fits the text width (see :mod:`boundcalc.reports.latex_table`)."""
-        from .latex_table import table_latex
-        return table_latex(self, label=label, long=long)
+        """A table that fits the text width (see :mod:`boundcalc.reports.printers.latex`)."""
+        from .printers.latex import to_latex
+        return to_latex(self, label=label, long=long)
 
 
 def diverged_table(paper: str, title: str, settings: dict, seed: int, *, run: str, source: str,

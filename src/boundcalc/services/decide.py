@@ -42,6 +42,7 @@ from fractions import Fraction
 from ..errors import BoundcalcError
 from ..expr.domains import Domain
 from ..expr.nodes import Add, Func, Mul, Node, Num, Pow, Rel, Sym, sub
+from ..verdicts import Layer, Verdict
 
 LAYERS = ("exact", "SMT", "interval", "counterexample", "budget", "none")
 SAMPLES = 3000
@@ -63,12 +64,17 @@ class UndefinedError(BoundcalcError):
 
 @dataclass
 class Decision:
-    verdict: str
-    layer: str
+    """The answer of :func:`decide_relation` (see the module docstring): a verdict, the layer
+    that produced it, the verdict as printed, and its evidence."""
+    verdict: Verdict
+    layer: Layer
     text: str
     detail: str = ""
     counterexample: dict | None = None
     seconds: float = 0.0
+
+    def __post_init__(self):
+        self.verdict, self.layer = Verdict(self.verdict), Layer(self.layer)
 
 
 def _verdict(verdict, layer, how="", **kw) -> Decision:

@@ -30,6 +30,7 @@ from ..errors import BoundcalcError, UnsatisfiableError
 from ..expr.domains import Domain
 from ..expr.nodes import Add, Func, Mul, Num, Pow, Rel, Sym, sub, substitute
 from ..expr.numbers import ExactValue, fmt_decimal, fmt_int, shortest_decimal
+from ..verdicts import RequireOutcome, Verdict
 
 MAX_LOG2 = 400_000        # search up to 2^400000 (~10^120000)
 REAL_BITS = 200           # relative width of a real answer's bracket: 2^-REAL_BITS
@@ -241,8 +242,11 @@ class Solution(Record):
     integer: bool
     certificate: dict = factory(dict)
     monotone: str = ""            # how the direction is known
-    status: str = "solved"        # solved | holds everywhere | undecided | not monotone
+    status: RequireOutcome = RequireOutcome.SOLVED   # solved | holds everywhere | undecided | not monotone
     attained: bool | None = True  # False: the value is an infimum/supremum the relation misses
+
+    def __post_init__(self):
+        self.status = RequireOutcome(self.status)
 
     def __str__(self) -> str:
         if self.value is None:
@@ -577,7 +581,7 @@ def _prove_everywhere(s, negate: bool = False) -> str | None:
                             seconds=3.0, samples=200)
     except (BoundcalcError, RecursionError):
         return None
-    return d.text if d.verdict == "proved" else None
+    return d.text if d.verdict is Verdict.PROVED else None
 
 
 def _box_holds(s, lo: Fraction, hi: Fraction) -> bool:

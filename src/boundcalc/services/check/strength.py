@@ -32,6 +32,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ...expr.nodes import Add, Mul, Node, Num, Pow, Rel, Sym
+from ...verdicts import Grade
 
 MUTANT_SECONDS = 1.0
 MAX_POW = 2
@@ -183,4 +184,4 @@ def mutants(kind: str, fields: dict, claims: dict) -> list[tuple[str, dict, obje
 
 
 def killed_by(finding) -> bool:
-    return finding.severity != "ok" and finding.reason not in NOT_KILLED
+    return finding.severity is not Grade.OK and finding.reason not in NOT_KILLED

@@ -1,0 +1,27 @@
+"""The printer base: dispatch on the record's class along its MRO (``_print_<Class>``),
+as ``sympy/printing/printer.py``'s ``Printer._print`` does. A record a printer has no
+method for is an error naming both, never a silent fall-through to ``str``."""
+from __future__ import annotations
+
+
+class Printer:
+    format = ""                 # the format's name, for the error message
+    _default_settings: dict = {}
+
+    def __init__(self, **settings):
+        unknown = set(settings) - set(self._default_settings)
+        if unknown:
+            raise TypeError(f"{type(self).__name__}: unknown setting(s) {', '.join(sorted(unknown))}")
+        self._settings = {**self._default_settings, **settings}
+
+    def doprint(self, obj):
+        for cls in type(obj).__mro__:
+            method = getattr(self, f"_print_{cls.__name__}", None)
+            if method is not None:
+                return method(obj)
+        from ...errors import BoundcalcError
+        raise BoundcalcError(f"no {self.format} printer for {type(obj).__name__}")
+
+    def handles(self, obj) -> bool:
+        """Whether this printer has a method for ``obj``'s class."""
+        return any(hasattr(self, f"_print_{c.__name__}") for c in type(obj).__mro__)
