@@ -37,6 +37,7 @@ def test_exact_str_only_where_the_float_is_not_exact():
 def test_escapers():
     assert md_cell("a|b\nc") == "a\\|b c"
     assert md_math("a|b\n  c") == "$a\\vert b c$"
+    assert md_math("\\|W\\|_F") == "$\\Vert W\\Vert _F$"     # a norm, not a line break
     assert latex_escape("50% of a_b") == "50\\% of a\\_b"
 
 

@@ -16,9 +16,10 @@ def md_cell(s) -> str:
 
 
 def md_math(tex: str) -> str:
-    """LaTeX as Markdown inline math: ``$...$`` on one line, ``|`` as ``\\vert`` (a bare
-    ``|`` would end a table cell)."""
-    return "$" + re.sub(r"\s*\n\s*", " ", tex).replace("|", "\\vert ") + "$"
+    """LaTeX as Markdown inline math: ``$...$`` on one line, ``\\|`` as ``\\Vert`` and ``|``
+    as ``\\vert`` (a bare ``|`` would end a table cell)."""
+    tex = re.sub(r"\s*\n\s*", " ", tex).replace("\\|", "\\Vert ")
+    return "$" + tex.replace("|", "\\vert ") + "$"
 
 
 _LATEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",

@@ -204,7 +204,7 @@ def point_latex(ce: dict, names: dict) -> str:
     import sympy as sp
     parts = []
     for k, v in _point_items(ce):
-        sym = names.get(k) or sp.latex(sp.Symbol(k))
+        sym = names.get(k) or (f"\\text{{{k}}}" if k in ("lhs", "rhs") else sp.latex(sp.Symbol(k)))
         parts.append(f"{sym} = {value_latex(v)}")
     return ",\\ ".join(parts)
 

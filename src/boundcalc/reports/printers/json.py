@@ -47,6 +47,7 @@ class JsonPrinter(Printer):
     # -- the check report
     def _print_Finding(self, f) -> dict:
         d = dict(f.__dict__)
+        del d["notation"]              # for typesetting; the JSON keeps SymPy's text
         if d["strength"] is None:
             del d["strength"]
         return d

@@ -32,14 +32,14 @@ class MarkdownPrinter(Printer):
                f"{pad}  {f.message}  "]
         ev = f.evidence
         keys = ev_.typeset_keys(ev)
+        names = dict(getattr(f, "notation", None) or {})
         if any(k in ev_.EXPRESSIONS for k in keys):
-            defs, exprs, names = ev_.expressions(ev)
+            defs, exprs, more = ev_.expressions(ev)
+            names = {**more, **names}
             for sym, sub in defs:
                 out.append(f"{pad}  where {md_math(f'{ev_.latex(sym, names)} = {ev_.latex(sub, names)}')}  ")
             for label, _, e in exprs:
                 out.append(f"{pad}  {label}: {md_math(ev_.latex(e, names))}  ")
-        else:
-            names = {}
         if "counterexample" in keys:
             out.append(f"{pad}  counterexample: {md_math(ev_.point_latex(ev['counterexample'], names))}  ")
         rest = ev_.evidence_text(ev, skip=keys)

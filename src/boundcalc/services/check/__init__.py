@@ -265,6 +265,7 @@ def _run_one(reg, paper, c, options: str = "", strength: bool = False) -> Findin
     finally:
         _CLAIM_HOOK.reset(token)
     _hypotheses_at_counterexample(reg, paper, c, f)
+    f.notation = _notation(paper, f.evidence)
     _grade_reading(f)
     _cap_severity(f, c.fields)
     if f.severity is Grade.OK and c.fields.get("identity"):
@@ -335,6 +336,20 @@ def _hypotheses_at_counterexample(reg, paper, c, f: Finding) -> None:
                                         f"hypotheses ({hypotheses.describe(rows)}): not counted")
     else:
         f.message += f" — inside the hypotheses: {hypotheses.describe(rows)}"
+
+
+def _notation(paper, ev) -> dict:
+    """The LaTeX of each symbol the evidence shows (looked up once, when the finding is
+    built): the expressions' symbols and the counterexample's."""
+    if not isinstance(ev, dict):
+        return {}
+    out = {}
+    for v in ev.values():
+        out.update(getattr(v, "names", None) or {})
+    ce = ev.get("counterexample")
+    if isinstance(ce, dict):
+        out.update({k: paper.symbols[k].latex for k in ce if k in paper.symbols and paper.symbols[k].latex})
+    return out
 
 
 def _grade_reading(f: Finding) -> None:
