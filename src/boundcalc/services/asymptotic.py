@@ -19,8 +19,9 @@ from ..backends.sym import to_sympy
 from .symbolic import to_sympy_with_domains
 
 
-@dataclass
+@dataclass(frozen=True)
 class AsymptoticResult:
+    """The leading order of a quantity as a variable tends to infinity."""
     id: str
     var: str
     quantity: str

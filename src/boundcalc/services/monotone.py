@@ -54,8 +54,10 @@ _MONOTONE = (Direction.INCREASING, Direction.DECREASING, Direction.CONSTANT)
 SAMPLES = 400
 
 
-@dataclass
+@dataclass(frozen=True)
 class MonotoneResult:
+    """The answer of :func:`monotone`: the verdict word (with its scope), the evidence
+    it rests on, the derivative and any certified counterexample pair."""
     id: str
     var: str
     verdict: str                 # increasing | decreasing | constant | neither | unknown
@@ -67,7 +69,7 @@ class MonotoneResult:
     scope: str = "domain"        # what the verdict covers: domain | box (--box) | default box
 
     def __post_init__(self):
-        self.evidence = MonotoneEvidence(self.evidence)
+        object.__setattr__(self, "evidence", MonotoneEvidence(self.evidence))
         self.direction                  # the verdict word must start with a Direction
 
     @property

@@ -23,8 +23,11 @@ from .decide import SAMPLES, SECONDS, _narrow, check_domain, decide_relation
 RELS = ("==", "<=", ">=", "<", ">")
 
 
-@dataclass
+@dataclass(frozen=True)
 class VerifyResult:
+    """The answer of :func:`verify`: the verdict, the layer that decided it, and the
+    evidence (a certified counterexample for ``disproved``). Printed by
+    :mod:`boundcalc.reports.printers` (``describe()`` is the text printer)."""
     statement: str
     verdict: Verdict                # proved | disproved | unknown | vacuous (inconsistent assumptions)
     method: str                     # the verdict with its layer: "proved (SMT, after naming sqrt(x*y))"
@@ -36,9 +39,9 @@ class VerifyResult:
     seconds: float = 0.0
 
     def __post_init__(self):
-        self.verdict = Verdict(self.verdict)
+        object.__setattr__(self, "verdict", Verdict(self.verdict))
         if self.layer:
-            self.layer = Layer(self.layer)
+            object.__setattr__(self, "layer", Layer(self.layer))
 
     def to_json(self) -> dict:
         from ..reports.printers.json import to_json
