@@ -48,7 +48,7 @@ def typeset_keys(ev: dict) -> list[str]:
     """The evidence keys this module typesets for ``ev`` (expressions that carry their
     SymPy form, and a counterexample point)."""
     keys = [k for k in EXPRESSIONS if getattr(ev.get(k), "expr", None) is not None]
-    keys += [k for k in POINT_KEYS if isinstance(ev.get(k), dict) and _point_items(ev[k])]
+    keys += [k for k in POINT_KEYS if _is_point(ev.get(k))]
     return keys
 
 
@@ -133,6 +133,13 @@ def expressions(ev: dict):
 
 
 # ----------------------------------------------------------------------------- points
+def _is_point(ce) -> bool:
+    """A counterexample that is a point (symbol -> value, and the sides' values); anything
+    else (pairs of points, nested rows) stays in the one-line evidence text."""
+    return isinstance(ce, dict) and bool(ce) and all(isinstance(v, (str, int, float, Fraction))
+                                                     and not isinstance(v, bool) for v in ce.values())
+
+
 def _point_items(ce: dict) -> list[tuple[str, str]]:
     return [(k, str(v)) for k, v in ce.items() if isinstance(v, (str, int, float, Fraction))]
 
