@@ -33,8 +33,7 @@ import mpmath
 from ..errors import BoundcalcError
 
 KINDS = ("upper", "lower", "condition", "info")
-COLUMNS = ("quantity", "source", "bound", "measured", "bound/measured", "holds", "hypotheses met",
-           "constant")
+from .printers.cells import COLUMNS  # noqa: E402,F401  (the columns people read)
 _JSON_DIGITS = 17
 
 
@@ -176,9 +175,8 @@ class Table:
     # -- people
     def display_frame(self):
         """The table as people read it (short numbers as text), a DataFrame."""
-        import pandas as pd
-        from .printers.cells import cells
-        return pd.DataFrame([cells(r) for r in self.rows], columns=list(COLUMNS))
+        from .printers.cells import display_frame
+        return display_frame(self)
 
     def to_markdown(self) -> str:
         from .printers.markdown import to_markdown

@@ -25,7 +25,7 @@ from ..registry import get_registry
 from ..registry.model import Setting
 from ..values import fmt_fraction
 from ..verdicts import Direction, MonotoneEvidence, RequireOutcome
-from .solve import Solution, fmt_value, json_value, relation_holds, solve_relation, trend
+from .solve import Solution, fmt_value, relation_holds, solve_relation, trend
 
 
 class RequirementResult(Record):
@@ -53,6 +53,11 @@ class RequireResult(Record):
     var_domain: str = ""                               # the variable's domain, as written
     var_description: str = ""
     descriptions: dict[str, str] = factory(dict)       # input name -> its description
+
+    def to_json(self) -> dict:
+        """JSON-ready data (:mod:`boundcalc.reports.printers.json`)."""
+        from ..reports.printers.json import to_json
+        return to_json(self)
 
     @property
     def solved(self) -> list[RequirementResult]:

@@ -248,6 +248,11 @@ class Solution(Record):
     def __post_init__(self):
         self.status = RequireOutcome(self.status)
 
+    @property
+    def json_value(self):
+        """The value for JSON (:func:`json_value`); None when there is none."""
+        return None if self.value is None else json_value(self.value)
+
     def __str__(self) -> str:
         if self.value is None:
             return self.status

@@ -53,7 +53,6 @@ class JsonPrinter(Printer):
         return d
 
     def _print_Report(self, report) -> dict:
-        from ...services.check import hypotheses
         from ...verdicts import Grade
         reasons: dict[str, int] = {}
         for r in report.findings:
@@ -68,7 +67,7 @@ class JsonPrinter(Printer):
             out["seconds"] = round(report.seconds, 2)
         out.update({"findings": [self._print_Finding(f) for f in report.findings],
                     "passed": [self._print_Finding(r) for r in report.results if r.severity is Grade.OK],
-                    "added_assumptions": hypotheses.added(report.results),
+                    "added_assumptions": report.added_assumptions(),
                     "coverage": report.coverage or {}})
         return out
 
@@ -87,7 +86,6 @@ class JsonPrinter(Printer):
 
     def _print_RequireResult(self, res) -> dict:
         from ...backends import mp as mpb
-        from ...services.solve import json_value
         from ...values import fmt_fraction
         b = res.binding
         var = res.var
@@ -99,7 +97,7 @@ class JsonPrinter(Printer):
             "domain": res.var_domain,
             "description": res.var_description,
             "target": res.target or None,
-            var: json_value(b.solution.value) if b.solution.value is not None else None,
+            var: b.solution.json_value,
             "direction": b.solution.direction,
             "attained": b.solution.attained,
             "binding": b.id,
@@ -110,7 +108,7 @@ class JsonPrinter(Printer):
                         for k, (v, text, src) in res.derived.items()},
             "requirements": [{
                 "id": r.id, "name": r.name, "source": r.source, "status": r.status,
-                var: None if r.solution.value is None else json_value(r.solution.value),
+                var: r.solution.json_value,
                 "direction": r.solution.direction,
                 "attained": r.solution.attained,
                 "result": r.solution.status,

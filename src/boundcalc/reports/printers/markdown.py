@@ -12,11 +12,8 @@ class MarkdownPrinter(Printer):
 
     # -- the comparison table
     def _print_Table(self, t) -> str:
-        from ..table import COLUMNS
-        from .cells import caption, cells, notes
-        import pandas as pd
-        frame = pd.DataFrame([cells(r) for r in t.rows], columns=list(COLUMNS))
-        body = frame.map(md_cell).to_markdown(
+        from .cells import caption, display_frame, notes
+        body = display_frame(t).map(md_cell).to_markdown(
             index=False, tablefmt="pipe", disable_numparse=True,
             colalign=("left", "left", "right", "right", "right", "center", "left", "left"))
         lines = [f"### {t.paper}: {md_cell(t.title)}", "", md_cell(caption(t)), "", body]
@@ -50,8 +47,7 @@ class MarkdownPrinter(Printer):
 
     def _print_Report(self, report) -> str:
         from ...verdicts import GRADES, Grade
-        from .json import to_json
-        d = to_json(report)
+        d = report.to_json()
         out = [f"# boundcalc check: {', '.join(report.papers)}", ""]
         out.append(f"{d['checks_run']} checks in {d['seconds']} s (wall clock). Reproduce: "
                    f"`boundcalc check{'' if len(report.papers) > 1 else ' ' + report.papers[0]} --markdown{report.options}`.")

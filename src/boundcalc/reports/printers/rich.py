@@ -17,24 +17,8 @@ class RichPrinter(Printer):
     format = "rich"
 
     def _print_Table(self, t):
-        from rich.console import Group
-        from rich.table import Table as RTable
-        from rich.text import Text
-        from ..table import COLUMNS
-        from .cells import caption, cells, notes
-        rt = RTable(title=_e(f"{t.paper}: {t.title}"), title_justify="left",
-                    caption=_e(caption(t)), caption_justify="left")
-        for i, c in enumerate(COLUMNS):
-            rt.add_column(c, overflow="fold", justify="right" if c in ("bound", "measured", "bound/measured")
-                          else "left", no_wrap=(i == 0))
-        for r in t.rows:
-            row = [_e(c) for c in cells(r)]     # labels in [...] survive
-            colour = {True: "green", False: "red", None: "dim"}[r.holds]
-            row[5] = f"[{colour}]{row[5]}[/{colour}]"
-            if r.hypotheses_met is False:
-                row[6] = f"[yellow]{row[6]}[/yellow]"
-            rt.add_row(*row)
-        return Group(rt, *(Text("• " + n) for n in notes(t)))
+        from .cells import rich_table
+        return rich_table(t)
 
 
 def to_rich(obj, **settings):
@@ -52,12 +36,12 @@ class RichConsolePrinter(Printer):
         return self._settings["console"]
 
     def _print_Table(self, t):
-        self.c.print(to_rich(t))
+        from .cells import rich_table
+        self.c.print(rich_table(t))
 
     # -- require
     def _print_RequireResult(self, res):
-        from .json import to_json
-        self._print_dict(to_json(res))
+        self._print_dict(res.to_json())
 
     def _print_dict(self, data):
         """A ``require`` answer as its JSON data (what ``--json`` prints)."""
@@ -92,9 +76,8 @@ class RichConsolePrinter(Printer):
 
     def _print_Report(self, report):
         from ...verdicts import GRADES
-        from .json import to_json
         c = self.c
-        data = to_json(report)
+        data = report.to_json()
         n = data["counts"]
 
         def counts(k):

@@ -46,10 +46,10 @@ class TextPrinter(Printer):
     def _print_Table(self, t) -> str:
         import io
         from rich.console import Console
-        from .rich import to_rich
+        from .cells import rich_table
         buf = io.StringIO()
         Console(file=buf, width=self._settings["width"] or 200, color_system=None, highlight=False,
-                soft_wrap=True).print(to_rich(t))
+                soft_wrap=True).print(rich_table(t))
         return buf.getvalue()
 
 

@@ -96,6 +96,10 @@ class Report:
                 "passes_killing_some": sum(r.strength["killed"] > 0 for r in rs),
                 "cannot_fail": sum(r.severity is Grade.CANNOT_FAIL for r in rs)}
 
+    def added_assumptions(self) -> list[dict]:
+        """The assumptions the checks add beyond the hypotheses of the results they cover."""
+        return hypotheses.added(self.results)
+
     def to_json(self, timings: bool = True) -> dict:
         """The report as JSON. ``timings=False`` leaves out the wall-clock seconds (the only
         part that differs between two runs of the same command). Printed by
