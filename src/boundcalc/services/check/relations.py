@@ -66,7 +66,7 @@ def monotone(reg, paper, t, f: Finding):
     if not [h for h in hyps if h.origin == "added by the check"]:
         r = run(Formula(reg.spec(fid), reg), t["var"], box=box, fixed=t.get("fixed"))
     if hyps and (r is None or r.direction != want or r.scope == "default box"
-                 or r.evidence not in ("proved", "certified")):
+                 or r.evidence not in (MonotoneEvidence.PROVED, MonotoneEvidence.CERTIFIED)):
         # not shown over the whole range: decided where the hypotheses hold
         return _monotone_within(reg, paper, t, f, node, hyps, box)
     f.evidence = {"verdict": r.verdict, "evidence": r.evidence, "derivative": r.derivative, "box": r.box,
