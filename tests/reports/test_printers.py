@@ -94,3 +94,11 @@ def test_finding_keeps_sympy_text_in_json_and_typesets_in_markdown():
     # the worker processes of `check --jobs` pickle findings
     back = pickle.loads(pickle.dumps(shown))
     assert back == "2*eta_K" and back.expr == 2 * x and back.names == {"eta_K": r"\eta_K"}
+
+
+def test_readable_exponents_survive_an_ascii_stream():
+    """The readable counterexample uses superscripts; a non-UTF-8 stream spells a run of
+    them as one exponent (10⁵ once became 105, 10¹² became 10^1^2)."""
+    from boundcalc.cli.output import to_ascii
+    assert to_ascii(ev.point_text({"N": "100000", "eta_K": "1/1000000000", "lhs": "9.08e-17"})) \
+        == "N = 10^5, eta_K = 10^-9, lhs = 9.08x10^-17"

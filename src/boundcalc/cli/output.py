@@ -25,12 +25,19 @@ _ASCII = {"≤": "<=", "≥": ">=", "≠": "!=", "≈": "~=", "≲": "<~", "≳"
           "\u0303": "-tilde", "\u0302": "-hat"}
 
 
+_SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻", "0123456789+-")
+
+
 def to_ascii(text: str) -> str:
     """``text`` in ASCII, every symbol spelled out (``θ ≤ √2`` -> ``theta <= sqrt2``): what
     a non-UTF-8 stream (``PYTHONIOENCODING=ascii``, a C locale) prints instead of failing."""
+    import re
     import unicodedata
+    # a run of superscripts is one exponent: 10¹² -> 10^12 (char by char it read 10^1^2, and
+    # NFKD turned 10⁵ into 105)
+    text = re.sub("[⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻]+", lambda m: "^" + m.group().translate(_SUPERSCRIPTS), str(text))
     out = []
-    for ch in str(text):
+    for ch in text:
         if ord(ch) < 128:
             out.append(ch)
         elif ch in _ASCII:
