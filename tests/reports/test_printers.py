@@ -102,3 +102,31 @@ def test_readable_exponents_survive_an_ascii_stream():
     from boundcalc.cli.output import to_ascii
     assert to_ascii(ev.point_text({"N": "100000", "eta_K": "1/1000000000", "lhs": "9.08e-17"})) \
         == "N = 10^5, eta_K = 10^-9, lhs = 9.08x10^-17"
+
+
+def test_every_record_has_a_printer_in_each_of_its_formats():
+    """The records x formats the CLI and the API print: a missing ``_print_<Class>`` fails
+    here, not at run time."""
+    from boundcalc.reports.printers.csv import CsvPrinter
+    from boundcalc.reports.printers.html import HtmlPrinter
+    from boundcalc.reports.printers.json import JsonPrinter
+    from boundcalc.reports.printers.latex import LatexPrinter
+    from boundcalc.reports.printers.markdown import MarkdownPrinter
+    from boundcalc.reports.printers.rich import RichConsolePrinter, RichPrinter
+    from boundcalc.reports.printers.text import TextPrinter
+    from boundcalc.services.asymptotic import AsymptoticResult
+    from boundcalc.services.check import Report
+    from boundcalc.services.decide import Decision
+    from boundcalc.services.monotone import MonotoneResult
+    from boundcalc.services.require import RequireResult
+    from boundcalc.services.verify import VerifyResult
+    matrix = {Table: (TextPrinter, RichPrinter, RichConsolePrinter, MarkdownPrinter, LatexPrinter, CsvPrinter,
+                      JsonPrinter, HtmlPrinter),
+              Report: (RichConsolePrinter, MarkdownPrinter, CsvPrinter, JsonPrinter, HtmlPrinter),
+              Finding: (JsonPrinter,), Row: (JsonPrinter,),
+              VerifyResult: (TextPrinter, JsonPrinter), MonotoneResult: (TextPrinter, JsonPrinter),
+              AsymptoticResult: (TextPrinter, JsonPrinter), Decision: (JsonPrinter,),
+              RequireResult: (RichConsolePrinter, JsonPrinter)}
+    missing = [(rec.__name__, p.__name__) for rec, ps in matrix.items() for p in ps if not p.handles(rec)]
+    assert missing == []
+    assert not TextPrinter.handles(Report) and not LatexPrinter.handles(Finding)

@@ -22,6 +22,7 @@ class Printer:
         from ...errors import BoundcalcError
         raise BoundcalcError(f"no {self.format} printer for {type(obj).__name__}")
 
-    def handles(self, obj) -> bool:
-        """Whether this printer has a method for ``obj``'s class."""
-        return any(hasattr(self, f"_print_{c.__name__}") for c in type(obj).__mro__)
+    @classmethod
+    def handles(cls, record_class: type) -> bool:
+        """Whether this printer has a method for ``record_class`` (along its MRO)."""
+        return any(hasattr(cls, f"_print_{c.__name__}") for c in record_class.__mro__)
