@@ -7,10 +7,11 @@ SymPy's printers. It imports no printer.
   their SymPy expression and their symbols' LaTeX) are typeset: LaTeX through SymPy's
   ``latex`` with each symbol as the formula file declares it (``\\eta_K``,
   ``\\Phi(\\boldsymbol\\theta^0)``), or readable text (``η_K·√(d_s)``);
-* an expression longer than :data:`LIMIT` characters gets named subterms: the largest
-  subterm that fits is named ``A``, then ``B`` ..., shared by every expression of the
-  finding (the claim and the derived side name their common parts alike), until each
-  line fits; the definitions come first, then the expressions in terms of them;
+* an expression longer than :data:`LIMIT` characters gets named subterms: the subterm
+  that fits and saves the most text (its length times how often it occurs) is named
+  ``A``, then ``B`` ..., shared by every expression of the finding (the claim and the
+  derived side name their common parts alike), until each line fits; the definitions come
+  first, then the expressions in terms of them;
 * the counterexample is a list of ``symbol = value`` in the same notation, with exact
   powers of ten as such (``N = 10^{12}``) and the two sides' values;
 * everything else of the evidence stays one line of text (:func:`evidence_text`), and
@@ -23,6 +24,7 @@ from fractions import Fraction
 
 LIMIT = 120                 # characters of text before an expression gets named subterms
 MAX_NAMES = 12
+MIN_NAMED = 16          # a shorter subterm is not worth a name
 # evidence keys that hold an expression, and how a report labels them
 EXPRESSIONS = {"claim": "claim", "derived_from_premise": "derived from the premise",
                "a": "side a", "b": "side b", "derivative": "derivative"}
@@ -77,16 +79,37 @@ def _text_printer():
 
 def text(expr) -> str:
     """Readable text: Greek letters, ``^`` for powers, ``·`` for products, ``√``."""
-    s = _text_printer().doprint(expr)
+    try:
+        s = _text_printer().doprint(expr)
+    except (ValueError, TypeError):           # SymPy's own text never fails
+        s = str(expr)
     s = s.replace("**", "^").replace("*", "·")
     return s.replace("sqrt(", "√(")
 
 
 def latex(expr, names: dict) -> str:
-    """LaTeX through SymPy, each symbol as ``names`` gives it (the formula file's LaTeX)."""
+    """LaTeX through SymPy, each symbol as ``names`` gives it (the formula file's LaTeX).
+
+    SymPy's LaTeX printer splits a product into numerator and denominator by substituting
+    0 for every symbol, which raises inside ``Max``/``Min`` (``zoo`` is not comparable): then
+    each ``Max``/``Min`` is typeset on its own and stands in the product as one symbol; if
+    that fails too, the expression is shown as text (never a traceback)."""
     import sympy as sp
     symbol_names = {s: names[s.name] for s in expr.free_symbols if s.name in names}
-    return sp.latex(expr, symbol_names=symbol_names)
+    try:
+        return sp.latex(expr, symbol_names=symbol_names)
+    except (ValueError, TypeError):
+        pass
+    try:
+        stand_in = {}
+        for m in sorted(expr.atoms(sp.Max, sp.Min), key=sp.default_sort_key):
+            d = sp.Dummy()
+            symbol_names[d] = sp.latex(m, symbol_names=symbol_names)
+            stand_in[m] = d
+        return sp.latex(expr.xreplace(stand_in), symbol_names=symbol_names)
+    except (ValueError, TypeError):
+        from ..escape import latex_escape
+        return "\\text{" + latex_escape(text(expr)) + "}"
 
 
 def name_subterms(exprs: dict, limit: int = LIMIT):
@@ -95,6 +118,7 @@ def name_subterms(exprs: dict, limit: int = LIMIT):
     subterm across all the expressions. ``definitions`` is a list of (name, subterm)."""
     import sympy as sp
     taken = {s.name for e in exprs.values() for s in e.free_symbols}
+    taken |= {n.split("_")[0] for n in taken}      # no A beside the paper's A_1
     fresh = (c for c in "ABCDEFGHKLMPQRSTUVWXYZ" if c not in taken)
     defs: list = []
     out = dict(exprs)
@@ -102,15 +126,21 @@ def name_subterms(exprs: dict, limit: int = LIMIT):
         long = [e for e in list(out.values()) + [d for _, d in defs] if len(text(e)) > limit]
         if not long:
             break
-        best, best_len = None, 0
+        # how often each subterm occurs in everything shown: a part repeated across the lines
+        # is named first (it shortens every line it is in), then the longest that fits
+        seen: dict = {}
+        for e in list(out.values()) + [d for _, d in defs]:
+            for sub in sp.preorder_traversal(e):
+                seen[sub] = seen.get(sub, 0) + 1
+        best, best_score = None, 0
         for e in long:
             for sub in sp.preorder_traversal(e):
                 if sub is e or sub.is_Atom or not sub.free_symbols:
                     continue
                 n = len(text(sub))
-                if best_len < n <= limit:
-                    best, best_len = sub, n
-        if best is None or best_len < 12:
+                if MIN_NAMED <= n <= limit and n * seen[sub] > best_score:
+                    best, best_score = sub, n * seen[sub]
+        if best is None:
             break
         name = next(fresh, None)
         if name is None:
