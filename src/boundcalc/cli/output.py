@@ -7,7 +7,10 @@ import os
 import sys
 
 
-from ..reports.printers.json import default as _default  # noqa: E402  (json.dumps's fallback)
+def _default(o):
+    """json.dumps's fallback (:func:`boundcalc.reports.printers.json.default`), imported on use."""
+    from ..reports.printers.json import default
+    return default(o)
 
 
 # ---------------------------------------------------------------------------- non-UTF-8 streams
