@@ -175,8 +175,8 @@ class Formula:
         return simplify(self)
 
     def latex(self) -> str:
-        from .backends.sym import latex
-        return latex(self.expr, {n: s.latex for n, s in self.symbol_table.items()})
+        from .expr.printing import to_latex
+        return to_latex(self.expr, {n: s.latex for n, s in self.symbol_table.items()})
 
     def definition_latex(self) -> str:
         """The formula as a statement built from its parts: left side, relation, right side.

@@ -33,12 +33,14 @@ from __future__ import annotations
 import threading
 from contextlib import contextmanager
 from fractions import Fraction
+from typing import Generator
 
 import flint
 from flint import arb, arf, fmpq, fmpz
 
 from ..errors import ExpressionError
-from ..expr.nodes import Add, Const, Func, Mul, Node, Num, Pow, Rel, Sym
+from ..expr.nodes import Add, Const, Func, Mul, Node, Num, Pow, Ref, Rel, Sym
+from ..expr.visitor import DESCEND, Visitor, handles, top_down
 from ..expr.singularities import REASONS
 
 from .limits import LOG2_LIMIT, MAX_DIGITS, MAX_PREC  # noqa: F401  (re-exported)
@@ -159,79 +161,95 @@ def _iv(x) -> Iv:
     return Iv(ball(x))
 
 
-class _Env(dict):
-    """Symbol values plus a per-evaluation memo of shared subtrees (keyed by node id), and
-    optionally ``keep``: enclosures of subtrees free of ``var``, reused across calls that
-    differ only in ``var`` (a requirement certified at H and at H - 1). Callers keep one
-    ``keep`` per precision. Entries hold the node itself, so a keep shared across calls with
-    nodes built and dropped in between can never serve one node's value for another whose
-    id was reused."""
-    def __init__(self, env, keep=None, var=None):
-        super().__init__(env)
-        self.memo: dict[int, Iv] = {}
-        self.keep = keep
+class _FreeOf(Visitor[bool]):
+    """Whether a subtree is free of the symbol ``var``."""
+
+    def __init__(self, var: str | None) -> None:
+        super().__init__()
         self.var = var
-        self._free: dict[int, bool] = {}
 
-    def free_of_var(self, n: Node) -> bool:
-        k = id(n)
-        if k not in self._free:
-            self._free[k] = (n.name != self.var) if isinstance(n, Sym) else all(
-                self.free_of_var(c) for c in n.children())
-        return self._free[k]
+    def visit_Sym(self, n: Sym, args: list) -> bool:
+        return n.name != self.var
+
+    @handles(Num, Const, Ref, Add, Mul, Pow, Func, Rel)
+    def _all(self, n: Node, args: list[bool]) -> bool:
+        return all(args)
 
 
-def _enc(node: Node, env: _Env) -> Iv:
-    key = id(node)
-    out = env.memo.get(key)
-    if out is not None:
+class _Enclose(Visitor[Iv]):
+    """The enclosure of each node at ``env`` (symbol values or ``(lo, hi)`` ranges), each
+    shared subtree once per evaluation; optionally ``keep``: enclosures of subtrees free of
+    ``var``, reused across calls that differ only in ``var`` (a requirement certified at H
+    and at H - 1). Callers keep one ``keep`` per precision. Entries hold the node itself,
+    so a keep shared across calls with nodes built and dropped in between can never serve
+    one node's value for another whose id was reused."""
+
+    def __init__(self, env, keep: dict | None = None, var: str | None = None) -> None:
+        super().__init__()
+        self.env = env
+        self.keep = keep
+        self.free = _FreeOf(var)
+
+    def enter(self, node: Node):
+        if self.keep is not None:
+            hit = self.keep.get(id(node))
+            if hit is not None and hit[0] is node:    # the node itself is stored: ids are never reused
+                return hit[1]
+        return DESCEND
+
+    def leave(self, node: Node, out: Iv) -> Iv:
+        _check_magnitude(out.lo)
+        if not out.point:
+            _check_magnitude(out.hi)
+        if self.keep is not None and self.free.walk(node):
+            self.keep[id(node)] = (node, out)         # keeps the node alive, so its id stays its own
         return out
-    if env.keep is not None:
-        hit = env.keep.get(key)
-        if hit is not None and hit[0] is node:    # the node itself is stored: ids are never reused
-            return hit[1]
-    out = _enc_raw(node, env)
-    _check_magnitude(out.lo)
-    if not out.point:
-        _check_magnitude(out.hi)
-    env.memo[key] = out
-    if env.keep is not None and env.free_of_var(node):
-        env.keep[key] = (node, out)               # keeps the node alive, so its id stays its own
-    return out
+
+    def visit_Num(self, node: Num, args: list) -> Iv:
+        return Iv(ball(node.value))
+
+    def visit_Sym(self, node: Sym, args: list) -> Iv:
+        return _iv(self.env[node.name])
+
+    def visit_Const(self, node: Const, args: list) -> Iv:
+        return Iv(arb.pi() if node.name == "pi" else arb.const_e())
+
+    def visit_Add(self, node: Add, args: list[Iv]) -> Iv:
+        out = args[0]
+        for x in args[1:]:
+            out = _add(out, x)
+        return out
+
+    def visit_Mul(self, node: Mul, args: list[Iv]) -> Iv:
+        out = args[0]
+        for x in args[1:]:
+            out = _mul(out, x)
+        return out
+
+    def visit_Pow(self, node: Pow) -> Generator[Node, Iv, Iv]:
+        b = yield node.base
+        k = _int_exponent(node.exp)
+        if k is not None:
+            return _finite(_int_pow(b, k), "power")
+        e = yield node.exp
+        return _real_pow(b, e)
+
+    def visit_Func(self, node: Func, args: list[Iv]) -> Iv:
+        return _func(node.name, args)
+
+    @top_down
+    def visit_Rel(self, node: Rel) -> Iv:
+        raise ExpressionError("a relation has no numeric value; evaluate its sides")
+
+    @top_down
+    def visit_Ref(self, node: Ref) -> Iv:
+        raise ExpressionError(f"cannot evaluate node {node!r}")
 
 
 def _int_exponent(node: Node) -> int | None:
     if isinstance(node, Num) and node.value.denominator == 1:
         return node.value.numerator
     return None
-
-
-def _enc_raw(node: Node, env: _Env) -> Iv:
-    if isinstance(node, Num):
-        return Iv(ball(node.value))
-    if isinstance(node, Sym):
-        return _iv(env[node.name])
-    if isinstance(node, Const):
-        return Iv(arb.pi() if node.name == "pi" else arb.const_e())
-    if isinstance(node, Add):
-        out = None
-        for a in node.args:
-            x = _enc(a, env)
-            out = x if out is None else _add(out, x)
-        return out
-    if isinstance(node, Mul):
-        out = None
-        for a in node.args:
-            x = _enc(a, env)
-            out = x if out is None else _mul(out, x)
-        return out
-    if isinstance(node, Pow):
-        return _pow(node, env)
-    if isinstance(node, Func):
-        return _func(node.name, [_enc(a, env) for a in node.args])
-    if isinstance(node, Rel):
-        raise ExpressionError("a relation has no numeric value; evaluate its sides")
-    raise ExpressionError(f"cannot evaluate node {node!r}")
 
 
 # ---------------------------------------------------------------- operations on Iv
@@ -315,12 +333,8 @@ def _int_pow(b: Iv, k: int) -> Iv:
     return Iv(_min(u, v), _max(u, v))
 
 
-def _pow(node: Pow, env: _Env) -> Iv:
-    b = _enc(node.base, env)
-    k = _int_exponent(node.exp)
-    if k is not None:
-        return _finite(_int_pow(b, k), "power")
-    e = _enc(node.exp, env)
+def _real_pow(b: Iv, e: Iv) -> Iv:
+    """``b ** e`` for an exponent that is not an integer number."""
     if b.upper() < 0:
         raise Undefined(REASONS["fractional"])
     if b.lower() < 0:
@@ -402,7 +416,7 @@ def enclose_interval(node: Node, env, *, prec: int, keep: dict | None = None,
 
     Raises :class:`Undefined`, :class:`Unresolved` or :class:`TooLarge`."""
     with precision(prec):
-        x = _enc(node, _Env(env, keep, var))
+        x = _Enclose(env, keep, var).walk(node)
         return x.lower(), x.upper()
 
 
@@ -412,4 +426,4 @@ def enclose(node: Node, env, *, prec: int, keep: dict | None = None, var: str | 
     :class:`TooLarge`. ``keep`` (a dict the caller holds per precision) caches the
     enclosures of subtrees free of ``var``. For boxes, :func:`enclose_interval` is tighter."""
     with precision(prec):
-        return _enc(node, _Env(env, keep, var)).ball()
+        return _Enclose(env, keep, var).walk(node).ball()

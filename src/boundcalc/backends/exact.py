@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from typing import Generator
 
-from ..expr.nodes import Add, Const, Func, Mul, Node, Num, Pow, Rel, Sym
+from ..expr.nodes import Add, Const, Func, Mul, Node, Num, Pow, Ref, Rel, Sym
+from ..expr.visitor import DESCEND, Visitor, handles, top_down
 
 _MAX_BITS = 1 << 20  # refuse to build exact powers beyond ~1M bits; the arb back end handles those
 
@@ -57,25 +59,35 @@ def _pow(b: Fraction, e: Fraction) -> Fraction:
     return _pow(Fraction(rn, rd), Fraction(e.numerator))
 
 
-def evaluate_exact(node: Node, env: dict[str, Fraction]) -> Fraction:
-    if isinstance(node, Num):
+class _Exact(Visitor[Fraction]):
+    """The exact rational value (see :func:`evaluate_exact`)."""
+
+    def __init__(self, env: dict[str, Fraction]) -> None:
+        super().__init__()
+        self.env = env
+
+    def visit_Num(self, node: Num, args: list) -> Fraction:
         return node.value
-    if isinstance(node, Sym):
-        v = env[node.name]
+
+    def visit_Sym(self, node: Sym, args: list) -> Fraction:
+        v = self.env[node.name]
         if not isinstance(v, Fraction):
             raise NotExact
         return v
-    if isinstance(node, Add):
-        return sum((evaluate_exact(a, env) for a in node.args), Fraction(0))
-    if isinstance(node, Mul):
+
+    def visit_Add(self, node: Add, args: list[Fraction]) -> Fraction:
+        return sum(args, Fraction(0))
+
+    def visit_Mul(self, node: Mul, args: list[Fraction]) -> Fraction:
         out = Fraction(1)
-        for a in node.args:
-            out *= evaluate_exact(a, env)
+        for a in args:
+            out *= a
         return out
-    if isinstance(node, Pow):
-        return _pow(evaluate_exact(node.base, env), evaluate_exact(node.exp, env))
-    if isinstance(node, Func):
-        args = [evaluate_exact(a, env) for a in node.args]
+
+    def visit_Pow(self, node: Pow, args: list[Fraction]) -> Fraction:
+        return _pow(args[0], args[1])
+
+    def visit_Func(self, node: Func, args: list[Fraction]) -> Fraction:
         n = node.name
         if n == "sqrt":
             return _pow(args[0], Fraction(1, 2))
@@ -94,26 +106,43 @@ def evaluate_exact(node: Node, env: dict[str, Fraction]) -> Fraction:
         if n == "log" and len(args) == 1 and args[0] == 1:
             return Fraction(0)
         raise NotExact
-    if isinstance(node, (Const, Rel)):
+
+    @handles(Const, Rel, Ref)
+    @top_down
+    def _not_rational(self, node: Node) -> Fraction:
         raise NotExact
-    raise NotExact
 
 
-def _radical(node: Node, env) -> tuple[int, int, Fraction] | None:
-    """``(s, k, v)`` with node = s v^(1/k) exactly (s in -1, 0, 1; v >= 0 rational), for
-    products and rational powers of exact rationals (sqrt(H), 16 sqrt(8) (3/2)^5 ...);
-    None if the node is not of this form or the powers grow beyond ~1M bits."""
-    try:
-        x = evaluate_exact(node, env)
-        return (x > 0) - (x < 0), 1, abs(x)
-    except NotExact:
-        pass
-    except (ZeroDivisionError, KeyError):
-        return None
-    if isinstance(node, Mul):
+def evaluate_exact(node: Node, env: dict[str, Fraction]) -> Fraction:
+    """The exact rational value of ``node`` at ``env``; raises :class:`NotExact` (not
+    exactly rational by these rules), ``ZeroDivisionError`` or ``KeyError`` (a symbol
+    without a value)."""
+    return _Exact(env).walk(node)
+
+
+Radical = tuple[int, int, Fraction]
+
+
+class _Radical(Visitor["Radical | None"]):
+    """``(s, k, v)`` with node = s v^(1/k) exactly (see :func:`_radical`), or None."""
+
+    def __init__(self, env) -> None:
+        super().__init__()
+        self.env = env
+
+    def enter(self, node: Node):
+        try:
+            x = evaluate_exact(node, self.env)
+            return (x > 0) - (x < 0), 1, abs(x)
+        except NotExact:
+            return DESCEND
+        except (ZeroDivisionError, KeyError):
+            return None
+
+    def visit_Mul(self, node: Mul) -> Generator[Node, "Radical | None", "Radical | None"]:
         s, k, v = 1, 1, Fraction(1)
         for a in node.args:
-            r = _radical(a, env)
+            r = yield a
             if r is None:
                 return None
             sa, ka, va = r
@@ -122,14 +151,18 @@ def _radical(node: Node, env) -> tuple[int, int, Fraction] | None:
                 return None
             s, k, v = s * sa, K, v ** (K // k) * va ** (K // ka)
         return s, k, v
-    if isinstance(node, Func) and node.name == "sqrt" and len(node.args) == 1:
-        return _radical(Pow(node.args[0], Num(Fraction(1, 2))), env)
-    if isinstance(node, Pow):
+
+    def visit_Func(self, node: Func) -> Generator[Node, "Radical | None", "Radical | None"]:
+        if node.name == "sqrt" and len(node.args) == 1:
+            return (yield Pow(node.args[0], Num(Fraction(1, 2))))
+        return None
+
+    def visit_Pow(self, node: Pow) -> Generator[Node, "Radical | None", "Radical | None"]:
         try:
-            e = evaluate_exact(node.exp, env)
+            e = evaluate_exact(node.exp, self.env)
         except (NotExact, ZeroDivisionError, KeyError):
             return None
-        r = _radical(node.base, env)
+        r = yield node.base
         if r is None:
             return None
         s, kb, vb = r
@@ -139,7 +172,18 @@ def _radical(node: Node, env) -> tuple[int, int, Fraction] | None:
         if s == 0:
             return 0, 1, Fraction(0)
         return (s ** (p % 2 + 2) if s < 0 else 1), kb * q, vb ** p
-    return None
+
+    @handles(Num, Sym, Const, Ref, Add, Rel)
+    @top_down
+    def _other(self, node: Node) -> None:
+        return None
+
+
+def _radical(node: Node, env) -> Radical | None:
+    """``(s, k, v)`` with node = s v^(1/k) exactly (s in -1, 0, 1; v >= 0 rational), for
+    products and rational powers of exact rationals (sqrt(H), 16 sqrt(8) (3/2)^5 ...);
+    None if the node is not of this form or the powers grow beyond ~1M bits."""
+    return _Radical(env).walk(node)
 
 
 def _bits(x: Fraction) -> int:

@@ -6,13 +6,15 @@ recomputes those entries with mpmath (object array), so no value silently become
 """
 from __future__ import annotations
 
+import operator
 from fractions import Fraction
-from typing import Callable
+from typing import Any, Callable
 
 import numpy as np
 
 from ..errors import ExpressionError
-from ..expr.nodes import Add, Const, Func, Mul, Node, Num, Pow, Rel, Sym
+from ..expr.nodes import Add, Const, Func, Mul, Node, Num, Pow, Ref, Rel, Sym
+from ..expr.visitor import Visitor, handles, top_down
 
 _FUNCS: dict[str, Callable] = {
     "sqrt": np.sqrt, "exp": np.exp, "abs": np.abs, "floor": np.floor, "ceil": np.ceil,
@@ -31,39 +33,51 @@ def compile_numpy(node: Node) -> Callable[..., np.ndarray]:
     return f
 
 
-def _compile(node: Node):
-    if isinstance(node, Num):
-        c = float(node.value)
-        return lambda env: c
-    if isinstance(node, Sym):
+Compiled = Callable[[dict], Any]
+
+
+def _const(c: float) -> Compiled:
+    return lambda env: c
+
+
+class _Compile(Visitor[Compiled]):
+    """Tree -> a function of the environment of float64 arrays (see :func:`compile_numpy`)."""
+
+    def visit_Num(self, node: Num, args: list) -> Compiled:
+        return _const(float(node.value))
+
+    def visit_Sym(self, node: Sym, args: list) -> Compiled:
         name = node.name
         return lambda env: env[name]
-    if isinstance(node, Const):
-        c = float(np.pi if node.name == "pi" else np.e)
-        return lambda env: c
-    if isinstance(node, Add):
-        parts = [_compile(a) for a in node.args]
-        return lambda env: sum(p(env) for p in parts)
-    if isinstance(node, Mul):
-        parts = [_compile(a) for a in node.args]
 
-        def mul(env):
-            out = parts[0](env)
-            for p in parts[1:]:
-                out = out * p(env)
+    def visit_Const(self, node: Const, args: list) -> Compiled:
+        return _const(float(np.pi if node.name == "pi" else np.e))
+
+    @handles(Add, Mul)
+    def _fold(self, node: Add | Mul, parts: list[Compiled]) -> Compiled:
+        # a sum starts from 0 as Python's sum() did (0 + -0.0 is 0.0), a product from its
+        # first factor
+        op = operator.add if isinstance(node, Add) else operator.mul
+        first = (lambda env: 0 + parts[0](env)) if isinstance(node, Add) else parts[0]
+        rest = parts[1:]
+
+        def fold(env):
+            out = first(env)
+            for p in rest:
+                out = op(out, p(env))
             return out
-        return mul
-    if isinstance(node, Pow):
-        b = _compile(node.base)
+        return fold
+
+    def visit_Pow(self, node: Pow, parts: list[Compiled]) -> Compiled:
+        b, e = parts
         if isinstance(node.exp, Num) and node.exp.value.denominator == 1:
             k = float(node.exp.value.numerator)
             if k == 0:                 # 0**0 is undefined (expr.singularities)
                 return lambda env: np.where(np.asarray(b(env), dtype=np.float64) == 0, np.nan, 1.0)
             return lambda env: np.power(np.asarray(b(env), dtype=np.float64), k)
-        e = _compile(node.exp)
         return lambda env: np.power(np.asarray(b(env), dtype=np.float64), e(env))
-    if isinstance(node, Func):
-        parts = [_compile(a) for a in node.args]
+
+    def visit_Func(self, node: Func, parts: list[Compiled]) -> Compiled:
         n = node.name
         if n == "log":
             if len(parts) == 2:
@@ -86,9 +100,17 @@ def _compile(node: Node):
             return lambda env: erf(parts[0](env))
         f = _FUNCS[n]
         return lambda env: f(parts[0](env))
-    if isinstance(node, Rel):
+
+    @top_down
+    def visit_Rel(self, node: Rel) -> Compiled:
         raise ExpressionError("a relation has no numeric value")
-    raise ExpressionError(f"cannot compile node {node!r}")
+
+    def visit_Ref(self, node: Ref, args: list) -> Compiled:
+        raise ExpressionError(f"cannot compile node {node!r}")
+
+
+def _compile(node: Node) -> Compiled:
+    return _Compile().walk(node)
 
 
 def evaluate_grid(node: Node, grids: dict[str, object], *, fallback_digits: int = 17):

@@ -10,7 +10,8 @@ import sympy as sp
 
 from ..errors import ExpressionError
 from ..expr.domains import Domain
-from ..expr.nodes import Add, Const, Func, Mul, Node, Num, Pow, Rel, Sym
+from ..expr.nodes import Add, Const, Func, Mul, Node, Num, Pow, Ref, Rel, Sym
+from ..expr.visitor import Visitor
 
 _F = {"sqrt": sp.sqrt, "exp": sp.exp, "min": sp.Min, "max": sp.Max, "abs": sp.Abs,
       "floor": sp.floor, "ceil": sp.ceiling, "sin": sp.sin, "cos": sp.cos, "tan": sp.tan,
@@ -31,33 +32,49 @@ def sympy_symbol(name: str, domain: Domain | None) -> sp.Symbol:
     return sp.Symbol(name, **kw)
 
 
-def to_sympy(node: Node, symbols: dict[str, sp.Symbol] | None = None):
-    symbols = symbols if symbols is not None else {}
+class _ToSympy(Visitor):
+    """Tree -> SymPy (see :func:`to_sympy`)."""
 
-    def conv(n: Node):
-        if isinstance(n, Num):
-            return sp.Rational(n.value.numerator, n.value.denominator)
-        if isinstance(n, Sym):
-            if n.name not in symbols:
-                symbols[n.name] = sp.Symbol(n.name, positive=True)
-            return symbols[n.name]
-        if isinstance(n, Const):
-            return sp.pi if n.name == "pi" else sp.E
-        if isinstance(n, Add):
-            return sp.Add(*[conv(a) for a in n.args])
-        if isinstance(n, Mul):
-            return sp.Mul(*[conv(a) for a in n.args])
-        if isinstance(n, Pow):
-            return sp.Pow(conv(n.base), conv(n.exp))
-        if isinstance(n, Func):
-            args = [conv(a) for a in n.args]
-            if n.name == "log":
-                return sp.log(args[0]) if len(args) == 1 else sp.log(args[0]) / sp.log(args[1])
-            return _F[n.name](*args)
-        if isinstance(n, Rel):
-            return _REL[n.op](conv(n.lhs), conv(n.rhs), evaluate=False)
+    def __init__(self, symbols: dict[str, sp.Symbol]) -> None:
+        super().__init__()
+        self.symbols = symbols
+
+    def visit_Num(self, n: Num, args: list):
+        return sp.Rational(n.value.numerator, n.value.denominator)
+
+    def visit_Sym(self, n: Sym, args: list):
+        if n.name not in self.symbols:
+            self.symbols[n.name] = sp.Symbol(n.name, positive=True)
+        return self.symbols[n.name]
+
+    def visit_Const(self, n: Const, args: list):
+        return sp.pi if n.name == "pi" else sp.E
+
+    def visit_Add(self, n: Add, args: list):
+        return sp.Add(*args)
+
+    def visit_Mul(self, n: Mul, args: list):
+        return sp.Mul(*args)
+
+    def visit_Pow(self, n: Pow, args: list):
+        return sp.Pow(args[0], args[1])
+
+    def visit_Func(self, n: Func, args: list):
+        if n.name == "log":
+            return sp.log(args[0]) if len(args) == 1 else sp.log(args[0]) / sp.log(args[1])
+        return _F[n.name](*args)
+
+    def visit_Rel(self, n: Rel, args: list):
+        return _REL[n.op](args[0], args[1], evaluate=False)
+
+    def visit_Ref(self, n: Ref, args: list):
         raise ExpressionError(f"cannot convert {n!r} to SymPy")
-    return conv(node)
+
+
+def to_sympy(node: Node, symbols: dict[str, sp.Symbol] | None = None):
+    """The SymPy expression of ``node``; symbols are taken from (and added to) ``symbols``
+    (a new symbol is positive)."""
+    return _ToSympy(symbols if symbols is not None else {}).walk(node)
 
 
 def from_sympy(e) -> Node:
@@ -96,13 +113,3 @@ def from_sympy(e) -> Node:
     if isinstance(e, sp.sign):
         raise ExpressionError("sign() is not in the expression language")
     raise ExpressionError(f"cannot convert SymPy expression {e} back to the expression language")
-
-
-def latex(node: Node, latex_names: dict[str, str] | None = None) -> str:
-    syms: dict[str, sp.Symbol] = {}
-    expr = to_sympy(node, syms)
-    names = {s: (latex_names or {}).get(n, None) for n, s in syms.items()}
-    # a name carrying its own superscript or prime (\ell'_{\max}, \theta^{(1)}) is braced,
-    # else SymPy's ``x^{2}`` makes a double superscript that LaTeX refuses
-    names = {s: ("{" + v + "}" if ("^" in v or "'" in v) else v) for s, v in names.items() if v}
-    return sp.latex(expr, symbol_names=names)

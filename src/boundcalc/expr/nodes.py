@@ -7,11 +7,16 @@ handles only these few node types.
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Callable, Iterator
+from typing import TYPE_CHECKING, Callable, Iterator
 
 
 class Node:
     __slots__ = ()
+
+    def __str__(self) -> str:
+        """The expression in the formula syntax (:func:`boundcalc.expr.printing.to_text`)."""
+        from .printing import to_text
+        return to_text(self)
 
     def children(self) -> tuple["Node", ...]:
         return ()
@@ -78,8 +83,9 @@ class _Fields(Node):
     equality is compared with an explicit stack: neither recurses, so a deep tree costs
     no Python stack."""
     __slots__ = ("_h",)
+    _h: int
 
-    def __init__(self, *args):
+    def __init__(self, *args: object) -> None:
         if len(args) != len(self.__slots__):
             raise TypeError(f"{type(self).__name__} takes {len(self.__slots__)} arguments")
         for f, a in zip(self.__slots__, args):
@@ -119,59 +125,94 @@ class _Fields(Node):
 class Num(_Fields):
     """An exact rational number."""
     __slots__ = ("value",)
+    value: Fraction
+
+    if TYPE_CHECKING:             # the signature mypy sees; at run time _Fields.__init__
+        def __init__(self, value: Fraction) -> None: ...
 
 
 class Const(_Fields):
     """``pi`` or ``E``."""
     __slots__ = ("name",)
+    name: str
+
+    if TYPE_CHECKING:             # the signature mypy sees; at run time _Fields.__init__
+        def __init__(self, name: str) -> None: ...
 
 
 class Sym(_Fields):
     __slots__ = ("name",)
+    name: str
+
+    if TYPE_CHECKING:             # the signature mypy sees; at run time _Fields.__init__
+        def __init__(self, name: str) -> None: ...
 
 
 class Ref(_Fields):
     """A reference to another formula: bare (``paper`` None) or qualified."""
     __slots__ = ("paper", "name")
+    paper: str | None
+    name: str
+
+    if TYPE_CHECKING:             # the signature mypy sees; at run time _Fields.__init__
+        def __init__(self, paper: str | None, name: str) -> None: ...
 
 
 class Add(_Fields):
     __slots__ = ("args",)
+    args: tuple[Node, ...]
 
-    def children(self):
+    if TYPE_CHECKING:             # the signature mypy sees; at run time _Fields.__init__
+        def __init__(self, args: tuple[Node, ...]) -> None: ...
+
+    def children(self) -> tuple[Node, ...]:
         return self.args
 
-    def _rebuild(self, kids):     # an inlined sum joins the sum it stands in: no extra level
+    def _rebuild(self, kids: tuple[Node, ...]) -> Node:     # an inlined sum joins the sum it stands in: no extra level
         return Add(_flat(Add, kids))
 
 
 class Mul(_Fields):
     __slots__ = ("args",)
+    args: tuple[Node, ...]
 
-    def children(self):
+    if TYPE_CHECKING:             # the signature mypy sees; at run time _Fields.__init__
+        def __init__(self, args: tuple[Node, ...]) -> None: ...
+
+    def children(self) -> tuple[Node, ...]:
         return self.args
 
-    def _rebuild(self, kids):
+    def _rebuild(self, kids: tuple[Node, ...]) -> Node:
         return Mul(_flat(Mul, kids))
 
 
 class Pow(_Fields):
     __slots__ = ("base", "exp")
+    base: Node
+    exp: Node
 
-    def children(self):
+    if TYPE_CHECKING:             # the signature mypy sees; at run time _Fields.__init__
+        def __init__(self, base: Node, exp: Node) -> None: ...
+
+    def children(self) -> tuple[Node, ...]:
         return (self.base, self.exp)
 
-    def _rebuild(self, kids):
-        return Pow(*kids)
+    def _rebuild(self, kids: tuple[Node, ...]) -> Node:
+        return Pow(kids[0], kids[1])
 
 
 class Func(_Fields):
     __slots__ = ("name", "args")
+    name: str
+    args: tuple[Node, ...]
 
-    def children(self):
+    if TYPE_CHECKING:             # the signature mypy sees; at run time _Fields.__init__
+        def __init__(self, name: str, args: tuple[Node, ...]) -> None: ...
+
+    def children(self) -> tuple[Node, ...]:
         return self.args
 
-    def _rebuild(self, kids):
+    def _rebuild(self, kids: tuple[Node, ...]) -> Node:
         return Func(self.name, kids)
 
 
@@ -181,18 +222,24 @@ REL_OPS = ("<=", ">=", "<", ">", "==")
 class Rel(_Fields):
     """``lhs OP rhs`` with OP in REL_OPS."""
     __slots__ = ("op", "lhs", "rhs")
+    op: str
+    lhs: Node
+    rhs: Node
 
-    def children(self):
+    if TYPE_CHECKING:             # the signature mypy sees; at run time _Fields.__init__
+        def __init__(self, op: str, lhs: Node, rhs: Node) -> None: ...
+
+    def children(self) -> tuple[Node, ...]:
         return (self.lhs, self.rhs)
 
-    def _rebuild(self, kids):
-        return Rel(self.op, *kids)
+    def _rebuild(self, kids: tuple[Node, ...]) -> Node:
+        return Rel(self.op, kids[0], kids[1])
 
 
-def _flat(kind: type, kids: tuple) -> tuple:
+def _flat(kind: type[Add] | type[Mul], kids: tuple[Node, ...]) -> tuple[Node, ...]:
     if not any(type(k) is kind for k in kids):
         return kids
-    return tuple(x for k in kids for x in (k.args if type(k) is kind else (k,)))
+    return tuple(x for k in kids for x in (k.args if type(k) is kind and isinstance(k, (Add, Mul)) else (k,)))
 
 
 def depth(node: Node) -> int:

@@ -28,7 +28,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from .nodes import Func, Node, Num, Pow, sub
+from .nodes import Add, Const, Func, Mul, Node, Num, Pow, Ref, Rel, Sym, sub
+from .visitor import Visitor, handles, top_down
 
 REASONS = {
     "division": "division by zero",
@@ -60,9 +61,12 @@ class Condition:
 _ONE = Num(Fraction(1))
 
 
-def _own(n: Node) -> list[Condition]:
-    """The conditions node ``n`` itself imposes (not those of its children)."""
-    if isinstance(n, Pow):
+class _Own(Visitor[list]):
+    """The conditions a node itself imposes (not those of its children): every handler is
+    top-down and visits no child; :func:`definedness` asks for each distinct node."""
+
+    @top_down
+    def visit_Pow(self, n: Pow) -> list[Condition]:
         b, e = n.base, n.exp
         if isinstance(e, Num):
             q = e.value
@@ -76,7 +80,9 @@ def _own(n: Node) -> list[Condition]:
         if isinstance(b, Num) and b.value > 0:
             return []
         return [Condition(b, ">", "fractional", n)]
-    if isinstance(n, Func):
+
+    @top_down
+    def visit_Func(self, n: Func) -> list[Condition]:
         if n.name == "sqrt":
             return [Condition(n.args[0], ">=", "sqrt", n)]
         if n.name == "log":
@@ -87,15 +93,21 @@ def _own(n: Node) -> list[Condition]:
             return out
         if n.name == "tan":
             return [Condition(Func("cos", n.args), "!=", "tan", n)]
-    return []
+        return []
+
+    @handles(Num, Sym, Const, Ref, Add, Mul, Rel)
+    @top_down
+    def _none(self, n: Node) -> list[Condition]:
+        return []
 
 
 def definedness(node: Node) -> list[Condition]:
     """Every condition under which ``node`` has a value (each distinct subtree once)."""
     out: list[Condition] = []
     seen: set = set()
+    own = _Own()
     for n in node.unique_nodes():
-        for c in _own(n):
+        for c in own.walk(n):
             if (c.expr, c.op) not in seen:
                 seen.add((c.expr, c.op))
                 out.append(c)

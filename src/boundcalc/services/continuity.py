@@ -35,7 +35,7 @@ class Continuity:
     open: list[Condition] = field(default_factory=list)
 
     def text(self) -> str:
-        from .smt import show
+        from ..expr.printing import to_text as show
         if self.ok:
             return ("continuous on the region" + (": " + "; ".join(self.shown) if self.shown else
                                                    " (no pole, jump or end of definedness involves it)"))
@@ -51,7 +51,7 @@ def continuity(node: Node, var: str, domains: dict[str, Domain], *, seconds: flo
     """Is ``node`` continuous in ``var`` at every point of ``domains`` (all symbols ranging
     over their domains)? Sound: ``ok`` only when every candidate break is shown absent."""
     from .decide import decide_relation, structural_sign
-    from .smt import show
+    from ..expr.printing import to_text as show
     out = Continuity(True)
     zero = Num(Fraction(0))
     for c in breaks(node, var):

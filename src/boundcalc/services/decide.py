@@ -38,10 +38,12 @@ import time
 from contextlib import contextmanager
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Generator
 
 from ..errors import BoundcalcError
 from ..expr.domains import Domain
-from ..expr.nodes import Add, Func, Mul, Node, Num, Pow, Rel, Sym, sub
+from ..expr.nodes import Add, Const, Func, Mul, Node, Num, Pow, Ref, Rel, Sym, sub
+from ..expr.visitor import Visitor, handles, top_down
 from ..verdicts import Layer, Verdict
 
 LAYERS = ("exact", "SMT", "interval", "counterexample", "budget", "none")
@@ -124,58 +126,95 @@ def _in_finalizer(frame, depth: int = 12) -> bool:
     return False
 
 
+class _FoldConstants(Visitor[Node]):
+    """Rational constant subtrees folded to numbers (see :func:`fold_constants`)."""
+
+    @handles(Add, Mul, Pow)
+    def _arith(self, n: Node, kids: list[Node]) -> Node:
+        if all(isinstance(k, Num) for k in kids):
+            vals = [k.value for k in kids]  # type: ignore[attr-defined]
+            if isinstance(n, Add):
+                return Num(sum(vals, Fraction(0)))
+            if isinstance(n, Mul):
+                out = Fraction(1)
+                for v in vals:
+                    out *= v
+                return Num(out)
+            b, e = vals
+            if e.denominator == 1 and not (b == 0 and e <= 0):
+                bits = abs(e.numerator) * max(abs(b.numerator).bit_length(), b.denominator.bit_length(), 1)
+                if bits <= 4096:
+                    return Num(b ** e.numerator)
+        if isinstance(n, Mul):
+            kept = [k for k in kids if not (isinstance(k, Num) and k.value == 1)]
+            if len(kept) == 1:
+                return kept[0]
+            if len(kept) < len(kids):
+                return Mul(tuple(kept)) if kept else Num(Fraction(1))
+        if isinstance(n, Pow):
+            base, ex = kids
+            if (isinstance(base, Pow) and isinstance(ex, Num) and isinstance(base.exp, Num)
+                    and ex.value.denominator == 1 and base.exp.value.denominator == 1):
+                # (b**p)**q = b**(p*q) for integers p, q (where defined)
+                e = base.exp.value * ex.value
+                return base.base if e == 1 else Pow(base.base, Num(e))
+        return _rebuilt(n, kids)
+
+    @handles(Func, Rel)
+    def _other(self, n: Node, kids: list[Node]) -> Node:
+        return _rebuilt(n, kids)
+
+    @handles(Num, Sym, Const, Ref)
+    def _leaf(self, n: Node, kids: list[Node]) -> Node:
+        return n
+
+
+def _rebuilt(n: Node, kids: list[Node]) -> Node:
+    """``n`` with its children replaced by ``kids`` (``n`` itself when none changed)."""
+    return n._rebuild(tuple(kids)) if any(a is not b for a, b in zip(kids, n.children())) else n
+
+
 def fold_constants(node: Node) -> Node:
     """Replace rational constant subtrees by numbers (bounded sizes: 10**10**10 stays)."""
-    def g(n: Node):
-        if isinstance(n, (Add, Mul, Pow)):
-            kids = [c.map(g, memo) for c in n.children()]
-            if all(isinstance(k, Num) for k in kids):
-                vals = [k.value for k in kids]
-                if isinstance(n, Add):
-                    return Num(sum(vals, Fraction(0)))
-                if isinstance(n, Mul):
-                    out = Fraction(1)
-                    for v in vals:
-                        out *= v
-                    return Num(out)
-                b, e = vals
-                if e.denominator == 1 and not (b == 0 and e <= 0):
-                    bits = abs(e.numerator) * max(abs(b.numerator).bit_length(), b.denominator.bit_length(), 1)
-                    if bits <= 4096:
-                        return Num(b ** e.numerator)
-            if isinstance(n, Mul):
-                kept = [k for k in kids if not (isinstance(k, Num) and k.value == 1)]
-                if len(kept) == 1:
-                    return kept[0]
-                if len(kept) < len(kids):
-                    return Mul(tuple(kept)) if kept else Num(Fraction(1))
-            if (isinstance(n, Pow) and isinstance(kids[0], Pow) and isinstance(kids[1], Num)
-                    and isinstance(kids[0].exp, Num) and kids[1].value.denominator == 1
-                    and kids[0].exp.value.denominator == 1):
-                # (b**p)**q = b**(p*q) for integers p, q (where defined)
-                e = kids[0].exp.value * kids[1].value
-                return kids[0].base if e == 1 else Pow(kids[0].base, Num(e))
-            return n._rebuild(tuple(kids)) if any(a is not b for a, b in zip(kids, n.children())) else n
+    return _FoldConstants().walk(node)
+
+
+class _SympyUnsafe(Visitor["str | None"]):
+    """Why a node itself (not its children) must not reach SymPy, or None; top-down
+    handlers that visit no child (:func:`sympy_safe` asks for each distinct node)."""
+
+    @top_down
+    def visit_Pow(self, n: Pow) -> str | None:
+        if isinstance(n.exp, Num):
+            if abs(n.exp.value) > SYMPY_MAX_POWER or n.exp.value.denominator > SYMPY_MAX_POWER:
+                return f"the power {n.exp.value} is beyond the symbolic budget"
+        elif not n.exp.symbols() and not n.base.symbols():
+            return "a constant power too large to build exactly"
         return None
-    memo: dict = {}
-    return node.map(g, memo)
+
+    @top_down
+    def visit_Num(self, n: Num) -> str | None:
+        if max(abs(n.value.numerator), n.value.denominator).bit_length() > 20000:
+            return "a number too large for the symbolic layer"
+        return None
+
+    @handles(Sym, Const, Ref, Add, Mul, Func, Rel)
+    @top_down
+    def _fine(self, n: Node) -> None:
+        return None
 
 
 def sympy_safe(node: Node) -> str | None:
     """Why SymPy must not see ``node`` (a size budget), or None."""
     count = 0
+    own = _SympyUnsafe()
     for n in node.unique_nodes():
         count += 1
         if count > MAX_NODES:
             return f"more than {MAX_NODES} nodes"
-        if isinstance(n, Pow):
-            if isinstance(n.exp, Num):
-                if abs(n.exp.value) > SYMPY_MAX_POWER or n.exp.value.denominator > SYMPY_MAX_POWER:
-                    return f"the power {n.exp.value} is beyond the symbolic budget"
-            elif not n.exp.symbols() and not n.base.symbols():
-                return "a constant power too large to build exactly"
-        if isinstance(n, Num) and max(abs(n.value.numerator), n.value.denominator).bit_length() > 20000:
-            return "a number too large for the symbolic layer"
+        why = own.walk(n)
+        if why is not None:
+            return why
     return None
 
 
@@ -391,25 +430,34 @@ def _short(labels: list[str], limit: int = 4) -> list[str]:
     return out[:limit] + ([f"{len(out) - limit} more"] if len(out) > limit else [])
 
 
-def structural_sign(n: Node, domains) -> str | None:
-    """'positive' / 'nonnegative' from the shape of the tree alone (cheap), or None."""
-    from ..expr.nodes import Const as _C
-    if isinstance(n, Num):
+class _StructuralSign(Visitor["str | None"]):
+    """'positive' / 'nonnegative' / None from the shape of the tree (see
+    :func:`structural_sign`)."""
+
+    def __init__(self, domains) -> None:
+        super().__init__()
+        self.domains = domains
+
+    def visit_Num(self, n: Num, args: list) -> str | None:
         return "positive" if n.value > 0 else ("nonnegative" if n.value == 0 else None)
-    if isinstance(n, _C):
+
+    def visit_Const(self, n: Const, args: list) -> str | None:
         return "positive"
-    if isinstance(n, Sym):
-        d = domains.get(n.name)
+
+    def visit_Sym(self, n: Sym, args: list) -> str | None:
+        d = self.domains.get(n.name)
         return None if d is None else ("positive" if d.positive else ("nonnegative" if d.nonnegative else None))
-    if isinstance(n, (Add, Mul)):
-        signs = [structural_sign(c, domains) for c in n.args]
+
+    @handles(Add, Mul)
+    def _assoc(self, n: Node, signs: list) -> str | None:
         if all(x == "positive" for x in signs):
             return "positive"
         if isinstance(n, Add) and all(x in ("positive", "nonnegative") for x in signs) and "positive" in signs:
             return "positive"
         return "nonnegative" if all(x in ("positive", "nonnegative") for x in signs) else None
-    if isinstance(n, Pow):
-        sb = structural_sign(n.base, domains)
+
+    def visit_Pow(self, n: Pow) -> Generator[Node, "str | None", "str | None"]:
+        sb = yield n.base
         if sb == "positive":
             return "positive"
         if isinstance(n.exp, Num):
@@ -419,34 +467,54 @@ def structural_sign(n: Node, domains) -> str | None:
             if sb == "nonnegative" and e > 0:
                 return "nonnegative"
         return None
-    if isinstance(n, Func):
+
+    def visit_Func(self, n: Func) -> Generator[Node, "str | None", "str | None"]:
         if n.name == "exp":
             return "positive"
         if n.name == "abs":
             return "nonnegative"
-        signs = [structural_sign(c, domains) for c in n.args]
+        signs = []
+        for c in n.args:
+            signs.append((yield c))
         if n.name in ("sqrt", "tanh", "atan", "erf", "min") and all(x is not None for x in signs):
             return "positive" if all(x == "positive" for x in signs) else "nonnegative"
         if n.name == "max" and any(x is not None for x in signs):
             return "positive" if "positive" in signs else "nonnegative"
         if n.name == "log" and len(n.args) == 1:
-            lb = _lower_bound(n.args[0], domains)
+            lb = _lower_bound(n.args[0], self.domains)
             if lb is not None and lb > 1:
                 return "positive"
             if lb is not None and lb == 1:
                 return "nonnegative"
-    return None
+        return None
+
+    @handles(Rel, Ref)
+    @top_down
+    def _none(self, n: Node) -> None:
+        return None
 
 
-def _lower_bound(n: Node, domains) -> Fraction | None:
-    """A lower bound from the domains for sums and products of nonnegative parts, or None."""
-    if isinstance(n, Num):
+def structural_sign(n: Node, domains) -> str | None:
+    """'positive' / 'nonnegative' from the shape of the tree alone (cheap), or None."""
+    return _StructuralSign(domains).walk(n)
+
+
+class _LowerBound(Visitor["Fraction | None"]):
+    """A lower bound from the domains (see :func:`_lower_bound`)."""
+
+    def __init__(self, domains) -> None:
+        super().__init__()
+        self.domains = domains
+
+    def visit_Num(self, n: Num, args: list) -> Fraction | None:
         return n.value
-    if isinstance(n, Sym):
-        d = domains.get(n.name)
+
+    def visit_Sym(self, n: Sym, args: list) -> Fraction | None:
+        d = self.domains.get(n.name)
         return None if d is None else d.lo
-    if isinstance(n, (Add, Mul)):
-        lbs = [_lower_bound(c, domains) for c in n.args]
+
+    @handles(Add, Mul)
+    def _assoc(self, n: Node, lbs: list) -> Fraction | None:
         if any(v is None for v in lbs):
             return None
         if isinstance(n, Add):
@@ -457,10 +525,22 @@ def _lower_bound(n: Node, domains) -> Fraction | None:
         for v in lbs:
             out *= v
         return out
-    if isinstance(n, Pow) and isinstance(n.exp, Num) and n.exp.value.denominator == 1 and 0 < n.exp.value <= 64:
-        lb = _lower_bound(n.base, domains)
-        return None if lb is None or lb < 0 else lb ** n.exp.value.numerator
-    return None
+
+    def visit_Pow(self, n: Pow) -> Generator[Node, "Fraction | None", "Fraction | None"]:
+        if isinstance(n.exp, Num) and n.exp.value.denominator == 1 and 0 < n.exp.value <= 64:
+            lb = yield n.base
+            return None if lb is None or lb < 0 else lb ** n.exp.value.numerator
+        return None
+
+    @handles(Const, Func, Rel, Ref)
+    @top_down
+    def _none(self, n: Node) -> None:
+        return None
+
+
+def _lower_bound(n: Node, domains) -> Fraction | None:
+    """A lower bound from the domains for sums and products of nonnegative parts, or None."""
+    return _LowerBound(domains).walk(n)
 
 
 def _sympy_sign(n: Node, domains) -> str | None:
@@ -487,7 +567,7 @@ def _undefined_where(a: Node, b: Node, domains, what, fatal: bool = True) -> str
     import numpy as np
     from ..backends import arb as A
     from . import sampling
-    from .smt import show
+    from ..expr.printing import to_text as show
     names = sorted(domains)
     if not names:
         return ""
@@ -531,7 +611,7 @@ def _check_defined(side: Node, where: str) -> None:
     if side.symbols():
         return
     from ..backends import arb as A
-    from .smt import show
+    from ..expr.printing import to_text as show
     try:
         A.enclose(side, {}, prec=64)
     except A.Undefined as e:
@@ -545,7 +625,7 @@ def check_defined_somewhere(node: Node, where: str) -> None:
     :mod:`boundcalc.expr.singularities`) is certainly false as a constant: then ``node`` is
     undefined at every point (``log(x, 1)``, ``sqrt(-1) * x``)."""
     from ..expr.singularities import first_undefined_constant
-    from .smt import show
+    from ..expr.printing import to_text as show
     c = first_undefined_constant(node, lambda e: _sign(fold_constants(e), {}))
     if c is not None:
         raise UndefinedError(f"{where} {_clip(show(node))} is undefined"

@@ -18,11 +18,14 @@ call uses its own z3 context (thread-safe).
 """
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass, field
 from fractions import Fraction
 
 from ..expr.domains import Domain
-from ..expr.nodes import Add, Const, Func, Mul, Node, Num, Pow, Rel, Sym
+from ..expr.nodes import Add, Const, Func, Mul, Node, Num, Pow, Ref, Rel, Sym
+from ..expr.printing import to_text
+from ..expr.visitor import Visitor, handles, top_down
 from . import facts as FX
 
 # Budgets are work, not time, so that a verdict does not depend on the machine's load:
@@ -48,49 +51,6 @@ class SmtOutcome:
     reason: str = ""
 
 
-def show(node: Node) -> str:
-    """A compact text form of an expression tree (for verdicts)."""
-    if isinstance(node, Num):
-        v = node.value
-        return str(v.numerator) if v.denominator == 1 else f"{v.numerator}/{v.denominator}"
-    if isinstance(node, (Sym, Const)):
-        return node.name
-    if isinstance(node, Add):
-        out = ""
-        for i, a in enumerate(node.args):
-            t = show(a)
-            out += t if i == 0 else (f" - {t[1:]}" if t.startswith("-") else f" + {t}")
-        return out
-    if isinstance(node, Mul):
-        args = list(node.args)
-        if args and isinstance(args[0], Num) and args[0].value == -1:
-            return "-" + _paren(Mul(tuple(args[1:])) if len(args) > 2 else args[1])
-        num = [a for a in args if not (isinstance(a, Pow) and isinstance(a.exp, Num) and a.exp.value < 0)]
-        den = [a.base if a.exp.value == -1 else Pow(a.base, Num(-a.exp.value)) for a in args if a not in num]
-        s = "*".join(_paren(a) for a in num) or "1"
-        if den:
-            s += "/" + (_paren(den[0]) if len(den) == 1 else "(" + "*".join(_paren(a) for a in den) + ")")
-        return s
-    if isinstance(node, Pow):
-        if isinstance(node.exp, Num) and node.exp.value == Fraction(1, 2):
-            return f"sqrt({show(node.base)})"
-        if isinstance(node.exp, Num) and node.exp.value == -1:
-            return f"1/{_paren(node.base)}"
-        return f"{_paren(node.base)}**{_paren(node.exp)}"
-    if isinstance(node, Func):
-        return f"{node.name}({', '.join(show(a) for a in node.args)})"
-    if isinstance(node, Rel):
-        return f"{show(node.lhs)} {node.op} {show(node.rhs)}"
-    return repr(node)
-
-
-def _paren(node: Node) -> str:
-    s = show(node)
-    atomic = isinstance(node, (Sym, Const, Func)) or (isinstance(node, Num) and node.value.denominator == 1
-                                                      and node.value >= 0)
-    return s if atomic else f"({s})"
-
-
 class _Kit:
     def __init__(self, z3, ctx, translator=None):
         self.z3, self.ctx = z3, ctx
@@ -111,14 +71,19 @@ class _Kit:
         return self.z3.And(*cs)
 
 
-class _Translator:
+class _Translator(Visitor):
+    """Tree -> z3 term, naming the non-polynomial terms (see the module docstring). Equal
+    subtrees are translated once (``memo_by_value``): a repeated ``sqrt(x)`` is one named
+    term."""
+    memo_by_value = True
+
     def __init__(self, z3, ctx):
+        super().__init__()
         self.z3, self.ctx = z3, ctx
         self.kit = _Kit(z3, ctx, self)
         self.vars: dict[str, object] = {}
         self.side: list = []             # definedness conditions and facts
         self.named: list[tuple[str, str, object, object, Node]] = []   # (label, func, u, F, arg)
-        self.memo: dict[Node, object] = {}
         self.consts: dict[str, object] = {}
         self.fresh = 0
 
@@ -148,48 +113,41 @@ class _Translator:
 
     # -- translation
     def tr(self, node: Node):
-        got = self.memo.get(node)
-        if got is not None:
-            return got
-        out = self._tr(node)
-        self.memo[node] = out
+        return self.walk(node)
+
+    def visit_Num(self, node: Num, args: list):
+        return self.val(node.value)
+
+    def visit_Sym(self, node: Sym, args: list):
+        if node.name not in self.vars:
+            self.vars[node.name] = self.z3.Real(node.name, self.ctx)
+        return self.vars[node.name]
+
+    def visit_Const(self, node: Const, args: list):
+        if node.name not in self.consts:
+            c = self.z3.Real(f"_{node.name}", self.ctx)
+            lo, hi = ((Fraction(314159265, 10 ** 8), Fraction(314159266, 10 ** 8)) if node.name == "pi"
+                      else (Fraction(271828182, 10 ** 8), Fraction(271828183, 10 ** 8)))
+            self.side += [c > self.val(lo), c < self.val(hi)]
+            self.consts[node.name] = c
+        return self.consts[node.name]
+
+    @handles(Add, Mul)
+    def _fold(self, node: Add | Mul, args: list):
+        op = operator.add if isinstance(node, Add) else operator.mul
+        out = args[0]
+        for a in args[1:]:
+            out = op(out, a)
         return out
 
-    def _tr(self, node: Node):
-        z3 = self.z3
-        if isinstance(node, Num):
-            return self.val(node.value)
-        if isinstance(node, Sym):
-            if node.name not in self.vars:
-                self.vars[node.name] = z3.Real(node.name, self.ctx)
-            return self.vars[node.name]
-        if isinstance(node, Const):
-            if node.name not in self.consts:
-                c = z3.Real(f"_{node.name}", self.ctx)
-                lo, hi = ((Fraction(314159265, 10 ** 8), Fraction(314159266, 10 ** 8)) if node.name == "pi"
-                          else (Fraction(271828182, 10 ** 8), Fraction(271828183, 10 ** 8)))
-                self.side += [c > self.val(lo), c < self.val(hi)]
-                self.consts[node.name] = c
-            return self.consts[node.name]
-        if isinstance(node, Add):
-            out = self.tr(node.args[0])
-            for a in node.args[1:]:
-                out = out + self.tr(a)
-            return out
-        if isinstance(node, Mul):
-            out = self.tr(node.args[0])
-            for a in node.args[1:]:
-                out = out * self.tr(a)
-            return out
-        if isinstance(node, Pow):
-            return self._pow(node)
-        if isinstance(node, Func):
-            return self._func(node)
+    @handles(Rel, Ref)
+    @top_down
+    def _untranslatable(self, node: Node):
         raise TooBig(f"cannot translate {type(node).__name__}")
 
-    def _pow(self, node: Pow):
+    def visit_Pow(self, node: Pow):
         z3 = self.z3
-        b = self.tr(node.base)
+        b = yield node.base
         if isinstance(node.exp, Num):
             e = node.exp.value
             if e.denominator == 1:
@@ -200,11 +158,11 @@ class _Translator:
                     p = self.power(b, abs(k))
                     if k > 0:
                         return p
-                    R = self.new(show(node))
-                    self.named.append((show(node), "recip", p, R, node))
+                    R = self.new(to_text(node))
+                    self.named.append((to_text(node), "recip", p, R, node))
                     self.side.append(R * p == 1)
                     return R
-                P = self.name(show(node), f"pow{k}", b, node.base)
+                P = self.name(to_text(node), f"pow{k}", b, node.base)
                 if k % 2 == 0:
                     self.side.append(P >= 0) if k > 0 else self.side.append(P > 0)
                     self.side.append(z3.Implies(b == 0, P == 0) if k > 0 else b != 0)
@@ -214,7 +172,7 @@ class _Translator:
                               z3.Implies(z3.And(b > 0, b <= 1), P <= 1) if k > 0 else z3.Implies(z3.And(b > 0, b <= 1), P >= 1)]
                 return P
             p, q = e.numerator, e.denominator
-            label = show(node)
+            label = to_text(node)
             s = self.name(label, f"root{e}" if p > 0 else f"rpow{e}", b, node.base)
             self.side.append(b >= 0 if p > 0 else b > 0)
             self.side.append(s >= 0 if p > 0 else s > 0)
@@ -231,12 +189,12 @@ class _Translator:
         # b ** e with a non-constant exponent: exp(e * log(b)) for b > 0, and 0 at b = 0
         # (defined there when e > 0). The log is taken of b' = b if b > 0 else 1, so that its
         # facts hold whatever b is.
-        e = self.tr(node.exp)
+        e = yield node.exp
         self.side += [b >= 0, z3.Implies(b == 0, e > 0)]
         b_pos = z3.If(b > 0, b, self.val(Fraction(1)))
         L = self._named_func("log", node.base, b_pos)
         arg = Mul((node.exp, Func("log", (node.base,))))
-        E = self._named_func("exp", arg, e * L, label=show(node))
+        E = self._named_func("exp", arg, e * L, label=to_text(node))
         return z3.If(b > 0, E, self.val(Fraction(0)))
 
     def _named_func(self, func, arg: Node, u, label=None):
@@ -244,16 +202,18 @@ class _Translator:
         got = self.memo.get(key)
         if got is not None:
             return got
-        F = self.name(label or show(key), func, u, arg)
+        F = self.name(label or to_text(key), func, u, arg)
         self.memo[key] = F
         return F
 
-    def _func(self, node: Func):
+    def visit_Func(self, node: Func):
         z3 = self.z3
         name = node.name
         if name == "sqrt":
-            return self.tr(Pow(node.args[0], Num(Fraction(1, 2))))
-        args = [self.tr(a) for a in node.args]
+            return (yield Pow(node.args[0], Num(Fraction(1, 2))))
+        args = []
+        for a in node.args:
+            args.append((yield a))
         u = args[0]
         if name == "abs":
             return z3.If(u >= 0, u, -u)
@@ -263,7 +223,7 @@ class _Translator:
                 out = z3.If(a < out, a, out) if name == "min" else z3.If(a > out, a, out)
             return out
         if name in ("floor", "ceil"):
-            F = self.new(show(node))
+            F = self.new(to_text(node))
             self.side += [F <= u, F > u - 1] if name == "floor" else [F >= u, F < u + 1]
             return F
         if name == "log":
@@ -272,7 +232,7 @@ class _Translator:
             if len(node.args) == 2:
                 self.side.append(args[1] > 0)
                 Lb = self._named_func("log", node.args[1], args[1])
-                R = self.new(show(node))
+                R = self.new(to_text(node))
                 self.side += [Lb != 0, R * Lb == L]
                 return R
             return L
@@ -382,7 +342,7 @@ def generalize(g: Node, extra, domains: dict[str, Domain], sign_of) -> tuple | N
         name = f"_g{i}"
         mapping[n] = Sym(name)
         doms[name] = Domain(lo=Fraction(0), lo_closed=sg == "nonnegative")
-        labels.append(show(n))
+        labels.append(to_text(n))
     if not mapping:
         return None
     rep = lambda m: mapping.get(m) if not isinstance(m, (Num, Sym)) else None

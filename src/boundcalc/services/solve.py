@@ -23,13 +23,15 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from typing import Generator
 
 from .._record import Record, factory
 from ..backends import mp as mpb
 from ..errors import BoundcalcError, UnsatisfiableError
 from ..expr.domains import Domain
-from ..expr.nodes import Add, Func, Mul, Num, Pow, Rel, Sym, sub, substitute
+from ..expr.nodes import Add, Const, Func, Mul, Node, Num, Pow, Ref, Rel, Sym, sub, substitute
 from ..expr.numbers import ExactValue, fmt_decimal, fmt_int, shortest_decimal
+from ..expr.visitor import DESCEND, Visitor, handles, top_down
 from ..verdicts import RequireOutcome, Verdict
 
 MAX_LOG2 = 400_000        # search up to 2^400000 (~10^120000)
@@ -99,71 +101,78 @@ def trend(node, var: str, env: dict, domain: Domain) -> int | None:
         return None
 
 
-class _Trend:
+Info = tuple["int | None", "int | None"]
+
+
+class _Trend(Visitor[Info]):
+    """(direction, sign over the domain) of each subtree: +1 means non-decreasing in
+    ``var`` / >= 0, -1 non-increasing / <= 0, 0 free of ``var``, None unknown."""
+
     def __init__(self, var, env, domain):
+        super().__init__()
         self.var, self.env, self.domain = var, env, domain
-        self.memo: dict = {}
 
     def const_sign(self, node) -> int | None:
         return mpb.decide_sign(node, self.env)
 
     def dir(self, node) -> int | None:
-        return self.info(node)[0]
+        return self.walk(node)[0]
 
-    def info(self, node) -> tuple[int | None, int | None]:
-        """(direction, sign over the domain: +1 means >= 0, -1 means <= 0, None unknown)."""
-        key = id(node)
-        if key not in self.memo:
-            self.memo[key] = (node, self._info(node))
-        return self.memo[key][1]
-
-    def _info(self, node):
+    def enter(self, node):
         if self.var not in node.symbols():
-            s = self.const_sign(node)
-            return 0, s
-        if isinstance(node, Sym):
-            d = self.domain
-            sign = 1 if d.lo is not None and d.lo >= 0 else (-1 if d.hi is not None and d.hi <= 0 else None)
-            return 1, sign
-        if isinstance(node, Add):
-            parts = [self.info(a) for a in node.args]
-            dirs = {p[0] for p in parts}
-            if None in dirs or (1 in dirs and -1 in dirs):
-                return None, None
-            d = 1 if 1 in dirs else -1
-            signs = {p[1] for p in parts}
-            sign = 1 if signs == {1} else (-1 if signs == {-1} else self.end_sign(node, d))
-            return d, sign
-        if isinstance(node, Mul):
-            acc = self.info(node.args[0])
-            for a in node.args[1:]:
-                acc = self.mul(acc, self.info(a))
-                if acc[0] is None:
-                    return None, None
-            return acc
-        if isinstance(node, Pow):
-            return self.pow(node)
-        if isinstance(node, Func):
-            parts = [self.info(a) for a in node.args]
-            if node.name in _INCREASING:
-                if node.name == "log" and len(node.args) == 2:
-                    return self.dir_of_log2(node)
-                dirs = {p[0] for p in parts} - {0}
-                if None in dirs or len(dirs) > 1:
-                    return None, None
-                d = dirs.pop() if dirs else 0
-                sign = {"sqrt": 1, "exp": 1}.get(node.name)
-                if sign is None and node.name in ("atan", "tanh", "erf"):
-                    sign = parts[0][1]
-                if sign is None:
-                    sign = self.end_sign(node, d)
-                return d, sign
-            if node.name == "abs":
-                d, s = parts[0]
-                if d is None or s is None:
-                    return None, None
-                return d * s, 1
+            return 0, self.const_sign(node)
+        return DESCEND
+
+    def visit_Sym(self, node: Sym, args: list) -> Info:
+        d = self.domain
+        sign = 1 if d.lo is not None and d.lo >= 0 else (-1 if d.hi is not None and d.hi <= 0 else None)
+        return 1, sign
+
+    def visit_Add(self, node: Add, parts: list[Info]) -> Info:
+        dirs = {p[0] for p in parts}
+        if None in dirs or (1 in dirs and -1 in dirs):
             return None, None
+        d = 1 if 1 in dirs else -1
+        signs = {p[1] for p in parts}
+        sign = 1 if signs == {1} else (-1 if signs == {-1} else self.end_sign(node, d))
+        return d, sign
+
+    def visit_Mul(self, node: Mul) -> Generator[Node, Info, Info]:
+        acc = yield node.args[0]
+        for a in node.args[1:]:
+            acc = self.mul(acc, (yield a))
+            if acc[0] is None:
+                return None, None
+        return acc
+
+    def visit_Func(self, node: Func) -> Generator[Node, Info, Info]:
+        parts = []
+        for a in node.args:
+            parts.append((yield a))
+        if node.name in _INCREASING:
+            if node.name == "log" and len(node.args) == 2:
+                x, b = node.args
+                return (yield Mul((Func("log", (x,)), Pow(Func("log", (b,)), Num(Fraction(-1))))))
+            dirs = {p[0] for p in parts} - {0}
+            if None in dirs or len(dirs) > 1:
+                return None, None
+            d = dirs.pop() if dirs else 0
+            sign = {"sqrt": 1, "exp": 1}.get(node.name)
+            if sign is None and node.name in ("atan", "tanh", "erf"):
+                sign = parts[0][1]
+            if sign is None:
+                sign = self.end_sign(node, d)
+            return d, sign
+        if node.name == "abs":
+            d, s = parts[0]
+            if d is None or s is None:
+                return None, None
+            return d * s, 1
+        return None, None
+
+    @handles(Num, Const, Ref, Rel)
+    @top_down
+    def _unknown(self, node: Node) -> Info:
         return None, None
 
     def mul(self, a, b):
@@ -184,10 +193,10 @@ class _Trend:
             return None, None
         return ma * sa * sb, sign
 
-    def pow(self, node):
+    def visit_Pow(self, node: Pow) -> Generator[Node, Info, Info]:
         base, exp = node.base, node.exp
-        db, sb = self.info(base)
-        de, se = self.info(exp)
+        db, sb = yield base
+        de, se = yield exp
         if db is None or de is None:
             return None, None
         if de == 0:
@@ -210,11 +219,7 @@ class _Trend:
             if s1 is None:
                 return None, None
             return de * s1, 1
-        return self.info(Func("exp", (Mul((exp, Func("log", (base,)))),)))
-
-    def dir_of_log2(self, node):
-        x, b = node.args
-        return self.info(Mul((Func("log", (x,)), Pow(Func("log", (b,)), Num(Fraction(-1))))))
+        return (yield Func("exp", (Mul((exp, Func("log", (base,)))),)))
 
     def end_sign(self, node, d) -> int | None:
         """Sign over the domain of a monotone function from its value at the end where it

@@ -95,7 +95,10 @@ def latex(expr, names: dict) -> str:
     each ``Max``/``Min`` is typeset on its own and stands in the product as one symbol; if
     that fails too, the expression is shown as text (never a traceback)."""
     import sympy as sp
-    symbol_names = {s: names[s.name] for s in expr.free_symbols if s.name in names}
+    # a name carrying its own superscript or prime (\ell'_{\max}) is braced, as
+    # expr.printing.to_latex does: else x^{2} makes a double superscript LaTeX refuses
+    symbol_names = {s: ("{" + names[s.name] + "}" if ("^" in names[s.name] or "'" in names[s.name])
+                        else names[s.name]) for s in expr.free_symbols if s.name in names}
     try:
         return sp.latex(expr, symbol_names=symbol_names)
     except (ValueError, TypeError):

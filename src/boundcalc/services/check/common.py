@@ -130,8 +130,9 @@ class Shown(str):
 
 
 def show(node: Node, reg=None, paper=None) -> Shown:
-    """The expression as SymPy text (simplified when small), carrying the SymPy expression
-    and, given the registry and paper, the LaTeX of its symbols."""
+    """The expression as SymPy text (simplified when small: the text is what
+    ``expr.printing.to_text(node, simplify=True)`` prints), carrying the SymPy expression
+    it was printed from and, given the registry and paper, the LaTeX of its symbols."""
     from ...backends.sym import to_sympy
     import sympy as sp
     e = to_sympy(node, {})

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ...expr.nodes import Add, Const, Func, Mul, Node, Num, Pow, Sym
+from ...expr.nodes import Add, Const, Func, Mul, Node, Num, Pow, Ref, Rel, Sym
+from ...expr.visitor import DESCEND, Visitor, handles, top_down
 
 ZERO = "zero"
 TINY = "tiny"      # tends to 0 faster than every power of x (exp of -x^a): dropped from sums
@@ -40,10 +41,7 @@ class _GiveUp(Exception):
 def growth(node: Node, x: str, env: dict) -> Growth | None:
     """Growth of ``node`` as ``x`` -> oo; ``env`` holds generic values of the other
     symbols (to sign the x-free factors). None: the rules cannot decide."""
-    try:
-        g = _g(node, x, env, {}, tiny_ok=True)
-    except _GiveUp:
-        return None
+    g = _Growth(x, env).walk(node)
     return None if g in (ZERO, TINY) else g
 
 
@@ -59,30 +57,55 @@ def _free_value(node: Node, env):
     return v
 
 
-def _g(node: Node, x: str, env, memo, tiny_ok: bool = False):
-    key = id(node)
-    if key not in memo:
-        try:
-            memo[key] = _g1(node, x, env, memo)
-        except _GiveUp:
-            memo[key] = None
-    out = memo[key]
-    if out is None or (out == TINY and not tiny_ok):
+def _need(t, tiny_ok: bool = False):
+    """A child's growth, or give up: its rules gave up (None), or it is TINY where that
+    cannot be dropped."""
+    if t is None or (t == TINY and not tiny_ok):
         raise _GiveUp
-    return out
+    return t
 
 
-def _g1(node: Node, x: str, env, memo):
-    if x not in node.symbols():
+def _gives_up(handler):
+    """A top-down handler whose _GiveUp means: this node's growth is unknown (None)."""
+    def run(self, node):
+        try:
+            return (yield from handler(self, node))
+        except _GiveUp:
+            return None
+    run.__name__ = handler.__name__
+    return run
+
+
+class _Growth(Visitor):
+    """The growth of each subtree (a Growth, ZERO, TINY, or None: the rules gave up)."""
+
+    def __init__(self, x: str, env) -> None:
+        super().__init__()
+        self.x, self.env = x, env
+
+    def enter(self, node: Node):
+        if self.x in node.symbols():
+            return DESCEND
         if isinstance(node, Num):
             return ZERO if node.value == 0 else Growth(1 if node.value > 0 else -1, 0, 0)
         if isinstance(node, Const):
             return Growth(1, 0, 0)
-        return _free_sign(node, env)
-    if isinstance(node, Sym):
+        try:
+            return _free_sign(node, self.env)
+        except _GiveUp:
+            return None
+
+    @top_down
+    def visit_Sym(self, node: Sym):
         return Growth(1, 1, 0)
-    if isinstance(node, Add):
-        terms = [t for t in (_g(c, x, env, memo, tiny_ok=True) for c in node.args) if t != ZERO]
+
+    @_gives_up
+    def visit_Add(self, node: Add):
+        terms = []
+        for c in node.args:
+            t = _need((yield c), tiny_ok=True)
+            if t != ZERO:
+                terms.append(t)
         if any(t != TINY for t in terms):
             terms = [t for t in terms if t != TINY]
         elif terms:
@@ -94,19 +117,23 @@ def _g1(node: Node, x: str, env, memo):
         if len({t.sign for t in lead}) > 1:
             raise _GiveUp                  # leading terms may cancel
         return Growth(lead[0].sign, *top)
-    if isinstance(node, Mul):
+
+    @_gives_up
+    def visit_Mul(self, node: Mul):
         s, a, b = 1, Fraction(0), Fraction(0)
         for c in node.args:
-            t = _g(c, x, env, memo)
+            t = _need((yield c))
             if t == ZERO:
                 return ZERO
             s, a, b = s * t.sign, a + t[1], b + t[2]
         return Growth(s, a, b)
-    if isinstance(node, Pow):
-        if x in node.exp.symbols():
+
+    @_gives_up
+    def visit_Pow(self, node: Pow):
+        if self.x in node.exp.symbols():
             raise _GiveUp
-        q = _exponent(node.exp, env)
-        base = _g(node.base, x, env, memo)
+        q = _exponent(node.exp, self.env)
+        base = _need((yield node.base))
         if base == ZERO:
             if q <= 0:
                 raise _GiveUp              # 0 to a non-positive power
@@ -118,9 +145,15 @@ def _g1(node: Node, x: str, env, memo):
         else:
             s = 1
         return Growth(s, base[1] * q, base[2] * q)
-    if isinstance(node, Func):
-        return _func(node, x, env, memo)
-    raise _GiveUp
+
+    @_gives_up
+    def visit_Func(self, node: Func):
+        return (yield from _func(node))
+
+    @handles(Num, Const, Ref, Rel)
+    @top_down
+    def _unknown(self, node: Node):
+        return None
 
 
 def _free_sign(node: Node, env):
@@ -145,12 +178,16 @@ def _exponent(node: Node, env) -> Fraction:
     return q
 
 
-def _func(node: Func, x, env, memo):
+def _func(node: Func):
+    """The growth of a function node: a generator of _Growth's handler (it yields the
+    nodes whose growth it needs)."""
     name, args = node.name, node.args
     if name == "sqrt":
-        return _g1(Pow(args[0], Num(Fraction(1, 2))), x, env, memo)
+        return (yield Pow(args[0], Num(Fraction(1, 2))))
     if name in ("max", "min"):
-        gs = [_g(a, x, env, memo) for a in args]
+        gs = []
+        for a in args:
+            gs.append(_need((yield a)))
         if any(g != ZERO and g.sign < 0 for g in gs):
             raise _GiveUp
         pos = [g for g in gs if g != ZERO]
@@ -161,9 +198,9 @@ def _func(node: Func, x, env, memo):
         pick = max if name == "max" else min
         return Growth(1, *pick(g.ab for g in pos))
     if name == "abs":
-        g = _g(args[0], x, env, memo)
+        g = _need((yield args[0]))
         return ZERO if g == ZERO else Growth(1, g[1], g[2])
-    g = _g(args[0], x, env, memo)
+    g = _need((yield args[0]))
     if name == "log":
         if len(args) != 1 or g == ZERO or g.sign < 0:
             raise _GiveUp

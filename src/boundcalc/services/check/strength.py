@@ -31,7 +31,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ...expr.nodes import Add, Mul, Node, Num, Pow, Rel, Sym
+from ...expr.nodes import Add, Const, Func, Mul, Node, Num, Pow, Ref, Rel, Sym
+from ...expr.visitor import Visitor, handles
 from ...verdicts import Grade
 
 MUTANT_SECONDS = 1.0
@@ -51,25 +52,20 @@ FLIPS = {"compare": ("rel", {"<=": ">=", ">=": "<=", "<": ">", ">": "<"}),
 NOT_KILLED = ("", "undecided", "sampled only")
 
 
-class _Keys:
+class _Keys(Visitor[int]):
     """Structural keys of nodes (equal trees, equal keys), memoized by object: linear in
-    the size of a DAG (the nodes' own ``__hash__`` recurses and is not cached)."""
+    the size of a DAG, and iterative (no Python stack for deep trees). One instance keeps
+    its nodes alive, so their ids stay valid."""
 
-    def __init__(self):
-        self.by_id: dict[int, int] = {}
+    def __init__(self) -> None:
+        super().__init__()
         self.table: dict[tuple, int] = {}
-        self.keep: list[Node] = []          # ids stay valid while the nodes are alive
 
-    def __call__(self, n: Node) -> int:
-        k = self.by_id.get(id(n))
-        if k is not None:
-            return k
-        kids = tuple(self(c) for c in n.children())
-        own = tuple(getattr(n, f) for f in n.__slots__ if f not in ("args", "base", "exp", "lhs", "rhs"))
-        k = self.table.setdefault((type(n).__name__, own, kids), len(self.table))
-        self.by_id[id(n)] = k
-        self.keep.append(n)
-        return k
+    @handles(Num, Const, Sym, Ref, Add, Mul, Pow, Func, Rel)
+    def _key(self, n: Node, kids: list[int]) -> int:
+        fields: tuple[str, ...] = n.__slots__
+        own = tuple(getattr(n, f) for f in fields if f not in ("args", "base", "exp", "lhs", "rhs"))
+        return self.table.setdefault((type(n).__name__, own, tuple(kids)), len(self.table))
 
 
 def _preorder(node: Node):
@@ -98,7 +94,7 @@ def _number(node: Node) -> Fraction | None:
 def tree_mutants(node: Node) -> list[tuple[str, Node, Node]]:
     """(label, site, replacement) for one claim node, in a fixed order."""
     top = node.rhs if isinstance(node, Rel) else node
-    out = [("scale by 2", top, Mul((Num(Fraction(2)), top))),
+    out: list[tuple[str, Node, Node]] = [("scale by 2", top, Mul((Num(Fraction(2)), top))),
            ("scale by 1/2", top, Mul((Num(Fraction(1, 2)), top)))]
     pows = []
     for n in _preorder(node):
