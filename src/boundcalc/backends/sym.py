@@ -127,8 +127,13 @@ def to_latex(node: Node, latex_names: dict[str, str] | None = None) -> str:
     return sp.latex(expr, symbol_names=names)
 
 
-def to_sympy_text(node: Node) -> str:
-    """SymPy's text of ``node``, simplified by SymPy when it has fewer than 120 operations:
-    the form the findings of ``check`` show as evidence."""
+def simplified(node: Node):
+    """``node`` as SymPy, simplified by SymPy when it has fewer than 120 operations."""
     e = to_sympy(node, {})
-    return str(sp.simplify(e)) if sp.count_ops(e) < 120 else str(e)
+    return sp.simplify(e) if sp.count_ops(e) < 120 else e
+
+
+def to_sympy_text(node: Node) -> str:
+    """SymPy's text of ``node`` (:func:`simplified`): the form the findings of ``check``
+    show as evidence."""
+    return str(simplified(node))

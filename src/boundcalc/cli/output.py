@@ -5,16 +5,12 @@ from ..paths import user_path
 import json
 import os
 import sys
-from fractions import Fraction
 
 
 def _default(o):
-    import mpmath
-    if isinstance(o, Fraction):
-        return str(o)
-    if isinstance(o, mpmath.mpf):
-        return mpmath.nstr(o, 20)
-    return str(o)
+    """json.dumps's fallback (:func:`boundcalc.reports.printers.json.default`), imported on use."""
+    from ..reports.printers.json import default
+    return default(o)
 
 
 # ---------------------------------------------------------------------------- non-UTF-8 streams
@@ -32,12 +28,19 @@ _ASCII = {"≤": "<=", "≥": ">=", "≠": "!=", "≈": "~=", "≲": "<~", "≳"
           "\u0303": "-tilde", "\u0302": "-hat"}
 
 
+_SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻", "0123456789+-")
+
+
 def to_ascii(text: str) -> str:
     """``text`` in ASCII, every symbol spelled out (``θ ≤ √2`` -> ``theta <= sqrt2``): what
     a non-UTF-8 stream (``PYTHONIOENCODING=ascii``, a C locale) prints instead of failing."""
+    import re
     import unicodedata
+    # a run of superscripts is one exponent: 10¹² -> 10^12 (char by char it read 10^1^2, and
+    # NFKD turned 10⁵ into 105)
+    text = re.sub("[⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻]+", lambda m: "^" + m.group().translate(_SUPERSCRIPTS), str(text))
     out = []
-    for ch in str(text):
+    for ch in text:
         if ord(ch) < 128:
             out.append(ch)
         elif ch in _ASCII:
@@ -98,11 +101,9 @@ def console():
 
 
 def table(title: str, columns: list[str]):
-    from rich.table import Table
-    t = Table(title=title, title_justify="left", show_lines=False)
-    for i, c in enumerate(columns):
-        t.add_column(c, overflow="fold", no_wrap=(i == 0))
-    return t
+    """A rich table with a left-justified title (:func:`..reports.printers.rich.simple_table`)."""
+    from ..reports.printers.rich import simple_table
+    return simple_table(title, columns)
 
 
 # ---------------------------------------------------------------------------- output paths

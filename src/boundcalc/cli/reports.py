@@ -82,26 +82,22 @@ def _check_positive(name: str, v: int, allow_all: bool = False) -> None:
                              f"got {v}")
 
 
+# --format -> (the printer's format, its settings from render_table's arguments): the rich
+# table written to a file or a pipe is the plain text of its rendering
+TABLE_PRINTERS = {"rich": ("text", lambda label, width: {"width": width}),
+                  "markdown": ("markdown", lambda label, width: {}),
+                  "latex": ("latex", lambda label, width: {"label": label}),
+                  "csv": ("csv", lambda label, width: {}),
+                  "json": ("json", lambda label, width: {})}
+
+
 def render_table(t, fmt: str, *, label: str | None = None, width: int | None = None) -> str | None:
     """The table as text in ``fmt`` (``rich`` -> plain text of the rich table)."""
-    if fmt == "markdown":
-        return t.to_markdown()
-    if fmt == "latex":
-        return t.to_latex(label=label)
-    if fmt == "csv":
-        return t.to_csv()
-    if fmt == "json":
-        import json
-        from .output import _default
-        return json.dumps(t.to_json(), indent=2, default=_default) + "\n"
-    if fmt == "rich":
-        import io
-        from rich.console import Console
-        buf = io.StringIO()
-        Console(file=buf, width=width or 200, color_system=None, highlight=False, soft_wrap=True).print(
-            t.to_rich())
-        return buf.getvalue()
-    raise BoundcalcError(f"unknown --format {fmt!r}; use one of {', '.join(FORMATS)}")
+    if fmt not in TABLE_PRINTERS:
+        raise BoundcalcError(f"unknown --format {fmt!r}; use one of {', '.join(FORMATS)}")
+    from ..reports.printers import render
+    name, settings = TABLE_PRINTERS[fmt]
+    return render(t, name, **settings(label, width))
 
 
 def validate_settings(mod, paper: str, settings: dict[str, str]) -> None:

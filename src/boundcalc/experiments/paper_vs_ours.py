@@ -12,6 +12,8 @@ quote); ``why`` is the one-line reason for the verdict.
 """
 from __future__ import annotations
 
+from ..reports.escape import md_cell as _cell
+
 VERDICTS = ("reproduced", "not reproduced", "not comparable", "not reproduced (data not shipped)",
             "partly reproduced", "not run")
 
@@ -35,10 +37,6 @@ def row(quantity: str, paper, source: str, ours, verdict: str, why: str, *, inte
             "source": source, "ours": ours_txt, "interval": interval,
             "method": short_method(interval).replace(" seeds", f" {unit}") if interval is not None else None,
             "verdict": verdict, "why": why}
-
-
-def _cell(x) -> str:
-    return str(x).replace("|", "\\|").replace("\n", " ")
 
 
 def to_markdown(rows: list[dict]) -> str:

@@ -48,7 +48,7 @@ _CHECK_COMMON = {"id", "kind", "location", "description", "severity", "note", "c
 READINGS = ("printed", "garbled", "versions", "approximate")
 # severity: the highest grade a finding of the check may get, lowered from "error" only
 # with a `note` that says why (e.g. an ill-typed typo whose meaning is unambiguous).
-SEVERITIES = ("error", "warning", "note")
+from ..verdicts import SEVERITIES, Grade
 
 
 def _fail(path: Path, where: str, msg: str) -> FormulaFileError:
@@ -481,7 +481,7 @@ def _load_checks(path: Path, paper: Paper, items: Any, out: list, steps: Any = N
         if "severity" in t:
             if t["severity"] not in SEVERITIES:
                 raise _fail(path, where, f"severity must be one of {', '.join(SEVERITIES)}, not {t['severity']!r}")
-            if t["severity"] != "error" and not str(t.get("note", "")).strip():
+            if t["severity"] != Grade.ERROR and not str(t.get("note", "")).strip():
                 raise _fail(path, where, f"severity = {t['severity']!r} lowers the grade: give a note saying why")
         if "explained_by" in t:
             e = _fields(path, f"{where} explained_by", t["explained_by"], {"check", "because"}, {"where", "uses"})

@@ -8,8 +8,8 @@ pandas is imported inside each function (the numeric commands never pay for it).
 
 Tidy: one row per item, one value per cell; a list (a formula's symbols, a paper's
 results) stays a Python list in its cell, never a comma-joined string.
-* :func:`report_frame` / :func:`report_html` -- the check report (``Report.to_frame()``,
-  ``Report._repr_html_()``);
+* :func:`report_frame` -- the check report as a frame (``Report.to_frame()``; its HTML is
+  :mod:`boundcalc.reports.printers.html`);
 * :class:`SweepResults` -- what :func:`boundcalc.reports.sweep.run` returns: the list of
   result dicts, plus ``.to_frame()`` (one row per configuration, config and result side
   by side, nested dicts flattened to ``a.b`` columns).
@@ -19,7 +19,6 @@ exact values beside them).
 """
 from __future__ import annotations
 
-import html
 
 FORMULA_COLUMNS = ("id", "paper", "name", "kind", "source", "status", "expression", "latex",
                    "symbols", "constants", "note")
@@ -88,22 +87,10 @@ def report_frame(report, *, passed: bool = True):
     df = pd.DataFrame(rows)
     if df.empty:
         df = pd.DataFrame(columns=list(FINDING_COLUMNS))
-    from ..services.check.common import GRADES
+    from ..verdicts import GRADES
     df["severity"] = pd.Categorical(df["severity"], categories=list(GRADES), ordered=True)
     df.attrs.update(papers=list(report.papers), seconds=report.seconds)
     return df
-
-
-def report_html(report) -> str:
-    """The check report for a notebook: the counts, then the findings (errors first)."""
-    df = report_frame(report)
-    counts = df["severity"].value_counts().reindex(df["severity"].cat.categories, fill_value=0)
-    head = ", ".join(f"{int(n)} {s}" for s, n in counts.items()
-                     if n or s not in ("cannot fail", "identity"))     # the two newer grades when present
-    findings = report_frame(report, passed=False).sort_values(["severity", "paper", "check"], kind="stable")
-    table = findings[list(FINDING_COLUMNS)].to_html(index=False) if len(findings) else "<p>no findings</p>"
-    return (f"<p><b>boundcalc check</b> ({html.escape(', '.join(report.papers))}): "
-            f"{len(df)} checks run: {html.escape(head)}</p>\n{table}")
 
 
 class SweepResults(list):

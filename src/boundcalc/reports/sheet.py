@@ -15,7 +15,8 @@ from __future__ import annotations
 import re
 
 from ..errors import BoundcalcError
-from .latex import ascii_math, document, latex_balance_error, latex_escape
+from .escape import latex_escape, md_cell as _md, md_math as _md_math
+from .latex import ascii_math, document, latex_balance_error
 
 FORMATS = ("latex", "markdown")
 CITE_FORMATS = ("bibtex", "text")
@@ -263,14 +264,6 @@ def sheet_latex(key: str, formulas_path=None) -> str:
     body = "\n".join(out)
     title = f"Formula sheet: {latex_escape(p.title)}"
     return document(body, title=title, bibitems=[(ck, _bibitem_latex(p))])
-
-
-def _md(s: str) -> str:
-    return str(s).replace("|", "\\|").replace("\n", " ")
-
-
-def _md_math(tex: str) -> str:
-    return "$" + re.sub(r"\s*\n\s*", " ", tex).replace("|", "\\vert ") + "$"
 
 
 def sheet_markdown(key: str, formulas_path=None) -> str:

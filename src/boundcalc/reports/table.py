@@ -1,10 +1,11 @@
 """A comparison table: the bounds of a paper beside what the engine measured.
 
-A :class:`Table` holds one :class:`Row` per compared quantity and renders it for
-people (rich, Markdown, HTML in a notebook), for papers (a LaTeX table that fits the
-text width: :mod:`.latex_table`) and for scripts (``to_frame()`` -- a pandas DataFrame
-with float columns and the exact values beside them --, CSV, JSON with numbers as
-numbers and full precision in ``*_exact``).
+A :class:`Table` holds one :class:`Row` per compared quantity; it knows no format. The
+printers of :mod:`boundcalc.reports.printers` render it for people (rich, Markdown, HTML
+in a notebook), for papers (a LaTeX table that fits the text width) and for scripts
+(CSV, JSON with numbers as numbers and full precision in ``*_exact``); ``to_frame()`` is
+a pandas DataFrame with float columns and the exact values beside them. The ``to_*``
+methods are thin calls to those printers.
 
 Numbers may be Python ints/floats, NumPy scalars, :class:`mpmath.mpf` of any size
 (a bound of ``1e400`` is printed as ``1.00e400``, never ``inf``), a
@@ -25,163 +26,23 @@ How ``holds`` is decided when it is not given (``None``):
 """
 from __future__ import annotations
 
-import math
-import numbers
 from dataclasses import dataclass, field
-from fractions import Fraction
 
 import mpmath
 
 from ..errors import BoundcalcError
 
 KINDS = ("upper", "lower", "condition", "info")
-COLUMNS = ("quantity", "source", "bound", "measured", "bound/measured", "holds", "hypotheses met",
-           "constant")
+from .printers.cells import COLUMNS  # noqa: E402,F401  (the columns people read)
 _JSON_DIGITS = 17
 
 
-# ---------------------------------------------------------------------------- numbers
-def as_number(x, *, what: str = "value"):
-    """``None``, an exact ``int`` or an :class:`mpmath.mpf` (any size, possibly nan/inf).
-
-    Accepts int, float, NumPy scalars, mpf, Fraction, Decimal and
-    :class:`boundcalc.values.Value`; anything else raises :class:`BoundcalcError`."""
-    if x is None:
-        return None
-    if isinstance(x, (str, bytes)):
-        raise BoundcalcError(f"{what} must be a number, got the string {x!r}")
-    if isinstance(x, bool):
-        raise BoundcalcError(f"{what} must be a number, got the boolean {x!r}")
-    mp = getattr(x, "mpf", None)          # boundcalc.values.Value
-    if isinstance(mp, mpmath.mpf):
-        return mp
-    if isinstance(x, mpmath.mpf):
-        return x
-    if isinstance(x, numbers.Integral):
-        return int(x)
-    if isinstance(x, Fraction):
-        return int(x) if x.denominator == 1 else mpmath.mpf(x.numerator) / x.denominator
-    try:                               # float, NumPy scalars and 0-d arrays, Decimal
-        return mpmath.mpf(float(x))
-    except (TypeError, ValueError):
-        raise BoundcalcError(f"{what} must be a number, got {type(x).__name__} {x!r}") from None
-
-
-def _finite(x) -> bool:
-    return x is not None and (isinstance(x, int) or mpmath.isfinite(x))
-
-
-def _to_float_or_mpf(x):
-    """A float when it fits in a double, else the mpf itself."""
-    if x is None or isinstance(x, int):
-        return x
-    if not mpmath.isfinite(x):
-        return float(x)
-    f = float(x)
-    if math.isinf(f) or (f == 0 and x != 0):
-        return x
-    return f
-
-
-def sci_parts(x, digits: int = 3) -> tuple[str, str, int] | None:
-    """``(sign, mantissa, exponent)`` of ``x`` rounded to ``digits`` significant digits,
-    e.g. ``("", "1.83", 19)``; works for mpf far outside the double range. None for 0."""
-    x = as_number(x)
-    if x == 0:
-        return None
-    from ..mpctx import context
-    mp = context(dps=max(30, digits + 10))      # this thread's own precision, not the global one
-    v = mp.mpf(x)
-    sign = "-" if v < 0 else ""
-    v = abs(v)
-    e = int(mp.floor(mp.log10(v)))
-    m = v / mp.power(10, e)
-    if m < 1:       # guard against log10 rounding
-        m, e = m * 10, e - 1
-    elif m >= 10:
-        m, e = m / 10, e + 1
-    scaled = int(mp.nint(m * 10 ** (digits - 1)))
-    if scaled >= 10 ** digits:          # 9.996 -> 10.0
-        scaled //= 10
-        e += 1
-    s = str(scaled)
-    mant = s[0] + ("." + s[1:] if digits > 1 else "")
-    return sign, mant, e
-
-
-def fmt_human(x, digits: int = 3) -> str:
-    """Short form for people: ``64``, ``0.125``, ``1.83e19``, ``-2.50e-07``; ``-`` for None."""
-    x = as_number(x)
-    if x is None:
-        return "-"
-    if isinstance(x, int):
-        if abs(x) < 10 ** 6:
-            return str(x)
-        x = mpmath.mpf(x)
-    if mpmath.isnan(x):
-        return "nan"
-    if mpmath.isinf(x):
-        return "inf" if x > 0 else "-inf"
-    if x == 0:
-        return "0"
-    sign, mant, e = sci_parts(x, digits)
-    if -3 <= e < 4:
-        from ..mpctx import context
-        mp = context(dps=30)
-        v = mp.mpf(sign + mant) * mp.power(10, e)
-        decimals = max(0, digits - 1 - e)
-        return f"{float(v):.{decimals}f}"
-    return f"{sign}{mant}e{e}"
-
-
-def fmt_full(x) -> str | int | None:
-    """Full precision for machines: exact ints stay ints, other numbers are strings with
-    at least 17 significant digits (``repr`` of a float is exact, mpf values keep their
-    working precision if higher)."""
-    x = as_number(x)
-    if x is None or isinstance(x, int):
-        return x
-    if not mpmath.isfinite(x):
-        return "nan" if mpmath.isnan(x) else ("inf" if x > 0 else "-inf")
-    digits = max(_JSON_DIGITS, math.ceil(int(x.man).bit_length() * math.log10(2))) \
-        if isinstance(x, mpmath.mpf) else _JSON_DIGITS
-    return mpmath.nstr(x, digits, strip_zeros=False).replace("e+", "e")
-
-
-def fmt_latex_num(x, digits: int = 3) -> str:
-    """``\\num{1.83e19}`` (siunitx), ``\\num{64}`` for small ints, ``{--}`` for None."""
-    x = as_number(x)
-    if x is None:
-        return "{--}"
-    if isinstance(x, int) and abs(x) < 10 ** 6:
-        return f"\\num{{{x}}}"
-    x = mpmath.mpf(x)
-    if mpmath.isnan(x):
-        return "n/a"
-    if mpmath.isinf(x):
-        return "$\\infty$" if x > 0 else "$-\\infty$"
-    if x == 0:
-        return "\\num{0}"
-    sign, mant, e = sci_parts(x, digits)
-    if -3 <= e < 4:
-        return "\\num{" + fmt_human(x, digits) + "}"
-    return f"\\num{{{sign}{mant}e{e}}}"
-
-
-# ---------------------------------------------------------------------------- text escaping
-from .latex import latex_escape  # noqa: E402,F401  (re-exported: one escaping for every output)
-
-
-def _md_escape(s: str) -> str:
-    return str(s).replace("|", "\\|").replace("\n", " ")
-
-
-def _yesno(b: bool | None) -> str:
-    return "-" if b is None else ("yes" if b else "no")
-
-
-def fmt_settings(settings: dict) -> str:
-    return ", ".join(f"{k}={v}" for k, v in settings.items())
+# numbers and escaping: the one formatter (numfmt) and the one escaper (escape); the names
+# are re-exported here for code that imported them from this module
+from .escape import latex_escape, md_cell  # noqa: E402,F401
+from .numfmt import (as_number, exact_str, float_or_mpf, float_or_nan, float_or_none,  # noqa: E402,F401
+                     fmt_full, fmt_human, fmt_latex_num, fmt_settings, is_finite, json_setting,
+                     sci_parts, yesno)
 
 
 # ---------------------------------------------------------------------------- Row / Table
@@ -210,7 +71,7 @@ class Row:
                                  f"got {self.kind!r}")
         self.bound = as_number(self.bound, what=f"bound of row {self.quantity!r}")
         m = as_number(self.measured, what=f"measured value of row {self.quantity!r}")
-        self.measured = _to_float_or_mpf(m) if not isinstance(m, int) else m
+        self.measured = float_or_mpf(m) if not isinstance(m, int) else m
         if self.holds is None:
             self.holds = self._decide()
         else:
@@ -239,56 +100,18 @@ class Row:
         """bound / measured: a float, or an mpf when outside the double range; None when
         either is missing, not finite, or measured is 0."""
         b, m = self.bound, self.measured
-        if not (_finite(b) and _finite(m)) or m == 0:
+        if not (is_finite(b) and is_finite(m)) or m == 0:
             return None
         from ..mpctx import context, export
         mp = context(dps=30)
-        return _to_float_or_mpf(export(mp.mpf(b) / mp.mpf(m)))
+        return float_or_mpf(export(mp.mpf(b) / mp.mpf(m)))
 
     def to_json(self) -> dict:
         """Numbers as JSON numbers (``null`` when missing or outside the double range);
         ``*_exact`` keeps the full-precision value (a decimal string) wherever the float
         is not exact: big integers, certified mpmath values, values beyond 1e308."""
-        return {"quantity": self.quantity, "source": self.source, "kind": self.kind,
-                "formula": self.formula,
-                "bound": _float_or_none(self.bound), "measured": _float_or_none(self.measured),
-                "ratio": _float_or_none(self.ratio),
-                "bound_exact": exact_str(self.bound, self._digits.get("bound")),
-                "measured_exact": exact_str(self.measured, self._digits.get("measured")),
-                "ratio_exact": exact_str(self.ratio),
-                "holds": self.holds, "hypotheses_met": self.hypotheses_met,
-                "hypotheses": self.hypotheses, "constant": self.constant, "note": self.note}
-
-
-def _float_or_none(x):
-    if x is None:
-        return None
-    f = float(x)
-    return None if math.isinf(f) or math.isnan(f) else f
-
-
-def _float_or_nan(x) -> float:
-    return math.nan if x is None else float(x)
-
-
-def exact_str(x, digits: int | None = None) -> str | None:
-    """The full-precision decimal string of ``x`` when ``float(x)`` is not exactly ``x``
-    (an int beyond 2**53, an mpf with more than 53 bits, a value beyond the double range);
-    ``None`` when the float says everything. ``digits``: the certified digits of a
-    :class:`boundcalc.values.Value` (default: all the digits the mpf carries, >= 17)."""
-    x = as_number(x)
-    if x is None:
-        return None
-    if isinstance(x, int):
-        return None if abs(x) <= 2 ** 53 or int(float(x)) == x else str(x)
-    if not mpmath.isfinite(x):
-        return None
-    f = float(x)
-    if not math.isinf(f) and mpmath.mpf(f) == x:
-        return None
-    if digits is None:
-        digits = max(_JSON_DIGITS, math.ceil(int(x.man).bit_length() * math.log10(2)))
-    return mpmath.nstr(x, digits, strip_zeros=False).replace("e+", "e")
+        from .printers.json import to_json
+        return to_json(self)
 
 
 FRAME_COLUMNS = ("quantity", "source", "kind", "formula", "bound", "measured", "ratio", "holds",
@@ -311,11 +134,10 @@ class Table:
             if not isinstance(r, Row):
                 raise BoundcalcError(f"table {self.paper!r}: rows must be Row objects, got {type(r).__name__}")
 
-    # -- machines
+    # -- machines (every format is a printer: reports/printers/)
     def to_json(self) -> dict:
-        return {"paper": self.paper, "title": self.title,
-                "settings": {k: _json_setting(v) for k, v in self.settings.items()},
-                "seed": self.seed, "rows": [r.to_json() for r in self.rows], "notes": list(self.notes)}
+        from .printers.json import to_json
+        return to_json(self)
 
     def to_frame(self):
         """A :class:`pandas.DataFrame`, one row per compared quantity: ``bound``,
@@ -332,7 +154,7 @@ class Table:
                       "constant", "note"):
                 data[c].append(getattr(r, c))
             for c, v in (("bound", r.bound), ("measured", r.measured), ("ratio", r.ratio)):
-                data[c].append(_float_or_nan(v))
+                data[c].append(float_or_nan(v))
                 data[c + "_exact"].append(exact_str(v, r._digits.get(c)))
         dtypes = {"bound": "float64", "measured": "float64", "ratio": "float64", "holds": "boolean",
                   "hypotheses_met": "boolean"}
@@ -347,98 +169,35 @@ class Table:
     def to_csv(self) -> str:
         """The frame of :meth:`to_frame` as CSV (floats round-trip; exact values in the
         ``*_exact`` columns)."""
-        return self.to_frame().to_csv(index=False, lineterminator="\n")
+        from .printers.csv import to_csv
+        return to_csv(self)
 
     # -- people
-    def _cells(self, r: Row) -> list[str]:
-        return [r.quantity, r.source, fmt_human(r.bound), fmt_human(r.measured), fmt_human(r.ratio),
-                _yesno(r.holds), _yesno(r.hypotheses_met) + (f" ({r.hypotheses})" if r.hypotheses else ""),
-                r.constant]
-
-    def _caption(self) -> str:
-        return f"settings: {fmt_settings(self.settings)}; seed {self.seed}"
-
-    def _notes(self) -> list[str]:
-        return [f"{r.quantity}: {r.note}" for r in self.rows if r.note] + list(self.notes)
-
     def display_frame(self):
         """The table as people read it (short numbers as text), a DataFrame."""
-        import pandas as pd
-        return pd.DataFrame([self._cells(r) for r in self.rows], columns=list(COLUMNS))
+        from .printers.cells import display_frame
+        return display_frame(self)
 
     def to_markdown(self) -> str:
-        body = self.display_frame().map(_md_escape).to_markdown(
-            index=False, tablefmt="pipe", disable_numparse=True,
-            colalign=("left", "left", "right", "right", "right", "center", "left", "left"))
-        lines = [f"### {self.paper}: {_md_escape(self.title)}", "", _md_escape(self._caption()), "", body]
-        extra = self._notes()
-        if extra:
-            lines += ["", "Notes:", ""] + [f"- {_md_escape(n)}" for n in extra]
-        return "\n".join(lines) + "\n"
+        from .printers.markdown import to_markdown
+        return to_markdown(self)
 
     def _repr_html_(self) -> str:
-        import html
-        parts = [f"<p><b>{html.escape(self.paper)}: {html.escape(self.title)}</b><br>"
-                 f"{html.escape(self._caption())}</p>", self.display_frame().to_html(index=False)]
-        extra = self._notes()
-        if extra:
-            parts.append("<ul>" + "".join(f"<li>{html.escape(n)}</li>" for n in extra) + "</ul>")
-        return "\n".join(parts)
+        from .printers.html import to_html
+        return to_html(self)
 
     def to_rich(self):
-        from rich.console import Group
-        from rich.markup import escape
-        from rich.table import Table as RTable
-        from rich.text import Text
-        t = RTable(title=escape(f"{self.paper}: {self.title}"), title_justify="left",
-                   caption=escape(self._caption()), caption_justify="left")
-        for i, c in enumerate(COLUMNS):
-            t.add_column(c, overflow="fold", justify="right" if c in ("bound", "measured", "bound/measured")
-                         else "left", no_wrap=(i == 0))
-        for r in self.rows:
-            cells = [escape(str(c)) for c in self._cells(r)]     # labels in [...] survive
-            colour = {True: "green", False: "red", None: "dim"}[r.holds]
-            cells[5] = f"[{colour}]{cells[5]}[/{colour}]"
-            if r.hypotheses_met is False:
-                cells[6] = f"[yellow]{cells[6]}[/yellow]"
-            t.add_row(*cells)
-        parts = [t]
-        extra = [f"{r.quantity}: {r.note}" for r in self.rows if r.note] + list(self.notes)
-        for n in extra:
-            parts.append(Text("• " + n))
-        return Group(*parts)
+        from .printers.rich import to_rich
+        return to_rich(self)
 
     def __rich__(self):
         return self.to_rich()
 
     # -- papers
     def to_latex(self, label: str | None = None, long: bool | None = None) -> str:
-        """A table that fits the text width (see :mod:`boundcalc.reports.latex_table`)."""
-        from .latex_table import table_latex
-        return table_latex(self, label=label, long=long)
-
-
-def _csv(v) -> str:
-    if v is None:
-        return ""
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    return str(v)
-
-
-def _json_setting(v):
-    if v is None or isinstance(v, (bool, int, str)):
-        return v
-    if isinstance(v, float):
-        return v
-    if isinstance(v, (list, tuple)):
-        return [_json_setting(x) for x in v]
-    if isinstance(v, dict):
-        return {str(k): _json_setting(x) for k, x in v.items()}
-    try:
-        return fmt_full(v)
-    except BoundcalcError:
-        return str(v)
+        """A table that fits the text width (see :mod:`boundcalc.reports.printers.latex`)."""
+        from .printers.latex import to_latex
+        return to_latex(self, label=label, long=long)
 
 
 def diverged_table(paper: str, title: str, settings: dict, seed: int, *, run: str, source: str,

@@ -19,7 +19,7 @@ from ..backends.sym import to_sympy
 from .symbolic import to_sympy_with_domains
 
 
-@dataclass
+@dataclass(frozen=True)
 class AsymptoticResult:
     """The growth of a formula as ``var`` tends to infinity: ``order`` (e.g.
     ``Theta(sqrt(T))``), its ``exponent``, ``log_power`` and ``coefficient``, the ``leading`` term (also
@@ -37,12 +37,13 @@ class AsymptoticResult:
     together: dict
 
     def to_json(self) -> dict:
-        return dict(self.__dict__)
+        from ..reports.printers.json import to_json
+        return to_json(self)
 
     def describe(self) -> str:
-        tog = "".join(f", {k} = {v}" for k, v in self.together.items())
-        return (f"{self.quantity} = {self.order} as {self.var} -> oo{tog}\n"
-                f"  leading term: {self.leading}\n  ({self.method})")
+        """The order as ``asymptotic`` prints it (:mod:`boundcalc.reports.printers.text`)."""
+        from ..reports.printers.text import to_text
+        return to_text(self)
 
 
 def asymptotic(formula, var: str, *, fixed: dict | None = None, together: dict | None = None) -> AsymptoticResult:

@@ -23,6 +23,7 @@ from ..errors import BoundcalcError
 from ..expr.domains import Domain
 from ..expr.nodes import Node, Num
 from ..expr.singularities import Condition, breaks
+from ..verdicts import Verdict
 
 SECONDS = 1.5            # per condition; conditions are usually settled by structure or SMT at once
 
@@ -83,7 +84,7 @@ def continuity(node: Node, var: str, domains: dict[str, Domain], *, seconds: flo
                 r = decide_relation(a, rel, b, dict(doms), seconds=seconds, samples=200)
             except BoundcalcError:
                 break
-            if r.verdict == "proved":
+            if r.verdict is Verdict.PROVED:
                 out.shown.append(f"{show(a)} {rel} 0 ({r.layer})")
                 done = True
                 break

@@ -44,6 +44,7 @@ from ..expr.visitor import Visitor, handles, top_down
 # the budgets (time limits, size guards) live in the bottom module every layer imports
 from .budget import CPU_SAFETY, INTERVAL_BOXES_PER_SECOND, SAMPLES, SECONDS, sympy_safe, time_limit
 from .budget import Timeout as _Timeout
+from ..verdicts import Layer, Verdict
 
 LAYERS = ("exact", "SMT", "interval", "counterexample", "budget", "none")
 
@@ -58,12 +59,15 @@ class Decision:
     vacuous), the ``layer`` that decided it (one of :data:`LAYERS`), the verdict as printed
     (``text``), a ``counterexample`` re-checked in ball arithmetic for ``disproved``, and
     ``detail`` and ``seconds``. See the module docstring."""
-    verdict: str
-    layer: str
+    verdict: Verdict
+    layer: Layer
     text: str
     detail: str = ""
     counterexample: dict | None = None
     seconds: float = 0.0
+
+    def __post_init__(self):
+        self.verdict, self.layer = Verdict(self.verdict), Layer(self.layer)
 
 
 def _verdict(verdict, layer, how="", **kw) -> Decision:

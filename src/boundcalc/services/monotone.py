@@ -47,6 +47,10 @@ from ..expr.singularities import is_smooth_language
 from .continuity import continuity
 from .decide import check_defined_somewhere
 from .symbolic import domain_substitution, prove_sign, to_sympy_with_domains
+from ..verdicts import Direction, MonotoneEvidence, Verdict
+
+# the verdicts that say how f moves (not neither / unknown)
+_MONOTONE = (Direction.INCREASING, Direction.DECREASING, Direction.CONSTANT)
 
 SAMPLES = 400
 
@@ -61,7 +65,7 @@ class Subject:
     symbol_table: dict
 
 
-@dataclass
+@dataclass(frozen=True)
 class MonotoneResult:
     """What :func:`monotone` found: ``verdict`` (the direction, with ``on the default box
     only`` where it rests on that box), its ``evidence`` (proved | certified | sampled |
@@ -77,26 +81,23 @@ class MonotoneResult:
     counterexample: dict | None = None
     scope: str = "domain"        # what the verdict covers: domain | box (--box) | default box
 
+    def __post_init__(self):
+        object.__setattr__(self, "evidence", MonotoneEvidence(self.evidence))
+        _ = self.direction              # the verdict word must start with a Direction
+
     @property
-    def direction(self) -> str:
+    def direction(self) -> Direction:
         """The verdict without its scope: increasing | decreasing | constant | neither | unknown."""
-        return self.verdict.split(" on ")[0]
+        return Direction(self.verdict.split(" on ")[0])
 
     def to_json(self) -> dict:
-        return {**self.__dict__, "direction": self.direction}
+        from ..reports.printers.json import to_json
+        return to_json(self)
 
     def describe(self) -> str:
-        s = f"{self.id} is {self.direction} in {self.var} ({self.evidence})"
-        if self.scope == "default box":
-            s += f" — on the default box only, NOT on {self.var}'s whole domain"
-        if self.evidence == "sampled":
-            s += " — sampled, NOT a proof"
-        s += f"\n  d/d{self.var} = {self.derivative}\n  {self.detail}"
-        if self.box:
-            s += "\n  box: " + ", ".join(f"{k} in [{a}, {b}]" for k, (a, b) in self.box.items())
-        if self.counterexample:
-            s += f"\n  counterexample: {self.counterexample}"
-        return s
+        """The verdict as ``monotone`` prints it (:mod:`boundcalc.reports.printers.text`)."""
+        from ..reports.printers.text import to_text
+        return to_text(self)
 
 
 def monotone(formula, var: str, *, box: dict | None = None, fixed: dict | None = None,
@@ -180,7 +181,7 @@ def monotone(formula, var: str, *, box: dict | None = None, fixed: dict | None =
                 hyp = _defined_where(fnode)     # where f is defined: the derivative's sign there
                 ddoms.update({n: table[n].domain for r_ in hyp for n in r_.symbols() if n in table})
                 r = decide_relation(dnode, rel, Num(Fraction(0)), dict(ddoms), hyp, seconds=2.0, samples=300)
-                if r.verdict == "proved":
+                if r.verdict is Verdict.PROVED:
                     claimed = verdict
                     how = f"d/d{var} {rel} 0 wherever f is defined: {r.text}{relaxed}"
                     break
@@ -232,23 +233,23 @@ def monotone(formula, var: str, *, box: dict | None = None, fixed: dict | None =
         if dnode.symbols():
             hyp = _defined_where(fnode)
             bdoms.update({n: on_box[n] for r_ in hyp for n in r_.symbols() if n in on_box})
-            r = decide_relation(dnode, ">=" if verdict == "increasing" else "<=", Num(Fraction(0)), bdoms,
+            r = decide_relation(dnode, ">=" if verdict == Direction.INCREASING else "<=", Num(Fraction(0)), bdoms,
                                 hyp, seconds=3.0, samples=300)
         else:                  # a constant derivative: its sign in ball arithmetic
             sg = mpb.decide_sign(dnode, {})
-            ok = sg is not None and (sg >= 0 if verdict == "increasing" else sg <= 0)
-            r = SimpleNamespace(verdict="proved" if ok else "unknown", text="constant, ball arithmetic")
-        if r.verdict == "proved":
-            how = f"d/d{var} {'>=' if verdict == 'increasing' else '<='} 0 on the whole box: {r.text}"
+            ok = sg is not None and (sg >= 0 if verdict == Direction.INCREASING else sg <= 0)
+            r = SimpleNamespace(verdict=Verdict.PROVED if ok else Verdict.UNKNOWN, text="constant, ball arithmetic")
+        if r.verdict is Verdict.PROVED:
+            how = f"d/d{var} {'>=' if verdict == Direction.INCREASING else '<='} 0 on the whole box: {r.text}"
             cont = continuity(fnode, var, dict(on_box))
             if cont.ok:
                 return ctx.result(verdict, "certified", f"{how}; f is {cont.text()}")
             open_note = f"{how}, but {cont.text()}"
     if open_note:
-        return _across_breaks(ctx, verdict, open_note, pos if verdict == "increasing" else neg)
+        return _across_breaks(ctx, verdict, open_note, pos if verdict == Direction.INCREASING else neg)
     # the sampled direction is not proved, but one certified pair in that direction refutes
     # the OPPOSITE claim (a function that rises somewhere is not decreasing)
-    rising = verdict == "increasing"
+    rising = verdict == Direction.INCREASING
     pair = next((c for c in (_counterexample(node, var, e, table, rising=rising)
                              for e in (pos if rising else neg)[:5]) if c), None)
     ce = {("increasing_pair" if rising else "decreasing_pair"): pair} if pair else None
@@ -283,9 +284,9 @@ class _Ctx:
         """A verdict established on the box: about the box (--box), the domain (the box is the
         domain), or the default box only — then the verdict word says so."""
         scope = self.box_scope
-        if scope == "default box" and verdict in ("increasing", "decreasing") and self.beyond:
+        if scope == "default box" and verdict in (Direction.INCREASING, Direction.DECREASING) and self.beyond:
             # beyond the default box: a certified pair moving the other way settles the domain
-            rising = verdict == "increasing"
+            rising = verdict == Direction.INCREASING
             far = _pair_search(self.widened(), rising=not rising)
             if far:
                 near = _pair_search(self, rising=rising)
@@ -297,12 +298,12 @@ class _Ctx:
                         {("increasing_pair" if rising else "decreasing_pair"): near,
                          ("decreasing_pair" if rising else "increasing_pair"): far})
         word = verdict + (" on the default box only" if scope == "default box"
-                          and verdict in ("increasing", "decreasing", "constant") else "")
-        if scope == "default box" and verdict in ("increasing", "decreasing", "constant"):
+                          and verdict in _MONOTONE else "")
+        if scope == "default box" and verdict in _MONOTONE:
             detail += (f"; this holds on the default box only, NOT shown on {self.var}'s whole domain "
                        "(give --box to choose the box)")
         return MonotoneResult(self.id, self.var, word, evidence, self.dstr, detail, self.shown, ce,
-                              scope=scope if verdict in ("increasing", "decreasing", "constant") else "domain")
+                              scope=scope if verdict in _MONOTONE else "domain")
 
 
 def _widen(d: Domain, lo: Fraction, hi: Fraction) -> tuple[Fraction, Fraction]:
@@ -368,7 +369,7 @@ def _across_breaks(ctx: _Ctx, verdict: str, open_note: str, local_pts) -> Monoto
     """The derivative has one sign where f is defined, but continuity on the region is not
     established: look for a certified pair of points (across a pole or jump) that contradicts
     the direction; with a local pair in the direction it is 'neither', else only sampled."""
-    rising = verdict == "increasing"
+    rising = verdict == Direction.INCREASING
     contra = _pair_search(ctx, rising=not rising)
     local = next((c for c in (_counterexample(ctx.node, ctx.var, e, ctx.table, rising=rising)
                               for e in local_pts[:5]) if c), None) or _pair_search(ctx, rising=rising)

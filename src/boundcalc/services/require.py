@@ -24,7 +24,8 @@ from ..expr.parser import parse, parse_number
 from ..registry import get_registry
 from ..registry.model import Setting
 from ..values import fmt_fraction
-from .solve import Solution, fmt_value, json_value, relation_holds, solve_relation, trend
+from ..verdicts import Direction, MonotoneEvidence, RequireOutcome
+from .solve import Solution, fmt_value, relation_holds, solve_relation, trend
 
 
 class RequirementResult(Record):
@@ -54,6 +55,15 @@ class RequireResult(Record):
     results: list[RequirementResult] = factory(list)
     skipped: list[str] = factory(list)                 # requirements of the setting free of var
     target: str = ""
+    # looked up in the registry once, when the result is built (printers never reach back):
+    var_domain: str = ""                               # the variable's domain, as written
+    var_description: str = ""
+    descriptions: dict[str, str] = factory(dict)       # input name -> its description
+
+    def to_json(self) -> dict:
+        """JSON-ready data (:mod:`boundcalc.reports.printers.json`)."""
+        from ..reports.printers.json import to_json
+        return to_json(self)
 
     @property
     def solved(self) -> list[RequirementResult]:
@@ -207,7 +217,9 @@ def require(paper: str, setting_name: str | None, overrides: dict[str, str], *,
             raise BoundcalcError(_missing_msg(sorted(missing), p, setting))
         if not relation_holds(rel, env, what=f"constraint {text}"):
             raise BoundcalcError(f"the inputs violate the constraint {text} of {setting.id}")
-    out = RequireResult(setting, var, inputs, derived, target=target or "")
+    out = RequireResult(setting, var, inputs, derived, target=target or "",
+                        var_domain=p.symbols[var].domain.describe(), var_description=p.symbols[var].description,
+                        descriptions={k: p.symbols[k].description for k in inputs if k in p.symbols})
     if tgt is not None:
         items = [(f"target: {target}", "target", "given on the command line", "as given", "", tgt,
                   tgt.symbols())]
@@ -245,12 +257,12 @@ def _solve(rel: Rel, var: str, env: dict, paper, *, what: str, fallback: bool, r
     if rel.op == "==" or t is not None or not fallback:
         return solve_relation(rel, var, env, domain, what=what, structural=t)
     m = _monotone_evidence(rel, var, env, paper, reg, what)
-    if m.direction in ("increasing", "decreasing"):
+    if m.direction in (Direction.INCREASING, Direction.DECREASING):
         # monotone() reports the slack rhs - lhs; the solver wants lhs - rhs
-        hint = -1 if m.direction == "increasing" else 1
+        hint = -1 if m.direction is Direction.INCREASING else 1
         ev = _evidence_text(m, var)
         sol = solve_relation(rel, var, env, domain, what=what, trend_hint=hint, evidence=ev, structural=None)
-        if m.evidence == "proved" or sol.value is None:
+        if m.evidence is MonotoneEvidence.PROVED or sol.value is None:
             return sol
         # the first evidence covers a default box only: re-examine the range the answer rests on
         # ('least': every value below it; 'greatest': values above it, here up to 2*answer + 100)
@@ -264,7 +276,7 @@ def _solve(rel: Rel, var: str, env: dict, paper, *, what: str, fallback: bool, r
             rng, covers = (ans_f, hi), f"beyond {var} = {fmt_fraction(hi)} NOT established"
         m2 = _monotone_evidence(rel, var, env, paper, reg, what,
                                 box={var: (fmt_fraction(rng[0]), fmt_fraction(rng[1]))})
-        if m2.direction == "neither":
+        if m2.direction is Direction.NEITHER:
             cert = {"counterexample": m2.counterexample} if m2.counterexample else {}
             cert["detail"] = m2.detail
             cert["boundary_found"] = fmt_value(sol.value)
@@ -276,9 +288,9 @@ def _solve(rel: Rel, var: str, env: dict, paper, *, what: str, fallback: bool, r
         else:
             sol.monotone = ev + f"; on [{fmt_fraction(rng[0])}, {fmt_fraction(rng[1])}]: {m2.direction} ({m2.evidence})"
         return sol
-    if m.direction == "constant":
+    if m.direction is Direction.CONSTANT:
         return solve_relation(rel, var, env, domain, what=what, trend_hint=0, evidence=m.detail)
-    if m.direction == "neither":
+    if m.direction is Direction.NEITHER:
         cert = {"counterexample": m.counterexample} if m.counterexample else {}
         cert["detail"] = m.detail
         return Solution(var, None, "least", domain.integer, cert,
@@ -297,10 +309,10 @@ def _monotone_evidence(rel, var, env, paper, reg, what, box=None):
 
 
 def _evidence_text(m, var) -> str:
-    side = {"increasing": "decreasing", "decreasing": "increasing"}[m.direction]
+    side = {Direction.INCREASING: "decreasing", Direction.DECREASING: "increasing"}[m.direction]
     box = f" on {var} in [{m.box[var][0]}, {m.box[var][1]}]" if m.box and var in m.box else ""
-    s = f"lhs - rhs is {side} in {var}: {m.evidence}{box if m.evidence != 'proved' else ''}"
-    return s + (" — sampled, NOT a proof" if m.evidence == "sampled" else "")
+    s = f"lhs - rhs is {side} in {var}: {m.evidence}{box if m.evidence is not MonotoneEvidence.PROVED else ''}"
+    return s + (" — sampled, NOT a proof" if m.evidence is MonotoneEvidence.SAMPLED else "")
 
 
 def _in_domain(dom, expr, env, value) -> bool:
@@ -339,13 +351,13 @@ def no_answer_reason(res: RequireResult) -> str | None:
     var = res.var
     for r in res.results:
         sol = r.solution
-        if sol.status == "not monotone":
+        if sol.status is RequireOutcome.NOT_MONOTONE:
             ce = sol.certificate.get("counterexample") or {}
             if "holds_at" in ce:
                 return (f"{r.id} is not monotone in {var}: it holds at {var} = {ce['holds_at']} but fails at "
                         f"{var} = {ce['fails_at']}, so no least or largest {var} answers it")
             return f"{r.id} is not monotone in {var}: {sol.certificate.get('detail', sol.monotone)}"
-        if sol.status == "undecided":
+        if sol.status is RequireOutcome.UNDECIDED:
             return f"{r.id}: no answer for {var}: {sol.certificate.get('note', 'undecided')}"
     if res.feasible is False:
         least = max((r for r in res.solved if r.solution.direction == "least"), key=lambda r: r.solution.value)
@@ -356,40 +368,6 @@ def no_answer_reason(res: RequireResult) -> str | None:
 
 
 def to_json(res: RequireResult) -> dict:
-    """``res`` as the JSON of ``boundcalc require --json``."""
-    b = res.binding
-    p = get_registry().paper(res.setting.paper) if get_registry().has_paper(res.setting.paper) else None
-    syms = p.symbols if p else {}
-    return {
-        "setting": res.setting.id,
-        "setting_name": res.setting.title,
-        "source": res.setting.source,
-        "var": res.var,
-        "domain": syms[res.var].domain.describe() if res.var in syms else "",
-        "description": syms[res.var].description if res.var in syms else "",
-        "target": res.target or None,
-        res.var: json_value(b.solution.value) if b.solution.value is not None else None,
-        "direction": b.solution.direction,
-        "attained": b.solution.attained,
-        "binding": b.id,
-        "feasible": res.feasible,
-        "inputs": {k: {"value": fmt_fraction(v), "from": src,
-                       "description": syms[k].description if k in syms else ""}
-                   for k, (v, src) in sorted(res.inputs.items())},
-        "derived": {k: {"value": None if v is None else mpb.fmt_sig(v, 15), "expression": text, "from": src}
-                    for k, (v, text, src) in res.derived.items()},
-        "requirements": [{
-            "id": r.id, "name": r.name, "source": r.source, "status": r.status,
-            res.var: None if r.solution.value is None else json_value(r.solution.value),
-            "direction": r.solution.direction,
-            "attained": r.solution.attained,
-            "result": r.solution.status,
-            "monotone": r.solution.monotone,
-            "certificate": dict(r.solution.certificate),
-            "qualifier": ("up to the absolute constant(s) " + ", ".join(r.constants)) if r.constants
-            else "exact constant",
-            "note": r.note,
-        } for r in res.results],
-        "skipped": res.skipped,
-        "note": res.setting.note,
-    }
+    """The result as JSON-ready data (:mod:`boundcalc.reports.printers.json`)."""
+    from ..reports.printers.json import to_json as _to_json
+    return _to_json(res)

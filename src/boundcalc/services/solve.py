@@ -32,6 +32,7 @@ from ..expr.domains import Domain
 from ..expr.nodes import Add, Const, Func, Mul, Node, Num, Pow, Ref, Rel, Sym, sub, substitute
 from ..expr.numbers import ExactValue, fmt_decimal, fmt_int, shortest_decimal
 from ..expr.visitor import DESCEND, Visitor, handles, top_down
+from ..verdicts import RequireOutcome, Verdict
 
 MAX_LOG2 = 400_000        # search up to 2^400000 (~10^120000)
 REAL_BITS = 200           # relative width of a real answer's bracket: 2^-REAL_BITS
@@ -246,8 +247,16 @@ class Solution(Record):
     integer: bool
     certificate: dict = factory(dict)
     monotone: str = ""            # how the direction is known
-    status: str = "solved"        # solved | holds everywhere | undecided | not monotone
+    status: RequireOutcome = RequireOutcome.SOLVED   # solved | holds everywhere | undecided | not monotone
     attained: bool | None = True  # False: the value is an infimum/supremum the relation misses
+
+    def __post_init__(self):
+        self.status = RequireOutcome(self.status)
+
+    @property
+    def json_value(self):
+        """The value for JSON (:func:`json_value`); None when there is none."""
+        return None if self.value is None else json_value(self.value)
 
     def __str__(self) -> str:
         if self.value is None:
@@ -582,7 +591,7 @@ def _prove_everywhere(s, negate: bool = False) -> str | None:
                             seconds=3.0, samples=200)
     except (BoundcalcError, RecursionError):
         return None
-    return d.text if d.verdict == "proved" else None
+    return d.text if d.verdict is Verdict.PROVED else None
 
 
 def _box_holds(s, lo: Fraction, hi: Fraction) -> bool:

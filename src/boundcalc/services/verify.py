@@ -17,43 +17,41 @@ from ..expr.domains import Domain
 from ..expr.nodes import Num, Rel, Sym
 from ..expr.parser import parse, parse_number
 from ..registry import get_registry
+from ..verdicts import Layer, Verdict
 from .budget import SAMPLES, SECONDS
 from .decide import _narrow, decide_relation
 
 RELS = ("==", "<=", ">=", "<", ">")
 
 
-@dataclass
+@dataclass(frozen=True)
 class VerifyResult:
     """What :func:`verify` decided about ``statement``, over ``domains`` and under
-    ``assumptions``: the :class:`~.decide.Decision`'s verdict, layer, counterexample and
-    detail."""
+    ``assumptions``: the :class:`~.decide.Decision`s verdict, layer, counterexample and
+    detail. Printed by :mod:`boundcalc.reports.printers` (``describe()`` is the text printer)."""
     statement: str
-    verdict: str                    # proved | disproved | unknown | vacuous (inconsistent assumptions)
+    verdict: Verdict                # proved | disproved | unknown | vacuous (inconsistent assumptions)
     method: str                     # the verdict with its layer: "proved (SMT, after naming sqrt(x*y))"
     assumptions: list[str]
     counterexample: dict | None = None
     detail: str = ""
     domains: dict = field(default_factory=dict)
-    layer: str = ""                 # the layer that decided (decide.LAYERS)
+    layer: Layer | str = ""         # the layer that decided (decide.LAYERS)
     seconds: float = 0.0
 
+    def __post_init__(self):
+        object.__setattr__(self, "verdict", Verdict(self.verdict))
+        if self.layer:
+            object.__setattr__(self, "layer", Layer(self.layer))
+
     def to_json(self) -> dict:
-        return dict(self.__dict__)
+        from ..reports.printers.json import to_json
+        return to_json(self)
 
     def describe(self) -> str:
-        m = self.method
-        s = f"{self.statement}: " + (self.verdict.upper() + m[len(self.verdict):] if m.startswith(self.verdict)
-                                      else f"{self.verdict.upper()} ({m})")
-        if self.domains:           # what the verdict is about: every variable's domain
-            s += "\n  over " + ", ".join(f"{k} {v}" for k, v in self.domains.items())
-        if self.assumptions:
-            s += "\n  assuming " + ", ".join(self.assumptions)
-        if self.counterexample:
-            s += f"\n  counterexample: {self.counterexample}"
-        if self.detail:
-            s += f"\n  {self.detail}"
-        return s
+        """The verdict as ``verify`` prints it (:mod:`boundcalc.reports.printers.text`)."""
+        from ..reports.printers.text import to_text
+        return to_text(self)
 
 
 def verify(lhs: str, rel: str, rhs: str, assume: list[str], *, formulas_path=None,

@@ -45,6 +45,7 @@ from ...errors import BoundcalcError
 from ...registry import get_registry
 from . import (derivation, hypotheses, identity, measured, order, relations, strength as _strength,
                transcription as transcription_mod, vacuity)
+from ...verdicts import Grade
 from .common import _CLAIM_HOOK, _SECONDS_CAP, GRADES, SEVERITIES, Finding
 from .steps import step_coverage
 
@@ -54,7 +55,7 @@ RUNNERS = {"derivation": derivation.run, "order": order.run, "monotone": relatio
            "compare": relations.compare, "restatement": relations.restatement, "vacuity": vacuity.run,
            "identity": identity.run, "measured": measured.run, "transcription": transcription_mod.run}
 # ``check --fail-on LEVEL``: the grades that make the command exit 1
-FAIL_ON = {"error": ("error",), "warning": ("error", "warning", "cannot fail"), "never": ()}
+FAIL_ON = {"error": (Grade.ERROR,), "warning": (Grade.ERROR, Grade.WARNING, Grade.CANNOT_FAIL), "never": ()}
 
 
 @dataclass
@@ -69,7 +70,7 @@ class Report:
 
     @property
     def findings(self) -> list[Finding]:
-        return [r for r in self.results if r.severity != "ok"]
+        return [r for r in self.results if r.severity is not Grade.OK]
 
     def counts(self, paper: str | None = None) -> dict:
         rs = [r for r in self.results if paper is None or r.paper == paper]
@@ -97,27 +98,18 @@ class Report:
         return {"mutated": len(rs), "mutants": sum(r.strength["mutants"] for r in rs),
                 "killed": sum(r.strength["killed"] for r in rs),
                 "passes_killing_some": sum(r.strength["killed"] > 0 for r in rs),
-                "cannot_fail": sum(r.severity == "cannot fail" for r in rs)}
+                "cannot_fail": sum(r.severity is Grade.CANNOT_FAIL for r in rs)}
+
+    def added_assumptions(self) -> list[dict]:
+        """The assumptions the checks add beyond the hypotheses of the results they cover."""
+        return hypotheses.added(self.results)
 
     def to_json(self, timings: bool = True) -> dict:
         """The report as JSON. ``timings=False`` leaves out the wall-clock seconds (the only
-        part that differs between two runs of the same command)."""
-        reasons: dict[str, int] = {}
-        for r in self.findings:
-            reasons[r.reason] = reasons.get(r.reason, 0) + 1
-        out = {"papers": self.papers, "checks_run": len(self.results), "counts": self.counts(),
-               "counts_by_paper": {p: self.counts(p) for p in self.papers},
-               "counts_by_reason": dict(sorted(reasons.items())),
-               "counts_by_kind": self.counts_by_kind()}
-        if self.strength:
-            out["strength"] = self.strength_counts()
-        if timings:
-            out["seconds"] = round(self.seconds, 2)
-        out.update({"findings": [f.to_json() for f in self.findings],
-                    "passed": [r.to_json() for r in self.results if r.severity == "ok"],
-                    "added_assumptions": hypotheses.added(self.results),
-                    "coverage": self.coverage or {}, "step_coverage": self.steps or {}})
-        return out
+        part that differs between two runs of the same command). Printed by
+        :mod:`boundcalc.reports.printers.json`."""
+        from ...reports.printers.json import to_json
+        return to_json(self, timings=timings)
 
     def to_frame(self, passed: bool = True):
         """One row per check (``passed=False``: findings only), a pandas DataFrame."""
@@ -125,13 +117,14 @@ class Report:
         return report_frame(self, passed=passed)
 
     def to_markdown(self) -> str:
-        """The report as Markdown: counts, findings with evidence and re-run commands, coverage."""
-        from .markdown import to_markdown
+        """The report as Markdown: counts, findings with evidence (typeset in the paper's
+        notation) and re-run commands, coverage (:mod:`boundcalc.reports.printers.markdown`)."""
+        from ...reports.printers.markdown import to_markdown
         return to_markdown(self)
 
     def _repr_html_(self) -> str:
-        from ...reports.frames import report_html
-        return report_html(self)
+        from ...reports.printers.html import to_html
+        return to_html(self)
 
 
 def run_checks(paper: str | None = None, *, formulas_path=None, only=None, strength: bool = False,
@@ -190,7 +183,7 @@ def _attach_roots(reg, results: list[Finding]) -> None:
     a root that passes explains nothing, and the finding stands as a root of its own."""
     by_id = {(r.paper, r.check): r for r in results}
     for r in results:
-        if r.severity == "ok":
+        if r.severity is Grade.OK:
             continue
         spec = next((c for c in reg.paper(r.paper).checks if c.id == r.check), None)
         e = spec.fields.get("explained_by") if spec is not None else None
@@ -201,10 +194,10 @@ def _attach_roots(reg, results: list[Finding]) -> None:
                                                      "at this finding's point")
             continue
         root = by_id.get((r.paper, e["check"])) or _run_by_id(reg, r.paper, e["check"])
-        while root.severity != "ok" and root.root:          # attach to the root of the root
+        while root.severity is not Grade.OK and root.root:          # attach to the root of the root
             p, _, c = root.root.partition(".")
             root = by_id.get((p, c)) or _run_by_id(reg, p, c)
-        if root.severity == "ok":
+        if root.severity is Grade.OK:
             r.evidence["declared_root_passed"] = f"{root.paper}.{root.check}"
             continue
         r.root, r.because = f"{root.paper}.{root.check}", e["because"]
@@ -279,7 +272,7 @@ def _only(reg, keys, only):
 
 
 def _run_one(reg, paper, c, options: str = "", strength: bool = False) -> Finding:
-    f = Finding(paper.key, c.id, c.kind, "ok", c.location, c.description,
+    f = Finding(paper.key, c.id, c.kind, Grade.OK, c.location, c.description,
                 reading=c.reading, covers=list(c.covers))
     f.rerun = f"boundcalc check {paper.key} --only {c.id}{options}"
     f.api = (f"boundcalc.services.check.run_checks({paper.key!r}, only=[{c.id!r}]"
@@ -293,11 +286,12 @@ def _run_one(reg, paper, c, options: str = "", strength: bool = False) -> Findin
     finally:
         _CLAIM_HOOK.reset(token)
     _hypotheses_at_counterexample(reg, paper, c, f)
+    f.notation = _notation(paper, f.evidence)
     _grade_reading(f)
     _cap_severity(f, c.fields)
-    if f.severity == "ok" and c.fields.get("identity"):
-        f.grade("identity", "identity", f"records an identity (identity = true), not evidence: {f.message}")
-    elif f.severity == "ok" and strength:
+    if f.severity is Grade.OK and c.fields.get("identity"):
+        f.grade(Grade.IDENTITY, "identity", f"records an identity (identity = true), not evidence: {f.message}")
+    elif f.severity is Grade.OK and strength:
         _mutate(reg, paper, c, f, claims)
     return f
 
@@ -308,7 +302,7 @@ def _mutate(reg, paper, c, f: Finding, claims: dict) -> None:
     cap = _SECONDS_CAP.set(_strength.MUTANT_SECONDS)
     try:
         for label, fields, hook in _strength.mutants(c.kind, c.fields, claims):
-            m = Finding(paper.key, c.id, c.kind, "ok", c.location, c.description)
+            m = Finding(paper.key, c.id, c.kind, Grade.OK, c.location, c.description)
             token = _CLAIM_HOOK.set(hook)
             try:
                 _run_kind(reg, paper, fields, m)
@@ -323,7 +317,7 @@ def _mutate(reg, paper, c, f: Finding, claims: dict) -> None:
         _SECONDS_CAP.reset(cap)
     f.strength = {"mutants": n, "killed": killed, "survivors": survivors}
     if killed == 0:
-        f.grade("cannot fail", "cannot fail",
+        f.grade(Grade.CANNOT_FAIL, "cannot fail",
                 f"cannot fail: passes, but also passes every one of its {n} mutant(s) "
                 f"({'; '.join(survivors) or 'none could be built'}): {f.message}")
 
@@ -333,15 +327,15 @@ def _run_kind(reg, paper, fields, f: Finding) -> None:
     try:
         RUNNERS[f.kind](reg, paper, fields, f)
     except BoundcalcError as e:
-        f.grade("warning", "undecided", f"check could not be run: {e}")
+        f.grade(Grade.WARNING, "undecided", f"check could not be run: {e}")
     except (NotImplementedError, ValueError, TypeError, ZeroDivisionError, RecursionError) as e:
         # SymPy gives up on some expressions (limits of min/max in several variables ...)
-        f.grade("warning", "undecided", f"check could not be run: SymPy could not decide it "
+        f.grade(Grade.WARNING, "undecided", f"check could not be run: SymPy could not decide it "
                                         f"({type(e).__name__}: {str(e)[:120]})")
     except (KeyboardInterrupt, SystemExit):
         raise
     except BaseException as e:           # a time budget's alarm that escaped its layer
-        f.grade("warning", "undecided", f"check could not be run: {type(e).__name__} (time budget)")
+        f.grade(Grade.WARNING, "undecided", f"check could not be run: {type(e).__name__} (time budget)")
 
 
 def _hypotheses_at_counterexample(reg, paper, c, f: Finding) -> None:
@@ -350,7 +344,7 @@ def _hypotheses_at_counterexample(reg, paper, c, f: Finding) -> None:
     which hold there. One that fails (a search bug) does not refute the claim: the
     finding becomes undecided."""
     ce = f.evidence.get("counterexample") if isinstance(f.evidence, dict) else None
-    if f.severity == "ok" or not isinstance(ce, dict) or "derivative_at" in ce or "pair" in ce:
+    if f.severity is Grade.OK or not isinstance(ce, dict) or "derivative_at" in ce or "pair" in ce:
         return
     pt = {k: v for k, v in ce.items() if k not in ("lhs", "rhs")}
     hyps = [h for h in hypotheses.for_check(reg, paper, c.fields) if h.rel.symbols() <= pt.keys()]
@@ -359,32 +353,46 @@ def _hypotheses_at_counterexample(reg, paper, c, f: Finding) -> None:
     rows = hypotheses.status_at(hyps, pt)
     f.evidence["hypotheses_at_counterexample"] = rows
     if any(r["holds"] is not True for r in rows):
-        f.grade("warning", "undecided", f"{f.message} — but the counterexample is not certified inside the "
+        f.grade(Grade.WARNING, "undecided", f"{f.message} — but the counterexample is not certified inside the "
                                         f"hypotheses ({hypotheses.describe(rows)}): not counted")
     else:
         f.message += f" — inside the hypotheses: {hypotheses.describe(rows)}"
 
 
+def _notation(paper, ev) -> dict:
+    """The LaTeX of each symbol the evidence shows (looked up once, when the finding is
+    built): the expressions' symbols and the counterexample's."""
+    if not isinstance(ev, dict):
+        return {}
+    out = {}
+    for v in ev.values():
+        out.update(getattr(v, "names", None) or {})
+    ce = ev.get("counterexample")
+    if isinstance(ce, dict):
+        out.update({k: paper.symbols[k].latex for k in ce if k in paper.symbols and paper.symbols[k].latex})
+    return out
+
+
 def _grade_reading(f: Finding) -> None:
     """A finding that rests on one reading of garbled text, or on comparing two versions
     of the paper (a revision), is a note whatever it would be on the printed text."""
-    if f.reading == "printed" or f.severity not in ("error", "warning"):
+    if f.reading == "printed" or f.severity not in (Grade.ERROR, Grade.WARNING):
         return
     why = {"garbled": "rests on one reading of an expression the text copy garbled",
            "versions": "compares two versions of the paper (a revision, not an inconsistency)",
            "approximate": "checks exactly a step the paper states as an approximation (≈)"}[f.reading]
-    f.message = f"{f.message} — graded a note: it {why} (as printed it would be {'an error' if f.severity == 'error' else 'a warning'})"
+    f.message = f"{f.message} — graded a note: it {why} (as printed it would be {'an error' if f.severity is Grade.ERROR else 'a warning'})"
     f.evidence["grade_on_printed_text"] = f.severity
-    f.severity, f.reason = "note", f"reading: {f.reading}"
+    f.severity, f.reason = Grade.NOTE, f"reading: {f.reading}"
 
 
 def _cap_severity(f: Finding, fields: dict) -> None:
     """A check's declared ``severity`` is the highest grade its finding gets (the loader
     requires a ``note`` saying why whenever it is below 'error'); the grade it would have had
     stays in the evidence."""
-    cap = fields.get("severity", "error")
-    order = ("ok", "note", "warning", "error")
-    if f.severity == "ok" or order.index(f.severity) <= order.index(cap):
+    cap = Grade(fields.get("severity", "error"))
+    order = (Grade.OK, Grade.NOTE, Grade.WARNING, Grade.ERROR)
+    if f.severity is Grade.OK or order.index(f.severity) <= order.index(cap):
         return
     f.evidence["grade_as_found"] = f.severity
     f.message = f"{f.message} — graded a {cap} as declared: {fields['note']}"

@@ -10,11 +10,11 @@ from ...expr.domains import Domain
 from ...expr.nodes import Node, Num, Ref, Sym, substitute
 from ...expr.parser import parse, parse_number
 
-SEVERITIES = ("error", "warning", "note")
-# every grade of a check, worst first: the findings (SEVERITIES), then "cannot fail" (a pass
-# that kills no mutant under --strength), "identity" (a check marked ``identity = true``:
-# it records an identity, not evidence), then "ok" (passed). Only "ok" counts as a pass.
-GRADES = SEVERITIES + ("cannot fail", "identity", "ok")
+# every grade of a check, worst first (boundcalc.verdicts.Grade): the findings (SEVERITIES),
+# then "cannot fail" (a pass that kills no mutant under --strength), "identity" (a check marked
+# ``identity = true``: it records an identity, not evidence), then "ok" (passed). Only "ok"
+# counts as a pass.
+from ...verdicts import GRADES, SEVERITIES, Grade  # noqa: F401
 # seconds one decision may take inside `check` (the CLI's `verify` allows more)
 DECIDE_SECONDS = 4.0
 
@@ -37,7 +37,7 @@ class Finding:
     paper: str
     check: str
     kind: str
-    severity: str          # error | warning | note | ok
+    severity: Grade        # error | warning | note | cannot fail | identity | ok (a str Enum)
     location: str
     message: str
     evidence: dict = field(default_factory=dict)
@@ -54,15 +54,19 @@ class Finding:
     root: str = ""
     because: str = ""
     strength: dict | None = None   # --strength: {"mutants": N, "killed": K, "survivors": [...]}
+    # each symbol of the evidence (the counterexample's, the expressions') -> its LaTeX as the
+    # formula file declares it; for the printers that typeset the evidence, not in the JSON
+    notation: dict = field(default_factory=dict)
+
+    def __post_init__(self):
+        self.severity = Grade(self.severity)
 
     def to_json(self) -> dict:
-        d = dict(self.__dict__)
-        if d["strength"] is None:
-            del d["strength"]
-        return d
+        from ...reports.printers.json import to_json
+        return to_json(self)
 
     def grade(self, severity: str, reason: str, message: str | None = None) -> None:
-        self.severity, self.reason = severity, reason
+        self.severity, self.reason = Grade(severity), reason
         if message is not None:
             self.message = message
 
@@ -108,6 +112,34 @@ def pin(node: Node, values: dict) -> Node:
 
 def subst(reg, paper, mapping: dict, uses=()) -> dict[str, Node]:
     return {k: expr(reg, paper, v, uses) for k, v in (mapping or {}).items()}
+
+
+class Shown(str):
+    """An expression of a finding's evidence: the string is SymPy's text (what the JSON
+    keeps); ``expr`` is the SymPy expression and ``names`` each symbol's LaTeX as the
+    formula file declares it (looked up when the finding is built), for the printers that
+    typeset it (:mod:`boundcalc.reports.printers.evidence`)."""
+
+    def __new__(cls, text: str, expr=None, names: dict | None = None):
+        obj = super().__new__(cls, text)
+        obj.expr, obj.names = expr, dict(names or {})
+        return obj
+
+    def __reduce__(self):          # pickled across the worker processes of `check --jobs`
+        return (Shown, (str(self), self.expr, self.names))
+
+
+def show(node: Node, reg=None, paper=None) -> Shown:
+    """The expression as SymPy text (:func:`boundcalc.backends.sym.to_sympy_text`),
+    carrying the SymPy expression it was printed from and, given the registry and paper,
+    the LaTeX of its symbols."""
+    from ...backends.sym import simplified
+    e = simplified(node)
+    names = {}
+    if reg is not None and paper is not None:
+        table = reg.symbol_table(node, paper.key)
+        names = {n: table[n].latex for n in node.symbols() if n in table and table[n].latex}
+    return Shown(str(e), e, names)
 
 
 def values(reg, paper, at: dict, uses=()) -> dict[str, Fraction]:

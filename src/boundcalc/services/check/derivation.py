@@ -23,8 +23,8 @@ from fractions import Fraction
 from ...errors import BoundcalcError
 from ...expr.nodes import Func, Mul, Num, Pow, Rel, sub, substitute
 from . import hypotheses
-from ...backends.sym import to_sympy_text
-from .common import Finding, claim as _claim, decide, domains, formula, hidden_constants, pin, subst
+from .common import Finding, claim as _claim, decide, domains, formula, hidden_constants, pin, show, subst
+from ...verdicts import Grade, Verdict
 
 # a least constant above this is a warning ("large hidden constant"): a ≲ or "some
 # constant C" that needs more than 100 hides more than a reader would assume
@@ -52,7 +52,7 @@ def run(reg, paper, t, f: Finding):
             ratio_ok = False
     else:
         c_side, d_side = claim, derived
-    f.evidence = {"claim": to_sympy_text(c_side), "derived_from_premise": to_sympy_text(d_side)}
+    f.evidence = {"claim": show(c_side, reg, paper), "derived_from_premise": show(d_side, reg, paper)}
     hyps = hypotheses.for_check(reg, paper, t, c_side.symbols() | d_side.symbols())
     extra = hypotheses.relations(hyps)
     if hyps:
@@ -71,12 +71,12 @@ def run(reg, paper, t, f: Finding):
         f.evidence["hidden_constants"] = {k: str(v) for k, v in consts.items()}
     inh = hypotheses.inherited_count(hyps)
     eq = hypotheses.decide_within(c0, "==", d0, doms, ex0, inh, statement="claim == derived")
-    if eq.verdict == "proved":
+    if eq.verdict is Verdict.PROVED:
         f.message = "follows exactly: the printed statement equals the premise after the substitutions" + (
             _at(consts) if consts else "") + f" [{eq.method}]"
         return
     if direction == "equal":
-        if eq.verdict == "disproved":
+        if eq.verdict is Verdict.DISPROVED:
             f.evidence["counterexample"] = eq.counterexample
             k = _constant_factor(c0, d0, doms, ex0) if ratio_ok else None
             safe = _safe_relation(reg, paper, t["claim"], claim)
@@ -84,25 +84,25 @@ def run(reg, paper, t, f: Finding):
                 f.evidence["claim/derived"] = _num(k)
                 looser = safe is not None and ((k > 1) == (safe == ">="))
                 if looser:
-                    f.grade("warning", "looser constant",
+                    f.grade(Grade.WARNING, "looser constant",
                             f"valid but looser than stated: the printed statement is {_num(k)} times what the "
                             f"premise gives{_at(consts) if consts else ''}")
                 else:
-                    f.grade("error", "false as printed",
+                    f.grade(Grade.ERROR, "false as printed",
                             f"not implied as printed: the printed statement is {_num(k)} times what the premise "
                             f"gives{_at(consts) if consts else ''}"
                             + (", on the unsafe side" if safe else ""))
                 return
-            f.grade("error", "false as printed", "not implied as printed: the premise with the stated "
+            f.grade(Grade.ERROR, "false as printed", "not implied as printed: the premise with the stated "
                     f"substitutions gives a different expression{_at(consts) if consts else ''} [{eq.method}]")
         else:
-            f.grade("warning", "undecided", f"undecided: could not decide whether the printed statement "
+            f.grade(Grade.WARNING, "undecided", f"undecided: could not decide whether the printed statement "
                     f"equals the derived one [{eq.method}]")
         return
     rel = ">=" if direction == "upper" else "<="
     r = hypotheses.decide_within(c0, rel, d0, doms, ex0, inh, statement=f"claim {rel} derived")
     f.evidence["verdict"] = r.method
-    if r.verdict == "proved":
+    if r.verdict is Verdict.PROVED:
         k = _constant_factor(c0, d0, doms, ex0) if ratio_ok else None
         if k is not None:
             f.evidence["claim/derived"] = _num(k)
@@ -110,15 +110,15 @@ def run(reg, paper, t, f: Finding):
                      f"gives{_at(consts) if consts else ''}"
                      + (f", by the constant factor {_num(k)}" if k is not None else "") + f" [{r.method}]")
         return
-    if r.verdict == "disproved":
+    if r.verdict is Verdict.DISPROVED:
         f.evidence["counterexample"] = r.counterexample
     if not consts:
-        if r.verdict == "disproved":
-            f.grade("error", "false as printed", f"not implied: the printed bound is "
+        if r.verdict is Verdict.DISPROVED:
+            f.grade(Grade.ERROR, "false as printed", f"not implied: the printed bound is "
                     f"{'smaller' if direction == 'upper' else 'larger'} than what the premise gives at "
                     f"some point [{r.method}]")
         else:
-            f.grade("warning", "undecided", f"undecided: no proof that the printed statement is a valid "
+            f.grade(Grade.WARNING, "undecided", f"undecided: no proof that the printed statement is a valid "
                     f"{direction} bound, no counterexample [{r.method}]")
         return
     _existential(reg, paper, t, f, c_side, d_side, extra, consts, doms, rel, r, ratio_ok, direction, hyps)
@@ -139,12 +139,12 @@ def _existential(reg, paper, t, f, c_side, d_side, extra, consts, doms, rel, r0,
             f.evidence["ratio_growth"] = grows
             power = [g for g in grows if g["power"] > 0]
             if power:
-                f.grade("error", "false as printed",
+                f.grade(Grade.ERROR, "false as printed",
                         f"not implied for any value of the hidden constant(s) {', '.join(consts)}: the ratio "
                         f"{'derived/claim' if direction == 'upper' else 'claim/derived'} grows like "
                         + ", ".join(f"{g['growth']} as {g['var']} -> {g['limit']}" for g in power))
             else:
-                f.grade("warning", "polylog factor",
+                f.grade(Grade.WARNING, "polylog factor",
                         "implied only up to a polylog factor: the ratio grows like "
                         + ", ".join(f"{g['growth']} as {g['var']} -> {g['limit']}" for g in grows))
             return
@@ -152,7 +152,7 @@ def _existential(reg, paper, t, f, c_side, d_side, extra, consts, doms, rel, r0,
     if least:
         f.evidence["least_constants"] = least
         if all(x.get("none_works") for x in least):
-            f.grade("error", "false as printed",
+            f.grade(Grade.ERROR, "false as printed",
                     "no constant works: " + "; ".join(
                         f"{x['constant']} must be >= {x['lower']:.6g} at one point and <= {x['upper']:.6g} at "
                         f"another, both inside the hypotheses (ratios in ball arithmetic)" for x in least))
@@ -163,7 +163,7 @@ def _existential(reg, paper, t, f, c_side, d_side, extra, consts, doms, rel, r0,
             big = [x for x in ok if x["sufficient"] > LEAST_THRESHOLD]
             declared_big = [x for x in ok if x["constant"] in declared and x["sufficient"] > consts[x["constant"]]]
             if declared_big or (big and len(big) == len(ok)):
-                f.grade("warning", "large hidden constant",
+                f.grade(Grade.WARNING, "large hidden constant",
                         f"holds only with a larger constant: {shown}" + (
                             f" (above the threshold {LEAST_THRESHOLD} for a hidden constant)" if big else
                             f"; the stated {_vals({x['constant']: consts[x['constant']] for x in declared_big})} "
@@ -179,7 +179,7 @@ def _existential(reg, paper, t, f, c_side, d_side, extra, consts, doms, rel, r0,
         if not _survives(c, rel, d, doms, ex):
             continue
         r = decide(c, rel, d, doms, ex, statement=f"claim {rel} derived with {_vals(vals)}")
-        if r.verdict != "proved":
+        if r.verdict is not Verdict.PROVED:
             continue
         f.evidence["witness"] = {"constants": {n: str(v) for n, v in vals.items()}, "verdict": r.method}
         est = _threshold(c_side, d_side, extra, consts, own, doms, rel, k)
@@ -187,7 +187,7 @@ def _existential(reg, paper, t, f, c_side, d_side, extra, consts, doms, rel, r0,
             f.evidence["sampled_threshold"] = f"about {est:.4g} x the default (sampled, not certified)"
         large = sorted(declared & set(consts))
         if large:
-            f.grade("warning", "large hidden constant",
+            f.grade(Grade.WARNING, "large hidden constant",
                     f"holds only with a larger constant: {_vals(vals)} works [{r.method}]"
                     + (f" (sampled threshold about {est:.3g} x {_vals({n: consts[n] for n in sorted(own)})})"
                        if est is not None else "")
@@ -198,7 +198,7 @@ def _existential(reg, paper, t, f, c_side, d_side, extra, consts, doms, rel, r0,
                          f"{direction} bound of what the premise gives [{r.method}]; at {_vals(consts)} it "
                          f"{'fails' if r0.verdict == 'disproved' else 'is undecided'}")
         return
-    if r0.verdict == "disproved" and not least:
+    if r0.verdict is Verdict.DISPROVED and not least:
         ends = []
         for k in (FACTORS[-2], FACTORS[-1]):
             vals = {n: v * k if n in own else v for n, v in consts.items()}
@@ -206,25 +206,25 @@ def _existential(reg, paper, t, f, c_side, d_side, extra, consts, doms, rel, r0,
             r = decide(pin(c_side, vals), rel, pin(d_side, vals), doms, ex,
                        statement=f"claim {rel} derived with {_vals(vals)}")
             ends.append((vals, r))
-        if all(r.verdict == "disproved" for _, r in ends):
+        if all(r.verdict is Verdict.DISPROVED for _, r in ends):
             f.evidence["counterexamples_at_extreme_constants"] = {
                 _vals(v): r.counterexample for v, r in ends}
-            f.grade("warning", "undecided",
+            f.grade(Grade.WARNING, "undecided",
                     f"undecided: the claim fails with its hidden constant(s) {', '.join(sorted(own))} at 1e-8, 1 "
                     f"and 1e8 times {_vals({n: consts[n] for n in sorted(own)})} (certified counterexamples "
                     f"[{r0.method}]), but no proof that no constant works (the ratio is not shown unbounded)")
             return
-        f.grade("warning", "undecided",
+        f.grade(Grade.WARNING, "undecided",
                 f"undecided: fails with the hidden constant(s) at {_vals(consts)} [{r0.method}], but no "
                 f"proof that a larger or smaller constant works and no proof that none does")
-    elif r0.verdict == "disproved":
+    elif r0.verdict is Verdict.DISPROVED:
         est = "; ".join(f"{x['constant']} about {x['sampled_sup']:.4g} (sampled)" for x in least)
-        f.grade("warning", "undecided",
+        f.grade(Grade.WARNING, "undecided",
                 f"undecided: fails with the hidden constant(s) at {_vals(consts)} [{r0.method}]; the least "
                 f"constant that would work is {est}, but no proof that it works and none that the ratio is "
                 f"unbounded")
     else:
-        f.grade("warning", "undecided", f"undecided: no proof for any tried value of the hidden "
+        f.grade(Grade.WARNING, "undecided", f"undecided: no proof for any tried value of the hidden "
                 f"constant(s) {', '.join(consts)}, no counterexample [{r0.method}]")
 
 
@@ -242,7 +242,7 @@ def _constant_factor(c, d, doms, extra):
         return None
     k = Fraction(float(np.median(r))).limit_denominator(10 ** 6)
     ok = decide(c, "==", Mul((Num(k), d)), doms, extra, statement="claim == k * derived", seconds=2.0)
-    return k if ok.verdict == "proved" else None
+    return k if ok.verdict is Verdict.PROVED else None
 
 
 def _safe_relation(reg, paper, ref, claim) -> str | None:
@@ -408,10 +408,10 @@ def _least_constants(c_side, d_side, extra, consts, own, doms, rel) -> list[dict
                 continue
             r = _decide_difference(pin(c, {name: cf}), rel, d, doms, ex,
                                    statement=f"claim {rel} derived with {name} = {cf}")
-            if r.verdict == "proved":
+            if r.verdict is Verdict.PROVED:
                 row.update(certified=True, sufficient=float(cf), verdict=r.method)
                 break
-            unknown += r.verdict == "unknown"
+            unknown += r.verdict is Verdict.UNKNOWN
         out.append(row)
     return out
 

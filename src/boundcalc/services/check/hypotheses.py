@@ -15,6 +15,7 @@ from fractions import Fraction
 
 from ...expr.nodes import Node, Num, Ref, Rel, Sym, sub, substitute
 from ...expr.parser import parse
+from ...verdicts import Verdict
 
 # the hypotheses that share no symbol with a check's expressions are left out (they
 # constrain nothing the check evaluates); a hypothesis on a hidden constant of the
@@ -216,7 +217,7 @@ def decide_within(a, rel: str, b, doms: dict, extra: list, inherited: int, *, st
         own = list(extra[inherited:])
         used = a.symbols() | b.symbols() | set().union(*(r.symbols() for r in own))
         r = decide(a, rel, b, {n: d for n, d in doms.items() if n in used}, own, statement=statement, **kw)
-        if r.verdict == "proved":
+        if r.verdict is Verdict.PROVED:
             return r
     return decide(a, rel, b, doms, extra, statement=statement, **kw)
 

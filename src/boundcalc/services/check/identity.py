@@ -5,6 +5,7 @@ from fractions import Fraction
 
 from ...errors import BoundcalcError
 from .common import Finding, claim, expr, values
+from ...verdicts import Grade
 
 
 def run(reg, paper, t, f: Finding):
@@ -25,7 +26,7 @@ def run(reg, paper, t, f: Finding):
     r = continuity_radius(fn, var, env)
     if r is None:
         f.evidence = {"at": {k: str(x) for k, x in env.items()}}
-        f.grade("warning", "undecided", f"no finite difference at {var} = {env[var]}: the point is at or "
+        f.grade(Grade.WARNING, "undecided", f"no finite difference at {var} = {env[var]}: the point is at or "
                                         "too close to a pole, jump or end of definedness of the function")
         return
     h = min(Fraction(1, 10 ** 15), r / 10 ** 12)
@@ -43,7 +44,7 @@ def run(reg, paper, t, f: Finding):
     f.evidence = {"finite_difference": mpmath.nstr(fd, 20), "printed": mpmath.nstr(printed, 20),
                   "relative_error": mpmath.nstr(rel, 5), "at": {k: str(x) for k, x in env.items()}}
     if rel > tol:
-        f.grade("error", "false as printed", f"the printed derivative d/d{var} does not match finite "
+        f.grade(Grade.ERROR, "false as printed", f"the printed derivative d/d{var} does not match finite "
                                              f"differences (rel. error {mpmath.nstr(rel, 3)})")
     else:
         f.message = (f"the printed derivative d/d{var} matches finite differences "

@@ -15,6 +15,7 @@ from fractions import Fraction
 from ...errors import BoundcalcError
 from ...expr.parser import parse_number
 from .common import Finding, claim, expr
+from ...verdicts import Grade
 
 
 def sizes_of(t) -> dict:
@@ -64,7 +65,7 @@ def run(reg, paper, t, f: Finding):
         f.message = (f"the engine measures {shown}, the stated {t['expected']} = {expected:.6g} "
                      f"(within tol {f.evidence['tol']}, atol {f.evidence['atol']})")
     else:
-        f.grade("error", "false as printed",
+        f.grade(Grade.ERROR, "false as printed",
                 f"the engine measures {shown} on the paper's data model where the paper's statement gives "
                 + (f"{t['expected']} = {expected:.6g}" if node.symbols() else f"{expected:.6g}")
                 + f": off by {float(np.max(err)):.3g}"

@@ -21,6 +21,7 @@ from ...expr.nodes import Num, Pow, Rel, Sym, substitute
 from ...expr.parser import parse, parse_number
 from .common import Finding, claim, expr, formula_id
 from .growth import growth
+from ...verdicts import Grade
 
 _PRIMES = (13, 17, 19, 23, 29, 31, 37, 41, 43, 47, 53, 59, 61, 67, 71, 73)
 
@@ -56,10 +57,10 @@ def run(reg, paper, t, f: Finding):
         return
     where = " | ".join(_summary(rows, name) for name in dict.fromkeys(r["regime"] for r in rows))
     if all(r["power_agrees"] for r in bad):
-        f.grade("warning", "polylog factor",
+        f.grade(Grade.WARNING, "polylog factor",
                 f"stated {relation}({t['order']}) is off only by a polylog factor — {where}")
     else:
-        f.grade("error", "false as printed", f"stated {relation}({t['order']}) disagrees with the exact growth "
+        f.grade(Grade.ERROR, "false as printed", f"stated {relation}({t['order']}) disagrees with the exact growth "
                                              f"— {where}")
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from ...expr.nodes import Rel, sub, substitute
 from . import hypotheses
-from ...backends.sym import to_sympy_text
-from .common import Finding, claim, decide, domains, expr, formula, formula_id, subst
+from .common import Finding, claim, decide, domains, expr, formula, formula_id, show, subst
+from ...verdicts import Direction, Grade, MonotoneEvidence, Verdict
 
 
 def compare(reg, paper, t, f: Finding):
@@ -21,13 +21,13 @@ def compare(reg, paper, t, f: Finding):
     f.evidence = {"verdict": r.method, "counterexample": r.counterexample}
     if hyps:
         f.evidence["hypotheses"] = [h.to_json() for h in hyps]
-    if r.verdict == "proved":
+    if r.verdict is Verdict.PROVED:
         f.message = f"holds [{r.method}]"
-    elif r.verdict == "disproved":
-        f.grade("error", "false as printed",
+    elif r.verdict is Verdict.DISPROVED:
+        f.grade(Grade.ERROR, "false as printed",
                 f"does not hold: {t['lhs']} {t['rel']} {t['rhs']} fails at a certified point [{r.method}]")
     else:
-        f.grade("warning", "undecided", f"undecided: no proof, no counterexample [{r.method}]")
+        f.grade(Grade.WARNING, "undecided", f"undecided: no proof, no counterexample [{r.method}]")
 
 
 def restatement(reg, paper, t, f: Finding):
@@ -35,7 +35,7 @@ def restatement(reg, paper, t, f: Finding):
     b = claim("b", substitute(formula(reg, paper, t["b"]), subst(reg, paper, t.get("substitute"))))
     if isinstance(a, Rel) and isinstance(b, Rel):
         a, b = sub(a.lhs, a.rhs), sub(b.lhs, b.rhs)
-    f.evidence = {"a": to_sympy_text(a), "b": to_sympy_text(b)}
+    f.evidence = {"a": show(a, reg, paper), "b": show(b, reg, paper)}
     hyps = hypotheses.for_check(reg, paper, t, a.symbols() | b.symbols())
     if hyps:
         f.evidence["hypotheses"] = [h.to_json() for h in hyps]
@@ -43,14 +43,14 @@ def restatement(reg, paper, t, f: Finding):
     r = hypotheses.decide_within(a, "==", b, doms, hypotheses.relations(hyps), hypotheses.inherited_count(hyps),
                                  statement=f"{t['a']} == {t['b']}")
     f.evidence["verdict"] = r.method
-    if r.verdict == "proved":
+    if r.verdict is Verdict.PROVED:
         f.message = f"the two statements are identical [{r.method}]"
-    elif r.verdict == "disproved":
+    elif r.verdict is Verdict.DISPROVED:
         f.evidence["counterexample"] = r.counterexample
-        f.grade("error", "false as printed",
+        f.grade(Grade.ERROR, "false as printed",
                 f"the restatements differ: {t['a']} and {t['b']} give different values [{r.method}]")
     else:
-        f.grade("warning", "undecided", f"undecided: could not decide whether the two statements agree "
+        f.grade(Grade.WARNING, "undecided", f"undecided: could not decide whether the two statements agree "
                                         f"[{r.method}]")
 
 
@@ -66,7 +66,7 @@ def monotone(reg, paper, t, f: Finding):
     if not [h for h in hyps if h.origin == "added by the check"]:
         r = run(Subject(fid, reg.resolved(fid), reg.symbol_table(fid)), t["var"], box=box, fixed=t.get("fixed"))
     if hyps and (r is None or r.direction != want or r.scope == "default box"
-                 or r.evidence not in ("proved", "certified")):
+                 or r.evidence not in (MonotoneEvidence.PROVED, MonotoneEvidence.CERTIFIED)):
         # not shown over the whole range: decided where the hypotheses hold
         return _monotone_within(reg, paper, t, f, node, hyps, box)
     f.evidence = {"verdict": r.verdict, "evidence": r.evidence, "derivative": r.derivative, "box": r.box,
@@ -76,25 +76,25 @@ def monotone(reg, paper, t, f: Finding):
     if getattr(r, "layer", None):
         f.evidence["layer"] = r.layer
     if r.direction == want:
-        if r.evidence == "sampled":
-            f.grade("note", "sampled only", f"stated {want} in {t['var']}: only sampled (no proof, no certificate)")
+        if r.evidence is MonotoneEvidence.SAMPLED:
+            f.grade(Grade.NOTE, "sampled only", f"stated {want} in {t['var']}: only sampled (no proof, no certificate)")
         elif r.scope == "default box":
-            f.grade("note", "default box only", f"stated {want} in {t['var']}: {r.evidence} on the default box "
+            f.grade(Grade.NOTE, "default box only", f"stated {want} in {t['var']}: {r.evidence} on the default box "
                                                 f"{r.box} only, not on the whole domain")
         else:
             f.message = f"stated {want} in {t['var']}: {r.evidence}"
-    elif r.scope != "default box" and r.direction in ("neither", "increasing", "decreasing", "constant") \
-            and r.evidence in ("proved", "certified", "counterexample"):
-        f.grade("error", "false as printed", f"stated {want} in {t['var']}, but it is {r.direction} ({r.evidence})")
+    elif r.scope != "default box" and r.direction is not Direction.UNKNOWN \
+            and r.evidence in (MonotoneEvidence.PROVED, MonotoneEvidence.CERTIFIED, MonotoneEvidence.COUNTEREXAMPLE):
+        f.grade(Grade.ERROR, "false as printed", f"stated {want} in {t['var']}, but it is {r.direction} ({r.evidence})")
     elif (r.counterexample or {}).get({"decreasing": "increasing_pair", "increasing": "decreasing_pair"}.get(want, "")):
         pair = r.counterexample[{"decreasing": "increasing_pair", "increasing": "decreasing_pair"}[want]]
         v = t["var"]
-        f.grade("error", "false as printed",
+        f.grade(Grade.ERROR, "false as printed",
                 f"stated {want} in {v}, but f {'rises' if want == 'decreasing' else 'falls'} from "
                 f"{v} = {pair[v + '_1']} to {pair[v + '_2']} (f: {pair['f_1']} -> {pair['f_2']}, compared in "
                 f"ball arithmetic); elsewhere {r.verdict} ({r.evidence})")
     else:
-        f.grade("warning", "undecided", f"stated {want} in {t['var']}: not confirmed ({r.verdict}, {r.evidence})")
+        f.grade(Grade.WARNING, "undecided", f"stated {want} in {t['var']}: not confirmed ({r.verdict}, {r.evidence})")
 
 
 def _monotone_within(reg, paper, t, f: Finding, node, hyps, box):
@@ -122,22 +122,22 @@ def _monotone_within(reg, paper, t, f: Finding, node, hyps, box):
     nowhere = _nowhere(hyps, extra, doms)
     if nowhere:
         f.evidence = {"hypotheses": [h.to_json() for h in hyps], "outside": nowhere}
-        f.grade("note", "outside the hypotheses",
+        f.grade(Grade.NOTE, "outside the hypotheses",
                 "outside the hypotheses: " + "; ".join(f"{x['hypothesis']} [{x['from']}] fails at every point of "
                                                        f"the check's range ({x['verdict']})" for x in nowhere)
                 + f" — the result is not stated there, so its monotonicity in {v} there is not the paper's claim")
         return
     deriv = from_sympy(to_sympy(node, {}).diff(to_sympy(_sym(v), {})))
-    f.evidence = {"hypotheses": [h.to_json() for h in hyps], "derivative": to_sympy_text(deriv)}
+    f.evidence = {"hypotheses": [h.to_json() for h in hyps], "derivative": show(deriv, reg, paper)}
     rel = "<=" if want == "decreasing" else ">="
     r = decide(deriv, rel, Num(Fraction(0)), dict(doms), extra,
                statement=f"d/d{v} {rel} 0 within the hypotheses")
     f.evidence["verdict"] = r.method
-    if r.verdict == "proved":
+    if r.verdict is Verdict.PROVED:
         f.message = f"stated {want} in {v}: d/d{v} {rel} 0 wherever the hypotheses hold [{r.method}]"
         return
-    if r.verdict != "disproved":
-        f.grade("warning", "undecided", f"stated {want} in {v}: not decided within the hypotheses "
+    if r.verdict is not Verdict.DISPROVED:
+        f.grade(Grade.WARNING, "undecided", f"stated {want} in {v}: not decided within the hypotheses "
                                         f"[{r.method}]")
         return
     at = {k: hypotheses._frac(x) for k, x in r.counterexample.items() if k not in ("lhs", "rhs")}
@@ -148,12 +148,12 @@ def _monotone_within(reg, paper, t, f: Finding, node, hyps, box):
     f.evidence["counterexample"] = {"derivative_at": {k: str(x) for k, x in at.items()},
                                     "derivative": r.counterexample.get("lhs")}
     if pair is None:
-        f.grade("warning", "undecided",
+        f.grade(Grade.WARNING, "undecided",
                 f"stated {want} in {v}: the derivative has the wrong sign at a point inside the hypotheses "
                 f"[{r.method}], but no certified pair of points inside them was found")
         return
     f.evidence["counterexample"]["pair"] = pair
-    f.grade("error", "false as printed",
+    f.grade(Grade.ERROR, "false as printed",
             f"stated {want} in {v}, but within the hypotheses f {'rises' if want == 'decreasing' else 'falls'} "
             f"from {v} = {pair[v + '_1']} to {pair[v + '_2']} (f: {pair['f_1']} -> {pair['f_2']}, compared in "
             f"ball arithmetic); at both points: {hypotheses.describe(pair['hypotheses_1'])}")
@@ -169,7 +169,7 @@ def _nowhere(hyps, extra, doms) -> list[dict]:
             continue
         d = decide(r.lhs, neg[r.op], r.rhs, {n: doms[n] for n in r.symbols()}, statement=f"not ({h.text})",
                    seconds=2.0)
-        if d.verdict == "proved":
+        if d.verdict is Verdict.PROVED:
             out.append({"hypothesis": h.text, "from": h.where, "verdict": d.method})
     return out
 
@@ -254,22 +254,22 @@ def _approximate(t, f: Finding, a, b, doms, hyps):
     r = decide(err, "<=", scale, doms, extra, statement=f"|{t['lhs']} - {t['rhs']}| <= {tol} |{t['rhs']}|")
     f.evidence["verdict"] = r.method
     shown = f"relative error {worst['relative_error']} at most (sampled)" if worst else ""
-    if r.verdict == "proved":
+    if r.verdict is Verdict.PROVED:
         f.message = (f"approximation within the tolerance {_pct(tol)} over the stated range [{r.method}]"
                      + (f"; {shown}" if shown else ""))
-    elif r.verdict == "disproved":
+    elif r.verdict is Verdict.DISPROVED:
         ce = r.counterexample
         f.evidence["counterexample"] = ce
         at = {k: v for k, v in ce.items() if k not in ("lhs", "rhs")}
         e = mpb.evaluate(err, {k: Fraction(v) for k, v in at.items()}, digits=15) / abs(
             mpb.evaluate(b, {k: Fraction(v) for k, v in at.items()}, digits=15))
-        f.grade("warning", "approximation",
+        f.grade(Grade.WARNING, "approximation",
                 f"approximation beyond the tolerance {_pct(tol)}: relative error {mpmath.nstr(e, 4)} at "
                 + ", ".join(f"{k} = {v}" for k, v in at.items())
                 + (f" ({hypotheses.describe(hypotheses.status_at(hyps, at))})" if hyps else "")
                 + (f"; largest sampled {worst['relative_error']}" if worst else "") + f" [{r.method}]")
     else:
-        f.grade("warning", "undecided", f"approximation: undecided whether the relative error stays within "
+        f.grade(Grade.WARNING, "undecided", f"approximation: undecided whether the relative error stays within "
                                         f"{_pct(tol)} [{r.method}]" + (f"; {shown}" if shown else ""))
 
 

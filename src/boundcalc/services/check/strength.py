@@ -33,6 +33,7 @@ from fractions import Fraction
 
 from ...expr.nodes import Add, Const, Func, Mul, Node, Num, Pow, Ref, Rel, Sym
 from ...expr.visitor import Visitor, handles
+from ...verdicts import Grade
 
 MUTANT_SECONDS = 1.0
 MAX_POW = 2
@@ -179,4 +180,4 @@ def mutants(kind: str, fields: dict, claims: dict) -> list[tuple[str, dict, obje
 
 
 def killed_by(finding) -> bool:
-    return finding.severity != "ok" and finding.reason not in NOT_KILLED
+    return finding.severity is not Grade.OK and finding.reason not in NOT_KILLED

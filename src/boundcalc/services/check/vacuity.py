@@ -16,6 +16,7 @@ from ...errors import BoundcalcError
 from ...expr.nodes import Rel
 from . import hypotheses
 from .common import Finding, claim, expr, formula, values
+from ...verdicts import Grade
 
 
 def run(reg, paper, t, f: Finding):
@@ -41,7 +42,7 @@ def run(reg, paper, t, f: Finding):
         v = mpb.evaluate(node, env, digits=15, what=t["formula"])
     except BoundcalcError as e:
         f.evidence = {"at": at}
-        f.grade("error", "invalid bound", f"the bound has no value at the paper's setting: {e}")
+        f.grade(Grade.ERROR, "invalid bound", f"the bound has no value at the paper's setting: {e}")
         return
     triv = mpb.evaluate(expr(reg, paper, t["trivial"]), env, digits=15)
     exact = t.get("trivial_is", "exact") == "exact"
@@ -49,7 +50,7 @@ def run(reg, paper, t, f: Finding):
                   "trivial_is": "exact" if exact else "an upper bound on the trivial value", "at": at}
     s = lambda x: mpmath.nstr(x, 6)  # noqa: E731
     if not mpmath.isfinite(v):
-        f.grade("error", "invalid bound", f"the bound is {s(v)} at the paper's setting")
+        f.grade(Grade.ERROR, "invalid bound", f"the bound is {s(v)} at the paper's setting")
         return
     limit_key = "floor" if upper else "ceiling"
     limit = t.get(limit_key, "0" if upper else None)
@@ -57,19 +58,19 @@ def run(reg, paper, t, f: Finding):
         lim = mpb.evaluate(expr(reg, paper, limit), env, digits=15)
         f.evidence[limit_key] = mpmath.nstr(lim, 10)
         if (v < lim) if upper else (v > lim):
-            f.grade("error", "invalid bound",
+            f.grade(Grade.ERROR, "invalid bound",
                     f"invalid at the paper's setting: the {'upper' if upper else 'lower'} bound is {s(v)}, "
                     f"{'below the least' if upper else 'above the largest'} value the quantity can take "
                     f"({s(lim)}) — an error of the bound, not a non-vacuous bound")
             return
     if (v >= triv) if upper else (v <= triv):
-        f.grade("warning", "vacuous",
+        f.grade(Grade.WARNING, "vacuous",
                 f"vacuous at the paper's setting: the bound is {s(v)}, "
                 f"{'above' if upper else 'below'} the trivial value {s(triv)}")
     elif exact:
         f.message = f"non-vacuous at the paper's setting: {s(v)} vs the exact trivial value {s(triv)}"
     else:
-        f.grade("warning", "undecided",
+        f.grade(Grade.WARNING, "undecided",
                 f"inconclusive: the bound {s(v)} is below {s(triv)}, but that is only an upper bound on "
                 f"the trivial value, so it does not show non-vacuity")
 
@@ -100,7 +101,7 @@ def _outside(reg, paper, t, f: Finding, node, env, at) -> bool:
     except Exception:
         v = "undefined"
     f.evidence.update({"value": v, "at": at})
-    f.grade("note", "outside the hypotheses",
+    f.grade(Grade.NOTE, "outside the hypotheses",
             "outside the hypotheses: " + "; ".join(_fails_by(r) for r in bad)
             + f" at the check's point — the result is not stated there (its value there: {v}; "
             "neither a valid nor an invalid bound)")

@@ -1,0 +1,53 @@
+"""What every people-facing printer of a comparison table shows (a helper module the
+printers share; it imports no printer): the columns, the cells of a row as short text, the
+caption (the settings and the seed), the notes, and the rich table built from them."""
+from __future__ import annotations
+
+from ..numfmt import fmt_human, fmt_settings, yesno
+
+# the columns of a comparison table as people read it
+COLUMNS = ("quantity", "source", "bound", "measured", "bound/measured", "holds", "hypotheses met",
+           "constant")
+
+
+def cells(r) -> list[str]:
+    """One row of :data:`COLUMNS`, numbers to 3 digits."""
+    return [r.quantity, r.source, fmt_human(r.bound), fmt_human(r.measured), fmt_human(r.ratio),
+            yesno(r.holds), yesno(r.hypotheses_met) + (f" ({r.hypotheses})" if r.hypotheses else ""),
+            r.constant]
+
+
+def caption(t) -> str:
+    return f"settings: {fmt_settings(t.settings)}; seed {t.seed}"
+
+
+def notes(t) -> list[str]:
+    """Each row's note (``quantity: note``), then the table's notes."""
+    return [f"{r.quantity}: {r.note}" for r in t.rows if r.note] + list(t.notes)
+
+
+def display_frame(t):
+    """The table as people read it (short numbers as text), a pandas DataFrame."""
+    import pandas as pd
+    return pd.DataFrame([cells(r) for r in t.rows], columns=list(COLUMNS))
+
+
+def rich_table(t):
+    """The table as a rich renderable: the table (holds in colour), then the notes."""
+    from rich.console import Group
+    from rich.markup import escape
+    from rich.table import Table as RTable
+    from rich.text import Text
+    rt = RTable(title=escape(f"{t.paper}: {t.title}"), title_justify="left",
+                caption=escape(caption(t)), caption_justify="left")
+    for i, c in enumerate(COLUMNS):
+        rt.add_column(c, overflow="fold", justify="right" if c in ("bound", "measured", "bound/measured")
+                      else "left", no_wrap=(i == 0))
+    for r in t.rows:
+        row = [escape(str(c)) for c in cells(r)]     # labels in [...] survive
+        colour = {True: "green", False: "red", None: "dim"}[r.holds]
+        row[5] = f"[{colour}]{row[5]}[/{colour}]"
+        if r.hypotheses_met is False:
+            row[6] = f"[yellow]{row[6]}[/yellow]"
+        rt.add_row(*row)
+    return Group(rt, *(Text("• " + n) for n in notes(t)))

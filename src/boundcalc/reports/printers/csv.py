@@ -1,0 +1,20 @@
+"""CSV: a comparison table as its tidy frame (floats that round-trip, the exact values in
+the ``*_exact`` columns); a check report as one row per check."""
+from __future__ import annotations
+
+from .base import Printer
+
+
+class CsvPrinter(Printer):
+    format = "csv"
+
+    def _print_Table(self, t) -> str:
+        return t.to_frame().to_csv(index=False, lineterminator="\n")
+
+    def _print_Report(self, report) -> str:
+        return report.to_frame().to_csv(index=False, lineterminator="\n")
+
+
+def to_csv(obj, **settings) -> str:
+    """``obj`` as CSV text."""
+    return CsvPrinter(**settings).doprint(obj)

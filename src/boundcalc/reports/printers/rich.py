@@ -1,0 +1,255 @@
+"""rich: renderables for a terminal. :func:`to_rich` gives a renderable (a comparison
+table); :func:`print_rich` prints a record that is several lines and tables (the check
+report, a ``require`` answer, a paper's coverage) to a console. Text is escaped by
+:func:`rich.markup.escape`."""
+from __future__ import annotations
+
+from typing import ClassVar
+
+from .base import Printer
+
+
+def _e(x) -> str:
+    from rich.markup import escape
+    return escape(str(x))
+
+
+class RichPrinter(Printer):
+    """Renderables (``to_rich``)."""
+    format = "rich"
+
+    def _print_Table(self, t):
+        from .cells import rich_table
+        return rich_table(t)
+
+
+def to_rich(obj, **settings):
+    """``obj`` as a rich renderable."""
+    return RichPrinter(**settings).doprint(obj)
+
+
+class RichConsolePrinter(Printer):
+    """Records printed line by line on a console (``print_rich``)."""
+    format = "rich"
+    _default_settings: ClassVar[dict] = {"console": None, "explain": False}
+
+    @property
+    def c(self):
+        return self._settings["console"]
+
+    def _print_Table(self, t):
+        from .cells import rich_table
+        self.c.print(rich_table(t))
+
+    # -- require
+    def _print_RequireResult(self, res):
+        self._print_dict(res.to_json())
+
+    def _print_dict(self, data):
+        """A ``require`` answer as its JSON data (what ``--json`` prints)."""
+        if "requirements" not in data:
+            from ...errors import BoundcalcError
+            raise BoundcalcError("no rich printer for this dict")
+        _require(self.c, data, self._settings["explain"])
+
+    # -- check
+    def _finding(self, f):
+        from . import evidence as ev_
+        c = self.c
+        style = {"error": "[red]error[/red]", "warning": "[yellow]warning[/yellow]", "note": "[cyan]note[/cyan]",
+                 "cannot fail": "[magenta]cannot fail[/magenta]", "identity": "[blue]identity[/blue]"}
+        c.print(f"{style[f.severity]} [bold]{_e(f.paper)}.{_e(f.check)}[/bold] ({_e(f.kind)}; {_e(f.reason)}) "
+                f"— {_e(f.location)}")
+        c.print(f"  {_e(f.message)}")
+        ev = f.evidence
+        keys = ev_.typeset_keys(ev)
+        if any(k in ev_.EXPRESSIONS for k in keys):
+            defs, exprs, _ = ev_.expressions(ev)
+            for sym, sub in defs:
+                c.print(f"  where {_e(sym)} = {_e(ev_.text(sub))}")
+            for label, _, e in exprs:
+                c.print(f"  {_e(label)}: {_e(ev_.text(e))}")
+        if "counterexample" in keys:
+            c.print(f"  counterexample: {_e(ev_.point_text(ev['counterexample']))}")
+        rest = ev_.evidence_text(ev, 600, skip=keys)
+        if rest:
+            c.print(f"  evidence: {_e(rest)}")
+        c.print(f"  re-run: {_e(f.rerun)}" + (f"   |   python: {_e(f.api)}" if f.kind == "measured" else ""))
+
+    def _print_Report(self, report):
+        from ...verdicts import GRADES
+        c = self.c
+        data = report.to_json()
+        n = data["counts"]
+
+        def counts(k):
+            return (f"{k['error']} error(s), {k['warning']} warning(s) ({k['undecided']} undecided), "
+                    f"{k['note']} note(s), {k['ok']} passed"
+                    + "".join(f", {k[g]} {g}" for g in ("cannot fail", "identity") if k.get(g)))
+        c.print(f"[bold]boundcalc check[/bold] {_e(', '.join(report.papers))}: {data['checks_run']} checks in "
+                f"{data['seconds']} s — {counts(n)}")
+        if len(report.papers) > 1:
+            for p, k in data["counts_by_paper"].items():
+                c.print(f"  {_e(p)}: {counts(k)}")
+        if data.get("strength"):
+            s = data["strength"]
+            c.print(f"strength: {s['mutated']} passes mutated, {s['mutants']} mutants, {s['killed']} killed; "
+                    f"{s['passes_killing_some']}/{s['mutated']} passes kill one or more, {s['cannot_fail']} cannot fail")
+        if not report.findings:
+            c.print("no findings: every check run passed")
+        for f in sorted(report.findings, key=lambda f: GRADES.index(f.severity)):
+            self._finding(f)
+        for p, rows in (data.get("coverage") or {}).items():
+            if rows:
+                un = [r["result"] for r in rows if r["status"] == "unaudited"]
+                c.print(f"coverage {_e(p)}: {len(rows) - len(un)}/{len(rows)} numbered results audited"
+                        + (f"; unaudited: {_e(', '.join(un))}" if un else ""))
+        for p, sc in (data.get("step_coverage") or {}).items():
+            if sc and sc["displayed"]:
+                un = [r["id"] for r in sc["steps"] if r["status"] != "checked"]
+                c.print(f"step coverage {_e(p)}: {sc['checked']}/{sc['displayed']} displayed proof steps checked "
+                        f"({100 * sc['coverage']:.0f}%)" + (f"; not checked: {_e(', '.join(un))}" if un else ""))
+
+
+def print_rich(obj, **settings) -> None:
+    """Print ``obj`` on ``console`` (default: a new rich console). ``explain``: a
+    ``require`` answer with every input, derived value and certificate."""
+    if settings.get("console") is None:
+        from rich.console import Console
+        settings["console"] = Console()
+    RichConsolePrinter(**settings).doprint(obj)
+
+
+def simple_table(title: str, columns: list[str]):
+    """A rich table with a left-justified title; the first column does not wrap."""
+    from rich.table import Table
+    t = Table(title=title, title_justify="left", show_lines=False)
+    for i, c in enumerate(columns):
+        t.add_column(c, overflow="fold", no_wrap=(i == 0))
+    return t
+
+
+def print_coverage(paper: str, rows: list[dict], console) -> None:
+    """Every numbered result of a paper with the checks covering it (none: unaudited)."""
+    if not rows:
+        console.print(f"{_e(paper)} lists no numbered results ({_e('[paper] results')} in its formula file): "
+                      "nothing to cover")
+        return
+    t = simple_table(f"coverage of {paper}: {sum(r['status'] == 'audited' for r in rows)}/{len(rows)} numbered "
+              f"results audited", ["result", "status", "checks"])
+    for r in rows:
+        checks = ", ".join(ch["id"] + (f" ({ch['grade']})" if "grade" in ch else "") for ch in r["checks"])
+        t.add_row(_e(r["result"]), "[red]unaudited[/red]" if r["status"] == "unaudited" else "audited",
+                  _e(checks or "—"))
+    console.print(t)
+
+
+# ---------------------------------------------------------------------------- require
+def _short_qualifier(q: str) -> str:
+    return q.replace("up to the absolute constant(s) ", "up to ") if q != "exact constant" else "exact"
+
+
+def _cert_text(r: dict, var: str) -> str:
+    from ...verdicts import RequireOutcome
+    c = r["certificate"]
+    if r["result"] == RequireOutcome.NOT_MONOTONE:
+        return "counterexample" if c.get("counterexample") else "not monotone"
+    if r["result"] == RequireOutcome.HOLDS_EVERYWHERE:
+        return "holds on the whole domain" + (f" ({c['proof']})" if c.get("proof") else "")
+    if r["result"] == RequireOutcome.UNDECIDED:
+        return "undecided"
+    if c.get("fails_at") is None:
+        return f"the end of {var}'s domain"
+    if c.get("note", "").startswith(("infimum", "supremum")):
+        return c["note"]
+    if "relative_gap" in c:
+        return f"fails {'above' if r['direction'] == 'greatest' else 'below'} (rel. {c['relative_gap']})"
+    return f"{var}{'-' if r['direction'] == 'least' else '+'}1 fails"
+
+
+def _require(c, data: dict, explain: bool = False) -> None:
+    """The answer first: one headline (value, binding condition, status, qualifier), then a
+    compact requirements table that fits 80 columns; ``explain`` adds every input, derived
+    value, certificate and the monotonicity evidence."""
+    from rich import box
+    from rich.table import Table
+    from ...verdicts import RequireOutcome
+    var = data["var"]
+    reqs = data["requirements"]
+    b = next(r for r in reqs if r["id"] == data["binding"])
+    word = "least" if data["direction"] == "least" else "largest"
+    paper = data["setting"].split(".")[0] + "."
+
+    def short(fid):
+        return fid.removeprefix(paper)
+
+    if data[var] is not None:
+        head = word if data.get("attained", True) is not False else \
+            ("infimum" if word == "least" else "supremum") + " (not attained)"
+        c.print(f"[bold]{_e(head)} {_e(var)} = {_e(data[var])}[/bold]  binding: {_e(short(b['id']))} "
+                f"({_e(b['status'])}; {_e(b['qualifier'])})", soft_wrap=False)
+    else:
+        verb = "" if b["result"].startswith("holds") else "is "
+        c.print(f"[bold]no {_e(word)} {_e(var)}[/bold]: {_e(short(b['id']))} {verb}{_e(b['result'])}"
+                + (f" ({_e(b['monotone'])})" if b["result"] == RequireOutcome.NOT_MONOTONE else ""))
+    if data.get("feasible") is False:
+        c.print("[bold]infeasible[/bold]: the least values exceed the largest allowed ones")
+    what = f"{data['setting']}: {data['setting_name']}"
+    if data.get("target"):
+        what = f"target {data['target']} in {data['setting']}"
+    c.print(_e(what), overflow="ellipsis", no_wrap=not explain, soft_wrap=explain)
+    t = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=(0, 1))
+    t.add_column(f"{word} {var}", no_wrap=True, overflow="fold")
+    t.add_column("condition", no_wrap=True)
+    t.add_column("status", no_wrap=True)
+    t.add_column("constant", no_wrap=True, overflow="ellipsis")
+    for r in sorted(reqs, key=lambda r: r["id"] != data["binding"]):
+        val = "—" if r[var] is None else str(r[var])
+        mark = " ◀" if r["id"] == data["binding"] and len(reqs) > 1 else ""
+        t.add_row(_e(val + mark), _e(short(r["id"])), _e(r["status"]),
+                  _e(_short_qualifier(r["qualifier"])))
+    c.print(t)
+    certs = {short(r["id"]): _cert_text(r, var) for r in reqs if r["result"] != RequireOutcome.NOT_MONOTONE}
+    if len(set(certs.values())) == 1:
+        c.print(_e(f"certified: each value holds, {next(iter(certs.values()))}"), soft_wrap=False)
+    elif certs:
+        c.print(_e("certified: " + "; ".join(f"{k}: {v}" for k, v in certs.items())), soft_wrap=False)
+    for r in reqs:
+        if r["result"] == RequireOutcome.NOT_MONOTONE and r["certificate"].get("counterexample"):
+            c.print(_e(f"not monotone in {var} ({short(r['id'])}): counterexample "
+                       f"{r['certificate']['counterexample']}"), soft_wrap=False)
+    if data.get("skipped"):
+        c.print(_e(f"not involving {var}: {', '.join(data['skipped'])}"))
+    if not explain:
+        how = {r["monotone"] for r in reqs}
+        if all(h.startswith("the expression is monotone") for h in how):
+            c.print(_e(f"monotone in {var} (read from each expression): each is the global {word}."),
+                    soft_wrap=False)
+        else:
+            for h in sorted(how):
+                c.print(_e(f"monotone: {h}"), soft_wrap=False)
+        c.print(_e("--explain: inputs, derived values, certificates; --json for scripts"), soft_wrap=False)
+        return
+    t = simple_table("inputs (every value used; 'default' = not given on the command line)",
+              ["symbol", "value", "from", "description"])
+    for k, v in data["inputs"].items():
+        t.add_row(_e(k), _e(v["value"]), _e(v["from"]), _e(v["description"]))
+    c.print(t)
+    if data["derived"]:
+        t = simple_table("derived quantities", ["symbol", "value", "= expression", "from"])
+        for k, v in data["derived"].items():
+            t.add_row(_e(k), _e(v["value"] or "—"), _e(v["expression"]), _e(v["from"]))
+        c.print(t)
+    c.print(f"source: {_e(data['source'])}")
+    for r in reqs:
+        c.print(f"[bold]{_e(r['id'])}[/bold]: {_e(r['name'])}")
+        if r["qualifier"] != "exact constant":
+            c.print(f"  {_e(r['qualifier'])}")
+        c.print(f"  monotone: {_e(r['monotone'])}")
+        for k, v in r["certificate"].items():
+            if v is not None:
+                c.print(f"  {_e(k)}: {_e(v)}")
+        if r.get("note"):
+            c.print(f"  note: {_e(r['note'])}")
+    if data.get("note"):
+        c.print(f"setting note: {_e(data['note'])}")

@@ -1,0 +1,60 @@
+"""Plain text: what ``verify``, ``monotone`` and ``asymptotic`` print (their
+``describe()`` is a thin call to :func:`to_text`), and a comparison table as the plain
+text of its rich rendering (``compare --format rich --output FILE``)."""
+from __future__ import annotations
+
+from typing import ClassVar
+
+from .base import Printer
+
+
+class TextPrinter(Printer):
+    format = "text"
+    _default_settings: ClassVar[dict] = {"width": None}
+
+    def _print_VerifyResult(self, r) -> str:
+        m = r.method
+        s = f"{r.statement}: " + (r.verdict.upper() + m[len(r.verdict):] if m.startswith(r.verdict)
+                                   else f"{r.verdict.upper()} ({m})")
+        if r.domains:              # what the verdict is about: every variable's domain
+            s += "\n  over " + ", ".join(f"{k} {v}" for k, v in r.domains.items())
+        if r.assumptions:
+            s += "\n  assuming " + ", ".join(r.assumptions)
+        if r.counterexample:
+            s += f"\n  counterexample: {r.counterexample}"
+        if r.detail:
+            s += f"\n  {r.detail}"
+        return s
+
+    def _print_MonotoneResult(self, r) -> str:
+        from ...verdicts import MonotoneEvidence
+        s = f"{r.id} is {r.direction} in {r.var} ({r.evidence})"
+        if r.scope == "default box":
+            s += f" — on the default box only, NOT on {r.var}'s whole domain"
+        if r.evidence is MonotoneEvidence.SAMPLED:
+            s += " — sampled, NOT a proof"
+        s += f"\n  d/d{r.var} = {r.derivative}\n  {r.detail}"
+        if r.box:
+            s += "\n  box: " + ", ".join(f"{k} in [{a}, {b}]" for k, (a, b) in r.box.items())
+        if r.counterexample:
+            s += f"\n  counterexample: {r.counterexample}"
+        return s
+
+    def _print_AsymptoticResult(self, r) -> str:
+        tog = "".join(f", {k} = {v}" for k, v in r.together.items())
+        return (f"{r.quantity} = {r.order} as {r.var} -> oo{tog}\n"
+                f"  leading term: {r.leading}\n  ({r.method})")
+
+    def _print_Table(self, t) -> str:
+        import io
+        from rich.console import Console
+        from .cells import rich_table
+        buf = io.StringIO()
+        Console(file=buf, width=self._settings["width"] or 200, color_system=None, highlight=False,
+                soft_wrap=True).print(rich_table(t))
+        return buf.getvalue()
+
+
+def to_text(obj, **settings) -> str:
+    """``obj`` as plain text (``width``: of a table, default 200 columns)."""
+    return TextPrinter(**settings).doprint(obj)

@@ -1,0 +1,98 @@
+"""The words boundcalc answers with, as enums: decision verdicts and the layer that
+decided, monotonicity, the outcome of a ``require``, the grade of a check.
+
+Each is a :class:`enum.StrEnum`: a member *is* its string (``Verdict.PROVED ==
+"proved"``, ``f"{Verdict.PROVED}"`` and ``json.dumps`` give ``proved``), so the JSON
+and the printed text keep the same strings, while a misspelt word fails where the record
+is built (``Verdict("prooved")`` raises ``ValueError``) instead of silently comparing
+unequal. ``repr`` is the string's repr too: a verdict inside a dict that a report prints
+with ``str(dict)`` (the check evidence) reads as before (``'proved'``), not as
+``<Verdict.PROVED: 'proved'>``.
+
+Compare with ``is`` (``d.verdict is Verdict.PROVED``) in new code. This module imports
+only :mod:`enum` (already loaded by :mod:`re`): the numeric commands' start-up pays
+nothing for it.
+"""
+from __future__ import annotations
+
+from enum import StrEnum
+
+__all__ = [
+    "GRADES",
+    "SEVERITIES",
+    "Direction",
+    "Grade",
+    "Layer",
+    "MonotoneEvidence",
+    "RequireOutcome",
+    "Verdict",
+]
+
+
+class _Word(StrEnum):
+    def __repr__(self) -> str:
+        return repr(self.value)
+
+
+class Verdict(_Word):
+    """The verdict of a decision (:class:`boundcalc.services.decide.Decision`)."""
+    PROVED = "proved"
+    DISPROVED = "disproved"          # with a counterexample certified in ball arithmetic
+    UNKNOWN = "unknown"
+    VACUOUS = "vacuous"              # the assumptions are inconsistent: nothing to prove
+
+
+class Layer(_Word):
+    """The layer of the decision procedure that decided (:data:`decide.LAYERS`)."""
+    EXACT = "exact"
+    SMT = "SMT"
+    INTERVAL = "interval"
+    COUNTEREXAMPLE = "counterexample"
+    BUDGET = "budget"                # unknown: a time or size budget ran out
+    NONE = "none"                    # unknown: every layer ran and none decided
+
+
+class Direction(_Word):
+    """How a quantity moves with a variable (``monotone``'s verdict without its scope)."""
+    INCREASING = "increasing"
+    DECREASING = "decreasing"
+    CONSTANT = "constant"
+    NEITHER = "neither"
+    UNKNOWN = "unknown"
+
+
+class MonotoneEvidence(_Word):
+    """What a monotone verdict rests on."""
+    PROVED = "proved"                # the sign of the derivative proved on the domain
+    CERTIFIED = "certified"          # on a box, in ball arithmetic
+    SAMPLED = "sampled"              # NOT a proof
+    COUNTEREXAMPLE = "counterexample"
+    NONE = "none"
+
+
+class RequireOutcome(_Word):
+    """The outcome of one requirement of ``require`` (``Solution.status``)."""
+    SOLVED = "solved"
+    HOLDS_EVERYWHERE = "holds everywhere"
+    UNDECIDED = "undecided"
+    NOT_MONOTONE = "not monotone"
+
+
+class Grade(_Word):
+    """The grade of a check, worst first (the order of :data:`GRADES`)."""
+    ERROR = "error"                  # false as printed, or an invalid bound
+    WARNING = "warning"              # imprecise, or undecided
+    NOTE = "note"                    # rests on a reading, on versions, on sampling; outside the hypotheses
+    CANNOT_FAIL = "cannot fail"      # a pass that kills no mutant under --strength (not a pass)
+    IDENTITY = "identity"            # records an identity (``identity = true``; not a pass)
+    OK = "ok"                        # passed
+
+    @property
+    def rank(self) -> int:
+        """0 for the worst grade (error) up to 5 (ok)."""
+        return GRADES.index(self)
+
+
+# the grades that are findings, and every grade worst first
+SEVERITIES = (Grade.ERROR, Grade.WARNING, Grade.NOTE)
+GRADES = tuple(Grade)
