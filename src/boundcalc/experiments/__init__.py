@@ -114,3 +114,6 @@ def reproduction(name: str) -> Reproduction:
         extra = f"; not importable: {', '.join(missing)}" if missing else ""
         raise BoundcalcError(f"unknown reproduction {name!r}; the reproductions are: {known}{extra}")
     return reps[name]
+
+__all__ = ["PAPERS", "ExperimentUnavailable", "Reproduction", "experiment_module", "reproduction",
+           "reproductions", "unavailable"]

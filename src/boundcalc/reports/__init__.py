@@ -9,3 +9,6 @@
 
 Submodules are imported on demand so that ``import boundcalc.reports`` stays light.
 """
+
+# the package exports no names itself: its report modules are imported as modules (listed above)
+__all__: list[str] = []

@@ -46,3 +46,5 @@ def printer(fmt: str):
 def render(obj, fmt: str, **settings):
     """``obj`` in format ``fmt`` (settings go to that format's printer)."""
     return printer(fmt)(obj, **settings)
+
+__all__ = ["FORMATS", "PRINTERS", "printer", "render"]
