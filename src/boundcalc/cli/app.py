@@ -505,7 +505,10 @@ def check(paper: str | None = typer.Argument(None),
                                                       "report is the same for any number."),
           transcription: bool = typer.Option(False, "--transcription",
                                              help="Also compare every formula's printed LaTeX with its "
-                                                  "expression (checks 'latex:NAME'; formulas/README.md).")):
+                                                  "expression (checks 'latex:NAME'; formulas/README.md)."),
+          timings: bool = typer.Option(True, "--timings/--no-timings",
+                                       help="--json: include the run's wall-clock seconds (the only part "
+                                            "that differs between two runs of the same command).")):
     """Audit a paper's algebra (all papers if none given): derivations, stated orders,
     monotonicity, restatements, vacuity, identities, engine measurements. Exits 1 when
     it finds an error (``--fail-on``), so it can gate a paper's CI."""
@@ -533,7 +536,7 @@ def check(paper: str | None = typer.Argument(None),
     report = run_checks(paper, formulas_path=formula_paths(), only=only, strength=strength, jobs=jobs,
                         transcription=transcription)
     if json:
-        emit_json(report.to_json())
+        emit_json(report.to_json(timings=timings))
     elif markdown:
         print(report.to_markdown(), end="")
     else:

@@ -168,6 +168,11 @@ def decide_relation(a: Node, rel: str, b: Node, domains: dict[str, Domain], extr
     extra = list(extra)
     for n in Rel(rel, a, b).symbols() | set().union(*(r.symbols() for r in extra)):
         domains.setdefault(n, Domain(lo=Fraction(0)))
+    # one order of the symbols (callers build ``domains`` from sets, whose order follows
+    # PYTHONHASHSEED): every layer then meets them in the same order in every run
+    ordered = sorted(domains.items())
+    domains.clear()
+    domains.update(ordered)
     a, b = fold_constants(a), fold_constants(b)
     extra = [Rel(r.op, fold_constants(r.lhs), fold_constants(r.rhs)) for r in extra]
     extra = _absorb_bounds(domains, extra)

@@ -20,7 +20,7 @@ def to_sympy_with_domains(node: Node, table: dict[str, Symbol], extra: dict[str,
     """(expr, {name: sympy symbol}) with each symbol carrying its domain's assumptions."""
     doms = {n: s.domain for n, s in table.items()}
     doms.update(extra or {})
-    syms = {n: sympy_symbol(n, doms.get(n)) for n in node.symbols()}
+    syms = {n: sympy_symbol(n, doms.get(n)) for n in sorted(node.symbols())}   # sorted: one order in every run
     for n in syms:
         if n not in doms:
             syms[n] = sp.Symbol(n, positive=True)

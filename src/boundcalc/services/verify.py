@@ -75,7 +75,7 @@ def verify(lhs: str, rel: str, rhs: str, assume: list[str], *, formulas_path=Non
     node = Rel(rel, a, b)
     table = reg.symbol_table(node)
     domains: dict[str, Domain] = {n: (table[n].domain if n in table else Domain(lo=Fraction(0)))
-                                  for n in node.symbols()}
+                                  for n in sorted(node.symbols())}
     extra = []
     for text in assume:
         r = parse(text, where="--assume")

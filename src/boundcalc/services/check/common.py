@@ -89,7 +89,7 @@ def formula_id(paper, ref: str) -> str:
 
 def domains(reg, paper, node: Node) -> dict[str, Domain]:
     table = reg.symbol_table(node, paper.key)
-    return {n: (table[n].domain if n in table else Domain(lo=Fraction(0))) for n in node.symbols()}
+    return {n: (table[n].domain if n in table else Domain(lo=Fraction(0))) for n in sorted(node.symbols())}
 
 
 def hidden_constants(reg, paper, node: Node, extra=()) -> dict[str, Fraction]:

@@ -142,7 +142,7 @@ def _monotone_within(reg, paper, t, f: Finding, node, hyps, box):
         return
     at = {k: hypotheses._frac(x) for k, x in r.counterexample.items() if k not in ("lhs", "rhs")}
     table = reg.symbol_table(node, paper.key)
-    for n in node.symbols() - at.keys():     # absent from the derivative: any value in the domain
+    for n in sorted(node.symbols() - at.keys()):     # absent from the derivative: any value in the domain
         at[n] = _inside(doms.get(n), table[n].default if n in table else None)
     pair = _pair_within(node, v, at, doms, hyps, extra, rising=want == "decreasing")
     f.evidence["counterexample"] = {"derivative_at": {k: str(x) for k, x in at.items()},

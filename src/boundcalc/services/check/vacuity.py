@@ -28,7 +28,7 @@ def run(reg, paper, t, f: Finding):
     node = claim("formula", node)
     env = values(reg, paper, t["at"])
     table = reg.symbol_table(node, paper.key)
-    for n in node.symbols():
+    for n in sorted(node.symbols()):          # sorted: the point's keys in one order in every run
         if n not in env:
             if n in table and table[n].default is not None:
                 env[n] = table[n].default
@@ -88,7 +88,7 @@ def _outside(reg, paper, t, f: Finding, node, env, at) -> bool:
     pt = dict(env)
     for h in hyps:
         table = reg.symbol_table(h.rel, paper.key)
-        for n in h.rel.symbols() - pt.keys():
+        for n in sorted(h.rel.symbols() - pt.keys()):
             if n in table and table[n].default is not None:
                 pt[n] = table[n].default
     rows = hypotheses.status_at(hyps, pt)

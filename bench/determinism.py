@@ -1,0 +1,93 @@
+"""Is `boundcalc check --json` byte-identical across runs? (issue 17 item 6)
+
+Runs, each in a fresh process, without the report's wall-clock seconds (``--no-timings``):
+
+* A: the full report, ``PYTHONHASHSEED=1``, ``--jobs 2``;
+* B: the full report, ``PYTHONHASHSEED=2``, ``--jobs 1``;
+* C: every check alone, ``--only PAPER.ID`` (``PYTHONHASHSEED`` = 3, 4, ... one per check),
+  ``--parallel`` of them at a time;
+
+and compares A with B byte for byte, and each check's entry in C with its entry in A (its
+finding or pass, as JSON). Prints every difference and a summary line; exit 0 when there is
+none. Several minutes on 2 cores (C starts one process per check); run it under ``nice``::
+
+    nice -n 19 .venv/bin/python bench/determinism.py [--out DIR] [--skip-only] [--only ID ...]
+
+``--only ID`` restricts all three runs to those checks (A and B then compare reports of the
+subset). The raw outputs are kept in ``--out`` (default: a temporary folder).
+"""
+from __future__ import annotations
+
+import argparse
+import difflib
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+CLI = [sys.executable, "-m", "boundcalc.cli"]
+
+
+def run(args: list[str], seed: int) -> str:
+    env = dict(os.environ, PYTHONHASHSEED=str(seed), COLUMNS="200")
+    p = subprocess.run(CLI + ["check", "--json", "--no-timings", "--fail-on", "never", *args],
+                       capture_output=True, text=True, env=env)
+    if p.returncode != 0:
+        raise SystemExit(f"boundcalc check {' '.join(args)} failed ({p.returncode}): {p.stderr.strip()[-400:]}")
+    return p.stdout
+
+
+def entries(report: dict) -> dict[str, dict]:
+    """Each check's entry (finding or pass) by 'paper.check'."""
+    return {f"{e['paper']}.{e['check']}": e for e in report["findings"] + report["passed"]}
+
+
+def diff(a: str, b: str, la: str, lb: str, n: int = 40) -> str:
+    lines = list(difflib.unified_diff(a.splitlines(), b.splitlines(), la, lb, lineterm="", n=1))
+    return "\n".join(lines[:n] + ([f"... {len(lines) - n} more lines"] if len(lines) > n else []))
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--out", help="folder for the raw outputs (default: a temporary one)")
+    ap.add_argument("--only", action="append", default=[], help="restrict to these checks (PAPER.ID)")
+    ap.add_argument("--skip-only", action="store_true", help="compare A and B only (no per-check runs)")
+    ap.add_argument("--parallel", type=int, default=2, help="per-check processes at a time (default 2)")
+    o = ap.parse_args()
+    out = Path(o.out or tempfile.mkdtemp(prefix="determinism-"))
+    out.mkdir(parents=True, exist_ok=True)
+    sel = [x for i in o.only for x in ("--only", i)]
+    a = run(sel + ["--jobs", "2"], 1)
+    (out / "A.json").write_text(a)
+    b = run(sel + ["--jobs", "1"], 2)
+    (out / "B.json").write_text(b)
+    bad = 0
+    if a != b:
+        bad += 1
+        print(diff(a, b, "A (PYTHONHASHSEED=1, --jobs 2)", "B (PYTHONHASHSEED=2, --jobs 1)"))
+    full = entries(json.loads(a))
+    ids = sorted(full)
+    if not o.skip_only:
+        def alone(k: tuple[int, str]) -> tuple[str, str]:
+            i, cid = k
+            return cid, run(["--only", cid, "--jobs", "1"], 3 + i)
+        with ThreadPoolExecutor(max(1, o.parallel)) as ex:
+            got = dict(ex.map(alone, enumerate(ids)))
+        for cid in ids:
+            (out / f"only-{cid}.json").write_text(got[cid])
+            e = entries(json.loads(got[cid])).get(cid)
+            x, y = json.dumps(full[cid], indent=2), json.dumps(e, indent=2)
+            if x != y:
+                bad += 1
+                print(diff(x, y, f"{cid} in A", f"{cid} alone (--only)"))
+    print(f"{len(ids)} checks; A vs B: {'identical' if a == b else 'DIFFERENT'}; "
+          + ("" if o.skip_only else f"--only vs A: {bad - (a != b)} of {len(ids)} differ; ")
+          + f"outputs in {out}")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
