@@ -6,7 +6,9 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from .errors import BoundcalcError
+from .expr.indexed import Vector, range_start
 from .expr.parser import parse_number
+from .registry.indexed import check_lengths
 from .registry.model import Symbol
 
 if TYPE_CHECKING:          # annotations only: the fast path does not import mpmath
@@ -37,7 +39,9 @@ def bind(table: dict[str, Symbol], values: dict, *, what: str, allow_extra: bool
             from .suggest import did_you_mean
             raise BoundcalcError(f"unknown symbol {k!r} for {what}{did_you_mean(str(k), table)}; its symbols are: "
                                  f"{', '.join(table) or '(none)'}")
-        if grid:
+        if table[k].is_indexed and _is_vector(v):
+            env[k] = _vector(table[k], k, v, grid)
+        elif grid:
             env[k] = _float_array(k, v)
         elif getattr(v, "ndim", 0) != 0 and not hasattr(v, "_mpf_"):
             raise BoundcalcError(f"value of {k}: expected a single number, got an array of shape "
@@ -51,13 +55,35 @@ def bind(table: dict[str, Symbol], values: dict, *, what: str, allow_extra: bool
                 raise BoundcalcError(f"missing value for symbol {name!r} ({sym.description}) in {what}")
             env[name] = _float_array(name, sym.default) if grid else sym.default
             b.defaults_used[name] = sym.default
+        elif isinstance(env[name], Vector):
+            for x in env[name].values:
+                sym.domain.check_array(name, x) if grid else sym.domain.check(name, x)
         elif grid:
             sym.domain.check_array(name, env[name])
         else:
             sym.domain.check(name, env[name])
         if sym.is_constant:
             b.constants.append(name)
+    if not grid:
+        check_lengths(table, env)
     return b
+
+
+def _is_vector(v) -> bool:
+    return isinstance(v, (list, tuple, Vector)) or (isinstance(v, str) and "," in v)
+
+
+def _vector(sym: Symbol, name: str, v, grid: bool) -> Vector:
+    """The values of an indexed symbol: a list, a tuple, a :class:`Vector` or a text
+    ``"1, 2, 0.5"`` (``--s 1,2,0.5``), each entry a number (as for a scalar)."""
+    items = v.values if isinstance(v, Vector) else [x for x in v.split(",")] if isinstance(v, str) else list(v)
+    if not items or (isinstance(v, str) and any(not x.strip() for x in items)):
+        raise BoundcalcError(f"value of {name}: expected numbers separated by commas, got {v!r:.60}")
+    start = v.start if isinstance(v, Vector) else range_start(sym)
+    if grid:
+        return Vector([_float_array(f"{name}[{start + i}]", x) for i, x in enumerate(items)], start)
+    return Vector([x if hasattr(x, "_mpf_") else parse_number(x, where=f"value of {name}[{start + i}]")
+                   for i, x in enumerate(items)], start)
 
 
 def _float_array(name: str, v):

@@ -1,7 +1,7 @@
 """Rigorous ball arithmetic (python-flint's ``arb``): enclosures of expression trees.
 
 Every function the expression language offers — ``exp log sqrt`` and powers, ``sin cos
-tan tanh atan erf``, ``abs min max floor ceil`` — has a rigorous arb implementation, so an
+tan tanh atan erf``, ``abs min max floor ceil``, ``gamma factorial binomial`` — has a rigorous arb implementation, so an
 enclosure computed here contains the exact value, whatever the magnitudes (arb's exponents
 are unbounded: 10^100000 is an ordinary ball).
 
@@ -27,6 +27,13 @@ straddles 0 under a log or a division) — the caller may retry at a higher prec
 :class:`TooLarge` means a magnitude beyond the range boundcalc evaluates, |log2 |value|| >
 2^4096 (about 10^(10^1233), whose decimal exponent still prints); exp(1e400) is
 fine, exp(exp(exp(10))) is refused at once.
+
+Indexed symbols and big operators.  ``s[i]`` takes its component from the environment's
+value of ``s`` (:func:`boundcalc.expr.indexed.component`: a vector, or one value for every
+index); ``sum/prod/max/min(body, i, lo, hi)`` is written out (:func:`boundcalc.expr.nodes.expand`)
+once ``lo`` and ``hi`` are exact integers at a point. Over a box whose range ends are not
+one integer the enclosure is :class:`Unresolved` (an honest "unknown" for the callers); a
+non-integer end, or a max/min over an empty range, is :class:`Undefined`.
 """
 from __future__ import annotations
 
@@ -39,7 +46,8 @@ import flint
 from flint import arb, arf, fmpq, fmpz
 
 from ..errors import ExpressionError
-from ..expr.nodes import Add, Const, Func, Mul, Node, Num, Pow, Ref, Rel, Sym
+from ..expr.indexed import component
+from ..expr.nodes import Add, BigOp, Const, EmptyRange, Func, Indexed, Mul, Node, Num, Pow, Ref, Rel, Sym, expand
 from ..expr.visitor import DESCEND, Visitor, handles, top_down
 from ..expr.singularities import REASONS
 
@@ -175,6 +183,12 @@ class _FreeOf(Visitor[bool]):
     def _all(self, n: Node, args: list[bool]) -> bool:
         return all(args)
 
+    def visit_Indexed(self, n: Indexed, args: list[bool]) -> bool:
+        return n.name != self.var and all(args)
+
+    def visit_BigOp(self, n: BigOp, args: list[bool]) -> bool:
+        return (n.var == self.var or args[0]) and args[1] and args[2]
+
 
 class _Enclose(Visitor[Iv]):
     """The enclosure of each node at ``env`` (symbol values or ``(lo, hi)`` ranges), each
@@ -241,9 +255,35 @@ class _Enclose(Visitor[Iv]):
     def visit_Rel(self, node: Rel) -> Iv:
         raise ExpressionError("a relation has no numeric value; evaluate its sides")
 
+    def visit_Indexed(self, node: Indexed) -> Generator[Node, Iv, Iv]:
+        k = _exact_integer(node.name + "[.]", (yield node.index))
+        return _iv(component(self.env[node.name], k, node.name))
+
+    def visit_BigOp(self, node: BigOp) -> Generator[Node, Iv, Iv]:
+        lo = _exact_integer(f"{node.op} over {node.var}", (yield node.lo))
+        hi = _exact_integer(f"{node.op} over {node.var}", (yield node.hi))
+        try:
+            terms = expand(node, lo, hi)
+        except EmptyRange:
+            raise Undefined(REASONS["range"]) from None
+        except OverflowError as e:
+            raise TooLarge(str(e)) from None
+        return (yield terms)
+
     @top_down
     def visit_Ref(self, node: Ref) -> Iv:
         raise ExpressionError(f"cannot evaluate node {node!r}")
+
+
+def _exact_integer(what: str, x: Iv) -> int:
+    """The integer a range end or an index encloses: it must be one exact integer (a point);
+    a non-integer is :class:`Undefined`, a range over a box :class:`Unresolved`."""
+    if not x.point or not x.lo.is_exact():
+        raise Unresolved(f"{what}: a range end or index that is not one number on this box")
+    q = to_fraction(x.lo)
+    if q.denominator != 1:
+        raise Undefined(REASONS["range"])
+    return int(q)
 
 
 def _int_exponent(node: Node) -> int | None:
@@ -406,7 +446,49 @@ def _func(name: str, args: list[Iv]) -> Iv:
         return Iv(getattr(x.ball(), name)())
     if name == "tan":
         return _finite(Iv(x.ball().tan()), "tan near a pole")
+    if name in ("gamma", "factorial"):
+        return _gamma(x if name == "gamma" else _add(x, Iv(arb(1))))
+    if name == "binomial":
+        n, k = args
+        for a in (n, k):
+            if a.upper() < 0:
+                raise Undefined(REASONS["binomial"])
+            if a.lower() < 0:
+                raise Unresolved("binomial of a possibly negative argument")
+        one = Iv(arb(1))
+        top = _gamma(_add(n, one))
+        den = _mul(_ball_fn(arb.rgamma, _add(k, one)),
+                   _ball_fn(arb.rgamma, _add(_add(n, _mul(Iv(arb(-1)), k)), one)))
+        return _finite(_mul(top, den), "binomial")
     raise ExpressionError(f"unknown function {name!r}")
+
+
+#: where gamma has its minimum on (0, oo) (gamma is increasing to its right, decreasing
+#: between 0 and it); a rational just above the true 1.46163214496836...
+_GAMMA_MIN = Fraction(146163214496837, 10 ** 14)
+
+
+def _ball_fn(f, x: Iv) -> Iv:
+    """``f`` of a whole enclosure as one ball (rigorous for any arb function)."""
+    return Iv(f(x.ball()))
+
+
+def _gamma(x: Iv) -> Iv:
+    """gamma of an enclosure: undefined at an exact pole (0, -1, ...), unresolved where the
+    enclosure meets one; monotone endpoints right of gamma's minimum."""
+    if x.point and x.lo.is_exact():
+        q = to_fraction(x.lo)
+        if q <= 0 and q.denominator == 1:
+            raise Undefined(REASONS["gamma"])
+    if x.lower() <= 0:
+        lo_i, hi_i = x.lower().floor(), x.upper().floor()
+        if x.upper() >= 0 or lo_i != hi_i or x.lower() == lo_i:
+            raise Unresolved("gamma near a pole")
+    if not x.point and x.lower() >= ball(_GAMMA_MIN):
+        return _finite(_increasing(arb.gamma, x), "gamma")
+    if x.point:
+        return _finite(Iv(x.lo.gamma()), "gamma")
+    return _finite(_ball_fn(arb.gamma, x), "gamma")
 
 
 def enclose_interval(node: Node, env, *, prec: int, keep: dict | None = None,

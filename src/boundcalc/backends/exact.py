@@ -9,9 +9,11 @@ import math
 from fractions import Fraction
 from typing import Generator
 
-from ..expr.nodes import Add, Const, Func, Mul, Node, Num, Pow, Ref, Rel, Sym
+from ..expr.indexed import component
+from ..expr.nodes import Add, BigOp, Const, EmptyRange, Func, Indexed, Mul, Node, Num, Pow, Ref, Rel, Sym, expand
 from ..expr.visitor import DESCEND, Visitor, handles, top_down
 
+_MAX_FACTORIAL = 20000  # n! exactly up to n = 20000 (~ 250k bits); beyond, the arb back end
 _MAX_BITS = 1 << 20  # refuse to build exact powers beyond ~1M bits; the arb back end handles those
 
 
@@ -105,7 +107,34 @@ class _Exact(Visitor[Fraction]):
             return Fraction(1)
         if n == "log" and len(args) == 1 and args[0] == 1:
             return Fraction(0)
+        if n in ("factorial", "gamma"):
+            k = args[0] + (0 if n == "factorial" else -1)       # gamma(x) = (x - 1)!
+            if k.denominator != 1 or not 0 <= k <= _MAX_FACTORIAL:
+                raise NotExact          # poles and non-integers: arb says which
+            return Fraction(math.factorial(int(k)))
+        if n == "binomial":
+            a, b = args
+            if a.denominator != 1 or b.denominator != 1 or a < 0 or b < 0 or a > _MAX_FACTORIAL:
+                raise NotExact
+            return Fraction(math.comb(int(a), int(b)))       # 0 for b > a
         raise NotExact
+
+    def visit_Indexed(self, node: Indexed) -> Generator[Node, Fraction, Fraction]:
+        k = yield node.index
+        v = component(self.env[node.name], k, node.name)
+        if not isinstance(v, Fraction):
+            raise NotExact
+        return v
+
+    def visit_BigOp(self, node: BigOp) -> Generator[Node, Fraction, Fraction]:
+        lo = yield node.lo
+        hi = yield node.hi
+        if lo.denominator != 1 or hi.denominator != 1:
+            raise NotExact              # a non-integer range end: arb says it is undefined
+        try:
+            return (yield expand(node, int(lo), int(hi)))
+        except (EmptyRange, OverflowError):
+            raise NotExact from None
 
     @handles(Const, Rel, Ref)
     @top_down
@@ -173,7 +202,7 @@ class _Radical(Visitor["Radical | None"]):
             return 0, 1, Fraction(0)
         return (s ** (p % 2 + 2) if s < 0 else 1), kb * q, vb ** p
 
-    @handles(Num, Sym, Const, Ref, Add, Rel)
+    @handles(Num, Sym, Const, Ref, Add, Rel, Indexed, BigOp)
     @top_down
     def _other(self, node: Node) -> None:
         return None

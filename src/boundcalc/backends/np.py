@@ -13,7 +13,8 @@ from typing import Any, Callable
 import numpy as np
 
 from ..errors import ExpressionError
-from ..expr.nodes import Add, Const, Func, Mul, Node, Num, Pow, Ref, Rel, Sym
+from ..expr.indexed import Vector, component
+from ..expr.nodes import Add, BigOp, Const, EmptyRange, Func, Indexed, Mul, Node, Num, Pow, Ref, Rel, Sym, expand
 from ..expr.visitor import Visitor, handles, top_down
 
 _FUNCS: dict[str, Callable] = {
@@ -28,9 +29,16 @@ def compile_numpy(node: Node) -> Callable[..., np.ndarray]:
 
     def f(**env):
         with np.errstate(all="ignore"):
-            return np.asarray(fn({k: np.asarray(v, dtype=np.float64) for k, v in env.items()}),
-                              dtype=np.float64)
+            return np.asarray(fn({k: _array(v) for k, v in env.items()}), dtype=np.float64)
     return f
+
+
+def _array(v):
+    """An environment value as float64: a :class:`Vector` (an indexed symbol's values) keeps
+    its entries, each as an array."""
+    if isinstance(v, Vector):
+        return v.map(lambda x: np.asarray(x, dtype=np.float64))
+    return np.asarray(v, dtype=np.float64)
 
 
 Compiled = Callable[[dict], Any]
@@ -98,6 +106,22 @@ class _Compile(Visitor[Compiled]):
         if n == "erf":
             from scipy.special import erf
             return lambda env: erf(parts[0](env))
+        if n in ("gamma", "factorial"):
+            from scipy.special import gamma
+            shift = 0.0 if n == "gamma" else 1.0
+
+            def gam(env):                  # poles give nan (expr.singularities), not +-inf
+                x = np.asarray(parts[0](env), dtype=np.float64) + shift
+                return np.where((x <= 0) & (x == np.floor(x)), np.nan, gamma(x))
+            return gam
+        if n == "binomial":
+            from scipy.special import binom
+
+            def bino(env):
+                a = np.asarray(parts[0](env), dtype=np.float64)
+                b = np.asarray(parts[1](env), dtype=np.float64)
+                return np.where((a < 0) | (b < 0), np.nan, binom(a, b))
+            return bino
         f = _FUNCS[n]
         return lambda env: f(parts[0](env))
 
@@ -108,6 +132,48 @@ class _Compile(Visitor[Compiled]):
     def visit_Ref(self, node: Ref, args: list) -> Compiled:
         raise ExpressionError(f"cannot compile node {node!r}")
 
+    def visit_Indexed(self, node: Indexed, parts: list[Compiled]) -> Compiled:
+        name, index = node.name, parts[0]
+
+        def look(env):
+            k = np.asarray(index(env), dtype=np.float64)
+            if k.ndim:
+                raise ExpressionError(f"{name}[...]: the index varies over the grid")
+            return component(env[name], Fraction(float(k)), name)
+        return look
+
+    def visit_BigOp(self, node: BigOp, parts: list[Compiled]) -> Compiled:
+        """Written out for each distinct integer range on the grid (compiled once per
+        range); a non-integer or empty range gives nan (undefined)."""
+        lo_f, hi_f = parts[1], parts[2]
+        cache: dict[tuple[int, int], Compiled | None] = {}
+
+        def term(lo: float, hi: float) -> Compiled | None:
+            if lo != int(lo) or hi != int(hi):
+                return None
+            key = (int(lo), int(hi))
+            if key not in cache:
+                try:
+                    cache[key] = _compile(expand(node, *key))
+                except EmptyRange:
+                    cache[key] = None
+            return cache[key]
+
+        def big(env):
+            lo = np.asarray(lo_f(env), dtype=np.float64)
+            hi = np.asarray(hi_f(env), dtype=np.float64)
+            if lo.ndim == 0 and hi.ndim == 0:
+                f = term(float(lo), float(hi)) if np.isfinite(lo) and np.isfinite(hi) else None
+                return np.nan if f is None else f(env)
+            lo, hi = np.broadcast_arrays(lo, hi)
+            out: Any = np.nan
+            for a, b in set(zip(lo.ravel().tolist(), hi.ravel().tolist())):
+                f = term(a, b) if np.isfinite(a) and np.isfinite(b) else None
+                if f is not None:
+                    out = np.where((lo == a) & (hi == b), f(env), out)
+            return out
+        return big
+
 
 def _compile(node: Node) -> Compiled:
     return _Compile().walk(node)
@@ -117,19 +183,22 @@ def evaluate_grid(node: Node, grids: dict[str, object], *, fallback_digits: int 
     """Evaluate on broadcast grids. Returns a float64 array when every entry is finite,
     else an object array in which the non-finite entries are exact mpmath values."""
     f = compile_numpy(node)
-    arrays = {k: np.asarray(v, dtype=np.float64) for k, v in grids.items()}
+    arrays = {k: _array(v) for k, v in grids.items()}
     out = np.asarray(f(**arrays))
     bad = ~np.isfinite(out)
     if not bad.any():
         return out
     from . import mp as mpb
-    shape = np.broadcast_shapes(*(a.shape for a in arrays.values())) if arrays else ()
-    full = {k: np.broadcast_to(a, shape) for k, a in arrays.items()}
+    plain = {k: a for k, a in arrays.items() if not isinstance(a, Vector)}
+    shape = np.broadcast_shapes(out.shape, *(a.shape for a in plain.values()))
+    full = {k: np.broadcast_to(a, shape) for k, a in plain.items()}
+    vectors = {k: a.map(lambda x: Fraction(float(x))) for k, a in arrays.items() if isinstance(a, Vector)}
     obj = np.broadcast_to(out, shape).astype(object)
     for idx in zip(*np.nonzero(np.broadcast_to(bad, shape))):
-        env = {k: Fraction(float(a[idx])) for k, a in full.items()}
+        env: dict = {k: Fraction(float(a[idx])) for k, a in full.items()}
+        env.update(vectors)
         try:
             obj[idx] = mpb.evaluate(node, env, digits=fallback_digits)
-        except ExpressionError:
+        except (ExpressionError, ValueError, TypeError):
             obj[idx] = float("nan")
     return obj

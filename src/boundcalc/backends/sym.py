@@ -10,12 +10,13 @@ import sympy as sp
 
 from ..errors import ExpressionError
 from ..expr.domains import Domain
-from ..expr.nodes import Add, Const, Func, Mul, Node, Num, Pow, Ref, Rel, Sym
+from ..expr.nodes import Add, BigOp, Const, Func, Indexed, Mul, Node, Num, Pow, Ref, Rel, Sym, expand
 from ..expr.visitor import Visitor
 
 _F = {"sqrt": sp.sqrt, "exp": sp.exp, "min": sp.Min, "max": sp.Max, "abs": sp.Abs,
       "floor": sp.floor, "ceil": sp.ceiling, "sin": sp.sin, "cos": sp.cos, "tan": sp.tan,
-      "tanh": sp.tanh, "atan": sp.atan, "erf": sp.erf}
+      "tanh": sp.tanh, "atan": sp.atan, "erf": sp.erf, "factorial": sp.factorial, "gamma": sp.gamma,
+      "binomial": sp.binomial}
 _REL = {"<=": sp.Le, ">=": sp.Ge, "<": sp.Lt, ">": sp.Gt, "==": sp.Eq}
 
 
@@ -38,11 +39,14 @@ class _ToSympy(Visitor):
     def __init__(self, symbols: dict[str, sp.Symbol]) -> None:
         super().__init__()
         self.symbols = symbols
+        self.bound: dict[str, sp.Symbol] = {}
 
     def visit_Num(self, n: Num, args: list):
         return sp.Rational(n.value.numerator, n.value.denominator)
 
     def visit_Sym(self, n: Sym, args: list):
+        if n.name in self.bound:
+            return self.bound[n.name]
         if n.name not in self.symbols:
             self.symbols[n.name] = sp.Symbol(n.name, positive=True)
         return self.symbols[n.name]
@@ -69,6 +73,56 @@ class _ToSympy(Visitor):
 
     def visit_Ref(self, n: Ref, args: list):
         raise ExpressionError(f"cannot convert {n!r} to SymPy")
+
+    def visit_Indexed(self, n: Indexed, args: list):
+        """``s[i]`` is ``Indexed(IndexedBase(s), i)``, the base carrying the assumptions of
+        the symbol ``s`` (its domain, through :func:`sympy_symbol` of the caller)."""
+        if n.name not in self.symbols:
+            self.symbols[n.name] = sp.Symbol(n.name, positive=True)
+        s = self.symbols[n.name]
+        return sp.IndexedBase(s)[args[0]]
+
+    def visit_BigOp(self, n: BigOp):
+        """``Sum``/``Product`` over an integer index; ``max``/``min`` written out (SymPy has
+        no big Max), so their range must be given by numbers."""
+        lo = yield n.lo
+        hi = yield n.hi
+        if n.op in ("max", "min") and lo.is_Integer and hi.is_Integer:
+            return (yield expand(n, int(lo), int(hi)))
+        saved = self.bound.get(n.var)
+        i = self.bound[n.var] = sp.Symbol(n.var, integer=True)
+        try:
+            body = yield n.body
+        finally:
+            if saved is None:
+                self.bound.pop(n.var, None)
+            else:
+                self.bound[n.var] = saved
+        if n.op in ("max", "min"):
+            return (MaxOver if n.op == "max" else MinOver)(body, i, lo, hi)
+        return (sp.Sum if n.op == "sum" else sp.Product)(body, (i, lo, hi))
+
+
+class _BigExtremum(sp.Function):
+    """max or min of ``body`` over the integers ``i = lo .. hi`` (SymPy has no big Max): an
+    unevaluated function that prints as ``\\max_{i=lo}^{hi}`` and converts back."""
+    nargs = 4
+    _word = ""
+
+    def _latex(self, printer):
+        body, i, lo, hi = (printer._print(a) for a in self.args)
+        return rf"\{self._word}_{{{i}={lo}}}^{{{hi}}} \left({body}\right)"
+
+    def _sympystr(self, printer):
+        return f"{self._word}({', '.join(printer._print(a) for a in self.args)})"
+
+
+class MaxOver(_BigExtremum):
+    _word = "max"
+
+
+class MinOver(_BigExtremum):
+    _word = "min"
 
 
 def to_sympy(node: Node, symbols: dict[str, sp.Symbol] | None = None):
@@ -101,6 +155,23 @@ def from_sympy(e) -> Node:
         return Func("log", (from_sympy(e.args[0]),))
     if isinstance(e, sp.Float):
         return Num(Fraction(str(e)))
+    if isinstance(e, (sp.Sum, sp.Product)):
+        out = from_sympy(e.function)
+        for i, lo, hi in e.limits:                 # innermost first
+            out = BigOp("sum" if isinstance(e, sp.Sum) else "prod", out, i.name, from_sympy(lo),
+                        from_sympy(hi))
+        return out
+    if isinstance(e, _BigExtremum):
+        body, i, lo, hi = e.args
+        return BigOp(e._word, from_sympy(body), i.name, from_sympy(lo), from_sympy(hi))
+    if isinstance(e, sp.Indexed) and len(e.indices) == 1:
+        return Indexed(str(e.base.label), from_sympy(e.indices[0]))
+    if isinstance(e, sp.factorial):
+        return Func("factorial", (from_sympy(e.args[0]),))
+    if isinstance(e, sp.gamma):
+        return Func("gamma", (from_sympy(e.args[0]),))
+    if isinstance(e, sp.binomial):
+        return Func("binomial", tuple(from_sympy(a) for a in e.args))
     rev = {sp.Min: "min", sp.Max: "max", sp.Abs: "abs", sp.floor: "floor", sp.ceiling: "ceil",
            sp.sin: "sin", sp.cos: "cos", sp.tan: "tan", sp.tanh: "tanh", sp.atan: "atan", sp.erf: "erf"}
     for cls, name in rev.items():

@@ -3,6 +3,13 @@
 Numbers are exact rationals (:class:`fractions.Fraction`); subtraction is ``Add`` of a
 ``Mul`` by -1 and division is ``Mul`` by ``Pow(., -1)``, as in SymPy, so every back end
 handles only these few node types.
+
+Indexed symbols and big operators: :class:`Indexed` is one component ``s[i]`` of a symbol
+whose value is a vector (or one number for every index), and :class:`BigOp` is
+``sum/prod/max/min`` of a body over an integer index ``var = lo .. hi`` (both ends
+included). The index variable is *bound*: it is no free symbol of the tree
+(:meth:`Node.symbols`), :func:`substitute` never replaces it, and a back end evaluates a
+big operator by :func:`expand` once ``lo`` and ``hi`` are concrete integers.
 """
 from __future__ import annotations
 
@@ -56,7 +63,15 @@ class Node:
             stack.extend(n.children())
 
     def symbols(self) -> set[str]:
-        return {n.name for n in self.unique_nodes() if isinstance(n, Sym)}
+        """The free symbols: every ``Sym`` not bound by an enclosing :class:`BigOp`, and
+        the name of every :class:`Indexed` symbol."""
+        if not any(isinstance(n, (BigOp, Indexed)) for n in self.unique_nodes()):
+            return {n.name for n in self.unique_nodes() if isinstance(n, Sym)}
+        return set(_free(self))
+
+    def indexed(self) -> set[str]:
+        """The names of the indexed symbols (``s`` of ``s[i]``)."""
+        return {n.name for n in self.unique_nodes() if isinstance(n, Indexed)}
 
     def refs(self) -> set[tuple[str | None, str]]:
         return {(n.paper, n.name) for n in self.unique_nodes() if isinstance(n, Ref)}
@@ -230,6 +245,105 @@ class Func(_Fields):
         return Func(self.name, kids)
 
 
+class Indexed(_Fields):
+    """``name[index]``: the component at ``index`` (an integer-valued tree, usually a bound
+    index variable) of the indexed symbol ``name``."""
+    __slots__ = ("name", "index")
+    name: str
+    index: Node
+
+    if TYPE_CHECKING:             # the signature mypy sees; at run time _Fields.__init__
+        def __init__(self, name: str, index: Node) -> None: ...
+
+    def children(self) -> tuple[Node, ...]:
+        return (self.index,)
+
+    def _rebuild(self, kids: tuple[Node, ...]) -> Node:
+        return Indexed(self.name, kids[0])
+
+
+#: the big operators: formula syntax name -> what an empty range gives (None: undefined)
+BIG_OPS = ("sum", "prod", "max", "min")
+
+
+class BigOp(_Fields):
+    """``op(body, var, lo, hi)``: the sum, product, maximum or minimum of ``body`` over the
+    integers ``var = lo, lo + 1, ..., hi`` (``op`` in :data:`BIG_OPS`). ``var`` is bound in
+    ``body`` only; an empty range gives 0 (sum), 1 (prod), and no value (max, min)."""
+    __slots__ = ("op", "body", "var", "lo", "hi")
+    op: str
+    body: Node
+    var: str
+    lo: Node
+    hi: Node
+
+    if TYPE_CHECKING:             # the signature mypy sees; at run time _Fields.__init__
+        def __init__(self, op: str, body: Node, var: str, lo: Node, hi: Node) -> None: ...
+
+    def children(self) -> tuple[Node, ...]:
+        return (self.body, self.lo, self.hi)
+
+    def _rebuild(self, kids: tuple[Node, ...]) -> Node:
+        return BigOp(self.op, kids[0], self.var, kids[1], kids[2])
+
+
+#: the most terms :func:`expand` writes out (a sum over L = 10^6 layers is refused)
+MAX_TERMS = 100_000
+
+
+class EmptyRange(ValueError):
+    """A max or min over an empty index range (it has no value)."""
+
+
+def expand(node: "BigOp", lo: int, hi: int) -> Node:
+    """The big operator written out for the integer range ``lo .. hi``: the body with the
+    index replaced by each integer, joined by ``Add``/``Mul``/``max``/``min``. An empty
+    range gives 0 or 1 (sum, product) and raises :class:`EmptyRange` for max/min; more
+    than :data:`MAX_TERMS` terms raises ``OverflowError``."""
+    n = hi - lo + 1
+    if n > MAX_TERMS:
+        raise OverflowError(f"{node.op} over {n} indices; at most {MAX_TERMS} are written out")
+    if n <= 0:
+        if node.op in ("max", "min"):
+            raise EmptyRange(f"{node.op} over the empty range {node.var} = {lo} .. {hi}")
+        return Num(Fraction(0 if node.op == "sum" else 1))
+    terms = tuple(substitute(node.body, {node.var: Num(Fraction(k))}) for k in range(lo, hi + 1))
+    if n == 1:
+        return terms[0]
+    if node.op == "sum":
+        return Add(_flat(Add, terms))
+    if node.op == "prod":
+        return Mul(_flat(Mul, terms))
+    return Func(node.op, terms)
+
+
+def _free(node: Node) -> frozenset[str]:
+    """Free symbol names, scoped (a big operator's index is bound in its body); shared
+    subtrees once; recursion only through nested big operators."""
+    memo: dict[int, frozenset[str]] = {}
+    stack: list[tuple[Node, bool]] = [(node, False)]
+    while stack:
+        n, done = stack.pop()
+        if id(n) in memo:
+            continue
+        if isinstance(n, Sym):
+            memo[id(n)] = frozenset((n.name,))
+            continue
+        kids = n.children()
+        if not done and kids:
+            stack.append((n, True))
+            stack.extend((c, False) for c in kids if id(c) not in memo)
+            continue
+        if isinstance(n, BigOp):
+            out = (memo[id(n.body)] - {n.var}) | memo[id(n.lo)] | memo[id(n.hi)]
+        else:
+            out = frozenset().union(*(memo[id(c)] for c in kids)) if kids else frozenset()
+            if isinstance(n, Indexed):
+                out = out | {n.name}
+        memo[id(n)] = out
+    return memo[id(node)]
+
+
 REL_OPS = ("<=", ">=", "<", ">", "==")
 
 
@@ -278,5 +392,14 @@ def sub(a: Node, b: Node) -> Node:
 
 
 def substitute(node: Node, mapping: dict[str, Node]) -> Node:
-    """Replace symbols by expressions."""
-    return node.map(lambda n: mapping.get(n.name) if isinstance(n, Sym) else None)
+    """Replace free symbols by expressions (a big operator's bound index is never
+    replaced inside its body)."""
+    def f(n: Node) -> Node | None:
+        if isinstance(n, (Sym, Indexed)):         # a value for s: one number for every s[i]
+            return mapping.get(n.name)
+        if isinstance(n, BigOp) and n.var in mapping:
+            inner = {k: v for k, v in mapping.items() if k != n.var}
+            return BigOp(n.op, substitute(n.body, inner), n.var, substitute(n.lo, mapping),
+                         substitute(n.hi, mapping))
+        return None
+    return node.map(f)

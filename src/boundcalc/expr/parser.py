@@ -2,8 +2,8 @@
 
 The text is parsed by :func:`ast.parse` (which only builds a syntax tree) and every
 node of that tree is checked against a short whitelist; anything else -- calls of
-unknown functions, attributes, subscripts, strings, lambdas, keywords -- is
-rejected with an error naming what was found and where.
+unknown functions, attributes, subscripts of anything but a symbol name, strings,
+lambdas, keywords -- is rejected with an error naming what was found and where.
 """
 from __future__ import annotations
 
@@ -12,15 +12,19 @@ import re
 from fractions import Fraction
 
 from ..errors import ExpressionError
-from .nodes import Add, Const, Func, Mul, Node, Num, Pow, Ref, Rel, Sym, depth
+from .nodes import BIG_OPS, Add, BigOp, Const, Func, Indexed, Mul, Node, Num, Pow, Ref, Rel, Sym, depth
 from .numbers import check_budget, decimal
 
 #: function name -> allowed argument counts (None: any count >= 2)
 FUNCTIONS: dict[str, tuple[int, ...] | None] = {
     "sqrt": (1,), "exp": (1,), "log": (1, 2), "min": None, "max": None, "abs": (1,),
     "floor": (1,), "ceil": (1,), "sin": (1,), "cos": (1,), "tan": (1,), "tanh": (1,),
-    "atan": (1,), "erf": (1,),
+    "atan": (1,), "erf": (1,), "factorial": (1,), "gamma": (1,), "binomial": (2,),
+    "sum": (4,), "prod": (4,),
 }
+#: function names that may also name a symbol (a bare ``gamma`` is a symbol, ``gamma(x)``
+#: the function: the parser tells them apart by the call; deora2023's margin is ``gamma``)
+ALSO_SYMBOLS = {"gamma"}
 CONSTANTS = {"pi", "E"}
 MAX_LENGTH = 4000
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -32,7 +36,7 @@ def reserved(name: str) -> str | None:
     import keyword
     if name in CONSTANTS:
         return f"{name!r} is reserved: it is the constant {name} of the expression language"
-    if name in FUNCTIONS:
+    if name in FUNCTIONS and name not in ALSO_SYMBOLS:
         return f"{name!r} is reserved: it is the function {name}() of the expression language"
     if keyword.iskeyword(name):
         return f"{name!r} is reserved: it is a Python keyword, which an expression cannot use as a name"
@@ -152,11 +156,47 @@ class _Converter:
             if n.keywords or any(isinstance(a, ast.Starred) for a in n.args):
                 raise self.fail(n, "keyword or starred arguments")
             name, allowed, k = n.func.id, FUNCTIONS[n.func.id], len(n.args)
+            if self._big(n):
+                return self._plan_big(n)
+            if name in ("sum", "prod"):
+                raise self.fail(n, f"{name} with {k} argument(s) (write {name}(expr, i, lo, hi))")
             if (allowed is None and k < 1) or (allowed is not None and k not in allowed):
                 raise self.fail(n, f"{name} with {k} argument(s)")
             return list(n.args), lambda a: Func(name, tuple(a))
+        if isinstance(n, ast.Subscript):
+            if not isinstance(n.value, ast.Name) or n.value.id in CONSTANTS or n.value.id in FUNCTIONS:
+                raise self.fail(n, "a subscript of anything but a symbol name")
+            if isinstance(n.slice, (ast.Slice, ast.Tuple)):
+                raise self.fail(n, "a slice or several indices")
+            base = n.value.id
+            return [n.slice], lambda a: Indexed(base, a[0])
         leaf = self.leaf(n)
         return [], lambda a: leaf
+
+    @staticmethod
+    def _big(n: ast.Call) -> bool:
+        """``sum/prod(expr, i, lo, hi)`` always; ``max/min(expr, i, lo, hi)`` when the
+        second argument is a bare name that occurs in the first (else it is the maximum of
+        four values)."""
+        assert isinstance(n.func, ast.Name)
+        if n.func.id not in BIG_OPS or len(n.args) != 4 or not isinstance(n.args[1], ast.Name):
+            return False
+        if n.func.id in ("sum", "prod"):
+            return True
+        var = n.args[1].id
+        return any(isinstance(x, ast.Name) and x.id == var for x in ast.walk(n.args[0]))
+
+    def _plan_big(self, n: ast.Call):
+        assert isinstance(n.func, ast.Name)
+        op, ix = n.func.id, n.args[1]
+        assert isinstance(ix, ast.Name)
+        var = ix.id
+        if var in CONSTANTS or var in FUNCTIONS or not _NAME.match(var):
+            raise self.fail(ix, f"the index name {var!r}")
+        for bound in n.args[2:]:
+            if any(isinstance(x, ast.Name) and x.id == var for x in ast.walk(bound)):
+                raise self.fail(bound, f"a range of {var} that mentions {var} itself")
+        return [n.args[0], n.args[2], n.args[3]], lambda a: BigOp(op, a[0], var, a[1], a[2])
 
     def _chain(self, n: ast.BinOp, ops: tuple, inverse: type, build):
         """The operands of a left-associated chain of ``ops`` (its spine walked in a loop),
@@ -183,7 +223,7 @@ class _Converter:
         if isinstance(n, ast.Name):
             if n.id in CONSTANTS:
                 return Const(n.id)
-            if n.id in FUNCTIONS:
+            if n.id in FUNCTIONS and n.id not in ALSO_SYMBOLS:
                 raise self.fail(n, f"the function name {n.id!r} used as a value")
             return Sym(n.id)
         if isinstance(n, ast.Attribute):

@@ -20,7 +20,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Generator
 
-from .nodes import Add, Const, Func, Mul, Node, Num, Pow, Ref, Rel, Sym, set_text_printer
+from .nodes import Add, BigOp, Const, Func, Indexed, Mul, Node, Num, Pow, Ref, Rel, Sym, set_text_printer
 from .visitor import Visitor, handles
 
 _HALF = Fraction(1, 2)
@@ -28,7 +28,7 @@ _HALF = Fraction(1, 2)
 
 def _atomic(node: Node) -> bool:
     """Printed without parentheses as a factor, base or exponent."""
-    return isinstance(node, (Sym, Const, Func, Ref)) or (
+    return isinstance(node, (Sym, Const, Func, Ref, Indexed, BigOp)) or (
         isinstance(node, Num) and node.value.denominator == 1 and node.value >= 0)
 
 
@@ -90,6 +90,12 @@ class TextPrinter(Visitor[str]):
 
     def visit_Rel(self, node: Rel, args: list[str]) -> str:
         return f"{args[0]} {node.op} {args[1]}"
+
+    def visit_Indexed(self, node: Indexed, args: list[str]) -> str:
+        return f"{node.name}[{args[0]}]"
+
+    def visit_BigOp(self, node: BigOp, args: list[str]) -> str:
+        return f"{node.op}({args[0]}, {node.var}, {args[1]}, {args[2]})"
 
 
 def to_text(node: Node) -> str:

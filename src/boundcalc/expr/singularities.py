@@ -9,7 +9,15 @@ single definedness rule of boundcalc:
   base to a fractional power; 0 to a negative power);
 * ``b ** e``, e not a number: ``b > 0``;
 * ``sqrt(a)``: ``a >= 0``; ``log(a)``: ``a > 0``; ``log(a, b)``: ``a > 0``, ``b > 0`` and
-  ``b != 1``; ``tan(a)``: ``cos(a) != 0`` (its poles).
+  ``b != 1``; ``tan(a)``: ``cos(a) != 0`` (its poles);
+* ``gamma(a)``: ``a`` is no pole (not 0, -1, -2, ...), written exactly as
+  ``max(a, 0) + a - floor(a) > 0``; ``factorial(a)`` is ``gamma(a + 1)`` (the same with
+  ``a + 1``); ``binomial(n, k)``: ``n >= 0`` and ``k >= 0`` (then it is
+  ``gamma(n+1) / (gamma(k+1) gamma(n-k+1))`` with 1/gamma = 0 at the poles: 0 for an
+  integer k > n);
+* a big operator ``op(body, i, lo, hi)``: every condition of ``body`` that involves the
+  index ``i`` must hold for every ``i`` in range: ``min(expr, i, lo, hi) > 0`` (or ``>= 0``)
+  and ``prod(expr, i, lo, hi) != 0``; ``max``/``min`` over an empty range have no value.
 
 The ball-arithmetic back end (:mod:`boundcalc.backends.arb`) refuses exactly these cases with
 the messages of :data:`REASONS`; the decision procedure (:mod:`boundcalc.services.decide`)
@@ -28,7 +36,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from .nodes import Add, Const, Func, Mul, Node, Num, Pow, Ref, Rel, Sym, sub
+from .nodes import Add, BigOp, Const, Func, Indexed, Mul, Node, Num, Pow, Ref, Rel, Sym, sub
 from .visitor import Visitor, handles, top_down
 
 REASONS = {
@@ -40,6 +48,9 @@ REASONS = {
     "log": "logarithm of a non-positive number",
     "log_base": "logarithm to a base <= 0 or equal to 1",
     "tan": "tan at a pole (cos = 0)",
+    "gamma": "gamma or factorial at a pole (a non-positive integer)",
+    "binomial": "binomial(n, k) with n < 0 or k < 0",
+    "range": "a sum, product, max or min over a range with a non-integer or empty end",
 }
 
 
@@ -93,24 +104,58 @@ class _Own(Visitor[list]):
             return out
         if n.name == "tan":
             return [Condition(Func("cos", n.args), "!=", "tan", n)]
+        if n.name in ("gamma", "factorial"):
+            a = n.args[0] if n.name == "gamma" else Add((n.args[0], _ONE))
+            return [Condition(gamma_pole_gap(a), ">", "gamma", n)]
+        if n.name == "binomial":
+            return [Condition(n.args[0], ">=", "binomial", n), Condition(n.args[1], ">=", "binomial", n)]
         return []
 
-    @handles(Num, Sym, Const, Ref, Add, Mul, Rel)
+    @handles(Num, Sym, Const, Ref, Add, Mul, Rel, Indexed, BigOp)
     @top_down
     def _none(self, n: Node) -> list[Condition]:
         return []
 
 
+def gamma_pole_gap(a: Node) -> Node:
+    """``max(a, 0) + a - floor(a)``: > 0 exactly where gamma(a) is defined (a > 0, or a not
+    an integer), 0 at its poles 0, -1, -2, ..."""
+    return Add((Func("max", (a, Num(Fraction(0)))), a, Mul((Num(Fraction(-1)), Func("floor", (a,))))))
+
+
 def definedness(node: Node) -> list[Condition]:
-    """Every condition under which ``node`` has a value (each distinct subtree once)."""
+    """Every condition under which ``node`` has a value (each distinct subtree once). A
+    condition inside a big operator's body that involves its index holds for every index
+    in range (see the module docstring); no bound index is ever free in a condition."""
     out: list[Condition] = []
     seen: set = set()
     own = _Own()
-    for n in node.unique_nodes():
+
+    def add(c: Condition) -> None:
+        if (c.expr, c.op) not in seen:
+            seen.add((c.expr, c.op))
+            out.append(c)
+
+    done: set[int] = set()
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if id(n) in done:
+            continue
+        done.add(id(n))
+        if isinstance(n, BigOp):
+            for c in definedness(n.body):
+                if n.var not in c.expr.symbols():
+                    add(c)
+                elif c.op in (">", ">="):
+                    add(Condition(BigOp("min", c.expr, n.var, n.lo, n.hi), c.op, c.kind, c.where))
+                else:
+                    add(Condition(BigOp("prod", c.expr, n.var, n.lo, n.hi), c.op, c.kind, c.where))
+            stack.extend((n.lo, n.hi))
+            continue
         for c in own.walk(n):
-            if (c.expr, c.op) not in seen:
-                seen.add((c.expr, c.op))
-                out.append(c)
+            add(c)
+        stack.extend(n.children())
     return out
 
 
@@ -129,13 +174,15 @@ def kinks(node: Node, var: str) -> list[Node]:
     """Subtrees where ``node`` is continuous but may not be differentiable in ``var``:
     ``abs``, ``min``, ``max`` of arguments involving ``var``."""
     return [n for n in node.unique_nodes()
-            if isinstance(n, Func) and n.name in ("abs", "min", "max") and var in n.symbols()]
+            if ((isinstance(n, Func) and n.name in ("abs", "min", "max"))
+                or (isinstance(n, BigOp) and n.op in ("min", "max"))) and var in n.symbols()]
 
 
 def is_smooth_language(node: Node) -> bool:
     """True if no ``abs``/``min``/``max``/``floor``/``ceil`` occurs (SymPy differentiates
     the tree into the expression language)."""
-    return not any(isinstance(n, Func) and n.name in ("abs", "min", "max", "floor", "ceil")
+    return not any((isinstance(n, Func) and n.name in ("abs", "min", "max", "floor", "ceil"))
+                   or (isinstance(n, BigOp) and n.op in ("min", "max"))
                    for n in node.unique_nodes())
 
 

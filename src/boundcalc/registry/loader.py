@@ -16,8 +16,10 @@ from typing import Any
 
 from ..errors import BoundcalcError, FormulaFileError
 from ..expr.domains import parse_domain
-from ..expr.nodes import Node, Ref, Rel, Sym
+from ..expr.indexed import Vector, range_start
+from ..expr.nodes import BigOp, Indexed, Node, Num, Ref, Rel, Sym
 from ..expr.parser import parse, parse_number, reserved
+from .indexed import check_lengths
 from .steps import Step
 from .model import (KINDS, ROLES, STATUSES, VALUE_KINDS, CheckSpec, FormulaSpec, Hypothesis, Paper, Setting,
                     Symbol)
@@ -206,7 +208,8 @@ def _load_symbols(path: Path, paper: Paper, table: Any) -> None:
             raise _fail(path, where, "a symbol name must be an ASCII identifier")
         if reserved(name):
             raise _fail(path, where, f"symbol name {reserved(name)}; choose another name")
-        _fields(path, where, t, {"description", "domain"}, {"latex", "default", "role", "note"})
+        _fields(path, where, t, {"description", "domain"},
+                {"latex", "default", "role", "note", "index", "range"})
         domain = parse_domain(_str(path, where, t["domain"], "domain"), where=f"{path.name}: {where}")
         role = t.get("role", "input")
         if role not in ROLES:
@@ -218,14 +221,86 @@ def _load_symbols(path: Path, paper: Paper, table: Any) -> None:
                 raise _fail(path, where, f"default {t['default']!r} is outside the domain ({domain})")
         if role == "constant" and default is None:
             raise _fail(path, where, "an absolute constant (role = 'constant') needs a default")
+        index, rng = _index_range(path, where, t)
         paper.symbols[name] = Symbol(paper.key, name, _str(path, where, t["description"], "description"),
-                                     t.get("latex", name), domain, default, role)
+                                     t.get("latex", name), domain, default, role, index, rng)
+    for name, sym in paper.symbols.items():
+        if sym.is_indexed:
+            where = f"[symbols.{name}]"
+            if sym.index in paper.symbols:
+                raise _fail(path, where, f"index {sym.index!r} is also a symbol of the file; choose "
+                                         "another index name")
+            for n in sorted(sym.range[0].symbols() | sym.range[1].symbols()):
+                if n not in paper.symbols or paper.symbols[n].is_indexed:
+                    raise _fail(path, where, f"range names {n!r}, which is not a plain symbol of the file")
+
+
+def _index_range(path: Path, where: str, t: dict) -> tuple[str, tuple | None]:
+    """``index = "i"`` and ``range = [lo, hi]`` (numbers or expressions in other
+    symbols) of an indexed symbol: both or neither."""
+    if ("index" in t) != ("range" in t):
+        raise _fail(path, where, "an indexed symbol needs both index = \"i\" and range = [lo, hi]")
+    if "index" not in t:
+        return "", None
+    index = _str(path, where, t["index"], "index")
+    if not _IDENT.match(index) or reserved(index):
+        raise _fail(path, where, f"index {index!r} must be an ASCII identifier that is not reserved")
+    r = t["range"]
+    if not isinstance(r, list) or len(r) != 2:
+        raise _fail(path, where, "range must be a list [lo, hi] (numbers, or expressions such as \"L\")")
+    ends = []
+    for e in r:
+        if isinstance(e, bool) or not isinstance(e, (int, str)):
+            raise _fail(path, where, f"range end {e!r} must be an integer or an expression string")
+        node = Num(Fraction(e)) if isinstance(e, int) else _parse(path, f"{where} range", e, allow_relation=False)
+        if node.refs() or node.indexed():
+            raise _fail(path, where, f"range end {e!r} may name only plain symbols")
+        ends.append(node)
+    return index, (ends[0], ends[1])
+
+
+def _check_scopes(path: Path, where: str, node: Node, paper: Paper, uses: tuple[str, ...]) -> None:
+    """Indexed symbols and bound indices used as declared, each fault in one line naming
+    it: ``s[i]`` only for an indexed ``s`` (never a bare ``s``), an index variable only
+    inside the sum/prod/max/min that binds it, an index not named like a symbol."""
+    indices = {s.index: s.name for s in paper.symbols.values() if s.is_indexed}
+    binders = _bound_names(node)
+    stack: list[tuple[Node, frozenset[str]]] = [(node, frozenset())]
+    while stack:
+        n, bound = stack.pop()
+        if isinstance(n, Sym) and n.name not in bound:
+            decl = paper.symbols.get(n.name)
+            if decl is not None and decl.is_indexed:
+                raise _fail(path, where, f"{n.name!r} is indexed ({n.name}[{decl.index}]): write {n.name}[...] "
+                                         f"inside sum/prod/max/min(..., {decl.index}, lo, hi)")
+            if n.name not in paper.symbols and n.name not in uses and (n.name in indices or n.name in binders):
+                raise _fail(path, where, f"free index {n.name!r} outside the sum/prod/max/min that binds it "
+                                         f"(write sum(..., {n.name}, lo, hi) around its use, or a number)")
+        if isinstance(n, Indexed):
+            decl = paper.symbols.get(n.name)
+            if decl is None or not decl.is_indexed:
+                raise _fail(path, where, f"{n.name}[...]: {n.name!r} is not declared as an indexed symbol "
+                                         f"(give [symbols.{n.name}] index = \"i\" and range = [1, \"L\"])")
+        if isinstance(n, BigOp):
+            if n.var in paper.symbols or n.var in uses:
+                raise _fail(path, where, f"index {n.var!r} of {n.op}(...) is also the name of a symbol or "
+                                         "formula; choose another index name")
+            stack.append((n.body, bound | {n.var}))
+            stack.extend((c, bound) for c in (n.lo, n.hi))
+            continue
+        stack.extend((c, bound) for c in n.children())
 
 
 def _bind_names(path: Path, where: str, node: Node, paper: Paper, uses: tuple[str, ...]) -> Node:
-    """Turn bare names into symbols or (if listed in ``uses``) formula references."""
+    """Turn bare names into symbols or (if listed in ``uses``) formula references; a big
+    operator's bound index stays what it is (:func:`_check_scopes` checks the scopes)."""
+    _check_scopes(path, where, node, paper, uses)
+    bound = _bound_names(node)
+
     def f(n: Node):
         if isinstance(n, Sym):
+            if n.name in bound and n.name not in paper.symbols and n.name not in uses:
+                return None           # a bound index (_check_scopes: never free)
             if n.name in uses:
                 return Ref(None, n.name)
             if n.name not in paper.symbols:
@@ -233,6 +308,10 @@ def _bind_names(path: Path, where: str, node: Node, paper: Paper, uses: tuple[st
                                          "or list a formula of that name in 'uses'")
         return None
     return node.map(f)
+
+
+def _bound_names(node: Node) -> set[str]:
+    return {n.var for n in node.unique_nodes() if isinstance(n, BigOp)}
 
 
 def _parse(path: Path, where: str, text: Any, *, allow_relation=True) -> Node:
@@ -331,10 +410,23 @@ def _load_settings(path: Path, paper: Paper, table: Any) -> None:
         for sym, v in t["values"].items():
             if sym not in paper.symbols:
                 raise _fail(path, where, f"value for unknown symbol {sym!r}")
+            if isinstance(v, list) and paper.symbols[sym].is_indexed:
+                if not v:
+                    raise _fail(path, where, f"{sym} = []: an indexed symbol needs at least one value")
+                nums = [_number(path, f"{where} {sym}[{k + 1}]", x) for k, x in enumerate(v)]
+                bad = next((x for x in nums if not paper.symbols[sym].domain.contains(x)), None)
+                if bad is not None:
+                    raise _fail(path, where, f"{sym} = {v!r}: {bad} is outside its domain ({paper.symbols[sym].domain})")
+                values[sym] = Vector(nums, range_start(paper.symbols[sym]))
+                continue
             num = _number(path, f"{where} {sym}", v)
             if not paper.symbols[sym].domain.contains(num):
                 raise _fail(path, where, f"{sym} = {v!r} is outside its domain ({paper.symbols[sym].domain})")
             values[sym] = num
+        try:
+            check_lengths(paper.symbols, values)
+        except BoundcalcError as e:
+            raise _fail(path, where, str(e)) from None
         duses = tuple(t.get("derived_uses", []))
         for u in duses:
             if u not in paper.formulas:

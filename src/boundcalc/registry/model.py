@@ -21,7 +21,9 @@ ROLES = ("input", "constant", "measured")
 
 class Symbol(Record, frozen=True):
     """A symbol of a paper: its description, LaTeX, :class:`Domain`, default value and
-    role (``input``, ``constant`` or ``measured``)."""
+    role (``input``, ``constant`` or ``measured``). An *indexed* symbol (``s[i]``) names
+    its ``index`` and the index ``range`` (two trees, ``lo .. hi``, e.g. ``1 .. L``); its
+    domain is that of every component, and its value is a vector or one number for all."""
     paper: str
     name: str
     description: str
@@ -29,6 +31,13 @@ class Symbol(Record, frozen=True):
     domain: Domain
     default: Fraction | None = None
     role: str = "input"
+    index: str = ""
+    range: tuple | None = None        # (lo, hi) trees of an indexed symbol
+
+    @property
+    def is_indexed(self) -> bool:
+        """Whether the symbol is indexed (``s[i]``, a vector value)."""
+        return bool(self.index)
 
     @property
     def is_constant(self) -> bool:

@@ -1,0 +1,75 @@
+"""Values of indexed symbols: a :class:`Vector` (one value per index, from ``start``) or
+one number for every index (broadcast). One rule, used by every back end through
+:func:`component`, and by the callers that build environments through :func:`check_length`
+(:func:`boundcalc.registry.indexed.check_lengths` evaluates the declared ranges).
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any, Sequence
+
+from ..errors import ExpressionError
+
+__all__ = ["Vector", "check_length", "component", "range_start"]
+
+
+class Vector:
+    """The values ``s[start], s[start + 1], ...`` of an indexed symbol (entries of any
+    numeric type a back end accepts: Fractions, floats, mpfs, arrays)."""
+    __slots__ = ("values", "start")
+
+    def __init__(self, values: Sequence[Any], start: int = 1) -> None:
+        self.values = tuple(values)
+        self.start = int(start)
+
+    def __len__(self) -> int:
+        return len(self.values)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Vector) and (self.values, self.start) == (other.values, other.start)
+
+    def __hash__(self) -> int:
+        return hash((self.values, self.start))
+
+    def __repr__(self) -> str:
+        return f"Vector({list(self.values)!r}, start={self.start})"
+
+    def map(self, f) -> "Vector":
+        return Vector([f(v) for v in self.values], self.start)
+
+
+def component(value: Any, k: Fraction | int, name: str) -> Any:
+    """``name[k]`` from ``value`` (a :class:`Vector`, or one value for every index);
+    one-line :class:`ExpressionError` for a non-integer index or one outside the vector."""
+    if not isinstance(value, Vector):
+        return value
+    if Fraction(k).denominator != 1:
+        raise ExpressionError(f"{name}[{k}]: the index is not an integer")
+    i = int(k) - value.start
+    if not 0 <= i < len(value.values):
+        raise ExpressionError(f"{name}[{int(k)}]: index outside {value.start} .. "
+                              f"{value.start + len(value.values) - 1} (the value of {name} has "
+                              f"{len(value.values)} entries)")
+    return value.values[i]
+
+
+def check_length(name: str, value: Any, lo: Fraction, hi: Fraction) -> None:
+    """Refuse a vector for ``name`` whose length is not that of its declared range
+    ``lo .. hi`` (both evaluated at the setting), in one line."""
+    if not isinstance(value, Vector):
+        return
+    if lo.denominator != 1 or hi.denominator != 1:
+        raise ExpressionError(f"{name}: its index range {lo} .. {hi} has non-integer ends")
+    want = int(hi) - int(lo) + 1
+    if len(value) != want or value.start != int(lo):
+        raise ExpressionError(f"{name}: {len(value)} values given, but its index runs over "
+                              f"{int(lo)} .. {int(hi)} ({max(want, 0)} values)")
+
+
+def range_start(sym: Any) -> int:
+    """The first index of an indexed symbol (a registry ``Symbol``) whose range starts at
+    an integer number; 1 when it starts at an expression."""
+    from .nodes import Num
+    lo = sym.range[0] if sym.range else None
+    return int(lo.value) if isinstance(lo, Num) and lo.value.denominator == 1 else 1
+
