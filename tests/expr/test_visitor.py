@@ -46,7 +46,8 @@ def test_every_visitor_of_the_source_is_enumerated():
 
 
 def test_node_classes_are_the_language():
-    assert {c.__name__ for c in node_classes()} == {"Num", "Const", "Sym", "Ref", "Add", "Mul", "Pow", "Func", "Rel"}
+    assert {c.__name__ for c in node_classes()} == {"Num", "Const", "Sym", "Ref", "Add", "Mul", "Pow", "Func", "Rel",
+                                                   "Indexed", "BigOp"}
 
 
 @pytest.mark.parametrize("visitor", _project_visitors(), ids=lambda v: f"{v.__module__}.{v.__qualname__}")

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ...expr.nodes import Add, Const, Func, Mul, Node, Num, Pow, Ref, Rel, Sym
+from ...expr.nodes import Add, BigOp, Const, Func, Indexed, Mul, Node, Num, Pow, Ref, Rel, Sym
 from ...expr.visitor import DESCEND, Visitor, handles, top_down
 
 ZERO = "zero"
@@ -150,7 +150,7 @@ class _Growth(Visitor):
     def visit_Func(self, node: Func):
         return (yield from _func(node))
 
-    @handles(Num, Const, Ref, Rel)
+    @handles(Num, Const, Ref, Rel, Indexed, BigOp)     # a sum over 1 .. x: the rules give up
     @top_down
     def _unknown(self, node: Node):
         return None

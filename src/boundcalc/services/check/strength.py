@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ...expr.nodes import Add, Const, Func, Mul, Node, Num, Pow, Ref, Rel, Sym
+from ...expr.nodes import Add, BigOp, Const, Func, Indexed, Mul, Node, Num, Pow, Ref, Rel, Sym
 from ...expr.visitor import Visitor, handles
 from ...verdicts import Grade
 
@@ -61,10 +61,11 @@ class _Keys(Visitor[int]):
         super().__init__()
         self.table: dict[tuple, int] = {}
 
-    @handles(Num, Const, Sym, Ref, Add, Mul, Pow, Func, Rel)
+    @handles(Num, Const, Sym, Ref, Add, Mul, Pow, Func, Rel, Indexed, BigOp)
     def _key(self, n: Node, kids: list[int]) -> int:
         fields: tuple[str, ...] = n.__slots__
-        own = tuple(getattr(n, f) for f in fields if f not in ("args", "base", "exp", "lhs", "rhs"))
+        own = tuple(getattr(n, f) for f in fields
+                    if f not in ("args", "base", "exp", "lhs", "rhs", "index", "body", "lo", "hi"))
         return self.table.setdefault((type(n).__name__, own, tuple(kids)), len(self.table))
 
 
