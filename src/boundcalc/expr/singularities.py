@@ -20,7 +20,7 @@ single definedness rule of boundcalc:
   and ``prod(expr, i, lo, hi) != 0``; ``max``/``min`` over an empty range have no value.
 
 The ball-arithmetic back end (:mod:`boundcalc.backends.arb`) refuses exactly these cases with
-the messages of :data:`REASONS`; the decision procedure (:mod:`boundcalc.services.decide`)
+the messages of :data:`REASONS`; the decision procedure (:mod:`boundcalc.prover.decide`)
 reads the conditions from here, so a relation with a side that is undefined everywhere (a
 condition that is false as a constant, e.g. ``log(x, 1)``) is refused.
 
