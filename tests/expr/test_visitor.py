@@ -18,7 +18,7 @@ from boundcalc.expr.visitor import (DESCEND, MissingHandler, Visitor, handles, n
                                     visitor_classes)
 
 SRC = Path(boundcalc.__file__).parent
-PACKAGES = ("boundcalc.expr", "boundcalc.backends", "boundcalc.services", "boundcalc.registry")
+PACKAGES = ("boundcalc.expr", "boundcalc.backends", "boundcalc.services", "boundcalc.prover", "boundcalc.registry")
 
 
 def _import_walkers() -> None:

@@ -25,7 +25,12 @@ Around the parser, this module does what the grammar cannot:
   (``:=``, ``=:``, ``\\triangleq``, ``=``, ``\\le``, ``\\ge``, ``<``, ``>``, ``\\lesssim``,
   ``\\gtrsim``, ``\\approx``) into the quantity and its value, or a relation.
 
-Anything else -- a norm or a symbol no ``[symbols]`` entry writes that way, ``\\sum``,
+Big operators and special functions: ``\\sum_{i=lo}^{hi}`` and ``\\prod_{i=lo}^{hi}`` (the
+index one letter, bound there), an indexed symbol with its index (``s_{i}``, ``s_i``,
+``s_{3}``: the symbol's ``latex`` followed by the subscript), ``n!``, ``\\Gamma(x)`` and
+``\\binom{n}{k}``.
+
+Anything else -- a norm or a symbol no ``[symbols]`` entry writes that way, ``\\int``,
 ``\\mathcal O(...)``, ``\\Pr``, a function applied to an argument, a ``where`` clause --
 is refused with one line naming the offending token.
 
@@ -202,9 +207,11 @@ class Names:
     ambiguous: dict
     maxlen: int = 1
     shadowed: dict | None = None     # key -> the formula a symbol of the same LaTeX shadows
+    indexed: frozenset = frozenset()  # names of the indexed symbols (``s_{i}`` is s[i])
 
 
-def names(symbols: dict[str, str], formulas: dict[str, tuple[str, str]] | None = None) -> Names:
+def names(symbols: dict[str, str], formulas: dict[str, tuple[str, str]] | None = None,
+          indexed: frozenset = frozenset()) -> Names:
     """Names from ``symbols`` {name: latex} and ``formulas`` {name: (kind, printed latex)}:
     a formula is named by the quantity its printed LaTeX defines or bounds (the left side
     of its first top-level relation, or the side named by ``=:``), for definitions and
@@ -244,7 +251,8 @@ def names(symbols: dict[str, str], formulas: dict[str, tuple[str, str]] | None =
     kinds = {**{n: Ref(None, n) for n in form_keys.values()}, **{n: Sym(n) for n in sym_keys.values()},
              **{n: Sym(n) for n in symbols}}
     ambiguous = {k: [kinds.get(n, Ref(None, n)) for n in v] for k, v in ambiguous.items()}
-    return Names(table, ambiguous, max((len(k) for k in list(table) + list(ambiguous)), default=1), shadowed)
+    return Names(table, ambiguous, max((len(k) for k in list(table) + list(ambiguous)), default=1), shadowed,
+                 frozenset(indexed))
 
 
 def names_of_paper(paper, formulas: dict[str, tuple[str, str]] | None = None) -> Names:
@@ -252,7 +260,7 @@ def names_of_paper(paper, formulas: dict[str, tuple[str, str]] | None = None) ->
     syms = {n: s.latex for n, s in paper.symbols.items()}
     if formulas is None:
         formulas = {n: (f.kind, f.latex) for n, f in paper.formulas.items()}
-    return names(syms, formulas)
+    return names(syms, formulas, frozenset(n for n, s in paper.symbols.items() if getattr(s, "is_indexed", False)))
 
 
 # ----------------------------------------------------------------------------- statements
@@ -394,12 +402,14 @@ def parse_value(tex: str, nm: Names, *, where: str = "LaTeX") -> Node:
 # ----------------------------------------------------------------------------- one value
 def _value(toks: list, nm: Names, where: str, exclude: str | None, tex: str, prefer=frozenset()) -> Node:
     toks = _recognise(list(toks), nm, exclude, where, tex, prefer)
+    bound = _bound_letters(toks)
+    toks = _subscripts(toks, nm, bound, where, tex)
     toks = _numbers(toks)
     toks = _minmax(toks, where, tex)
-    _whitelist(toks, nm, where, tex)
+    _whitelist(toks, nm, where, tex, bound)
     src, table = _emit(toks)
     expr = _sympy_parse(src, where, tex)
-    node = _to_node(expr, table, where, tex)
+    node = _to_node(expr, table, where, tex, bound)
     from .parser import MAX_DEPTH
     if depth(node) > MAX_DEPTH:
         raise ExpressionError(f"{where}: LaTeX nested more than {MAX_DEPTH} levels deep: {_short(tex)}")
@@ -437,6 +447,52 @@ def _recognise(toks, nm: Names, exclude, where, tex, prefer=frozenset()) -> list
         else:
             out.append(toks[i])
             i += 1
+    return out
+
+
+def _bound_letters(toks) -> set[str]:
+    """The index letters of ``\\sum_{i=...}`` / ``\\prod_{i=...}`` (bound there)."""
+    out = set()
+    for i, t in enumerate(toks):
+        if t in (r"\sum", r"\prod") and toks[i + 1:i + 3] == ["_", "{"] and i + 4 < len(toks) \
+                and isinstance(toks[i + 3], str) and len(toks[i + 3]) == 1 and toks[i + 3].isalpha() \
+                and toks[i + 4] == "=":
+            out.add(toks[i + 3])
+    return out
+
+
+def _subscripts(toks, nm: Names, bound: set[str], where, tex) -> list:
+    """``s_{i}`` / ``s_i`` / ``s_{3}`` of an indexed symbol ``s`` -> one placeholder for the
+    component ``s[i]`` (the index a bound letter or an integer; SymPy's grammar would drop
+    the subscript of a placeholder)."""
+    from .nodes import Indexed
+    out, i = [], 0
+    while i < len(toks):
+        t = toks[i]
+        if isinstance(t, _Ph) and isinstance(t.node, Sym) and t.node.name in nm.indexed:
+            if i + 1 >= len(toks) or toks[i + 1] != "_":
+                raise ExpressionError(f"{where}: {t.text!r} is an indexed symbol: write it with its index "
+                                      f"({t.text}_{{i}}), in {_short(tex)}")
+            if i + 2 < len(toks) and toks[i + 2] == "{":
+                arg, j = toks[i + 3:i + 4], i + 5
+                if i + 4 >= len(toks) or toks[i + 4] != "}":
+                    raise ExpressionError(f"{where}: the index of {t.text!r} must be one letter bound by "
+                                          f"\\sum/\\prod or an integer, in {_short(tex)}")
+            else:
+                arg, j = toks[i + 2:i + 3], i + 3
+            a = arg[0] if arg else ""
+            if isinstance(a, str) and a.isdigit():
+                index: Node = Num(Fraction(int(a)))
+            elif isinstance(a, str) and a in bound:
+                index = Sym(a)
+            else:
+                raise ExpressionError(f"{where}: the index of {t.text!r} must be one letter bound by "
+                                      f"\\sum/\\prod or an integer, in {_short(tex)}")
+            out.append(_Ph(Indexed(t.node.name, index), f"{t.text}_{{{a}}}"))
+            i = j
+            continue
+        out.append(t)
+        i += 1
     return out
 
 
@@ -518,13 +574,19 @@ def _depth0(seq):
             yield t
 
 
-def _whitelist(toks, nm: Names, where, tex) -> None:
+def _whitelist(toks, nm: Names, where, tex, bound: set[str] = frozenset()) -> None:  # type: ignore[assignment]
     """Every token left is one SymPy's grammar reads as the expression language does;
     anything else is refused, named, before the parser sees it."""
     for i, t in enumerate(toks):
         if isinstance(t, _Ph):
             continue
-        if t in _ALLOWED_CS or t in _ALLOWED_CHARS or t.isdigit():
+        if t in _ALLOWED_CS or t in _ALLOWED_CHARS or t.isdigit() or t in bound:
+            continue
+        if t in (r"\sum", r"\prod") and toks[i + 1:i + 2] == ["_"] and toks[i + 2:i + 3] == ["{"]:
+            continue                        # \sum_{i=lo}^{hi}: checked by SymPy's grammar, then _to_node
+        if t == "!" and i:
+            continue                        # n! (factorial)
+        if t == r"\binom" or (t == r"\Gamma" and i + 1 < len(toks) and toks[i + 1] == "("):
             continue
         if t == "e" and not (i + 1 < len(toks) and toks[i + 1] == "_"):
             continue                        # Euler's number (no symbol is written e)
@@ -536,7 +598,9 @@ def _whitelist(toks, nm: Names, where, tex) -> None:
             why = "an unknown symbol (no [symbols] entry has this latex)"
         elif t in _ASYMPTOTIC:
             why = _ASYMPTOTIC[t]
-        elif t in (r"\sum", r"\prod", r"\int", r"\lim", r"\sup", r"\inf"):
+        elif t in (r"\sum", r"\prod"):
+            why = "a big operator without its index range _{i=lo}^{hi}"
+        elif t in (r"\int", r"\lim", r"\sup", r"\inf"):
             why = "a big operator (not in the expression language)"
         elif t == r"\|":
             why = "a norm no [symbols] entry writes this way"
@@ -583,7 +647,7 @@ def _brace_args(toks) -> list:
     i = 0
     while i < len(out):
         t = out[i]
-        n = 2 if t == r"\frac" else 1 if t in (r"\sqrt", "^", "_") else 0
+        n = 2 if t in (r"\frac", r"\binom") else 1 if t in (r"\sqrt", "^", "_") else 0
         j = i + 1
         if t == r"\sqrt" and j < len(out) and out[j] == "[":
             while j < len(out) and out[j] != "]":
@@ -628,9 +692,10 @@ _FUNC_NAMES = {"sin": "sin", "cos": "cos", "tan": "tan", "tanh": "tanh", "atan":
                "Abs": "abs", "floor": "floor", "ceiling": "ceil", "erf": "erf", "Max": "max", "Min": "min"}
 
 
-def _to_node(e, table: dict, where: str, tex: str) -> Node:
+def _to_node(e, table: dict, where: str, tex: str, bound: set[str] = frozenset()) -> Node:  # type: ignore[assignment]
     """SymPy expression -> tree, accepting only the expression language's operations."""
     import sympy as sp
+    from .nodes import BigOp
 
     def fail(what: str):
         return ExpressionError(f"{where}: {what} is not in the expression language, in {_short(tex)}")
@@ -651,6 +716,8 @@ def _to_node(e, table: dict, where: str, tex: str) -> Node:
                 return Const("pi")
             if x.name == "e":
                 return Const("E")
+            if x.name in bound:
+                return Sym(x.name)           # a \sum/\prod index (bound: the loader checks the scope)
             raise fail(f"the name {x.name!r}")
         if isinstance(x, sp.Add):
             return Add(tuple(conv(a) for a in x.args))
@@ -676,6 +743,17 @@ def _to_node(e, table: dict, where: str, tex: str) -> Node:
             if op is None:
                 raise fail(f"the relation {type(x).__name__}")
             return Rel(op, conv(x.lhs), conv(x.rhs))
+        if isinstance(x, (sp.Sum, sp.Product)):
+            out = conv(x.function)
+            for i, lo, hi in x.limits:
+                out = BigOp("sum" if isinstance(x, sp.Sum) else "prod", out, i.name, conv(lo), conv(hi))
+            return out
+        if isinstance(x, sp.factorial):
+            return Func("factorial", (conv(x.args[0]),))
+        if isinstance(x, sp.binomial):
+            return Func("binomial", tuple(conv(a) for a in x.args))
+        if isinstance(x, sp.core.function.AppliedUndef) and str(x.func) == "Gamma" and len(x.args) == 1:
+            return Func("gamma", (conv(x.args[0]),))
         name = type(x).__name__ if not isinstance(x, sp.core.function.AppliedUndef) else None
         if isinstance(x, sp.core.function.AppliedUndef):
             fname = str(x.func)

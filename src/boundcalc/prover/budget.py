@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from types import FrameType
 
-from ..expr.nodes import Add, Const, Func, Mul, Node, Num, Pow, Ref, Rel, Sym
+from ..expr.nodes import Add, BigOp, Const, Func, Indexed, Mul, Node, Num, Pow, Ref, Rel, Sym
 from ..expr.visitor import Visitor, handles, top_down
 
 __all__ = [
@@ -95,7 +95,7 @@ class _SympyUnsafe(Visitor["str | None"]):
             return "a number too large for the symbolic layer"
         return None
 
-    @handles(Sym, Const, Ref, Add, Mul, Func, Rel)
+    @handles(Sym, Const, Ref, Add, Mul, Func, Rel, Indexed, BigOp)
     @top_down
     def _fine(self, n: Node) -> None:
         return None

@@ -39,7 +39,7 @@ from collections.abc import Generator
 
 from ..errors import BoundcalcError
 from ..expr.domains import Domain
-from ..expr.nodes import Add, Const, Func, Mul, Node, Num, Pow, Ref, Rel, Sym, sub
+from ..expr.nodes import Add, BigOp, Const, Func, Indexed, Mul, Node, Num, Pow, Ref, Rel, Sym, sub
 from ..expr.visitor import Visitor, handles, top_down
 # the budgets (time limits, size guards) live in the bottom module every layer imports
 from .budget import CPU_SAFETY, INTERVAL_BOXES_PER_SECOND, SAMPLES, SECONDS, sympy_safe, time_limit
@@ -108,7 +108,7 @@ class _FoldConstants(Visitor[Node]):
                 return base.base if e == 1 else Pow(base.base, Num(e))
         return _rebuilt(n, kids)
 
-    @handles(Func, Rel)
+    @handles(Func, Rel, Indexed, BigOp)
     def _other(self, n: Node, kids: list[Node]) -> Node:
         return _rebuilt(n, kids)
 
@@ -389,7 +389,27 @@ class _StructuralSign(Visitor["str | None"]):
                 return "positive"
             if lb is not None and lb == 1:
                 return "nonnegative"
+        if n.name in ("gamma", "factorial") and signs[0] == "positive":
+            return "positive"               # gamma(x) > 0 for x > 0; x! = gamma(x + 1)
+        if n.name == "factorial" and signs[0] == "nonnegative":
+            return "positive"
+        # binomial(n, k) may be negative for real n, k >= 0 (binomial(5/2, 4) = -5/128): no rule
         return None
+
+    def visit_Indexed(self, n: Indexed, args: list) -> str | None:
+        d = self.domains.get(n.name)         # the domain of every component
+        return None if d is None else ("positive" if d.positive else ("nonnegative" if d.nonnegative else None))
+
+    def visit_BigOp(self, n: BigOp) -> Generator[Node, str | None, str | None]:
+        """From the body's sign (the index itself has no domain here): a sum of positive
+        terms is only nonnegative (an empty range gives 0), a product of positive terms is
+        positive (an empty one is 1), a max or min has the sign of its terms."""
+        sb = yield n.body
+        if sb is None:
+            return None
+        if n.op == "sum":
+            return "nonnegative"
+        return sb
 
     @handles(Rel, Ref)
     @top_down
@@ -435,7 +455,11 @@ class _LowerBound(Visitor["Fraction | None"]):
             return None if lb is None or lb < 0 else lb ** n.exp.value.numerator
         return None
 
-    @handles(Const, Func, Rel, Ref)
+    def visit_Indexed(self, n: Indexed, args: list) -> Fraction | None:
+        d = self.domains.get(n.name)
+        return None if d is None else d.lo
+
+    @handles(Const, Func, Rel, Ref, BigOp)
     @top_down
     def _none(self, n: Node) -> None:
         return None

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from ..expr.domains import Domain
-from ..expr.nodes import Add, Const, Func, Mul, Node, Num, Pow, Ref, Rel, Sym
+from ..expr.nodes import Add, BigOp, Const, EmptyRange, Func, Indexed, Mul, Node, Num, Pow, Ref, Rel, Sym, expand
 from ..expr.printing import to_text
 from ..expr.visitor import Visitor, handles, top_down
 from . import facts as FX
@@ -35,6 +35,7 @@ from . import facts as FX
 RLIMIT_PER_MS = 400
 MAX_EXPAND_POWER = 12          # x**k with |k| above this is named, not multiplied out
 MAX_ROOT_DEN = 6               # u**(p/q) with q above this is named without its defining equation
+MAX_EXPAND_TERMS = 12         # a sum/product over a numeric range of at most this many terms is written out
 MAX_NAMED = 40                 # more named terms than this: give up (size budget)
 MAX_PAIRS_PER_FUNCTION = 12    # pairwise facts among at most this many terms of one function
 
@@ -86,6 +87,7 @@ class _Translator(Visitor):
         self.named: list[tuple[str, str, object, object, Node]] = []   # (label, func, u, F, arg)
         self.consts: dict[str, object] = {}
         self.fresh = 0
+        self.domains: dict[str, Domain] = {}    # set by decide_smt: integer facts, indexed components
 
     # -- helpers
     def val(self, x: Fraction):
@@ -238,7 +240,62 @@ class _Translator(Visitor):
             return L
         if name in FX.FACTS:
             return self._named_func(name, node.args[0], u)
+        if name in ("gamma", "factorial", "binomial"):
+            return self._gamma_like(node, args)
         raise TooBig(f"no SMT encoding for {name}")
+
+    # -- factorial, gamma, binomial: uninterpreted, with the facts of GAMMA_FACTS (real
+    # arguments) and INTEGER_FACTS (integer-valued arguments, by the domains), each proved
+    # in the tests (tests/prover/test_smt_nodes.py) against mpmath
+    def _gamma_like(self, node: Func, args: list):
+        z3 = self.z3
+        key = node
+        got = self.memo.get(("gamma_like", key))
+        if got is not None:
+            return got
+        F = self.new(to_text(node))
+        self.named.append((to_text(node), node.name, args[0], F, node))
+        if node.name == "binomial":
+            n, k = args
+            self.side += [n >= 0, k >= 0]
+            if all(_integer_valued(a, self.domains) for a in node.args):
+                self.side += [f(n, k, F, self.kit) for _, f in BINOMIAL_INTEGER_FACTS]
+        else:
+            g = args[0] + (1 if node.name == "factorial" else 0)       # the gamma argument
+            self.side += [f(g, F, self.kit) for _, f in GAMMA_FACTS]
+            if node.name == "factorial" and _integer_valued(node.args[0], self.domains):
+                self.side += [f(args[0], F, self.kit) for _, f in FACTORIAL_INTEGER_FACTS]
+        self.memo[("gamma_like", key)] = F
+        return F
+
+    @top_down
+    def visit_Indexed(self, node: Indexed):
+        """``s[k]`` for a number k: a variable of its own (in ``s``'s domain); a symbolic
+        index is beyond this layer (sums over symbolic ranges are, too)."""
+        k = node.index
+        if not (isinstance(k, Num) and k.value.denominator == 1):
+            raise TooBig("an indexed symbol with a symbolic index")
+        label = f"{node.name}[{k.value.numerator}]"
+        if label not in self.consts:
+            x = self.z3.Real(label, self.ctx)
+            if node.name in self.domains:
+                self.side += _domain_constraints(self.z3, x, self.domains[node.name], self.ctx)
+            self.consts[label] = x           # (no model from z3 then: components are not symbols)
+        return self.consts[label]
+
+    def visit_BigOp(self, node: BigOp):
+        """Written out when the range is given by numbers of at most MAX_EXPAND_TERMS terms."""
+        lo, hi = node.lo, node.hi
+        if not all(isinstance(e, Num) and e.value.denominator == 1 for e in (lo, hi)):
+            raise TooBig(f"{node.op} over a symbolic range")
+        assert isinstance(lo, Num) and isinstance(hi, Num)
+        a, b = lo.value.numerator, hi.value.numerator
+        if b - a + 1 > MAX_EXPAND_TERMS:
+            raise TooBig(f"{node.op} over more than {MAX_EXPAND_TERMS} terms")
+        try:
+            return (yield expand(node, a, b))
+        except EmptyRange:
+            raise TooBig(f"{node.op} over an empty range") from None
 
     def pair_facts(self):
         by: dict[str, list] = {}
@@ -294,6 +351,63 @@ class _Translator(Visitor):
         for _, func, _, F, arg in self.named:
             if func == "cos" and arg in sins:
                 self.side.append(sins[arg] * sins[arg] + F * F == 1)
+
+
+def _integer_valued(node: Node, domains: dict[str, Domain]) -> bool:
+    """Whether ``node`` takes only integer values where it is defined, by its shape and
+    the domains (integer numbers and symbols, sums, products, non-negative integer powers,
+    factorials and binomials of integers, floor and ceil)."""
+    if isinstance(node, Num):
+        return node.value.denominator == 1
+    if isinstance(node, (Sym, Indexed)):
+        d = domains.get(node.name)
+        return d is not None and bool(d.integer)
+    if isinstance(node, (Add, Mul)):
+        return all(_integer_valued(a, domains) for a in node.args)
+    if isinstance(node, Pow):
+        return (isinstance(node.exp, Num) and node.exp.value.denominator == 1 and node.exp.value >= 0
+                and _integer_valued(node.base, domains))
+    if isinstance(node, Func):
+        if node.name in ("floor", "ceil"):
+            return True
+        if node.name in ("factorial", "binomial", "abs", "min", "max"):
+            return all(_integer_valued(a, domains) for a in node.args)
+    return False
+
+
+#: facts about F = gamma(g) for every real g where gamma is defined (not a pole); the
+#: minimum of gamma on (0, oo) is 0.885603194... at g = 1.461632...
+GAMMA_FACTS = [
+    ("gamma(g) > 0 for g > 0", lambda g, F, K: K.imp(g > 0, F > 0)),
+    ("gamma(g) >= 0.8856 for g > 0", lambda g, F, K: K.imp(g > 0, F >= K.q(8856, 10000))),
+    ("gamma(g) <= 1 for 1 <= g <= 2", lambda g, F, K: K.imp(K.all(g >= 1, g <= 2), F <= 1)),
+    ("gamma(g) >= 1 for g >= 2", lambda g, F, K: K.imp(g >= 2, F >= 1)),
+    ("gamma(g) >= g - 1 for g >= 3", lambda g, F, K: K.imp(g >= 3, F >= g - 1)),
+    ("g gamma(g) = gamma(g + 1) >= 0.8856 for 0 < g <= 1",
+     lambda g, F, K: K.imp(K.all(g > 0, g <= 1), g * F >= K.q(8856, 10000))),
+]
+
+#: facts about F = n! for an integer-valued n (the relaxation to reals keeps them true at
+#: every integer point, which is all the real problem needs)
+FACTORIAL_INTEGER_FACTS = [
+    ("n! >= 1 for integer n >= 0", lambda n, F, K: K.imp(n >= 0, F >= 1)),
+    ("n! >= n for integer n >= 0", lambda n, F, K: K.imp(n >= 0, F >= n)),
+    ("n! >= n (n - 1) for integer n >= 0", lambda n, F, K: K.imp(n >= 0, F >= n * (n - 1))),
+    ("n! >= n (n - 1) (n - 2) for integer n >= 0", lambda n, F, K: K.imp(n >= 0, F >= n * (n - 1) * (n - 2))),
+    ("n! >= 2 n - 2 for integer n >= 1",
+     lambda n, F, K: K.imp(n >= 1, F >= 2 * n - 2)),
+    ("n! = 1 at n = 0, 1", lambda n, F, K: K.imp(K.all(n >= 0, n <= 1), F == 1)),
+]
+
+#: facts about F = binomial(n, k) for integer-valued n, k >= 0
+BINOMIAL_INTEGER_FACTS = [
+    ("binomial(n, k) >= 1 for integers 0 <= k <= n", lambda n, k, F, K: K.imp(K.all(k >= 0, k <= n), F >= 1)),
+    ("binomial(n, k) = 0 for integers k > n >= 0", lambda n, k, F, K: K.imp(k > n, F == 0)),
+    ("binomial(n, 0) = 1", lambda n, k, F, K: K.imp(k == 0, F == 1)),
+    ("binomial(n, 1) = n", lambda n, k, F, K: K.imp(K.all(k == 1, n >= 1), F == n)),
+    ("binomial(n, n) = 1", lambda n, k, F, K: K.imp(k == n, F == 1)),
+    ("binomial(n, k) >= n for integers 1 <= k <= n - 1", lambda n, k, F, K: K.imp(K.all(k >= 1, k <= n - 1), F >= n)),
+]
 
 
 def generalize(g: Node, extra, domains: dict[str, Domain], sign_of) -> tuple | None:
@@ -368,6 +482,7 @@ def decide_smt(goal: Node, op: str, domains: dict[str, Domain], extra=(), *, tim
     import z3
     ctx = z3.Context()
     t = _Translator(z3, ctx)
+    t.domains = domains
     try:
         return _decide_smt(z3, ctx, t, goal, op, domains, extra, timeout_ms, want_model)
     finally:

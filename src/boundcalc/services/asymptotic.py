@@ -1,7 +1,9 @@
 """Leading asymptotic order of a formula as one variable tends to infinity.
 
-The expression is matched to ``c * x**a * log(x)**b`` by three SymPy limits
-(a = lim log f / log x, b = lim log(f x^-a) / log log x, c = lim f x^-a log(x)^-b),
+The expression is matched to ``c * r**x * x**a * log(x)**b`` by SymPy limits (the base of
+an exponential order r = exp(lim log f / x), 1 for orders without one; then for
+f = f / r^x: a = lim log f / log x, b = lim log(f x^-a) / log log x,
+c = lim f x^-a log(x)^-b),
 with the other symbols kept symbolic (positive, in their domains) or fixed, or tending
 together with ``x`` (``together={"K": "n"}``). For a requirement with ``solve_for``
 (e.g. sqrt(H) >= f), the threshold on that variable is solved for first, so that
@@ -16,6 +18,7 @@ import sympy as sp
 from ..errors import BoundcalcError
 from ..expr.parser import parse, parse_number
 from ..backends.sym import to_sympy
+from ..expr.nodes import BigOp, Indexed, Num, substitute
 from ..prover.symbolic import to_sympy_with_domains
 
 
@@ -35,6 +38,7 @@ class AsymptoticResult:
     latex: str
     method: str
     together: dict
+    base: str = "1"          # a of an exponential order a^x (1: none)
 
     def to_json(self) -> dict:
         from ..reports.printers.json import to_json
@@ -58,7 +62,22 @@ def asymptotic(formula, var: str, *, fixed: dict | None = None, together: dict |
         dom = table[var].domain
         raise BoundcalcError(f"{var} {dom.describe()}: its domain is bounded above, so {var} cannot tend "
                              f"to infinity; asymptotic gives the order as {var} -> oo")
-    expr, syms = to_sympy_with_domains(formula.expr, table)
+    node = formula.expr
+    if any(isinstance(n, (BigOp, Indexed)) for n in node.unique_nodes()):
+        # sums/products over layers: fixed values enter the tree (a scalar s stands for every
+        # s[i]; a vector cannot follow a growing range) and SymPy writes the sums and products
+        # in closed form where it can (prod(2, i, 1, L) = 2**L)
+        vals = {}
+        for k, v in (fixed or {}).items():
+            if k not in table:
+                raise BoundcalcError(f"unknown symbol {k!r} for {formula.id}")
+            q = parse_number(v, where=f"--set {k}")
+            table[k].domain.check(k, q)
+            vals[k] = Num(q)
+        node = substitute(node, vals)
+        fixed = {k: v for k, v in (fixed or {}).items() if k not in vals}
+    expr, syms = to_sympy_with_domains(node, table)
+    expr = expr.doit() if expr.has(sp.Sum, sp.Product) else expr
     quantity = formula.id
     if isinstance(expr, sp.core.relational.Relational):
         s = formula.spec.solve_for
@@ -93,6 +112,9 @@ def asymptotic(formula, var: str, *, fixed: dict | None = None, together: dict |
         expr = expr.subs(syms[k], e)
     if x not in expr.free_symbols:
         raise BoundcalcError(f"{quantity} does not depend on {var}")
+    base = _exponential_base(expr, x)
+    if base != 1:
+        expr = sp.simplify(expr / base ** x)
     try:
         a = sp.limit(sp.log(expr) / sp.log(x), x, sp.oo)
         if a in (sp.oo, -sp.oo) or a.has(sp.nan, sp.zoo) or not a.is_real:
@@ -107,8 +129,8 @@ def asymptotic(formula, var: str, *, fixed: dict | None = None, together: dict |
         method = "exact: SymPy limits"
     except (ValueError, NotImplementedError, TypeError):   # SymPy cannot take these limits
         raise BoundcalcError(f"could not determine the order of {quantity} in {var} "
-                             "(not of the form c x^a log(x)^b)") from None
-    core = sp.Integer(1)
+                             "(not of the form c a^x x^b log(x)^c)") from None
+    core = sp.Integer(1) if base == 1 else base ** x
     if a != 0:
         core *= x ** a
     if b != 0:
@@ -116,7 +138,23 @@ def asymptotic(formula, var: str, *, fixed: dict | None = None, together: dict |
     order = f"Theta({core})"
     leading = c * core
     return AsymptoticResult(formula.id, var, quantity, str(a), str(b), str(c), order, str(leading),
-                            sp.latex(leading), method, dict(together or {}))
+                            sp.latex(leading), method, dict(together or {}), str(base))
+
+
+def _exponential_base(expr, x):
+    """``a`` of a leading factor a^x (``a = exp(lim log(f)/x)``): 1 for every order
+    c x^b log(x)^c (the limit is 0), a number > 0 for an exponential order; faster than
+    exponential, or a limit SymPy cannot take, is refused."""
+    try:
+        r = sp.limit(sp.log(expr) / x, x, sp.oo)
+    except (ValueError, NotImplementedError, TypeError):
+        return sp.Integer(1)           # the power/log matching below decides (and says why)
+    if r == 0 or r.has(sp.nan, sp.zoo) or not r.is_extended_real:
+        return sp.Integer(1)
+    if r in (sp.oo, -sp.oo):
+        raise BoundcalcError("the order is faster than any exponential a^x (log f / x -> "
+                             f"{r}); asymptotic gives c a^x x^b log(x)^c")
+    return sp.simplify(sp.exp(r))
 
 
 def _check_tends(k: str, text: str, e, dom, x, var: str) -> None:

@@ -41,7 +41,7 @@ from ..backends import mp as mpb
 from ..backends.sym import from_sympy
 from ..errors import BoundcalcError
 from ..expr.domains import Domain
-from ..expr.nodes import Node, Num, Rel, Sym, sub, substitute
+from ..expr.nodes import BigOp, Indexed, Node, Num, Rel, Sym, sub, substitute
 from ..expr.parser import parse_number
 from ..expr.singularities import is_smooth_language
 from .continuity import continuity
@@ -144,7 +144,15 @@ def monotone(formula, var: str, *, box: dict | None = None, fixed: dict | None =
     if var not in fnode.symbols():
         return MonotoneResult(formula.id, var, "constant", "proved", "0",
                               f"the expression does not depend on {var}")
-    expr, syms = to_sympy_with_domains(node, table)
+    if _has_big(node):
+        # sums/products over layers: the fixed values enter the tree first (a scalar s stands
+        # for every s[i]) and SymPy writes each sum/product in closed form where it can
+        # (prod(2, i, 1, L) = 2**L), so that the derivative in L is one of the language
+        expr, syms = to_sympy_with_domains(fnode, table)
+        expr = expr.doit()
+        syms.update({k: v for k, v in to_sympy_with_domains(node, table)[1].items() if k not in syms})
+    else:
+        expr, syms = to_sympy_with_domains(node, table)
     x = syms[var]
     try:
         deriv = sp.diff(expr, x)
@@ -435,6 +443,10 @@ def _pair(node, var, at, x0, x1) -> dict:
     return {"point": {k: str(v) for k, v in at.items() if k != var},
             f"{var}_1": str(x0), f"{var}_2": str(x1),
             "f_1": mpmath.nstr(f0, 12), "f_2": mpmath.nstr(f1, 12)}
+
+
+def _has_big(node: Node) -> bool:
+    return any(isinstance(n, (BigOp, Indexed)) for n in node.unique_nodes())
 
 
 def _check_box(box, table, fixed, symbols) -> dict:

@@ -29,7 +29,7 @@ from .._record import Record, factory
 from ..backends import mp as mpb
 from ..errors import BoundcalcError, UnsatisfiableError
 from ..expr.domains import Domain
-from ..expr.nodes import Add, Const, Func, Mul, Node, Num, Pow, Ref, Rel, Sym, sub, substitute
+from ..expr.nodes import Add, BigOp, Const, Func, Indexed, Mul, Node, Num, Pow, Ref, Rel, Sym, sub, substitute
 from ..expr.numbers import ExactValue, fmt_decimal, fmt_int, shortest_decimal
 from ..expr.visitor import DESCEND, Visitor, handles, top_down
 from ..verdicts import RequireOutcome, Verdict
@@ -170,7 +170,7 @@ class _Trend(Visitor[Info]):
             return d * s, 1
         return None, None
 
-    @handles(Num, Const, Ref, Rel)
+    @handles(Num, Const, Ref, Rel, Indexed, BigOp)     # (free of var: enter; else no rule)
     @top_down
     def _unknown(self, node: Node) -> Info:
         return None, None
