@@ -194,7 +194,8 @@ def evaluate_grid(node: Node, grids: dict[str, object], *, fallback_digits: int 
     full = {k: np.broadcast_to(a, shape) for k, a in plain.items()}
     vectors = {k: a.map(lambda x: Fraction(float(x))) for k, a in arrays.items() if isinstance(a, Vector)}
     obj = np.broadcast_to(out, shape).astype(object)
-    for idx in zip(*np.nonzero(np.broadcast_to(bad, shape))):
+    bad_full = np.broadcast_to(bad, shape)
+    for idx in (i for i in np.ndindex(shape) if bad_full[i]):      # (a 0-d grid too)
         env: dict = {k: Fraction(float(a[idx])) for k, a in full.items()}
         env.update(vectors)
         try:
