@@ -152,3 +152,85 @@ def test_relation(lhs, rel, rhs, assume, expected):
                 m = re.match(r"(.+?)\s*(<=|>=|<|>)\s*(.+)", a)
                 assert _holds(m.group(2), _mp(m.group(1), env), _mp(m.group(3), env)), a
             assert not _holds(rel, _mp(lhs, env), _mp(rhs, env)), (env, r.counterexample)
+
+
+# ---- factorial, gamma, binomial, sums and products over an index (issue 22, h11-nodes).
+# Each case: (lhs, rel, rhs, assumptions, truth, verdict today, justification). n and d are
+# integers >= 1 (declared so by the papers), x and other names positive reals. The verdict
+# is pinned (a change either way shows up here); it must never contradict the truth, and a
+# disproof's counterexample is re-checked at 50 digits with mpmath on the test's own text.
+UNKNOWN = "unknown"
+NODE_CASES = [
+    ("factorial(n)", ">=", "1", [], True, TRUE, "n! is a product of integers >= 1"),
+    ("factorial(n)", ">=", "n", [], True, TRUE, "n! = n (n-1)! and (n-1)! >= 1"),
+    ("factorial(n)", ">=", "2**(n-1)", [], True, UNKNOWN,
+     "induction: 1! = 2^0, and n! = n (n-1)! >= 2 * 2^(n-2) for n >= 2 (integers only: needs induction)"),
+    ("factorial(n)", ">=", "2**n", [], False, FALSE, "n = 1: 1 < 2"),
+    ("factorial(n)", ">=", "2**(n-1) + 1", [], False, FALSE, "near miss: n = 1: 1 < 2"),
+    ("factorial(n + 1)", "==", "(n + 1)*factorial(n)", [], True, TRUE, "definition of the factorial"),
+    ("factorial(n + 1)", "==", "n*factorial(n)", [], False, FALSE, "n = 1: 2 != 1"),
+    ("factorial(n)", "<=", "n**n", [], True, UNKNOWN, "each of the n factors is <= n"),
+    ("factorial(n)", "<", "n**n", [], False, FALSE, "near miss: n = 1: 1 = 1"),
+    ("factorial(n)", ">=", "sqrt(2*pi*n)*(n/E)**n", [], True, UNKNOWN,
+     "Stirling with Robbins' remainder: n! = sqrt(2 pi n)(n/e)^n e^(r_n), r_n > 1/(12n+1) > 0"),
+    ("factorial(n)", "<=", "E*sqrt(n)*(n/E)**n", [], True, UNKNOWN,
+     "n! <= e n^(n+1/2) e^(-n) (log n! <= integral of log over [1, n] + log(n)/2 + 1)"),
+    ("factorial(n)", "<=", "sqrt(2*pi*n)*(n/E)**n", [], False, FALSE,
+     "near miss: the Stirling lower bound is not an upper bound: n = 1: 1 > 0.922"),
+    ("binomial(n, d)", "<=", "(E*n/d)**d", ["d <= n"], True, UNKNOWN,
+     "C(n,k) <= n^k/k! and k! >= (k/e)^k (e^k >= k^k/k!)"),
+    ("binomial(n, d)", ">=", "(n/d)**d", ["d <= n"], True, UNKNOWN,
+     "C(n,k) = prod_{i<k} (n-i)/(k-i) and (n-i)/(k-i) >= n/k for 0 <= i < k <= n"),
+    ("binomial(n, d)", "<=", "(n/d)**d", ["d <= n"], False, FALSE, "near miss: n = 4, k = 2: 6 > 4"),
+    ("binomial(n, d)", "<", "n**d", ["d <= n"], False, FALSE, "near miss: n = k = 1: 1 = 1"),
+    ("binomial(n, 2)", "==", "n*(n - 1)/2", [], True, TRUE, "n!/(2 (n-2)!) = n (n-1)/2"),
+    ("gamma(x + 1)", "==", "x*gamma(x)", [], True, TRUE, "the functional equation of Gamma (x > 0)"),
+    ("gamma(x + 1)", "==", "(x + 1)*gamma(x)", [], False, FALSE, "x = 1: 1 != 2"),
+    ("gamma(x)", ">=", "0.88", [], True, TRUE, "min of Gamma on (0, oo) is 0.885603... at x = 1.4616..."),
+    ("gamma(x)", ">=", "0.89", [], False, FALSE, "near miss: Gamma(3/2) = sqrt(pi)/2 = 0.8862..."),
+    ("sum(1/i**2, i, 1, 4)", "<=", "2", [], True, TRUE, "1 + 1/4 + 1/9 + 1/16 = 205/144"),
+    ("sum(1/i**2, i, 1, 4)", ">=", "1.43", [], False, FALSE, "205/144 = 1.4236... < 1.43"),
+    ("prod(1 + 1/i, i, 1, 5)", "==", "6", [], True, TRUE, "telescopes: prod (i+1)/i = 6"),
+    ("sum(x**i, i, 0, 3)", ">=", "4*x**(3/2)", [], True, TRUE, "AM-GM on 1, x, x^2, x^3"),
+    ("sum(x**i, i, 0, 3)", ">=", "1 + 3*x", [], False, FALSE, "x = 2/5: 1.624 < 2.2"),
+]
+
+_NAMES.update({"factorial": mpmath.factorial, "gamma": mpmath.gamma, "binomial": mpmath.binomial, "E": mpmath.e})
+
+
+def _mp_big(expr: str, env: dict):
+    """sum(body, i, lo, hi) of the test's own numeric-range cases, evaluated by the test's
+    own loop (mpmath, 50 digits); anything else as _mp."""
+    m = re.fullmatch(r"(sum|prod)\((.+), (\w), (\d+), (\d+)\)", expr)
+    if not m:
+        return _mp(expr, env)
+    op, body, var, lo, hi = m.groups()
+    vals = [_mp(body, {**env, var: mpmath.mpf(i)}) for i in range(int(lo), int(hi) + 1)]
+    return mpmath.fsum(vals) if op == "sum" else mpmath.fprod(vals)
+
+
+@pytest.mark.parametrize("lhs,rel,rhs,assume,truth,expected,why", NODE_CASES,
+                         ids=[f"{c[0]} {c[1]} {c[2]}"[:60] for c in NODE_CASES])
+def test_node_relation(lhs, rel, rhs, assume, truth, expected, why):
+    t = time.process_time()
+    r = verify(lhs, rel, rhs, list(assume))
+    took = time.process_time() - t
+    assert took < 10, f"{took:.1f} CPU s"
+    assert r.verdict != (FALSE if truth else TRUE), f"WRONG: {r.describe()} ({why})"
+    assert r.verdict == expected, r.describe()
+    if r.verdict == FALSE:
+        with mpmath.workdps(50):
+            env = _point(r.counterexample)
+            for a in assume:
+                m = re.match(r"(.+?)\s*(<=|>=|<|>)\s*(.+)", a)
+                assert _holds(m.group(2), _mp(m.group(1), env), _mp(m.group(3), env)), a
+            assert not _holds(rel, _mp_big(lhs, env), _mp_big(rhs, env)), (env, r.counterexample)
+
+
+def test_node_relation_counts():
+    """The tally this suite documents: decided (proved / disproved) and unknown."""
+    proved = sum(c[5] == TRUE for c in NODE_CASES)
+    disproved = sum(c[5] == FALSE for c in NODE_CASES)
+    unknown = sum(c[5] == UNKNOWN for c in NODE_CASES)
+    assert (len(NODE_CASES), proved, disproved, unknown) == (26, 9, 11, 6)
+    assert all(c[4] for c in NODE_CASES if c[5] == UNKNOWN)      # every unknown is a true relation

@@ -1,0 +1,74 @@
+"""The SMT layer's facts about factorial, gamma and binomial, each checked with mpmath at
+50 digits (a wrong fact would let z3 prove false things), and the layer's handling of
+indexed symbols and sums over numeric ranges."""
+from fractions import Fraction as F
+
+import mpmath
+import pytest
+
+from boundcalc.expr.domains import parse_domain
+from boundcalc.expr.parser import parse
+from boundcalc.prover.facts import MP_KIT
+from boundcalc.prover.smt import (BINOMIAL_INTEGER_FACTS, FACTORIAL_INTEGER_FACTS, GAMMA_FACTS, _integer_valued,
+                                  decide_smt)
+
+mpmath.mp.dps = 50
+
+
+def _reals():
+    pts = [mpmath.mpf(k) / 64 for k in range(-320, 1281) if k % 64]            # non-integers in (-5, 20)
+    pts += [mpmath.mpf(k) for k in range(1, 60)]
+    pts += [mpmath.mpf("1.4616321449683623412626595423"), mpmath.mpf("1e-30"), mpmath.mpf("1e6")]
+    pts += [mpmath.mpf(1) + mpmath.mpf(10) ** -k for k in range(1, 30)] + [mpmath.mpf(2) - mpmath.mpf(10) ** -k for k in range(1, 30)]
+    return pts
+
+
+@pytest.mark.parametrize("label,fact", GAMMA_FACTS, ids=[lb for lb, _ in GAMMA_FACTS])
+def test_gamma_fact(label, fact):
+    for g in _reals():
+        assert fact(g, mpmath.gamma(g), MP_KIT), (label, g)
+
+
+@pytest.mark.parametrize("label,fact", FACTORIAL_INTEGER_FACTS, ids=[lb for lb, _ in FACTORIAL_INTEGER_FACTS])
+def test_factorial_integer_fact(label, fact):
+    for n in range(0, 200):
+        assert fact(mpmath.mpf(n), mpmath.factorial(n), MP_KIT), (label, n)
+
+
+@pytest.mark.parametrize("label,fact", BINOMIAL_INTEGER_FACTS, ids=[lb for lb, _ in BINOMIAL_INTEGER_FACTS])
+def test_binomial_integer_fact(label, fact):
+    for n in range(0, 40):
+        for k in range(0, 45):
+            assert fact(mpmath.mpf(n), mpmath.mpf(k), mpmath.binomial(n, k), MP_KIT), (label, n, k)
+
+
+def test_the_facts_can_fail():
+    """A wrong fact of the same shape is caught by the same loops (the checks above are not
+    vacuous): n! >= 2n for integers fails at n = 1, gamma(g) >= 0.89 fails at 1.5."""
+    assert not all(mpmath.factorial(n) >= 2 * n for n in range(0, 10))
+    assert not all(mpmath.gamma(g) >= mpmath.mpf("0.89") for g in _reals() if g > 0)
+
+
+def test_integer_valued():
+    doms = {"n": parse_domain("integer >= 1"), "x": parse_domain("positive")}
+    assert _integer_valued(parse("n + 1"), doms) and _integer_valued(parse("2*n**2 - n"), doms)
+    assert _integer_valued(parse("factorial(n) + floor(x)"), doms)
+    assert not _integer_valued(parse("n/2"), doms) and not _integer_valued(parse("x + n"), doms)
+
+
+def test_real_argument_gets_no_integer_fact():
+    """For a real x, x! >= 1 is false (Gamma(3/2) = 0.886): the layer must not prove it."""
+    doms = {"x": parse_domain("positive")}
+    r = decide_smt(parse("factorial(x) - 1"), ">=", doms)
+    assert r.status != "proved"
+    doms = {"n": parse_domain("integer >= 0")}
+    assert decide_smt(parse("factorial(n) - 1"), ">=", doms).status == "proved"
+
+
+def test_sums_over_numeric_ranges_and_components():
+    doms = {"s": parse_domain("positive"), "x": parse_domain("positive")}
+    assert decide_smt(parse("sum(s[i], i, 1, 3) - s[2]"), ">", doms).status == "proved"
+    assert decide_smt(parse("sum(x**i, i, 0, 3) - 1 - x"), ">", doms).status == "proved"
+    r = decide_smt(parse("sum(s[i], i, 1, 3) - 3*s[1]"), ">=", doms)
+    assert r.status != "proved" and r.model is None        # no symbol model: components are not symbols
+    assert decide_smt(parse("sum(x, i, 1, 40)"), ">", doms).status == "unknown"     # beyond the expansion
