@@ -6,7 +6,8 @@ one number for every index (broadcast). One rule, used by every back end through
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from ..errors import ExpressionError
 
@@ -16,7 +17,7 @@ __all__ = ["Vector", "check_length", "component", "range_start"]
 class Vector:
     """The values ``s[start], s[start + 1], ...`` of an indexed symbol (entries of any
     numeric type a back end accepts: Fractions, floats, mpfs, arrays)."""
-    __slots__ = ("values", "start")
+    __slots__ = ("start", "values")
 
     def __init__(self, values: Sequence[Any], start: int = 1) -> None:
         self.values = tuple(values)
@@ -34,7 +35,7 @@ class Vector:
     def __repr__(self) -> str:
         return f"Vector({list(self.values)!r}, start={self.start})"
 
-    def map(self, f) -> "Vector":
+    def map(self, f) -> Vector:
         return Vector([f(v) for v in self.values], self.start)
 
 

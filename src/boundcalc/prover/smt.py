@@ -248,7 +248,6 @@ class _Translator(Visitor):
     # arguments) and INTEGER_FACTS (integer-valued arguments, by the domains), each proved
     # in the tests (tests/prover/test_smt_nodes.py) against mpmath
     def _gamma_like(self, node: Func, args: list):
-        z3 = self.z3
         key = node
         got = self.memo.get(("gamma_like", key))
         if got is not None:

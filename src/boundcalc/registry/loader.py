@@ -230,7 +230,8 @@ def _load_symbols(path: Path, paper: Paper, table: Any) -> None:
             if sym.index in paper.symbols:
                 raise _fail(path, where, f"index {sym.index!r} is also a symbol of the file; choose "
                                          "another index name")
-            for n in sorted(sym.range[0].symbols() | sym.range[1].symbols()):
+            lo_end, hi_end = sym.range or (Num(Fraction(1)), Num(Fraction(1)))
+            for n in sorted(lo_end.symbols() | hi_end.symbols()):
                 if n not in paper.symbols or paper.symbols[n].is_indexed:
                     raise _fail(path, where, f"range names {n!r}, which is not a plain symbol of the file")
 
@@ -404,7 +405,7 @@ def _load_settings(path: Path, paper: Paper, table: Any) -> None:
         _fields(path, where, t, {"name", "source", "values"},
                 {"derived", "derived_uses", "requirements", "solve_for", "default", "aliases", "note",
                  "constraints"})
-        values = {}
+        values: dict[str, Fraction | Vector] = {}
         if not isinstance(t["values"], dict):
             raise _fail(path, where, "'values' must be a table symbol = value")
         for sym, v in t["values"].items():

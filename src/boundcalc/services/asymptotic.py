@@ -18,7 +18,7 @@ import sympy as sp
 from ..errors import BoundcalcError
 from ..expr.parser import parse, parse_number
 from ..backends.sym import to_sympy
-from ..expr.nodes import BigOp, Indexed, Num, substitute
+from ..expr.nodes import BigOp, Indexed, Node, Num, substitute
 from ..prover.symbolic import to_sympy_with_domains
 
 
@@ -67,7 +67,7 @@ def asymptotic(formula, var: str, *, fixed: dict | None = None, together: dict |
         # sums/products over layers: fixed values enter the tree (a scalar s stands for every
         # s[i]; a vector cannot follow a growing range) and SymPy writes the sums and products
         # in closed form where it can (prod(2, i, 1, L) = 2**L)
-        vals = {}
+        vals: dict[str, Node] = {}
         for k, v in (fixed or {}).items():
             if k not in table:
                 raise BoundcalcError(f"unknown symbol {k!r} for {formula.id}")
