@@ -36,7 +36,8 @@ def test_qualified_reference_and_relation():
     ("x.__class__", "attribute access"),
     ("(lambda: 1)()", "calling anything but"),
     ("'abc'", "str literal"),
-    ("x[0]", "Subscript"),
+    ("x[0][1]", "subscript of anything but a symbol name"),   # s[i] is an indexed symbol
+    ("f(x)[0]", "subscript of anything but a symbol name"),
     ("x ^ 2", "'^' is not allowed"),
     ("open('f')", "calling anything but"),
     ("sqrt(x, y)", "sqrt with 2 argument"),
