@@ -128,15 +128,27 @@ def _f_of_x(write_formula_file, expr: str):
     return boundcalc.formula("asy.f", formulas_path=[str(p)])
 
 
-@pytest.mark.parametrize("expr", ["exp(x)", "x*(2 + sin(x))", "log(log(x + 3))"])
+@pytest.mark.parametrize("expr", ["exp(x**2)", "x*(2 + sin(x))", "log(log(x + 3))"])
 def test_asymptotic_refuses_orders_outside_its_form(write_formula_file, expr):
-    # e^x grows faster than any power, x(2 + sin x) has no limit constant, log log x is
-    # slower than any power of log: none is c x^a log(x)^b, and each is refused in one line
+    # e^(x^2) grows faster than any exponential, x(2 + sin x) has no limit constant, log log x
+    # is slower than any power of log: none is c a^x x^b log(x)^c, each is refused in one line
+    # (e^x is such an order since issue 18: test_asymptotic_exponential_orders)
     f = _f_of_x(write_formula_file, expr)
     t = time.perf_counter()
     with pytest.raises(BoundcalcError, match=r"could not determine the order of asy\.f in x \(not of the form"):
         f.asymptotic("x")
     assert time.perf_counter() - t < 10
+
+
+@pytest.mark.parametrize("expr,order,coefficient", [
+    ("exp(x)", "Theta(exp(x))", "1"),
+    ("3*2**x*x + x**5", "Theta(2**x*x)", "3"),          # 3 2^x x dominates x^5 (by hand)
+    ("(2**x + 3**x)/x", "Theta(3**x/x)", "1"),
+    ("x**2*(1/2)**x", "Theta(x**2/2**x)", "1"),          # a decaying exponential: base 1/2
+])
+def test_asymptotic_exponential_orders(write_formula_file, expr, order, coefficient):
+    r = _f_of_x(write_formula_file, expr).asymptotic("x")
+    assert (r.order, r.coefficient) == (order, coefficient)
 
 
 def test_asymptotic_finds_the_form_it_can(write_formula_file):

@@ -113,6 +113,9 @@ def asymptotic(formula, var: str, *, fixed: dict | None = None, together: dict |
     if x not in expr.free_symbols:
         raise BoundcalcError(f"{quantity} does not depend on {var}")
     base = _exponential_base(expr, x)
+    if base is None:
+        raise BoundcalcError(f"could not determine the order of {quantity} in {var} (not of the form "
+                             "c a^x x^b log(x)^c: it grows faster than any exponential a^x)")
     if base != 1:
         expr = sp.simplify(expr / base ** x)
     try:
@@ -143,8 +146,9 @@ def asymptotic(formula, var: str, *, fixed: dict | None = None, together: dict |
 
 def _exponential_base(expr, x):
     """``a`` of a leading factor a^x (``a = exp(lim log(f)/x)``): 1 for every order
-    c x^b log(x)^c (the limit is 0), a number > 0 for an exponential order; faster than
-    exponential, or a limit SymPy cannot take, is refused."""
+    c x^b log(x)^c (the limit is 0, or SymPy cannot take it: the power/log matching then
+    decides), a number > 0 for an exponential order, None for a growth (or decay) faster
+    than any exponential."""
     try:
         r = sp.limit(sp.log(expr) / x, x, sp.oo)
     except (ValueError, NotImplementedError, TypeError):
@@ -152,8 +156,7 @@ def _exponential_base(expr, x):
     if r == 0 or r.has(sp.nan, sp.zoo) or not r.is_extended_real:
         return sp.Integer(1)
     if r in (sp.oo, -sp.oo):
-        raise BoundcalcError("the order is faster than any exponential a^x (log f / x -> "
-                             f"{r}); asymptotic gives c a^x x^b log(x)^c")
+        return None                    # faster than any exponential (or tending to 0 faster)
     return sp.simplify(sp.exp(r))
 
 
