@@ -39,8 +39,8 @@ def bind(table: dict[str, Symbol], values: dict, *, what: str, allow_extra: bool
             from .suggest import did_you_mean
             raise BoundcalcError(f"unknown symbol {k!r} for {what}{did_you_mean(str(k), table)}; its symbols are: "
                                  f"{', '.join(table) or '(none)'}")
-        if table[k].is_indexed and _is_vector(v):
-            env[k] = _vector(table[k], k, v, grid)
+        if table[k].is_indexed and is_vector(v):
+            env[k] = vector_value(table[k], k, v, grid)
         elif grid:
             env[k] = _float_array(k, v)
         elif getattr(v, "ndim", 0) != 0 and not hasattr(v, "_mpf_"):
@@ -69,11 +69,13 @@ def bind(table: dict[str, Symbol], values: dict, *, what: str, allow_extra: bool
     return b
 
 
-def _is_vector(v) -> bool:
+def is_vector(v) -> bool:
+    """Whether ``v`` is given as the values of an indexed symbol (a list, a tuple, a
+    :class:`Vector` or a text with commas)."""
     return isinstance(v, (list, tuple, Vector)) or (isinstance(v, str) and "," in v)
 
 
-def _vector(sym: Symbol, name: str, v, grid: bool) -> Vector:
+def vector_value(sym: Symbol, name: str, v, grid: bool = False) -> Vector:
     """The values of an indexed symbol: a list, a tuple, a :class:`Vector` or a text
     ``"1, 2, 0.5"`` (``--s 1,2,0.5``), each entry a number (as for a scalar)."""
     items = v.values if isinstance(v, Vector) else [x for x in v.split(",")] if isinstance(v, str) else list(v)
@@ -114,6 +116,8 @@ def fmt_fraction(x: Fraction) -> str:
     ``m.mmme+E (D digits)`` (never through the 4300-digit int/str limit; all digits only
     on request: :func:`boundcalc.expr.numbers.exact_digits`)."""
     from .expr.numbers import BIG_INT_DIGITS, fmt_exact, fmt_int
+    if isinstance(x, Vector):              # an indexed symbol's values
+        return "[" + ", ".join(fmt_fraction(v) for v in x.values) + "]"
     if x.denominator == 1:
         return fmt_int(x.numerator)
     if max(abs(x.numerator), x.denominator).bit_length() > 4 * BIG_INT_DIGITS * 5:

@@ -177,3 +177,40 @@ def test_numeric_eval_of_an_indexed_formula_imports_no_sympy(tmp_path):
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=ENV, timeout=120)
     assert p.returncode == 0, p.stderr
     assert p.stdout.split()[-1] == "False"
+
+
+def _least_n(rho, s, b, X=245, margin=1, W=784, delta="0.01", target="0.1"):
+    """The least integer n with margin_bound <= target (C = 1), by mpmath at 50 digits:
+    f(n) = X R_A log(W)/(margin n) + sqrt(log(1/delta)/n) decreases in n; bisection."""
+    with mpmath.workdps(50):
+        R = _hand_R_A(rho, s, b)
+        f = lambda n: X * R * mpmath.log(W) / (margin * n) + mpmath.sqrt(mpmath.log(1 / mpmath.mpf(delta)) / n)
+        lo, hi = 1, 1
+        while f(hi) > mpmath.mpf(target):
+            hi *= 2
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            lo, hi = (lo, mid) if f(mid) <= mpmath.mpf(target) else (mid, hi)
+        return hi
+
+
+def test_require_with_the_setting_vectors_and_a_vector_override():
+    p = run("require", "n", "--setting", "three_layers", "--target", "margin_bound <= 0.1", "--json")
+    assert p.returncode == 0, p.stderr
+    data = json.loads(p.stdout)
+    assert data["n"] == _least_n([1, 1, 1], [1, 2, mpmath.mpf("0.5")], [2, 2, 2])
+    assert data["inputs"]["s"]["value"] == "[1, 2, 0.5]"
+    p = run("require", "n", "--setting", "three_layers", "--target", "margin_bound <= 0.1", "--s", "1,1,1", "--json")
+    assert json.loads(p.stdout)["n"] == _least_n([1, 1, 1], [1, 1, 1], [2, 2, 2])
+    p = run("require", "n", "--setting", "three_layers", "--target", "margin_bound <= 0.1", "--s", "1,1")
+    assert p.returncode != 0 and len(p.stderr.strip().splitlines()) == 1 and "s: 2 values given" in p.stderr
+
+
+def test_monotone_with_a_vector_and_its_refusal():
+    p = run("monotone", "bft2017.margin_bound", "--var", "margin", "--L", "3", "--rho", "1", "--s", "1,2,0.5",
+            "--b", "2", "--n", "1000", "--X_norm", "10", "--W", "100", "--delta", "0.1", "--json")
+    assert p.returncode == 0, p.stderr
+    r = json.loads(p.stdout)
+    assert (r["verdict"], r["evidence"]) == ("decreasing", "proved")     # C (X R_A log W/n)/margin + ...
+    p = run("monotone", "bft2017.R_A", "--var", "L", "--rho", "1", "--s", "1,2,0.5", "--b", "2")
+    assert p.returncode != 0 and "a list of values cannot follow the range of s[...] as L varies" in p.stderr

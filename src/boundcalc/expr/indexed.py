@@ -74,3 +74,47 @@ def range_start(sym: Any) -> int:
     lo = sym.range[0] if sym.range else None
     return int(lo.value) if isinstance(lo, Num) and lo.value.denominator == 1 else 1
 
+
+
+
+def _number(node: Any) -> Fraction | None:
+    """The value of an index or range end built of numbers, sums and products (``2 + 1``,
+    ``L - 1`` at L = 3), or None."""
+    from .nodes import Add, Mul, Num
+    if isinstance(node, Num):
+        return node.value
+    if isinstance(node, (Add, Mul)):
+        vals = [_number(a) for a in node.args]
+        if any(v is None for v in vals):
+            return None
+        out = Fraction(0 if isinstance(node, Add) else 1)
+        for v in vals:
+            out = out + v if isinstance(node, Add) else out * v   # type: ignore[operator]
+        return out
+    return None
+
+
+def instantiate(node: Any, values: dict) -> Any:
+    """``node`` with ``values`` put in: a number replaces a symbol, or every component of
+    an indexed symbol; a :class:`Vector` replaces the components ``s[k]`` once every big
+    operator whose range is then given by numbers is written out. Components at an index
+    that stays symbolic (a range end without a value) stay. An index outside a vector is
+    an :class:`ExpressionError` (one line)."""
+    from .nodes import BigOp, Indexed, Num, expand, substitute
+    scalars = {k: Num(Fraction(v)) for k, v in values.items() if not isinstance(v, Vector)}
+    vectors = {k: v for k, v in values.items() if isinstance(v, Vector)}
+    out = substitute(node, scalars)
+    if not vectors:
+        return out
+
+    def step(n: Any) -> Any:
+        if isinstance(n, BigOp):
+            lo, hi = _number(n.lo), _number(n.hi)
+            if lo is not None and hi is not None and lo.denominator == 1 and hi.denominator == 1:
+                return instantiate(expand(n, int(lo), int(hi)), values)
+        if isinstance(n, Indexed) and n.name in vectors:
+            k = _number(n.index)
+            if k is not None:
+                return Num(Fraction(component(vectors[n.name], k, n.name)))
+        return None
+    return out.map(step)

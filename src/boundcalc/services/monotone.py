@@ -41,6 +41,7 @@ from ..backends import mp as mpb
 from ..backends.sym import from_sympy
 from ..errors import BoundcalcError
 from ..expr.domains import Domain
+from ..expr.indexed import instantiate
 from ..expr.nodes import BigOp, Indexed, Node, Num, Rel, Sym, sub, substitute
 from ..expr.parser import parse_number
 from ..expr.singularities import is_smooth_language
@@ -120,17 +121,17 @@ def monotone(formula, var: str, *, box: dict | None = None, fixed: dict | None =
     if var in (fixed or {}):
         raise BoundcalcError(f"--set {var}: {var} is the variable under test; it cannot be fixed "
                              f"(monotonicity in {var} is about {var} varying)")
-    fixed = {k: parse_number(v, where=f"--set {k}") for k, v in (fixed or {}).items()}
-    for k, v in fixed.items():
-        if k not in table:
-            raise BoundcalcError(f"unknown symbol {k!r} for {formula.id}")
-        table[k].domain.check(k, v)
+    fixed = _fixed_values(fixed or {}, table, formula.id)
     for n in node.symbols():
         if n in table:
             table[n].domain.check_nonempty(n)
     ranges_given = _check_box(box, table, fixed, node.symbols())
     check_defined_somewhere(node, formula.id)          # the one definedness rule
-    fnode = substitute(node, {k: Num(v) for k, v in fixed.items()})
+    fnode = instantiate(node, fixed)       # (a vector fills s[1], s[2], ... once the sums are written out)
+    for k in sorted(k for k, v in fixed.items() if not isinstance(v, Fraction) and k in fnode.symbols()):
+        raise BoundcalcError(f"--set {k}: a list of values cannot follow the range of {k}[...] as {var} "
+                             f"varies; give one number for every component (--set {k}=2), or fix the "
+                             "range's symbols")
     free = sorted(n for n in fnode.symbols() if n in table)
     doms = {n: table[n].domain for n in free}
     ranges = {n: ranges_given[n] if n in ranges_given else doms[n].default_range()
@@ -157,7 +158,8 @@ def monotone(formula, var: str, *, box: dict | None = None, fixed: dict | None =
     try:
         deriv = sp.diff(expr, x)
         if fixed:
-            deriv = deriv.subs({syms[k]: sp.Rational(v.numerator, v.denominator) for k, v in fixed.items()})
+            deriv = deriv.subs({syms[k]: sp.Rational(v.numerator, v.denominator) for k, v in fixed.items()
+                                if isinstance(v, Fraction) and k in syms})
     except Exception:          # SymPy cannot differentiate it: no derivative
         deriv = None
     if deriv is None or (not is_smooth_language(fnode) and _to_node(deriv) is None):
@@ -443,6 +445,26 @@ def _pair(node, var, at, x0, x1) -> dict:
     return {"point": {k: str(v) for k, v in at.items() if k != var},
             f"{var}_1": str(x0), f"{var}_2": str(x1),
             "f_1": mpmath.nstr(f0, 12), "f_2": mpmath.nstr(f1, 12)}
+
+
+def _fixed_values(given: dict, table: dict, fid: str) -> dict:
+    """``--set`` values: exact numbers, or for an indexed symbol a list (``s=1,2,0.5``), each
+    in its symbol's domain, the lists as long as their ranges (one-line errors)."""
+    from ..registry.indexed import check_lengths
+    from ..values import is_vector, vector_value
+    out: dict = {}
+    for k, v in given.items():
+        if k not in table:
+            raise BoundcalcError(f"unknown symbol {k!r} for {fid}")
+        if table[k].is_indexed and is_vector(v):
+            out[k] = vector_value(table[k], k, v)
+            for x in out[k].values:
+                table[k].domain.check(k, x)
+        else:
+            out[k] = parse_number(v, where=f"--set {k}")
+            table[k].domain.check(k, out[k])
+    check_lengths(table, out)
+    return out
 
 
 def _has_big(node: Node) -> bool:

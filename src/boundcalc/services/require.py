@@ -19,11 +19,13 @@ from fractions import Fraction
 from .._record import Record, factory
 from ..backends import mp as mpb
 from ..errors import BoundcalcError, UnsatisfiableError
+from ..expr.indexed import Vector
+from ..registry.indexed import check_lengths
 from ..expr.nodes import Node, Ref, Rel, Sym, sub, substitute
 from ..expr.parser import parse, parse_number
 from ..registry import get_registry
 from ..registry.model import Setting
-from ..values import fmt_fraction
+from ..values import fmt_fraction, is_vector, vector_value
 from ..verdicts import Direction, MonotoneEvidence, RequireOutcome
 from .solve import Solution, fmt_value, relation_holds, solve_relation, trend
 
@@ -171,14 +173,19 @@ def require(paper: str, setting_name: str | None, overrides: dict[str, str], *,
         if k != var:
             inputs[k] = (v, "default")
     for k, v in overrides.items():
-        inputs[k] = (parse_number(v, where=f"--{k}"), "user")
+        if k in p.symbols and p.symbols[k].is_indexed and is_vector(v):     # --s 1,2,0.5
+            inputs[k] = (vector_value(p.symbols[k], k, v), "user")
+        else:
+            inputs[k] = (parse_number(v, where=f"--{k}"), "user")
     for k in allowed:          # a symbol's declared default, as `eval` uses it
         if k not in inputs and k in p.symbols and p.symbols[k].default is not None:
             inputs[k] = (p.symbols[k].default, "default")
     for k, (v, _) in inputs.items():
         if k in p.symbols:
-            p.symbols[k].domain.check(k, v)
+            for x in (v.values if isinstance(v, Vector) else (v,)):
+                p.symbols[k].domain.check(k, x)
     env = {k: v for k, (v, _) in inputs.items()}
+    check_lengths(p.symbols, env)
     # derived quantities are inlined as expressions (exactness is kept) and also shown as values
     inline: dict[str, Node] = {}
     derived: dict[str, tuple[object, str, str]] = {}
