@@ -257,7 +257,7 @@ def test_known_cycle_exceptions_are_still_needed():
 # above it, and nothing of the packages that consume the prover.
 PROVER_LAYERS: list[list[str]] = [
     ["budget"],
-    ["facts", "sampling", "symbolic"],
+    ["facts", "prepass", "sampling", "symbolic"],
     ["exact_layer", "smt"],
     ["interval", "search"],
     ["identity", "integers"],

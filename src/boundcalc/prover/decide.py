@@ -46,7 +46,7 @@ from .budget import CPU_SAFETY, INTERVAL_BOXES_PER_SECOND, SAMPLES, SECONDS, sym
 from .budget import Timeout as _Timeout
 from ..verdicts import Layer, Verdict
 
-LAYERS = ("exact", "SMT", "interval", "counterexample", "budget", "none")
+LAYERS = ("exact", "identity", "integers", "SMT", "interval", "counterexample", "budget", "none")
 
 
 class UndefinedError(BoundcalcError):
@@ -192,7 +192,7 @@ def decide_relation(a: Node, rel: str, b: Node, domains: dict[str, Domain], extr
         g, op = sub(a, b), rel
     g = fold_constants(g)
     note = _undefined_where(a, b, domains, what, fatal=not extra)
-    out = _decide(a, rel, b, g, op, domains, extra, time.process_time() + CPU_SAFETY * seconds, samples, seed,
+    out = _decide(a, rel, b, g, op, domains, extra, time.thread_time() + CPU_SAFETY * seconds, samples, seed,
                   seconds)
     if note:
         out.detail = (out.detail + "; " if out.detail else "") + note
@@ -221,10 +221,24 @@ def _decide(a, rel, b, g, op, domains, extra, deadline, samples, seed, total) ->
                         counterexample=None if ok else search.report({}, a, b, Rel(rel, a, b), extra))
     # 1. quick counterexample search (vectorised sampling + domain boundaries)
     ce = search.find(a, rel, b, g, op, domains, extra, samples=samples, seed=seed,
-                     deadline=min(deadline, time.process_time() + CPU_SAFETY * min(2.0, 0.2 * total)))
+                     deadline=min(deadline, time.thread_time() + CPU_SAFETY * min(2.0, 0.2 * total)))
     if ce is not None:
         return _verdict("disproved", "counterexample", "certified", counterexample=ce,
                         detail="the relation fails at a point re-checked in ball arithmetic")
+    # 2. the layers the pre-pass picks for this goal, before the quick SMT pass (which cannot
+    # prove an equality of named terms, and whose relaxation of an integer symbol may be false
+    # on the reals): the identity layer for an equality with special functions (on the
+    # region's branch), the integer layer for a relation in one integer symbol (induction or
+    # a real relaxation from some n0, exhaustive below)
+    from .integers import applies
+    from .prepass import profile, root_substitution
+    prof = profile(g, op, domains, extra)
+    n_int = applies(g, op, domains, extra)
+    early = (op == "==" and prof.special) or n_int is not None
+    if early:
+        out = _special_layers(a, rel, b, g, op, domains, extra, deadline, samples, seed, total, n_int)
+        if out is not None:
+            return out
     # 2a. quick SMT passes on the generalized goal (repeated subterms named) and the goal:
     # most proofs are found here in a fraction of a second
     from .smt import decide_smt, generalize
@@ -240,6 +254,11 @@ def _decide(a, rel, b, g, op, domains, extra, deadline, samples, seed, total) ->
     if gen is not None:
         g2, extra2, doms2, labels = gen
         runs.insert(0, ("after generalizing " + ", ".join(_short(labels, 2)) + "; ", g2, extra2, doms2))
+    roots = root_substitution(g, extra, domains)
+    if roots is not None:
+        g3, extra3, doms3, labels3 = roots
+        runs.insert(0, ("after substituting " + ", ".join(_short(labels3, 2)) + "; ", fold_constants(g3),
+                        extra3, doms3))
     settled = set()                  # runs whose relaxed problem z3 answered (sat): not re-run
     for pre, cand, ex, doms in runs:
         quick = decide_smt(cand, op, doms, ex, timeout_ms=int(1000 * max(0.2, min(0.6, 0.12 * total))))
@@ -272,7 +291,7 @@ def _decide(a, rel, b, g, op, domains, extra, deadline, samples, seed, total) ->
     for pre, cand, ex, doms in runs:
         if id(cand) in settled:
             continue
-        if time.process_time() > deadline:
+        if time.thread_time() > deadline:
             budget_hit.append("SMT")
             break
         r = decide_smt(cand, op, doms, ex, timeout_ms=int(1000 * min(3.0, 0.3 * total)))
@@ -288,7 +307,7 @@ def _decide(a, rel, b, g, op, domains, extra, deadline, samples, seed, total) ->
             budget_hit.append("SMT")
     # 4. interval branch-and-bound
     from .interval import prove_interval
-    if time.process_time() < deadline:
+    if time.thread_time() < deadline:
         share = min(3.0, 0.3 * total)
         ivl = prove_interval(g, op, domains, extra, seconds=share,
                              derivatives=why is None, max_boxes=int(INTERVAL_BOXES_PER_SECOND * share))
@@ -304,7 +323,7 @@ def _decide(a, rel, b, g, op, domains, extra, deadline, samples, seed, total) ->
     else:
         budget_hit.append("interval")
     # 5. deeper counterexample search
-    if time.process_time() < deadline:
+    if time.thread_time() < deadline:
         ce = search.find(a, rel, b, g, op, domains, extra, samples=samples, seed=seed + 1,
                          deadline=deadline, deep=True)
         if ce is not None:
@@ -315,6 +334,38 @@ def _decide(a, rel, b, g, op, domains, extra, deadline, samples, seed, total) ->
                         + ", ".join(budget_hit) + " (sampling is not a proof)")
     return _verdict("unknown", "none", detail="no layer found a proof or a counterexample "
                     f"(sampled {samples} points; sampling is not a proof)")
+
+
+def _special_layers(a, rel, b, g, op, domains, extra, deadline, samples, seed, total, n_int):
+    """The identity layer (equalities) and the integer layer (one integer symbol), each on a
+    share of ``total``: a Decision, or None to go on."""
+    from . import search
+    if op == "==" and time.thread_time() < deadline:
+        from .identity import prove_identity
+        how = prove_identity(a, b, domains, extra, _real_decider(samples, seed), seconds=min(3.0, 0.35 * total))
+        if how is not None:
+            return Decision("proved", "identity", f"proved ({how})")
+    if n_int is not None and time.thread_time() < deadline:
+        from .integers import prove_integers
+        io = prove_integers(g, op, n_int, domains, _real_decider(samples, seed), seconds=min(3.0, 0.35 * total))
+        if io is not None and io.status == "proved":
+            return Decision("proved", "integers", f"proved ({io.how})")
+        if io is not None and io.status == "disproved":
+            ce = search.certify_point(a, rel, b, g, op, domains, extra, io.point)
+            if ce is not None:
+                return _verdict("disproved", "counterexample", "certified, an integer", counterexample=ce)
+    return None
+
+
+def _real_decider(samples: int, seed: int):
+    """``goal op 0`` on real domains by the layers of :func:`_decide` (for the integer
+    layer, which may not import this module): its verdict, within ``seconds`` of CPU."""
+    def run(goal: Node, op: str, doms: dict, ex: list, seconds: float) -> str:
+        goal = fold_constants(goal)
+        d = _decide(goal, op, Num(Fraction(0)), goal, op, dict(doms), list(ex),
+                    time.thread_time() + CPU_SAFETY * seconds, min(samples, 1000), seed, seconds)
+        return str(d.verdict)
+    return run
 
 
 def _inconsistent(domains, extra, seconds: float) -> bool:

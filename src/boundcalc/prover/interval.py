@@ -73,7 +73,7 @@ def prove_interval(g: Node, op: str, domains: dict[str, Domain], extra=(), *, se
         box0[n] = (d.lo, d.hi) if d.lo is not None and d.hi is not None else (Fraction(0), Fraction(1))
     in_assumptions = set().union(*(r.symbols() for r in extra)) if extra else set()
     dnodes = _derivatives(g, names) if derivatives else {}
-    t0 = time.process_time()        # CPU time: a net that does not depend on the machine's load
+    t0 = time.thread_time()        # CPU time: a net that does not depend on the machine's load
     todo = [box0]
     closed = 0
     hyps = [(sub(r.lhs, r.rhs), r.op) for r in extra]
@@ -98,7 +98,7 @@ def prove_interval(g: Node, op: str, domains: dict[str, Domain], extra=(), *, se
     def smt_closes(box) -> bool:
         """Close a piece that ball arithmetic cannot enclose (it reaches infinity or an
         open end of the domain) with the SMT layer on that piece."""
-        if smt_calls[0] >= MAX_SMT_CALLS or time.process_time() - t0 > seconds * 0.8:
+        if smt_calls[0] >= MAX_SMT_CALLS or time.thread_time() - t0 > seconds * 0.8:
             return False
         smt_calls[0] += 1
         from .smt import decide_smt
@@ -115,7 +115,7 @@ def prove_interval(g: Node, op: str, domains: dict[str, Domain], extra=(), *, se
         return r.status == "proved"
 
     while todo:
-        if closed + len(todo) > max_boxes or time.process_time() - t0 > seconds:
+        if closed + len(todo) > max_boxes or time.thread_time() - t0 > seconds:
             return IntervalOutcome("budget", closed)
         box = todo.pop()
         env = env_of(box)
