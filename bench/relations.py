@@ -4,6 +4,7 @@
     python bench/relations.py --main /path/src   # main's src/ already checked out somewhere
     python bench/relations.py --no-main          # this tree only
     python bench/relations.py --json out.json    # also the per-case rows
+    python bench/relations.py --src /snapshot/src # measure a copy (keeps measuring while you edit)
 
 The cases are those of tests/prover/test_relations.py: CASES (the old suite, through
 ``verify``) and NEW_CASES (issue 22's categories, on their own domains, through
@@ -115,13 +116,14 @@ def main() -> None:
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--main", type=Path, help="src/ of a checkout of main (default: clone main to a temp dir)")
     ap.add_argument("--no-main", action="store_true", help="measure this tree only")
+    ap.add_argument("--src", type=Path, default=ROOT / "src", help="src/ of the tree to measure (default: this one)")
     ap.add_argument("--json", type=Path, help="write every row here")
     args = ap.parse_args()
     if args.worker:
         worker()
         return
     old, new = load_cases()
-    trees = [("this tree", ROOT / "src")]
+    trees = [("this tree", args.src)]
     tmp = None
     if not args.no_main:
         if args.main is None:

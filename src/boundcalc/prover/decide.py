@@ -11,12 +11,14 @@ returns a :class:`Decision` with
   narrowed domain is an error instead);
 * ``layer``    — which layer decided it, one of :data:`LAYERS`:
   ``"exact"`` (SymPy simplification and sign rules, possibly after substituting the
-  assumptions or taking logarithms of both sides), ``"SMT"`` (z3 nonlinear real
-  arithmetic after naming non-polynomial terms, :mod:`.smt`), ``"interval"`` (arb
-  branch-and-bound, :mod:`.interval`), ``"counterexample"`` (a point found by sampling,
-  at a domain boundary, or from an SMT model, certified in ball arithmetic), ``"budget"``
-  (unknown because a time or size budget ran out), ``"none"`` (unknown: every layer ran
-  and none decided);
+  assumptions or taking logarithms of both sides), ``"identity"`` (an equality with special
+  functions on the region's branch, :mod:`.identity`), ``"integers"`` (one integer symbol:
+  induction or a real relaxation from n0, exhaustive below, :mod:`.integers`), ``"SMT"``
+  (z3 nonlinear real arithmetic after naming non-polynomial terms, :mod:`.smt`),
+  ``"interval"`` (arb branch-and-bound, :mod:`.interval`), ``"counterexample"`` (a point
+  found by sampling, at a domain boundary, from an SMT model or by the integer layer,
+  certified in ball arithmetic), ``"budget"`` (unknown because a time or size budget ran
+  out), ``"none"`` (unknown: every layer ran and none decided);
 * ``text``     — the verdict as printed, e.g. ``"proved (SMT, after naming sqrt(x*y))"``,
   ``"proved (interval, 1204 boxes)"``, ``"disproved (counterexample, certified)"``,
   ``"unknown (budget)"``;
@@ -25,9 +27,21 @@ returns a :class:`Decision` with
 * ``detail``, ``seconds``.
 
 A proof is valid at every point of the domains where the assumptions hold and both sides
-are defined. Integer symbols are relaxed to reals by the proving layers (sound). Every
-layer has a time and size budget; running out falls through to the next layer and, at
-the end, to ``unknown (budget)`` — never a hang. User errors (an empty domain, a side
+are defined. Integer symbols are relaxed to reals by the proving layers (sound), except by
+the integer layer, which uses them. Every layer has a time and size budget (a fixed share
+of the decision's seconds, counted in this thread's CPU time or in work); running out
+falls through to the next layer and, at the end, to ``unknown (budget)`` — never a hang.
+
+Order: the cheap pre-pass (:mod:`.prepass`) reads the goal; a quick certified search;
+then, if the pre-pass picked them, the identity layer (an equality with special functions)
+and the integer layer (one integer symbol); quick SMT passes (on the goal with fractional
+powers of single symbols substituted away, the generalized goal, the goal); the exact
+layer; SMT again; interval branch-and-bound; a deeper search.
+
+Soundness contract: "proved" only from a layer's proof under that layer's contract (each
+module's docstring); "disproved" only with a counterexample re-checked in ball arithmetic
+or exactly at a point of the domains where every assumption holds; "vacuous" only when z3
+shows the assumptions inconsistent; everything else is "unknown". User errors (an empty domain, a side
 that is undefined everywhere it is evaluated) raise :class:`BoundcalcError`.
 """
 from __future__ import annotations
