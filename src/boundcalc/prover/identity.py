@@ -145,7 +145,7 @@ def prove_identity(a: Node, b: Node, domains: dict[str, Domain], extra: list, de
     # every definedness condition strictly, with its sign at p, on the whole region
     seen = set()
     for c, s in zip(conds, signs):
-        goal = c.expr if s > 0 else Mul((Num(Fraction(-1)), c.expr))
+        goal = c.expr if s is not None and s > 0 else Mul((Num(Fraction(-1)), c.expr))
         key = str(goal)
         if key in seen:
             continue
@@ -156,7 +156,7 @@ def prove_identity(a: Node, b: Node, domains: dict[str, Domain], extra: list, de
     t = "t_star"
     while t in names:
         t += "_"
-    seg = {n: Add((Num(env[n]), Mul((Sym(t), sub(Sym(n), Num(env[n])))))) for n in names}
+    seg: dict[str, Node] = {n: Add((Num(env[n]), Mul((Sym(t), sub(Sym(n), Num(env[n])))))) for n in names}
     doms = dict(real)
     doms[t] = Domain(False, Fraction(0), False, Fraction(1), True)
     for r in extra:
