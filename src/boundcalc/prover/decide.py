@@ -33,10 +33,10 @@ of the decision's seconds, counted in this thread's CPU time or in work); runnin
 falls through to the next layer and, at the end, to ``unknown (budget)`` — never a hang.
 
 Order: the cheap pre-pass (:mod:`.prepass`) reads the goal; a quick certified search;
-then, if the pre-pass picked them, the identity layer (an equality with special functions)
-and the integer layer (one integer symbol); quick SMT passes (on the goal with fractional
-powers of single symbols substituted away, the generalized goal, the goal); the exact
-layer; SMT again; interval branch-and-bound; a deeper search.
+then the identity layer for an equality with special functions; quick SMT passes (on the
+goal with fractional powers of single symbols substituted away, the generalized goal, the
+goal); the integer layer for a relation in one integer symbol; the exact layer; SMT again;
+interval branch-and-bound; a deeper search.
 
 Soundness contract: "proved" only from a layer's proof under that layer's contract (each
 module's docstring); "disproved" only with a counterexample re-checked in ball arithmetic
@@ -239,18 +239,16 @@ def _decide(a, rel, b, g, op, domains, extra, deadline, samples, seed, total) ->
     if ce is not None:
         return _verdict("disproved", "counterexample", "certified", counterexample=ce,
                         detail="the relation fails at a point re-checked in ball arithmetic")
-    # 2. the layers the pre-pass picks for this goal, before the quick SMT pass (which cannot
-    # prove an equality of named terms, and whose relaxation of an integer symbol may be false
-    # on the reals): the identity layer for an equality with special functions (on the
-    # region's branch), the integer layer for a relation in one integer symbol (induction or
-    # a real relaxation from some n0, exhaustive below)
+    # 2. the layers the pre-pass picks for this goal: an equality with special functions goes
+    # to the identity layer before the quick SMT pass (which cannot prove an equality of
+    # named terms); a relation in one integer symbol goes to the integer layer after it (a
+    # relation true on the reals keeps its SMT proof; z3 refutes a false relaxation fast)
     from .integers import applies
     from .prepass import profile, root_substitution
     prof = profile(g, op, domains, extra)
     n_int = applies(g, op, domains, extra)
-    early = (op == "==" and prof.special) or n_int is not None
-    if early:
-        out = _special_layers(a, rel, b, g, op, domains, extra, deadline, samples, seed, total, n_int)
+    if op == "==" and prof.special:
+        out = _special_layers(a, rel, b, g, op, domains, extra, deadline, samples, seed, total, None)
         if out is not None:
             return out
     # 2a. quick SMT passes on the generalized goal (repeated subterms named) and the goal:
@@ -286,6 +284,10 @@ def _decide(a, rel, b, g, op, domains, extra, deadline, samples, seed, total) ->
                 if ce is not None:
                     return _verdict("disproved", "counterexample", "certified, from an SMT model",
                                     counterexample=ce)
+    if n_int is not None:
+        out = _special_layers(a, rel, b, g, op, domains, extra, deadline, samples, seed, total, n_int)
+        if out is not None:
+            return out
     # 2b. exact (SymPy)
     candidates = [g]
     if why is None:

@@ -9,7 +9,7 @@ This layer proves ``g(n) op 0`` (op ``>=`` or ``>``) for every integer ``n`` of 
     decided by the real layers below with ``g(x) op 0`` as an assumption; ``g(x + 1)`` is
     first rewritten by splitting powers with a constant base (``2**(x + 1)`` becomes
     ``2*2**x``), so that the step's hypothesis and goal name the same terms; the base case
-    ``n0`` is then one of the values checked exactly; or
+    ``n0`` is then one of the values checked one by one; or
   - a **real relaxation**: ``g(x) op 0`` for every real ``x >= n0``;
 * every integer from the domain's lower end up to ``n0`` is checked one by one, with a
   certified sign (exact rationals, exact radicals, or ball arithmetic away from 0; an
@@ -142,7 +142,7 @@ def prove_integers(g: Node, op: str, n: str, domains: dict[str, Domain], decide_
     if hi is not None and hi - lo < MAX_EXHAUSTIVE:
         r = _check_range(g, op, n, lo, hi, deadline)
         if r == "ok":
-            return IntegerOutcome("proved", f"integers: all {hi - lo + 1} values checked exactly")
+            return IntegerOutcome("proved", f"integers: all {hi - lo + 1} values checked, certified")
         return None if r is None else IntegerOutcome("disproved", f"integers: fails at {n} = {r}",
                                                      {n: Fraction(r)})
     step = None
@@ -169,8 +169,8 @@ def prove_integers(g: Node, op: str, n: str, domains: dict[str, Domain], decide_
             continue
         r = _check_range(g, op, n, lo, last, deadline)
         if r == "ok":
-            checked = (f"{n} = {lo} checked exactly" if last == lo else
-                       f"{n} = {lo}\u2026{last} checked exactly" if last > lo else "nothing below")
+            checked = (f"{n} = {lo} checked, certified" if last == lo else
+                       f"{n} = {lo}\u2026{last} each checked, certified" if last > lo else "nothing below")
             return IntegerOutcome("proved", f"{how}; {checked}")
         if r is None:
             return None
