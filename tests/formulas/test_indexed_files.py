@@ -214,3 +214,18 @@ def test_monotone_with_a_vector_and_its_refusal():
     assert (r["verdict"], r["evidence"]) == ("decreasing", "proved")     # C (X R_A log W/n)/margin + ...
     p = run("monotone", "bft2017.R_A", "--var", "L", "--rho", "1", "--s", "1,2,0.5", "--b", "2")
     assert p.returncode != 0 and "a list of values cannot follow the range of s[...] as L varies" in p.stderr
+
+
+@pytest.mark.parametrize("expr,order,leading", [
+    ("binomial(n, 2)", "Theta(n**2)", "n**2/2"),                    # n (n - 1)/2
+    ("log(factorial(n))", "Theta(n*log(n))", "n*log(n)"),           # Stirling: n log n - n + O(log n)
+    ("gamma(n + 1/2)/gamma(n)", "Theta(sqrt(n))", "sqrt(n)"),       # Gamma(n + a)/Gamma(n) ~ n^a
+    ("binomial(2*n, n)", "Theta(4**n/sqrt(n))", "4**n/(sqrt(pi)*sqrt(n))"),   # Stirling, by hand
+    ("prod(3, i, 1, n)", "Theta(3**n)", "3**n"),                    # a product of n equal factors
+])
+def test_asymptotic_orders_of_the_new_functions(tmp_path, expr, order, leading):
+    head = HEAD.replace('[symbols.L]\ndescription = "depth"', '[symbols.n]\ndescription = "n"')
+    head = head.replace('range = [1, "L"]', 'range = [1, "n"]')
+    f = formula("tiny.f", formulas_path=[str(_file(tmp_path, f'expr = "{expr}"', head))])
+    r = f.asymptotic("n")
+    assert (r.order, r.leading) == (order, leading)

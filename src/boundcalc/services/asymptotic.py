@@ -78,6 +78,10 @@ def asymptotic(formula, var: str, *, fixed: dict | None = None, together: dict |
         fixed = {k: v for k, v in (fixed or {}).items() if k not in vals}
     expr, syms = to_sympy_with_domains(node, table)
     expr = expr.doit() if expr.has(sp.Sum, sp.Product) else expr
+    if expr.has(sp.binomial, sp.factorial, sp.gamma):
+        # binomial(n, 2) -> n (n - 1)/2 and the like: SymPy's limits hang on the unexpanded
+        # binomial, and take gamma/factorial ratios through Stirling's series
+        expr = sp.expand_func(expr)
     quantity = formula.id
     if isinstance(expr, sp.core.relational.Relational):
         s = formula.spec.solve_for
