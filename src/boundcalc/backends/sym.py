@@ -186,6 +186,18 @@ def from_sympy(e) -> Node:
     raise ExpressionError(f"cannot convert SymPy expression {e} back to the expression language")
 
 
+def expand_special(e):
+    """``e`` with sums/products over a symbolic range in closed form where SymPy finds one
+    (``prod(2, i, 1, L)`` is ``2**L``) and binomial/factorial/gamma expanded where that is
+    elementary (``binomial(n, 2)`` is ``n (n - 1)/2``): the form whose limits SymPy takes
+    (its limit of an unexpanded binomial can hang). Identity on other expressions."""
+    if e.has(sp.Sum, sp.Product):
+        e = e.doit()
+    if e.has(sp.binomial, sp.factorial, sp.gamma):
+        e = sp.expand_func(e)
+    return e
+
+
 def to_latex(node: Node, latex_names: dict[str, str] | None = None) -> str:
     """LaTeX of ``node`` through SymPy; ``latex_names`` maps symbol names to their LaTeX
     (the registry's ``latex`` field of each symbol)."""

@@ -17,7 +17,7 @@ import sympy as sp
 
 from ..errors import BoundcalcError
 from ..expr.parser import parse, parse_number
-from ..backends.sym import to_sympy
+from ..backends.sym import expand_special, to_sympy
 from ..expr.nodes import BigOp, Indexed, Node, Num, substitute
 from ..prover.symbolic import to_sympy_with_domains
 
@@ -77,11 +77,7 @@ def asymptotic(formula, var: str, *, fixed: dict | None = None, together: dict |
         node = substitute(node, vals)
         fixed = {k: v for k, v in (fixed or {}).items() if k not in vals}
     expr, syms = to_sympy_with_domains(node, table)
-    expr = expr.doit() if expr.has(sp.Sum, sp.Product) else expr
-    if expr.has(sp.binomial, sp.factorial, sp.gamma):
-        # binomial(n, 2) -> n (n - 1)/2 and the like: SymPy's limits hang on the unexpanded
-        # binomial, and take gamma/factorial ratios through Stirling's series
-        expr = sp.expand_func(expr)
+    expr = expand_special(expr)     # closed forms of sums/products; binomial(n, 2) = n (n - 1)/2
     quantity = formula.id
     if isinstance(expr, sp.core.relational.Relational):
         s = formula.spec.solve_for

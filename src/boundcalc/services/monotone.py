@@ -38,7 +38,7 @@ import mpmath
 import sympy as sp
 
 from ..backends import mp as mpb
-from ..backends.sym import from_sympy
+from ..backends.sym import expand_special, from_sympy
 from ..errors import BoundcalcError
 from ..expr.domains import Domain
 from ..expr.indexed import instantiate
@@ -150,7 +150,7 @@ def monotone(formula, var: str, *, box: dict | None = None, fixed: dict | None =
         # for every s[i]) and SymPy writes each sum/product in closed form where it can
         # (prod(2, i, 1, L) = 2**L), so that the derivative in L is one of the language
         expr, syms = to_sympy_with_domains(fnode, table)
-        expr = expr.doit()
+        expr = expand_special(expr)
         syms.update({k: v for k, v in to_sympy_with_domains(node, table)[1].items() if k not in syms})
     else:
         expr, syms = to_sympy_with_domains(node, table)

@@ -132,7 +132,8 @@ def _sympy_exponents(e, v, env, table):
     se, syms = to_sympy_with_domains(e, table)
     x = syms[v]
     se = se.subs({syms[n]: sp.Rational(q.numerator, q.denominator) for n, q in env.items() if n in syms})
-    return _exponents(se, x)
+    from ...backends.sym import expand_special
+    return _exponents(expand_special(se), x)
 
 
 def _exponents(e, x) -> tuple[Fraction, Fraction]:
