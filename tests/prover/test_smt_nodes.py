@@ -72,3 +72,30 @@ def test_sums_over_numeric_ranges_and_components():
     r = decide_smt(parse("sum(s[i], i, 1, 3) - 3*s[1]"), ">=", doms)
     assert r.status != "proved" and r.model is None        # no symbol model: components are not symbols
     assert decide_smt(parse("sum(x, i, 1, 40)"), ">", doms).status == "unknown"     # beyond the expansion
+
+
+def test_components_are_independent_variables_in_every_layer():
+    """s[1] - s[2] <= 1/2 on (0, 1]^2 is false (s = (1, 0+)). With one interval for every
+    component, branch-and-bound would split s[1] and s[2] together and 'prove' it; the
+    components are separated first (expr.indexed.separate), so it is disproved, and the
+    counterexample is re-checked here by hand at 50 digits."""
+    from boundcalc.services.verify import verify
+    r = verify("s[1] - s[2]", "<=", "1/2", ["s[1] <= 1", "s[2] <= 1"])
+    assert r.verdict == "disproved"
+    with mpmath.workdps(50):
+        s1, s2 = (mpmath.mpf(F(r.counterexample[k]).numerator) / F(r.counterexample[k]).denominator
+                  for k in ("s[1]", "s[2]"))
+        assert 0 < s1 <= 1 and 0 < s2 <= 1 and s1 - s2 > mpmath.mpf(1) / 2
+    assert verify("s[1] - s[2]", "<=", "1", ["s[1] <= 1", "s[2] <= 1"]).verdict == "proved"
+    # AM <= max over three components (true), and a sum against one component (false)
+    assert verify("max(s[i], i, 1, 3)", ">=", "sum(s[i], i, 1, 3)/3", []).verdict == "proved"
+    r = verify("sum(s[i], i, 1, 3)", ">=", "3*s[1]", [])
+    assert r.verdict == "disproved"
+    s = [F(r.counterexample[f"s[{k}]"]) for k in (1, 2, 3)]
+    assert sum(s) < 3 * s[0] and all(x > 0 for x in s)
+
+
+def test_a_sum_over_a_symbolic_range_of_components_is_not_decided():
+    from boundcalc.services.verify import verify
+    r = verify("sum(s[i]**2, i, 1, n)", ">=", "0", [])
+    assert r.verdict == "unknown" and "not separated" in r.describe()

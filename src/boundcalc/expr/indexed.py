@@ -118,3 +118,35 @@ def instantiate(node: Any, values: dict) -> Any:
                 return Num(Fraction(component(vectors[n.name], k, n.name)))
         return None
     return out.map(step)
+
+
+def separate(nodes: list, domains: dict) -> tuple[list, dict] | None:
+    """The trees with every big operator over a range given by numbers written out and
+    every component ``s[k]`` at a number index made a symbol of its own, named ``s[k]``,
+    with ``s``'s domain: the decision layers then treat the components as the independent
+    variables they are (one interval for every component would let branch-and-bound split
+    them together, which is unsound). None when a component at a symbolic index is left (a
+    sum over 1 .. L with L free): the caller does not decide such a relation."""
+    from .nodes import BigOp, Indexed, Sym, expand
+
+    def step(n: Any) -> Any:
+        if isinstance(n, BigOp):
+            lo, hi = _number(n.lo), _number(n.hi)
+            if lo is not None and hi is not None and lo.denominator == 1 and hi.denominator == 1:
+                return expand(n, int(lo), int(hi)).map(step)
+        if isinstance(n, Indexed):
+            k = _number(n.index)
+            if k is not None and k.denominator == 1:
+                return Sym(f"{n.name}[{int(k)}]")
+        return None
+    out = [n.map(step) for n in nodes]
+    if any(isinstance(x, Indexed) for n in out for x in n.unique_nodes()):
+        return None
+    doms = dict(domains)
+    for n in out:
+        for x in n.unique_nodes():
+            if isinstance(x, Sym) and "[" in x.name:
+                base = x.name.split("[", 1)[0]
+                if base in domains:
+                    doms[x.name] = domains[base]
+    return out, doms

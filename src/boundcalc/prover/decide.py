@@ -53,6 +53,7 @@ from collections.abc import Generator
 
 from ..errors import BoundcalcError
 from ..expr.domains import Domain
+from ..expr.indexed import separate
 from ..expr.nodes import Add, BigOp, Const, Func, Indexed, Mul, Node, Num, Pow, Ref, Rel, Sym, sub
 from ..expr.visitor import Visitor, handles, top_down
 # the budgets (time limits, size guards) live in the bottom module every layer imports
@@ -182,6 +183,17 @@ def decide_relation(a: Node, rel: str, b: Node, domains: dict[str, Domain], extr
     extra = list(extra)
     for n in Rel(rel, a, b).symbols() | set().union(*(r.symbols() for r in extra)):
         domains.setdefault(n, Domain(lo=Fraction(0)))
+    if any(isinstance(x, (Indexed, BigOp)) for t in (a, b, *extra) for x in t.unique_nodes()):
+        # components of indexed symbols as independent variables (expr.indexed.separate)
+        sep = separate([a, b, *extra], domains)
+        if sep is None:
+            return _verdict("unknown", "none", "an indexed symbol summed over a symbolic range: its "
+                            "components are not separated, so no layer decides it",
+                            seconds=round(time.perf_counter() - t0, 3))
+        (a, b, *extra), new = sep
+        used = Rel(rel, a, b).symbols() | set().union(*(r.symbols() for r in extra))
+        domains.clear()
+        domains.update({k: v for k, v in new.items() if k in used})
     # one order of the symbols (callers build ``domains`` from sets, whose order follows
     # PYTHONHASHSEED): every layer then meets them in the same order in every run
     ordered = sorted(domains.items())
