@@ -101,7 +101,7 @@ def instantiate(node: Any, values: dict) -> Any:
     that stays symbolic (a range end without a value) stay. An index outside a vector is
     an :class:`ExpressionError` (one line)."""
     from .nodes import BigOp, Indexed, Num, expand, substitute
-    scalars = {k: Num(Fraction(v)) for k, v in values.items() if not isinstance(v, Vector)}
+    scalars: dict[str, Any] = {k: Num(Fraction(v)) for k, v in values.items() if not isinstance(v, Vector)}
     vectors = {k: v for k, v in values.items() if isinstance(v, Vector)}
     out = substitute(node, scalars)
     if not vectors:

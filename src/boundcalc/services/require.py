@@ -49,7 +49,7 @@ class RequireResult(Record):
     derived quantities; :attr:`binding` is the requirement that decides ``var``."""
     setting: Setting
     var: str
-    inputs: dict[str, tuple[Fraction, str]]          # name -> (value, "user" | "default")
+    inputs: dict[str, tuple[Fraction | Vector, str]]   # name -> (value, "user" | "default")
     # name -> (value, expression, "derived" | "user" | ...); the value is for display and the
     # domain check: a Fraction (the midpoint of a 128-bit ball, not an exact value), or an mpf
     # where the certified evaluator had to decide; requirements use the expression itself
@@ -168,7 +168,7 @@ def require(paper: str, setting_name: str | None, overrides: dict[str, str], *,
             hint = did_you_mean(k, allowed)
             raise BoundcalcError(f"unknown input --{k} for {setting.id}{hint or ''}; inputs are: "
                                  + ", ".join(f"--{a}" for a in allowed))
-    inputs: dict[str, tuple[Fraction, str]] = {}
+    inputs: dict[str, tuple[Fraction | Vector, str]] = {}
     for k, v in setting.values.items():
         if k != var:
             inputs[k] = (v, "default")
@@ -180,9 +180,9 @@ def require(paper: str, setting_name: str | None, overrides: dict[str, str], *,
     for k in allowed:          # a symbol's declared default, as `eval` uses it
         if k not in inputs and k in p.symbols and p.symbols[k].default is not None:
             inputs[k] = (p.symbols[k].default, "default")
-    for k, (v, _) in inputs.items():
+    for k, (val, _) in inputs.items():
         if k in p.symbols:
-            for x in (v.values if isinstance(v, Vector) else (v,)):
+            for x in (val.values if isinstance(val, Vector) else (val,)):
                 p.symbols[k].domain.check(k, x)
     env = {k: v for k, (v, _) in inputs.items()}
     check_lengths(p.symbols, env)
