@@ -17,7 +17,7 @@ import pytest
 from boundcalc.expr.domains import Domain
 from boundcalc.expr.parser import parse
 from boundcalc.services.verify import decide, verify
-from relation_cases import NEW_CASES      # issue 22's categories (tests/prover/relation_cases.py)
+from prover.relation_cases import NEW_CASES   # issue 22's categories (tests/prover/relation_cases.py)
 
 TRUE, FALSE = "proved", "disproved"
 
