@@ -14,7 +14,7 @@ big operator by :func:`expand` once ``lo`` and ``hi`` are concrete integers.
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import TYPE_CHECKING, Callable, Iterator
+from typing import TYPE_CHECKING, Callable, Iterator, Mapping
 
 
 def _no_printer(node: "Node") -> str:
@@ -391,7 +391,7 @@ def sub(a: Node, b: Node) -> Node:
     return Add((a, Mul((Num(Fraction(-1)), b))))
 
 
-def substitute(node: Node, mapping: dict[str, Node]) -> Node:
+def substitute(node: Node, mapping: Mapping[str, Node]) -> Node:
     """Replace free symbols by expressions (a big operator's bound index is never
     replaced inside its body)."""
     def f(n: Node) -> Node | None:
