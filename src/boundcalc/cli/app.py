@@ -508,7 +508,12 @@ def check(paper: str | None = typer.Argument(None),
                                                   "expression (checks 'latex:NAME'; formulas/README.md)."),
           timings: bool = typer.Option(True, "--timings/--no-timings",
                                        help="--json: include the run's wall-clock seconds (the only part "
-                                            "that differs between two runs of the same command).")):
+                                            "that differs between two runs of the same command)."),
+          html: str | None = typer.Option(None, "--html",
+                                          help="Also write the report as one self-contained web page "
+                                               "(math as MathML; filters by paper and grade; nothing "
+                                               "fetched when viewed) to this file."),
+          force: bool = typer.Option(False, "--force", help="Overwrite the --html file.")):
     """Audit a paper's algebra (all papers if none given): derivations, stated orders,
     monotonicity, restatements, vacuity, identities, engine measurements. Exits 1 when
     it finds an error (``--fail-on``), so it can gate a paper's CI."""
@@ -533,6 +538,11 @@ def check(paper: str | None = typer.Argument(None),
         return
     from ..services.check import run_checks
     from .render import print_check
+    if html is not None:
+        from .output import check_outputs, is_stdout
+        if not html.strip() or is_stdout(html):
+            raise BoundcalcError("--html: give a file name for the page")
+        check_outputs([("--html", html)], force=force)       # before any work
     report = run_checks(paper, formulas_path=formula_paths(), only=only, strength=strength, jobs=jobs,
                         transcription=transcription)
     if json:
@@ -541,6 +551,13 @@ def check(paper: str | None = typer.Argument(None),
         print(report.to_markdown(), end="")
     else:
         print_check(report)
+    if html is not None:
+        from ..reports.printers.html import to_html
+        from .output import write_output
+        import shlex
+        cmd = ("boundcalc check" + (f" {paper}" if paper else "") + "".join(f" --only {shlex.quote(o)}" for o in only or ())
+               + report.options + f" --html {shlex.quote(html)}")
+        write_output(html, to_html(report, page=True, command=cmd), what="report")
     if report.fails(fail_on):
         raise typer.Exit(1)
 
@@ -568,11 +585,18 @@ def compare(ctx: typer.Context,
             no_cache: bool = typer.Option(False, "--no-cache", help="Recompute; do not read or write the cache."),
             max_memory: str | None = typer.Option(None, "--max-memory", help="Memory budget (512M, 4G; "
                                                      "default: half the available memory)."),
-            json: bool = typer.Option(False, "--json", help="Same as --format json.")):
+            json: bool = typer.Option(False, "--json", help="Same as --format json."),
+            html: str | None = typer.Option(None, "--html",
+                                            help="Also write the table as one self-contained web page (math "
+                                                 "as MathML, nothing fetched when viewed) to this file."),
+            figsize: str = typer.Option("page", "--figsize",
+                                        help="--plot width: column (3.25 in, one column of a two-column "
+                                             "paper) or page (6.75 in); fonts sized for the paper.")):
     """A paper's bounds beside what the engine measures, as a table. Settings: --NAME VALUE or --set NAME=VALUE."""
     from .reports import compare as run
     run(paper, _dynamic_flags(ctx.args), seed=seed, jobs=jobs, fmt="json" if json else format_,
-        output=output, force=force, plot=plot, no_cache=no_cache, max_memory=max_memory)
+        output=output, force=force, plot=plot, no_cache=no_cache, max_memory=max_memory, html=html,
+        figsize=figsize, argv=list(ctx.args))
 
 
 @app.command(context_settings=DYNAMIC)

@@ -114,18 +114,24 @@ def validate_settings(mod, paper: str, settings: dict[str, str]) -> None:
 # ---------------------------------------------------------------------------- compare
 def compare(paper: str, settings: dict[str, str], *, seed: int = 0, jobs: int = 1, fmt: str = "rich",
             output: str | None = None, force: bool = False, plot: str | None = None,
-            no_cache: bool = False, max_memory: str | None = None) -> None:
+            no_cache: bool = False, max_memory: str | None = None, html: str | None = None,
+            figsize: str = "page", argv: list[str] | None = None) -> None:
     from ..experiments import experiment_module
     from ..reports.table import Table
-    from .output import check_outputs, console, refuse_stdout_figures, write_output
+    from .output import check_outputs, console, is_stdout, refuse_stdout_figures, write_output
     if fmt not in FORMATS:
         raise BoundcalcError(f"unknown --format {fmt!r}; use one of {', '.join(FORMATS)}")
     _check_positive("--jobs", jobs, allow_all=True)
-    outputs = [("--output", output)]
-    for flag, p in (("--output", output), ("--plot", plot)):
+    outputs = [("--output", output), ("--html", html)]
+    for flag, p in (("--output", output), ("--plot", plot), ("--html", html)):
         if p is not None and not str(p).strip():
             raise BoundcalcError(f"{flag}: an empty path; give a file name")
+    if html is not None and is_stdout(html):
+        raise BoundcalcError("--html: give a file name for the page")
     refuse_stdout_figures("--plot", plot)
+    from ..reports.plots import FIGSIZES
+    if figsize not in FIGSIZES:
+        raise BoundcalcError(f"--figsize must be one of {', '.join(FIGSIZES)}, not {figsize!r}")
     if plot is not None:
         from ..reports.plots import targets
         outputs += [("--plot", p) for p in targets(plot)]
@@ -147,9 +153,14 @@ def compare(paper: str, settings: dict[str, str], *, seed: int = 0, jobs: int = 
         console().print(t.to_rich())
     else:
         sys.stdout.write(render_table(t, fmt))
+    if html is not None:
+        import shlex
+        from ..reports.printers.html import to_html
+        cmd = shlex.join(["boundcalc", "compare", paper, "--seed", str(seed), *(argv or []), "--html", html])
+        write_output(html, to_html(t, page=True, command=cmd), what="page")
     if plot is not None:
         from ..reports.plots import bound_vs_measured
-        written = bound_vs_measured(t, plot)
+        written = bound_vs_measured(t, plot, figsize=figsize)
         print("plot written: " + ", ".join(str(p) for p in written), file=sys.stderr)
     return None
 

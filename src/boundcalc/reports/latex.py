@@ -61,10 +61,11 @@ def _script(s: str) -> str:
     return "{" + _math_word(s) + "}"
 
 
-def ascii_math(text: str) -> str:
-    """Text with ASCII math (``||theta_h^(1)||``, ``gamma_*/2 <= gamma_NTK``, ``Z_mu``) as
-    LaTeX: Greek names, sub/superscripts, norms and relations become ``\\ensuremath``
-    math, everything else is escaped as by :func:`latex_escape`."""
+def ascii_math_parts(text: str) -> list[tuple[str, bool]]:
+    """Text with ASCII math split into ``(piece, is_math)``: a math piece is LaTeX (Greek
+    names, sub/superscripts, norms and relations), a text piece is the text as written.
+    The one reading of ASCII math: :func:`ascii_math` (LaTeX), :func:`mathtext_label`
+    (figures) and the HTML page render its pieces."""
     out, i = [], 0
     for m in _ASCII_MATH.finditer(text):
         if m.group("base") is not None:
@@ -76,11 +77,32 @@ def ascii_math(text: str) -> str:
             tex = r"\|"
         else:
             tex = _RELS[m.group("rel")]
-        out.append(latex_escape(text[i:m.start()]))
-        out.append("\\ensuremath{" + tex + "}")
+        if text[i:m.start()]:
+            out.append((text[i:m.start()], False))
+        out.append((tex, True))
         i = m.end()
-    out.append(latex_escape(text[i:]))
-    return "".join(out)
+    if text[i:]:
+        out.append((text[i:], False))
+    return out
+
+
+def ascii_math(text: str) -> str:
+    """Text with ASCII math (``||theta_h^(1)||``, ``gamma_*/2 <= gamma_NTK``, ``Z_mu``) as
+    LaTeX: Greek names, sub/superscripts, norms and relations become ``\\ensuremath``
+    math, everything else is escaped as by :func:`latex_escape`."""
+    return "".join("\\ensuremath{" + p + "}" if is_math else latex_escape(p) for p, is_math in ascii_math_parts(text))
+
+
+def label_parts(row) -> list[tuple[str, bool]]:
+    """A comparison row's quantity as ``(piece, is_math)``: its ``latex`` (one math piece)
+    when it has one, else its words with their ASCII math read by :func:`ascii_math_parts`."""
+    latex = getattr(row, "latex", "")
+    return [(latex, True)] if latex else ascii_math_parts(row.quantity)
+
+
+def mathtext_label(row) -> str:
+    """The row's quantity for a matplotlib label (mathtext ``$...$``; a text ``$`` escaped)."""
+    return "".join(f"${p}$" if is_math else p.replace("$", r"\$") for p, is_math in label_parts(row))
 
 
 # ---------------------------------------------------------------------------- quantities
