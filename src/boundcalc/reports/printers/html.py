@@ -174,8 +174,7 @@ class HtmlPrinter(Printer):
         rows = []
         for r in t.rows:
             cs = cells(r)
-            label = getattr(r, "latex", None) or getattr(r, "quantity_latex", None)
-            cs_html = [text_with_math(f"${label}$") if label else _e(cs[0])] + [_e(c) for c in cs[1:]]
+            cs_html = [_label(r)] + [_e(c) for c in cs[1:]]
             holds = {True: "holds-true", False: "holds-false", None: "holds-none"}[r.holds]
             tds = []
             for c, v in zip(COLUMNS, cs_html):
@@ -339,6 +338,14 @@ class HtmlPrinter(Printer):
         return (f'<table class="hypotheses"><caption class="meta">{_e(label)}</caption>'
                 "<tr><th>hypothesis</th><th>from</th><th>at the point</th><th>values (left vs right)</th></tr>"
                 + "".join(trs) + "</table>")
+
+
+def _label(row) -> str:
+    """A comparison row's quantity: its LaTeX as MathML, its words as text
+    (:func:`..latex.label_parts`, as the LaTeX table and the figures read it)."""
+    from ..latex import label_parts
+    from ..mathml import math
+    return "".join(math(p) if is_math else _e(p) for p, is_math in label_parts(row))
 
 
 def _point(ce: dict, names: dict) -> str:
