@@ -614,10 +614,13 @@ def reproduce(ctx: typer.Context,
               no_cache: bool = typer.Option(False, "--no-cache", help="Recompute; do not read or write the cache."),
               force: bool = typer.Option(False, "--force", help="Allow writing figures into a non-empty --plot-dir."),
               max_memory: str | None = typer.Option(None, "--max-memory", help="Memory budget (512M, 4G; "
-                                                       "default: half the available memory).")):
+                                                       "default: half the available memory)."),
+              figsize: str = typer.Option("page", "--figsize",
+                                          help="--plot-dir figures' width: column (3.25 in) or page (6.75 in); "
+                                               "fonts sized for the paper.")):
     """Reproduce a figure or table of a paper; our numbers beside the paper's. Settings the
     reproduction accepts: --NAME VALUE (e.g. arda2026-fig1 --teacher authors-code)."""
     from .reports import reproduce as run
     run(name, list_=list_, full=full, json=json, seed=seed, jobs=jobs, backend=backend,
         scheduler=scheduler, plot_dir=plot_dir, no_cache=no_cache, force=force, max_memory=max_memory,
-        settings=_dynamic_flags(list(ctx.args)))
+        settings=_dynamic_flags(list(ctx.args)), figsize=figsize)

@@ -129,9 +129,8 @@ def compare(paper: str, settings: dict[str, str], *, seed: int = 0, jobs: int = 
     if html is not None and is_stdout(html):
         raise BoundcalcError("--html: give a file name for the page")
     refuse_stdout_figures("--plot", plot)
-    from ..reports.plots import FIGSIZES
-    if figsize not in FIGSIZES:
-        raise BoundcalcError(f"--figsize must be one of {', '.join(FIGSIZES)}, not {figsize!r}")
+    from ..reports.plots import check_figsize
+    check_figsize(figsize)
     if plot is not None:
         from ..reports.plots import targets
         outputs += [("--plot", p) for p in targets(plot)]
@@ -189,7 +188,8 @@ def list_reproductions(json: bool = False) -> None:
 def reproduce(name: str | None, *, list_: bool = False, full: bool = False, json: bool = False,
               seed: int = 0, jobs: int = 1, backend: str = "loky", scheduler: str | None = None,
               plot_dir: str | None = None, no_cache: bool = False, force: bool = False,
-              max_memory: str | None = None, settings: dict[str, str] | None = None) -> None:
+              max_memory: str | None = None, settings: dict[str, str] | None = None,
+              figsize: str = "page") -> None:
     from .output import console, emit_json, refuse_stdout_figures
     if list_ or name == "list":
         list_reproductions(json)
@@ -204,6 +204,8 @@ def reproduce(name: str | None, *, list_: bool = False, full: bool = False, json
         raise BoundcalcError("--scheduler is only used with --backend dask")
     _check_positive("--jobs", jobs, allow_all=True)
     refuse_stdout_figures("--plot-dir", plot_dir)
+    from ..reports.plots import check_figsize
+    check_figsize(figsize)
     if plot_dir:
         d = user_path(plot_dir)
         if d.exists() and not d.is_dir():
@@ -225,8 +227,9 @@ def reproduce(name: str | None, *, list_: bool = False, full: bool = False, json
             raise BoundcalcError(f"unknown option --{k.replace('_', '-')} for reproduction {name}; "
                                  f"its settings: {known}")
     from ..engine.budget import Divergence, numpy_quiet
+    from ..reports.plots import paper_style
     try:
-        with numpy_quiet() as warned:
+        with numpy_quiet() as warned, paper_style(figsize):
             data = rep.run(seed=seed, full=full, jobs=jobs, backend=backend, scheduler=scheduler,
                            cache_dir=cache, plot_dir=plot_dir, progress=True, **settings)
     except Divergence as e:        # a run inside the reproduction: one line, not a traceback

@@ -50,11 +50,16 @@ DPI = 300
 _SIZE = contextvars.ContextVar("boundcalc_figsize", default="page")
 
 
+def check_figsize(figsize: str) -> None:
+    """A ``--figsize`` the figures know (:data:`FIGSIZES`), or one line saying which are."""
+    if figsize not in FIGSIZES:
+        raise BoundcalcError(f"--figsize must be one of {', '.join(FIGSIZES)}, not {figsize!r}")
+
+
 @contextmanager
 def paper_style(figsize: str = "page"):
     """Figures drawn inside are ``figsize`` wide (:data:`FIGSIZES`) with fonts to match."""
-    if figsize not in FIGSIZES:
-        raise BoundcalcError(f"--figsize must be one of {', '.join(FIGSIZES)}, not {figsize!r}")
+    check_figsize(figsize)
     token = _SIZE.set(figsize)
     try:
         yield
