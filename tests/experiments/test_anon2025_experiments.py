@@ -9,6 +9,7 @@ import pytest
 import boundcalc
 from boundcalc.engine import anon2025 as an
 from boundcalc.errors import BoundcalcError
+from boundcalc.experiments.settings import derive_seed
 from boundcalc.experiments import anon2025 as E
 
 SMALL = dict(d_m=8, N=20, n_test=30, epochs=6)
@@ -20,7 +21,7 @@ from support import row as _row  # noqa: E402
 def _independent_inputs(seed, d_m, N, n_test, epochs):
     """Train with the engine directly and compute Theorem 5's inputs with NumPy."""
     train, test = E.split_data(N, n_test, seed)
-    p0 = an.init_lecun(8, d_m, E._seed(seed, 13))
+    p0 = an.init_lecun(8, d_m, derive_seed(seed, 13))
     theta, dist = p0, []
     hist = an.train(p0, train.X, train.y, lr=0.1, steps=epochs, X_test=test.X, y_test=test.y)
     for _ in range(epochs + 1):            # radii = max distance to theta^0 over every step
@@ -100,7 +101,7 @@ def test_table1_tiny_run_digits_variant():
     assert "not MNIST" in E.DATA["digits"] or "8x8" in out["setup"]["data"]
     for r in out["runs"]:
         train, test = E.split_data(r["N"], 20, r["seed"], "digits")
-        p0 = an.init_lecun(8, 4, E._seed(r["seed"], 13))
+        p0 = an.init_lecun(8, 4, derive_seed(r["seed"], 13))
         h = an.train(p0, train.X, train.y, lr=0.1, steps=5, X_test=test.X, y_test=test.y)
         assert r["lowest_test_loss"] == pytest.approx(float(np.min(h.test_loss)), rel=1e-12)
         assert r["epoch"] == int(np.argmin(h.test_loss))
@@ -132,7 +133,7 @@ def test_table1_on_mnist_labels_sizes_not_shipped():
     r = out["runs"][1]
     train, test = E.split_data(20, 50, r["seed"], "mnist")
     assert train.X.shape == (20, 16, 64) and test.X.shape == (50, 16, 64)
-    h = an.train(an.init_lecun(64, 4, E._seed(r["seed"], 13)), train.X, train.y, lr=0.1, steps=3,
+    h = an.train(an.init_lecun(64, 4, derive_seed(r["seed"], 13)), train.X, train.y, lr=0.1, steps=3,
                  X_test=test.X, y_test=test.y)
     assert r["lowest_test_loss"] == pytest.approx(float(np.min(h.test_loss)), rel=1e-12)
 

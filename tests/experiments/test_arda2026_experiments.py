@@ -223,7 +223,7 @@ def test_minloss_reduced_and_full_presets(monkeypatch):
                 "seeds": [0, 1, 2], "fit": None, "final_over_initial": [1.0]}
 
     eta_of = X.eta_of
-    monkeypatch.setattr(X, "_study_condition", fake)
+    monkeypatch.setattr(X.minloss, "_study_condition", fake)   # where run_minloss looks it up
     X.run_minloss(seed=0, progress=False)
     red = seen.pop("runs")
     assert [(r[1], r[2], r[3]) for r in red] == [(250, (8, 16, 32, 64), t) for t in (1000, 250, 4000, 1000)]

@@ -235,7 +235,7 @@ def test_dm1_batches_small_n_only(monkeypatch):
     real = sweep.run
     monkeypatch.setattr(sweep, "run", lambda fn, configs, **kw: seen.extend(
         (c["n"], tuple(c["seeds"])) for c in configs) or real(fn, configs, **kw))
-    monkeypatch.setattr(X, "BATCH_MAX_N", 30)
+    monkeypatch.setattr(X.dm1, "BATCH_MAX_N", 30)   # where run_dm1 reads it
     out = X.run_dm1(seed=0, cache_dir=False, progress=False, ns=(20, 40), seeds=2, T=4, d=8, M=2, H=2, n1=20,
                     K=3, n_test=20)
     assert seen == [(20, (0, 1)), (40, (0,)), (40, (1,))]

@@ -13,6 +13,7 @@ from boundcalc.engine import ops
 from boundcalc.engine import tarzanagh2023 as tz
 from boundcalc.engine.data import tokens
 from boundcalc.errors import BoundcalcError
+from boundcalc.experiments.settings import derive_seed
 from boundcalc.experiments import tarzanagh2023 as E
 
 SMALL = dict(n=2, T=3, d=3, steps=40, hessian_points=3, random_points=2)
@@ -66,7 +67,7 @@ def test_fig9_batches_equal_trials_run_alone():
     """The batched Fig. 9 trials classify every trial as a batch of one does."""
     cfg = {"n": 4, "T": 6, "lr": 1.0, "steps": 200, "loss": "logistic", "p0_scale": 0.01,
            "sat_tol": 1e-5, "d": 10}
-    seeds = [E._seed(0, 10, k) for k in range(12)]
+    seeds = [derive_seed(0, 10, k) for k in range(12)]
     batch = E.fig9_trials(dict(cfg, seeds=seeds))["trials"]
     alone = [E.fig9_trials(dict(cfg, seeds=[s]))["trials"][0] for s in seeds]
     for a, b in zip(batch, alone):
@@ -81,7 +82,7 @@ def test_fig9_batches_equal_trials_run_alone():
 def test_compare_numbers_match_engine_and_formulas():
     seed = 3
     t = E.compare(seed=seed, **SMALL)
-    data = tokens.appendix_e(2, 3, 3, seed=E._seed(seed, 1))
+    data = tokens.appendix_e(2, 3, 3, seed=derive_seed(seed, 1))
     # L_p: formula with independently computed norms, and the engine's own (24)
     g = data.Y[:, None] * (data.X @ data.v)
     M0, M1 = tz.loss_constants("logistic", g.min(), g.max())
@@ -93,7 +94,7 @@ def test_compare_numbers_match_engine_and_formulas():
     assert float(row.bound) == pytest.approx(float(Lp.mpf), rel=1e-12)
     assert float(row.bound) == pytest.approx(tz.smoothness_bound(data.X, data.Y, data.v, data.W), rel=1e-12)
     # local smoothness: includes p(0), where the engine's Hessian is recomputed here
-    p0 = 0.01 * ops.rng(E._seed(seed, 2)).standard_normal(3)
+    p0 = 0.01 * ops.rng(derive_seed(seed, 2)).standard_normal(3)
     lo, hi = tz.hessian_extremes_p(data.X, data.Y, data.v, data.W, p0)
     assert row.measured >= max(abs(lo), abs(hi)) - 1e-15
     assert row.holds is True and row.kind == "upper"
@@ -157,10 +158,10 @@ def test_fig9_tiny_run_carries_numbers_and_is_deterministic():
     # recompute d = 5 directly from the trial function's definition via the engine
     res = []
     for k in range(3):
-        cfg = {"n": 4, "T": 6, "d": 5, "seed": E._seed(1, 5, k), "lr": 1.0, "steps": 30,
+        cfg = {"n": 4, "T": 6, "d": 5, "seed": derive_seed(1, 5, k), "lr": 1.0, "steps": 30,
                "loss": "logistic", "p0_scale": 0.01, "sat_tol": 1e-5}
-        data = tokens.appendix_e(4, 6, 5, seed=E._seed(cfg["seed"], 1))
-        p0 = 0.01 * ops.rng(E._seed(cfg["seed"], 2)).standard_normal(5)
+        data = tokens.appendix_e(4, 6, 5, seed=derive_seed(cfg["seed"], 1))
+        p0 = 0.01 * ops.rng(derive_seed(cfg["seed"], 2)).standard_normal(5)
         tr = tz.train(data, lr=1.0, steps=30, normalized=True, p0=p0)
         res.append(tz.selection_report(data, tr.p[-1]))
     s5 = out["per_d"]["5"]
@@ -248,15 +249,15 @@ def test_float32_reproductions_record_their_accuracy_against_float64():
     pc = out["precision_check"]
     assert pc["size_key"] == "d" and pc["sizes"] == [3, 20] and pc["compared_trials"] == [6, 6]
     cfg = {k: out["setup"][k] for k in ("n", "T", "lr", "steps", "loss", "p0_scale", "sat_tol")}
-    first = {d: E.fig9_trials(dict(cfg, d=d, seeds=[E._seed(0, d, 0)]))["trials"][0] for d in (3, 20)}
-    got = {d: E.fig9_trials(dict(cfg, d=d, seeds=[E._seed(0, d, 0)], dtype="float32"))["trials"][0]
+    first = {d: E.fig9_trials(dict(cfg, d=d, seeds=[derive_seed(0, d, 0)]))["trials"][0] for d in (3, 20)}
+    got = {d: E.fig9_trials(dict(cfg, d=d, seeds=[derive_seed(0, d, 0)], dtype="float32"))["trials"][0]
            for d in (3, 20)}
     row = next(r for r in pc["rows"] if r["key"] == "p_norm")
     want = max(abs(got[d]["p_norm"] - first[d]["p_norm"]) / first[d]["p_norm"] for d in (3, 20))
     assert row["max_rel_diff"] == pytest.approx(want, rel=1e-9) and 0 < want < 1e-3
     same = [sum(all(a[k] == b[k] for k in ("saturated", "lmm", "gmm")) for a, b in
-                zip(E.fig9_trials(dict(cfg, d=d, seeds=[E._seed(0, d, k) for k in range(6)], dtype="float32"))["trials"],
-                    E.fig9_trials(dict(cfg, d=d, seeds=[E._seed(0, d, k) for k in range(6)]))["trials"]))
+                zip(E.fig9_trials(dict(cfg, d=d, seeds=[derive_seed(0, d, k) for k in range(6)], dtype="float32"))["trials"],
+                    E.fig9_trials(dict(cfg, d=d, seeds=[derive_seed(0, d, k) for k in range(6)]))["trials"]))
             for d in (3, 20)]
     assert pc["same_class"] == same
     assert "## Accuracy of float32 against float64" in markdown_report(out)
