@@ -568,11 +568,18 @@ def compare(ctx: typer.Context,
             no_cache: bool = typer.Option(False, "--no-cache", help="Recompute; do not read or write the cache."),
             max_memory: str | None = typer.Option(None, "--max-memory", help="Memory budget (512M, 4G; "
                                                      "default: half the available memory)."),
-            json: bool = typer.Option(False, "--json", help="Same as --format json.")):
+            json: bool = typer.Option(False, "--json", help="Same as --format json."),
+            long: bool = typer.Option(False, "--long", help="LaTeX: a longtable that breaks across pages "
+                                      "(one-column documents; needs 2-3 pdflatex passes)."),
+            env: str = typer.Option("table*", "--env", help="LaTeX: the float, table* (default; one- and "
+                                    "two-column documents) or table (one column)."),
+            notes: str = typer.Option("short", "--notes", help="LaTeX: table notes, short (one line each; "
+                                      "default), full or none.")):
     """A paper's bounds beside what the engine measures, as a table. Settings: --NAME VALUE or --set NAME=VALUE."""
     from .reports import compare as run
     run(paper, _dynamic_flags(ctx.args), seed=seed, jobs=jobs, fmt="json" if json else format_,
-        output=output, force=force, plot=plot, no_cache=no_cache, max_memory=max_memory)
+        output=output, force=force, plot=plot, no_cache=no_cache, max_memory=max_memory,
+        latex={"long": long, "env": env, "notes": notes})
 
 
 @app.command(context_settings=DYNAMIC)
