@@ -96,10 +96,15 @@ STAND_INS = {
 }
 
 
+# inside math: an ASCII word set upright where the math should be (R-bar read as \mathrm{bar})
+MATH_STAND_INS = re.compile(r"\\mathrm\{(?:bar|hat|tilde|sqrt|infty|eps)\}")
+
+
 def stand_ins(tex: str) -> list[tuple[str, str]]:
-    """Every ASCII stand-in for math in the prose of ``tex``: ``(kind, context)``."""
+    """Every ASCII stand-in for math in the prose of ``tex``, and every ASCII word set as
+    upright math in place of a symbol: ``(kind, context)``."""
     text = prose(tex)
-    out = []
+    out = [("ASCII word in math", tex[max(0, m.start() - 30):m.end() + 30]) for m in MATH_STAND_INS.finditer(tex)]
     for kind, rx in STAND_INS.items():
         for m in rx.finditer(text):
             out.append((kind, text[max(0, m.start() - 30):m.end() + 30].replace("\n", " ")))

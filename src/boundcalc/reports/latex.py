@@ -30,7 +30,9 @@ from .escape import _COMBINING, _GREEK, _LATEX_SPECIAL, UNICODE_MATH, latex_esca
 # ---------------------------------------------------------------------------- ASCII math
 # The notes of the experiments and the texts of the formula files write math in one ASCII /
 # Unicode convention, read here and only here: ``theta_h^(1)`` (scripts; a parenthesised
-# superscript keeps its parentheses, a parenthesised subscript drops them: ``min_(s<τ)``),
+# superscript keeps its parentheses when it is an index -- ``θ^(K+1)`` -- and drops them when
+# they only group an exponent -- ``N^(-c)``, ``R^(1/2)`` --; a parenthesised subscript drops
+# them: ``min_(s<τ)``),
 # ``Φ~`` (tilde), ``s-bar`` / ``sigma_bar`` (bar), ``sqrt(T)`` / ``sqrt 2``, ``||x||``
 # (norm), ``<=`` ``>=`` ``!=`` ``->`` ``>~`` ``<~``, ``f*`` (star), ``)_t`` (a script on a
 # parenthesis), Greek names and letters, numbers (set by :func:`~.numfmt.restyle_number`
@@ -124,13 +126,20 @@ def _script(s: str, i: int, sup: bool) -> tuple[str, int] | None:
         if j < 0:
             return None
         inner = _math_inner(s[i + 1:j - 1])
-        return ("{(" + inner + ")}" if s[i] == "(" and sup else "{" + inner + "}"), j
+        raw = s[i + 1:j - 1]
+        # an index in parentheses (theta^(K), U^(K+1)) keeps them; a grouped exponent (^(-c), ^(1/2)) not
+        keep = s[i] == "(" and sup and not (raw.startswith(("-", "+")) or re.search(r"[/ ^*]", raw))
+        return ("{(" + inner + ")}" if keep else "{" + inner + "}"), j
     if s[i] in "*+-±∓":
         return "{" + UNICODE_MATH.get(s[i], s[i]) + "}", i + 1
     m = re.compile(r"[0-9]+|[A-Za-z]+|[" + "".join(_GREEK_CHARS) + "]").match(s, i)
     if not m:
         return None
-    return "{" + _math_word(m.group(0)) + "}", m.end()
+    tex, end = _math_word(m.group(0)), m.end()
+    acc = re.compile(r"[-_](bar|hat|tilde)(?![A-Za-z0-9])").match(s, end)      # t^c_hat
+    if acc:
+        tex, end = "\\" + acc.group(1) + "{" + tex + "}", acc.end()
+    return "{" + tex + "}", end
 
 
 def _atom(s: str, i: int, inner: bool = False) -> tuple[str, int] | None:
@@ -176,8 +185,9 @@ def _atom(s: str, i: int, inner: bool = False) -> tuple[str, int] | None:
             tex, j, decorated = r"\tilde{" + tex + "}", j + 1, True
         elif s[j] == "~" and (j + 1 == len(s) or s[j + 1] == " ") and not inner:
             tex, j, decorated = r"\tilde{" + tex + "}", j + 1, True
-        elif (s.startswith("-bar", j) or s.startswith("_bar", j)) and not (s[j + 4:j + 5] or " ").isalnum():
-            tex, j, decorated = r"\bar{" + tex + "}", j + 4, True
+        elif re.compile(r"[-_](bar|hat|tilde)(?![A-Za-z0-9])").match(s, j):
+            acc = re.compile(r"[-_](bar|hat|tilde)").match(s, j)
+            tex, j, decorated = "\\" + acc.group(1) + "{" + tex + "}", acc.end(), True
         elif s[j] == "*" and (j + 1 == len(s) or not s[j + 1].isalnum()):
             tex, j, decorated = tex + "^{*}", j + 1, True
         else:

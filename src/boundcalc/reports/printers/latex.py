@@ -114,7 +114,7 @@ def _settings(settings: dict) -> str:
     """The settings as the command-line options that give them (``--eta 1.0``)."""
     def value(v):
         return yesno(v) if isinstance(v, bool) else str(v)
-    return ", ".join(f"\\texttt{{{latex_escape('--' + k.replace('_', '-'))}}}~{latex_escape(value(v))}"
+    return ", ".join("\\texttt{" + latex_escape(f"--{k.replace('_', '-')} {value(v)}") + "}"
                      for k, v in settings.items())
 
 
