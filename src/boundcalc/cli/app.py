@@ -591,12 +591,18 @@ def compare(ctx: typer.Context,
                                                  "as MathML, nothing fetched when viewed) to this file."),
             figsize: str = typer.Option("page", "--figsize",
                                         help="--plot width: column (3.25 in, one column of a two-column "
-                                             "paper) or page (6.75 in); fonts sized for the paper.")):
+                                             "paper) or page (6.75 in); fonts sized for the paper."),
+            long: bool = typer.Option(False, "--long", help="LaTeX: a longtable that breaks across pages "
+                                      "(one-column documents; needs 2-3 pdflatex passes)."),
+            env: str = typer.Option("table*", "--env", help="LaTeX: the float, table* (default; one- and "
+                                    "two-column documents) or table (one column)."),
+            notes: str = typer.Option("short", "--notes", help="LaTeX: table notes, short (one line each; "
+                                      "default), full or none.")):
     """A paper's bounds beside what the engine measures, as a table. Settings: --NAME VALUE or --set NAME=VALUE."""
     from .reports import compare as run
     run(paper, _dynamic_flags(ctx.args), seed=seed, jobs=jobs, fmt="json" if json else format_,
-        output=output, force=force, plot=plot, no_cache=no_cache, max_memory=max_memory, html=html,
-        figsize=figsize, argv=list(ctx.args))
+        output=output, force=force, plot=plot, no_cache=no_cache, max_memory=max_memory,
+        latex={"long": long, "env": env, "notes": notes}, html=html, figsize=figsize, argv=list(ctx.args))
 
 
 @app.command(context_settings=DYNAMIC)

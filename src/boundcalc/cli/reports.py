@@ -84,20 +84,34 @@ def _check_positive(name: str, v: int, allow_all: bool = False) -> None:
 
 # --format -> (the printer's format, its settings from render_table's arguments): the rich
 # table written to a file or a pipe is the plain text of its rendering
-TABLE_PRINTERS = {"rich": ("text", lambda label, width: {"width": width}),
-                  "markdown": ("markdown", lambda label, width: {}),
-                  "latex": ("latex", lambda label, width: {"label": label}),
-                  "csv": ("csv", lambda label, width: {}),
-                  "json": ("json", lambda label, width: {})}
+TABLE_PRINTERS = {"rich": ("text", lambda o: {"width": o.get("width")}),
+                  "markdown": ("markdown", lambda o: {}),
+                  "latex": ("latex", lambda o: {k: o[k] for k in ("label", "long", "env", "notes") if k in o}),
+                  "csv": ("csv", lambda o: {}),
+                  "json": ("json", lambda o: {})}
+LATEX_ONLY = {"long": False, "env": "table*", "notes": "short"}      # options of --format latex alone
 
 
-def render_table(t, fmt: str, *, label: str | None = None, width: int | None = None) -> str | None:
-    """The table as text in ``fmt`` (``rich`` -> plain text of the rich table)."""
+def render_table(t, fmt: str, **options) -> str | None:
+    """The table as text in ``fmt`` (``rich`` -> plain text of the rich table); ``options``:
+    ``label``, ``long``, ``env``, ``notes`` (LaTeX), ``width`` (rich)."""
     if fmt not in TABLE_PRINTERS:
         raise BoundcalcError(f"unknown --format {fmt!r}; use one of {', '.join(FORMATS)}")
     from ..reports.printers import render
     name, settings = TABLE_PRINTERS[fmt]
-    return render(t, name, **settings(label, width))
+    return render(t, name, **settings({k: v for k, v in options.items() if v is not None}))
+
+
+def check_latex_options(fmt: str, latex: dict) -> None:
+    """--long, --env and --notes: valid values, and only with --format latex."""
+    from ..reports.printers.latex import ENVS, NOTES
+    if latex.get("env") not in (None, *ENVS):
+        raise BoundcalcError(f"unknown --env {latex['env']!r}; use one of {', '.join(ENVS)}")
+    if latex.get("notes") not in (None, *NOTES):
+        raise BoundcalcError(f"unknown --notes {latex['notes']!r}; use one of {', '.join(NOTES)}")
+    given = [k for k, v in latex.items() if v is not None and v != LATEX_ONLY[k]]
+    if given and fmt != "latex":
+        raise BoundcalcError(f"--{given[0]} applies to --format latex only (got --format {fmt})")
 
 
 def validate_settings(mod, paper: str, settings: dict[str, str]) -> None:
@@ -114,13 +128,18 @@ def validate_settings(mod, paper: str, settings: dict[str, str]) -> None:
 # ---------------------------------------------------------------------------- compare
 def compare(paper: str, settings: dict[str, str], *, seed: int = 0, jobs: int = 1, fmt: str = "rich",
             output: str | None = None, force: bool = False, plot: str | None = None,
-            no_cache: bool = False, max_memory: str | None = None, html: str | None = None,
-            figsize: str = "page", argv: list[str] | None = None) -> None:
+            no_cache: bool = False, max_memory: str | None = None, latex: dict | None = None,
+            html: str | None = None, figsize: str = "page", argv: list[str] | None = None) -> None:
+    """``latex``: ``long``, ``env``, ``notes`` of the LaTeX table (``--format latex``); ``html``: also
+    write the table as a page; ``figsize``: the --plot width; ``argv``: the settings as given (the
+    page's re-run command)."""
     from ..experiments import experiment_module
     from ..reports.table import Table
     from .output import check_outputs, console, is_stdout, refuse_stdout_figures, write_output
     if fmt not in FORMATS:
         raise BoundcalcError(f"unknown --format {fmt!r}; use one of {', '.join(FORMATS)}")
+    latex = dict(latex or {})
+    check_latex_options(fmt, latex)
     _check_positive("--jobs", jobs, allow_all=True)
     outputs = [("--output", output), ("--html", html)]
     for flag, p in (("--output", output), ("--plot", plot), ("--html", html)):
@@ -147,11 +166,11 @@ def compare(paper: str, settings: dict[str, str], *, seed: int = 0, jobs: int = 
     if not isinstance(t, Table):
         raise BoundcalcError(f"the experiments of {paper} returned {type(t).__name__}, not a Table")
     if output is not None:                    # a file, or '-' (standard output)
-        write_output(output, render_table(t, fmt), what="table")
+        write_output(output, render_table(t, fmt, **latex), what="table")
     elif fmt == "rich":
         console().print(t.to_rich())
     else:
-        sys.stdout.write(render_table(t, fmt))
+        sys.stdout.write(render_table(t, fmt, **latex))
     if html is not None:
         import shlex
         from ..reports.printers.html import to_html

@@ -343,9 +343,10 @@ class HtmlPrinter(Printer):
 def _label(row) -> str:
     """A comparison row's quantity: its LaTeX as MathML, its words as text
     (:func:`..latex.label_parts`, as the LaTeX table and the figures read it)."""
-    from ..latex import label_parts
+    from ..latex import label_parts, num_math
     from ..mathml import math
-    return "".join(math(p) if is_math else _e(p) for p, is_math in label_parts(row))
+    return "".join(_e(p) if kind == "text" else math(p if kind == "math" else num_math(p))
+                   for kind, p in label_parts(row))
 
 
 def _point(ce: dict, names: dict) -> str:
