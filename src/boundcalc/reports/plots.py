@@ -182,8 +182,10 @@ def scaling(series: dict, path, *, title: str, xlabel: str, ylabel: str) -> list
         yerr = s.get("yerr")
         label = str(name)
         if fit:
+            import re
+
             from .fit import describe
-            label += f" ({describe(fit)})"
+            label += " (" + re.sub(r"(?<![\w$])-(?=\d)", "\N{MINUS SIGN}", describe(fit)) + ")"   # a true minus
         if yerr is not None:
             ax.errorbar(x, y, yerr=np.asarray(yerr, dtype=float), label=label, **style)
         else:
@@ -241,7 +243,7 @@ def _label(row) -> str:
     return s if mathtext_ok(s) else row.quantity.replace("$", r"\$")
 
 
-def _value_text(x, integer: bool) -> str:
+def num(x, integer: bool = False) -> str:
     """A plotted value as mathtext: 3 digits (``fmt_human``), a power of ten written as one
     (``3.26e7`` -> 3.26×10⁷), an integral head count below 10⁵ as an integer (``32``)."""
     import re
@@ -318,7 +320,7 @@ def bound_vs_measured(table, path) -> list[Path]:
             # the left (the bound to the right when they are equal), never over the label above
             right = lb >= lm
             for x_, v_, c_, r_ in ((lb, b, colour, right), (lm, m, MEASURED_COLOUR, not right)):
-                ax.annotate(_value_text(v_, integer), (x_, yy), xytext=(5 if r_ else -5, 0),
+                ax.annotate(num(v_, integer), (x_, yy), xytext=(5 if r_ else -5, 0),
                             textcoords="offset points", ha="left" if r_ else "right", va="center",
                             fontsize="x-small", color=c_)
             ax.text(0.005, y + 0.5, textwrap.shorten(_label(r), 400), transform=label_at, ha="left",
@@ -349,13 +351,14 @@ def trajectories(paths: dict, directions: dict, path, *, title: str, xlabel: str
     directions (``name -> array (2,)``, e.g. SVM solutions) drawn as rays from the origin
     scaled to the extent of the trajectories. Trajectories take the palette's colours with
     solid lines; each direction is black or grey with its own dash pattern and end marker,
-    so directions are told apart in print and in the legend. Name the axes
+    so directions are told apart in print and in the legend; they are drawn above the
+    paths (which are wide and translucent) since a path often runs along one. Name the axes
     (``xlabel="$p_1$ (first coordinate of p)"``); names may hold mathtext."""
     import numpy as np
     if not paths:
         raise BoundcalcError("trajectory plot: no trajectories")
     w = width()
-    fig = figure(w * 0.9 + 0.14 * (len(paths) + len(directions)))
+    fig = figure(w * (0.9 if w < 4 else 0.7) + 0.09 * (len(paths) + len(directions) + 2))
     ax = fig.add_subplot()
     extent = 0.0
     for i, (name, p) in enumerate(paths.items()):
@@ -367,9 +370,9 @@ def trajectories(paths: dict, directions: dict, path, *, title: str, xlabel: str
             raise BoundcalcError(f"trajectory plot: {name!r} has non-finite points")
         extent = max(extent, float(np.abs(a).max()))
         colour = PALETTE[i % len(PALETTE)]
-        ax.plot(a[:, 0], a[:, 1], "-", color=colour, label=str(name))
-        ax.plot(a[0, 0], a[0, 1], "o", color=colour, mfc="none")
-        ax.plot(a[-1, 0], a[-1, 1], ">", color=colour)
+        ax.plot(a[:, 0], a[:, 1], "-", color=colour, lw=2.2, alpha=0.55, label=str(name), zorder=2)
+        ax.plot(a[0, 0], a[0, 1], "o", color=colour, mfc="none", zorder=2)
+        ax.plot(a[-1, 0], a[-1, 1], ">", color=colour, zorder=2)
     extent = extent or 1.0
     dash = ("--", ":", "-.", (0, (8, 2)), (0, (5, 1.5, 1, 1.5, 1, 1.5)))
     greys = ("0.0", "0.45", "0.0", "0.45", "0.0")
@@ -381,7 +384,7 @@ def trajectories(paths: dict, directions: dict, path, *, title: str, xlabel: str
         v = v / np.linalg.norm(v) * extent * 1.1
         k = j % len(dash)
         ax.plot([0, v[0]], [0, v[1]], ls=dash[k], color=greys[k], lw=1.0, marker=ends[k], markevery=[1],
-                label=f"{name} (direction)")
+                label=f"{name} (direction)", zorder=3)         # above the paths that run along it
     ax.axhline(0, color="0.85", lw=0.6, zorder=0)
     ax.axvline(0, color="0.85", lw=0.6, zorder=0)
     ax.set_aspect("equal", adjustable="datalim")
