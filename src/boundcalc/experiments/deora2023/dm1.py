@@ -317,7 +317,7 @@ def _plot_dm1_bounds(out: dict, plot_dir) -> list[str]:
             hyps.append((lab, np.array([10.0 ** v / H for v in y])))
         else:
             missing.append(lab.split(":")[0] + (r": $\gamma_* \leq 0$ at some $n$, no head count suffices"
-                                                if key == "H_prop2_log10" else ": NTK margin $\leq 0$ at some $n$"))
+                                                if key == "H_prop2_log10" else r": NTK margin $\leq 0$ at some $n$"))
     eta = float(out["settings"].get("eta", 1.0))
     y = [r["eta_max_cor2"]["mean"] for r in pn]
     if all(v is not None and v > 0 for v in y):
