@@ -184,7 +184,8 @@ def compile_once(tex: str, folder, name: str) -> dict:
             "too large": re.findall(r"(?m)^.*Float too large.*$", log),
             # LaTeX's own "Label(s) may have changed" follows every \label on a first pass (a
             # document's cross-references always take two); anything else asks for a rerun
-            "rerun": [x for x in re.findall(r"(?m)^.*(?:Rerun|rerun).*$", log)
+            "rerun": [x for x in re.findall(r"(?m)^.*(?:Rerun to|Rerun LaTeX|rerun LaTeX|Table widths have changed"
+                                            r"|\(rerunfilecheck\)\s+Rerun|has changed).*$", log)
                       if "Label(s) may have changed" not in x]}
 
 
