@@ -156,7 +156,7 @@ def table_latex(table, label: str | None = None, long: bool = False, env: str = 
     label = re.sub(r"[^A-Za-z0-9:._\-]", "-", label)
     key, _ = _paper_ref(table.paper)
     cite = f"~\\cite{{{key}}}" if key else f" ({latex_escape(table.paper)})"
-    caption = ascii_math(table.title.rstrip(".")) + cite + "."
+    caption = latex_escape(table.title.rstrip(".")) + cite + "."
     num = [[s_cell(r.bound), s_cell(r.measured), s_cell(r.ratio)] for r in table.rows]
     fmts = [table_format([n[i] for n in num]) for i in range(3)]
     marks = _marks()
