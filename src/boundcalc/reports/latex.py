@@ -192,14 +192,18 @@ def _atom(s: str, i: int, inner: bool = False) -> tuple[str, int] | None:
             tex, j, decorated = tex + "^{*}", j + 1, True
         else:
             break
-    # scripts
+    # scripts: a second subscript (gamma_gap_min) joins the first, gamma_{gap,min}
+    scripts: dict[str, list[str]] = {}
     while j < len(s) and s[j] in "_^":
         arg = _script(s, j + 1, s[j] == "^")
         if arg is None:
             break
-        tex += s[j] + arg[0]
+        scripts.setdefault(s[j], []).append(arg[0][1:-1])
         j = arg[1]
         decorated = True
+    for k in ("_", "^"):
+        if k in scripts:
+            tex += k + "{" + ",".join(scripts[k]) + "}"
     if not decorated and not inner:
         return None
     return tex, j
@@ -225,7 +229,7 @@ def ascii_math_parts(text: str) -> list[tuple[str, str]]:
     figures as mathtext (:func:`mathtext_label`), the HTML page as MathML."""
     from .numfmt import restyle_number
     text = _decompose(str(text))
-    text = re.sub(r"<([^<>=;]+?,[^<>=;]+?)>", "⟨\\1⟩", text)      # <a, b>: an inner product
+    text = re.sub(r"<([^<>=]+?,[^<>=]+?)>", "⟨\\1⟩", text)      # <a, b>: an inner product
     out, plain, i = [], [], 0
 
     def flush():
@@ -288,7 +292,9 @@ def ascii_math_parts(text: str) -> list[tuple[str, str]]:
         if c.isdigit() or (c == "." and text[i + 1:i + 2].isdigit()):
             n = _NUM.match(text, i)
             if n and not _IDENT_CHAR.match(prev) and prev not in ".-" and \
-                    re.search(r"[.eE]", n.group(0)):
+                    re.search(r"[.eE]", n.group(0)) and \
+                    not re.search(r"\b(?:Sec|Secs|Section|App|Appendix|Lemma|Thm|Theorem|Prop|Cor|Def|Fig|"
+                                  r"Table|Remark|Assumption|eq|Eq|v)\.?\s?$", text[:i]):     # Sec. 6.1
                 flush()
                 out.append(("num", restyle_number(n.group(0))))
                 i = n.end()
@@ -465,7 +471,7 @@ def document(body: str, *, title: str = "", bibitems: list[tuple[str, str]] | No
     """A complete ``article`` (standard text width) around ``body``; ``bibitems``
     ``[(cite_key, LaTeX text)]`` become a ``thebibliography`` so every ``\\cite`` resolves."""
     out = ["\\documentclass[11pt]{article}", PACKAGES.rstrip("\n"),
-           "\\usepackage[hidelinks]{hyperref}", "\\sisetup{detect-all}", "\\begin{document}"]
+           "\\usepackage[hidelinks,bookmarks=false]{hyperref}", "\\sisetup{detect-all}", "\\begin{document}"]
     if title:
         out += [f"\\section*{{{title}}}"]
     out.append(body.rstrip("\n"))

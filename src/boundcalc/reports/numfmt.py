@@ -215,7 +215,7 @@ def json_setting(v):
 
 
 # ---------------------------------------------------------------------------- the number style of papers
-FIXED_MIN, FIXED_MAX = 1e-3, 1e4      # fixed-point inside [FIXED_MIN, FIXED_MAX), scientific outside
+FIXED_EXP = (-3, 3)                   # fixed-point for decimal exponents -3..3 (1e-3 <= |x| < 1e4)
 INT_MAX = 10 ** 6                     # exact integers below this print as integers
 
 
@@ -238,7 +238,7 @@ def num_text(x, digits: int = 3) -> str | None:
     if x == 0:
         return "0"
     sign, mant, e = sci_parts(x, digits)
-    if FIXED_MIN <= abs(float(mant) * 10.0 ** e) < FIXED_MAX:
+    if FIXED_EXP[0] <= e <= FIXED_EXP[1]:        # 1e-3 <= |x| < 1e4 after rounding
         digs = mant.replace(".", "")
         if e >= 0:
             whole, frac = digs[:e + 1].ljust(e + 1, "0"), digs[e + 1:]

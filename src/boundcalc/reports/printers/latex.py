@@ -15,8 +15,9 @@ columns in the one number style (:func:`~boundcalc.reports.numfmt.num_text`); wh
 bound holds and the theorem's hypotheses were met (yes/no). Notes (``notes=``):
 
 * ``"short"`` (default): one line per note -- the first clauses of the row's hypotheses,
-  constant and note --, identical notes given one mark, and a last line saying where the
-  full notes and every setting are (``--notes full``, ``--format json``);
+  constant and note --, identical notes given one mark (notes that differ only in their
+  numbers too, the differing numbers shown as ...), no table-wide notes, and a last line
+  saying where the full notes and every setting are (``--notes full``, ``--format json``);
 * ``"full"``: every note in full (identical ones still share a mark), the table's notes,
   the settings and the seed;
 * ``"none"``: no notes.
@@ -35,7 +36,7 @@ from .base import Printer
 
 ENVS = ("table*", "table")
 NOTES = ("short", "full", "none")
-SHORT_NOTE = 110          # characters of a short note (one line at \scriptsize in a table*)
+SHORT_NOTE = 90          # characters of a short note (one line at \scriptsize in a table*)
 
 
 def _marks():
@@ -54,13 +55,38 @@ def _quantity(row) -> str:
     return f"${row.latex}$" if row.latex else ascii_math(row.quantity)
 
 
-def _source(row) -> str:
-    """The source, then the bounded quantity as the formula file typesets it."""
-    math = formula_quantity(row.formula)
+def _source(row, full: bool) -> str:
+    """The source; with ``full``, then the bounded quantity as the formula file typesets it."""
+    math = formula_quantity(row.formula) if full else ""
     src = ascii_math(row.source)
     if math:
         src += (": " if src else "") + f"${math}$"
     return src
+
+
+_NUMBER_IN_TEXT = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?:e[-+]?\d+)?(?![\w.])")
+
+
+def _merge_alike(notes: list[str]) -> dict[str, str]:
+    """Short notes that differ only in their numbers (one per width, say) -> one note with
+    the numbers that differ shown as ``...``: ``{note: the note shown}``."""
+    groups: dict[str, list[str]] = {}
+    for n in notes:
+        groups.setdefault(_NUMBER_IN_TEXT.sub("#", n), []).append(n)
+    out = {}
+    for template, members in groups.items():
+        if len(set(members)) == 1:
+            out[members[0]] = members[0]
+            continue
+        nums = [_NUMBER_IN_TEXT.findall(m) for m in members]
+        pieces = template.split("#")
+        shown = pieces[0]
+        for k, piece in enumerate(pieces[1:]):
+            column = {x[k] for x in nums}
+            shown += (nums[0][k] if len(column) == 1 else "…") + piece
+        for m in members:
+            out[m] = shown
+    return out
 
 
 def _paper_ref(paper: str) -> tuple[str, str]:
@@ -130,21 +156,26 @@ def table_latex(table, label: str | None = None, long: bool = False, env: str = 
     label = re.sub(r"[^A-Za-z0-9:._\-]", "-", label)
     key, _ = _paper_ref(table.paper)
     cite = f"~\\cite{{{key}}}" if key else f" ({latex_escape(table.paper)})"
-    caption = ascii_math(table.title.rstrip(".")) + cite + "."
+    caption = latex_escape(table.title.rstrip(".")) + cite + "."
     num = [[s_cell(r.bound), s_cell(r.measured), s_cell(r.ratio)] for r in table.rows]
     fmts = [table_format([n[i] for n in num]) for i in range(3)]
     marks = _marks()
     body, items, seen = [], [], {}
-    for r, n in zip(table.rows, num):
+    row_notes = [_row_note(r, notes) if notes != "none" else "" for r in table.rows]
+    shown = _merge_alike([t for t in row_notes if t]) if notes == "short" else {t: t for t in row_notes}
+    for r, n, text in zip(table.rows, num, row_notes):
         q = _quantity(r)
-        text = _row_note(r, notes) if notes != "none" else ""
         if text:
+            text = shown[text]
             if text not in seen:
                 seen[text] = next(marks)
                 items.append(f"\\item[{seen[text]}] " + ascii_math(text))
             q += f"\\tnote{{{seen[text]}}}"
-        src = _source(r)
-        q += f"\\newline{{\\footnotesize {src}}}" if src else ""
+        src = _source(r, notes == "full")
+        if src and notes == "full":
+            q += f"\\newline{{\\footnotesize {src}}}"
+        elif src:
+            q += f" {{\\scriptsize ({src})}}"
         body.append(" & ".join([q, *n, yesno(r.holds, "--"), yesno(r.hypotheses_met, "--")]) + " \\\\")
     if notes == "full":
         items += [f"\\item[] {ascii_math(n)}" for n in table.notes]
@@ -153,7 +184,6 @@ def table_latex(table, label: str | None = None, long: bool = False, env: str = 
                      "were met at the sizes used. Numbers to 3 significant digits.")
         items.append(f"\\item[] Settings: {_settings(table.settings) or 'none'}; seed {table.seed}.")
     elif notes == "short":
-        items += [f"\\item[] {ascii_math(short_note(n))}" for n in table.notes]
         items.append("\\item[] Ratio: bound/measured; holds: the bound holds for the measured value; "
                      "hyp.: the theorem's hypotheses were met. "
                      f"Seed {table.seed}; every setting and the full notes: "
@@ -168,7 +198,7 @@ def table_latex(table, label: str | None = None, long: bool = False, env: str = 
                   if items else [])
     if not long:
         out = [REQUIRES + "; compiles in one pdflatex pass (in one- and two-column documents)",
-               f"\\begin{{{env}}}[tbp]", "\\centering", "\\small", "\\begin{threeparttable}",
+               f"\\begin{{{env}}}[tbp]", "\\centering", "\\footnotesize", "\\begin{threeparttable}",
                f"\\caption{{{caption}}}", f"\\label{{{label}}}", "\\setlength{\\tabcolsep}{3pt}",
                f"\\begin{{tabularx}}{{\\linewidth}}{{{cols}}}", "\\toprule", head, "\\midrule",
                *body, "\\bottomrule", "\\end{tabularx}", *tablenotes,
