@@ -15,7 +15,7 @@ from __future__ import annotations
 import html as _html
 import re
 
-__all__ = ["math", "text_with_math", "FAILED"]
+__all__ = ["FAILED", "math", "text_with_math"]
 
 FAILED = "merror"      # the element a failed conversion becomes
 
@@ -46,7 +46,7 @@ def math(tex: str, *, block: bool = False) -> str:
     return out
 
 
-_DOLLARS = re.compile(r"\$\$(.+?)\$\$|\$(.+?)\$", re.S)
+_DOLLARS = re.compile(r"\$\$(.+?)\$\$|\$(.+?)\$", re.DOTALL)
 
 
 def text_with_math(s: str) -> str:

@@ -26,6 +26,7 @@ from ..paths import user_path
 import contextvars
 import functools
 import math
+import re
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -182,8 +183,6 @@ def scaling(series: dict, path, *, title: str, xlabel: str, ylabel: str) -> list
         yerr = s.get("yerr")
         label = str(name)
         if fit:
-            import re
-
             from .fit import describe
             label += " (" + re.sub(r"(?<![\w$])-(?=\d)", "\N{MINUS SIGN}", describe(fit)) + ")"   # a true minus
         if yerr is not None:
@@ -236,18 +235,29 @@ def quantity_group(row) -> str:
     return "other quantities"
 
 
+# LaTeX that mathtext reads only in another spelling: a font command's unbraced argument
+# (\mathcal L -> \mathcal{L}; mathtext refuses \widehat{\mathcal L})
+_MATHTEXT_REWRITE = ((re.compile(r"\\(mathcal|mathbb|mathrm|mathbf|mathit|mathsf|boldsymbol)\s*([A-Za-z0-9])"),
+                      r"\\\1{\2}"),)
+
+
+def to_mathtext(s: str) -> str:
+    """A label with LaTeX math in the spelling matplotlib's mathtext reads."""
+    for pat, rep in _MATHTEXT_REWRITE:
+        s = pat.sub(rep, s)
+    return s
+
+
 def _label(row) -> str:
     """The row's quantity as mathtext; its plain words if that does not parse."""
     from .latex import mathtext_label
-    s = mathtext_label(row)
+    s = to_mathtext(mathtext_label(row))
     return s if mathtext_ok(s) else row.quantity.replace("$", r"\$")
 
 
 def num(x, integer: bool = False) -> str:
     """A plotted value as mathtext: 3 digits (``fmt_human``), a power of ten written as one
     (``3.26e7`` -> 3.26×10⁷), an integral head count below 10⁵ as an integer (``32``)."""
-    import re
-
     import mpmath
 
     from .numfmt import fmt_human
