@@ -38,6 +38,7 @@ _STYLE = """
 body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif;
        color: var(--fg); max-width: 62rem; margin: 0 auto; padding: 1rem 1.5rem 4rem; line-height: 1.45; }
 h1 { font-size: 1.6rem; margin-bottom: .2rem; } h2 { margin-top: 2.2rem; border-bottom: 2px solid var(--line); }
+math { font-size: 1.08em; }
 code, .cmd { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace; font-size: .9em; }
 table { border-collapse: collapse; margin: .5rem 0; }
 th, td { border: 1px solid var(--line); padding: .2rem .5rem; text-align: left; vertical-align: top; }
@@ -125,14 +126,15 @@ def _slug(s: str) -> str:
     return "".join(c if c.isalnum() or c in "-_." else "-" for c in s)
 
 
-def page(title: str, body: str) -> str:
-    """A complete, self-contained HTML document around ``body``."""
+def page(title: str, body: str, *, wide: bool = False) -> str:
+    """A complete, self-contained HTML document around ``body`` (``wide``: for a table)."""
     from ... import __version__
+    style = _STYLE + ("body { max-width: 92rem; }" if wide else "")
     return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
             f"<meta http-equiv=\"Content-Security-Policy\" content=\"{_CSP}\">\n"
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
             f"<meta name=\"generator\" content=\"boundcalc {_e(__version__)}\">\n"
-            f"<title>{_e(title)}</title>\n<style>{_STYLE}</style>\n</head>\n<body>\n{body}\n"
+            f"<title>{_e(title)}</title>\n<style>{style}</style>\n</head>\n<body>\n{body}\n"
             f"<footer><p class=\"meta\">Written by boundcalc {_e(__version__)}. Self-contained: nothing is "
             "fetched when it is viewed; the math is MathML.</p></footer>\n"
             f"<script>{_SCRIPT}</script>\n</body>\n</html>\n")
@@ -166,20 +168,26 @@ class HtmlPrinter(Printer):
         return "\n".join(parts)
 
     def _table_page(self, t) -> str:
-        """The comparison table as a page (no pandas: ``compare`` is a numeric command)."""
+        """The comparison table as a page (no pandas: ``compare`` is a numeric command): the
+        quantity, hypotheses and notes with their math typeset (as the LaTeX table reads
+        them, :func:`..latex.ascii_math_parts`), numbers with a true minus and powers of ten."""
         from .cells import COLUMNS, caption, cells, notes
-        from ..mathml import text_with_math
         num = {"bound", "measured", "bound/measured"}
         head = "".join(f'<th class="{"num" if c in num else ""}">{_e(c)}</th>' for c in COLUMNS)
         rows = []
         for r in t.rows:
             cs = cells(r)
-            cs_html = [_label(r)] + [_e(c) for c in cs[1:]]
             holds = {True: "holds-true", False: "holds-false", None: "holds-none"}[r.holds]
             tds = []
-            for c, v in zip(COLUMNS, cs_html):
-                cls = "num" if c in num else (holds if c == "holds" else "")
-                tds.append(f'<td class="{cls}">{v}</td>')
+            for c, v in zip(COLUMNS, cs):
+                if c == "quantity":
+                    tds.append(f"<td>{_label(r)}</td>")
+                elif c in num:
+                    tds.append(f'<td class="num">{_number(v)}</td>')
+                elif c in ("hypotheses met", "constant"):
+                    tds.append(f"<td>{_ascii_math(v)}</td>")
+                else:
+                    tds.append(f'<td class="{holds if c == "holds" else ""}">{_e(v)}</td>')
             rows.append("<tr>" + "".join(tds) + "</tr>")
         body = [f"<h1>{_e(t.paper)}: {_e(t.title)}</h1>", f'<p class="meta">{_e(caption(t))}</p>']
         if self._settings["command"]:
@@ -187,8 +195,8 @@ class HtmlPrinter(Printer):
         body.append(f'<table id="comparison"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>')
         extra = notes(t)
         if extra:
-            body.append("<h2>Notes</h2><ul>" + "".join(f"<li>{text_with_math(n)}</li>" for n in extra) + "</ul>")
-        return page(f"boundcalc compare {t.paper}", "\n".join(body))
+            body.append("<h2>Notes</h2><ul>" + "".join(f"<li>{_ascii_math(n)}</li>" for n in extra) + "</ul>")
+        return page(f"boundcalc compare {t.paper}", "\n".join(body), wide=True)
 
     # ------------------------------------------------------------------ check report
     def _print_Report(self, report) -> str:
@@ -340,13 +348,35 @@ class HtmlPrinter(Printer):
                 + "".join(trs) + "</table>")
 
 
+def _pieces(parts) -> str:
+    """:func:`..latex.ascii_math_parts` pieces as HTML: text escaped, math and numbers as MathML."""
+    from ..latex import num_math
+    from ..mathml import math
+    return "".join(_e(p) if kind == "text" else math(p if kind == "math" else num_math(p)) for kind, p in parts)
+
+
 def _label(row) -> str:
     """A comparison row's quantity: its LaTeX as MathML, its words as text
     (:func:`..latex.label_parts`, as the LaTeX table and the figures read it)."""
-    from ..latex import label_parts, num_math
-    from ..mathml import math
-    return "".join(_e(p) if kind == "text" else math(p if kind == "math" else num_math(p))
-                   for kind, p in label_parts(row))
+    from ..latex import label_parts
+    return _pieces(label_parts(row))
+
+
+def _ascii_math(text: str) -> str:
+    """Text in the ASCII math convention (a note, a hypothesis) with its math as MathML."""
+    from ..latex import ascii_math_parts
+    return _pieces(ascii_math_parts(text))
+
+
+def _number(cell: str) -> str:
+    """A number cell (``fmt_human``): a power of ten as MathML, a true minus."""
+    import re
+    m = re.fullmatch(r"(-?[\d.]+)e(-?\d+)", cell)
+    if m:
+        from ..latex import num_math
+        from ..mathml import math
+        return math(num_math(cell))
+    return _e(cell.replace("-", "\N{MINUS SIGN}") if re.fullmatch(r"-[\d.]+", cell) else cell)
 
 
 def _point(ce: dict, names: dict) -> str:
