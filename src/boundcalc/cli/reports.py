@@ -141,7 +141,7 @@ def compare(paper: str, settings: dict[str, str], *, seed: int = 0, jobs: int = 
     latex = dict(latex or {})
     check_latex_options(fmt, latex)
     _check_positive("--jobs", jobs, allow_all=True)
-    outputs = [("--output", output), ("--html", html)]
+    outputs: list[tuple[str, object]] = [("--output", output), ("--html", html)]
     for flag, p in (("--output", output), ("--plot", plot), ("--html", html)):
         if p is not None and not str(p).strip():
             raise BoundcalcError(f"{flag}: an empty path; give a file name")

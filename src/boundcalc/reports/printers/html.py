@@ -26,7 +26,7 @@ from .base import Printer
 # the colour of each grade: Okabe-Ito (colour-blind safe), and each grade also says its name
 GRADE_COLOURS = {"error": "#D55E00", "warning": "#E69F00", "note": "#0072B2", "cannot fail": "#CC79A7",
                  "identity": "#737373", "ok": "#009E73"}
-HOLDS_WORDS = {True: "holds", False: "fails", None: "undecided"}
+HOLDS_WORDS: dict[bool | None, str] = {True: "holds", False: "fails", None: "undecided"}
 # evidence keys the page shows in their own place (not again in the collapsed evidence)
 _OWN_PLACE = ("hypotheses", "hypotheses_at_point", "hypotheses_at_counterexample", "at")
 
@@ -296,7 +296,7 @@ class HtmlPrinter(Printer):
         if "counterexample" in keys:
             dl.append(("counterexample", _point(ev["counterexample"], names)))
         at = ev.get("at")
-        if ev_._is_point(at):
+        if isinstance(at, dict) and ev_._is_point(at):
             dl.append(("at the point", _point(at, names)))
         if dl:
             parts.append('<dl class="math">' + "".join(f"<dt>{_e(k)}</dt><dd>{v}</dd>" for k, v in dl) + "</dl>")
@@ -336,7 +336,7 @@ class HtmlPrinter(Printer):
                 continue
             h = r.get("holds")
             word = HOLDS_WORDS.get(h, "undecided")
-            cls = {True: "holds-true", False: "holds-false"}.get(h, "holds-none")
+            cls = "holds-true" if h is True else "holds-false" if h is False else "holds-none"
             if "lhs" in r and "rhs" in r:
                 val = math(f"{ev_.value_latex(str(r['lhs']))} \\text{{ vs }} {ev_.value_latex(str(r['rhs']))}")
             else:
