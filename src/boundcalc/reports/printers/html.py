@@ -284,7 +284,7 @@ class HtmlPrinter(Printer):
         if f.root:
             parts.append(f'<p class="meta">consequence of <a href="#{_slug(f.root)}"><code>{_e(f.root)}</code></a>'
                          f'{": " + _e(f.because) if f.because else ""}</p>')
-        parts.append(f'<p class="message">{_e(f.message)}</p>')
+        parts.append(f'<p class="message">{_ascii_math(_sympy_ascii(f.message))}</p>')
         dl = []
         if any(k in ev_.EXPRESSIONS for k in keys):
             defs, exprs, more = ev_.expressions(ev)
@@ -366,6 +366,15 @@ def _ascii_math(text: str) -> str:
     """Text in the ASCII math convention (a note, a hypothesis) with its math as MathML."""
     from ..latex import ascii_math_parts
     return _pieces(ascii_math_parts(text))
+
+
+def _sympy_ascii(text: str) -> str:
+    """SymPy's text inside a message (``N**(-1/2)``, ``8*exp(x)``, ``oo``) in the ASCII math
+    convention the reader knows (``N^(-1/2)``, ``8·exp(x)``, ``∞``); a star that decorates a
+    name (``gamma_*``, ``theta*``) stays."""
+    import re
+    text = re.sub(r"(?<![\w.])oo(?!\w)", "∞", text)                 # SymPy's infinity
+    return re.sub(r"(?<=[\w)])\*(?=[\w(])", "·", text.replace("**", "^"))
 
 
 def _number(cell: str) -> str:
