@@ -384,7 +384,7 @@ def _plot_dm1(out: dict, plot_dir) -> list[str]:
     if len(gaps) == len(x) and all(g > 0 for g in gaps):
         loss["|test $-$ train| gap (measured)"] = {"x": x, "y": gaps, "yerr": None, "fit": None}
     paths += [str(p) for p in plots.scaling(loss, plot_dir / "deora2023-dm1-losses",
-                                            title="Deora et al. (2023), DM1: losses vs n",
+                                            title="Deora et al. (2023), DM1: losses vs $n$",
                                             xlabel="second-phase samples $n$", ylabel="logistic loss")]
     mar = {lab: s for lab, key in ((r"NTK margin of $\theta^{(1)}$ (measured)", "gamma_ntk"),
                                    (r"margin reached by GD, per unit $\|\tilde U\|$ (measured)", "margin_normalised"),
@@ -392,6 +392,6 @@ def _plot_dm1(out: dict, plot_dir) -> list[str]:
                                    (r"$\gamma_{\mathrm{attn}} = S\sqrt{T}/\sqrt{2}$", "gamma_attn_limit"))
            if (s := series(key)) is not None}
     paths += [str(p) for p in plots.scaling(mar, plot_dir / "deora2023-dm1-margins",
-                                            title="Deora et al. (2023), DM1: margins vs n",
+                                            title="Deora et al. (2023), DM1: margins vs $n$",
                                             xlabel="second-phase samples $n$", ylabel="margin")]
     return paths
