@@ -286,7 +286,7 @@ def test_largest_step_size_tarzanagh_and_deora():
                        "--d", "4", "--T", "4", "--theta-2inf", "1", "--dist0", "1", "--H", "16", "--K", "10",
                        "--L_hat", "0.1", "--L_hat0", "0.7", "--json").stdout)
     with mpmath.workdps(50):
-        alpha = 3 * 2 * (3 * 2 * (3 + 1) + 2 * 2)           # test_deora2023_values.test_step_size_conditions
+        alpha = 3 * 2 * (3 * 2 * (3 + 1) + 2 * 2)           # tests/formulas/test_deora2023.py::test_step_size_conditions
         rho = (2 * 2 * 4 / mpmath.mpf(4) + mpmath.mpf(4) / 4) * alpha ** 2
         bound = min(1, 1 / rho, 1 / (10 * mpmath.mpf("0.1")), 1 / mpmath.mpf("0.7"))
         got = mpmath.mpf(d["requirements"][0]["certificate"]["holds_at"])

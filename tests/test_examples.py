@@ -12,7 +12,7 @@ from pathlib import Path
 import mpmath
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
 SCRIPTS = ["deora2023_heads_and_samples.py", "arda2026_width.py", "tarzanagh2023_step_size.py",
            "anon2025_conditions.py", "walkthrough.py"]
