@@ -165,17 +165,21 @@ def table_latex(table, label: str | None = None, long: bool = False, env: str = 
     shown = _merge_alike([t for t in row_notes if t]) if notes == "short" else {t: t for t in row_notes}
     for r, n, text in zip(table.rows, num, row_notes):
         q = _quantity(r)
+        src = _source(r, notes == "full")
+        mark = ""
         if text:
             text = shown[text]
             if text not in seen:
                 seen[text] = next(marks)
                 items.append(f"\\item[{seen[text]}] " + ascii_math(text))
-            q += f"\\tnote{{{seen[text]}}}"
-        src = _source(r, notes == "full")
+            mark = f"\\tnote{{{seen[text]}}}"
+        # the note's mark after the source, never on the math (where it would read as an exponent)
         if src and notes == "full":
-            q += f"\\newline{{\\footnotesize {src}}}"
+            q += f"\\newline{{\\footnotesize {src}}}{mark}"
         elif src:
-            q += f" {{\\scriptsize ({src})}}"
+            q += f" {{\\scriptsize ({src})}}{mark}"
+        else:
+            q += f"\\,{mark}" if mark else ""
         body.append(" & ".join([q, *n, yesno(r.holds, "--"), yesno(r.hypotheses_met, "--")]) + " \\\\")
     if notes == "full":
         items += [f"\\item[] {ascii_math(n)}" for n in table.notes]
@@ -184,14 +188,13 @@ def table_latex(table, label: str | None = None, long: bool = False, env: str = 
                      "were met at the sizes used. Numbers to 3 significant digits.")
         items.append(f"\\item[] Settings: {_settings(table.settings) or 'none'}; seed {table.seed}.")
     elif notes == "short":
-        items.append("\\item[] Ratio: bound/measured; holds: the bound holds for the measured value; "
-                     "hyp.: the theorem's hypotheses were met. "
-                     f"Seed {table.seed}; every setting and the full notes: "
-                     f"\\texttt{{boundcalc compare {latex_escape(table.paper)} --notes full}} or "
-                     "\\texttt{--format json}.")
+        items.append("\\item[] Ratio = bound/measured; Hyp.: the theorem's hypotheses were met. "
+                     f"Seed {table.seed}; all settings and full notes: "
+                     f"\\texttt{{boundcalc compare {latex_escape(table.paper)} --notes full}}.")
     items = list(dict.fromkeys(items))
     cols = (">{\\raggedright\\arraybackslash}X"
-            + "".join(f"S[table-format={f},print-zero-exponent=false,tight-spacing=true]" for f in fmts)
+            + "".join(f"S[table-format={f},table-alignment-mode=none,print-zero-exponent=false,tight-spacing=true]"
+                      for f in fmts)
             + "cc")
     head = "Quantity (source) & {Bound} & {Measured} & {Ratio} & Holds & Hyp. \\\\"
     tablenotes = (["\\begin{tablenotes}[flushleft]", "\\scriptsize", *items, "\\end{tablenotes}"]
