@@ -1,7 +1,7 @@
 """Regenerate examples/check/report.md, report.json and report.html: `boundcalc check` over
 the four papers, run once (the same as `boundcalc check --markdown`, `boundcalc check --json`
 and `boundcalc check --html report.html`). The screenshot report.png is taken from
-report.html by tests/reports/test_html_browser.py (headless Chromium).
+report.html by tests/reports/printers/test_html_browser.py (headless Chromium).
 
     python examples/check/make_report.py
 """

@@ -92,7 +92,7 @@ TABLE_PRINTERS = {"rich": ("text", lambda o: {"width": o.get("width")}),
 LATEX_ONLY = {"long": False, "env": "table*", "notes": "short"}      # options of --format latex alone
 
 
-def render_table(t, fmt: str, **options) -> str | None:
+def render_table(t, fmt: str, **options) -> str:
     """The table as text in ``fmt`` (``rich`` -> plain text of the rich table); ``options``:
     ``label``, ``long``, ``env``, ``notes`` (LaTeX), ``width`` (rich)."""
     if fmt not in TABLE_PRINTERS:

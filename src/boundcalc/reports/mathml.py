@@ -8,7 +8,7 @@ latex2mathml leaves a command it does not know as the text of an ``<mi>`` (``\\f
 ``<mi>\\foo</mi>``) instead of failing. :func:`math` therefore checks its output: MathML
 whose text still holds a backslash, or a conversion that raised, becomes an ``<merror>``
 holding the LaTeX, so that a failure shows on the page and the browser test
-(tests/reports/test_html_browser.py) finds it; nothing is silently dropped.
+(tests/reports/printers/test_html_browser.py) finds it; nothing is silently dropped.
 """
 from __future__ import annotations
 

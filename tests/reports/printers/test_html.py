@@ -1,7 +1,7 @@
-"""The HTML page (reports/printers/html.py, reports/mathml.py) without a browser: the page
-is self-contained, math goes through latex2mathml and a failure shows as ``merror``, the
-CLI refuses to overwrite a page, and the numeric commands do not load latex2mathml.
-The page in a real browser: tests/reports/test_html_browser.py."""
+"""The HTML page (reports/printers/html.py) without a browser: the page is self-contained,
+holds every finding with its parts, the CLI refuses to overwrite a page, and the numeric
+commands do not load latex2mathml. The page in a real browser: test_html_browser.py beside
+this file; the LaTeX -> MathML conversion: tests/reports/test_mathml.py."""
 from __future__ import annotations
 
 import re
@@ -14,7 +14,6 @@ from typer.testing import CliRunner
 
 from boundcalc.cli.app import app
 from boundcalc.errors import BoundcalcError
-from boundcalc.reports import mathml
 from boundcalc.reports.printers.html import to_html
 from boundcalc.reports.table import Row, Table
 from boundcalc.services.check import run_checks
@@ -48,17 +47,6 @@ def report():
     # an error with a counterexample (and its consequence), hypotheses at a point, a pass
     return run_checks(only=["anon2025.lemma1_vs_its_proof", "anon2025.lemma1_from_lemma2",
                             "anon2025.vacuity_theorem5_dm64_N400", "anon2025.lemma6_frobenius_form"])
-
-
-def test_mathml_converts_and_marks_failures():
-    out = mathml.math(r"\frac{\sqrt{N}}{\eta_{K}}", block=True)
-    assert out.startswith("<math") and 'display="block"' in out and "<mfrac>" in out and "<msqrt>" in out
-    assert "&#x003B7;" in out                      # eta, as a character
-    # latex2mathml keeps an unknown command as text: that is a failure, shown as merror
-    bad = mathml.math(r"\foo{x} + 1")
-    assert "<merror>" in bad and r"\foo{x} + 1" in bad
-    mixed = mathml.text_with_math(r"if $d_m \geq N^3$ and <b> then")
-    assert mixed.startswith("if <math") and mixed.endswith(" and &lt;b&gt; then") and "&#x02265;" in mixed
 
 
 def test_report_page_is_self_contained(report):
