@@ -110,6 +110,8 @@ def prove_interval(g: Node, op: str, domains: dict[str, Domain], extra=(), *, se
                 a, b = _x_of(d, lo), _x_of(d, hi)
                 lo_x, hi_x = (a, b) if d.lo is not None or d.hi is None else (b, a)
                 doms[n] = _meet(d, lo_x, hi_x)
+            if doms[n].is_empty():       # a piece outside the domain: SMT would hold vacuously
+                return False
         r = decide_smt(g, op, doms, extra, timeout_ms=SMT_MS, want_model=False)
         return r.status is SmtStatus.PROVED
 
@@ -156,7 +158,9 @@ def prove_interval(g: Node, op: str, domains: dict[str, Domain], extra=(), *, se
                     inc_in_t = not (d.lo is None and d.hi is not None)
                     at_low = (de.lower() >= 0) == inc_in_t       # g smallest at the low end of t
                     cand = {**box, n: (lo, lo) if at_low else (hi, hi)}
-                    if env_of(cand) is None:
+                    # a face at an open end is not part of the domain: g's infimum there is a
+                    # limit, and closing that face would prove nothing about the piece
+                    if env_of(cand) is None or _touches_open_end({n: cand[n]}, domains):
                         continue
                     box = cand
                     moved = True
