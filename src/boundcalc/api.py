@@ -228,10 +228,15 @@ class Formula:
         _options(kw, {"fixed": dict, "together": dict}, f"{self.id}: asymptotic")
         return asymptotic(self, self._var(var), **kw)
 
-    def solve(self, var: str, values: dict | None = None, /, **kw):
-        """Least value of ``var`` (integer if its domain is) for which the requirement holds."""
+    def solve(self, var: str, values: dict | None = None, /, *, within: tuple | None = None, **kw):
+        """Least value of ``var`` (integer if its domain is) for which the requirement holds;
+        ``within=(lo, hi)`` searches only that range of ``var`` (an end None, ``"-inf"`` or
+        ``"inf"``: the domain's), as ``require --from/--to``."""
         from .services.solve import solve_requirement
-        return solve_requirement(self, self._var(var), self._values(values, kw))
+        if within is not None and (not isinstance(within, (tuple, list)) or len(within) != 2):
+            raise BoundcalcError(f"{self.id}: within must be a pair (lo, hi), got {within!r}")
+        return solve_requirement(self, self._var(var), self._values(values, kw),
+                                 None if within is None else tuple(within))
 
     def difference(self) -> Node:
         """lhs - rhs of a relation."""

@@ -35,6 +35,11 @@ class Symbol(Record, frozen=True):
         """Whether the symbol is one of the paper's constants (role ``constant``)."""
         return self.role == "constant"
 
+    def with_domain(self, domain: Domain) -> Symbol:
+        """This symbol with ``domain`` instead of its own (a search range of ``require``, an
+        unbounded ``monotone --box``)."""
+        return Symbol(self.paper, self.name, self.description, self.latex, domain, self.default, self.role)
+
 
 class FormulaSpec(Record, frozen=True):
     """A formula as its file declares it: the parsed expression (references to other
