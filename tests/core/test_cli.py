@@ -55,7 +55,6 @@ def test_eval_json_and_huge_values():
     (("eval", "deora2023.beta1", "--set", "T=4"), "missing value for symbol"),
     (("eval", "deora2023.beta1", "--set", "T=4", "--set", "R=0.5", "--set", "theta_2inf=1"), "outside its domain"),
     (("eval", "deora2023.beta1", "--set", "Q=1"), "unknown symbol 'Q'"),
-    (("require-heads", "--d", "16", "--T", "8", "--Z-mu", "0.4", "--Z-nu", "0.4"), "no H can work"),
     (("require-heads", "--d", "16"), "missing input"),
     (("monotone", "deora2023.beta1", "--var", "q"), "not a symbol"),
     (("verify", "x", "=>", "y"), "REL must be"),
@@ -65,6 +64,13 @@ def test_bad_input_one_line_exit_2_no_traceback(args, needle):
     p = run(*args, check=False)
     assert p.returncode == 2
     assert needle in p.stderr
+    assert "Traceback" not in p.stderr and len(p.stderr.strip().splitlines()) == 1
+
+
+def test_no_value_can_work_is_one_line_exit_4():
+    # a derived quantity outside its domain for every H: an answer ('no'), exit 4, not bad input
+    p = run("require-heads", "--d", "16", "--T", "8", "--Z-mu", "0.4", "--Z-nu", "0.4", check=False)
+    assert p.returncode == 4 and "no H can work" in p.stderr
     assert "Traceback" not in p.stderr and len(p.stderr.strip().splitlines()) == 1
 
 
