@@ -86,7 +86,8 @@ BASE = {
                  "fixed": {"d": "4"}, "assume": ["d >= 1"], "uses": ["gap"]},
     "compare": {"lhs": "gap", "rel": "==", "rhs": "gap2", "uses": ["gap", "gap2"], "assume": ["n >= 1"],
                 "approximate": {"tol": "0.1", "quote": "about"}},
-    "restatement": {"a": "gap", "b": "gap2", "substitute": {"C": "C"}, "assume": ["n >= 1"], "uses": ["gap"]},
+    "restatement": {"a": "gap", "b": "gap2", "substitute": {"C": "C"}, "substitute_a": {"d": "d"},
+                    "substitute_b": {"n": "n"}, "assume": ["n >= 1"], "uses": ["gap"]},
     "vacuity": {"formula": "gap", "at": {"n": "100", "d": "4"}, "trivial": "1", "direction": "upper",
                 "side": "rhs", "trivial_is": "bound", "floor": "0", "ceiling": "2"},
     "identity": {"function": "v1**2", "derivative": "2*v1", "wrt": "v1", "at": {"v1": "2"}, "tol": "1e-9",
@@ -204,6 +205,8 @@ BAD = [
     ("restatement", "b", "nope", "nope"),
     ("restatement", "substitute", {"Q": "1"}, "Q"),
     ("restatement", "substitute", ["C"], "table"),
+    ("restatement", "substitute_a", {"Q": "1"}, "Q"),
+    ("restatement", "substitute_b", {"C": "1 +"}, "substitute_b"),
     ("restatement", "assume", ["q >= 1"], "q"),
     ("restatement", "uses", ["nope"], "nope"),
     # vacuity

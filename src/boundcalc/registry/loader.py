@@ -30,7 +30,7 @@ CHECK_FIELDS: dict[str, tuple[set[str], set[str]]] = {
     "order": ({"formula", "var", "order", "relation"}, {"fixed", "together", "side", "limit", "regimes"}),
     "monotone": ({"formula", "var", "claim"}, {"box", "fixed", "assume", "uses"}),
     "compare": ({"lhs", "rel", "rhs"}, {"uses", "assume", "approximate"}),
-    "restatement": ({"a", "b"}, {"substitute", "assume", "uses"}),
+    "restatement": ({"a", "b"}, {"substitute", "substitute_a", "substitute_b", "assume", "uses"}),
     "vacuity": ({"formula", "at", "trivial", "direction"}, {"side", "trivial_is", "floor", "ceiling"}),
     "identity": ({"function", "derivative", "wrt", "at"}, {"tol", "uses"}),
     "measured": ({"measurement", "expected", "at"}, {"tol", "atol", "seed", "uses"}),
@@ -453,7 +453,7 @@ def _load_checks(path: Path, paper: Paper, items: Any, out: list, steps: Any = N
                 raise _fail(path, where, f"{f} names unknown formula {ref!r}")
         for f in _EXPR_FIELDS & t.keys():
             _parse(path, f"{where} {f}", t[f], allow_relation=False)
-        for f in ("substitute", "at", "fixed", "together", "box"):
+        for f in ("substitute", "substitute_a", "substitute_b", "at", "fixed", "together", "box"):
             if f in t:
                 if not isinstance(t[f], dict):
                     raise _fail(path, where, f"{f} must be a table")
@@ -591,14 +591,16 @@ def _check_values(path: Path, where: str, paper: Paper, kind: str, t: dict) -> N
     elif refs:
         syms = [_formula_symbols(paper, r) for r in refs]
         about = None if any(x is None for x in syms) else set().union(*syms)
-    for f in ("substitute", "fixed", "together", "box", "at"):
+    for f in ("substitute", "substitute_a", "substitute_b", "fixed", "together", "box", "at"):
         if f not in t or (kind == "measured" and f == "at"):
             continue
+        side = {"substitute_a": t.get("a"), "substitute_b": t.get("b")}.get(f)
+        here = about if side is None else _formula_symbols(paper, side)
         for k, v in t[f].items():
             if k not in paper.symbols:
                 fail(f, f"names unknown symbol {k!r}{did_you_mean(k, list(paper.symbols))}")
-            if about is not None and k not in about and f != "at":
-                fail(f, f"{k!r} does not occur in {' / '.join(refs) or 'the function'}")
+            if here is not None and k not in here and f != "at":
+                fail(f, f"{k!r} does not occur in {side or ' / '.join(refs) or 'the function'}")
             if f == "box":
                 if not isinstance(v, list) or len(v) != 2:
                     fail(f, f"{k} = {v!r}: expected [lo, hi]")
