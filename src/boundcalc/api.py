@@ -289,6 +289,27 @@ def _name(value, name: str, optional: bool = False) -> str | None:
     return value
 
 
+def compare_measured(csv_path, *, paper: str, setting: str | None = None,
+                     formulas_path: list[str] | None = None):
+    """Your measurements beside your bounds: each run (row) of the CSV file ``csv_path``
+    gives inputs (columns named after ``paper``'s symbols) and measured values (columns
+    named after its bounds); the result is a :class:`boundcalc.reports.table.Table` with,
+    per run and measured bound, the bound evaluated at the run's inputs (certified), the
+    measured value, their ratio and whether the bound holds. Inputs a run leaves out come
+    from ``setting`` and the symbols' defaults. Print it with ``to_markdown()``,
+    ``to_latex()``, ``to_csv()``, ``to_json()``, ``to_frame()`` (or
+    ``boundcalc.reports.printers.render(table, "markdown")``). The CSV format:
+    :mod:`boundcalc.reports.measured` and README "Your own measurements".
+
+    >>> t = compare_measured("examples/my_paper_runs.csv", paper="my_paper",
+    ...                      formulas_path=["examples/my_paper.toml"])   # doctest: +SKIP
+    >>> [(r.quantity, r.holds) for r in t.rows]                          # doctest: +SKIP
+    """
+    from .reports.measured import measured_table
+    return measured_table(_name(paper, "paper"), csv_path, setting=_name(setting, "setting", optional=True),
+                          formulas_path=formulas_path)
+
+
 def formula(fid: str, *, formulas_path: list[str] | None = None) -> Formula:
     """One formula by id, ``paper.name`` (e.g. ``"deora2023.beta2"``)."""
     fid = _name(fid, "formula id")

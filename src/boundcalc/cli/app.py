@@ -605,10 +605,25 @@ def compare(ctx: typer.Context,
             no_cache: bool = typer.Option(False, "--no-cache", help="Recompute; do not read or write the cache."),
             max_memory: str | None = typer.Option(None, "--max-memory", help="Memory budget (512M, 4G; "
                                                      "default: half the available memory)."),
+            measured: str | None = typer.Option(
+                None, "--measured", help="A CSV of your own runs: columns named after the paper's symbols "
+                                         "(inputs) and bounds (measured values), optional 'run' labels; "
+                                         "the bounds are evaluated at each run (no engine)."),
+            setting: str | None = typer.Option(None, "--setting", help="With --measured: inputs a run does "
+                                                                       "not give come from this setting."),
             json: bool = typer.Option(False, "--json", help="Same as --format json.")):
-    """A paper's bounds beside what the engine measures, as a table. Settings: --NAME VALUE or --set NAME=VALUE."""
+    """A paper's bounds beside what the engine measures, as a table. Settings: --NAME VALUE or --set NAME=VALUE.
+    With --measured runs.csv (any paper, your own with --formulas): the bounds beside your measurements."""
+    fmt = "json" if json else format_
+    if measured is not None:
+        from .reports import compare_measured
+        compare_measured(paper, measured, setting=setting, fmt=fmt, output=output, force=force, plot=plot,
+                         extra=list(ctx.args))
+        return
+    if setting is not None:
+        raise BoundcalcError("--setting applies to --measured; the engine's settings are --NAME VALUE")
     from .reports import compare as run
-    run(paper, _dynamic_flags(ctx.args), seed=seed, jobs=jobs, fmt="json" if json else format_,
+    run(paper, _dynamic_flags(ctx.args), seed=seed, jobs=jobs, fmt=fmt,
         output=output, force=force, plot=plot, no_cache=no_cache, max_memory=max_memory)
 
 

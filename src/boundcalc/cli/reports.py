@@ -154,6 +154,38 @@ def compare(paper: str, settings: dict[str, str], *, seed: int = 0, jobs: int = 
     return None
 
 
+def compare_measured(paper: str, csv_path: str, *, setting: str | None, fmt: str, output: str | None,
+                     force: bool, plot: str | None, extra: list[str]) -> None:
+    """``compare PAPER --measured runs.csv``: the table of :func:`boundcalc.api.compare_measured`
+    in ``fmt``, to standard output or ``--output``, and the ``--plot`` figure."""
+    from ..api import compare_measured as build
+    from .output import check_outputs, console, refuse_stdout_figures, write_output
+    from .state import formula_paths
+    if extra:
+        raise BoundcalcError(f"unexpected {extra[0]!r} with --measured: the inputs of each run are the "
+                             "CSV's columns (and --setting)")
+    if fmt not in FORMATS:
+        raise BoundcalcError(f"unknown --format {fmt!r}; use one of {', '.join(FORMATS)}")
+    outputs = [("--output", output)]
+    refuse_stdout_figures("--plot", plot)
+    if plot is not None:
+        from ..reports.plots import targets
+        outputs += [("--plot", p) for p in targets(plot)]
+    check_outputs(outputs, force=force)
+    from ..paths import user_path
+    t = build(user_path(csv_path), paper=paper, setting=setting, formulas_path=formula_paths())
+    if output is not None:
+        write_output(output, render_table(t, fmt), what="table")
+    elif fmt == "rich":
+        console().print(t.to_rich())
+    else:
+        sys.stdout.write(render_table(t, fmt))
+    if plot is not None:
+        from ..reports.plots import bound_vs_measured
+        written = bound_vs_measured(t, plot)
+        print("plot written: " + ", ".join(str(p) for p in written), file=sys.stderr)
+
+
 # ---------------------------------------------------------------------------- reproduce
 def list_reproductions(json: bool = False) -> None:
     from ..experiments import reproductions, unavailable
