@@ -206,7 +206,7 @@ def _load_symbols(path: Path, paper: Paper, table: Any) -> None:
             raise _fail(path, where, "a symbol name must be an ASCII identifier")
         if reserved(name):
             raise _fail(path, where, f"symbol name {reserved(name)}; choose another name")
-        _fields(path, where, t, {"description", "domain"}, {"latex", "default", "role", "note"})
+        _fields(path, where, t, {"description", "domain"}, {"latex", "printed", "default", "role", "note"})
         domain = parse_domain(_str(path, where, t["domain"], "domain"), where=f"{path.name}: {where}")
         role = t.get("role", "input")
         if role not in ROLES:
@@ -219,7 +219,25 @@ def _load_symbols(path: Path, paper: Paper, table: Any) -> None:
         if role == "constant" and default is None:
             raise _fail(path, where, "an absolute constant (role = 'constant') needs a default")
         paper.symbols[name] = Symbol(paper.key, name, _str(path, where, t["description"], "description"),
-                                     t.get("latex", name), domain, default, role)
+                                     _str(path, where, t.get("latex", name), "latex"), domain, default, role,
+                                     _str(path, where, t.get("printed", ""), "printed"))
+    _unique_latex(path, paper)
+
+
+def _unique_latex(path: Path, paper: Paper) -> None:
+    """Two symbols of one file never share their LaTeX (a sheet, a table or a LaTeX round trip
+    could not tell them apart): where the paper itself writes both with one letter, each gets
+    its own ``latex`` and the paper's letter goes in ``printed``."""
+    seen: dict[str, str] = {}
+    for name, sym in paper.symbols.items():
+        key = " ".join(sym.latex.split())
+        if not key:
+            continue
+        if key in seen:
+            raise _fail(path, f"[symbols.{name}]", f"latex {sym.latex!r} is also the LaTeX of symbol "
+                                                   f"{seen[key]!r}; give each its own (where the paper writes "
+                                                   f"both this way, put that in printed = {sym.latex!r})")
+        seen[key] = name
 
 
 def _bind_names(path: Path, where: str, node: Node, paper: Paper, uses: tuple[str, ...]) -> Node:
