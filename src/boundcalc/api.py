@@ -306,7 +306,8 @@ def compare_measured(csv_path, *, paper: str, setting: str | None = None,
     >>> [(r.quantity, r.holds) for r in t.rows]                          # doctest: +SKIP
     """
     from .reports.measured import measured_table
-    return measured_table(_name(paper, "paper"), csv_path, setting=_name(setting, "setting", optional=True),
+    key = _name(paper, "paper") or ""
+    return measured_table(key, csv_path, setting=_name(setting, "setting", optional=True),
                           formulas_path=formulas_path)
 
 

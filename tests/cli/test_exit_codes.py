@@ -90,6 +90,13 @@ def test_require_not_monotone_over_the_domain_exits_3(ffile):
     p = run(ffile, "require", "n", "--setting", "s", "--target", "gap <= 0.1")
     assert p.returncode == Exit.NOT_MONOTONE == 3, p.stderr
     assert "not monotone in n" in p.stderr and len(p.stderr.strip().splitlines()) == 1
+    # the counterexample in the formula's own terms: values of log(n)/sqrt(n), checked by hand
+    import re
+    pairs = re.findall(r"(-?[0-9.e+-]+) at n = (\d+)", p.stderr)
+    assert len(pairs) == 4 and "log(n)/sqrt(n) is" in p.stderr, p.stderr
+    for v, n in pairs:
+        assert abs(float(v) - float(g(int(n)))) <= 1e-5 * max(1.0, abs(float(v))), (v, n)
+    assert "(it rises)" in p.stderr and "(it falls)" in p.stderr
 
 
 def test_require_from_answers_on_the_range(ffile):

@@ -112,16 +112,12 @@ def validate_settings(mod, paper: str, settings: dict[str, str]) -> None:
 
 
 # ---------------------------------------------------------------------------- compare
-def compare(paper: str, settings: dict[str, str], *, seed: int = 0, jobs: int = 1, fmt: str = "rich",
-            output: str | None = None, force: bool = False, plot: str | None = None,
-            no_cache: bool = False, max_memory: str | None = None) -> None:
-    from ..experiments import experiment_module
-    from ..reports.table import Table
-    from .output import check_outputs, console, refuse_stdout_figures, write_output
+def _check_table_outputs(fmt: str, output: str | None, plot: str | None, force: bool) -> None:
+    """``--format``, ``--output`` and ``--plot`` of a table command, checked before any work."""
+    from .output import check_outputs, refuse_stdout_figures
     if fmt not in FORMATS:
         raise BoundcalcError(f"unknown --format {fmt!r}; use one of {', '.join(FORMATS)}")
-    _check_positive("--jobs", jobs, allow_all=True)
-    outputs = [("--output", output)]
+    outputs: list[tuple[str, object]] = [("--output", output)]
     for flag, p in (("--output", output), ("--plot", plot)):
         if p is not None and not str(p).strip():
             raise BoundcalcError(f"{flag}: an empty path; give a file name")
@@ -130,6 +126,31 @@ def compare(paper: str, settings: dict[str, str], *, seed: int = 0, jobs: int = 
         from ..reports.plots import targets
         outputs += [("--plot", p) for p in targets(plot)]
     check_outputs(outputs, force=force)       # every output checked before any work
+
+
+def _emit_table(t, fmt: str, output: str | None, plot: str | None) -> None:
+    """The table in ``fmt`` to ``--output`` (a file, or '-') or standard output, then the
+    ``--plot`` figure."""
+    from .output import console, write_output
+    if output is not None:                    # a file, or '-' (standard output)
+        write_output(output, render_table(t, fmt) or "", what="table")
+    elif fmt == "rich":
+        console().print(t.to_rich())
+    else:
+        sys.stdout.write(render_table(t, fmt) or "")
+    if plot is not None:
+        from ..reports.plots import bound_vs_measured
+        written = bound_vs_measured(t, plot)
+        print("plot written: " + ", ".join(str(p) for p in written), file=sys.stderr)
+
+
+def compare(paper: str, settings: dict[str, str], *, seed: int = 0, jobs: int = 1, fmt: str = "rich",
+            output: str | None = None, force: bool = False, plot: str | None = None,
+            no_cache: bool = False, max_memory: str | None = None) -> None:
+    from ..experiments import experiment_module
+    from ..reports.table import Table
+    _check_positive("--jobs", jobs, allow_all=True)
+    _check_table_outputs(fmt, output, plot, force)
     _set_max_memory(max_memory)
     cache = _cache(no_cache)
     mod = experiment_module(paper)
@@ -141,16 +162,7 @@ def compare(paper: str, settings: dict[str, str], *, seed: int = 0, jobs: int = 
         print(f"note: {warned.summary()}", file=sys.stderr)
     if not isinstance(t, Table):
         raise BoundcalcError(f"the experiments of {paper} returned {type(t).__name__}, not a Table")
-    if output is not None:                    # a file, or '-' (standard output)
-        write_output(output, render_table(t, fmt), what="table")
-    elif fmt == "rich":
-        console().print(t.to_rich())
-    else:
-        sys.stdout.write(render_table(t, fmt))
-    if plot is not None:
-        from ..reports.plots import bound_vs_measured
-        written = bound_vs_measured(t, plot)
-        print("plot written: " + ", ".join(str(p) for p in written), file=sys.stderr)
+    _emit_table(t, fmt, output, plot)
     return None
 
 
@@ -159,31 +171,14 @@ def compare_measured(paper: str, csv_path: str, *, setting: str | None, fmt: str
     """``compare PAPER --measured runs.csv``: the table of :func:`boundcalc.api.compare_measured`
     in ``fmt``, to standard output or ``--output``, and the ``--plot`` figure."""
     from ..api import compare_measured as build
-    from .output import check_outputs, console, refuse_stdout_figures, write_output
+    from ..paths import user_path
     from .state import formula_paths
     if extra:
         raise BoundcalcError(f"unexpected {extra[0]!r} with --measured: the inputs of each run are the "
                              "CSV's columns (and --setting)")
-    if fmt not in FORMATS:
-        raise BoundcalcError(f"unknown --format {fmt!r}; use one of {', '.join(FORMATS)}")
-    outputs = [("--output", output)]
-    refuse_stdout_figures("--plot", plot)
-    if plot is not None:
-        from ..reports.plots import targets
-        outputs += [("--plot", p) for p in targets(plot)]
-    check_outputs(outputs, force=force)
-    from ..paths import user_path
+    _check_table_outputs(fmt, output, plot, force)
     t = build(user_path(csv_path), paper=paper, setting=setting, formulas_path=formula_paths())
-    if output is not None:
-        write_output(output, render_table(t, fmt), what="table")
-    elif fmt == "rich":
-        console().print(t.to_rich())
-    else:
-        sys.stdout.write(render_table(t, fmt))
-    if plot is not None:
-        from ..reports.plots import bound_vs_measured
-        written = bound_vs_measured(t, plot)
-        print("plot written: " + ", ".join(str(p) for p in written), file=sys.stderr)
+    _emit_table(t, fmt, output, plot)
 
 
 # ---------------------------------------------------------------------------- reproduce

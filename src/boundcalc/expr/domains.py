@@ -228,7 +228,7 @@ def search_range(name: str, domain: Domain, lo, hi, *, where: str) -> tuple[Doma
     range, an end outside the domain, and ``inf`` as a lower end are one-line errors naming
     ``where``."""
     from .numbers import fmt_exact
-    ends = []
+    ends: list[Fraction | None] = []
     for text, side, word in ((lo, -1, "lower"), (hi, 1, "upper")):
         if text is None:
             ends.append(None)

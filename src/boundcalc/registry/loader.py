@@ -604,11 +604,11 @@ def _check_values(path: Path, where: str, paper: Paper, kind: str, t: dict) -> N
     refs = [t[f] for f in ("formula", "premise", "a", "b") if isinstance(t.get(f), str)]
     if kind == "identity":
         fn = _parse(path, f"{where} function", t["function"], allow_relation=False)
-        syms = [_formula_symbols(paper, n) if n in uses else {n} for n in fn.symbols()]
-        about = None if any(x is None for x in syms) or fn.refs() else set().union(set(), *syms)
+        about = _union([_formula_symbols(paper, n) if n in uses else {n} for n in fn.symbols()])
+        if fn.refs():
+            about = None
     elif refs:
-        syms = [_formula_symbols(paper, r) for r in refs]
-        about = None if any(x is None for x in syms) else set().union(*syms)
+        about = _union([_formula_symbols(paper, r) for r in refs])
     for f in ("substitute", "substitute_a", "substitute_b", "fixed", "together", "box", "at"):
         if f not in t or (kind == "measured" and f == "at"):
             continue
@@ -654,6 +654,16 @@ def _check_values(path: Path, where: str, paper: Paper, kind: str, t: dict) -> N
             x = _number(path, f"{where} field {f!r}", t[f])
             if x < 0:
                 fail(f, "must be >= 0")
+
+
+def _union(sets: list[set[str] | None]) -> set[str] | None:
+    """The union of ``sets``; None when one of them is unknown (None)."""
+    out: set[str] = set()
+    for x in sets:
+        if x is None:
+            return None
+        out |= x
+    return out
 
 
 def _var_list(v) -> list:

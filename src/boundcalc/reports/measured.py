@@ -56,6 +56,7 @@ def measured_table(paper: str, csv_path, *, setting: str | None = None, formulas
     from ..expr.parser import parse_number
     from ..registry import get_registry
     from ..suggest import did_you_mean
+    from .numfmt import float_or_mpf
     from .table import Row, Table
     path = Path(csv_path)
     reg = get_registry(formulas_path)
@@ -120,7 +121,7 @@ def measured_table(paper: str, csv_path, *, setting: str | None = None, formulas
             kind = {"upper": "upper", "lower": "lower"}.get(getattr(spec, "direction", None) or "", "info")
             consts = [f"{k} = {x}" for k, x in v.defaults_used.items()
                       if k in p.symbols and p.symbols[k].is_constant]
-            rows.append(Row(f"{name} ({run})", spec.source, v, m, kind=kind, formula=f"{paper}.{name}",
+            rows.append(Row(f"{name} ({run})", spec.source, v, float_or_mpf(m), kind=kind, formula=f"{paper}.{name}",
                             constant=("with " + ", ".join(consts) + " (default)") if consts
                             else v.qualifier,
                             note=", ".join(f"{k} = {x}" for k, x in vals.items())))

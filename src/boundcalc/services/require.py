@@ -296,6 +296,7 @@ def _solve(rel: Rel, var: str, env: dict, paper, domain, *, what: str, fallback:
         if m2.direction is Direction.NEITHER:
             cert = {"counterexample": m2.counterexample} if m2.counterexample else {}
             cert["detail"] = m2.detail
+            _in_own_terms(cert, rel, var, env)
             cert["boundary_found"] = fmt_value(sol.value)
             return Solution(var, None, sol.direction, domain.integer, cert,
                             f"neither ({m2.evidence}) on {var} in [{fmt_fraction(span[0])}, {fmt_fraction(span[1])}]: "
@@ -310,11 +311,36 @@ def _solve(rel: Rel, var: str, env: dict, paper, domain, *, what: str, fallback:
     if m.direction is Direction.NEITHER:
         cert = {"counterexample": m.counterexample} if m.counterexample else {}
         cert["detail"] = m.detail
+        _in_own_terms(cert, rel, var, env)
         return Solution(var, None, "least", domain.integer, cert,
                         f"neither ({m.evidence}): {m.detail}", "not monotone")
     sol = solve_relation(rel, var, env, domain, what=what, structural=None, scope=rng)   # unknown: say so
     sol.monotone = f"unknown ({m.detail}); " + sol.monotone
     return sol
+
+
+def _in_own_terms(cert: dict, rel: Rel, var: str, env: dict) -> None:
+    """Add ``cert['in_terms']``: the certified pairs of a 'neither' verdict (they are about the
+    slack rhs - lhs) said as values of the relation's left side, the quantity the user asked
+    about (``log(n)/sqrt(n) = 0.490129 at n = 2 ... rises ...``). Nothing when a value cannot
+    be computed."""
+    from ..expr.printing import to_text
+    ce = cert.get("counterexample") or {}
+    parts = []
+    for key, word in (("increasing_pair", "falls"), ("decreasing_pair", "rises")):   # slack up = lhs down
+        pair = ce.get(key)
+        if not pair:
+            continue
+        try:
+            pt = {k: Fraction(v) for k, v in (pair.get("point") or {}).items()}
+            a, b = Fraction(pair[f"{var}_1"]), Fraction(pair[f"{var}_2"])
+            va, vb = (mpb.evaluate(rel.lhs, {**env, **pt, var: x}, digits=6) for x in (a, b))
+        except (BoundcalcError, KeyError, ValueError, ZeroDivisionError):
+            return
+        parts.append(f"{mpb.fmt_sig(va, 6)} at {var} = {fmt_fraction(a)} and {mpb.fmt_sig(vb, 6)} at "
+                     f"{var} = {fmt_fraction(b)} (it {word})")
+    if len(parts) == 2:
+        cert["in_terms"] = f"{to_text(rel.lhs)} is " + "; ".join(parts)
 
 
 def _monotone_evidence(rel, var, env, paper, reg, what, box=None, domain=None):
@@ -377,6 +403,9 @@ def no_answer_reason(res: RequireResult) -> str | None:
             if "holds_at" in ce:
                 return (f"{r.id} is not monotone in {var}: it holds at {var} = {ce['holds_at']} but fails at "
                         f"{var} = {ce['fails_at']}, so no least or largest {var} answers it")
+            if sol.certificate.get("in_terms"):
+                return (f"{r.id} is not monotone in {var}: {sol.certificate['in_terms']}; give --from/--to "
+                        f"for a range where it is")
             return f"{r.id} is not monotone in {var}: {sol.certificate.get('detail', sol.monotone)}"
         if sol.status is RequireOutcome.UNDECIDED:
             return f"{r.id}: no answer for {var}: {sol.certificate.get('note', 'undecided')}"
