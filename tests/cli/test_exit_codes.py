@@ -179,3 +179,26 @@ def test_help_states_the_exit_statuses(ffile):
     out = " ".join(run(ffile, "--help").stdout.split())
     for words in ("3 not monotone", "4 no answer", "5 unknown"):
         assert words in out, out
+
+
+def test_python_api_ranges():
+    """The same ranges from Python: Formula.solve(within=...), require(within=...), and
+    Formula.monotone with an infinite box end. Least n by hand: (10 + sqrt(log(20)/2))^2/0.01."""
+    from pathlib import Path
+
+    import boundcalc
+    from boundcalc.errors import UnsatisfiableError
+    from boundcalc.services.require import require
+    toml = [str(Path(__file__).resolve().parents[2] / "examples" / "my_paper.toml")]
+    mpmath.mp.dps = 50
+    least = int(mpmath.ceil(((10 + mpmath.sqrt(mpmath.log(20) / 2)) / mpmath.mpf("0.1")) ** 2))
+    f = boundcalc.formula("my_paper.samples_cor1", formulas_path=toml)
+    vals = dict(d=100, B=1, delta="0.05", C=1, epsilon="0.1")
+    assert f.solve("n", within=(1, "inf"), **vals).value == least
+    assert f.solve("n", within=(20000, None), **vals).value == 20000         # holds at the range's end
+    with pytest.raises(UnsatisfiableError, match="range n in \\[1, 100\\]"):
+        f.solve("n", within=(1, 100), **vals)
+    r = require("my_paper", "toy", {"epsilon": "0.1"}, var="n", formulas_path=toml, within=(50, None))
+    assert r.binding.solution.value == least and r.search_range == "n in [50, +inf) (integers)"
+    m = boundcalc.formula("my_paper.gen_gap", formulas_path=toml).monotone("n", box={"n": (8, "inf")})
+    assert (m.direction, m.evidence, m.scope, m.box["n"]) == ("decreasing", "proved", "box", ("8", "inf"))
