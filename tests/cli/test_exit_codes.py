@@ -146,16 +146,17 @@ def test_monotone_exit_statuses_and_unbounded_box(ffile):
     # on (-inf, 3]: decreasing
     p = run(ffile, "monotone", "logn.sq", "--var", "u", "--box", "u=-inf:3", "--json")
     assert p.returncode == 0 and json.loads(p.stdout)["direction"] == "decreasing"
-    # log n/sqrt n on [8, inf) is decreasing (e^2 < 8), but only certified on a finite box:
-    # never passed off as the range (exit 5 and said so), or proved there (exit 0)
-    assert mpmath.e ** 2 < 8
+    # log n/sqrt n on [8, inf) is decreasing: d/dn = (2 - log n)/(2 n^{3/2}) and e^2 < 8, so the
+    # factor 2 - log n is < 0 at 8 and falls: proved on the whole unbounded range
+    assert mpmath.e ** 2 < 8 and 2 - mpmath.log(8) < 0
     p = run(ffile, "monotone", "logn.gap", "--var", "n", "--box", "n=8:inf", "--json")
     d = json.loads(p.stdout)
-    assert d["direction"] == "decreasing"
-    if p.returncode == 5:
-        assert d["scope"] == "default box" and "n in [8, +inf)" in d["detail"]
-    else:
-        assert p.returncode == 0 and d["evidence"] == "proved" and d["scope"] == "box"
+    assert p.returncode == 0 and (d["direction"], d["evidence"], d["scope"]) == ("decreasing", "proved", "box")
+    # a near miss: on [7.3, inf) log x/sqrt x still rises up to e^2 = 7.389...: never 'proved'
+    assert g(mpmath.mpf("7.3")) < g(mpmath.e ** 2)
+    p = run(ffile, "monotone", "logn.gapx", "--var", "x", "--box", "x=7.3:inf", "--json")
+    d = json.loads(p.stdout)
+    assert p.returncode == 3 and d["direction"] == "neither" and d["evidence"] == "counterexample"
     # on [1, inf) it rises (1 -> 2) and falls (101 -> 102): neither, exit 3
     p = run(ffile, "monotone", "logn.gap", "--var", "n", "--box", "n=1:inf", "--json")
     assert p.returncode == 3 and json.loads(p.stdout)["direction"] == "neither"

@@ -5,6 +5,9 @@
    t >= 0, see :func:`.symbolic.domain_substitution`) AND the function is continuous on
    the domain (:mod:`.continuity`: no pole of 1/g or tan, no floor/ceil jump, no gap in
    the definedness of log/sqrt/fractional powers — each shown absent by :mod:`.decide`);
+   for a derivative in the variable alone, also factor by factor (:func:`_sign_by_monotone_factors`:
+   each factor's sign proved, or the factor monotone with a certified sign at a closed end
+   of the domain — log(n)/sqrt(n) is decreasing on n >= 8, the range ``--box n=8:inf``);
    or, for abs/min/max/floor/ceil that SymPy cannot differentiate into the expression
    language, the structure shows it (monotone functions of monotone arguments, certified
    signs: ``floor(100/n)`` is non-increasing — non-strict, and the detail says so);
@@ -179,9 +182,13 @@ def monotone(formula, var: str, *, box: dict | None = None, fixed: dict | None =
     sdoms = {n: table[n].domain for n in syms if n in table}
     sign = prove_sign(deriv.subs(domain_substitution(syms, sdoms)))
     how = None
+    by_factors = ""
+    if sign is None:
+        sign = _sign_by_monotone_factors(deriv, syms, var, sdoms)
+        by_factors = " (its factors: signs proved, or monotone factors signed at the domain's end)" if sign else ""
     if sign in ("positive", "nonnegative", "negative", "nonpositive"):
         claimed = "increasing" if sign in ("positive", "nonnegative") else "decreasing"
-        how = f"d/d{var} is {sign} wherever f is defined (exact){relaxed}"
+        how = f"d/d{var} is {sign} wherever f is defined (exact){by_factors}{relaxed}"
     elif sign == "zero":
         claimed, how = "constant", f"d/d{var} = 0 wherever f is defined"
     else:
@@ -349,6 +356,65 @@ def _on_unbounded(formula, var, box, unbounded, fixed, samples, seed, beyond_box
     if r.scope == "domain":       # decided on the cut domain: that is the box asked about
         return replace(r, scope="box", box={**r.box, **ends}, asked="; ".join(asked))
     return replace(r, asked="; ".join(asked))
+
+
+def _sign_by_monotone_factors(deriv, syms: dict, var: str, sdoms: dict) -> str | None:
+    """The strict sign of a derivative in ``var`` alone over ``var``'s domain, from the factors
+    of its ``together`` form: a factor's sign is proved by SymPy on the domain, or the factor
+    is monotone in ``var`` (read from its expression tree with certified signs,
+    :func:`.solve.trend`) and its sign, certified in ball arithmetic at a closed end of the
+    domain, can only grow away from 0 inside it (non-decreasing and > 0 at the lower end;
+    non-increasing and < 0 at the lower end; the mirror at an upper end). How ``log(n)/sqrt(n)``
+    is shown decreasing on n >= 8: d/dn = (2 - log n)/(2 n^{3/2}), and 2 - log n falls from
+    2 - log 8 < 0. 'positive' / 'negative', or None when a factor's sign is not shown."""
+    x = syms.get(var)
+    dom = sdoms.get(var)
+    if x is None or dom is None or deriv.free_symbols != {x} or sp.count_ops(deriv) > 200:
+        return None
+    from .solve import trend
+    sub_ = domain_substitution(syms, sdoms)
+    ends = [(e, side) for e, closed, side in ((dom.lo, dom.lo_closed, 1), (dom.hi, dom.hi_closed, -1))
+            if e is not None and closed]
+
+    def factor_sign(g) -> int | None:
+        if g.is_number:                  # a constant factor: its sign in ball arithmetic
+            node = _to_node(g)
+            sv = None if node is None else mpb.decide_sign(node, {})
+            return sv if sv in (1, -1) else None
+        s = prove_sign(g.subs(sub_))
+        if s in ("positive", "negative"):
+            return 1 if s == "positive" else -1
+        if g.is_Pow and g.exp.is_integer:
+            sb = factor_sign(g.base)
+            if sb is None:
+                return None
+            return 1 if int(g.exp) % 2 == 0 else sb
+        node = _to_node(g)
+        if node is None:
+            return None
+        t = trend(node, var, {}, dom)
+        for end, side in ends:       # side +1: the lower end, -1: the upper end
+            if t not in (1, -1):
+                break
+            sv = mpb.decide_sign(node, {var: end})
+            if sv is None or sv == 0:
+                continue
+            if t * side == sv:       # moving into the domain, g moves away from 0: keeps its sign
+                return sv
+        return None
+
+    try:
+        num, den = sp.fraction(sp.factor(sp.together(deriv)))
+        total = 1
+        for part in (num, den):
+            for g in sp.Mul.make_args(part):
+                sg = factor_sign(g)
+                if sg is None:
+                    return None
+                total *= sg
+    except (TypeError, ValueError, AttributeError, ZeroDivisionError, BoundcalcError):
+        return None
+    return "positive" if total > 0 else "negative"
 
 
 def _widen(d: Domain, lo: Fraction, hi: Fraction) -> tuple[Fraction, Fraction]:
