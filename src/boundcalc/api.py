@@ -308,7 +308,7 @@ def compare_measured(csv_path, *, paper: str, setting: str | None = None,
     from .reports.measured import measured_table
     key = _name(paper, "paper") or ""
     return measured_table(key, csv_path, setting=_name(setting, "setting", optional=True),
-                          formulas_path=formulas_path)
+                          formulas_path=formulas_path, formula=formula)
 
 
 def formula(fid: str, *, formulas_path: list[str] | None = None) -> Formula:

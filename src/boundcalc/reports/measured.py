@@ -47,12 +47,13 @@ def _read(path: Path) -> tuple[list[str], list[list[str]]]:
     return head, rows[1:]
 
 
-def measured_table(paper: str, csv_path, *, setting: str | None = None, formulas_path=None):
+def measured_table(paper: str, csv_path, *, formula, setting: str | None = None, formulas_path=None):
     """The :class:`~boundcalc.reports.table.Table` of ``paper``'s formulas beside the values
     measured in the runs of the CSV file ``csv_path`` (format: the module docstring),
-    inputs missing from a run taken from ``setting`` and the symbols' defaults. Bad input
-    raises :class:`~boundcalc.errors.BoundcalcError` in one line naming the culprit."""
-    from ..api import formula
+    inputs missing from a run taken from ``setting`` and the symbols' defaults. ``formula``
+    turns an id into a formula that evaluates (:func:`boundcalc.api.formula`, passed in by
+    :func:`boundcalc.api.compare_measured`: reports/ does not import the API layer). Bad
+    input raises :class:`~boundcalc.errors.BoundcalcError` in one line naming the culprit."""
     from ..expr.parser import parse_number
     from ..registry import get_registry
     from ..suggest import did_you_mean
