@@ -77,6 +77,13 @@ def ffile(tmp_path_factory):
     return str(p)
 
 
+@pytest.fixture(autouse=True)
+def _fifty_digits():
+    """Hand values at 50 digits, in a local precision (the global mpmath context is left alone)."""
+    with mpmath.workdps(50):
+        yield
+
+
 def run(ffile, *args):
     return subprocess.run([sys.executable, "-m", "boundcalc.cli", "--formulas", ffile, *args],
                           capture_output=True, text=True, env=ENV, timeout=180)
@@ -100,7 +107,6 @@ def test_require_not_monotone_over_the_domain_exits_3(ffile):
 
 
 def test_require_from_answers_on_the_range(ffile):
-    mpmath.mp.dps = 50
     p = run(ffile, "require", "n", "--setting", "s", "--target", "gap <= 0.1", "--from", "8", "--json")
     assert p.returncode == 0, p.stderr
     d = json.loads(p.stdout)
@@ -191,7 +197,6 @@ def test_python_api_ranges():
     from boundcalc.errors import UnsatisfiableError
     from boundcalc.services.require import require
     toml = [str(Path(__file__).resolve().parents[2] / "examples" / "my_paper.toml")]
-    mpmath.mp.dps = 50
     least = int(mpmath.ceil(((10 + mpmath.sqrt(mpmath.log(20) / 2)) / mpmath.mpf("0.1")) ** 2))
     f = boundcalc.formula("my_paper.samples_cor1", formulas_path=toml)
     vals = dict(d=100, B=1, delta="0.05", C=1, epsilon="0.1")

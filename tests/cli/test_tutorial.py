@@ -23,15 +23,15 @@ ENV = {k: v for k, v in os.environ.items() if not k.startswith("BOUNDCALC")}
 
 
 def _least_n() -> int:
-    mpmath.mp.dps = 50
-    a = 10 + mpmath.sqrt(mpmath.log(20) / 2)          # C B sqrt(d) + sqrt(log(1/delta)/2)
-    return int(mpmath.ceil((a / mpmath.mpf("0.1")) ** 2))
+    with mpmath.workdps(50):                          # local precision: the global context is left alone
+        a = 10 + mpmath.sqrt(mpmath.log(20) / 2)      # C B sqrt(d) + sqrt(log(1/delta)/2)
+        return int(mpmath.ceil((a / mpmath.mpf("0.1")) ** 2))
 
 
 def _gap(n) -> str:
-    mpmath.mp.dps = 50
-    v = (10 + mpmath.sqrt(mpmath.log(20) / 2)) / mpmath.sqrt(n)
-    return mpmath.nstr(v, 15)
+    with mpmath.workdps(50):
+        v = (10 + mpmath.sqrt(mpmath.log(20) / 2)) / mpmath.sqrt(n)
+        return mpmath.nstr(v, 15)
 
 
 def tutorial_commands() -> list[str]:

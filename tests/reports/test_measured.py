@@ -24,8 +24,14 @@ RUNS = ROOT / "examples" / "my_paper_runs.csv"
 ENV = {k: v for k, v in os.environ.items() if not k.startswith("BOUNDCALC")}
 
 
+@pytest.fixture(autouse=True)
+def _fifty_digits():
+    """Hand values at 50 digits, in a local precision (the global mpmath context is left alone)."""
+    with mpmath.workdps(50):
+        yield
+
+
 def by_hand(n, d, B, delta):
-    mpmath.mp.dps = 50
     n, d, B, delta = (mpmath.mpf(str(x)) for x in (n, d, B, delta))
     return 1 * B * mpmath.sqrt(d / n) + mpmath.sqrt(mpmath.log(1 / delta) / (2 * n))
 
