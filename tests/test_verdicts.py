@@ -33,3 +33,24 @@ def test_records_coerce_and_refuse_misspelt_words():
     assert s.status is RequireOutcome.NOT_MONOTONE
     with pytest.raises(ValueError):
         Solution("x", None, "least", False, {}, "", "no monotone")
+
+
+def test_the_smt_and_interval_layers_answer_with_their_enums():
+    from fractions import Fraction
+
+    from boundcalc.expr.domains import Domain
+    from boundcalc.expr.parser import parse
+    from boundcalc.prover.interval import IntervalOutcome, prove_interval
+    from boundcalc.prover.smt import SmtOutcome, decide_smt
+    from boundcalc.verdicts import IntervalStatus, SmtStatus
+    unit = {"x": Domain(lo=Fraction(0), lo_closed=True, hi=Fraction(1), hi_closed=True)}
+    # x**2 + 1 >= 1 holds everywhere (by hand); x - 2 >= 0 fails at every x of [0, 1]
+    assert decide_smt(parse("x**2 + 1 - 1"), ">=", unit).status is SmtStatus.PROVED
+    assert decide_smt(parse("x - 2"), ">=", unit).status is SmtStatus.SAT
+    assert prove_interval(parse("x**2 + 1"), ">=", unit).status is IntervalStatus.PROVED
+    assert prove_interval(parse("x - 2"), ">=", unit).status is IntervalStatus.DISPROVED
+    assert SmtOutcome("sat").status is SmtStatus.SAT and IntervalOutcome("budget").status is IntervalStatus.BUDGET
+    with pytest.raises(ValueError):      # the layer says 'proved' when the negated goal is unsat
+        SmtOutcome("unsat")
+    with pytest.raises(ValueError):
+        IntervalOutcome("timeout")

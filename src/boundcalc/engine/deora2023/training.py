@@ -67,17 +67,18 @@ def train(params: MHAParams, X: Array, y: Array, *, eta: float, steps: int,
     y = _check_y(y, X.shape[0])
     if (X_test is None) != (y_test is None):
         raise ValueError("give both X_test and y_test, or neither")
-    if X_test is not None:
+    test: tuple[Array, Array] | None = None
+    if X_test is not None and y_test is not None:
         X_test = _check_X(params, X_test)
-        y_test = _check_y(y_test, X_test.shape[0])
+        test = (X_test, _check_y(y_test, X_test.shape[0]))
     start = params.copy()
     p = params.copy()
     Xs = X.astype(dt)                                   # cast once, not per step
     tl, gn, dist = np.empty(steps), np.empty(steps), np.empty(steps)
     test_loss, test_steps = [], []
     for k in range(steps):
-        if X_test is not None and eval_every and k % eval_every == 0:
-            test_loss.append(_risk(p, X_test, y_test, loss))
+        if test is not None and eval_every and k % eval_every == 0:
+            test_loss.append(_risk(p, *test, loss))
             test_steps.append(k)
         dist[k] = distance(p, start).total
         _, tl[k], gn[k] = gd_step(p, Xs, y, eta, loss, dtype=dt)
@@ -87,8 +88,8 @@ def train(params: MHAParams, X: Array, y: Array, *, eta: float, steps: int,
     if steps and not np.isfinite(distance(p, start).total):
         from ..budget import Divergence
         raise Divergence(steps, "iterate")
-    if X_test is not None and eval_every:
-        test_loss.append(_risk(p, X_test, y_test, loss))
+    if test is not None and eval_every:
+        test_loss.append(_risk(p, *test, loss))
         test_steps.append(steps)
     return TrainResult(p, tl, gn, dist, np.asarray(test_loss), np.asarray(test_steps, dtype=int))
 
@@ -115,10 +116,9 @@ def train_batch(plist: list, X: Array, y: Array, *, eta: float, steps: int, loss
     for p in plist[1:]:
         _check_same(plist[0], p)
     X = np.stack([_check_X(p, x) for p, x in zip(plist, X)])
-    y = np.stack([_check_y(v, X.shape[1]) for v in np.asarray(y, dtype=np.float64)]) \
-        if np.ndim(y) == 2 and len(y) == len(plist) else None
-    if y is None:
+    if not (np.ndim(y) == 2 and len(y) == len(plist)):
         raise ValueError(f"y must have shape ({len(plist)}, {X.shape[1]})")
+    y = np.stack([_check_y(v, X.shape[1]) for v in np.asarray(y, dtype=np.float64)])
     starts = [p.copy() for p in plist]
     ps = [p.copy() for p in plist]
     Xs = X.astype(dt)

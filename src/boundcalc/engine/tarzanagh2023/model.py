@@ -154,7 +154,8 @@ def value_and_grads(X, Y, v, W, p, loss: str = "logistic",
     gv = _contract(X, (P.dl * np.asarray(Y, dtype=dt) / n)[:, None] * P.s)
     gp = _contract(P.K, P.ga)
     gW = np.outer(np.asarray(p, dtype=dt), _contract(X, P.ga))
-    return val, *(np.asarray(g, dtype=np.float64) for g in (gv, gp, gW))
+    f64 = np.float64
+    return val, np.asarray(gv, dtype=f64), np.asarray(gp, dtype=f64), np.asarray(gW, dtype=f64)
 
 
 def hvp_p_operator(X, Y, v, W, p, loss: str = "logistic"):

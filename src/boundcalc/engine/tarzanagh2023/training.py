@@ -122,7 +122,7 @@ def train(data: TokenDataset, *, params: str = "p", lr: float, steps: int,
     W = np.array(data.W if W0 is None else W0, dtype=np.float64)
     ref = None if reference is None else np.asarray(reference, dtype=np.float64)
     X, Y = data.X, data.Y
-    rec = {k: [] for k in ("step", "p", "v", "W", "loss", "gn", "att", "corr")}
+    rec: dict[str, list] = {k: [] for k in ("step", "p", "v", "W", "loss", "gn", "att", "corr")}
 
     def record(t, val, g):
         rec["step"].append(t)

@@ -2,6 +2,8 @@
 """
 from __future__ import annotations
 
+from typing import Any
+
 from boundcalc.experiments.settings import require as _require
 
 PAPER = "anon2025"
@@ -19,7 +21,7 @@ SETTINGS: dict[str, tuple[object, str]] = {
 
 # Table 1 of the paper (App. B, "Lowest test loss and the epoch at which it was achieved for
 # different values of d_m and N"; MNIST 0 vs 1, one run per cell)
-PAPER_TABLE1 = [
+PAPER_TABLE1: list[dict[str, Any]] = [
     {"d_m": 64, "N": 400, "lowest_test_loss": 0.1048, "epoch": 147},
     {"d_m": 64, "N": 1200, "lowest_test_loss": 0.0668, "epoch": 165},
     {"d_m": 64, "N": 10000, "lowest_test_loss": 0.0263, "epoch": 546},

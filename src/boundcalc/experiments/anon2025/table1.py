@@ -2,6 +2,8 @@
 """
 from __future__ import annotations
 
+from typing import Any
+
 from pathlib import Path
 
 import numpy as np
@@ -19,8 +21,8 @@ from .settings import PAPER_TABLE1
 # d_m = 4096, N = 400: 587, 588, 497 s; d_m = 1024, N = 400: 126, 125, 123 s; d_m = 64: 2.6 s
 # (N = 100) to 17.8 s (N = 800).
 SECONDS_PER_EXAMPLE_EPOCH = {64: 5.0e-5, 1024: 6.9e-4, 4096: 3.1e-3}
-TABLE1_REDUCED = {"cells": [(64, 100), (64, 400)], "seeds": 3, "epochs": 200}
-TABLE1_FULL = {"cells": [(4096, 400), (1024, 400), (64, 100), (64, 200), (64, 400), (64, 800)], "seeds": 3,
+TABLE1_REDUCED: dict[str, Any] = {"cells": [(64, 100), (64, 400)], "seeds": 3, "epochs": 200}
+TABLE1_FULL: dict[str, Any] = {"cells": [(4096, 400), (1024, 400), (64, 100), (64, 200), (64, 400), (64, 800)], "seeds": 3,
                "epochs": 300}
 
 
@@ -174,7 +176,7 @@ def plot_table1(out: dict, plot_dir) -> list[str]:
     from boundcalc.reports import plots as rp
     data = out["setup"]["data_key"]
     nseeds = len(out["setup"]["seeds"])
-    series = {}
+    series: dict[str, dict[str, Any]] = {}
     for dm in sorted({o["d_m"] for o in out["ours"]}):
         row_ = [o for o in out["ours"] if o["d_m"] == dm]
         lo = [o["lowest_test_loss"]["mean"] - (o["lowest_test_loss"]["low"] or o["lowest_test_loss"]["mean"])

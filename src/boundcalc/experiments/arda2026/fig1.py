@@ -2,6 +2,8 @@
 """
 from __future__ import annotations
 
+from typing import Any
+
 from ..settings import as_int, bad
 from .bounds import bounds_at
 from .laws import PAPER_SOURCE, _slope_txt, _yerr, scaling_laws, slope_verdict
@@ -9,7 +11,7 @@ from .measure import _points
 from .settings import PAPER, eta_of, parse_settings
 from .timing import estimate_seconds, estimate_wall_seconds
 
-FULL = {"widths": "8,16,32,64,128,256", "d": 8, "T": 16, "n": 5000, "R": 16, "pool": 8192, "nu": "3,3,3",
+FULL: dict[str, Any] = {"widths": "8,16,32,64,128,256", "d": 8, "T": 16, "n": 5000, "R": 16, "pool": 8192, "nu": "3,3,3",
         "rho": "3,3,3", "tau": 4000, "eta": "paper", "weights": "uniform", "teacher": "paper", "seeds": 10}
 REDUCED = {"widths": "8,16,32,64,128", "n": 1000, "pool": 4096, "tau": 1000, "seeds": 4}
 SHORT = {"eps_lin_sup": "eps_lin sup (Lemma 3)", "eps_lin_mean": "eps_lin mean (authors' code)",
@@ -99,7 +101,7 @@ def rows_fig1(out: dict) -> dict:
     """The paper-vs-ours rows and the not-run estimate, from the reproduction's JSON alone
     (``record --replot`` re-derives them)."""
     where = "" if out["settings"].get("teacher", "paper") == "paper" else " (authors'-code teacher)"
-    derived = {"paper_vs_ours": _fig1_rows(out["laws"], where)}
+    derived: dict[str, Any] = {"paper_vs_ours": _fig1_rows(out["laws"], where)}
     if len(out["seeds"]) < FULL["seeds"]:
         full = parse_settings(FULL)
         f32 = {**full, "dtype": "float32"}

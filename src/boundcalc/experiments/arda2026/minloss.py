@@ -3,6 +3,8 @@ ranges.
 """
 from __future__ import annotations
 
+from typing import Any
+
 import math
 
 import numpy as np
@@ -17,7 +19,7 @@ STUDY_BASE = {"widths": "8,16,32,64,128", "n": 500, "pool": 2048, "tau": 1000, "
 STUDY_FULL = {"seeds": 5}
 # (name, what the condition changes in the base settings); "eta_sqrt_tau": k sets eta = k/sqrt(tau)
 # at the base's tau.  Each condition's label is written from the settings it ran with.
-MINLOSS_CONDITIONS = (
+MINLOSS_CONDITIONS: tuple[tuple[str, dict[str, Any]], ...] = (
     ("baseline", {}),
     ("shorter horizon", {"tau": 250}),
     ("paper's horizon", {"tau": 4000}),

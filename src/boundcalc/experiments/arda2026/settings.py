@@ -36,7 +36,7 @@ def _triple(name, v) -> tuple[float, float, float]:
     parts = v.split(",") if isinstance(v, str) else list(v) if isinstance(v, (list, tuple)) else None
     if parts is None or len(parts) != 3:
         bad(name, f"expected three numbers 'a,b,c', got {v!r}")
-    t = tuple(as_float(name, p) for p in parts)
+    t = (as_float(name, parts[0]), as_float(name, parts[1]), as_float(name, parts[2]))
     if any(x <= 0 for x in t):
         bad(name, f"all three must be > 0, got {v!r}")
     return t

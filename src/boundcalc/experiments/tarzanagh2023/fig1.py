@@ -2,6 +2,8 @@
 """
 from __future__ import annotations
 
+from typing import Any
+
 from pathlib import Path
 
 import numpy as np
@@ -21,7 +23,7 @@ def _fig1_run(data, dirs: dict, p0, steps: int, dtype: str) -> dict:
     tr = tz.train(data, lr=0.1, steps=steps, normalized=True, p0=p0, dtype=dtype)
     p = tr.p[-1]
     corr = {name: tz.correlation(p, np.array(v["p"])) for name, v in dirs.items()}
-    best = max(corr, key=corr.get)
+    best = max(corr, key=lambda name: corr[name])
     rep = tz.selection_report(data, p)
     return {"p0": np.asarray(p0).tolist(), "p_final": p.tolist(),
             "p_norm": float(np.linalg.norm(p)), "alpha": rep.alpha.tolist(),
@@ -58,7 +60,7 @@ def run_fig1(*, seed: int = 0, full: bool = False, jobs: int = 1, backend: str =
                 "b": "depending on p(0), GD converges to the GMM or to the LMM (Thm 3)",
                 "c": "GD converges to max-margin directions (GMM/LMM); repository's 1/2||p^mm*||^2 = "
                      "0.31319 with torch-seed-0 noise (our noise differs)"}
-    out = {"name": "tarzanagh2023-fig1", "setup": {"lr": 0.1, "normalized": True, "steps": steps,
+    out: dict[str, Any] = {"name": "tarzanagh2023-fig1", "setup": {"lr": 0.1, "normalized": True, "steps": steps,
                                                    "loss": "logistic", "seed": seed, "dtype": dtype},
            "panels": {}}
     got, ref = [], []

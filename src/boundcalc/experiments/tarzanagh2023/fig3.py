@@ -2,6 +2,8 @@
 """
 from __future__ import annotations
 
+from typing import Any
+
 from pathlib import Path
 
 import numpy as np
@@ -64,7 +66,7 @@ def run_fig3(*, seed: int = 0, full: bool = False, jobs: int = 1, backend: str =
     dtype = _dtype(dtype)
     steps = 1000 if steps is None else as_int("steps", steps)
     _require(isinstance(steps, int) and steps >= 1, "steps", "a positive integer", steps)
-    out = {"name": "tarzanagh2023-fig3", "setup": {"lr": 0.1, "normalized": True, "steps": steps,
+    out: dict[str, Any] = {"name": "tarzanagh2023-fig3", "setup": {"lr": 0.1, "normalized": True, "steps": steps,
                                                    "loss": "logistic", "p0": [0, -1], "v0": [-1, 0],
                                                    "dtype": dtype},
            "panels": {}}

@@ -2,6 +2,8 @@
 """
 from __future__ import annotations
 
+from typing import Any
+
 import math
 from pathlib import Path
 
@@ -139,7 +141,7 @@ def run_fig9(*, seed: int = 0, full: bool = False, jobs: int = 1, backend: str =
                         desc="fig9 float64 check")
         got = [b for c, b in zip(configs, batches) if c in firsts]
         accuracy = _fig9_precision(dims, seed, got, ref, dtype)
-    out = {
+    out: dict[str, Any] = {
         "name": "tarzanagh2023-fig9",
         "setup": {**base, "dims": list(dims), "trials_per_d": trials, "seed": seed, "full": full,
                   "init": "p(0) = 0.01 N(0, I) (not stated in the paper; the repository's default)",

@@ -2,6 +2,11 @@
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from rich.console import RenderableType
+
 
 def _fmt(x, digits: int = 4) -> str:
     if x is None:
@@ -34,7 +39,7 @@ def render_fig9(data: dict):
         ours = r["ours"]
         ours = ", ".join(f"{k}: {_fmt(v, 3)}" for k, v in ours.items()) if isinstance(ours, dict) else _fmt(ours, 5)
         f.add_row(r["claim"], str(r["paper"]), ours, "yes" if r["reproduced"] else "NO")
-    parts = [t, f, f"init: {su['init']}"]
+    parts: list[RenderableType] = [t, f, f"init: {su['init']}"]
     if data.get("paper_vs_ours"):
         from boundcalc.experiments.paper_vs_ours import rich_table
         parts.append(rich_table(data["paper_vs_ours"]))
@@ -48,7 +53,7 @@ def render_fig1(data: dict):
     from rich.console import Group
     from rich.table import Table as RTable
 
-    parts = []
+    parts: list[RenderableType] = []
     for key, panel in data["panels"].items():
         t = RTable(title=f"Fig. 1({key}) — {panel['instance']}; paper: {panel['paper']}")
         for col in ("p(0)", "||p(T)||", "alpha", "converged to", "corr", "saturation"):
@@ -81,7 +86,7 @@ def render_fig3(data: dict):
                   f"{p['avg_logistic_probability']:.6f}", p["paper"])
     from rich.console import Group
 
-    parts = [t]
+    parts: list[RenderableType] = [t]
     if data.get("paper_vs_ours"):
         from boundcalc.experiments.paper_vs_ours import rich_table
         parts.append(rich_table(data["paper_vs_ours"]))
