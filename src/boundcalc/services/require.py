@@ -229,7 +229,7 @@ def require(paper: str, setting_name: str | None, overrides: dict[str, str], *,
         inline[sym] = expr
         derived[sym] = (value, text, "derived")
     for node, text in setting.constraints:
-        rel = substitute(reg.resolve(node, paper), inline)
+        rel = _relation(substitute(reg.resolve(node, paper), inline), f"constraint {text}")
         if var in rel.symbols():
             continue
         missing = rel.symbols() - env.keys()
@@ -251,7 +251,7 @@ def require(paper: str, setting_name: str | None, overrides: dict[str, str], *,
             items.append((fid, spec.title, spec.source, spec.status, spec.note, reg.resolved(fid),
                           reg.resolved(fid).symbols()))
     for fid, title, source, status, note, node, raw_syms in items:
-        rel = substitute(node, inline)
+        rel = _relation(substitute(node, inline), fid)
         if var not in rel.symbols():
             if tgt is not None:
                 raise BoundcalcError(f"the target {target!r} does not involve {var} in {setting.id}")
@@ -288,8 +288,7 @@ def _solve(rel: Rel, var: str, env: dict, paper, domain, *, what: str, fallback:
             return sol
         # the first evidence covers a default box only: re-examine the range the answer rests on
         # ('least': every value below it; 'greatest': values above it, here up to 2*answer + 100)
-        ans = sol.value if sol.integer else sol.certificate.get("holds_at")
-        ans_f = Fraction(ans) if sol.integer else Fraction(str(ans))
+        ans_f = Fraction(int(sol.value)) if sol.integer else Fraction(str(sol.certificate.get("holds_at")))
         if sol.direction == "least":
             lo = domain.lo if domain.lo is not None else ans_f - 2 * abs(ans_f) - 100
             span, covers = (lo, ans_f), f"covers every {var} below the answer"
@@ -326,6 +325,13 @@ def _solve(rel: Rel, var: str, env: dict, paper, domain, *, what: str, fallback:
     sol = solve_relation(rel, var, env, domain, what=what, structural=None, scope=rng)   # unknown: say so
     sol.monotone = f"unknown ({m.detail}); " + sol.monotone
     return sol
+
+
+def _relation(node: Node, what: str) -> Rel:
+    """``node`` as the relation it is (a substituted relation stays one; the type cannot say so)."""
+    if not isinstance(node, Rel):
+        raise BoundcalcError(f"{what} is not a relation 'lhs OP rhs'")
+    return node
 
 
 def _in_own_terms(cert: dict, rel: Rel, var: str, env: dict) -> None:
