@@ -8,6 +8,14 @@ Determinism: budgets are work (z3 rlimit, interval boxes, candidate counts) and 
 process's CPU time (the decision's deadline, ``CPU_SAFETY`` x its seconds, and the SymPy
 layer's limit, :func:`time_limit`), never wall time, which depends on the machine's load;
 z3's wall-clock timeout is only a safety net at ``WALL_SAFETY`` x its budget.
+
+Soundness contract: none to give — this module decides nothing. It only bounds the work
+of the layers above it; a layer that runs out of a budget here must answer "unknown",
+never a verdict.
+
+Layer order (bottom to top; each imports only layers below it, tested in
+tests/test_import_graph.py): budget < facts, sampling, symbolic < exact_layer, smt <
+interval, search < identity, integers < decide.
 """
 from __future__ import annotations
 

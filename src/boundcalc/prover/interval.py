@@ -14,6 +14,11 @@ pieces that reach ``t = 1`` (x up to infinity) or an open end of the domain cann
 enclosed in ball arithmetic; they are closed by the SMT layer on that piece alone (where
 the tangent bounds are much tighter than on the whole domain), within a budget of calls. Equalities are never proved here (only constants are).
 Budget: a number of boxes and seconds.
+
+Soundness contract: "proved" means every box of a cover of the (compactified) domain has a
+certified sign of the goal in arb ball arithmetic (or was closed by the SMT layer, with
+that layer's contract); "disproved" returns only a candidate point, which the caller
+re-certifies before reporting; running out of boxes or CPU seconds is "budget".
 """
 from __future__ import annotations
 

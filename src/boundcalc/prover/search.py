@@ -8,6 +8,10 @@ Theta = 1 in Tarzanagh et al.'s Lemma 14), and, in the deep pass, from a local s
 around the best candidates. NumPy only ranks candidates; every reported counterexample is
 a point of exact rationals at which the violation and every assumption are re-checked in
 ball arithmetic (or exactly), so a reported counterexample is certified.
+
+Soundness contract: never proves. Every counterexample it returns is a point of exact
+rationals inside the domains at which every assumption holds and the relation fails,
+each re-checked exactly or in ball arithmetic; running out of time returns None.
 """
 from __future__ import annotations
 
