@@ -20,10 +20,17 @@ ROLES = ("input", "constant", "measured")
 
 
 class Symbol(Record, frozen=True):
+<<<<<<< HEAD
     """A symbol of a paper: its description, LaTeX, :class:`Domain`, default value and
     role (``input``, ``constant`` or ``measured``). An *indexed* symbol (``s[i]``) names
     its ``index`` and the index ``range`` (two trees, ``lo .. hi``, e.g. ``1 .. L``); its
     domain is that of every component, and its value is a vector or one number for all."""
+=======
+    """A symbol of a paper: its description, LaTeX (unique in its file), :class:`Domain`,
+    default value, role (``input``, ``constant`` or ``measured``) and, where the paper writes
+    several symbols with one letter, that letter (``printed``: read in printed LaTeX, where
+    the formula's expression settles which symbol it is)."""
+>>>>>>> main
     paper: str
     name: str
     description: str
@@ -31,6 +38,7 @@ class Symbol(Record, frozen=True):
     domain: Domain
     default: Fraction | None = None
     role: str = "input"
+<<<<<<< HEAD
     index: str = ""
     range: tuple | None = None        # (lo, hi) trees of an indexed symbol
 
@@ -38,11 +46,20 @@ class Symbol(Record, frozen=True):
     def is_indexed(self) -> bool:
         """Whether the symbol is indexed (``s[i]``, a vector value)."""
         return bool(self.index)
+=======
+    printed: str = ""             # how the paper writes it when it reuses one letter for several symbols
+>>>>>>> main
 
     @property
     def is_constant(self) -> bool:
         """Whether the symbol is one of the paper's constants (role ``constant``)."""
         return self.role == "constant"
+
+    def with_domain(self, domain: Domain) -> Symbol:
+        """This symbol with ``domain`` instead of its own (a search range of ``require``, an
+        unbounded ``monotone --box``)."""
+        return Symbol(self.paper, self.name, self.description, self.latex, domain, self.default, self.role,
+                      self.printed)
 
 
 class FormulaSpec(Record, frozen=True):
