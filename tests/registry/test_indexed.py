@@ -13,7 +13,7 @@ from boundcalc.registry.model import Symbol
 
 
 def _sym(name, lo, hi):
-    return Symbol("p", name, "d", name, parse_domain("positive"), None, "input", "i", (parse(lo), parse(hi)))
+    return Symbol("p", name, "d", name, parse_domain("positive"), index="i", range=(parse(lo), parse(hi)))
 
 
 TABLE = {"s": _sym("s", "1", "L"), "t": _sym("t", "0", "2*L - 1"),

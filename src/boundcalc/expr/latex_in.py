@@ -210,15 +210,10 @@ class Names:
     indexed: frozenset = frozenset()  # names of the indexed symbols (``s_{i}`` is s[i])
 
 
-<<<<<<< HEAD
-def names(symbols: dict[str, str], formulas: dict[str, tuple[str, str]] | None = None,
+def names(symbols: dict[str, str | tuple[str, ...]], formulas: dict[str, tuple[str, str]] | None = None,
           indexed: frozenset = frozenset()) -> Names:
-    """Names from ``symbols`` {name: latex} and ``formulas`` {name: (kind, printed latex)}:
-=======
-def names(symbols: dict[str, str | tuple[str, ...]], formulas: dict[str, tuple[str, str]] | None = None) -> Names:
     """Names from ``symbols`` {name: latex, or a tuple of its spellings (its ``latex`` and the
     letter the paper prints for it)} and ``formulas`` {name: (kind, printed latex)}:
->>>>>>> main
     a formula is named by the quantity its printed LaTeX defines or bounds (the left side
     of its first top-level relation, or the side named by ``=:``), for definitions and
     bounds only. A symbol wins over a formula written the same way."""

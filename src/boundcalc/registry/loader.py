@@ -208,12 +208,8 @@ def _load_symbols(path: Path, paper: Paper, table: Any) -> None:
             raise _fail(path, where, "a symbol name must be an ASCII identifier")
         if reserved(name):
             raise _fail(path, where, f"symbol name {reserved(name)}; choose another name")
-<<<<<<< HEAD
         _fields(path, where, t, {"description", "domain"},
-                {"latex", "default", "role", "note", "index", "range"})
-=======
-        _fields(path, where, t, {"description", "domain"}, {"latex", "printed", "default", "role", "note"})
->>>>>>> main
+                {"latex", "printed", "default", "role", "note", "index", "range"})
         domain = parse_domain(_str(path, where, t["domain"], "domain"), where=f"{path.name}: {where}")
         role = t.get("role", "input")
         if role not in ROLES:
@@ -227,8 +223,9 @@ def _load_symbols(path: Path, paper: Paper, table: Any) -> None:
             raise _fail(path, where, "an absolute constant (role = 'constant') needs a default")
         index, rng = _index_range(path, where, t)
         paper.symbols[name] = Symbol(paper.key, name, _str(path, where, t["description"], "description"),
-<<<<<<< HEAD
-                                     t.get("latex", name), domain, default, role, index, rng)
+                                     _str(path, where, t.get("latex", name), "latex"), domain, default, role,
+                                     _str(path, where, t.get("printed", ""), "printed"), index, rng)
+    _unique_latex(path, paper)
     for name, sym in paper.symbols.items():
         if sym.is_indexed:
             where = f"[symbols.{name}]"
@@ -239,6 +236,22 @@ def _load_symbols(path: Path, paper: Paper, table: Any) -> None:
             for n in sorted(lo_end.symbols() | hi_end.symbols()):
                 if n not in paper.symbols or paper.symbols[n].is_indexed:
                     raise _fail(path, where, f"range names {n!r}, which is not a plain symbol of the file")
+
+
+def _unique_latex(path: Path, paper: Paper) -> None:
+    """Two symbols of one file never share their LaTeX (a sheet, a table or a LaTeX round trip
+    could not tell them apart): where the paper itself writes both with one letter, each gets
+    its own ``latex`` and the paper's letter goes in ``printed``."""
+    seen: dict[str, str] = {}
+    for name, sym in paper.symbols.items():
+        key = " ".join(sym.latex.split())
+        if not key:
+            continue
+        if key in seen:
+            raise _fail(path, f"[symbols.{name}]", f"latex {sym.latex!r} is also the LaTeX of symbol "
+                                                   f"{seen[key]!r}; give each its own (where the paper writes "
+                                                   f"both this way, put that in printed = {sym.latex!r})")
+        seen[key] = name
 
 
 def _index_range(path: Path, where: str, t: dict) -> tuple[str, tuple | None]:
@@ -295,27 +308,6 @@ def _check_scopes(path: Path, where: str, node: Node, paper: Paper, uses: tuple[
             stack.extend((c, bound) for c in (n.lo, n.hi))
             continue
         stack.extend((c, bound) for c in n.children())
-=======
-                                     _str(path, where, t.get("latex", name), "latex"), domain, default, role,
-                                     _str(path, where, t.get("printed", ""), "printed"))
-    _unique_latex(path, paper)
-
-
-def _unique_latex(path: Path, paper: Paper) -> None:
-    """Two symbols of one file never share their LaTeX (a sheet, a table or a LaTeX round trip
-    could not tell them apart): where the paper itself writes both with one letter, each gets
-    its own ``latex`` and the paper's letter goes in ``printed``."""
-    seen: dict[str, str] = {}
-    for name, sym in paper.symbols.items():
-        key = " ".join(sym.latex.split())
-        if not key:
-            continue
-        if key in seen:
-            raise _fail(path, f"[symbols.{name}]", f"latex {sym.latex!r} is also the LaTeX of symbol "
-                                                   f"{seen[key]!r}; give each its own (where the paper writes "
-                                                   f"both this way, put that in printed = {sym.latex!r})")
-        seen[key] = name
->>>>>>> main
 
 
 def _bind_names(path: Path, where: str, node: Node, paper: Paper, uses: tuple[str, ...]) -> Node:

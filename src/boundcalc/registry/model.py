@@ -20,17 +20,12 @@ ROLES = ("input", "constant", "measured")
 
 
 class Symbol(Record, frozen=True):
-<<<<<<< HEAD
-    """A symbol of a paper: its description, LaTeX, :class:`Domain`, default value and
-    role (``input``, ``constant`` or ``measured``). An *indexed* symbol (``s[i]``) names
-    its ``index`` and the index ``range`` (two trees, ``lo .. hi``, e.g. ``1 .. L``); its
-    domain is that of every component, and its value is a vector or one number for all."""
-=======
     """A symbol of a paper: its description, LaTeX (unique in its file), :class:`Domain`,
     default value, role (``input``, ``constant`` or ``measured``) and, where the paper writes
     several symbols with one letter, that letter (``printed``: read in printed LaTeX, where
-    the formula's expression settles which symbol it is)."""
->>>>>>> main
+    the formula's expression settles which symbol it is). An *indexed* symbol (``s[i]``)
+    names its ``index`` and the index ``range`` (two trees, ``lo .. hi``, e.g. ``1 .. L``);
+    its domain is that of every component, and its value is a vector or one number for all."""
     paper: str
     name: str
     description: str
@@ -38,7 +33,7 @@ class Symbol(Record, frozen=True):
     domain: Domain
     default: Fraction | None = None
     role: str = "input"
-<<<<<<< HEAD
+    printed: str = ""             # how the paper writes it when it reuses one letter for several symbols
     index: str = ""
     range: tuple | None = None        # (lo, hi) trees of an indexed symbol
 
@@ -46,9 +41,6 @@ class Symbol(Record, frozen=True):
     def is_indexed(self) -> bool:
         """Whether the symbol is indexed (``s[i]``, a vector value)."""
         return bool(self.index)
-=======
-    printed: str = ""             # how the paper writes it when it reuses one letter for several symbols
->>>>>>> main
 
     @property
     def is_constant(self) -> bool:

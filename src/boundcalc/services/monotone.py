@@ -42,14 +42,9 @@ import sympy as sp
 from ..backends import mp as mpb
 from ..backends.sym import expand_special, from_sympy
 from ..errors import BoundcalcError
-<<<<<<< HEAD
-from ..expr.domains import Domain
-from ..expr.indexed import instantiate
-from ..expr.nodes import BigOp, Indexed, Node, Num, Rel, Sym, sub
-=======
 from ..expr.domains import Domain, infinite_end, search_range
-from ..expr.nodes import Node, Num, Rel, Sym, sub, substitute
->>>>>>> main
+from ..expr.indexed import instantiate
+from ..expr.nodes import BigOp, Indexed, Node, Num, Rel, Sym, sub, substitute
 from ..expr.parser import parse_number
 from ..expr.singularities import is_smooth_language
 from .continuity import continuity
