@@ -44,7 +44,7 @@ from ..backends.sym import expand_special, from_sympy
 from ..errors import BoundcalcError
 from ..expr.domains import Domain, infinite_end, search_range
 from ..expr.indexed import instantiate
-from ..expr.nodes import BigOp, Indexed, Node, Num, Rel, Sym, sub, substitute
+from ..expr.nodes import BigOp, Indexed, Node, Num, Rel, Sym, sub
 from ..expr.parser import parse_number
 from ..expr.singularities import is_smooth_language
 from .continuity import continuity
