@@ -34,7 +34,7 @@ from .escape import _COMBINING, _GREEK, _LATEX_SPECIAL, UNICODE_MATH, latex_esca
 # they only group an exponent -- ``N^(-c)``, ``R^(1/2)`` --; a parenthesised subscript drops
 # them: ``min_(s<τ)``),
 # ``Φ~`` (tilde), ``s-bar`` / ``sigma_bar`` (bar), ``sqrt(T)`` / ``sqrt 2``, ``||x||``
-# (norm), ``<=`` ``>=`` ``!=`` ``->`` ``>~`` ``<~``, ``f*`` (star), ``)_t`` (a script on a
+# (norm), ``inf`` (infinity: ``||X||_{2,inf}``), ``sum_t``, ``<=`` ``>=`` ``!=`` ``->`` ``>~`` ``<~``, ``f*`` (star), ``)_t`` (a script on a
 # parenthesis), Greek names and letters, numbers (set by :func:`~.numfmt.restyle_number`
 # in the one number style, with a true minus), `` - `` between operands (a minus), and
 # ``True``/``False`` (words: yes/no).
@@ -42,7 +42,8 @@ _GREEK_NAMES = set(_GREEK) - {"omicron", "varsigma"} | {"Gamma", "Delta", "Theta
                                                           "Sigma", "Phi", "Psi", "Omega", "varepsilon", "eps"}
 _GREEK_CHARS = {ch for ch, tex in UNICODE_MATH.items() if tex[1:] in _GREEK_NAMES | {"epsilon", "varphi",
                                                                                       "vartheta"}}
-_OPERATORS = {"min": r"\min", "max": r"\max", "sup": r"\sup", "inf": r"\inf", "log": r"\log", "exp": r"\exp",
+_OPERATORS = {"min": r"\min", "max": r"\max", "sup": r"\sup", "inf": r"\infty", "log": r"\log", "exp": r"\exp",
+              "sum": r"\sum", "prod": r"\prod",
               "lim": r"\lim", "det": r"\det", "argmax": r"\operatorname{arg\,max}",
               "argmin": r"\operatorname{arg\,min}"}
 _RELS = {"<=": r"\leq", ">=": r"\geq", "!=": r"\neq", "->": r"\to", ">~": r"\gtrsim", "<~": r"\lesssim"}
@@ -247,6 +248,14 @@ def ascii_math(text: str) -> str:
             math(atom[0])
             i = atom[1]
             continue
+        # a single letter beside a relation or an operator is a variable: H = 32, <= P, 1/K
+        if c.isascii() and c.isalpha() and not _IDENT_CHAR.match(prev) and prev not in "'\\" and \
+                not _IDENT_CHAR.match(text[i + 1:i + 2] or " ") and text[i + 1:i + 2] != "'" and \
+                (re.match(r"\s*(?:[=<>≤≥≲≳+*/·×]|- )", text[i + 1:]) or re.search(r"(?:[=<>≤≥≲≳+*/·×(]| -)\s*$", text[:i])
+                 and not re.match(r"\s*[A-Za-z]", text[i + 1:])):
+            math(c)
+            i += 1
+            continue
         two = text[i:i + 2]
         if two == "||":
             math(r"\|")
@@ -282,6 +291,11 @@ def ascii_math(text: str) -> str:
             else:
                 math("-")
                 i += 1
+            continue
+        if c == "-" and not plain and out and out[-1].startswith("\\ensuremath") and \
+                re.match(r"[\w(]", text[i + 1:i + 2] or " "):            # N-1 after the variable N
+            math("-")
+            i += 1
             continue
         if c in "-~" and prev == " " and text[i + 1:i + 2] == " ":
             math("-" if c == "-" else r"\sim")          # a binary minus; '~' between operands
