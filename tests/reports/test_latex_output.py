@@ -198,9 +198,8 @@ def table_document(tex: str, twocolumn: bool) -> str:
 
 
 # Known open (issue 19): with full notes deora2023's and arda2026's tables are taller than a
-# page even in two columns (--long is the way there); the
-# tarzanagh2023 sheet has one 4 pt overfull line in two columns. Strict: the mark fails the
-# moment a case starts passing.
+# page even in two columns (--long is the way there). Strict: the mark fails the moment a
+# case starts passing.
 _TALL = pytest.mark.xfail(strict=True, reason="full notes are taller than a page: --long (issue 19, open)")
 
 
@@ -235,8 +234,7 @@ def test_table_variants_compile_in_one_pass(paper, variant, tmp_path):
 
 
 _SHEET_CASES = [pytest.param(p, two, id=f"{p}-{'twocolumn' if two else 'article'}",
-                             marks=pytest.mark.xfail(strict=True, reason="one 4 pt overfull line (issue 19, open)")
-                             if (two and p == "tarzanagh2023") else ())
+                             )
                 for p in PAPERS for two in (False, True)]
 
 

@@ -246,7 +246,9 @@ def sheet_latex(key: str, formulas_path=None) -> str:
                    f"Domain: {_t(_domain(s))}" + (f"; default {latex_escape(default)}" if default else "") + ".")
     out += ["\\par\\endgroup", "\\subsection*{Formulas}"]
     for f in fs:
-        out.append(f"\\subsubsection*{{\\texttt{{{latex_escape(f.id)}}}: {_t(f.name)}}}")
+        # a long id may break after its dot and underscores (in two columns it is wider than a line)
+        fid = latex_escape(f.id).replace(".", ".\\allowbreak{}").replace("\\_", "\\_\\allowbreak{}")
+        out.append(f"\\subsubsection*{{\\texttt{{{fid}}}: {_t(f.name)}}}")
         out.append(f"\\noindent\\textbf{{{latex_escape(f.kind.capitalize())}}}; source: "
                    f"{_t(f.source)}; status: \\emph{{{latex_escape(f.status)}}}.\\par")
         if f.latex_printed:
