@@ -261,3 +261,35 @@ def test_long_table_with_full_notes_compiles(paper, tmp_path):
     for _ in range(3):
         c = compile_once(doc, tmp_path, paper)
     assert (c["errors"], c["overfull"], c["too large"], c["rerun"]) == ([], [], [], []), c
+
+
+# ---------------------------------------------------------------------------- LaTeX fields
+_PAPER = '''[paper]
+key = "texfields"
+title = "A paper"
+authors = "A. Author"
+reference = "nowhere"
+
+[symbols.x]
+description = "x_hat, the estimate"
+domain = "real"
+description_latex = {value}
+'''
+
+
+@pytest.mark.parametrize("value, why", [
+    (r"'$\hat x$, the estimate'", None),
+    (r"'$\hat x, the estimate'", "an unpaired '$'"),
+    (r"'$\frac{{1}}{{x$'", "unclosed '{'"),
+    (r"'\input{{secrets}} $x$'", "the command \\input is not allowed"),
+])
+def test_latex_fields_are_checked_and_used(tmp_path, value, why):
+    f = tmp_path / "texfields.toml"
+    f.write_text(_PAPER.format(value=value))
+    r = CliRunner().invoke(app, ["--formulas", str(f), "sheet", "texfields"])
+    if why is None:
+        assert r.exit_code == 0, r.output
+        assert r"$\hat x$, the estimate" in r.stdout and "x\\_hat" not in r.stdout
+    else:
+        assert r.exit_code != 0 and "description_latex" in str(r.exception) and why in str(r.exception), \
+            (r.output, r.exception)

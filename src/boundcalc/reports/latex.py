@@ -25,6 +25,7 @@ REQUIRES = ("% requires \\usepackage[T1]{fontenc}, amsmath, amssymb, booktabs, s
             "threeparttable, tabularx")
 
 from .escape import _COMBINING, _GREEK, _LATEX_SPECIAL, UNICODE_MATH, latex_escape  # noqa: F401  (the one LaTeX escaper)
+from .escape import _tokens, latex_balance_error, latex_text_error  # noqa: F401  (LaTeX checks)
 
 
 # ---------------------------------------------------------------------------- ASCII math
@@ -326,19 +327,6 @@ _OPENERS = {"left", "langle", "lceil", "lfloor", "{"}
 _CLOSERS = {"right", "rangle", "rceil", "rfloor", "}"}
 
 
-def _tokens(tex: str):
-    """``(position, token)``: a command (``\\le``, ``\\{``) or one character."""
-    i = 0
-    while i < len(tex):
-        if tex[i] == "\\":
-            m = re.compile(r"\\(?:[A-Za-z]+|.)", re.S).match(tex, i)
-            yield i, m.group(0)
-            i = m.end()
-        else:
-            yield i, tex[i]
-            i += 1
-
-
 def _depth_step(tok: str) -> int:
     """+1 for anything that opens a group -- ``{``, ``(``, ``[``, ``\\{``, ``\\left``,
     ``\\langle`` ... --, -1 for what closes one, 0 otherwise."""
@@ -374,47 +362,6 @@ def split_relation(tex: str) -> list[tuple[str, str]]:
         depth += _depth_step(tok)
     parts.append((tex[start:].strip(), ""))
     return parts
-
-
-_ENV = re.compile(r"\\(begin|end)\s*\{([^{}]*)\}")
-
-
-def latex_balance_error(tex: str) -> str:
-    """Why ``tex`` is not balanced math (``""`` if it is): an unmatched brace (``\\{``
-    and ``\\}`` are text, not braces), ``\\left`` without ``\\right`` or the reverse, a
-    ``\\begin{env}`` not closed by its own ``\\end{env}``, or a ``$`` (which would end
-    the surrounding math)."""
-    depth, lr, envs = 0, 0, []
-    for i, tok in _tokens(tex):
-        if tok == "{":
-            depth += 1
-        elif tok == "}":
-            depth -= 1
-            if depth < 0:
-                return f"unmatched '}}' at position {i}"
-        elif tok == "$":
-            return f"'$' at position {i} inside math"
-        elif tok == "\\left":
-            lr += 1
-        elif tok == "\\right":
-            lr -= 1
-            if lr < 0:
-                return f"\\right without \\left at position {i}"
-        elif tok in ("\\begin", "\\end"):
-            m = _ENV.match(tex, i)
-            if not m:
-                return f"{tok} without an environment name at position {i}"
-            if tok == "\\begin":
-                envs.append(m.group(2))
-            elif not envs or envs.pop() != m.group(2):
-                return f"\\end{{{m.group(2)}}} does not close the open environment at position {i}"
-    if depth:
-        return f"{depth} unclosed '{{'"
-    if lr:
-        return f"{lr} \\left without \\right"
-    if envs:
-        return f"\\begin{{{envs[-1]}}} not closed"
-    return ""
 
 
 def quantity_latex(printed: str) -> str:
