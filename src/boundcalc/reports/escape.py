@@ -97,7 +97,7 @@ def _tokens(tex: str):
     i = 0
     while i < len(tex):
         if tex[i] == "\\":
-            m = re.compile(r"\\(?:[A-Za-z]+|.)", re.S).match(tex, i)
+            m = re.compile(r"\\(?:[A-Za-z]+|.)", re.DOTALL).match(tex, i)
             yield i, m.group(0)
             i = m.end()
         else:

@@ -97,10 +97,7 @@ def _math_inner(s: str) -> str:
         elif s.startswith("||", i):
             out.append(r"\|")
             i += 2
-        elif s[i] in "{}":
-            out.append("\\" + s[i])
-            i += 1
-        elif s[i] in "%&#$":
+        elif s[i] in "{}" or s[i] in "%&#$":
             out.append("\\" + s[i])
             i += 1
         elif s[i] == "~":
@@ -183,9 +180,7 @@ def _atom(s: str, i: int, inner: bool = False) -> tuple[str, int] | None:
             tex, j, decorated = _COMBINING[s[j]] + "{" + tex + "}", j + 1, True
         elif s[j] == "^" and s[j + 1:j + 2] in ("_", " ", "", ",", ";", ")"):      # L^_n, L^: a hat
             tex, j, decorated = r"\hat{" + tex + "}", j + 1, True
-        elif s[j] == "~" and (j + 1 == len(s) or s[j + 1] not in " ") :
-            tex, j, decorated = r"\tilde{" + tex + "}", j + 1, True
-        elif s[j] == "~" and (j + 1 == len(s) or s[j + 1] == " ") and not inner:
+        elif s[j] == "~" and (j + 1 == len(s) or s[j + 1] not in " ")  or s[j] == "~" and (j + 1 == len(s) or s[j + 1] == " ") and not inner:
             tex, j, decorated = r"\tilde{" + tex + "}", j + 1, True
         elif re.compile(r"[-_](bar|hat|tilde)(?![A-Za-z0-9])").match(s, j):
             acc = re.compile(r"[-_](bar|hat|tilde)").match(s, j)

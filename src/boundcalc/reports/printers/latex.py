@@ -53,8 +53,11 @@ def _marks():
 
 
 def _quantity(row) -> str:
-    """The row's ``latex`` field in math, else its words with the math typeset."""
-    return f"${row.latex}$" if row.latex else ascii_math(row.quantity)
+    """The row's ``latex`` field -- LaTeX text when it holds ``$...$`` (a label with words
+    wraps), else math --, or without one its words with the math typeset."""
+    if row.latex:
+        return row.latex if "$" in row.latex else f"${row.latex}$"
+    return ascii_math(row.quantity)
 
 
 def _source(row, full: bool) -> str:
