@@ -293,3 +293,35 @@ def test_latex_fields_are_checked_and_used(tmp_path, value, why):
     else:
         assert r.exit_code != 0 and "description_latex" in str(r.exception) and why in str(r.exception), \
             (r.output, r.exception)
+
+
+@pytest.mark.parametrize("text, tex", [
+    ("L̂(θ^(K))", r"\ensuremath{\hat{L}}(\ensuremath{\theta^{(K)}})"),
+    ("Φ~(X_i; θ^(1))", r"\ensuremath{\tilde{\Phi}}(\ensuremath{X_{i}}; \ensuremath{\theta^{(1)}})"),
+    ("sqrt(T)(S + P)", r"\ensuremath{\sqrt{T}}(\ensuremath{S} + \ensuremath{P})"),
+    ("R-bar_μ and s-bar", r"\ensuremath{\bar{R}_{\mu}} and \ensuremath{\bar{s}}"),
+    ("U~^(K+1)", r"\ensuremath{\tilde{U}^{(K+1)}}"),
+    ("(N-1)^(-c_hat)", r"(\ensuremath{N}\ensuremath{-}1\ensuremath{)^{-\hat{c}}}"),
+    ("min_(s<τ) loss", r"\ensuremath{\min_{s<\tau}} loss"),
+    ("needs H >= 3.26e+7, used True", r"needs \ensuremath{H} \ensuremath{\geq} \num{3.26e7}, used yes"),
+    ("γ_* = -5.435; 1 - δ", r"\ensuremath{\gamma_{*}} = \num{-5.435}; 1 \ensuremath{-} \ensuremath{\delta}"),
+    ("<a, b> and ||x||_{2,inf}", r"\ensuremath{\langle}a, b\ensuremath{\rangle} and \ensuremath{\|}x\ensuremath{\|}"
+                                 r"\ensuremath{{}_{2,\infty}}"),
+    ("gamma_gap_min", r"\ensuremath{\gamma_{\mathrm{gap},\min}}"),
+    ("Sec. 6.1, Thms 2-3, non-negative", "Sec. 6.1, Thms 2-3, non-negative"),
+])
+def test_text_math_convention(text, tex):
+    """The ASCII/Unicode math of the texts, typeset (expected forms written by hand)."""
+    from boundcalc.reports.latex import ascii_math
+    assert ascii_math(text) == tex
+
+
+@pytest.mark.parametrize("x, text", [(0.0248, "0.0248"), (1.0, "1.00"), (32, "32"), (-5.435, "-5.43"),
+                                     (3.26e7, "3.26e7"), (9.64e-7, "9.64e-7"), (20000.0, "2.00e4"),
+                                     (9999.6, "1.00e4"), (0.001, "0.00100"), (-0.0, "0"), (10 ** 6, "1.00e6"),
+                                     (999999, "999999"), (1980.4, "1980")])
+def test_one_number_style(x, text):
+    """Fixed-point between 1e-3 and 1e4 (3 significant digits), scientific outside, exact
+    integers as integers (below 1e6), no -0 (expected values by hand)."""
+    from boundcalc.reports.numfmt import num_text
+    assert num_text(x) == text
