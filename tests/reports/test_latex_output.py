@@ -325,3 +325,14 @@ def test_one_number_style(x, text):
     integers as integers (below 1e6), no -0 (expected values by hand)."""
     from boundcalc.reports.numfmt import num_text
     assert num_text(x) == text
+
+
+@pytest.mark.parametrize("args, message", [
+    (("--format", "latex", "--env", "figure"), "unknown --env 'figure'; use one of table*, table"),
+    (("--format", "latex", "--notes", "some"), "unknown --notes 'some'; use one of short, full, none"),
+    (("--notes", "full"), "--notes applies to --format latex only (got --format rich)"),
+    (("--format", "csv", "--long"), "--long applies to --format latex only (got --format csv)"),
+])
+def test_latex_options_are_checked_before_any_work(args, message):
+    r = CliRunner().invoke(app, ["compare", "tarzanagh2023", *args])
+    assert r.exit_code != 0 and str(r.exception) == message, (r.output, r.exception)
