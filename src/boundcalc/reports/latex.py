@@ -158,6 +158,8 @@ def _atom(s: str, i: int, inner: bool = False) -> tuple[str, int] | None:
             return r"\sqrt{" + _math_word(m.group(1)) + "}", m.end()
     if s[i] == ")" or s[i].isdigit():
         m = re.compile(r"\)|\d+").match(s, i)
+        if m is None:
+            return None
         name, j = m.group(0), m.end()
         if not (j < len(s) and s[j] in "_^" and (s[j + 1:j + 2] or " ") not in " ,;."):
             return None
@@ -176,14 +178,14 @@ def _atom(s: str, i: int, inner: bool = False) -> tuple[str, int] | None:
             return None                   # a Unicode operator: latex_escape's business
     # decorations: X~ (tilde), X-bar, X_bar (bar), X* (star)
     while j < len(s):
+        acc = re.compile(r"[-_](bar|hat|tilde)(?![A-Za-z0-9])").match(s, j)
         if s[j] in _COMBINING:
             tex, j, decorated = _COMBINING[s[j]] + "{" + tex + "}", j + 1, True
         elif s[j] == "^" and s[j + 1:j + 2] in ("_", " ", "", ",", ";", ")"):      # L^_n, L^: a hat
             tex, j, decorated = r"\hat{" + tex + "}", j + 1, True
-        elif s[j] == "~" and (j + 1 == len(s) or s[j + 1] not in " ")  or s[j] == "~" and (j + 1 == len(s) or s[j + 1] == " ") and not inner:
+        elif s[j] == "~" and (j + 1 == len(s) or s[j + 1] != " " or not inner):     # X~ (in a script: X~y)
             tex, j, decorated = r"\tilde{" + tex + "}", j + 1, True
-        elif re.compile(r"[-_](bar|hat|tilde)(?![A-Za-z0-9])").match(s, j):
-            acc = re.compile(r"[-_](bar|hat|tilde)").match(s, j)
+        elif acc:
             tex, j, decorated = "\\" + acc.group(1) + "{" + tex + "}", acc.end(), True
         elif s[j] == "*" and (j + 1 == len(s) or not s[j + 1].isalnum()):
             tex, j, decorated = tex + "^{*}", j + 1, True
@@ -198,9 +200,9 @@ def _atom(s: str, i: int, inner: bool = False) -> tuple[str, int] | None:
         scripts.setdefault(s[j], []).append(arg[0][1:-1])
         j = arg[1]
         decorated = True
-    for k in ("_", "^"):
-        if k in scripts:
-            tex += k + "{" + ",".join(scripts[k]) + "}"
+    for kind in ("_", "^"):
+        if kind in scripts:
+            tex += kind + "{" + ",".join(scripts[kind]) + "}"
     if not decorated and not inner:
         return None
     return tex, j
@@ -225,7 +227,9 @@ def ascii_math(text: str) -> str:
     from .numfmt import restyle_number
     text = _decompose(str(text))
     text = re.sub(r"<([^<>=]+?,[^<>=]+?)>", "⟨\\1⟩", text)      # <a, b>: an inner product
-    out, plain, i = [], [], 0
+    out: list[str] = []
+    plain: list[str] = []
+    i = 0
 
     def flush():
         if plain:
