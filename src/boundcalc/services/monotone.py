@@ -31,7 +31,6 @@ from __future__ import annotations
 import itertools
 import math
 from dataclasses import dataclass, field
-from types import SimpleNamespace
 from fractions import Fraction
 
 import mpmath
@@ -45,8 +44,8 @@ from ..expr.nodes import Node, Num, Rel, Sym, sub, substitute
 from ..expr.parser import parse_number
 from ..expr.singularities import is_smooth_language
 from .continuity import continuity
-from .decide import check_defined_somewhere
-from .symbolic import domain_substitution, prove_sign, to_sympy_with_domains
+from ..prover.decide import check_defined_somewhere
+from ..prover.symbolic import domain_substitution, prove_sign, to_sympy_with_domains
 from ..verdicts import Direction, MonotoneEvidence, Verdict
 
 # the verdicts that say how f moves (not neither / unknown)
@@ -175,7 +174,7 @@ def monotone(formula, var: str, *, box: dict | None = None, fixed: dict | None =
     else:
         dnode = _to_node(deriv)
         if dnode is not None and dnode.symbols() and not ranges_given:
-            from .decide import decide_relation
+            from ..prover.decide import decide_relation
             ddoms = {n: table[n].domain for n in dnode.symbols() if n in table}
             for rel, verdict in ((">=", "increasing"), ("<=", "decreasing")):
                 hyp = _defined_where(fnode)     # where f is defined: the derivative's sign there
@@ -198,7 +197,7 @@ def monotone(formula, var: str, *, box: dict | None = None, fixed: dict | None =
     dnode = _to_node(deriv)
     if dnode is None:
         return _nonsmooth(ctx, doms, on_box, samples)
-    from . import sampling
+    from ..prover import sampling
     import numpy as np
     pts = sampling.sample(doms, samples, seed, {k: (float(a), float(b)) for k, (a, b) in ranges.items()})
     with np.errstate(all="ignore"):
@@ -227,20 +226,21 @@ def monotone(formula, var: str, *, box: dict | None = None, fixed: dict | None =
     if claimed in ("increasing", "decreasing"):
         verdict = claimed
     # the layers of .decide on the box (bounded: interval branch-and-bound, SMT per piece)
-    from .decide import decide_relation
+    from ..prover.decide import decide_relation
     bdoms = {n: on_box[n] for n in dnode.symbols() if n in on_box}
     if not open_note:
         if dnode.symbols():
             hyp = _defined_where(fnode)
             bdoms.update({n: on_box[n] for r_ in hyp for n in r_.symbols() if n in on_box})
-            r = decide_relation(dnode, ">=" if verdict == Direction.INCREASING else "<=", Num(Fraction(0)), bdoms,
-                                hyp, seconds=3.0, samples=300)
+            dec = decide_relation(dnode, ">=" if verdict == Direction.INCREASING else "<=", Num(Fraction(0)), bdoms,
+                                  hyp, seconds=3.0, samples=300)
+            sign_shown, sign_how = dec.verdict is Verdict.PROVED, dec.text
         else:                  # a constant derivative: its sign in ball arithmetic
             sg = mpb.decide_sign(dnode, {})
-            ok = sg is not None and (sg >= 0 if verdict == Direction.INCREASING else sg <= 0)
-            r = SimpleNamespace(verdict=Verdict.PROVED if ok else Verdict.UNKNOWN, text="constant, ball arithmetic")
-        if r.verdict is Verdict.PROVED:
-            how = f"d/d{var} {'>=' if verdict == Direction.INCREASING else '<='} 0 on the whole box: {r.text}"
+            sign_shown = sg is not None and (sg >= 0 if verdict == Direction.INCREASING else sg <= 0)
+            sign_how = "constant, ball arithmetic"
+        if sign_shown:
+            how = f"d/d{var} {'>=' if verdict == Direction.INCREASING else '<='} 0 on the whole box: {sign_how}"
             cont = continuity(fnode, var, dict(on_box))
             if cont.ok:
                 return ctx.result(verdict, "certified", f"{how}; f is {cont.text()}")
@@ -264,8 +264,8 @@ def monotone(formula, var: str, *, box: dict | None = None, fixed: dict | None =
 class _Ctx:
     id: str
     var: str
-    node: object            # f (fixed symbols still symbols)
-    fnode: object           # f with the fixed values substituted
+    node: Node              # f (fixed symbols still symbols)
+    fnode: Node             # f with the fixed values substituted
     table: dict
     fixed: dict
     ranges: dict
@@ -392,7 +392,7 @@ def _pair_search(ctx: _Ctx, rising: bool, n: int = 96, tries: int = 6) -> dict |
     the box) where f rises (``rising``) or falls: candidates from sorted sample points of the
     box, poles and jumps included, each re-checked in ball arithmetic."""
     import numpy as np
-    from . import sampling
+    from ..prover import sampling
     var = ctx.var
     fr = {k: (float(a), float(b)) for k, (a, b) in ctx.ranges.items()}
     others = {k: ctx.table[k].domain for k in ctx.ranges if k != var}

@@ -77,7 +77,8 @@ def _uses(reg, paper, spec) -> frozenset:
     """The symbols (``Sym``) and the paper's formulas (bare ``Ref``) ``spec``'s expression
     uses, directly or through the formulas it references: they settle a LaTeX name that
     several symbols or formulas share."""
-    out, todo, seen = set(), [spec], set()
+    out: set[Sym | Ref] = set()
+    todo, seen = [spec], set()
     while todo:
         s = todo.pop()
         out |= {Sym(n) for n in s.expr.symbols()}
@@ -154,7 +155,7 @@ def _relation(reg, paper, spec, p, ours: Rel, f: Finding):
             return
     # written differently (or not shown equal): compare where each holds, point by point
     from ...backends import mp as mpb
-    from ..sampling import point, sample
+    from ...prover.sampling import point, sample
     pts = sample(doms, POINTS, seed=0) if doms else {}
     n = len(next(iter(pts.values()))) if pts else 1
     agree = 0

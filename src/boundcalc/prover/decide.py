@@ -1,0 +1,540 @@
+"""The decision procedure behind ``verify``, ``monotone`` and every ``check`` kind: one
+notion of evidence, produced by layers that each name themselves in the verdict.
+
+API note (for services/check.py and others)
+-------------------------------------------
+``decide_relation(a, rel, b, domains, extra=(), *, seconds=8.0, samples=3000, seed=0)``
+returns a :class:`Decision` with
+
+* ``verdict``  — ``"proved"`` | ``"disproved"`` | ``"unknown"`` | ``"vacuous"`` (the
+  assumptions are inconsistent: z3 shows no point of the domains satisfies them; an empty
+  narrowed domain is an error instead);
+* ``layer``    — which layer decided it, one of :data:`LAYERS`:
+  ``"exact"`` (SymPy simplification and sign rules, possibly after substituting the
+  assumptions or taking logarithms of both sides), ``"SMT"`` (z3 nonlinear real
+  arithmetic after naming non-polynomial terms, :mod:`.smt`), ``"interval"`` (arb
+  branch-and-bound, :mod:`.interval`), ``"counterexample"`` (a point found by sampling,
+  at a domain boundary, or from an SMT model, certified in ball arithmetic), ``"budget"``
+  (unknown because a time or size budget ran out), ``"none"`` (unknown: every layer ran
+  and none decided);
+* ``text``     — the verdict as printed, e.g. ``"proved (SMT, after naming sqrt(x*y))"``,
+  ``"proved (interval, 1204 boxes)"``, ``"disproved (counterexample, certified)"``,
+  ``"unknown (budget)"``;
+* ``counterexample`` — for ``disproved``: the point (symbol -> exact decimal string) with
+  ``lhs``/``rhs`` values, re-checked in ball arithmetic before it is reported;
+* ``detail``, ``seconds``.
+
+A proof is valid at every point of the domains where the assumptions hold and both sides
+are defined. Integer symbols are relaxed to reals by the proving layers (sound). Every
+layer has a time and size budget; running out falls through to the next layer and, at
+the end, to ``unknown (budget)`` — never a hang. User errors (an empty domain, a side
+that is undefined everywhere it is evaluated) raise :class:`BoundcalcError`.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from fractions import Fraction
+from collections.abc import Generator
+
+from ..errors import BoundcalcError
+from ..expr.domains import Domain
+from ..expr.nodes import Add, Const, Func, Mul, Node, Num, Pow, Ref, Rel, Sym, sub
+from ..expr.visitor import Visitor, handles, top_down
+# the budgets (time limits, size guards) live in the bottom module every layer imports
+from .budget import CPU_SAFETY, INTERVAL_BOXES_PER_SECOND, SAMPLES, SECONDS, sympy_safe, time_limit
+from .budget import Timeout as _Timeout
+from ..verdicts import IntervalStatus, Layer, SmtStatus, Verdict
+
+LAYERS = ("exact", "SMT", "interval", "counterexample", "budget", "none")
+
+
+class UndefinedError(BoundcalcError):
+    """A side of the relation is undefined (1/0, log(-1), ...)."""
+
+
+@dataclass
+class Decision:
+    """The answer of :func:`decide_relation`: ``verdict`` (proved | disproved | unknown |
+    vacuous), the ``layer`` that decided it (one of :data:`LAYERS`), the verdict as printed
+    (``text``), a ``counterexample`` re-checked in ball arithmetic for ``disproved``, and
+    ``detail`` and ``seconds``. See the module docstring."""
+    verdict: Verdict
+    layer: Layer
+    text: str
+    detail: str = ""
+    counterexample: dict | None = None
+    seconds: float = 0.0
+
+    def __post_init__(self):
+        self.verdict, self.layer = Verdict(self.verdict), Layer(self.layer)
+
+
+def _verdict(verdict, layer, how="", **kw) -> Decision:
+    return Decision(verdict, layer, f"{verdict} ({layer}{', ' + how if how else ''})", **kw)
+
+
+class _FoldConstants(Visitor[Node]):
+    """Rational constant subtrees folded to numbers (see :func:`fold_constants`)."""
+
+    @handles(Add, Mul, Pow)
+    def _arith(self, n: Node, kids: list[Node]) -> Node:
+        if all(isinstance(k, Num) for k in kids):
+            vals = [k.value for k in kids]  # type: ignore[attr-defined]
+            if isinstance(n, Add):
+                return Num(sum(vals, Fraction(0)))
+            if isinstance(n, Mul):
+                out = Fraction(1)
+                for v in vals:
+                    out *= v
+                return Num(out)
+            b, e = vals
+            if e.denominator == 1 and not (b == 0 and e <= 0):
+                bits = abs(e.numerator) * max(abs(b.numerator).bit_length(), b.denominator.bit_length(), 1)
+                if bits <= 4096:
+                    return Num(b ** e.numerator)
+        if isinstance(n, Mul):
+            kept = [k for k in kids if not (isinstance(k, Num) and k.value == 1)]
+            if len(kept) == 1:
+                return kept[0]
+            if len(kept) < len(kids):
+                return Mul(tuple(kept)) if kept else Num(Fraction(1))
+        if isinstance(n, Pow):
+            base, ex = kids
+            if (isinstance(base, Pow) and isinstance(ex, Num) and isinstance(base.exp, Num)
+                    and ex.value.denominator == 1 and base.exp.value.denominator == 1):
+                # (b**p)**q = b**(p*q) for integers p, q (where defined)
+                e = base.exp.value * ex.value
+                return base.base if e == 1 else Pow(base.base, Num(e))
+        return _rebuilt(n, kids)
+
+    @handles(Func, Rel)
+    def _other(self, n: Node, kids: list[Node]) -> Node:
+        return _rebuilt(n, kids)
+
+    @handles(Num, Sym, Const, Ref)
+    def _leaf(self, n: Node, kids: list[Node]) -> Node:
+        return n
+
+
+def _rebuilt(n: Node, kids: list[Node]) -> Node:
+    """``n`` with its children replaced by ``kids`` (``n`` itself when none changed)."""
+    return n._rebuild(tuple(kids)) if any(a is not b for a, b in zip(kids, n.children())) else n
+
+
+def fold_constants(node: Node) -> Node:
+    """Replace rational constant subtrees by numbers (bounded sizes: 10**10**10 stays)."""
+    return _FoldConstants().walk(node)
+
+
+# ----------------------------------------------------------------------------- domains
+def _narrow(d: Domain, op: str, c: Fraction) -> Domain:
+    if op in (">=", ">"):
+        if d.lo is None or c > d.lo or (c == d.lo and op == ">"):
+            return Domain(d.integer, c, op == ">=", d.hi, d.hi_closed)
+        return d
+    if op in ("<=", "<"):
+        if d.hi is None or c < d.hi or (c == d.hi and op == "<"):
+            lo, lc = d.lo, d.lo_closed
+            if lo is None and c > 0 and d == Domain(lo=Fraction(0)):
+                lo = Fraction(0)
+            return Domain(d.integer, lo, lc, c, op == "<=")
+        return d
+    return Domain(d.integer, c, True, c, True)
+
+
+def _absorb_bounds(domains, extra):
+    """Assumptions 'x OP number' narrow x's domain instead of staying hypotheses."""
+    from ..expr.nodes import Num as _Num, Sym as _Sym
+    rest = []
+    for r in extra:
+        if isinstance(r.lhs, _Sym) and isinstance(r.rhs, _Num) and r.op != "==":
+            domains[r.lhs.name] = _narrow(domains[r.lhs.name], r.op, r.rhs.value)
+        elif isinstance(r.rhs, _Sym) and isinstance(r.lhs, _Num) and r.op != "==":
+            flip = {">=": "<=", "<=": ">=", ">": "<", "<": ">"}[r.op]
+            domains[r.rhs.name] = _narrow(domains[r.rhs.name], flip, r.lhs.value)
+        else:
+            rest.append(r)
+    return rest
+
+
+# ----------------------------------------------------------------------------- main
+def decide_relation(a: Node, rel: str, b: Node, domains: dict[str, Domain], extra=(), *,
+                    seconds: float = SECONDS, samples: int = SAMPLES, seed: int = 0,
+                    what: tuple[str, str] = ("LHS", "RHS")) -> Decision:
+    """Decide ``a rel b`` (rel in <=, >=, <, >, ==) for every point of ``domains`` where
+    the assumptions ``extra`` (relations) hold. See the module docstring."""
+    t0 = time.perf_counter()
+    extra = list(extra)
+    for n in Rel(rel, a, b).symbols() | set().union(*(r.symbols() for r in extra)):
+        domains.setdefault(n, Domain(lo=Fraction(0)))
+    # one order of the symbols (callers build ``domains`` from sets, whose order follows
+    # PYTHONHASHSEED): every layer then meets them in the same order in every run
+    ordered = sorted(domains.items())
+    domains.clear()
+    domains.update(ordered)
+    a, b = fold_constants(a), fold_constants(b)
+    extra = [Rel(r.op, fold_constants(r.lhs), fold_constants(r.rhs)) for r in extra]
+    extra = _absorb_bounds(domains, extra)
+    for n, d in domains.items():
+        d.check_nonempty(n)
+    if extra and _inconsistent(domains, extra, min(0.5, seconds / 8)):
+        return Decision(Verdict.VACUOUS, Layer.SMT, "vacuous (the assumptions are inconsistent: no point of the "
+                        "domains satisfies them, SMT)", detail="every statement holds vacuously under "
+                        "contradictory assumptions; this is not a proof of the statement",
+                        seconds=round(time.perf_counter() - t0, 3))
+    _check_defined(a, what[0])
+    _check_defined(b, what[1])
+    # goal: g op 0 with op in >=, >, ==
+    if rel in ("<=", "<"):
+        g, op = sub(b, a), {"<=": ">=", "<": ">"}[rel]
+    else:
+        g, op = sub(a, b), rel
+    g = fold_constants(g)
+    note = _undefined_where(a, b, domains, what, fatal=not extra)
+    out = _decide(a, rel, b, g, op, domains, extra, time.process_time() + CPU_SAFETY * seconds, samples, seed,
+                  seconds)
+    if note:
+        out.detail = (out.detail + "; " if out.detail else "") + note
+    out.seconds = round(time.perf_counter() - t0, 3)
+    return out
+
+
+def _decide(a, rel, b, g, op, domains, extra, deadline, samples, seed, total) -> Decision:
+    """Each layer's budget is a fixed share of ``total`` (never what earlier layers left),
+    counted in work where the layer allows it (search: candidates; SMT: z3's rlimit;
+    interval: boxes), so the verdict does not depend on the machine's load. ``deadline``
+    (CPU time, CPU_SAFETY x total) is only a safety net; SymPy's layer is the one timed (in
+    CPU time)."""
+    from . import search
+    # shares: search 20 %, quick SMT 15 %, exact 25 %, SMT and interval 30 % each
+    budget_hit = []
+    # 0. a constant relation: ball arithmetic decides it
+    if not g.symbols():
+        s = _sign(g, {})
+        if s is None:
+            return _verdict("unknown", "budget", "the constant difference could not be separated from 0",
+                            detail="ball arithmetic up to the precision limit")
+        ok = {">=": s >= 0, ">": s > 0, "==": s == 0}[op]
+        return _verdict("proved" if ok else "disproved", "interval" if ok else "counterexample",
+                        "constant, ball arithmetic" if ok else "certified",
+                        counterexample=None if ok else search.report({}, a, b, Rel(rel, a, b), extra))
+    # 1. quick counterexample search (vectorised sampling + domain boundaries)
+    ce = search.find(a, rel, b, g, op, domains, extra, samples=samples, seed=seed,
+                     deadline=min(deadline, time.process_time() + CPU_SAFETY * min(2.0, 0.2 * total)))
+    if ce is not None:
+        return _verdict("disproved", "counterexample", "certified", counterexample=ce,
+                        detail="the relation fails at a point re-checked in ball arithmetic")
+    # 2a. quick SMT passes on the generalized goal (repeated subterms named) and the goal:
+    # most proofs are found here in a fraction of a second
+    from .smt import decide_smt, generalize
+    why = sympy_safe(g) or next((sympy_safe(r) for r in extra if sympy_safe(r)), None)
+    gen = None
+    if why is None:
+        try:
+            with time_limit(max(0.3, min(1.0, 0.1 * total))):
+                gen = generalize(g, extra, domains, lambda n: _sympy_sign(n, domains))
+        except _Timeout:
+            gen = None
+    runs = [("", g, extra, domains)]
+    if gen is not None:
+        g2, extra2, doms2, labels = gen
+        runs.insert(0, ("after generalizing " + ", ".join(_short(labels, 2)) + "; ", g2, extra2, doms2))
+    settled = set()                  # runs whose relaxed problem z3 answered (sat): not re-run
+    for pre, cand, ex, doms in runs:
+        quick = decide_smt(cand, op, doms, ex, timeout_ms=int(1000 * max(0.2, min(0.6, 0.12 * total))))
+        if quick.status is SmtStatus.PROVED:
+            how = ("after naming " + ", ".join(_short(quick.named))) if quick.named else "polynomial"
+            return _verdict("proved", "SMT", pre + how)
+        if quick.status is SmtStatus.SAT:
+            settled.add(id(cand))
+            if quick.model is not None and cand is g:
+                ce = search.certify_point(a, rel, b, g, op, domains, extra, quick.model)
+                if ce is not None:
+                    return _verdict("disproved", "counterexample", "certified, from an SMT model",
+                                    counterexample=ce)
+    # 2b. exact (SymPy)
+    candidates = [g]
+    if why is None:
+        from .exact_layer import prove_exact
+        try:
+            with time_limit(max(0.2, min(2.5, 0.25 * total))):
+                res, rewritten = prove_exact(g, op, domains, extra)
+            if res:
+                return _verdict("proved", "exact", res)
+            candidates += rewritten
+        except _Timeout:
+            budget_hit.append("exact")
+    else:
+        budget_hit.append(f"exact skipped: {why}")
+    # 3. SMT again with the time left: the generalized goal, the goal, the rewritten goals
+    runs += [("after taking logarithms of both sides, ", c, extra, domains) for c in candidates[1:]]
+    for pre, cand, ex, doms in runs:
+        if id(cand) in settled:
+            continue
+        if time.process_time() > deadline:
+            budget_hit.append("SMT")
+            break
+        r = decide_smt(cand, op, doms, ex, timeout_ms=int(1000 * min(3.0, 0.3 * total)))
+        if r.status is SmtStatus.PROVED:
+            how = ("after naming " + ", ".join(_short(r.named))) if r.named else "polynomial"
+            return _verdict("proved", "SMT", pre + how)
+        if r.status is SmtStatus.SAT and r.model is not None and cand is g:
+            ce = search.certify_point(a, rel, b, g, op, domains, extra, r.model)
+            if ce is not None:
+                return _verdict("disproved", "counterexample", "certified, from an SMT model",
+                                counterexample=ce)
+        if "timeout" in r.reason or "canceled" in r.reason or "budget" in r.reason:
+            budget_hit.append("SMT")
+    # 4. interval branch-and-bound
+    from .interval import prove_interval
+    if time.process_time() < deadline:
+        share = min(3.0, 0.3 * total)
+        ivl = prove_interval(g, op, domains, extra, seconds=share,
+                             derivatives=why is None, max_boxes=int(INTERVAL_BOXES_PER_SECOND * share))
+        if ivl.status is IntervalStatus.PROVED:
+            return _verdict("proved", "interval", f"{ivl.boxes} boxes")
+        if ivl.status is IntervalStatus.DISPROVED:
+            ce = search.certify_point(a, rel, b, g, op, domains, extra, ivl.point)
+            if ce is not None:
+                return _verdict("disproved", "counterexample", "certified, found by interval search",
+                                counterexample=ce)
+        if ivl.status is IntervalStatus.BUDGET:
+            budget_hit.append("interval")
+    else:
+        budget_hit.append("interval")
+    # 5. deeper counterexample search
+    if time.process_time() < deadline:
+        ce = search.find(a, rel, b, g, op, domains, extra, samples=samples, seed=seed + 1,
+                         deadline=deadline, deep=True)
+        if ce is not None:
+            return _verdict("disproved", "counterexample", "certified",
+                            counterexample=ce, detail="found by a local search, re-checked in ball arithmetic")
+    if budget_hit:
+        return _verdict("unknown", "budget", detail="no proof, no counterexample; budget ran out in: "
+                        + ", ".join(budget_hit) + " (sampling is not a proof)")
+    return _verdict("unknown", "none", detail="no layer found a proof or a counterexample "
+                    f"(sampled {samples} points; sampling is not a proof)")
+
+
+def _inconsistent(domains, extra, seconds: float) -> bool:
+    """True if z3 shows that no point of the domains satisfies the assumptions ``extra``
+    (where their terms are defined): the goal -1 >= 0 is then 'proved'."""
+    from .smt import decide_smt
+    if any(sympy_safe(r) for r in extra):
+        return False
+    r = decide_smt(Num(Fraction(-1)), ">=", domains, extra, timeout_ms=int(1000 * max(0.1, seconds)),
+                   want_model=False)
+    return r.status is SmtStatus.PROVED
+
+
+def _short(labels: list[str], limit: int = 4) -> list[str]:
+    out = [lb if len(lb) <= 40 else lb[:37] + "..." for lb in dict.fromkeys(labels)]
+    return out[:limit] + ([f"{len(out) - limit} more"] if len(out) > limit else [])
+
+
+class _StructuralSign(Visitor["str | None"]):
+    """'positive' / 'nonnegative' / None from the shape of the tree (see
+    :func:`structural_sign`)."""
+
+    def __init__(self, domains) -> None:
+        super().__init__()
+        self.domains = domains
+
+    def visit_Num(self, n: Num, args: list) -> str | None:
+        return "positive" if n.value > 0 else ("nonnegative" if n.value == 0 else None)
+
+    def visit_Const(self, n: Const, args: list) -> str | None:
+        return "positive"
+
+    def visit_Sym(self, n: Sym, args: list) -> str | None:
+        d = self.domains.get(n.name)
+        return None if d is None else ("positive" if d.positive else ("nonnegative" if d.nonnegative else None))
+
+    @handles(Add, Mul)
+    def _assoc(self, n: Node, signs: list) -> str | None:
+        if all(x == "positive" for x in signs):
+            return "positive"
+        if isinstance(n, Add) and all(x in ("positive", "nonnegative") for x in signs) and "positive" in signs:
+            return "positive"
+        return "nonnegative" if all(x in ("positive", "nonnegative") for x in signs) else None
+
+    def visit_Pow(self, n: Pow) -> Generator[Node, str | None, str | None]:
+        sb = yield n.base
+        if sb == "positive":
+            return "positive"
+        if isinstance(n.exp, Num):
+            e = n.exp.value
+            if e.denominator == 1 and e.numerator % 2 == 0 and e > 0:
+                return "nonnegative"
+            if sb == "nonnegative" and e > 0:
+                return "nonnegative"
+        return None
+
+    def visit_Func(self, n: Func) -> Generator[Node, str | None, str | None]:
+        if n.name == "exp":
+            return "positive"
+        if n.name == "abs":
+            return "nonnegative"
+        signs = []
+        for c in n.args:
+            signs.append((yield c))
+        if n.name in ("sqrt", "tanh", "atan", "erf", "min") and all(x is not None for x in signs):
+            return "positive" if all(x == "positive" for x in signs) else "nonnegative"
+        if n.name == "max" and any(x is not None for x in signs):
+            return "positive" if "positive" in signs else "nonnegative"
+        if n.name == "log" and len(n.args) == 1:
+            lb = _lower_bound(n.args[0], self.domains)
+            if lb is not None and lb > 1:
+                return "positive"
+            if lb is not None and lb == 1:
+                return "nonnegative"
+        return None
+
+    @handles(Rel, Ref)
+    @top_down
+    def _none(self, n: Node) -> None:
+        return None
+
+
+def structural_sign(n: Node, domains) -> str | None:
+    """'positive' / 'nonnegative' from the shape of the tree alone (cheap), or None."""
+    return _StructuralSign(domains).walk(n)
+
+
+class _LowerBound(Visitor["Fraction | None"]):
+    """A lower bound from the domains (see :func:`_lower_bound`)."""
+
+    def __init__(self, domains) -> None:
+        super().__init__()
+        self.domains = domains
+
+    def visit_Num(self, n: Num, args: list) -> Fraction | None:
+        return n.value
+
+    def visit_Sym(self, n: Sym, args: list) -> Fraction | None:
+        d = self.domains.get(n.name)
+        return None if d is None else d.lo
+
+    @handles(Add, Mul)
+    def _assoc(self, n: Node, lbs: list) -> Fraction | None:
+        if any(v is None for v in lbs):
+            return None
+        if isinstance(n, Add):
+            return sum(lbs, Fraction(0))
+        if any(v < 0 for v in lbs):
+            return None
+        out = Fraction(1)
+        for v in lbs:
+            out *= v
+        return out
+
+    def visit_Pow(self, n: Pow) -> Generator[Node, Fraction | None, Fraction | None]:
+        if isinstance(n.exp, Num) and n.exp.value.denominator == 1 and 0 < n.exp.value <= 64:
+            lb = yield n.base
+            return None if lb is None or lb < 0 else lb ** n.exp.value.numerator
+        return None
+
+    @handles(Const, Func, Rel, Ref)
+    @top_down
+    def _none(self, n: Node) -> None:
+        return None
+
+
+def _lower_bound(n: Node, domains) -> Fraction | None:
+    """A lower bound from the domains for sums and products of nonnegative parts, or None."""
+    return _LowerBound(domains).walk(n)
+
+
+def _sympy_sign(n: Node, domains) -> str | None:
+    from .symbolic import domain_substitution, prove_sign, to_sympy_with_domains
+    quick = structural_sign(n, domains)
+    if quick is not None:
+        return quick
+    if sympy_safe(n):
+        return None
+    e, syms = to_sympy_with_domains(n, {}, domains)
+    return prove_sign(e.subs(domain_substitution(syms, {k: d for k, d in domains.items() if k in syms})))
+
+
+def _sign(node: Node, env) -> int | None:
+    from ..backends import mp as mpb
+    return mpb.decide_sign(node, env)
+
+
+def _undefined_where(a: Node, b: Node, domains, what, fatal: bool = True) -> str:
+    """Where a side with symbols is undefined on the domain: an error if it is undefined at
+    every sampled point (``fatal``: only without assumptions, which may exclude those
+    points), otherwise a note naming one point (the relation is decided where both sides
+    are defined). Points are certified undefined in ball arithmetic."""
+    import numpy as np
+    from ..backends import arb as A
+    from . import sampling
+    from ..expr.printing import to_text as show
+    names = sorted(domains)
+    if not names:
+        return ""
+    pts = sampling.sample({n: domains[n] for n in names}, 200, 3)
+    notes = []
+    for side, where in ((a, what[0]), (b, what[1])):
+        if not side.symbols():
+            continue
+        with np.errstate(all="ignore"):
+            try:
+                v = np.asarray(sampling.values(side, pts), dtype=float)
+            except (OverflowError, ZeroDivisionError, ValueError, TypeError):
+                continue
+        bad = np.flatnonzero(np.isnan(v))
+        for i in bad[:5]:
+            env = sampling.point(pts, int(i))
+            try:
+                A.enclose(side, env, prec=64)
+            except A.Undefined as e:
+                at = ", ".join(f"{k} = {sampling_str(env[k])}" for k in names if k in side.symbols())
+                if fatal and len(bad) == len(v):
+                    raise UndefinedError(f"{where} {show(side)} is undefined on the whole domain, "
+                                         f"e.g. at {at}: {e}") from None
+                notes.append(f"{where} is undefined at some points of the domain (e.g. {at}: {e}); "
+                             "the relation is decided where both sides are defined")
+                break
+            except (A.Unresolved, A.TooLarge):
+                continue
+    return "; ".join(notes)
+
+
+def sampling_str(x: Fraction) -> str:
+    """A sampled coordinate as written in messages: ``3`` or ``7/2``."""
+    return str(x.numerator) if x.denominator == 1 else str(x)
+
+
+def _check_defined(side: Node, where: str) -> None:
+    """A side must have a value somewhere: a side without symbols that is undefined (1/0,
+    log(-1)) and a side with a definedness condition that fails as a constant (log(x, 1),
+    0**0, see :mod:`boundcalc.expr.singularities`, the one rule) are user errors."""
+    check_defined_somewhere(side, where)
+    if side.symbols():
+        return
+    from ..backends import arb as A
+    from ..expr.printing import to_text as show
+    try:
+        A.enclose(side, {}, prec=64)
+    except A.Undefined as e:
+        raise UndefinedError(f"{where} {show(side)} is undefined: {e}") from None
+    except (A.Unresolved, A.TooLarge):
+        pass
+
+
+def check_defined_somewhere(node: Node, where: str) -> None:
+    """Raise :class:`UndefinedError` if a definedness condition of ``node`` (the rule of
+    :mod:`boundcalc.expr.singularities`) is certainly false as a constant: then ``node`` is
+    undefined at every point (``log(x, 1)``, ``sqrt(-1) * x``)."""
+    from ..expr.singularities import first_undefined_constant
+    from ..expr.printing import to_text as show
+    c = first_undefined_constant(node, lambda e: _sign(fold_constants(e), {}))
+    if c is not None:
+        raise UndefinedError(f"{where} {_clip(show(node))} is undefined"
+                             f"{' everywhere' if node.symbols() else ''}: {c.reason} in {_clip(show(c.where))}")
+
+
+def _clip(s: str, n: int = 120) -> str:
+    return s if len(s) <= n else s[:n - 3] + "..."

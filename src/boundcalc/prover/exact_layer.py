@@ -1,0 +1,113 @@
+"""Exact layer of the decision procedure: SymPy simplification and sign rules.
+
+The goal ``g op 0`` is transformed so that SymPy's assumptions can see the domains
+(``x >= 1`` becomes ``x = 1 + t, t >= 0``, :func:`.symbolic.domain_substitution`) and
+the assumptions (``x >= e`` with x a symbol, or an assumption linear in some symbol with
+a coefficient of known sign, solved for it: ``R*gamma*Xi >= L`` becomes
+``R = (L + t)/(gamma*Xi), t >= 0``); then :func:`.symbolic.prove_sign` decides the sign.
+When both sides are positive, the same is tried on ``log(lhs) - log(rhs)`` (taking
+logarithms of both sides), and the rewritten goals are handed on to the SMT layer.
+Callers run this under a time limit (:func:`.budget.time_limit`) and only on inputs within
+the size budget (:func:`.budget.sympy_safe`).
+"""
+from __future__ import annotations
+
+import sympy as sp
+
+from ..backends.sym import from_sympy, to_sympy
+from ..expr.nodes import Node, Rel
+from .symbolic import domain_substitution, prove_sign, to_sympy_with_domains
+
+_FLIP = {"<=": ">=", ">=": "<=", "<": ">", ">": "<", "==": "=="}
+
+
+def prove_exact(g: Node, op: str, domains, extra) -> tuple[str | None, list[Node]]:
+    """(how it was proved or None, rewritten goals worth handing to the SMT layer)."""
+    expr, syms = to_sympy_with_domains(g, {}, domains)
+    subs: dict = {}
+    used: list[Node] = []
+    for r in extra:
+        got = _assumption_substitution(r, syms, domains, subs)
+        if got is None:
+            if r.op == "==":
+                continue
+            return None, []            # an assumption we cannot encode: no exact proof
+        subs.update(got)
+        used.append(r)
+    if subs:
+        expr = expr.subs(subs)
+    live = {n: s for n, s in syms.items() if s not in subs}
+    tr = expr.subs(domain_substitution(live, {n: d for n, d in domains.items() if n in live}))
+    under = " under the assumptions" if extra else ""
+    if op == "==":
+        if tr == 0 or sp.expand(tr) == 0 or (sp.count_ops(tr) < 400 and sp.simplify(tr) == 0):
+            return "LHS - RHS simplifies to 0" + under, []
+        return None, []
+    sign = "zero" if tr == 0 else prove_sign(tr)
+    if sign == "positive" or (sign in ("nonnegative", "zero") and op == ">="):
+        return f"the difference is {sign} on the whole domain" + under, []
+    rewritten = []
+    # taking logarithms of both sides: g = A - B with A, B > 0
+    lg = _log_form(expr, live, domains)
+    if lg is not None:
+        lt = lg.subs(domain_substitution(live, {n: d for n, d in domains.items() if n in live}))
+        s2 = prove_sign(lt)
+        if s2 == "positive" or (s2 in ("nonnegative", "zero") and op == ">="):
+            return f"after taking logarithms of both sides, the difference is {s2}" + under, []
+        if not extra:
+            try:
+                rewritten.append(from_sympy(lg))
+            except Exception:          # a SymPy form the expression language cannot hold
+                pass
+    return None, rewritten
+
+
+def _log_form(expr, syms, domains):
+    """log(A) - log(B) for expr = A - B with A, B provably positive, expanded; or None."""
+    terms = sp.Add.make_args(expr)
+    pos = [t for t in terms if t.could_extract_minus_sign() is False]
+    neg = [-t for t in terms if t.could_extract_minus_sign() is True]
+    if not pos or not neg:
+        return None
+    A, B = sp.Add(*pos), sp.Add(*neg)
+    sub = domain_substitution(syms, {n: d for n, d in domains.items() if n in syms})
+    if prove_sign(A.subs(sub)) != "positive" or prove_sign(B.subs(sub)) != "positive":
+        return None
+    if len(pos) > 1 or len(neg) > 1:
+        return None                   # only products/powers/exps gain from logarithms
+    out = sp.expand_log(sp.log(A), force=True) - sp.expand_log(sp.log(B), force=True)
+    # force=True splits log(x*y) into log(x) + log(y) even where x, y < 0: valid only if
+    # every logarithm left has a provably positive argument.
+    for lg in out.atoms(sp.log):
+        if prove_sign(lg.args[0].subs(sub)) != "positive":
+            return None
+    return sp.expand(out)
+
+
+def _assumption_substitution(r: Rel, syms, domains, done):
+    """{symbol: expression in a fresh t} encoding the assumption, or None."""
+    if r.op == "==":
+        return None
+    h = to_sympy(r.lhs, dict(syms)) - to_sympy(r.rhs, dict(syms))
+    h = h.subs(done)
+    op = r.op                                        # h op 0
+    strict = op in ("<", ">")
+    for name, x in sorted(syms.items()):
+        if x in done or x not in h.free_symbols:
+            continue
+        c = sp.diff(h, x)
+        if x in c.free_symbols:
+            continue
+        cs = prove_sign(c.subs(domain_substitution({n: s for n, s in syms.items() if s not in done and s != x},
+                                                   domains)))
+        if cs not in ("positive", "negative"):
+            continue
+        d = sp.expand(h - c * x)
+        if x in d.free_symbols:
+            continue
+        bound = -d / c
+        # c x + d op 0  ->  x op' bound, op' flipped when c < 0
+        o = op if cs == "positive" else _FLIP[op]
+        t = sp.Dummy(f"{name}_gap", positive=True) if strict else sp.Dummy(f"{name}_gap", nonnegative=True)
+        return {x: bound + t if o in (">=", ">") else bound - t}
+    return None

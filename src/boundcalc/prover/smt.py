@@ -1,0 +1,433 @@
+"""SMT layer: nonlinear real arithmetic with z3 after naming non-polynomial terms.
+
+Every square root, fractional power, log, exp, tanh, atan, erf, sin, cos, tan (and
+integer powers too large to expand) becomes a fresh real variable ``F`` with its defining
+constraint where there is one (``s >= 0, s**2 = x`` for ``sqrt(x)``) and the facts of
+:mod:`.facts` about ``F = f(u)`` (range, sign, tangent and secant bounds), plus pairwise
+monotonicity facts between named terms of the same increasing function. ``abs``, ``min``,
+``max`` are exact (if-then-else); ``floor``/``ceil`` keep only ``u - 1 < F <= u``; ``pi``
+and ``E`` are variables between rational bounds. Integer symbols are relaxed to reals.
+
+The result is an over-approximation of the real problem: if z3 finds no real point that
+satisfies the domains, the assumptions, the definedness conditions of every term and the
+facts while violating the relation (``unsat``), the relation is proved. A ``sat`` answer
+proves nothing unless nothing was named (then z3's model is a candidate counterexample,
+certified later with ball arithmetic by the caller). Every call has a work budget (z3's
+``rlimit``, deterministic) and a wall-clock safety net; running out is ``unknown``. z3 is imported here only, and each
+call uses its own z3 context (thread-safe).
+"""
+from __future__ import annotations
+
+import operator
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from ..expr.domains import Domain
+from ..expr.nodes import Add, Const, Func, Mul, Node, Num, Pow, Ref, Rel, Sym
+from ..expr.printing import to_text
+from ..expr.visitor import Visitor, handles, top_down
+from ..verdicts import SmtStatus
+from . import facts as FX
+
+# Budgets are work, not time, so that a verdict does not depend on the machine's load:
+# z3's resource limit (``rlimit``, deterministic) is RLIMIT_PER_MS units per millisecond of
+# the budget asked for (about a millisecond of one unloaded core), and its wall-clock
+# ``timeout`` is only a safety net at budget.WALL_SAFETY times the budget.
+RLIMIT_PER_MS = 400
+MAX_EXPAND_POWER = 12          # x**k with |k| above this is named, not multiplied out
+MAX_ROOT_DEN = 6               # u**(p/q) with q above this is named without its defining equation
+MAX_NAMED = 40                 # more named terms than this: give up (size budget)
+MAX_PAIRS_PER_FUNCTION = 12    # pairwise facts among at most this many terms of one function
+
+
+class TooBig(Exception):
+    """The problem exceeds the SMT layer's size budget."""
+
+
+@dataclass
+class SmtOutcome:
+    status: SmtStatus
+    named: list[str] = field(default_factory=list)
+    model: dict | None = None         # symbol -> Fraction (only when nothing was named)
+    reason: str = ""
+
+    def __post_init__(self):
+        self.status = SmtStatus(self.status)      # a misspelt status fails here
+
+
+class _Kit:
+    def __init__(self, z3, ctx, translator=None):
+        self.z3, self.ctx = z3, ctx
+        self.translator = translator
+
+    @property
+    def pi(self):
+        from ..expr.nodes import Const as _C
+        return self.translator.tr(_C("pi"))
+
+    def q(self, p, q=1):
+        return self.z3.Q(p, q, self.ctx)
+
+    def imp(self, a, b):
+        return self.z3.Implies(a, b)
+
+    def all(self, *cs):
+        return self.z3.And(*cs)
+
+
+class _Translator(Visitor):
+    """Tree -> z3 term, naming the non-polynomial terms (see the module docstring). Equal
+    subtrees are translated once (``memo_by_value``): a repeated ``sqrt(x)`` is one named
+    term."""
+    memo_by_value = True
+
+    def __init__(self, z3, ctx):
+        super().__init__()
+        self.z3, self.ctx = z3, ctx
+        self.kit = _Kit(z3, ctx, self)
+        self.vars: dict[str, object] = {}
+        self.side: list = []             # definedness conditions and facts
+        self.named: list[tuple[str, str, object, object, Node]] = []   # (label, func, u, F, arg)
+        self.consts: dict[str, object] = {}
+        self.fresh = 0
+
+    # -- helpers
+    def val(self, x: Fraction):
+        return self.z3.Q(x.numerator, x.denominator, self.ctx) if x.denominator != 1 else \
+            self.z3.RealVal(x.numerator, self.ctx)
+
+    def new(self, label: str):
+        self.fresh += 1
+        if len(self.named) >= MAX_NAMED:
+            raise TooBig(f"more than {MAX_NAMED} named terms")
+        return self.z3.Real(f"_n{self.fresh}", self.ctx)
+
+    def name(self, label: str, func: str, u, arg: Node):
+        F = self.new(label)
+        self.named.append((label, func, u, F, arg))
+        for _, fact in FX.FACTS.get(func, ()):
+            self.side.append(fact(u, F, self.kit))
+        return F
+
+    def power(self, b, k: int):
+        out = b
+        for _ in range(k - 1):
+            out = out * b
+        return out
+
+    # -- translation
+    def tr(self, node: Node):
+        return self.walk(node)
+
+    def visit_Num(self, node: Num, args: list):
+        return self.val(node.value)
+
+    def visit_Sym(self, node: Sym, args: list):
+        if node.name not in self.vars:
+            self.vars[node.name] = self.z3.Real(node.name, self.ctx)
+        return self.vars[node.name]
+
+    def visit_Const(self, node: Const, args: list):
+        if node.name not in self.consts:
+            c = self.z3.Real(f"_{node.name}", self.ctx)
+            lo, hi = ((Fraction(314159265, 10 ** 8), Fraction(314159266, 10 ** 8)) if node.name == "pi"
+                      else (Fraction(271828182, 10 ** 8), Fraction(271828183, 10 ** 8)))
+            self.side += [c > self.val(lo), c < self.val(hi)]
+            self.consts[node.name] = c
+        return self.consts[node.name]
+
+    @handles(Add, Mul)
+    def _fold(self, node: Add | Mul, args: list):
+        op = operator.add if isinstance(node, Add) else operator.mul
+        out = args[0]
+        for a in args[1:]:
+            out = op(out, a)
+        return out
+
+    @handles(Rel, Ref)
+    @top_down
+    def _untranslatable(self, node: Node):
+        raise TooBig(f"cannot translate {type(node).__name__}")
+
+    def visit_Pow(self, node: Pow):
+        z3 = self.z3
+        b = yield node.base
+        if isinstance(node.exp, Num):
+            e = node.exp.value
+            if e.denominator == 1:
+                k = e.numerator
+                if k == 0:
+                    return self.val(Fraction(1))
+                if abs(k) <= MAX_EXPAND_POWER:
+                    p = self.power(b, abs(k))
+                    if k > 0:
+                        return p
+                    R = self.new(to_text(node))
+                    self.named.append((to_text(node), "recip", p, R, node))
+                    self.side.append(R * p == 1)
+                    return R
+                P = self.name(to_text(node), f"pow{k}", b, node.base)
+                if k % 2 == 0:
+                    self.side.append(P >= 0) if k > 0 else self.side.append(P > 0)
+                    self.side.append(z3.Implies(b == 0, P == 0) if k > 0 else b != 0)
+                else:
+                    self.side += [z3.Implies(b > 0, P > 0), z3.Implies(b < 0, P < 0)]
+                self.side += [z3.Implies(b >= 1, P >= 1) if k > 0 else z3.Implies(b >= 1, P <= 1),
+                              z3.Implies(z3.And(b > 0, b <= 1), P <= 1) if k > 0 else z3.Implies(z3.And(b > 0, b <= 1), P >= 1)]
+                return P
+            p, q = e.numerator, e.denominator
+            label = to_text(node)
+            s = self.name(label, f"root{e}" if p > 0 else f"rpow{e}", b, node.base)
+            self.side.append(b >= 0 if p > 0 else b > 0)
+            self.side.append(s >= 0 if p > 0 else s > 0)
+            if q <= MAX_ROOT_DEN and abs(p) <= MAX_EXPAND_POWER:
+                lhs = self.power(s, q)
+                if p > 0:
+                    self.side.append(lhs == self.power(b, p))
+                else:
+                    self.side.append(lhs * self.power(b, -p) == 1)
+            else:
+                self.side += [z3.Implies(b >= 1, s >= 1) if p > 0 else z3.Implies(b >= 1, s <= 1),
+                              z3.Implies(b <= 1, s <= 1) if p > 0 else z3.Implies(b <= 1, s >= 1)]
+            return s
+        # b ** e with a non-constant exponent: exp(e * log(b)) for b > 0, and 0 at b = 0
+        # (defined there when e > 0). The log is taken of b' = b if b > 0 else 1, so that its
+        # facts hold whatever b is.
+        e = yield node.exp
+        self.side += [b >= 0, z3.Implies(b == 0, e > 0)]
+        b_pos = z3.If(b > 0, b, self.val(Fraction(1)))
+        L = self._named_func("log", node.base, b_pos)
+        arg = Mul((node.exp, Func("log", (node.base,))))
+        E = self._named_func("exp", arg, e * L, label=to_text(node))
+        return z3.If(b > 0, E, self.val(Fraction(0)))
+
+    def _named_func(self, func, arg: Node, u, label=None):
+        key = Func(func, (arg,))
+        got = self.memo.get(key)
+        if got is not None:
+            return got
+        F = self.name(label or to_text(key), func, u, arg)
+        self.memo[key] = F
+        return F
+
+    def visit_Func(self, node: Func):
+        z3 = self.z3
+        name = node.name
+        if name == "sqrt":
+            return (yield Pow(node.args[0], Num(Fraction(1, 2))))
+        args = []
+        for a in node.args:
+            args.append((yield a))
+        u = args[0]
+        if name == "abs":
+            return z3.If(u >= 0, u, -u)
+        if name in ("min", "max"):
+            out = args[0]
+            for a in args[1:]:
+                out = z3.If(a < out, a, out) if name == "min" else z3.If(a > out, a, out)
+            return out
+        if name in ("floor", "ceil"):
+            F = self.new(to_text(node))
+            self.side += [F <= u, F > u - 1] if name == "floor" else [F >= u, F < u + 1]
+            return F
+        if name == "log":
+            self.side.append(u > 0)
+            L = self._named_func("log", node.args[0], u)
+            if len(node.args) == 2:
+                self.side.append(args[1] > 0)
+                Lb = self._named_func("log", node.args[1], args[1])
+                R = self.new(to_text(node))
+                self.side += [Lb != 0, R * Lb == L]
+                return R
+            return L
+        if name in FX.FACTS:
+            return self._named_func(name, node.args[0], u)
+        raise TooBig(f"no SMT encoding for {name}")
+
+    def pair_facts(self):
+        by: dict[str, list] = {}
+        for label, func, u, F, arg in self.named:
+            by.setdefault(func, []).append((u, F, arg))
+        # log(u**(p/q)) = (p/q) log(u): a named root of a named log's argument gets the log facts
+        log_of = {arg: L for _, func, _, L, arg in self.named if func == "log"}
+        for _, func, u, s_, arg in list(self.named):
+            if func.startswith("root") and arg in log_of:
+                e = Fraction(func[4:])
+                Ls = self.val(e) * log_of[arg]
+                for _, fact in FX.FACTS["log"]:
+                    self.side.append(fact(s_, Ls, self.kit))
+                by.setdefault("log", []).append((s_, Ls, None))
+        # exp(u1) = exp(u1 - u2) exp(u2): the quotient of two named exps is a named exp too
+        exps0 = list(by.get("exp", ()))[:4]
+        for i in range(len(exps0)):
+            for j in range(i + 1, len(exps0)):
+                (u1, E1, _), (u2, E2, _) = exps0[i], exps0[j]
+                W = self.z3.Real(f"_w{id(E1)}_{id(E2)}", self.ctx)
+                for _, fact in FX.FACTS["exp"]:
+                    self.side.append(fact(u1 - u2, W, self.kit))
+                self.side.append(E1 == W * E2)
+                by["exp"].append((u1 - u2, W, None))
+        # exp and log are inverse: exp(log(v)) = v, exp(-log(v)) = 1/v, log(exp(u)) = u enter
+        # the other function's group as known values, so that monotonicity links them
+        logs, exps = list(by.get("log", ())), list(by.get("exp", ()))
+        if logs and exps:
+            for v, L, arg in logs[:MAX_PAIRS_PER_FUNCTION // 2]:
+                R = self.z3.Real(f"_inv{id(L)}", self.ctx)
+                self.side.append(R * v == 1)
+                by["exp"].append((L, v, None))
+                by["exp"].append((-L, R, None))
+            for u, E, arg in exps[:MAX_PAIRS_PER_FUNCTION // 2]:
+                by["log"].append((E, u, None))
+        for func, items in by.items():
+            items = items[:MAX_PAIRS_PER_FUNCTION]
+            inc = func in FX.INCREASING or (func.startswith("root")) or (
+                func.startswith("pow") and int(func[3:]) % 2 == 1 and int(func[3:]) > 0)
+            even_pos = func.startswith("pow") and int(func[3:]) > 0 and int(func[3:]) % 2 == 0
+            for i in range(len(items)):
+                for j in range(len(items)):
+                    if i == j:
+                        continue
+                    (u1, F1, _), (u2, F2, _) = items[i], items[j]
+                    if inc:
+                        self.side.append(FX.monotone_pair(u1, F1, u2, F2, self.kit))
+                    elif even_pos:
+                        self.side.append(self.z3.Implies(self.z3.And(u1 >= 0, u1 <= u2), F1 <= F2))
+                    for _, fact in FX.PAIR_FACTS.get(func, ()):
+                        self.side.append(fact(u1, F1, u2, F2, self.kit))
+        sins = {arg: F for _, func, _, F, arg in self.named if func == "sin"}
+        for _, func, _, F, arg in self.named:
+            if func == "cos" and arg in sins:
+                self.side.append(sins[arg] * sins[arg] + F * F == 1)
+
+
+def generalize(g: Node, extra, domains: dict[str, Domain], sign_of) -> tuple | None:
+    """Replace each maximal repeated subterm (at least 4 nodes, occurring twice or more) by
+    a fresh symbol with the sign ``sign_of(subterm)`` proves ("positive"/"nonnegative").
+    Proving the generalized goal for every value of the fresh symbols proves the original
+    (a strengthening); returns (goal, extra, domains, labels) or None."""
+    counts: dict[Node, int] = {}
+    sizes: dict[Node, int] = {}
+    visits = 0
+
+    def size(n: Node) -> int:
+        if n not in sizes:
+            sizes[n] = 1 + sum(size(c) for c in n.children())
+        return sizes[n]
+    for root in [g] + [r.lhs for r in extra] + [r.rhs for r in extra]:
+        for n in root.walk():
+            visits += 1
+            if visits > 20000:
+                return None
+            if not isinstance(n, (Num, Sym)) and n.symbols():
+                counts[n] = counts.get(n, 0) + 1
+    cands = sorted((n for n, c in counts.items() if c >= 2 and size(n) >= 4), key=size, reverse=True)[:40]
+    def inner(n: Node, m: Node) -> int:
+        return sum(1 for x in n.walk() if x == m)
+    # a repeated subterm that also occurs outside a bigger repeated one is named instead of
+    # the bigger one (naming sqrt(P/N) would hide its link with sqrt(N/P): name P)
+    skip = set()
+    for n in cands:
+        for m in cands:
+            if m is not n and size(m) < size(n) and counts[m] > counts[n] * inner(n, m) > 0:
+                skip.add(n)
+                break
+    chosen: list[Node] = []
+    for n in cands:
+        if n in skip or any(n in set(c.walk()) for c in chosen):
+            continue
+        chosen.append(n)
+        if len(chosen) >= 6:
+            break
+    mapping, doms, labels = {}, dict(domains), []
+    for i, n in enumerate(chosen):
+        sg = sign_of(n)
+        if sg not in ("positive", "nonnegative"):
+            continue
+        name = f"_g{i}"
+        mapping[n] = Sym(name)
+        doms[name] = Domain(lo=Fraction(0), lo_closed=sg == "nonnegative")
+        labels.append(to_text(n))
+    if not mapping:
+        return None
+    rep = lambda m: mapping.get(m) if not isinstance(m, (Num, Sym)) else None
+    g2 = g.map(rep)
+    extra2 = [Rel(r.op, r.lhs.map(rep), r.rhs.map(rep)) for r in extra]
+    return g2, extra2, doms, labels
+
+
+def _domain_constraints(z3, x, d: Domain, ctx):
+    out = []
+    q = lambda v: z3.Q(v.numerator, v.denominator, ctx)
+    if d.lo is not None:
+        out.append(x >= q(d.lo) if d.lo_closed else x > q(d.lo))
+    if d.hi is not None:
+        out.append(x <= q(d.hi) if d.hi_closed else x < q(d.hi))
+    return out
+
+
+def decide_smt(goal: Node, op: str, domains: dict[str, Domain], extra=(), *, timeout_ms: int = 3000,
+               want_model: bool = True) -> SmtOutcome:
+    """Is ``goal op 0`` (op in >=, >, ==) true at every point of the domains where the
+    assumptions ``extra`` hold and every term is defined?"""
+    import z3
+    ctx = z3.Context()
+    t = _Translator(z3, ctx)
+    try:
+        return _decide_smt(z3, ctx, t, goal, op, domains, extra, timeout_ms, want_model)
+    finally:
+        # break the translator <-> kit cycle: freed by reference counting, every z3 object
+        # goes before its Context (in a cycle, the garbage collector may delete the Context
+        # first, and z3 then aborts the process in Z3_dec_ref)
+        t.kit.translator = None
+        t.kit = None
+
+
+def _decide_smt(z3, ctx, t, goal, op, domains, extra, timeout_ms, want_model) -> SmtOutcome:
+    try:
+        g = t.tr(goal)
+        hyps = [t.tr(r.lhs) - t.tr(r.rhs) for r in extra]
+        t.pair_facts()
+    except TooBig as e:
+        return SmtOutcome(SmtStatus.UNKNOWN, reason=f"size budget: {e}")
+    except (z3.Z3Exception, RecursionError) as e:
+        return SmtOutcome(SmtStatus.UNKNOWN, reason=f"translation failed: {e}")
+    s = z3.SolverFor("QF_NRA", ctx=ctx)
+    from .budget import WALL_SAFETY
+    s.set("rlimit", RLIMIT_PER_MS * max(1, int(timeout_ms)))
+    s.set("timeout", WALL_SAFETY * int(timeout_ms))
+    for n, x in t.vars.items():
+        if n in domains:
+            s.add(*_domain_constraints(z3, x, domains[n], ctx))
+    for r, h in zip(extra, hyps):
+        s.add({"<=": h <= 0, ">=": h >= 0, "<": h < 0, ">": h > 0, "==": h == 0}[r.op])
+    s.add(*t.side)
+    s.add({">=": g < 0, ">": g <= 0, "==": g != 0}[op])
+    named = [lbl for lbl, *_ in t.named]
+    try:
+        res = s.check()
+    except z3.Z3Exception as e:
+        return SmtOutcome(SmtStatus.UNKNOWN, named, reason=str(e))
+    if res == z3.unsat:
+        return SmtOutcome(SmtStatus.PROVED, named)
+    if res == z3.sat:
+        model = None
+        if want_model and not t.named and not t.consts:
+            m = s.model()
+            model = {}
+            for n, x in t.vars.items():
+                v = m.eval(x, model_completion=True)
+                model[n] = _to_fraction(z3, v)
+        return SmtOutcome(SmtStatus.SAT, named, model, reason="z3 found a point violating the relation"
+                          + (" of the relaxed problem" if t.named else ""))
+    why = s.reason_unknown()
+    return SmtOutcome(SmtStatus.UNKNOWN, named, reason=("budget: " if "resource" in why or "timeout" in why else "")
+                      + f"z3: {why}")
+
+
+def _to_fraction(z3, v) -> Fraction:
+    if z3.is_rational_value(v):
+        return Fraction(v.numerator_as_long(), v.denominator_as_long())
+    if z3.is_algebraic_value(v):
+        a = v.approx(30)
+        return Fraction(a.numerator_as_long(), a.denominator_as_long())
+    return Fraction(0)
