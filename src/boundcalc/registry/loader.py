@@ -206,7 +206,8 @@ def _load_symbols(path: Path, paper: Paper, table: Any) -> None:
             raise _fail(path, where, "a symbol name must be an ASCII identifier")
         if reserved(name):
             raise _fail(path, where, f"symbol name {reserved(name)}; choose another name")
-        _fields(path, where, t, {"description", "domain"}, {"latex", "printed", "default", "role", "note"})
+        _fields(path, where, t, {"description", "domain"}, {"latex", "printed", "default", "role", "note",
+                                                             "description_latex"})
         domain = parse_domain(_str(path, where, t["domain"], "domain"), where=f"{path.name}: {where}")
         role = t.get("role", "input")
         if role not in ROLES:
@@ -220,7 +221,8 @@ def _load_symbols(path: Path, paper: Paper, table: Any) -> None:
             raise _fail(path, where, "an absolute constant (role = 'constant') needs a default")
         paper.symbols[name] = Symbol(paper.key, name, _str(path, where, t["description"], "description"),
                                      _str(path, where, t.get("latex", name), "latex"), domain, default, role,
-                                     _str(path, where, t.get("printed", ""), "printed"))
+                                     _str(path, where, t.get("printed", ""), "printed"),
+                                     _latex_text(path, where, t, "description_latex"))
     _unique_latex(path, paper)
 
 
@@ -238,6 +240,20 @@ def _unique_latex(path: Path, paper: Paper) -> None:
                                                    f"{seen[key]!r}; give each its own (where the paper writes "
                                                    f"both this way, put that in printed = {sym.latex!r})")
         seen[key] = name
+
+
+def _latex_text(path: Path, where: str, t: dict, field: str) -> str:
+    """An optional LaTeX-text field (``description_latex``, ``name_latex``, ``note_latex``,
+    ``bounds_latex``: text with math in ``$...$``), checked -- never run -- by
+    :func:`boundcalc.reports.escape.latex_text_error`; ``""`` when absent."""
+    if field not in t:
+        return ""
+    from ..reports.escape import latex_text_error
+    text = _str(path, where, t[field], field)
+    why = latex_text_error(text)
+    if why:
+        raise _fail(path, where, f"{field}: {why}")
+    return text
 
 
 def _bind_names(path: Path, where: str, node: Node, paper: Paper, uses: tuple[str, ...]) -> Node:
@@ -272,7 +288,8 @@ def _load_formulas(path: Path, paper: Paper, table: Any) -> None:
         if reserved(name):
             raise _fail(path, where, f"formula name {reserved(name)}; choose another name")
         _fields(path, where, t, {"name", "kind", "source"},
-                {"expr", "latex", "uses", "status", "note", "bounds", "direction", "solve_for"})
+                {"expr", "latex", "uses", "status", "note", "bounds", "direction", "solve_for",
+                 "name_latex", "note_latex", "bounds_latex"})
         kind = t["kind"]
         if kind not in KINDS:
             raise _fail(path, where, f"kind must be one of {', '.join(KINDS)}, not {kind!r}")
@@ -303,7 +320,9 @@ def _load_formulas(path: Path, paper: Paper, table: Any) -> None:
             paper=paper.key, name=name, title=_str(path, where, t["name"], "name"), kind=kind,
             text=text, expr=expr, source=_str(path, where, t["source"], "source"),
             latex=t.get("latex", ""), uses=tuple(uses), status=status, note=t.get("note", ""),
-            bounds=t.get("bounds", ""), direction=direction, solve_for=solve_for, from_latex="expr" not in t)
+            bounds=t.get("bounds", ""), direction=direction, solve_for=solve_for, from_latex="expr" not in t,
+            title_latex=_latex_text(path, where, t, "name_latex"), note_latex=_latex_text(path, where, t, "note_latex"),
+            bounds_latex=_latex_text(path, where, t, "bounds_latex"))
     for spec in paper.formulas.values():
         for u in spec.uses:
             if u not in paper.formulas:
