@@ -286,6 +286,27 @@ def _decide(a, rel, b, g, op, domains, extra, deadline, samples, seed, total) ->
                                 counterexample=ce)
         if "timeout" in r.reason or "canceled" in r.reason or "budget" in r.reason:
             budget_hit.append("SMT")
+    # 3b. SMT with the special functions bracketed by the certified bounds of .fbounds,
+    # degree raised until proved or the share runs out; a "sat" of this relaxed problem
+    # proves nothing (it is never turned into a disproof)
+    if _bracketable(g) and time.process_time() < deadline:
+        from .smt import BRACKET_DEGREES
+        stop = min(deadline, time.process_time() + min(2.0, 0.25 * total))
+        # each degree on every candidate before the next degree: the cheap proofs first
+        for deg in BRACKET_DEGREES:
+            for pre, cand, ex, doms in runs:
+                if time.process_time() > stop:
+                    break
+                r = decide_smt(cand, op, doms, ex, timeout_ms=int(1000 * min(0.6, 0.08 * total)),
+                               want_model=False, bracket=deg)
+                if r.status == "proved":
+                    return _verdict("proved", "SMT", pre + bracket_text(r.brackets, r.named),
+                                    detail="the special functions replaced by certified polynomial or "
+                                    "rational bounds (prover/fbounds.py): " + "; ".join(map(str, r.brackets)))
+            else:
+                continue
+            budget_hit.append("SMT bracketing")
+            break
     # 4. interval branch-and-bound
     from .interval import prove_interval
     if time.process_time() < deadline:
@@ -315,6 +336,37 @@ def _decide(a, rel, b, g, op, domains, extra, deadline, samples, seed, total) ->
                         + ", ".join(budget_hit) + " (sampling is not a proof)")
     return _verdict("unknown", "none", detail="no layer found a proof or a counterexample "
                     f"(sampled {samples} points; sampling is not a proof)")
+
+
+def _bracketable(g: Node) -> bool:
+    """Whether ``g`` has a term the SMT layer brackets (a named exp/log/tanh/atan/erf, or
+    a power with a variable exponent, named as exp of a log)."""
+    from .smt import BRACKETED
+    return any((isinstance(n, Func) and n.name in BRACKETED) or (isinstance(n, Pow) and n.exp.symbols())
+               for n in g.unique_nodes())
+
+
+def bracket_text(entries, named) -> str:
+    """'tanh bracketed by degree-5 Taylor' from the fbounds entries of an unsat core."""
+    if not entries:
+        return "after naming " + ", ".join(_short(named)) if named else "polynomial"
+    by: dict[str, list] = {}
+    for b in entries:
+        by.setdefault(b.func, []).append(b)
+    parts = []
+    for func, bs in by.items():
+        fams = sorted({_family(b) for b in bs})
+        parts.append(f"{func} bracketed by degree-{max(b.degree for b in bs)} {' and '.join(fams)}")
+    return ", ".join(parts)
+
+
+def _family(b) -> str:
+    src = b.source
+    for key, name in (("atan(1/x)", "asymptotic (pi/2 - atan(1/x))"), ("Taylor truncation", "Taylor"),
+                      ("Pade", "Pade"), ("Heron", "Heron"), ("tangent", "tangent"), ("int of exp", "Taylor")):
+        if key in src:
+            return name
+    return src.split(";")[0]
 
 
 def _inconsistent(domains, extra, seconds: float) -> bool:
