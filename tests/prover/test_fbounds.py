@@ -201,6 +201,20 @@ def _ode_certify(b: FBound, p, q) -> bool:
     up = b.side == "upper"
     x0, y0 = ANCHOR[b.func]
     gm, gM = GLOBAL[b.func]
+    if b.func == "log" and not (b.contains(x0) and b.value(x0) == y0):
+        # an anchor at a finite closed end a of the range: log a in ball arithmetic,
+        # strictly on the right side of r(a) (log's F does not depend on y: no disjunct)
+        for a, way in ((b.lo, "fwd"), (b.hi, "bwd")):
+            if a is None or not b.contains(a):
+                continue
+            ra, la = b.value(a), (arb(a.numerator) / a.denominator).log()
+            ra = arb(ra.numerator) / ra.denominator
+            if not ((ra > la) if up else (ra < la)):
+                continue
+            want = (">=0" if way == "fwd" else "<=0") if up else ("<=0" if way == "fwd" else ">=0")
+            if _holds_some(b.func, p, q, want, [], b.lo, b.hi, b.lo_closed, b.hi_closed):
+                return True
+        return False
     if b.contains(x0):
         r0 = b.value(x0)
         if (up and r0 < y0) or (not up and r0 > y0):

@@ -236,6 +236,26 @@ def _entries() -> list[FBound]:
         else:           # above for t >= 0 (on -1 < t < 0 it is no one-sided bound)
             log_add("upper", 1, None, *pq, source=src)
 
+    # ---- log away from 1: log u = log a + log(u/a) (u >= a) = log a - log(a/u) (u <= a),
+    # with the entries on [1, oo) of degree 2..4 at u/a or a/u and a rational bound of
+    # log a on the safe side (MetiTarski's range reduction)
+    base = [b for b in E if b.func == "log" and b.lo == 1 and b.hi is None and 2 <= b.degree <= 4]
+    for a, (la, ha) in LOG_ANCHORS.items():
+        for b in base:
+            d = b.degree
+            # r(u/a) = num(u/a)/den(u/a);  r(a/u) = (u^d num(a/u)) / (u^d den(a/u))
+            at_ua = (_scale_arg(_pad(b.num, d), 1 / a), _scale_arg(_pad(b.den, d), 1 / a))
+            at_au = (_reverse(_scale_arg(_pad(b.num, d), a)), _reverse(_scale_arg(_pad(b.den, d), a)))
+            src = f"log u = log {a} + log(u/{a}), {b.source}; {la} < log {a} < {ha}"
+            if b.side == "lower":       # log u >= la + r(u/a) on [a, oo); log u <= ha - r(a/u) on (0, a]
+                add("log", "lower", a, None, _add_poly(at_ua[0], _mul((la,), at_ua[1])), at_ua[1], src)
+                add("log", "upper", 0, a, _add_poly(_neg(at_au[0]), _mul((ha,), at_au[1])), at_au[1], src,
+                    lo_closed=False)
+            else:                       # log u <= ha + r(u/a) on [a, oo); log u >= la - r(a/u) on (0, a]
+                add("log", "upper", a, None, _add_poly(at_ua[0], _mul((ha,), at_ua[1])), at_ua[1], src)
+                add("log", "lower", 0, a, _add_poly(_neg(at_au[0]), _mul((la,), at_au[1])), at_au[1], src,
+                    lo_closed=False)
+
     # ---- tanh, x >= 0 (x <= 0 by oddness, below)
     for n in (1, 5, 9):
         add("tanh", "upper", 0, None, _tanh_taylor(n), source=f"{_T}, degree {n}, x >= 0")
@@ -336,6 +356,27 @@ def _entries() -> list[FBound]:
                               _trim(tuple(a - c for a, c in _zip(qm, nm))), qm,
                               b.source + "; for sigma(x) = (1 + tanh(x/2))/2 and sigma(-x) = 1 - sigma(x)"))
     return E + derived
+
+
+def _pad(p: Poly, d: int) -> Poly:
+    return tuple(p) + (Q(0),) * (d + 1 - len(p))
+
+
+def _reverse(p: Poly) -> Poly:
+    """x^d p(1/x) for d = len(p) - 1."""
+    return _trim(tuple(reversed(p)))
+
+
+def _add_poly(p: Poly, q: Poly) -> Poly:
+    return _trim(tuple(a + b for a, b in _zip(p, q)))
+
+
+#: anchors of the range-reduced log entries, with rational bounds of log a (checked in
+#: ball arithmetic by the tests): log 2 = 0.693147180559945..., log 8 = 2.079441541679835...,
+#: log 32 = 3.465735902799726...
+LOG_ANCHORS = {Q(2): (Q(693147180, 10 ** 9), Q(693147181, 10 ** 9)),
+               Q(8): (Q(2079441541, 10 ** 9), Q(2079441542, 10 ** 9)),
+               Q(32): (Q(3465735902, 10 ** 9), Q(3465735903, 10 ** 9))}
 
 
 def _zip(p: Poly, q: Poly):
