@@ -293,8 +293,13 @@ def _decide(a, rel, b, g, op, domains, extra, deadline, samples, seed, total) ->
         from .smt import BRACKET_DEGREES
         stop = min(deadline, time.process_time() + min(2.0, 0.25 * total))
         # each degree on every candidate before the next degree: the cheap proofs first
+        bruns = list(runs)
+        for pre, cand, ex, doms in runs:
+            merged = combine_logs(cand)
+            if merged is not None:
+                bruns.append((pre + "after merging logarithms, ", merged, ex, doms))
         for deg in BRACKET_DEGREES:
-            for pre, cand, ex, doms in runs:
+            for pre, cand, ex, doms in bruns:
                 if time.process_time() > stop:
                     break
                 r = decide_smt(cand, op, doms, ex, timeout_ms=int(1000 * min(0.6, 0.08 * total)),
@@ -314,7 +319,14 @@ def _decide(a, rel, b, g, op, domains, extra, deadline, samples, seed, total) ->
         ivl = prove_interval(g, op, domains, extra, seconds=share,
                              derivatives=why is None, max_boxes=int(INTERVAL_BOXES_PER_SECOND * share))
         if ivl.status == "proved":
-            return _verdict("proved", "interval", f"{ivl.boxes} boxes")
+            how = f"{ivl.boxes} boxes"
+            if ivl.taylor:
+                how += f", {ivl.taylor} closed by Taylor models"
+            if ivl.touching:
+                pts = ["(" + ", ".join(f"{k} = {sampling_str(v)}" for k, v in sorted(x0.items())) + ")"
+                       for x0 in ivl.touching[:3]]
+                how += "; touching at " + ", ".join(pts) + ", local minimum from the derivatives"
+            return _verdict("proved", "interval", how)
         if ivl.status == "disproved":
             ce = search.certify_point(a, rel, b, g, op, domains, extra, ivl.point)
             if ce is not None:
@@ -344,6 +356,36 @@ def _bracketable(g: Node) -> bool:
     from .smt import BRACKETED
     return any((isinstance(n, Func) and n.name in BRACKETED) or (isinstance(n, Pow) and n.exp.symbols())
                for n in g.unique_nodes())
+
+
+def _log_term(t: Node) -> tuple[int, Node] | None:
+    """(c, u) for a term c*log(u) with a small integer c, else None."""
+    if isinstance(t, Func) and t.name == "log" and len(t.args) == 1:
+        return 1, t.args[0]
+    if isinstance(t, Mul) and len(t.args) == 2 and isinstance(t.args[0], Num):
+        c = t.args[0].value
+        inner = _log_term(t.args[1])
+        if inner is not None and c.denominator == 1 and 0 < abs(c) <= 3:
+            return int(c) * inner[0], inner[1]
+    return None
+
+
+def combine_logs(g: Node) -> Node | None:
+    """The top-level sum ``g`` with its terms ``c log(u)`` (small integers c, at least
+    two of them) merged into one ``log(prod u**c)``, or None. Sound where the relation is
+    decided: every ``log(u)`` is defined there, so every ``u > 0`` and the logarithm of the
+    product is the sum of the logarithms. Bracketing then sees one argument near 1
+    (``log(1 + 2x) - log(2x)``) instead of two large ones whose bounds cannot cancel."""
+    if not isinstance(g, Add):
+        return None
+    logs, rest = [], []
+    for t in g.args:
+        lt = _log_term(t)
+        (logs if lt is not None else rest).append(lt if lt is not None else t)
+    if len(logs) < 2:
+        return None
+    factors = tuple(u if c == 1 else Pow(u, Num(Fraction(c))) for c, u in logs)
+    return fold_constants(Add(tuple(rest) + (Func("log", (Mul(factors),)),)))
 
 
 def bracket_text(entries, named) -> str:
