@@ -32,6 +32,7 @@ from __future__ import annotations
 
 from fractions import Fraction as Q
 
+import mpmath
 import pytest
 import sympy as sp
 from flint import arb
@@ -333,3 +334,103 @@ def test_entries_agree_with_mpmath_at_50_digits():
                 r = b.value(x)
                 r = mpmath.mpf(r.numerator) / r.denominator
                 assert (f <= r) if b.side == "upper" else (f >= r), (str(b), x)
+
+
+# ------------------------------------------------------------------ the decision procedure
+# issue 22's list, through verify (SMT with the special functions bracketed by the table).
+# Each true case with its independent justification; each false one's counterexample is
+# re-checked here at 50 digits.
+TRUE_CASES = [
+    ("tanh(x)", "<=", "x - x**3/3 + 2*x**5/15", [],
+     "Lambert's convergent x(15 + x^2)/(15 + 6x^2) >= tanh x for x >= 0, and "
+     "T5 - x(15 + x^2)/(15 + 6x^2) = (4/5) x^7/(15 + 6x^2) >= 0"),
+    ("atan(x)", ">=", "3*x/(1 + 2*sqrt(1 + x**2))", [],
+     "Shafer's inequality (Shafer 1966; Mitrinovic, Analytic Inequalities, 3.4.30)"),
+    ("log(1 + x)", "<=", "x*(6 + x)/(6 + 4*x)", [],
+     "equal at 0, and d/dx (rhs - log(1 + x)) = x^3/((1 + x)(3 + 2x)^2) >= 0"),
+    ("sqrt(log(2/p)/(2*n))", ">=", "n**(-1/2)", ["p <= 27067/100000", "n >= 1"],
+     "log(2/p) >= 2 iff p <= 2/e^2 = 0.2706705664...; 0.27067 is below it by 6e-7"),
+]
+FALSE_CASES = [
+    ("tanh(x)", "<=", "x - x**3/3 + 2*x**5/15 - x**7/10", [],
+     "near 0, tanh - T5 = -17 x^7/315 + ..., and 17/315 < 1/10"),
+    ("atan(x)", ">=", "3*x/(1 + 2*sqrt(1 + x**2)) + x**5/100", [],
+     "near 0, atan - Shafer = x^5/180 + ..., and 1/180 < 1/100"),
+    ("log(1 + x)", "<=", "x*(6 + x)/(6 + 4*x) - x**4/30", [],
+     "near 0, rhs - log(1 + x) = x^4/36 - x^4/30 + ... < 0"),
+    ("sqrt(log(2/p)/(2*n))", ">=", "n**(-1/2)", ["p <= 27068/100000", "n >= 1"],
+     "2/e^2 = 0.2706705664... < 0.27068: at p = 0.27068, log(2/p) < 2"),
+]
+_MP = {"sqrt": mpmath.sqrt, "exp": mpmath.exp, "log": mpmath.log, "tanh": mpmath.tanh, "atan": mpmath.atan,
+       "erf": mpmath.erf, "pi": mpmath.pi, "E": mpmath.e}
+
+
+def _mpeval(expr: str, env: dict):
+    import re
+    text = re.sub(r"(?<![\w.])(\d+)", r'mpf("\1")', expr)
+    return eval(text, {"__builtins__": {}}, {**_MP, **env, "mpf": mpmath.mpf})
+
+
+@pytest.mark.parametrize("lhs,rel,rhs,assume,why", TRUE_CASES, ids=[c[0][:30] for c in TRUE_CASES])
+def test_issue_cases_are_proved_by_bracketing(lhs, rel, rhs, assume, why):
+    from boundcalc.services.verify import verify
+    r = verify(lhs, rel, rhs, list(assume))
+    assert r.verdict == "proved", (r.describe(), why)
+    assert r.layer == "SMT"
+
+
+@pytest.mark.parametrize("lhs,rel,rhs,assume,why", FALSE_CASES, ids=[c[2][-30:] for c in FALSE_CASES])
+def test_near_miss_false_variants_are_disproved_at_a_checked_point(lhs, rel, rhs, assume, why):
+    from boundcalc.services.verify import verify
+    r = verify(lhs, rel, rhs, list(assume))
+    assert r.verdict == "disproved", (r.describe(), why)
+    import mpmath
+    with mpmath.workdps(50):
+        env = {}
+        for k, v in r.counterexample.items():
+            if k not in ("lhs", "rhs"):
+                num, _, den = v.partition("/")
+                env[k] = mpmath.mpf(num) / mpmath.mpf(den or 1)
+        for a in assume:
+            left, op, right = a.split()
+            assert {"<=": _mpeval(left, env) <= _mpeval(right, env),
+                    ">=": _mpeval(left, env) >= _mpeval(right, env)}[op], a
+        a, b = _mpeval(lhs, env), _mpeval(rhs, env)
+        assert not ({"<=": a <= b, ">=": a >= b}[rel]), (env, why)
+
+
+@pytest.mark.parametrize("lhs,rel,rhs", [
+    ("erf(x)", "<=", "sqrt(1 - exp(-4*x**2/pi))"),          # Polya (1949)
+    ("(1 + 1/x)**x", ">=", "E*2*x/(2*x + 1)"),                # around e, tight at infinity
+    ("(1 + 1/x)**x", "<=", "E*(2*x + 1)/(2*x + 2)"),
+])
+def test_cases_still_open_are_never_disproved(lhs, rel, rhs):
+    """True (Polya; the (1 + 1/x)^x bounds: Mitrinovic 3.6.1), not decided yet by any
+    layer within its budget: the verdict must not be 'disproved' (a relaxed 'sat' of the
+    bracketed problem is no counterexample)."""
+    from boundcalc.services.verify import verify
+    r = verify(lhs, rel, rhs, [])
+    assert r.verdict in ("proved", "unknown"), r.describe()
+
+
+def test_bracketing_never_turns_a_relaxed_model_into_a_disproof():
+    """A true relation whose bracketed relaxation is satisfiable at a low degree (tanh's
+    degree-1 entries cannot prove T5 >= tanh): decide_smt says 'sat' with no model, and
+    the decision is still a proof at a higher degree, never a disproof."""
+    from boundcalc.prover.smt import decide_smt
+    from boundcalc.expr.nodes import sub
+    g = sub(parse_("x - x**3/3 + 2*x**5/15"), parse_("tanh(x)"))
+    low = decide_smt(g, ">=", {"x": _dom0()}, (), timeout_ms=1000, bracket=1)
+    assert low.status in ("sat", "unknown") and low.model is None
+    high = decide_smt(g, ">=", {"x": _dom0()}, (), timeout_ms=2000, bracket=5)
+    assert high.status == "proved" and high.brackets
+
+
+def parse_(s):
+    from boundcalc.expr.parser import parse
+    return parse(s)
+
+
+def _dom0():
+    from boundcalc.expr.domains import Domain
+    return Domain(lo=Q(0), lo_closed=True)
