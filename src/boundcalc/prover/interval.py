@@ -22,6 +22,11 @@ enclosure, ``g >= 0`` is proved from the derivatives (second-order condition). S
 contract: a piece is closed only by a rigorous enclosure or that exact local argument;
 numerical searches only propose candidates.
 Budget: a number of boxes and seconds.
+
+Soundness contract: "proved" means every box of a cover of the (compactified) domain has a
+certified sign of the goal in arb ball arithmetic (or was closed by the SMT layer, with
+that layer's contract); "disproved" returns only a candidate point, which the caller
+re-certifies before reporting; running out of boxes or CPU seconds is "budget".
 """
 from __future__ import annotations
 
@@ -84,7 +89,7 @@ def prove_interval(g: Node, op: str, domains: dict[str, Domain], extra=(), *, se
     touch_tries = [0]
     touched: list[dict] = []
     n_taylor = [0]
-    t0 = time.process_time()        # CPU time: a net that does not depend on the machine's load
+    t0 = time.thread_time()        # CPU time: a net that does not depend on the machine's load
     todo = [box0]
     closed = 0
     hyps = [(sub(r.lhs, r.rhs), r.op) for r in extra]
@@ -109,7 +114,7 @@ def prove_interval(g: Node, op: str, domains: dict[str, Domain], extra=(), *, se
     def smt_closes(box) -> bool:
         """Close a piece that ball arithmetic cannot enclose (it reaches infinity or an
         open end of the domain) with the SMT layer on that piece."""
-        if smt_calls[0] >= MAX_SMT_CALLS or time.process_time() - t0 > seconds * 0.8:
+        if smt_calls[0] >= MAX_SMT_CALLS or time.thread_time() - t0 > seconds * 0.8:
             return False
         smt_calls[0] += 1
         from .smt import decide_smt
@@ -126,7 +131,7 @@ def prove_interval(g: Node, op: str, domains: dict[str, Domain], extra=(), *, se
         return r.status == "proved"
 
     while todo:
-        if closed + len(todo) > max_boxes or time.process_time() - t0 > seconds:
+        if closed + len(todo) > max_boxes or time.thread_time() - t0 > seconds:
             return IntervalOutcome("budget", closed)
         box = todo.pop()
         env = env_of(box)

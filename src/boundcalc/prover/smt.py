@@ -16,6 +16,11 @@ certified later with ball arithmetic by the caller). Every call has a work budge
 ``rlimit``, deterministic) and a wall-clock safety net; running out is ``unknown``. z3 is imported here only, and each
 call uses its own z3 context (thread-safe).
 
+Soundness contract: "proved" means z3 found the over-approximation unsatisfiable (every
+named term keeps only true facts, :mod:`.facts`), so the relation holds wherever both
+sides are defined; "sat" is never a disproof by itself (a model is only a candidate the
+caller certifies); running out of rlimit or the wall-clock net is "unknown".
+
 Bracketing (``bracket=d``, MetiTarski-style): each named ``exp``, ``log``, ``tanh``,
 ``atan``, ``erf`` term ``F = f(u)`` also gets the entries of :mod:`.fbounds` of degree
 at most ``d``, each as ``range(u) -> den(u) F <= num(u)`` (or ``>=``). Every entry is a
