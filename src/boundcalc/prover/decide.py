@@ -36,7 +36,9 @@ Order: the cheap pre-pass (:mod:`.prepass`) reads the goal; a quick certified se
 then the identity layer for an equality with special functions; quick SMT passes (on the
 goal with fractional powers of single symbols substituted away, the generalized goal, the
 goal); the integer layer for a relation in one integer symbol; the exact layer; SMT again;
-interval branch-and-bound; a deeper search.
+SMT with exp/log/tanh/atan/erf bracketed by the certified bounds of :mod:`.fbounds`, their
+degree raised 3, 5, ..., 13 until proved (a "sat" of that relaxation is never a disproof);
+interval branch-and-bound with Taylor models (:mod:`.taylor`); a deeper search.
 
 Soundness contract: "proved" only from a layer's proof under that layer's contract (each
 module's docstring); "disproved" only with a counterexample re-checked in ball arithmetic
