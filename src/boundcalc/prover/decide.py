@@ -327,20 +327,28 @@ def _decide(a, rel, b, g, op, domains, extra, deadline, samples, seed, total) ->
     # degree raised until proved or the share runs out; a "sat" of this relaxed problem
     # proves nothing (it is never turned into a disproof)
     if _bracketable(g) and time.thread_time() < deadline:
-        from .smt import BRACKET_DEGREES
-        stop = min(deadline, time.thread_time() + min(2.0, 0.25 * total))
+        from .smt import BRACKET_CALLS, BRACKET_DEGREES
+        # budgeted in work (z3 calls of a fixed rlimit each), so that the machine's load does
+        # not change the verdict; the decision's CPU deadline is only the safety net
+        calls = 0
         # each degree on every candidate before the next degree: the cheap proofs first
         bruns = list(runs)
         for pre, cand, ex, doms in runs:
             merged = combine_logs(cand)
             if merged is not None:
                 bruns.append((pre + "after merging logarithms, ", merged, ex, doms))
+        dropped: set[int] = set()       # candidates z3 could not finish: higher degrees are harder
         for deg in BRACKET_DEGREES:
-            for pre, cand, ex, doms in bruns:
-                if time.thread_time() > stop:
+            for i, (pre, cand, ex, doms) in enumerate(bruns):
+                if time.thread_time() > deadline or calls >= BRACKET_CALLS:
                     break
-                r = decide_smt(cand, op, doms, ex, timeout_ms=int(1000 * min(0.6, 0.08 * total)),
+                if i in dropped:
+                    continue
+                calls += 1
+                r = decide_smt(cand, op, doms, ex, timeout_ms=int(1000 * min(0.3, 0.04 * total)),
                                want_model=False, bracket=deg)
+                if r.status == "unknown":
+                    dropped.add(i)
                 if r.status == "proved":
                     return _verdict("proved", "SMT", pre + bracket_text(r.brackets, r.named),
                                     detail="the special functions replaced by certified polynomial or "

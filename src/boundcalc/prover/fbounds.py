@@ -52,6 +52,7 @@ class FBound:
     source: str
     lo_closed: bool = True
     hi_closed: bool = True
+    reduced: bool = False       # a range-reduced entry (log about a = 2, 8, 32): tried last
 
     @property
     def degree(self) -> int:
@@ -182,9 +183,9 @@ _PADE = "Pade approximant / continued-fraction convergent"
 def _entries() -> list[FBound]:
     E: list[FBound] = []
 
-    def add(func, side, lo, hi, num, den=ONE, source="", lo_closed=True, hi_closed=True):
+    def add(func, side, lo, hi, num, den=ONE, source="", lo_closed=True, hi_closed=True, reduced=False):
         E.append(FBound(func, side, None if lo is None else Q(lo), None if hi is None else Q(hi),
-                        _trim(tuple(num)), _trim(tuple(den)), source, lo_closed, hi_closed))
+                        _trim(tuple(num)), _trim(tuple(den)), source, lo_closed, hi_closed, reduced))
 
     # ---- exp: Taylor (remainder exp(xi) x^(n+1)/(n+1)!), reciprocals, Pade
     for n in (1, 3, 5, 7, 9):
@@ -248,13 +249,15 @@ def _entries() -> list[FBound]:
             at_au = (_reverse(_scale_arg(_pad(b.num, d), a)), _reverse(_scale_arg(_pad(b.den, d), a)))
             src = f"log u = log {a} + log(u/{a}), {b.source}; {la} < log {a} < {ha}"
             if b.side == "lower":       # log u >= la + r(u/a) on [a, oo); log u <= ha - r(a/u) on (0, a]
-                add("log", "lower", a, None, _add_poly(at_ua[0], _mul((la,), at_ua[1])), at_ua[1], src)
+                add("log", "lower", a, None, _add_poly(at_ua[0], _mul((la,), at_ua[1])), at_ua[1], src,
+                    reduced=True)
                 add("log", "upper", 0, a, _add_poly(_neg(at_au[0]), _mul((ha,), at_au[1])), at_au[1], src,
-                    lo_closed=False)
+                    lo_closed=False, reduced=True)
             else:                       # log u <= ha + r(u/a) on [a, oo); log u >= la - r(a/u) on (0, a]
-                add("log", "upper", a, None, _add_poly(at_ua[0], _mul((ha,), at_ua[1])), at_ua[1], src)
+                add("log", "upper", a, None, _add_poly(at_ua[0], _mul((ha,), at_ua[1])), at_ua[1], src,
+                    reduced=True)
                 add("log", "lower", 0, a, _add_poly(_neg(at_au[0]), _mul((la,), at_au[1])), at_au[1], src,
-                    lo_closed=False)
+                    lo_closed=False, reduced=True)
 
     # ---- tanh, x >= 0 (x <= 0 by oddness, below)
     for n in (1, 5, 9):

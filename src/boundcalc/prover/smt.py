@@ -23,7 +23,8 @@ caller certifies); running out of rlimit or the wall-clock net is "unknown".
 
 Bracketing (``bracket=d``, MetiTarski-style): each named ``exp``, ``log``, ``tanh``,
 ``atan``, ``erf`` term ``F = f(u)`` also gets the entries of :mod:`.fbounds` of degree
-at most ``d``, each as ``range(u) -> den(u) F <= num(u)`` (or ``>=``). Every entry is a
+``d - 4`` to ``d`` (and the linear ones; ``bracket=-d``: the range-reduced log entries
+up to degree ``d`` instead), each as ``range(u) -> den(u) F <= num(u)`` (or ``>=``). Every entry is a
 theorem proved in the tests, so the problem stays an over-approximation: ``unsat`` is a
 proof, and ``sat`` is never a disproof (no model is returned when anything was named).
 The entries z3 needed are read from its unsat core and named in the outcome
@@ -53,7 +54,10 @@ MAX_NAMED = 40                 # more named terms than this: give up (size budge
 MAX_PAIRS_PER_FUNCTION = 12    # pairwise facts among at most this many terms of one function
 BRACKETED = ("exp", "log", "tanh", "atan", "erf")   # named functions that get fbounds entries
 BRACKET_SPAN = 4               # with bracket=d, entries of degree d-4 .. d (and the linear ones)
-BRACKET_DEGREES = (3, 5, 7, 9, 11, 13)   # the degrees tried in turn by the decision procedure
+# the degrees tried in turn by the decision procedure; a negative one -d: the range-reduced
+# log entries (about 2, 8, 32) of degree up to d instead of the others
+BRACKET_DEGREES = (3, 5, 7, -2, 9, -4, 11, 13)
+BRACKET_CALLS = 12             # z3 calls of the bracketing step per decision (its work budget)
 
 
 class TooBig(Exception):
@@ -131,8 +135,9 @@ class _Translator(Visitor):
         """The entries of :mod:`.fbounds` for ``F = func(u)`` up to degree ``self.bracket``,
         each behind its own indicator (for the unsat core)."""
         z3 = self.z3
-        for b in FB.bounds_for(func, max_degree=self.bracket):
-            if b.degree < self.bracket - BRACKET_SPAN and b.degree > 1:
+        deg, reduced = (self.bracket, False) if self.bracket > 0 else (-self.bracket, True)
+        for b in FB.bounds_for(func, max_degree=deg):
+            if (b.degree < deg - BRACKET_SPAN and b.degree > 1) or b.reduced != reduced:
                 continue            # the lower degrees are implied nearly everywhere
             rng = []
             if b.lo is not None:
