@@ -69,13 +69,17 @@ def _enc(A, node, env):
 def _quad_min(a, b, r):
     """A lower bound of a h + (1/2) B h^2 over h in [-r, r], a in the ball ``a``, B in the
     ball ``b`` (r >= 0): B h^2 >= beta h^2 with beta = lower(b); for beta <= 0 the minimum
-    is at an end; for beta > 0 it is at least the vertex value -a^2/(2 beta). The
-    smallest of the end values and (when beta > 0) the vertex value bounds it below."""
+    is at an end; for beta > 0 it is at an end unless the vertex -a/beta lies inside, and
+    it is then at least the vertex value -a^2/(2 beta). The smallest of these candidates
+    bounds it below."""
     beta = b.lower()
     cands = [-a.upper() * r + beta * r * r / 2, a.lower() * r + beta * r * r / 2]
     if beta > 0:
-        amax = max(abs(a.lower()), abs(a.upper()))
-        cands.append(-(amax * amax) / (2 * beta))
+        # the vertex h = -a/beta lies in [-r, r] for some a of the ball unless every |a| > beta r
+        amin = 0 if (a.lower() <= 0 <= a.upper()) else min(abs(a.lower()), abs(a.upper()))
+        if not amin > beta * r:
+            amax = max(abs(a.lower()), abs(a.upper()))
+            cands.append(-(amax * amax) / (2 * beta))
     return min((c.lower() for c in cands), key=lambda v: v)
 
 
