@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from fractions import Fraction as Q
 from math import factorial
 
-__all__ = ["FBound", "TABLE", "FUNCTIONS", "bounds_for", "poly_eval"]
+__all__ = ["FUNCTIONS", "TABLE", "FBound", "bounds_for", "poly_eval"]
 
 FUNCTIONS = ("exp", "log", "tanh", "atan", "erf", "sqrt", "logistic")
 
