@@ -423,10 +423,14 @@ def combine_logs(g: Node) -> Node | None:
     (``log(1 + 2x) - log(2x)``) instead of two large ones whose bounds cannot cancel."""
     if not isinstance(g, Add):
         return None
-    logs, rest = [], []
+    logs: list[tuple[int, Node]] = []
+    rest: list[Node] = []
     for t in g.args:
         lt = _log_term(t)
-        (logs if lt is not None else rest).append(lt if lt is not None else t)
+        if lt is not None:
+            logs.append(lt)
+        else:
+            rest.append(t)
     if len(logs) < 2:
         return None
     factors = tuple(u if c == 1 else Pow(u, Num(Fraction(c))) for c, u in logs)

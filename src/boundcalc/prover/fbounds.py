@@ -289,19 +289,19 @@ def _entries() -> list[FBound]:
     # at infinity: atan x = pi/2 - atan(1/x) for x > 0, with the Taylor bounds of atan(1/x)
     for n in (1, 5, 9, 13):     # atan(y) <= T_n(y): atan x >= pi/2 - T_n(1/x) > HALF_PI_LO - T_n(1/x)
         t = _atan_taylor(n)     # HALF_PI_LO - sum c_k x^-k = (HALF_PI_LO x^n - sum c_k x^(n-k)) / x^n
-        num = [Q(0)] * (n + 1)
-        num[n] = HALF_PI_LO
+        cs = [Q(0)] * (n + 1)
+        cs[n] = HALF_PI_LO
         for k, c in enumerate(t):
-            num[n - k] -= c
-        add("atan", "lower", Q(1, 2), None, num, tuple([Q(0)] * n + [Q(1)]),
+            cs[n - k] -= c
+        add("atan", "lower", Q(1, 2), None, tuple(cs), tuple([Q(0)] * n + [Q(1)]),
             f"atan x = pi/2 - atan(1/x), atan(1/x) <= its Taylor degree {n}; pi/2 > {HALF_PI_LO}")
     for n in (3, 7, 11):
         t = _atan_taylor(n)
-        num = [Q(0)] * (n + 1)
-        num[n] = HALF_PI_HI
+        cs = [Q(0)] * (n + 1)
+        cs[n] = HALF_PI_HI
         for k, c in enumerate(t):
-            num[n - k] -= c
-        add("atan", "upper", Q(1, 2), None, num, tuple([Q(0)] * n + [Q(1)]),
+            cs[n - k] -= c
+        add("atan", "upper", Q(1, 2), None, tuple(cs), tuple([Q(0)] * n + [Q(1)]),
             f"atan x = pi/2 - atan(1/x), atan(1/x) >= its Taylor degree {n}; pi/2 < {HALF_PI_HI}")
 
     # ---- erf, x >= 0: erf x = (2/sqrt(pi)) int_0^x exp(-t^2) dt with exp's Taylor bounds on

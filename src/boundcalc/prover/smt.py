@@ -135,7 +135,8 @@ class _Translator(Visitor):
         """The entries of :mod:`.fbounds` for ``F = func(u)`` up to degree ``self.bracket``,
         each behind its own indicator (for the unsat core)."""
         z3 = self.z3
-        deg, reduced = (self.bracket, False) if self.bracket > 0 else (-self.bracket, True)
+        level = self.bracket if self.bracket is not None else 0
+        deg, reduced = (level, False) if level > 0 else (-level, True)
         for b in FB.bounds_for(func, max_degree=deg):
             if (b.degree < deg - BRACKET_SPAN and b.degree > 1) or b.reduced != reduced:
                 continue            # the lower degrees are implied nearly everywhere
