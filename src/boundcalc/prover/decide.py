@@ -33,9 +33,9 @@ of the decision's seconds, counted in this thread's CPU time or in work); runnin
 falls through to the next layer and, at the end, to ``unknown (budget)`` — never a hang.
 
 Order: the cheap pre-pass (:mod:`.prepass`) reads the goal; a quick certified search;
-then the identity layer for an equality with special functions; quick SMT passes (on the
-goal with fractional powers of single symbols substituted away, the generalized goal, the
-goal); the integer layer for a relation in one integer symbol; the exact layer; SMT again;
+quick SMT passes (on the goal with fractional powers of single symbols substituted away,
+the generalized goal, the goal); the integer layer for a relation in one integer symbol;
+the exact layer; the identity layer for an equality with special functions; SMT again;
 SMT with exp/log/tanh/atan/erf bracketed by the certified bounds of :mod:`.fbounds`, their
 degree raised 3, 5, ..., 13 until proved (a "sat" of that relaxation is never a disproof);
 interval branch-and-bound with Taylor models (:mod:`.taylor`); a deeper search.
@@ -241,18 +241,15 @@ def _decide(a, rel, b, g, op, domains, extra, deadline, samples, seed, total) ->
     if ce is not None:
         return _verdict("disproved", "counterexample", "certified", counterexample=ce,
                         detail="the relation fails at a point re-checked in ball arithmetic")
-    # 2. the layers the pre-pass picks for this goal: an equality with special functions goes
-    # to the identity layer before the quick SMT pass (which cannot prove an equality of
-    # named terms); a relation in one integer symbol goes to the integer layer after it (a
-    # relation true on the reals keeps its SMT proof; z3 refutes a false relaxation fast)
+    # 2. the layers the pre-pass picks for this goal, after the quick SMT pass (a relation
+    # true on the reals keeps its SMT proof; z3 refutes a false relaxation fast): the integer
+    # layer for a relation in one integer symbol; and, after the exact layer (whose
+    # simplification keeps its verdict), the identity layer for an equality with special
+    # functions, before the numeric layers
     from .integers import applies
     from .prepass import profile, root_substitution
     prof = profile(g, op, domains, extra)
     n_int = applies(g, op, domains, extra)
-    if op == "==" and prof.special:
-        out = _special_layers(a, rel, b, g, op, domains, extra, deadline, samples, seed, total, None)
-        if out is not None:
-            return out
     # 2a. quick SMT passes on the generalized goal (repeated subterms named) and the goal:
     # most proofs are found here in a fraction of a second
     from .smt import decide_smt, generalize
@@ -304,6 +301,10 @@ def _decide(a, rel, b, g, op, domains, extra, deadline, samples, seed, total) ->
             budget_hit.append("exact")
     else:
         budget_hit.append(f"exact skipped: {why}")
+    if op == "==" and prof.special:
+        out = _special_layers(a, rel, b, g, op, domains, extra, deadline, samples, seed, total, None)
+        if out is not None:
+            return out
     # 3. SMT again with the time left: the generalized goal, the goal, the rewritten goals
     runs += [("after taking logarithms of both sides, ", c, extra, domains) for c in candidates[1:]]
     for pre, cand, ex, doms in runs:

@@ -1,10 +1,11 @@
 """Cheap pre-pass of the decision procedure: what the goal is made of, and one rewrite.
 
 :func:`profile` reads the goal once (size, the functions that occur, integer symbols,
-equality or inequality) so that the orchestrator (:mod:`.decide`) can choose the order of
-its layers: an equality with special functions meets the identity layer before the quick
-SMT pass (which cannot prove one), a relation in one integer symbol meets the integer
-layer before the real layers spend their shares on a relaxation that may be false.
+equality or inequality) so that the orchestrator (:mod:`.decide`) can choose its layers:
+an equality with special functions meets the identity layer (after the exact layer, before
+the numeric ones), a relation in one integer symbol the integer layer (right after the
+quick SMT pass, before the later real layers spend their shares on a relaxation that may
+be false on the reals).
 
 :func:`root_substitution` removes fractional powers of single symbols: where a symbol
 ``x >= 0`` occurs only as ``x`` or ``x**q`` with rational q, and the denominators of the
