@@ -36,6 +36,7 @@ __all__ = ["closes_near", "derivatives", "lower_taylor2", "touching_point"]
 
 MAX_VARS = 4                 # Hessians beyond this many variables are not built (size budget)
 TOUCH_DENOMINATOR = 1000     # candidate touching points: rationals with denominators up to this
+EXACT_SECONDS = 0.3          # CPU budget of SymPy's exact check of one candidate point
 
 
 def derivatives(g: Node, names, seconds: float = 1.0):
@@ -192,7 +193,7 @@ def _exact_touch(g, d1, x0, domains) -> bool:
         from ..backends.sym import to_sympy
         syms = {n: sp.Symbol(n, real=True) for n in x0}
         sub = {syms[n]: sp.Rational(v.numerator, v.denominator) for n, v in x0.items()}
-        with time_limit(1.0):
+        with time_limit(EXACT_SECONDS):
             for node in [g] + [d1[n] for n in sorted(x0)]:
                 val = sp.simplify(to_sympy(node, dict(syms)).subs(sub))
                 if not (val.is_Number and val == 0):
