@@ -12,7 +12,8 @@ Soundness contract: every entry is a theorem. The table is data; it is proved on
 the tests (``tests/prover/test_fbounds.py``), entry by entry, in exact rational
 arithmetic, by an argument that cannot pass on a wrong entry: the denominator has no root
 on the range (exact root isolation), the bound meets the function at an anchor point
-(``f(0)``, ``log(1) = 0``, or a limit at infinity, compared in ball arithmetic), and the
+(``f(0)``, ``log(1) = 0`` exactly; a limit at infinity, or ``log a`` at the end of a
+range-reduced log entry's range, compared in ball arithmetic), and the
 derivative condition of the comparison principle for the function's differential
 equation (``exp' = exp``, ``tanh' = 1 - tanh^2``, ``atan' = 1/(1 + x^2)``, ``log' = 1/u``,
 ``sigma' = sigma (1 - sigma)``, ``erf' = (2/sqrt(pi)) exp(-x^2)`` bracketed by the exp
