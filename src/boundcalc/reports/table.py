@@ -125,7 +125,7 @@ class Table:
     paper: str
     title: str
     settings: dict
-    seed: int
+    seed: int | None          # None: not one engine run (a user's CSV of runs)
     rows: list[Row]
     notes: list[str] = field(default_factory=list)
 

@@ -191,10 +191,11 @@ def table_latex(table, label: str | None = None, long: bool = False, env: str = 
         items.append("\\item[] Ratio: bound/measured. Holds: the bound holds for the measured value "
                      "(for a condition: the value used meets it). Hyp.: the theorem's hypotheses "
                      "were met at the sizes used. Numbers to 3 significant digits.")
-        items.append(f"\\item[] Settings: {_settings(table.settings) or 'none'}; seed {table.seed}.")
+        seed = f"; seed {table.seed}" if table.seed is not None else ""
+        items.append(f"\\item[] Settings: {_settings(table.settings) or 'none'}{seed}.")
     elif notes == "short":
         items.append("\\item[] Ratio = bound/measured; Hyp.: the theorem's hypotheses were met. "
-                     f"Seed {table.seed}; all settings and full notes: "
+                     + (f"Seed {table.seed}; " if table.seed is not None else "") + "all settings and full notes: "
                      f"\\texttt{{boundcalc compare {latex_escape(table.paper)} --notes full}}.")
     items = list(dict.fromkeys(items))
     cols = (">{\\raggedright\\arraybackslash}X"
