@@ -330,7 +330,8 @@ def test_check_cli_json_all_papers_lists_findings_with_evidence():
     # as its check declares (severity = "note", with the reason in its note)
     pool = next(f for f in d["findings"] if f["check"] == "pooling_decoder_u1T")
     assert pool["severity"] == "note" and pool["evidence"]["grade_as_found"] == "error"
-    assert "graded a note as declared: As printed, u 1_T^T is a d x T matrix" in pool["message"]
+    assert "graded a note as declared (its note says why)" in pool["message"]
+    assert pool["note"].startswith("As printed, u 1_T^T is a d x T matrix")
     assert set(d["coverage"]) == set(d["papers"])
 
 
@@ -845,8 +846,33 @@ def test_declared_severity_caps_the_grade_and_needs_a_note(write_formula_file):
     rep = run_checks("sev3", formulas_path=[str(p)])
     got = {f.check: f for f in rep.results}
     assert got["c"].severity == "warning" and got["c"].evidence["grade_as_found"] == "error"
-    assert got["c"].message.endswith("— graded a warning as declared: why")
+    assert got["c"].message.endswith("— graded a warning as declared (its note says why)")
+    assert got["c"].note == "why" and got["ok"].note == "why"
     assert got["ok"].severity == "ok"
+
+
+def test_note_printed_whenever_declared(write_formula_file):
+    """A check's ``note`` is printed with its finding whether or not a severity cap applies
+    (JSON, Markdown, rich); a check without one prints no note line."""
+    import io
+    from rich.console import Console
+    from boundcalc.reports.printers.rich import print_rich
+    head = ('[symbols.x]\ndescription = "x"\ndomain = "positive"\n'
+            '[formulas.f]\nname = "f"\nkind = "definition"\nsource = "s"\nexpr = "x"\n')
+    chk = ('[[checks]]\nid = "{id}"\nkind = "compare"\nlocation = "l"\ndescription = "d"\n'
+           'lhs = "x"\nrel = ">="\nrhs = "x + 1"\n')
+    p = write_formula_file("notes1", head + chk.format(id="noted") + 'note = "the paper means x + 1 here"\n'
+                           + chk.format(id="bare"))
+    rep = run_checks("notes1", formulas_path=[str(p)])
+    got = {f.check: f for f in rep.results}
+    assert got["noted"].severity == "error" and got["bare"].severity == "error"     # no cap: still an error
+    js = {f["check"]: f for f in rep.to_json()["findings"]}
+    assert js["noted"]["note"] == "the paper means x + 1 here" and "note" not in js["bare"]
+    md = rep.to_markdown()
+    assert md.count("note: the paper means x + 1 here") == 1
+    buf = io.StringIO()
+    print_rich(rep, console=Console(file=buf, width=200))
+    assert buf.getvalue().count("note: the paper means x + 1 here") == 1
 
 
 # ----------------------------------------------------------------------------- exit code, re-run lines

@@ -273,7 +273,7 @@ def _only(reg, keys, only):
 
 def _run_one(reg, paper, c, options: str = "", strength: bool = False) -> Finding:
     f = Finding(paper.key, c.id, c.kind, Grade.OK, c.location, c.description,
-                reading=c.reading, covers=list(c.covers))
+                reading=c.reading, covers=list(c.covers), note=str(c.fields.get("note") or ""))
     f.rerun = f"boundcalc check {paper.key} --only {c.id}{options}"
     f.api = (f"boundcalc.services.check.run_checks({paper.key!r}, only=[{c.id!r}]"
              + (", strength=True)" if strength else ")"))
@@ -395,7 +395,7 @@ def _cap_severity(f: Finding, fields: dict) -> None:
     if f.severity is Grade.OK or order.index(f.severity) <= order.index(cap):
         return
     f.evidence["grade_as_found"] = f.severity
-    f.message = f"{f.message} — graded a {cap} as declared: {fields['note']}"
+    f.message = f"{f.message} — graded a {cap} as declared (its note says why)"
     f.severity = cap
 
 
