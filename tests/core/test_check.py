@@ -1111,3 +1111,20 @@ def test_parallel_checks_give_the_serial_report():
     assert got["lemma1_from_lemma2"].root == "anon2025.lemma1_vs_its_proof"   # roots attached after the workers
     with pytest.raises(Exception, match="jobs"):
         run_checks("anon2025", only=ids[:1], jobs=0)
+
+
+def test_vacuity_of_a_proof_radius(write_formula_file):
+    """``trivial_is = "radius"``: a proof's radius against the experiment's value is
+    "outside the proof's radius" (a note) or covered (a pass), never "vacuous"."""
+    head = ('[symbols.a]\ndescription = "a"\ndomain = "positive"\n'
+            '[formulas.R]\nname = "R"\nkind = "definition"\nsource = "s"\nexpr = "20*log(a)"\n')
+    chk = ('[[checks]]\nid = "{id}"\nkind = "vacuity"\nlocation = "l"\ndescription = "d"\nformula = "R"\n'
+           'at = {{ a = "{a}" }}\ntrivial = "3/2"\ntrivial_is = "radius"\ndirection = "upper"\n')
+    p = write_formula_file("radius1", head + chk.format(id="far", a="3") + chk.format(id="near", a="1"))
+    got = {f.check: f for f in run_checks("radius1", formulas_path=[str(p)]).results}
+    far, near = got["far"], got["near"]
+    # by hand: 20 log 3 = 21.9722 > 3/2 (not covered); 20 log 1 = 0 <= 3/2 (covered)
+    assert far.severity == "note" and far.reason == "outside the proof's radius"
+    assert "vacuous" not in far.message.replace("not a vacuous", "")
+    assert float(far.evidence["radius"]) == pytest.approx(21.97224577, rel=1e-8)
+    assert near.severity == "ok" and "inside the proof's radius" in near.message
