@@ -136,14 +136,30 @@ def _monotone_within(reg, paper, t, f: Finding, node, hyps, box):
     if r.verdict is Verdict.PROVED:
         f.message = f"stated {want} in {v}: d/d{v} {rel} 0 wherever the hypotheses hold [{r.method}]"
         return
+    table = reg.symbol_table(node, paper.key)
+
+    def completed(at):
+        at = dict(at)
+        for n in sorted(node.symbols() - at.keys()):     # absent from the derivative: any value in the domain
+            at[n] = _inside(doms.get(n), table[n].default if n in table else None)
+        return at
+
     if r.verdict is not Verdict.DISPROVED:
+        # the decision found no point; one inside a thin part of the hypotheses may still
+        # exist: candidates moved onto them (hypotheses.search_inside), each certified as a pair
+        for cand in hypotheses.search_inside(deriv, rel, doms, extra):
+            at = completed(cand)
+            pair = _pair_within(node, v, at, doms, hyps, extra, rising=want == "decreasing")
+            if pair is not None:
+                f.evidence["counterexample"] = {"derivative_at": {k: str(x) for k, x in at.items()},
+                                                "found_by": "a sampled point moved onto the hypotheses",
+                                                "pair": pair}
+                f.evidence["verdict"] += "; refuted by a certified pair found inside the hypotheses"
+                return _refuted(f, want, v, pair)
         f.grade(Grade.WARNING, "undecided", f"stated {want} in {v}: not decided within the hypotheses "
                                         f"[{r.method}]")
         return
-    at = {k: hypotheses._frac(x) for k, x in r.counterexample.items() if k not in ("lhs", "rhs")}
-    table = reg.symbol_table(node, paper.key)
-    for n in sorted(node.symbols() - at.keys()):     # absent from the derivative: any value in the domain
-        at[n] = _inside(doms.get(n), table[n].default if n in table else None)
+    at = completed({k: hypotheses._frac(x) for k, x in r.counterexample.items() if k not in ("lhs", "rhs")})
     pair = _pair_within(node, v, at, doms, hyps, extra, rising=want == "decreasing")
     f.evidence["counterexample"] = {"derivative_at": {k: str(x) for k, x in at.items()},
                                     "derivative": r.counterexample.get("lhs")}
@@ -153,6 +169,10 @@ def _monotone_within(reg, paper, t, f: Finding, node, hyps, box):
                 f"[{r.method}], but no certified pair of points inside them was found")
         return
     f.evidence["counterexample"]["pair"] = pair
+    _refuted(f, want, v, pair)
+
+
+def _refuted(f: Finding, want: str, v: str, pair: dict) -> None:
     f.grade(Grade.ERROR, "false as printed",
             f"stated {want} in {v}, but within the hypotheses f {'rises' if want == 'decreasing' else 'falls'} "
             f"from {v} = {pair[v + '_1']} to {pair[v + '_2']} (f: {pair['f_1']} -> {pair['f_2']}, compared in "
