@@ -84,8 +84,8 @@ ENTRY_POINTS = [
     "boundcalc.services.require:require", "boundcalc.services.require:RequireResult",
     "boundcalc.services.monotone:monotone", "boundcalc.services.monotone:MonotoneResult",
     "boundcalc.services.asymptotic:asymptotic", "boundcalc.services.asymptotic:AsymptoticResult",
-    "boundcalc.services.decide:decide_relation", "boundcalc.services.decide:Decision",
-    "boundcalc.services.budget:time_limit", "boundcalc.services.budget:sympy_safe",
+    "boundcalc.prover.decide:decide_relation", "boundcalc.prover.decide:Decision",
+    "boundcalc.prover.budget:time_limit", "boundcalc.prover.budget:sympy_safe",
     "boundcalc.registry:get_registry", "boundcalc.registry:Registry",
     "boundcalc.expr.domains:Domain.default_range", "boundcalc.expr.domains:Domain.check_nonempty",
 ]

@@ -174,7 +174,7 @@ class Formula:
     # ------------------------------------------------------------ symbolic
     def sympy(self):
         """The formula as a SymPy expression, its symbols carrying their domains' assumptions."""
-        from .services.symbolic import to_sympy_with_domains
+        from .prover.symbolic import to_sympy_with_domains
         return to_sympy_with_domains(self.expr, self.symbol_table)[0]
 
     def simplify(self):

@@ -35,7 +35,7 @@ class _Word(StrEnum):
 
 
 class Verdict(_Word):
-    """The verdict of a decision (:class:`boundcalc.services.decide.Decision`)."""
+    """The verdict of a decision (:class:`boundcalc.prover.decide.Decision`)."""
     PROVED = "proved"
     DISPROVED = "disproved"          # with a counterexample certified in ball arithmetic
     UNKNOWN = "unknown"

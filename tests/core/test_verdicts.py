@@ -3,7 +3,7 @@ import json
 
 import pytest
 
-from boundcalc.services.decide import Decision
+from boundcalc.prover.decide import Decision
 from boundcalc.services.solve import Solution
 from boundcalc.services.check.common import Finding
 from boundcalc.verdicts import GRADES, Grade, Layer, RequireOutcome, Verdict

@@ -250,7 +250,7 @@ def test_ported_walkers_on_a_deep_tree():
     tree (each walker was recursive before): values computed by hand."""
     from boundcalc.backends import arb as A
     from boundcalc.backends.exact import evaluate_exact
-    from boundcalc.services.decide import fold_constants, structural_sign
+    from boundcalc.prover.decide import fold_constants, structural_sign
     depth = 5_000
     n = Sym("x")
     for _ in range(depth):

@@ -116,7 +116,7 @@ def test_every_record_has_a_printer_in_each_of_its_formats():
     from boundcalc.reports.printers.text import TextPrinter
     from boundcalc.services.asymptotic import AsymptoticResult
     from boundcalc.services.check import Report
-    from boundcalc.services.decide import Decision
+    from boundcalc.prover.decide import Decision
     from boundcalc.services.monotone import MonotoneResult
     from boundcalc.services.require import RequireResult
     from boundcalc.services.verify import VerifyResult

@@ -12,7 +12,7 @@ single definedness rule of boundcalc:
   ``b != 1``; ``tan(a)``: ``cos(a) != 0`` (its poles).
 
 The ball-arithmetic back end (:mod:`boundcalc.backends.arb`) refuses exactly these cases with
-the messages of :data:`REASONS`; the decision procedure (:mod:`boundcalc.services.decide`)
+the messages of :data:`REASONS`; the decision procedure (:mod:`boundcalc.prover.decide`)
 reads the conditions from here, so a relation with a side that is undefined everywhere (a
 condition that is false as a constant, e.g. ``log(x, 1)``) is refused.
 

@@ -16,7 +16,7 @@ import sympy as sp
 from ..errors import BoundcalcError
 from ..expr.parser import parse, parse_number
 from ..backends.sym import to_sympy
-from .symbolic import to_sympy_with_domains
+from ..prover.symbolic import to_sympy_with_domains
 
 
 @dataclass(frozen=True)

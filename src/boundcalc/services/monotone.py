@@ -45,8 +45,8 @@ from ..expr.nodes import Node, Num, Rel, Sym, sub, substitute
 from ..expr.parser import parse_number
 from ..expr.singularities import is_smooth_language
 from .continuity import continuity
-from .decide import check_defined_somewhere
-from .symbolic import domain_substitution, prove_sign, to_sympy_with_domains
+from ..prover.decide import check_defined_somewhere
+from ..prover.symbolic import domain_substitution, prove_sign, to_sympy_with_domains
 from ..verdicts import Direction, MonotoneEvidence, Verdict
 
 # the verdicts that say how f moves (not neither / unknown)
@@ -175,7 +175,7 @@ def monotone(formula, var: str, *, box: dict | None = None, fixed: dict | None =
     else:
         dnode = _to_node(deriv)
         if dnode is not None and dnode.symbols() and not ranges_given:
-            from .decide import decide_relation
+            from ..prover.decide import decide_relation
             ddoms = {n: table[n].domain for n in dnode.symbols() if n in table}
             for rel, verdict in ((">=", "increasing"), ("<=", "decreasing")):
                 hyp = _defined_where(fnode)     # where f is defined: the derivative's sign there
@@ -198,7 +198,7 @@ def monotone(formula, var: str, *, box: dict | None = None, fixed: dict | None =
     dnode = _to_node(deriv)
     if dnode is None:
         return _nonsmooth(ctx, doms, on_box, samples)
-    from . import sampling
+    from ..prover import sampling
     import numpy as np
     pts = sampling.sample(doms, samples, seed, {k: (float(a), float(b)) for k, (a, b) in ranges.items()})
     with np.errstate(all="ignore"):
@@ -227,7 +227,7 @@ def monotone(formula, var: str, *, box: dict | None = None, fixed: dict | None =
     if claimed in ("increasing", "decreasing"):
         verdict = claimed
     # the layers of .decide on the box (bounded: interval branch-and-bound, SMT per piece)
-    from .decide import decide_relation
+    from ..prover.decide import decide_relation
     bdoms = {n: on_box[n] for n in dnode.symbols() if n in on_box}
     if not open_note:
         if dnode.symbols():
@@ -392,7 +392,7 @@ def _pair_search(ctx: _Ctx, rising: bool, n: int = 96, tries: int = 6) -> dict |
     the box) where f rises (``rising``) or falls: candidates from sorted sample points of the
     box, poles and jumps included, each re-checked in ball arithmetic."""
     import numpy as np
-    from . import sampling
+    from ..prover import sampling
     var = ctx.var
     fr = {k: (float(a), float(b)) for k, (a, b) in ctx.ranges.items()}
     others = {k: ctx.table[k].domain for k in ctx.ranges if k != var}

@@ -5,7 +5,7 @@ from dataclasses import dataclass
 
 import sympy as sp
 
-from .symbolic import to_sympy_with_domains
+from ..prover.symbolic import to_sympy_with_domains
 
 
 @dataclass

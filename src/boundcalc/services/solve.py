@@ -584,7 +584,7 @@ _NEGATE = {">=": "<", ">": "<=", "<=": ">", "<": ">="}
 def _prove_everywhere(s, negate: bool = False) -> str | None:
     """The decision procedure's proof that the relation holds (``negate``: fails) at every
     value of the domain, as text; None if not proved (a few seconds at most)."""
-    from .decide import decide_relation
+    from ..prover.decide import decide_relation
     r = _concrete(s)
     try:
         d = decide_relation(r.lhs, _NEGATE[r.op] if negate else r.op, r.rhs, {s.var: s.domain},

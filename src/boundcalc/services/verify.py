@@ -18,8 +18,8 @@ from ..expr.nodes import Num, Rel, Sym
 from ..expr.parser import parse, parse_number
 from ..registry import get_registry
 from ..verdicts import Layer, Verdict
-from .budget import SAMPLES, SECONDS
-from .decide import _narrow, decide_relation
+from ..prover.budget import SAMPLES, SECONDS
+from ..prover.decide import _narrow, decide_relation
 
 RELS = ("==", "<=", ">=", "<", ">")
 

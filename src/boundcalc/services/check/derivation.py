@@ -232,7 +232,7 @@ def _existential(reg, paper, t, f, c_side, d_side, extra, consts, doms, rel, r0,
 def _constant_factor(c, d, doms, extra):
     """claim/derived when it is a constant k (sampled, then proved c == k d), else None."""
     import numpy as np
-    from ..sampling import sample, values
+    from ...prover.sampling import sample, values
     if not doms:
         return None
     pts = sample(doms, 400, seed=5)
@@ -307,7 +307,7 @@ def _sym(v):
 def _survives(c, rel, d, doms, extra, n=800) -> bool:
     """No sampled point violates ``c rel d`` (a cheap filter before a decision)."""
     import numpy as np
-    from ..sampling import sample, values
+    from ...prover.sampling import sample, values
     if not doms:
         return True
     pts = sample(doms, n, seed=3)
@@ -350,7 +350,7 @@ def _least_constants(c_side, d_side, extra, consts, own, doms, rel) -> list[dict
     import numpy as np
     import sympy as sp
     from ...backends.sym import from_sympy, to_sympy
-    from ..sampling import sample, values
+    from ...prover.sampling import sample, values
     out = []
     if not doms:
         return out
@@ -452,7 +452,7 @@ def _certified_ratio(q, extra, pts, i):
     satisfy every hypothesis; else None."""
     import mpmath
     from ...backends import mp as mpb
-    from ..sampling import point
+    from ...prover.sampling import point
     if i is None:
         return None
     at = point(pts, i)

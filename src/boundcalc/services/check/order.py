@@ -128,7 +128,7 @@ def _generic(d: Domain | None, i: int) -> Fraction:
 
 def _sympy_exponents(e, v, env, table):
     import sympy as sp
-    from ..symbolic import to_sympy_with_domains
+    from ...prover.symbolic import to_sympy_with_domains
     se, syms = to_sympy_with_domains(e, table)
     x = syms[v]
     se = se.subs({syms[n]: sp.Rational(q.numerator, q.denominator) for n, q in env.items() if n in syms})
@@ -148,7 +148,7 @@ def _exponents(e, x) -> tuple[Fraction, Fraction]:
 def _isolate(reg, fid, node, t):
     """A requirement 'lhs OP rhs' solved for its solve_for variable (SymPy), as a Node."""
     import sympy as sp
-    from ..symbolic import to_sympy_with_domains
+    from ...prover.symbolic import to_sympy_with_domains
     spec = reg.spec(fid)
     if t.get("side") in ("lhs", "rhs"):
         return node.lhs if t["side"] == "lhs" else node.rhs

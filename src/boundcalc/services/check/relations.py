@@ -247,7 +247,7 @@ def _approximate(t, f: Finding, a, b, doms, hyps):
     import numpy as np
     from ...backends import mp as mpb
     from ...expr.nodes import Func, Mul, Num
-    from ..sampling import point, sample, values
+    from ...prover.sampling import point, sample, values
     tol = Fraction(str(t["approximate"]["tol"]))
     err, scale = Func("abs", (sub(a, b),)), Mul((Num(tol), Func("abs", (b,))))
     extra = hypotheses.relations(hyps)

@@ -154,7 +154,7 @@ def _relation(reg, paper, spec, p, ours: Rel, f: Finding):
             return
     # written differently (or not shown equal): compare where each holds, point by point
     from ...backends import mp as mpb
-    from ..sampling import point, sample
+    from ...prover.sampling import point, sample
     pts = sample(doms, POINTS, seed=0) if doms else {}
     n = len(next(iter(pts.values()))) if pts else 1
     agree = 0

@@ -27,7 +27,7 @@ def test_time_limit_is_not_lost_in_a_finalizer():
     """The limit (CPU seconds) firing inside a __del__ (z3's Context.__del__ under the garbage collector)
     would be printed and swallowed; the limit re-arms and interrupts the work after it."""
     import time as _t
-    from boundcalc.services.decide import _Timeout, time_limit
+    from boundcalc.prover.decide import _Timeout, time_limit
 
     def busy():                         # a call inside the finalizer, like z3's Z3_del_context
         t = _t.perf_counter()
@@ -54,7 +54,7 @@ def test_time_limit_counts_cpu_time_not_wall_time():
     """A machine under load gives the same work the same budget: waiting (no CPU) does not
     use the SymPy layer's limit, computing does."""
     import time as _t
-    from boundcalc.services.decide import _Timeout, time_limit
+    from boundcalc.prover.decide import _Timeout, time_limit
     with time_limit(0.2):
         _t.sleep(0.5)                    # wall time passes, no CPU: not interrupted
     c0 = _t.process_time()

@@ -1,4 +1,4 @@
-"""Known answers for the decision procedure (services/decide.py through verify).
+"""Known answers for the decision procedure (prover/decide.py through verify).
 
 Each case is (lhs, rel, rhs, assumptions, expected). The bar: every true relation is
 proved, every false one disproved with a counterexample that this test re-checks

@@ -1,4 +1,4 @@
-"""Every fact of services/facts.py holds at many points, checked at 150 digits.
+"""Every fact of prover/facts.py holds at many points, checked at 150 digits.
 
 A wrong fact would let the SMT layer prove false relations, so each fact of the one table
 is evaluated (with mpmath's own functions, independent of the arb back end) on a grid of
@@ -6,7 +6,7 @@ arguments spanning tiny, moderate and large magnitudes of both signs."""
 import mpmath
 import pytest
 
-from boundcalc.services.facts import FACTS, MP_KIT, PAIR_FACTS, monotone_pair
+from boundcalc.prover.facts import FACTS, MP_KIT, PAIR_FACTS, monotone_pair
 
 FUNCS = {"exp": mpmath.exp, "log": mpmath.log, "tanh": mpmath.tanh, "atan": mpmath.atan,
          "erf": mpmath.erf, "sin": mpmath.sin, "cos": mpmath.cos, "tan": mpmath.tan}
