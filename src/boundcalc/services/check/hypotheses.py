@@ -251,7 +251,7 @@ def search_inside(node: Node, rel: str, doms: dict, extra: list[Rel], *, seed: i
     is imposed by setting ``s``. Budget: counts (:data:`INSIDE_SAMPLES`, ...), so the
     candidates do not depend on the machine's speed."""
     import numpy as np
-    from ..sampling import box_for, sample, values
+    from ...prover.sampling import box_for, sample, values
     names = sorted(n for n in doms if n in node.symbols() | set().union(*(r.symbols() for r in extra)))
     if not names:
         return []
