@@ -301,7 +301,8 @@ def _mutate(reg, paper, c, f: Finding, claims: dict) -> None:
     survivors, killed, n = [], 0, 0
     cap = _SECONDS_CAP.set(_strength.MUTANT_SECONDS)
     try:
-        for label, fields, hook in _strength.mutants(c.kind, c.fields, claims):
+        refs = {name: reg.resolved(spec.id) for name, spec in sorted(paper.formulas.items())}
+        for label, fields, hook in _strength.mutants(c.kind, c.fields, claims, refs):
             m = Finding(paper.key, c.id, c.kind, Grade.OK, c.location, c.description)
             token = _CLAIM_HOOK.set(hook)
             try:

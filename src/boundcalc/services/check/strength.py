@@ -13,11 +13,16 @@ The mutants (deterministic: pre-order of the claim's tree, no randomness):
 - scale the claim by 2 and by 1/2;
 - move an exponent by +-1/2 (the first :data:`MAX_POW` powers with a number exponent; for
   an order check also the stated rate's exponent in its variable);
-- drop a term (of the first sum with two or more terms, at most :data:`MAX_DROP`).
+- drop a term (of the first sum with two or more terms, at most :data:`MAX_DROP`);
+- the same exponent and drop mutants inside each formula the claim inlines (the first
+  :data:`MAX_REFS` in pre-order): the paper printing that formula otherwise, wherever the
+  check uses it.
 
 A mutation replaces its subterm **everywhere in the check**: wherever the same formula is
 inlined (every side, the premise, the other formula of a restatement), and any whole side
-written the same as the mutated one. A check whose reference is built from the claim
+written the same as the mutated one — up to the order and grouping of sums and products, so
+a formula inlined on one side and written out on the other is one expression written
+twice (:class:`_ACKeys`). A check whose reference is built from the claim
 itself (a restatement compared with its own definition, the same expression on both
 sides, a radius defined to satisfy the inequality it is checked against) does not see the
 mutation, and kills nothing. Subterms that merely look alike in independently written
@@ -38,6 +43,7 @@ from ...verdicts import Grade
 MUTANT_SECONDS = 1.0
 MAX_POW = 2
 MAX_DROP = 2
+MAX_REFS = 2          # referenced formulas mutated inside, the first in the claim's pre-order
 # the role of each kind's claim (the node the paper asserts), passed through common.claim
 CLAIM_ROLES = {"compare": ("lhs", "rhs"), "derivation": ("claim",), "restatement": ("a",),
                "order": ("order",), "identity": ("derivative",), "vacuity": ("formula",),
@@ -68,6 +74,28 @@ class _Keys(Visitor[int]):
         return self.table.setdefault((type(n).__name__, own, tuple(kids)), len(self.table))
 
 
+class _ACKeys(_Keys):
+    """Keys up to the order and grouping of sums and products (a sum of sums is one sum,
+    its terms in any order): two sides that are one expression written twice, with a
+    formula inlined on one side and written out on the other, get equal keys."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.parts: dict[int, tuple[str, tuple[int, ...]]] = {}   # key of a sum/product -> its flat parts
+
+    @handles(Add, Mul)
+    def _ac(self, n: Node, kids: list[int]) -> int:
+        kind = type(n).__name__
+        flat: list[int] = []
+        for k in kids:
+            pk = self.parts.get(k)
+            flat.extend(pk[1] if pk is not None and pk[0] == kind else (k,))
+        parts = tuple(sorted(flat))
+        key = self.table.setdefault((kind, (), parts), len(self.table))
+        self.parts[key] = (kind, parts)
+        return key
+
+
 def _preorder(node: Node):
     seen, stack = set(), [node]
     while stack:
@@ -91,11 +119,12 @@ def _number(node: Node) -> Fraction | None:
     return v if isinstance(v, Fraction) else None
 
 
-def tree_mutants(node: Node) -> list[tuple[str, Node, Node]]:
-    """(label, site, replacement) for one claim node, in a fixed order."""
+def tree_mutants(node: Node, scale: bool = True) -> list[tuple[str, Node, Node]]:
+    """(label, site, replacement) for one claim node, in a fixed order (``scale=False``:
+    without the two scalings and the implicit exponent, for a formula inside a claim)."""
     top = node.rhs if isinstance(node, Rel) else node
     out: list[tuple[str, Node, Node]] = [("scale by 2", top, Mul((Num(Fraction(2)), top))),
-           ("scale by 1/2", top, Mul((Num(Fraction(1, 2)), top)))]
+           ("scale by 1/2", top, Mul((Num(Fraction(1, 2)), top)))] if scale else []
     pows = []
     for n in _preorder(node):
         if isinstance(n, Pow) and n.base.symbols():
@@ -109,7 +138,7 @@ def tree_mutants(node: Node) -> list[tuple[str, Node, Node]]:
             e = e0 + d
             rep = p.base if e == 1 else Pow(p.base, Num(e))
             out.append((f"exponent {e0} -> {e} (power {i + 1})", p, rep))
-    if not pows and top.symbols():                   # the implicit exponent 1 of the claim
+    if scale and not pows and top.symbols():         # the implicit exponent 1 of the claim
         for e in (Fraction(3, 2), Fraction(1, 2)):
             out.append((f"exponent 1 -> {e}", top, Pow(top, Num(e))))
     add = next((n for n in _preorder(node) if isinstance(n, Add) and len(n.args) >= 2), None)
@@ -120,19 +149,27 @@ def tree_mutants(node: Node) -> list[tuple[str, Node, Node]]:
     return out
 
 
-def replacer(site: Node, rep: Node, role: str | None = None, index: int | None = None):
+def replacer(site: Node, rep: Node, role: str | None = None, index: int | None = None,
+             whole: Node | None = None):
     """The claim hook of one mutant: ``site`` becomes ``rep`` wherever it occurs in any role
     of the check — the same node object (a formula is resolved once and shared by every
     expression that inlines it, and substitutions keep the subtrees they do not touch), or a
     whole side equal to ``site`` (the same expression written twice). A check's own
     expressions are parsed afresh on every run: in the claim's ``role`` the site is also
-    found by its place (``index`` in pre-order) in the new tree."""
-    keys = _Keys()
+    found by its place (``index`` in pre-order) in the new tree. ``whole``: the claim of
+    ``role`` the site lies in; another side that is the same expression up to the order and
+    grouping of sums and products (:class:`_ACKeys`: e.g. a formula inlined on one side and
+    written out on the other) gets the same mutation — it is one expression written twice."""
+    keys, ac = _Keys(), _ACKeys()
     want = keys(site)
+    whole_key = ac(whole) if whole is not None else None
+    mutated_whole = whole.map(lambda n: rep if n is site else None) if whole is not None else None
 
     def hook(r, node):
         if keys(node) == want:
             return rep
+        if whole is not None and r != role and ac(node) == whole_key:
+            return mutated_whole
         target = site
         if r == role and index is not None:
             nodes = list(_preorder(node))
@@ -140,6 +177,8 @@ def replacer(site: Node, rep: Node, role: str | None = None, index: int | None =
                 target = nodes[index]
         return node.map(lambda n: rep if n is site or n is target else None)
     return hook
+
+
 def recorder(store: dict):
     def hook(role, node):
         store.setdefault(role, node)
@@ -147,9 +186,10 @@ def recorder(store: dict):
     return hook
 
 
-def mutants(kind: str, fields: dict, claims: dict) -> list[tuple[str, dict, object]]:
+def mutants(kind: str, fields: dict, claims: dict, refs: dict | None = None) -> list[tuple[str, dict, object]]:
     """(label, fields, hook or None) for a passing check of ``kind`` whose claim nodes
-    (role -> node) were recorded during its run."""
+    (role -> node) were recorded during its run; ``refs``: formula name -> its resolved
+    node, for the mutants inside the formulas a claim inlines (:data:`MAX_REFS` of them)."""
     out = []
     if kind in FLIPS:
         key, table = FLIPS[kind]
@@ -170,12 +210,21 @@ def mutants(kind: str, fields: dict, claims: dict) -> list[tuple[str, dict, obje
         if role not in claims:
             continue
         where = {id(n): i for i, n in enumerate(_preorder(claims[role]))}
-        for label, site, rep in tree_mutants(claims[role]):
-            k = (role, label, repr(site)[:2000])
-            if k in seen:
-                continue
-            seen.add(k)
-            out.append((f"{role}: {label}", fields, replacer(site, rep, role, where.get(id(site)))))
+        # the claim's own mutants, then those inside each formula it references (inlined:
+        # the same node object wherever the formula is used, so a mutant there is the paper
+        # printing that formula otherwise, in every place the check uses it)
+        inside = sorted(((where[id(node)], name, node) for name, node in sorted((refs or {}).items())
+                         if id(node) in where and node is not claims[role] and node.symbols()),
+                        key=lambda x: x[0])
+        inside = [(f"in {name}: ", node) for _, name, node in inside[:MAX_REFS]]
+        for prefix, top in [("", claims[role])] + inside:
+            for label, site, rep in tree_mutants(top, scale=not prefix):
+                k = (role, id(site), repr(rep)[:2000])
+                if k in seen:
+                    continue
+                seen.add(k)
+                out.append((f"{role}: {prefix}{label}", fields,
+                            replacer(site, rep, role, where.get(id(site)), whole=claims[role])))
     return out
 
 
