@@ -1205,3 +1205,32 @@ def test_strength_mutates_inside_referenced_formulas():
     assert sum("drop term 1" in x for x in labels) == 1
     assert not any(x[0].startswith("lhs: in G") for x in mutants("compare", {"rel": "<="}, {"lhs": top},
                                                               {"G": parse("z**2")}))
+
+
+def test_every_added_assumption_of_the_packaged_papers_quotes_the_paper():
+    """An assumption a check adds beyond the hypotheses of the results it covers carries a
+    reason that names its source and quotes the paper ('Source: ... 'quoted words' ...');
+    a bare assumption (no reason) fails this test (issue 17: hypotheses as data)."""
+    import re
+    from boundcalc.registry import get_registry
+    reg = get_registry()
+    bad = []
+    for key in reg.papers:
+        for c in reg.paper(key).checks:
+            for a in c.fields.get("assume") or []:
+                reason = a.get("reason", "") if isinstance(a, dict) else ""
+                src, _, rest = reason.partition(":")
+                if not (src.strip() and re.search(r"'[^']{3,}'", rest)):
+                    bad.append(f"{key}.{c.id}: {a if isinstance(a, str) else a.get('expr')}")
+    assert not bad, f"{len(bad)} added assumption(s) without a quoted reason: {bad[:10]}"
+
+
+def test_a_bare_assumption_is_listed_without_reason(write_formula_file):
+    """A user file may still write a bare assumption; the report lists it as having none."""
+    p = write_formula_file("bare1", '[symbols.x]\ndescription = "x"\ndomain = "positive"\n'
+                           '[[checks]]\nid = "c"\nkind = "compare"\nlocation = "l"\ndescription = "d"\n'
+                           'lhs = "x"\nrel = ">="\nrhs = "1"\nassume = ["x >= 1"]\n')
+    rep = run_checks("bare1", formulas_path=[str(p)])
+    assert rep.results[0].severity == "ok"
+    assert rep.added_assumptions() == [{"paper": "bare1", "check": "c", "assumption": "x >= 1", "reason": "",
+                                        "grade": "ok"}]
