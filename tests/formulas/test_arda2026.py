@@ -389,3 +389,20 @@ def test_second_reading_relations():
         assert abs(q(SMALL["m"]) / 2 * mpmath.exp(-t ** 2 / 2) - q(SMALL["delta_prime"])) < mpmath.mpf(10) ** -50
     with mpmath.workdps(DPS):
         assert_close(ev("grad_h_bound", **SMALL), ev("L1", **SMALL).mpf)
+
+
+def test_thm1_projection_step_checked():
+    """Thm. 1's (21) (non-expansive projection onto Omega_rho, v2 outline): the check proves
+    |clip(c) - c~| <= |c - c~| for c~ in the ball of Definition 2; NumPy on 10^5 random points
+    agrees, and with c~ outside the ball the inequality fails (so the assumption is needed)."""
+    import numpy as np
+    from boundcalc.services.check import run_checks
+    (f,) = run_checks("arda2026", only=["thm1_projection_nonexpansive"]).results
+    assert f.severity == "ok" and "holds" in f.message
+    rng = np.random.default_rng(3)
+    c, c0, r = rng.normal(0, 5, 100000), rng.normal(0, 5, 100000), rng.uniform(0, 3, 100000)
+    inside = c0 + r * rng.uniform(-1, 1, 100000)
+    clip = np.minimum(np.maximum(c, c0 - r), c0 + r)
+    assert (np.abs(clip - inside) <= np.abs(c - inside) + 1e-12).all()
+    outside = c0 + r + rng.uniform(0.5, 3, 100000)
+    assert (np.abs(clip - outside) > np.abs(c - outside) + 1e-9).any()
