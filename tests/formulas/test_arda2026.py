@@ -406,3 +406,21 @@ def test_thm1_projection_step_checked():
     assert (np.abs(clip - inside) <= np.abs(c - inside) + 1e-12).all()
     outside = c0 + r + rng.uniform(0.5, 3, 100000)
     assert (np.abs(clip - outside) > np.abs(c - outside) + 1e-9).any()
+
+
+def test_fig1_monotone_certified_whatever_the_speed(monkeypatch):
+    """Fig. 1's 'decrease monotonically with width' for Lemma 3's and Thm. 1's bounds is
+    certified on the figure's box by interval branch and bound within a budget of boxes, so a
+    machine 20x slower (the CPU clock the interval layer reads, scaled) gives the same grade.
+    (The clock is the time module's, so every layer sees the slow machine.)"""
+    import time as _time
+    from boundcalc.prover import interval
+    from boundcalc.services.check import run_checks
+    fast = {f.check: f for f in run_checks("arda2026", only=["fig1_monotone_lin", "fig1_monotone_thm1"]).results}
+    real = _time.process_time
+    t0 = real()
+    monkeypatch.setattr(interval.time, "process_time", lambda: t0 + 20 * (real() - t0))
+    slow = {f.check: f for f in run_checks("arda2026", only=["fig1_monotone_lin", "fig1_monotone_thm1"]).results}
+    for cid in ("fig1_monotone_lin", "fig1_monotone_thm1"):
+        assert fast[cid].severity == "ok" and fast[cid].evidence["evidence"] == "certified"
+        assert (slow[cid].severity, slow[cid].message) == (fast[cid].severity, fast[cid].message)
