@@ -28,11 +28,15 @@ grade (:data:`FAIL_ON`; default: an error).
 
 Determinism: a check's finding does not depend on the other checks run, their order, or
 the machine's load: seeds are fixed per decision (never drawn from a global stream), the
-decision layers' budgets are work (z3 rlimit, interval boxes, candidate counts; wall clock
-only as a safety net, :mod:`..decide`), and the only wall-clock figure is the report's
-top-level ``seconds`` (``Report.to_json(timings=False)`` leaves it out; no finding carries
-one). The SymPy layer keeps a time limit (it has no step count): under extreme load an
-exact proof may fall through to the next layer.
+check layer's own searches are budgeted in counts (least-constant candidates, the points
+moved onto the hypotheses, :func:`.hypotheses.search_inside`; the boxes of a monotone
+check certified on its box, :func:`.relations._certified_on_box`, whose CPU limit is a far
+safety net), and the only wall-clock figure is the report's top-level ``seconds``
+(``Report.to_json(timings=False)`` leaves it out; no finding carries one). The decision
+procedure (:mod:`boundcalc.prover`) budgets its layers in work and CPU time; where one of
+its layers is still cut by a clock (z3's wall-clock safety net when its rlimit does not
+bind first, SymPy's CPU-time limit), a grade that rests on that layer can differ under
+load — ``bench/determinism.py --load N`` measures it.
 """
 from __future__ import annotations
 
