@@ -20,9 +20,7 @@ The mutants (deterministic: pre-order of the claim's tree, no randomness):
 
 A mutation replaces its subterm **everywhere in the check**: wherever the same formula is
 inlined (every side, the premise, the other formula of a restatement), and any whole side
-written the same as the mutated one — up to the order and grouping of sums and products, so
-a formula inlined on one side and written out on the other is one expression written
-twice (:class:`_ACKeys`). A check whose reference is built from the claim
+written the same as the mutated one. A check whose reference is built from the claim
 itself (a restatement compared with its own definition, the same expression on both
 sides, a radius defined to satisfy the inequality it is checked against) does not see the
 mutation, and kills nothing. Subterms that merely look alike in independently written
@@ -72,28 +70,6 @@ class _Keys(Visitor[int]):
         fields: tuple[str, ...] = n.__slots__
         own = tuple(getattr(n, f) for f in fields if f not in ("args", "base", "exp", "lhs", "rhs"))
         return self.table.setdefault((type(n).__name__, own, tuple(kids)), len(self.table))
-
-
-class _ACKeys(_Keys):
-    """Keys up to the order and grouping of sums and products (a sum of sums is one sum,
-    its terms in any order): two sides that are one expression written twice, with a
-    formula inlined on one side and written out on the other, get equal keys."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.parts: dict[int, tuple[str, tuple[int, ...]]] = {}   # key of a sum/product -> its flat parts
-
-    @handles(Add, Mul)
-    def _ac(self, n: Node, kids: list[int]) -> int:
-        kind = type(n).__name__
-        flat: list[int] = []
-        for k in kids:
-            pk = self.parts.get(k)
-            flat.extend(pk[1] if pk is not None and pk[0] == kind else (k,))
-        parts = tuple(sorted(flat))
-        key = self.table.setdefault((kind, (), parts), len(self.table))
-        self.parts[key] = (kind, parts)
-        return key
 
 
 def _preorder(node: Node):
@@ -149,27 +125,21 @@ def tree_mutants(node: Node, scale: bool = True) -> list[tuple[str, Node, Node]]
     return out
 
 
-def replacer(site: Node, rep: Node, role: str | None = None, index: int | None = None,
-             whole: Node | None = None):
+def replacer(site: Node, rep: Node, role: str | None = None, index: int | None = None):
     """The claim hook of one mutant: ``site`` becomes ``rep`` wherever it occurs in any role
     of the check — the same node object (a formula is resolved once and shared by every
     expression that inlines it, and substitutions keep the subtrees they do not touch), or a
     whole side equal to ``site`` (the same expression written twice). A check's own
     expressions are parsed afresh on every run: in the claim's ``role`` the site is also
-    found by its place (``index`` in pre-order) in the new tree. ``whole``: the claim of
-    ``role`` the site lies in; another side that is the same expression up to the order and
-    grouping of sums and products (:class:`_ACKeys`: e.g. a formula inlined on one side and
-    written out on the other) gets the same mutation — it is one expression written twice."""
-    keys, ac = _Keys(), _ACKeys()
+    found by its place (``index`` in pre-order) in the new tree. Two formulas the paper
+    prints separately are not tied, even when they agree term for term: had the paper
+    printed one of them otherwise, the check would see it."""
+    keys = _Keys()
     want = keys(site)
-    whole_key = ac(whole) if whole is not None else None
-    mutated_whole = whole.map(lambda n: rep if n is site else None) if whole is not None else None
 
     def hook(r, node):
         if keys(node) == want:
             return rep
-        if whole is not None and r != role and ac(node) == whole_key:
-            return mutated_whole
         target = site
         if r == role and index is not None:
             nodes = list(_preorder(node))
@@ -223,8 +193,7 @@ def mutants(kind: str, fields: dict, claims: dict, refs: dict | None = None) -> 
                 if k in seen:
                     continue
                 seen.add(k)
-                out.append((f"{role}: {prefix}{label}", fields,
-                            replacer(site, rep, role, where.get(id(site)), whole=claims[role])))
+                out.append((f"{role}: {prefix}{label}", fields, replacer(site, rep, role, where.get(id(site)))))
     return out
 
 
