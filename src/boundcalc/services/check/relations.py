@@ -63,7 +63,10 @@ def monotone(reg, paper, t, f: Finding):
     hyps = hypotheses.for_check(reg, paper, t, node.symbols())
     want = {"nondecreasing": "increasing", "nonincreasing": "decreasing"}.get(t["claim"], t["claim"])
     r = None
-    cert = _certified_on_box(node, t, want) if box else None
+    # a certificate on the box, unless some hypothesis fails on the whole box (the result is
+    # not stated there: reported as outside the hypotheses below, never as a pass)
+    cert = _certified_on_box(node, t, want) if box and not (hyps and _within(reg, paper, t, node, hyps, box)[3]) \
+        else None
     if cert is not None:
         # shown on the whole box, so wherever the hypotheses hold in it too
         f.evidence = {"verdict": want, "evidence": "certified", "derivative": show(cert["derivative"], reg, paper),
@@ -112,24 +115,12 @@ def _monotone_within(reg, paper, t, f: Finding, node, hyps, box):
     sign of the derivative decided by the shared procedure with the hypotheses as
     assumptions; a refutation is a pair of points differing only in the variable, both
     inside the hypotheses (re-verified in ball arithmetic), where f moves the wrong way."""
-    from dataclasses import replace
     from fractions import Fraction
     from ...backends.sym import from_sympy, to_sympy
     from ...expr.nodes import Num
-    from ..verify import apply_box
     v = t["var"]
     want = {"nondecreasing": "increasing", "nonincreasing": "decreasing"}.get(t["claim"], t["claim"])
-    if isinstance(node, Rel):
-        node = sub(node.rhs, node.lhs)
-    fixed = {k: Fraction(str(x)) for k, x in (t.get("fixed") or {}).items()}
-    node = hypotheses.pin_point(node, fixed)
-    hyps = [replace(h, rel=Rel(h.rel.op, hypotheses.pin_point(h.rel.lhs, fixed),
-                               hypotheses.pin_point(h.rel.rhs, fixed))) for h in hyps]
-    extra = hypotheses.relations(hyps)
-    doms = hypotheses.add_domains(reg, paper, domains(reg, paper, node), hyps, skip=fixed)
-    if box:
-        doms = apply_box(doms, box)
-    nowhere = _nowhere(hyps, extra, doms)
+    node, hyps, extra, doms, nowhere = _within(reg, paper, t, node, hyps, box)
     if nowhere:
         f.evidence = {"hypotheses": [h.to_json() for h in hyps], "outside": nowhere}
         f.grade(Grade.NOTE, "outside the hypotheses",
@@ -227,7 +218,7 @@ def _certified_on_box(node, t, want):
                            derivatives=False, max_boxes=BOX_BUDGET)
         return r.boxes if r.status == "proved" else None
 
-    neg = lambda g: Mul((Num(Fraction(-1)), g))  # noqa: E731
+    neg = lambda g: Mul((Num(Fraction(-1)), g))
     shown = []
     for c in breaks(fnode, v):
         if c.op == "jump" or not c.expr.symbols():
@@ -246,6 +237,25 @@ def _certified_on_box(node, t, want):
     return {"derivative": deriv,
             "how": f"d/d{v} {rel} 0 on the whole box (interval, {k} boxes); f continuous in {v} there "
                    f"({len(shown)} break condition(s) shown absent, interval)"}
+
+
+def _within(reg, paper, t, node, hyps, box):
+    """The formula and the hypotheses with the check's ``fixed`` values pinned, their
+    relations, the domains (with the ``box``), and the hypotheses that fail on all of them."""
+    from dataclasses import replace
+    from fractions import Fraction
+    from ..verify import apply_box
+    if isinstance(node, Rel):
+        node = sub(node.rhs, node.lhs)
+    fixed = {k: Fraction(str(x)) for k, x in (t.get("fixed") or {}).items()}
+    node = hypotheses.pin_point(node, fixed)
+    hyps = [replace(h, rel=Rel(h.rel.op, hypotheses.pin_point(h.rel.lhs, fixed),
+                               hypotheses.pin_point(h.rel.rhs, fixed))) for h in hyps]
+    extra = hypotheses.relations(hyps)
+    doms = hypotheses.add_domains(reg, paper, domains(reg, paper, node), hyps, skip=fixed)
+    if box:
+        doms = apply_box(doms, box)
+    return node, hyps, extra, doms, _nowhere(hyps, extra, doms)
 
 
 def _nowhere(hyps, extra, doms) -> list[dict]:
