@@ -249,6 +249,65 @@ def test_known_cycle_exceptions_are_still_needed():
     assert not stale, f"these cycles are gone: remove them from KNOWN_CYCLES: {stale}"
 
 
+# ---------------------------------------------------------------------------------------
+# the decision procedure's package: layers importing downwards only
+
+# boundcalc.prover's modules from the bottom (budgets) to the top (the orchestrator). A
+# module may import modules of a LOWER rank only: never one of its own rank, never one
+# above it, and nothing of the packages that consume the prover.
+PROVER_LAYERS: list[list[str]] = [
+    ["budget"],
+    ["facts", "prepass", "sampling", "symbolic"],
+    ["exact_layer", "smt"],
+    ["interval", "search"],
+    ["identity", "integers"],
+    ["decide"],
+]
+PROVER_MAY_NOT_IMPORT = ("boundcalc.services", "boundcalc.cli", "boundcalc.reports", "boundcalc.api",
+                         "boundcalc.experiments", "boundcalc.engine")
+
+
+def layering_violations(graph: dict[str, set[str]], prefix: str = "boundcalc.prover") -> list[str]:
+    """Every edge of ``graph`` from a prover module to one at its own rank or above, or to a
+    package that consumes the prover; also a prover module missing from PROVER_LAYERS."""
+    rank = {f"{prefix}.{m}": i for i, layer in enumerate(PROVER_LAYERS) for m in layer}
+    out = []
+    for mod, targets in sorted(graph.items()):
+        if not mod.startswith(prefix + "."):
+            continue
+        if mod not in rank:
+            out.append(f"{mod} is in no layer of PROVER_LAYERS")
+            continue
+        for t in sorted(targets):
+            if t.startswith(PROVER_MAY_NOT_IMPORT):
+                out.append(f"{mod} imports {t}, a consumer of the prover")
+            elif t in rank and rank[t] >= rank[mod]:
+                out.append(f"{mod} (layer {rank[mod]}) imports {t} (layer {rank[t]}): imports go downwards only")
+    return out
+
+
+def test_prover_layers_import_downwards_only():
+    graph = import_graph()
+    listed = {f"boundcalc.prover.{m}" for layer in PROVER_LAYERS for m in layer}
+    present = {m for m in graph if m.startswith("boundcalc.prover.")}
+    assert present <= listed and len(present) >= 9, sorted(present ^ listed)
+    bad = layering_violations(graph)
+    assert not bad, "\n".join(bad)
+
+
+def test_layering_check_catches_an_upward_and_a_consumer_import():
+    # the check itself can fail: an interval -> decide edge, a same-layer edge, an edge to services
+    graph = {"boundcalc.prover.interval": {"boundcalc.prover.decide", "boundcalc.prover.budget"},
+             "boundcalc.prover.smt": {"boundcalc.prover.exact_layer"},
+             "boundcalc.prover.sampling": {"boundcalc.services.monotone"},
+             "boundcalc.prover.budget": set(), "boundcalc.prover.decide": {"boundcalc.prover.interval"}}
+    bad = layering_violations(graph)
+    assert len(bad) == 3, bad
+    assert any("interval (layer 3) imports boundcalc.prover.decide" in b for b in bad)
+    assert any("smt (layer 2) imports boundcalc.prover.exact_layer" in b for b in bad)
+    assert any("consumer" in b and "sampling" in b for b in bad)
+
+
 if __name__ == "__main__":
     g = import_graph()
     found = cycles(g)

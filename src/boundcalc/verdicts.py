@@ -45,6 +45,8 @@ class Verdict(_Word):
 class Layer(_Word):
     """The layer of the decision procedure that decided (:data:`decide.LAYERS`)."""
     EXACT = "exact"
+    IDENTITY = "identity"            # an identity: derivatives vanish on a star-shaped region
+    INTEGERS = "integers"            # induction or a real relaxation from n0, exhaustive below
     SMT = "SMT"
     INTERVAL = "interval"
     COUNTEREXAMPLE = "counterexample"

@@ -4,10 +4,21 @@ The orchestrator (:mod:`.decide`) and its layers (:mod:`.search`, :mod:`.smt`,
 :mod:`.exact_layer`, :mod:`.interval`) share these limits. This module imports nothing
 from them, so a layer never has to import the orchestrator back.
 
-Determinism: budgets are work (z3 rlimit, interval boxes, candidate counts) and this
-process's CPU time (the decision's deadline, ``CPU_SAFETY`` x its seconds, and the SymPy
-layer's limit, :func:`time_limit`), never wall time, which depends on the machine's load;
-z3's wall-clock timeout is only a safety net at ``WALL_SAFETY`` x its budget.
+Determinism: budgets are work (z3 rlimit, interval boxes, candidate counts) and CPU
+time, never wall time, which depends on the machine's load. The decision's deadline
+(``CPU_SAFETY`` x its seconds) and every layer's share count the calling thread's CPU
+time (``time.thread_time``: z3 and arb run on that thread, and decisions that ``check
+--jobs`` runs side by side in threads do not eat each other's budget); the SymPy layer's
+limit (:func:`time_limit`) counts the process's CPU time (a profiling timer, main thread
+only). z3's wall-clock timeout is only a safety net at ``WALL_SAFETY`` x its budget.
+
+Soundness contract: none to give — this module decides nothing. It only bounds the work
+of the layers above it; a layer that runs out of a budget here must answer "unknown",
+never a verdict.
+
+Layer order (bottom to top; each imports only layers below it, tested in
+tests/test_import_graph.py): budget < facts, prepass, sampling, symbolic < exact_layer, smt <
+interval, search < identity, integers < decide.
 """
 from __future__ import annotations
 

@@ -11,12 +11,14 @@ returns a :class:`Decision` with
   narrowed domain is an error instead);
 * ``layer``    — which layer decided it, one of :data:`LAYERS`:
   ``"exact"`` (SymPy simplification and sign rules, possibly after substituting the
-  assumptions or taking logarithms of both sides), ``"SMT"`` (z3 nonlinear real
-  arithmetic after naming non-polynomial terms, :mod:`.smt`), ``"interval"`` (arb
-  branch-and-bound, :mod:`.interval`), ``"counterexample"`` (a point found by sampling,
-  at a domain boundary, or from an SMT model, certified in ball arithmetic), ``"budget"``
-  (unknown because a time or size budget ran out), ``"none"`` (unknown: every layer ran
-  and none decided);
+  assumptions or taking logarithms of both sides), ``"identity"`` (an equality with special
+  functions on the region's branch, :mod:`.identity`), ``"integers"`` (one integer symbol:
+  induction or a real relaxation from n0, exhaustive below, :mod:`.integers`), ``"SMT"``
+  (z3 nonlinear real arithmetic after naming non-polynomial terms, :mod:`.smt`),
+  ``"interval"`` (arb branch-and-bound, :mod:`.interval`), ``"counterexample"`` (a point
+  found by sampling, at a domain boundary, from an SMT model or by the integer layer,
+  certified in ball arithmetic), ``"budget"`` (unknown because a time or size budget ran
+  out), ``"none"`` (unknown: every layer ran and none decided);
 * ``text``     — the verdict as printed, e.g. ``"proved (SMT, after naming sqrt(x*y))"``,
   ``"proved (interval, 1204 boxes)"``, ``"disproved (counterexample, certified)"``,
   ``"unknown (budget)"``;
@@ -25,9 +27,21 @@ returns a :class:`Decision` with
 * ``detail``, ``seconds``.
 
 A proof is valid at every point of the domains where the assumptions hold and both sides
-are defined. Integer symbols are relaxed to reals by the proving layers (sound). Every
-layer has a time and size budget; running out falls through to the next layer and, at
-the end, to ``unknown (budget)`` — never a hang. User errors (an empty domain, a side
+are defined. Integer symbols are relaxed to reals by the proving layers (sound), except by
+the integer layer, which uses them. Every layer has a time and size budget (a fixed share
+of the decision's seconds, counted in this thread's CPU time or in work); running out
+falls through to the next layer and, at the end, to ``unknown (budget)`` — never a hang.
+
+Order: the cheap pre-pass (:mod:`.prepass`) reads the goal; a quick certified search;
+quick SMT passes (on the goal with fractional powers of single symbols substituted away,
+the generalized goal, the goal); the integer layer for a relation in one integer symbol;
+the exact layer; the identity layer for an equality with special functions; SMT again;
+interval branch-and-bound; a deeper search.
+
+Soundness contract: "proved" only from a layer's proof under that layer's contract (each
+module's docstring); "disproved" only with a counterexample re-checked in ball arithmetic
+or exactly at a point of the domains where every assumption holds; "vacuous" only when z3
+shows the assumptions inconsistent; everything else is "unknown". User errors (an empty domain, a side
 that is undefined everywhere it is evaluated) raise :class:`BoundcalcError`.
 """
 from __future__ import annotations
@@ -46,7 +60,7 @@ from .budget import CPU_SAFETY, INTERVAL_BOXES_PER_SECOND, SAMPLES, SECONDS, sym
 from .budget import Timeout as _Timeout
 from ..verdicts import Layer, Verdict
 
-LAYERS = ("exact", "SMT", "interval", "counterexample", "budget", "none")
+LAYERS = ("exact", "identity", "integers", "SMT", "interval", "counterexample", "budget", "none")
 
 
 class UndefinedError(BoundcalcError):
@@ -192,7 +206,7 @@ def decide_relation(a: Node, rel: str, b: Node, domains: dict[str, Domain], extr
         g, op = sub(a, b), rel
     g = fold_constants(g)
     note = _undefined_where(a, b, domains, what, fatal=not extra)
-    out = _decide(a, rel, b, g, op, domains, extra, time.process_time() + CPU_SAFETY * seconds, samples, seed,
+    out = _decide(a, rel, b, g, op, domains, extra, time.thread_time() + CPU_SAFETY * seconds, samples, seed,
                   seconds)
     if note:
         out.detail = (out.detail + "; " if out.detail else "") + note
@@ -221,10 +235,19 @@ def _decide(a, rel, b, g, op, domains, extra, deadline, samples, seed, total) ->
                         counterexample=None if ok else search.report({}, a, b, Rel(rel, a, b), extra))
     # 1. quick counterexample search (vectorised sampling + domain boundaries)
     ce = search.find(a, rel, b, g, op, domains, extra, samples=samples, seed=seed,
-                     deadline=min(deadline, time.process_time() + CPU_SAFETY * min(2.0, 0.2 * total)))
+                     deadline=min(deadline, time.thread_time() + CPU_SAFETY * min(2.0, 0.2 * total)))
     if ce is not None:
         return _verdict("disproved", "counterexample", "certified", counterexample=ce,
                         detail="the relation fails at a point re-checked in ball arithmetic")
+    # 2. the layers the pre-pass picks for this goal, after the quick SMT pass (a relation
+    # true on the reals keeps its SMT proof; z3 refutes a false relaxation fast): the integer
+    # layer for a relation in one integer symbol; and, after the exact layer (whose
+    # simplification keeps its verdict), the identity layer for an equality with special
+    # functions, before the numeric layers
+    from .integers import applies
+    from .prepass import profile, root_substitution
+    prof = profile(g, op, domains, extra)
+    n_int = applies(g, op, domains, extra)
     # 2a. quick SMT passes on the generalized goal (repeated subterms named) and the goal:
     # most proofs are found here in a fraction of a second
     from .smt import decide_smt, generalize
@@ -240,6 +263,11 @@ def _decide(a, rel, b, g, op, domains, extra, deadline, samples, seed, total) ->
     if gen is not None:
         g2, extra2, doms2, labels = gen
         runs.insert(0, ("after generalizing " + ", ".join(_short(labels, 2)) + "; ", g2, extra2, doms2))
+    roots = root_substitution(g, extra, domains)
+    if roots is not None:
+        g3, extra3, doms3, labels3 = roots
+        runs.insert(0, ("after substituting " + ", ".join(_short(labels3, 2)) + "; ", fold_constants(g3),
+                        extra3, doms3))
     settled = set()                  # runs whose relaxed problem z3 answered (sat): not re-run
     for pre, cand, ex, doms in runs:
         quick = decide_smt(cand, op, doms, ex, timeout_ms=int(1000 * max(0.2, min(0.6, 0.12 * total))))
@@ -253,6 +281,10 @@ def _decide(a, rel, b, g, op, domains, extra, deadline, samples, seed, total) ->
                 if ce is not None:
                     return _verdict("disproved", "counterexample", "certified, from an SMT model",
                                     counterexample=ce)
+    if n_int is not None:
+        out = _special_layers(a, rel, b, g, op, domains, extra, deadline, samples, seed, total, n_int)
+        if out is not None:
+            return out
     # 2b. exact (SymPy)
     candidates = [g]
     if why is None:
@@ -267,12 +299,16 @@ def _decide(a, rel, b, g, op, domains, extra, deadline, samples, seed, total) ->
             budget_hit.append("exact")
     else:
         budget_hit.append(f"exact skipped: {why}")
+    if op == "==" and prof.special:
+        out = _special_layers(a, rel, b, g, op, domains, extra, deadline, samples, seed, total, None)
+        if out is not None:
+            return out
     # 3. SMT again with the time left: the generalized goal, the goal, the rewritten goals
     runs += [("after taking logarithms of both sides, ", c, extra, domains) for c in candidates[1:]]
     for pre, cand, ex, doms in runs:
         if id(cand) in settled:
             continue
-        if time.process_time() > deadline:
+        if time.thread_time() > deadline:
             budget_hit.append("SMT")
             break
         r = decide_smt(cand, op, doms, ex, timeout_ms=int(1000 * min(3.0, 0.3 * total)))
@@ -288,7 +324,7 @@ def _decide(a, rel, b, g, op, domains, extra, deadline, samples, seed, total) ->
             budget_hit.append("SMT")
     # 4. interval branch-and-bound
     from .interval import prove_interval
-    if time.process_time() < deadline:
+    if time.thread_time() < deadline:
         share = min(3.0, 0.3 * total)
         ivl = prove_interval(g, op, domains, extra, seconds=share,
                              derivatives=why is None, max_boxes=int(INTERVAL_BOXES_PER_SECOND * share))
@@ -304,7 +340,7 @@ def _decide(a, rel, b, g, op, domains, extra, deadline, samples, seed, total) ->
     else:
         budget_hit.append("interval")
     # 5. deeper counterexample search
-    if time.process_time() < deadline:
+    if time.thread_time() < deadline:
         ce = search.find(a, rel, b, g, op, domains, extra, samples=samples, seed=seed + 1,
                          deadline=deadline, deep=True)
         if ce is not None:
@@ -315,6 +351,38 @@ def _decide(a, rel, b, g, op, domains, extra, deadline, samples, seed, total) ->
                         + ", ".join(budget_hit) + " (sampling is not a proof)")
     return _verdict("unknown", "none", detail="no layer found a proof or a counterexample "
                     f"(sampled {samples} points; sampling is not a proof)")
+
+
+def _special_layers(a, rel, b, g, op, domains, extra, deadline, samples, seed, total, n_int):
+    """The identity layer (equalities) and the integer layer (one integer symbol), each on a
+    share of ``total``: a Decision, or None to go on."""
+    from . import search
+    if op == "==" and time.thread_time() < deadline:
+        from .identity import prove_identity
+        how = prove_identity(a, b, domains, extra, _real_decider(samples, seed), seconds=min(3.0, 0.35 * total))
+        if how is not None:
+            return Decision("proved", "identity", f"proved ({how})")
+    if n_int is not None and time.thread_time() < deadline:
+        from .integers import prove_integers
+        io = prove_integers(g, op, n_int, domains, _real_decider(samples, seed), seconds=min(3.0, 0.35 * total))
+        if io is not None and io.status == "proved":
+            return Decision("proved", "integers", f"proved ({io.how})")
+        if io is not None and io.status == "disproved":
+            ce = search.certify_point(a, rel, b, g, op, domains, extra, io.point)
+            if ce is not None:
+                return _verdict("disproved", "counterexample", "certified, an integer", counterexample=ce)
+    return None
+
+
+def _real_decider(samples: int, seed: int):
+    """``goal op 0`` on real domains by the layers of :func:`_decide` (for the integer
+    layer, which may not import this module): its verdict, within ``seconds`` of CPU."""
+    def run(goal: Node, op: str, doms: dict, ex: list, seconds: float) -> str:
+        goal = fold_constants(goal)
+        d = _decide(goal, op, Num(Fraction(0)), goal, op, dict(doms), list(ex),
+                    time.thread_time() + CPU_SAFETY * seconds, min(samples, 1000), seed, seconds)
+        return str(d.verdict)
+    return run
 
 
 def _inconsistent(domains, extra, seconds: float) -> bool:

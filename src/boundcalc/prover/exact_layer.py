@@ -9,6 +9,11 @@ When both sides are positive, the same is tried on ``log(lhs) - log(rhs)`` (taki
 logarithms of both sides), and the rewritten goals are handed on to the SMT layer.
 Callers run this under a time limit (:func:`.budget.time_limit`) and only on inputs within
 the size budget (:func:`.budget.sympy_safe`).
+
+Soundness contract: a "proved" from this layer means SymPy derived the sign of the goal
+from the domains and assumptions (after a substitution that is exact on the domain);
+it never disproves. On its budget the caller's :func:`.budget.time_limit` raises
+:class:`.budget.Timeout` and the caller records "budget", not a verdict.
 """
 from __future__ import annotations
 

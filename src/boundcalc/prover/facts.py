@@ -10,6 +10,10 @@ points at high precision — tests/services/test_facts.py). A fact must hold for
 Kits provide ``K.q(p, q)`` (the rational p/q), ``K.imp(a, b)`` (a implies b) and
 ``K.all(*cs)`` (conjunction) and ``K.pi`` (the SMT layer's pi lies between rational
 bounds). Other constants such as 2/sqrt(pi) enter through rational bounds.
+
+Soundness contract: every fact holds for every real argument in the function's domain
+(checked at 150 digits in tests/prover/test_facts.py); the SMT layer's proofs rest on
+them. A fact that is only "usually" true must not be added.
 """
 from __future__ import annotations
 

@@ -14,6 +14,11 @@ pieces that reach ``t = 1`` (x up to infinity) or an open end of the domain cann
 enclosed in ball arithmetic; they are closed by the SMT layer on that piece alone (where
 the tangent bounds are much tighter than on the whole domain), within a budget of calls. Equalities are never proved here (only constants are).
 Budget: a number of boxes and seconds.
+
+Soundness contract: "proved" means every box of a cover of the (compactified) domain has a
+certified sign of the goal in arb ball arithmetic (or was closed by the SMT layer, with
+that layer's contract); "disproved" returns only a candidate point, which the caller
+re-certifies before reporting; running out of boxes or CPU seconds is "budget".
 """
 from __future__ import annotations
 
@@ -68,7 +73,7 @@ def prove_interval(g: Node, op: str, domains: dict[str, Domain], extra=(), *, se
         box0[n] = (d.lo, d.hi) if d.lo is not None and d.hi is not None else (Fraction(0), Fraction(1))
     in_assumptions = set().union(*(r.symbols() for r in extra)) if extra else set()
     dnodes = _derivatives(g, names) if derivatives else {}
-    t0 = time.process_time()        # CPU time: a net that does not depend on the machine's load
+    t0 = time.thread_time()        # CPU time: a net that does not depend on the machine's load
     todo = [box0]
     closed = 0
     hyps = [(sub(r.lhs, r.rhs), r.op) for r in extra]
@@ -93,7 +98,7 @@ def prove_interval(g: Node, op: str, domains: dict[str, Domain], extra=(), *, se
     def smt_closes(box) -> bool:
         """Close a piece that ball arithmetic cannot enclose (it reaches infinity or an
         open end of the domain) with the SMT layer on that piece."""
-        if smt_calls[0] >= MAX_SMT_CALLS or time.process_time() - t0 > seconds * 0.8:
+        if smt_calls[0] >= MAX_SMT_CALLS or time.thread_time() - t0 > seconds * 0.8:
             return False
         smt_calls[0] += 1
         from .smt import decide_smt
@@ -110,7 +115,7 @@ def prove_interval(g: Node, op: str, domains: dict[str, Domain], extra=(), *, se
         return r.status == "proved"
 
     while todo:
-        if closed + len(todo) > max_boxes or time.process_time() - t0 > seconds:
+        if closed + len(todo) > max_boxes or time.thread_time() - t0 > seconds:
             return IntervalOutcome("budget", closed)
         box = todo.pop()
         env = env_of(box)

@@ -5,6 +5,9 @@ rounded on integer domains, corners of the box first) and expressions are evalua
 on all of them at once by the NumPy back end; only the few promising points are then
 re-checked with exact or interval arithmetic. Sampling finds counterexamples; it never
 proves anything.
+
+Soundness contract: this module proves nothing and disproves nothing: it only proposes
+points, which the callers re-check exactly or in ball arithmetic.
 """
 from __future__ import annotations
 

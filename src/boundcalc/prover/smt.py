@@ -15,6 +15,11 @@ proves nothing unless nothing was named (then z3's model is a candidate countere
 certified later with ball arithmetic by the caller). Every call has a work budget (z3's
 ``rlimit``, deterministic) and a wall-clock safety net; running out is ``unknown``. z3 is imported here only, and each
 call uses its own z3 context (thread-safe).
+
+Soundness contract: "proved" means z3 found the over-approximation unsatisfiable (every
+named term keeps only true facts, :mod:`.facts`), so the relation holds wherever both
+sides are defined; "sat" is never a disproof by itself (a model is only a candidate the
+caller certifies); running out of rlimit or the wall-clock net is "unknown".
 """
 from __future__ import annotations
 

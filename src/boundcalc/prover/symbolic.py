@@ -1,5 +1,10 @@
 """Shared SymPy machinery: symbols with domain assumptions, domain substitutions that
-turn "x >= 1" into "x = 1 + t, t >= 0", and a sign prover for expressions."""
+turn "x >= 1" into "x = 1 + t, t >= 0", and a sign prover for expressions.
+
+Soundness contract: :func:`prove_sign` answers a sign only when SymPy's assumption system
+derives it for every value of the symbols allowed by their assumptions (the domain
+substitution keeps those assumptions exact); otherwise None. It never guesses.
+"""
 from __future__ import annotations
 
 from fractions import Fraction

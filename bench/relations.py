@@ -1,0 +1,158 @@
+"""The decision procedure on the relation suite: verdicts and times, here and on main.
+
+    python bench/relations.py                    # this tree and a fresh clone of main
+    python bench/relations.py --main /path/src   # main's src/ already checked out somewhere
+    python bench/relations.py --no-main          # this tree only
+    python bench/relations.py --json out.json    # also the per-case rows
+    python bench/relations.py --src /snapshot/src # measure a copy (keeps measuring while you edit)
+
+The cases are those of tests/prover/test_relations.py: CASES (the old suite, through
+``verify``) and NEW_CASES (issue 22's categories, on their own domains, through
+``services.verify.decide``). Each tree runs in its own process (PYTHONPATH = its src/), one
+case after the other; the rows give each case's verdict, wall seconds and CPU seconds
+(``time.process_time`` of the worker: what the budgets count, so that a loaded machine
+changes the wall column and not the CPU column nor the verdicts). A verdict is "wrong"
+when it is proved/disproved against the case's expected answer; "unknown" is never wrong.
+Run it under ``nice -n 19`` on a shared machine.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SUITE = ROOT / "tests" / "prover" / "test_relations.py"
+
+
+def load_cases() -> tuple[list, list]:
+    spec = importlib.util.spec_from_file_location("_relation_suite", SUITE)
+    mod = importlib.util.module_from_spec(spec)
+    sys.path.insert(0, str(ROOT / "tests"))
+    spec.loader.exec_module(mod)
+    old = [{"suite": "old", "lhs": c[0], "rel": c[1], "rhs": c[2], "assume": list(c[3]), "expected": c[4]}
+           for c in mod.CASES]
+    new = [{"suite": "new", "lhs": c[0], "rel": c[1], "rhs": c[2], "assume": list(c[3]), "expected": c[4],
+            "domains": c[5], "needs": c[6]} for c in mod.NEW_CASES]
+    return old, new
+
+
+# ----------------------------------------------------------------------------- worker
+def worker() -> None:
+    """Read cases (JSON on stdin), decide each with the boundcalc on sys.path, print rows."""
+    from fractions import Fraction
+
+    from boundcalc.expr.domains import Domain
+    from boundcalc.expr.parser import parse
+    from boundcalc.services.verify import decide, verify
+    kinds = {"P": {"lo": Fraction(0)}, "R": {}, "Z1": {"integer": True, "lo": Fraction(1), "lo_closed": True}}
+    cases = json.load(sys.stdin)
+    for c in cases:
+        t0, c0 = time.perf_counter(), time.process_time()
+        try:
+            if "domains" in c:
+                doms = {n: Domain(**kinds[k]) for n, k in (s.split(":") for s in c["domains"].split())}
+                r = decide(parse(c["lhs"], allow_relation=False), c["rel"], parse(c["rhs"], allow_relation=False),
+                           doms, [parse(a) for a in c["assume"]])
+            else:
+                r = verify(c["lhs"], c["rel"], c["rhs"], c["assume"])
+            verdict, method = str(r.verdict), r.method
+        except Exception as e:                      # a crash is reported, not hidden
+            verdict, method = "error", f"{type(e).__name__}: {e}"
+        row = {"verdict": verdict, "method": method, "wall": time.perf_counter() - t0,
+               "cpu": time.process_time() - c0}
+        print(json.dumps(row), flush=True)
+
+
+def run_tree(src: Path, cases: list) -> list[dict]:
+    env = dict(os.environ, PYTHONPATH=str(src))
+    p = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--worker"], input=json.dumps(cases),
+                       capture_output=True, text=True, env=env, cwd=tempfile.gettempdir(), check=False)
+    rows = [json.loads(line) for line in p.stdout.splitlines() if line.startswith("{")]
+    if len(rows) != len(cases):
+        sys.exit(f"worker for {src} stopped after {len(rows)} of {len(cases)} cases:\n{p.stderr[-2000:]}")
+    return rows
+
+
+def clone_main(where: Path) -> Path:
+    common = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--git-common-dir"], capture_output=True,
+                            text=True, check=True).stdout.strip()
+    repo = (ROOT / common).resolve() if not os.path.isabs(common) else Path(common)
+    subprocess.run(["git", "clone", "-q", "--branch", "main", str(repo), str(where)], check=True)
+    return where / "src"
+
+
+# ----------------------------------------------------------------------------- summary
+def grade(case: dict, row: dict) -> str:
+    v = row["verdict"]
+    if v == case["expected"]:
+        return "right"
+    if v in ("proved", "disproved", "vacuous"):
+        return "wrong"
+    return "error" if v == "error" else "unknown"
+
+
+def summary(name: str, cases: list, rows: list) -> str:
+    g = [grade(c, r) for c, r in zip(cases, rows)]
+    proved = sum(r["verdict"] == "proved" and x == "right" for r, x in zip(rows, g))
+    disproved = sum(r["verdict"] == "disproved" and x == "right" for r, x in zip(rows, g))
+    wall = [r["wall"] for r in rows]
+    cpu = [r["cpu"] for r in rows]
+    return (f"{name:<22} {len(cases):>3}  proved {proved:>3}  disproved {disproved:>3}  "
+            f"unknown {g.count('unknown'):>2}  wrong {g.count('wrong')}  error {g.count('error')}  "
+            f"wall median {statistics.median(wall):5.2f} s worst {max(wall):5.1f} s  "
+            f"CPU median {statistics.median(cpu):5.2f} s worst {max(cpu):5.1f} s")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--main", type=Path, help="src/ of a checkout of main (default: clone main to a temp dir)")
+    ap.add_argument("--no-main", action="store_true", help="measure this tree only")
+    ap.add_argument("--src", type=Path, default=ROOT / "src", help="src/ of the tree to measure (default: this one)")
+    ap.add_argument("--json", type=Path, help="write every row here")
+    args = ap.parse_args()
+    if args.worker:
+        worker()
+        return
+    old, new = load_cases()
+    trees = [("this tree", args.src)]
+    tmp = None
+    if not args.no_main:
+        if args.main is None:
+            tmp = tempfile.TemporaryDirectory(prefix="boundcalc-main-")
+            args.main = clone_main(Path(tmp.name) / "main")
+        trees.append(("main", args.main))
+    out, lines = {}, []
+    for name, src in trees:
+        rows = run_tree(src, old + new)
+        out[name] = rows
+        lines.append(summary(f"{name}: old", old, rows[:len(old)]))
+        lines.append(summary(f"{name}: new", new, rows[len(old):]))
+        lines.append(summary(f"{name}: all", old + new, rows))
+    print("\n".join(lines))
+    mine = out["this tree"]
+    unk = [c for c, r in zip(old + new, mine) if grade(c, r) == "unknown"]
+    if unk:
+        print(f"\nunknown on this tree ({len(unk)}):")
+        for c in unk:
+            tag = f"  [needs {c['needs']}]" if c.get("needs") else ""
+            print(f"  {c['lhs']} {c['rel']} {c['rhs']} {c['assume']}{tag}")
+    for c, r in zip(old + new, mine):
+        if grade(c, r) in ("wrong", "error"):
+            print(f"  {grade(c, r).upper()}: {c['lhs']} {c['rel']} {c['rhs']} {c['assume']} -> {r['method']}")
+    if args.json:
+        args.json.write_text(json.dumps({"cases": old + new, "rows": out}, indent=1))
+    if tmp is not None:
+        tmp.cleanup()
+
+
+if __name__ == "__main__":
+    main()

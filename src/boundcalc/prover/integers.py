@@ -1,0 +1,183 @@
+"""Integer layer of the decision procedure: a relation in one integer symbol ``n``.
+
+The proving layers relax integer symbols to reals, which loses relations that hold only
+on the integers (3**n >= n**3 fails at x = 2.7; (log n)**2/n <= 0.541 fails at x = e**2).
+This layer proves ``g(n) op 0`` (op ``>=`` or ``>``) for every integer ``n`` of the domain:
+
+* for some ``n0``, every ``n >= n0`` is covered by either
+  - an **inductive step** ``g(x) op 0  =>  g(x + 1) op 0`` for every real ``x >= n0``,
+    decided by the real layers below with ``g(x) op 0`` as an assumption; ``g(x + 1)`` is
+    first rewritten by splitting powers with a constant base (``2**(x + 1)`` becomes
+    ``2*2**x``), so that the step's hypothesis and goal name the same terms; the base case
+    ``n0`` is then one of the values checked one by one; or
+  - a **real relaxation**: ``g(x) op 0`` for every real ``x >= n0``;
+* every integer from the domain's lower end up to ``n0`` is checked one by one, with a
+  certified sign (exact rationals, exact radicals, or ball arithmetic away from 0; an
+  exact zero through :func:`.symbolic.is_zero_at`).
+
+A bounded domain of at most :data:`MAX_EXHAUSTIVE` integers is checked exhaustively alone.
+The candidates for ``n0`` are a few values above the domain's lower end (:data:`STARTS`).
+
+Soundness contract: "proved" means the exhaustive part holds with certified signs and the
+real-layer answer for the rest is a proof under that layer's contract (the step's
+conclusion on the reals implies it on the integers); "disproved" comes only with an
+integer of the domain at which the sign is certified wrong. On its CPU budget, or when no
+``n0`` works, the layer returns None (the caller goes on; nothing is claimed).
+"""
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+from math import ceil, floor
+
+from ..expr.domains import Domain
+from ..expr.nodes import Node, Rel, Sym, substitute
+from .budget import Timeout, sympy_safe, time_limit
+
+__all__ = ["MAX_EXHAUSTIVE", "STARTS", "IntegerOutcome", "applies", "prove_integers", "shift"]
+
+MAX_EXHAUSTIVE = 2000          # integers checked one by one, at most
+STARTS = (0, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 64)   # n0 - lo tried, in this order
+
+
+@dataclass
+class IntegerOutcome:
+    """``status`` "proved" or "disproved"; ``how`` for the verdict's text; ``point`` (for
+    disproved) the integer as {name: Fraction}."""
+    status: str
+    how: str
+    point: dict | None = None
+
+
+# decide_real(goal, op, domains, extra, seconds) -> "proved" | "disproved" | other, from the
+# layers below (passed in by the orchestrator, which this module must not import)
+RealDecider = Callable[[Node, str, dict, list, float], str]
+
+
+def applies(g: Node, op: str, domains: dict[str, Domain], extra) -> str | None:
+    """The integer symbol if this layer applies (one symbol, an integer, no assumptions)."""
+    syms = g.symbols()
+    if op not in (">=", ">") or extra or len(syms) != 1:
+        return None
+    (n,) = syms
+    d = domains.get(n)
+    return n if d is not None and d.integer else None
+
+
+def _ends(d: Domain) -> tuple[int | None, int | None]:
+    lo = hi = None
+    if d.lo is not None:
+        lo = ceil(d.lo) if d.lo_closed or d.lo.denominator != 1 else int(d.lo) + 1
+    if d.hi is not None:
+        hi = floor(d.hi) if d.hi_closed or d.hi.denominator != 1 else int(d.hi) - 1
+    return lo, hi
+
+
+def _sign_at(g: Node, n: str, k: int) -> int | None:
+    """Certified sign of g at n = k, or None."""
+    from ..backends import mp as mpb
+    from ..backends.exact import exact_zero
+    env = {n: Fraction(k)}
+    s = mpb.decide_sign(g, env)
+    if s is not None:
+        return s
+    z = exact_zero(g, env)
+    if z is True:
+        return 0
+    if z is None and sympy_safe(g) is None:
+        from .symbolic import is_zero_at
+        try:
+            with time_limit(0.5):
+                if is_zero_at(g, env):
+                    return 0
+        except (Timeout, Exception):      # an undecided sign stays None
+            return None
+    return None
+
+
+def _check_range(g: Node, op: str, n: str, lo: int, hi: int, deadline: float):
+    """'ok' if g op 0 at every integer of [lo, hi] (certified), an integer where it fails,
+    or None (a sign undecided, or out of time)."""
+    for k in range(lo, hi + 1):
+        if time.thread_time() > deadline:
+            return None
+        s = _sign_at(g, n, k)
+        if s is None:
+            return None
+        if s < 0 or (s == 0 and op == ">"):
+            return k
+    return "ok"
+
+
+def shift(g: Node, n: str) -> Node | None:
+    """g with n replaced by n + 1, powers with a constant base split (``b**(e + c)`` as
+    ``b**c * b**e``), so that g(n + 1) names the terms of g(n); None if SymPy cannot."""
+    import sympy as sp
+    from ..backends.sym import from_sympy
+    from .symbolic import to_sympy_with_domains
+    e, syms = to_sympy_with_domains(g, {}, {n: Domain()})        # any real: no sign assumed
+    x = syms[n]
+    e1 = e.subs(x, x + 1)
+    e1 = e1.replace(lambda t: t.is_Pow and not t.base.free_symbols and t.base.is_positive and t.exp.has(x),
+                    lambda t: sp.expand_power_exp(t.func(t.base, sp.expand(t.exp))))
+    try:
+        out = from_sympy(e1)
+    except Exception:                     # a form we cannot read back
+        return None
+    return substitute(out, {x.name: Sym(n)}) if x.name != n else out
+
+
+def prove_integers(g: Node, op: str, n: str, domains: dict[str, Domain], decide_real: RealDecider, *,
+                   seconds: float) -> IntegerOutcome | None:
+    """Decide ``g(n) op 0`` for every integer ``n`` of ``domains[n]`` (see the module
+    docstring), within ``seconds`` of this thread's CPU time."""
+    deadline = time.thread_time() + seconds
+    lo, hi = _ends(domains[n])
+    if lo is None:
+        return None
+    if hi is not None and hi < lo:
+        return None
+    if hi is not None and hi - lo < MAX_EXHAUSTIVE:
+        r = _check_range(g, op, n, lo, hi, deadline)
+        if r == "ok":
+            return IntegerOutcome("proved", f"integers: all {hi - lo + 1} values checked, certified")
+        return None if r is None else IntegerOutcome("disproved", f"integers: fails at {n} = {r}",
+                                                     {n: Fraction(r)})
+    step = None
+    if sympy_safe(g) is None:
+        try:
+            with time_limit(max(0.2, 0.1 * seconds)):
+                step = shift(g, n)
+        except Timeout:
+            step = None
+    share = max(0.3, seconds / 8)
+    for off in STARTS:
+        n0 = lo + off
+        if hi is not None and n0 > hi:
+            break
+        if time.thread_time() > deadline:
+            return None
+        real = Domain(False, Fraction(n0), True, None if hi is None else Fraction(hi), hi is not None)
+        how = None
+        if step is not None and decide_real(step, op, {n: real}, [Rel(op, g, _zero())], share) == "proved":
+            how, last = f"integers: induction from n\u2080 = {n0}", n0
+        if how is None and time.thread_time() < deadline and decide_real(g, op, {n: real}, [], share) == "proved":
+            how, last = f"integers: real relaxation from n\u2080 = {n0}", n0 - 1
+        if how is None:
+            continue
+        r = _check_range(g, op, n, lo, last, deadline)
+        if r == "ok":
+            checked = (f"{n} = {lo} checked, certified" if last == lo else
+                       f"{n} = {lo}\u2026{last} each checked, certified" if last > lo else "nothing below")
+            return IntegerOutcome("proved", f"{how}; {checked}")
+        if r is None:
+            return None
+        return IntegerOutcome("disproved", f"integers: fails at {n} = {r}", {n: Fraction(r)})
+    return None
+
+
+def _zero() -> Node:
+    from ..expr.nodes import Num
+    return Num(Fraction(0))
