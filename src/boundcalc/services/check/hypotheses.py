@@ -255,10 +255,14 @@ def search_inside(node: Node, rel: str, doms: dict, extra: list[Rel], *, seed: i
     names = sorted(n for n in doms if n in node.symbols() | set().union(*(r.symbols() for r in extra)))
     if not names:
         return []
-    eqs = [(r.lhs.name, r.rhs) if isinstance(r.lhs, Sym) and r.lhs.name not in r.rhs.symbols() else
-           (r.rhs.name, r.lhs) for r in extra if r.op == "==" and (
-               (isinstance(r.lhs, Sym) and r.lhs.name not in r.rhs.symbols())
-               or (isinstance(r.rhs, Sym) and r.rhs.name not in r.lhs.symbols()))]
+    eqs: list[tuple[str, Node]] = []          # symbol == expression: the symbol is set
+    for r in extra:
+        if r.op != "==":
+            continue
+        if isinstance(r.lhs, Sym) and r.lhs.name not in r.rhs.symbols():
+            eqs.append((r.lhs.name, r.rhs))
+        elif isinstance(r.rhs, Sym) and r.rhs.name not in r.lhs.symbols():
+            eqs.append((r.rhs.name, r.lhs))
     eq_set = {id(r) for r in extra if r.op == "=="}
     ineqs = [r for r in extra if id(r) not in eq_set]
     if len(eqs) != len(eq_set):

@@ -183,11 +183,12 @@ def mutants(kind: str, fields: dict, claims: dict, refs: dict | None = None) -> 
         # the claim's own mutants, then those inside each formula it references (inlined:
         # the same node object wherever the formula is used, so a mutant there is the paper
         # printing that formula otherwise, in every place the check uses it)
-        inside = sorted(((where[id(node)], name, node) for name, node in sorted((refs or {}).items())
+        placed = sorted(((where[id(node)], name, node) for name, node in sorted((refs or {}).items())
                          if id(node) in where and node is not claims[role] and node.symbols()),
                         key=lambda x: x[0])
-        inside = [(f"in {name}: ", node) for _, name, node in inside[:MAX_REFS]]
-        for prefix, top in [("", claims[role])] + inside:
+        tops: list[tuple[str, Node]] = [("", claims[role])]
+        tops += [(f"in {name}: ", node) for _, name, node in placed[:MAX_REFS]]
+        for prefix, top in tops:
             for label, site, rep in tree_mutants(top, scale=not prefix):
                 k = (role, id(site), repr(rep)[:2000])
                 if k in seen:
