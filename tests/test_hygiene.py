@@ -2,9 +2,8 @@
 
 ruff must be clean: every rule of its default set that is off is off in pyproject.toml
 with a reason. mypy runs at its default strictness and may report at most
-``MYPY_MAX_ERRORS`` errors; lower the number when a change removes errors (most of those
-left are node fields hidden in ``__slots__``: ``"Pow" has no attribute "exp"``, which
-the typed tree of issue 23 removes).
+``MYPY_MAX_ERRORS`` errors, each explained below; lower the number when a change removes
+errors, and explain an error you cannot fix rather than raise the bound.
 """
 from __future__ import annotations
 
@@ -14,9 +13,21 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-# mypy at default settings (plus [tool.mypy] in pyproject): 182 after the issue-23 merges of
-# 2026-11-27 (546 before them); the issue asks for at most 40. Lower this as errors are fixed.
-MYPY_MAX_ERRORS = 182
+# mypy at default settings (plus [tool.mypy] in pyproject): 546 before the issue-23 merges,
+# 182 after them, 9 after h14-structure (2026-11-27). The 9 left, each known and read:
+# * cli/reports.py (4): compare's outputs list is inferred as (str, str | None) and then
+#   gets (str, Path) items; render_table is annotated `-> str | None` though every printer
+#   returns text, and its result goes where a str is wanted. Left to the rewrite of compare
+#   that adds --html/--figsize (branch h13-html), to avoid a conflict.
+# * services/require.py (3): `substitute` returns a Node where a Rel goes in (a substituted
+#   relation is a relation; the type cannot say so), twice, and a solution value read back
+#   as int | Fraction | None after its None was returned. Left to the --from/--to rewrite of
+#   _solve (branch h16-user), which changes those lines.
+# * prover/smt.py (1): the facts table's entries (prover/facts.py) are typed `object` and
+#   called; the table is being extended by the branches that add node types (h11).
+# * experiments/tarzanagh2023/fig9.py (1): matplotlib's stub wants a Sequence[float] for
+#   `bins`, a NumPy array works (left to the plotting rewrite, branch h13-html).
+MYPY_MAX_ERRORS = 9
 
 
 def _run(args: list[str], timeout: float) -> subprocess.CompletedProcess:
@@ -42,8 +53,10 @@ def test_mypy_errors_are_bounded(tmp_path):
     m = re.search(r"Found (\d+) errors? in", r.stdout)
     count = int(m.group(1)) if m else 0
     assert m or "Success" in r.stdout, r.stdout[-4000:] + r.stderr[-2000:]
-    assert count <= MYPY_MAX_ERRORS, (f"mypy: {count} errors, at most {MYPY_MAX_ERRORS} allowed\n"
-                                      + r.stdout[-4000:])
+    errors = [line for line in r.stdout.splitlines() if ": error:" in line]
+    assert count <= MYPY_MAX_ERRORS, (f"mypy: {count} errors, at most {MYPY_MAX_ERRORS} allowed "
+                                      "(each one left is explained above MYPY_MAX_ERRORS):\n"
+                                      + "\n".join(errors))
 
 
 def _packages() -> list[str]:
@@ -104,3 +117,144 @@ def test_public_entry_points_have_docstrings():
         if not doc or (isinstance(obj, type) and doc.startswith(obj.__name__ + "(")):
             missing.append(target)
     assert not missing, f"no docstring: {missing}"
+
+
+# ---------------------------------------------------------------------------------------
+# tests/ mirrors src/ (issue 23, "Hygiene")
+#
+# src/boundcalc/a/b.py is tested in tests/a/test_b.py, and a package src/boundcalc/a/p/ (its
+# __init__) in tests/a/test_p.py, as if it were a module. The per-paper packages below are one
+# model or one paper's experiments split into modules by concept; their test file exercises
+# them through the names the package re-exports, so it covers their modules too.
+PACKAGES_TESTED_WHOLE = {
+    "boundcalc.engine.arda2026", "boundcalc.engine.deora2023", "boundcalc.engine.tarzanagh2023",
+    "boundcalc.experiments.anon2025", "boundcalc.experiments.arda2026",
+    "boundcalc.experiments.deora2023", "boundcalc.experiments.tarzanagh2023",
+}
+
+# Modules with no test module of their own, each with where it is exercised today. The test
+# fails on a module missing from both, and on an entry whose test module now exists (remove
+# it then). Add a test module rather than an entry.
+UNTESTED_MODULES: dict[str, str] = {
+    # entry points and plumbing, run by every CLI test
+    "boundcalc": "the public names; tests/test_api.py",
+    "boundcalc.__main__": "`python -m boundcalc`, two lines",
+    "boundcalc.cli": "main(); every subprocess of tests/cli/test_app.py",
+    "boundcalc.cli.__main__": "`python -m boundcalc.cli`, two lines",
+    "boundcalc.cli.docs": "the help pages, through the commands of tests/cli/test_app.py",
+    "boundcalc.cli.output": "tests/cli/test_app.py, tests/reports/test_printers.py",
+    "boundcalc.cli.render": "tests/cli/test_app.py (rich output of every command)",
+    "boundcalc.cli.state": "the invocation's global options, through tests/cli/test_app.py",
+    "boundcalc._record": "the record base class; every service test",
+    "boundcalc.errors": "the error classes; every refusal test",
+    "boundcalc.mpctx": "per-thread mpmath contexts, through reports/numfmt and expr/numbers",
+    "boundcalc.paths": "user paths, through the CLI's --output files (tests/cli/test_app.py)",
+    "boundcalc.suggest": "'did you mean', through the refusals of the loader, registry and require",
+    "boundcalc.values": "tests/test_api.py, tests/fuzz/test_regressions.py",
+    # back ends: the cross-back-end agreement tests cover them together
+    "boundcalc.backends.exact": "tests/test_backends.py, tests/services/test_require.py",
+    "boundcalc.backends.limits": "three precision constants, re-exported by backends/arb and mp",
+    "boundcalc.backends.mp": "tests/test_backends.py, tests/backends/test_arb.py",
+    "boundcalc.backends.np": "tests/test_backends.py (NumPy grids against mpmath)",
+    "boundcalc.backends.sym": "tests/expr/test_printing.py, tests/expr/test_latex_in.py",
+    # engine and experiments
+    "boundcalc.engine": "the package; tests/engine/",
+    "boundcalc.engine.data": "the package; tests/engine/data/",
+    "boundcalc.engine.budget": "tests/engine/test_deora2023.py, tests/reports/test_sweep.py",
+    "boundcalc.engine.measurements": "`measured` checks; tests/formulas/test_proof_steps.py",
+    "boundcalc.experiments": "the paper list and Reproduction; tests/cli/test_reports.py",
+    "boundcalc.experiments.paper_vs_ours": "the rows of every reproduction: tests/experiments/",
+    "boundcalc.experiments.precision": "the float32 checks of the reproductions: tests/experiments/",
+    "boundcalc.experiments.settings": "setting refusals and seeds: tests/experiments/",
+    # expression language
+    "boundcalc.expr": "the package; tests/expr/",
+    "boundcalc.expr.nodes": "tests/expr/test_parser.py, tests/expr/test_visitor.py",
+    "boundcalc.expr.numbers": "tests/services/test_require.py, tests/fuzz/test_regressions.py",
+    "boundcalc.expr.singularities": "tests/services/test_continuity.py",
+    # registry
+    "boundcalc.registry": "the package; tests/registry/",
+    "boundcalc.registry.model": "the records of a formula file, built by every load (tests/registry/)",
+    "boundcalc.registry.steps": "tests/services/check/test_steps.py",
+    "boundcalc.registry.template": "`boundcalc new`; tests/cli/test_app.py",
+    # reports
+    "boundcalc.reports": "the package; tests/reports/",
+    "boundcalc.reports.escape": "tests/reports/test_numfmt.py",
+    "boundcalc.reports.latex": "tests/reports/test_sheet.py, tests/reports/test_table.py",
+    "boundcalc.reports.latex_table": "a shim: names moved to printers/latex and numfmt stay importable",
+    "boundcalc.reports.printers.base": "the dispatch every printer uses; tests/reports/test_printers.py",
+    "boundcalc.reports.printers.cells": "table cells, through the text/markdown/html printers' tests",
+    "boundcalc.reports.printers.csv": "tests/reports/test_printers.py",
+    "boundcalc.reports.printers.evidence": "tests/reports/test_printers.py",
+    "boundcalc.reports.printers.html": "tests/reports/test_printers.py",
+    "boundcalc.reports.printers.json": "tests/reports/test_printers.py",
+    "boundcalc.reports.printers.latex": "tests/reports/test_printers.py, tests/reports/test_table.py",
+    "boundcalc.reports.printers.markdown": "tests/reports/test_printers.py",
+    "boundcalc.reports.printers.rich": "tests/reports/test_printers.py",
+    "boundcalc.reports.printers.text": "tests/reports/test_printers.py",
+    # services
+    "boundcalc.services": "the package; tests/services/",
+    "boundcalc.services.solve": "tests/services/test_require.py, tests/fuzz/test_require_fuzz.py",
+    # the decision procedure (prover/): its tests are by behaviour, not by layer
+    "boundcalc.prover": "the package; tests/prover/",
+    "boundcalc.prover.budget": "time and size limits; tests/services/test_hostile.py",
+    "boundcalc.prover.decide": "tests/prover/test_relations.py, tests/prover/test_decide_threads.py",
+    "boundcalc.prover.exact_layer": "the first layer of decide: tests/prover/test_relations.py",
+    "boundcalc.prover.sampling": "through monotone and decide: tests/services/test_monotone.py, tests/fuzz/",
+    "boundcalc.prover.search": "the last layer of decide: tests/prover/test_relations.py",
+    "boundcalc.prover.smt": "a layer of decide: tests/prover/test_relations.py, tests/test_verdicts.py",
+    "boundcalc.prover.symbolic": "SymPy bridges, through monotone, simplify, asymptotic and decide",
+    "boundcalc.services.check.common": "tests/services/check/test_steps.py, tests/test_verdicts.py",
+    "boundcalc.services.check.derivation": "tests/services/check/test_hypotheses.py",
+    "boundcalc.services.check.growth": "tests/services/test_check.py",
+    "boundcalc.services.check.identity": "tests/services/test_check.py",
+    "boundcalc.services.check.markdown": "tests/services/test_check.py",
+    "boundcalc.services.check.measured": "tests/services/test_check.py",
+    "boundcalc.services.check.order": "tests/services/test_check.py",
+    "boundcalc.services.check.relations": "the relation and monotone checks of tests/services/test_check.py",
+    "boundcalc.services.check.strength": "tests/services/test_check.py (check --strength)",
+    "boundcalc.services.check.transcription": "tests/expr/test_latex_in.py (check --transcription)",
+    "boundcalc.services.check.vacuity": "tests/services/test_check.py",
+}
+
+
+def expected_test_module(module: str) -> Path:
+    """Where the test module of ``module`` lives: boundcalc.a.b -> tests/a/test_b.py."""
+    parts = module.split(".")[1:]
+    if not parts:
+        return ROOT / "tests" / "test_boundcalc.py"
+    return ROOT / "tests" / Path(*parts[:-1]) / f"test_{parts[-1]}.py"
+
+
+def modules_without_a_test_module() -> list[str]:
+    src = ROOT / "src"
+    out = []
+    for path in sorted((src / "boundcalc").rglob("*.py")):
+        parts = list(path.relative_to(src).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        module = ".".join(parts)
+        if expected_test_module(module).exists():
+            continue
+        package = module.rpartition(".")[0]
+        if package in PACKAGES_TESTED_WHOLE and expected_test_module(package).exists():
+            continue
+        out.append(module)
+    return out
+
+
+def test_every_src_module_has_a_test_module_or_a_reason():
+    missing = modules_without_a_test_module()
+    unexplained = [m for m in missing if m not in UNTESTED_MODULES]
+    stale = sorted(set(UNTESTED_MODULES) - set(missing))
+    assert not unexplained, ("src modules without a test module (add tests/<path>/test_<name>.py, or an "
+                             f"entry in UNTESTED_MODULES saying where they are tested): {unexplained}")
+    assert not stale, f"these have a test module now (or are gone): remove them from UNTESTED_MODULES: {stale}"
+
+
+def test_the_mirror_check_can_fail():
+    # mpctx has no tests/test_mpctx.py: it is reported (and then excused by its entry), while
+    # a module with its test module, or inside a package tested whole, is not
+    missing = modules_without_a_test_module()
+    assert "boundcalc.mpctx" in missing
+    assert "boundcalc.verdicts" not in missing and "boundcalc.backends.arb" not in missing
+    assert "boundcalc.engine.deora2023.kernels" not in missing

@@ -19,14 +19,27 @@ immutability and ``__hash__``.
 from __future__ import annotations
 
 _MISSING = object()
+TYPE_CHECKING = False          # typing.TYPE_CHECKING without importing typing (mypy reads the name)
 
 
-class factory:
+class _Factory:
     """A default made fresh for each instance (like ``field(default_factory=...)``)."""
     __slots__ = ("make",)
 
     def __init__(self, make):
         self.make = make
+
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import TypeVar
+    _T = TypeVar("_T")
+
+    def factory(make: Callable[[], _T]) -> _T:
+        """Typed as the value it makes, as ``dataclasses.field`` is: ``tags: list = factory(list)``."""
+        ...
+else:
+    factory = _Factory
 
 
 class Record:
@@ -42,10 +55,9 @@ class Record:
                     names.append(name)
         cls.__fields__ = tuple(names)
         cls.__frozen__ = frozen
-        if frozen:
-            cls.__hash__ = Record._hash
-        else:
-            cls.__hash__ = None
+        # a frozen record hashes its fields; a mutable one is unhashable (as dataclasses do,
+        # by setattr on the class being built)
+        setattr(cls, "__hash__", Record._hash if frozen else None)  # noqa: B010
 
     def __init__(self, *args, **kw):
         names = self.__fields__
@@ -61,7 +73,7 @@ class Record:
                 d = getattr(type(self), name, _MISSING)
                 if d is _MISSING:
                     raise TypeError(f"{type(self).__name__}: missing argument {name!r}")
-                values[name] = d.make() if isinstance(d, factory) else d
+                values[name] = d.make() if isinstance(d, _Factory) else d
             object.__setattr__(self, name, values[name])
         post = getattr(self, "__post_init__", None)     # as in dataclasses: checks, coercions
         if post is not None:

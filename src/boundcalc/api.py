@@ -1,13 +1,13 @@
 """The Python API: ``boundcalc.formula(id)`` and friends. The CLI is a thin layer over this."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal, overload
 
 from .backends import mp as mpb
 from .errors import BoundcalcError
 from .expr.nodes import Node, Rel, sub
 from .registry import get_registry
-from .registry.model import FormulaSpec, Symbol
+from .registry.model import FormulaSpec, Setting, Symbol
 from .values import Value, bind
 
 
@@ -24,6 +24,7 @@ class Formula:
         self._reg = registry
         self.expr: Node = registry.resolved(spec.id)
         self.symbol_table: dict[str, Symbol] = registry.symbol_table(spec.id)
+        self.setting: Setting | None = None          # set on the copy at_setting returns
 
     # ------------------------------------------------------------ metadata
     id = property(lambda self: self.spec.id)
@@ -54,6 +55,12 @@ class Formula:
     def is_relation(self) -> bool:
         """Whether the formula is a relation (a requirement or a claim), not a value."""
         return isinstance(self.expr, Rel)
+
+    def _relation(self) -> Rel:
+        """The expression of a relation; a one-line error for a value."""
+        if not isinstance(self.expr, Rel):
+            raise BoundcalcError(f"{self.id} is a {self.kind}, not a relation")
+        return self.expr
 
     def __repr__(self) -> str:
         return f"<Formula {self.id}: {self.spec.text}>"
@@ -143,8 +150,9 @@ class Formula:
             raise BoundcalcError(f"{self.id} is a {self.kind}, not a relation")
         digits = _digits(digits)
         b = self.bind(self._values(values, kw))
-        lhs = mpb.evaluate(self.expr.lhs, b.env, digits=digits, what=f"{self.id} (left side)")
-        rhs = mpb.evaluate(self.expr.rhs, b.env, digits=digits, what=f"{self.id} (right side)")
+        rel = self._relation()
+        lhs = mpb.evaluate(rel.lhs, b.env, digits=digits, what=f"{self.id} (left side)")
+        rhs = mpb.evaluate(rel.rhs, b.env, digits=digits, what=f"{self.id} (right side)")
         return (Value(lhs, digits, b.defaults_used, b.constants), Value(rhs, digits, b.defaults_used, b.constants))
 
     def holds(self, values: dict | None = None, /, **kw) -> bool:
@@ -154,7 +162,7 @@ class Formula:
             raise BoundcalcError(f"{self.id} is a {self.kind}, not a relation")
         from .services.solve import relation_holds
         b = self.bind(self._values(values, kw))
-        return relation_holds(self.expr, b.env, what=self.id)
+        return relation_holds(self._relation(), b.env, what=self.id)
 
     def grid(self, arrays: dict | None = None, /, **kw):
         """Vectorised evaluation over NumPy arrays (broadcasting); entries beyond the
@@ -235,7 +243,8 @@ class Formula:
 
     def difference(self) -> Node:
         """lhs - rhs of a relation."""
-        return sub(self.expr.lhs, self.expr.rhs)
+        rel = self._relation()
+        return sub(rel.lhs, rel.rhs)
 
 
 def _digits(digits) -> int:
@@ -275,6 +284,10 @@ def _registry(formulas_path):
     return get_registry([os.fspath(p) for p in formulas_path])
 
 
+@overload
+def _name(value, name: str, optional: Literal[False] = False) -> str: ...
+@overload
+def _name(value, name: str, optional: bool) -> str | None: ...
 def _name(value, name: str, optional: bool = False) -> str | None:
     if value is None and optional:
         return None

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from ._record import Record, factory
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .errors import BoundcalcError
 from .expr.parser import parse_number
@@ -15,7 +15,7 @@ if TYPE_CHECKING:          # annotations only: the fast path does not import mpm
 
 class Binding(Record):
     """Exact values for the symbols of an expression, and where each came from."""
-    env: dict[str, Fraction]
+    env: dict[str, Any]          # exact Fractions; float64 arrays when bound for a grid
     defaults_used: dict[str, Fraction] = factory(dict)
     constants: list[str] = factory(list)
 

@@ -1,5 +1,6 @@
 """The words boundcalc answers with, as enums: decision verdicts and the layer that
-decided, monotonicity, the outcome of a ``require``, the grade of a check.
+decided, the SMT and interval layers' internal statuses, monotonicity, the outcome of a
+``require``, the grade of a check.
 
 Each is a :class:`enum.StrEnum`: a member *is* its string (``Verdict.PROVED ==
 "proved"``, ``f"{Verdict.PROVED}"`` and ``json.dumps`` give ``proved``), so the JSON
@@ -22,9 +23,11 @@ __all__ = [
     "SEVERITIES",
     "Direction",
     "Grade",
+    "IntervalStatus",
     "Layer",
     "MonotoneEvidence",
     "RequireOutcome",
+    "SmtStatus",
     "Verdict",
 ]
 
@@ -70,6 +73,22 @@ class MonotoneEvidence(_Word):
     SAMPLED = "sampled"              # NOT a proof
     COUNTEREXAMPLE = "counterexample"
     NONE = "none"
+
+
+class SmtStatus(_Word):
+    """The SMT layer's internal answer (:class:`boundcalc.prover.smt.SmtOutcome`), before
+    the decision procedure turns it into a :class:`Verdict`."""
+    PROVED = "proved"                # z3: the negated goal is unsatisfiable
+    SAT = "sat"                      # z3 found a point violating the goal (not yet certified)
+    UNKNOWN = "unknown"
+
+
+class IntervalStatus(_Word):
+    """The interval layer's internal answer (:class:`boundcalc.prover.interval.IntervalOutcome`)."""
+    PROVED = "proved"                # every box closed in ball arithmetic
+    DISPROVED = "disproved"          # a point of the wrong sign (re-certified by the caller)
+    BUDGET = "budget"                # boxes or time ran out
+    SKIPPED = "skipped"              # the layer does not apply
 
 
 class RequireOutcome(_Word):

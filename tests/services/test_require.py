@@ -8,11 +8,14 @@ import sys
 import time
 from fractions import Fraction
 
+import mpmath
 import pytest
 
 from boundcalc.backends.exact import exact_zero
+from boundcalc.errors import BoundcalcError, UnsatisfiableError
 from boundcalc.expr.numbers import ExactValue, fmt_decimal, shortest_decimal
 from boundcalc.expr.parser import parse
+from boundcalc.services.require import require
 
 ENV = {k: v for k, v in os.environ.items() if not k.startswith("BOUNDCALC")}
 
@@ -184,3 +187,52 @@ def test_shortest_decimal_and_exact_value():
 ])
 def test_exact_zero_of_radicals(text, env, want):
     assert exact_zero(parse(text), env) is want
+
+
+# --- require with the papers' defaults (moved from tests/core/test_services.py) ---
+
+def test_require_heads_defaults_match_hand_computation():
+    with mpmath.workdps(60):
+        _check_require_defaults()
+
+
+def _check_require_defaults():
+    res = require("deora2023", None, {"d": "16", "T": "8"})
+    mp = mpmath
+    S, zeta, M, Z, Zmu, Znu, n1, n, delta, K, T, d = (mp.mpf(x) for x in
+                                                      ("1", "0.5", "2", "0.1", "0.01", "0.01", "1e8", "1000", "0.01", "1000", "8", "16"))
+    R = mp.sqrt(S ** 2 + Z ** 2 + 2 * Znu / M)
+    P = (2 * S + Z) * (mp.sqrt(d / n1) + mp.sqrt(mp.log(1 / delta) / n1))
+    Zb = max(Zmu, Znu)
+    gs = (T * (1 - zeta) * zeta * (zeta * S ** 4 - 7 * Zb * S ** 2 - 12 * Zb ** 2 - 16 * Zb ** 3 / S ** 2)
+          / (4 * mp.sqrt(2 * (M + 1))) - P * T ** 2.5 * (S + Z) ** 3 + S * mp.sqrt(T) * (zeta - 2 * (1 - zeta) * Zmu / S ** 2) / mp.sqrt(2))
+    B2 = mp.sqrt(T) * (S + P)
+    BP = T * R * (S + P) * mp.sqrt(2 * mp.log(n / delta))
+    g0 = (2 * BP + mp.log(K)) / (gs / 2)
+    cor2 = mp.ceil((d * mp.sqrt(T) * R ** 5 * B2 ** 2 * g0 ** 3) ** 2)
+    prop2 = mp.ceil((R ** 4 * T * (S + P) / gs * mp.sqrt(2 * mp.log(n / delta))) ** 2)
+    th = B2 + g0
+    b3 = 2 * mp.sqrt(T) * d * R ** 3 * (3 * mp.sqrt(d) * R ** 2 * (th + 3 * g0) + 1)
+    sketch = mp.ceil((2 * b3 * (3 * g0) ** 2) ** 2)
+    got = {r.id.split(".")[1]: r.solution.value for r in res.results}
+    assert got == {"heads_cor2": int(cor2), "heads_prop2": int(prop2), "heads_thm1_sketch": int(sketch)}
+    assert res.binding.id == "deora2023.heads_thm1_sketch"
+    assert {k for k, (_, src) in res.inputs.items() if src == "default"} >= {"S", "zeta", "M", "n", "delta", "K", "C"}
+
+
+def test_require_no_h_can_work_when_margin_is_not_positive():
+    with pytest.raises(UnsatisfiableError, match="no H can work.*gamma_star"):
+        require("deora2023", None, {"d": "16", "T": "8", "Z_mu": "0.4", "Z_nu": "0.4"})
+
+
+def test_require_thm1_and_unknown_input():
+    res = require("deora2023", "thm1", {"d": "16", "T": "8", "theta_2inf": "1", "dist0": "1", "R": "1.5"})
+    assert {r.id: r.solution.value for r in res.results}["deora2023.heads_thm1"] == 118098
+    with pytest.raises(BoundcalcError, match="unknown input --bogus"):
+        require("deora2023", "thm1", {"bogus": "1"})
+    with pytest.raises(BoundcalcError, match="missing input.*theta_2inf"):
+        require("deora2023", "thm1", {"d": "16", "T": "8", "dist0": "1"})
+    with pytest.raises(BoundcalcError, match="constraint d >= M \\+ 2"):
+        require("deora2023", None, {"d": "3", "T": "8"})
+    with pytest.raises(BoundcalcError, match="outside its domain"):
+        require("deora2023", None, {"d": "16", "T": "8", "zeta": "1.5"})

@@ -102,8 +102,8 @@ def ball(x) -> arb:
 
 def to_fraction(x: arb) -> Fraction:
     """The exact value of an exact arb (an endpoint or a midpoint) as a Fraction."""
-    man, exp = x.mid().man_exp()
-    man, exp = int(man), int(exp)
+    m, e = x.mid().man_exp()
+    man, exp = int(m), int(e)
     return Fraction(man * 2 ** exp) if exp >= 0 else Fraction(man, 2 ** -exp)
 
 

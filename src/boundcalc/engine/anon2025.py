@@ -313,7 +313,7 @@ def train(params0: Params, X, y, *, lr: float, steps: int, loss: str = "logistic
         y_test = _check_y(y_test, X_test.shape[0], loss)
     elif y_test is not None:
         raise ValueError("y_test given without X_test")
-    rec = {k: [] for k in ("step", "tr", "te", "etr", "ete", "gn", "dist")}
+    rec: dict[str, list] = {k: [] for k in ("step", "tr", "te", "etr", "ete", "gn", "dist")}
     radii = np.zeros(4)
     theta = params0
     for t in range(steps + 1):
@@ -339,7 +339,7 @@ def train(params0: Params, X, y, *, lr: float, steps: int, loss: str = "logistic
         if t == steps:
             break
         theta = theta.axpy(-lr, g)
-    r = tuple(float(x) for x in radii)
+    r = (float(radii[0]), float(radii[1]), float(radii[2]), float(radii[3]))
     return History(np.array(rec["step"]), np.array(rec["tr"]), np.array(rec["te"]),
                    np.array(rec["etr"]), np.array(rec["ete"]), np.array(rec["gn"]),
                    np.array(rec["dist"]), r, norm_quantities(params0, *r),

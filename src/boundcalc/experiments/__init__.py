@@ -40,7 +40,7 @@ class Reproduction:
     ``run`` estimates the memory of its largest unit of work (the engine's
     ``memory_estimate`` / ``trajectory_bytes``) and calls ``engine.budget.check_memory``
     before it allocates, as ``compare`` does, so ``--max-memory`` holds for every
-    reproduction (tests/core/test_cli.py runs each one with a 1K budget)."""
+    reproduction (tests/cli/test_app.py runs each one with a 1K budget)."""
     name: str
     description: str
     run: Callable[..., dict]

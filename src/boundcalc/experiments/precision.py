@@ -44,7 +44,8 @@ def precision_check(size_key: str, sizes, seed: int, pts: list[dict], ref: list[
                      "compared": len(both), f"slope_{dtype}": fits[0], "slope_float64": fits[1]})
     cpu = [a[x].get("train_cpu_seconds") for x in sizes] + [b[x].get("train_cpu_seconds") for x in sizes]
     k = len(sizes)
-    speed = None if None in cpu or not sum(cpu[:k]) else sum(cpu[k:]) / sum(cpu[:k])
+    known = [c for c in cpu if c is not None]
+    speed = None if len(known) < len(cpu) or not sum(known[:k]) else sum(known[k:]) / sum(known[:k])
     unit = unit or f"seed {seed}"
     out = {"dtype": dtype, "seed": seed, "size_key": size_key, "sizes": list(sizes), "rows": rows,
            "train_cpu_speedup": speed,

@@ -73,8 +73,8 @@ class Domain(Record, frozen=True):
                 close = (flat >= lo_b) & (flat <= hi_b)
                 near |= close
                 bad |= ~close & ((flat < b) if below else (flat > b))
-        for i in np.nonzero(bad | near)[0]:       # few: the exact check decides and words the message
-            self.check(name, parse_number(float(flat[i]), where=f"value of {name}"), at=_entry(x, int(i)))
+        for j in np.nonzero(bad | near)[0]:       # few: the exact check decides and words the message
+            self.check(name, parse_number(float(flat[j]), where=f"value of {name}"), at=_entry(x, int(j)))
 
     def describe(self) -> str:
         kind = "integer" if self.integer else "real"

@@ -270,7 +270,8 @@ class Statement:
 
 def split(tex: str, where: str = "LaTeX") -> Statement:
     toks = tokens(tex)
-    parts, rels, cur, d = [], [], [], 0
+    parts, rels, d = [], [], 0
+    cur: list = []
     i = 0
     while i < len(toks):
         t = toks[i]

@@ -7,7 +7,7 @@ handles only these few node types.
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import TYPE_CHECKING, Callable, Iterator
+from typing import TYPE_CHECKING, Callable, Iterator, Mapping
 
 
 def _no_printer(node: "Node") -> str:
@@ -277,6 +277,6 @@ def sub(a: Node, b: Node) -> Node:
     return Add((a, Mul((Num(Fraction(-1)), b))))
 
 
-def substitute(node: Node, mapping: dict[str, Node]) -> Node:
+def substitute(node: Node, mapping: Mapping[str, Node]) -> Node:
     """Replace symbols by expressions."""
     return node.map(lambda n: mapping.get(n.name) if isinstance(n, Sym) else None)

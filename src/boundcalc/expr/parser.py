@@ -122,18 +122,19 @@ class _Converter:
             op = _CMP[type(n.ops[0])]
             return [n.left, n.comparators[0]], lambda a: Rel(op, a[0], a[1])
         if isinstance(n, ast.BinOp):
-            op = type(n.op)
-            if op in (ast.Add, ast.Sub):
+            kind = type(n.op)
+            if kind in (ast.Add, ast.Sub):
                 return self._chain(n, (ast.Add, ast.Sub), ast.Sub,
                                    lambda a, neg: Add(tuple(Mul((_NEG, x)) if m else x for x, m in zip(a, neg))))
-            if op in (ast.Mult, ast.Div):
+            if kind in (ast.Mult, ast.Div):
                 return self._chain(n, (ast.Mult, ast.Div), ast.Div,
                                    lambda a, inv: Mul(tuple(Pow(x, _NEG) if m else x for x, m in zip(a, inv))))
-            if op is ast.Pow:
+            if kind is ast.Pow:
                 return [n.left, n.right], lambda a: Pow(a[0], a[1])
-            raise self.fail(n, f"the operator {op.__name__}")
+            raise self.fail(n, f"the operator {kind.__name__}")
         if isinstance(n, ast.UnaryOp):
-            negative, inner = False, n
+            negative = False
+            inner: ast.expr = n
             while isinstance(inner, ast.UnaryOp):
                 if isinstance(inner.op, ast.USub):
                     negative = not negative
@@ -158,7 +159,7 @@ class _Converter:
         leaf = self.leaf(n)
         return [], lambda a: leaf
 
-    def _chain(self, n: ast.BinOp, ops: tuple, inverse: type, build):
+    def _chain(self, n: ast.expr, ops: tuple, inverse: type, build):
         """The operands of a left-associated chain of ``ops`` (its spine walked in a loop),
         each marked if it follows the ``inverse`` operator (- or /)."""
         terms, marks = [], []
@@ -177,9 +178,10 @@ class _Converter:
             if isinstance(n.value, bool) or not isinstance(n.value, (int, float)):
                 raise self.fail(n, f"a {type(n.value).__name__} literal")
             seg = ast.get_source_segment(self.text.strip(), n) or repr(n.value)
-            if not _NUMBER.match(seg):
+            value = decimal(seg, where=self.where) if _NUMBER.match(seg) else None
+            if value is None:
                 raise self.fail(n, "this number format")
-            return Num(decimal(seg, where=self.where))
+            return Num(value)
         if isinstance(n, ast.Name):
             if n.id in CONSTANTS:
                 return Const(n.id)
@@ -212,7 +214,9 @@ def parse_number(text: str | int | float | Fraction, *, where: str = "value") ->
     if isinstance(text, float):
         if text != text or text in (float("inf"), float("-inf")):
             raise ExpressionError(f"{where}: expected a finite number, got {text!r}")
-        return decimal(repr(text), where=where)
+        value = decimal(repr(text), where=where)
+        assert value is not None, text           # repr of a finite float is a decimal literal
+        return value
     if not isinstance(text, str):
         raise ExpressionError(f"{where}: expected a number, got a {type(text).__name__}")
     s = text.strip()

@@ -58,7 +58,7 @@ from ..expr.visitor import Visitor, handles, top_down
 # the budgets (time limits, size guards) live in the bottom module every layer imports
 from .budget import CPU_SAFETY, INTERVAL_BOXES_PER_SECOND, SAMPLES, SECONDS, sympy_safe, time_limit
 from .budget import Timeout as _Timeout
-from ..verdicts import Layer, Verdict
+from ..verdicts import IntervalStatus, Layer, SmtStatus, Verdict
 
 LAYERS = ("exact", "identity", "integers", "SMT", "interval", "counterexample", "budget", "none")
 
@@ -193,7 +193,7 @@ def decide_relation(a: Node, rel: str, b: Node, domains: dict[str, Domain], extr
     for n, d in domains.items():
         d.check_nonempty(n)
     if extra and _inconsistent(domains, extra, min(0.5, seconds / 8)):
-        return Decision("vacuous", "SMT", "vacuous (the assumptions are inconsistent: no point of the "
+        return Decision(Verdict.VACUOUS, Layer.SMT, "vacuous (the assumptions are inconsistent: no point of the "
                         "domains satisfies them, SMT)", detail="every statement holds vacuously under "
                         "contradictory assumptions; this is not a proof of the statement",
                         seconds=round(time.perf_counter() - t0, 3))
@@ -271,10 +271,10 @@ def _decide(a, rel, b, g, op, domains, extra, deadline, samples, seed, total) ->
     settled = set()                  # runs whose relaxed problem z3 answered (sat): not re-run
     for pre, cand, ex, doms in runs:
         quick = decide_smt(cand, op, doms, ex, timeout_ms=int(1000 * max(0.2, min(0.6, 0.12 * total))))
-        if quick.status == "proved":
+        if quick.status is SmtStatus.PROVED:
             how = ("after naming " + ", ".join(_short(quick.named))) if quick.named else "polynomial"
             return _verdict("proved", "SMT", pre + how)
-        if quick.status == "sat":
+        if quick.status is SmtStatus.SAT:
             settled.add(id(cand))
             if quick.model is not None and cand is g:
                 ce = search.certify_point(a, rel, b, g, op, domains, extra, quick.model)
@@ -312,10 +312,10 @@ def _decide(a, rel, b, g, op, domains, extra, deadline, samples, seed, total) ->
             budget_hit.append("SMT")
             break
         r = decide_smt(cand, op, doms, ex, timeout_ms=int(1000 * min(3.0, 0.3 * total)))
-        if r.status == "proved":
+        if r.status is SmtStatus.PROVED:
             how = ("after naming " + ", ".join(_short(r.named))) if r.named else "polynomial"
             return _verdict("proved", "SMT", pre + how)
-        if r.status == "sat" and r.model is not None and cand is g:
+        if r.status is SmtStatus.SAT and r.model is not None and cand is g:
             ce = search.certify_point(a, rel, b, g, op, domains, extra, r.model)
             if ce is not None:
                 return _verdict("disproved", "counterexample", "certified, from an SMT model",
@@ -328,14 +328,14 @@ def _decide(a, rel, b, g, op, domains, extra, deadline, samples, seed, total) ->
         share = min(3.0, 0.3 * total)
         ivl = prove_interval(g, op, domains, extra, seconds=share,
                              derivatives=why is None, max_boxes=int(INTERVAL_BOXES_PER_SECOND * share))
-        if ivl.status == "proved":
+        if ivl.status is IntervalStatus.PROVED:
             return _verdict("proved", "interval", f"{ivl.boxes} boxes")
-        if ivl.status == "disproved":
+        if ivl.status is IntervalStatus.DISPROVED:
             ce = search.certify_point(a, rel, b, g, op, domains, extra, ivl.point)
             if ce is not None:
                 return _verdict("disproved", "counterexample", "certified, found by interval search",
                                 counterexample=ce)
-        if ivl.status == "budget":
+        if ivl.status is IntervalStatus.BUDGET:
             budget_hit.append("interval")
     else:
         budget_hit.append("interval")
@@ -393,7 +393,7 @@ def _inconsistent(domains, extra, seconds: float) -> bool:
         return False
     r = decide_smt(Num(Fraction(-1)), ">=", domains, extra, timeout_ms=int(1000 * max(0.1, seconds)),
                    want_model=False)
-    return r.status == "proved"
+    return r.status is SmtStatus.PROVED
 
 
 def _short(labels: list[str], limit: int = 4) -> list[str]:

@@ -29,7 +29,8 @@ _FLIP = {"<=": ">=", ">=": "<=", "<": ">", ">": "<", "==": "=="}
 def prove_exact(g: Node, op: str, domains, extra) -> tuple[str | None, list[Node]]:
     """(how it was proved or None, rewritten goals worth handing to the SMT layer)."""
     expr, syms = to_sympy_with_domains(g, {}, domains)
-    subs, used = {}, []
+    subs: dict = {}
+    used: list[Node] = []
     for r in extra:
         got = _assumption_substitution(r, syms, domains, subs)
         if got is None:

@@ -28,6 +28,7 @@ from fractions import Fraction
 
 from ..expr.domains import Domain
 from ..expr.nodes import Node, sub
+from ..verdicts import IntervalStatus, SmtStatus
 
 MAX_BOXES = 20000
 MAX_SMT_CALLS = 24        # pieces closed by the SMT layer (tails, open ends) per run
@@ -38,9 +39,12 @@ SMT_MS = 400              # time limit of each of those SMT calls
 class IntervalOutcome:
     """The interval layer's answer: its status, the boxes it used, and for ``disproved``
     a point where the goal has the wrong sign (re-certified by the caller)."""
-    status: str                 # proved | disproved | budget | skipped
+    status: IntervalStatus
     boxes: int = 0
     point: dict | None = None
+
+    def __post_init__(self):
+        self.status = IntervalStatus(self.status)      # a misspelt status fails here
 
 
 def _x_of(d: Domain, t: Fraction) -> Fraction | None:
@@ -62,10 +66,10 @@ def prove_interval(g: Node, op: str, domains: dict[str, Domain], extra=(), *, se
     ``derivatives=False`` skips the pruning by derivative signs (SymPy)."""
     from ..backends import arb as A
     if op == "==":
-        return IntervalOutcome("skipped")
+        return IntervalOutcome(IntervalStatus.SKIPPED)
     names = sorted(g.symbols() | set().union(*(r.symbols() for r in extra)) if extra else g.symbols())
     if not names:
-        return IntervalOutcome("skipped")
+        return IntervalOutcome(IntervalStatus.SKIPPED)
     # coordinates: bounded symbols in x itself, unbounded ones in t in [0, 1]
     box0 = {}
     for n in names:
@@ -111,12 +115,14 @@ def prove_interval(g: Node, op: str, domains: dict[str, Domain], extra=(), *, se
                 a, b = _x_of(d, lo), _x_of(d, hi)
                 lo_x, hi_x = (a, b) if d.lo is not None or d.hi is None else (b, a)
                 doms[n] = _meet(d, lo_x, hi_x)
+            if doms[n].is_empty():       # a piece outside the domain: SMT would hold vacuously
+                return False
         r = decide_smt(g, op, doms, extra, timeout_ms=SMT_MS, want_model=False)
-        return r.status == "proved"
+        return r.status is SmtStatus.PROVED
 
     while todo:
         if closed + len(todo) > max_boxes or time.thread_time() - t0 > seconds:
-            return IntervalOutcome("budget", closed)
+            return IntervalOutcome(IntervalStatus.BUDGET, closed)
         box = todo.pop()
         env = env_of(box)
         edge = env is None or _touches_open_end(box, domains)
@@ -157,7 +163,9 @@ def prove_interval(g: Node, op: str, domains: dict[str, Domain], extra=(), *, se
                     inc_in_t = not (d.lo is None and d.hi is not None)
                     at_low = (de.lower() >= 0) == inc_in_t       # g smallest at the low end of t
                     cand = {**box, n: (lo, lo) if at_low else (hi, hi)}
-                    if env_of(cand) is None:
+                    # a face at an open end is not part of the domain: g's infimum there is a
+                    # limit, and closing that face would prove nothing about the piece
+                    if env_of(cand) is None or _touches_open_end({n: cand[n]}, domains):
                         continue
                     box = cand
                     moved = True
@@ -171,12 +179,12 @@ def prove_interval(g: Node, op: str, domains: dict[str, Domain], extra=(), *, se
         if menv is not None and all(_holds_at(A, h, hop, menv) for h, hop in hyps):
             e = _enc(A, g, menv)
             if e is not None and (e.upper() < 0 or (op == ">" and e.upper() <= 0)):
-                return IntervalOutcome("disproved", closed, menv)
+                return IntervalOutcome(IntervalStatus.DISPROVED, closed, menv)
         # split the widest side (in box coordinates)
         widths = {n: hi - lo for n, (lo, hi) in box.items()}
         n = max(widths, key=widths.__getitem__)
         if widths[n] == 0 or widths[n] < Fraction(1, 2 ** 60):
-            return IntervalOutcome("budget", closed)
+            return IntervalOutcome(IntervalStatus.BUDGET, closed)
         lo, hi = box[n]
         m = mid[n]
         if edge:        # pieces at infinity or an open end wait until the rest is done
@@ -185,7 +193,7 @@ def prove_interval(g: Node, op: str, domains: dict[str, Domain], extra=(), *, se
         else:
             todo.append({**box, n: (lo, m)})
             todo.append({**box, n: (m, hi)})
-    return IntervalOutcome("proved", closed)
+    return IntervalOutcome(IntervalStatus.PROVED, closed)
 
 
 def _meet(d: Domain, lo, hi) -> Domain:

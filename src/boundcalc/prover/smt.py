@@ -31,6 +31,7 @@ from ..expr.domains import Domain
 from ..expr.nodes import Add, Const, Func, Mul, Node, Num, Pow, Ref, Rel, Sym
 from ..expr.printing import to_text
 from ..expr.visitor import Visitor, handles, top_down
+from ..verdicts import SmtStatus
 from . import facts as FX
 
 # Budgets are work, not time, so that a verdict does not depend on the machine's load:
@@ -50,10 +51,13 @@ class TooBig(Exception):
 
 @dataclass
 class SmtOutcome:
-    status: str                       # proved | sat | unknown
+    status: SmtStatus
     named: list[str] = field(default_factory=list)
     model: dict | None = None         # symbol -> Fraction (only when nothing was named)
     reason: str = ""
+
+    def __post_init__(self):
+        self.status = SmtStatus(self.status)      # a misspelt status fails here
 
 
 class _Kit:
@@ -389,9 +393,9 @@ def _decide_smt(z3, ctx, t, goal, op, domains, extra, timeout_ms, want_model) ->
         hyps = [t.tr(r.lhs) - t.tr(r.rhs) for r in extra]
         t.pair_facts()
     except TooBig as e:
-        return SmtOutcome("unknown", reason=f"size budget: {e}")
+        return SmtOutcome(SmtStatus.UNKNOWN, reason=f"size budget: {e}")
     except (z3.Z3Exception, RecursionError) as e:
-        return SmtOutcome("unknown", reason=f"translation failed: {e}")
+        return SmtOutcome(SmtStatus.UNKNOWN, reason=f"translation failed: {e}")
     s = z3.SolverFor("QF_NRA", ctx=ctx)
     from .budget import WALL_SAFETY
     s.set("rlimit", RLIMIT_PER_MS * max(1, int(timeout_ms)))
@@ -407,9 +411,9 @@ def _decide_smt(z3, ctx, t, goal, op, domains, extra, timeout_ms, want_model) ->
     try:
         res = s.check()
     except z3.Z3Exception as e:
-        return SmtOutcome("unknown", named, reason=str(e))
+        return SmtOutcome(SmtStatus.UNKNOWN, named, reason=str(e))
     if res == z3.unsat:
-        return SmtOutcome("proved", named)
+        return SmtOutcome(SmtStatus.PROVED, named)
     if res == z3.sat:
         model = None
         if want_model and not t.named and not t.consts:
@@ -418,10 +422,10 @@ def _decide_smt(z3, ctx, t, goal, op, domains, extra, timeout_ms, want_model) ->
             for n, x in t.vars.items():
                 v = m.eval(x, model_completion=True)
                 model[n] = _to_fraction(z3, v)
-        return SmtOutcome("sat", named, model, reason="z3 found a point violating the relation"
+        return SmtOutcome(SmtStatus.SAT, named, model, reason="z3 found a point violating the relation"
                           + (" of the relaxed problem" if t.named else ""))
     why = s.reason_unknown()
-    return SmtOutcome("unknown", named, reason=("budget: " if "resource" in why or "timeout" in why else "")
+    return SmtOutcome(SmtStatus.UNKNOWN, named, reason=("budget: " if "resource" in why or "timeout" in why else "")
                       + f"z3: {why}")
 
 

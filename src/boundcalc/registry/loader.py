@@ -388,6 +388,7 @@ def _load_hypotheses(path: Path, paper: Paper, items: Any) -> None:
         for u in uses:
             if u not in paper.formulas:
                 raise _fail(path, where, f"uses unknown formula {u!r}")
+        node: Node
         if "requirement" in t:
             name = _str(path, where, t["requirement"], "requirement")
             spec = paper.formulas.get(name)

@@ -22,6 +22,7 @@ Student-t, 4 seeds)``.
 from __future__ import annotations
 
 import math
+from typing import Any
 
 from ..errors import BoundcalcError
 
@@ -59,10 +60,11 @@ def mean_interval(values, *, confidence: float = 0.95, method: str = "t",
     n = len(xs)
     mean = math.fsum(xs) / n
     sd = math.sqrt(math.fsum((x - mean) ** 2 for x in xs) / (n - 1)) if n > 1 else None
-    out = {"mean": mean, "low": None, "high": None, "n": n, "sd": sd, "confidence": confidence}
+    out: dict[str, Any] = {"mean": mean, "low": None, "high": None, "n": n, "sd": sd, "confidence": confidence}
     if n == 1:
         out["method"] = "1 run, no interval"
         return out
+    assert sd is not None                      # n > 1 from here on
     if method == "t":
         q = t_quantile(confidence, n - 1)
         half = q * sd / math.sqrt(n)

@@ -98,6 +98,10 @@ def _tokens(tex: str):
     while i < len(tex):
         if tex[i] == "\\":
             m = re.compile(r"\\(?:[A-Za-z]+|.)", re.S).match(tex, i)
+            if m is None:                  # a backslash that ends the text: one character
+                yield i, tex[i]
+                i += 1
+                continue
             yield i, m.group(0)
             i = m.end()
         else:

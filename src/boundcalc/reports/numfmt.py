@@ -96,6 +96,13 @@ def sci_parts(x, digits: int = 3) -> tuple[str, str, int] | None:
     return sign, mant, e
 
 
+def _sci(x, digits: int) -> tuple[str, str, int]:
+    """:func:`sci_parts` of a number the caller has found nonzero."""
+    parts = sci_parts(x, digits)
+    assert parts is not None, x
+    return parts
+
+
 def fmt_human(x, digits: int = 3) -> str:
     """Short form for people: ``64``, ``0.125``, ``1.83e19``, ``-2.50e-07``; ``-`` for None."""
     x = as_number(x)
@@ -111,7 +118,7 @@ def fmt_human(x, digits: int = 3) -> str:
         return "inf" if x > 0 else "-inf"
     if x == 0:
         return "0"
-    sign, mant, e = sci_parts(x, digits)
+    sign, mant, e = _sci(x, digits)
     if -3 <= e < 4:
         from ..mpctx import context
         mp = context(dps=30)
@@ -149,7 +156,7 @@ def fmt_latex_num(x, digits: int = 3) -> str:
         return "$\\infty$" if x > 0 else "$-\\infty$"
     if x == 0:
         return "\\num{0}"
-    sign, mant, e = sci_parts(x, digits)
+    sign, mant, e = _sci(x, digits)
     if -3 <= e < 4:
         return "\\num{" + fmt_human(x, digits) + "}"
     return f"\\num{{{sign}{mant}e{e}}}"
@@ -228,7 +235,7 @@ def s_cell(x) -> str:
         return "{$\\infty$}" if x > 0 else "{$-\\infty$}"
     if x == 0:
         return "0"
-    sign, mant, e = sci_parts(x, 3)
+    sign, mant, e = _sci(x, 3)
     return f"{sign}{mant}e{e}"
 
 

@@ -93,7 +93,7 @@ def bibtex_from_fields(paper) -> str:
         raise BoundcalcError(f"paper {paper.key!r}: cite_key {key!r} is not a usable BibTeX key "
                              f"(no spaces, commas, braces or quotes) in {paper.path.name}")
     venue = r.get("venue", "").strip()
-    fields: list[tuple[str, str]] = [("title", paper.title)]
+    fields: list[tuple[str, str | None]] = [("title", paper.title)]
     if paper.authors.strip():
         fields.append(("author", None))
     if not venue:

@@ -31,7 +31,6 @@ from __future__ import annotations
 import itertools
 import math
 from dataclasses import dataclass, field
-from types import SimpleNamespace
 from fractions import Fraction
 
 import mpmath
@@ -233,14 +232,15 @@ def monotone(formula, var: str, *, box: dict | None = None, fixed: dict | None =
         if dnode.symbols():
             hyp = _defined_where(fnode)
             bdoms.update({n: on_box[n] for r_ in hyp for n in r_.symbols() if n in on_box})
-            r = decide_relation(dnode, ">=" if verdict == Direction.INCREASING else "<=", Num(Fraction(0)), bdoms,
-                                hyp, seconds=3.0, samples=300)
+            dec = decide_relation(dnode, ">=" if verdict == Direction.INCREASING else "<=", Num(Fraction(0)), bdoms,
+                                  hyp, seconds=3.0, samples=300)
+            sign_shown, sign_how = dec.verdict is Verdict.PROVED, dec.text
         else:                  # a constant derivative: its sign in ball arithmetic
             sg = mpb.decide_sign(dnode, {})
-            ok = sg is not None and (sg >= 0 if verdict == Direction.INCREASING else sg <= 0)
-            r = SimpleNamespace(verdict=Verdict.PROVED if ok else Verdict.UNKNOWN, text="constant, ball arithmetic")
-        if r.verdict is Verdict.PROVED:
-            how = f"d/d{var} {'>=' if verdict == Direction.INCREASING else '<='} 0 on the whole box: {r.text}"
+            sign_shown = sg is not None and (sg >= 0 if verdict == Direction.INCREASING else sg <= 0)
+            sign_how = "constant, ball arithmetic"
+        if sign_shown:
+            how = f"d/d{var} {'>=' if verdict == Direction.INCREASING else '<='} 0 on the whole box: {sign_how}"
             cont = continuity(fnode, var, dict(on_box))
             if cont.ok:
                 return ctx.result(verdict, "certified", f"{how}; f is {cont.text()}")
@@ -264,8 +264,8 @@ def monotone(formula, var: str, *, box: dict | None = None, fixed: dict | None =
 class _Ctx:
     id: str
     var: str
-    node: object            # f (fixed symbols still symbols)
-    fnode: object           # f with the fixed values substituted
+    node: Node              # f (fixed symbols still symbols)
+    fnode: Node             # f with the fixed values substituted
     table: dict
     fixed: dict
     ranges: dict

@@ -14,6 +14,7 @@ counterexample.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from fractions import Fraction
 
 from .._record import Record, factory
@@ -76,10 +77,10 @@ class RequireResult(Record):
         smallest of the greatest values, else the first requirement."""
         least = [r for r in self.solved if r.solution.direction == "least"]
         if least:
-            return max(least, key=lambda r: r.solution.value)
+            return max(least, key=_answer)
         greatest = [r for r in self.solved if r.solution.direction == "greatest"]
         if greatest:
-            return min(greatest, key=lambda r: r.solution.value)
+            return min(greatest, key=_answer)
         return self.results[0]
 
     @property
@@ -88,12 +89,19 @@ class RequireResult(Record):
         some requirement has no answer)."""
         if len(self.solved) < len(self.results):
             return None
-        least = [r.solution.value for r in self.solved if r.solution.direction == "least"]
-        greatest = [r.solution.value for r in self.solved if r.solution.direction == "greatest"]
+        least = [_answer(r) for r in self.solved if r.solution.direction == "least"]
+        greatest = [_answer(r) for r in self.solved if r.solution.direction == "greatest"]
         return not (least and greatest) or max(least) <= min(greatest)
 
 
-def input_names(setting: Setting, reg, var: str | None = None, relations: list[Node] = ()) -> list[str]:
+def _answer(r: RequirementResult) -> int | Fraction:
+    """The value a solved requirement answers (the key that orders them)."""
+    v = r.solution.value
+    assert v is not None, r.id           # only solved requirements are compared
+    return v
+
+
+def input_names(setting: Setting, reg, var: str | None = None, relations: Sequence[Node] = ()) -> list[str]:
     """Every symbol a user may set for this setting (all but ``var``)."""
     names = set(setting.values)
     for sym, node, _ in setting.derived:
@@ -170,11 +178,12 @@ def require(paper: str, setting_name: str | None, overrides: dict[str, str], *,
     for k, v in setting.values.items():
         if k != var:
             inputs[k] = (v, "default")
-    for k, v in overrides.items():
-        inputs[k] = (parse_number(v, where=f"--{k}"), "user")
+    for k, given in overrides.items():
+        inputs[k] = (parse_number(given, where=f"--{k}"), "user")
     for k in allowed:          # a symbol's declared default, as `eval` uses it
-        if k not in inputs and k in p.symbols and p.symbols[k].default is not None:
-            inputs[k] = (p.symbols[k].default, "default")
+        default = p.symbols[k].default if k in p.symbols else None
+        if k not in inputs and default is not None:
+            inputs[k] = (default, "default")
     for k, (v, _) in inputs.items():
         if k in p.symbols:
             p.symbols[k].domain.check(k, v)
@@ -360,8 +369,8 @@ def no_answer_reason(res: RequireResult) -> str | None:
         if sol.status is RequireOutcome.UNDECIDED:
             return f"{r.id}: no answer for {var}: {sol.certificate.get('note', 'undecided')}"
     if res.feasible is False:
-        least = max((r for r in res.solved if r.solution.direction == "least"), key=lambda r: r.solution.value)
-        most = min((r for r in res.solved if r.solution.direction == "greatest"), key=lambda r: r.solution.value)
+        least = max((r for r in res.solved if r.solution.direction == "least"), key=_answer)
+        most = min((r for r in res.solved if r.solution.direction == "greatest"), key=_answer)
         return (f"impossible: {least.id} needs {var} >= {fmt_value(least.solution.value)}, but {most.id} "
                 f"allows {var} <= {fmt_value(most.solution.value)}")
     return None

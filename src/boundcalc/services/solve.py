@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import Generator
+from typing import Callable, Generator
 
 from .._record import Record, factory
 from ..backends import mp as mpb
@@ -242,7 +242,7 @@ class _Trend(Visitor[Info]):
 # ---------------------------------------------------------------------------- solving
 class Solution(Record):
     var: str
-    value: object                 # int for integer variables, an exact ExactValue otherwise; None: no value
+    value: int | Fraction | None  # int for integer variables, an exact ExactValue otherwise; None: no value
     direction: str                # "least" or "greatest"
     integer: bool
     certificate: dict = factory(dict)
@@ -289,7 +289,8 @@ def _bisect(a: Fraction, b: Fraction) -> Fraction:
 
 
 def _first_int(domain: Domain) -> int:
-    lo = domain.lo                      # (a domain bounded below)
+    lo = domain.lo
+    assert lo is not None, domain       # (a domain bounded below)
     n = math.ceil(lo)
     return n + 1 if n == lo and not domain.lo_closed else n
 
@@ -332,7 +333,7 @@ class _Solver:
     def __init__(self, rel, var, env, domain, what, diff):
         self.rel, self.var, self.env, self.domain, self.what, self.diff = rel, var, env, domain, what, diff
         self.keep: dict = {}
-        self.fns: dict[int, object] = {}
+        self.fns: dict[int, Callable] = {}
         self.integer = domain.integer
         self.sign = 1 if rel.op in (">=", ">") else -1     # holds <=> sign * diff (>=|>) 0
         self.check_samples = False    # monotonicity only sampled/certified on a box: test it at points
@@ -381,7 +382,7 @@ class _Solver:
         """sign * (lhs - rhs) at x (uncertified; more bits while cancellation leaves its sign
         unresolved, up to 8 times the first guess)."""
         auto = prec is None
-        if auto:
+        if prec is None:
             bits = abs(x.numerator).bit_length() if isinstance(x, Fraction) else 0
             prec = 128 + bits
         prec = 64 * (1 + prec // 64)
@@ -521,6 +522,7 @@ def _exponents(limit: int):
 
 
 def _last_int(d: Domain) -> int:
+    assert d.hi is not None, d          # (a domain bounded above)
     n = math.floor(d.hi)
     return n - 1 if n == d.hi and not d.hi_closed else n
 

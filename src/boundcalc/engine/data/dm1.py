@@ -160,9 +160,9 @@ def make_dm1(T: int, d: int, M: int, S: float = 1.0, zeta: float = 0.5, *,
     k = zeta * T
     if abs(k - round(k)) > 1e-9 or round(k) < 1:
         raise ValueError(f"zeta * T = {k} must be a positive integer (|R| = zeta T)")
-    for name, v in (("z_mu", z_mu), ("z_nu", z_nu), ("z_perp_norm", z_perp_norm)):
-        if not (np.isfinite(v) and v >= 0):
-            raise ValueError(f"{name} must be a finite number >= 0, got {v!r}")
+    for name, x in (("z_mu", z_mu), ("z_nu", z_nu), ("z_perp_norm", z_perp_norm)):
+        if not (np.isfinite(x) and x >= 0):
+            raise ValueError(f"{name} must be a finite number >= 0, got {x!r}")
     if d < M + 2:
         raise ValueError(f"d = {d} is too small: DM1 needs d >= M + 2 = {M + 2} orthogonal patterns")
     if z_perp_norm > 0 and d < M + 3:

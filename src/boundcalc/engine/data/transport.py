@@ -198,7 +198,7 @@ def teacher_student_data(n: int, d: int = 8, T: int = 16, *, R: int = 16, nu=(3.
     One seed drives, in order, the anchors (and signed weights), the pool, and the inputs.
     """
     g = ops.rng(seed)
-    teacher = make_teacher(d, T, R=R, nu=nu, weights=weights, act=act, seed=g, teacher=teacher)
+    t = make_teacher(d, T, R=R, nu=nu, weights=weights, act=act, seed=g, teacher=teacher)
     U, W = iid_pool(pool_size, d, g)
     X = clipped_gaussian_inputs(n, d, T, g)
-    return TransportData(X, teacher.value(X, U, W), teacher, U, W)
+    return TransportData(X, t.value(X, U, W), t, U, W)

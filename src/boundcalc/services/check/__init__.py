@@ -78,7 +78,7 @@ class Report:
 
     def counts(self, paper: str | None = None) -> dict:
         rs = [r for r in self.results if paper is None or r.paper == paper]
-        out = {s: sum(r.severity == s for r in rs) for s in GRADES}
+        out: dict[str, int] = {s: sum(r.severity == s for r in rs) for s in GRADES}
         out["undecided"] = sum(r.reason == "undecided" for r in rs)    # a part of the warnings
         return out
 
@@ -96,12 +96,13 @@ class Report:
 
     def strength_counts(self) -> dict | None:
         """--strength: passes mutated, mutants, killed, passes that killed none."""
-        rs = [r for r in self.results if r.strength is not None]
+        st = [r.strength for r in self.results if r.strength is not None]
         if not self.strength:
             return None
-        return {"mutated": len(rs), "mutants": sum(r.strength["mutants"] for r in rs),
-                "killed": sum(r.strength["killed"] for r in rs),
-                "passes_killing_some": sum(r.strength["killed"] > 0 for r in rs),
+        rs = [r for r in self.results if r.strength is not None]
+        return {"mutated": len(st), "mutants": sum(s["mutants"] for s in st),
+                "killed": sum(s["killed"] for s in st),
+                "passes_killing_some": sum(s["killed"] > 0 for s in st),
                 "cannot_fail": sum(r.severity is Grade.CANNOT_FAIL for r in rs)}
 
     def added_assumptions(self) -> list[dict]:
@@ -369,7 +370,7 @@ def _notation(paper, ev) -> dict:
     built): the expressions' symbols and the counterexample's."""
     if not isinstance(ev, dict):
         return {}
-    out = {}
+    out: dict[str, str] = {}
     for v in ev.values():
         out.update(getattr(v, "names", None) or {})
     ce = ev.get("counterexample")

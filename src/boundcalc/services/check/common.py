@@ -120,6 +120,8 @@ class Shown(str):
     keeps); ``expr`` is the SymPy expression and ``names`` each symbol's LaTeX as the
     formula file declares it (looked up when the finding is built), for the printers that
     typeset it (:mod:`boundcalc.reports.printers.evidence`)."""
+    expr: object                   # the SymPy expression (None when there is none)
+    names: dict[str, str]
 
     def __new__(cls, text: str, expr=None, names: dict | None = None):
         obj = super().__new__(cls, text)

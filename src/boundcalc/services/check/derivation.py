@@ -43,7 +43,7 @@ def run(reg, paper, t, f: Finding):
     if isinstance(claim, Rel) != isinstance(derived, Rel):
         raise BoundcalcError("claim and premise must both be values or both be relations")
     ratio_ok = True
-    if isinstance(claim, Rel):
+    if isinstance(claim, Rel) and isinstance(derived, Rel):      # (both or neither, above)
         if claim.op != derived.op:
             raise BoundcalcError(f"claim uses {claim.op!r} but the premise {derived.op!r}")
         # a sufficient condition 'L >= c' implies 'L >= d' when c >= d (same left side)
@@ -351,7 +351,7 @@ def _least_constants(c_side, d_side, extra, consts, own, doms, rel) -> list[dict
     import sympy as sp
     from ...backends.sym import from_sympy, to_sympy
     from ...prover.sampling import sample, values
-    out = []
+    out: list[dict] = []
     if not doms:
         return out
     pts = sample(doms, 4000, seed=11)

@@ -92,6 +92,9 @@ def _project(reg, paper, hyps: list[Hyp], symbols: set[str]) -> list[Hyp]:
     for i, h in enumerate(hyps):
         big = {">=": h.rel.lhs, ">": h.rel.lhs, "<=": h.rel.rhs, "<": h.rel.rhs}.get(h.rel.op)
         rest = {">=": h.rel.rhs, ">": h.rel.rhs, "<=": h.rel.lhs, "<": h.rel.lhs}.get(h.rel.op)
+        if big is None or rest is None:           # == (a relation with no larger side)
+            out.append(h)
+            continue
         s_ = _grows_in(big)
         elsewhere = symbols.union(*(x.rel.symbols() for j, x in enumerate(hyps) if j != i))
         table = reg.symbol_table(h.rel, paper.key)
@@ -138,7 +141,7 @@ def status_at(hyps: list[Hyp], env: dict) -> list[dict]:
     pt = {k: _frac(v) for k, v in env.items() if _frac(v) is not None}
     out = []
     for h in hyps:
-        row = {"hypothesis": h.text, "from": h.where}
+        row: dict[str, object] = {"hypothesis": h.text, "from": h.where}
         if not h.rel.symbols() <= pt.keys():
             row["holds"] = None
             row["why"] = "not all of its symbols are fixed at the point: " + ", ".join(

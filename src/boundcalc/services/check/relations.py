@@ -82,12 +82,15 @@ def monotone(reg, paper, t, f: Finding):
                  or r.evidence not in (MonotoneEvidence.PROVED, MonotoneEvidence.CERTIFIED)):
         # not shown over the whole range: decided where the hypotheses hold
         return _monotone_within(reg, paper, t, f, node, hyps, box)
+    # without hypotheses none was added by the check, so monotone ran
+    assert r is not None
     f.evidence = {"verdict": r.verdict, "evidence": r.evidence, "derivative": r.derivative, "box": r.box,
                   "counterexample": r.counterexample, "scope": r.scope}
     if hyps:                   # shown over the whole range, so where the hypotheses hold too
         f.evidence["hypotheses"] = [h.to_json() for h in hyps]
-    if getattr(r, "layer", None):
-        f.evidence["layer"] = r.layer
+    layer = getattr(r, "layer", None)
+    if layer:
+        f.evidence["layer"] = layer
     if r.direction == want:
         if r.evidence is MonotoneEvidence.SAMPLED:
             f.grade(Grade.NOTE, "sampled only", f"stated {want} in {t['var']}: only sampled (no proof, no certificate)")
@@ -100,7 +103,7 @@ def monotone(reg, paper, t, f: Finding):
             and r.evidence in (MonotoneEvidence.PROVED, MonotoneEvidence.CERTIFIED, MonotoneEvidence.COUNTEREXAMPLE):
         f.grade(Grade.ERROR, "false as printed", f"stated {want} in {t['var']}, but it is {r.direction} ({r.evidence})")
     elif (r.counterexample or {}).get({"decreasing": "increasing_pair", "increasing": "decreasing_pair"}.get(want, "")):
-        pair = r.counterexample[{"decreasing": "increasing_pair", "increasing": "decreasing_pair"}[want]]
+        pair = (r.counterexample or {})[{"decreasing": "increasing_pair", "increasing": "decreasing_pair"}[want]]
         v = t["var"]
         f.grade(Grade.ERROR, "false as printed",
                 f"stated {want} in {v}, but f {'rises' if want == 'decreasing' else 'falls'} from "

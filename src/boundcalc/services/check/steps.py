@@ -29,13 +29,15 @@ def step_coverage(paper, results=None) -> dict:
     """``{displayed, checked, coverage, by_result, steps}`` for one paper (a registry
     ``Paper``); ``results`` (the findings of a run) grade each step's checks."""
     by_check = None if results is None else {r.check: r for r in results if r.paper == paper.key}
-    steps, by_result = [], {}
+    steps: list[dict] = []
+    by_result: dict[str, dict] = {}
     for s in paper.steps:
-        checks, grades = [], None if by_check is None else []
+        checks: list[dict] = []
+        grades: list | None = None if by_check is None else []
         for cid in s.checks:
             row = {"id": cid}
             r = None if by_check is None else by_check.get(cid)
-            if r is not None:
+            if r is not None and grades is not None:      # (a finding is only found in results)
                 row["grade"] = r.severity
                 grades.append((r.severity, r.reason))
             checks.append(row)

@@ -160,7 +160,7 @@ def mutants(kind: str, fields: dict, claims: dict, refs: dict | None = None) -> 
     """(label, fields, hook or None) for a passing check of ``kind`` whose claim nodes
     (role -> node) were recorded during its run; ``refs``: formula name -> its resolved
     node, for the mutants inside the formulas a claim inlines (:data:`MAX_REFS` of them)."""
-    out = []
+    out: list[tuple[str, dict, object]] = []
     if kind in FLIPS:
         key, table = FLIPS[kind]
         if fields.get(key) in table:
@@ -169,13 +169,13 @@ def mutants(kind: str, fields: dict, claims: dict, refs: dict | None = None) -> 
     if kind == "order" and "order" in claims:
         # the stated rate's exponent in the variable, moved by +-1/2 (an order "1" has no
         # exponent of its own to move)
-        var = fields.get("var")
+        var = fields["var"]                   # an order check always names its variable
         var = var[0] if isinstance(var, list) else var
         top = claims["order"]
         for d in (Fraction(1, 2), Fraction(-1, 2)):
-            rep = Mul((top, Pow(Sym(var), Num(d))))
+            moved = Mul((top, Pow(Sym(var), Num(d))))
             out.append((f"order: exponent of {var} {'+' if d > 0 else '-'}1/2", fields,
-                        replacer(top, rep, "order", 0)))
+                        replacer(top, moved, "order", 0)))
     for role in CLAIM_ROLES.get(kind, ()):
         if role not in claims:
             continue

@@ -77,7 +77,8 @@ def _uses(reg, paper, spec) -> frozenset:
     """The symbols (``Sym``) and the paper's formulas (bare ``Ref``) ``spec``'s expression
     uses, directly or through the formulas it references: they settle a LaTeX name that
     several symbols or formulas share."""
-    out, todo, seen = set(), [spec], set()
+    out: set[Sym | Ref] = set()
+    todo, seen = [spec], set()
     while todo:
         s = todo.pop()
         out |= {Sym(n) for n in s.expr.symbols()}

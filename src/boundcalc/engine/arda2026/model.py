@@ -1,0 +1,147 @@
+"""The model, its loss and gradient, and its Jacobian-vector product.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import ops
+from .activation import Activation, activation
+from .heads import head_MU, head_terms
+from .params import Array, ShallowParams, _check_same, _check_X, _check_y, _query
+
+
+def forward(params: ShallowParams, X: Array, query="last", act: str | Activation = "tanh") -> Array:
+    """f(X_j; phi) for every sample, eq. (4).  Shape (n,)."""
+    A = activation(act)
+    X = _check_X(X, params.d)
+    t = head_terms(params.U, params.W, X, _query(X, query))
+    return (A.f(t.pre) @ params.c) / np.sqrt(params.m)
+
+
+def loss(params: ShallowParams, X: Array, y: Array, query="last",
+         act: str | Activation = "tanh") -> float:
+    """L^_n(phi) = (1/n) sum_j (f(X_j; phi) - y_j)^2 (Sec. 3.3)."""
+    f = forward(params, X, query, act)
+    y = _check_y(y, f.shape[0])
+    return float(np.mean((f - y) ** 2))
+
+
+def _auto_chunk(n: int, T: int, m: int) -> int:
+    """Samples per block so one (block, T, m) float64 array is about 256 KiB (cache-resident)."""
+    return int(max(1, min(n, (1 << 15) // max(1, T * m))))
+
+
+def input_scale(X: Array, q: Array) -> float:
+    """(max_jt ||X_jt||) (max_j ||q_j||): the data's factor of :func:`logit_bound`."""
+    return ops.max_norm(X, axis=1) * ops.max_norm(q, axis=-1)
+
+
+def logit_bound(W: Array, scale: float) -> float:
+    """An upper bound on every logit |z_jit| = |X_jt^T W_i q_j| of eq. (2), given
+    ``scale`` = :func:`input_scale` (X, q).
+
+    Proof: by Cauchy-Schwarz |x^T W q| <= ||x|| ||W q|| <= ||x|| ||W||_2 ||q||, and the
+    spectral norm is at most the Frobenius norm, so |z_jit| <= (max_jt ||X_jt||)
+    (max_i ||W_i||_F) (max_j ||q_j||). The maxima are computed in float64 from squared
+    norms (relative rounding error below 1e-13, far inside the margin between
+    :data:`ops.LOGIT_LIMIT` and the overflow threshold).
+    """
+    W = np.asarray(W)
+    return scale * ops.max_norm(W.reshape(W.shape[0], -1))
+
+
+def _loss_and_grad(params: ShallowParams, X: Array, q: Array, y: Array, A: Activation,
+                   Xt: Array | None = None, chunk: int | None = None, *,
+                   dtype=np.float64, scale: float | None = None) -> tuple[float, ShallowParams]:
+    """Fused forward + backward of L^_n, block of samples by block of samples.
+
+    The residual weight 2 (f_j - y_j)/n of a sample depends on that sample only, so the
+    gradient is an exact sum over blocks; each block is vectorised over its samples and all
+    heads and small enough to stay in cache. Token-major layout (n, T, m) inside a block.
+    ``Xt`` = X^T per sample, (n, T, d) C-contiguous (computed if not given).
+
+    Fusions, each exact in real arithmetic:
+
+    * the softmax is left unnormalised, E = exp(z), and 1/sum_t E is applied on the small
+      (block, m) arrays: pre = (E . s) / sum E, and the backward weight alpha * gpre is
+      E * (gpre / sum E);
+    * the maximum is subtracted from the logits only when :func:`logit_bound` exceeds
+      :data:`ops.LOGIT_LIMIT` (a bound, not a test on the values: safe by construction);
+    * sigma and sigma' come from one evaluation (``Activation.f_d1``: tanh once);
+    * a(X; W_i) is never formed: grad_U = sum_jt X_jt (alpha gpre)_jt is one GEMM.
+
+    ``dtype`` float32 runs the block arithmetic in single precision (parameters and the
+    gradient returned stay float64; the loss is accumulated in float64).
+    """
+    n, d, T = X.shape
+    m = params.m
+    dt = np.dtype(dtype)
+    sm = 1.0 / np.sqrt(m)
+    if Xt is None:
+        Xt = np.ascontiguousarray(X.transpose(0, 2, 1))
+    if scale is None:
+        scale = input_scale(X, q)
+    shift = ops.softmax_needs_shift(logit_bound(params.W, scale), dt)
+    chunk = _auto_chunk(n, T, m) if chunk is None else int(chunk)
+    X, Xt, q, y = (a if a.dtype == dt else a.astype(dt) for a in (X, Xt, q, y))
+    c, U = params.c.astype(dt), params.U.astype(dt)
+    Wp = np.ascontiguousarray(params.W.transpose(2, 1, 0), dtype=dt).reshape(d, d * m)
+    gc = np.zeros(m, dtype=dt)
+    gUt = np.zeros((d, m), dtype=dt)
+    gWp = np.zeros((d * m, d), dtype=dt)
+    total = 0.0
+    with ops.single_threaded_blas():     # tiny GEMMs: threads only add sync cost
+        for i0 in range(0, n, chunk):
+            Xc, Xtc = X[i0:i0 + chunk], Xt[i0:i0 + chunk]
+            qc, yc = q[i0:i0 + chunk], y[i0:i0 + chunk]
+            nc = Xc.shape[0]
+            E = np.matmul(Xtc, (qc @ Wp).reshape(nc, d, m))        # (nc,T,m): X_t^T W_i q   (2)
+            if shift:
+                E -= E.max(axis=1, keepdims=True)
+            np.exp(E, out=E)
+            inv = 1.0 / E.sum(axis=1)                               # (nc,m)
+            s = (Xtc.reshape(nc * T, d) @ U.T).reshape(nc, T, m)    # X_t^T U_i
+            pre = np.einsum("ntm,ntm->nm", E, s)
+            pre *= inv                                              # U_i^T a_i
+            h, d1 = A.f_d1(pre)                                     # (3)
+            res = sm * (h @ c) - yc                                 # f - y   (4)
+            total += float(res @ res)
+            r = (2.0 / n) * res
+            gc += sm * (r @ h)                                      # (5)
+            d1 *= c[None, :]
+            d1 *= (sm * r)[:, None]
+            d1 *= inv                                               # gpre / sum_t E
+            E *= d1[:, None, :]                                     # alpha * gpre
+            gUt += Xtc.reshape(nc * T, d).T @ E.reshape(nc * T, m)  # (6)
+            s -= pre[:, None, :]
+            s *= E                                                  # gpre * J_s(z) X^T U
+            gWp += np.matmul(Xc, s).reshape(nc, d * m).T @ qc       # (7): gpre (M U) q^T
+    gW = np.ascontiguousarray(gWp.reshape(d, m, d).transpose(1, 0, 2), dtype=np.float64)
+    return total / n, ShallowParams(gc.astype(np.float64), np.ascontiguousarray(gUt.T, dtype=np.float64), gW)
+
+
+def loss_and_grad(params: ShallowParams, X: Array, y: Array, query="last",
+                  act: str | Activation = "tanh") -> tuple[float, ShallowParams]:
+    """(L^_n(phi), grad L^_n(phi)) with the analytic gradients of Lemma 1, eqs. (5)-(8)."""
+    A = activation(act)
+    X = _check_X(X, params.d)
+    y = _check_y(y, X.shape[0])
+    return _loss_and_grad(params, X, _query(X, query), y, A)
+
+
+def model_jvp(params: ShallowParams, X: Array, v: ShallowParams, query="last",
+              act: str | Activation = "tanh") -> Array:
+    """<grad_phi f(X_j; phi), v> for every sample, from Lemma 1:
+
+    m^{-1/2} sum_i [ v_c,i h_i + c_i sigma'(pre_i) ( <v_U,i, a_i> + (M_i U_i)^T v_W,i q ) ].
+    """
+    A = activation(act)
+    X = _check_X(X, params.d)
+    _check_same(params, v)
+    q = _query(X, query)
+    n, d, _ = X.shape
+    t = head_terms(params.U, params.W, X, q)
+    vWq = (q @ v.W.reshape(params.m * d, d).T).reshape(n, params.m, d)
+    inner = np.einsum("kd,nkd->nk", v.U, t.a) + np.einsum("nkd,nkd->nk", head_MU(t, X), vWq)
+    out = A.f(t.pre) @ v.c + (A.d1(t.pre) * inner) @ params.c
+    return out / np.sqrt(params.m)

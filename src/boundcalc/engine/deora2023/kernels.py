@@ -1,0 +1,234 @@
+"""The core kernels: forward and backward passes, vectorised over samples and heads.
+
+Layout: K = T_q * H "query rows" indexed k = t*H + h; attention tensors are key-major
+(n, T, K) so that the softmax reductions run over a non-contiguous axis (fast, vectorised
+along K) and P = X U_eff^T is a single GEMM.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+from .. import ops
+from .params import Array, MHAParams
+
+
+def _queries(decoder: str, X: Array) -> Array:
+    """Query tokens whose attention rows enter the output: all, or the last one."""
+    return X[:, -1:, :] if decoder == "last" else X
+
+
+def _u_eff(decoder: str, U: Array, T: int) -> Array:
+    """Decoder rows actually used, layout (T_q, H, d)."""
+    if decoder == "full":
+        return np.ascontiguousarray(U.transpose(1, 0, 2))
+    if decoder == "pooling":
+        return np.ascontiguousarray(np.broadcast_to(U, (T,) + U.shape))
+    return U[None]
+
+
+def _u_grad(decoder: str, G: Array) -> Array:
+    """Adjoint of :func:`_u_eff`: map a gradient w.r.t. U_eff (T_q,H,d) to the parameter."""
+    if decoder == "full":
+        return np.ascontiguousarray(G.transpose(1, 0, 2))
+    if decoder == "pooling":
+        return G.sum(axis=0)
+    return G[0].copy()
+
+
+def _w_rows(W: Array) -> Array:
+    """(H,d,d) -> (d, H*d) with [a, h*d + b] = W_h[a, b]."""
+    H, d, _ = W.shape
+    return np.ascontiguousarray(W.transpose(1, 0, 2)).reshape(d, H * d)
+
+
+def _softmax_keys_inplace(Z: Array, shift=True) -> Array:
+    """Softmax over the key axis (-2) of an (n, T, K) array, or of a batch (B, n, T, K), in
+    place; ``shift=False`` skips the max subtraction (only for logits proved bounded:
+    :func:`logit_bound`). For a batch, ``shift`` may be one flag per problem (B,)."""
+    shift = np.asarray(shift, dtype=bool)
+    if shift.ndim == 0 or shift.all():
+        if shift.all():
+            Z -= Z.max(axis=-2, keepdims=True)
+    elif shift.any():                        # only the problems whose bound needs it
+        idx = np.flatnonzero(shift)
+        Z[idx] -= Z[idx].max(axis=-2, keepdims=True)
+    np.exp(Z, out=Z)
+    Z /= Z.sum(axis=-2, keepdims=True)
+    return Z
+
+
+def _rowdot(A: Array, B: Array) -> Array:
+    """sum_s A[..., s, k] B[..., s, k] -> (..., K): (n, T, K) -> (n, K), (B, n, T, K) -> (B, n, K)."""
+    return np.einsum("...sk,...sk->...k", A, B)
+
+
+@dataclass
+class _Fwd:
+    X: Array          # (n, T, d)
+    Q: Array          # (n, Tq, d) query tokens
+    Ueff: Array       # (Tq, H, d)
+    S: Array          # (n, T, K) attention weights, S[n, s, t*H+h] = softmax_s(q_t^T W_h x_s)
+    O: Array          # (n, K, d) attention outputs (S X rows)
+    phi: Array        # (n,) model output (scaled)
+    scale: float
+
+
+def _forward(params: MHAParams, X: Array, scale: float | None = None) -> _Fwd:
+    n, T, d = X.shape
+    H = params.H
+    scale = 1.0 / np.sqrt(H) if scale is None else scale
+    Q = _queries(params.decoder, X)
+    Tq = Q.shape[1]
+    Ueff = _u_eff(params.decoder, params.U, T)
+    A = (Q.reshape(n * Tq, d) @ _w_rows(params.W)).reshape(n, Tq * H, d)
+    S = np.matmul(X, A.transpose(0, 2, 1))          # logits x_s^T W_h^T q_t = q_t^T W_h x_s
+    del A
+    _softmax_keys_inplace(S)
+    O = np.matmul(S.transpose(0, 2, 1), X)
+    phi = scale * (O.reshape(n, -1) @ Ueff.reshape(-1))
+    return _Fwd(X, Q, Ueff, S, O, phi, scale)
+
+
+def _attn_adjoint(f: _Fwd, Ueff: Array) -> Array:
+    """D = S * (P - sum_s S P) with P[n,s,k] = x_s . U_eff[k]: the logit adjoint, unit weights."""
+    n, T, d = f.X.shape
+    P = (f.X.reshape(n * T, d) @ Ueff.reshape(-1, d).T).reshape(n, T, -1)
+    P -= _rowdot(f.S, P)[:, None, :]
+    P *= f.S
+    return P
+
+
+def _backward(params: MHAParams, f: _Fwd, c: Array) -> tuple[Array, Array]:
+    """(grad U_eff, grad W_rows) of sum_i c_i Phi~(X_i), in internal layouts."""
+    n, T, d = f.X.shape
+    Tq = f.Q.shape[1]
+    gUeff = f.scale * (c @ f.O.reshape(n, -1))
+    B = np.matmul(_attn_adjoint(f, f.Ueff).transpose(0, 2, 1), f.X)      # (n, K, d)
+    Qc = (f.Q * (f.scale * c)[:, None, None]).reshape(n * Tq, d)
+    gWr = Qc.T @ B.reshape(n * Tq, -1)
+    return gUeff, gWr
+
+
+def _to_params(params: MHAParams, gUeff: Array, gWr: Array) -> MHAParams:
+    d, H = params.d, params.H
+    gU = _u_grad(params.decoder, gUeff.reshape(-1, H, d))
+    gW = np.ascontiguousarray(gWr.reshape(d, H, d).transpose(1, 0, 2))
+    return MHAParams(gU, gW, params.decoder)
+
+
+def logit_bound(params: MHAParams, X: Array) -> float:
+    """An upper bound on every logit |q_t^T W_h x_s| of eq. (2): by Cauchy-Schwarz and
+    ||W_h||_2 <= ||W_h||_F, |q^T W x| <= ||q|| ||W_h||_F ||x||, and every query (a token of
+    X) has norm at most max_s ||x_s||. Used to skip the softmax's max subtraction
+    (:data:`ops.LOGIT_LIMIT`)."""
+    return ops.max_norm(X, axis=-1) ** 2 * ops.max_norm(params.W.reshape(params.H, -1))
+
+
+def _auto_chunk(n: int, T: int, K: int) -> int:
+    """Samples per block so one (block, T, K) float64 array is about 1 MiB (stays in cache)."""
+    return int(max(1, min(n, (1 << 17) // max(1, T * K))))
+
+
+def _loss_grad_blocks(params: MHAParams, X: Array, y: Array, loss_name: str,
+                      chunk: int | None = None, dtype=np.float64) -> tuple[float, Array, Array]:
+    """Fused forward + backward of the empirical risk, block of samples by block of samples.
+
+    The loss weight c_i = l'(y_i Phi~_i) y_i / n of a sample depends on that sample only, so
+    the full-batch gradient is an exact sum over blocks; each block is vectorised over its
+    samples and all heads, and is small enough for its (block, T, K) temporaries to stay in
+    cache (this is the whole performance trick).  Returns (L^, grad U_eff, grad W_rows).
+    The softmax skips its max subtraction when :func:`logit_bound` allows it, and
+    P - sum_s S P is computed as one rowdot. ``dtype`` float32 runs the block arithmetic in
+    single precision (the loss is accumulated and the gradient returned in float64).
+    One problem is a batch of one of :func:`_loss_grad_batch` (one kernel for both).
+    """
+    L, gU, gWr = _loss_grad_batch([params], X[None], y[None], loss_name, chunk, dtype)
+    return float(L[0]), gU[0], gWr[0]
+
+
+def _loss_grad_batch(plist: list, X: Array, y: Array, loss_name: str, chunk: int | None = None,
+                     dtype=np.float64) -> tuple[Array, Array, Array]:
+    """:func:`_loss_grad_blocks` for B independent problems of one shape advanced together:
+    parameters ``plist`` (B :class:`MHAParams`, one decoder), X (B, n, T, d), y (B, n).  The
+    problem axis is a leading batch axis of every array and GEMM (NumPy's stacked matmul:
+    the same per-problem products as alone); each problem keeps its own block size, softmax
+    shift (its own :func:`logit_bound`) and summation order.  Returns (L^ (B,),
+    grad U_eff (B, K d), grad W_rows (B, d, H d)), float64."""
+    lf, l1, _ = ops.margin_loss(loss_name)
+    dt = ops.check_dtype(dtype)
+    p0 = plist[0]
+    shift = np.array([ops.softmax_needs_shift(logit_bound(p, x), dt) for p, x in zip(plist, X)])
+    nb, n, T, d = X.shape
+    H = p0.H
+    Tq = 1 if p0.decoder == "last" else T
+    K = Tq * H
+    s = 1.0 / np.sqrt(H)
+    chunk = max(1, _auto_chunk(n, T, K) // nb) if chunk is None else int(chunk)
+    Wr = np.stack([_w_rows(p.W) for p in plist]).astype(dt)                     # (B, d, H d)
+    Uk = np.stack([_u_eff(p.decoder, p.U, T).reshape(K, d) for p in plist]).astype(dt)   # (B, K, d)
+    UkT = np.ascontiguousarray(Uk.transpose(0, 2, 1))
+    u_col = Uk.reshape(nb, K * d, 1)
+    X = X if X.dtype == dt else X.astype(dt)
+    y = y.astype(dt)
+    gU = np.zeros((nb, 1, K * d), dtype=dt)
+    gWr = np.zeros((nb, d, H * d), dtype=dt)
+    total = np.zeros(nb)
+    with ops.single_threaded_blas():     # tiny GEMMs: threads only add sync cost
+        for i0 in range(0, n, chunk):
+            Xc = X[:, i0:i0 + chunk]
+            yc = y[:, i0:i0 + chunk]
+            nc = Xc.shape[1]
+            Qc = Xc[:, :, -1:, :] if p0.decoder == "last" else Xc
+            A = (Qc.reshape(nb, nc * Tq, d) @ Wr).reshape(nb, nc, K, d)
+            S = np.matmul(Xc, A.transpose(0, 1, 3, 2))
+            _softmax_keys_inplace(S, shift)
+            O = np.matmul(S.transpose(0, 1, 3, 2), Xc)
+            Of = O.reshape(nb, nc, K * d)
+            m = yc * (s * (Of @ u_col)[..., 0])
+            total += np.sum(lf(m), axis=1)
+            c = (s / n) * l1(m) * yc
+            gU += c[:, None, :] @ Of
+            P = (Xc.reshape(nb, nc * T, d) @ UkT).reshape(nb, nc, T, K)
+            P -= _rowdot(S, P)[:, :, None, :]
+            P *= S
+            B = np.matmul(P.transpose(0, 1, 3, 2), Xc)
+            Qw = (Qc * c[:, :, None, None]).reshape(nb, nc * Tq, d)
+            gWr += Qw.transpose(0, 2, 1) @ B.reshape(nb, nc * Tq, H * d)
+    return total / n, gU[:, 0].astype(np.float64), gWr.astype(np.float64)
+
+
+def _tangent_and_hvp(params: MHAParams, f: _Fwd, c: Array, V: MHAParams,
+                     cdot_of: Callable[[Array], Array] | None) -> tuple[Array, MHAParams]:
+    """Directional derivative, along V, of g(theta) = sum_i c_i(theta) grad Phi~(X_i; theta).
+
+    ``cdot_of(phidot)`` gives dc/dt from the output tangent (None: c is constant).
+    Returns (phidot, d/dt g) -- the exact forward-over-reverse derivative of :func:`_backward`.
+    """
+    X, Q, S, O, s = f.X, f.Q, f.S, f.O, f.scale
+    n, T, d = X.shape
+    H = params.H
+    Tq = Q.shape[1]
+    K = Tq * H
+    Ue, Ued = f.Ueff, _u_eff(params.decoder, V.U, T)
+    # forward tangent: Zd, Sd = J_softmax Zd, Od = Sd^T X, phid
+    Ad = (Q.reshape(n * Tq, d) @ _w_rows(V.W)).reshape(n, K, d)
+    Zd = np.matmul(X, Ad.transpose(0, 2, 1))
+    Sd = S * (Zd - _rowdot(S, Zd)[:, None, :])
+    Od = np.matmul(Sd.transpose(0, 2, 1), X)
+    phid = s * (O.reshape(n, -1) @ Ued.reshape(-1) + Od.reshape(n, -1) @ Ue.reshape(-1))
+    cd = np.zeros(n) if cdot_of is None else cdot_of(phid)
+    # reverse pass, differentiated
+    gUd = s * (cd @ O.reshape(n, -1) + c @ Od.reshape(n, -1))
+    P = (X.reshape(n * T, d) @ Ue.reshape(K, d).T).reshape(n, T, K)
+    Pd = (X.reshape(n * T, d) @ Ued.reshape(K, d).T).reshape(n, T, K)
+    dS = (s * c)[:, None, None] * P
+    dSd = (s * cd)[:, None, None] * P + (s * c)[:, None, None] * Pd
+    r = _rowdot(S, dS)
+    rd = _rowdot(Sd, dS) + _rowdot(S, dSd)
+    dZd = Sd * (dS - r[:, None, :]) + S * (dSd - rd[:, None, :])
+    B = np.matmul(dZd.transpose(0, 2, 1), X)
+    gWd = Q.reshape(n * Tq, d).T @ B.reshape(n * Tq, H * d)
+    return phid, _to_params(params, gUd, gWd)
