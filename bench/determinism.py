@@ -79,16 +79,17 @@ def main() -> int:
     ap.add_argument("--skip-only", action="store_true", help="compare A and B only (no per-check runs)")
     ap.add_argument("--parallel", type=int, default=2, help="per-check processes at a time (default 2)")
     ap.add_argument("--load", type=int, default=0, help="run B beside this many busy-loop processes")
+    ap.add_argument("--skip-b", action="store_true", help="A and the per-check runs only (no B)")
     o = ap.parse_args()
     out = Path(o.out or tempfile.mkdtemp(prefix="determinism-"))
     out.mkdir(parents=True, exist_ok=True)
     sel = [x for i in o.only for x in ("--only", i)]
     a, ta = timed(sel + ["--jobs", "2"], 1)
     (out / "A.json").write_text(a)
-    loops = busy(o.load)
+    loops = busy(o.load) if not o.skip_b else []
     try:
         time.sleep(2 if loops else 0)
-        b, tb = timed(sel + ["--jobs", "1"], 2)
+        b, tb = (a, "skipped") if o.skip_b else timed(sel + ["--jobs", "1"], 2)
     finally:
         for p in loops:                  # only the processes started here
             p.kill()
