@@ -1,5 +1,7 @@
-"""Regenerate examples/check/report.md and report.json: `boundcalc check` over the four
-papers, run once (the same as `boundcalc check --markdown` and `boundcalc check --json`).
+"""Regenerate examples/check/report.md, report.json and report.html: `boundcalc check` over
+the four papers, run once (the same as `boundcalc check --markdown`, `boundcalc check --json`
+and `boundcalc check --html report.html`). The screenshot report.png is taken from
+report.html by tests/reports/printers/test_html_browser.py (headless Chromium).
 
     python examples/check/make_report.py
 """
@@ -17,5 +19,8 @@ if __name__ == "__main__":
     md = report.to_markdown().replace(
         " (wall clock).", f" (wall clock; {os.cpu_count()} cores, one worker per core).", 1)
     (HERE / "report.md").write_text(md, encoding="utf-8")
+    from boundcalc.reports.printers.html import to_html
+    (HERE / "report.html").write_text(to_html(report, page=True, command="boundcalc check --html report.html"),
+                                      encoding="utf-8")
     print(f"{len(report.results)} checks, {report.seconds:.1f} s wall: "
           + ", ".join(f"{k} {v}" for k, v in report.counts().items()))

@@ -97,14 +97,16 @@ def test_list_show_simplify():
 
 
 def test_numeric_commands_do_not_import_sympy_or_pandas():
-    """require-heads (text and JSON) pays for none of SymPy, pandas, NumPy, SciPy, z3 or
-    mpmath: its certificates are arb balls and exact rationals."""
+    """require-heads (text and JSON) pays for none of SymPy, pandas, NumPy, SciPy, z3,
+    mpmath or latex2mathml (the HTML page's math): its certificates are arb balls and exact
+    rationals."""
     for extra in ([], ["--json"], ["--explain"]):
         code = (f"import sys; sys.argv=['boundcalc','require-heads','--d','16','--T','8',*{extra!r}];"
                 "import io, contextlib\nfrom boundcalc.cli import main\n"
                 "with contextlib.redirect_stdout(io.StringIO()):\n"
                 "  try: main()\n  except SystemExit: pass\n"
-                "print(sorted(m for m in ('sympy','pandas','numpy','scipy','z3','mpmath') if m in sys.modules))")
+                "print(sorted(m for m in ('sympy','pandas','numpy','scipy','z3','mpmath','latex2mathml') "
+                "if m in sys.modules))")
         p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=ENV)
         assert p.stdout.strip() == "[]", (extra, p.stdout + p.stderr)
 

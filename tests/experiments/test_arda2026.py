@@ -52,7 +52,7 @@ def test_compare_measurements_match_recomputation(table):
         assert _row(table, f"m={m}: eps_lin (sup_j) at boundary").measured == pytest.approx(lin.max(), rel=1e-5)
         assert _row(table, f"m={m}: eps_lin (mean_j)").measured == pytest.approx(lin.mean(), rel=1e-5)
         assert _row(table, f"m={m}: min_(s<tau)").measured == pytest.approx(min_loss, rel=1e-10)
-        assert _row(table, f"m={m}: event E_U").measured == pytest.approx(u0, rel=1e-12)
+        assert _row(table, f"m={m}: event E_{{U,m}}").measured == pytest.approx(u0, rel=1e-12)
 
 
 def test_bounds_are_the_formulas(table):

@@ -23,7 +23,7 @@ def test_sci_parts_by_hand():
 def test_human_and_latex_cells():
     assert fmt_human(64) == "64" and fmt_human(0.125) == "0.125" and fmt_human(None) == "-"
     assert fmt_human(-2.5e-7) == "-2.50e-7"
-    assert s_cell(999) == "999" and s_cell(1000) == "1.00e3" and s_cell(None) == "{--}"
+    assert s_cell(999) == "999" and s_cell(1000) == "1000" and s_cell(10 ** 6) == "1.00e6" and s_cell(1000.0) == "1000" and s_cell(0.0248) == "0.0248" and s_cell(-0.0) == "0" and s_cell(None) == "{--}"
     assert table_format(["-1.25e3", "10.5", "{--}"]) == "-2.2e1"
     assert yesno(None) == "-" and yesno(None, "--") == "--" and yesno(True) == "yes"
 

@@ -142,11 +142,13 @@ def test_latex_structure_always():
             assert row.endswith(r"\\") and len(re.findall(r"(?<!\\)&", row)) == 5
     tex = t.to_latex(label="tab:demo")
     # numbers: 3 significant digits, huge ones keep their exponent, missing ones are text
-    assert " & 1.83e400 & 2.50e-1 & 7.32e400 & yes & -- " in tex
-    # the quantity of a known formula comes from its file's LaTeX, not escaped ASCII
+    assert " & 1.83e400 & 0.250 & 7.32e400 & yes & -- " in tex      # 0.25: fixed-point (1e-3..1e4)
+    # with full notes, the quantity of a known formula comes from its file's LaTeX, and the
+    # settings are the command-line options that give them
+    full = t.to_latex(label="tab:demo", notes="full")
     assert boundcalc.formula("deora2023.beta1").latex_printed.startswith(r"\beta_1(\tilde\theta)")
-    assert r"$\beta_1(\tilde\theta)$" in tex
-    assert r"Settings: H=64, eta\_1=0.1, n=100; seed 7." in tex
+    assert r"$\beta_1(\tilde\theta)$" in full and r"$\beta_1(\tilde\theta)$" not in tex
+    assert r"Settings: \texttt{--H 64}, \texttt{--eta-1 0.1}, \texttt{--n 100}; seed 7." in full
     # Unicode in text becomes LaTeX, never '?'
     assert latex_escape("Z̄ ≲ C · ö ☃") == (r"\ensuremath{\bar{Z}} \ensuremath{\lesssim} C "
                                          r"\ensuremath{\cdot} ö [U+2603 SNOWMAN]")
@@ -167,13 +169,13 @@ def test_ascii_math_is_typeset():
     from boundcalc.reports.latex import ascii_math
     assert ascii_math("||theta_h^(1)||") == r"\ensuremath{\|}\ensuremath{\theta_{h}^{(1)}}\ensuremath{\|}"
     assert ascii_math("gamma_*/2 <= gamma_NTK") == \
-        r"\ensuremath{\gamma_*}/2 \ensuremath{\leq} \ensuremath{\gamma_{\mathrm{NTK}}}"
+        r"\ensuremath{\gamma_{*}}/2 \ensuremath{\leq} \ensuremath{\gamma_{\mathrm{NTK}}}"
     assert ascii_math("Z_mu = Z_nu, 5% of n_test") == \
         r"\ensuremath{Z_{\mu}} = \ensuremath{Z_{\nu}}, 5\% of \ensuremath{n_{\mathrm{test}}}"
     assert ascii_math("a plain sentence (engine.data.dm1)") == "a plain sentence (engine.data.dm1)"
     t = Table("deora2023", "demo", {}, 0, [Row("B_2 = max_h ||theta_h^(1)||", "Prop. 2 (P1)", bound=2.9,
                                                measured=0.5, formula="deora2023.B2")])
-    tex = t.to_latex()
-    assert r"\ensuremath{B_{2}} = \ensuremath{\mathrm{max}_{h}} \ensuremath{\|}" in tex
+    tex = t.to_latex(notes="full")
+    assert r"\ensuremath{B_{2}} = \ensuremath{\max_{h}} \ensuremath{\|}" in tex
     assert r"Prop. 2 (P1): $B_2$" in tex           # the formula file's LaTeX of the quantity
     assert "theta\\_h" not in tex and "||" not in tex

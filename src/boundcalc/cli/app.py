@@ -508,7 +508,12 @@ def check(paper: str | None = typer.Argument(None),
                                                   "expression (checks 'latex:NAME'; formulas/README.md)."),
           timings: bool = typer.Option(True, "--timings/--no-timings",
                                        help="--json: include the run's wall-clock seconds (the only part "
-                                            "that differs between two runs of the same command).")):
+                                            "that differs between two runs of the same command)."),
+          html: str | None = typer.Option(None, "--html",
+                                          help="Also write the report as one self-contained web page "
+                                               "(math as MathML; filters by paper and grade; nothing "
+                                               "fetched when viewed) to this file."),
+          force: bool = typer.Option(False, "--force", help="Overwrite the --html file.")):
     """Audit a paper's algebra (all papers if none given): derivations, stated orders,
     monotonicity, restatements, vacuity, identities, engine measurements. Exits 1 when
     it finds an error (``--fail-on``), so it can gate a paper's CI."""
@@ -533,6 +538,11 @@ def check(paper: str | None = typer.Argument(None),
         return
     from ..services.check import run_checks
     from .render import print_check
+    if html is not None:
+        from .output import check_outputs, is_stdout
+        if not html.strip() or is_stdout(html):
+            raise BoundcalcError("--html: give a file name for the page")
+        check_outputs([("--html", html)], force=force)       # before any work
     report = run_checks(paper, formulas_path=formula_paths(), only=only, strength=strength, jobs=jobs,
                         transcription=transcription)
     if json:
@@ -541,6 +551,13 @@ def check(paper: str | None = typer.Argument(None),
         print(report.to_markdown(), end="")
     else:
         print_check(report)
+    if html is not None:
+        from ..reports.printers.html import to_html
+        from .output import write_output
+        import shlex
+        cmd = ("boundcalc check" + (f" {paper}" if paper else "") + "".join(f" --only {shlex.quote(o)}" for o in only or ())
+               + report.options + f" --html {shlex.quote(html)}")
+        write_output(html, to_html(report, page=True, command=cmd), what="report")
     if report.fails(fail_on):
         raise typer.Exit(1)
 
@@ -568,11 +585,24 @@ def compare(ctx: typer.Context,
             no_cache: bool = typer.Option(False, "--no-cache", help="Recompute; do not read or write the cache."),
             max_memory: str | None = typer.Option(None, "--max-memory", help="Memory budget (512M, 4G; "
                                                      "default: half the available memory)."),
-            json: bool = typer.Option(False, "--json", help="Same as --format json.")):
+            json: bool = typer.Option(False, "--json", help="Same as --format json."),
+            html: str | None = typer.Option(None, "--html",
+                                            help="Also write the table as one self-contained web page (math "
+                                                 "as MathML, nothing fetched when viewed) to this file."),
+            figsize: str = typer.Option("page", "--figsize",
+                                        help="--plot width: column (3.25 in, one column of a two-column "
+                                             "paper) or page (6.75 in); fonts sized for the paper."),
+            long: bool = typer.Option(False, "--long", help="LaTeX: a longtable that breaks across pages "
+                                      "(one-column documents; needs 2-3 pdflatex passes)."),
+            env: str = typer.Option("table*", "--env", help="LaTeX: the float, table* (default; one- and "
+                                    "two-column documents) or table (one column)."),
+            notes: str = typer.Option("short", "--notes", help="LaTeX: table notes, short (one line each; "
+                                      "default), full or none.")):
     """A paper's bounds beside what the engine measures, as a table. Settings: --NAME VALUE or --set NAME=VALUE."""
     from .reports import compare as run
     run(paper, _dynamic_flags(ctx.args), seed=seed, jobs=jobs, fmt="json" if json else format_,
-        output=output, force=force, plot=plot, no_cache=no_cache, max_memory=max_memory)
+        output=output, force=force, plot=plot, no_cache=no_cache, max_memory=max_memory,
+        latex={"long": long, "env": env, "notes": notes}, html=html, figsize=figsize, argv=list(ctx.args))
 
 
 @app.command(context_settings=DYNAMIC)
@@ -590,10 +620,13 @@ def reproduce(ctx: typer.Context,
               no_cache: bool = typer.Option(False, "--no-cache", help="Recompute; do not read or write the cache."),
               force: bool = typer.Option(False, "--force", help="Allow writing figures into a non-empty --plot-dir."),
               max_memory: str | None = typer.Option(None, "--max-memory", help="Memory budget (512M, 4G; "
-                                                       "default: half the available memory).")):
+                                                       "default: half the available memory)."),
+              figsize: str = typer.Option("page", "--figsize",
+                                          help="--plot-dir figures' width: column (3.25 in) or page (6.75 in); "
+                                               "fonts sized for the paper.")):
     """Reproduce a figure or table of a paper; our numbers beside the paper's. Settings the
     reproduction accepts: --NAME VALUE (e.g. arda2026-fig1 --teacher authors-code)."""
     from .reports import reproduce as run
     run(name, list_=list_, full=full, json=json, seed=seed, jobs=jobs, backend=backend,
         scheduler=scheduler, plot_dir=plot_dir, no_cache=no_cache, force=force, max_memory=max_memory,
-        settings=_dynamic_flags(list(ctx.args)))
+        settings=_dynamic_flags(list(ctx.args)), figsize=figsize)

@@ -84,20 +84,34 @@ def _check_positive(name: str, v: int, allow_all: bool = False) -> None:
 
 # --format -> (the printer's format, its settings from render_table's arguments): the rich
 # table written to a file or a pipe is the plain text of its rendering
-TABLE_PRINTERS = {"rich": ("text", lambda label, width: {"width": width}),
-                  "markdown": ("markdown", lambda label, width: {}),
-                  "latex": ("latex", lambda label, width: {"label": label}),
-                  "csv": ("csv", lambda label, width: {}),
-                  "json": ("json", lambda label, width: {})}
+TABLE_PRINTERS = {"rich": ("text", lambda o: {"width": o.get("width")}),
+                  "markdown": ("markdown", lambda o: {}),
+                  "latex": ("latex", lambda o: {k: o[k] for k in ("label", "long", "env", "notes") if k in o}),
+                  "csv": ("csv", lambda o: {}),
+                  "json": ("json", lambda o: {})}
+LATEX_ONLY = {"long": False, "env": "table*", "notes": "short"}      # options of --format latex alone
 
 
-def render_table(t, fmt: str, *, label: str | None = None, width: int | None = None) -> str | None:
-    """The table as text in ``fmt`` (``rich`` -> plain text of the rich table)."""
+def render_table(t, fmt: str, **options) -> str:
+    """The table as text in ``fmt`` (``rich`` -> plain text of the rich table); ``options``:
+    ``label``, ``long``, ``env``, ``notes`` (LaTeX), ``width`` (rich)."""
     if fmt not in TABLE_PRINTERS:
         raise BoundcalcError(f"unknown --format {fmt!r}; use one of {', '.join(FORMATS)}")
     from ..reports.printers import render
     name, settings = TABLE_PRINTERS[fmt]
-    return render(t, name, **settings(label, width))
+    return render(t, name, **settings({k: v for k, v in options.items() if v is not None}))
+
+
+def check_latex_options(fmt: str, latex: dict) -> None:
+    """--long, --env and --notes: valid values, and only with --format latex."""
+    from ..reports.printers.latex import ENVS, NOTES
+    if latex.get("env") not in (None, *ENVS):
+        raise BoundcalcError(f"unknown --env {latex['env']!r}; use one of {', '.join(ENVS)}")
+    if latex.get("notes") not in (None, *NOTES):
+        raise BoundcalcError(f"unknown --notes {latex['notes']!r}; use one of {', '.join(NOTES)}")
+    given = [k for k, v in latex.items() if v is not None and v != LATEX_ONLY[k]]
+    if given and fmt != "latex":
+        raise BoundcalcError(f"--{given[0]} applies to --format latex only (got --format {fmt})")
 
 
 def validate_settings(mod, paper: str, settings: dict[str, str]) -> None:
@@ -114,18 +128,28 @@ def validate_settings(mod, paper: str, settings: dict[str, str]) -> None:
 # ---------------------------------------------------------------------------- compare
 def compare(paper: str, settings: dict[str, str], *, seed: int = 0, jobs: int = 1, fmt: str = "rich",
             output: str | None = None, force: bool = False, plot: str | None = None,
-            no_cache: bool = False, max_memory: str | None = None) -> None:
+            no_cache: bool = False, max_memory: str | None = None, latex: dict | None = None,
+            html: str | None = None, figsize: str = "page", argv: list[str] | None = None) -> None:
+    """``latex``: ``long``, ``env``, ``notes`` of the LaTeX table (``--format latex``); ``html``: also
+    write the table as a page; ``figsize``: the --plot width; ``argv``: the settings as given (the
+    page's re-run command)."""
     from ..experiments import experiment_module
     from ..reports.table import Table
-    from .output import check_outputs, console, refuse_stdout_figures, write_output
+    from .output import check_outputs, console, is_stdout, refuse_stdout_figures, write_output
     if fmt not in FORMATS:
         raise BoundcalcError(f"unknown --format {fmt!r}; use one of {', '.join(FORMATS)}")
+    latex = dict(latex or {})
+    check_latex_options(fmt, latex)
     _check_positive("--jobs", jobs, allow_all=True)
-    outputs = [("--output", output)]
-    for flag, p in (("--output", output), ("--plot", plot)):
+    outputs: list[tuple[str, object]] = [("--output", output), ("--html", html)]
+    for flag, p in (("--output", output), ("--plot", plot), ("--html", html)):
         if p is not None and not str(p).strip():
             raise BoundcalcError(f"{flag}: an empty path; give a file name")
+    if html is not None and is_stdout(html):
+        raise BoundcalcError("--html: give a file name for the page")
     refuse_stdout_figures("--plot", plot)
+    from ..reports.plots import check_figsize
+    check_figsize(figsize)
     if plot is not None:
         from ..reports.plots import targets
         outputs += [("--plot", p) for p in targets(plot)]
@@ -142,14 +166,19 @@ def compare(paper: str, settings: dict[str, str], *, seed: int = 0, jobs: int = 
     if not isinstance(t, Table):
         raise BoundcalcError(f"the experiments of {paper} returned {type(t).__name__}, not a Table")
     if output is not None:                    # a file, or '-' (standard output)
-        write_output(output, render_table(t, fmt), what="table")
+        write_output(output, render_table(t, fmt, **latex), what="table")
     elif fmt == "rich":
         console().print(t.to_rich())
     else:
-        sys.stdout.write(render_table(t, fmt))
+        sys.stdout.write(render_table(t, fmt, **latex))
+    if html is not None:
+        import shlex
+        from ..reports.printers.html import to_html
+        cmd = shlex.join(["boundcalc", "compare", paper, "--seed", str(seed), *(argv or []), "--html", html])
+        write_output(html, to_html(t, page=True, command=cmd), what="page")
     if plot is not None:
         from ..reports.plots import bound_vs_measured
-        written = bound_vs_measured(t, plot)
+        written = bound_vs_measured(t, plot, figsize=figsize)
         print("plot written: " + ", ".join(str(p) for p in written), file=sys.stderr)
     return None
 
@@ -178,7 +207,8 @@ def list_reproductions(json: bool = False) -> None:
 def reproduce(name: str | None, *, list_: bool = False, full: bool = False, json: bool = False,
               seed: int = 0, jobs: int = 1, backend: str = "loky", scheduler: str | None = None,
               plot_dir: str | None = None, no_cache: bool = False, force: bool = False,
-              max_memory: str | None = None, settings: dict[str, str] | None = None) -> None:
+              max_memory: str | None = None, settings: dict[str, str] | None = None,
+              figsize: str = "page") -> None:
     from .output import console, emit_json, refuse_stdout_figures
     if list_ or name == "list":
         list_reproductions(json)
@@ -193,6 +223,8 @@ def reproduce(name: str | None, *, list_: bool = False, full: bool = False, json
         raise BoundcalcError("--scheduler is only used with --backend dask")
     _check_positive("--jobs", jobs, allow_all=True)
     refuse_stdout_figures("--plot-dir", plot_dir)
+    from ..reports.plots import check_figsize
+    check_figsize(figsize)
     if plot_dir:
         d = user_path(plot_dir)
         if d.exists() and not d.is_dir():
@@ -214,8 +246,9 @@ def reproduce(name: str | None, *, list_: bool = False, full: bool = False, json
             raise BoundcalcError(f"unknown option --{k.replace('_', '-')} for reproduction {name}; "
                                  f"its settings: {known}")
     from ..engine.budget import Divergence, numpy_quiet
+    from ..reports.plots import paper_style
     try:
-        with numpy_quiet() as warned:
+        with numpy_quiet() as warned, paper_style(figsize):
             data = rep.run(seed=seed, full=full, jobs=jobs, backend=backend, scheduler=scheduler,
                            cache_dir=cache, plot_dir=plot_dir, progress=True, **settings)
     except Divergence as e:        # a run inside the reproduction: one line, not a traceback

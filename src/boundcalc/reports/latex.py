@@ -24,62 +24,310 @@ PACKAGES = ("\\usepackage[T1]{fontenc}\n\\usepackage[utf8]{inputenc}\n\\usepacka
 REQUIRES = ("% requires \\usepackage[T1]{fontenc}, amsmath, amssymb, booktabs, siunitx, "
             "threeparttable, tabularx")
 
-from .escape import _GREEK, _LATEX_SPECIAL, UNICODE_MATH, latex_escape  # noqa: F401  (the one LaTeX escaper)
+from .escape import _COMBINING, _GREEK, _LATEX_SPECIAL, UNICODE_MATH, latex_escape  # noqa: F401  (the one LaTeX escaper)
 
 
 # ---------------------------------------------------------------------------- ASCII math
+# The notes of the experiments and the texts of the formula files write math in one ASCII /
+# Unicode convention, read here and only here: ``theta_h^(1)`` (scripts; a parenthesised
+# superscript keeps its parentheses when it is an index -- ``θ^(K+1)`` -- and drops them when
+# they only group an exponent -- ``N^(-c)``, ``R^(1/2)`` --; a parenthesised subscript drops
+# them: ``min_(s<τ)``),
+# ``Φ~`` (tilde), ``s-bar`` / ``sigma_bar`` (bar), ``sqrt(T)`` / ``sqrt 2``, ``||x||``
+# (norm), ``<=`` ``>=`` ``!=`` ``->`` ``>~`` ``<~``, ``f*`` (star), ``)_t`` (a script on a
+# parenthesis), Greek names and letters, numbers (set by :func:`~.numfmt.restyle_number`
+# in the one number style, with a true minus), `` - `` between operands (a minus), and
+# ``True``/``False`` (words: yes/no).
 _GREEK_NAMES = set(_GREEK) - {"omicron", "varsigma"} | {"Gamma", "Delta", "Theta", "Lambda", "Xi", "Pi",
                                                           "Sigma", "Phi", "Psi", "Omega", "varepsilon", "eps"}
-_SUB = r"(?:\{[^{}]*\}|[A-Za-z0-9]+|\*)"
-_SUP = r"(?:\([^()]*\)|\{[^{}]*\}|[A-Za-z0-9]+|\*)"
-_ASCII_MATH = re.compile(
-    r"(?P<norm>\|\|)|(?P<rel><=|>=|!=|->|>~|<~)"
-    r"|(?<![A-Za-z0-9_.\\])(?P<base>[A-Za-z]+)(?P<sub>_" + _SUB + r")?(?P<sup>\^" + _SUP + r")?(?![A-Za-z0-9_])")
+_GREEK_CHARS = {ch for ch, tex in UNICODE_MATH.items() if tex[1:] in _GREEK_NAMES | {"epsilon", "varphi",
+                                                                                      "vartheta"}}
+_OPERATORS = {"min": r"\min", "max": r"\max", "sup": r"\sup", "inf": r"\inf", "log": r"\log", "exp": r"\exp",
+              "lim": r"\lim", "det": r"\det", "argmax": r"\operatorname{arg\,max}",
+              "argmin": r"\operatorname{arg\,min}"}
 _RELS = {"<=": r"\leq", ">=": r"\geq", "!=": r"\neq", "->": r"\to", ">~": r"\gtrsim", "<~": r"\lesssim"}
+_WORD = re.compile(r"[A-Za-z]+|[" + "".join(sorted(UNICODE_MATH)) + r"]")
+_NUM = re.compile(r"(?:\d+(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+)?(?![\w.]*[A-Za-z_])")
+_IDENT_CHAR = re.compile(r"[A-Za-z0-9_]")
 
 
 def _math_word(w: str) -> str:
-    if w in ("eps",):
+    if w == "eps":
         return r"\epsilon"
     if w in _GREEK_NAMES:
         return "\\" + w
-    if w == "inf":
-        return r"\infty"
+    if w in UNICODE_MATH:
+        return UNICODE_MATH[w]
+    if w in _OPERATORS:
+        return _OPERATORS[w]
     if len(w) == 1 or w.isdigit():
         return w
     return r"\mathrm{" + w + "}"
 
 
-def _script(s: str) -> str:
-    if s in ("*",):
-        return "*"
-    if s[0] in "{(":
-        inner = s[1:-1]
-        parts = re.split(r"([,+\- ])", inner)
-        body = "".join(_math_word(x) if re.fullmatch(r"[A-Za-z]+", x) else latex_escape(x) for x in parts)
-        return "{" + (f"({body})" if s[0] == "(" else body) + "}"
-    return "{" + _math_word(s) + "}"
+def _closing(text: str, i: int) -> int:
+    """The index just after the bracket that closes the one at ``text[i]`` (-1 if none)."""
+    pair = {"(": ")", "{": "}", "[": "]"}[text[i]]
+    depth = 0
+    for j in range(i, len(text)):
+        if text[j] == text[i]:
+            depth += 1
+        elif text[j] == pair:
+            depth -= 1
+            if depth == 0:
+                return j + 1
+    return -1
+
+
+def _math_inner(s: str) -> str:
+    """ASCII math (the inside of a script or a root) as LaTeX math."""
+    out, i = [], 0
+    while i < len(s):
+        atom = _atom(s, i, inner=True)
+        if atom:
+            out.append(atom[0])
+            i = atom[1]
+            continue
+        rel = s[i:i + 2]
+        if rel in _RELS:
+            out.append(_RELS[rel] + " ")
+            i += 2
+        elif s.startswith("||", i):
+            out.append(r"\|")
+            i += 2
+        elif s[i] in "{}%&#$":
+            out.append("\\" + s[i])
+            i += 1
+        elif s[i] == "~":
+            out.append(r"\sim ")
+            i += 1
+        elif s[i] in UNICODE_MATH:
+            out.append(UNICODE_MATH[s[i]] + " ")
+            i += 1
+        elif s[i] == "…":
+            out.append(r"\ldots ")
+            i += 1
+        else:
+            out.append(s[i])
+            i += 1
+    return "".join(out)
+
+
+def _script(s: str, i: int, sup: bool) -> tuple[str, int] | None:
+    """The argument of a script starting at ``s[i]``: ``(...)``, ``{...}``, a word, digits
+    or ``*``; ``(tex, end)``."""
+    if i >= len(s):
+        return None
+    if s[i] in "({":
+        j = _closing(s, i)
+        if j < 0:
+            return None
+        inner = _math_inner(s[i + 1:j - 1])
+        raw = s[i + 1:j - 1]
+        # an index in parentheses (theta^(K), U^(K+1)) keeps them; a grouped exponent (^(-c), ^(1/2)) not
+        keep = s[i] == "(" and sup and not (raw.startswith(("-", "+")) or re.search(r"[/ ^*]", raw))
+        return ("{(" + inner + ")}" if keep else "{" + inner + "}"), j
+    if s[i] in "*+-±∓":
+        return "{" + UNICODE_MATH.get(s[i], s[i]) + "}", i + 1
+    m = re.compile(r"[0-9]+|[A-Za-z]+|[" + "".join(_GREEK_CHARS) + "]").match(s, i)
+    if not m:
+        return None
+    tex, end = _math_word(m.group(0)), m.end()
+    acc = re.compile(r"[-_](bar|hat|tilde)(?![A-Za-z0-9])").match(s, end)      # t^c_hat
+    if acc:
+        tex, end = "\\" + acc.group(1) + "{" + tex + "}", acc.end()
+    return "{" + tex + "}", end
+
+
+def _atom(s: str, i: int, inner: bool = False) -> tuple[str, int] | None:
+    """A math atom starting at ``s[i]`` -- a root, or a name (a word, a Greek letter, digits
+    followed by a script, a closing parenthesis followed by a script) with its
+    decorations and scripts -- as ``(latex, end)``; None when ``s[i]`` starts plain text."""
+    if i > 0 and (_IDENT_CHAR.match(s[i - 1]) or s[i - 1] == "\\") and s[i] != ")":
+        return None
+    if s.startswith("sqrt", i):
+        j = i + 4
+        if j < len(s) and s[j] == "(":
+            k = _closing(s, j)
+            if k > 0:
+                return r"\sqrt{" + _math_inner(s[j + 1:k - 1]) + "}", k
+        m = re.compile(r" ([A-Za-z0-9]+|[" + "".join(_GREEK_CHARS) + "])(?![A-Za-z0-9_(])").match(s, j)
+        if m:
+            return r"\sqrt{" + _math_word(m.group(1)) + "}", m.end()
+    if s[i] == ")" or s[i].isdigit():
+        m = re.compile(r"\)|\d+").match(s, i)
+        name, j = m.group(0), m.end()
+        if not (j < len(s) and s[j] in "_^" and (s[j + 1:j + 2] or " ") not in " ,;."):
+            return None
+        tex, decorated = name, True
+    else:
+        m = _WORD.match(s, i)
+        if not m:
+            return None
+        name, j = m.group(0), m.end()
+        if name in ("True", "False") and not inner:
+            return None
+        bar = re.fullmatch(r"([A-Za-z]|" + "|".join(sorted(_GREEK_NAMES)) + ")bar", name)
+        tex = r"\bar{" + _math_word(bar.group(1)) + "}" if bar else _math_word(name)
+        decorated = bool(bar) or name in _GREEK_NAMES or name in UNICODE_MATH or name == "eps"
+        if name in UNICODE_MATH and name not in _GREEK_CHARS:
+            return None                   # a Unicode operator: latex_escape's business
+    # decorations: X~ (tilde), X-bar, X_bar (bar), X* (star)
+    while j < len(s):
+        if s[j] in _COMBINING:
+            tex, j, decorated = _COMBINING[s[j]] + "{" + tex + "}", j + 1, True
+        elif s[j] == "^" and s[j + 1:j + 2] in ("_", " ", "", ",", ";", ")"):      # L^_n, L^: a hat
+            tex, j, decorated = r"\hat{" + tex + "}", j + 1, True
+        elif s[j] == "~" and (j + 1 == len(s) or s[j + 1] != " " or not inner):    # X~; 'X~ ' only outside scripts
+            tex, j, decorated = r"\tilde{" + tex + "}", j + 1, True
+        elif re.compile(r"[-_](bar|hat|tilde)(?![A-Za-z0-9])").match(s, j):
+            acc = re.compile(r"[-_](bar|hat|tilde)").match(s, j)
+            tex, j, decorated = "\\" + acc.group(1) + "{" + tex + "}", acc.end(), True
+        elif s[j] == "*" and (j + 1 == len(s) or not s[j + 1].isalnum()):
+            tex, j, decorated = tex + "^{*}", j + 1, True
+        else:
+            break
+    # scripts: a second subscript (gamma_gap_min) joins the first, gamma_{gap,min}
+    scripts: dict[str, list[str]] = {}
+    while j < len(s) and s[j] in "_^":
+        arg = _script(s, j + 1, s[j] == "^")
+        if arg is None:
+            break
+        scripts.setdefault(s[j], []).append(arg[0][1:-1])
+        j = arg[1]
+        decorated = True
+    for k in ("_", "^"):
+        if k in scripts:
+            tex += k + "{" + ",".join(scripts[k]) + "}"
+    if not decorated and not inner:
+        return None
+    return tex, j
+
+
+def _decompose(text: str) -> str:
+    """A letter with a tilde, bar or hat composed into one character (Ũ) as the letter and
+    its combining mark, which :func:`_atom` reads as a decoration."""
+    import unicodedata
+    out = []
+    for ch in text:
+        d = unicodedata.normalize("NFD", ch)
+        out.append(d if len(d) == 2 and d[1] in "\u0303\u0304\u0302" and d[0].isascii() else ch)
+    return "".join(out)
+
+
+def ascii_math_parts(text: str) -> list[tuple[str, str]]:
+    """Text written in the ASCII/Unicode math convention above, read into pieces
+    ``(kind, piece)``: ``"math"`` (LaTeX math: ``L̂(θ^(K))``, ``Φ~(X_i)``, ``sqrt(T)(S + P)``,
+    ``R-bar_μ``, ``||p||``, a minus), ``"num"`` (a number in the one number style,
+    :func:`.numfmt.restyle_number`) and ``"text"`` (the words as written, the booleans as
+    words). The one reading of that convention: :func:`ascii_math` writes it as LaTeX, the
+    figures as mathtext (:func:`mathtext_label`), the HTML page as MathML."""
+    from .numfmt import restyle_number
+    text = _decompose(str(text))
+    text = re.sub(r"<([^<>=]+?,[^<>=]+?)>", "⟨\\1⟩", text)      # <a, b>: an inner product
+    out, plain, i = [], [], 0
+
+    def flush():
+        if plain:
+            out.append(("text", "".join(plain)))
+            plain.clear()
+
+    def math(tex):
+        flush()
+        out.append(("math", tex))
+
+    while i < len(text):
+        c = text[i]
+        prev = text[i - 1] if i else " "
+        atom = _atom(text, i)
+        if atom:
+            math(atom[0])
+            i = atom[1]
+            continue
+        two = text[i:i + 2]
+        if two == "||":
+            math(r"\|")
+            i += 2
+            continue
+        if two in _RELS:
+            math(_RELS[two])
+            i += 2
+            continue
+        if c in "<>|":
+            math(c)
+            i += 1
+            continue
+        if c in "_^" and i > 0 and not text[i - 1].isspace():       # a script on what precedes: )^3, ||^2
+            arg = _script(text, i + 1, c == "^")
+            if arg is not None:
+                math("{}" + c + arg[0])
+                i = arg[1]
+                continue
+        m = re.compile(r"(True|False)(?![A-Za-z0-9_])").match(text, i)
+        if m and not _IDENT_CHAR.match(prev):
+            plain.append("yes" if m.group(1) == "True" else "no")
+            i = m.end()
+            continue
+        # a minus: before a number, a name or a bracket, after a space, a bracket or '='
+        if c == "-" and (prev in " ([=,:/" or i == 0) and re.compile(r"-(?=[\w(.|<⟨‖\\" + "".join(_GREEK_CHARS)
+                                                                      + "])").match(text, i):
+            n = _NUM.match(text, i + 1)
+            if n and not _IDENT_CHAR.match(prev):
+                flush()
+                out.append(("num", restyle_number("-" + n.group(0))))
+                i = n.end()
+            else:
+                math("-")
+                i += 1
+            continue
+        if c in "-~" and prev == " " and text[i + 1:i + 2] == " ":
+            math("-" if c == "-" else r"\sim")          # a binary minus; '~' between operands
+            i += 1
+            continue
+        if c.isdigit() or (c == "." and text[i + 1:i + 2].isdigit()):
+            n = _NUM.match(text, i)
+            if n and not _IDENT_CHAR.match(prev) and prev not in ".-" and \
+                    re.search(r"[.eE]", n.group(0)) and \
+                    not re.search(r"\b(?:Sec|Secs|Section|App|Appendix|Lemma|Thm|Theorem|Prop|Cor|Def|Fig|"
+                                  r"Table|Remark|Assumption|eq|Eq|v)\.?\s?$", text[:i]):     # Sec. 6.1
+                flush()
+                out.append(("num", restyle_number(n.group(0))))
+                i = n.end()
+                continue
+        plain.append(c)
+        i += 1
+    flush()
+    return out
 
 
 def ascii_math(text: str) -> str:
-    """Text with ASCII math (``||theta_h^(1)||``, ``gamma_*/2 <= gamma_NTK``, ``Z_mu``) as
-    LaTeX: Greek names, sub/superscripts, norms and relations become ``\\ensuremath``
-    math, everything else is escaped as by :func:`latex_escape`."""
-    out, i = [], 0
-    for m in _ASCII_MATH.finditer(text):
-        if m.group("base") is not None:
-            base, sub, sup = m.group("base"), m.group("sub"), m.group("sup")
-            if not (sub or sup or base in _GREEK_NAMES or base == "eps"):
-                continue          # a plain word
-            tex = _math_word(base) + (f"_{_script(sub[1:])}" if sub else "") + (f"^{_script(sup[1:])}" if sup else "")
-        elif m.group("norm"):
-            tex = r"\|"
-        else:
-            tex = _RELS[m.group("rel")]
-        out.append(latex_escape(text[i:m.start()]))
-        out.append("\\ensuremath{" + tex + "}")
-        i = m.end()
-    out.append(latex_escape(text[i:]))
+    """Text written in the ASCII/Unicode math convention above, as LaTeX: every piece of
+    math typeset in ``\\ensuremath``, every number in the one number style (``\\num``), the
+    booleans as words, everything else escaped by :func:`latex_escape`
+    (:func:`ascii_math_parts` reads it)."""
+    wrap = {"math": lambda p: "\\ensuremath{" + p + "}", "num": lambda p: "\\num{" + p + "}",
+            "text": latex_escape}
+    return "".join(wrap[kind](p) for kind, p in ascii_math_parts(text))
+
+
+def label_parts(row) -> list[tuple[str, str]]:
+    """A comparison row's quantity as :func:`ascii_math_parts` pieces: its ``latex`` (one
+    math piece) when it has one, else its words read in the ASCII math convention."""
+    latex = getattr(row, "latex", "")
+    return [("math", latex)] if latex else ascii_math_parts(row.quantity)
+
+
+def num_math(num: str) -> str:
+    """A number of the one number style (``3.26e7``, ``-0.5``) as LaTeX math (3.26\\times10^{7})."""
+    m = re.fullmatch(r"(-?[\d.]+)[eE]([+-]?\d+)", num)
+    return f"{m.group(1)}\\times 10^{{{int(m.group(2))}}}" if m else num
+
+
+def mathtext_label(row) -> str:
+    """The row's quantity for a matplotlib label (mathtext ``$...$``; a text ``$`` escaped)."""
+    out = []
+    for kind, p in label_parts(row):
+        out.append(p.replace("$", r"\$") if kind == "text" else f"${p if kind == 'math' else num_math(p)}$")
     return "".join(out)
 
 
@@ -222,7 +470,7 @@ def document(body: str, *, title: str = "", bibitems: list[tuple[str, str]] | No
     """A complete ``article`` (standard text width) around ``body``; ``bibitems``
     ``[(cite_key, LaTeX text)]`` become a ``thebibliography`` so every ``\\cite`` resolves."""
     out = ["\\documentclass[11pt]{article}", PACKAGES.rstrip("\n"),
-           "\\usepackage[hidelinks]{hyperref}", "\\sisetup{detect-all}", "\\begin{document}"]
+           "\\usepackage[hidelinks,bookmarks=false]{hyperref}", "\\sisetup{detect-all}", "\\begin{document}"]
     if title:
         out += [f"\\section*{{{title}}}"]
     out.append(body.rstrip("\n"))

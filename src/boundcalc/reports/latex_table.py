@@ -3,4 +3,4 @@ its number cells are in :mod:`boundcalc.reports.numfmt`. These names stay import
 from __future__ import annotations
 
 from .numfmt import s_cell, table_format  # noqa: F401
-from .printers.latex import LONG_NOTES, LONG_ROWS, table_latex  # noqa: F401
+from .printers.latex import ENVS, NOTES, table_latex  # noqa: F401

@@ -7,8 +7,11 @@ LaTeX, CSV, JSON, HTML) formats numbers through these helpers.
 * for people: :func:`fmt_human` (``1.83e19``, ``0.125``), :func:`yesno`, :func:`fmt_settings`;
 * for machines: :func:`fmt_full` (17+ significant digits), :func:`exact_str` (the exact
   value where a float is not exact), :func:`float_or_none`, :func:`json_setting`;
-* for LaTeX: :func:`fmt_latex_num` (siunitx ``\\num``), :func:`s_cell` and
-  :func:`table_format` (siunitx ``S`` columns); :func:`sci_parts` underlies them all.
+* for LaTeX: :func:`num_text` is the one number style of papers (fixed-point between 1e-3
+  and 1e4, scientific outside, exact integers as integers), used by :func:`num_latex`
+  (``\\num`` in running text), :func:`restyle_number` (a number written in a note),
+  :func:`s_cell` and :func:`table_format` (siunitx ``S`` columns); :func:`fmt_latex_num`
+  is the older ``\\num`` form; :func:`sci_parts` underlies them all.
 
 Like ``sympy/printing/precedence.py``, a helper module the printers share and that imports
 no printer (this breaks the old ``table`` <-> ``latex_table`` import cycle). It imports
@@ -218,25 +221,81 @@ def json_setting(v):
         return str(v)
 
 
-# ---------------------------------------------------------------------------- LaTeX number cells
-def s_cell(x) -> str:
-    """A number for an ``S`` column: exact integers below 1000 as they are, everything
-    else as ``m.mmeE`` (3 significant digits; the columns print no ``x10^0``); text
-    cells are braced."""
+# ---------------------------------------------------------------------------- the number style of papers
+FIXED_EXP = (-3, 3)                   # fixed-point for decimal exponents -3..3 (1e-3 <= |x| < 1e4)
+INT_MAX = 10 ** 6                     # exact integers below this print as integers
+
+
+def num_text(x, digits: int = 3) -> str | None:
+    """The one number style of LaTeX output (table cells and notes alike), as siunitx input:
+    an exact integer below :data:`INT_MAX` as itself (``32``); any other number to ``digits``
+    significant digits, fixed-point when ``1e-3 <= |x| < 1e4`` (``0.0248``, ``-5.44``) and
+    scientific outside (``3.26e7``, ``9.64e-7``); zero as ``0`` (never ``-0.0``). None for a
+    missing value; ``nan``/``inf``/``-inf`` for the non-finite ones."""
     x = as_number(x)
     if x is None:
-        return "{--}"
-    if isinstance(x, int) and abs(x) < 1000:
+        return None
+    if isinstance(x, int) and abs(x) < INT_MAX:
         return str(x)
     x = mpmath.mpf(x)
     if mpmath.isnan(x):
-        return "{n/a}"
+        return "nan"
     if mpmath.isinf(x):
-        return "{$\\infty$}" if x > 0 else "{$-\\infty$}"
+        return "inf" if x > 0 else "-inf"
     if x == 0:
         return "0"
-    sign, mant, e = _sci(x, 3)
+    sign, mant, e = _sci(x, digits)
+    if FIXED_EXP[0] <= e <= FIXED_EXP[1]:        # 1e-3 <= |x| < 1e4 after rounding
+        digs = mant.replace(".", "")
+        if e >= 0:
+            whole, frac = digs[:e + 1].ljust(e + 1, "0"), digs[e + 1:]
+        else:
+            whole, frac = "0", "0" * (-e - 1) + digs
+        return sign + whole + ("." + frac if frac else "")
     return f"{sign}{mant}e{e}"
+
+
+def num_latex(x, digits: int = 3) -> str:
+    """:func:`num_text` for running text: ``\\num{3.26e7}`` (true minus, ``x 10^7``),
+    ``--`` for a missing value, ``$\\infty$`` for infinity."""
+    t = num_text(x, digits)
+    if t is None:
+        return "--"
+    if t in ("nan", "inf", "-inf"):
+        return {"nan": "n/a", "inf": "$\\infty$", "-inf": "$-\\infty$"}[t]
+    return "\\num{" + t + "}"
+
+
+_NUMBER = re.compile(r"^([-+]?)(\d+(?:\.\d*)?|\.\d+)(?:[eE]([-+]?\d+))?$")
+
+
+def restyle_number(token: str) -> str:
+    """A number written in text (``3.26e+7``, ``-5.435``, ``4.11e-06``, ``0.000158``) in
+    the style of :func:`num_text`, keeping its significant digits (at most 6): ``3.26e7``,
+    ``-5.435``, ``4.11e-6``, ``1.58e-4``. Integers written without a point or exponent stay."""
+    m = _NUMBER.match(token)
+    if not m:
+        return token
+    sign, body, exp = m.groups()
+    if exp is None and "." not in body:
+        return ("-" if sign == "-" else "") + str(int(body))
+    sig = len(body.replace(".", "").lstrip("0")) or 1
+    text = num_text(mpmath.mpf(token), max(1, min(sig, 6)))
+    return "0" if text in ("-0", "0") else text
+
+
+# ---------------------------------------------------------------------------- LaTeX number cells
+def s_cell(x) -> str:
+    """A number for an ``S`` column in the style of :func:`num_text`; text cells
+    (missing, not finite) are braced."""
+    t = num_text(x)
+    if t is None:
+        return "{--}"
+    if t == "nan":
+        return "{n/a}"
+    if t in ("inf", "-inf"):
+        return "{$\\infty$}" if t == "inf" else "{$-\\infty$}"
+    return t
 
 
 def table_format(cells: list[str]) -> str:

@@ -1,22 +1,123 @@
-"""Plots for reports, written as PNG and PDF.
+"""Plots for reports, written as PNG and PDF, sized and styled for a paper.
 
 Every plot names both axes (with the symbol or unit). File names use hyphens
 (``deora2023-dm1-losses``, ``tarzanagh2023-fig1a``), as do the reproductions' names.
 Every function takes ``path`` either without a suffix (``out/fig1``) or ending in ``.png``
-or ``.pdf``; both ``out/fig1.png`` and ``out/fig1.pdf`` are written (folders created) and
-their paths returned. Existing files are replaced: callers that write where a user
-pointed (the CLI) check first. matplotlib is used through its object API with the Agg
+or ``.pdf``; both ``out/fig1.png`` and ``out/fig1.pdf`` (vector) are written (folders
+created) and their paths returned. Existing files are replaced: callers that write where a
+user pointed (the CLI) check first. matplotlib is used through its object API with the Agg
 canvas (imported inside the functions; no pyplot state, no display needed).
+
+The look, in one place (:func:`styled`, :data:`PALETTE`, :data:`LINESTYLES`, :data:`MARKERS`):
+
+* width :data:`FIGSIZES` -- ``column`` 3.25 in (one column of a two-column paper) or ``page``
+  6.75 in -- chosen by :func:`paper_style` (``compare --figsize``, ``reproduce --figsize``);
+  fonts at the paper's size for that width (:data:`FONT_PT`), in STIX (Times-like, as most
+  ML venues' text) with mathtext in STIX too;
+* the Okabe-Ito colour-blind-safe palette; line styles and markers cycle with it, so two
+  series never differ by colour alone; every encoding is in a legend (holds/violated is a
+  colour *and* says so);
+* labels are matplotlib mathtext built from the LaTeX of the formula files or of the row
+  (:func:`boundcalc.reports.latex.mathtext_label`), never ASCII stand-ins.
 """
 from __future__ import annotations
 
 from ..paths import user_path
+import contextvars
+import functools
 import math
+import re
+from contextlib import contextmanager
 from pathlib import Path
 
 from ..errors import BoundcalcError
 
 _SUFFIXES = (".png", ".pdf")
+
+# Okabe & Ito (2008), "Color Universal Design": distinguishable with every common colour-vision
+# deficiency; black last
+PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#F0E442")
+# cycled with the palette: solid, dashed, dotted, dash-dot, then long dash and dash-dot-dot
+LINESTYLES = ("-", "--", ":", "-.", (0, (8, 2)), (0, (5, 1.5, 1, 1.5, 1, 1.5)))
+MARKERS = ("o", "s", "^", "D", "v", "P", "X", "<")
+# the colour of a bound by whether it holds, and the words the legend says for it
+HOLDS_COLOURS = {True: "#009E73", False: "#D55E00", None: "#7F7F7F"}
+HOLDS_LABELS = {True: "bound (holds)", False: "bound (violated)", None: "bound (not decided)"}
+MEASURED_COLOUR = "#000000"
+FIGSIZES = {"column": 3.25, "page": 6.75}       # inches: one column / the text width of a paper
+FONT_PT = {"column": 7.5, "page": 9.0}           # body of the figure; a 10-pt paper's captions are 9 pt
+DPI = 300
+
+_SIZE = contextvars.ContextVar("boundcalc_figsize", default="page")
+
+
+def check_figsize(figsize: str) -> None:
+    """A ``--figsize`` the figures know (:data:`FIGSIZES`), or one line saying which are."""
+    if figsize not in FIGSIZES:
+        raise BoundcalcError(f"--figsize must be one of {', '.join(FIGSIZES)}, not {figsize!r}")
+
+
+@contextmanager
+def paper_style(figsize: str = "page"):
+    """Figures drawn inside are ``figsize`` wide (:data:`FIGSIZES`) with fonts to match."""
+    check_figsize(figsize)
+    token = _SIZE.set(figsize)
+    try:
+        yield
+    finally:
+        _SIZE.reset(token)
+
+
+def width() -> float:
+    """The width of a figure drawn now, in inches."""
+    return FIGSIZES[_SIZE.get()]
+
+
+def rc() -> dict:
+    """matplotlib settings of the current size (:func:`paper_style`)."""
+    from cycler import cycler
+    pt = FONT_PT[_SIZE.get()]
+    n = len(LINESTYLES)
+    return {"font.size": pt, "axes.titlesize": pt, "axes.labelsize": pt, "figure.titlesize": pt + 0.5,
+            "legend.fontsize": pt - 0.5, "xtick.labelsize": pt - 0.5, "ytick.labelsize": pt - 0.5,
+            "font.family": "serif", "font.serif": ["STIXGeneral", "DejaVu Serif"], "mathtext.fontset": "stix",
+            "axes.prop_cycle": cycler(color=list(PALETTE[:n])) + cycler(linestyle=list(LINESTYLES[:n])),
+            "lines.linewidth": 1.0 if _SIZE.get() == "column" else 1.2,
+            "lines.markersize": 3.5 if _SIZE.get() == "column" else 5.0,
+            "axes.linewidth": 0.6, "grid.linewidth": 0.4, "legend.frameon": False,
+            "pdf.fonttype": 42, "axes.unicode_minus": True, "errorbar.capsize": 2}
+
+
+def styled(fn):
+    """Run a plotting function under :func:`rc` (fonts, palette, line styles of the size);
+    it then also takes ``figsize=`` (``column`` or ``page``, as :func:`paper_style`)."""
+    @functools.wraps(fn)
+    def run(*args, figsize: str | None = None, **kwargs):
+        import matplotlib as mpl
+        if figsize is not None:
+            with paper_style(figsize), mpl.rc_context(rc()):
+                return fn(*args, **kwargs)
+        with mpl.rc_context(rc()):
+            return fn(*args, **kwargs)
+    return run
+
+
+def series_style(i: int) -> dict:
+    """The i-th series' colour, line style and marker (cycled together)."""
+    return {"color": PALETTE[i % len(PALETTE)], "ls": LINESTYLES[i % len(LINESTYLES)],
+            "marker": MARKERS[i % len(MARKERS)]}
+
+
+def mathtext_ok(s: str) -> bool:
+    """Whether matplotlib's mathtext parses ``s`` (a label with ``$...$``)."""
+    if "$" not in s.replace(r"\$", ""):
+        return True
+    from matplotlib.mathtext import MathTextParser
+    try:
+        MathTextParser("path").parse(s)
+        return True
+    except ValueError:
+        return False
 
 
 def targets(path) -> list[Path]:
@@ -30,28 +131,37 @@ def targets(path) -> list[Path]:
     return [p.with_name(p.name + s) for s in _SUFFIXES]
 
 
-def _figure(w=6.4, h=4.2):
+def figure(height: float | None = None, *, ratio: float = 0.65):
+    """A new figure of the current width (:func:`paper_style`), ``height`` inches tall
+    (default ``ratio`` times the width)."""
     from matplotlib.figure import Figure
-    return Figure(figsize=(w, h), layout="constrained")
+    w = width()
+    return Figure(figsize=(w, height if height is not None else w * ratio), layout="constrained")
 
 
-def _save(fig, path) -> list[Path]:
+def save(fig, path) -> list[Path]:
+    """Write ``fig`` as PNG and (vector) PDF beside it; the two paths."""
     outs = targets(path)
     outs[0].parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(outs[0], dpi=150)
+    fig.savefig(outs[0], dpi=DPI)
     fig.savefig(outs[1], metadata={"CreationDate": None})
     return outs
 
 
+
+@styled
 def scaling(series: dict, path, *, title: str, xlabel: str, ylabel: str) -> list[Path]:
     """Log-log plot of several series ``name -> dict(x, y, yerr=None, fit=None)``; a fit
     (from :func:`boundcalc.reports.fit.loglog_slope`) is drawn as a line and its slope
-    with its interval is written in the legend.  Optional ``color`` and ``marker`` (an open
-    marker with ``open=True``) pair series that belong together, e.g. ours and the paper's."""
+    with its interval is written in the legend. Each series gets its own colour, marker and
+    line style (:func:`series_style`); optional ``color`` and ``marker`` (an open marker
+    with ``open=True``) pair series that belong together, e.g. ours and the paper's. Names,
+    title and axis labels may hold mathtext (``$\\epsilon_{\\mathrm{lin}}$``)."""
     import numpy as np
     if not series:
         raise BoundcalcError("scaling plot: no series to plot")
-    fig = _figure(7.2, 4.2 + 0.25 * len(series))     # room for the legend under the axes
+    w = width()
+    fig = figure(w * 0.62 + (0.17 if w < 4 else 0.16) * len(series) + 0.3)   # room for the legend below
     ax = fig.add_subplot()
     xs_all = set()
     for i, (name, s) in enumerate(series.items()):
@@ -64,31 +174,33 @@ def scaling(series: dict, path, *, title: str, xlabel: str, ylabel: str) -> list
         if np.any(x <= 0) or np.any(y <= 0):
             raise BoundcalcError(f"scaling plot: series {name!r} has values <= 0 (log-log axes)")
         xs_all.update(x.tolist())
-        colour = s.get("color", f"C{i % 10}")
-        style = dict(marker=s.get("marker", "o"), ls="none", color=colour,
-                     mfc="none" if s.get("open") else colour, ms=8 if s.get("open") else 6)
-        yerr = s.get("yerr")
+        st = series_style(i)
+        colour = s.get("color", st["color"])
+        marker = s.get("marker", st["marker"])
         fit = s.get("fit")
+        style = dict(marker=marker, color=colour, mfc="none" if s.get("open") else colour,
+                     ls="none" if fit else st["ls"])
+        yerr = s.get("yerr")
         label = str(name)
         if fit:
             from .fit import describe
-            label += f" ({describe(fit)})"
+            label += " (" + re.sub(r"(?<![\w$])-(?=\d)", "\N{MINUS SIGN}", describe(fit)) + ")"   # a true minus
         if yerr is not None:
-            ax.errorbar(x, y, yerr=np.asarray(yerr, dtype=float), capsize=3, label=label, **style)
+            ax.errorbar(x, y, yerr=np.asarray(yerr, dtype=float), label=label, **style)
         else:
             ax.plot(x, y, label=label, **style)
         if fit:
             xx = np.geomspace(x.min(), x.max(), 50)
-            ax.plot(xx, np.exp(fit["intercept"]) * xx ** fit["slope"], "-", color=colour, lw=1)
+            ax.plot(xx, np.exp(fit["intercept"]) * xx ** fit["slope"], color=colour, ls=st["ls"], lw=0.9)
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_title(title)
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
-    ax.grid(True, which="both", alpha=0.3)
+    ax.grid(True, which="major", alpha=0.3)
     _ticks_at(ax, xs_all)
-    ax.legend(fontsize="small", loc="upper center", bbox_to_anchor=(0.5, -0.16))   # never over the data
-    return _save(fig, path)
+    fig.legend(*ax.get_legend_handles_labels(), loc="outside lower center", ncols=1)   # never over the data
+    return save(fig, path)
 
 
 def _ticks_at(ax, xs) -> None:
@@ -102,66 +214,161 @@ def _ticks_at(ax, xs) -> None:
     ax.xaxis.set_minor_formatter(NullFormatter())
 
 
-def bound_vs_measured(table, path) -> list[Path]:
-    """Horizontal bars (log scale) of each row's bound beside its measured value.
+# ---------------------------------------------------------------------------- bound vs measured
+# The panels of a comparison figure, one per kind of quantity, each with its own axis; a row's
+# kind is read from its words (:func:`quantity_group`), in this order of precedence
+GROUPS = ("losses", "norms and margins", "head counts", "step sizes", "other quantities")
+_GROUP_WORDS = (("head counts", ("heads", "head count", "number of heads")),
+                ("step sizes", ("step size", "learning rate")),
+                ("norms and margins", ("||", "norm", "margin", "radius", "distance")),
+                ("losses", ("loss", "gap", "error", "risk")))
 
-    The axis is drawn in powers of ten computed with mpmath, so a bound of 1e400 is drawn
-    at its true place, not clipped to the double range. Rows without a positive bound and
-    a positive measured value are listed under the plot as not plotted."""
+
+def quantity_group(row) -> str:
+    """The panel of a comparison row (:data:`GROUPS`): a head count, a step size, a norm or
+    margin (``||...||``, norm, margin, radius, distance), a loss (loss, gap, error, risk),
+    else another quantity. Checked in that order: "first-phase error ||p||" is a norm."""
+    q = row.quantity.lower()
+    for group, words in _GROUP_WORDS:
+        if any(w in q for w in words):
+            return group
+    return "other quantities"
+
+
+# LaTeX that mathtext reads only in another spelling: a font command's unbraced argument
+# (\mathcal L -> \mathcal{L}; mathtext refuses \widehat{\mathcal L})
+_MATHTEXT_REWRITE = ((re.compile(r"\\(mathcal|mathbb|mathrm|mathbf|mathit|mathsf|boldsymbol)\s*([A-Za-z0-9])"),
+                      r"\\\1{\2}"),)
+
+
+def to_mathtext(s: str) -> str:
+    """A label with LaTeX math in the spelling matplotlib's mathtext reads."""
+    for pat, rep in _MATHTEXT_REWRITE:
+        s = pat.sub(rep, s)
+    return s
+
+
+def _label(row) -> str:
+    """The row's quantity as mathtext; its plain words if that does not parse."""
+    from .latex import mathtext_label
+    s = to_mathtext(mathtext_label(row))
+    return s if mathtext_ok(s) else row.quantity.replace("$", r"\$")
+
+
+def num(x, integer: bool = False) -> str:
+    """A plotted value as mathtext: 3 digits (``fmt_human``), a power of ten written as one
+    (``3.26e7`` -> 3.26×10⁷), an integral head count below 10⁵ as an integer (``32``)."""
     import mpmath
-    from matplotlib.ticker import FuncFormatter, MaxNLocator
 
-    from .table import fmt_human
-    plot, skipped = [], []
+    from .numfmt import fmt_human
+    v = mpmath.mpf(x)
+    if integer and mpmath.isint(v) and abs(v) < 10 ** 5:
+        return str(int(v))
+    text = fmt_human(x)
+    m = re.fullmatch(r"(-?[\d.]+)e([+-]?\d+)", text)
+    if m:
+        return f"${m.group(1)}{{\\times}}10^{{{int(m.group(2))}}}$"
+    return text.replace("-", "\N{MINUS SIGN}")
+
+
+@styled
+def bound_vs_measured(table, path) -> list[Path]:
+    """Each row's bound beside its measured value, one panel per kind of quantity
+    (:func:`quantity_group`: losses, norms and margins, head counts, step sizes, others),
+    each panel with its own log axis. A bound is a diamond coloured by whether it holds
+    (green holds, vermillion violated, grey not decided), the measured value a black dot;
+    one legend says all of it. ``figsize=``: ``column`` or ``page`` (:func:`paper_style`).
+
+    Positions are powers of ten computed with mpmath, so a bound of 1e400 is drawn at its
+    true place, not clipped to the double range. Rows without a positive bound and a
+    positive measured value are listed under the plot as not plotted."""
+    import textwrap
+
+    import mpmath
+    from matplotlib.lines import Line2D
+    from matplotlib.ticker import FuncFormatter, MaxNLocator
+    from matplotlib.transforms import blended_transform_factory
+    groups: dict = {g: [] for g in GROUPS}
+    skipped = []
     for r in table.rows:
         if r.bound is None or r.measured is None:
             continue
         b, m = mpmath.mpf(r.bound), mpmath.mpf(r.measured)
         if mpmath.isfinite(b) and mpmath.isfinite(m) and b > 0 and m > 0:
-            plot.append((r, float(mpmath.log10(b)), float(mpmath.log10(m)), b, m))
+            groups[quantity_group(r)].append((r, float(mpmath.log10(b)), float(mpmath.log10(m)), b, m))
         else:
-            skipped.append(r.quantity)
-    if not plot:
+            skipped.append(r)
+    panels = [(g, rows) for g, rows in groups.items() if rows]
+    if not panels:
         raise BoundcalcError(f"bound-vs-measured plot of {table.paper}: no row has a positive bound "
                              "and a positive measured value")
-    lo = math.floor(min(min(lb, lm) for _, lb, lm, _, _ in plot)) - 1
-    hi = math.ceil(max(max(lb, lm) for _, lb, lm, _, _ in plot))
-    import textwrap
-    n = len(plot)
-    longest = max(len(p[0].quantity) for p in plot)
-    fig = _figure(min(6.0 + 0.075 * longest, 16.0), 1.8 + 0.55 * n)
-    ax = fig.add_subplot()
-    for i, (r, lb, lm, b, m) in enumerate(plot):
-        y = n - 1 - i
-        colour = {True: "tab:green", False: "tab:red", None: "tab:blue"}[r.holds]
-        ax.barh(y + 0.2, lb - lo, left=lo, height=0.38, color=colour, label="bound" if i == 0 else None)
-        ax.barh(y - 0.2, lm - lo, left=lo, height=0.38, color="0.55", label="measured" if i == 0 else None)
-        ax.text(lb, y + 0.2, " " + fmt_human(b), va="center", fontsize="x-small")
-        ax.text(lm, y - 0.2, " " + fmt_human(m), va="center", fontsize="x-small")
-    ax.set_xlim(lo, hi + 1 + 0.25 * (hi - lo))          # room for the value labels
-    ax.xaxis.set_major_locator(MaxNLocator(integer=True, nbins=8))
-    ax.xaxis.set_major_formatter(FuncFormatter(lambda t, _: f"$10^{{{int(round(t))}}}$"))
-    ax.set_yticks(range(n), [p[0].quantity for p in reversed(plot)], fontsize="small")
-    ax.set_ylabel("quantity (bound above, measured below)", fontsize="small")
-    xlabel = "value (log scale)\nbound: green = holds, red = violated, blue = not decided"
-    if skipped:
-        xlabel += "\n" + textwrap.fill("not plotted (no positive bound/measured value): " + "; ".join(skipped), 90)
-    ax.set_xlabel(xlabel, fontsize="small")
-    ax.set_title(textwrap.fill(f"{table.paper}: {table.title} (seed {table.seed})", 70), fontsize="medium")
-    ax.legend(fontsize="small", loc="lower right")
-    return _save(fig, path)
+    w = width()
+    row_h = 0.36 if w < 4 else 0.32
+    heights = [0.5 + row_h * len(rows) for _, rows in panels]
+    fig = figure(sum(heights) + 0.9 + (0.25 if skipped else 0))
+    axes = fig.subplots(len(panels), 1, height_ratios=heights, squeeze=False)[:, 0]
+    seen: set = set()
+    wrap = 52 if w < 4 else 110
+    for ax, (group, rows) in zip(axes, panels):
+        lo = math.floor(min(min(lb, lm) for _, lb, lm, _, _ in rows))
+        hi = math.ceil(max(max(lb, lm) for _, lb, lm, _, _ in rows))
+        if hi - lo < 1:
+            hi = lo + 1
+        span = hi - lo
+        n = len(rows)
+        label_at = blended_transform_factory(ax.transAxes, ax.transData)
+        integer = group == "head counts"
+        for i, (r, lb, lm, b, m) in enumerate(rows):
+            y = n - 1 - i
+            colour = HOLDS_COLOURS[r.holds]
+            seen.add(r.holds)
+            yy = y - 0.12
+            ax.plot([lb, lm], [yy, yy], color="0.75", lw=0.6, ls="-", zorder=1)
+            ax.plot([lb], [yy], marker="D", color=colour, ls="none", zorder=3)
+            ax.plot([lm], [yy], marker="o", color=MEASURED_COLOUR, mfc="none", ls="none", zorder=4)
+            # the values beside their markers, outwards: the larger to the right, the smaller to
+            # the left (the bound to the right when they are equal), never over the label above
+            right = lb >= lm
+            for x_, v_, c_, r_ in ((lb, b, colour, right), (lm, m, MEASURED_COLOUR, not right)):
+                ax.annotate(num(v_, integer), (x_, yy), xytext=(5 if r_ else -5, 0),
+                            textcoords="offset points", ha="left" if r_ else "right", va="center",
+                            fontsize="x-small", color=c_)
+            ax.text(0.005, y + 0.5, textwrap.shorten(_label(r), 400), transform=label_at, ha="left",
+                    va="top", fontsize="small")
+        ax.set_ylim(-0.65, n - 0.45)
+        ax.set_yticks([])
+        ax.set_xlim(lo - 0.2 * span, hi + 0.2 * span)          # room for the values beside the markers
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True, nbins=6 if w < 4 else 10))
+        ax.xaxis.set_major_formatter(FuncFormatter(lambda t, _: f"$10^{{{int(round(t))}}}$"))
+        ax.grid(True, axis="x", alpha=0.3)
+        ax.set_ylabel(group, fontweight="bold")
+        ax.set_xlabel("bound and measured value (log scale)", fontsize="small")
+    handles = [Line2D([], [], marker="D", color=HOLDS_COLOURS[h], ls="none", label=HOLDS_LABELS[h])
+               for h in (True, False, None) if h in seen]
+    handles.append(Line2D([], [], marker="o", color=MEASURED_COLOUR, mfc="none", ls="none", label="measured"))
+    fig.legend(handles=handles, loc="outside lower center", ncols=len(handles) if w > 4 else 2)
+    if skipped:                       # one line each: a mathtext label is not cut by wrapping
+        axes[-1].set_xlabel(axes[-1].get_xlabel() + "\n\nnot plotted (no positive bound and measured value):\n"
+                            + "\n".join(_label(r) for r in skipped), fontsize="small")
+    fig.suptitle(textwrap.fill(f"{table.paper}: {table.title} (seed {table.seed})", wrap))
+    return save(fig, path)
 
 
+@styled
 def trajectories(paths: dict, directions: dict, path, *, title: str, xlabel: str = "first coordinate",
                  ylabel: str = "second coordinate") -> list[Path]:
     """2-D trajectories (``name -> array (steps, 2)``) with a start marker, beside
     directions (``name -> array (2,)``, e.g. SVM solutions) drawn as rays from the origin
-    scaled to the extent of the trajectories. Name the axes (``xlabel="$p_1$ (first
-    coordinate of p)"``)."""
+    scaled to the extent of the trajectories. Trajectories take the palette's colours with
+    solid lines; each direction is black or grey with its own dash pattern and end marker,
+    so directions are told apart in print and in the legend; they are drawn above the
+    paths (which are wide and translucent) since a path often runs along one. Name the axes
+    (``xlabel="$p_1$ (first coordinate of p)"``); names may hold mathtext."""
     import numpy as np
     if not paths:
         raise BoundcalcError("trajectory plot: no trajectories")
-    fig = _figure(5.5, 5.0)
+    w = width()
+    fig = figure(w * (0.9 if w < 4 else 0.7) + 0.09 * (len(paths) + len(directions) + 2))
     ax = fig.add_subplot()
     extent = 0.0
     for i, (name, p) in enumerate(paths.items()):
@@ -172,22 +379,32 @@ def trajectories(paths: dict, directions: dict, path, *, title: str, xlabel: str
         if not np.all(np.isfinite(a)):
             raise BoundcalcError(f"trajectory plot: {name!r} has non-finite points")
         extent = max(extent, float(np.abs(a).max()))
-        ax.plot(a[:, 0], a[:, 1], "-", color=f"C{i % 10}", lw=1.2, label=str(name))
-        ax.plot(a[0, 0], a[0, 1], "o", color=f"C{i % 10}", ms=4)
-        ax.plot(a[-1, 0], a[-1, 1], ">", color=f"C{i % 10}", ms=5)
+        colour = PALETTE[i % len(PALETTE)]
+        ax.plot(a[:, 0], a[:, 1], "-", color=colour, lw=2.2, alpha=0.55, label=str(name), zorder=2)
+        ax.plot(a[0, 0], a[0, 1], "o", color=colour, mfc="none", zorder=2)
+        ax.plot(a[-1, 0], a[-1, 1], ">", color=colour, zorder=2)
     extent = extent or 1.0
+    dash = ("--", ":", "-.", (0, (8, 2)), (0, (5, 1.5, 1, 1.5, 1, 1.5)))
+    greys = ("0.0", "0.45", "0.0", "0.45", "0.0")
+    ends = ("s", "^", "D", "v", "P")
     for j, (name, d) in enumerate(directions.items()):
         v = np.asarray(d, dtype=float).reshape(-1)
         if v.shape != (2,) or not np.all(np.isfinite(v)) or not np.any(v):
             raise BoundcalcError(f"trajectory plot: direction {name!r} must be a non-zero 2-vector")
         v = v / np.linalg.norm(v) * extent * 1.1
-        ax.plot([0, v[0]], [0, v[1]], "--", color="k", lw=1, alpha=0.5 + 0.5 / (j + 1),
-                label=f"{name} (direction)")
-    ax.axhline(0, color="0.85", lw=0.8, zorder=0)
-    ax.axvline(0, color="0.85", lw=0.8, zorder=0)
+        k = j % len(dash)
+        ax.plot([0, v[0]], [0, v[1]], ls=dash[k], color=greys[k], lw=1.0, marker=ends[k], markevery=[1],
+                label=f"{name} (direction)", zorder=3)         # above the paths that run along it
+    ax.axhline(0, color="0.85", lw=0.6, zorder=0)
+    ax.axvline(0, color="0.85", lw=0.6, zorder=0)
     ax.set_aspect("equal", adjustable="datalim")
     ax.set_title(title)
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
-    ax.legend(fontsize="small")
-    return _save(fig, path)
+    from matplotlib.lines import Line2D
+    handles, labels = ax.get_legend_handles_labels()
+    handles += [Line2D([], [], marker="o", color="0.3", mfc="none", ls="none"),
+                Line2D([], [], marker=">", color="0.3", ls="none")]
+    labels += ["start", "last step"]
+    fig.legend(handles, labels, loc="outside lower center", ncols=2)
+    return save(fig, path)

@@ -222,9 +222,8 @@ def _md_display(tex: str) -> list[str]:
 def sheet_latex(key: str, formulas_path=None) -> str:
     p = _paper(key, formulas_path)
     fs = _formulas(p, formulas_path)
-    ck = p.refs.get("cite_key", "") or key
-    out = ["\\raggedright\\emergencystretch=3em",
-           f"\\noindent {latex_escape(p.authors)}~\\cite{{{ck}}}.\\par"]
+    # the reference in full, not a \\cite: the sheet compiles in one pdflatex pass
+    out = ["\\raggedright\\emergencystretch=3em", f"\\noindent {_bibitem_latex(p)}\\par"]
     if p.text:
         out.append(f"\\noindent Numbering: {_t(p.text)}.\\par")
     if p.reference:
@@ -236,15 +235,16 @@ def sheet_latex(key: str, formulas_path=None) -> str:
                f"{len(p.symbols)} symbols, {len(fs)} formulas. Status: \\emph{{as printed}} in the paper, "
                "\\emph{corrected} (the printed version is wrong) or \\emph{derived} by us; "
                "``ours'' is the expression boundcalc evaluates, references inlined.\\par")
-    out += ["\\subsection*{Symbols}", "\\begingroup\\small\\setlength{\\tabcolsep}{3pt}",
-            "\\begin{xltabular}{\\linewidth}{@{}l>{\\raggedright\\arraybackslash}X"
-            ">{\\raggedright\\arraybackslash}p{0.2\\linewidth}l@{}}",
-            "\\toprule Symbol & Meaning & Domain & Default \\\\ \\midrule \\endhead"]
+    # the symbols as a list, not a table: it breaks across pages and columns (a longtable
+    # cannot sit in a two-column document) and needs no second pass to settle widths
+    out += ["\\subsection*{Symbols}", "\\begingroup\\small"]
     for s in p.symbols.values():
         role = "" if s.role == "input" else f" \\emph{{({latex_escape(s.role)})}}"
-        out.append(f"${s.latex or latex_escape(s.name)}$ & {_t(s.description)}{role} & "
-                   f"{_t(_domain(s))} & {latex_escape(_default(s))} \\\\")
-    out += ["\\bottomrule", "\\end{xltabular}", "\\endgroup", "\\subsection*{Formulas}"]
+        default = _default(s)
+        out.append(f"\\par\\noindent\\hangindent=1.5em ${s.latex or latex_escape(s.name)}$ "
+                   f"(\\texttt{{{latex_escape(s.name)}}}): {_t(s.description)}{role}. "
+                   f"Domain: {_t(_domain(s))}" + (f"; default {latex_escape(default)}" if default else "") + ".")
+    out += ["\\par\\endgroup", "\\subsection*{Formulas}"]
     for f in fs:
         out.append(f"\\subsubsection*{{\\texttt{{{latex_escape(f.id)}}}: {_t(f.name)}}}")
         out.append(f"\\noindent\\textbf{{{latex_escape(f.kind.capitalize())}}}; source: "
@@ -263,7 +263,7 @@ def sheet_latex(key: str, formulas_path=None) -> str:
             out.append(f"\\noindent Note: {_t(f.note)}\\par")
     body = "\n".join(out)
     title = f"Formula sheet: {latex_escape(p.title)}"
-    return document(body, title=title, bibitems=[(ck, _bibitem_latex(p))])
+    return document(body, title=title)
 
 
 def sheet_markdown(key: str, formulas_path=None) -> str:

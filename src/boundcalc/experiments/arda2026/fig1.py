@@ -14,8 +14,10 @@ from .timing import estimate_seconds, estimate_wall_seconds
 FULL: dict[str, Any] = {"widths": "8,16,32,64,128,256", "d": 8, "T": 16, "n": 5000, "R": 16, "pool": 8192, "nu": "3,3,3",
         "rho": "3,3,3", "tau": 4000, "eta": "paper", "weights": "uniform", "teacher": "paper", "seeds": 10}
 REDUCED = {"widths": "8,16,32,64,128", "n": 1000, "pool": 4096, "tau": 1000, "seeds": 4}
-SHORT = {"eps_lin_sup": "eps_lin sup (Lemma 3)", "eps_lin_mean": "eps_lin mean (authors' code)",
-         "eps_app_sup": "eps_app sup (Lemma 5)", "min_train_loss": "min train loss (Thm. 1)"}
+# the figure's series, in the formula file's notation (arda2026.toml: \varepsilon_{\mathrm{lin}}, ...)
+SHORT = {"eps_lin_sup": r"$\varepsilon_{\mathrm{lin}}$ sup (Lemma 3)",
+         "eps_lin_mean": r"$\varepsilon_{\mathrm{lin}}$ mean (authors' code)",
+         "eps_app_sup": r"$\varepsilon_{\mathrm{app}}$ sup (Lemma 5)", "min_train_loss": "min train loss (Thm. 1)"}
 
 
 PRECISION_METRICS = (("final_loss", "final training loss"), ("min_train_loss", "min training loss (Thm. 1)"),
@@ -129,5 +131,5 @@ def _plot_fig1(out: dict, plot_dir) -> list[str]:
     teacher = out["settings"].get("teacher", "paper")
     stem = "arda2026-fig1" if teacher == "paper" else "arda2026-fig1-authors-code-teacher"
     return [str(p) for p in plots.scaling(series, plot_dir / stem,
-                                          title="Arda et al. (2026), Fig. 1 (predicted slope -1/2)",
-                                          xlabel="width m", ylabel="error / loss")]
+                                          title="Arda et al. (2026), Fig. 1 (predicted slope $-1/2$)",
+                                          xlabel="width $m$", ylabel="error / loss")]

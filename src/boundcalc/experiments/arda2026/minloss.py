@@ -144,10 +144,12 @@ def _plot_minloss(results: list[dict], plot_dir) -> list[str]:
             continue
         law = {"mean": r["min_loss_mean"], "intervals": r["min_loss_intervals"]}
         s = r["settings"]
-        short = f"tau = {s['tau']}, eta = {eta_text(s)}"        # from the settings it ran with
+        # from the settings it ran with, in the paper's symbols
+        eta = eta_text(s).replace("/sqrt(tau)", r"/\sqrt{\tau}")
+        short = f"$\\tau = {s['tau']}$, $\\eta = {eta}$"
         if r["widths"] != results[0]["widths"]:
             short += f", widths {r['widths'][0]}-{r['widths'][-1]}"
         series[short] = {"x": r["widths"], "y": r["min_loss_mean"], "yerr": _yerr(law), "fit": r["fit"]}
     return [str(p) for p in plots.scaling(series, plot_dir / "arda2026-minloss",
                                           title="Arda et al. (2026): min training loss vs width",
-                                          xlabel="width m", ylabel="min_(s<tau) training loss")]
+                                          xlabel="width $m$", ylabel=r"$\min_{s<\tau}$ training loss")]

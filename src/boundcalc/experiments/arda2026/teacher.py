@@ -84,11 +84,11 @@ def _plot_teacher(laws_by_teacher: dict, widths, plot_dir) -> list[str]:
     from ...reports import plots
     series = {}
     for t, laws in laws_by_teacher.items():
-        for key, short in (("eps_app_sup", "eps_app"), ("min_train_loss", "min loss")):
+        for key, short in (("eps_app_sup", r"$\varepsilon_{\mathrm{app}}$"), ("min_train_loss", "min loss")):
             law = laws[key]
             if law["fit"] is not None:
                 series[f"{short}, {t}"] = {"x": widths, "y": law["mean"], "yerr": _yerr(law), "fit": law["fit"]}
     Path(plot_dir).mkdir(parents=True, exist_ok=True)
     return [str(x) for x in plots.scaling(series, Path(plot_dir) / "arda2026-teacher",
                                           title="Arda et al. (2026): paper's teacher vs authors' code's",
-                                          xlabel="width m", ylabel="error / loss")]
+                                          xlabel="width $m$", ylabel="error / loss")]

@@ -50,7 +50,7 @@ def compare(*, seed: int = 0, jobs: int = 1, cache_dir=None, **settings):
                                 f"H >= {b['H_prop2']}, used H = {H}" if b["H_prop2"]
                                 else f"gamma_* = {mpmath.nstr(gs.mpf, 4)} <= 0: Prop. 2 asserts no positive margin"),
                     constant=_const(gs),
-                    note="measured: max over ||theta*|| = sqrt 2 of min_i y_i <grad Phi~(X_i; theta^(1)), theta*> "
+                    note="measured: max over ||theta*|| = sqrt 2 of min_i y_i ⟨∇Phi~(X_i; theta^(1)), theta*⟩ "
                          "on the n second-phase samples (hard-margin SVM on the NTK Gram); the paper claims "
                          "gamma_NTK >= gamma_*/2 with probability 1 - delta over the alphas. "
                          "gamma_* itself = " + mpmath.nstr(gs.mpf, 6) + "."))
@@ -68,7 +68,7 @@ def compare(*, seed: int = 0, jobs: int = 1, cache_dir=None, **settings):
     rows.append(Row("margin reached by GD vs gamma_attn(eps)", "Prop. 3, eq. (11)", bound=b["gamma_attn"],
                     measured=m["margin_normalised"], kind="info", formula="deora2023.gamma_attn",
                     constant=_const(b["gamma_attn"]), hypotheses_met=na,
-                    hypotheses=f"Z_mu = Z_nu <= S^2/8 (realised Zbar = {max(m['Z_mu'], m['Z_nu']):.3g})",
+                    hypotheses=f"Z_mu = Z_nu <= S^2/8 (realised Z̄ = {max(m['Z_mu'], m['Z_nu']):.3g})",
                     note=f"eps = {c['eps']}. measured: min_i y_i Phi~(X_i; theta^(K+1)) / ||U~^(K+1)||_F "
                          f"(margin per unit decoder norm; unnormalised min margin {m['margin_min']:.4g}, "
                          f"||U~|| = {m['decoder_norm']:.4g}). gamma_attn is what saturated attention "
@@ -85,11 +85,12 @@ def compare(*, seed: int = 0, jobs: int = 1, cache_dir=None, **settings):
                f"needs eta <= {mpmath.nstr(b['eta_max_cor2'].mpf, 3)}, used eta = {eta}")
         inputs = (f"evaluated with the measured gamma = gamma_NTK = {m['gamma_ntk']:.4g}, "
                   f"B_Phi = {b['B_Phi_used']:.4g} (max(1, measured)), K = {c['K']}, eta = {eta}")
-        rows.append(Row("train loss L^(theta^(K))", "Cor. 2", bound=b["train_loss_cor2"],
+        rows.append(Row("train loss L̂(theta^(K))", "Cor. 2", latex=r"\text{train loss } \widehat L(\tilde\theta^{(K)})", bound=b["train_loss_cor2"],
                         measured=m["train_loss"], formula="deora2023.train_loss_cor2",
                         hypotheses_met=met, hypotheses=hyp, constant=_const(b["train_loss_cor2"]),
                         note=inputs))
-        rows.append(Row("generalization gap L(theta^(K)) - L^(theta^(K))", "Cor. 2",
+        rows.append(Row("generalization gap L(theta^(K)) - L̂(theta^(K))", "Cor. 2",
+                        latex=r"\text{generalization gap } L(\tilde\theta^{(K)}) - \widehat L(\tilde\theta^{(K)})",
                         bound=b["gen_gap_cor2"], measured=m["gap"], formula="deora2023.gen_gap_cor2",
                         hypotheses_met=met, hypotheses=hyp, constant=_const(b["gen_gap_cor2"]),
                         note=f"the bound is on the expected gap; measured: one realisation, test loss on "
@@ -109,7 +110,7 @@ def compare(*, seed: int = 0, jobs: int = 1, cache_dir=None, **settings):
         rows.append(Row("heads: Thm. 1 (explicit, from the proof sketch)", "Sec. 6.1, (18) + Lemma 10",
                         bound=b["H_thm1_sketch"], measured=H, kind="condition",
                         formula="deora2023.heads_thm1_sketch", constant="exact constant",
-                        note="theta_2inf := B_2 + g_0(1/K) (upper bound for the target)"))
+                        note="||theta~||_{2,∞} := B_2 + g_0(1/K) (upper bound for the target)"))
         rows.append(Row("step size: Cor. 2 (required max eta vs eta used)", "Cor. 2",
                         bound=b["eta_max_cor2"], measured=eta, kind="condition", holds=hyp_eta,
                         formula="deora2023.eta_cor2", constant=_const(b["eta_max_cor2"]),
@@ -122,7 +123,7 @@ def compare(*, seed: int = 0, jobs: int = 1, cache_dir=None, **settings):
                     formula="deora2023.heads_prop2", constant="up to absolute constant C (= 1)",
                     holds=(H >= b["H_prop2"]) if b["H_prop2"] is not None else False,
                     note="" if b["H_prop2"] is not None else "gamma_* <= 0: no H satisfies it"))
-    rows.append(Row("noise: Prop. 3 (Zbar <= S^2/8)", "Prop. 3", bound=c["S"] ** 2 / 8,
+    rows.append(Row("noise: Prop. 3 (Z̄ <= S^2/8)", "Prop. 3", bound=c["S"] ** 2 / 8,
                     measured=max(m["Z_mu"], m["Z_nu"]), kind="condition", holds=na,
                     formula="deora2023.noise_prop3", constant="exact constant",
                     note="holds iff measured noise level <= bound"))

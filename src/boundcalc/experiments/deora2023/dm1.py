@@ -12,6 +12,7 @@ from ..settings import as_bool, as_int
 from .bounds import bounds_for
 from .measure import measure, measure_seeds
 from .settings import PAPER, parse_settings
+from ...reports.plots import styled
 
 
 def dm1_point(config: dict) -> dict:
@@ -261,20 +262,22 @@ def _dm1_rows(out: dict, K_eq_n: bool):
     return rows, notes
 
 
+@styled
 def _plot_dm1_bounds(out: dict, plot_dir) -> list[str]:
     """Bound vs measurement across n (log scale), and each Cor. 2 / Prop. 2 hypothesis as
     needed/used (it holds where the curve is <= 1; the n where a log-log fit of it would reach 1
-    is marked when that extrapolation is finite, labelled as extrapolated)."""
+    is marked when that extrapolation is finite, labelled as extrapolated). Two panels one
+    above the other, each with its own legend (the paper's width: reports.plots)."""
     from pathlib import Path
 
-    from matplotlib.figure import Figure
+    from ...reports import plots as rp
 
     plot_dir = Path(plot_dir)
     plot_dir.mkdir(parents=True, exist_ok=True)
     pn = out["per_n"]
     x = np.array([r["n"] for r in pn], dtype=float)
-    fig = Figure(figsize=(12, 5.6), layout="constrained")
-    ax, bx = fig.add_subplot(1, 2, 1), fig.add_subplot(1, 2, 2)
+    fig = rp.figure(rp.width() * (1.75 if rp.width() < 4 else 1.2))
+    ax, bx = fig.add_subplot(2, 1, 1), fig.add_subplot(2, 1, 2)
 
     def ser(key):
         y = [r[key]["mean"] for r in pn]
@@ -284,77 +287,75 @@ def _plot_dm1_bounds(out: dict, plot_dir) -> list[str]:
         hi = [r[key]["high"] - r[key]["mean"] if r[key]["high"] is not None else 0.0 for r in pn]
         return np.array(y), [np.minimum(lo, 0.5 * np.array(y)), hi]
 
-    for key, lab, style, col, mfc in (("train_loss", "train loss (measured)", "o-", "C0", None),
-                                      ("train_loss_cor2", "Cor. 2 train-loss bound (C = 1)", "s--", "C0", None),
-                                      ("test_loss", "test loss (measured; open: it overlies the train loss)",
-                                       "o:", "C1", "none"),
-                                      ("gen_gap_cor2", "Cor. 2 gap bound (C = 1)", "s--", "C2", None)):
+    blue, vermillion, green = rp.PALETTE[0], rp.PALETTE[1], rp.PALETTE[2]
+    for key, lab, marker, ls, col, mfc in (
+            ("train_loss", "train loss (measured)", "o", "-", blue, None),
+            ("train_loss_cor2", "Cor. 2 train-loss bound ($C = 1$)", "s", "--", blue, None),
+            ("test_loss", "test loss (measured; open: it overlies the train loss)", "o", ":", vermillion, "none"),
+            ("gen_gap_cor2", "Cor. 2 gap bound ($C = 1$)", "D", "-.", green, None)):
         s_ = ser(key)
         if s_ is not None:
-            ax.errorbar(x, s_[0], yerr=s_[1], fmt=style, color=col, alpha=1.0 if "o" in style else 0.7,
-                        capsize=3, label=lab, mfc=mfc, ms=9 if mfc else 6)
+            ax.errorbar(x, s_[0], yerr=s_[1], marker=marker, ls=ls, color=col, label=lab, mfc=mfc,
+                        ms=rp.rc()["lines.markersize"] * (1.6 if mfc else 1.0))
     gaps = [abs(r["gap"]["mean"]) for r in pn if r["gap"]["mean"] is not None]
     if len(gaps) == len(x) and all(g > 0 for g in gaps):
-        ax.plot(x, gaps, "^-", color="C2", label="|test - train| (measured)")
+        ax.plot(x, gaps, marker="^", ls=(0, (8, 2)), color=green, label="|test $-$ train| (measured)")
     ax.set_xscale("log")
     ax.set_yscale("log")
-    ax.set_xlabel("second-phase samples n")
+    ax.set_xlabel("second-phase samples $n$")
     ax.set_ylabel("logistic loss (log scale)")
-    ax.set_title("bounds (hypotheses unmet) vs measured\nbars: 95% Student-t over seeds", fontsize="medium")
-    ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize="small", loc="upper center", bbox_to_anchor=(0.5, -0.14))
+    ax.set_title("bounds (hypotheses unmet) vs measured; bars: 95% Student-$t$ over seeds")
+    ax.grid(True, which="major", alpha=0.3)
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.22), ncols=1 if rp.width() < 4 else 2)
     H = float(out["settings"].get("H", 1))
     hyps = []
     missing = []
-    for key, lab in (("H_cor2_log10", "Cor. 2: H needed / H used"), ("H_prop2_log10", "Prop. 2: H needed / H used")):
+    for key, lab in (("H_cor2_log10", "Cor. 2: $H$ needed / $H$ used"),
+                     ("H_prop2_log10", "Prop. 2: $H$ needed / $H$ used")):
         y = [r[key]["mean"] for r in pn]
         if all(v is not None for v in y):
             hyps.append((lab, np.array([10.0 ** v / H for v in y])))
         else:
-            missing.append(lab.split(":")[0] + (": gamma_* <= 0 at some n, no head count suffices"
-                                                if key == "H_prop2_log10" else ": NTK margin <= 0 at some n"))
+            missing.append(lab.split(":")[0] + (r": $\gamma_* \leq 0$ at some $n$, no head count suffices"
+                                                if key == "H_prop2_log10" else r": NTK margin $\leq 0$ at some $n$"))
     eta = float(out["settings"].get("eta", 1.0))
     y = [r["eta_max_cor2"]["mean"] for r in pn]
     if all(v is not None and v > 0 for v in y):
-        hyps.append(("Cor. 2: eta used / eta allowed", np.array([eta / v for v in y])))
+        hyps.append((r"Cor. 2: $\eta$ used / $\eta$ allowed", np.array([eta / v for v in y])))
     for i, (lab, ratio) in enumerate(hyps):
+        st = rp.series_style(i)
         extra = ""
         if len(x) >= 2 and np.all(ratio > 0):
             b, a = np.polyfit(np.log(x), np.log(ratio), 1)
             if b < 0 and ratio[-1] > 1:
                 n_star = math.exp(min(-a / b, 700.0))
                 if n_star <= 1e12:
-                    extra = f"; would hold from n ~ {n_star:.2g} (log-log extrapolation)"
-                    bx.axvline(n_star, color=f"C{i}", ls=":", lw=1)
+                    extra = f"; would hold from $n \\approx$ {rp.num(n_star)} (log-log extrapolation)"
+                    bx.axvline(n_star, color=st["color"], ls=":", lw=0.8)
                 else:
-                    extra = "; not before n > 1e12 (log-log extrapolation)"
+                    extra = "; not before $n > 10^{12}$ (log-log extrapolation)"
             elif ratio[-1] <= 1 and ratio[0] > 1:
                 extra = "; holds within the range"
             elif b >= 0 and ratio[-1] > 1:
-                extra = "; flat or growing in n: more samples alone do not meet it"
-        size = (f"holds from H = {ratio[-1] * H:.2g}" if "H needed" in lab else
-                f"holds for eta <= {eta / ratio[-1]:.2g}")
-        bx.plot(x, ratio, "o-" if i % 2 == 0 else "s--", color=f"C{i}", mfc=None if i % 2 == 0 else "none",
-                ms=6 if i % 2 == 0 else 9,
-                label=f"{lab} = {ratio[-1]:.2g} at n = {x[-1]:g} ({size})" + ("\n" + extra[2:] if extra else ""))
-    bx.axhline(1.0, color="0.3", ls="--", lw=1, label="hypothesis holds below this line")
+                extra = "; flat or growing in $n$: more samples alone do not meet it"
+        size = (f"holds from $H$ = {rp.num(ratio[-1] * H)}" if "needed" in lab else
+                f"holds for $\\eta \\leq$ {rp.num(eta / ratio[-1])}")
+        bx.plot(x, ratio, marker=st["marker"], ls=st["ls"], color=st["color"], mfc=None if i % 2 == 0 else "none",
+                label=f"{lab} = {rp.num(ratio[-1])} at $n$ = {x[-1]:g} ({size})" + ("\n" + extra[2:] if extra else ""))
+    bx.axhline(1.0, color="0.3", ls="--", lw=0.8, label="hypothesis holds below this line")
     for m_ in missing:                    # a hypothesis with no ratio to plot: said in the legend
         bx.plot([], [], " ", label=m_)
     bx.set_xscale("log")
     bx.set_yscale("log")
-    bx.set_xlabel("second-phase samples n")
-    bx.set_ylabel("needed / used (hypothesis holds where <= 1)")
-    bx.set_title("Cor. 2 / Prop. 2 hypotheses at each n")
-    bx.grid(True, which="both", alpha=0.3)
-    bx.legend(fontsize="small", loc="upper center", bbox_to_anchor=(0.5, -0.14))
-    from ...reports.plots import _ticks_at
+    bx.set_xlabel("second-phase samples $n$")
+    bx.set_ylabel("needed / used (holds where $\\leq 1$)")
+    bx.set_title("Cor. 2 / Prop. 2 hypotheses at each $n$")
+    bx.grid(True, which="major", alpha=0.3)
+    bx.legend(loc="upper center", bbox_to_anchor=(0.5, -0.22), ncols=1)
     for a_ in (ax, bx):                   # tick labels at the sizes run (log minor labels overlapped)
-        _ticks_at(a_, set(x.tolist()))
-    fig.suptitle("Deora et al. (2023), DM1: bounds vs measurements across n (log scales)")
-    outs = [plot_dir / "deora2023-dm1-bounds.png", plot_dir / "deora2023-dm1-bounds.pdf"]
-    fig.savefig(outs[0], dpi=150)
-    fig.savefig(outs[1], metadata={"CreationDate": None})
-    return [str(o) for o in outs]
+        rp._ticks_at(a_, set(x.tolist()))
+    fig.suptitle("Deora et al. (2023), DM1: bounds vs measurements across $n$ (log scales)")
+    return [str(o) for o in rp.save(fig, plot_dir / "deora2023-dm1-bounds")]
 
 
 def _plot_dm1(out: dict, plot_dir) -> list[str]:
@@ -375,22 +376,22 @@ def _plot_dm1(out: dict, plot_dir) -> list[str]:
 
     paths: list[str] = []
     loss = {lab: s for lab, key in (("train loss (measured)", "train_loss"), ("test loss (measured)", "test_loss"),
-                                    ("|test - train| gap (measured)", None),
+                                    ("|test $-$ train| gap (measured)", None),
                                     ("Cor. 2 train-loss bound", "train_loss_cor2"),
                                     ("Cor. 2 gap bound", "gen_gap_cor2"))
             if key and (s := series(key)) is not None}
     gaps = [abs(r["gap"]["mean"]) for r in out["per_n"] if r["gap"]["mean"] is not None]
     if len(gaps) == len(x) and all(g > 0 for g in gaps):
-        loss["|test - train| gap (measured)"] = {"x": x, "y": gaps, "yerr": None, "fit": None}
+        loss["|test $-$ train| gap (measured)"] = {"x": x, "y": gaps, "yerr": None, "fit": None}
     paths += [str(p) for p in plots.scaling(loss, plot_dir / "deora2023-dm1-losses",
-                                            title="Deora et al. (2023), DM1: losses vs n",
-                                            xlabel="second-phase samples n", ylabel="logistic loss")]
-    mar = {lab: s for lab, key in (("NTK margin of theta^(1) (measured)", "gamma_ntk"),
-                                   ("margin reached by GD, per unit ||U|| (measured)", "margin_normalised"),
-                                   ("gamma_*/2 (Prop. 2)", "gamma_prop2"),
-                                   ("gamma_attn = S sqrt(T)/sqrt 2", "gamma_attn_limit"))
+                                            title="Deora et al. (2023), DM1: losses vs $n$",
+                                            xlabel="second-phase samples $n$", ylabel="logistic loss")]
+    mar = {lab: s for lab, key in ((r"NTK margin of $\theta^{(1)}$ (measured)", "gamma_ntk"),
+                                   (r"margin reached by GD, per unit $\|\tilde U\|$ (measured)", "margin_normalised"),
+                                   (r"$\gamma_*/2$ (Prop. 2)", "gamma_prop2"),
+                                   (r"$\gamma_{\mathrm{attn}} = S\sqrt{T}/\sqrt{2}$", "gamma_attn_limit"))
            if (s := series(key)) is not None}
     paths += [str(p) for p in plots.scaling(mar, plot_dir / "deora2023-dm1-margins",
-                                            title="Deora et al. (2023), DM1: margins vs n",
-                                            xlabel="second-phase samples n", ylabel="margin")]
+                                            title="Deora et al. (2023), DM1: margins vs $n$",
+                                            xlabel="second-phase samples $n$", ylabel="margin")]
     return paths

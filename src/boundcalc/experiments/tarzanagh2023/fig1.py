@@ -90,12 +90,13 @@ def plot_fig1(out: dict, plot_dir) -> list[str]:
     _require_paths(all("path" in r for p in out["panels"].values() for r in p["runs"]), "tarzanagh2023-fig1")
     plots = []
     for key, panel in out["panels"].items():
-        paths = {f"p(0)=({r['p0'][0]:g},{r['p0'][1]:g})": np.asarray(r["path"]) for r in panel["runs"]}
+        paths = {f"$p(0) = ({r['p0'][0]:g}, {r['p0'][1]:g})$": np.asarray(r["path"])
+                 for r in panel["runs"]}
         dirs = {k: np.asarray(v["p"])[:2] for k, v in panel["directions"].items()}
         written = rp.trajectories(paths, dirs, Path(plot_dir) / f"tarzanagh2023-fig1{key}",
-                                  title=f"Tarzanagh et al. 2023, Fig. 1({key}): GD on p (first 200 steps)",
-                                  xlabel="$p_1$ (first coordinate of p)",
-                                  ylabel="$p_2$ (second coordinate of p)")
+                                  title=f"Tarzanagh et al. 2023, Fig. 1({key}): GD on $p$ (first 200 steps)",
+                                  xlabel="$p_1$ (first coordinate of $p$)",
+                                  ylabel="$p_2$ (second coordinate of $p$)")
         plots += [str(w) for w in written]
     return plots
 

@@ -99,14 +99,15 @@ def plot_fig3(out: dict, plot_dir) -> list[str]:
     _require_paths(all(k in p for p in out["panels"].values() for k in ("path_p", "path_v", "v_mm")),
                    "tarzanagh2023-fig3")
     plots = []
+    # labels in the formula file's notation (tarzanagh2023.toml: \|p^{mm}\|, \|v^{mm}\|)
     for key, panel in out["panels"].items():
-        dirs = {"p^mm": np.asarray(panel["p_mm"])}
+        dirs = {"$p^{mm}$": np.asarray(panel["p_mm"])}
         if key == "b":
-            dirs["p^relax"] = np.asarray(panel["p_relax"])
-        written = rp.trajectories({"p(t)": np.asarray(panel["path_p"]), "v(t)": np.asarray(panel["path_v"])},
-                                  dict(dirs, **{"v^mm": np.asarray(panel["v_mm"])}),
+            dirs["$p^{relax}$"] = np.asarray(panel["p_relax"])
+        written = rp.trajectories({"$p(t)$": np.asarray(panel["path_p"]), "$v(t)$": np.asarray(panel["path_v"])},
+                                  dict(dirs, **{"$v^{mm}$": np.asarray(panel["v_mm"])}),
                                   Path(plot_dir) / f"tarzanagh2023-fig3{key}",
-                                  title=f"Tarzanagh et al. 2023, Fig. 3({key}): joint GD on (v, p)",
+                                  title=f"Tarzanagh et al. 2023, Fig. 3({key}): joint GD on $(v, p)$",
                                   xlabel="first coordinate ($p_1$, $v_1$)",
                                   ylabel="second coordinate ($p_2$, $v_2$)")
         plots += [str(w) for w in written]

@@ -17,6 +17,7 @@ from boundcalc.experiments.settings import require as _require
 from .instance import _scores
 from .render import _fmt
 from .settings import _dtype
+from ...reports.plots import styled
 
 FIG9_D = (2, 5, 10, 100, 300, 500)
 FIG9_PAPER = {
@@ -249,44 +250,47 @@ def _plot_fig9_gaps(per_d: dict, dims, plot_dir: Path) -> list[str]:
     """Fig. 9(b): histogram of the score gap gamma-bar over saturated trials (bins of width
     0.005 < 0.01), and Fig. 10: its cumulative distribution with a dashed line at 0, for the
     paper's d in {5, 10, 100} that were run (else every d run)."""
-    from matplotlib.figure import Figure
-
     show = [str(d) for d in dims if d in (5, 10, 100)] or [str(d) for d in dims]
     show = [d for d in show if per_d[d]["score_gaps"]]
     if not show:
         return []
     plot_dir.mkdir(parents=True, exist_ok=True)
+    return [str(o) for o in _draw_fig9_gaps(per_d, show, plot_dir)]
+
+
+@styled
+def _draw_fig9_gaps(per_d: dict, show: list, plot_dir: Path) -> list:
+    from ...reports import plots as rp
     allg = np.concatenate([per_d[d]["score_gaps"] for d in show])
     lo, hi = min(-0.2, float(allg.min())), max(1.2, float(allg.max()))
     bins = np.arange(np.floor(lo / 0.005) * 0.005, hi + 0.005, 0.005)
-    fig = Figure(figsize=(6.4, 4.0), layout="constrained")
+    gap = r"$\bar{\gamma}$"            # the paper's minimum score gap
+    fig = rp.figure(ratio=0.7)
     ax = fig.add_subplot(1, 1, 1)
     for i, d in enumerate(show):
         g = np.asarray(per_d[d]["score_gaps"])
-        ax.hist(g, bins=bins, weights=np.full(g.size, 1.0 / g.size), histtype="step", color=f"C{i}",
-                label=f"d = {d} ({g.size} saturated trials, {int(np.sum(g < 0))} with gap < 0)")
-    ax.axvline(0.0, color="0.5", ls="--", lw=1)
-    ax.set_xlabel("minimum score gap gamma-bar (saturated trials)")
+        st = rp.series_style(i)
+        ax.hist(g, bins=bins, weights=np.full(g.size, 1.0 / g.size), histtype="step", color=st["color"],
+                ls=st["ls"], label=f"$d = {d}$ ({g.size} saturated trials, {int(np.sum(g < 0))} with {gap} < 0)")
+    ax.axvline(0.0, color="0.5", ls="--", lw=0.8, label=f"{gap} = 0")
+    ax.set_xlabel(f"minimum score gap {gap} (saturated trials)")
     ax.set_ylabel("fraction of trials per bin (width 0.005)")
     ax.set_title("Tarzanagh et al. 2023, Fig. 9(b) reproduced (ours, sampled)")
-    ax.legend(fontsize="small")
-    outs = [plot_dir / "tarzanagh2023-fig9b.png", plot_dir / "tarzanagh2023-fig9b.pdf"]
-    fig.savefig(outs[0], dpi=150)
-    fig.savefig(outs[1], metadata={"CreationDate": None})
-    fig = Figure(figsize=(6.4, 4.0), layout="constrained")
+    fig.legend(*ax.get_legend_handles_labels(), loc="outside lower center")
+    outs = rp.save(fig, plot_dir / "tarzanagh2023-fig9b")
+    fig = rp.figure(ratio=0.7)
     ax = fig.add_subplot(1, 1, 1)
     for i, d in enumerate(show):
         g = np.sort(np.asarray(per_d[d]["score_gaps"]))
-        ax.step(g, np.arange(1, g.size + 1) / g.size, where="post", color=f"C{i}", label=f"d = {d}")
-    ax.axvline(0.0, color="0.5", ls="--", lw=1)
-    ax.set_xlabel("minimum score gap gamma-bar (saturated trials)")
+        st = rp.series_style(i)
+        ax.step(g, np.arange(1, g.size + 1) / g.size, where="post", color=st["color"], ls=st["ls"],
+                label=f"$d = {d}$")
+    ax.axvline(0.0, color="0.5", ls="--", lw=0.8, label=f"{gap} = 0")
+    ax.set_xlabel(f"minimum score gap {gap} (saturated trials)")
     ax.set_ylabel("cumulative probability")
     ax.set_title("Tarzanagh et al. 2023, Fig. 10 reproduced (ours, sampled)")
-    ax.legend(fontsize="small")
-    outs += [plot_dir / "tarzanagh2023-fig10.png", plot_dir / "tarzanagh2023-fig10.pdf"]
-    fig.savefig(outs[2], dpi=150)
-    fig.savefig(outs[3], metadata={"CreationDate": None})
-    return [str(o) for o in outs]
+    fig.legend(*ax.get_legend_handles_labels(), loc="outside lower center", ncols=min(4, len(show) + 1))
+    return outs + rp.save(fig, plot_dir / "tarzanagh2023-fig10")
 
 
 def _fig9_findings(per_d: dict, dims) -> list[dict]:
@@ -329,23 +333,28 @@ def _spearman(x, y) -> float:
 
 
 def _plot_fig9(per_d: dict, dims, plot_dir: Path) -> list[str]:
-    from matplotlib.figure import Figure
+    plot_dir.mkdir(parents=True, exist_ok=True)
+    return [str(o) for o in _draw_fig9(per_d, dims, plot_dir)]
 
+
+@styled
+def _draw_fig9(per_d: dict, dims, plot_dir: Path) -> list:
+    """Fig. 9(a): the share of trials per outcome at each d, grouped bars, each outcome its own
+    colour and hatch (told apart in grey print too)."""
+    from ...reports import plots as rp
     ds = [str(d) for d in dims]
-    fig = Figure(figsize=(6.4, 4.0), layout="constrained")
+    fig = rp.figure(ratio=0.6)
     ax = fig.add_subplot(1, 1, 1)
     x = np.arange(len(ds))
     w = 0.27
-    ax.bar(x - w, [per_d[d]["pct_not_saturated"] for d in ds], w, color="tab:red", label="not saturated")
-    ax.bar(x, [per_d[d]["pct_lmm"] for d in ds], w, color="tab:blue", label="LMM (incl. GMM)")
-    ax.bar(x + w, [per_d[d]["pct_gmm"] for d in ds], w, color="tab:green", label="GMM")
+    for k, (off, key, label, hatch) in enumerate(((-w, "pct_not_saturated", "not saturated", "//"),
+                                                   (0.0, "pct_lmm", "LMM (incl. GMM)", ""),
+                                                   (w, "pct_gmm", "GMM", ".."))):
+        ax.bar(x + off, [per_d[d][key] for d in ds], w, color=rp.PALETTE[k], hatch=hatch, edgecolor="white",
+               lw=0.3, label=label)
     ax.set_xticks(x, ds)
-    ax.set_xlabel("token dimension d")
+    ax.set_xlabel("token dimension $d$")
     ax.set_ylabel("share of trials (%, ours)")
-    ax.set_title("Tarzanagh et al. 2023, Fig. 9(a) reproduced (n = 4, T = 6)")
-    ax.legend()
-    plot_dir.mkdir(parents=True, exist_ok=True)
-    outs = [plot_dir / "tarzanagh2023-fig9.png", plot_dir / "tarzanagh2023-fig9.pdf"]
-    fig.savefig(outs[0], dpi=150)
-    fig.savefig(outs[1], metadata={"CreationDate": None})
-    return [str(o) for o in outs]
+    ax.set_title("Tarzanagh et al. 2023, Fig. 9(a) reproduced ($n = 4$, $T = 6$)")
+    fig.legend(*ax.get_legend_handles_labels(), loc="outside lower center", ncols=3)
+    return rp.save(fig, plot_dir / "tarzanagh2023-fig9")

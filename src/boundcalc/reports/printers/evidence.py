@@ -238,14 +238,19 @@ def value_text(v: str) -> str:
     return x
 
 
-def point_latex(ce: dict, names: dict) -> str:
-    """``C_1 = 4,\\ N = 10^{12}, ...`` (then the two sides' values), LaTeX."""
+def point_latex_items(ce: dict, names: dict) -> list[str]:
+    """``["C_1 = 4", "N = 10^{12}", ...]`` (then the two sides' values), LaTeX, one per symbol."""
     import sympy as sp
     parts = []
     for k, v in _point_items(ce):
         sym = names.get(k) or (f"\\text{{{k}}}" if k in ("lhs", "rhs") else sp.latex(sp.Symbol(k)))
         parts.append(f"{sym} = {value_latex(v)}")
-    return ",\\ ".join(parts)
+    return parts
+
+
+def point_latex(ce: dict, names: dict) -> str:
+    """``C_1 = 4,\\ N = 10^{12}, ...`` (then the two sides' values), LaTeX."""
+    return ",\\ ".join(point_latex_items(ce, names))
 
 
 def point_text(ce: dict) -> str:

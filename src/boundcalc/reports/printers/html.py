@@ -1,16 +1,164 @@
-"""HTML fragments for notebooks (``_repr_html_``): a comparison table, the check report.
-Text is escaped by :func:`html.escape`."""
+"""HTML: fragments for notebooks (``_repr_html_``), and one self-contained page
+(``page=True``: ``check --html FILE``, ``compare KEY --html FILE``).
+
+The page fetches nothing when it is viewed: the style and the script are inline, a
+Content-Security-Policy forbids every other source, fonts are the reader's own, and the
+math is MathML written here from the formula files' LaTeX (:mod:`..mathml`, latex2mathml;
+browsers render MathML Core natively). It reads without JavaScript (every finding shown,
+the evidence in ``<details>``); the script only adds the filters (per paper and per grade,
+with counts) and the buttons that copy a re-run command. Text is escaped by
+:func:`html.escape`.
+
+The page of the check report: the counts (paper x grade), then per paper each finding
+(``<article class="finding">``, worst grade first, each root followed by its
+consequences) with its claim, derived expression and counterexample typeset in the
+paper's notation (:mod:`.evidence`), the hypotheses at the point and whether each holds,
+the re-run command, and the rest of the evidence collapsed; then the passed checks,
+collapsed.
+"""
 from __future__ import annotations
 
 import html as _html
+from typing import ClassVar
 
 from .base import Printer
+
+# the colour of each grade: Okabe-Ito (colour-blind safe), and each grade also says its name
+GRADE_COLOURS = {"error": "#D55E00", "warning": "#E69F00", "note": "#0072B2", "cannot fail": "#CC79A7",
+                 "identity": "#737373", "ok": "#009E73"}
+HOLDS_WORDS: dict[bool | None, str] = {True: "holds", False: "fails", None: "undecided"}
+# evidence keys the page shows in their own place (not again in the collapsed evidence)
+_OWN_PLACE = ("hypotheses", "hypotheses_at_point", "hypotheses_at_counterexample", "at")
+
+_CSP = ("default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; "
+        "img-src data:; base-uri 'none'; form-action 'none'")
+
+_STYLE = """
+:root { --fg: #1a1a1a; --muted: #595959; --line: #d0d0d0; --bg-soft: #f5f5f5; }
+body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif;
+       color: var(--fg); max-width: 62rem; margin: 0 auto; padding: 1rem 1.5rem 4rem; line-height: 1.45; }
+h1 { font-size: 1.6rem; margin-bottom: .2rem; } h2 { margin-top: 2.2rem; border-bottom: 2px solid var(--line); }
+math { font-size: 1.08em; }
+code, .cmd { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace; font-size: .9em; }
+table { border-collapse: collapse; margin: .5rem 0; }
+th, td { border: 1px solid var(--line); padding: .2rem .5rem; text-align: left; vertical-align: top; }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
+.badge { display: inline-block; min-width: 4.5rem; text-align: center; color: #fff; border-radius: .25rem;
+         padding: 0 .4rem; font-weight: 600; font-size: .85rem; }
+.finding { border: 1px solid var(--line); border-left: 6px solid var(--grade); border-radius: .3rem;
+           padding: .5rem .9rem; margin: .9rem 0; }
+.finding.consequence { margin-left: 2rem; }
+.finding > header { display: flex; flex-wrap: wrap; gap: .5rem; align-items: baseline; }
+.finding .check { font-weight: 600; }
+.finding .meta, .finding .where { color: var(--muted); font-size: .9rem; }
+.finding .where { margin: .2rem 0; }
+dl.math { display: grid; grid-template-columns: max-content 1fr; gap: .3rem .8rem; margin: .6rem 0; }
+dl.math dt { color: var(--muted); font-size: .9rem; padding-top: .35rem; }
+dl.math dd { margin: 0; overflow-x: auto; overflow-y: hidden; padding: .15rem 0; }
+.point math { margin-right: .2rem; } .point { line-height: 2; }
+/* display-style math, set flush left (Chromium centres "block math") */
+math[display="block"] { display: math; math-style: normal; margin: .2rem 0; }
+.holds-true { color: #007a58; font-weight: 600; } .holds-false { color: #b34700; font-weight: 600; }
+.holds-none { color: var(--muted); }
+.rerun { display: flex; gap: .5rem; align-items: center; flex-wrap: wrap; background: var(--bg-soft);
+         padding: .3rem .5rem; border-radius: .25rem; }
+.rerun .cmd { user-select: all; }
+button.copy { font: inherit; font-size: .8rem; padding: .05rem .5rem; cursor: pointer; }
+details { margin: .4rem 0; } details > summary { cursor: pointer; color: var(--muted); }
+dl.evidence dt { font-weight: 600; font-size: .85rem; } dl.evidence dd { margin: 0 0 .3rem 1rem;
+         font-size: .85rem; overflow-wrap: anywhere; }
+#filters { position: sticky; top: 0; background: #fff; border-bottom: 1px solid var(--line);
+           padding: .4rem 0; z-index: 1; }
+#filters fieldset { display: inline-block; border: 1px solid var(--line); margin: .2rem .4rem .2rem 0; }
+#filters label { margin-right: .6rem; white-space: nowrap; }
+.hidden-by-filter { display: none; }
+.quote { color: var(--muted); font-size: .9rem; }
+"""
+
+_SCRIPT = """
+(function () {
+  var form = document.getElementById('filters');
+  var all = Array.prototype.slice.call(document.querySelectorAll('article.finding'));
+  function apply() {
+    var on = {};
+    form.querySelectorAll('input[type=checkbox]').forEach(function (b) {
+      on[b.dataset.filter + ':' + b.value] = b.checked; });
+    var shown = 0;
+    all.forEach(function (a) {
+      var show = on['paper:' + a.dataset.paper] && on['grade:' + a.dataset.grade];
+      a.classList.toggle('hidden-by-filter', !show);
+      if (show) { shown += 1; }
+    });
+    document.getElementById('shown-count').textContent = String(shown);
+    document.querySelectorAll('section.paper').forEach(function (s) {
+      var n = s.querySelectorAll('article.finding:not(.hidden-by-filter)').length;
+      s.querySelector('.paper-shown').textContent = String(n);
+    });
+  }
+  if (form) {
+    form.hidden = false;
+    form.addEventListener('change', apply);
+    apply();
+  }
+  document.querySelectorAll('button.copy').forEach(function (b) {
+    b.hidden = false;
+    b.addEventListener('click', function () {
+      var text = b.dataset.copy;
+      function done() { b.textContent = 'copied'; setTimeout(function () { b.textContent = 'copy'; }, 1500); }
+      if (navigator.clipboard && window.isSecureContext) {
+        navigator.clipboard.writeText(text).then(done, function () { fallback(text); done(); });
+      } else { fallback(text); done(); }
+    });
+  });
+  function fallback(text) {
+    var t = document.createElement('textarea'); t.value = text; document.body.appendChild(t);
+    t.select(); try { document.execCommand('copy'); } catch (e) {} document.body.removeChild(t);
+  }
+})();
+"""
+
+
+def _e(s) -> str:
+    return _html.escape(str(s))
+
+
+def _slug(s: str) -> str:
+    return "".join(c if c.isalnum() or c in "-_." else "-" for c in s)
+
+
+def page(title: str, body: str, *, wide: bool = False) -> str:
+    """A complete, self-contained HTML document around ``body`` (``wide``: for a table)."""
+    from ... import __version__
+    style = _STYLE + ("body { max-width: 92rem; }" if wide else "")
+    return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+            f"<meta http-equiv=\"Content-Security-Policy\" content=\"{_CSP}\">\n"
+            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+            f"<meta name=\"generator\" content=\"boundcalc {_e(__version__)}\">\n"
+            f"<title>{_e(title)}</title>\n<style>{style}</style>\n</head>\n<body>\n{body}\n"
+            f"<footer><p class=\"meta\">Written by boundcalc {_e(__version__)}. Self-contained: nothing is "
+            "fetched when it is viewed; the math is MathML.</p></footer>\n"
+            f"<script>{_SCRIPT}</script>\n</body>\n</html>\n")
+
+
+def rerun_line(cmd: str, label: str = "re-run") -> str:
+    """The command in a code box with a copy button (shown by the script)."""
+    return (f'<div class="rerun"><span class="meta">{_e(label)}:</span> <code class="cmd">{_e(cmd)}</code>'
+            f'<button type="button" class="copy" data-copy="{_e(cmd)}" hidden>copy</button></div>')
+
+
+def badge(grade: str) -> str:
+    return (f'<span class="badge" style="background:{GRADE_COLOURS.get(grade, "#595959")}">'
+            f'{_e(grade)}</span>')
 
 
 class HtmlPrinter(Printer):
     format = "html"
+    _default_settings: ClassVar[dict] = {"page": False, "command": ""}
 
+    # ------------------------------------------------------------------ comparison table
     def _print_Table(self, t) -> str:
+        if self._settings["page"]:
+            return self._table_page(t)
         from .cells import caption, display_frame, notes
         parts = [f"<p><b>{_html.escape(t.paper)}: {_html.escape(t.title)}</b><br>"
                  f"{_html.escape(caption(t))}</p>", display_frame(t).to_html(index=False)]
@@ -19,8 +167,43 @@ class HtmlPrinter(Printer):
             parts.append("<ul>" + "".join(f"<li>{_html.escape(n)}</li>" for n in extra) + "</ul>")
         return "\n".join(parts)
 
+    def _table_page(self, t) -> str:
+        """The comparison table as a page (no pandas: ``compare`` is a numeric command): the
+        quantity, hypotheses and notes with their math typeset (as the LaTeX table reads
+        them, :func:`..latex.ascii_math_parts`), numbers with a true minus and powers of ten."""
+        from .cells import COLUMNS, caption, cells, notes
+        num = {"bound", "measured", "bound/measured"}
+        head = "".join(f'<th class="{"num" if c in num else ""}">{_e(c)}</th>' for c in COLUMNS)
+        rows = []
+        for r in t.rows:
+            cs = cells(r)
+            holds = {True: "holds-true", False: "holds-false", None: "holds-none"}[r.holds]
+            tds = []
+            for c, v in zip(COLUMNS, cs):
+                if c == "quantity":
+                    tds.append(f"<td>{_label(r)}</td>")
+                elif c in num:
+                    tds.append(f'<td class="num">{_number(v)}</td>')
+                elif c in ("hypotheses met", "constant"):
+                    tds.append(f"<td>{_ascii_math(v)}</td>")
+                else:
+                    tds.append(f'<td class="{holds if c == "holds" else ""}">{_e(v)}</td>')
+            rows.append("<tr>" + "".join(tds) + "</tr>")
+        body = [f"<h1>{_e(t.paper)}: {_e(t.title)}</h1>", f'<p class="meta">{_e(caption(t))}</p>']
+        if self._settings["command"]:
+            body.append(rerun_line(self._settings["command"]))
+        body.append(f'<table id="comparison"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>')
+        extra = notes(t)
+        if extra:
+            body.append("<h2>Notes</h2><ul>" + "".join(f"<li>{_ascii_math(n)}</li>" for n in extra) + "</ul>")
+        return page(f"boundcalc compare {t.paper}", "\n".join(body), wide=True)
+
+    # ------------------------------------------------------------------ check report
     def _print_Report(self, report) -> str:
-        """The counts, then the findings (errors first)."""
+        """The counts, then the findings (errors first); with ``page=True`` the whole
+        report as a page."""
+        if self._settings["page"]:
+            return self._report_page(report)
         from ..frames import FINDING_COLUMNS
         df = report.to_frame()
         counts = df["severity"].value_counts().reindex(df["severity"].cat.categories, fill_value=0)
@@ -31,7 +214,188 @@ class HtmlPrinter(Printer):
         return (f"<p><b>boundcalc check</b> ({_html.escape(', '.join(report.papers))}): "
                 f"{len(df)} checks run: {_html.escape(head)}</p>\n{table}")
 
+    def _report_page(self, report) -> str:
+        from ...verdicts import GRADES, Grade
+        grades = [g for g in GRADES if g is not Grade.OK]
+        fs = report.findings
+        n_by = {(p, g): sum(f.paper == p and f.severity is g for f in fs) for p in report.papers for g in grades}
+        shown_grades = [g for g in grades if any(n_by[p, g] for p in report.papers)
+                        or g in (Grade.ERROR, Grade.WARNING, Grade.NOTE)]
+        passed = [r for r in report.results if r.severity is Grade.OK]
+        cmd = self._settings["command"] or (
+            "boundcalc check" + ("" if len(report.papers) > 1 else " " + report.papers[0]) + report.options)
+        out = [f"<h1>boundcalc check: {_e(', '.join(report.papers))}</h1>",
+               f'<p>{len(report.results)} checks in {report.seconds:.1f} s: <b>{len(fs)} findings</b> '
+               f'({", ".join(f"{sum(n_by[p, g] for p in report.papers)} {g}" for g in shown_grades)}), '
+               f'{len(passed)} passed.</p>', rerun_line(cmd, "this report"),
+               '<p class="meta">Grades: <b>error</b> = false as printed (or an invalid bound); <b>warning</b> = '
+               'imprecise (polylog factor, larger constant, vacuous) or undecided; <b>note</b> = rests on a '
+               'reading of garbled text, on comparing versions, or on sampling only, or evaluates a result '
+               'outside its hypotheses; <b>identity</b> = records an identity (not counted as a pass). '
+               'Expressions are typeset in the paper\'s notation; one over 120 characters gets named '
+               'subterms A, B, … defined first. The JSON (<code>check --json</code>) keeps SymPy\'s text.</p>']
+        # the counts, a table that reads without the script
+        rows = ["<tr><th>paper</th>" + "".join(f'<th class="num">{badge(g)}</th>' for g in shown_grades)
+                + '<th class="num">passed</th></tr>']
+        for p in report.papers:
+            rows.append(f'<tr><td><a href="#paper-{_slug(p)}">{_e(p)}</a></td>'
+                        + "".join(f'<td class="num">{n_by[p, g]}</td>' for g in shown_grades)
+                        + f'<td class="num">{sum(r.paper == p for r in passed)}</td></tr>')
+        out.append('<table id="counts">' + "".join(rows) + "</table>")
+        # the filters (shown by the script)
+        boxes_p = "".join(f'<label><input type="checkbox" data-filter="paper" value="{_e(p)}" checked> '
+                          f'{_e(p)} ({sum(f.paper == p for f in fs)})</label>' for p in report.papers)
+        boxes_g = "".join(f'<label><input type="checkbox" data-filter="grade" value="{_e(g)}" checked> '
+                          f'{_e(g)} ({sum(f.severity is g for f in fs)})</label>' for g in shown_grades)
+        out.append(f'<form id="filters" hidden><fieldset><legend>paper</legend>{boxes_p}</fieldset>'
+                   f'<fieldset><legend>grade</legend>{boxes_g}</fieldset> '
+                   f'<span>showing <b id="shown-count">{len(fs)}</b> of {len(fs)} findings</span></form>')
+        for p in report.papers:
+            mine = sorted((f for f in fs if f.paper == p), key=lambda f: GRADES.index(f.severity))
+            shown = {f"{x.paper}.{x.check}" for x in mine}
+            out.append(f'<section class="paper" id="paper-{_slug(p)}" data-paper="{_e(p)}">'
+                       f'<h2>{_e(p)} <small class="meta">(<span class="paper-shown">{len(mine)}</span> of '
+                       f'{len(mine)} findings shown)</small></h2>')
+            if not mine:
+                out.append("<p>No findings.</p>")
+            for f in (x for x in mine if not x.root or x.root not in shown):
+                out.append(self._finding(f))
+                for c in (x for x in fs if x.root == f"{f.paper}.{f.check}"):
+                    out.append(self._finding(c, consequence=True))
+            out.append("</section>")
+        if passed:
+            items = "".join(f"<tr><td><code>{_e(r.paper)}.{_e(r.check)}</code></td><td>{_e(r.kind)}</td>"
+                            f"<td>{_e(r.message)}</td></tr>" for r in passed)
+            out.append(f'<h2 id="passed">Passed</h2><details><summary>{len(passed)} passed checks</summary>'
+                       f"<table><tr><th>check</th><th>kind</th><th>message</th></tr>{items}</table></details>")
+        return page(f"boundcalc check: {', '.join(report.papers)}", "\n".join(out))
+
+    def _finding(self, f, consequence: bool = False) -> str:
+        from . import evidence as ev_
+        from ..mathml import math, text_with_math
+        ev = f.evidence if isinstance(f.evidence, dict) else {}
+        keys = ev_.typeset_keys(ev)
+        names = dict(getattr(f, "notation", None) or {})
+        grade = str(f.severity)
+        fid = f"{f.paper}.{f.check}"
+        head = (f'<header>{badge(grade)} <code class="check">{_e(f.check)}</code>'
+                f'<span class="meta">{_e(f.kind)}{"; " + _e(f.reason) if f.reason else ""}</span></header>')
+        parts = [head, f'<p class="where">{_e(f.location)}</p>']
+        if f.root:
+            parts.append(f'<p class="meta">consequence of <a href="#{_slug(f.root)}"><code>{_e(f.root)}</code></a>'
+                         f'{": " + _e(f.because) if f.because else ""}</p>')
+        parts.append(f'<p class="message">{_ascii_math(_sympy_ascii(f.message))}</p>')
+        dl = []
+        if any(k in ev_.EXPRESSIONS for k in keys):
+            defs, exprs, more = ev_.expressions(ev)
+            names = {**more, **names}
+            for sym, sub in defs:
+                dl.append(("where", math(f"{ev_.latex(sym, names)} = {ev_.latex(sub, names)}", block=True)))
+            for label, _, e in exprs:
+                dl.append((label, math(ev_.latex(e, names), block=True)))
+        if "counterexample" in keys:
+            dl.append(("counterexample", _point(ev["counterexample"], names)))
+        at = ev.get("at")
+        if isinstance(at, dict) and ev_._is_point(at):
+            dl.append(("at the point", _point(at, names)))
+        if dl:
+            parts.append('<dl class="math">' + "".join(f"<dt>{_e(k)}</dt><dd>{v}</dd>" for k, v in dl) + "</dl>")
+        for key, label in (("hypotheses_at_counterexample", "Hypotheses at the counterexample"),
+                           ("hypotheses_at_point", "Hypotheses at the point")):
+            rows = ev.get(key)
+            if isinstance(rows, list) and rows:
+                parts.append(self._hypotheses(rows, label))
+        parts.append(rerun_line(f.rerun) if f.rerun else "")
+        if f.api and f.kind == "measured":
+            parts.append(rerun_line(f.api, "Python"))
+        rest = [(k, v) for k, v in ev.items() if k not in keys and k not in _OWN_PLACE and v not in (None, {}, [], "")]
+        quotes = []
+        for h in ev.get("hypotheses") or []:
+            if isinstance(h, dict) and h.get("quote") and h["quote"] not in quotes:
+                quotes.append(h["quote"])
+        if rest or quotes:
+            items = "".join(f"<dt>{_e(k)}</dt><dd>{_e(ev_.evidence_text({k: v}, limit=4000)[len(k) + 2:])}</dd>"
+                            for k, v in rest)
+            q = ""
+            if quotes:
+                q = ("<dt>hypotheses, as the paper states them</dt>"
+                     + "".join(f'<dd class="quote">“{text_with_math(s)}”</dd>' for s in quotes))
+            parts.append(f'<details class="evidence"><summary>evidence</summary><dl class="evidence">{items}{q}</dl>'
+                         "</details>")
+        cls = "finding consequence" if consequence else "finding"
+        return (f'<article class="{cls}" id="{_slug(fid)}" data-paper="{_e(f.paper)}" data-grade="{_e(grade)}" '
+                f'style="--grade:{GRADE_COLOURS.get(grade, "#595959")}">' + "".join(parts) + "</article>")
+
+    @staticmethod
+    def _hypotheses(rows: list, label: str) -> str:
+        from . import evidence as ev_
+        from ..mathml import math
+        trs = []
+        for r in rows:
+            if not isinstance(r, dict):
+                continue
+            h = r.get("holds")
+            word = HOLDS_WORDS.get(h, "undecided")
+            cls = "holds-true" if h is True else "holds-false" if h is False else "holds-none"
+            if "lhs" in r and "rhs" in r:
+                val = math(f"{ev_.value_latex(str(r['lhs']))} \\text{{ vs }} {ev_.value_latex(str(r['rhs']))}")
+            else:
+                val = _e(r.get("why", ""))
+            trs.append(f"<tr><td><code>{_e(r.get('hypothesis', ''))}</code></td><td>{_e(r.get('from', ''))}</td>"
+                       f'<td class="{cls}">{word}</td><td>{val}</td></tr>')
+        return (f'<table class="hypotheses"><caption class="meta">{_e(label)}</caption>'
+                "<tr><th>hypothesis</th><th>from</th><th>at the point</th><th>values (left vs right)</th></tr>"
+                + "".join(trs) + "</table>")
+
+
+def _pieces(parts) -> str:
+    """:func:`..latex.ascii_math_parts` pieces as HTML: text escaped, math and numbers as MathML."""
+    from ..latex import num_math
+    from ..mathml import math
+    return "".join(_e(p) if kind == "text" else math(p if kind == "math" else num_math(p)) for kind, p in parts)
+
+
+def _label(row) -> str:
+    """A comparison row's quantity: its LaTeX as MathML, its words as text
+    (:func:`..latex.label_parts`, as the LaTeX table and the figures read it)."""
+    from ..latex import label_parts
+    return _pieces(label_parts(row))
+
+
+def _ascii_math(text: str) -> str:
+    """Text in the ASCII math convention (a note, a hypothesis) with its math as MathML."""
+    from ..latex import ascii_math_parts
+    return _pieces(ascii_math_parts(text))
+
+
+def _sympy_ascii(text: str) -> str:
+    """SymPy's text inside a message (``N**(-1/2)``, ``8*exp(x)``, ``oo``) in the ASCII math
+    convention the reader knows (``N^(-1/2)``, ``8·exp(x)``, ``∞``); a star that decorates a
+    name (``gamma_*``, ``theta*``) stays."""
+    import re
+    text = re.sub(r"(?<![\w.])oo(?!\w)", "∞", text)                 # SymPy's infinity
+    return re.sub(r"(?<=[\w)])\*(?=[\w(])", "·", text.replace("**", "^"))
+
+
+def _number(cell: str) -> str:
+    """A number cell (``fmt_human``): a power of ten as MathML, a true minus."""
+    import re
+    m = re.fullmatch(r"(-?[\d.]+)e(-?\d+)", cell)
+    if m:
+        from ..latex import num_math
+        from ..mathml import math
+        return math(num_math(cell))
+    return _e(cell.replace("-", "\N{MINUS SIGN}") if re.fullmatch(r"-[\d.]+", cell) else cell)
+
+
+def _point(ce: dict, names: dict) -> str:
+    """A point as ``symbol = value`` items, each its own math, wrapping between items."""
+    from . import evidence as ev_
+    from ..mathml import math
+    return '<span class="point">' + ", ".join(math(t) for t in ev_.point_latex_items(ce, names)) + "</span>"
+
 
 def to_html(obj, **settings) -> str:
-    """``obj`` as an HTML fragment."""
+    """``obj`` as an HTML fragment; ``page=True``: a complete self-contained page
+    (``command``: the command line the page names to re-create it)."""
     return HtmlPrinter(**settings).doprint(obj)

@@ -1,17 +1,26 @@
 """LaTeX: a comparison :class:`~boundcalc.reports.table.Table` as a table that drops into a paper.
 
-Six columns spanning exactly ``\\linewidth``: the quantity in the row's words (its
-ASCII math typeset: ``||theta_h^(1)||`` becomes :math:`\\|\\theta_h^{(1)}\\|`), with its
-source beneath it and the quantity as the formula file typesets it
-(``\\widehat L(\\tilde\\theta^{(K)})``) (wrapped ``X`` column); bound, measured and
-their ratio in siunitx ``S`` columns (aligned on the decimal marker, ``table-format``
-computed from the numbers shown); and
-whether the bound holds and the theorem's hypotheses were met. Hypotheses, constants
-and notes are table notes (``\\tnote{a}`` on the row), the settings and the seed the
-last note; the one caption cites the paper (``\\cite{<cite_key>}`` from its ``[paper]``
-table). A short table is a ``table`` float (``threeparttable`` + ``tabularx``); a long
-one (many rows or much note text) a ``ThreePartTable`` (threeparttablex) around an
-``xltabular`` that breaks across pages, its notes after the last row.
+By default a float -- ``table*`` (spans both columns of a two-column paper and is an
+ordinary float in a one-column one; ``env="table"`` for a single column) -- holding a
+``threeparttable`` around a ``tabularx`` of exactly ``\\linewidth`` with ``siunitx`` ``S``
+columns; it needs **one** pdflatex pass (no package of it writes widths to the ``.aux``).
+``long=True`` gives a ``ThreePartTable`` around an ``xltabular`` (longtable) that breaks
+across pages, for more than a page of rows (one-column documents only; longtable needs
+more than one pass to settle its column widths).
+
+Six columns: the quantity (the row's ``latex`` field, else its words with their math
+typeset by :func:`~boundcalc.reports.latex.ascii_math`) with its source beneath it and the
+quantity as the formula file typesets it; bound, measured and their ratio in ``S``
+columns in the one number style (:func:`~boundcalc.reports.numfmt.num_text`); whether the
+bound holds and the theorem's hypotheses were met (yes/no). Notes (``notes=``):
+
+* ``"short"`` (default): one line per note -- the first clauses of the row's hypotheses,
+  constant and note --, identical notes given one mark (notes that differ only in their
+  numbers too, the differing numbers shown as ...), no table-wide notes, and a last line
+  saying where the full notes and every setting are (``--notes full``, ``--format json``);
+* ``"full"``: every note in full (identical ones still share a mark), the table's notes,
+  the settings and the seed;
+* ``"none"``: no notes.
 """
 from __future__ import annotations
 
@@ -19,10 +28,15 @@ from typing import ClassVar
 
 import re
 
+from ...errors import BoundcalcError
 from ..escape import latex_escape
 from ..latex import REQUIRES, ascii_math, formula_quantity
-from ..numfmt import fmt_settings, s_cell, table_format, yesno
+from ..numfmt import s_cell, table_format, yesno
 from .base import Printer
+
+ENVS = ("table*", "table")
+NOTES = ("short", "full", "none")
+SHORT_NOTE = 90          # characters of a short note (one line at \scriptsize in a table*)
 
 
 def _marks():
@@ -37,17 +51,42 @@ def _marks():
 
 
 def _quantity(row) -> str:
-    """The row's own words (its ASCII math typeset), or its ``latex`` if given."""
+    """The row's ``latex`` field in math, else its words with the math typeset."""
     return f"${row.latex}$" if row.latex else ascii_math(row.quantity)
 
 
-def _source(row) -> str:
-    """The source, then the bounded quantity as the formula file typesets it."""
-    math = formula_quantity(row.formula)
-    src = latex_escape(row.source)
+def _source(row, full: bool) -> str:
+    """The source; with ``full``, then the bounded quantity as the formula file typesets it."""
+    math = formula_quantity(row.formula) if full else ""
+    src = ascii_math(row.source)
     if math:
         src += (": " if src else "") + f"${math}$"
     return src
+
+
+_NUMBER_IN_TEXT = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?:e[-+]?\d+)?(?![\w.])")
+
+
+def _merge_alike(notes: list[str]) -> dict[str, str]:
+    """Short notes that differ only in their numbers (one per width, say) -> one note with
+    the numbers that differ shown as ``...``: ``{note: the note shown}``."""
+    groups: dict[str, list[str]] = {}
+    for n in notes:
+        groups.setdefault(_NUMBER_IN_TEXT.sub("#", n), []).append(n)
+    out = {}
+    for template, members in groups.items():
+        if len(set(members)) == 1:
+            out[members[0]] = members[0]
+            continue
+        nums = [_NUMBER_IN_TEXT.findall(m) for m in members]
+        pieces = template.split("#")
+        shown = pieces[0]
+        for k, piece in enumerate(pieces[1:]):
+            column = {x[k] for x in nums}
+            shown += (nums[0][k] if len(column) == 1 else "…") + piece
+        for m in members:
+            out[m] = shown
+    return out
 
 
 def _paper_ref(paper: str) -> tuple[str, str]:
@@ -60,14 +99,59 @@ def _paper_ref(paper: str) -> tuple[str, str]:
     return p.refs.get("cite_key", ""), p.title
 
 
-LONG_ROWS = 10          # more rows, or more note text, and the table breaks across pages
-LONG_NOTES = 1800
+def clauses(text: str) -> list[str]:
+    """``text`` cut at its top-level ``;`` and sentence ends (outside every bracket)."""
+    out, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        depth += {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}.get(ch, 0)
+        if depth == 0 and (ch == ";" or (ch == "." and text[i + 1:i + 2] == " "
+                                         and not re.search(r"(?:\b[A-Z][a-z]{0,4}|\be\.g|\bi\.e|\bvs)$",
+                                                           text[start:i]))):
+            out.append(text[start:i].strip())
+            start = i + 1
+    out.append(text[start:].strip().rstrip("."))
+    return [c for c in out if c]
 
 
-def table_latex(table, label: str | None = None, long: bool | None = None) -> str:
-    """The table as LaTeX: a ``table`` float (``threeparttable`` + ``tabularx``), or for
-    a long table (``long=None``: decided by its size) a ``ThreePartTable`` around an
-    ``xltabular`` that breaks across pages, with the notes after its last row."""
+def short_note(text: str, limit: int = SHORT_NOTE) -> str:
+    """The first clauses of ``text`` that fit in ``limit`` characters (at least one)."""
+    cs = clauses(text)
+    out = cs[:1]
+    for c in cs[1:]:
+        if len("; ".join(out + [c])) > limit:
+            break
+        out.append(c)
+    return "; ".join(out)
+
+
+def _row_note(r, notes: str) -> str:
+    parts = []
+    if r.hypotheses:
+        parts.append(("hypotheses: " if notes == "full" else "hyp.: ")
+                     + (r.hypotheses if notes == "full" else short_note(r.hypotheses, SHORT_NOTE // 2)))
+    if r.constant and r.constant != "exact constant":
+        parts.append(r.constant if notes == "full" else short_note(r.constant, SHORT_NOTE // 3))
+    if r.note:
+        parts.append(r.note if notes == "full" else short_note(r.note, SHORT_NOTE // 2))
+    return "; ".join(parts)
+
+
+def _settings(settings: dict) -> str:
+    """The settings as the command-line options that give them (``--eta 1.0``)."""
+    def value(v):
+        return yesno(v) if isinstance(v, bool) else str(v)
+    return ", ".join("\\texttt{" + latex_escape(f"--{k.replace('_', '-')} {value(v)}") + "}"
+                     for k, v in settings.items())
+
+
+def table_latex(table, label: str | None = None, long: bool = False, env: str = "table*",
+                notes: str = "short") -> str:
+    """The table as LaTeX (see the module docstring): a ``table*``/``table`` float, or with
+    ``long`` a table that breaks across pages; ``notes`` short, full or none."""
+    if env not in ENVS:
+        raise BoundcalcError(f"unknown --env {env!r}; use one of {', '.join(ENVS)}")
+    if notes not in NOTES:
+        raise BoundcalcError(f"unknown --notes {notes!r}; use one of {', '.join(NOTES)}")
     label = label or f"tab:{table.paper}-bounds"
     label = re.sub(r"[^A-Za-z0-9:._\-]", "-", label)
     key, _ = _paper_ref(table.paper)
@@ -76,65 +160,79 @@ def table_latex(table, label: str | None = None, long: bool | None = None) -> st
     num = [[s_cell(r.bound), s_cell(r.measured), s_cell(r.ratio)] for r in table.rows]
     fmts = [table_format([n[i] for n in num]) for i in range(3)]
     marks = _marks()
-    body, notes = [], []
-    for r, n in zip(table.rows, num):
-        parts = []
-        if r.hypotheses:
-            parts.append("hypotheses: " + r.hypotheses)
-        if r.constant and r.constant != "exact constant":
-            parts.append(r.constant)
-        if r.note:
-            parts.append(r.note)
+    body, items, seen = [], [], {}
+    row_notes = [_row_note(r, notes) if notes != "none" else "" for r in table.rows]
+    shown = _merge_alike([t for t in row_notes if t]) if notes == "short" else {t: t for t in row_notes}
+    for r, n, text in zip(table.rows, num, row_notes):
         q = _quantity(r)
-        if parts:
-            m = next(marks)
-            q += f"\\tnote{{{m}}}"
-            notes.append(f"\\item[{m}] " + ascii_math("; ".join(parts)))
-        src = _source(r)
-        q += f"\\newline{{\\footnotesize {src}}}" if src else ""
+        src = _source(r, notes == "full")
+        mark = ""
+        if text:
+            text = shown[text]
+            if text not in seen:
+                seen[text] = next(marks)
+                items.append(f"\\item[{seen[text]}] " + ascii_math(text))
+            mark = f"\\tnote{{{seen[text]}}}"
+        # the note's mark after the source, never on the math (where it would read as an exponent)
+        if src and notes == "full":
+            q += f"\\newline{{\\footnotesize {src}}}{mark}"
+        elif src:
+            q += f" {{\\scriptsize ({src})}}{mark}"
+        else:
+            q += f"\\,{mark}" if mark else ""
         body.append(" & ".join([q, *n, yesno(r.holds, "--"), yesno(r.hypotheses_met, "--")]) + " \\\\")
-    notes += [f"\\item[] {ascii_math(n)}" for n in table.notes]
-    notes.append("\\item[] Ratio: bound/measured. Holds: the bound holds for the measured value "
-                 "(for a condition: the value used meets it). Hyp.: the theorem's hypotheses "
-                 "were met at the sizes used. Numbers to 3 significant digits.")
-    notes.append(f"\\item[] Settings: {latex_escape(fmt_settings(table.settings)) or 'none'}; "
-                 f"seed {table.seed}.")
+    if notes == "full":
+        items += [f"\\item[] {ascii_math(n)}" for n in table.notes]
+        items.append("\\item[] Ratio: bound/measured. Holds: the bound holds for the measured value "
+                     "(for a condition: the value used meets it). Hyp.: the theorem's hypotheses "
+                     "were met at the sizes used. Numbers to 3 significant digits.")
+        items.append(f"\\item[] Settings: {_settings(table.settings) or 'none'}; seed {table.seed}.")
+    elif notes == "short":
+        items.append("\\item[] Ratio = bound/measured; Hyp.: the theorem's hypotheses were met. "
+                     f"Seed {table.seed}; all settings and full notes: "
+                     f"\\texttt{{boundcalc compare {latex_escape(table.paper)} --notes full}}.")
+    items = list(dict.fromkeys(items))
     cols = (">{\\raggedright\\arraybackslash}X"
-            + "".join(f"S[table-format={f},print-zero-exponent=false,tight-spacing=true]" for f in fmts) + "cc")
+            + "".join(f"S[table-format={f},table-alignment-mode=none,print-zero-exponent=false,tight-spacing=true]"
+                      for f in fmts)
+            + "cc")
     head = "Quantity (source) & {Bound} & {Measured} & {Ratio} & Holds & Hyp. \\\\"
-    if long is None:
-        long = len(body) > LONG_ROWS or sum(len(n) for n in notes) > LONG_NOTES
+    tablenotes = (["\\begin{tablenotes}[flushleft]", "\\scriptsize", *items, "\\end{tablenotes}"]
+                  if items else [])
     if not long:
-        out = [REQUIRES, "\\begin{table}[tbp]", "\\centering", "\\small", "\\begin{threeparttable}",
+        out = [REQUIRES + "; compiles in one pdflatex pass (in one- and two-column documents)",
+               f"\\begin{{{env}}}[tbp]", "\\centering", "\\footnotesize", "\\begin{threeparttable}",
                f"\\caption{{{caption}}}", f"\\label{{{label}}}", "\\setlength{\\tabcolsep}{3pt}",
                f"\\begin{{tabularx}}{{\\linewidth}}{{{cols}}}", "\\toprule", head, "\\midrule",
-               *body, "\\bottomrule", "\\end{tabularx}",
-               "\\begin{tablenotes}[flushleft]", "\\scriptsize", *notes, "\\end{tablenotes}",
-               "\\end{threeparttable}", "\\end{table}"]
+               *body, "\\bottomrule", "\\end{tabularx}", *tablenotes,
+               "\\end{threeparttable}", f"\\end{{{env}}}"]
     else:      # breaks across pages: threeparttablex's notes under an xltabular (longtable + X)
-        out = [REQUIRES + ", threeparttablex, xltabular",
-               "\\begin{ThreePartTable}", "\\begin{TableNotes}[flushleft]", "\\scriptsize", *notes,
-               "\\end{TableNotes}", "\\small", "\\setlength{\\tabcolsep}{3pt}",
+        notes_env = (["\\begin{TableNotes}[flushleft]", "\\scriptsize", *items, "\\end{TableNotes}"]
+                     if items else [])
+        out = [REQUIRES + ", threeparttablex, xltabular; one-column documents only; longtable needs "
+               "two or three pdflatex passes to settle its column widths",
+               "\\begin{ThreePartTable}", *notes_env, "\\small", "\\setlength{\\tabcolsep}{3pt}",
                f"\\begin{{xltabular}}{{\\linewidth}}{{{cols}}}",
                f"\\caption{{{caption}}}\\label{{{label}}}\\\\", "\\toprule", head, "\\midrule",
                "\\endfirsthead",
                f"\\multicolumn{{6}}{{l}}{{\\footnotesize\\itshape Table~\\ref{{{label}}} (continued)}}\\\\",
                "\\toprule", head, "\\midrule", "\\endhead",
                "\\midrule", "\\multicolumn{6}{r}{\\footnotesize\\itshape continued on the next page}\\\\",
-               "\\endfoot", "\\bottomrule", "\\insertTableNotes", "\\endlastfoot",
+               "\\endfoot", "\\bottomrule", *(["\\insertTableNotes"] if items else []), "\\endlastfoot",
                *body, "\\end{xltabular}", "\\end{ThreePartTable}"]
     return "\n".join(out) + "\n"
 
 
 class LatexPrinter(Printer):
     format = "latex"
-    _default_settings: ClassVar[dict] = {"label": None, "long": None}
+    _default_settings: ClassVar[dict] = {"label": None, "long": False, "env": "table*", "notes": "short"}
 
     def _print_Table(self, t) -> str:
-        return table_latex(t, label=self._settings["label"], long=self._settings["long"])
+        s = self._settings
+        return table_latex(t, label=s["label"], long=bool(s["long"]), env=s["env"], notes=s["notes"])
 
 
 def to_latex(obj, **settings) -> str:
-    """``obj`` as LaTeX (a table: ``label``, and ``long`` to force a table that breaks
-    across pages; None decides by its size)."""
+    """``obj`` as LaTeX (a table: ``label``; ``long`` for a table that breaks across pages;
+    ``env`` ``table*`` or ``table``; ``notes`` ``short``, ``full`` or ``none``)."""
     return LatexPrinter(**settings).doprint(obj)

@@ -1,0 +1,244 @@
+"""Every LaTeX output of the CLI -- the four papers' ``compare --format latex`` tables (short,
+full and no notes) and the four formula sheets -- read as a co-author would: no ASCII stands
+in for math, and each compiles in ONE pdflatex pass, in ``article`` and in
+``article[twocolumn]``, with no error, no overfull box and no rerun request (log parsed)."""
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+
+import pytest
+from typer.testing import CliRunner
+
+from boundcalc.cli.app import app
+
+PAPERS = ("deora2023", "anon2025", "tarzanagh2023", "arda2026")
+HAVE_PDFLATEX = shutil.which("pdflatex") is not None
+_CACHE: dict = {}
+
+
+def cli(*args) -> str:
+    if args not in _CACHE:
+        r = CliRunner().invoke(app, list(args), catch_exceptions=False)
+        assert r.exit_code == 0, r.output
+        _CACHE[args] = r.stdout
+    return _CACHE[args]
+
+
+def table(paper, notes="short", *extra):
+    return cli("compare", paper, "--format", "latex", "--notes", notes, *extra)
+
+
+def sheet(paper):
+    return cli("sheet", paper)
+
+
+# ---------------------------------------------------------------------------- the ASCII scan
+def _balanced(tex: str, i: int) -> int:
+    """Index after the brace group opening at ``tex[i]`` (``\\{`` is not a brace)."""
+    depth = 0
+    while i < len(tex):
+        if tex[i] == "\\":
+            i += 2
+            continue
+        depth += {"{": 1, "}": -1}.get(tex[i], 0)
+        i += 1
+        if depth == 0:
+            return i
+    return i
+
+
+def prose(tex: str) -> str:
+    """``tex`` without what is not text a reader sees as text: comments, math (``$..$``,
+    ``\\ensuremath``, ``\\num``, displays), code (``\\texttt``), labels, references,
+    column specifications, and the numbers of ``S`` cells (siunitx sets those)."""
+    tex = re.sub(r"(?m)(?<!\\)%.*$", "", tex)
+    tex = re.sub(r"(?m)^\\begin\{(?:tabularx|xltabular|longtable)\}.*$", "", tex)
+    out, i = [], 0
+    drop = re.compile(r"\\(ensuremath|num|texttt|label|ref|cite|url|begin|end|usepackage|documentclass|sisetup)"
+                      r"(?:\[[^\]]*\])?\{")
+    while i < len(tex):
+        m = drop.match(tex, i)
+        if m:
+            i = _balanced(tex, m.end() - 1)
+            out.append(" ")
+            continue
+        if tex.startswith("$", i) and not tex.startswith("\\$", i - 1):
+            j = tex.find("$", i + 1)
+            while j > 0 and tex[j - 1] == "\\":
+                j = tex.find("$", j + 1)
+            i = j + 1 if j > 0 else len(tex)
+            out.append(" ")
+            continue
+        if tex[i] == "\\":
+            out.append(tex[i:i + 2])
+            i += 2
+            continue
+        out.append(tex[i])
+        i += 1
+    text = "".join(out)
+    return re.sub(r"&\s*-?\d[\d.]*(?:e-?\d+)?\s*(?=&|\\\\)", "& ", text)     # S cells
+
+
+STAND_INS = {
+    "\\textasciicircum": re.compile(r"\\textasciicircum"),
+    "\\textasciitilde": re.compile(r"\\textasciitilde"),
+    "sqrt": re.compile(r"sqrt"),
+    "X-bar / X_bar": re.compile(r"[-_]bar\b|(?<![\\\w])[A-Za-z]{1,2}bar\b"),
+    "^( or ^ in text": re.compile(r"\^"),
+    "_ in text (\\_)": re.compile(r"\\_"),
+    "True/False": re.compile(r"\b(?:True|False)\b"),
+    "hyphen as minus": re.compile(r"(?:^|(?<=[\s(\[=,:]))-(?=[\d.(\\])|(?<=\s)-(?=\s)"),
+    "ASCII relation or norm": re.compile(r"<=|>=|!=|\|\||\\textless|\\textgreater|\\textbar"),
+    "raw exponent (1e-5)": re.compile(r"\d[eE][-+]?\d"),
+    "unknown character": re.compile(r"\[U\+[0-9A-F]{4}"),
+}
+
+
+# inside math: an ASCII word set upright where the math should be (R-bar read as \mathrm{bar})
+MATH_STAND_INS = re.compile(r"\\mathrm\{(?:bar|hat|tilde|sqrt|infty|eps)\}")
+
+
+def stand_ins(tex: str) -> list[tuple[str, str]]:
+    """Every ASCII stand-in for math in the prose of ``tex``, and every ASCII word set as
+    upright math in place of a symbol: ``(kind, context)``."""
+    text = prose(tex)
+    out = [("ASCII word in math", tex[max(0, m.start() - 30):m.end() + 30]) for m in MATH_STAND_INS.finditer(tex)]
+    for kind, rx in STAND_INS.items():
+        for m in rx.finditer(text):
+            out.append((kind, text[max(0, m.start() - 30):m.end() + 30].replace("\n", " ")))
+    return out
+
+
+def test_the_scan_finds_what_it_looks_for():
+    """The scanner on known stand-ins (and on their typeset forms, which pass)."""
+    bad = [r"L\textasciicircum{}(x)", r"\ensuremath{\Phi}\textasciitilde{}", "bound sqrt(T)(S + P)", "s-bar",
+           r"R-\ensuremath{\mathrm{bar}_{\mu}}", r"needs: False", r"gamma = -5.4", "1 - delta", r"n\_test",
+           r"a \textless{}= b", "x = 3.26e+7", r"[U+2603 SNOWMAN]"]
+    for b in bad:
+        assert stand_ins(b), b
+    good = [r"\ensuremath{\hat{L}}(x)", r"\ensuremath{\tilde\Phi}", r"\ensuremath{\sqrt{T}}(S + P)", r"\ensuremath{\bar s}",
+            r"needs: no", r"\num{-5.4}", r"1 \ensuremath{-} \ensuremath{\delta}", r"\texttt{--n-test}~2000",
+            r"non-negative, Thms 2-3, (L1-L3)", r"x & -2.72 & 1.00e-4 & 3.2e7 \\", r"\num{3.26e7}",
+            r"% requires siunitx"]
+    for g in good:
+        assert stand_ins(g) == [], (g, stand_ins(g))
+
+
+def all_outputs():
+    for p in PAPERS:
+        for notes in ("short", "full"):
+            yield f"compare {p} --notes {notes}", table(p, notes)
+        yield f"sheet {p}", sheet(p)
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_no_ascii_stands_in_for_math(paper):
+    found = {}
+    for name, tex in all_outputs():
+        if paper in name:
+            hits = stand_ins(tex)
+            if hits:
+                found[name] = hits
+    assert found == {}, {k: (len(v), v[:6]) for k, v in found.items()}
+
+
+def test_table_numbers_have_one_style():
+    """In every S cell: an exact integer, fixed-point in [1e-3, 1e4), or scientific outside."""
+    for p in PAPERS:
+        tex = table(p)
+        for cell in re.findall(r"&\s*(-?\d[\d.]*(?:e-?\d+)?)\s*(?=&)", tex):
+            m = re.fullmatch(r"-?(\d+)(?:\.(\d+))?(?:e(-?\d+))?", cell)
+            assert m, cell
+            v = abs(float(cell))
+            if m.group(3):
+                assert not (1e-3 <= v < 1e4), (p, cell)
+            elif m.group(2):
+                assert 1e-3 <= v < 1e4 and len((m.group(1) + m.group(2)).lstrip("0")) == 3, (p, cell)
+            assert cell not in ("-0", "-0.0", "-0.00")
+
+
+# ---------------------------------------------------------------------------- compiling
+def preamble(tex: str, twocolumn: bool) -> str:
+    """A document class and exactly the packages the table's ``% requires`` line names."""
+    line = tex.splitlines()[0]
+    assert line.startswith("% requires ") and "compiles in one pdflatex pass" in line, line
+    pkgs = line[len("% requires "):].split(";")[0]
+    uses = []
+    for p in (x.strip() for x in pkgs.split(",")):
+        uses.append(p if p.startswith("\\usepackage") else f"\\usepackage{{{p}}}")
+    return "\n".join([f"\\documentclass{'[twocolumn]' if twocolumn else ''}{{article}}", *uses])
+
+
+def compile_once(tex: str, folder, name: str) -> dict:
+    """One pdflatex pass; the log's errors, overfull boxes and rerun requests."""
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / f"{name}.tex").write_text(tex, encoding="utf-8")
+    subprocess.run(["pdflatex", "-interaction=nonstopmode", f"{name}.tex"], cwd=folder,
+                   capture_output=True, text=True, timeout=180)
+    log = (folder / f"{name}.log").read_text(encoding="utf-8", errors="replace")
+    return {"pdf": folder / f"{name}.pdf",
+            "errors": re.findall(r"(?m)^! .*$", log),
+            "overfull": re.findall(r"(?m)^Overfull \\[hv]box.*$", log),
+            "too large": re.findall(r"(?m)^.*Float too large.*$", log),
+            # LaTeX's own "Label(s) may have changed" follows every \label on a first pass (a
+            # document's cross-references always take two); anything else asks for a rerun
+            "rerun": [x for x in re.findall(r"(?m)^.*(?:Rerun to|Rerun LaTeX|rerun LaTeX|Table widths have changed"
+                                            r"|\(rerunfilecheck\)\s+Rerun|has changed).*$", log)
+                      if "Label(s) may have changed" not in x]}
+
+
+def table_document(tex: str, twocolumn: bool) -> str:
+    lorem = ("Text of the paper around the table, so that the float sits in running text. " * 12)
+    return "\n".join([preamble(tex, twocolumn), "\\begin{document}", lorem, "", tex, lorem,
+                      "\\begin{thebibliography}{9}\\bibitem{" + re.search(r"\\cite\{([^}]*)\}", tex).group(1)
+                      + "} The paper.\\end{thebibliography}", "\\end{document}"])
+
+
+# Known open (issue 19): with full notes the tables are taller than a one-column page; the
+# tarzanagh2023 sheet has one 4 pt overfull line in two columns. Strict: the mark fails the
+# moment a case starts passing.
+_TALL = pytest.mark.xfail(strict=True, reason="taller than a one-column page (issue 19, open)")
+
+
+_TABLE_CASES = [pytest.param(p, two, id=f"{p}-{'twocolumn' if two else 'article'}",
+                             )
+                for p in PAPERS for two in (False, True)]
+
+
+@pytest.mark.skipif(not HAVE_PDFLATEX, reason="pdflatex not on PATH")
+@pytest.mark.parametrize("paper, twocolumn", _TABLE_CASES)
+def test_table_compiles_in_one_pass(paper, twocolumn, tmp_path):
+    tex = table(paper)
+    c = compile_once(table_document(tex, twocolumn), tmp_path, paper)
+    assert c["pdf"].read_bytes()[:5] == b"%PDF-"
+    assert (c["errors"], c["overfull"], c["too large"], c["rerun"]) == ([], [], [], []), c
+
+
+@_TALL
+@pytest.mark.skipif(not HAVE_PDFLATEX, reason="pdflatex not on PATH")
+@pytest.mark.parametrize("paper", PAPERS)
+def test_table_variants_compile_in_one_pass(paper, tmp_path):
+    """Full notes and no notes, and ``--env table`` in a one-column article."""
+    for k, tex in enumerate([table(paper, "full"), table(paper, "none"), table(paper, "short", "--env", "table")]):
+        c = compile_once(table_document(tex, False), tmp_path, f"{paper}{k}")
+        assert (c["errors"], c["overfull"], c["too large"], c["rerun"]) == ([], [], [], []), (k, c)
+
+
+_SHEET_CASES = [pytest.param(p, two, id=f"{p}-{'twocolumn' if two else 'article'}",
+                             marks=pytest.mark.xfail(strict=True, reason="one 4 pt overfull line (issue 19, open)")
+                             if (two and p == "tarzanagh2023") else ())
+                for p in PAPERS for two in (False, True)]
+
+
+@pytest.mark.skipif(not HAVE_PDFLATEX, reason="pdflatex not on PATH")
+@pytest.mark.parametrize("paper, twocolumn", _SHEET_CASES)
+def test_sheet_compiles_in_one_pass(paper, twocolumn, tmp_path):
+    tex = sheet(paper)
+    if twocolumn:
+        tex = tex.replace("\\documentclass[11pt]{article}", "\\documentclass[11pt,twocolumn]{article}", 1)
+        assert "twocolumn" in tex
+    c = compile_once(tex, tmp_path, paper)
+    assert c["pdf"].read_bytes()[:5] == b"%PDF-"
+    assert (c["errors"], c["overfull"], c["too large"], c["rerun"]) == ([], [], [], []), c
