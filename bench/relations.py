@@ -7,7 +7,7 @@
     python bench/relations.py --src /snapshot/src # measure a copy (keeps measuring while you edit)
 
 The cases are those of tests/prover/test_relations.py: CASES (the old suite, through
-``verify``) and NEW_CASES (issue 22's categories, on their own domains, through
+``verify``) and NEW_CASES (tests/prover/relation_cases.py: issue 22's categories, on their own domains, through
 ``services.verify.decide``). Each tree runs in its own process (PYTHONPATH = its src/), one
 case after the other; the rows give each case's verdict, wall seconds and CPU seconds
 (``time.process_time`` of the worker: what the budgets count, so that a loaded machine
@@ -32,11 +32,16 @@ ROOT = Path(__file__).resolve().parents[1]
 SUITE = ROOT / "tests" / "prover" / "test_relations.py"
 
 
-def load_cases() -> tuple[list, list]:
-    spec = importlib.util.spec_from_file_location("_relation_suite", SUITE)
+def _load(path: Path, name: str):
+    spec = importlib.util.spec_from_file_location(name, path)
     mod = importlib.util.module_from_spec(spec)
-    sys.path.insert(0, str(ROOT / "tests"))
     spec.loader.exec_module(mod)
+    return mod
+
+
+def load_cases() -> tuple[list, list]:
+    sys.path.insert(0, str(ROOT / "tests"))      # test_relations imports prover.relation_cases
+    mod = _load(SUITE, "_relation_suite")
     old = [{"suite": "old", "lhs": c[0], "rel": c[1], "rhs": c[2], "assume": list(c[3]), "expected": c[4]}
            for c in mod.CASES]
     new = [{"suite": "new", "lhs": c[0], "rel": c[1], "rhs": c[2], "assume": list(c[3]), "expected": c[4],

@@ -236,10 +236,15 @@ class Formula:
         _options(kw, {"fixed": dict, "together": dict}, f"{self.id}: asymptotic")
         return asymptotic(self, self._var(var), **kw)
 
-    def solve(self, var: str, values: dict | None = None, /, **kw):
-        """Least value of ``var`` (integer if its domain is) for which the requirement holds."""
+    def solve(self, var: str, values: dict | None = None, /, *, within: tuple | None = None, **kw):
+        """Least value of ``var`` (integer if its domain is) for which the requirement holds;
+        ``within=(lo, hi)`` searches only that range of ``var`` (an end None, ``"-inf"`` or
+        ``"inf"``: the domain's), as ``require --from/--to``."""
         from .services.solve import solve_requirement
-        return solve_requirement(self, self._var(var), self._values(values, kw))
+        if within is not None and (not isinstance(within, (tuple, list)) or len(within) != 2):
+            raise BoundcalcError(f"{self.id}: within must be a pair (lo, hi), got {within!r}")
+        return solve_requirement(self, self._var(var), self._values(values, kw),
+                                 None if within is None else tuple(within))
 
     def difference(self) -> Node:
         """lhs - rhs of a relation."""
@@ -295,6 +300,28 @@ def _name(value, name: str, optional: bool = False) -> str | None:
         raise BoundcalcError(f"{name} must be a non-empty string{' or None' if optional else ''}, "
                              f"not {value!r:.80}")
     return value
+
+
+def compare_measured(csv_path, *, paper: str, setting: str | None = None,
+                     formulas_path: list[str] | None = None):
+    """Your measurements beside your bounds: each run (row) of the CSV file ``csv_path``
+    gives inputs (columns named after ``paper``'s symbols) and measured values (columns
+    named after its bounds); the result is a :class:`boundcalc.reports.table.Table` with,
+    per run and measured bound, the bound evaluated at the run's inputs (certified), the
+    measured value, their ratio and whether the bound holds. Inputs a run leaves out come
+    from ``setting`` and the symbols' defaults. Print it with ``to_markdown()``,
+    ``to_latex()``, ``to_csv()``, ``to_json()``, ``to_frame()`` (or
+    ``boundcalc.reports.printers.render(table, "markdown")``). The CSV format:
+    :mod:`boundcalc.reports.measured` and README "Your own measurements".
+
+    >>> t = compare_measured("examples/my_paper_runs.csv", paper="my_paper",
+    ...                      formulas_path=["examples/my_paper.toml"])   # doctest: +SKIP
+    >>> [(r.quantity, r.holds) for r in t.rows]                          # doctest: +SKIP
+    """
+    from .reports.measured import measured_table
+    key = _name(paper, "paper") or ""
+    return measured_table(key, csv_path, setting=_name(setting, "setting", optional=True),
+                          formulas_path=formulas_path, formula=formula)
 
 
 def formula(fid: str, *, formulas_path: list[str] | None = None) -> Formula:

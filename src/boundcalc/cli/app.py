@@ -11,15 +11,14 @@ from __future__ import annotations
 import typer
 from typer.core import TyperCommand
 
-from ..errors import BoundcalcError
+from ..errors import BoundcalcError, UnsatisfiableError
+from .exits import EXIT_HELP, Exit, for_monotone, for_require, for_verify
 from .output import console, emit_json, table
 from .state import formula_paths, set_formula_paths
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="Compute, audit and measure the bounds of learning-theory papers on transformers.",
-                  epilog="Exit status: 0 done; 2 bad input or a refusal (one line on stderr); 1 a bug in "
-                         "boundcalc; 130 interrupted (Ctrl-C); 141 standard output closed early (a pipe "
-                         "such as '| head'), as cat or grep.")
+                  epilog=EXIT_HELP)
 
 DYNAMIC = {"allow_extra_args": True, "ignore_unknown_options": True}
 
@@ -314,15 +313,20 @@ def _ranges(items: list[str] | None) -> dict[str, tuple[str, str]]:
 def monotone(ctx: typer.Context,
              fid: str = typer.Argument(..., metavar="ID"),
              var: str = typer.Option(..., "--var", help="The variable."),
-             box: list[str] | None = typer.Option(None, "--box", help="name=lo:hi box for certification."),
+             box: list[str] | None = typer.Option(
+                 None, "--box", help="name=lo:hi: decide on this box (repeatable); an end may be inf or -inf "
+                                     "(an unbounded range: proved there, or unknown)."),
              set_: list[str] | None = typer.Option(None, "--set", help="Fix a symbol: name=value."),
              json: bool = typer.Option(False, "--json")):
-    """Increasing / decreasing / neither / unknown in VAR, with the evidence level."""
+    """Increasing / decreasing / neither / unknown in VAR, with the evidence level.
+    Exit 0 for a proved or certified direction, 3 for 'neither' (certified both ways),
+    5 for anything less (sampled, unknown, the default box only)."""
     r = _formula(fid).monotone(var, box=_ranges(box), fixed=_values(set_, ctx))
     if json:
         emit_json(r.to_json())
-        return
-    _say(r.describe())
+    else:
+        _say(r.describe())
+    _exit(for_monotone(r))
 
 
 @app.command(context_settings=DYNAMIC)
@@ -346,13 +350,21 @@ def verify(lhs: str = typer.Argument(...), rel: str = typer.Argument(..., metava
            rhs: str = typer.Argument(...),
            assume: list[str] | None = typer.Option(None, "--assume", help="e.g. 'x>=1' (repeatable)."),
            json: bool = typer.Option(False, "--json")):
-    """Decide LHS REL RHS (REL one of ==, <=, >=, <, >): proved / disproved / unknown."""
+    """Decide LHS REL RHS (REL one of ==, <=, >=, <, >): proved / disproved / unknown.
+    Exit 0 proved, 4 disproved, 5 unknown or vacuous."""
     from ..services.verify import verify as run
     r = run(lhs, rel, rhs, assume or [], formulas_path=formula_paths())
     if json:
         emit_json(r.to_json())
-        return
-    _say(r.describe())
+    else:
+        _say(r.describe())
+    _exit(for_verify(r))
+
+
+def _exit(code: Exit) -> None:
+    """End the command with ``code`` (:mod:`.exits`); nothing for 0."""
+    if code is not Exit.OK:
+        raise typer.Exit(int(code))
 
 
 # ---------------------------------------------------------------------------- requirements
@@ -422,9 +434,22 @@ def _find_setting_paper(setting: str | None) -> str:
     raise BoundcalcError(f"unknown setting {setting!r}{did_you_mean(setting, names)}")
 
 
+def _range_end(text: str | None, var: str | None, flag: str) -> str | None:
+    """``--from 8`` or ``--from n=8`` (the name, when given, must be VAR's)."""
+    if text is None or "=" not in text:
+        return text
+    name, _, value = text.partition("=")
+    name = name.strip().replace("-", "_")
+    if var is not None and name != var:
+        raise BoundcalcError(f"{flag} {text}: the range is for the variable solved for, {var}, not {name}")
+    return value.strip()
+
+
 def _run_require(var: str | None, paper: str | None, setting: str | None, ctx: typer.Context,
-                 set_: list[str] | None, target: str | None, explain: bool, json: bool):
-    from ..services.require import require, to_json
+                 set_: list[str] | None, target: str | None, explain: bool, json: bool,
+                 from_: str | None = None, to: str | None = None):
+    import sys
+    from ..services.require import no_answer_reason, require, to_json
     args = list(ctx.args)
     if var is not None and var.startswith("-"):      # `require --d 16 ...`: no VAR, a flag came first
         args, var = [var] + args, None
@@ -432,19 +457,25 @@ def _run_require(var: str | None, paper: str | None, setting: str | None, ctx: t
     if paper is None and setting is None:
         raise BoundcalcError("give --paper PAPER and/or --setting NAME (see `boundcalc require --help`)")
     paper = paper or _find_setting_paper(setting)
-    res = require(paper, setting, values, var=var, target=target, formulas_path=formula_paths())
+    within = None
+    if from_ is not None or to is not None:
+        within = (_range_end(from_, var, "--from"), _range_end(to, var, "--to"))
+    try:
+        res = require(paper, setting, values, var=var, target=target, formulas_path=formula_paths(),
+                      within=within)
+    except UnsatisfiableError as e:     # no value can work: an answer ('no'), status 4
+        print(f"error: {' '.join(str(e).split())}", file=sys.stderr)
+        raise typer.Exit(int(Exit.NO_ANSWER)) from None
     data = to_json(res)
     if json:
         emit_json(data)
     else:
         from .render import print_require
         print_require(data, explain=explain)
-    from ..services.require import no_answer_reason
     reason = no_answer_reason(res)
-    if reason:        # not an answer: the output above, then the reason on one line, status 3
-        import sys
+    if reason:        # not an answer: the output above, then the reason on one line (status: .exits)
         print(f"error: {reason}", file=sys.stderr)
-        raise typer.Exit(3)
+    _exit(for_require(res))
 
 
 _SET_HELP = "NAME=VALUE (repeatable); same as --NAME VALUE."
@@ -459,13 +490,19 @@ def require(ctx: typer.Context,
                 None, "--target", help="Solve 'formula REL value' instead of the setting's requirements, "
                                        "e.g. 'gen_gap_cor2 <= 0.05'."),
             set_: list[str] | None = typer.Option(None, "--set", help=_SET_HELP),
+            from_: str | None = typer.Option(
+                None, "--from", help="Search VAR only from this value on (VALUE or VAR=VALUE; -inf: no lower "
+                                     "end): e.g. where log(n)/sqrt(n) has turned decreasing."),
+            to: str | None = typer.Option(None, "--to", help="Search VAR only up to this value (inf: no upper end)."),
             explain: bool = typer.Option(False, "--explain", help="Also every input, derived value and certificate."),
             json: bool = typer.Option(False, "--json")):
     """Least (or largest) VAR each requirement of a setting allows, with a certificate:
     it holds at the answer and fails just beyond. VAR can be any variable the
-    requirement is monotone in (H, n, K, m, eta ...); a relation that is not monotone
-    gets its counterexample instead of an answer."""
-    _run_require(var, paper, setting, ctx, set_, target, explain, json)
+    requirement is monotone in (H, n, K, m, eta ...), over its domain or over the range
+    --from/--to; a relation that is not monotone there gets its counterexample instead
+    of an answer. Exit 0 an answer, 3 not monotone, 4 no value in the domain or range
+    (or impossible), 5 undecided."""
+    _run_require(var, paper, setting, ctx, set_, target, explain, json, from_, to)
 
 
 @app.command("require-heads", context_settings=DYNAMIC, cls=_lazy_epilog("deora2023"))
@@ -585,6 +622,12 @@ def compare(ctx: typer.Context,
             no_cache: bool = typer.Option(False, "--no-cache", help="Recompute; do not read or write the cache."),
             max_memory: str | None = typer.Option(None, "--max-memory", help="Memory budget (512M, 4G; "
                                                      "default: half the available memory)."),
+            measured: str | None = typer.Option(
+                None, "--measured", help="A CSV of your own runs: columns named after the paper's symbols "
+                                         "(inputs) and bounds (measured values), optional 'run' labels; "
+                                         "the bounds are evaluated at each run (no engine)."),
+            setting: str | None = typer.Option(None, "--setting", help="With --measured: inputs a run does "
+                                                                       "not give come from this setting."),
             json: bool = typer.Option(False, "--json", help="Same as --format json."),
             html: str | None = typer.Option(None, "--html",
                                             help="Also write the table as one self-contained web page (math "
@@ -598,9 +641,19 @@ def compare(ctx: typer.Context,
                                     "two-column documents) or table (one column)."),
             notes: str = typer.Option("short", "--notes", help="LaTeX: table notes, short (one line each; "
                                       "default), full or none.")):
-    """A paper's bounds beside what the engine measures, as a table. Settings: --NAME VALUE or --set NAME=VALUE."""
+    """A paper's bounds beside what the engine measures, as a table. Settings: --NAME VALUE or --set NAME=VALUE.
+    With --measured runs.csv (any paper, your own with --formulas): the bounds beside your measurements."""
+    fmt = "json" if json else format_
+    if measured is not None:
+        from .reports import compare_measured
+        compare_measured(paper, measured, setting=setting, fmt=fmt, output=output, force=force, plot=plot,
+                         extra=list(ctx.args), latex={"long": long, "env": env, "notes": notes}, html=html,
+                         figsize=figsize)
+        return
+    if setting is not None:
+        raise BoundcalcError("--setting applies to --measured; the engine's settings are --NAME VALUE")
     from .reports import compare as run
-    run(paper, _dynamic_flags(ctx.args), seed=seed, jobs=jobs, fmt="json" if json else format_,
+    run(paper, _dynamic_flags(ctx.args), seed=seed, jobs=jobs, fmt=fmt,
         output=output, force=force, plot=plot, no_cache=no_cache, max_memory=max_memory,
         latex={"long": long, "env": env, "notes": notes}, html=html, figsize=figsize, argv=list(ctx.args))
 

@@ -126,21 +126,15 @@ def validate_settings(mod, paper: str, settings: dict[str, str]) -> None:
 
 
 # ---------------------------------------------------------------------------- compare
-def compare(paper: str, settings: dict[str, str], *, seed: int = 0, jobs: int = 1, fmt: str = "rich",
-            output: str | None = None, force: bool = False, plot: str | None = None,
-            no_cache: bool = False, max_memory: str | None = None, latex: dict | None = None,
-            html: str | None = None, figsize: str = "page", argv: list[str] | None = None) -> None:
-    """``latex``: ``long``, ``env``, ``notes`` of the LaTeX table (``--format latex``); ``html``: also
-    write the table as a page; ``figsize``: the --plot width; ``argv``: the settings as given (the
-    page's re-run command)."""
-    from ..experiments import experiment_module
-    from ..reports.table import Table
-    from .output import check_outputs, console, is_stdout, refuse_stdout_figures, write_output
+def _check_table_outputs(fmt: str, output: str | None, plot: str | None, force: bool, *,
+                         html: str | None = None, latex: dict | None = None,
+                         figsize: str = "page") -> None:
+    """``--format``, ``--output``, ``--html``, ``--plot`` (and its ``--figsize``) and the LaTeX
+    options of a table command, checked before any work."""
+    from .output import check_outputs, is_stdout, refuse_stdout_figures
     if fmt not in FORMATS:
         raise BoundcalcError(f"unknown --format {fmt!r}; use one of {', '.join(FORMATS)}")
-    latex = dict(latex or {})
-    check_latex_options(fmt, latex)
-    _check_positive("--jobs", jobs, allow_all=True)
+    check_latex_options(fmt, dict(latex or {}))
     outputs: list[tuple[str, object]] = [("--output", output), ("--html", html)]
     for flag, p in (("--output", output), ("--plot", plot), ("--html", html)):
         if p is not None and not str(p).strip():
@@ -154,6 +148,41 @@ def compare(paper: str, settings: dict[str, str], *, seed: int = 0, jobs: int = 
         from ..reports.plots import targets
         outputs += [("--plot", p) for p in targets(plot)]
     check_outputs(outputs, force=force)       # every output checked before any work
+
+
+def _emit_table(t, fmt: str, output: str | None, plot: str | None, *, latex: dict | None = None,
+                html: str | None = None, command: str = "", figsize: str = "page") -> None:
+    """The table in ``fmt`` to ``--output`` (a file, or '-') or standard output, then the
+    ``--html`` page (``command`` is its re-run line) and the ``--plot`` figure."""
+    from .output import console, write_output
+    latex = dict(latex or {})
+    if output is not None:                    # a file, or '-' (standard output)
+        write_output(output, render_table(t, fmt, **latex) or "", what="table")
+    elif fmt == "rich":
+        console().print(t.to_rich())
+    else:
+        sys.stdout.write(render_table(t, fmt, **latex) or "")
+    if html is not None:
+        from ..reports.printers.html import to_html
+        write_output(html, to_html(t, page=True, command=command), what="page")
+    if plot is not None:
+        from ..reports.plots import bound_vs_measured
+        written = bound_vs_measured(t, plot, figsize=figsize)
+        print("plot written: " + ", ".join(str(p) for p in written), file=sys.stderr)
+
+
+def compare(paper: str, settings: dict[str, str], *, seed: int = 0, jobs: int = 1, fmt: str = "rich",
+            output: str | None = None, force: bool = False, plot: str | None = None,
+            no_cache: bool = False, max_memory: str | None = None, latex: dict | None = None,
+            html: str | None = None, figsize: str = "page", argv: list[str] | None = None) -> None:
+    """``latex``: ``long``, ``env``, ``notes`` of the LaTeX table (``--format latex``); ``html``: also
+    write the table as a page; ``figsize``: the --plot width; ``argv``: the settings as given (the
+    page's re-run command)."""
+    import shlex
+    from ..experiments import experiment_module
+    from ..reports.table import Table
+    _check_positive("--jobs", jobs, allow_all=True)
+    _check_table_outputs(fmt, output, plot, force, html=html, latex=latex, figsize=figsize)
     _set_max_memory(max_memory)
     cache = _cache(no_cache)
     mod = experiment_module(paper)
@@ -165,22 +194,28 @@ def compare(paper: str, settings: dict[str, str], *, seed: int = 0, jobs: int = 
         print(f"note: {warned.summary()}", file=sys.stderr)
     if not isinstance(t, Table):
         raise BoundcalcError(f"the experiments of {paper} returned {type(t).__name__}, not a Table")
-    if output is not None:                    # a file, or '-' (standard output)
-        write_output(output, render_table(t, fmt, **latex), what="table")
-    elif fmt == "rich":
-        console().print(t.to_rich())
-    else:
-        sys.stdout.write(render_table(t, fmt, **latex))
-    if html is not None:
-        import shlex
-        from ..reports.printers.html import to_html
-        cmd = shlex.join(["boundcalc", "compare", paper, "--seed", str(seed), *(argv or []), "--html", html])
-        write_output(html, to_html(t, page=True, command=cmd), what="page")
-    if plot is not None:
-        from ..reports.plots import bound_vs_measured
-        written = bound_vs_measured(t, plot, figsize=figsize)
-        print("plot written: " + ", ".join(str(p) for p in written), file=sys.stderr)
+    cmd = shlex.join(["boundcalc", "compare", paper, "--seed", str(seed), *(argv or []), "--html", html or ""])
+    _emit_table(t, fmt, output, plot, latex=latex, html=html, command=cmd, figsize=figsize)
     return None
+
+
+def compare_measured(paper: str, csv_path: str, *, setting: str | None, fmt: str, output: str | None,
+                     force: bool, plot: str | None, extra: list[str], latex: dict | None = None,
+                     html: str | None = None, figsize: str = "page") -> None:
+    """``compare PAPER --measured runs.csv``: the table of :func:`boundcalc.api.compare_measured`
+    in ``fmt``, to standard output or ``--output``, the ``--html`` page and the ``--plot`` figure."""
+    import shlex
+    from ..api import compare_measured as build
+    from ..paths import user_path
+    from .state import formula_paths
+    if extra:
+        raise BoundcalcError(f"unexpected {extra[0]!r} with --measured: the inputs of each run are the "
+                             "CSV's columns (and --setting)")
+    _check_table_outputs(fmt, output, plot, force, html=html, latex=latex, figsize=figsize)
+    t = build(user_path(csv_path), paper=paper, setting=setting, formulas_path=formula_paths())
+    cmd = shlex.join(["boundcalc", "compare", paper, "--measured", csv_path,
+                      *(["--setting", setting] if setting else []), "--html", html or ""])
+    _emit_table(t, fmt, output, plot, latex=latex, html=html, command=cmd, figsize=figsize)
 
 
 # ---------------------------------------------------------------------------- reproduce

@@ -126,6 +126,13 @@ class Domain(Record, frozen=True):
             hi = hi - (hi - lo) / 100
         return lo, hi
 
+    def restrict(self, lo: Fraction | None, hi: Fraction | None) -> Domain:
+        """This domain cut to the closed range [lo, hi] (None: that end is left as it is).
+        The ends are assumed to lie in the domain (:func:`search_range` checks them)."""
+        return Domain(self.integer,
+                      self.lo if lo is None else lo, self.lo_closed if lo is None else True,
+                      self.hi if hi is None else hi, self.hi_closed if hi is None else True)
+
     @property
     def positive(self) -> bool:
         return self.lo is not None and (self.lo > 0 or (self.lo == 0 and not self.lo_closed))
@@ -198,3 +205,60 @@ def parse_domain(text: str, *, where: str = "domain") -> Domain:
     raise FormulaFileError(
         f"{where}: unknown domain {text!r}; use e.g. 'positive', 'real >= 1', 'integer >= 1', "
         "'(0, 1)', 'nonnegative', 'real'")
+
+
+
+_INF = {"inf": 1, "+inf": 1, "oo": 1, "+oo": 1, "infinity": 1, "-inf": -1, "-oo": -1, "-infinity": -1}
+
+
+def infinite_end(text) -> int:
+    """+1 for a written +inf (``inf``, ``+inf``, ``oo``, a float inf), -1 for -inf, else 0."""
+    if isinstance(text, str):
+        return _INF.get(text.strip().lower(), 0)
+    if isinstance(text, float) and text in (float("inf"), float("-inf")):
+        return 1 if text > 0 else -1
+    return 0
+
+
+def search_range(name: str, domain: Domain, lo, hi, *, where: str) -> tuple[Domain, str]:
+    """``name``'s ``domain`` cut to the range [lo, hi] the user gives (``--from/--to`` of
+    ``require``, an end ``inf`` or ``-inf`` of ``monotone --box``): the restricted domain and
+    its description (``n in [8, +inf)``). ``lo``/``hi`` are numbers or text; None, ``-inf``
+    (for lo) and ``inf`` (for hi) leave that end as the domain has it. A reversed or empty
+    range, an end outside the domain, and ``inf`` as a lower end are one-line errors naming
+    ``where``."""
+    from .numbers import fmt_exact
+    ends: list[Fraction | None] = []
+    for text, side, word in ((lo, -1, "lower"), (hi, 1, "upper")):
+        if text is None:
+            ends.append(None)
+            continue
+        inf = infinite_end(text)
+        if inf:
+            if inf != side:
+                raise BoundcalcError(f"{where}: {text!r} cannot be the {word} end of {name}'s range")
+            ends.append(None)
+            continue
+        from .parser import parse_number
+        v = parse_number(text, where=f"{where} ({word} end of {name})")
+        if not domain.contains(v):
+            raise BoundcalcError(f"{where}: {name} = {fmt_exact(v)} is outside the domain of {name} "
+                                 f"({name} {domain.describe()})")
+        ends.append(v)
+    a, b = ends
+    if a is not None and b is not None and a > b:
+        raise BoundcalcError(f"{where}: reversed range [{fmt_exact(a)}, {fmt_exact(b)}] for {name} "
+                             "(the lower end must not exceed the upper)")
+    d = domain.restrict(a, b)
+    if d.is_empty():
+        raise BoundcalcError(f"{where}: the range {describe_range(name, d)} contains no integer, but "
+                             f"{name} is an integer")
+    return d, describe_range(name, d)
+
+
+def describe_range(name: str, d: Domain) -> str:
+    """``n in [8, +inf)``: a domain as a range of ``name`` (integers said)."""
+    from .numbers import fmt_exact
+    lo = "(-inf" if d.lo is None else ("[" if d.lo_closed else "(") + fmt_exact(d.lo)
+    hi = "+inf)" if d.hi is None else fmt_exact(d.hi) + ("]" if d.hi_closed else ")")
+    return f"{name} in {lo}, {hi}" + (" (integers)" if d.integer else "")

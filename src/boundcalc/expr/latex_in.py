@@ -204,21 +204,23 @@ class Names:
     shadowed: dict | None = None     # key -> the formula a symbol of the same LaTeX shadows
 
 
-def names(symbols: dict[str, str], formulas: dict[str, tuple[str, str]] | None = None) -> Names:
-    """Names from ``symbols`` {name: latex} and ``formulas`` {name: (kind, printed latex)}:
+def names(symbols: dict[str, str | tuple[str, ...]], formulas: dict[str, tuple[str, str]] | None = None) -> Names:
+    """Names from ``symbols`` {name: latex, or a tuple of its spellings (its ``latex`` and the
+    letter the paper prints for it)} and ``formulas`` {name: (kind, printed latex)}:
     a formula is named by the quantity its printed LaTeX defines or bounds (the left side
     of its first top-level relation, or the side named by ``=:``), for definitions and
     bounds only. A symbol wins over a formula written the same way."""
     table: dict = {}
     ambiguous: dict = {}
     sym_keys: dict = {}
-    for name, tex in symbols.items():
-        k = _key(tokens(tex or name))
-        if not k:
-            continue
-        if k in sym_keys and sym_keys[k] != name:
-            ambiguous[k] = sorted({sym_keys[k], name, *ambiguous.get(k, [])})
-        sym_keys.setdefault(k, name)
+    for name, texs in symbols.items():
+        for tex in (texs if isinstance(texs, tuple) else (texs,)):
+            k = _key(tokens(tex or name))
+            if not k:
+                continue
+            if k in sym_keys and sym_keys[k] != name:
+                ambiguous[k] = sorted({sym_keys[k], name, *ambiguous.get(k, [])})
+            sym_keys.setdefault(k, name)
     for k, name in sym_keys.items():
         if k not in ambiguous:
             table[k] = Sym(name)
@@ -249,7 +251,7 @@ def names(symbols: dict[str, str], formulas: dict[str, tuple[str, str]] | None =
 
 def names_of_paper(paper, formulas: dict[str, tuple[str, str]] | None = None) -> Names:
     """:func:`names` of a loaded paper (its symbols and its formulas' printed LaTeX)."""
-    syms = {n: s.latex for n, s in paper.symbols.items()}
+    syms = {n: (s.latex, s.printed) if s.printed else s.latex for n, s in paper.symbols.items()}
     if formulas is None:
         formulas = {n: (f.kind, f.latex) for n, f in paper.formulas.items()}
     return names(syms, formulas)

@@ -40,10 +40,11 @@ from ..expr.domains import Domain
 from ..expr.nodes import Add, Func, Mul, Node, Num, Rel, Sym, sub, substitute
 from .budget import Timeout, sympy_safe, time_limit
 
-__all__ = ["MAX_SYMBOLS", "SMOOTH", "prove_identity"]
+__all__ = ["MAX_NODES", "MAX_SYMBOLS", "SMOOTH", "prove_identity"]
 
 SMOOTH = frozenset({"exp", "log", "sqrt", "tanh", "atan", "erf", "sin", "cos"})
 MAX_SYMBOLS = 4
+MAX_NODES = 200       # SymPy's simplify of derivatives grows fast; in a thread nothing interrupts it
 _CANDIDATES = [Fraction(v) for v in ("0", "1", "-1", "2", "1/2", "-2", "-1/2", "3", "1/3", "-3", "-1/3")]
 MAX_POINTS = 400
 
@@ -106,6 +107,8 @@ def prove_identity(a: Node, b: Node, domains: dict[str, Domain], extra: list, de
     d_node = sub(a, b)
     names = sorted(d_node.symbols() | set().union(*(r.symbols() for r in extra)) if extra else d_node.symbols())
     if not names or len(names) > MAX_SYMBOLS or not (_funcs(d_node) <= SMOOTH) or sympy_safe(d_node):
+        return None
+    if sum(1 for _ in d_node.unique_nodes()) > MAX_NODES:
         return None
     if any(not (_funcs(r) <= SMOOTH) for r in extra):
         return None

@@ -30,7 +30,7 @@ CHECK_FIELDS: dict[str, tuple[set[str], set[str]]] = {
     "order": ({"formula", "var", "order", "relation"}, {"fixed", "together", "side", "limit", "regimes"}),
     "monotone": ({"formula", "var", "claim"}, {"box", "fixed", "assume", "uses"}),
     "compare": ({"lhs", "rel", "rhs"}, {"uses", "assume", "approximate"}),
-    "restatement": ({"a", "b"}, {"substitute", "assume", "uses"}),
+    "restatement": ({"a", "b"}, {"substitute", "substitute_a", "substitute_b", "assume", "uses"}),
     "vacuity": ({"formula", "at", "trivial", "direction"}, {"side", "trivial_is", "floor", "ceiling"}),
     "identity": ({"function", "derivative", "wrt", "at"}, {"tol", "uses"}),
     "measured": ({"measurement", "expected", "at"}, {"tol", "atol", "seed", "uses"}),
@@ -206,7 +206,8 @@ def _load_symbols(path: Path, paper: Paper, table: Any) -> None:
             raise _fail(path, where, "a symbol name must be an ASCII identifier")
         if reserved(name):
             raise _fail(path, where, f"symbol name {reserved(name)}; choose another name")
-        _fields(path, where, t, {"description", "domain"}, {"latex", "default", "role", "note"})
+        _fields(path, where, t, {"description", "domain"}, {"latex", "printed", "default", "role", "note",
+                                                             "description_latex"})
         domain = parse_domain(_str(path, where, t["domain"], "domain"), where=f"{path.name}: {where}")
         role = t.get("role", "input")
         if role not in ROLES:
@@ -219,7 +220,40 @@ def _load_symbols(path: Path, paper: Paper, table: Any) -> None:
         if role == "constant" and default is None:
             raise _fail(path, where, "an absolute constant (role = 'constant') needs a default")
         paper.symbols[name] = Symbol(paper.key, name, _str(path, where, t["description"], "description"),
-                                     t.get("latex", name), domain, default, role)
+                                     _str(path, where, t.get("latex", name), "latex"), domain, default, role,
+                                     _str(path, where, t.get("printed", ""), "printed"),
+                                     _latex_text(path, where, t, "description_latex"))
+    _unique_latex(path, paper)
+
+
+def _unique_latex(path: Path, paper: Paper) -> None:
+    """Two symbols of one file never share their LaTeX (a sheet, a table or a LaTeX round trip
+    could not tell them apart): where the paper itself writes both with one letter, each gets
+    its own ``latex`` and the paper's letter goes in ``printed``."""
+    seen: dict[str, str] = {}
+    for name, sym in paper.symbols.items():
+        key = " ".join(sym.latex.split())
+        if not key:
+            continue
+        if key in seen:
+            raise _fail(path, f"[symbols.{name}]", f"latex {sym.latex!r} is also the LaTeX of symbol "
+                                                   f"{seen[key]!r}; give each its own (where the paper writes "
+                                                   f"both this way, put that in printed = {sym.latex!r})")
+        seen[key] = name
+
+
+def _latex_text(path: Path, where: str, t: dict, field: str) -> str:
+    """An optional LaTeX-text field (``description_latex``, ``name_latex``, ``note_latex``,
+    ``bounds_latex``: text with math in ``$...$``), checked -- never run -- by
+    :func:`boundcalc.reports.escape.latex_text_error`; ``""`` when absent."""
+    if field not in t:
+        return ""
+    from ..reports.escape import latex_text_error
+    text = _str(path, where, t[field], field)
+    why = latex_text_error(text)
+    if why:
+        raise _fail(path, where, f"{field}: {why}")
+    return text
 
 
 def _bind_names(path: Path, where: str, node: Node, paper: Paper, uses: tuple[str, ...]) -> Node:
@@ -254,7 +288,8 @@ def _load_formulas(path: Path, paper: Paper, table: Any) -> None:
         if reserved(name):
             raise _fail(path, where, f"formula name {reserved(name)}; choose another name")
         _fields(path, where, t, {"name", "kind", "source"},
-                {"expr", "latex", "uses", "status", "note", "bounds", "direction", "solve_for"})
+                {"expr", "latex", "uses", "status", "note", "bounds", "direction", "solve_for",
+                 "name_latex", "note_latex", "bounds_latex"})
         kind = t["kind"]
         if kind not in KINDS:
             raise _fail(path, where, f"kind must be one of {', '.join(KINDS)}, not {kind!r}")
@@ -285,7 +320,9 @@ def _load_formulas(path: Path, paper: Paper, table: Any) -> None:
             paper=paper.key, name=name, title=_str(path, where, t["name"], "name"), kind=kind,
             text=text, expr=expr, source=_str(path, where, t["source"], "source"),
             latex=t.get("latex", ""), uses=tuple(uses), status=status, note=t.get("note", ""),
-            bounds=t.get("bounds", ""), direction=direction, solve_for=solve_for, from_latex="expr" not in t)
+            bounds=t.get("bounds", ""), direction=direction, solve_for=solve_for, from_latex="expr" not in t,
+            title_latex=_latex_text(path, where, t, "name_latex"), note_latex=_latex_text(path, where, t, "note_latex"),
+            bounds_latex=_latex_text(path, where, t, "bounds_latex"))
     for spec in paper.formulas.values():
         for u in spec.uses:
             if u not in paper.formulas:
@@ -454,7 +491,7 @@ def _load_checks(path: Path, paper: Paper, items: Any, out: list, steps: Any = N
                 raise _fail(path, where, f"{f} names unknown formula {ref!r}")
         for f in _EXPR_FIELDS & t.keys():
             _parse(path, f"{where} {f}", t[f], allow_relation=False)
-        for f in ("substitute", "at", "fixed", "together", "box"):
+        for f in ("substitute", "substitute_a", "substitute_b", "at", "fixed", "together", "box"):
             if f in t:
                 if not isinstance(t[f], dict):
                     raise _fail(path, where, f"{f} must be a table")
@@ -464,9 +501,10 @@ def _load_checks(path: Path, paper: Paper, items: Any, out: list, steps: Any = N
                             _parse(path, f"{where} {f}.{k}", str(x), allow_relation=False)
                     else:
                         _parse(path, f"{where} {f}.{k}", str(v), allow_relation=False)
-        _check_kind_fields(path, where, paper, kind, t)
         if "rel" in t and t["rel"] not in ("<=", ">=", "<", ">", "=="):
-            raise _fail(path, where, "rel must be one of <=, >=, <, >, ==")
+            raise _fail(path, where, f"field 'rel': {t['rel']!r} is not one of <=, >=, <, >, ==")
+        _check_kind_fields(path, where, paper, kind, t)
+        _check_values(path, where, paper, kind, t)
         if not isinstance(t.get("assume", []), list):
             raise _fail(path, where, "assume must be an array")
         for a in t.get("assume", []):
@@ -513,6 +551,154 @@ def _load_checks(path: Path, paper: Paper, items: Any, out: list, steps: Any = N
     paper._steps = load_steps(path, paper, [] if steps is None else steps, ids)
 
 
+# the closed vocabularies of check fields: field -> allowed values (per kind where they differ)
+CHECK_WORDS: dict[tuple[str, str], tuple[str, ...]] = {
+    ("derivation", "direction"): ("equal", "upper", "lower"),
+    ("vacuity", "direction"): ("upper", "lower"),
+    ("order", "relation"): ("O", "Omega", "Theta"),
+    ("order", "side"): ("lhs", "rhs"),
+    ("vacuity", "side"): ("lhs", "rhs"),
+}
+
+
+def _formula_symbols(paper: Paper, ref: str, seen: set | None = None) -> set[str] | None:
+    """The symbols of formula ``ref`` of this paper, its references inside the paper followed;
+    None when it reaches into another paper (then not checked here)."""
+    pk, _, nm = ref.rpartition(".")
+    if (pk or paper.key) != paper.key or nm not in paper.formulas:
+        return None
+    seen = set() if seen is None else seen
+    if nm in seen:
+        return set()
+    seen.add(nm)
+    node = paper.formulas[nm].expr
+    out = set(node.symbols())
+    for r in node.refs():
+        sub_ = _formula_symbols(paper, f"{r[0]}.{r[1]}" if r[0] else r[1], seen)
+        if sub_ is None:
+            return None
+        out |= sub_
+    return out
+
+
+def _check_values(path: Path, where: str, paper: Paper, kind: str, t: dict) -> None:
+    """The value of every field of a check, against the paper (issue 18: a misspelt value is
+    one line naming the file, the check and the field when the file loads, never a KeyError
+    when the check runs): strings where text is expected, the closed vocabularies of
+    :data:`CHECK_WORDS`, names in expressions (a symbol of the paper or a formula listed in
+    ``uses``), the symbols a table names (``substitute``/``at``/``fixed``/``together``/
+    ``box`` keys, ``var``, ``wrt``: symbols of the formula the check is about), ``box``
+    ranges, tolerances."""
+    from ..suggest import did_you_mean
+
+    def fail(field, msg):
+        raise _fail(path, where, f"field {field!r}: {msg}")
+
+    if not isinstance(t["id"], str) or not _IDENT.match(t["id"]):
+        fail("id", f"{t['id']!r} must be an identifier (letters, digits, _)")
+    for f in ("location", "description", "note"):
+        if f in t and not isinstance(t[f], str):
+            fail(f, "must be a string")
+    for (k, f), words in CHECK_WORDS.items():
+        if k == kind and f in t and t[f] not in words:
+            fail(f, f"{t[f]!r} is not one of {', '.join(words)}{did_you_mean(str(t[f]), words)}")
+    uses = _str_list(path, where, t.get("uses", []), "uses")
+    for u in uses:
+        if "." not in u and u not in paper.formulas:
+            fail("uses", f"names unknown formula {u!r}{did_you_mean(u, list(paper.formulas))}")
+    known = set(paper.symbols) | set(uses) | set(t.get("existential", []) or [])
+
+    def names(field, text):
+        if isinstance(text, (int, float)) and not isinstance(text, bool):
+            text = str(text)
+        node = _parse(path, f"{where} {field}", text, allow_relation=True)
+        for n in sorted(node.symbols()):
+            if n not in known:
+                fail(field, f"unknown name {n!r} in {text!r}{did_you_mean(n, sorted(known))}: declare it under "
+                            f"[symbols.{n}] or list a formula of that name in 'uses'")
+    for f in _EXPR_FIELDS & t.keys():
+        names(f, t[f])
+    for a in t.get("assume", []):
+        names("assume", a["expr"] if isinstance(a, dict) else a)
+    about = None                      # the symbols of the formula(s) the check is about
+    refs = [t[f] for f in ("formula", "premise", "a", "b") if isinstance(t.get(f), str)]
+    if kind == "identity":
+        fn = _parse(path, f"{where} function", t["function"], allow_relation=False)
+        about = _union([_formula_symbols(paper, n) if n in uses else {n} for n in fn.symbols()])
+        if fn.refs():
+            about = None
+    elif refs:
+        about = _union([_formula_symbols(paper, r) for r in refs])
+    for f in ("substitute", "substitute_a", "substitute_b", "fixed", "together", "box", "at"):
+        if f not in t or (kind == "measured" and f == "at"):
+            continue
+        side = {"substitute_a": t.get("a"), "substitute_b": t.get("b")}.get(f)
+        here = about if side is None else _formula_symbols(paper, side)
+        for k, v in t[f].items():
+            if k not in paper.symbols:
+                fail(f, f"names unknown symbol {k!r}{did_you_mean(k, list(paper.symbols))}")
+            if here is not None and k not in here and f != "at":
+                fail(f, f"{k!r} does not occur in {side or ' / '.join(refs) or 'the function'}")
+            if f == "box":
+                if not isinstance(v, list) or len(v) != 2:
+                    fail(f, f"{k} = {v!r}: expected [lo, hi]")
+                lo, hi = (_number(path, f"{where} box.{k}", x) for x in v)
+                if lo > hi:
+                    fail(f, f"{k} = {v!r}: reversed range (lo must be <= hi)")
+            elif f == "at":
+                _number(path, f"{where} at.{k}", v) if not isinstance(v, str) or _plain_number(v) else names(f, v)
+            else:
+                names(f, v)
+    for r in t.get("regimes", []) or []:
+        for f in ("together", "fixed"):
+            for k, v in (r.get(f) or {}).items():
+                if k not in paper.symbols:
+                    fail("regimes", f"{f} names unknown symbol {k!r}")
+                names("regimes", v)
+        if "order" in r:
+            names("regimes", r["order"])
+        for v in _var_list(r.get("var", [])):
+            if v not in paper.symbols:
+                fail("regimes", f"var names unknown symbol {v!r}")
+    for f in ("var", "wrt"):
+        if f not in t:
+            continue
+        vs = _var_list(t[f]) if f == "var" and kind == "order" else [t[f]]
+        for v in vs:
+            if not isinstance(v, str) or v not in paper.symbols:
+                fail(f, f"{v!r} is not a symbol of {paper.key}{did_you_mean(str(v), list(paper.symbols))}")
+            if about is not None and v not in about:
+                fail(f, f"{v!r} does not occur in {' / '.join(refs) or 'the function'}")
+    for f in ("tol", "atol"):
+        if f in t:
+            x = _number(path, f"{where} field {f!r}", t[f])
+            if x < 0:
+                fail(f, "must be >= 0")
+
+
+def _union(sets: list[set[str] | None]) -> set[str] | None:
+    """The union of ``sets``; None when one of them is unknown (None)."""
+    out: set[str] = set()
+    for x in sets:
+        if x is None:
+            return None
+        out |= x
+    return out
+
+
+def _var_list(v) -> list:
+    """An order check's ``var``: one symbol or a list of symbols tending together."""
+    return list(v) if isinstance(v, list) else [v]
+
+
+def _plain_number(text: str) -> bool:
+    try:
+        parse_number(text)
+        return True
+    except BoundcalcError:
+        return False
+
+
 def _check_kind_fields(path: Path, where: str, paper: Paper, kind: str, t: dict) -> None:
     """Fields of the newer check options: order regimes and limits, existential
     constants, vacuity's trivial_is, measured checks' measurement, tolerances and seed."""
@@ -523,7 +709,7 @@ def _check_kind_fields(path: Path, where: str, paper: Paper, kind: str, t: dict)
         if not isinstance(t["regimes"], list):
             raise _fail(path, where, "regimes must be an array of tables")
         for i, r in enumerate(t["regimes"]):
-            w = f"{where} regime #{i + 1}"
+            w = f"{where} field 'regimes' #{i + 1}"
             _fields(path, w, r, set(), _REGIME_FIELDS)
             for f in ("together", "fixed"):
                 if not isinstance(r.get(f, {}), dict):
@@ -554,7 +740,7 @@ def _check_kind_fields(path: Path, where: str, paper: Paper, kind: str, t: dict)
                                      f"(known: {', '.join(sorted(MEASUREMENTS))})")
         for k in t["at"]:
             if k not in MEASUREMENTS[t["measurement"]].sizes:
-                raise _fail(path, where, f"measurement {t['measurement']!r} takes no size {k!r}")
+                raise _fail(path, where, f"field 'at': measurement {t['measurement']!r} takes no size {k!r}")
         if "seed" in t and (not isinstance(t["seed"], int) or isinstance(t["seed"], bool) or t["seed"] < 0):
             raise _fail(path, where, "seed must be a nonnegative integer")
         for f in ("tol", "atol"):

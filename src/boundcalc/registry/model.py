@@ -20,8 +20,10 @@ ROLES = ("input", "constant", "measured")
 
 
 class Symbol(Record, frozen=True):
-    """A symbol of a paper: its description, LaTeX, :class:`Domain`, default value and
-    role (``input``, ``constant`` or ``measured``)."""
+    """A symbol of a paper: its description, LaTeX (unique in its file), :class:`Domain`,
+    default value, role (``input``, ``constant`` or ``measured``) and, where the paper writes
+    several symbols with one letter, that letter (``printed``: read in printed LaTeX, where
+    the formula's expression settles which symbol it is)."""
     paper: str
     name: str
     description: str
@@ -29,11 +31,19 @@ class Symbol(Record, frozen=True):
     domain: Domain
     default: Fraction | None = None
     role: str = "input"
+    printed: str = ""             # how the paper writes it when it reuses one letter for several symbols
+    description_latex: str = ""   # the description as LaTeX text (math in $...$), where it has math
 
     @property
     def is_constant(self) -> bool:
         """Whether the symbol is one of the paper's constants (role ``constant``)."""
         return self.role == "constant"
+
+    def with_domain(self, domain: Domain) -> Symbol:
+        """This symbol with ``domain`` instead of its own (a search range of ``require``, an
+        unbounded ``monotone --box``)."""
+        return Symbol(self.paper, self.name, self.description, self.latex, domain, self.default, self.role,
+                      self.printed)
 
 
 class FormulaSpec(Record, frozen=True):
@@ -54,6 +64,10 @@ class FormulaSpec(Record, frozen=True):
     direction: str = ""
     solve_for: str = ""
     from_latex: bool = False      # given by its LaTeX alone (no expr): expr was read from latex
+    # title, note and bounds as LaTeX text (math in $...$), where they have math
+    title_latex: str = ""
+    note_latex: str = ""
+    bounds_latex: str = ""
 
     @property
     def id(self) -> str:

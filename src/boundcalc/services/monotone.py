@@ -5,6 +5,9 @@
    t >= 0, see :func:`.symbolic.domain_substitution`) AND the function is continuous on
    the domain (:mod:`.continuity`: no pole of 1/g or tan, no floor/ceil jump, no gap in
    the definedness of log/sqrt/fractional powers — each shown absent by :mod:`.decide`);
+   for a derivative in the variable alone, also factor by factor (:func:`_sign_by_monotone_factors`:
+   each factor's sign proved, or the factor monotone with a certified sign at a closed end
+   of the domain — log(n)/sqrt(n) is decreasing on n >= 8, the range ``--box n=8:inf``);
    or, for abs/min/max/floor/ceil that SymPy cannot differentiate into the expression
    language, the structure shows it (monotone functions of monotone arguments, certified
    signs: ``floor(100/n)`` is non-increasing — non-strict, and the detail says so);
@@ -39,7 +42,7 @@ import sympy as sp
 from ..backends import mp as mpb
 from ..backends.sym import from_sympy
 from ..errors import BoundcalcError
-from ..expr.domains import Domain
+from ..expr.domains import Domain, infinite_end, search_range
 from ..expr.nodes import Node, Num, Rel, Sym, sub, substitute
 from ..expr.parser import parse_number
 from ..expr.singularities import is_smooth_language
@@ -79,6 +82,7 @@ class MonotoneResult:
     box: dict = field(default_factory=dict)
     counterexample: dict | None = None
     scope: str = "domain"        # what the verdict covers: domain | box (--box) | default box
+    asked: str = ""              # an unbounded --box asked about ('n in [8, +inf)'); '' = the domain
 
     def __post_init__(self):
         object.__setattr__(self, "evidence", MonotoneEvidence(self.evidence))
@@ -100,7 +104,8 @@ class MonotoneResult:
 
 
 def monotone(formula, var: str, *, box: dict | None = None, fixed: dict | None = None,
-             samples: int = SAMPLES, seed: int = 0, beyond_box: bool = True) -> MonotoneResult:
+             samples: int = SAMPLES, seed: int = 0, beyond_box: bool = True,
+             _asked: str = "") -> MonotoneResult:
     """Whether ``formula`` (for a relation: its slack ``rhs - lhs``) is increasing,
     decreasing, constant or neither in ``var``, over its domain or over ``box`` (symbol ->
     (lo, hi)), with the symbols of ``fixed`` set to numbers; see the module docstring for
@@ -109,10 +114,19 @@ def monotone(formula, var: str, *, box: dict | None = None, fixed: dict | None =
 
     ``beyond_box=False``: a verdict on the default box is not tested beyond it (for
     :mod:`.require`, which re-examines the range its answer rests on with an explicit box);
-    it is still labelled 'on the default box only'."""
+    it is still labelled 'on the default box only'.
+
+    A box side with an infinite end (``n: (8, "inf")``, ``x: ("-inf", 0)``) is a range of
+    the symbol, not a box: the symbol's domain is cut to it and the question is asked of
+    that domain (:func:`_on_unbounded`): proved there, or an honest unknown / 'on the
+    default box only' (never a verdict on a finite box passed off as the range)."""
     table = formula.symbol_table
     if var not in table:
         raise BoundcalcError(f"{var!r} is not a symbol of {formula.id}; its symbols are {', '.join(table)}")
+    unbounded = {n: v for n, v in (box or {}).items()
+                 if isinstance(v, (tuple, list)) and any(infinite_end(x) for x in v)}
+    if unbounded:
+        return _on_unbounded(formula, var, box, unbounded, fixed, samples, seed, beyond_box)
     node = formula.expr
     if isinstance(node, Rel):
         node = sub(node.rhs, node.lhs)   # monotonicity of the required slack rhs - lhs
@@ -139,7 +153,8 @@ def monotone(formula, var: str, *, box: dict | None = None, fixed: dict | None =
     # a verdict on the box the user did not give is about that box only, unless it is the domain
     box_scope = "box" if ranges_given else (
         "domain" if all(on_box[n] == doms[n] for n in free) else "default box")
-    ctx = _Ctx(formula.id, var, node, fnode, table, fixed, ranges, shown, box_scope, seed, beyond=beyond_box)
+    ctx = _Ctx(formula.id, var, node, fnode, table, fixed, ranges, shown, box_scope, seed, beyond=beyond_box,
+               asked=_asked)
     if var not in fnode.symbols():
         return MonotoneResult(formula.id, var, "constant", "proved", "0",
                               f"the expression does not depend on {var}")
@@ -166,9 +181,13 @@ def monotone(formula, var: str, *, box: dict | None = None, fixed: dict | None =
     sdoms = {n: table[n].domain for n in syms if n in table}
     sign = prove_sign(deriv.subs(domain_substitution(syms, sdoms)))
     how = None
+    by_factors = ""
+    if sign is None:
+        sign = _sign_by_monotone_factors(deriv, syms, var, sdoms)
+        by_factors = " (its factors: signs proved, or monotone factors signed at the domain's end)" if sign else ""
     if sign in ("positive", "nonnegative", "negative", "nonpositive"):
         claimed = "increasing" if sign in ("positive", "nonnegative") else "decreasing"
-        how = f"d/d{var} is {sign} wherever f is defined (exact){relaxed}"
+        how = f"d/d{var} is {sign} wherever f is defined (exact){by_factors}{relaxed}"
     elif sign == "zero":
         claimed, how = "constant", f"d/d{var} = 0 wherever f is defined"
     else:
@@ -274,6 +293,7 @@ class _Ctx:
     seed: int
     dstr: str = "(not used)"
     beyond: bool = True     # test a default-box verdict beyond the box
+    asked: str = ""         # the unbounded range asked about ('' = the domain)
 
     def widened(self) -> _Ctx:
         from dataclasses import replace
@@ -300,10 +320,101 @@ class _Ctx:
         word = verdict + (" on the default box only" if scope == "default box"
                           and verdict in _MONOTONE else "")
         if scope == "default box" and verdict in _MONOTONE:
-            detail += (f"; this holds on the default box only, NOT shown on {self.var}'s whole domain "
+            whole = f"the whole range {self.asked}" if self.asked else f"{self.var}'s whole domain"
+            detail += (f"; this holds on the default box only, NOT shown on {whole} "
                        "(give --box to choose the box)")
         return MonotoneResult(self.id, self.var, word, evidence, self.dstr, detail, self.shown, ce,
-                              scope=scope if verdict in _MONOTONE else "domain")
+                              scope=scope if verdict in _MONOTONE else "domain", asked=self.asked)
+
+
+def _on_unbounded(formula, var, box, unbounded, fixed, samples, seed, beyond_box) -> MonotoneResult:
+    """:func:`monotone` with box sides that have an infinite end: each such symbol's domain
+    is cut to its range (:func:`~boundcalc.expr.domains.search_range`, the same rule as
+    ``require --from/--to``) and the question is asked of the cut domain, so that a proof
+    'on the domain' is a proof on the whole unbounded range; the result says which range
+    was asked (``asked``) and covers the box (scope ``box``) only when it was decided on it."""
+    from dataclasses import replace
+    from ..expr.numbers import fmt_exact
+    table = dict(formula.symbol_table)
+    node = formula.expr
+    syms = (sub(node.rhs, node.lhs) if isinstance(node, Rel) else node).symbols()
+    asked, ends = [], {}
+    for n, v in unbounded.items():
+        if n not in table or n not in syms:
+            raise BoundcalcError(f"--box {n}: {n!r} is not a symbol of this formula")
+        if n in (fixed or {}):
+            raise BoundcalcError(f"--box {n}: {n} is also fixed by --set")
+        if len(v) != 2:
+            raise BoundcalcError(f"--box {n}: expected lo:hi, got {v!r}")
+        dom, label = search_range(n, table[n].domain, v[0], v[1], where=f"--box {n}")
+        table[n] = table[n].with_domain(dom)
+        asked.append(label)
+        ends[n] = ("-inf" if dom.lo is None else fmt_exact(dom.lo), "inf" if dom.hi is None else fmt_exact(dom.hi))
+    rest = {n: v for n, v in box.items() if n not in unbounded}
+    r = monotone(Subject(formula.id, formula.expr, table), var, box=rest, fixed=fixed, samples=samples,
+                 seed=seed, beyond_box=beyond_box, _asked="; ".join(asked))
+    if r.scope == "domain":       # decided on the cut domain: that is the box asked about
+        return replace(r, scope="box", box={**r.box, **ends}, asked="; ".join(asked))
+    return replace(r, asked="; ".join(asked))
+
+
+def _sign_by_monotone_factors(deriv, syms: dict, var: str, sdoms: dict) -> str | None:
+    """The strict sign of a derivative in ``var`` alone over ``var``'s domain, from the factors
+    of its ``together`` form: a factor's sign is proved by SymPy on the domain, or the factor
+    is monotone in ``var`` (read from its expression tree with certified signs,
+    :func:`.solve.trend`) and its sign, certified in ball arithmetic at a closed end of the
+    domain, can only grow away from 0 inside it (non-decreasing and > 0 at the lower end;
+    non-increasing and < 0 at the lower end; the mirror at an upper end). How ``log(n)/sqrt(n)``
+    is shown decreasing on n >= 8: d/dn = (2 - log n)/(2 n^{3/2}), and 2 - log n falls from
+    2 - log 8 < 0. 'positive' / 'negative', or None when a factor's sign is not shown."""
+    x = syms.get(var)
+    dom = sdoms.get(var)
+    if x is None or dom is None or deriv.free_symbols != {x} or sp.count_ops(deriv) > 200:
+        return None
+    from .solve import trend
+    sub_ = domain_substitution(syms, sdoms)
+    ends = [(e, side) for e, closed, side in ((dom.lo, dom.lo_closed, 1), (dom.hi, dom.hi_closed, -1))
+            if e is not None and closed]
+
+    def factor_sign(g) -> int | None:
+        if g.is_number:                  # a constant factor: its sign in ball arithmetic
+            node = _to_node(g)
+            sv = None if node is None else mpb.decide_sign(node, {})
+            return sv if sv in (1, -1) else None
+        s = prove_sign(g.subs(sub_))
+        if s in ("positive", "negative"):
+            return 1 if s == "positive" else -1
+        if g.is_Pow and g.exp.is_integer:
+            sb = factor_sign(g.base)
+            if sb is None:
+                return None
+            return 1 if int(g.exp) % 2 == 0 else sb
+        node = _to_node(g)
+        if node is None:
+            return None
+        t = trend(node, var, {}, dom)
+        for end, side in ends:       # side +1: the lower end, -1: the upper end
+            if t not in (1, -1):
+                break
+            sv = mpb.decide_sign(node, {var: end})
+            if sv is None or sv == 0:
+                continue
+            if t * side == sv:       # moving into the domain, g moves away from 0: keeps its sign
+                return sv
+        return None
+
+    try:
+        num, den = sp.fraction(sp.factor(sp.together(deriv)))
+        total = 1
+        for part in (num, den):
+            for g in sp.Mul.make_args(part):
+                sg = factor_sign(g)
+                if sg is None:
+                    return None
+                total *= sg
+    except (TypeError, ValueError, AttributeError, ZeroDivisionError, BoundcalcError):
+        return None
+    return "positive" if total > 0 else "negative"
 
 
 def _widen(d: Domain, lo: Fraction, hi: Fraction) -> tuple[Fraction, Fraction]:

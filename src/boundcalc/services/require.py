@@ -56,6 +56,7 @@ class RequireResult(Record):
     results: list[RequirementResult] = factory(list)
     skipped: list[str] = factory(list)                 # requirements of the setting free of var
     target: str = ""
+    search_range: str = ""                             # --from/--to: 'n in [8, +inf) (integers)'; '' = domain
     # looked up in the registry once, when the result is built (printers never reach back):
     var_domain: str = ""                               # the variable's domain, as written
     var_description: str = ""
@@ -146,11 +147,14 @@ def parse_target(text: str, reg, paper: str) -> Node:
 
 def require(paper: str, setting_name: str | None, overrides: dict[str, str], *,
             var: str | None = None, target: str | None = None, formulas_path=None,
-            monotone_fallback: bool = True) -> RequireResult:
+            monotone_fallback: bool = True, within: tuple | None = None) -> RequireResult:
     """The least (or greatest) value of ``var`` (default: the setting's ``solve_for``)
     that each requirement of the setting ``setting_name`` of ``paper`` needs, with the
     setting's values, the symbols' defaults and ``overrides`` (name -> number as text) as
     inputs; ``target`` (``'formula REL value'``) replaces the requirements by one relation.
+    ``within=(lo, hi)`` searches only that range of ``var`` (numbers or text; None, ``-inf``
+    or ``inf`` leave an end as the domain has it): the least/greatest value in the range,
+    and monotonicity is asked of the range only (``log(n)/sqrt(n)`` from n = 8 on).
     ``monotone_fallback=False``: where the expression tree does not show the direction in
     ``var``, do not ask :mod:`.monotone`. See the module docstring. Bad input raises
     :class:`~boundcalc.errors.BoundcalcError` (:class:`~boundcalc.errors.UnsatisfiableError`
@@ -164,6 +168,13 @@ def require(paper: str, setting_name: str | None, overrides: dict[str, str], *,
     if var not in p.symbols:
         from ..suggest import did_you_mean
         raise BoundcalcError(f"{var!r} is not a symbol of {paper}{did_you_mean(var, list(p.symbols))}")
+    domain, rng = p.symbols[var].domain, ""
+    if within is not None:
+        from ..expr.domains import search_range
+        if not isinstance(within, (tuple, list)) or len(within) != 2:
+            raise BoundcalcError(f"within must be a pair (lo, hi) of {var}'s range, got {within!r}")
+        lo, hi = within
+        domain, rng = search_range(var, domain, lo, hi, where="--from/--to")
     tgt = parse_target(target, reg, paper) if target else None
     allowed = input_names(setting, reg, var, [tgt] if tgt is not None else [])
     for k in overrides:
@@ -218,7 +229,7 @@ def require(paper: str, setting_name: str | None, overrides: dict[str, str], *,
         inline[sym] = expr
         derived[sym] = (value, text, "derived")
     for node, text in setting.constraints:
-        rel = substitute(reg.resolve(node, paper), inline)
+        rel = _relation(substitute(reg.resolve(node, paper), inline), f"constraint {text}")
         if var in rel.symbols():
             continue
         missing = rel.symbols() - env.keys()
@@ -226,7 +237,7 @@ def require(paper: str, setting_name: str | None, overrides: dict[str, str], *,
             raise BoundcalcError(_missing_msg(sorted(missing), p, setting))
         if not relation_holds(rel, env, what=f"constraint {text}"):
             raise BoundcalcError(f"the inputs violate the constraint {text} of {setting.id}")
-    out = RequireResult(setting, var, inputs, derived, target=target or "",
+    out = RequireResult(setting, var, inputs, derived, target=target or "", search_range=rng,
                         var_domain=p.symbols[var].domain.describe(), var_description=p.symbols[var].description,
                         descriptions={k: p.symbols[k].description for k in inputs if k in p.symbols})
     if tgt is not None:
@@ -240,7 +251,7 @@ def require(paper: str, setting_name: str | None, overrides: dict[str, str], *,
             items.append((fid, spec.title, spec.source, spec.status, spec.note, reg.resolved(fid),
                           reg.resolved(fid).symbols()))
     for fid, title, source, status, note, node, raw_syms in items:
-        rel = substitute(node, inline)
+        rel = _relation(substitute(node, inline), fid)
         if var not in rel.symbols():
             if tgt is not None:
                 raise BoundcalcError(f"the target {target!r} does not involve {var} in {setting.id}")
@@ -249,7 +260,7 @@ def require(paper: str, setting_name: str | None, overrides: dict[str, str], *,
         missing = (rel.symbols() - {var}) - env.keys()
         if missing:
             raise BoundcalcError(_missing_msg(sorted(missing), p, setting))
-        sol = _solve(rel, var, env, p, what=fid, fallback=monotone_fallback, reg=reg)
+        sol = _solve(rel, var, env, p, domain, what=fid, fallback=monotone_fallback, reg=reg, rng=rng)
         consts = sorted(s for s in raw_syms | _derived_syms(setting, reg)
                         if s in p.symbols and p.symbols[s].is_constant and s in rel.symbols())
         out.results.append(RequirementResult(fid, title, source, status, note, sol, consts))
@@ -259,59 +270,101 @@ def require(paper: str, setting_name: str | None, overrides: dict[str, str], *,
     return out
 
 
-def _solve(rel: Rel, var: str, env: dict, paper, *, what: str, fallback: bool, reg) -> Solution:
-    """Solve with the direction read from the tree, else from :mod:`.monotone`."""
-    domain = paper.symbols[var].domain
+def _solve(rel: Rel, var: str, env: dict, paper, domain, *, what: str, fallback: bool, reg,
+           rng: str = "") -> Solution:
+    """Solve over ``domain`` (``var``'s, or the range ``rng`` of it) with the direction read
+    from the tree, else from :mod:`.monotone` (asked of the same range)."""
     t = None if rel.op == "==" else trend(sub(rel.lhs, rel.rhs), var, env, domain)
     if rel.op == "==" or t is not None or not fallback:
-        return solve_relation(rel, var, env, domain, what=what, structural=t)
-    m = _monotone_evidence(rel, var, env, paper, reg, what)
+        return solve_relation(rel, var, env, domain, what=what, structural=t, scope=rng)
+    m = _monotone_evidence(rel, var, env, paper, reg, what, domain=domain)
     if m.direction in (Direction.INCREASING, Direction.DECREASING):
         # monotone() reports the slack rhs - lhs; the solver wants lhs - rhs
         hint = -1 if m.direction is Direction.INCREASING else 1
         ev = _evidence_text(m, var)
-        sol = solve_relation(rel, var, env, domain, what=what, trend_hint=hint, evidence=ev, structural=None)
+        sol = solve_relation(rel, var, env, domain, what=what, trend_hint=hint, evidence=ev, structural=None,
+                             scope=rng)
         if m.evidence is MonotoneEvidence.PROVED or sol.value is None:
             return sol
         # the first evidence covers a default box only: re-examine the range the answer rests on
         # ('least': every value below it; 'greatest': values above it, here up to 2*answer + 100)
-        ans = sol.value if sol.integer else sol.certificate.get("holds_at")
-        ans_f = Fraction(ans) if sol.integer else Fraction(str(ans))
+        ans_f = Fraction(int(sol.value)) if sol.integer else Fraction(str(sol.certificate.get("holds_at")))
         if sol.direction == "least":
             lo = domain.lo if domain.lo is not None else ans_f - 2 * abs(ans_f) - 100
-            rng, covers = (lo, ans_f), f"covers every {var} below the answer"
+            span, covers = (lo, ans_f), f"covers every {var} below the answer"
         else:
             hi = 2 * abs(ans_f) + 100
-            rng, covers = (ans_f, hi), f"beyond {var} = {fmt_fraction(hi)} NOT established"
-        m2 = _monotone_evidence(rel, var, env, paper, reg, what,
-                                box={var: (fmt_fraction(rng[0]), fmt_fraction(rng[1]))})
+            if domain.hi is not None and domain.hi <= hi:
+                hi, covers = domain.hi, f"covers every {var} above the answer"
+            else:
+                covers = f"beyond {var} = {fmt_fraction(hi)} NOT established"
+            span = (ans_f, hi)
+        m2 = _monotone_evidence(rel, var, env, paper, reg, what, domain=domain,
+                                box={var: (fmt_fraction(span[0]), fmt_fraction(span[1]))})
         if m2.direction is Direction.NEITHER:
             cert = {"counterexample": m2.counterexample} if m2.counterexample else {}
             cert["detail"] = m2.detail
+            _in_own_terms(cert, rel, var, env)
             cert["boundary_found"] = fmt_value(sol.value)
             return Solution(var, None, sol.direction, domain.integer, cert,
-                            f"neither ({m2.evidence}) on {var} in [{fmt_fraction(rng[0])}, {fmt_fraction(rng[1])}]: "
+                            f"neither ({m2.evidence}) on {var} in [{fmt_fraction(span[0])}, {fmt_fraction(span[1])}]: "
                             f"{m2.detail}", "not monotone")
         if m2.direction == m.direction:
             sol.monotone = _evidence_text(m2, var) + f" — {covers}"
         else:
-            sol.monotone = ev + f"; on [{fmt_fraction(rng[0])}, {fmt_fraction(rng[1])}]: {m2.direction} ({m2.evidence})"
+            sol.monotone = ev + f"; on [{fmt_fraction(span[0])}, {fmt_fraction(span[1])}]: {m2.direction} ({m2.evidence})"
         return sol
     if m.direction is Direction.CONSTANT:
         return solve_relation(rel, var, env, domain, what=what, trend_hint=0, evidence=m.detail)
     if m.direction is Direction.NEITHER:
         cert = {"counterexample": m.counterexample} if m.counterexample else {}
         cert["detail"] = m.detail
+        _in_own_terms(cert, rel, var, env)
         return Solution(var, None, "least", domain.integer, cert,
                         f"neither ({m.evidence}): {m.detail}", "not monotone")
-    sol = solve_relation(rel, var, env, domain, what=what, structural=None)   # unknown: say so
+    sol = solve_relation(rel, var, env, domain, what=what, structural=None, scope=rng)   # unknown: say so
     sol.monotone = f"unknown ({m.detail}); " + sol.monotone
     return sol
 
 
-def _monotone_evidence(rel, var, env, paper, reg, what, box=None):
+def _relation(node: Node, what: str) -> Rel:
+    """``node`` as the relation it is (a substituted relation stays one; the type cannot say so)."""
+    if not isinstance(node, Rel):
+        raise BoundcalcError(f"{what} is not a relation 'lhs OP rhs'")
+    return node
+
+
+def _in_own_terms(cert: dict, rel: Rel, var: str, env: dict) -> None:
+    """Add ``cert['in_terms']``: the certified pairs of a 'neither' verdict (they are about the
+    slack rhs - lhs) said as values of the relation's left side, the quantity the user asked
+    about (``log(n)/sqrt(n) = 0.490129 at n = 2 ... rises ...``). Nothing when a value cannot
+    be computed."""
+    from ..expr.printing import to_text
+    ce = cert.get("counterexample") or {}
+    parts = []
+    for key, word in (("increasing_pair", "falls"), ("decreasing_pair", "rises")):   # slack up = lhs down
+        pair = ce.get(key)
+        if not pair:
+            continue
+        try:
+            pt = {k: Fraction(v) for k, v in (pair.get("point") or {}).items()}
+            a, b = Fraction(pair[f"{var}_1"]), Fraction(pair[f"{var}_2"])
+            va, vb = (mpb.evaluate(rel.lhs, {**env, **pt, var: x}, digits=6) for x in (a, b))
+        except (BoundcalcError, KeyError, ValueError, ZeroDivisionError):
+            return
+        parts.append(f"{mpb.fmt_sig(va, 6)} at {var} = {fmt_fraction(a)} and {mpb.fmt_sig(vb, 6)} at "
+                     f"{var} = {fmt_fraction(b)} (it {word})")
+    if len(parts) == 2:
+        cert["in_terms"] = f"{to_text(rel.lhs)} is " + "; ".join(parts)
+
+
+def _monotone_evidence(rel, var, env, paper, reg, what, box=None, domain=None):
+    """:func:`.monotone.monotone` of ``rel`` in ``var`` with ``var``'s domain replaced by
+    ``domain`` (the --from/--to range: a proof 'on the domain' is then a proof on the range)."""
     from .monotone import Subject, monotone
     table = reg.symbol_table(rel, paper.key)
+    if domain is not None and var in table and table[var].domain != domain:
+        table = {**table, var: table[var].with_domain(domain)}
     fixed = {k: fmt_fraction(v) for k, v in env.items() if k in table and k != var}
     # without a box: the default box only (the range the answer rests on is re-examined after)
     return monotone(Subject(what, rel, table), var, fixed=fixed, box=box, beyond_box=False)
@@ -365,6 +418,9 @@ def no_answer_reason(res: RequireResult) -> str | None:
             if "holds_at" in ce:
                 return (f"{r.id} is not monotone in {var}: it holds at {var} = {ce['holds_at']} but fails at "
                         f"{var} = {ce['fails_at']}, so no least or largest {var} answers it")
+            if sol.certificate.get("in_terms"):
+                return (f"{r.id} is not monotone in {var}: {sol.certificate['in_terms']}; give --from/--to "
+                        f"for a range where it is")
             return f"{r.id} is not monotone in {var}: {sol.certificate.get('detail', sol.monotone)}"
         if sol.status is RequireOutcome.UNDECIDED:
             return f"{r.id}: no answer for {var}: {sol.certificate.get('note', 'undecided')}"

@@ -309,8 +309,10 @@ _UNSET = object()
 
 
 def solve_relation(rel: Rel, var: str, env: dict, domain: Domain, *, what: str,
-                   trend_hint: int | None = None, evidence: str = "", structural=_UNSET) -> Solution:
-    """The least (or greatest) value of ``var`` in ``domain`` at which ``rel`` holds.
+                   trend_hint: int | None = None, evidence: str = "", structural=_UNSET,
+                   scope: str = "") -> Solution:
+    """The least (or greatest) value of ``var`` in ``domain`` at which ``rel`` holds
+    (``scope``: the search range ``domain`` is, e.g. ``n in [8, +inf)``, for the messages).
 
     The direction comes from :func:`trend` (or ``trend_hint`` with its ``evidence``);
     without one, the set where ``rel`` holds is assumed to be an interval reaching an end
@@ -319,6 +321,7 @@ def solve_relation(rel: Rel, var: str, env: dict, domain: Domain, *, what: str,
         raise BoundcalcError(f"{what} is an equation; a least or greatest {var} is asked of an inequality")
     diff = sub(rel.lhs, rel.rhs)
     solver = _Solver(rel, var, env, domain, what, diff)
+    solver.where = f"the range {scope}" if scope else "its domain"
     t = trend(diff, var, env, domain) if structural is _UNSET else structural   # (the caller's, if given)
     how = "the expression is monotone in " + var + " (read from its structure, certified signs)"
     if t is None and trend_hint is not None:
@@ -337,6 +340,7 @@ class _Solver:
         self.integer = domain.integer
         self.sign = 1 if rel.op in (">=", ">") else -1     # holds <=> sign * diff (>=|>) 0
         self.check_samples = False    # monotonicity only sampled/certified on a box: test it at points
+        self.where = "its domain"     # or "the range n in [8, +inf)" (require --from/--to)
 
     def decide(self, x) -> bool | None:
         """Certified: does the relation hold at ``x`` (None: undecidable there — undefined,
@@ -412,7 +416,7 @@ class _Solver:
         m = _Solver(Rel(self.rel.op, _mirror(self.rel.lhs, self.var), _mirror(self.rel.rhs, self.var)),
                     self.var, self.env, _mirror_domain(self.domain), self.what,
                     _mirror(self.diff, self.var))
-        m.check_samples = self.check_samples
+        m.check_samples, m.where = self.check_samples, self.where
         return _search_up(m, how, mirrored=True)
 
     def run_unknown(self) -> Solution:
@@ -650,15 +654,17 @@ def _search_up(s: "_Solver", how: str, mirrored: bool) -> Solution:
             return bad
         if below is not None and below == last and D.hi is not None and (D.integer or D.hi_closed):
             raise UnsatisfiableError(
-                f"no {var} in its domain satisfies {s.what}: it fails at {var} = {show(below)}, the "
-                f"{word[1]} {var} of its domain ({var} {_orig_domain(D, mirrored).describe()}), and {how}")
+                f"no {var} in {s.where} satisfies {s.what}: it fails at {var} = {show(below)}, the "
+                f"{'smallest' if mirrored else 'largest'} {var} of {s.where}"
+                + (f" ({var} {_orig_domain(D, mirrored).describe()})" if s.where == "its domain" else "")
+                + f", and {how}")
         proof = _prove_everywhere(s, negate=True)
         if proof:
-            raise UnsatisfiableError(f"no {var} in its domain satisfies {s.what}: {proof}")
+            raise UnsatisfiableError(f"no {var} in {s.where} satisfies {s.what}: {proof}")
         where = f"{var} = {show(below)}" if below is not None else "every probe"
         raise UnsatisfiableError(
             f"no {var} found that satisfies {s.what}: it fails at every probe toward the "
-            f"{'lower' if mirrored else 'upper'} end of {var}'s domain, up to {where} "
+            f"{'lower' if mirrored else 'upper'} end of {s.where}, up to {where} "
             f"(beyond it not decided; {how})")
     # 2. a point where it fails, from the bottom end
     hold, fail, nones = top, below, 0
@@ -683,8 +689,8 @@ def _search_up(s: "_Solver", how: str, mirrored: bool) -> Solution:
         end = _lowest(D)
         if end is not None and hold == end:
             return sol(hold, {"holds_at": show(hold), "fails_at": None,
-                              "note": f"{show(hold)} is the {word[1]} {var} of its domain; the relation "
-                                      f"holds at it, hence (monotone) on the whole domain"})
+                              "note": f"{show(hold)} is the {word[1]} {var} of {s.where}; the relation "
+                                      f"holds at it, hence (monotone) on the whole of {s.where.removeprefix('its ')}"})
         proof = None
         if D.lo is not None and not D.integer and _box_holds(s, D.lo, hold):
             proof = (f"one interval enclosure over [{show(D.lo)}, {show(hold)}] and monotonicity "
@@ -810,10 +816,13 @@ def _sample_counterexample(s, hold, fail, show, how: str = ""):
     return Solution(s.var, None, "least", s.integer, {"counterexample": ce,
                     "detail": f"the relation holds at {s.var} = {show(h)} but fails at {s.var} = {show(f)}"},
                     (how + "; " if how else "") + f"contradicted at certified points ({s.var} = {show(h)}, "
-                    f"{show(f)}): not monotone over the domain", "not monotone")
+                    f"{show(f)}): not monotone over {s.where.removeprefix('its ')}", "not monotone")
 
 
-def solve_requirement(formula, var: str, values: dict) -> Solution:
+def solve_requirement(formula, var: str, values: dict, within: tuple | None = None) -> Solution:
+    """The least (or greatest) ``var`` at which the relation ``formula`` holds, the other
+    symbols at ``values``; ``within=(lo, hi)``: only in that range of ``var`` (an end None,
+    ``-inf`` or ``inf``: the domain's). The direction must show in the expression tree."""
     if not formula.is_relation:
         raise BoundcalcError(f"{formula.id} is a {formula.kind}, not a requirement")
     if var not in formula.symbol_table:
@@ -822,4 +831,8 @@ def solve_requirement(formula, var: str, values: dict) -> Solution:
     table = {k: v for k, v in formula.symbol_table.items() if k != var}
     from ..values import bind
     b = bind(table, {k: v for k, v in values.items() if k != var}, what=formula.id)
-    return solve_relation(formula.expr, var, b.env, formula.symbol_table[var].domain, what=formula.id)
+    domain, scope = formula.symbol_table[var].domain, ""
+    if within is not None:
+        from ..expr.domains import search_range
+        domain, scope = search_range(var, domain, *within, where=f"{formula.id}: within")
+    return solve_relation(formula.expr, var, b.env, domain, what=formula.id, scope=scope)

@@ -101,6 +101,7 @@ class JsonPrinter(Printer):
             "domain": res.var_domain,
             "description": res.var_description,
             "target": res.target or None,
+            "range": res.search_range or None,
             var: b.solution.json_value,
             "direction": b.solution.direction,
             "attained": b.solution.attained,

@@ -199,6 +199,8 @@ def _require(c, data: dict, explain: bool = False) -> None:
     what = f"{data['setting']}: {data['setting_name']}"
     if data.get("target"):
         what = f"target {data['target']} in {data['setting']}"
+    if data.get("range"):
+        what += f"; searched only {data['range']}"
     c.print(_e(what), overflow="ellipsis", no_wrap=not explain, soft_wrap=explain)
     t = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=(0, 1))
     t.add_column(f"{word} {var}", no_wrap=True, overflow="fold")
@@ -225,7 +227,8 @@ def _require(c, data: dict, explain: bool = False) -> None:
     if not explain:
         how = {r["monotone"] for r in reqs}
         if all(h.startswith("the expression is monotone") for h in how):
-            c.print(_e(f"monotone in {var} (read from each expression): each is the global {word}."),
+            scope = f"the {word} in the range {data['range']}" if data.get("range") else f"the global {word}"
+            c.print(_e(f"monotone in {var} (read from each expression): each is {scope}."),
                     soft_wrap=False)
         else:
             for h in sorted(how):

@@ -30,7 +30,10 @@ class TextPrinter(Printer):
         from ...verdicts import MonotoneEvidence
         s = f"{r.id} is {r.direction} in {r.var} ({r.evidence})"
         if r.scope == "default box":
-            s += f" — on the default box only, NOT on {r.var}'s whole domain"
+            whole = f"the whole range {r.asked}" if r.asked else f"{r.var}'s whole domain"
+            s += f" — on the default box only, NOT on {whole}"
+        elif r.asked and r.scope == "box":
+            s += f" on {r.asked}"
         if r.evidence is MonotoneEvidence.SAMPLED:
             s += " — sampled, NOT a proof"
         s += f"\n  d/d{r.var} = {r.derivative}\n  {r.detail}"

@@ -31,8 +31,14 @@ def compare(reg, paper, t, f: Finding):
 
 
 def restatement(reg, paper, t, f: Finding):
-    a = claim("a", formula(reg, paper, t["a"]))
-    b = claim("b", substitute(formula(reg, paper, t["b"]), subst(reg, paper, t.get("substitute"))))
+    """``a`` and ``b`` are the same statement. ``substitute`` rewrites BOTH sides (a symbol is
+    replaced wherever it occurs); ``substitute_a`` / ``substitute_b`` rewrite one side only
+    (after ``substitute``): formulas/README.md, kind ``restatement``."""
+    both = subst(reg, paper, t.get("substitute"))
+    a = claim("a", substitute(substitute(formula(reg, paper, t["a"]), both),
+                              subst(reg, paper, t.get("substitute_a"))))
+    b = claim("b", substitute(substitute(formula(reg, paper, t["b"]), both),
+                              subst(reg, paper, t.get("substitute_b"))))
     if isinstance(a, Rel) and isinstance(b, Rel):
         a, b = sub(a.lhs, a.rhs), sub(b.lhs, b.rhs)
     f.evidence = {"a": show(a, reg, paper), "b": show(b, reg, paper)}

@@ -1,0 +1,113 @@
+"""The user tutorial runs (issue 18): every ``boundcalc`` command of CONTRIBUTING.md's "Add
+your own paper" and of the header of examples/my_paper.toml is run as printed, from the
+repository root, and its exit status and key output are asserted; a command added to the
+tutorial without an expectation here fails the test, so the documented commands cannot rot.
+
+Expected numbers are by hand from examples/my_paper.toml (C = B = 1, d = 100, delta = 0.05):
+gen_gap = (C B sqrt(d) + sqrt(log(1/delta)/2)) / sqrt(n), so gen_gap <= 0.1 and Cor. 1's
+n >= (C B sqrt(d) + sqrt(log(1/delta)/2))^2 / epsilon^2 (epsilon = 0.1) need the same least n."""
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import mpmath
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+ENV = {k: v for k, v in os.environ.items() if not k.startswith("BOUNDCALC")}
+
+
+def _least_n() -> int:
+    with mpmath.workdps(50):                          # local precision: the global context is left alone
+        a = 10 + mpmath.sqrt(mpmath.log(20) / 2)      # C B sqrt(d) + sqrt(log(1/delta)/2)
+        return int(mpmath.ceil((a / mpmath.mpf("0.1")) ** 2))
+
+
+def _gap(n) -> str:
+    with mpmath.workdps(50):
+        v = (10 + mpmath.sqrt(mpmath.log(20) / 2)) / mpmath.sqrt(n)
+        return mpmath.nstr(v, 15)
+
+
+def tutorial_commands() -> list[str]:
+    """``boundcalc ...`` lines of the tutorial: CONTRIBUTING.md's "Add your own paper" code
+    blocks and the commands in the header comments of examples/my_paper.toml."""
+    text = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
+    section = text.split("## Add your own paper", 1)[1].split("\n## ", 1)[0]
+    lines = []
+    for block in re.findall(r"```bash\n(.*?)```", section, flags=re.S):
+        lines += [ln for ln in block.splitlines() if ln.startswith("boundcalc ")]
+    for ln in (ROOT / "examples" / "my_paper.toml").read_text(encoding="utf-8").splitlines():
+        m = re.match(r"#\s+(boundcalc .*)", ln)
+        if m:
+            lines.append(m.group(1))
+    return [shlex.split(ln, comments=True) for ln in lines]
+
+
+LEAST = _least_n()
+# the command's words after 'boundcalc' that identify it -> (exit status, strings in stdout)
+EXPECT = {
+    ("check", "my_paper"): (0, ["3 checks", "0 error(s)", "3 passed"]),
+    ("list", "--paper"): (0, ["my_paper.gen_gap", "my_paper.samples_cor1"]),
+    ("require", "--epsilon"): (0, [f"least n = {LEAST}"]),
+    ("require", "--target"): (0, [f"least n = {LEAST}"]),
+    ("require", "--from"): (0, [f"least n = {LEAST}", "searched only n in [100, +inf)"]),
+    ("eval", "--set"): (0, [f"my_paper.gen_gap = {_gap(1000)}"]),
+    ("eval", "--setting"): (0, [f"my_paper.gen_gap = {_gap(1000)}", "setting my_paper.toy"]),
+    ("monotone", "--box"): (0, ["decreasing in n (proved)", "n in [8, +inf)"]),
+    ("compare", "--measured"): (0, ["gen_gap (small)", "gen_gap (medium)", "gen_gap (large)", "0.355", "1.69"]),
+}
+
+
+def _key(args: list[str]) -> tuple[str, str]:
+    rest = [a for a in args if a not in ("--formulas", "examples/my_paper.toml")]
+    cmd = rest[0]
+    if cmd in ("check",):
+        return (cmd, "my_paper")
+    for flag in ("--from", "--epsilon", "--target", "--setting", "--set", "--paper", "--box", "--measured"):
+        if flag in rest:
+            return (cmd, flag)
+    raise AssertionError(f"no expectation for tutorial command {' '.join(args)!r}")
+
+
+def test_the_tutorial_lists_the_commands_this_test_knows():
+    keys = [_key(c[1:]) for c in tutorial_commands()]
+    assert set(EXPECT) <= set(keys), set(EXPECT) - set(keys)
+    assert len(keys) >= 9
+
+
+@pytest.mark.parametrize("args", tutorial_commands(), ids=lambda a: " ".join(a[1:])[:60])
+def test_tutorial_command_runs_as_printed(args):
+    assert args[0] == "boundcalc"
+    code, needles = EXPECT[_key(args[1:])]
+    p = subprocess.run([sys.executable, "-m", "boundcalc.cli", *args[1:]], capture_output=True, text=True,
+                       cwd=ROOT, env=ENV, timeout=300)
+    assert p.returncode == code, (args, p.stderr)
+    out = " ".join(p.stdout.split())
+    for s in needles:
+        assert s in out, (args, s, p.stdout[:800])
+    assert "Traceback" not in p.stderr
+
+
+def test_a_planted_error_exits_1_and_its_rerun_line_runs_as_printed(tmp_path):
+    """The tutorial's CI use: a slip in the user's file fails the job, and the printed re-run
+    line reproduces the finding as typed."""
+    src = (ROOT / "examples" / "my_paper.toml").read_text(encoding="utf-8")
+    planted = src.replace('order = "1/sqrt(n)"', 'order = "1/n"')     # the gap is Theta(n^-1/2), not 1/n
+    assert planted != src
+    f = tmp_path / "my_paper.toml"
+    f.write_text(planted, encoding="utf-8")
+    p = subprocess.run([sys.executable, "-m", "boundcalc.cli", "check", "--formulas", str(f), "my_paper"],
+                       capture_output=True, text=True, cwd=tmp_path, env=ENV, timeout=300)
+    assert p.returncode == 1 and "1 error(s)" in p.stdout and "gap_order_in_n" in p.stdout
+    reruns = re.findall(r"re-run: (boundcalc .*)", p.stdout)
+    assert reruns
+    for line in reruns:
+        q = subprocess.run([sys.executable, "-m", "boundcalc.cli", *shlex.split(line)[1:]], capture_output=True,
+                           text=True, cwd=tmp_path, env=ENV, timeout=300)
+        assert q.returncode == 1 and "gap_order_in_n" in q.stdout and "1 error(s)" in q.stdout, q.stdout

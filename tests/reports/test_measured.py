@@ -1,0 +1,109 @@
+"""``compare PAPER --measured runs.csv`` and ``boundcalc.api.compare_measured``: a user's
+measurements beside their bound (issue 18). The bound of each run is computed here by
+hand with mpmath (Thm. 1 of examples/my_paper.toml: C B sqrt(d/n) + sqrt(log(1/delta)/(2n)),
+C = 1), never taken from boundcalc."""
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import mpmath
+import pytest
+
+from boundcalc.api import compare_measured
+from boundcalc.errors import BoundcalcError
+
+ROOT = Path(__file__).resolve().parents[2]
+TOML = str(ROOT / "examples" / "my_paper.toml")
+RUNS = ROOT / "examples" / "my_paper_runs.csv"
+ENV = {k: v for k, v in os.environ.items() if not k.startswith("BOUNDCALC")}
+
+
+@pytest.fixture(autouse=True)
+def _fifty_digits():
+    """Hand values at 50 digits, in a local precision (the global mpmath context is left alone)."""
+    with mpmath.workdps(50):
+        yield
+
+
+def by_hand(n, d, B, delta):
+    n, d, B, delta = (mpmath.mpf(str(x)) for x in (n, d, B, delta))
+    return 1 * B * mpmath.sqrt(d / n) + mpmath.sqrt(mpmath.log(1 / delta) / (2 * n))
+
+
+def expected():
+    rows = list(csv.DictReader(RUNS.read_text().splitlines()))
+    assert len(rows) == 3
+    return [(r["run"], by_hand(r["n"], r["d"], r["B"], r["delta"]), mpmath.mpf(r["gen_gap"])) for r in rows]
+
+
+def test_python_api_bound_measured_ratio_per_row():
+    t = compare_measured(RUNS, paper="my_paper", formulas_path=[TOML])
+    assert len(t.rows) == 3
+    for row, (run, b, m) in zip(t.rows, expected()):
+        assert row.quantity == f"gen_gap ({run})" and row.kind == "upper"
+        assert abs(mpmath.mpf(row.bound) - b) < mpmath.mpf(10) ** -14 * b
+        assert float(row.measured) == float(m)
+        assert abs(row.ratio - float(b / m)) < 1e-12 * float(b / m)
+        assert row.holds is bool(b >= m) and "C = 1" in row.constant     # the hidden constant is said
+
+
+def cli(*args):
+    return subprocess.run([sys.executable, "-m", "boundcalc.cli", "--formulas", TOML, "compare", "my_paper",
+                           "--measured", str(RUNS), *args], capture_output=True, text=True, env=ENV, timeout=120)
+
+
+def test_every_output_format():
+    exp = expected()
+    p = cli("--format", "json")
+    assert p.returncode == 0, p.stderr
+    rows = json.loads(p.stdout)["rows"]
+    for r, (run, b, m) in zip(rows, exp):
+        assert r["quantity"] == f"gen_gap ({run})" and abs(r["bound"] - float(b)) < 1e-12
+        assert r["measured"] == float(m) and abs(r["ratio"] - float(b / m)) < 1e-12 and r["holds"] is True
+    p = cli("--format", "csv")
+    got = list(csv.DictReader(io.StringIO(p.stdout)))
+    assert [abs(float(r["bound"]) - float(b)) < 1e-12 and float(r["measured"]) == float(m)
+            for r, (_, b, m) in zip(got, exp)] == [True] * 3
+    for fmt, needle in (("markdown", "| gen_gap (small)"), ("latex", r"\begin{table"), ("rich", "gen_gap (large)")):
+        p = cli("--format", fmt)
+        assert p.returncode == 0 and needle in p.stdout, (fmt, p.stderr, p.stdout[:300])
+        for run, b, m in exp:                       # every row's three numbers, as printed (3 digits)
+            assert mpmath.nstr(b, 3) in p.stdout.replace(r"\num{", "").replace("}", "") or fmt == "latex"
+    assert "0.355" in cli("--format", "markdown").stdout and "1.69" in cli("--format", "markdown").stdout
+
+
+@pytest.mark.parametrize("text,needle", [
+    ("run,n,d,B,delta,gen_gapp\nx,1,1,1,0.5,1\n", "column 6 'gen_gapp' is neither a symbol nor a formula"),
+    ("run,n,d,B,delta\nx,1,1,1,0.5\n", "no measured column"),
+    ("n,n,gen_gap\n1,1,1\n", "column 2 'n' appears twice"),
+    ("n,d,B,delta,gen_gap\n1,1,one,0.5,1\n", "line 2, column 'B'"),
+    ("n,d,B,gen_gap\n100,1,1,0.3\n", "gen_gap needs delta"),
+    ("n,d,B,delta,gen_gap\n0,1,1,0.5,1\n", "n = 0 is outside its domain"),
+    ("n,d,B,delta,samples_cor1\n1,1,1,0.5,1\n", "is a requirement"),
+    ("n,d,B,delta,gen_gap\n1,1,1,0.5\n", "line 2 has 4 cells"),
+])
+def test_bad_csv_is_one_line_naming_the_culprit(tmp_path, text, needle):
+    f = tmp_path / "runs.csv"
+    f.write_text(text)
+    with pytest.raises(BoundcalcError) as e:
+        compare_measured(f, paper="my_paper", formulas_path=[TOML])
+    assert needle in str(e.value) and "\n" not in str(e.value), str(e.value)
+    p = subprocess.run([sys.executable, "-m", "boundcalc.cli", "--formulas", TOML, "compare", "my_paper",
+                        "--measured", str(f)], capture_output=True, text=True, env=ENV, timeout=120)
+    assert p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1 and needle in p.stderr, p.stderr
+
+
+def test_setting_supplies_missing_inputs(tmp_path):
+    # the toy setting gives d = 100, B = 1, delta = 0.05, C = 1: the CSV gives only n
+    f = tmp_path / "runs.csv"
+    f.write_text("n,gen_gap\n1000,0.2\n")
+    t = compare_measured(f, paper="my_paper", setting="toy", formulas_path=[TOML])
+    (row,) = t.rows
+    b = by_hand(1000, 100, 1, "0.05")
+    assert abs(mpmath.mpf(row.bound) - b) < mpmath.mpf(10) ** -14 * b
