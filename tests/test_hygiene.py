@@ -137,6 +137,7 @@ UNTESTED_MODULES: dict[str, str] = {
     "boundcalc.cli.output": "tests/cli/test_app.py, tests/reports/test_printers.py",
     "boundcalc.cli.render": "tests/cli/test_app.py (rich output of every command)",
     "boundcalc.cli.state": "the invocation's global options, through tests/cli/test_app.py",
+    "boundcalc._version": "the version string; tests/cli/test_app.py (--version) and the page footer",
     "boundcalc._record": "the record base class; every service test",
     "boundcalc.errors": "the error classes; every refusal test",
     "boundcalc.mpctx": "per-thread mpmath contexts, through reports/numfmt and expr/numbers",

@@ -25,7 +25,7 @@ DYNAMIC = {"allow_extra_args": True, "ignore_unknown_options": True}
 
 def _version(value: bool):
     if value:
-        from .. import __version__
+        from .._version import __version__
         print(f"boundcalc {__version__}")
         raise typer.Exit()
 

@@ -128,7 +128,7 @@ def _slug(s: str) -> str:
 
 def page(title: str, body: str, *, wide: bool = False) -> str:
     """A complete, self-contained HTML document around ``body`` (``wide``: for a table)."""
-    from ... import __version__
+    from ..._version import __version__
     style = _STYLE + ("body { max-width: 92rem; }" if wide else "")
     return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
             f"<meta http-equiv=\"Content-Security-Policy\" content=\"{_CSP}\">\n"
