@@ -731,8 +731,8 @@ def _check_kind_fields(path: Path, where: str, paper: Paper, kind: str, t: dict)
             raise _fail(path, where, "approximate needs the paper's words (quote) for its '≈'")
         if t.get("rel") != "==":
             raise _fail(path, where, "an approximate claim compares with rel = '=='")
-    if t.get("trivial_is", "exact") not in ("exact", "bound"):
-        raise _fail(path, where, f"trivial_is must be 'exact' or 'bound', not {t['trivial_is']!r}")
+    if t.get("trivial_is", "exact") not in ("exact", "bound", "radius"):
+        raise _fail(path, where, f"trivial_is must be 'exact', 'bound' or 'radius', not {t['trivial_is']!r}")
     if kind == "measured":
         from ..engine.measurements import MEASUREMENTS
         if t["measurement"] not in MEASUREMENTS:

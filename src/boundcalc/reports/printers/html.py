@@ -285,6 +285,8 @@ class HtmlPrinter(Printer):
             parts.append(f'<p class="meta">consequence of <a href="#{_slug(f.root)}"><code>{_e(f.root)}</code></a>'
                          f'{": " + _e(f.because) if f.because else ""}</p>')
         parts.append(f'<p class="message">{_ascii_math(_sympy_ascii(f.message))}</p>')
+        if getattr(f, "note", ""):        # the check's declared note, whatever the grade
+            parts.append(f'<p class="meta">note: {_e(f.note)}</p>')
         dl = []
         if any(k in ev_.EXPRESSIONS for k in keys):
             defs, exprs, more = ev_.expressions(ev)
