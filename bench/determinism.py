@@ -3,15 +3,19 @@
 Runs, each in a fresh process, without the report's wall-clock seconds (``--no-timings``):
 
 * A: the full report, ``PYTHONHASHSEED=1``, ``--jobs 2``;
-* B: the full report, ``PYTHONHASHSEED=2``, ``--jobs 1``;
+* B: the full report, ``PYTHONHASHSEED=2``, ``--jobs 1`` — with ``--load N``, beside N
+  busy-loop processes started here (at this process's niceness) and stopped after B, so that
+  B runs on a machine loaded by N more runnable processes than A;
 * C: every check alone, ``--only PAPER.ID`` (``PYTHONHASHSEED`` = 3, 4, ... one per check),
   ``--parallel`` of them at a time;
 
 and compares A with B byte for byte, and each check's entry in C with its entry in A (its
-finding or pass, as JSON). Prints every difference and a summary line; exit 0 when there is
+finding or pass, as JSON). Besides the bytes, it counts the checks whose *grade* (severity and
+reason) differs — the verdict a reader sees. Prints every difference and a summary line
+(with A's and B's wall-clock seconds and the load average around each); exit 0 when there is
 none. Several minutes on 2 cores (C starts one process per check); run it under ``nice``::
 
-    nice -n 19 .venv/bin/python bench/determinism.py [--out DIR] [--skip-only] [--only ID ...]
+    nice -n 19 .venv/bin/python bench/determinism.py [--out DIR] [--skip-only] [--load N] [--only ID ...]
 
 ``--only ID`` restricts all three runs to those checks (A and B then compare reports of the
 subset). The raw outputs are kept in ``--out`` (default: a temporary folder).
@@ -25,6 +29,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -38,6 +43,23 @@ def run(args: list[str], seed: int) -> str:
     if p.returncode != 0:
         raise SystemExit(f"boundcalc check {' '.join(args)} failed ({p.returncode}): {p.stderr.strip()[-400:]}")
     return p.stdout
+
+
+def timed(args: list[str], seed: int) -> tuple[str, str]:
+    """The report, and 'W s wall, load L1 -> L2' (1-minute load average before and after)."""
+    l1, t = os.getloadavg()[0], time.perf_counter()
+    out = run(args, seed)
+    return out, f"{time.perf_counter() - t:.1f} s wall, load {l1:.1f} -> {os.getloadavg()[0]:.1f}"
+
+
+def grades(report: dict) -> dict[str, tuple[str, str]]:
+    """Each check's (severity, reason)."""
+    return {k: (e["severity"], e["reason"]) for k, e in entries(report).items()}
+
+
+def busy(n: int) -> list[subprocess.Popen]:
+    """n busy-loop processes (pure CPU), at this process's niceness."""
+    return [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(n)]
 
 
 def entries(report: dict) -> dict[str, dict]:
@@ -56,20 +78,36 @@ def main() -> int:
     ap.add_argument("--only", action="append", default=[], help="restrict to these checks (PAPER.ID)")
     ap.add_argument("--skip-only", action="store_true", help="compare A and B only (no per-check runs)")
     ap.add_argument("--parallel", type=int, default=2, help="per-check processes at a time (default 2)")
+    ap.add_argument("--load", type=int, default=0, help="run B beside this many busy-loop processes")
+    ap.add_argument("--skip-b", action="store_true", help="A and the per-check runs only (no B)")
     o = ap.parse_args()
     out = Path(o.out or tempfile.mkdtemp(prefix="determinism-"))
     out.mkdir(parents=True, exist_ok=True)
     sel = [x for i in o.only for x in ("--only", i)]
-    a = run(sel + ["--jobs", "2"], 1)
+    a, ta = timed(sel + ["--jobs", "2"], 1)
     (out / "A.json").write_text(a)
-    b = run(sel + ["--jobs", "1"], 2)
+    loops = busy(o.load) if not o.skip_b else []
+    try:
+        time.sleep(2 if loops else 0)
+        b, tb = (a, "skipped") if o.skip_b else timed(sel + ["--jobs", "1"], 2)
+    finally:
+        for p in loops:                  # only the processes started here
+            p.kill()
+            p.wait()
     (out / "B.json").write_text(b)
+    print(f"A (PYTHONHASHSEED=1, --jobs 2): {ta}")
+    print(f"B (PYTHONHASHSEED=2, --jobs 1{f', beside {o.load} busy loops' if o.load else ''}): {tb}")
     bad = 0
+    ga, gb = grades(json.loads(a)), grades(json.loads(b))
+    regraded = sorted(k for k in ga if ga[k] != gb.get(k))
+    for k in regraded:
+        print(f"grade differs: {k}: A {ga[k]} vs B {gb.get(k)}")
     if a != b:
         bad += 1
         print(diff(a, b, "A (PYTHONHASHSEED=1, --jobs 2)", "B (PYTHONHASHSEED=2, --jobs 1)"))
     full = entries(json.loads(a))
     ids = sorted(full)
+    only_bad = only_regraded = 0
     if not o.skip_only:
         def alone(k: tuple[int, str]) -> tuple[str, str]:
             i, cid = k
@@ -81,12 +119,18 @@ def main() -> int:
             e = entries(json.loads(got[cid])).get(cid)
             x, y = json.dumps(full[cid], indent=2), json.dumps(e, indent=2)
             if x != y:
-                bad += 1
+                only_bad += 1
                 print(diff(x, y, f"{cid} in A", f"{cid} alone (--only)"))
-    print(f"{len(ids)} checks; A vs B: {'identical' if a == b else 'DIFFERENT'}; "
-          + ("" if o.skip_only else f"--only vs A: {bad - (a != b)} of {len(ids)} differ; ")
+            if e is None or (e["severity"], e["reason"]) != ga[cid]:
+                only_regraded += 1
+                print(f"grade differs: {cid}: A {ga[cid]} vs alone {e and (e['severity'], e['reason'])}")
+        bad += only_bad
+    print(f"{len(ids)} checks; A vs B: {'identical' if a == b else 'DIFFERENT'} bytes, "
+          f"{len(regraded)} grades differ; "
+          + ("" if o.skip_only else f"--only vs A: {only_bad} of {len(ids)} entries differ, "
+             f"{only_regraded} grades differ; ")
           + f"outputs in {out}")
-    return 1 if bad else 0
+    return 1 if bad or regraded else 0
 
 
 if __name__ == "__main__":

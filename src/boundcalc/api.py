@@ -303,13 +303,15 @@ def _name(value, name: str, optional: bool = False) -> str | None:
 
 
 def compare_measured(csv_path, *, paper: str, setting: str | None = None,
-                     formulas_path: list[str] | None = None):
+                     formulas_path: list[str] | None = None, mapping: dict[str, str] | None = None):
     """Your measurements beside your bounds: each run (row) of the CSV file ``csv_path``
     gives inputs (columns named after ``paper``'s symbols) and measured values (columns
     named after its bounds); the result is a :class:`boundcalc.reports.table.Table` with,
     per run and measured bound, the bound evaluated at the run's inputs (certified), the
     measured value, their ratio and whether the bound holds. Inputs a run leaves out come
-    from ``setting`` and the symbols' defaults. Print it with ``to_markdown()``,
+    from ``setting`` and the symbols' defaults. ``mapping`` reads a column under another name
+    (``{"N": "n"}``: the CSV's ``N`` is the symbol ``n``); a ``seed`` column makes repeated runs
+    one row with the mean and its Student-t interval. Print it with ``to_markdown()``,
     ``to_latex()``, ``to_csv()``, ``to_json()``, ``to_frame()`` (or
     ``boundcalc.reports.printers.render(table, "markdown")``). The CSV format:
     :mod:`boundcalc.reports.measured` and README "Your own measurements".
@@ -321,7 +323,7 @@ def compare_measured(csv_path, *, paper: str, setting: str | None = None,
     from .reports.measured import measured_table
     key = _name(paper, "paper") or ""
     return measured_table(key, csv_path, setting=_name(setting, "setting", optional=True),
-                          formulas_path=formulas_path, formula=formula)
+                          formulas_path=formulas_path, formula=formula, mapping=mapping)
 
 
 def formula(fid: str, *, formulas_path: list[str] | None = None) -> Formula:

@@ -389,3 +389,39 @@ def test_second_reading_relations():
         assert abs(q(SMALL["m"]) / 2 * mpmath.exp(-t ** 2 / 2) - q(SMALL["delta_prime"])) < mpmath.mpf(10) ** -50
     with mpmath.workdps(DPS):
         assert_close(ev("grad_h_bound", **SMALL), ev("L1", **SMALL).mpf)
+
+
+def test_thm1_projection_step_checked():
+    """Thm. 1's (21) (non-expansive projection onto Omega_rho, v2 outline): the check proves
+    |clip(c) - c~| <= |c - c~| for c~ in the ball of Definition 2; NumPy on 10^5 random points
+    agrees, and with c~ outside the ball the inequality fails (so the assumption is needed)."""
+    import numpy as np
+    from boundcalc.services.check import run_checks
+    (f,) = run_checks("arda2026", only=["thm1_projection_nonexpansive"]).results
+    assert f.severity == "ok" and "holds" in f.message
+    rng = np.random.default_rng(3)
+    c, c0, r = rng.normal(0, 5, 100000), rng.normal(0, 5, 100000), rng.uniform(0, 3, 100000)
+    inside = c0 + r * rng.uniform(-1, 1, 100000)
+    clip = np.minimum(np.maximum(c, c0 - r), c0 + r)
+    assert (np.abs(clip - inside) <= np.abs(c - inside) + 1e-12).all()
+    outside = c0 + r + rng.uniform(0.5, 3, 100000)
+    assert (np.abs(clip - outside) > np.abs(c - outside) + 1e-9).any()
+
+
+def test_fig1_monotone_certified_whatever_the_speed(monkeypatch):
+    """Fig. 1's 'decrease monotonically with width' for Lemma 3's and Thm. 1's bounds is
+    certified on the figure's box by interval branch and bound within a budget of boxes, so a
+    machine 20x slower (the CPU clock the interval layer reads, scaled) gives the same grade.
+    (The clock is the time module's, so every layer sees the slow machine.)"""
+    import time as _time
+    from boundcalc.prover import interval
+    from boundcalc.services.check import run_checks
+    fast = {f.check: f for f in run_checks("arda2026", only=["fig1_monotone_lin", "fig1_monotone_thm1"]).results}
+    for clock in ("process_time", "thread_time"):      # every CPU clock a layer reads, 20x slower
+        real = getattr(_time, clock)
+        t0 = real()
+        monkeypatch.setattr(interval.time, clock, lambda real=real, t0=t0: t0 + 20 * (real() - t0))
+    slow = {f.check: f for f in run_checks("arda2026", only=["fig1_monotone_lin", "fig1_monotone_thm1"]).results}
+    for cid in ("fig1_monotone_lin", "fig1_monotone_thm1"):
+        assert fast[cid].severity == "ok" and fast[cid].evidence["evidence"] == "certified"
+        assert (slow[cid].severity, slow[cid].message) == (fast[cid].severity, fast[cid].message)

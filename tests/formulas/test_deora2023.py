@@ -277,3 +277,49 @@ def test_margin_sec53_and_ntk_U_terms():
     assert close(ev("ntk_U_term_sec52", T=T, S="1.5", zeta="0.2", Z_mu="0.1"), printed)
     assert close(ev("ntk_U_term_derived", T=T, S="1.5", zeta="0.2", Z_mu="0.1"),
                  sqrt(T) * (zeta * S ** 2 - 2 * (1 - zeta) * Zmu) / (sqrt(2) * S))
+
+
+# ------------------------------------------------------------- issue 17: a claim refuted inside the hypotheses
+def test_gap_grows_refuted_inside_the_hypotheses():
+    """'the gap increases with decreasing sparsity' (Sec. 5.3/7) fails inside Prop. 2/3's
+    hypotheses: near zeta = 1 the gap gamma_attn - gamma_* rises in zeta where a small P keeps
+    gamma_attn >= gamma_* > 0 (a thin region the decision's uniform sampling misses; found by
+    moving sampled points onto the hypotheses). The pair is recomputed here from eq. (7) with
+    mpmath at 50 digits, and the hypotheses re-checked there."""
+    from fractions import Fraction
+    from boundcalc.services.check import run_checks
+    (f,) = run_checks("deora2023", only=["gap_grows_as_sparsity_decreases"]).results
+    assert f.severity == "error" and f.reason == "false as printed"
+    pair = f.evidence["counterexample"]["pair"]
+    pt = {k: mpmath.mpf(Fraction(v).numerator) / Fraction(v).denominator for k, v in pair["point"].items()}
+    with mpmath.workdps(50):
+        def gstar(z):
+            T, S, M, P, Z, Zmu = pt["T"], pt["S"], pt["M"], pt["P"], pt["Z"], pt["Z_mu"]
+            Zb = max(pt["Z_mu"], pt["Z_nu"])
+            return (T * (1 - z) * z * (z * S ** 4 - 7 * Zb * S ** 2 - 12 * Zb ** 2 - 16 * Zb ** 3 / S ** 2)
+                    / (4 * mpmath.sqrt(2 * (M + 1))) - P * T ** mpmath.mpf(2.5) * (S + Z) ** 3
+                    + S * mpmath.sqrt(T) * (z - 2 * (1 - z) * Zmu / S ** 2) / mpmath.sqrt(2))
+        attn = pt["S"] * mpmath.sqrt(pt["T"]) / mpmath.sqrt(2)
+        z1, z2 = (mpmath.mpf(Fraction(pair[k]).numerator) / Fraction(pair[k]).denominator for k in ("zeta_1", "zeta_2"))
+        assert 0 < z1 < z2 < 1
+        for z in (z1, z2):                        # Prop. 2/3's hypotheses and the gap's sign
+            assert gstar(z) > 0 and pt["Z_mu"] == pt["Z_nu"] and pt["Z_mu"] <= pt["S"] ** 2 / 8
+            assert attn >= gstar(z)
+        assert attn - gstar(z2) > attn - gstar(z1)          # the gap rises with zeta
+        assert mpmath.almosteq(attn - gstar(z1), mpmath.mpf(pair["f_1"]), rel_eps=1e-9)
+
+
+def test_gap_grows_referee_pair():
+    """The referee's pair (T = 16, M = 1, S = 1.18, P = 6.6e-5, Z = Z_mu = Z_nu = 0):
+    gap(0.990) = 0.106414193108 < gap(0.995) = 0.108536010206 (by hand from eq. (7):
+    gamma_* = T(1 - zeta) zeta^2 S^4/8 - P T^(5/2) S^3 + S sqrt(T) zeta/sqrt 2 at M = 1, Z = 0)."""
+    with mpmath.workdps(50):
+        T, S, P = mpmath.mpf(16), mpmath.mpf("1.18"), mpmath.mpf("6.6e-5")
+        gs = lambda z: T * (1 - z) * z ** 2 * S ** 4 / 8 - P * T ** mpmath.mpf(2.5) * S ** 3 + S * mpmath.sqrt(T) * z / mpmath.sqrt(2)  # noqa: E731
+        ga = S * mpmath.sqrt(T) / mpmath.sqrt(2)
+        g1, g2 = ga - gs(mpmath.mpf("0.99")), ga - gs(mpmath.mpf("0.995"))
+    assert mpmath.almosteq(g1, mpmath.mpf("0.106414193108"), rel_eps=1e-11)
+    assert mpmath.almosteq(g2, mpmath.mpf("0.108536010206"), rel_eps=1e-11)
+    at = dict(T="16", M="1", S="1.18", P="6.6e-5", Z="0", Z_mu="0", Z_nu="0")
+    assert close(ev("attn_ntk_gap", zeta="0.99", **at), g1)
+    assert close(ev("attn_ntk_gap", zeta="0.995", **at), g2)

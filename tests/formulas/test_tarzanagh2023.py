@@ -562,6 +562,19 @@ def test_checks_declared():
     assert len(ids) == len(set(ids))
 
 
+def test_fig1b_radius_is_outside_the_proof_not_vacuous():
+    """Fig. 1(b) starts GD inside the radius (57) asks it to start beyond: R^0_mu =
+    20 log(64 T K_max / (10 gamma_gap_min)) at T = 3, K_max = sqrt(101)/10, gap 0.9 (by hand:
+    107.357), against the figure's norms <= 1.5 — a note on the proof's radius, not a vacuity."""
+    from boundcalc.services.check import run_checks
+    (f,) = run_checks(PAPER, only=["fig1b_init_radius"]).results
+    with mp.workdps(40):
+        want = 20 * mp.log(64 * 3 * (mp.sqrt(101) / 10) / mp.mpf("0.9"))
+    assert f.severity == "note" and f.reason == "outside the proof's radius"
+    assert mp.almosteq(mp.mpf(f.evidence["radius"]), want, rel_eps=1e-9)
+    assert f.note.startswith("Not a vacuous bound")
+
+
 def test_printed_gradient_matches_finite_differences():
     # independent confirmation of the identity checks: (15a) instance and |l'| of the logistic loss
     with mp.workdps(60):

@@ -107,3 +107,73 @@ def test_setting_supplies_missing_inputs(tmp_path):
     (row,) = t.rows
     b = by_hand(1000, 100, 1, "0.05")
     assert abs(mpmath.mpf(row.bound) - b) < mpmath.mpf(10) ** -14 * b
+
+
+# ---------------------------------------------------------------- --map and repeated seeds
+SEEDS = """run,seed,N,d,B,delta,gap
+small,0,1000,100,1,0.05,0.21
+small,1,1000,100,1,0.05,0.23
+small,2,1000,100,1,0.05,0.19
+large,0,16000,100,1,0.05,0.061
+large,1,16000,100,1,0.05,0.059
+"""
+
+
+def test_seed_column_gives_mean_and_student_t_interval(tmp_path):
+    f = tmp_path / "seeds.csv"
+    f.write_text(SEEDS)
+    t = compare_measured(f, paper="my_paper", formulas_path=[TOML], mapping={"N": "n", "gap": "gen_gap"})
+    assert [r.quantity for r in t.rows] == ["gen_gap (small)", "gen_gap (large)"]
+    small, large = t.rows
+    # by hand: mean 0.21, sd 0.02 (ddof 1), t_{0.975, 2} = 4.302652729911275 (tables), half width
+    # 4.3026527 * 0.02 / sqrt(3) = 0.0496826
+    assert abs(float(small.measured) - 0.21) < 1e-12
+    half = 4.302652729911275 * 0.02 / 3 ** 0.5
+    assert f"[{0.21 - half:.3g}, {0.21 + half:.3g}]" in small.note and "3 seeds" in small.note
+    # two seeds: mean 0.06, sd sqrt(2) * 0.001, t_{0.975, 1} = 12.706204736174705
+    assert abs(float(large.measured) - 0.06) < 1e-12 and "2 seeds" in large.note
+    half2 = 12.706204736174705 * (2 ** 0.5 * 0.001) / 2 ** 0.5
+    assert f"[{0.06 - half2:.3g}, {0.06 + half2:.3g}]" in large.note
+    assert abs(float(small.bound) - float(by_hand(1000, 100, 1, 0.05))) < 1e-12
+    assert small.holds is True and "reaches past" not in small.note
+    assert t.seed is None and t.settings["map"] == "N=n, gap=gen_gap"
+
+
+def test_interval_reaching_past_the_bound_is_said(tmp_path):
+    b = float(by_hand(1000, 100, 1, 0.05))            # 0.3550...
+    f = tmp_path / "wide.csv"
+    f.write_text(f"run,seed,n,d,B,delta,gen_gap\nx,0,1000,100,1,0.05,{b - 0.1}\nx,1,1000,100,1,0.05,{b + 0.05}\n")
+    (row,) = compare_measured(f, paper="my_paper", formulas_path=[TOML]).rows
+    assert row.holds is True and "the interval reaches past the bound" in row.note
+
+
+@pytest.mark.parametrize("text, mapping, needle", [
+    (SEEDS, {"M": "n"}, "has no column 'M'"),
+    (SEEDS, {"gap": "gen_gap"}, "column 3 'N' is neither a symbol nor a formula"),
+    ("run,seed,n,d,B,delta,gen_gap\nx,0,1000,100,1,0.05,0.2\nx,1,2000,100,1,0.05,0.2\n", None,
+     "gives other inputs than line 2"),
+    ("run,seed,n,d,B,delta,gen_gap\nx,0,1000,100,1,0.05,0.2\nx,0,1000,100,1,0.05,0.3\n", None,
+     "repeats seed 0 of run x"),
+    ("run,n,d,B,delta,gen_gap\nx,1000,100,1,0.05,0.2\nx,1000,100,1,0.05,0.3\n", None,
+     "repeats run x (line 2); add a 'seed' column"),
+])
+def test_map_and_seed_errors_are_one_line(tmp_path, text, mapping, needle):
+    f = tmp_path / "bad.csv"
+    f.write_text(text)
+    with pytest.raises(BoundcalcError) as e:
+        compare_measured(f, paper="my_paper", formulas_path=[TOML], mapping=mapping)
+    assert needle in str(e.value) and "\n" not in str(e.value)
+
+
+def test_cli_map_option(tmp_path):
+    f = tmp_path / "seeds.csv"
+    f.write_text(SEEDS)
+    r = subprocess.run([sys.executable, "-m", "boundcalc", "--formulas", TOML, "compare", "my_paper",
+                        "--measured", str(f), "--map", "N=n", "--map", "gap=gen_gap", "--json"],
+                       capture_output=True, text=True, env=ENV, timeout=120)
+    assert r.returncode == 0, r.stderr
+    rows = json.loads(r.stdout)["rows"]
+    assert [round(x["measured"], 12) for x in rows] == [0.21, 0.06]
+    bad = subprocess.run([sys.executable, "-m", "boundcalc", "--formulas", TOML, "compare", "my_paper",
+                          "--measured", str(f), "--map", "N"], capture_output=True, text=True, env=ENV, timeout=120)
+    assert bad.returncode == 2 and "write COLUMN=NAME" in bad.stderr and "Traceback" not in bad.stderr

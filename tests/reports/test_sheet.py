@@ -128,8 +128,9 @@ def test_latex_sheet_compiles_within_the_text_width(key, tmp_path):
     from boundcalc.reports.latex import compile_pdf
     tex = sheet(key, "latex")
     p = boundcalc.api.paper(key)
+    ids = tex.replace("\\allowbreak{}", "")          # ids may break after their dots and underscores
     for f in p.formulas.values():
-        assert tex.count(f"\\texttt{{{f.id.replace('_', chr(92) + '_')}}}") == 1, f.id
+        assert ids.count(f"\\texttt{{{f.id.replace('_', chr(92) + '_')}}}") == 1, f.id
     c = compile_pdf(tex, tmp_path, key)
     assert c.pdf.read_bytes()[:5] == b"%PDF-"
     assert c.overfull == [], c.overfull[:3]

@@ -330,7 +330,8 @@ def test_check_cli_json_all_papers_lists_findings_with_evidence():
     # as its check declares (severity = "note", with the reason in its note)
     pool = next(f for f in d["findings"] if f["check"] == "pooling_decoder_u1T")
     assert pool["severity"] == "note" and pool["evidence"]["grade_as_found"] == "error"
-    assert "graded a note as declared: As printed, u 1_T^T is a d x T matrix" in pool["message"]
+    assert "graded a note as declared (its note says why)" in pool["message"]
+    assert pool["note"].startswith("As printed, u 1_T^T is a d x T matrix")
     assert set(d["coverage"]) == set(d["papers"])
 
 
@@ -845,8 +846,33 @@ def test_declared_severity_caps_the_grade_and_needs_a_note(write_formula_file):
     rep = run_checks("sev3", formulas_path=[str(p)])
     got = {f.check: f for f in rep.results}
     assert got["c"].severity == "warning" and got["c"].evidence["grade_as_found"] == "error"
-    assert got["c"].message.endswith("— graded a warning as declared: why")
+    assert got["c"].message.endswith("— graded a warning as declared (its note says why)")
+    assert got["c"].note == "why" and got["ok"].note == "why"
     assert got["ok"].severity == "ok"
+
+
+def test_note_printed_whenever_declared(write_formula_file):
+    """A check's ``note`` is printed with its finding whether or not a severity cap applies
+    (JSON, Markdown, rich); a check without one prints no note line."""
+    import io
+    from rich.console import Console
+    from boundcalc.reports.printers.rich import print_rich
+    head = ('[symbols.x]\ndescription = "x"\ndomain = "positive"\n'
+            '[formulas.f]\nname = "f"\nkind = "definition"\nsource = "s"\nexpr = "x"\n')
+    chk = ('[[checks]]\nid = "{id}"\nkind = "compare"\nlocation = "l"\ndescription = "d"\n'
+           'lhs = "x"\nrel = ">="\nrhs = "x + 1"\n')
+    p = write_formula_file("notes1", head + chk.format(id="noted") + 'note = "the paper means x + 1 here"\n'
+                           + chk.format(id="bare"))
+    rep = run_checks("notes1", formulas_path=[str(p)])
+    got = {f.check: f for f in rep.results}
+    assert got["noted"].severity == "error" and got["bare"].severity == "error"     # no cap: still an error
+    js = {f["check"]: f for f in rep.to_json()["findings"]}
+    assert js["noted"]["note"] == "the paper means x + 1 here" and "note" not in js["bare"]
+    md = rep.to_markdown()
+    assert md.count("note: the paper means x + 1 here") == 1
+    buf = io.StringIO()
+    print_rich(rep, console=Console(file=buf, width=200))
+    assert buf.getvalue().count("note: the paper means x + 1 here") == 1
 
 
 # ----------------------------------------------------------------------------- exit code, re-run lines
@@ -1085,3 +1111,88 @@ def test_parallel_checks_give_the_serial_report():
     assert got["lemma1_from_lemma2"].root == "anon2025.lemma1_vs_its_proof"   # roots attached after the workers
     with pytest.raises(Exception, match="jobs"):
         run_checks("anon2025", only=ids[:1], jobs=0)
+
+
+def test_vacuity_of_a_proof_radius(write_formula_file):
+    """``trivial_is = "radius"``: a proof's radius against the experiment's value is
+    "outside the proof's radius" (a note) or covered (a pass), never "vacuous"."""
+    head = ('[symbols.a]\ndescription = "a"\ndomain = "positive"\n'
+            '[formulas.R]\nname = "R"\nkind = "definition"\nsource = "s"\nexpr = "20*log(a)"\n')
+    chk = ('[[checks]]\nid = "{id}"\nkind = "vacuity"\nlocation = "l"\ndescription = "d"\nformula = "R"\n'
+           'at = {{ a = "{a}" }}\ntrivial = "3/2"\ntrivial_is = "radius"\ndirection = "upper"\n')
+    p = write_formula_file("radius1", head + chk.format(id="far", a="3") + chk.format(id="near", a="1"))
+    got = {f.check: f for f in run_checks("radius1", formulas_path=[str(p)]).results}
+    far, near = got["far"], got["near"]
+    # by hand: 20 log 3 = 21.9722 > 3/2 (not covered); 20 log 1 = 0 <= 3/2 (covered)
+    assert far.severity == "note" and far.reason == "outside the proof's radius"
+    assert "vacuous" not in far.message.replace("not a vacuous", "")
+    assert float(far.evidence["radius"]) == pytest.approx(21.97224577, rel=1e-8)
+    assert near.severity == "ok" and "inside the proof's radius" in near.message
+
+
+def test_strength_mutates_inside_referenced_formulas():
+    """The mutants of a claim include exponent and drop-term mutants inside the formulas
+    it inlines (the same node object wherever the formula is used)."""
+    from boundcalc.expr.parser import parse
+    from boundcalc.expr.nodes import Mul, Num, Pow, Sym
+    from fractions import Fraction
+    from boundcalc.services.check.strength import mutants
+    inner = parse("(a + b**2)**3")                 # a referenced formula, resolved
+    top = Mul((Sym("c"), Pow(Sym("d"), Num(Fraction(4))), Pow(Sym("e"), Num(Fraction(5))), inner))
+    labels = [m[0] for m in mutants("compare", {"rel": "<="}, {"lhs": top}, {"F": inner})]
+    assert any(x.startswith("lhs: in F: exponent 3 -> 7/2") for x in labels)
+    assert any(x.startswith("lhs: in F: exponent 2 -> 5/2") for x in labels)
+    # the sum inside F is the claim's first sum: its drop mutants are listed once, as the claim's
+    assert sum("drop term 1" in x for x in labels) == 1
+    assert not any(x[0].startswith("lhs: in G") for x in mutants("compare", {"rel": "<="}, {"lhs": top},
+                                                              {"G": parse("z**2")}))
+
+
+def test_every_added_assumption_of_the_packaged_papers_quotes_the_paper():
+    """An assumption a check adds beyond the hypotheses of the results it covers carries a
+    reason that names its source and quotes the paper ('Source: ... 'quoted words' ...');
+    a bare assumption (no reason) fails this test (issue 17: hypotheses as data)."""
+    import re
+    from boundcalc.registry import get_registry
+    reg = get_registry()
+    bad = []
+    for key in reg.papers:
+        for c in reg.paper(key).checks:
+            for a in c.fields.get("assume") or []:
+                reason = a.get("reason", "") if isinstance(a, dict) else ""
+                src, _, rest = reason.partition(":")
+                if not (src.strip() and re.search(r"'[^']{3,}'", rest)):
+                    bad.append(f"{key}.{c.id}: {a if isinstance(a, str) else a.get('expr')}")
+    assert not bad, f"{len(bad)} added assumption(s) without a quoted reason: {bad[:10]}"
+
+
+def test_a_bare_assumption_is_listed_without_reason(write_formula_file):
+    """A user file may still write a bare assumption; the report lists it as having none."""
+    p = write_formula_file("bare1", '[symbols.x]\ndescription = "x"\ndomain = "positive"\n'
+                           '[[checks]]\nid = "c"\nkind = "compare"\nlocation = "l"\ndescription = "d"\n'
+                           'lhs = "x"\nrel = ">="\nrhs = "1"\nassume = ["x >= 1"]\n')
+    rep = run_checks("bare1", formulas_path=[str(p)])
+    assert rep.results[0].severity == "ok"
+    assert rep.added_assumptions() == [{"paper": "bare1", "check": "c", "assumption": "x >= 1", "reason": "",
+                                        "grade": "ok"}]
+
+
+def test_strength_mutates_inside_a_formula_both_sides_share(write_formula_file):
+    """A mutant inside a formula that both sides inline (the same resolved node) changes both
+    alike and is not killed — the check does not test that formula; one inside a formula only
+    one side uses is killed. Here: lhs = F + x, rhs = F + x + 0*y, F = (x + y^2)^3 shared."""
+    body = ('[symbols.x]\ndescription = "x"\ndomain = "positive"\n[symbols.y]\ndescription = "y"\ndomain = "positive"\n'
+            '[formulas.F]\nname = "F"\nkind = "definition"\nsource = "s"\nexpr = "(x + y**2)**3"\n'
+            '[formulas.G]\nname = "G"\nkind = "definition"\nsource = "s"\nexpr = "(y**2 + x)**3"\n'
+            '[[checks]]\nid = "shared"\nkind = "compare"\nlocation = "l"\ndescription = "d"\n'
+            'lhs = "F*x**5*y**7"\nrel = "<="\nrhs = "F*x**5*y**7 + 1"\nuses = ["F"]\n'
+            '[[checks]]\nid = "apart"\nkind = "compare"\nlocation = "l"\ndescription = "d"\n'
+            'lhs = "F*x**5*y**7"\nrel = "<="\nrhs = "G*x**5*y**7 + 1"\nuses = ["F", "G"]\n')
+    p = write_formula_file("strength2", body)
+    got = {f.check: f for f in run_checks("strength2", formulas_path=[str(p)], strength=True).results}
+    sh, ap = got["shared"].strength, got["apart"].strength
+    inside = lambda st: [x for x in st["survivors"] if ": in F: " in x]  # noqa: E731
+    # x**5 and y**7 are the claim's first two powers: F's exponents are reached only as 'in F'
+    assert inside(sh) and all("in F" in x or not x.startswith("lhs: in") for x in sh["survivors"])
+    assert not inside(ap)
+    assert ap["killed"] > sh["killed"]

@@ -25,7 +25,7 @@ DYNAMIC = {"allow_extra_args": True, "ignore_unknown_options": True}
 
 def _version(value: bool):
     if value:
-        from .. import __version__
+        from .._version import __version__
         print(f"boundcalc {__version__}")
         raise typer.Exit()
 
@@ -628,6 +628,8 @@ def compare(ctx: typer.Context,
                                          "the bounds are evaluated at each run (no engine)."),
             setting: str | None = typer.Option(None, "--setting", help="With --measured: inputs a run does "
                                                                        "not give come from this setting."),
+            map_: list[str] = typer.Option(None, "--map", help="With --measured: COLUMN=NAME reads a CSV column "
+                                           "as a symbol or formula of the paper (repeatable)."),
             json: bool = typer.Option(False, "--json", help="Same as --format json."),
             html: str | None = typer.Option(None, "--html",
                                             help="Also write the table as one self-contained web page (math "
@@ -648,10 +650,11 @@ def compare(ctx: typer.Context,
         from .reports import compare_measured
         compare_measured(paper, measured, setting=setting, fmt=fmt, output=output, force=force, plot=plot,
                          extra=list(ctx.args), latex={"long": long, "env": env, "notes": notes}, html=html,
-                         figsize=figsize)
+                         figsize=figsize, mapping=map_)
         return
-    if setting is not None:
-        raise BoundcalcError("--setting applies to --measured; the engine's settings are --NAME VALUE")
+    if setting is not None or map_:
+        raise BoundcalcError(f"{'--setting' if setting is not None else '--map'} applies to --measured; the "
+                             "engine's settings are --NAME VALUE")
     from .reports import compare as run
     run(paper, _dynamic_flags(ctx.args), seed=seed, jobs=jobs, fmt=fmt,
         output=output, force=force, plot=plot, no_cache=no_cache, max_memory=max_memory,

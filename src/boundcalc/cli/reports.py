@@ -201,7 +201,7 @@ def compare(paper: str, settings: dict[str, str], *, seed: int = 0, jobs: int = 
 
 def compare_measured(paper: str, csv_path: str, *, setting: str | None, fmt: str, output: str | None,
                      force: bool, plot: str | None, extra: list[str], latex: dict | None = None,
-                     html: str | None = None, figsize: str = "page") -> None:
+                     html: str | None = None, figsize: str = "page", mapping: list[str] | None = None) -> None:
     """``compare PAPER --measured runs.csv``: the table of :func:`boundcalc.api.compare_measured`
     in ``fmt``, to standard output or ``--output``, the ``--html`` page and the ``--plot`` figure."""
     import shlex
@@ -212,9 +212,12 @@ def compare_measured(paper: str, csv_path: str, *, setting: str | None, fmt: str
         raise BoundcalcError(f"unexpected {extra[0]!r} with --measured: the inputs of each run are the "
                              "CSV's columns (and --setting)")
     _check_table_outputs(fmt, output, plot, force, html=html, latex=latex, figsize=figsize)
-    t = build(user_path(csv_path), paper=paper, setting=setting, formulas_path=formula_paths())
+    from ..reports.measured import parse_map
+    t = build(user_path(csv_path), paper=paper, setting=setting, formulas_path=formula_paths(),
+              mapping=parse_map(mapping))
     cmd = shlex.join(["boundcalc", "compare", paper, "--measured", csv_path,
-                      *(["--setting", setting] if setting else []), "--html", html or ""])
+                      *(["--setting", setting] if setting else []),
+                      *[a for m in (mapping or []) for a in ("--map", m)], "--html", html or ""])
     _emit_table(t, fmt, output, plot, latex=latex, html=html, command=cmd, figsize=figsize)
 
 

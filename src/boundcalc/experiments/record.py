@@ -107,7 +107,7 @@ def record(name: str, *, full: bool = False, seed: int = 0, jobs: int = 1, out=N
 
 def replot(name: str, *, full: bool = False, out=None) -> Path:
     """Redraw the figures of the recording in ``out/NAME/{reduced,full}`` from its JSON."""
-    from .. import __version__
+    from .._version import __version__
     from ..errors import BoundcalcError
     from ..experiments import reproduction
     from .paper_vs_ours import markdown_report

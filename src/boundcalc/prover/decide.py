@@ -36,7 +36,9 @@ Order: the cheap pre-pass (:mod:`.prepass`) reads the goal; a quick certified se
 quick SMT passes (on the goal with fractional powers of single symbols substituted away,
 the generalized goal, the goal); the integer layer for a relation in one integer symbol;
 the exact layer; the identity layer for an equality with special functions; SMT again;
-interval branch-and-bound; a deeper search.
+SMT with exp/log/tanh/atan/erf bracketed by the certified bounds of :mod:`.fbounds`, their
+degree raised 3, 5, ..., 13 until proved (a "sat" of that relaxation is never a disproof);
+interval branch-and-bound with Taylor models (:mod:`.taylor`); a deeper search.
 
 Soundness contract: "proved" only from a layer's proof under that layer's contract (each
 module's docstring); "disproved" only with a counterexample re-checked in ball arithmetic
@@ -334,6 +336,40 @@ def _decide(a, rel, b, g, op, domains, extra, deadline, samples, seed, total) ->
                                 counterexample=ce)
         if "timeout" in r.reason or "canceled" in r.reason or "budget" in r.reason:
             budget_hit.append("SMT")
+    # 3b. SMT with the special functions bracketed by the certified bounds of .fbounds,
+    # degree raised until proved or the share runs out; a "sat" of this relaxed problem
+    # proves nothing (it is never turned into a disproof)
+    if _bracketable(g) and time.thread_time() < deadline:
+        from .smt import BRACKET_CALLS, BRACKET_DEGREES
+        # budgeted in work (z3 calls of a fixed rlimit each), so that the machine's load does
+        # not change the verdict; the decision's CPU deadline is only the safety net
+        calls = 0
+        # each degree on every candidate before the next degree: the cheap proofs first
+        bruns = list(runs)
+        for pre, cand, ex, doms in runs:
+            merged = combine_logs(cand)
+            if merged is not None:
+                bruns.append((pre + "after merging logarithms, ", merged, ex, doms))
+        dropped: set[int] = set()       # candidates z3 could not finish: higher degrees are harder
+        for deg in BRACKET_DEGREES:
+            for i, (pre, cand, ex, doms) in enumerate(bruns):
+                if time.thread_time() > deadline or calls >= BRACKET_CALLS:
+                    break
+                if i in dropped:
+                    continue
+                calls += 1
+                r = decide_smt(cand, op, doms, ex, timeout_ms=int(1000 * min(0.3, 0.04 * total)),
+                               want_model=False, bracket=deg)
+                if r.status is SmtStatus.UNKNOWN:
+                    dropped.add(i)
+                if r.status is SmtStatus.PROVED:
+                    return _verdict("proved", "SMT", pre + bracket_text(r.brackets, r.named),
+                                    detail="the special functions replaced by certified polynomial or "
+                                    "rational bounds (prover/fbounds.py): " + "; ".join(map(str, r.brackets)))
+            else:
+                continue
+            budget_hit.append("SMT bracketing")
+            break
     # 4. interval branch-and-bound
     from .interval import prove_interval
     if time.thread_time() < deadline:
@@ -341,7 +377,14 @@ def _decide(a, rel, b, g, op, domains, extra, deadline, samples, seed, total) ->
         ivl = prove_interval(g, op, domains, extra, seconds=share,
                              derivatives=why is None, max_boxes=int(INTERVAL_BOXES_PER_SECOND * share))
         if ivl.status is IntervalStatus.PROVED:
-            return _verdict("proved", "interval", f"{ivl.boxes} boxes")
+            how = f"{ivl.boxes} boxes"
+            if ivl.taylor:
+                how += f", {ivl.taylor} closed by Taylor models"
+            if ivl.touching:
+                pts = ["(" + ", ".join(f"{k} = {sampling_str(v)}" for k, v in sorted(x0.items())) + ")"
+                       for x0 in ivl.touching[:3]]
+                how += "; touching at " + ", ".join(pts) + ", local minimum from the derivatives"
+            return _verdict("proved", "interval", how)
         if ivl.status is IntervalStatus.DISPROVED:
             ce = search.certify_point(a, rel, b, g, op, domains, extra, ivl.point)
             if ce is not None:
@@ -363,6 +406,71 @@ def _decide(a, rel, b, g, op, domains, extra, deadline, samples, seed, total) ->
                         + ", ".join(budget_hit) + " (sampling is not a proof)")
     return _verdict("unknown", "none", detail="no layer found a proof or a counterexample "
                     f"(sampled {samples} points; sampling is not a proof)")
+
+
+def _bracketable(g: Node) -> bool:
+    """Whether ``g`` has a term the SMT layer brackets (a named exp/log/tanh/atan/erf, or
+    a power with a variable exponent, named as exp of a log)."""
+    from .smt import BRACKETED
+    return any((isinstance(n, Func) and n.name in BRACKETED) or (isinstance(n, Pow) and n.exp.symbols())
+               for n in g.unique_nodes())
+
+
+def _log_term(t: Node) -> tuple[int, Node] | None:
+    """(c, u) for a term c*log(u) with a small integer c, else None."""
+    if isinstance(t, Func) and t.name == "log" and len(t.args) == 1:
+        return 1, t.args[0]
+    if isinstance(t, Mul) and len(t.args) == 2 and isinstance(t.args[0], Num):
+        c = t.args[0].value
+        inner = _log_term(t.args[1])
+        if inner is not None and c.denominator == 1 and 0 < abs(c) <= 3:
+            return int(c) * inner[0], inner[1]
+    return None
+
+
+def combine_logs(g: Node) -> Node | None:
+    """The top-level sum ``g`` with its terms ``c log(u)`` (small integers c, at least
+    two of them) merged into one ``log(prod u**c)``, or None. Sound where the relation is
+    decided: every ``log(u)`` is defined there, so every ``u > 0`` and the logarithm of the
+    product is the sum of the logarithms. Bracketing then sees one argument near 1
+    (``log(1 + 2x) - log(2x)``) instead of two large ones whose bounds cannot cancel."""
+    if not isinstance(g, Add):
+        return None
+    logs: list[tuple[int, Node]] = []
+    rest: list[Node] = []
+    for t in g.args:
+        lt = _log_term(t)
+        if lt is not None:
+            logs.append(lt)
+        else:
+            rest.append(t)
+    if len(logs) < 2:
+        return None
+    factors = tuple(u if c == 1 else Pow(u, Num(Fraction(c))) for c, u in logs)
+    return fold_constants(Add(tuple(rest) + (Func("log", (Mul(factors),)),)))
+
+
+def bracket_text(entries, named) -> str:
+    """'tanh bracketed by degree-5 Taylor' from the fbounds entries of an unsat core."""
+    if not entries:
+        return "after naming " + ", ".join(_short(named)) if named else "polynomial"
+    by: dict[str, list] = {}
+    for b in entries:
+        by.setdefault(b.func, []).append(b)
+    parts = []
+    for func, bs in by.items():
+        fams = sorted({_family(b) for b in bs})
+        parts.append(f"{func} bracketed by degree-{max(b.degree for b in bs)} {' and '.join(fams)}")
+    return ", ".join(parts)
+
+
+def _family(b) -> str:
+    src = b.source
+    for key, name in (("atan(1/x)", "asymptotic (pi/2 - atan(1/x))"), ("Taylor truncation", "Taylor"),
+                      ("Pade", "Pade"), ("Heron", "Heron"), ("tangent", "tangent"), ("int of exp", "Taylor")):
+        if key in src:
+            return name
+    return src.split(";")[0]
 
 
 def _special_layers(a, rel, b, g, op, domains, extra, deadline, samples, seed, total, n_int):

@@ -13,6 +13,14 @@ Unbounded symbols are compactified (``[a, oo)`` onto ``[0, 1)`` by ``x = a + t/(
 pieces that reach ``t = 1`` (x up to infinity) or an open end of the domain cannot be
 enclosed in ball arithmetic; they are closed by the SMT layer on that piece alone (where
 the tangent bounds are much tighter than on the whole domain), within a budget of calls. Equalities are never proved here (only constants are).
+Taylor models (:mod:`.taylor`): where the plain enclosure and the mean-value form fail,
+the second-order Taylor form (Hessian enclosed over the piece) bounds ``g`` below with an
+overestimation that shrinks like the cube of the width; and on a small piece around a
+rational point where ``g`` touches 0 (``g(x0) = 0``, ``grad g(x0) = 0``, both checked in
+exact arithmetic, found by Newton's method) with a positive semidefinite Hessian
+enclosure, ``g >= 0`` is proved from the derivatives (second-order condition). Soundness
+contract: a piece is closed only by a rigorous enclosure or that exact local argument;
+numerical searches only propose candidates.
 Budget: a number of boxes and seconds.
 
 Soundness contract: "proved" means every box of a cover of the (compactified) domain has a
@@ -23,7 +31,7 @@ re-certifies before reporting; running out of boxes or CPU seconds is "budget".
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 
 from ..expr.domains import Domain
@@ -31,6 +39,8 @@ from ..expr.nodes import Node, sub
 from ..verdicts import IntervalStatus, SmtStatus
 
 MAX_BOXES = 20000
+MAX_TOUCH_TRIES = 12      # searches for a touching point per run (Newton + exact check)
+TOUCH_WIDTH = Fraction(1, 8)   # boxes at most this wide (in x) are searched for one
 MAX_SMT_CALLS = 24        # pieces closed by the SMT layer (tails, open ends) per run
 SMT_MS = 400              # time limit of each of those SMT calls
 
@@ -42,6 +52,8 @@ class IntervalOutcome:
     status: IntervalStatus
     boxes: int = 0
     point: dict | None = None
+    taylor: int = 0             # boxes closed by the second-order Taylor form
+    touching: list = field(default_factory=list)   # points where g = 0 was proved a local minimum
 
     def __post_init__(self):
         self.status = IntervalStatus(self.status)      # a misspelt status fails here
@@ -76,7 +88,11 @@ def prove_interval(g: Node, op: str, domains: dict[str, Domain], extra=(), *, se
         d = domains[n]
         box0[n] = (d.lo, d.hi) if d.lo is not None and d.hi is not None else (Fraction(0), Fraction(1))
     in_assumptions = set().union(*(r.symbols() for r in extra)) if extra else set()
-    dnodes = _derivatives(g, names) if derivatives else {}
+    from . import taylor as TM
+    dnodes, d2 = TM.derivatives(g, names) if derivatives else ({}, {})
+    touch_tries = [0]
+    touched: list[dict] = []
+    n_taylor = [0]
     t0 = time.thread_time()        # CPU time: a net that does not depend on the machine's load
     todo = [box0]
     closed = 0
@@ -149,6 +165,26 @@ def prove_interval(g: Node, op: str, domains: dict[str, Domain], extra=(), *, se
                 if c is not None and (c > 0 or (op == ">=" and c >= 0)):
                     closed += 1
                     continue
+                # second-order Taylor form: overestimation ~ width^3
+                if d2:
+                    c2 = TM.lower_taylor2(A, g, dnodes, d2, env)
+                    if c2 is not None and (c2 > 0 or (op == ">=" and c2 >= 0)):
+                        closed += 1
+                        n_taylor[0] += 1
+                        continue
+                # a point where g touches 0: its local order from the derivatives
+                if d2 and op == ">=" and _small(env):
+                    if any(TM.closes_near(A, d2, x0, env) for x0 in touched):
+                        closed += 1
+                        continue
+                    if touch_tries[0] < MAX_TOUCH_TRIES:
+                        touch_tries[0] += 1
+                        x0 = TM.touching_point(g, dnodes, d2, env, domains)
+                        if x0 is not None and x0 not in touched:
+                            touched.append(x0)
+                            if TM.closes_near(A, d2, x0, env):
+                                closed += 1
+                                continue
             # derivative pruning: move to the face where g is smallest (g defined on the piece)
             if dnodes and e is not None:
                 moved = False
@@ -193,7 +229,12 @@ def prove_interval(g: Node, op: str, domains: dict[str, Domain], extra=(), *, se
         else:
             todo.append({**box, n: (lo, m)})
             todo.append({**box, n: (m, hi)})
-    return IntervalOutcome(IntervalStatus.PROVED, closed)
+    return IntervalOutcome(IntervalStatus.PROVED, closed, taylor=n_taylor[0], touching=touched)
+
+
+def _small(env) -> bool:
+    """Every side of the box (in x) at most TOUCH_WIDTH."""
+    return all(not isinstance(v, tuple) or v[1] - v[0] <= TOUCH_WIDTH for v in env.values())
 
 
 def _meet(d: Domain, lo, hi) -> Domain:
@@ -260,17 +301,3 @@ def _holds_at(A, h, op, env) -> bool:
         return False
     return {"<=": e.upper() <= 0, ">=": e.lower() >= 0, "<": e.upper() < 0, ">": e.lower() > 0,
             "==": e.is_exact() and e.is_zero()}[op]
-
-
-def _derivatives(g: Node, names) -> dict:
-    """dg/dx for each symbol, as expression trees (SymPy differentiation)."""
-    from .budget import Timeout, time_limit
-    try:
-        import sympy as sp
-        from ..backends.sym import from_sympy, to_sympy
-        syms = {n: sp.Symbol(n, real=True) for n in names}
-        with time_limit(1.0):
-            e = to_sympy(g, dict(syms))
-            return {n: from_sympy(sp.diff(e, s)) for n, s in syms.items()}
-    except (Timeout, Exception):
-        return {}

@@ -20,6 +20,15 @@ Soundness contract: "proved" means z3 found the over-approximation unsatisfiable
 named term keeps only true facts, :mod:`.facts`), so the relation holds wherever both
 sides are defined; "sat" is never a disproof by itself (a model is only a candidate the
 caller certifies); running out of rlimit or the wall-clock net is "unknown".
+
+Bracketing (``bracket=d``, MetiTarski-style): each named ``exp``, ``log``, ``tanh``,
+``atan``, ``erf`` term ``F = f(u)`` also gets the entries of :mod:`.fbounds` of degree
+``d - 4`` to ``d`` (and the linear ones; ``bracket=-d``: the range-reduced log entries
+up to degree ``d`` instead), each as ``range(u) -> den(u) F <= num(u)`` (or ``>=``). Every entry is a
+theorem proved in the tests, so the problem stays an over-approximation: ``unsat`` is a
+proof, and ``sat`` is never a disproof (no model is returned when anything was named).
+The entries z3 needed are read from its unsat core and named in the outcome
+(``SmtOutcome.brackets``).
 """
 from __future__ import annotations
 
@@ -33,6 +42,7 @@ from ..expr.printing import to_text
 from ..expr.visitor import Visitor, handles, top_down
 from ..verdicts import SmtStatus
 from . import facts as FX
+from . import fbounds as FB
 
 # Budgets are work, not time, so that a verdict does not depend on the machine's load:
 # z3's resource limit (``rlimit``, deterministic) is RLIMIT_PER_MS units per millisecond of
@@ -44,6 +54,12 @@ MAX_ROOT_DEN = 6               # u**(p/q) with q above this is named without its
 MAX_EXPAND_TERMS = 12         # a sum/product over a numeric range of at most this many terms is written out
 MAX_NAMED = 40                 # more named terms than this: give up (size budget)
 MAX_PAIRS_PER_FUNCTION = 12    # pairwise facts among at most this many terms of one function
+BRACKETED = ("exp", "log", "tanh", "atan", "erf")   # named functions that get fbounds entries
+BRACKET_SPAN = 4               # with bracket=d, entries of degree d-4 .. d (and the linear ones)
+# the degrees tried in turn by the decision procedure; a negative one -d: the range-reduced
+# log entries (about 2, 8, 32) of degree up to d instead of the others
+BRACKET_DEGREES = (3, 5, 7, -2, 9, -4, 11, 13)
+BRACKET_CALLS = 12             # z3 calls of the bracketing step per decision (its work budget)
 
 
 class TooBig(Exception):
@@ -56,6 +72,7 @@ class SmtOutcome:
     named: list[str] = field(default_factory=list)
     model: dict | None = None         # symbol -> Fraction (only when nothing was named)
     reason: str = ""
+    brackets: list = field(default_factory=list)   # fbounds entries in z3's unsat core
 
     def __post_init__(self):
         self.status = SmtStatus(self.status)      # a misspelt status fails here
@@ -96,6 +113,8 @@ class _Translator(Visitor):
         self.named: list[tuple[str, str, object, object, Node]] = []   # (label, func, u, F, arg)
         self.consts: dict[str, object] = {}
         self.fresh = 0
+        self.bracket: int | None = None  # max degree of the fbounds entries to add
+        self.tracked: list = []          # (indicator, entry) of the bracketing constraints
         self.domains: dict[str, Domain] = {}    # set by decide_smt: integer facts, indexed components
 
     # -- helpers
@@ -114,7 +133,35 @@ class _Translator(Visitor):
         self.named.append((label, func, u, F, arg))
         for _, fact in FX.FACTS.get(func, ()):
             self.side.append(fact(u, F, self.kit))
+        if self.bracket is not None and func in BRACKETED:
+            self.add_brackets(func, u, F)
         return F
+
+    def add_brackets(self, func: str, u, F) -> None:
+        """The entries of :mod:`.fbounds` for ``F = func(u)`` up to degree ``self.bracket``,
+        each behind its own indicator (for the unsat core)."""
+        z3 = self.z3
+        level = self.bracket if self.bracket is not None else 0
+        deg, reduced = (level, False) if level > 0 else (-level, True)
+        for b in FB.bounds_for(func, max_degree=deg):
+            if (b.degree < deg - BRACKET_SPAN and b.degree > 1) or b.reduced != reduced:
+                continue            # the lower degrees are implied nearly everywhere
+            rng = []
+            if b.lo is not None:
+                rng.append(u >= self.val(b.lo) if b.lo_closed else u > self.val(b.lo))
+            if b.hi is not None:
+                rng.append(u <= self.val(b.hi) if b.hi_closed else u < self.val(b.hi))
+            num, den = self.horner(b.num, u), self.horner(b.den, u)
+            rel = den * F <= num if b.side == "upper" else den * F >= num
+            ind = z3.Bool(f"_b{len(self.tracked)}", self.ctx)
+            self.tracked.append((ind, b))
+            self.side.append(z3.Implies(ind, z3.Implies(z3.And(*rng), rel) if rng else rel))
+
+    def horner(self, coeffs, u):
+        out = self.val(coeffs[-1])
+        for c in reversed(coeffs[:-1]):
+            out = out * u + self.val(c) if c != 0 else out * u
+        return out
 
     def power(self, b, k: int):
         out = b
@@ -484,12 +531,14 @@ def _domain_constraints(z3, x, d: Domain, ctx):
 
 
 def decide_smt(goal: Node, op: str, domains: dict[str, Domain], extra=(), *, timeout_ms: int = 3000,
-               want_model: bool = True) -> SmtOutcome:
+               want_model: bool = True, bracket: int | None = None) -> SmtOutcome:
     """Is ``goal op 0`` (op in >=, >, ==) true at every point of the domains where the
-    assumptions ``extra`` hold and every term is defined?"""
+    assumptions ``extra`` hold and every term is defined? ``bracket``: add the function
+    bounds of :mod:`.fbounds` up to that degree (see the module docstring)."""
     import z3
     ctx = z3.Context()
     t = _Translator(z3, ctx)
+    t.bracket = bracket
     t.domains = domains
     try:
         return _decide_smt(z3, ctx, t, goal, op, domains, extra, timeout_ms, want_model)
@@ -522,12 +571,18 @@ def _decide_smt(z3, ctx, t, goal, op, domains, extra, timeout_ms, want_model) ->
     s.add(*t.side)
     s.add({">=": g < 0, ">": g <= 0, "==": g != 0}[op])
     named = [lbl for lbl, *_ in t.named]
+    if t.bracket is not None and not t.tracked:
+        return SmtOutcome(SmtStatus.UNKNOWN, named, reason="nothing to bracket")
     try:
-        res = s.check()
+        res = s.check(*[ind for ind, _ in t.tracked])
     except z3.Z3Exception as e:
         return SmtOutcome(SmtStatus.UNKNOWN, named, reason=str(e))
     if res == z3.unsat:
-        return SmtOutcome(SmtStatus.PROVED, named)
+        used = []
+        if t.tracked:
+            core = {str(c) for c in s.unsat_core()}
+            used = [b for ind, b in t.tracked if str(ind) in core]
+        return SmtOutcome(SmtStatus.PROVED, named, brackets=used)
     if res == z3.sat:
         model = None
         if want_model and not t.named and not t.consts:

@@ -208,8 +208,8 @@ def _load_symbols(path: Path, paper: Paper, table: Any) -> None:
             raise _fail(path, where, "a symbol name must be an ASCII identifier")
         if reserved(name):
             raise _fail(path, where, f"symbol name {reserved(name)}; choose another name")
-        _fields(path, where, t, {"description", "domain"},
-                {"latex", "printed", "default", "role", "note", "index", "range"})
+        _fields(path, where, t, {"description", "domain"}, {"latex", "printed", "default", "role", "note",
+                                                             "description_latex", "index", "range"})
         domain = parse_domain(_str(path, where, t["domain"], "domain"), where=f"{path.name}: {where}")
         role = t.get("role", "input")
         if role not in ROLES:
@@ -224,7 +224,8 @@ def _load_symbols(path: Path, paper: Paper, table: Any) -> None:
         index, rng = _index_range(path, where, t)
         paper.symbols[name] = Symbol(paper.key, name, _str(path, where, t["description"], "description"),
                                      _str(path, where, t.get("latex", name), "latex"), domain, default, role,
-                                     _str(path, where, t.get("printed", ""), "printed"), index, rng)
+                                     _str(path, where, t.get("printed", ""), "printed"),
+                                     _latex_text(path, where, t, "description_latex"), index, rng)
     _unique_latex(path, paper)
     for name, sym in paper.symbols.items():
         if sym.is_indexed:
@@ -252,6 +253,20 @@ def _unique_latex(path: Path, paper: Paper) -> None:
                                                    f"{seen[key]!r}; give each its own (where the paper writes "
                                                    f"both this way, put that in printed = {sym.latex!r})")
         seen[key] = name
+
+
+def _latex_text(path: Path, where: str, t: dict, field: str) -> str:
+    """An optional LaTeX-text field (``description_latex``, ``name_latex``, ``note_latex``,
+    ``bounds_latex``: text with math in ``$...$``), checked -- never run -- by
+    :func:`boundcalc.reports.escape.latex_text_error`; ``""`` when absent."""
+    if field not in t:
+        return ""
+    from ..reports.escape import latex_text_error
+    text = _str(path, where, t[field], field)
+    why = latex_text_error(text)
+    if why:
+        raise _fail(path, where, f"{field}: {why}")
+    return text
 
 
 def _index_range(path: Path, where: str, t: dict) -> tuple[str, tuple | None]:
@@ -352,7 +367,8 @@ def _load_formulas(path: Path, paper: Paper, table: Any) -> None:
         if reserved(name):
             raise _fail(path, where, f"formula name {reserved(name)}; choose another name")
         _fields(path, where, t, {"name", "kind", "source"},
-                {"expr", "latex", "uses", "status", "note", "bounds", "direction", "solve_for"})
+                {"expr", "latex", "uses", "status", "note", "bounds", "direction", "solve_for",
+                 "name_latex", "note_latex", "bounds_latex"})
         kind = t["kind"]
         if kind not in KINDS:
             raise _fail(path, where, f"kind must be one of {', '.join(KINDS)}, not {kind!r}")
@@ -383,7 +399,9 @@ def _load_formulas(path: Path, paper: Paper, table: Any) -> None:
             paper=paper.key, name=name, title=_str(path, where, t["name"], "name"), kind=kind,
             text=text, expr=expr, source=_str(path, where, t["source"], "source"),
             latex=t.get("latex", ""), uses=tuple(uses), status=status, note=t.get("note", ""),
-            bounds=t.get("bounds", ""), direction=direction, solve_for=solve_for, from_latex="expr" not in t)
+            bounds=t.get("bounds", ""), direction=direction, solve_for=solve_for, from_latex="expr" not in t,
+            title_latex=_latex_text(path, where, t, "name_latex"), note_latex=_latex_text(path, where, t, "note_latex"),
+            bounds_latex=_latex_text(path, where, t, "bounds_latex"))
     for spec in paper.formulas.values():
         for u in spec.uses:
             if u not in paper.formulas:
@@ -805,8 +823,8 @@ def _check_kind_fields(path: Path, where: str, paper: Paper, kind: str, t: dict)
             raise _fail(path, where, "approximate needs the paper's words (quote) for its '≈'")
         if t.get("rel") != "==":
             raise _fail(path, where, "an approximate claim compares with rel = '=='")
-    if t.get("trivial_is", "exact") not in ("exact", "bound"):
-        raise _fail(path, where, f"trivial_is must be 'exact' or 'bound', not {t['trivial_is']!r}")
+    if t.get("trivial_is", "exact") not in ("exact", "bound", "radius"):
+        raise _fail(path, where, f"trivial_is must be 'exact', 'bound' or 'radius', not {t['trivial_is']!r}")
     if kind == "measured":
         from ..engine.measurements import MEASUREMENTS
         if t["measurement"] not in MEASUREMENTS:

@@ -34,6 +34,7 @@ class Symbol(Record, frozen=True):
     default: Fraction | None = None
     role: str = "input"
     printed: str = ""             # how the paper writes it when it reuses one letter for several symbols
+    description_latex: str = ""   # the description as LaTeX text (math in $...$), where it has math
     index: str = ""
     range: tuple | None = None        # (lo, hi) trees of an indexed symbol
 
@@ -72,6 +73,10 @@ class FormulaSpec(Record, frozen=True):
     direction: str = ""
     solve_for: str = ""
     from_latex: bool = False      # given by its LaTeX alone (no expr): expr was read from latex
+    # title, note and bounds as LaTeX text (math in $...$), where they have math
+    title_latex: str = ""
+    note_latex: str = ""
+    bounds_latex: str = ""
 
     @property
     def id(self) -> str:

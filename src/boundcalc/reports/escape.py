@@ -89,3 +89,88 @@ def latex_escape(s: str) -> str:
                 name = unicodedata.name(ch, "")
                 out.append(f"[U+{ord(ch):04X}{' ' + name if name else ''}]")
     return "".join(out)
+
+
+# ---------------------------------------------------------------------------- LaTeX checks
+def _tokens(tex: str):
+    """``(position, token)``: a command (``\\le``, ``\\{``) or one character."""
+    i = 0
+    while i < len(tex):
+        if tex[i] == "\\":
+            m = re.compile(r"\\(?:[A-Za-z]+|.)", re.DOTALL).match(tex, i)
+            if m is None:                 # a backslash that ends the text
+                yield i, tex[i]
+                i += 1
+                continue
+            yield i, m.group(0)
+            i = m.end()
+        else:
+            yield i, tex[i]
+            i += 1
+
+
+_ENV = re.compile(r"\\(begin|end)\s*\{([^{}]*)\}")
+
+
+def latex_balance_error(tex: str) -> str:
+    """Why ``tex`` is not balanced math (``""`` if it is): an unmatched brace (``\\{``
+    and ``\\}`` are text, not braces), ``\\left`` without ``\\right`` or the reverse, a
+    ``\\begin{env}`` not closed by its own ``\\end{env}``, or a ``$`` (which would end
+    the surrounding math)."""
+    depth, lr, envs = 0, 0, []
+    for i, tok in _tokens(tex):
+        if tok == "{":
+            depth += 1
+        elif tok == "}":
+            depth -= 1
+            if depth < 0:
+                return f"unmatched '}}' at position {i}"
+        elif tok == "$":
+            return f"'$' at position {i} inside math"
+        elif tok == "\\left":
+            lr += 1
+        elif tok == "\\right":
+            lr -= 1
+            if lr < 0:
+                return f"\\right without \\left at position {i}"
+        elif tok in ("\\begin", "\\end"):
+            m = _ENV.match(tex, i)
+            if not m:
+                return f"{tok} without an environment name at position {i}"
+            if tok == "\\begin":
+                envs.append(m.group(2))
+            elif not envs or envs.pop() != m.group(2):
+                return f"\\end{{{m.group(2)}}} does not close the open environment at position {i}"
+    if depth:
+        return f"{depth} unclosed '{{'"
+    if lr:
+        return f"{lr} \\left without \\right"
+    if envs:
+        return f"\\begin{{{envs[-1]}}} not closed"
+    return ""
+
+
+
+# commands a formula file's LaTeX text may not hold: they read or write files, or redefine
+_FORBIDDEN = re.compile(r"\\(?:input|include|write|immediate|openout|openin|read|def|edef|gdef|xdef|let|"
+                        r"catcode|newcommand|renewcommand|providecommand|usepackage|documentclass|"
+                        r"csname|expandafter|special|makeatletter)(?![A-Za-z])")
+
+
+def latex_text_error(text: str) -> str:
+    """Why ``text`` is not usable LaTeX text (``""`` if it is): text with inline math
+    ``$...$`` (a ``latex`` field of a description, note or title in a formula file). Each
+    math segment must be balanced (:func:`latex_balance_error`), the ``$`` must pair up,
+    the braces of the text must balance, and no command may read or write a file or
+    redefine anything."""
+    bad = _FORBIDDEN.search(text)
+    if bad:
+        return f"the command {bad.group(0)} is not allowed"
+    parts = re.split(r"(?<!\\)\$", text)
+    if len(parts) % 2 == 0:
+        return "an unpaired '$'"
+    for k, part in enumerate(parts):
+        why = latex_balance_error(part) if k % 2 else latex_balance_error(part.replace("$", ""))
+        if why:
+            return ("in math " if k % 2 else "") + f"'{part.strip()[:40]}': {why}"
+    return ""

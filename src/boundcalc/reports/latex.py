@@ -25,6 +25,7 @@ REQUIRES = ("% requires \\usepackage[T1]{fontenc}, amsmath, amssymb, booktabs, s
             "threeparttable, tabularx")
 
 from .escape import _COMBINING, _GREEK, _LATEX_SPECIAL, UNICODE_MATH, latex_escape  # noqa: F401  (the one LaTeX escaper)
+from .escape import _tokens, latex_balance_error, latex_text_error  # noqa: F401  (LaTeX checks)
 
 
 # ---------------------------------------------------------------------------- ASCII math
@@ -34,7 +35,7 @@ from .escape import _COMBINING, _GREEK, _LATEX_SPECIAL, UNICODE_MATH, latex_esca
 # they only group an exponent -- ``N^(-c)``, ``R^(1/2)`` --; a parenthesised subscript drops
 # them: ``min_(s<τ)``),
 # ``Φ~`` (tilde), ``s-bar`` / ``sigma_bar`` (bar), ``sqrt(T)`` / ``sqrt 2``, ``||x||``
-# (norm), ``<=`` ``>=`` ``!=`` ``->`` ``>~`` ``<~``, ``f*`` (star), ``)_t`` (a script on a
+# (norm), ``inf`` (infinity: ``||X||_{2,inf}``), ``sum_t``, ``<=`` ``>=`` ``!=`` ``->`` ``>~`` ``<~``, ``f*`` (star), ``)_t`` (a script on a
 # parenthesis), Greek names and letters, numbers (set by :func:`~.numfmt.restyle_number`
 # in the one number style, with a true minus), `` - `` between operands (a minus), and
 # ``True``/``False`` (words: yes/no).
@@ -42,7 +43,8 @@ _GREEK_NAMES = set(_GREEK) - {"omicron", "varsigma"} | {"Gamma", "Delta", "Theta
                                                           "Sigma", "Phi", "Psi", "Omega", "varepsilon", "eps"}
 _GREEK_CHARS = {ch for ch, tex in UNICODE_MATH.items() if tex[1:] in _GREEK_NAMES | {"epsilon", "varphi",
                                                                                       "vartheta"}}
-_OPERATORS = {"min": r"\min", "max": r"\max", "sup": r"\sup", "inf": r"\inf", "log": r"\log", "exp": r"\exp",
+_OPERATORS = {"min": r"\min", "max": r"\max", "sup": r"\sup", "inf": r"\infty", "log": r"\log", "exp": r"\exp",
+              "sum": r"\sum", "prod": r"\prod",
               "lim": r"\lim", "det": r"\det", "argmax": r"\operatorname{arg\,max}",
               "argmin": r"\operatorname{arg\,min}"}
 _RELS = {"<=": r"\leq", ">=": r"\geq", "!=": r"\neq", "->": r"\to", ">~": r"\gtrsim", "<~": r"\lesssim"}
@@ -95,7 +97,7 @@ def _math_inner(s: str) -> str:
         elif s.startswith("||", i):
             out.append(r"\|")
             i += 2
-        elif s[i] in "{}%&#$":
+        elif s[i] in "{}" or s[i] in "%&#$":
             out.append("\\" + s[i])
             i += 1
         elif s[i] == "~":
@@ -156,6 +158,8 @@ def _atom(s: str, i: int, inner: bool = False) -> tuple[str, int] | None:
             return r"\sqrt{" + _math_word(m.group(1)) + "}", m.end()
     if s[i] == ")" or s[i].isdigit():
         m = re.compile(r"\)|\d+").match(s, i)
+        if m is None:
+            return None
         name, j = m.group(0), m.end()
         if not (j < len(s) and s[j] in "_^" and (s[j + 1:j + 2] or " ") not in " ,;."):
             return None
@@ -174,14 +178,14 @@ def _atom(s: str, i: int, inner: bool = False) -> tuple[str, int] | None:
             return None                   # a Unicode operator: latex_escape's business
     # decorations: X~ (tilde), X-bar, X_bar (bar), X* (star)
     while j < len(s):
+        acc = re.compile(r"[-_](bar|hat|tilde)(?![A-Za-z0-9])").match(s, j)
         if s[j] in _COMBINING:
             tex, j, decorated = _COMBINING[s[j]] + "{" + tex + "}", j + 1, True
         elif s[j] == "^" and s[j + 1:j + 2] in ("_", " ", "", ",", ";", ")"):      # L^_n, L^: a hat
             tex, j, decorated = r"\hat{" + tex + "}", j + 1, True
-        elif s[j] == "~" and (j + 1 == len(s) or s[j + 1] != " " or not inner):    # X~; 'X~ ' only outside scripts
+        elif s[j] == "~" and (j + 1 == len(s) or s[j + 1] != " " or not inner):     # X~ (in a script: X~y)
             tex, j, decorated = r"\tilde{" + tex + "}", j + 1, True
-        elif re.compile(r"[-_](bar|hat|tilde)(?![A-Za-z0-9])").match(s, j):
-            acc = re.compile(r"[-_](bar|hat|tilde)").match(s, j)
+        elif acc:
             tex, j, decorated = "\\" + acc.group(1) + "{" + tex + "}", acc.end(), True
         elif s[j] == "*" and (j + 1 == len(s) or not s[j + 1].isalnum()):
             tex, j, decorated = tex + "^{*}", j + 1, True
@@ -196,9 +200,9 @@ def _atom(s: str, i: int, inner: bool = False) -> tuple[str, int] | None:
         scripts.setdefault(s[j], []).append(arg[0][1:-1])
         j = arg[1]
         decorated = True
-    for k in ("_", "^"):
-        if k in scripts:
-            tex += k + "{" + ",".join(scripts[k]) + "}"
+    for kind in ("_", "^"):
+        if kind in scripts:
+            tex += kind + "{" + ",".join(scripts[kind]) + "}"
     if not decorated and not inner:
         return None
     return tex, j
@@ -225,7 +229,9 @@ def ascii_math_parts(text: str) -> list[tuple[str, str]]:
     from .numfmt import restyle_number
     text = _decompose(str(text))
     text = re.sub(r"<([^<>=]+?,[^<>=]+?)>", "⟨\\1⟩", text)      # <a, b>: an inner product
-    out, plain, i = [], [], 0
+    out: list[tuple[str, str]] = []
+    plain: list[str] = []
+    i = 0
 
     def flush():
         if plain:
@@ -243,6 +249,14 @@ def ascii_math_parts(text: str) -> list[tuple[str, str]]:
         if atom:
             math(atom[0])
             i = atom[1]
+            continue
+        # a single letter beside a relation or an operator is a variable: H = 32, <= P, 1/K
+        if c.isascii() and c.isalpha() and not _IDENT_CHAR.match(prev) and prev not in "'\\" and \
+                not _IDENT_CHAR.match(text[i + 1:i + 2] or " ") and text[i + 1:i + 2] != "'" and \
+                (re.match(r"\s*(?:[=<>≤≥≲≳+*/·×]|- )", text[i + 1:]) or re.search(r"(?:[=<>≤≥≲≳+*/·×(]| -)\s*$", text[:i])
+                 and not re.match(r"\s*[A-Za-z]", text[i + 1:])):
+            math(c)
+            i += 1
             continue
         two = text[i:i + 2]
         if two == "||":
@@ -280,6 +294,11 @@ def ascii_math_parts(text: str) -> list[tuple[str, str]]:
                 math("-")
                 i += 1
             continue
+        if c == "-" and not plain and out and out[-1][0] == "math" and \
+                re.match(r"[\w(]", text[i + 1:i + 2] or " "):            # N-1 after the variable N
+            math("-")
+            i += 1
+            continue
         if c in "-~" and prev == " " and text[i + 1:i + 2] == " ":
             math("-" if c == "-" else r"\sim")          # a binary minus; '~' between operands
             i += 1
@@ -311,10 +330,23 @@ def ascii_math(text: str) -> str:
 
 
 def label_parts(row) -> list[tuple[str, str]]:
-    """A comparison row's quantity as :func:`ascii_math_parts` pieces: its ``latex`` (one
-    math piece) when it has one, else its words read in the ASCII math convention."""
+    """A comparison row's quantity as :func:`ascii_math_parts` pieces: its ``latex`` when it has
+    one (math, or LaTeX text with math in ``$...$``), else its words read in the ASCII math
+    convention."""
     latex = getattr(row, "latex", "")
-    return [("math", latex)] if latex else ascii_math_parts(row.quantity)
+    if not latex:
+        return ascii_math_parts(row.quantity)
+    if "$" not in latex:
+        return [("math", latex)]
+    # LaTeX text with math in $...$ (as the table prints it): the text between, with LaTeX's
+    # ties and spacing commands read as spaces, and each $...$ a math piece
+    out: list[tuple[str, str]] = []
+    for k, piece in enumerate(re.split(r"(?<!\\)\$", latex)):
+        if k % 2:
+            out.append(("math", piece))
+        elif piece:
+            out.append(("text", re.sub(r"~|\\[ ,;]", " ", piece)))
+    return out
 
 
 def num_math(num: str) -> str:
@@ -338,23 +370,6 @@ _REL = re.compile(r":=|=:|\\coloneqq|\\triangleq|\\(?:leq?|geq?|lesssim|gtrsim|a
 
 _OPENERS = {"left", "langle", "lceil", "lfloor", "{"}
 _CLOSERS = {"right", "rangle", "rceil", "rfloor", "}"}
-
-
-def _tokens(tex: str):
-    """``(position, token)``: a command (``\\le``, ``\\{``) or one character."""
-    i = 0
-    while i < len(tex):
-        if tex[i] == "\\":
-            m = re.compile(r"\\(?:[A-Za-z]+|.)", re.S).match(tex, i)
-            if m is None:                  # a backslash that ends the text: one character
-                yield i, tex[i]
-                i += 1
-                continue
-            yield i, m.group(0)
-            i = m.end()
-        else:
-            yield i, tex[i]
-            i += 1
 
 
 def _depth_step(tok: str) -> int:
@@ -392,47 +407,6 @@ def split_relation(tex: str) -> list[tuple[str, str]]:
         depth += _depth_step(tok)
     parts.append((tex[start:].strip(), ""))
     return parts
-
-
-_ENV = re.compile(r"\\(begin|end)\s*\{([^{}]*)\}")
-
-
-def latex_balance_error(tex: str) -> str:
-    """Why ``tex`` is not balanced math (``""`` if it is): an unmatched brace (``\\{``
-    and ``\\}`` are text, not braces), ``\\left`` without ``\\right`` or the reverse, a
-    ``\\begin{env}`` not closed by its own ``\\end{env}``, or a ``$`` (which would end
-    the surrounding math)."""
-    depth, lr, envs = 0, 0, []
-    for i, tok in _tokens(tex):
-        if tok == "{":
-            depth += 1
-        elif tok == "}":
-            depth -= 1
-            if depth < 0:
-                return f"unmatched '}}' at position {i}"
-        elif tok == "$":
-            return f"'$' at position {i} inside math"
-        elif tok == "\\left":
-            lr += 1
-        elif tok == "\\right":
-            lr -= 1
-            if lr < 0:
-                return f"\\right without \\left at position {i}"
-        elif tok in ("\\begin", "\\end"):
-            m = _ENV.match(tex, i)
-            if not m:
-                return f"{tok} without an environment name at position {i}"
-            if tok == "\\begin":
-                envs.append(m.group(2))
-            elif not envs or envs.pop() != m.group(2):
-                return f"\\end{{{m.group(2)}}} does not close the open environment at position {i}"
-    if depth:
-        return f"{depth} unclosed '{{'"
-    if lr:
-        return f"{lr} \\left without \\right"
-    if envs:
-        return f"\\begin{{{envs[-1]}}} not closed"
-    return ""
 
 
 def quantity_latex(printed: str) -> str:

@@ -12,6 +12,15 @@ The CSV format (a header row, then one row per run; comma-separated, UTF-8):
   their ratio and whether the bound holds (an upper bound holds iff bound >= measured, a
   lower bound iff bound <= measured, a definition is only shown beside it);
 * an optional column ``run`` labels the runs (default ``row 1``, ``row 2`` ...);
+* an optional column ``seed`` marks repeated runs: lines with the same ``run`` label (or,
+  without one, the same inputs) and different seeds are one run, and each measured value
+  becomes the mean over its seeds with its two-sided 95% Student-t interval
+  (:func:`boundcalc.reports.intervals.mean_interval`), printed in the row's note; whether
+  the bound holds is decided at the mean, and a note says when the interval reaches past
+  the bound. Lines of one run must give the same inputs, and a seed appears once per run;
+* ``mapping`` (``--map column=name``, repeatable) renames a column to a symbol or formula
+  of the paper (or to ``run``/``seed``) before it is read, so a file written by your own
+  code need not be edited;
 * an empty measured cell leaves that (run, formula) out; an empty input cell takes the
   ``--setting``'s value or the symbol's default.
 
@@ -27,9 +36,23 @@ from pathlib import Path
 
 from ..errors import BoundcalcError
 
-__all__ = ["LABEL", "measured_table"]
+__all__ = ["LABEL", "SEED", "measured_table", "parse_map"]
 
 LABEL = "run"          # the optional column that names each run
+SEED = "seed"          # the optional column that marks repeated runs of one setting
+
+
+def parse_map(items) -> dict[str, str]:
+    """``["col=name", ...]`` (the CLI's ``--map``) as a dict; one-line errors for a bad item."""
+    out: dict[str, str] = {}
+    for item in items or ():
+        col, eq, name = str(item).partition("=")
+        if not eq or not col.strip() or not name.strip():
+            raise BoundcalcError(f"--map {item!r}: write COLUMN=NAME (a column of the CSV = a symbol or formula)")
+        if col.strip() in out:
+            raise BoundcalcError(f"--map: column {col.strip()!r} is mapped twice")
+        out[col.strip()] = name.strip()
+    return out
 
 
 def _read(path: Path) -> tuple[list[str], list[list[str]]]:
@@ -47,7 +70,8 @@ def _read(path: Path) -> tuple[list[str], list[list[str]]]:
     return head, rows[1:]
 
 
-def measured_table(paper: str, csv_path, *, formula, setting: str | None = None, formulas_path=None):
+def measured_table(paper: str, csv_path, *, formula, setting: str | None = None, formulas_path=None,
+                   mapping: dict[str, str] | None = None):
     """The :class:`~boundcalc.reports.table.Table` of ``paper``'s formulas beside the values
     measured in the runs of the CSV file ``csv_path`` (format: the module docstring),
     inputs missing from a run taken from ``setting`` and the symbols' defaults. ``formula``
@@ -57,6 +81,7 @@ def measured_table(paper: str, csv_path, *, formula, setting: str | None = None,
     from ..expr.parser import parse_number
     from ..registry import get_registry
     from ..suggest import did_you_mean
+    from .intervals import describe, mean_interval
     from .numfmt import float_or_mpf
     from .table import Row, Table
     path = Path(csv_path)
@@ -64,6 +89,12 @@ def measured_table(paper: str, csv_path, *, formula, setting: str | None = None,
     p = reg.paper(paper)
     st = reg.setting(paper, setting) if setting is not None else None
     head, body = _read(path)
+    mapping = dict(mapping or {})
+    unknown = [c for c in mapping if c not in head]
+    if unknown:
+        raise BoundcalcError(f"--map {unknown[0]}=...: {path.name} has no column {unknown[0]!r} "
+                             f"(its columns: {', '.join(head)})")
+    head = [mapping.get(c, c) for c in head]
     seen: set[str] = set()
     inputs, measured = [], []
     for i, c in enumerate(head):
@@ -73,7 +104,7 @@ def measured_table(paper: str, csv_path, *, formula, setting: str | None = None,
         if c in seen:
             raise BoundcalcError(f"{where} appears twice")
         seen.add(c)
-        if c == LABEL:
+        if c in (LABEL, SEED):
             continue
         if c in p.symbols:
             inputs.append((i, c))
@@ -84,50 +115,89 @@ def measured_table(paper: str, csv_path, *, formula, setting: str | None = None,
                                  "definition")
         else:
             raise BoundcalcError(f"{where} is neither a symbol nor a formula of {paper}"
-                                 f"{did_you_mean(c, [*p.symbols, *p.formulas, LABEL])}; columns are symbols "
-                                 f"(inputs), formulas (measured values) and '{LABEL}'")
+                                 f"{did_you_mean(c, [*p.symbols, *p.formulas, LABEL, SEED])}; columns are symbols "
+                                 f"(inputs), formulas (measured values), '{LABEL}' and '{SEED}' "
+                                 "(--map COLUMN=NAME renames a column)")
     if not measured:
         raise BoundcalcError(f"{path.name}: no measured column; name a column after a bound of {paper} "
                              f"({', '.join(n for n, s in p.formulas.items() if s.kind == 'bound')})")
     if not body:
         raise BoundcalcError(f"{path.name}: no runs below the header line")
     label_at = head.index(LABEL) if LABEL in head else None
-    rows: list[Row] = []
+    seed_at = head.index(SEED) if SEED in head else None
+    # the lines, grouped into runs: a run is one label (or, without labels, one set of inputs)
+    runs: dict[object, dict] = {}
     for r, cells in enumerate(body, start=2):
         if len(cells) != len(head):
             raise BoundcalcError(f"{path.name}: line {r} has {len(cells)} cells, the header {len(head)}")
-        run = cells[label_at].strip() if label_at is not None and cells[label_at].strip() else f"row {r - 1}"
         values = {}
         for i, name in inputs:
             if cells[i].strip():
                 parse_number(cells[i], where=f"{path.name}: line {r}, column {name!r}")
                 values[name] = cells[i].strip()
+        label = cells[label_at].strip() if label_at is not None and cells[label_at].strip() else None
+        key = label if label is not None else (tuple(sorted(values.items())) if seed_at is not None else r)
+        run = runs.setdefault(key, {"label": label or f"row {r - 1}", "values": values, "line": r,
+                                    "seeds": {}, "measured": {}})
+        if run["values"] != values:
+            raise BoundcalcError(f"{path.name}: line {r} ({run['label']}) gives other inputs than line "
+                                 f"{run['line']} of the same run; give each setting its own '{LABEL}'")
+        if seed_at is not None:
+            sd = cells[seed_at].strip()
+            if not sd:
+                raise BoundcalcError(f"{path.name}: line {r}, column '{SEED}' is empty")
+            if sd in run["seeds"]:
+                raise BoundcalcError(f"{path.name}: line {r} repeats seed {sd} of run {run['label']} "
+                                     f"(line {run['seeds'][sd]})")
+            run["seeds"][sd] = r
+        elif key in runs and run["line"] != r:
+            raise BoundcalcError(f"{path.name}: line {r} repeats run {run['label']} (line {run['line']}); "
+                                 f"add a '{SEED}' column for repeated runs")
         for i, name in measured:
-            if not cells[i].strip():
+            if cells[i].strip():
+                m = parse_number(cells[i], where=f"{path.name}: line {r}, column {name!r}")
+                run["measured"].setdefault(name, []).append(float_or_mpf(m))
+    rows: list[Row] = []
+    for run in runs.values():
+        r, values, label = run["line"], run["values"], run["label"]
+        for _, name in measured:
+            ms = run["measured"].get(name)
+            if not ms:
                 continue
-            m = parse_number(cells[i], where=f"{path.name}: line {r}, column {name!r}")
             f = formula(f"{paper}.{name}", formulas_path=formulas_path)
             vals = {k: v for k, v in values.items() if k in f.symbol_table}
             if st is not None:
                 f, vals = f.at_setting(st.name, vals)
             missing = [s for s in f.symbol_table if s not in vals and f.symbol_table[s].default is None]
             if missing:
-                raise BoundcalcError(f"{path.name}: line {r} ({run}): {name} needs {', '.join(missing)}; "
+                raise BoundcalcError(f"{path.name}: line {r} ({label}): {name} needs {', '.join(missing)}; "
                                      f"add a column {missing[0]!r} (or give --setting)")
             try:
                 v = f.evaluate(vals, digits=15)
             except BoundcalcError as e:
-                raise BoundcalcError(f"{path.name}: line {r} ({run}), {name}: {e}") from None
+                raise BoundcalcError(f"{path.name}: line {r} ({label}), {name}: {e}") from None
             spec = p.formulas[name]
             kind = {"upper": "upper", "lower": "lower"}.get(getattr(spec, "direction", None) or "", "info")
             consts = [f"{k} = {x}" for k, x in v.defaults_used.items()
                       if k in p.symbols and p.symbols[k].is_constant]
-            rows.append(Row(f"{name} ({run})", spec.source, v, float_or_mpf(m), kind=kind, formula=f"{paper}.{name}",
+            note = ", ".join(f"{k} = {x}" for k, x in vals.items())
+            measured_value = ms[0]
+            if seed_at is not None:
+                iv = mean_interval([float(x) for x in ms])
+                measured_value = iv["mean"]
+                note = (note + "; " if note else "") + "mean " + describe(iv)
+                b = float(v.mpf)
+                if iv["low"] is not None and iv["low"] <= b <= iv["high"]:
+                    note += "; the interval reaches past the bound"
+            rows.append(Row(f"{name} ({label})", spec.source, v, measured_value, kind=kind,
+                            formula=f"{paper}.{name}",
                             constant=("with " + ", ".join(consts) + " (default)") if consts
                             else v.qualifier,
-                            note=", ".join(f"{k} = {x}" for k, x in vals.items())))
+                            note=note))
     settings = {"measured": path.name}
+    if mapping:
+        settings["map"] = ", ".join(f"{c}={n}" for c, n in mapping.items())
     if st is not None:
         settings["setting"] = st.name
-    return Table(paper, f"{p.title}: bounds beside the measurements of {path.name}", settings, 0, rows,
+    return Table(paper, f"{p.title}: bounds beside the measurements of {path.name}", settings, None, rows,
                  notes=[f"measured values from {path.name}; bounds certified at each run's inputs"])

@@ -242,9 +242,10 @@ def num_text(x, digits: int = 3) -> str | None:
         return "nan"
     if mpmath.isinf(x):
         return "inf" if x > 0 else "-inf"
-    if x == 0:
+    parts = sci_parts(x, digits)
+    if parts is None:                             # zero: never -0
         return "0"
-    sign, mant, e = _sci(x, digits)
+    sign, mant, e = parts
     if FIXED_EXP[0] <= e <= FIXED_EXP[1]:        # 1e-3 <= |x| < 1e4 after rounding
         digs = mant.replace(".", "")
         if e >= 0:
@@ -281,7 +282,7 @@ def restyle_number(token: str) -> str:
         return ("-" if sign == "-" else "") + str(int(body))
     sig = len(body.replace(".", "").lstrip("0")) or 1
     text = num_text(mpmath.mpf(token), max(1, min(sig, 6)))
-    return "0" if text in ("-0", "0") else text
+    return text if text is not None else token
 
 
 # ---------------------------------------------------------------------------- LaTeX number cells

@@ -350,7 +350,8 @@ def bound_vs_measured(table, path) -> list[Path]:
     if skipped:                       # one line each: a mathtext label is not cut by wrapping
         axes[-1].set_xlabel(axes[-1].get_xlabel() + "\n\nnot plotted (no positive bound and measured value):\n"
                             + "\n".join(_label(r) for r in skipped), fontsize="small")
-    fig.suptitle(textwrap.fill(f"{table.paper}: {table.title} (seed {table.seed})", wrap))
+    fig.suptitle(textwrap.fill(f"{table.paper}: {table.title}"
+                               + (f" (seed {table.seed})" if table.seed is not None else ""), wrap))
     return save(fig, path)
 
 

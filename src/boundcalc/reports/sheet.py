@@ -242,11 +242,13 @@ def sheet_latex(key: str, formulas_path=None) -> str:
         role = "" if s.role == "input" else f" \\emph{{({latex_escape(s.role)})}}"
         default = _default(s)
         out.append(f"\\par\\noindent\\hangindent=1.5em ${s.latex or latex_escape(s.name)}$ "
-                   f"(\\texttt{{{latex_escape(s.name)}}}): {_t(s.description)}{role}. "
+                   f"(\\texttt{{{latex_escape(s.name)}}}): {s.description_latex or _t(s.description)}{role}. "
                    f"Domain: {_t(_domain(s))}" + (f"; default {latex_escape(default)}" if default else "") + ".")
     out += ["\\par\\endgroup", "\\subsection*{Formulas}"]
     for f in fs:
-        out.append(f"\\subsubsection*{{\\texttt{{{latex_escape(f.id)}}}: {_t(f.name)}}}")
+        # a long id may break after its dot and underscores (in two columns it is wider than a line)
+        fid = latex_escape(f.id).replace(".", ".\\allowbreak{}").replace("\\_", "\\_\\allowbreak{}")
+        out.append(f"\\subsubsection*{{\\texttt{{{fid}}}: {f.spec.title_latex or _t(f.name)}}}")
         out.append(f"\\noindent\\textbf{{{latex_escape(f.kind.capitalize())}}}; source: "
                    f"{_t(f.source)}; status: \\emph{{{latex_escape(f.status)}}}.\\par")
         if f.latex_printed:
@@ -258,9 +260,9 @@ def sheet_latex(key: str, formulas_path=None) -> str:
             out.append(f"\\noindent Ours: \\texttt{{{_t(f.spec.text)}}}\\par")
         if f.spec.bounds:
             kind = f" ({f.spec.direction} bound)" if f.spec.direction else ""
-            out.append(f"\\noindent Bounds{kind}: {_t(f.spec.bounds)}.\\par")
+            out.append(f"\\noindent Bounds{kind}: {f.spec.bounds_latex or _t(f.spec.bounds)}.\\par")
         if f.note:
-            out.append(f"\\noindent Note: {_t(f.note)}\\par")
+            out.append(f"\\noindent Note: {f.spec.note_latex or _t(f.note)}\\par")
     body = "\n".join(out)
     title = f"Formula sheet: {latex_escape(p.title)}"
     return document(body, title=title)

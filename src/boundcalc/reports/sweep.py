@@ -69,7 +69,7 @@ def fn_name(fn: Callable) -> str:
 
 
 def _version() -> str:
-    from .. import __version__
+    from .._version import __version__
     return __version__
 
 

@@ -60,7 +60,7 @@ class Row:
     hypotheses: str = ""
     constant: str = ""
     note: str = ""
-    latex: str = ""        # the quantity in math mode for LaTeX output (default: from `formula`)
+    latex: str = ""        # the quantity for LaTeX output: math, or text with math in $...$ (default: the words)
 
     def __post_init__(self):
         # certified digits of boundcalc Values, kept for the exact columns
@@ -125,7 +125,7 @@ class Table:
     paper: str
     title: str
     settings: dict
-    seed: int
+    seed: int | None          # None: not one engine run (a user's CSV of runs)
     rows: list[Row]
     notes: list[str] = field(default_factory=list)
 

@@ -90,48 +90,48 @@ def compare(*, seed: int = 0, jobs: int = 1, cache_dir=None, **settings) -> Tabl
     dead = int(np.sum(np.all(F0 == 0.0, axis=0)))
 
     rows = [
-        Row("d_m >= N^3 (width)", "Lemma 4, Thm 5", bound=vals["N"] ** 3, measured=vals["d_m"],
+        Row("d_m >= N^3 (width)", "Lemma 4, Thm 5", latex=r"$d_m \geq N^3$ (width)", bound=vals["N"] ** 3, measured=vals["d_m"],
             kind="condition", formula=f"{PAPER}.cond_width", holds=bool(width_ok),
             hypotheses_met=bool(width_ok), constant="up to C_w (= 1) and a log factor",
             note="Omega~(N^3) with its constant and log factor set to 1"),
-        Row("alpha^2 >= 8 rho M sqrt(2 Phi(theta^0))", "Lemma 4, Thm 5", bound=wM_r.mpf,
+        Row("alpha^2 >= 8 rho M sqrt(2 Phi(theta^0))", "Lemma 4, Thm 5", latex=r"$\alpha^2 \geq 8 \rho M \sqrt{2\Phi(\theta^0)}$", bound=wM_r.mpf,
             measured=wM_l.mpf, kind="condition", formula=f"{PAPER}.cond_alpha_M",
             holds=bool(aM_ok), hypotheses_met=bool(aM_ok), constant="exact constant",
             note=f"alpha = sigma_min(F_pre^0) = {vals['alpha']:.4g} (measured), "
                  f"Phi(theta^0) = {vals['Phi_0']:.4g}"),
-        Row("alpha^3 >= 32 rho^2 z sqrt(2 Phi(theta^0)) / eta_O", "Lemma 4, Thm 5", bound=wz_r.mpf,
+        Row("alpha^3 >= 32 rho^2 z sqrt(2 Phi(theta^0)) / eta_O", "Lemma 4, Thm 5", latex=r"$\alpha^3 \geq 32 \rho^2 z \sqrt{2\Phi(\theta^0)}/\eta_O$", bound=wz_r.mpf,
             measured=wz_l.mpf, kind="condition", formula=f"{PAPER}.cond_alpha_z",
             holds=bool(az_ok), hypotheses_met=bool(az_ok), constant="exact constant"),
-        Row("empirical loss for all t > 0 (Lemma 4, as printed)", "Lemma 4", bound=lem4.mpf,
+        Row("empirical loss for all t > 0 (Lemma 4, as printed)", "Lemma 4", latex=r"empirical loss for all $t > 0$ (Lemma~4, as printed)", bound=lem4.mpf,
             measured=train_max, kind="upper", formula=f"{PAPER}.lemma4_bound",
             hypotheses_met=hyp_all, hypotheses=hyp_txt, constant=_qual(lem4),
             note="measured = max over t >= 1 of the training cross-entropy"),
-        Row("empirical loss for all t > 0 (proof's version: M, z, rho^2)", "proof of Lemma 4",
+        Row("empirical loss for all t > 0 (proof's version: M, z, rho^2)", "proof of Lemma 4", latex=r"empirical loss for all $t > 0$ (proof's version: $M$, $z$, $\rho^2$)",
             bound=lem4c.mpf, measured=train_max, kind="upper",
             formula=f"{PAPER}.lemma4_bound_xi_corrected", hypotheses_met=hyp_all,
             hypotheses=hyp_txt, constant=_qual(lem4c)),
         Row("Rademacher complexity R_S(F) (Lemma 1, closed form as printed)",
-            "Lemma 1 / proof of Thm 5", bound=rad_printed.mpf, kind="info",
+            "Lemma 1 / proof of Thm 5", latex=r"Rademacher complexity $\mathcal R_S(\mathcal F)$ (Lemma~1, closed form as printed)", bound=rad_printed.mpf, kind="info",
             formula=f"{PAPER}.rademacher_F_proof", constant=_qual(rad_printed),
             note="negative when sqrt(P/N) > e A (the printed Dudley minimiser lies outside "
                  "(0, A]); the restricted infimum is used below"
             if rad_printed.mpf < 0 else "no measured counterpart"),
-        Row("Rademacher complexity R_S(G) (Dudley infimum over (0, A])", "Lemma 2, App. A",
+        Row("Rademacher complexity R_S(G) (Dudley infimum over (0, A])", "Lemma 2, App. A", latex=r"Rademacher complexity $\mathcal R_S(\mathcal G)$ (Dudley infimum over $(0, A]$)",
             bound=rad.mpf, kind="info", formula=f"{PAPER}.rademacher_G_restricted",
             constant=_qual(rad), note="no measured counterpart; used as R_S in the next row"),
-        Row("generalisation gap L_D - L_S (union bound, R_S of Lemma 2 restricted)", "proof of Thm 5",
+        Row("generalisation gap L_D - L_S (union bound, R_S of Lemma 2 restricted)", "proof of Thm 5", latex=r"generalisation gap $L_{\mathcal D} - L_S$ (union bound, $\mathcal R_S$ of Lemma~2 restricted)",
             bound=gap_bound.mpf, measured=gen_gap, kind="upper", formula=f"{PAPER}.gen_gap_union",
             hypotheses_met=None, hypotheses="needs a loss bounded in [0, 1] (Mohri/Arora); the "
                                             "cross-entropy is not",
             constant="R_S up to C_1 (= 1)",
             note=f"R_S = rademacher_G_restricted = {float(rad.mpf):.4g}; measured = final test loss "
                  "- final train loss (test set estimates L_D)"),
-        Row("true loss L_D (Theorem 5, as printed)", "Thm 5", bound=thm5.mpf, measured=test_max,
+        Row("true loss L_D (Theorem 5, as printed)", "Thm 5", latex=r"true loss $L_{\mathcal D}$ (Theorem~5, as printed)", bound=thm5.mpf, measured=test_max,
             kind="upper", formula=f"{PAPER}.theorem5", hypotheses_met=hyp_all, hypotheses=hyp_txt,
             constant=_qual(thm5),
             note=f"measured = max over t >= 1 of the held-out test loss (final {test_final:.4g}, "
                  f"lowest {float(h.test_loss[ib]):.4g} at epoch {int(h.step[ib])})"),
-        Row("true loss L_D (what the proof supports)", "Thm 5 and its proof", bound=thm5c.mpf,
+        Row("true loss L_D (what the proof supports)", "Thm 5 and its proof", latex=r"true loss $L_{\mathcal D}$ (what the proof supports)", bound=thm5c.mpf,
             measured=test_max, kind="upper", formula=f"{PAPER}.theorem5_corrected",
             hypotheses_met=hyp_all, hypotheses=hyp_txt, constant=_qual(thm5c),
             note=f"loss range c_loss = log(1 + e^A) = {c_loss:.4g} (|f| <= A = {float(A.mpf):.4g} "

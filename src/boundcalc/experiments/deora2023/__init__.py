@@ -21,7 +21,7 @@ What is measured (all on the realised sample, seed-reproducible):
   are those of (U_opt, Gamma W_opt) with ||U_opt||_F = 1 and an unnormalised (large) W:
   Phi is linear in U, the softmax is not scale-invariant in W.  (A single head (U, W) copied
   into H heads as U_h = U / sqrt(H), W_h = W has Phi~ = Phi and ||U~|| = ||U||.)
-* train loss L^(theta^(K+1)) on the n samples, test loss on n_test fresh samples, their
+* train loss L̂(theta^(K+1)) on the n samples, test loss on n_test fresh samples, their
   difference (one realisation of the gap whose expectation Cor. 2 bounds), and
   ||theta^(K+1) - theta^(1)||.
 

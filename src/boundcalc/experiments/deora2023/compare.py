@@ -34,7 +34,7 @@ def compare(*, seed: int = 0, jobs: int = 1, cache_dir=None, **settings):
     b = bounds_for(c, m)
     H, eta = c["H"], c["eta"]
     rows: list[Row] = []
-    rows.append(Row("first-phase error ||p|| (P used in (7))", "Lemma 2, eq. (6)", bound=b["P"],
+    rows.append(Row("first-phase error ||p|| (P used in (7))", "Lemma 2, eq. (6)", latex=r"first-phase error $\|p\|$ ($P$ used in (7))", bound=b["P"],
                     measured=m["p_norm"], kind="info",
                     formula="deora2023.P_lemma2" if c["P"] == "lemma2" else "",
                     constant="up to the absolute constant C (= 1)" if c["P"] == "lemma2" else "",
@@ -43,7 +43,7 @@ def compare(*, seed: int = 0, jobs: int = 1, cache_dir=None, **settings):
                          f"||v - (zeta/2) u_*|| = {m['p_norm_printed_lemma2']:.4g}."))
     # P3: NTK margin after phase 1
     gs = b["gamma_star"]
-    rows.append(Row("NTK margin of theta^(1): gamma_*/2 <= gamma_NTK", "Prop. 2 (P3), eq. (7)",
+    rows.append(Row("NTK margin of theta^(1): gamma_*/2 <= gamma_NTK", "Prop. 2 (P3), eq. (7)", latex=r"NTK margin of $\theta^{(1)}$: $\gamma_*/2 \leq \gamma_{\mathrm{NTK}}$",
                     bound=b["gamma_prop2"], measured=m["gamma_ntk"], kind="lower",
                     formula="deora2023.gamma_prop2", hypotheses_met=(H >= b["H_prop2"]) if b["H_prop2"] else False,
                     hypotheses=(f"needs sqrt(H) >~ R^4 T (S+P) sqrt(2 log(n/delta)) / gamma_* (C = 1): "
@@ -55,17 +55,17 @@ def compare(*, seed: int = 0, jobs: int = 1, cache_dir=None, **settings):
                          "gamma_NTK >= gamma_*/2 with probability 1 - delta over the alphas. "
                          "gamma_* itself = " + mpmath.nstr(gs.mpf, 6) + "."))
     # P1, P2
-    rows.append(Row("B_2 = max_h ||theta_h^(1)||", "Prop. 2 (P1)", bound=b["B2_prop2"], measured=m["B_2"],
+    rows.append(Row("B_2 = max_h ||theta_h^(1)||", "Prop. 2 (P1)", latex=r"$B_2 = \max_h \|\theta_h^{(1)}\|$", bound=b["B2_prop2"], measured=m["B_2"],
                     formula="deora2023.B2", constant=_const(b["B2_prop2"]), hypotheses_met=True,
                     hypotheses="almost surely, given ||p|| <= P",
                     note="bound sqrt(T)(S + P) assumes Lemma 2's leading term (zeta/2) u_*"))
-    rows.append(Row("B_Phi = max_i |Phi~(X_i; theta^(1))|", "Prop. 2 (P2)", bound=b["BPhi_prop2"],
+    rows.append(Row("B_Phi = max_i |Phi~(X_i; theta^(1))|", "Prop. 2 (P2)", latex=r"$B_\Phi = \max_i |\tilde\Phi(X_i; \theta^{(1)})|$", bound=b["BPhi_prop2"],
                     measured=m["B_Phi"], formula="deora2023.B_Phi", constant=_const(b["BPhi_prop2"]),
                     hypotheses_met=True, hypotheses=f"probability 1 - delta, delta = {c['delta']}",
                     note=f"R = {b['R_used']:.4g} (realised, Assumption 3)"))
     # margins GD reaches
     na = b["noise_prop3"]
-    rows.append(Row("margin reached by GD vs gamma_attn(eps)", "Prop. 3, eq. (11)", bound=b["gamma_attn"],
+    rows.append(Row("margin reached by GD vs gamma_attn(eps)", "Prop. 3, eq. (11)", latex=r"margin reached by GD vs $\gamma_{\mathrm{attn}}(\epsilon)$", bound=b["gamma_attn"],
                     measured=m["margin_normalised"], kind="info", formula="deora2023.gamma_attn",
                     constant=_const(b["gamma_attn"]), hypotheses_met=na,
                     hypotheses=f"Z_mu = Z_nu <= S^2/8 (realised Z̄ = {max(m['Z_mu'], m['Z_nu']):.3g})",
@@ -73,7 +73,7 @@ def compare(*, seed: int = 0, jobs: int = 1, cache_dir=None, **settings):
                          f"(margin per unit decoder norm; unnormalised min margin {m['margin_min']:.4g}, "
                          f"||U~|| = {m['decoder_norm']:.4g}). gamma_attn is what saturated attention "
                          f"achieves (Prop. 3); the paper asks whether GD reaches it: not a bound on GD."))
-    rows.append(Row("margin reached by GD vs gamma_attn (eps -> 0)", "Sec. 5.3, after eq. (11)",
+    rows.append(Row("margin reached by GD vs gamma_attn (eps -> 0)", "Sec. 5.3, after eq. (11)", latex=r"margin reached by GD vs $\gamma_{\mathrm{attn}}$ ($\epsilon \to 0$)",
                     bound=b["gamma_attn_limit"], measured=m["margin_normalised"], kind="info",
                     formula="deora2023.gamma_attn_limit", constant=_const(b["gamma_attn_limit"]),
                     note="same normalisation as the row above"))
@@ -95,7 +95,7 @@ def compare(*, seed: int = 0, jobs: int = 1, cache_dir=None, **settings):
                         hypotheses_met=met, hypotheses=hyp, constant=_const(b["gen_gap_cor2"]),
                         note=f"the bound is on the expected gap; measured: one realisation, test loss on "
                              f"n_test = {c['n_test']} fresh samples minus train loss. " + inputs))
-        rows.append(Row("iterate distance ||theta^(K) - theta^(1)||", "Thm. 1, eq. (4)",
+        rows.append(Row("iterate distance ||theta^(K) - theta^(1)||", "Thm. 1, eq. (4)", latex=r"iterate distance $\|\theta^{(K)} - \theta^{(1)}\|$",
                         bound=b["iterate_dist_thm1"], measured=m["dist"], formula="deora2023.iterate_dist_thm1",
                         hypotheses_met=bool(H >= b["H_thm1_sketch"] and hyp_eta),
                         hypotheses=f"target at distance g_0(1/K) = {mpmath.nstr(b['g0'].mpf, 4)} "
@@ -111,7 +111,7 @@ def compare(*, seed: int = 0, jobs: int = 1, cache_dir=None, **settings):
                         bound=b["H_thm1_sketch"], measured=H, kind="condition",
                         formula="deora2023.heads_thm1_sketch", constant="exact constant",
                         note="||theta~||_{2,∞} := B_2 + g_0(1/K) (upper bound for the target)"))
-        rows.append(Row("step size: Cor. 2 (required max eta vs eta used)", "Cor. 2",
+        rows.append(Row("step size: Cor. 2 (required max eta vs eta used)", "Cor. 2", latex=r"step size: Cor.~2 (required max $\eta$ vs $\eta$ used)",
                         bound=b["eta_max_cor2"], measured=eta, kind="condition", holds=hyp_eta,
                         formula="deora2023.eta_cor2", constant=_const(b["eta_max_cor2"]),
                         note="holds iff eta used <= required maximum (rho(K) with C = 1)"))
@@ -123,7 +123,7 @@ def compare(*, seed: int = 0, jobs: int = 1, cache_dir=None, **settings):
                     formula="deora2023.heads_prop2", constant="up to absolute constant C (= 1)",
                     holds=(H >= b["H_prop2"]) if b["H_prop2"] is not None else False,
                     note="" if b["H_prop2"] is not None else "gamma_* <= 0: no H satisfies it"))
-    rows.append(Row("noise: Prop. 3 (Z̄ <= S^2/8)", "Prop. 3", bound=c["S"] ** 2 / 8,
+    rows.append(Row("noise: Prop. 3 (Z̄ <= S^2/8)", "Prop. 3", latex=r"noise: Prop.~3 ($\bar Z \leq S^2/8$)", bound=c["S"] ** 2 / 8,
                     measured=max(m["Z_mu"], m["Z_nu"]), kind="condition", holds=na,
                     formula="deora2023.noise_prop3", constant="exact constant",
                     note="holds iff measured noise level <= bound"))

@@ -98,7 +98,7 @@ def compare(*, seed: int = 0, jobs: int = 1, cache_dir=None, **settings) -> Tabl
 
     rows = [
         Row("smoothness of L(p): L_p vs max |eig Hessian| along the GD trajectory",
-            "Lemma 6, eq. (24) (= (6))", bound=Lp.mpf, measured=float(max(traj_L)), kind="upper",
+            "Lemma 6, eq. (24) (= (6))", latex=r"smoothness of $\mathcal L(p)$: $L_p$ vs $\max|\mathrm{eig}\,\nabla^2\mathcal L|$ along the GD trajectory", bound=Lp.mpf, measured=float(max(traj_L)), kind="upper",
             formula=f"{PAPER}.L_p", hypotheses_met=True,
             hypotheses="Assumption A on the score range (M0, M1 of the loss there)",
             constant=_qual(Lp),
@@ -107,27 +107,27 @@ def compare(*, seed: int = 0, jobs: int = 1, cache_dir=None, **settings) -> Tabl
     ]
     if rand_L:
         rows.append(Row("smoothness of L(p): L_p vs max |eig Hessian| at random points",
-                        "Lemma 6, eq. (24)", bound=Lp.mpf, measured=float(max(rand_L)), kind="upper",
+                        "Lemma 6, eq. (24)", latex=r"smoothness of $\mathcal L(p)$: $L_p$ vs $\max|\mathrm{eig}\,\nabla^2\mathcal L|$ at random points", bound=Lp.mpf, measured=float(max(rand_L)), kind="upper",
                         formula=f"{PAPER}.L_p", hypotheses_met=True, constant=_qual(Lp),
                         note=f"{len(rand_L)} points, uniform direction, norm uniform in [0, {radius:.3g}]"))
-    rows.append(Row("step size: eta <= 1/L_p", "Lemma 6, Thms 2-3", bound=eta_max.mpf,
+    rows.append(Row("step size: eta <= 1/L_p", "Lemma 6, Thms 2-3", latex=r"step size: $\eta \leq 1/L_p$", bound=eta_max.mpf,
                     measured=eta_used, kind="condition", formula=f"{PAPER}.step_size",
                     holds=bool(step_ok), hypotheses_met=bool(step_ok),
                     hypotheses=f"needs eta <= {float(eta_max.mpf):.4g}, used {eta_used:.4g}",
                     constant="exact constant", note=eta_note))
-    rows.append(Row("softmax saturation s-bar = mean_i S(K_i p)_{alpha_i}", "App. E (Fig. 9)",
+    rows.append(Row("softmax saturation s-bar = mean_i S(K_i p)_{alpha_i}", "App. E (Fig. 9)", latex=r"softmax saturation $\bar s = \operatorname{mean}_i \mathbb S(K_i p)_{\alpha_i}$",
                     bound=1 - s["sat_tol"], measured=rep.saturation, kind="lower",
                     note="App. E calls GD saturated when s-bar >= 1 - 1e-5; alpha_i = argmax_t S(K_i p)_t"))
     lo_txt = ("alpha = " + str(rep.alpha.tolist()) + (" is" if rep.locally_optimal else " is not")
               + " locally optimal (Def. 2)" + ("" if rep.svm.feasible else "; (ATT-SVM) infeasible"))
     rows.append(Row("corr(p(t)/||p(t)||, p^mm(alpha)/||p^mm(alpha)||) reached (limit 1)",
-                    "Thm 3 (LMM), App. E", bound=1, measured=rep.correlation, kind="info",
+                    "Thm 3 (LMM), App. E", latex=r"$\mathrm{corr}(p(t)/\|p(t)\|, p^{\mathrm{mm}}(\alpha)/\|p^{\mathrm{mm}}(\alpha)\|)$ reached (limit 1)", bound=1, measured=rep.correlation, kind="info",
                     hypotheses_met=bool(rep.locally_optimal), hypotheses=lo_txt,
                     note=f"1 - corr = {1 - rep.correlation:.3g} after {s['steps']} steps; "
                          "the theorem's limit is 1 as t -> infinity"
                     if math.isfinite(rep.correlation) else "no max-margin direction for alpha"))
     rows.append(Row("corr(p(t)/||p(t)||, p^mm*/||p^mm*||) with the GMM (limit 1 if n = 1)",
-                    "Thm 2", bound=1, measured=corr_g, kind="info",
+                    "Thm 2", latex=r"$\mathrm{corr}(p(t)/\|p(t)\|, p^{\mathrm{mm}\star}/\|p^{\mathrm{mm}\star}\|)$ with the GMM (limit 1 if $n = 1$)", bound=1, measured=corr_g, kind="info",
                     hypotheses_met=bool(n == 1 and assump_B and step_ok),
                     hypotheses=f"n = 1 (here n = {n}), Assumption B ({'met' if assump_B else 'not met'}), "
                                f"eta <= 1/L_p ({'met' if step_ok else 'not met'})",
@@ -160,20 +160,20 @@ def compare(*, seed: int = 0, jobs: int = 1, cache_dir=None, **settings) -> Tabl
             dnote = ("delta = inf (no input has both neighbours and non-neighbours): min(0.5, delta) = 0.5"
                      if not math.isfinite(c["delta"]) else f"delta of (32) = {c['delta']:.4g}")
             rows += [
-                Row("initial correlation with p^mm vs cone width 1 - mu", "Thm 3 / Lemma 7, (7), (32)",
+                Row("initial correlation with p^mm vs cone width 1 - mu", "Thm 3 / Lemma 7, (7), (32)", latex=r"initial correlation with $p^{\mathrm{mm}}$ vs cone width $1 - \mu$",
                     bound=1 - mu_f, measured=corr0, kind="condition", formula=f"{PAPER}.mu_max",
                     hypotheses=hyp, constant="exact constant",
                     note=f"mu = (min(0.5, delta)/A)^2/8 = {mu_f:.3g}; {dnote}"),
-                Row("initial norm ||p(0)|| vs R^0_mu", "Thm 3, eq. (57)", bound=R0.mpf,
+                Row("initial norm ||p(0)|| vs R^0_mu", "Thm 3, eq. (57)", latex=r"initial norm $\|p(0)\|$ vs $R^0_\mu$", bound=R0.mpf,
                     measured=float(np.linalg.norm(p0)), kind="condition", formula=f"{PAPER}.R0_57",
                     hypotheses=hyp, constant="exact constant",
                     note=f"C_0 = 64 mu/(2 - mu) = {float(C0.mpf):.3g} (least allowed)"),
-                Row("final correlation with p^mm vs cone width 1 - mu", "Lemma 7 (L1-L3), (32)",
+                Row("final correlation with p^mm vs cone width 1 - mu", "Lemma 7 (L1-L3), (32)", latex=r"final correlation with $p^{\mathrm{mm}}$ vs cone width $1 - \mu$",
                     bound=1 - mu_f, measured=rep.correlation, kind="condition",
                     formula=f"{PAPER}.mu_max", constant="exact constant",
                     note=f"whether the last iterate lies in cone_mu(p^mm): 1 - corr = "
                          f"{1 - rep.correlation:.3g} vs mu = {mu_f:.3g}"),
-                Row("final norm ||p(t)|| vs radius R-bar_mu of Lemma 7", "Lemma 7, eq. (39)",
+                Row("final norm ||p(t)|| vs radius R-bar_mu of Lemma 7", "Lemma 7, eq. (39)", latex=r"final norm $\|p(t)\|$ vs radius $\bar R_\mu$ of Lemma~7",
                     bound=R_mu.mpf, measured=float(np.linalg.norm(p)), kind="condition",
                     formula=f"{PAPER}.R_mu", constant="exact constant",
                     note=f"Theta = {1 / c['pmm_norm']:.4g}, Gamma = {c['Gamma']:.4g}, "

@@ -18,7 +18,7 @@ def cells(r) -> list[str]:
 
 
 def caption(t) -> str:
-    return f"settings: {fmt_settings(t.settings)}; seed {t.seed}"
+    return f"settings: {fmt_settings(t.settings)}" + (f"; seed {t.seed}" if t.seed is not None else "")
 
 
 def notes(t) -> list[str]:

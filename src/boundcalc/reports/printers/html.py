@@ -128,7 +128,7 @@ def _slug(s: str) -> str:
 
 def page(title: str, body: str, *, wide: bool = False) -> str:
     """A complete, self-contained HTML document around ``body`` (``wide``: for a table)."""
-    from ... import __version__
+    from ..._version import __version__
     style = _STYLE + ("body { max-width: 92rem; }" if wide else "")
     return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
             f"<meta http-equiv=\"Content-Security-Policy\" content=\"{_CSP}\">\n"
@@ -285,6 +285,8 @@ class HtmlPrinter(Printer):
             parts.append(f'<p class="meta">consequence of <a href="#{_slug(f.root)}"><code>{_e(f.root)}</code></a>'
                          f'{": " + _e(f.because) if f.because else ""}</p>')
         parts.append(f'<p class="message">{_ascii_math(_sympy_ascii(f.message))}</p>')
+        if getattr(f, "note", ""):        # the check's declared note, whatever the grade
+            parts.append(f'<p class="meta">note: {_e(f.note)}</p>')
         dl = []
         if any(k in ev_.EXPRESSIONS for k in keys):
             defs, exprs, more = ev_.expressions(ev)

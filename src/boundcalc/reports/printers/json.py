@@ -52,6 +52,8 @@ class JsonPrinter(Printer):
         del d["notation"]              # for typesetting; the JSON keeps SymPy's text
         if d["strength"] is None:
             del d["strength"]
+        if not d["note"]:               # the check declares none
+            del d["note"]
         return d
 
     def _print_Report(self, report) -> dict:

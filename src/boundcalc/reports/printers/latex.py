@@ -36,6 +36,8 @@ from .base import Printer
 
 ENVS = ("table*", "table")
 NOTES = ("short", "full", "none")
+# digits grouped in the integer part only (125 000, never 0.009 54); local to the float's group
+GROUPING = "\\sisetup{group-digits=integer}"
 SHORT_NOTE = 90          # characters of a short note (one line at \scriptsize in a table*)
 
 
@@ -51,8 +53,11 @@ def _marks():
 
 
 def _quantity(row) -> str:
-    """The row's ``latex`` field in math, else its words with the math typeset."""
-    return f"${row.latex}$" if row.latex else ascii_math(row.quantity)
+    """The row's ``latex`` field -- LaTeX text when it holds ``$...$`` (a label with words
+    wraps), else math --, or without one its words with the math typeset."""
+    if row.latex:
+        return row.latex if "$" in row.latex else f"${row.latex}$"
+    return ascii_math(row.quantity)
 
 
 def _source(row, full: bool) -> str:
@@ -186,10 +191,11 @@ def table_latex(table, label: str | None = None, long: bool = False, env: str = 
         items.append("\\item[] Ratio: bound/measured. Holds: the bound holds for the measured value "
                      "(for a condition: the value used meets it). Hyp.: the theorem's hypotheses "
                      "were met at the sizes used. Numbers to 3 significant digits.")
-        items.append(f"\\item[] Settings: {_settings(table.settings) or 'none'}; seed {table.seed}.")
+        seed = f"; seed {table.seed}" if table.seed is not None else ""
+        items.append(f"\\item[] Settings: {_settings(table.settings) or 'none'}{seed}.")
     elif notes == "short":
         items.append("\\item[] Ratio = bound/measured; Hyp.: the theorem's hypotheses were met. "
-                     f"Seed {table.seed}; all settings and full notes: "
+                     + (f"Seed {table.seed}; " if table.seed is not None else "") + "all settings and full notes: "
                      f"\\texttt{{boundcalc compare {latex_escape(table.paper)} --notes full}}.")
     items = list(dict.fromkeys(items))
     cols = (">{\\raggedright\\arraybackslash}X"
@@ -201,7 +207,7 @@ def table_latex(table, label: str | None = None, long: bool = False, env: str = 
                   if items else [])
     if not long:
         out = [REQUIRES + "; compiles in one pdflatex pass (in one- and two-column documents)",
-               f"\\begin{{{env}}}[tbp]", "\\centering", "\\footnotesize", "\\begin{threeparttable}",
+               f"\\begin{{{env}}}[tbp]", "\\centering", "\\footnotesize", GROUPING, "\\begin{threeparttable}",
                f"\\caption{{{caption}}}", f"\\label{{{label}}}", "\\setlength{\\tabcolsep}{3pt}",
                f"\\begin{{tabularx}}{{\\linewidth}}{{{cols}}}", "\\toprule", head, "\\midrule",
                *body, "\\bottomrule", "\\end{tabularx}", *tablenotes,
@@ -211,7 +217,7 @@ def table_latex(table, label: str | None = None, long: bool = False, env: str = 
                      if items else [])
         out = [REQUIRES + ", threeparttablex, xltabular; one-column documents only; longtable needs "
                "two or three pdflatex passes to settle its column widths",
-               "\\begin{ThreePartTable}", *notes_env, "\\small", "\\setlength{\\tabcolsep}{3pt}",
+               "\\begin{ThreePartTable}", GROUPING, *notes_env, "\\small", "\\setlength{\\tabcolsep}{3pt}",
                f"\\begin{{xltabular}}{{\\linewidth}}{{{cols}}}",
                f"\\caption{{{caption}}}\\label{{{label}}}\\\\", "\\toprule", head, "\\midrule",
                "\\endfirsthead",

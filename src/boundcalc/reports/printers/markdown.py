@@ -27,6 +27,8 @@ class MarkdownPrinter(Printer):
         from . import evidence as ev_
         out = [f"{pad}- **{f.severity}** `{f.check}` ({f.kind}; {f.reason}) — {f.location}  ",
                f"{pad}  {f.message}  "]
+        if f.note:
+            out.append(f"{pad}  note: {f.note}  ")
         ev = f.evidence
         keys = ev_.typeset_keys(ev)
         names = dict(getattr(f, "notation", None) or {})

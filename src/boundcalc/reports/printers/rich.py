@@ -61,6 +61,8 @@ class RichConsolePrinter(Printer):
         c.print(f"{style[f.severity]} [bold]{_e(f.paper)}.{_e(f.check)}[/bold] ({_e(f.kind)}; {_e(f.reason)}) "
                 f"— {_e(f.location)}")
         c.print(f"  {_e(f.message)}")
+        if f.note:
+            c.print(f"  note: {_e(f.note)}")
         ev = f.evidence
         keys = ev_.typeset_keys(ev)
         if any(k in ev_.EXPRESSIONS for k in keys):

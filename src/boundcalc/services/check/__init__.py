@@ -28,11 +28,15 @@ grade (:data:`FAIL_ON`; default: an error).
 
 Determinism: a check's finding does not depend on the other checks run, their order, or
 the machine's load: seeds are fixed per decision (never drawn from a global stream), the
-decision layers' budgets are work (z3 rlimit, interval boxes, candidate counts; wall clock
-only as a safety net, :mod:`..decide`), and the only wall-clock figure is the report's
-top-level ``seconds`` (``Report.to_json(timings=False)`` leaves it out; no finding carries
-one). The SymPy layer keeps a time limit (it has no step count): under extreme load an
-exact proof may fall through to the next layer.
+check layer's own searches are budgeted in counts (least-constant candidates, the points
+moved onto the hypotheses, :func:`.hypotheses.search_inside`; the boxes of a monotone
+check certified on its box, :func:`.relations._certified_on_box`, whose CPU limit is a far
+safety net), and the only wall-clock figure is the report's top-level ``seconds``
+(``Report.to_json(timings=False)`` leaves it out; no finding carries one). The decision
+procedure (:mod:`boundcalc.prover`) budgets its layers in work and CPU time; where one of
+its layers is still cut by a clock (z3's wall-clock safety net when its rlimit does not
+bind first, SymPy's CPU-time limit), a grade that rests on that layer can differ under
+load — ``bench/determinism.py --load N`` measures it.
 """
 from __future__ import annotations
 
@@ -274,7 +278,7 @@ def _only(reg, keys, only):
 
 def _run_one(reg, paper, c, options: str = "", strength: bool = False) -> Finding:
     f = Finding(paper.key, c.id, c.kind, Grade.OK, c.location, c.description,
-                reading=c.reading, covers=list(c.covers))
+                reading=c.reading, covers=list(c.covers), note=str(c.fields.get("note") or ""))
     f.rerun = f"boundcalc check {paper.key} --only {c.id}{options}"
     f.api = (f"boundcalc.services.check.run_checks({paper.key!r}, only=[{c.id!r}]"
              + (", strength=True)" if strength else ")"))
@@ -302,7 +306,8 @@ def _mutate(reg, paper, c, f: Finding, claims: dict) -> None:
     survivors, killed, n = [], 0, 0
     cap = _SECONDS_CAP.set(_strength.MUTANT_SECONDS)
     try:
-        for label, fields, hook in _strength.mutants(c.kind, c.fields, claims):
+        refs = {name: reg.resolved(spec.id) for name, spec in sorted(paper.formulas.items())}
+        for label, fields, hook in _strength.mutants(c.kind, c.fields, claims, refs):
             m = Finding(paper.key, c.id, c.kind, Grade.OK, c.location, c.description)
             token = _CLAIM_HOOK.set(hook)
             try:
@@ -396,7 +401,7 @@ def _cap_severity(f: Finding, fields: dict) -> None:
     if f.severity is Grade.OK or order.index(f.severity) <= order.index(cap):
         return
     f.evidence["grade_as_found"] = f.severity
-    f.message = f"{f.message} — graded a {cap} as declared: {fields['note']}"
+    f.message = f"{f.message} — graded a {cap} as declared (its note says why)"
     f.severity = cap
 
 

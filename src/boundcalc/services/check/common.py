@@ -54,6 +54,7 @@ class Finding:
     root: str = ""
     because: str = ""
     strength: dict | None = None   # --strength: {"mutants": N, "killed": K, "survivors": [...]}
+    note: str = ""         # the check's declared ``note``, printed with the finding whenever it exists
     # each symbol of the evidence (the counterexample's, the expressions') -> its LaTeX as the
     # formula file declares it; for the printers that typeset the evidence, not in the JSON
     notation: dict = field(default_factory=dict)

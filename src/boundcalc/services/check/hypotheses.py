@@ -227,3 +227,146 @@ def decide_within(a, rel: str, b, doms: dict, extra: list, inherited: int, *, st
 
 def inherited_count(hyps: list[Hyp]) -> int:
     return sum(h.origin != "added by the check" for h in hyps)
+
+
+# --------------------------------------------------------------------- search inside them
+# work budget of :func:`search_inside` (counts, not seconds: the same points in every run)
+INSIDE_SAMPLES = 4000       # random points of the domains
+INSIDE_REPAIR = 200         # of which at most this many are moved onto the hypotheses
+INSIDE_GRID = 48            # values tried along each coordinate
+INSIDE_KEEP = 8             # candidates handed back for certification
+INSIDE_PASSES = 2           # passes over the coordinates
+
+
+def search_inside(node: Node, rel: str, doms: dict, extra: list[Rel], *, seed: int = 11) -> list[dict]:
+    """Points (symbol -> Fraction) where ``node rel 0`` fails in floating point while
+    every relation of ``extra`` holds: candidates for the caller to certify in ball
+    arithmetic (nothing here is evidence).
+
+    Why: a region where a claim fails *inside* the hypotheses can be a thin sliver along
+    a hypothesis' boundary (deora2023's gap rises in zeta only near zeta = 1 with a small
+    P > 0 that keeps gamma_attn >= gamma_*), which uniform sampling of the domains almost
+    never hits, since a random point there breaks some hypothesis. So a sampled point
+    where the claim fails but a hypothesis does not hold is *repaired*: moved along one
+    coordinate at a time over a grid of its range (two passes over the coordinates) to the
+    grid value that leaves the fewest hypotheses broken while the claim still fails there;
+    a point with none broken is a candidate. An equality ``s == expr`` (``s`` a symbol)
+    is imposed by setting ``s``. Budget: counts (:data:`INSIDE_SAMPLES`, ...), so the
+    candidates do not depend on the machine's speed."""
+    import numpy as np
+    from ...prover.sampling import box_for, sample, values
+    names = sorted(n for n in doms if n in node.symbols() | set().union(*(r.symbols() for r in extra)))
+    if not names:
+        return []
+    eqs: list[tuple[str, Node]] = []          # symbol == expression: the symbol is set
+    for r in extra:
+        if r.op != "==":
+            continue
+        if isinstance(r.lhs, Sym) and r.lhs.name not in r.rhs.symbols():
+            eqs.append((r.lhs.name, r.rhs))
+        elif isinstance(r.rhs, Sym) and r.rhs.name not in r.lhs.symbols():
+            eqs.append((r.rhs.name, r.lhs))
+    eq_set = {id(r) for r in extra if r.op == "=="}
+    ineqs = [r for r in extra if id(r) not in eq_set]
+    if len(eqs) != len(eq_set):
+        return []                   # an equality not of the form symbol == expression
+
+    def evaluate(pts):
+        """The claim's failure at each point, and how far the point is from the
+        hypotheses: the number broken (domain bounds included) plus, below 1, their
+        relative shortfall (so that a move that breaks no fewer may still come closer)."""
+        for name, e in eqs:
+            pts[name] = values(e, pts)
+        with np.errstate(all="ignore"):
+            g = values(node, pts)
+            bad = {"<=": g > 0, "<": g >= 0, ">=": g < 0, ">": g <= 0}[rel] & np.isfinite(g)
+            miss = np.zeros(len(g))
+            short = np.zeros(len(g))
+            for r in ineqs:
+                lv, rv = values(r.lhs, pts), values(r.rhs, pts)
+                holds = {"<=": lv <= rv, ">=": lv >= rv, "<": lv < rv, ">": lv > rv}[r.op]
+                miss += ~holds
+                gap = np.abs(lv - rv) / (np.abs(lv) + np.abs(rv) + 1e-300)
+                short += np.where(holds, 0.0, np.nan_to_num(gap, nan=1.0))
+            for name in names:
+                miss += ~_in_domain(doms[name], pts[name])
+        score = np.where(bad, miss + np.minimum(short, len(ineqs)) / (len(ineqs) + 1), np.inf)
+        return score
+
+    pts = sample({n: doms[n] for n in names}, INSIDE_SAMPLES, seed)
+    score = evaluate(pts)
+    found = [{n: pts[n][i] for n in names} for i in np.flatnonzero(score == 0)[:INSIDE_KEEP]]
+    idx = np.flatnonzero(np.isfinite(score) & (score > 0))[:INSIDE_REPAIR]
+    cur = {n: pts[n][idx].copy() for n in names}
+    cur_s = score[idx].copy()
+    fixed_by_eq = {name for name, _ in eqs}
+
+    def move(coord, grids):
+        """Each point to the value of its row of ``grids`` (k x G) that scores best, if better."""
+        nonlocal cur, cur_s
+        k, g = grids.shape
+        rep = {n: np.repeat(cur[n], g) for n in names}
+        rep[coord] = grids.reshape(-1)
+        sc = evaluate(rep).reshape(k, g)
+        best = sc.argmin(axis=1)
+        new_s = sc[np.arange(k), best]
+        better = new_s < cur_s
+        for n in names:
+            cur[n] = np.where(better, rep[n].reshape(k, g)[np.arange(k), best], cur[n])
+        cur_s = np.where(better, new_s, cur_s)
+        return best
+
+    # coordinate passes: each point moves along one coordinate to the grid value that
+    # leaves it closest to the hypotheses while the claim still fails there, then to the
+    # best of a finer grid between that value's neighbours
+    for _ in range(INSIDE_PASSES):
+        for coord in names:
+            if len(found) >= INSIDE_KEEP or not len(cur_s) or coord in fixed_by_eq:
+                continue
+            grid = _grid(*box_for(doms[coord]))
+            if doms[coord].integer:
+                grid = np.unique(np.round(grid))
+            k = len(cur_s)
+            j = move(coord, np.tile(grid, (k, 1)))
+            if not doms[coord].integer and len(grid) > 2:
+                lo_, hi_ = grid[np.maximum(j - 1, 0)], grid[np.minimum(j + 1, len(grid) - 1)]
+                fine = (np.geomspace(lo_, hi_, INSIDE_GRID, axis=1) if (lo_ > 0).all()
+                        else np.linspace(lo_, hi_, INSIDE_GRID, axis=1))
+                move(coord, fine)
+            for i in np.flatnonzero(cur_s == 0):
+                if len(found) < INSIDE_KEEP:
+                    found.append({n: cur[n][i] for n in names})
+            keep = cur_s > 0
+            cur = {n: x[keep] for n, x in cur.items()}
+            cur_s = cur_s[keep]
+    out: list[dict] = []
+    for p in found:                 # distinct points, in the order found
+        q = {n: Fraction(repr(float(x))) for n, x in p.items()}
+        if q not in out:
+            out.append(q)
+    return out
+
+
+def _grid(lo: float, hi: float):
+    """:data:`INSIDE_GRID` values over [lo, hi]: log-spaced on a wide positive range; from
+    0, half of them evenly and half log-spaced down to 1e-12 hi (a hypothesis may leave only
+    a narrow window of small values, like deora2023's P between two bounds of order 1e-5)."""
+    import numpy as np
+    if lo > 0 and hi / lo > 10:
+        return np.geomspace(lo, hi, INSIDE_GRID)
+    if lo == 0 and hi > 0:
+        return np.unique(np.concatenate([np.linspace(lo, hi, INSIDE_GRID // 2),
+                                         np.geomspace(hi * 1e-12, hi, INSIDE_GRID - INSIDE_GRID // 2)]))
+    return np.linspace(lo, hi, INSIDE_GRID)
+
+
+def _in_domain(d, x):
+    import numpy as np
+    ok = np.isfinite(x)
+    if d.lo is not None:
+        ok &= (x >= float(d.lo)) if d.lo_closed else (x > float(d.lo))
+    if d.hi is not None:
+        ok &= (x <= float(d.hi)) if d.hi_closed else (x < float(d.hi))
+    if d.integer:
+        ok &= x == np.round(x)
+    return ok

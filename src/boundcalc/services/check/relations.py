@@ -69,6 +69,19 @@ def monotone(reg, paper, t, f: Finding):
     hyps = hypotheses.for_check(reg, paper, t, node.symbols())
     want = {"nondecreasing": "increasing", "nonincreasing": "decreasing"}.get(t["claim"], t["claim"])
     r = None
+    # a certificate on the box, unless some hypothesis fails on the whole box (the result is
+    # not stated there: reported as outside the hypotheses below, never as a pass)
+    cert = _certified_on_box(node, t, want) if box and not (hyps and _within(reg, paper, t, node, hyps, box)[3]) \
+        else None
+    if cert is not None:
+        # shown on the whole box, so wherever the hypotheses hold in it too
+        f.evidence = {"verdict": want, "evidence": "certified", "derivative": show(cert["derivative"], reg, paper),
+                      "box": {k: list(v) for k, v in box.items()}, "scope": "box", "layer": "interval",
+                      "how": cert["how"]}
+        if hyps:
+            f.evidence["hypotheses"] = [h.to_json() for h in hyps]
+        f.message = f"stated {want} in {t['var']}: certified on the box ({cert['how']})"
+        return
     if not [h for h in hyps if h.origin == "added by the check"]:
         r = run(Subject(fid, reg.resolved(fid), reg.symbol_table(fid)), t["var"], box=box, fixed=t.get("fixed"))
     if hyps and (r is None or r.direction != want or r.scope == "default box"
@@ -111,24 +124,12 @@ def _monotone_within(reg, paper, t, f: Finding, node, hyps, box):
     sign of the derivative decided by the shared procedure with the hypotheses as
     assumptions; a refutation is a pair of points differing only in the variable, both
     inside the hypotheses (re-verified in ball arithmetic), where f moves the wrong way."""
-    from dataclasses import replace
     from fractions import Fraction
     from ...backends.sym import from_sympy, to_sympy
     from ...expr.nodes import Num
-    from ..verify import apply_box
     v = t["var"]
     want = {"nondecreasing": "increasing", "nonincreasing": "decreasing"}.get(t["claim"], t["claim"])
-    if isinstance(node, Rel):
-        node = sub(node.rhs, node.lhs)
-    fixed = {k: Fraction(str(x)) for k, x in (t.get("fixed") or {}).items()}
-    node = hypotheses.pin_point(node, fixed)
-    hyps = [replace(h, rel=Rel(h.rel.op, hypotheses.pin_point(h.rel.lhs, fixed),
-                               hypotheses.pin_point(h.rel.rhs, fixed))) for h in hyps]
-    extra = hypotheses.relations(hyps)
-    doms = hypotheses.add_domains(reg, paper, domains(reg, paper, node), hyps, skip=fixed)
-    if box:
-        doms = apply_box(doms, box)
-    nowhere = _nowhere(hyps, extra, doms)
+    node, hyps, extra, doms, nowhere = _within(reg, paper, t, node, hyps, box)
     if nowhere:
         f.evidence = {"hypotheses": [h.to_json() for h in hyps], "outside": nowhere}
         f.grade(Grade.NOTE, "outside the hypotheses",
@@ -145,14 +146,30 @@ def _monotone_within(reg, paper, t, f: Finding, node, hyps, box):
     if r.verdict is Verdict.PROVED:
         f.message = f"stated {want} in {v}: d/d{v} {rel} 0 wherever the hypotheses hold [{r.method}]"
         return
+    table = reg.symbol_table(node, paper.key)
+
+    def completed(at):
+        at = dict(at)
+        for n in sorted(node.symbols() - at.keys()):     # absent from the derivative: any value in the domain
+            at[n] = _inside(doms.get(n), table[n].default if n in table else None)
+        return at
+
     if r.verdict is not Verdict.DISPROVED:
+        # the decision found no point; one inside a thin part of the hypotheses may still
+        # exist: candidates moved onto them (hypotheses.search_inside), each certified as a pair
+        for cand in hypotheses.search_inside(deriv, rel, doms, extra):
+            at = completed(cand)
+            pair = _pair_within(node, v, at, doms, hyps, extra, rising=want == "decreasing")
+            if pair is not None:
+                f.evidence["counterexample"] = {"derivative_at": {k: str(x) for k, x in at.items()},
+                                                "found_by": "a sampled point moved onto the hypotheses",
+                                                "pair": pair}
+                f.evidence["verdict"] += "; refuted by a certified pair found inside the hypotheses"
+                return _refuted(f, want, v, pair)
         f.grade(Grade.WARNING, "undecided", f"stated {want} in {v}: not decided within the hypotheses "
                                         f"[{r.method}]")
         return
-    at = {k: hypotheses._frac(x) for k, x in r.counterexample.items() if k not in ("lhs", "rhs")}
-    table = reg.symbol_table(node, paper.key)
-    for n in sorted(node.symbols() - at.keys()):     # absent from the derivative: any value in the domain
-        at[n] = _inside(doms.get(n), table[n].default if n in table else None)
+    at = completed({k: hypotheses._frac(x) for k, x in r.counterexample.items() if k not in ("lhs", "rhs")})
     pair = _pair_within(node, v, at, doms, hyps, extra, rising=want == "decreasing")
     f.evidence["counterexample"] = {"derivative_at": {k: str(x) for k, x in at.items()},
                                     "derivative": r.counterexample.get("lhs")}
@@ -162,10 +179,92 @@ def _monotone_within(reg, paper, t, f: Finding, node, hyps, box):
                 f"[{r.method}], but no certified pair of points inside them was found")
         return
     f.evidence["counterexample"]["pair"] = pair
+    _refuted(f, want, v, pair)
+
+
+def _refuted(f: Finding, want: str, v: str, pair: dict) -> None:
     f.grade(Grade.ERROR, "false as printed",
             f"stated {want} in {v}, but within the hypotheses f {'rises' if want == 'decreasing' else 'falls'} "
             f"from {v} = {pair[v + '_1']} to {pair[v + '_2']} (f: {pair['f_1']} -> {pair['f_2']}, compared in "
             f"ball arithmetic); at both points: {hypotheses.describe(pair['hypotheses_1'])}")
+
+
+# work budget of the box certification (:func:`_certified_on_box`): boxes of the interval
+# layer per decision; its CPU limit is only a far safety net, so the verdict is the same on
+# a loaded or an idle machine
+BOX_BUDGET = 2000
+BOX_SAFETY_SECONDS = 60.0
+
+
+def _certified_on_box(node, t, want):
+    """A stated monotonicity on a check's ``box`` (every free symbol of the formula, after
+    ``fixed``, ranging over a closed bounded interval), certified by interval branch and bound
+    alone — ball arithmetic, no SMT (no open end is reached) and no SymPy pruning — within
+    :data:`BOX_BUDGET` boxes per decision: the sign of the derivative on the whole box, and
+    continuity in the variable (each candidate break of :func:`singularities.breaks` shown
+    absent the same way; a floor/ceil jump is not tried). A budget counted in boxes, not
+    seconds: the same work decides it on any machine. None when it does not certify (the
+    caller then runs the general procedure)."""
+    from fractions import Fraction
+    from ...backends.sym import from_sympy, to_sympy
+    from ...expr.domains import Domain
+    from ...expr.nodes import Mul, Num, Sym
+    from ...expr.singularities import breaks
+    from ...prover.interval import prove_interval
+    v = t["var"]
+    if want not in ("increasing", "decreasing"):
+        return None
+    fixed = {k: Fraction(str(x)) for k, x in (t.get("fixed") or {}).items()}
+    fnode = hypotheses.pin_point(sub(node.rhs, node.lhs) if isinstance(node, Rel) else node, fixed)
+    box = {k: (Fraction(str(a)), Fraction(str(b))) for k, (a, b) in (t.get("box") or {}).items()}
+    free = fnode.symbols()
+    if v not in free or not free <= box.keys() or any(a > b for a, b in box.values()):
+        return None
+    doms = {n: Domain(False, box[n][0], True, box[n][1], True) for n in sorted(free)}
+
+    def proved(g, op) -> int | None:
+        r = prove_interval(g, op, {n: doms[n] for n in sorted(g.symbols())}, [], seconds=BOX_SAFETY_SECONDS,
+                           derivatives=False, max_boxes=BOX_BUDGET)
+        return r.boxes if r.status == "proved" else None
+
+    neg = lambda g: Mul((Num(Fraction(-1)), g))
+    shown = []
+    for c in breaks(fnode, v):
+        if c.op == "jump" or not c.expr.symbols():
+            return None
+        k = (proved(c.expr, ">") or proved(neg(c.expr), ">")) if c.op == "!=" else proved(c.expr, c.op)
+        if k is None:
+            return None
+        shown.append(k)
+    deriv = from_sympy(to_sympy(fnode, {}).diff(to_sympy(Sym(v), {})))
+    if not deriv.symbols():
+        return None
+    k = proved(deriv if want == "increasing" else neg(deriv), ">=")
+    if k is None:
+        return None
+    rel = ">=" if want == "increasing" else "<="
+    return {"derivative": deriv,
+            "how": f"d/d{v} {rel} 0 on the whole box (interval, {k} boxes); f continuous in {v} there "
+                   f"({len(shown)} break condition(s) shown absent, interval)"}
+
+
+def _within(reg, paper, t, node, hyps, box):
+    """The formula and the hypotheses with the check's ``fixed`` values pinned, their
+    relations, the domains (with the ``box``), and the hypotheses that fail on all of them."""
+    from dataclasses import replace
+    from fractions import Fraction
+    from ..verify import apply_box
+    if isinstance(node, Rel):
+        node = sub(node.rhs, node.lhs)
+    fixed = {k: Fraction(str(x)) for k, x in (t.get("fixed") or {}).items()}
+    node = hypotheses.pin_point(node, fixed)
+    hyps = [replace(h, rel=Rel(h.rel.op, hypotheses.pin_point(h.rel.lhs, fixed),
+                               hypotheses.pin_point(h.rel.rhs, fixed))) for h in hyps]
+    extra = hypotheses.relations(hyps)
+    doms = hypotheses.add_domains(reg, paper, domains(reg, paper, node), hyps, skip=fixed)
+    if box:
+        doms = apply_box(doms, box)
+    return node, hyps, extra, doms, _nowhere(hyps, extra, doms)
 
 
 def _nowhere(hyps, extra, doms) -> list[dict]:

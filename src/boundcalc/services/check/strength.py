@@ -13,7 +13,10 @@ The mutants (deterministic: pre-order of the claim's tree, no randomness):
 - scale the claim by 2 and by 1/2;
 - move an exponent by +-1/2 (the first :data:`MAX_POW` powers with a number exponent; for
   an order check also the stated rate's exponent in its variable);
-- drop a term (of the first sum with two or more terms, at most :data:`MAX_DROP`).
+- drop a term (of the first sum with two or more terms, at most :data:`MAX_DROP`);
+- the same exponent and drop mutants inside each formula the claim inlines (the first
+  :data:`MAX_REFS` in pre-order): the paper printing that formula otherwise, wherever the
+  check uses it.
 
 A mutation replaces its subterm **everywhere in the check**: wherever the same formula is
 inlined (every side, the premise, the other formula of a restatement), and any whole side
@@ -38,6 +41,7 @@ from ...verdicts import Grade
 MUTANT_SECONDS = 1.0
 MAX_POW = 2
 MAX_DROP = 2
+MAX_REFS = 2          # referenced formulas mutated inside, the first in the claim's pre-order
 # the role of each kind's claim (the node the paper asserts), passed through common.claim
 CLAIM_ROLES = {"compare": ("lhs", "rhs"), "derivation": ("claim",), "restatement": ("a",),
                "order": ("order",), "identity": ("derivative",), "vacuity": ("formula",),
@@ -92,11 +96,12 @@ def _number(node: Node) -> Fraction | None:
     return v if isinstance(v, Fraction) else None
 
 
-def tree_mutants(node: Node) -> list[tuple[str, Node, Node]]:
-    """(label, site, replacement) for one claim node, in a fixed order."""
+def tree_mutants(node: Node, scale: bool = True) -> list[tuple[str, Node, Node]]:
+    """(label, site, replacement) for one claim node, in a fixed order (``scale=False``:
+    without the two scalings and the implicit exponent, for a formula inside a claim)."""
     top = node.rhs if isinstance(node, Rel) else node
     out: list[tuple[str, Node, Node]] = [("scale by 2", top, Mul((Num(Fraction(2)), top))),
-           ("scale by 1/2", top, Mul((Num(Fraction(1, 2)), top)))]
+           ("scale by 1/2", top, Mul((Num(Fraction(1, 2)), top)))] if scale else []
     pows = []
     for n in _preorder(node):
         if isinstance(n, Pow) and n.base.symbols():
@@ -110,7 +115,7 @@ def tree_mutants(node: Node) -> list[tuple[str, Node, Node]]:
             e = e0 + d
             rep = p.base if e == 1 else Pow(p.base, Num(e))
             out.append((f"exponent {e0} -> {e} (power {i + 1})", p, rep))
-    if not pows and top.symbols():                   # the implicit exponent 1 of the claim
+    if scale and not pows and top.symbols():         # the implicit exponent 1 of the claim
         for e in (Fraction(3, 2), Fraction(1, 2)):
             out.append((f"exponent 1 -> {e}", top, Pow(top, Num(e))))
     add = next((n for n in _preorder(node) if isinstance(n, Add) and len(n.args) >= 2), None)
@@ -127,7 +132,9 @@ def replacer(site: Node, rep: Node, role: str | None = None, index: int | None =
     expression that inlines it, and substitutions keep the subtrees they do not touch), or a
     whole side equal to ``site`` (the same expression written twice). A check's own
     expressions are parsed afresh on every run: in the claim's ``role`` the site is also
-    found by its place (``index`` in pre-order) in the new tree."""
+    found by its place (``index`` in pre-order) in the new tree. Two formulas the paper
+    prints separately are not tied, even when they agree term for term: had the paper
+    printed one of them otherwise, the check would see it."""
     keys = _Keys()
     want = keys(site)
 
@@ -141,6 +148,8 @@ def replacer(site: Node, rep: Node, role: str | None = None, index: int | None =
                 target = nodes[index]
         return node.map(lambda n: rep if n is site or n is target else None)
     return hook
+
+
 def recorder(store: dict):
     def hook(role, node):
         store.setdefault(role, node)
@@ -148,9 +157,10 @@ def recorder(store: dict):
     return hook
 
 
-def mutants(kind: str, fields: dict, claims: dict) -> list[tuple[str, dict, object]]:
+def mutants(kind: str, fields: dict, claims: dict, refs: dict | None = None) -> list[tuple[str, dict, object]]:
     """(label, fields, hook or None) for a passing check of ``kind`` whose claim nodes
-    (role -> node) were recorded during its run."""
+    (role -> node) were recorded during its run; ``refs``: formula name -> its resolved
+    node, for the mutants inside the formulas a claim inlines (:data:`MAX_REFS` of them)."""
     out: list[tuple[str, dict, object]] = []
     if kind in FLIPS:
         key, table = FLIPS[kind]
@@ -171,12 +181,21 @@ def mutants(kind: str, fields: dict, claims: dict) -> list[tuple[str, dict, obje
         if role not in claims:
             continue
         where = {id(n): i for i, n in enumerate(_preorder(claims[role]))}
-        for label, site, rep in tree_mutants(claims[role]):
-            k = (role, label, repr(site)[:2000])
-            if k in seen:
-                continue
-            seen.add(k)
-            out.append((f"{role}: {label}", fields, replacer(site, rep, role, where.get(id(site)))))
+        # the claim's own mutants, then those inside each formula it references (inlined:
+        # the same node object wherever the formula is used, so a mutant there is the paper
+        # printing that formula otherwise, in every place the check uses it)
+        placed = sorted(((where[id(node)], name, node) for name, node in sorted((refs or {}).items())
+                         if id(node) in where and node is not claims[role] and node.symbols()),
+                        key=lambda x: x[0])
+        tops: list[tuple[str, Node]] = [("", claims[role])]
+        tops += [(f"in {name}: ", node) for _, name, node in placed[:MAX_REFS]]
+        for prefix, top in tops:
+            for label, site, rep in tree_mutants(top, scale=not prefix):
+                k = (role, id(site), repr(rep)[:2000])
+                if k in seen:
+                    continue
+                seen.add(k)
+                out.append((f"{role}: {prefix}{label}", fields, replacer(site, rep, role, where.get(id(site)))))
     return out
 
 

@@ -9,6 +9,11 @@
   default: e.g. log 2, the logistic loss of the zero predictor). When the declared trivial
   value is itself only an upper bound on the trivial predictor's loss
   (``trivial_is = "bound"``), a bound below it is inconclusive, and said so.
+* A proof's radius (``trivial_is = "radius"``): the formula is a radius that a proof needs
+  (a sufficient starting norm, a width threshold), ``trivial`` the experiment's own value;
+  ``direction = "upper"``: the experiment is covered when its value is at least the radius
+  (``"lower"``: at most). Not covered is a note, reason "outside the proof's radius": the
+  experiment lies where the proof says nothing — it is not a vacuous bound.
 """
 from __future__ import annotations
 
@@ -45,6 +50,8 @@ def run(reg, paper, t, f: Finding):
         f.grade(Grade.ERROR, "invalid bound", f"the bound has no value at the paper's setting: {e}")
         return
     triv = mpb.evaluate(expr(reg, paper, t["trivial"]), env, digits=15)
+    if t.get("trivial_is") == "radius":
+        return _radius(f, v, triv, upper, at)
     exact = t.get("trivial_is", "exact") == "exact"
     f.evidence = {"value": mpmath.nstr(v, 10), "trivial": mpmath.nstr(triv, 10),
                   "trivial_is": "exact" if exact else "an upper bound on the trivial value", "at": at}
@@ -73,6 +80,26 @@ def run(reg, paper, t, f: Finding):
         f.grade(Grade.WARNING, "undecided",
                 f"inconclusive: the bound {s(v)} is below {s(triv)}, but that is only an upper bound on "
                 f"the trivial value, so it does not show non-vacuity")
+
+
+def _radius(f: Finding, v, value, upper: bool, at: dict) -> None:
+    """A proof's radius ``v`` against the experiment's ``value`` (see the module docstring)."""
+    import mpmath
+    s = lambda x: mpmath.nstr(x, 6)  # noqa: E731
+    f.evidence = {"radius": mpmath.nstr(v, 10), "experiment": mpmath.nstr(value, 10), "at": at}
+    if not mpmath.isfinite(v):
+        f.grade(Grade.ERROR, "invalid bound", f"the radius is {s(v)} at the paper's setting")
+        return
+    covered = v <= value if upper else v >= value
+    need = "at least" if upper else "at most"
+    if covered:
+        f.message = (f"the experiment lies inside the proof's radius: its value {s(value)} is {need} the radius "
+                     f"{s(v)} at the paper's setting")
+    else:
+        f.grade(Grade.NOTE, "outside the proof's radius",
+                f"the experiment lies outside the proof's radius: the proof needs a value {need} {s(v)} at the "
+                f"paper's setting, the experiment's is {s(value)} — the proof says nothing there (not a vacuous "
+                "bound, not an error of the result)")
 
 
 def _outside(reg, paper, t, f: Finding, node, env, at) -> bool:
