@@ -190,8 +190,6 @@ UNTESTED_MODULES: dict[str, str] = {
     "boundcalc.prover": "the package; tests/prover/",
     "boundcalc.prover.budget": "time and size limits; tests/services/test_hostile.py",
     "boundcalc.prover.decide": "tests/prover/test_relations.py, tests/prover/test_decide_threads.py",
-    "boundcalc.prover.identity": "tests/prover/test_identity_integers.py (h9-prover), with the integer layer",
-    "boundcalc.prover.integers": "tests/prover/test_identity_integers.py (h9-prover), with the identity layer",
     "boundcalc.prover.exact_layer": "the first layer of decide: tests/prover/test_relations.py",
     "boundcalc.prover.sampling": "through monotone and decide: tests/services/test_monotone.py, tests/fuzz/",
     "boundcalc.prover.search": "the last layer of decide: tests/prover/test_relations.py",
