@@ -64,9 +64,37 @@ EXPECT = {
 }
 
 
+def _bft() -> tuple[str, list[str]]:
+    """examples/bft2017.toml by hand: R_A at L = 3, rho = 1, s = (1, 2, 1/2), b = 2 is
+    (1*2*1/2) (2^(2/3) + 1 + 4^(2/3))^(3/2); the margin bound C (X R_A log W/(gamma n) +
+    sqrt(log(1/delta)/n)) at the setting three_layers (X = 245, W = 784, gamma = 1,
+    delta = 1/100, C = 1) for the CSV's n = 60000, 240000, 960000, to 3 digits."""
+    with mpmath.workdps(50):
+        ra = (2 ** (mpmath.mpf(2) / 3) + 1 + 4 ** (mpmath.mpf(2) / 3)) ** (mpmath.mpf(3) / 2)
+        bounds = [mpmath.nstr(245 * ra / n * mpmath.log(784) + mpmath.sqrt(mpmath.log(100) / n), 3)
+                  for n in (60000, 240000, 960000)]
+        return mpmath.nstr(ra, 15), bounds
+
+
+RA, BFT_BOUNDS = _bft()
+EXPECT.update({
+    ("bft2017 eval", ""): (0, [f"bft2017.R_A = {RA}"]),
+    ("bft2017 eval", "--setting"): (0, [f"bft2017.R_A_latex = {RA}"]),
+    ("bft2017 monotone", ""): (0, ["bft2017.R_A is increasing in L (proved)"]),
+    ("bft2017 asymptotic", ""): (0, ["Theta(2**L*L**(3/2))", "2**L*L**(3/2)/2"]),
+    ("bft2017 check", ""): (1, ["1 error(s)", "R_A_not_monotone_in_depth_in_general", "2 passed"]),
+    ("bft2017 sheet", ""): (0, ["Formula sheet", "R_A_latex", "prod", "margin_bound"]),
+    ("bft2017 compare", "--setting"): (0, ["margin_bound (n=60k)", *BFT_BOUNDS, "with C = 1 (default)"]),
+})
+
+
 def _key(args: list[str]) -> tuple[str, str]:
-    rest = [a for a in args if a not in ("--formulas", "examples/my_paper.toml")]
+    files = [args[k + 1] for k, a in enumerate(args[:-1]) if a == "--formulas"]
+    rest = [a for k, a in enumerate(args) if a != "--formulas" and (k == 0 or args[k - 1] != "--formulas")]
     cmd = rest[0]
+    if files == ["examples/bft2017.toml"]:            # the multi-layer walk-through
+        flag = "--setting" if "--setting" in rest else ""
+        return ("bft2017 " + cmd, flag)
     if cmd in ("check",):
         return (cmd, "my_paper")
     for flag in ("--from", "--epsilon", "--target", "--setting", "--set", "--paper", "--box", "--measured"):

@@ -99,3 +99,27 @@ def test_a_sum_over_a_symbolic_range_of_components_is_not_decided():
     from boundcalc.services.verify import verify
     r = verify("sum(s[i]**2, i, 1, n)", ">=", "0", [])
     assert r.verdict == "unknown" and "not separated" in r.describe()
+
+
+def test_big_operators_over_a_symbolic_range_are_equal_term_by_term():
+    """Congruence (prover/decide.py, _congruent_bodies): sides that agree outside their
+    sums/products and whose bodies are equal for a generic component are equal, whatever L.
+    (b/s)^(2/3) = b^(2/3)/s^(2/3) for s > 0, b >= 0 (the power of a quotient of nonnegative
+    reals; s and b get the default domain, x >= 0). The false variants must never be proved:
+    bodies that differ (at b = 1, s = 8: (1/8)^(2/3) = 1/4 but 1/8^(1/3) = 1/2), a different
+    range, a body that uses its index as a number, an extra term outside the sums."""
+    from boundcalc.services.verify import verify
+    prod = "prod(rho[i]*s[i], i, 1, L)"
+    a = f"{prod}*sum((b[i]/s[i])**(2/3), i, 1, L)**(3/2)"
+    b = f"{prod}*sum(b[i]**(2/3)/s[i]**(2/3), i, 1, L)**(3/2)"
+    r = verify(a, "==", b, [])
+    assert r.verdict == "proved" and "term by term" in r.describe()
+    assert verify("sum(s[i], i, 1, L)", "==", "sum(s[i], i, 1, L)", []).verdict == "proved"
+    with mpmath.workdps(50):      # the false body pair, by hand: (1/8)^(2/3) = 1/4 but 1/8^(1/3) = 1/2
+        assert mpmath.almosteq((mpmath.mpf(1) / 8) ** (mpmath.mpf(2) / 3), mpmath.mpf(1) / 4, 1e-45)
+        assert mpmath.almosteq(1 / mpmath.cbrt(8), mpmath.mpf(1) / 2, 1e-45)
+    for x, y in [(a, f"{prod}*sum(b[i]**(2/3)/s[i]**(1/3), i, 1, L)**(3/2)"),
+                 ("sum(s[i], i, 1, L)", "sum(s[i], i, 2, L)"),
+                 ("sum(i*s[i], i, 1, L)", "sum(s[i]*i, i, 1, L + 1)"),
+                 ("sum(s[i], i, 1, L)", "sum(s[i], i, 1, L) + 1")]:
+        assert verify(x, "==", y, []).verdict != "proved", (x, y)

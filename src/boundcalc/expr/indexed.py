@@ -35,6 +35,12 @@ class Vector:
     def __repr__(self) -> str:
         return f"Vector({list(self.values)!r}, start={self.start})"
 
+    def __str__(self) -> str:
+        """``[1, 2, 1/2]`` (entries as ``str`` prints them; ``from 0`` when not 1-based), as the
+        settings and CSV notes print a value."""
+        body = "[" + ", ".join(str(v) for v in self.values) + "]"
+        return body if self.start == 1 else f"{body} from {self.start}"
+
     def map(self, f) -> Vector:
         return Vector([f(v) for v in self.values], self.start)
 

@@ -188,6 +188,21 @@ def decide_relation(a: Node, rel: str, b: Node, domains: dict[str, Domain], extr
     if any(isinstance(x, (Indexed, BigOp)) for t in (a, b, *extra) for x in t.unique_nodes()):
         # components of indexed symbols as independent variables (expr.indexed.separate)
         sep = separate([a, b, *extra], domains)
+        if sep is None and rel in ("==", "<=", ">=") and not extra:
+            # over a symbolic index range: the sides agree outside their big operators, and each
+            # pair of bodies is proved equal for a generic component (congruence: equal terms
+            # give equal sums, products, maxima and minima over the same range)
+            bodies = _congruent_bodies(a, b, domains)
+            if bodies is not None and all(
+                    decide_relation(x, "==", y, dict(d), seconds=seconds / max(1, len(bodies)),
+                                    samples=samples, seed=seed).verdict == Verdict.PROVED
+                    for x, y, d in bodies):
+                _check_defined(a, what[0])
+                _check_defined(b, what[1])
+                how = ("the same expression on both sides" if not bodies else
+                       f"term by term under {len(bodies)} sum/product/max/min over the same range")
+                return Decision(Verdict.PROVED, Layer.EXACT, f"proved (exact, {how})",
+                                seconds=round(time.perf_counter() - t0, 3))
         if sep is None:
             return _verdict("unknown", "none", "an indexed symbol summed over a symbolic range: its "
                             "components are not separated, so no layer decides it",
@@ -225,6 +240,53 @@ def decide_relation(a: Node, rel: str, b: Node, domains: dict[str, Domain], extr
     if note:
         out.detail = (out.detail + "; " if out.detail else "") + note
     out.seconds = round(time.perf_counter() - t0, 3)
+    return out
+
+
+def _congruent_bodies(a: Node, b: Node, domains: dict[str, Domain]) -> list | None:
+    """Where ``a`` and ``b`` differ only inside big operators with the same operator, index
+    and range, the pairs of bodies to prove equal, each with its component symbols
+    ``s[i]`` made scalars of ``s``'s domain: ``[(body_a, body_b, domains), ...]`` (empty when
+    the trees are equal). None when they differ elsewhere, or a body uses its index other than
+    as a component's index (the index's own values would need the range)."""
+    pairs: list = []
+    stack = [(a, b)]
+    while stack:
+        x, y = stack.pop()
+        if x == y:
+            continue
+        if isinstance(x, BigOp) and isinstance(y, BigOp):
+            if (x.op, x.var) != (y.op, y.var) or x.lo != y.lo or x.hi != y.hi:
+                return None
+            pairs.append((x.var, x.body, y.body))
+            continue
+        if type(x) is not type(y) or isinstance(x, (Sym, Num, Indexed)):
+            return None
+        for f in x.__slots__:
+            u, v = getattr(x, f), getattr(y, f)
+            if isinstance(u, tuple) and isinstance(v, tuple) and len(u) == len(v):
+                stack.extend(zip(u, v))
+            elif isinstance(u, Node) and isinstance(v, Node):
+                stack.append((u, v))
+            elif u != v:
+                return None
+    out = []
+    for var, bx, by in pairs:
+        doms = dict(domains)
+        scal = []
+        for body in (bx, by):
+            def step(n, var=var, doms=doms):
+                if isinstance(n, Indexed) and n.index == Sym(var):
+                    name = f"{n.name}[{var}]"
+                    if n.name in domains:
+                        doms[name] = domains[n.name]
+                    return Sym(name)
+                return None
+            scal.append(body.map(step))
+        if any(isinstance(n, (Indexed, BigOp)) or (isinstance(n, Sym) and n.name == var)
+               for t in scal for n in t.unique_nodes()):
+            return None
+        out.append((scal[0], scal[1], doms))
     return out
 
 
