@@ -49,6 +49,7 @@ class Layer(_Word):
     """The layer of the decision procedure that decided (:data:`decide.LAYERS`)."""
     EXACT = "exact"
     IDENTITY = "identity"            # an identity: derivatives vanish on a star-shaped region
+    CONVEXITY = "convexity"          # a Jensen instance: the sign of f'' proved on the hull
     INTEGERS = "integers"            # induction or a real relaxation from n0, exhaustive below
     SMT = "SMT"
     INTERVAL = "interval"

@@ -12,7 +12,9 @@ returns a :class:`Decision` with
 * ``layer``    — which layer decided it, one of :data:`LAYERS`:
   ``"exact"`` (SymPy simplification and sign rules, possibly after substituting the
   assumptions or taking logarithms of both sides), ``"identity"`` (an equality with special
-  functions on the region's branch, :mod:`.identity`), ``"integers"`` (one integer symbol:
+  functions on the region's branch, :mod:`.identity`), ``"convexity"`` (a Jensen instance
+  f(sum w_i x_i) vs sum w_i f(x_i) from the proved sign of f'', :mod:`.convexity`),
+  ``"integers"`` (one integer symbol:
   induction or a real relaxation from n0, exhaustive below, :mod:`.integers`), ``"SMT"``
   (z3 nonlinear real arithmetic after naming non-polynomial terms, :mod:`.smt`),
   ``"interval"`` (arb branch-and-bound, :mod:`.interval`), ``"counterexample"`` (a point
@@ -34,7 +36,7 @@ falls through to the next layer and, at the end, to ``unknown (budget)`` — nev
 
 Order: the cheap pre-pass (:mod:`.prepass`) reads the goal; a quick certified search;
 quick SMT passes (on the goal with fractional powers of single symbols substituted away,
-the generalized goal, the goal); the integer layer for a relation in one integer symbol;
+the generalized goal, the goal); the convexity layer for a Jensen instance; the integer layer for a relation in one integer symbol;
 the exact layer; the identity layer for an equality with special functions; SMT again;
 SMT with exp/log/tanh/atan/erf bracketed by the certified bounds of :mod:`.fbounds`, their
 degree raised 3, 5, ..., 13 until proved (a "sat" of that relaxation is never a disproof);
@@ -63,7 +65,7 @@ from .budget import CPU_SAFETY, INTERVAL_BOXES_PER_SECOND, SAMPLES, SECONDS, sym
 from .budget import Timeout as _Timeout
 from ..verdicts import IntervalStatus, Layer, SmtStatus, Verdict
 
-LAYERS = ("exact", "identity", "integers", "SMT", "interval", "counterexample", "budget", "none")
+LAYERS = ("exact", "identity", "convexity", "integers", "SMT", "interval", "counterexample", "budget", "none")
 
 
 class UndefinedError(BoundcalcError):
@@ -357,6 +359,12 @@ def _decide(a, rel, b, g, op, domains, extra, deadline, samples, seed, total) ->
                 if ce is not None:
                     return _verdict("disproved", "counterexample", "certified, from an SMT model",
                                     counterexample=ce)
+    # 2a'. a Jensen instance f(sum w_i x_i) vs sum w_i f(x_i): the sign of f'' on the hull
+    if rel in ("<=", ">=") and time.thread_time() < deadline:
+        from .convexity import prove_convexity
+        how = prove_convexity(a, rel, b, domains, _real_decider(samples, seed), seconds=min(3.0, 0.35 * total))
+        if how is not None:
+            return Decision("proved", "convexity", f"proved ({how})")
     if n_int is not None:
         out = _special_layers(a, rel, b, g, op, domains, extra, deadline, samples, seed, total, n_int)
         if out is not None:
