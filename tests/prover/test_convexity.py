@@ -18,6 +18,8 @@ from boundcalc.prover.decide import _real_decider, decide_relation, fold_constan
 
 R, P = Domain(), Domain(lo=Fraction(0), lo_closed=False)
 BOX = Domain(lo=Fraction(-2), lo_closed=True, hi=Fraction(2), hi_closed=True)
+ONE_TWO = Domain(lo=Fraction(1), lo_closed=True, hi=Fraction(2), hi_closed=True)
+HALF_NEG = Domain(lo=Fraction(-1, 2), lo_closed=True, hi=Fraction(1), hi_closed=True)
 
 
 def _layer(lhs, rel, rhs, doms):
@@ -45,6 +47,8 @@ PROVED = [
     # the sides swapped, unequal weights 1/3 and 2/3 written term by term
     ("(tanh(x) + tanh(y))/2", "<=", "tanh((x + y)/2)", {"x": P, "y": P}, "concave"),
     ("tanh(x/3 + 2*y/3)", ">=", "tanh(x)/3 + 2*tanh(y)/3", {"x": P, "y": P}, "concave"),
+    # the hull of [1, 2] and (0, oo) is (0, oo), where tanh is concave
+    ("tanh((x + y)/2)", ">=", "(tanh(x) + tanh(y))/2", {"x": ONE_TWO, "y": P}, "concave"),
     # f(t) = -1/t^2 has f'' = -6/t^4 < 0 away from 0: concave on (0, oo)
     ("-1/((x + y)/2)**2", ">=", "(-1/x**2 - 1/y**2)/2", {"x": P, "y": P}, "concave"),
 ]
@@ -78,6 +82,9 @@ NEAR_MISSES = [
     # tanh is convex on [-2, 0]: x = -2, y = -1
     ("tanh((x + y)/2)", ">=", "(tanh(x) + tanh(y))/2", {"x": BOX, "y": BOX},
      {"x": -2, "y": -1}, lambda x, y: _t((x + y) / 2) - (_t(x) + _t(y)) / 2),
+    # one domain reaches into t < 0, where tanh is convex: x = -1/2, y = 1/1000
+    ("tanh((x + y)/2)", ">=", "(tanh(x) + tanh(y))/2", {"x": HALF_NEG, "y": P},
+     {"x": Fraction(-1, 2), "y": Fraction(1, 1000)}, lambda x, y: _t((x + y) / 2) - (_t(x) + _t(y)) / 2),
     # weights 0.6 + 0.6 = 1.2: x = y = 1
     ("tanh((x + y)/2)", ">=", "0.6*(tanh(x) + tanh(y))", {"x": P, "y": P},
      {"x": 1, "y": 1}, lambda x, y: _t((x + y) / 2) - mpmath.mpf("0.6") * (_t(x) + _t(y))),

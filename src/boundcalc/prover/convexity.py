@@ -84,8 +84,9 @@ def _match(tmpl: Node, node: Node, hole: str, bind: dict) -> bool:
         return True
     if type(tmpl) is not type(node):
         return False
-    for f in tmpl.__slots__:
-        u, v = getattr(tmpl, f), getattr(node, f)
+    field: str
+    for field in tmpl.__slots__:
+        u, v = getattr(tmpl, field), getattr(node, field)
         if isinstance(u, tuple) and isinstance(v, tuple):
             if len(u) != len(v):
                 return False
@@ -156,19 +157,23 @@ def substitute_subtree(node: Node, target: Node, by: Node) -> Node:
 
 
 def _hull(xs: list[str], domains: dict[str, Domain]) -> Domain | None:
-    ds = [domains.get(x) for x in xs]
-    if any(d is None for d in ds):
+    """The smallest real interval holding every ``domains[x]`` (ends closed where one of the
+    domains attaining them is closed), or None when a symbol has no domain."""
+    if any(x not in domains for x in xs):
         return None
-    los = [d for d in ds if d.lo is not None]
-    his = [d for d in ds if d.hi is not None]
-    lo = lo_c = hi = hi_c = None
+    ds = [domains[x] for x in xs]
+    lo: Fraction | None = None
+    hi: Fraction | None = None
+    lo_c = hi_c = False
+    los = [d.lo for d in ds if d.lo is not None]
+    his = [d.hi for d in ds if d.hi is not None]
     if len(los) == len(ds):
-        lo = min(d.lo for d in ds)
+        lo = min(los)
         lo_c = any(d.lo == lo and d.lo_closed for d in ds)
     if len(his) == len(ds):
-        hi = max(d.hi for d in ds)
+        hi = max(his)
         hi_c = any(d.hi == hi and d.hi_closed for d in ds)
-    return Domain(False, lo, bool(lo_c), hi, bool(hi_c))
+    return Domain(False, lo, lo_c, hi, hi_c)
 
 
 def _interval_text(d: Domain) -> str:
