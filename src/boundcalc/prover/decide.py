@@ -362,9 +362,9 @@ def _decide(a, rel, b, g, op, domains, extra, deadline, samples, seed, total) ->
     # 2a'. a Jensen instance f(sum w_i x_i) vs sum w_i f(x_i): the sign of f'' on the hull
     if rel in ("<=", ">=") and time.thread_time() < deadline:
         from .convexity import prove_convexity
-        how = prove_convexity(a, rel, b, domains, _real_decider(samples, seed), seconds=min(3.0, 0.35 * total))
-        if how is not None:
-            return Decision("proved", "convexity", f"proved ({how})")
+        jensen = prove_convexity(a, rel, b, domains, _real_decider(samples, seed), seconds=min(3.0, 0.35 * total))
+        if jensen is not None:
+            return Decision(Verdict.PROVED, Layer.CONVEXITY, f"proved ({jensen})")
     if n_int is not None:
         out = _special_layers(a, rel, b, g, op, domains, extra, deadline, samples, seed, total, n_int)
         if out is not None:
