@@ -10,6 +10,11 @@ This layer proves ``g(n) op 0`` (op ``>=`` or ``>``) for every integer ``n`` of 
     first rewritten by splitting powers with a constant base (``2**(x + 1)`` becomes
     ``2*2**x``), so that the step's hypothesis and goal name the same terms; the base case
     ``n0`` is then one of the values checked one by one; or
+  - a **ratio step** (:func:`ratio_step`), for ``g = A - B`` with ``A, B > 0``: if
+    ``A(x + 1)/A(x) >= B(x + 1)/B(x)`` for every real ``x >= n0``, then ``A(k) op B(k)``
+    gives ``A(k + 1) op B(k + 1)``; the ratios are taken in logarithms, with
+    ``factorial(x + c)`` and ``gamma(x + c)`` reduced to ``gamma(x)`` (``gamma(x + 1) =
+    x*gamma(x)``), which then cancels (n! >= 2**(n - 1), n! <= n**n, ...); or
   - a **real relaxation**: ``g(x) op 0`` for every real ``x >= n0``;
 * every integer from the domain's lower end up to ``n0`` is checked one by one, with a
   certified sign (exact rationals, exact radicals, or ball arithmetic away from 0; an
@@ -36,7 +41,8 @@ from ..expr.domains import Domain
 from ..expr.nodes import Node, Rel, Sym, substitute
 from .budget import Timeout, sympy_safe, time_limit
 
-__all__ = ["MAX_EXHAUSTIVE", "MAX_NODES", "STARTS", "IntegerOutcome", "applies", "prove_integers", "shift"]
+__all__ = ["MAX_EXHAUSTIVE", "MAX_NODES", "STARTS", "IntegerOutcome", "applies", "prove_integers", "ratio_step",
+           "shift"]
 
 MAX_EXHAUSTIVE = 2000          # integers checked one by one, at most
 MAX_NODES = 200                # larger goals get no SymPy step (in a thread nothing interrupts it)
@@ -130,6 +136,53 @@ def shift(g: Node, n: str) -> Node | None:
     return substitute(out, {x.name: Sym(n)}) if x.name != n else out
 
 
+def ratio_step(g: Node, n: str) -> Node | None:
+    """For ``g = A - B`` (two terms): ``D = log(A(n + 1)/A(n)) - log(B(n + 1)/B(n))``, or None.
+
+    ``D >= 0`` on the reals ``x >= n0 > 0`` is the ratio step of the module docstring. Both
+    terms go to Gamma form (``factorial(x) = gamma(x + 1)``) and ``expand_func`` reduces
+    every ``gamma(x + c)`` (c an integer) to a rational function times ``gamma(x)``, which
+    becomes a positive symbol ``G`` (``gamma(x) > 0`` for ``x > 0``). The logarithms are
+    expanded by SymPy under the assumptions ``x > 0, G > 0`` alone (no ``force``), so each
+    rule it applies holds; None unless SymPy shows ``A > 0`` and ``B > 0`` under the same
+    assumptions and ``G`` cancels from ``D``. Valid only where ``x > 0``: the caller uses it
+    from ``n0 >= 1``."""
+    import sympy as sp
+    from ..backends.sym import from_sympy
+    from .symbolic import to_sympy_with_domains
+    e, syms = to_sympy_with_domains(g, {}, {n: Domain()})
+    x0 = syms[n]
+    x = sp.Dummy("x", positive=True)
+    G = sp.Dummy("G", positive=True)
+    e = e.subs(x0, x)
+    if not e.is_Add or len(e.args) != 2:
+        return None
+    neg = [t for t in e.args if t.could_extract_minus_sign()]
+    if len(neg) != 1:
+        return None
+    B = -neg[0]
+    A = e - neg[0]
+
+    def gamma_form(t):
+        t = sp.expand_func(t.rewrite(sp.gamma)).subs(sp.gamma(x), G)
+        return t
+
+    def logs(t):
+        return sp.expand(sp.expand_log(sp.log(t)))
+
+    A0, A1, B0, B1 = (gamma_form(t) for t in (A, A.subs(x, x + 1), B, B.subs(x, x + 1)))
+    if not all(t.is_positive is True for t in (A0, A1, B0, B1)):
+        return None
+    d = sp.expand(logs(A1) - logs(A0) - logs(B1) + logs(B0))
+    if d.free_symbols - {x} or d.has(sp.gamma, sp.factorial, sp.loggamma, sp.polygamma):
+        return None
+    try:
+        out = from_sympy(d)
+    except Exception:                     # a form we cannot read back
+        return None
+    return substitute(out, {s: Sym(n) for s in out.symbols()})
+
+
 def prove_integers(g: Node, op: str, n: str, domains: dict[str, Domain], decide_real: RealDecider, *,
                    seconds: float) -> IntegerOutcome | None:
     """Decide ``g(n) op 0`` for every integer ``n`` of ``domains[n]`` (see the module
@@ -146,13 +199,18 @@ def prove_integers(g: Node, op: str, n: str, domains: dict[str, Domain], decide_
             return IntegerOutcome("proved", f"integers: all {hi - lo + 1} values checked, certified")
         return None if r is None else IntegerOutcome("disproved", f"integers: fails at {n} = {r}",
                                                      {n: Fraction(r)})
-    step = None
+    step = ratio = None
     if sympy_safe(g) is None and sum(1 for _ in g.unique_nodes()) <= MAX_NODES:
         try:
             with time_limit(max(0.2, 0.1 * seconds)):
                 step = shift(g, n)
         except Timeout:
             step = None
+        try:
+            with time_limit(max(0.2, 0.1 * seconds)):
+                ratio = ratio_step(g, n)
+        except Timeout:
+            ratio = None
     share = max(0.3, seconds / 8)
     for off in STARTS:
         n0 = lo + off
@@ -164,6 +222,9 @@ def prove_integers(g: Node, op: str, n: str, domains: dict[str, Domain], decide_
         how = None
         if step is not None and decide_real(step, op, {n: real}, [Rel(op, g, _zero())], share) == "proved":
             how, last = f"integers: induction from n\u2080 = {n0}", n0
+        if (how is None and ratio is not None and n0 >= 1 and time.thread_time() < deadline
+                and decide_real(ratio, ">=", {n: real}, [], share) == "proved"):
+            how, last = f"integers: induction from n\u2080 = {n0}, ratio step", n0
         if how is None and time.thread_time() < deadline and decide_real(g, op, {n: real}, [], share) == "proved":
             how, last = f"integers: real relaxation from n\u2080 = {n0}", n0 - 1
         if how is None:
