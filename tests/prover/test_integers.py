@@ -11,7 +11,7 @@ from boundcalc.expr.domains import Domain
 from boundcalc.expr.parser import parse
 from boundcalc.prover.decide import _real_decider
 from boundcalc.backends.mp import evaluate
-from boundcalc.prover.integers import prove_integers, ratio_step, shift
+from boundcalc.prover.integers import opaque_step, prove_integers, ratio_step, shift
 
 Z1 = Domain(integer=True, lo=Fraction(1), lo_closed=True)
 
@@ -92,13 +92,15 @@ def test_ratio_step_refuses_what_it_cannot_justify():
     assert ratio_step(parse("factorial(n) - 2**n - n"), "n") is None
 
 
-def test_factorial_relations_by_the_ratio_step():
+def test_factorial_relations_by_induction():
+    # the first two by the opaque step (n! as F > 0), the third needs the ratio step
     for g in ("factorial(n) - 2**(n-1)",       # 1! = 2^0; (n+1) >= 2 for n >= 1
               "n**n - factorial(n)",            # 1 = 1; (n+1)^(n+1)/n^n = (n+1)(1+1/n)^n >= n + 1
               "factorial(n) - (n/E)**n"):       # 1 >= 1/e; n + 1 >= (n+1)(1+1/n)^n/e as (1+1/n)^n <= e
         r = _ints(g, Z1)
         assert r is not None and r.status == "proved", (g, r)
         assert r.how.startswith("integers: induction from n\u2080 = 1"), r.how
+    assert "ratio step" in r.how, r.how
 
 
 def test_factorial_near_misses_fail_where_the_hand_says():
@@ -125,3 +127,38 @@ def test_stirling_bounds_stay_unknown_not_wrong():
     for g in ("factorial(n) - sqrt(2*pi*n)*(n/E)**n", "E*sqrt(n)*(n/E)**n - factorial(n)"):
         r = _ints(g, Z1)
         assert r is None or r.status == "proved", (g, r)
+
+
+# ---- the inductive step with n! as an opaque positive symbol (issue 22, h17)
+
+def test_opaque_step_states_the_step_on_the_integers():
+    # at an integer k with F = (k + c)!, the hypothesis is g(k) and the goal g(k + 1),
+    # compared with mpmath's factorial / gamma at 50 digits
+    cases = [("factorial(n) - 2**n - n", lambda k: mpmath.factorial(k) - 2 ** k - k, lambda k: mpmath.factorial(k), 0),
+             ("gamma(n + 1) - n**2", lambda k: mpmath.gamma(k + 1) - k ** 2, lambda k: mpmath.gamma(k + 1), 0),
+             ("factorial(n - 1) - 2**(n - 2)", lambda k: mpmath.factorial(k - 1) - mpmath.mpf(2) ** (k - 2),
+              lambda k: mpmath.factorial(k - 1), 1)]
+    for g, f, fact, n_min in cases:
+        hyp, goal, doms, low = opaque_step(parse(g), "n")
+        assert low == n_min, (g, low)
+        (name,) = doms
+        assert doms[name].lo == 0 and not doms[name].lo_closed
+        for k in (3, 7):
+            env = {"n": Fraction(k), name: Fraction(int(fact(mpmath.mpf(k))))}
+            with mpmath.workdps(50):
+                assert abs(evaluate(hyp, env, digits=40) - f(mpmath.mpf(k))) < mpmath.mpf(10) ** -30, (g, k)
+                assert abs(evaluate(goal, env, digits=40) - f(mpmath.mpf(k + 1))) < mpmath.mpf(10) ** -30, (g, k)
+    # another argument (2n): no opaque step
+    assert opaque_step(parse("factorial(2*n) - 4**n"), "n") is None
+
+
+def test_opaque_step_proves_and_the_base_decides():
+    Z4 = Domain(integer=True, lo=Fraction(4), lo_closed=True)
+    # n! >= 2^n + n from n = 4 (24 >= 20); step (n+1) F >= (n+1)(2^n + n) >= 2^(n+1) + n + 1
+    r = _ints("factorial(n) - 2**n - n", Z4)
+    assert r is not None and r.status == "proved" and "induction from n\u2080 = 4" in r.how, r
+    # on n >= 1 it fails at n = 1, 2, 3 (1 - 3, 2 - 6, 6 - 11): the first is reported
+    r = _ints("factorial(n) - 2**n - n", Z1)
+    assert r is not None and r.status == "disproved" and r.point == {"n": Fraction(1)}, r
+    with mpmath.workdps(50):
+        assert [mpmath.factorial(k) - 2 ** k - k for k in (1, 2, 3, 4)] == [-2, -4, -5, 4]

@@ -41,8 +41,8 @@ from ..expr.domains import Domain
 from ..expr.nodes import Node, Rel, Sym, substitute
 from .budget import Timeout, sympy_safe, time_limit
 
-__all__ = ["MAX_EXHAUSTIVE", "MAX_NODES", "STARTS", "IntegerOutcome", "applies", "prove_integers", "ratio_step",
-           "shift"]
+__all__ = ["MAX_EXHAUSTIVE", "MAX_NODES", "STARTS", "IntegerOutcome", "applies", "opaque_step", "prove_integers",
+           "ratio_step", "shift"]
 
 MAX_EXHAUSTIVE = 2000          # integers checked one by one, at most
 MAX_NODES = 200                # larger goals get no SymPy step (in a thread nothing interrupts it)
@@ -126,14 +126,71 @@ def shift(g: Node, n: str) -> Node | None:
     from .symbolic import to_sympy_with_domains
     e, syms = to_sympy_with_domains(g, {}, {n: Domain()})        # any real: no sign assumed
     x = syms[n]
-    e1 = e.subs(x, x + 1)
-    e1 = e1.replace(lambda t: t.is_Pow and not t.base.free_symbols and t.base.is_positive and t.exp.has(x),
-                    lambda t: sp.expand_power_exp(t.func(t.base, sp.expand(t.exp))))
+    return _back(_split_powers(e.subs(x, x + 1), x), x, n)
+
+
+def _split_powers(e, x):
+    """``b**(e + c)`` as ``b**c * b**e`` for constant bases b > 0 (an identity)."""
+    import sympy as sp
+    return e.replace(lambda t: t.is_Pow and not t.base.free_symbols and t.base.is_positive and t.exp.has(x),
+                     lambda t: sp.expand_power_exp(t.func(t.base, sp.expand(t.exp))))
+
+
+def _back(e, x, n: str) -> Node | None:
+    from ..backends.sym import from_sympy
     try:
-        out = from_sympy(e1)
+        out = from_sympy(e)
     except Exception:                     # a form we cannot read back
         return None
     return substitute(out, {x.name: Sym(n)}) if x.name != n else out
+
+
+def opaque_step(g: Node, n: str) -> tuple[Node, Node, dict[str, Domain], int] | None:
+    """The inductive step with each ``factorial(n + c)`` / ``gamma(n + c)`` (c an integer) of
+    ``g`` as an opaque positive symbol: ``(hypothesis, goal, domains of the new symbols,
+    smallest n0)``, or None.
+
+    ``g(n + 1)`` is rewritten with ``factorial(n + c + 1) = (n + c + 1)*factorial(n + c)`` and
+    ``gamma(n + c + 1) = (n + c)*gamma(n + c)``, powers with a constant base split in both
+    (``2**(n - 1)`` as ``2**n/2``); then each factorial/gamma term becomes a symbol ``F > 0``
+    in hypothesis and goal alike. The step proved for every real ``x >= n0`` and every
+    ``F > 0`` holds in particular at ``x = k``, ``F = (k + c)!``, which is the step on the
+    integers provided ``k + c >= 0`` for a factorial (``k + c >= 1`` for gamma): the
+    returned smallest n0 makes both the identities and ``F > 0`` hold there. None when a
+    factorial/gamma has another argument or survives the rewrite."""
+    import sympy as sp
+    from .symbolic import to_sympy_with_domains
+    e, syms = to_sympy_with_domains(g, {}, {n: Domain()})
+    x = syms[n]
+    atoms = e.atoms(sp.factorial, sp.gamma)
+    if not atoms:
+        return None
+    shifted, names, doms, n_min = {}, {}, {}, None
+    for i, a in enumerate(sorted(atoms, key=sp.default_sort_key)):
+        c = sp.expand(a.args[0] - x)
+        if not c.is_Integer:
+            return None
+        c = int(c)
+        if isinstance(a, sp.factorial):
+            shifted[sp.factorial(x + c + 1)] = (x + c + 1) * a
+            low = -c
+        else:
+            shifted[sp.gamma(x + c + 1)] = (x + c) * a
+            low = 1 - c
+        n_min = low if n_min is None else max(n_min, low)
+        name = f"{n}_F{i}"
+        while name in syms:
+            name += "_"
+        names[a] = sp.Symbol(name, positive=True)
+        doms[name] = Domain(lo=Fraction(0))
+    e1 = e.subs(x, x + 1).xreplace(shifted)
+    hyp, goal = (_split_powers(t, x).xreplace(names) for t in (e, e1))
+    if hyp.has(sp.factorial, sp.gamma) or goal.has(sp.factorial, sp.gamma):
+        return None
+    h, s = _back(hyp, x, n), _back(goal, x, n)
+    if h is None or s is None:
+        return None
+    return h, s, doms, n_min
 
 
 def ratio_step(g: Node, n: str) -> Node | None:
@@ -199,13 +256,15 @@ def prove_integers(g: Node, op: str, n: str, domains: dict[str, Domain], decide_
             return IntegerOutcome("proved", f"integers: all {hi - lo + 1} values checked, certified")
         return None if r is None else IntegerOutcome("disproved", f"integers: fails at {n} = {r}",
                                                      {n: Fraction(r)})
-    step = ratio = None
+    step = ratio = opaque = None
     if sympy_safe(g) is None and sum(1 for _ in g.unique_nodes()) <= MAX_NODES:
         try:
             with time_limit(max(0.2, 0.1 * seconds)):
-                step = shift(g, n)
+                opaque = opaque_step(g, n)
+                if opaque is None:
+                    step = shift(g, n)
         except Timeout:
-            step = None
+            step = opaque = None
         try:
             with time_limit(max(0.2, 0.1 * seconds)):
                 ratio = ratio_step(g, n)
@@ -221,6 +280,10 @@ def prove_integers(g: Node, op: str, n: str, domains: dict[str, Domain], decide_
         real = Domain(False, Fraction(n0), True, None if hi is None else Fraction(hi), hi is not None)
         how = None
         if step is not None and decide_real(step, op, {n: real}, [Rel(op, g, _zero())], share) == "proved":
+            how, last = f"integers: induction from n\u2080 = {n0}", n0
+        if (how is None and opaque is not None and n0 >= opaque[3] and time.thread_time() < deadline
+                and decide_real(opaque[1], op, {n: real, **opaque[2]}, [Rel(op, opaque[0], _zero())],
+                                share) == "proved"):
             how, last = f"integers: induction from n\u2080 = {n0}", n0
         if (how is None and ratio is not None and n0 >= 1 and time.thread_time() < deadline
                 and decide_real(ratio, ">=", {n: real}, [], share) == "proved"):
