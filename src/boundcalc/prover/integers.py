@@ -9,7 +9,10 @@ This layer proves ``g(n) op 0`` (op ``>=`` or ``>``) for every integer ``n`` of 
     decided by the real layers below with ``g(x) op 0`` as an assumption; ``g(x + 1)`` is
     first rewritten by splitting powers with a constant base (``2**(x + 1)`` becomes
     ``2*2**x``), so that the step's hypothesis and goal name the same terms; the base case
-    ``n0`` is then one of the values checked one by one; or
+    ``n0`` is then one of the values checked one by one; where ``g`` names
+    ``factorial(x + c)`` or ``gamma(x + c)`` (c an integer), the step is stated with each of
+    them as an opaque symbol ``F > 0`` (:func:`opaque_step`: ``factorial(x + c + 1)`` becomes
+    ``(x + c + 1)*F``), only from an ``n0`` where that identity and ``F > 0`` hold; or
   - a **ratio step** (:func:`ratio_step`), for ``g = A - B`` with ``A, B > 0``: if
     ``A(x + 1)/A(x) >= B(x + 1)/B(x)`` for every real ``x >= n0``, then ``A(k) op B(k)``
     gives ``A(k + 1) op B(k + 1)``; the ratios are taken in logarithms, with
