@@ -124,8 +124,6 @@ def _check_range(g: Node, op: str, n: str, lo: int, hi: int, deadline: float):
 def shift(g: Node, n: str) -> Node | None:
     """g with n replaced by n + 1, powers with a constant base split (``b**(e + c)`` as
     ``b**c * b**e``), so that g(n + 1) names the terms of g(n); None if SymPy cannot."""
-    import sympy as sp
-    from ..backends.sym import from_sympy
     from .symbolic import to_sympy_with_domains
     e, syms = to_sympy_with_domains(g, {}, {n: Domain()})        # any real: no sign assumed
     x = syms[n]
