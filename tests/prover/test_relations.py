@@ -169,14 +169,17 @@ UNKNOWN = "unknown"
 NODE_CASES = [
     ("factorial(n)", ">=", "1", [], True, TRUE, "n! is a product of integers >= 1"),
     ("factorial(n)", ">=", "n", [], True, TRUE, "n! = n (n-1)! and (n-1)! >= 1"),
-    ("factorial(n)", ">=", "2**(n-1)", [], True, UNKNOWN,
+    ("factorial(n)", ">=", "2**(n-1)", [], True, TRUE,
      "induction: 1! = 2^0, and n! = n (n-1)! >= 2 * 2^(n-2) for n >= 2 (integers only: needs induction)"),
     ("factorial(n)", ">=", "2**n", [], False, FALSE, "n = 1: 1 < 2"),
     ("factorial(n)", ">=", "2**(n-1) + 1", [], False, FALSE, "near miss: n = 1: 1 < 2"),
     ("factorial(n + 1)", "==", "(n + 1)*factorial(n)", [], True, TRUE, "definition of the factorial"),
     ("factorial(n + 1)", "==", "n*factorial(n)", [], False, FALSE, "n = 1: 2 != 1"),
-    ("factorial(n)", "<=", "n**n", [], True, UNKNOWN, "each of the n factors is <= n"),
+    ("factorial(n)", "<=", "n**n", [], True, TRUE, "each of the n factors is <= n"),
     ("factorial(n)", "<", "n**n", [], False, FALSE, "near miss: n = 1: 1 = 1"),
+    ("factorial(n)", ">=", "3**(n-1)", [], False, FALSE, "near miss: n = 2: 2 < 3"),
+    ("factorial(n)", ">=", "(n/E)**n", [], True, TRUE, "e^n = sum n^k/k! >= n^n/n!"),
+    ("factorial(n)", ">=", "2.75*(n/E)**n", [], False, FALSE, "near miss: n = 1: 1 < 2.75/e = 1.0117"),
     ("factorial(n)", ">=", "sqrt(2*pi*n)*(n/E)**n", [], True, UNKNOWN,
      "Stirling with Robbins' remainder: n! = sqrt(2 pi n)(n/e)^n e^(r_n), r_n > 1/(12n+1) > 0"),
     ("factorial(n)", "<=", "E*sqrt(n)*(n/E)**n", [], True, UNKNOWN,
@@ -238,7 +241,7 @@ def test_node_relation_counts():
     proved = sum(c[5] == TRUE for c in NODE_CASES)
     disproved = sum(c[5] == FALSE for c in NODE_CASES)
     unknown = sum(c[5] == UNKNOWN for c in NODE_CASES)
-    assert (len(NODE_CASES), proved, disproved, unknown) == (26, 9, 11, 6)
+    assert (len(NODE_CASES), proved, disproved, unknown) == (29, 12, 13, 4)
     assert all(c[4] for c in NODE_CASES if c[5] == UNKNOWN)      # every unknown is a true relation
 
 

@@ -9,7 +9,15 @@ This layer proves ``g(n) op 0`` (op ``>=`` or ``>``) for every integer ``n`` of 
     decided by the real layers below with ``g(x) op 0`` as an assumption; ``g(x + 1)`` is
     first rewritten by splitting powers with a constant base (``2**(x + 1)`` becomes
     ``2*2**x``), so that the step's hypothesis and goal name the same terms; the base case
-    ``n0`` is then one of the values checked one by one; or
+    ``n0`` is then one of the values checked one by one; where ``g`` names
+    ``factorial(x + c)`` or ``gamma(x + c)`` (c an integer), the step is stated with each of
+    them as an opaque symbol ``F > 0`` (:func:`opaque_step`: ``factorial(x + c + 1)`` becomes
+    ``(x + c + 1)*F``), only from an ``n0`` where that identity and ``F > 0`` hold; or
+  - a **ratio step** (:func:`ratio_step`), for ``g = A - B`` with ``A, B > 0``: if
+    ``A(x + 1)/A(x) >= B(x + 1)/B(x)`` for every real ``x >= n0``, then ``A(k) op B(k)``
+    gives ``A(k + 1) op B(k + 1)``; the ratios are taken in logarithms, with
+    ``factorial(x + c)`` and ``gamma(x + c)`` reduced to ``gamma(x)`` (``gamma(x + 1) =
+    x*gamma(x)``), which then cancels (n! >= 2**(n - 1), n! <= n**n, ...); or
   - a **real relaxation**: ``g(x) op 0`` for every real ``x >= n0``;
 * every integer from the domain's lower end up to ``n0`` is checked one by one, with a
   certified sign (exact rationals, exact radicals, or ball arithmetic away from 0; an
@@ -36,7 +44,8 @@ from ..expr.domains import Domain
 from ..expr.nodes import Node, Rel, Sym, substitute
 from .budget import Timeout, sympy_safe, time_limit
 
-__all__ = ["MAX_EXHAUSTIVE", "MAX_NODES", "STARTS", "IntegerOutcome", "applies", "prove_integers", "shift"]
+__all__ = ["MAX_EXHAUSTIVE", "MAX_NODES", "STARTS", "IntegerOutcome", "applies", "opaque_step", "prove_integers",
+           "ratio_step", "shift"]
 
 MAX_EXHAUSTIVE = 2000          # integers checked one by one, at most
 MAX_NODES = 200                # larger goals get no SymPy step (in a thread nothing interrupts it)
@@ -115,19 +124,121 @@ def _check_range(g: Node, op: str, n: str, lo: int, hi: int, deadline: float):
 def shift(g: Node, n: str) -> Node | None:
     """g with n replaced by n + 1, powers with a constant base split (``b**(e + c)`` as
     ``b**c * b**e``), so that g(n + 1) names the terms of g(n); None if SymPy cannot."""
-    import sympy as sp
-    from ..backends.sym import from_sympy
     from .symbolic import to_sympy_with_domains
     e, syms = to_sympy_with_domains(g, {}, {n: Domain()})        # any real: no sign assumed
     x = syms[n]
-    e1 = e.subs(x, x + 1)
-    e1 = e1.replace(lambda t: t.is_Pow and not t.base.free_symbols and t.base.is_positive and t.exp.has(x),
-                    lambda t: sp.expand_power_exp(t.func(t.base, sp.expand(t.exp))))
+    return _back(_split_powers(e.subs(x, x + 1), x), x, n)
+
+
+def _split_powers(e, x):
+    """``b**(e + c)`` as ``b**c * b**e`` for constant bases b > 0 (an identity)."""
+    import sympy as sp
+    return e.replace(lambda t: t.is_Pow and not t.base.free_symbols and t.base.is_positive and t.exp.has(x),
+                     lambda t: sp.expand_power_exp(t.func(t.base, sp.expand(t.exp))))
+
+
+def _back(e, x, n: str) -> Node | None:
+    from ..backends.sym import from_sympy
     try:
-        out = from_sympy(e1)
+        out = from_sympy(e)
     except Exception:                     # a form we cannot read back
         return None
     return substitute(out, {x.name: Sym(n)}) if x.name != n else out
+
+
+def opaque_step(g: Node, n: str) -> tuple[Node, Node, dict[str, Domain], int] | None:
+    """The inductive step with each ``factorial(n + c)`` / ``gamma(n + c)`` (c an integer) of
+    ``g`` as an opaque positive symbol: ``(hypothesis, goal, domains of the new symbols,
+    smallest n0)``, or None.
+
+    ``g(n + 1)`` is rewritten with ``factorial(n + c + 1) = (n + c + 1)*factorial(n + c)`` and
+    ``gamma(n + c + 1) = (n + c)*gamma(n + c)``, powers with a constant base split in both
+    (``2**(n - 1)`` as ``2**n/2``); then each factorial/gamma term becomes a symbol ``F > 0``
+    in hypothesis and goal alike. The step proved for every real ``x >= n0`` and every
+    ``F > 0`` holds in particular at ``x = k``, ``F = (k + c)!``, which is the step on the
+    integers provided ``k + c >= 0`` for a factorial (``k + c >= 1`` for gamma): the
+    returned smallest n0 makes both the identities and ``F > 0`` hold there. None when a
+    factorial/gamma has another argument or survives the rewrite."""
+    import sympy as sp
+    from .symbolic import to_sympy_with_domains
+    e, syms = to_sympy_with_domains(g, {}, {n: Domain()})
+    x = syms[n]
+    atoms = e.atoms(sp.factorial, sp.gamma)
+    if not atoms:
+        return None
+    shifted, names, doms, n_min = {}, {}, {}, None
+    for i, a in enumerate(sorted(atoms, key=sp.default_sort_key)):
+        c = sp.expand(a.args[0] - x)
+        if not c.is_Integer:
+            return None
+        c = int(c)
+        if isinstance(a, sp.factorial):
+            shifted[sp.factorial(x + c + 1)] = (x + c + 1) * a
+            low = -c
+        else:
+            shifted[sp.gamma(x + c + 1)] = (x + c) * a
+            low = 1 - c
+        n_min = low if n_min is None else max(n_min, low)
+        name = f"{n}_F{i}"
+        while name in syms:
+            name += "_"
+        names[a] = sp.Symbol(name, positive=True)
+        doms[name] = Domain(lo=Fraction(0))
+    e1 = e.subs(x, x + 1).xreplace(shifted)
+    hyp, goal = (_split_powers(t, x).xreplace(names) for t in (e, e1))
+    if hyp.has(sp.factorial, sp.gamma) or goal.has(sp.factorial, sp.gamma):
+        return None
+    h, s = _back(hyp, x, n), _back(goal, x, n)
+    if h is None or s is None:
+        return None
+    return h, s, doms, n_min
+
+
+def ratio_step(g: Node, n: str) -> Node | None:
+    """For ``g = A - B`` (two terms): ``D = log(A(n + 1)/A(n)) - log(B(n + 1)/B(n))``, or None.
+
+    ``D >= 0`` on the reals ``x >= n0 > 0`` is the ratio step of the module docstring. Both
+    terms go to Gamma form (``factorial(x) = gamma(x + 1)``) and ``expand_func`` reduces
+    every ``gamma(x + c)`` (c an integer) to a rational function times ``gamma(x)``, which
+    becomes a positive symbol ``G`` (``gamma(x) > 0`` for ``x > 0``). The logarithms are
+    expanded by SymPy under the assumptions ``x > 0, G > 0`` alone (no ``force``), so each
+    rule it applies holds; None unless SymPy shows ``A > 0`` and ``B > 0`` under the same
+    assumptions and ``G`` cancels from ``D``. Valid only where ``x > 0``: the caller uses it
+    from ``n0 >= 1``."""
+    import sympy as sp
+    from ..backends.sym import from_sympy
+    from .symbolic import to_sympy_with_domains
+    e, syms = to_sympy_with_domains(g, {}, {n: Domain()})
+    x0 = syms[n]
+    x = sp.Dummy("x", positive=True)
+    G = sp.Dummy("G", positive=True)
+    e = e.subs(x0, x)
+    if not e.is_Add or len(e.args) != 2:
+        return None
+    neg = [t for t in e.args if t.could_extract_minus_sign()]
+    if len(neg) != 1:
+        return None
+    B = -neg[0]
+    A = e - neg[0]
+
+    def gamma_form(t):
+        t = sp.expand_func(t.rewrite(sp.gamma)).subs(sp.gamma(x), G)
+        return t
+
+    def logs(t):
+        return sp.expand(sp.expand_log(sp.log(t)))
+
+    A0, A1, B0, B1 = (gamma_form(t) for t in (A, A.subs(x, x + 1), B, B.subs(x, x + 1)))
+    if not all(t.is_positive is True for t in (A0, A1, B0, B1)):
+        return None
+    d = sp.expand(logs(A1) - logs(A0) - logs(B1) + logs(B0))
+    if d.free_symbols - {x} or d.has(sp.gamma, sp.factorial, sp.loggamma, sp.polygamma):
+        return None
+    try:
+        out = from_sympy(d)
+    except Exception:                     # a form we cannot read back
+        return None
+    return substitute(out, {s: Sym(n) for s in out.symbols()})
 
 
 def prove_integers(g: Node, op: str, n: str, domains: dict[str, Domain], decide_real: RealDecider, *,
@@ -146,13 +257,20 @@ def prove_integers(g: Node, op: str, n: str, domains: dict[str, Domain], decide_
             return IntegerOutcome("proved", f"integers: all {hi - lo + 1} values checked, certified")
         return None if r is None else IntegerOutcome("disproved", f"integers: fails at {n} = {r}",
                                                      {n: Fraction(r)})
-    step = None
+    step = ratio = opaque = None
     if sympy_safe(g) is None and sum(1 for _ in g.unique_nodes()) <= MAX_NODES:
         try:
             with time_limit(max(0.2, 0.1 * seconds)):
-                step = shift(g, n)
+                opaque = opaque_step(g, n)
+                if opaque is None:
+                    step = shift(g, n)
         except Timeout:
-            step = None
+            step = opaque = None
+        try:
+            with time_limit(max(0.2, 0.1 * seconds)):
+                ratio = ratio_step(g, n)
+        except Timeout:
+            ratio = None
     share = max(0.3, seconds / 8)
     for off in STARTS:
         n0 = lo + off
@@ -164,6 +282,13 @@ def prove_integers(g: Node, op: str, n: str, domains: dict[str, Domain], decide_
         how = None
         if step is not None and decide_real(step, op, {n: real}, [Rel(op, g, _zero())], share) == "proved":
             how, last = f"integers: induction from n\u2080 = {n0}", n0
+        if (how is None and opaque is not None and n0 >= opaque[3] and time.thread_time() < deadline
+                and decide_real(opaque[1], op, {n: real, **opaque[2]}, [Rel(op, opaque[0], _zero())],
+                                share) == "proved"):
+            how, last = f"integers: induction from n\u2080 = {n0}", n0
+        if (how is None and ratio is not None and n0 >= 1 and time.thread_time() < deadline
+                and decide_real(ratio, ">=", {n: real}, [], share) == "proved"):
+            how, last = f"integers: induction from n\u2080 = {n0}, ratio step", n0
         if how is None and time.thread_time() < deadline and decide_real(g, op, {n: real}, [], share) == "proved":
             how, last = f"integers: real relaxation from n\u2080 = {n0}", n0 - 1
         if how is None:
