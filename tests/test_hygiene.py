@@ -250,3 +250,15 @@ def test_the_mirror_check_can_fail():
     assert "boundcalc.mpctx" in missing
     assert "boundcalc.verdicts" not in missing and "boundcalc.backends.arb" not in missing
     assert "boundcalc.engine.deora2023.kernels" not in missing
+
+
+def test_no_test_module_sets_mpmath_precision_at_import():
+    """A module-level ``mpmath.mp.dps = 50`` runs at collection and changes the precision of
+    every test collected after it (values built at import, e.g. tests/reports/test_table.py's
+    HUGE, then differ by the order of collection); use ``mpmath.workdps`` in a fixture."""
+    bad = []
+    for f in sorted((ROOT / "tests").rglob("*.py")):
+        for k, line in enumerate(f.read_text(encoding="utf-8").splitlines(), 1):
+            if re.match(r"(mpmath\.)?mp\.(dps|prec)\s*=", line):
+                bad.append(f"{f.relative_to(ROOT)}:{k}: {line.strip()}")
+    assert not bad, "\n".join(bad)

@@ -17,7 +17,13 @@ from boundcalc.errors import ExpressionError
 from boundcalc.expr.indexed import Vector
 from boundcalc.expr.parser import parse
 
-mpmath.mp.dps = 50
+
+@pytest.fixture(autouse=True)
+def _fifty_digits():
+    """50 digits for this module's tests, in a local precision (a module-level setting would
+    change every other module's precision from collection on)."""
+    with mpmath.workdps(50):
+        yield
 
 # (expression, env, independent value: a function of mpmath at 50 digits)
 CASES = [

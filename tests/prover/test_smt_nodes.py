@@ -12,7 +12,13 @@ from boundcalc.prover.facts import MP_KIT
 from boundcalc.prover.smt import (BINOMIAL_INTEGER_FACTS, FACTORIAL_INTEGER_FACTS, GAMMA_FACTS, _integer_valued,
                                   decide_smt)
 
-mpmath.mp.dps = 50
+
+@pytest.fixture(autouse=True)
+def _fifty_digits():
+    """50 digits for this module's tests, in a local precision (a module-level setting would
+    change every other module's precision from collection on)."""
+    with mpmath.workdps(50):
+        yield
 
 
 def _reals():

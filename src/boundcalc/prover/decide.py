@@ -264,7 +264,8 @@ def _congruent_bodies(a: Node, b: Node, domains: dict[str, Domain]) -> list | No
             continue
         if type(x) is not type(y) or isinstance(x, (Sym, Num, Indexed)):
             return None
-        for f in x.__slots__:
+        slots: tuple[str, ...] = x.__slots__
+        for f in slots:
             u, v = getattr(x, f), getattr(y, f)
             if isinstance(u, tuple) and isinstance(v, tuple) and len(u) == len(v):
                 stack.extend(zip(u, v))

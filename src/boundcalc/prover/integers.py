@@ -189,7 +189,7 @@ def opaque_step(g: Node, n: str) -> tuple[Node, Node, dict[str, Domain], int] | 
     if hyp.has(sp.factorial, sp.gamma) or goal.has(sp.factorial, sp.gamma):
         return None
     h, s = _back(hyp, x, n), _back(goal, x, n)
-    if h is None or s is None:
+    if h is None or s is None or n_min is None:      # n_min is set: there is an atom
         return None
     return h, s, doms, n_min
 
