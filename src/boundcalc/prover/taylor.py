@@ -37,6 +37,7 @@ __all__ = ["closes_near", "derivatives", "lower_taylor2", "touching_point"]
 MAX_VARS = 4                 # Hessians beyond this many variables are not built (size budget)
 TOUCH_DENOMINATOR = 1000     # candidate touching points: rationals with denominators up to this
 EXACT_SECONDS = 0.3          # CPU budget of SymPy's exact check of one candidate point
+SIMPLIFY_OPS = 30            # the largest value (count_ops) that check simplifies
 
 
 def derivatives(g: Node, names, seconds: float = 1.0):
@@ -195,7 +196,16 @@ def _exact_touch(g, d1, x0, domains) -> bool:
         sub = {syms[n]: sp.Rational(v.numerator, v.denominator) for n, v in x0.items()}
         with time_limit(EXACT_SECONDS):
             for node in [g] + [d1[n] for n in sorted(x0)]:
-                val = sp.simplify(to_sympy(node, dict(syms)).subs(sub))
+                val = to_sympy(node, dict(syms)).subs(sub)
+                if val.is_Number or val.is_zero is not None:
+                    if not val.is_zero:
+                        return False
+                    continue
+                # simplify only small values: the CPU limit above is not usable everywhere
+                # (another timer running, a thread), and simplify can run for minutes
+                if sp.count_ops(val) > SIMPLIFY_OPS:
+                    return False
+                val = sp.simplify(val)
                 if not (val.is_Number and val == 0):
                     return False
         return True
