@@ -200,7 +200,7 @@ def table_document(tex: str, twocolumn: bool) -> str:
 # Known open (issue 19): with full notes deora2023's and arda2026's tables are taller than a
 # page even in two columns (--long is the way there). Strict: the mark fails the moment a
 # case starts passing.
-_TALL = pytest.mark.xfail(strict=True, reason="full notes are taller than a page: --long (issue 19, open)")
+_TALL = pytest.mark.xfail(strict=True, reason="full notes are taller than a page: use --long (a known limit, said in the README)")
 
 
 _TABLE_CASES = [pytest.param(p, two, id=f"{p}-{'twocolumn' if two else 'article'}",
