@@ -146,23 +146,17 @@ def fmt_full(x) -> str | int | None:
 
 
 def fmt_latex_num(x, digits: int = 3) -> str:
-    """``\\num{1.83e19}`` (siunitx), ``\\num{64}`` for small ints, ``{--}`` for None."""
+    """``\\num{1.83e19}`` (siunitx), ``\\num{64}`` for small ints, ``{--}`` for None: the
+    number of :func:`fmt_human` (one style), with NaN and the infinities set as text/math."""
     x = as_number(x)
     if x is None:
         return "{--}"
-    if isinstance(x, int) and abs(x) < 10 ** 6:
-        return f"\\num{{{x}}}"
-    x = mpmath.mpf(x)
-    if mpmath.isnan(x):
-        return "n/a"
-    if mpmath.isinf(x):
-        return "$\\infty$" if x > 0 else "$-\\infty$"
-    if x == 0:
-        return "\\num{0}"
-    sign, mant, e = _sci(x, digits)
-    if -3 <= e < 4:
-        return "\\num{" + fmt_human(x, digits) + "}"
-    return f"\\num{{{sign}{mant}e{e}}}"
+    if not isinstance(x, int):
+        if mpmath.isnan(x):
+            return "n/a"
+        if mpmath.isinf(x):
+            return "$\\infty$" if x > 0 else "$-\\infty$"
+    return "\\num{" + fmt_human(x, digits) + "}"
 
 
 def exact_str(x, digits: int | None = None) -> str | None:
