@@ -388,6 +388,49 @@ def _decide(a, rel, b, g, op, domains, extra, deadline, samples, seed, total) ->
         out = _special_layers(a, rel, b, g, op, domains, extra, deadline, samples, seed, total, None)
         if out is not None:
             return out
+    # --- rewrites (prover/rewrite.py) ---
+    # a goal with a root or a quotient, rewritten into equivalent goals (both sides squared,
+    # factors of proved sign dropped), each decided by a recursive decision on a fixed share;
+    # a rewritten goal is rewritten again only up to rewrite.MAX_DEPTH. A disproof counts only
+    # once its point is certified on the original relation.
+    from . import rewrite as RW
+    if (RW.depth() < RW.MAX_DEPTH and why is None and time.thread_time() < deadline
+            and RW.worth_trying(a, b)):
+        sign_calls = [0]
+
+        def _rw_sign(n: Node) -> str | None:
+            return _sympy_sign(n, domains) or RW.smt_sign(n, domains, extra, sign_calls)
+        try:
+            with time_limit(max(0.2, min(1.0, 0.1 * total))):
+                rws = RW.equivalents(a, rel, b, domains, extra, _rw_sign)
+        except _Timeout:
+            rws = []
+            budget_hit.append("rewrites")
+        for rw in rws:
+            if time.thread_time() > deadline:
+                budget_hit.append("rewrites")
+                break
+            try:
+                with RW.nested():
+                    sub_d = decide_relation(rw.goal, rw.op, Num(Fraction(0)), dict(domains), extra,
+                                            seconds=min(1.0, 0.1 * total), samples=samples, seed=seed)
+            except BoundcalcError:
+                continue
+            if sub_d.verdict is Verdict.PROVED:
+                inner = sub_d.text[len("proved ("):-1] if sub_d.text.startswith("proved (") else sub_d.text
+                head, _, how = inner.partition(", ")
+                return Decision(Verdict.PROVED, sub_d.layer, f"proved ({head}, {rw.label}{'; ' + how if how else ''})",
+                                detail="decided on the equivalent goal " + str(rw.goal) + f" {rw.op} 0"
+                                + ("; " + sub_d.detail if sub_d.detail else ""))
+            if sub_d.verdict is Verdict.DISPROVED and sub_d.counterexample:
+                env = RW.fill_point(sub_d.counterexample, domains)
+                ce = search.certify_point(a, rel, b, g, op, domains, extra, env) if env is not None else None
+                if ce is not None:
+                    return _verdict("disproved", "counterexample", "certified, found " + rw.label,
+                                    counterexample=ce)
+            if sub_d.layer is Layer.BUDGET:
+                budget_hit.append("rewrites")
+    # --- end of rewrites ---
     # 3. SMT again with the time left: the generalized goal, the goal, the rewritten goals
     runs += [("after taking logarithms of both sides, ", c, extra, domains) for c in candidates[1:]]
     for pre, cand, ex, doms in runs:
