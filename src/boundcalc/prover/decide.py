@@ -37,7 +37,12 @@ falls through to the next layer and, at the end, to ``unknown (budget)`` — nev
 Order: the cheap pre-pass (:mod:`.prepass`) reads the goal; a quick certified search;
 quick SMT passes (on the goal with fractional powers of single symbols substituted away,
 the generalized goal, the goal); the convexity layer for a Jensen instance; the integer layer for a relation in one integer symbol;
-the exact layer; the identity layer for an equality with special functions; SMT again;
+the exact layer; the identity layer for an equality with special functions; the rewrite
+layer (:mod:`.rewrite`) for a goal with a root or a quotient: equivalent goals (both sides
+squared where both are proved >= 0, factors of proved strict sign dropped), each decided by a
+recursive decision on a fixed share, at most two rewrites deep, its proof reported as the
+sub-layer's ("proved (SMT, after squaring both sides (both >= 0), ...)") and its counterexample
+only once certified on the original relation; SMT again;
 SMT with exp/log/tanh/atan/erf bracketed by the certified bounds of :mod:`.fbounds`, their
 degree raised 3, 5, ..., 13 until proved (a "sat" of that relaxation is never a disproof);
 interval branch-and-bound with Taylor models (:mod:`.taylor`); a deeper search.

@@ -200,7 +200,9 @@ def _factored(g: Node, op: str, domains, sign: Sign) -> tuple[Node, str, list[st
     num, den = sp.fraction(sp.together(expr))
     factors = [(f, 1) for f in sp.Mul.make_args(sp.factor_terms(num))]
     factors += [(f, -1) for f in sp.Mul.make_args(sp.factor_terms(den))]
-    kept, dropped, negative, asked = [], [], 0, 0
+    kept: list = []
+    dropped: dict[str, list[str]] = {"positive": [], "negative": []}
+    negative, asked = 0, 0
     for f, side in factors:
         if f.has(sp.I, sp.zoo, sp.oo, sp.nan):
             return None
@@ -220,15 +222,21 @@ def _factored(g: Node, op: str, domains, sign: Sign) -> tuple[Node, str, list[st
             continue
         negative += s == "negative"
         if f.free_symbols:
-            text = to_text(from_sympy(f if side == 1 else 1 / f))
-            dropped.append(f"{'the positive' if s == 'positive' else 'the negative'} factor {text}")
-    if not dropped:
+            dropped[s].append(to_text(from_sympy(f if side == 1 else 1 / f)))
+    if not any(dropped.values()):
         return None
     h = sp.Mul(*kept) * (-1 if negative % 2 else 1)
     try:
-        return from_sympy(h), op, dropped
+        return from_sympy(h), op, [_factors_text(s, fs) for s, fs in dropped.items() if fs]
     except (BoundcalcError, ValueError, TypeError):
         return None
+
+
+def _factors_text(sign: str, factors: list[str]) -> str:
+    """'the positive factor 1/n', 'the negative factors -1 - y**2 and x - 3'."""
+    if len(factors) == 1:
+        return f"the {sign} factor {factors[0]}"
+    return f"the {sign} factors {', '.join(factors[:-1])} and {factors[-1]}"
 
 
 # ----------------------------------------------------------------------------- public
@@ -245,12 +253,12 @@ def equivalents(a: Node, rel: str, b: Node, domains: dict[str, Domain], extra: l
     if sq is not None:
         f = _factored(sq.goal, sq.op, domains, sign)
         if f is not None:
-            out.append(Rewrite(sq.label + ", then dropping " + ", ".join(f[2]), f[0], f[1]))
+            out.append(Rewrite(sq.label + ", then dropping " + " and ".join(f[2]), f[0], f[1]))
         out.append(sq)
     g, op = (sub(b, a), _FLIP[rel]) if rel in _FLIP else (sub(a, b), rel)
     f = _factored(g, op, domains, sign)
     if f is not None:
-        out.append(Rewrite("after dropping " + ", ".join(f[2]), f[0], f[1]))
+        out.append(Rewrite("after dropping " + " and ".join(f[2]), f[0], f[1]))
     return out[:MAX_REWRITES]
 
 
