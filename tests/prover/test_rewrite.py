@@ -243,3 +243,16 @@ def test_fill_point_completes_a_rewritten_goals_counterexample():
     env = RW.fill_point({"d": "27067/100000", "lhs": "0.35", "rhs": "0.34"}, doms)
     assert env["d"] == Fraction(27067, 100000)
     assert env["n"].denominator == 1 and Z1.contains(env["n"]) and doms["x"].contains(env["x"])
+
+
+def test_a_factor_zero_at_a_closed_end_is_not_dropped(monkeypatch):
+    # (x - 1)/(y + 1) > 0 is false at x = 1 of x in [1, 2]. SymPy's sign rules (on the open
+    # interior, x = 1 + t/(1 + t)) call x - 1 positive; dropping it would leave 1 > 0. With
+    # the counterexample search and the exact layer (which reads the same sign rules)
+    # switched off, the rewrites must not prove it.
+    from boundcalc.prover import exact_layer, search
+    monkeypatch.setattr(search, "find", lambda *a, **k: None)
+    monkeypatch.setattr(exact_layer, "prove_exact", lambda *a, **k: (None, []))
+    doms = {"x": Domain(lo=Fraction(1), lo_closed=True, hi=Fraction(2), hi_closed=True), "y": P}
+    d = decide_relation(_tree("(x - 1)/(y + 1)"), ">", _tree("0"), dict(doms), seconds=3)
+    assert str(d.verdict) != "proved", d.text

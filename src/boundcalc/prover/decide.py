@@ -404,7 +404,9 @@ def _decide(a, rel, b, g, op, domains, extra, deadline, samples, seed, total) ->
         sign_calls = [0]
 
         def _rw_sign(n: Node) -> str | None:
-            return _sympy_sign(n, domains) or RW.smt_sign(n, domains, extra, sign_calls)
+            # from the shape, else z3; not SymPy's prove_sign, whose strict sign holds only
+            # inside a bounded domain with closed ends (x - 1 "positive" on [1, 2])
+            return structural_sign(n, domains) or RW.smt_sign(n, domains, extra, sign_calls)
         try:
             with time_limit(max(0.2, min(1.0, 0.1 * total))):
                 rws = RW.equivalents(a, rel, b, domains, extra, _rw_sign)
