@@ -46,14 +46,13 @@ from fractions import Fraction
 from ..expr.domains import Domain
 from ..expr.nodes import Add, Const, Func, Mul, Node, Num, Pow, Rel, Sym, sub
 
-__all__ = ["MAX_DEPTH", "MAX_NODES", "MAX_OPS", "MAX_REWRITES", "Rewrite", "depth", "equivalents",
+__all__ = ["MAX_DEPTH", "MAX_NODES", "MAX_OPS", "Rewrite", "depth", "equivalents",
            "fill_point", "nested", "nonnegative_shape", "smt_sign", "square", "worth_trying"]
 
 MAX_DEPTH = 2          # a goal rewritten this many times is not rewritten again
 MAX_NODES = 300        # goals larger than this (distinct nodes) are not rewritten
 MAX_OPS = 200          # SymPy count_ops above this: no together/factor_terms
 MAX_FACTORS = 8        # at most this many factors with symbols have their sign asked
-MAX_REWRITES = 3       # rewrites returned for one goal
 SIGN_MS = 150          # z3 budget (work, see .smt) of one sign query in :func:`smt_sign`
 SIGN_CALLS = 8         # z3 sign queries for one goal at most
 
@@ -243,23 +242,22 @@ def _factors_text(sign: str, factors: list[str]) -> str:
 def equivalents(a: Node, rel: str, b: Node, domains: dict[str, Domain], extra: list[Rel],
                 sign: Sign) -> list[Rewrite]:
     """Goals equivalent to ``a rel b`` on ``domains`` under ``extra`` (see the module
-    docstring), the most rewritten first: squared and then with factors dropped, squared,
-    the original goal with factors dropped. ``sign(node)`` is the caller's proved sign of a
-    node on the whole domain under the assumptions ('positive', 'nonnegative', 'negative',
+    docstring): at most one, the most rewritten — both sides squared and then factors
+    dropped, else squared, else the difference with factors dropped (each decision of a
+    rewritten goal costs a share of the budget, and a goal rewritten one way is rewritten
+    again at the next depth). ``sign(node)`` is the caller's proved sign of a node on the
+    whole domain under the assumptions ('positive', 'nonnegative', 'negative',
     'nonpositive', 'zero') or None; nothing else is taken as a sign. Runs SymPy: call it
     under a time limit, and only when :func:`worth_trying`."""
-    out: list[Rewrite] = []
     sq = _squared(a, rel, b, domains, sign)
     if sq is not None:
         f = _factored(sq.goal, sq.op, domains, sign)
-        if f is not None:
-            out.append(Rewrite(sq.label + ", then dropping " + " and ".join(f[2]), f[0], f[1]))
-        out.append(sq)
+        if f is None:
+            return [sq]
+        return [Rewrite(sq.label + ", then dropping " + " and ".join(f[2]), f[0], f[1])]
     g, op = (sub(b, a), _FLIP[rel]) if rel in _FLIP else (sub(a, b), rel)
     f = _factored(g, op, domains, sign)
-    if f is not None:
-        out.append(Rewrite("after dropping " + " and ".join(f[2]), f[0], f[1]))
-    return out[:MAX_REWRITES]
+    return [] if f is None else [Rewrite("after dropping " + " and ".join(f[2]), f[0], f[1])]
 
 
 def smt_sign(node: Node, domains: dict[str, Domain], extra: list[Rel], calls: list[int]) -> str | None:
