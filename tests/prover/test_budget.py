@@ -78,16 +78,15 @@ def test_a_shorter_inner_limit_leaves_the_outer_one_running():
     is stopped at its own limit, counted from its start."""
     c0 = _t.process_time()
     inner_at = None
-    with pytest.raises(Timeout):
-        with time_limit(1.0):
-            try:
-                with time_limit(0.1):
-                    _spin(3)
-            except Timeout:
-                inner_at = _t.process_time() - c0
-            _spin(0.3)                  # the outer limit has not run out: no timeout here
-            after = _t.process_time() - c0
-            _spin(3)
+    with pytest.raises(Timeout), time_limit(1.0):
+        try:
+            with time_limit(0.1):
+                _spin(3)
+        except Timeout:
+            inner_at = _t.process_time() - c0
+        _spin(0.3)                  # the outer limit has not run out: no timeout here
+        after = _t.process_time() - c0
+        _spin(3)
     assert inner_at is not None and inner_at < 0.6
     assert after < 1.0 <= _t.process_time() - c0 + 0.05 < 2.5
 
