@@ -427,8 +427,7 @@ def _decide(a, rel, b, g, op, domains, extra, deadline, samples, seed, total) ->
             # inside a bounded domain with closed ends (x - 1 "positive" on [1, 2])
             return structural_sign(n, domains) or RW.smt_sign(n, domains, extra, sign_calls)
         try:
-            with time_limit(max(0.2, min(1.0, 0.1 * total))):
-                rws = RW.equivalents(a, rel, b, domains, extra, _rw_sign)
+            rws = RW.equivalents(a, rel, b, domains, extra, _rw_sign, sympy_seconds=max(0.2, min(1.0, 0.1 * total)))
         except _Timeout:
             rws = []
             budget_hit.append("rewrites")

@@ -25,7 +25,7 @@ orchestrator (:mod:`.decide`) decides each by a recursive decision, at most
 
 Both rewrites only run where they can help (:func:`worth_trying`: a root or a quotient with
 symbols) and within size guards (:data:`MAX_NODES`, :data:`MAX_OPS`); the SymPy work runs
-under the caller's :func:`.budget.time_limit`.
+under :func:`.budget.time_limit`, the z3 sign queries outside it with their own work budget.
 
 Soundness contract: this module decides nothing. Every :class:`Rewrite` is a goal that holds
 at a point of the domains where the assumptions hold and both original sides are defined
@@ -180,55 +180,61 @@ def _squared(a: Node, rel: str, b: Node, domains, sign: Sign) -> Rewrite | None:
 
 
 # ----------------------------------------------------------------------------- factors
-def _factored(g: Node, op: str, domains, sign: Sign) -> tuple[Node, str, list[str]] | None:
+def _factored(g: Node, op: str, domains, sign: Sign, seconds: float) -> tuple[Node, str, list[str]] | None:
     """(h, op, the dropped factors as text) with ``g op 0`` exactly when ``h op 0``, or None
-    when no factor with symbols has a proved strict sign (see the module docstring). Runs
-    SymPy: call it under a time limit."""
+    when no factor with symbols has a proved strict sign (see the module docstring). The
+    SymPy work runs under :func:`.budget.time_limit` (``seconds`` each time; raises
+    :class:`.budget.Timeout`); the caller's sign queries (z3) run outside it, bounded by
+    their own work budgets (a z3 call cut short by the profiling timer leaves a half-built
+    context behind)."""
     import sympy as sp
 
     from ..backends.sym import from_sympy
     from ..errors import BoundcalcError
     from ..expr.printing import to_text
-    from .budget import sympy_safe
+    from .budget import sympy_safe, time_limit
     from .symbolic import to_sympy_with_domains
     if sympy_safe(g):
         return None
-    expr, _ = to_sympy_with_domains(g, {}, domains)
-    if sp.count_ops(expr) > MAX_OPS:
-        return None
-    num, den = sp.fraction(sp.together(expr))
-    factors = [(f, 1) for f in sp.Mul.make_args(sp.factor_terms(num))]
-    factors += [(f, -1) for f in sp.Mul.make_args(sp.factor_terms(den))]
-    kept: list = []
-    dropped: dict[str, list[str]] = {"positive": [], "negative": []}
-    negative, asked = 0, 0
-    for f, side in factors:
-        if f.has(sp.I, sp.zoo, sp.oo, sp.nan):
+    with time_limit(seconds):
+        expr, _ = to_sympy_with_domains(g, {}, domains)
+        if sp.count_ops(expr) > MAX_OPS:
             return None
-        if not f.free_symbols:
+        num, den = sp.fraction(sp.together(expr))
+        factors = [(f, 1) for f in sp.Mul.make_args(sp.factor_terms(num))]
+        factors += [(f, -1) for f in sp.Mul.make_args(sp.factor_terms(den))]
+        if any(f.has(sp.I, sp.zoo, sp.oo, sp.nan) for f, _ in factors):
+            return None
+        try:
+            nodes = [from_sympy(f) if f.free_symbols else None for f, _ in factors]
+        except (BoundcalcError, ValueError, TypeError):
+            return None
+    kept: list = []
+    dropped: dict[str, list] = {"positive": [], "negative": []}
+    negative, asked = 0, 0
+    for (f, side), node in zip(factors, nodes):
+        if node is None:
             s = "positive" if f.is_positive else ("negative" if f.is_negative else None)
         elif asked >= MAX_FACTORS:
             s = None
         else:
             asked += 1
-            try:
-                node = from_sympy(f)
-            except (BoundcalcError, ValueError, TypeError):
-                return None
             s = sign(node)
         if s not in STRICT:
             kept.append(f if side == 1 else 1 / f)
             continue
         negative += s == "negative"
-        if f.free_symbols:
-            dropped[s].append(to_text(from_sympy(f if side == 1 else 1 / f)))
+        if node is not None:
+            dropped[s].append(f if side == 1 else 1 / f)
     if not any(dropped.values()):
         return None
-    h = sp.Mul(*kept) * (-1 if negative % 2 else 1)
-    try:
-        return from_sympy(h), op, [_factors_text(s, fs) for s, fs in dropped.items() if fs]
-    except (BoundcalcError, ValueError, TypeError):
-        return None
+    with time_limit(seconds):
+        h = sp.Mul(*kept) * (-1 if negative % 2 else 1)
+        try:
+            texts = [_factors_text(s, [to_text(from_sympy(f)) for f in fs]) for s, fs in dropped.items() if fs]
+            return from_sympy(h), op, texts
+        except (BoundcalcError, ValueError, TypeError):
+            return None
 
 
 def _factors_text(sign: str, factors: list[str]) -> str:
@@ -240,23 +246,24 @@ def _factors_text(sign: str, factors: list[str]) -> str:
 
 # ----------------------------------------------------------------------------- public
 def equivalents(a: Node, rel: str, b: Node, domains: dict[str, Domain], extra: list[Rel],
-                sign: Sign) -> list[Rewrite]:
+                sign: Sign, *, sympy_seconds: float = 1.0) -> list[Rewrite]:
     """Goals equivalent to ``a rel b`` on ``domains`` under ``extra`` (see the module
     docstring): at most one, the most rewritten — both sides squared and then factors
     dropped, else squared, else the difference with factors dropped (each decision of a
     rewritten goal costs a share of the budget, and a goal rewritten one way is rewritten
     again at the next depth). ``sign(node)`` is the caller's proved sign of a node on the
     whole domain under the assumptions ('positive', 'nonnegative', 'negative',
-    'nonpositive', 'zero') or None; nothing else is taken as a sign. Runs SymPy: call it
-    under a time limit, and only when :func:`worth_trying`."""
+    'nonpositive', 'zero') or None; nothing else is taken as a sign. SymPy's work is
+    limited to ``sympy_seconds`` of CPU at a time (:class:`.budget.Timeout` when it runs
+    out); call it only when :func:`worth_trying`."""
     sq = _squared(a, rel, b, domains, sign)
     if sq is not None:
-        f = _factored(sq.goal, sq.op, domains, sign)
+        f = _factored(sq.goal, sq.op, domains, sign, sympy_seconds)
         if f is None:
             return [sq]
         return [Rewrite(sq.label + ", then dropping " + " and ".join(f[2]), f[0], f[1])]
     g, op = (sub(b, a), _FLIP[rel]) if rel in _FLIP else (sub(a, b), rel)
-    f = _factored(g, op, domains, sign)
+    f = _factored(g, op, domains, sign, sympy_seconds)
     return [] if f is None else [Rewrite("after dropping " + " and ".join(f[2]), f[0], f[1])]
 
 
