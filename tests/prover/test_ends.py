@@ -141,3 +141,15 @@ def test_the_depth_guard_stops_nesting():
         assert ends.applies(parse("atan(x) - x/2"), ">=", {"x": P}, []) is None
     finally:
         ends._depth.reset(token)
+
+
+def test_a_limit_not_seen_approached_is_refused(monkeypatch):
+    """1 + 1/x decreases to 1 on [1, oo): proved with SymPy's limit. A claimed limit 1/2
+    lies below every value (the first cross-check passes) but g is not seen approaching it
+    (its distance to 1/2 stays about 1/2 out to x = 2^60): refused."""
+    import sympy
+    g = fold_constants(parse("1 + 1/x"))
+    how = ends.prove_ends(g, ">=", {"x": ONE_UP}, [], _real_decider(500, 0), seconds=4.0)
+    assert how is not None and "limit 1 at ∞" in how, how
+    monkeypatch.setattr(sympy, "limit", lambda *a, **k: sympy.Integer(1) / 2)
+    assert ends.prove_ends(g, ">=", {"x": ONE_UP}, [], _real_decider(500, 0), seconds=4.0) is None
