@@ -380,8 +380,10 @@ def _taylor(ctx: _Ctx, side: str, e: Fraction, grid: list[Fraction]) -> _Closed 
     if k == 0:
         how = f"g > 0 on {_interval(piece)} (one enclosure)"
     else:
-        how = (f"Taylor at {ctx.name} = {_show(e)}: derivatives 0..{k - 1} vanish there exactly, "
-               f"g^({k}) {'>' if want > 0 else '<'} 0 on {_interval(piece)}")
+        vanish = "g = 0" if k == 1 else f"g and its derivatives up to order {k - 1} = 0"
+        dk = "g'" if k == 1 else f"g^({k})"
+        how = (f"Taylor at {ctx.name} = {_show(e)}: {vanish} there exactly, "
+               f"{dk} {'>' if want > 0 else '<'} 0 on {_interval(piece)}")
     return _Closed(best, how)
 
 
