@@ -153,3 +153,11 @@ def test_a_limit_not_seen_approached_is_refused(monkeypatch):
     assert how is not None and "limit 1 at ∞" in how, how
     monkeypatch.setattr(sympy, "limit", lambda *a, **k: sympy.Integer(1) / 2)
     assert ends.prove_ends(g, ">=", {"x": ONE_UP}, [], _real_decider(500, 0), seconds=4.0) is None
+
+
+def test_a_closed_end_where_the_derivative_is_undefined():
+    """sqrt(x) >= x on [0, 1]: both sides meet at 0, where g' = 1/(2 sqrt x) - 1 has no value
+    (g' > 0 is needed on the open piece only, g being continuous at 0), and at 1, where g is
+    smooth (Taylor: g(1) = 0 and g' = -1/2 < 0 near 1)."""
+    how = _layer("sqrt(x)", ">=", "x", UNIT)
+    assert how is not None and "so g >= g(0) = 0" in how and "Taylor at x = 1" in how, how

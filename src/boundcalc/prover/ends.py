@@ -412,6 +412,11 @@ def _monotone(ctx: _Ctx, side: str, e: Fraction | None, grid: list[Fraction], si
     # g decreasing towards the end (its infimum there): lower end and g' > 0, upper end and g' < 0
     to_end = (s0 == 1) == (side == "lo")
     piece = dom if whole else (_piece(dom, None, cut, end="lo") if side == "lo" else _piece(dom, cut, None, end="hi"))
+    # g' is needed inside the piece only (the mean value theorem on [e, x], g continuous at a
+    # finite end e where it is defined): the sub-goals see the piece open at its ends, so a
+    # derivative undefined at e (sqrt at 0) does not stop them
+    piece = Domain(False, piece.lo, False, piece.hi, piece.hi_closed and not whole) if side == "lo" or whole \
+        else Domain(False, piece.lo, piece.lo_closed, piece.hi, False)
     share = ctx.left() / 4
     d1 = ctx.ders[1]
     slope = d1 if s0 == 1 else Mul((_MINUS, d1))
