@@ -263,3 +263,19 @@ def test_a_factor_zero_at_a_closed_end_is_not_dropped(monkeypatch):
     d = decide_relation(_tree("(x - 1)/(y + 1)"), ">", _tree("0"), dict(doms), seconds=3)
     assert str(d.verdict) != "proved", d.text
     assert "-1 + x" not in d.text and "x - 1" not in d.text, d.text
+
+
+def test_a_rewritten_goals_counterexample_is_certified_on_the_original(monkeypatch, workdps):
+    # the outer search switched off (the rewritten goal's own search still runs): the near
+    # miss is disproved through the rewrite, at a point re-checked on the original relation;
+    # the rewritten goal 2 - log(2/d) >= 0 has lost n, which the point gets from its domain
+    from boundcalc.prover import search
+    find = search.find
+    monkeypatch.setattr(search, "find", lambda *a, **k: find(*a, **k) if RW.depth() > 0 else None)
+    d = _target("0.270670")
+    assert str(d.verdict) == "disproved", d.text
+    assert "found after squaring both sides (both >= 0)" in d.text, d.text
+    env = {k: mpmath.mpf(Fraction(v).numerator) / Fraction(v).denominator
+           for k, v in d.counterexample.items() if k in ("d", "n")}
+    assert env["d"] >= mpmath.mpf("0.270670") and env["n"] >= 1 and env["n"] == int(env["n"])
+    assert _mp(LHS, env) > _mp(RHS, env), env

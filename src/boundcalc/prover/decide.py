@@ -413,8 +413,8 @@ def _decide(a, rel, b, g, op, domains, extra, deadline, samples, seed, total) ->
         if ends_how is not None:
             return _verdict("proved", "ends", pre + ends_how)
     # --- rewrites (prover/rewrite.py) ---
-    # a goal with a root or a quotient, rewritten into equivalent goals (both sides squared,
-    # factors of proved sign dropped), each decided by a recursive decision on a fixed share;
+    # a goal with a root or a quotient, rewritten into an equivalent goal (both sides squared,
+    # factors of proved sign dropped), decided by a recursive decision on a fixed share;
     # a rewritten goal is rewritten again only up to rewrite.MAX_DEPTH. A disproof counts only
     # once its point is certified on the original relation.
     from . import rewrite as RW
