@@ -25,7 +25,7 @@ NEW_CASES = [
     ("atan(x)", "<=", "pi*x/(1 + 2*sqrt(1 + x**2))", [], TRUE, "x:P", ""),
     ("atan(x)", ">=", "3.01*x/(1 + 2*sqrt(1 + x**2))", [], FALSE, "x:P", ""),   # slope 3.01/3 > 1 at 0
     # Polya (1949): erf x <= sqrt(1 - exp(-4x^2/pi)); Chu (1955): erf x >= sqrt(1 - exp(-x^2))
-    ("erf(x)", "<=", "sqrt(1 - exp(-4*x**2/pi))", [], TRUE, "x:P", "h10"),
+    ("erf(x)", "<=", "sqrt(1 - exp(-4*x**2/pi))", [], TRUE, "x:P", ""),
     ("erf(x)", ">=", "sqrt(1 - exp(-x**2))", [], TRUE, "x:P", ""),
     ("erf(x)", "<=", "sqrt(1 - exp(-1.2*x**2))", [], FALSE, "x:P", ""),     # slope sqrt(1.2) < 2/sqrt(pi)
     # Topsoe (2004): ln(1+x) <= x(6+x)/(6+4x) for x >= 0 (Pade [2/1]); ln(1+x) >= 2x/(2+x)

@@ -121,6 +121,10 @@ class _FoldConstants(Visitor[Node]):
                 bits = abs(e.numerator) * max(abs(b.numerator).bit_length(), b.denominator.bit_length(), 1)
                 if bits <= 4096:
                     return Num(b ** e.numerator)
+        if isinstance(n, Add):
+            kept = [k for k in kids if not (isinstance(k, Num) and k.value == 0)]
+            if len(kept) < len(kids):
+                return (kept[0] if len(kept) == 1 else Add(tuple(kept))) if kept else Num(Fraction(0))
         if isinstance(n, Mul):
             kept = [k for k in kids if not (isinstance(k, Num) and k.value == 1)]
             if len(kept) == 1:
@@ -397,21 +401,6 @@ def _decide(a, rel, b, g, op, domains, extra, deadline, samples, seed, total) ->
         out = _special_layers(a, rel, b, g, op, domains, extra, deadline, samples, seed, total, None)
         if out is not None:
             return out
-    # 2c. the ends of a one-variable domain (infinity, an open end, a touching end) cut off
-    # by derivative arguments, the middle piece decided by the layers again (.ends)
-    from .ends import applies as ends_apply
-    from ..expr.printing import to_text
-    ends_goals = [(pre + f"g = {_clip(to_text(c))}: ", c)
-                  for pre, c in [("", g)] + [("after taking logarithms of both sides, ", c) for c in candidates[1:]]
-                  if ends_apply(c, op, domains, extra) and _hard_end(c, domains)]
-    for i, (pre, cand) in enumerate(ends_goals):
-        if time.thread_time() >= deadline:
-            break
-        from .ends import prove_ends
-        ends_how = prove_ends(cand, op, domains, extra, _real_decider(samples, seed),
-                              seconds=min(deadline - time.thread_time(), 0.45 * total / len(ends_goals)))
-        if ends_how is not None:
-            return _verdict("proved", "ends", pre + ends_how)
     # --- rewrites (prover/rewrite.py) ---
     # a goal with a root or a quotient, rewritten into an equivalent goal (both sides squared,
     # factors of proved sign dropped), decided by a recursive decision on a fixed share;
@@ -437,8 +426,11 @@ def _decide(a, rel, b, g, op, domains, extra, deadline, samples, seed, total) ->
                 break
             try:
                 with RW.nested():
+                    # a share that lets the layers below work on it (the ends layer needs about a
+                    # second on Polya's squared bound), never more than half of what is left
+                    share = min(0.35 * total, max(min(1.0, 0.1 * total), (deadline - time.thread_time()) / 2))
                     sub_d = decide_relation(rw.goal, rw.op, Num(Fraction(0)), dict(domains), extra,
-                                            seconds=min(1.0, 0.1 * total), samples=samples, seed=seed)
+                                            seconds=share, samples=samples, seed=seed)
             except BoundcalcError:
                 continue
             if sub_d.verdict is Verdict.PROVED:
@@ -456,6 +448,21 @@ def _decide(a, rel, b, g, op, domains, extra, deadline, samples, seed, total) ->
             if sub_d.layer is Layer.BUDGET:
                 budget_hit.append("rewrites")
     # --- end of rewrites ---
+    # 2c. the ends of a one-variable domain (infinity, an open end, a touching end) cut off
+    # by derivative arguments, the middle piece decided by the layers again (.ends)
+    from .ends import applies as ends_apply
+    from ..expr.printing import to_text
+    ends_goals = [(pre + f"g = {_clip(to_text(c))}: ", c)
+                  for pre, c in [("", g)] + [("after taking logarithms of both sides, ", c) for c in candidates[1:]]
+                  if ends_apply(c, op, domains, extra) and _hard_end(c, domains)]
+    for i, (pre, cand) in enumerate(ends_goals):
+        if time.thread_time() >= deadline:
+            break
+        from .ends import prove_ends
+        ends_how = prove_ends(cand, op, domains, extra, _real_decider(samples, seed),
+                              seconds=min(deadline - time.thread_time(), 0.45 * total / len(ends_goals)))
+        if ends_how is not None:
+            return _verdict("proved", "ends", pre + ends_how)
     # 3. SMT again with the time left: the generalized goal, the goal, the rewritten goals
     runs += [("after taking logarithms of both sides, ", c, extra, domains) for c in candidates[1:]]
     for pre, cand, ex, doms in runs:

@@ -248,8 +248,10 @@ def _factors_text(sign: str, factors: list[str]) -> str:
 def equivalents(a: Node, rel: str, b: Node, domains: dict[str, Domain], extra: list[Rel],
                 sign: Sign, *, sympy_seconds: float = 1.0) -> list[Rewrite]:
     """Goals equivalent to ``a rel b`` on ``domains`` under ``extra`` (see the module
-    docstring): at most one, the most rewritten — both sides squared and then factors
-    dropped, else squared, else the difference with factors dropped (each decision of a
+    docstring): both sides squared and then factors dropped, and the plain square (the
+    former first only where it has fewer symbols: dropping a factor can make a goal
+    harder); else squared; else the difference with
+    factors dropped (each decision of a
     rewritten goal costs a share of the budget, and a goal rewritten one way is rewritten
     again at the next depth). ``sign(node)`` is the caller's proved sign of a node on the
     whole domain under the assumptions ('positive', 'nonnegative', 'negative',
@@ -261,7 +263,13 @@ def equivalents(a: Node, rel: str, b: Node, domains: dict[str, Domain], extra: l
         f = _factored(sq.goal, sq.op, domains, sign, sympy_seconds)
         if f is None:
             return [sq]
-        return [Rewrite(sq.label + ", then dropping " + " and ".join(f[2]), f[0], f[1])]
+        # both, the factored form first where dropping factors removed a symbol (the
+        # quotients of a threshold: log(2/d)/(2n) <= 1/n becomes log(2/d) <= 2), else the
+        # plain square first (dropping a positive factor can make a goal harder:
+        # exp(4x^2/pi)(1 - erf(x)^2) >= 1 for Polya's bound, whose plain square the ends
+        # layer proves)
+        both = [Rewrite(sq.label + ", then dropping " + " and ".join(f[2]), f[0], f[1]), sq]
+        return both if len(f[0].symbols()) < len(sq.goal.symbols()) else both[::-1]
     g, op = (sub(b, a), _FLIP[rel]) if rel in _FLIP else (sub(a, b), rel)
     f = _factored(g, op, domains, sign, sympy_seconds)
     return [] if f is None else [Rewrite("after dropping " + " and ".join(f[2]), f[0], f[1])]
