@@ -401,68 +401,15 @@ def _decide(a, rel, b, g, op, domains, extra, deadline, samples, seed, total) ->
         out = _special_layers(a, rel, b, g, op, domains, extra, deadline, samples, seed, total, None)
         if out is not None:
             return out
-    # --- rewrites (prover/rewrite.py) ---
-    # a goal with a root or a quotient, rewritten into an equivalent goal (both sides squared,
-    # factors of proved sign dropped), decided by a recursive decision on a fixed share;
-    # a rewritten goal is rewritten again only up to rewrite.MAX_DEPTH. A disproof counts only
-    # once its point is certified on the original relation.
+    # 2c/2d. the rewrites (a root or a quotient: squared, factors of proved sign dropped) and
+    # the ends layer (one symbol with a hard end); the rewrites first where a side has a root
+    # (the square is what the ends layer then proves), else the ends layer first
     from . import rewrite as RW
-    if (RW.depth() < RW.MAX_DEPTH and why is None and time.thread_time() < deadline
-            and RW.worth_trying(a, b)):
-        sign_calls = [0]
-
-        def _rw_sign(n: Node) -> str | None:
-            # from the shape, else z3; not SymPy's prove_sign, whose strict sign holds only
-            # inside a bounded domain with closed ends (x - 1 "positive" on [1, 2])
-            return structural_sign(n, domains) or RW.smt_sign(n, domains, extra, sign_calls)
-        try:
-            rws = RW.equivalents(a, rel, b, domains, extra, _rw_sign, sympy_seconds=max(0.2, min(1.0, 0.1 * total)))
-        except _Timeout:
-            rws = []
-            budget_hit.append("rewrites")
-        for rw in rws:
-            if time.thread_time() > deadline:
-                budget_hit.append("rewrites")
-                break
-            try:
-                with RW.nested():
-                    # a share that lets the layers below work on it (the ends layer needs about a
-                    # second on Polya's squared bound), never more than half of what is left
-                    share = min(0.35 * total, max(min(1.0, 0.1 * total), (deadline - time.thread_time()) / 2))
-                    sub_d = decide_relation(rw.goal, rw.op, Num(Fraction(0)), dict(domains), extra,
-                                            seconds=share, samples=samples, seed=seed)
-            except BoundcalcError:
-                continue
-            if sub_d.verdict is Verdict.PROVED:
-                inner = sub_d.text[len("proved ("):-1] if sub_d.text.startswith("proved (") else sub_d.text
-                head, _, how = inner.partition(", ")
-                return Decision(Verdict.PROVED, sub_d.layer, f"proved ({head}, {rw.label}{'; ' + how if how else ''})",
-                                detail="decided on the equivalent goal " + str(rw.goal) + f" {rw.op} 0"
-                                + ("; " + sub_d.detail if sub_d.detail else ""))
-            if sub_d.verdict is Verdict.DISPROVED and sub_d.counterexample:
-                env = RW.fill_point(sub_d.counterexample, domains)
-                ce = search.certify_point(a, rel, b, g, op, domains, extra, env) if env is not None else None
-                if ce is not None:
-                    return _verdict("disproved", "counterexample", "certified, found " + rw.label,
-                                    counterexample=ce)
-            if sub_d.layer is Layer.BUDGET:
-                budget_hit.append("rewrites")
-    # --- end of rewrites ---
-    # 2c. the ends of a one-variable domain (infinity, an open end, a touching end) cut off
-    # by derivative arguments, the middle piece decided by the layers again (.ends)
-    from .ends import applies as ends_apply
-    from ..expr.printing import to_text
-    ends_goals = [(pre + f"g = {_clip(to_text(c))}: ", c)
-                  for pre, c in [("", g)] + [("after taking logarithms of both sides, ", c) for c in candidates[1:]]
-                  if ends_apply(c, op, domains, extra) and _hard_end(c, domains)]
-    for i, (pre, cand) in enumerate(ends_goals):
-        if time.thread_time() >= deadline:
-            break
-        from .ends import prove_ends
-        ends_how = prove_ends(cand, op, domains, extra, _real_decider(samples, seed),
-                              seconds=min(deadline - time.thread_time(), 0.45 * total / len(ends_goals)))
-        if ends_how is not None:
-            return _verdict("proved", "ends", pre + ends_how)
+    first, second = ((_rewrites_step, _ends_step) if RW.has_root(a, b) else (_ends_step, _rewrites_step))
+    for step in (first, second):
+        out = step(a, rel, b, g, op, domains, extra, candidates, deadline, samples, seed, total, why, budget_hit)
+        if out is not None:
+            return out
     # 3. SMT again with the time left: the generalized goal, the goal, the rewritten goals
     runs += [("after taking logarithms of both sides, ", c, extra, domains) for c in candidates[1:]]
     for pre, cand, ex, doms in runs:
@@ -552,6 +499,87 @@ def _decide(a, rel, b, g, op, domains, extra, deadline, samples, seed, total) ->
                         + ", ".join(budget_hit) + " (sampling is not a proof)")
     return _verdict("unknown", "none", detail="no layer found a proof or a counterexample "
                     f"(sampled {samples} points; sampling is not a proof)")
+
+
+def _rewrites_step(a, rel, b, g, op, domains, extra, candidates, deadline, samples, seed, total, why,
+                   budget_hit) -> Decision | None:
+    """The rewrites of :mod:`.rewrite`, each decided by a recursive decision: a Decision or None."""
+    # --- rewrites (prover/rewrite.py) ---
+    # a goal with a root or a quotient, rewritten into an equivalent goal (both sides squared,
+    # factors of proved sign dropped), decided by a recursive decision on a fixed share;
+    # a rewritten goal is rewritten again only up to rewrite.MAX_DEPTH. A disproof counts only
+    # once its point is certified on the original relation.
+    from . import rewrite as RW
+    from . import search
+    if (RW.depth() < RW.MAX_DEPTH and why is None and time.thread_time() < deadline
+            and RW.worth_trying(a, b)):
+        sign_calls = [0]
+
+        def _rw_sign(n: Node) -> str | None:
+            # from the shape, else z3; not SymPy's prove_sign, whose strict sign holds only
+            # inside a bounded domain with closed ends (x - 1 "positive" on [1, 2])
+            return structural_sign(n, domains) or RW.smt_sign(n, domains, extra, sign_calls)
+        try:
+            rws = RW.equivalents(a, rel, b, domains, extra, _rw_sign, sympy_seconds=max(0.2, min(1.0, 0.1 * total)))
+        except _Timeout:
+            rws = []
+            budget_hit.append("rewrites")
+        for i, rw in enumerate(rws):
+            if time.thread_time() > deadline:
+                budget_hit.append("rewrites")
+                break
+            try:
+                with RW.nested():
+                    # a share that lets the layers below work on it (the ends layer's nested
+                    # decisions need about two seconds on Polya's squared bound): 70 % of what is
+                    # left for a first rewrite that removed every root, else half of it
+                    left = deadline - time.thread_time()
+                    rootless = i == 0 and not RW.has_root(rw.goal, Num(Fraction(0)))
+                    share = min(0.7 * total, max(min(1.0, 0.1 * total), 0.7 * left if rootless else left / 2))
+                    sub_d = decide_relation(rw.goal, rw.op, Num(Fraction(0)), dict(domains), extra,
+                                            seconds=share, samples=samples, seed=seed)
+            except BoundcalcError:
+                continue
+            if sub_d.verdict is Verdict.PROVED:
+                inner = sub_d.text[len("proved ("):-1] if sub_d.text.startswith("proved (") else sub_d.text
+                head, _, how = inner.partition(", ")
+                return Decision(Verdict.PROVED, sub_d.layer, f"proved ({head}, {rw.label}{'; ' + how if how else ''})",
+                                detail="decided on the equivalent goal " + str(rw.goal) + f" {rw.op} 0"
+                                + ("; " + sub_d.detail if sub_d.detail else ""))
+            if sub_d.verdict is Verdict.DISPROVED and sub_d.counterexample:
+                env = RW.fill_point(sub_d.counterexample, domains)
+                ce = search.certify_point(a, rel, b, g, op, domains, extra, env) if env is not None else None
+                if ce is not None:
+                    return _verdict("disproved", "counterexample", "certified, found " + rw.label,
+                                    counterexample=ce)
+            if sub_d.layer is Layer.BUDGET:
+                budget_hit.append("rewrites")
+    return None
+
+
+def _ends_step(a, rel, b, g, op, domains, extra, candidates, deadline, samples, seed, total, why,
+               budget_hit) -> Decision | None:
+    """The ends layer (:mod:`.ends`) on the goal and its logarithmic forms: a Decision or None."""
+    # 2c. the ends of a one-variable domain (infinity, an open end, a touching end) cut off
+    # by derivative arguments, the middle piece decided by the layers again (.ends)
+    from .ends import applies as ends_apply
+    from ..expr.printing import to_text
+    # the logarithmic forms first (they turn products into sums, whose derivatives the layers
+    # below decide), except where a side has a root, which a logarithm does not remove
+    from . import rewrite as RW
+    forms = [("after taking logarithms of both sides, ", c) for c in candidates[1:]]
+    forms = [("", g)] + forms if RW.has_root(a, b) else forms + [("", g)]
+    ends_goals = [(pre + f"g = {_clip(to_text(c))}: ", c) for pre, c in forms
+                  if ends_apply(c, op, domains, extra) and _hard_end(c, domains)]
+    from .ends import prove_ends
+    for i, (pre, cand) in enumerate(ends_goals):
+        if time.thread_time() >= deadline:
+            break
+        ends_how = prove_ends(cand, op, domains, extra, _real_decider(samples, seed),
+                              seconds=min(deadline - time.thread_time(), 0.6 * total / len(ends_goals)))
+        if ends_how is not None:
+            return _verdict("proved", "ends", pre + ends_how)
+    return None
 
 
 def _hard_end(g: Node, domains: dict[str, Domain]) -> bool:

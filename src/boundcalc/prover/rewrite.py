@@ -99,6 +99,11 @@ def _is_root(n: Node) -> bool:
             or (isinstance(n, Pow) and isinstance(n.exp, Num) and n.exp.value.denominator != 1))
 
 
+def has_root(a: Node, b: Node) -> bool:
+    """Whether a side has a root (sqrt or a fractional power): squaring may remove it."""
+    return any(_is_root(n) for side in (a, b) for n in side.unique_nodes())
+
+
 def worth_trying(a: Node, b: Node) -> bool:
     """Whether a rewrite can help: a side has a root (sqrt or a fractional power) or a
     quotient by an expression with symbols, and the sides are small enough."""
