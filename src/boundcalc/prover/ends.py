@@ -23,7 +23,8 @@ end) needs no piece; each other end's piece is closed by ONE of these arguments:
   are continuous where defined) or the limit of ``g`` at ``e`` — computed by SymPy's
   ``limit`` (the Gruntz algorithm) and cross-checked in ball arithmetic: ``g`` at points of
   the piece approaching ``e`` must not lie below it. ``v >= 0`` proves ``>=``; ``>`` needs
-  ``v > 0``, or ``v = 0`` exactly with ``g'`` proved strictly signed. The verdict names
+  ``v > 0``, or ``v = 0`` exactly with ``g'`` proved strictly signed and ``e`` not a point
+  of the domain (``g(e) = 0`` at a closed end fails ``>`` there). The verdict names
   SymPy's limit: it is the one result here that is not certified.
 
 In the two monotone arguments every definedness condition of ``g`` and ``g'`` is proved
@@ -358,8 +359,7 @@ def _taylor(ctx: _Ctx, side: str, e: Fraction, grid: list[Fraction]) -> _Closed 
             return None
     if k is None:
         return None
-    end_in = dom.lo_closed if side == "lo" else dom.hi_closed
-    if k >= 1 and ctx.op == ">" and end_in:
+    if k >= 1 and ctx.op == ">" and _end_in_domain(dom, side):
         return None                           # g(e) = 0 at a point of the domain
     want = 1 if side == "lo" or k % 2 == 0 else -1
     nodes = [ctx.ders[j] for j in range(k + 1)]
@@ -381,6 +381,13 @@ def _taylor(ctx: _Ctx, side: str, e: Fraction, grid: list[Fraction]) -> _Closed 
         how = (f"Taylor at {ctx.name} = {_show(e)}: derivatives 0..{k - 1} vanish there exactly, "
                f"g^({k}) {'>' if want > 0 else '<'} 0 on {_interval(piece)}")
     return _Closed(best, how)
+
+
+def _end_in_domain(dom: Domain, side: str) -> bool:
+    """Whether the lower (``side='lo'``) or upper end of ``dom`` is a point of it (finite
+    and closed): where ``g`` vanishes there, ``g > 0`` fails at that point."""
+    e, closed = (dom.lo, dom.lo_closed) if side == "lo" else (dom.hi, dom.hi_closed)
+    return e is not None and closed
 
 
 def _smooth_box(nodes: list[Node], box) -> bool:
@@ -417,6 +424,8 @@ def _monotone(ctx: _Ctx, side: str, e: Fraction | None, grid: list[Fraction], si
         if v is None:
             return None
         value, vtext, zero = v
+        if ctx.op == ">" and zero and _end_in_domain(dom, side):
+            return None                       # g(e) = 0 at a point of the domain: ">" fails there
         strict = ctx.op == ">" and zero
         if ctx.op == ">" and not zero and not value > 0:
             return None
