@@ -190,7 +190,7 @@ def _holds(lhs, rel, rhs, x) -> bool:
     a, b = _mp(lhs, x), _mp(rhs, x)
     if rel in ("<", ">") and abs(a - b) <= mpmath.mpf(10) ** -45 * max(1, abs(a), abs(b)):
         return False
-    return {"<=": a <= b, ">=": a >= b, "<": a < b, ">": a > b}[rel]
+    return {"<=": a <= b, ">=": a >= b, "<": a < b, ">": a > b, "==": a == b}[rel]
 
 
 def _goal(lhs, rel, rhs):
@@ -273,30 +273,48 @@ def test_a_wrong_limit_of_a_slowly_converging_g_is_caught(monkeypatch, lhs, dom,
     assert ends.prove_ends(g, op, {"x": dom}, [], _real_decider(500, 0), seconds=4.0) is None
 
 
-@pytest.mark.xfail(strict=True, reason="follow-up: the exact layer's substitution for a bounded domain "
-                   "covers only the open interval (symbolic.domain_substitution); nothing checks the "
-                   "closed ends, and floor/ceil are not continuous there")
-@pytest.mark.parametrize("lhs,rel,rhs", [("x", ">", "0"), ("2**x", ">", "1"), ("ceil(x)", ">=", "1"),
-                                         ("floor(x)", "<=", "0")])
-def test_the_exact_layer_alone_ignores_closed_ends_of_a_bounded_domain(lhs, rel, rhs):
-    """Each fails at an end of [0, 1] (x = 0 or 1); decide_relation disproves them (its
-    search tries the closed ends first), but the exact layer alone says 'proved'."""
+HALF = _d(0, 1, hc=True)                    # (0, 1]
+# false at a closed end of a bounded domain, true inside: (lhs, rel, rhs, domain, the end)
+EXACT_AT_AN_END = [
+    ("x", ">", "0", UNIT, "0"),
+    ("2**x", ">", "1", UNIT, "0"),
+    ("ceil(x)", ">=", "1", UNIT, "0"),          # ceil jumps at 0: continuity does not help
+    ("floor(x)", "<=", "0", UNIT, "1"),
+    ("ceil(x)", "==", "1", UNIT, "0"),
+    ("1/x", ">", "1", HALF, "1"),
+    ("log(x)", "<", "0", HALF, "1"),
+    ("x*log(x)", "<", "0", HALF, "1"),
+]
+
+
+@pytest.mark.parametrize("lhs,rel,rhs,dom,end", EXACT_AT_AN_END, ids=[_id(c) for c in EXACT_AT_AN_END])
+def test_the_exact_layer_alone_proves_nothing_false_at_a_closed_end(lhs, rel, rhs, dom, end):
+    """The exact layer's substitution for a bounded domain reaches only its interior
+    (x = t/(1 + t), t > 0); it said 'proved' for each of these (each fails at a closed end)
+    until symbolic.prove_sign_on proved each closed end too. decide_relation disproves them
+    (its search tries the closed ends)."""
+    from boundcalc.prover.exact_layer import prove_exact
+    with mpmath.workdps(50):
+        x = mpmath.mpf(end)
+        assert dom.contains(x) and not _holds_any(lhs, rel, rhs, x)
+        assert _holds_any(lhs, rel, rhs, mpmath.mpf(1) / 2)          # true inside
+    g, op = _goal(lhs, rel, rhs)
+    assert prove_exact(g, op, {"x": dom}, [])[0] is None
+    assert decide_relation(parse(lhs, allow_relation=False), rel, parse(rhs, allow_relation=False),
+                           {"x": dom}, [], seconds=4.0).verdict is Verdict.DISPROVED
+
+
+@pytest.mark.parametrize("lhs,rel,rhs,dom", [
+    ("x", ">=", "0", UNIT), ("x**2 + 1", ">", "0", UNIT), ("x*log(x)", "<=", "0", HALF),
+    ("1/x", ">=", "1", HALF), ("ceil(x)", "==", "1", HALF), ("x*log(x)", "<", "0", OPEN)])
+def test_the_exact_layer_still_proves_them_where_they_hold(lhs, rel, rhs, dom):
     from boundcalc.prover.exact_layer import prove_exact
     g, op = _goal(lhs, rel, rhs)
-    assert prove_exact(g, op, {"x": UNIT}, [])[0] is None
-
-
-@pytest.mark.parametrize("lhs,rel,rhs", [("x", ">", "0"), ("2**x", ">", "1"), ("ceil(x)", ">=", "1"),
-                                         ("floor(x)", "<=", "0")])
-def test_those_exact_layer_cases_are_false_at_an_end(lhs, rel, rhs):
-    with mpmath.workdps(50):
-        assert not all(_holds_any(lhs, rel, rhs, x) for x in (mpmath.mpf(0), mpmath.mpf(1)))
-    assert decide_relation(parse(lhs, allow_relation=False), rel, parse(rhs, allow_relation=False),
-                           {"x": UNIT}, [], seconds=4.0).verdict is Verdict.DISPROVED
+    assert prove_exact(g, op, {"x": dom}, [])[0] is not None
 
 
 def _holds_any(lhs, rel, rhs, x) -> bool:
     fl = {"ceil": mpmath.ceil, "floor": mpmath.floor}
     a = eval(lhs, {"__builtins__": {}}, {**_MP, **fl, "x": x})
     b = eval(rhs, {"__builtins__": {}}, {**_MP, **fl, "x": x})
-    return {"<=": a <= b, ">=": a >= b, "<": a < b, ">": a > b}[rel]
+    return {"<=": a <= b, ">=": a >= b, "<": a < b, ">": a > b, "==": a == b}[rel]
