@@ -141,6 +141,18 @@ FALSE = STRICT_AT_A_CLOSED_END + [
     ("2**x", ">=", "x**2", NAT1, "3", "8 < 9"),
     ("3**x", ">=", "x**3 + 1", NAT1, "3", "27 < 28"),
     ("log(x)**2/x", "<=", "0.54", NAT1, "7", "log(7)^2/7 = 0.5409"),
+    # at the upper end of a negative domain, a tiny domain, a flat function, a removable
+    # singularity at an open end
+    ("x - sin(x)", ">=", "0", _d(-1, 0, True, True), "-0.5", "sin x > x on [-1, 0)"),
+    ("sin(x) - x + (1/6 - 1e-12)*x**3", "<=", "0", _d(-1, 0, True, True), "-1e-6",
+     "g ~ -1e-12 x^3 + x^5/120 at the upper end 0"),
+    ("exp(x) - 1 - x", ">=", "(1/2 + 1e-12)*x**2", _d(-1, 0, True, False), "-1e-13", "g ~ -1e-12 x^2 + x^3/6"),
+    ("x", ">=", "1/2 + 1e-31", _d(Fraction(1, 2), Fraction(1, 2) + Fraction(1, 10**30)),
+     "0.5000000000000000000000000000000001", "a domain 1e-30 wide"),
+    ("exp(-1/x**2)", ">=", "1e-30*x**7", P, "0.01", "every derivative vanishes at 0"),
+    ("atan(1/x)", "<=", "pi/2 - x + 1e-12", P, "0.01", "atan(1/x) = pi/2 - x + x^3/3 - ..."),
+    ("(1 + x)**(1/x)", ">=", "E - E*x/2 + 1e-12", P, "1e-13", "the limit e at 0, approached as e - ex/2"),
+    ("log(x)/(x - 1)", "<=", "1 - 1e-12", _d(1, 2, hc=True), "1.0000000000001", "removable at the open end 1"),
     # the negative half-line
     ("exp(x)", ">=", "1e-30", NEG, "-100", "the limit 0 at -oo"),
     ("x*exp(x)", ">=", "-0.36", NEG, "-1", "-1/e < -0.36"),
