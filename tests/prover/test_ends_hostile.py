@@ -14,9 +14,17 @@ point inside the domain where the relation fails, computed here with mpmath at 5
 of it) and by ``decide_relation``.
 
 TRUE relations of the same shapes: never disproved; those the layer proves quickly are
-asserted to stay proved. The first block of FALSE cases (``>`` with ``g = 0`` at a closed
-end) fooled the layer alone before the fix in ``ends._monotone`` (the monotone argument
-towards an end value ``g(e) = 0`` claimed ``g > 0`` on a piece that contains ``e``).
+asserted to stay proved.
+
+Found and fixed on the way (each reproducer below failed before its fix):
+* the first block of FALSE cases (``>`` with ``g = 0`` at a closed end) fooled the layer
+  alone: the monotone argument towards an end value ``g(e) = 0`` claimed ``g > 0`` on a
+  piece that contains ``e`` (``ends._monotone``);
+* a wrong SymPy limit (planted) of a slowly converging ``g`` passed the cross-check, whose
+  points stopped at the grid (2^60, 2^-24): now also balls far beyond it (``ends._far_points``);
+* the exact layer alone proved relations that fail at a closed end of a bounded domain
+  (``x > 0`` on [0, 1], ``ceil(x) >= 1`` on [0, 1]): its substitution reaches only the
+  interior (``symbolic.prove_sign_on`` now proves each closed end too).
 """
 import re
 from fractions import Fraction
