@@ -850,14 +850,14 @@ def _lower_bound(n: Node, domains) -> Fraction | None:
 
 
 def _sympy_sign(n: Node, domains) -> str | None:
-    from .symbolic import domain_substitution, prove_sign, to_sympy_with_domains
+    from .symbolic import prove_sign_on, to_sympy_with_domains
     quick = structural_sign(n, domains)
     if quick is not None:
         return quick
     if sympy_safe(n):
         return None
     e, syms = to_sympy_with_domains(n, {}, domains)
-    return prove_sign(e.subs(domain_substitution(syms, {k: d for k, d in domains.items() if k in syms})))
+    return prove_sign_on(e, syms, domains)
 
 
 def _sign(node: Node, env) -> int | None:

@@ -22,9 +22,11 @@ end) needs no piece; each other end's piece is closed by ONE of these arguments:
   ``g(e)`` (ball arithmetic, where ``g`` is defined at a finite ``e``: our smooth functions
   are continuous where defined) or the limit of ``g`` at ``e`` — computed by SymPy's
   ``limit`` (the Gruntz algorithm) and cross-checked in ball arithmetic: ``g`` at points of
-  the piece approaching ``e`` must not lie below it, and must be seen approaching it (the
-  distance shrinks :data:`CORROBORATE`-fold across the piece's sample points). ``v >= 0`` proves ``>=``; ``>`` needs
-  ``v > 0``, or ``v = 0`` exactly with ``g'`` proved strictly signed. The verdict names
+  the piece approaching ``e`` (the grid's nearest, and balls far beyond the grid, at
+  exp(+-2^k)) must not lie below it, and must be seen approaching it (the distance shrinks
+  :data:`CORROBORATE`-fold across the piece's sample points). ``v >= 0`` proves ``>=``;
+  ``>`` needs ``v > 0``, or ``v = 0`` exactly with ``g'`` proved strictly signed and ``e``
+  not a point of the domain (``g(e) = 0`` at a closed end fails ``>`` there). The verdict names
   SymPy's limit: it is the one result here that is not certified.
 
 In the two monotone arguments every definedness condition of ``g`` and ``g'`` is proved
@@ -360,8 +362,7 @@ def _taylor(ctx: _Ctx, side: str, e: Fraction, grid: list[Fraction]) -> _Closed 
             return None
     if k is None:
         return None
-    end_in = dom.lo_closed if side == "lo" else dom.hi_closed
-    if k >= 1 and ctx.op == ">" and end_in:
+    if k >= 1 and ctx.op == ">" and _end_in_domain(dom, side):
         return None                           # g(e) = 0 at a point of the domain
     want = 1 if side == "lo" or k % 2 == 0 else -1
     nodes = [ctx.ders[j] for j in range(k + 1)]
@@ -385,6 +386,28 @@ def _taylor(ctx: _Ctx, side: str, e: Fraction, grid: list[Fraction]) -> _Closed 
         how = (f"Taylor at {ctx.name} = {_show(e)}: {vanish} there exactly, "
                f"{dk} {'>' if want > 0 else '<'} 0 on {_interval(piece)}")
     return _Closed(best, how)
+
+
+def _far_points(e: Fraction | None, side: str) -> list:
+    """Balls inside the end piece far closer to the end ``e`` than the grid reaches (with
+    the precision to evaluate there): exp(2^k) towards infinity, e + exp(-2^k) towards a
+    finite end (k up to 64 and 14). A ball may reach past the end: it only ever refuses."""
+    from ..backends import arb as A
+    out = []
+    sign = 1 if side == "lo" else -1           # the direction into the piece
+    for k in ((7, 10, 14) if e is not None else (7, 14, 20, 40, 64)):
+        prec = PREC + (2 ** (k + 1) if e is not None else 0)   # exp(-2^k) = 2^(-1.44 * 2^k)
+        with A.precision(prec):
+            t = A.arb(2 ** k).exp()
+            out.append(((A.ball(e) + sign * (1 / t)) if e is not None else -sign * t, prec))
+    return out
+
+
+def _end_in_domain(dom: Domain, side: str) -> bool:
+    """Whether the lower (``side='lo'``) or upper end of ``dom`` is a point of it (finite
+    and closed): where ``g`` vanishes there, ``g > 0`` fails at that point."""
+    e, closed = (dom.lo, dom.lo_closed) if side == "lo" else (dom.hi, dom.hi_closed)
+    return e is not None and closed
 
 
 def _smooth_box(nodes: list[Node], box) -> bool:
@@ -426,6 +449,8 @@ def _monotone(ctx: _Ctx, side: str, e: Fraction | None, grid: list[Fraction], si
         if v is None:
             return None
         value, vtext, zero = v
+        if ctx.op == ">" and zero and _end_in_domain(dom, side):
+            return None                       # g(e) = 0 at a point of the domain: ">" fails there
         strict = ctx.op == ">" and zero
         if ctx.op == ">" and not zero and not value > 0:
             return None
@@ -478,13 +503,15 @@ def _end_value(ctx: _Ctx, side: str, e: Fraction | None, grid: list[Fraction], i
     lb = _ball(lnode, {})
     if lb is None or (not zero and _sign(lb) != 1):
         return None
-    # cross-check: g on the piece must not lie below its infimum at the end, and g must be
-    # seen approaching it: from the run's far point to its point nearest the end, the
-    # distance to the claimed limit shrinks at least CORROBORATE-fold
+    # cross-check: g on the piece must not lie below its infimum at the end (at the grid
+    # points nearest the end, and at balls far beyond the grid: a slowly converging g such
+    # as 1/log(x) - 1/100 drops below a wrong limit 0 only beyond e^100), and g must be seen
+    # approaching it: from the run's far point to its point nearest the end, the distance to
+    # the claimed limit shrinks at least CORROBORATE-fold
     if len(idx) < 4:
         return None
-    for i in idx[:10]:                      # the grid points nearest the end
-        gb = _ball(ctx.g, {ctx.name: grid[i]})
+    for pt, prec in [(grid[i], PREC) for i in idx[:10]] + _far_points(e, side):
+        gb = _ball(ctx.g, {ctx.name: pt}, prec)
         if gb is not None and gb.upper() < lb.lower():
             return None
     import flint

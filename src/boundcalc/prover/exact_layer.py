@@ -4,7 +4,9 @@ The goal ``g op 0`` is transformed so that SymPy's assumptions can see the domai
 (``x >= 1`` becomes ``x = 1 + t, t >= 0``, :func:`.symbolic.domain_substitution`) and
 the assumptions (``x >= e`` with x a symbol, or an assumption linear in some symbol with
 a coefficient of known sign, solved for it: ``R*gamma*Xi >= L`` becomes
-``R = (L + t)/(gamma*Xi), t >= 0``); then :func:`.symbolic.prove_sign` decides the sign.
+``R = (L + t)/(gamma*Xi), t >= 0``); then :func:`.symbolic.prove_sign` decides the sign
+(on the interior of a bounded interval and at each of its closed ends,
+:func:`.symbolic.prove_sign_on`).
 When both sides are positive, the same is tried on ``log(lhs) - log(rhs)`` (taking
 logarithms of both sides), and the rewritten goals are handed on to the SMT layer.
 Callers run this under a time limit (:func:`.budget.time_limit`) and only on inputs within
@@ -21,7 +23,7 @@ import sympy as sp
 
 from ..backends.sym import from_sympy, to_sympy
 from ..expr.nodes import Node, Rel
-from .symbolic import domain_substitution, prove_sign, to_sympy_with_domains
+from .symbolic import domain_parts, prove_sign_on, to_sympy_with_domains
 
 _FLIP = {"<=": ">=", ">=": "<=", "<": ">", ">": "<", "==": "=="}
 
@@ -42,21 +44,22 @@ def prove_exact(g: Node, op: str, domains, extra) -> tuple[str | None, list[Node
     if subs:
         expr = expr.subs(subs)
     live = {n: s for n, s in syms.items() if s not in subs}
-    tr = expr.subs(domain_substitution(live, {n: d for n, d in domains.items() if n in live}))
     under = " under the assumptions" if extra else ""
     if op == "==":
-        if tr == 0 or sp.expand(tr) == 0 or (sp.count_ops(tr) < 400 and sp.simplify(tr) == 0):
+        # on the interior and at each closed end of a bounded domain (symbolic.domain_parts)
+        parts = domain_parts(expr, live, domains)
+        if parts and all(tr == 0 or sp.expand(tr) == 0 or (sp.count_ops(tr) < 400 and sp.simplify(tr) == 0)
+                         for tr in parts):
             return "LHS - RHS simplifies to 0" + under, []
         return None, []
-    sign = "zero" if tr == 0 else prove_sign(tr)
+    sign = prove_sign_on(expr, live, domains)
     if sign == "positive" or (sign in ("nonnegative", "zero") and op == ">="):
         return f"the difference is {sign} on the whole domain" + under, []
     rewritten = []
     # taking logarithms of both sides: g = A - B with A, B > 0
     lg = _log_form(expr, live, domains)
     if lg is not None:
-        lt = lg.subs(domain_substitution(live, {n: d for n, d in domains.items() if n in live}))
-        s2 = prove_sign(lt)
+        s2 = prove_sign_on(lg, live, domains)
         if s2 == "positive" or (s2 in ("nonnegative", "zero") and op == ">="):
             return f"after taking logarithms of both sides, the difference is {s2}" + under, []
         if not extra:
@@ -75,8 +78,7 @@ def _log_form(expr, syms, domains):
     if not pos or not neg:
         return None
     A, B = sp.Add(*pos), sp.Add(*neg)
-    sub = domain_substitution(syms, {n: d for n, d in domains.items() if n in syms})
-    if prove_sign(A.subs(sub)) != "positive" or prove_sign(B.subs(sub)) != "positive":
+    if prove_sign_on(A, syms, domains) != "positive" or prove_sign_on(B, syms, domains) != "positive":
         return None
     if len(pos) > 1 or len(neg) > 1:
         return None                   # only products/powers/exps gain from logarithms
@@ -84,7 +86,7 @@ def _log_form(expr, syms, domains):
     # force=True splits log(x*y) into log(x) + log(y) even where x, y < 0: valid only if
     # every logarithm left has a provably positive argument.
     for lg in out.atoms(sp.log):
-        if prove_sign(lg.args[0].subs(sub)) != "positive":
+        if prove_sign_on(lg.args[0], syms, domains) != "positive":
             return None
     return sp.expand(out)
 
@@ -103,8 +105,7 @@ def _assumption_substitution(r: Rel, syms, domains, done):
         c = sp.diff(h, x)
         if x in c.free_symbols:
             continue
-        cs = prove_sign(c.subs(domain_substitution({n: s for n, s in syms.items() if s not in done and s != x},
-                                                   domains)))
+        cs = prove_sign_on(c, {n: s for n, s in syms.items() if s not in done and s != x}, domains)
         if cs not in ("positive", "negative"):
             continue
         d = sp.expand(h - c * x)

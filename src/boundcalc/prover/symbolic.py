@@ -41,8 +41,10 @@ def _fresh(name: str, strict: bool):
 def domain_substitution(syms: dict[str, sp.Symbol], domains: dict[str, Domain]):
     """Map each symbol to an expression in a fresh variable whose SymPy assumptions
     encode the whole domain: [a, oo) -> a + t (t >= 0); (a, oo) -> a + t (t > 0);
-    (a, b) -> a + (b-a) t/(1+t) (t > 0); (-oo, b] -> b - t. Integer domains are relaxed
-    to the reals (a statement proved over the reals holds on the integers)."""
+    (a, b) -> a + (b-a) t/(1+t) (t > 0), also for a bounded interval with closed ends: the
+    image is its interior, and :func:`prove_sign_on` adds the closed ends; (-oo, b] -> b - t.
+    Integer domains are relaxed to the reals (a statement proved over the reals holds on the
+    integers)."""
     sub = {}
     for name, s in syms.items():
         d = domains.get(name)
@@ -56,13 +58,65 @@ def domain_substitution(syms: dict[str, sp.Symbol], domains: dict[str, Domain]):
                 continue
             t = _fresh(name, strict=True)
             e = _rat(d.lo) + (_rat(d.hi) - _rat(d.lo)) * t / (1 + t)
-            if d.lo_closed and d.hi_closed:
-                # closed ends: t/(1+t) covers (0, 1); the end points are checked by continuity
-                pass
+            # t/(1+t) covers (0, 1): the interior only; a closed end is proved on its own
+            # by prove_sign_on (not by continuity: ceil jumps, and x > 0 fails at x = 0)
             sub[s] = e
         elif d.hi is not None:
             sub[s] = _rat(d.hi) - _fresh(name, strict=not d.hi_closed)
     return sub
+
+
+MAX_FACES = 27          # sign proofs at closed ends: at most this many interior/end combinations
+
+
+def domain_parts(expr, syms: dict[str, sp.Symbol], domains: dict[str, Domain]) -> list | None:
+    """``expr`` on the whole domains of ``syms``, closed ends included, as a list of SymPy
+    expressions whose fresh variables' assumptions cover it exactly; None when there are
+    more than :data:`MAX_FACES` parts.
+
+    :func:`domain_substitution` reaches only the interior of a bounded interval, and the
+    interior says nothing at its closed ends (``x > 0`` on ``[0, 1]``), nor at all where the
+    expression jumps (``ceil``). So each closed end of a bounded interval is a part of its
+    own: the symbol set to the end exactly, the other symbols substituted as before (every
+    combination of interior and ends). An end where SymPy's value is not finite and real
+    (``log(0)``, ``1/0``) is left out: the expression is undefined there."""
+    sdoms = {n: d for n, d in domains.items() if n in syms}
+    ends = {n: [e for e, c in ((d.lo, d.lo_closed), (d.hi, d.hi_closed)) if c]
+            for n, d in sdoms.items() if d.lo is not None and d.hi is not None and d.lo != d.hi}
+    combos: list[dict] = [{}]
+    for n in sorted(ends):
+        combos = [dict(c, **{n: e}) for c in combos for e in [None] + ends[n]]
+    if len(combos) > MAX_FACES:
+        return None
+    parts = []
+    for combo in combos:
+        fixed = {syms[n]: _rat(e) for n, e in combo.items() if e is not None}
+        e2 = expr.subs(fixed) if fixed else expr
+        if fixed and (e2.has(sp.zoo, sp.nan, sp.oo, -sp.oo) or e2.has(sp.I)):
+            continue
+        rest = {n: v for n, v in syms.items() if v not in fixed}
+        parts.append(e2.subs(domain_substitution(rest, {n: d for n, d in sdoms.items() if n in rest})))
+    return parts
+
+
+def prove_sign_on(expr, syms: dict[str, sp.Symbol], domains: dict[str, Domain]) -> str | None:
+    """:func:`prove_sign` of ``expr`` on the whole domains, closed ends included: the sign
+    that holds on every part of :func:`domain_parts`."""
+    parts = domain_parts(expr, syms, domains)
+    return None if parts is None else _combine_signs([prove_sign(p) for p in parts])
+
+
+def _combine_signs(signs: list) -> str | None:
+    """The sign that holds on every part, each part's sign given (None: unknown)."""
+    if not signs or None in signs:
+        return None
+    kinds = set(signs)
+    for strict, weak in (("positive", "nonnegative"), ("negative", "nonpositive")):
+        if kinds == {strict}:
+            return strict
+        if kinds <= {strict, weak, "zero"}:
+            return "zero" if kinds == {"zero"} else weak
+    return None
 
 
 def _term_sign(term) -> int | None:
