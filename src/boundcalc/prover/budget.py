@@ -33,7 +33,7 @@ from ..expr.visitor import Visitor, handles, top_down
 
 __all__ = [
     "CPU_SAFETY", "INTERVAL_BOXES_PER_SECOND", "MAX_NODES", "SAMPLES", "SECONDS",
-    "SYMPY_MAX_POWER", "WALL_SAFETY", "Timeout", "sympy_safe", "time_limit",
+    "SYMPY_MAX_POWER", "WALL_SAFETY", "Timeout", "can_interrupt", "sympy_safe", "time_limit",
 ]
 
 SAMPLES = 3000
@@ -55,9 +55,7 @@ def time_limit(seconds: float) -> Iterator[None]:
     (ITIMER_PROF / SIGPROF: the same work gets the same budget however loaded the machine
     is, which a wall-clock alarm would not give), when that is possible (main thread, no
     other timer running); otherwise the static size guards are the only budget."""
-    usable = (threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer")
-              and hasattr(signal, "SIGPROF") and signal.getitimer(signal.ITIMER_PROF)[0] == 0)
-    if not usable:
+    if not can_interrupt():
         yield
         return
 
@@ -76,6 +74,14 @@ def time_limit(seconds: float) -> Iterator[None]:
     finally:
         signal.setitimer(signal.ITIMER_PROF, 0)
         signal.signal(signal.SIGPROF, old)
+
+
+def can_interrupt() -> bool:
+    """Whether :func:`time_limit` can interrupt SymPy here (main thread, no other profiling
+    timer running). Where it cannot, a step whose SymPy call has no size bound (a limit)
+    must not run."""
+    return (threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer")
+            and hasattr(signal, "SIGPROF") and signal.getitimer(signal.ITIMER_PROF)[0] == 0)
 
 
 def _in_finalizer(frame: FrameType | None, depth: int = 12) -> bool:

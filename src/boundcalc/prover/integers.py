@@ -18,7 +18,16 @@ This layer proves ``g(n) op 0`` (op ``>=`` or ``>``) for every integer ``n`` of 
     gives ``A(k + 1) op B(k + 1)``; the ratios are taken in logarithms, with
     ``factorial(x + c)`` and ``gamma(x + c)`` reduced to ``gamma(x)`` (``gamma(x + 1) =
     x*gamma(x)``), which then cancels (n! >= 2**(n - 1), n! <= n**n, ...); or
-  - a **real relaxation**: ``g(x) op 0`` for every real ``x >= n0``;
+  - a **real relaxation**: ``g(x) op 0`` for every real ``x >= n0``; or
+  - a **monotone sequence and its limit** (:class:`LimitStep`): a sequence ``s`` with
+    ``g(k) op 0`` whenever ``s(k) op target`` (the ratio ``A/B`` with target 1 for
+    ``g = A - B``, A, B > 0, as in the ratio step; or ``g`` itself with target 0) is
+    non-increasing on the integers from ``n0`` (the real layers prove
+    ``log(s(x)/s(x + 1)) >= 0``, resp. ``g(x) - g(x + 1) >= 0``, for every real
+    ``x >= n0``), so ``s(k) >= lim s``; SymPy's ``limit`` of ``s`` at infinity is a finite
+    constant ``L >= target`` (``L > target``, or ``s`` strictly decreasing, for ``>``), and
+    ball arithmetic confirms SymPy's value: ``s`` at n = 10, 100, 10^4, 10^8 is certified
+    ``>= L`` and non-increasing (Stirling's lower bound ``n! >= sqrt(2 pi n)(n/e)^n``);
 * every integer from the domain's lower end up to ``n0`` is checked one by one, with a
   certified sign (exact rationals, exact radicals, or ball arithmetic away from 0; an
   exact zero through :func:`.symbolic.is_zero_at`).
@@ -28,7 +37,10 @@ The candidates for ``n0`` are a few values above the domain's lower end (:data:`
 
 Soundness contract: "proved" means the exhaustive part holds with certified signs and the
 real-layer answer for the rest is a proof under that layer's contract (the step's
-conclusion on the reals implies it on the integers); "disproved" comes only with an
+conclusion on the reals implies it on the integers); the monotone-to-a-limit step also
+rests on SymPy's ``limit`` (the verdict says so; the ball-arithmetic check catches a limit
+on the wrong side of the values, not every wrong limit), and runs only where
+:func:`.budget.time_limit` can interrupt it; "disproved" comes only with an
 integer of the domain at which the sign is certified wrong. On its CPU budget, or when no
 ``n0`` works, the layer returns None (the caller goes on; nothing is claimed).
 """
@@ -38,14 +50,16 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
+from itertools import pairwise
 from math import ceil, floor
 
 from ..expr.domains import Domain
 from ..expr.nodes import Node, Rel, Sym, substitute
 from .budget import Timeout, sympy_safe, time_limit
 
-__all__ = ["MAX_EXHAUSTIVE", "MAX_NODES", "STARTS", "IntegerOutcome", "applies", "opaque_step", "prove_integers",
-           "ratio_step", "shift"]
+__all__ = ["LIMIT_POINTS", "MAX_EXHAUSTIVE", "MAX_NODES", "STARTS", "IntegerOutcome", "LimitStep", "applies",
+           "limit_cross_check", "limit_steps", "opaque_step", "prove_integers", "ratio_step", "sequence_limit",
+           "shift"]
 
 MAX_EXHAUSTIVE = 2000          # integers checked one by one, at most
 MAX_NODES = 200                # larger goals get no SymPy step (in a thread nothing interrupts it)
@@ -213,13 +227,10 @@ def ratio_step(g: Node, n: str) -> Node | None:
     x = sp.Dummy("x", positive=True)
     G = sp.Dummy("G", positive=True)
     e = e.subs(x0, x)
-    if not e.is_Add or len(e.args) != 2:
+    parts = _two_terms(e)
+    if parts is None:
         return None
-    neg = [t for t in e.args if t.could_extract_minus_sign()]
-    if len(neg) != 1:
-        return None
-    B = -neg[0]
-    A = e - neg[0]
+    A, B = parts
 
     def gamma_form(t):
         t = sp.expand_func(t.rewrite(sp.gamma)).subs(sp.gamma(x), G)
@@ -239,6 +250,122 @@ def ratio_step(g: Node, n: str) -> Node | None:
     except Exception:                     # a form we cannot read back
         return None
     return substitute(out, {s: Sym(n) for s in out.symbols()})
+
+
+def _two_terms(e):
+    """``(A, B)`` for a SymPy sum ``e = A - B`` of exactly two terms, one with a minus sign;
+    else None."""
+    if not e.is_Add or len(e.args) != 2:
+        return None
+    neg = [t for t in e.args if t.could_extract_minus_sign()]
+    if len(neg) != 1:
+        return None
+    return e - neg[0], -neg[0]
+
+
+@dataclass
+class LimitStep:
+    """A sequence ``seq(n)`` whose non-increase from n0 and limit give ``g(n) op 0``.
+
+    ``form`` "ratio": ``g = A - B`` with ``A, B > 0`` (:func:`ratio_step`), ``seq = A/B``,
+    ``decrease = -D`` (``D`` the ratio step's log-ratio difference), ``target = 1``;
+    ``form`` "difference": ``seq = g``, ``decrease = g(n) - g(n + 1)``, ``target = 0``.
+    ``decrease >= 0`` on the reals ``x >= n0`` makes ``seq`` non-increasing on the integers
+    from n0, so ``seq(k) >= lim seq``; a limit ``L >= target`` then gives ``seq(k) >= target``,
+    i.e. ``g(k) >= 0`` (``B > 0`` in the ratio form). For ``g > 0``: ``L > target``, or
+    ``L = target`` and ``decrease > 0`` (strictly decreasing: ``seq(k) > seq(k + 1) >= L``).
+    ``seq_sympy`` and ``x``: the sequence for SymPy's ``limit`` (x real, positive)."""
+    form: str
+    seq: Node
+    decrease: Node
+    target: int
+    seq_sympy: object
+    x: object
+
+
+#: where the limit is cross-checked in ball arithmetic (scaled up when n0 > 10)
+LIMIT_POINTS = (10, 100, 10 ** 4, 10 ** 8)
+
+
+def limit_steps(g: Node, n: str, ratio: Node | None, shifted: Node | None) -> list[LimitStep]:
+    """The monotone-to-a-limit steps available for ``g``: the ratio form when the ratio step
+    ``ratio`` exists (then ``g = A - B``, ``A, B > 0`` for ``n > 0``), the difference form when
+    ``shifted`` (``g(n + 1)``, :func:`shift`) exists."""
+    import sympy as sp
+    from ..backends.sym import from_sympy
+    from ..expr.nodes import Mul, Num, Pow, sub
+    from .symbolic import to_sympy_with_domains
+    out = []
+    e, syms = to_sympy_with_domains(g, {}, {n: Domain()})
+    x = sp.Dummy("x", positive=True)
+    e = e.subs(syms[n], x)
+    minus_one = Num(Fraction(-1))
+    if ratio is not None:
+        parts = _two_terms(e)
+        if parts is not None:
+            A, B = parts
+            try:
+                a, b = (substitute(from_sympy(t.subs(x, syms[n])), {syms[n].name: Sym(n)}) for t in (A, B))
+            except Exception:             # a form we cannot read back
+                a = b = None
+            if a is not None and b is not None:
+                out.append(LimitStep("ratio", Mul((a, Pow(b, minus_one))), Mul((minus_one, ratio)), 1, A / B, x))
+    if shifted is not None:
+        out.append(LimitStep("difference", g, sub(g, shifted), 0, e, x))
+    return out
+
+
+def sequence_limit(step: LimitStep, seconds: float):
+    """SymPy's limit of ``step.seq`` at infinity, if it is a finite real constant (the limit
+    of the real function, which is then the sequence's limit); else None. Never runs where
+    :func:`.budget.time_limit` cannot interrupt it."""
+    import sympy as sp
+    from .budget import can_interrupt
+    if not can_interrupt():
+        return None
+    try:
+        with time_limit(seconds):
+            L = sp.limit(step.seq_sympy, step.x, sp.oo)
+            if L.free_symbols or L.has(sp.AccumBounds, sp.Limit, sp.nan, sp.zoo) or not L.is_finite or not L.is_real:
+                return None
+            return L
+    except (Timeout, Exception):          # SymPy gave up or failed: no limit, no claim
+        return None
+
+
+def limit_points(n0: int) -> list[int]:
+    """:data:`LIMIT_POINTS`, scaled by ``ceil(n0/10)`` so that each is at least n0."""
+    scale = max(1, -(-n0 // 10))
+    return [k * scale for k in LIMIT_POINTS]
+
+
+def limit_cross_check(step: LimitStep, n: str, limit: Node, n0: int) -> bool:
+    """The sequence at :data:`LIMIT_POINTS` (times ``ceil(n0/10)``) in ball arithmetic:
+    each value certified ``>= limit``, each no larger than the one before (it approaches
+    the limit from above, as a non-increasing sequence must). A check of SymPy's limit,
+    not a proof; False when a value is not separated."""
+    from ..backends import arb as A
+    from ..expr.nodes import sub
+    gaps = []
+    for k in limit_points(n0):
+        env = {n: Fraction(k)}
+        gap = None
+        for prec in (128, 512):
+            try:
+                v = A.enclose(sub(step.seq, limit), env, prec=prec)
+            except (A.Undefined, A.TooLarge):
+                return False
+            except A.Unresolved:
+                continue
+            with A.precision(prec):
+                if v.lower() >= 0:
+                    gap = v
+                    break
+        if gap is None:
+            return False
+        gaps.append(gap)
+    with A.precision(512):
+        return all((p - q).lower() >= 0 for p, q in pairwise(gaps))
 
 
 def prove_integers(g: Node, op: str, n: str, domains: dict[str, Domain], decide_real: RealDecider, *,
@@ -272,6 +399,8 @@ def prove_integers(g: Node, op: str, n: str, domains: dict[str, Domain], decide_
         except Timeout:
             ratio = None
     share = max(0.3, seconds / 8)
+    limits = None                         # the monotone-to-a-limit steps, built when first needed
+    limit_of: dict[int, object] = {}      # their SymPy limits (None: no usable limit)
     for off in STARTS:
         n0 = lo + off
         if hi is not None and n0 > hi:
@@ -291,6 +420,18 @@ def prove_integers(g: Node, op: str, n: str, domains: dict[str, Domain], decide_
             how, last = f"integers: induction from n\u2080 = {n0}, ratio step", n0
         if how is None and time.thread_time() < deadline and decide_real(g, op, {n: real}, [], share) == "proved":
             how, last = f"integers: real relaxation from n\u2080 = {n0}", n0 - 1
+        if how is None and time.thread_time() < deadline:
+            if limits is None:
+                try:
+                    with time_limit(max(0.2, 0.1 * seconds)):
+                        limits = limit_steps(g, n, ratio, step) if ratio is not None or step is not None else []
+                except Timeout:
+                    limits = []
+            for i, ls in enumerate(limits):
+                why = _limit_step(ls, i, op, n, n0, real, decide_real, share, deadline, limit_of)
+                if why is not None:
+                    how, last = f"integers: {why}", n0
+                    break
         if how is None:
             continue
         r = _check_range(g, op, n, lo, last, deadline)
@@ -302,6 +443,45 @@ def prove_integers(g: Node, op: str, n: str, domains: dict[str, Domain], decide_
             return None
         return IntegerOutcome("disproved", f"integers: fails at {n} = {r}", {n: Fraction(r)})
     return None
+
+
+def _limit_step(ls: LimitStep, i: int, op: str, n: str, n0: int, real: Domain, decide_real: RealDecider,
+                share: float, deadline: float, limit_of: dict) -> str | None:
+    """The verdict text if the monotone-to-a-limit step ``ls`` proves ``g op 0`` from
+    ``n0`` (see :class:`LimitStep`), else None. The limit is computed once per step."""
+    from ..backends import mp as mpb
+    from ..backends.sym import from_sympy
+    from ..expr.nodes import Num, sub
+    if ls.form == "ratio" and n0 < 1:     # the ratio step is valid where n > 0
+        return None
+    if decide_real(ls.decrease, ">=", {n: real}, [], share) != "proved":
+        return None
+    if i not in limit_of:
+        left = deadline - time.thread_time()
+        limit_of[i] = sequence_limit(ls, max(0.2, min(2.0, left))) if left > 0 else None
+    L = limit_of[i]
+    if L is None:
+        return None
+    try:
+        lim = from_sympy(L)
+    except Exception:                     # a form we cannot read back
+        return None
+    side = mpb.decide_sign(sub(lim, Num(Fraction(ls.target))), {})
+    if side is None or side < 0:
+        return None
+    strict = ""
+    if op == ">" and side == 0:
+        if time.thread_time() > deadline or decide_real(ls.decrease, ">", {n: real}, [], share) != "proved":
+            return None
+        strict = "strictly "
+    if not limit_cross_check(ls, n, lim, n0):
+        return None
+    from ..expr.printing import to_text
+    what = "the ratio of the two sides" if ls.form == "ratio" else "the difference of the two sides"
+    at = ", ".join(f"{k:.0e}".replace("e+0", "e").replace("e+", "e") if k >= 10 ** 4 else str(k)
+                   for k in limit_points(n0))
+    return (f"{what} {strict}non-increasing from n\u2080 = {n0}, limit {to_text(lim)} at infinity (SymPy; "
+            f"checked in ball arithmetic at {n} = {at})")
 
 
 def _zero() -> Node:
