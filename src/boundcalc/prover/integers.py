@@ -57,9 +57,9 @@ from ..expr.domains import Domain
 from ..expr.nodes import Node, Rel, Sym, substitute
 from .budget import Timeout, sympy_safe, time_limit
 
-__all__ = ["LIMIT_POINTS", "MAX_EXHAUSTIVE", "MAX_NODES", "STARTS", "IntegerOutcome", "LimitStep", "applies",
-           "limit_cross_check", "limit_steps", "opaque_step", "prove_integers", "ratio_step", "sequence_limit",
-           "shift"]
+__all__ = ["LIMIT_POINTS", "MAX_EXHAUSTIVE", "MAX_NODES", "MAX_SHIFT", "STARTS", "IntegerOutcome", "IntegerPair",
+           "LimitStep", "applies", "limit_cross_check", "limit_steps", "opaque_step", "pair_ratio", "prove_integers",
+           "prove_pair", "ratio_step", "sequence_limit", "shift"]
 
 MAX_EXHAUSTIVE = 2000          # integers checked one by one, at most
 MAX_NODES = 200                # larger goals get no SymPy step (in a thread nothing interrupts it)
@@ -80,14 +80,46 @@ class IntegerOutcome:
 RealDecider = Callable[[Node, str, dict, list, float], str]
 
 
-def applies(g: Node, op: str, domains: dict[str, Domain], extra) -> str | None:
-    """The integer symbol if this layer applies (one symbol, an integer, no assumptions)."""
+@dataclass(frozen=True)
+class IntegerPair:
+    """Two integer symbols, each with a lower end >= 1 and no upper end; ``low <= high`` is
+    the one assumption when ``linked`` (else there is none and the order is by name)."""
+    low: str
+    high: str
+    linked: bool
+
+
+def applies(g: Node, op: str, domains: dict[str, Domain], extra) -> str | IntegerPair | None:
+    """What this layer works on, if it applies: the integer symbol (one symbol, an integer,
+    no assumptions), or an :class:`IntegerPair` (two integer symbols from 1 or more, no
+    upper ends, no assumption but possibly one ``u <= v`` between them)."""
     syms = g.symbols()
-    if op not in (">=", ">") or extra or len(syms) != 1:
+    if op not in (">=", ">"):
         return None
-    (n,) = syms
-    d = domains.get(n)
-    return n if d is not None and d.integer else None
+    if len(syms) == 1 and not extra:
+        (n,) = syms
+        d = domains.get(n)
+        return n if d is not None and d.integer else None
+    if len(syms) != 2 or len(extra) > 1:
+        return None
+    for v in syms:
+        d = domains.get(v)
+        if d is None or not d.integer or _ends(d)[1] is not None or d.hi is not None:
+            return None
+        lo = _ends(d)[0]
+        if lo is None or lo < 1:
+            return None
+    a, b = sorted(syms)
+    if not extra:
+        return IntegerPair(a, b, False)
+    (r,) = extra
+    if not (isinstance(r.lhs, Sym) and isinstance(r.rhs, Sym) and {r.lhs.name, r.rhs.name} == syms):
+        return None
+    if r.op == "<=":
+        return IntegerPair(r.lhs.name, r.rhs.name, True)
+    if r.op == ">=":
+        return IntegerPair(r.rhs.name, r.lhs.name, True)
+    return None
 
 
 def _ends(d: Domain) -> tuple[int | None, int | None]:
@@ -368,10 +400,13 @@ def limit_cross_check(step: LimitStep, n: str, limit: Node, n0: int) -> bool:
         return all((p - q).lower() >= 0 for p, q in pairwise(gaps))
 
 
-def prove_integers(g: Node, op: str, n: str, domains: dict[str, Domain], decide_real: RealDecider, *,
+def prove_integers(g: Node, op: str, n: str | IntegerPair, domains: dict[str, Domain], decide_real: RealDecider, *,
                    seconds: float) -> IntegerOutcome | None:
     """Decide ``g(n) op 0`` for every integer ``n`` of ``domains[n]`` (see the module
-    docstring), within ``seconds`` of this thread's CPU time."""
+    docstring), within ``seconds`` of this thread's CPU time; for an :class:`IntegerPair`,
+    :func:`prove_pair`."""
+    if isinstance(n, IntegerPair):
+        return prove_pair(g, op, n, domains, decide_real, seconds=seconds)
     deadline = time.thread_time() + seconds
     lo, hi = _ends(domains[n])
     if lo is None:
@@ -482,6 +517,167 @@ def _limit_step(ls: LimitStep, i: int, op: str, n: str, n0: int, real: Domain, d
                    for k in limit_points(n0))
     return (f"{what} {strict}non-increasing from n\u2080 = {n0}, limit {to_text(lim)} at infinity (SymPy; "
             f"checked in ball arithmetic at {n} = {at})")
+
+
+MAX_SHIFT = 8          # gamma(u + c) with |c| above this: no pair ratio step
+
+
+def pair_ratio(g: Node, s: str) -> tuple[Node, list[Node], list[Node], dict[str, Domain]] | None:
+    """The ratio step in ``s`` (the other symbols fixed) for ``g = A - B``:
+    ``(D, positive, args, domains)`` or None.
+
+    ``A`` and ``B`` are written with ``gamma`` (``binomial(n, k) = gamma(n + 1)/(gamma(k + 1)
+    gamma(n - k + 1))``, ``factorial(x) = gamma(x + 1)``); every ``gamma(u)`` must have ``u``
+    linear in ``s`` with an integer coefficient ``c`` (``|c| <= MAX_SHIFT``) and becomes a
+    symbol ``G > 0`` (``domains``); in ``T(s + 1)`` it is ``gamma(u + c) = G (u)(u + 1)...(u +
+    c - 1)`` (``G/((u + c)...(u - 1))`` for ``c < 0``), an identity where ``u > 0`` and
+    ``u + c > 0``. ``positive``: ``A(s)`` and ``B(s)`` with their ``G`` and the ratios ``qA =
+    A(s + 1)/A(s)``, ``qB`` (G-free, else None), to be proved ``> 0`` on the step's region.
+    Then ``A(s) > 0``, ``A(s + 1) = qA A(s)`` and likewise for ``B``, so ``log qA - log qB >= 0``
+    with ``A(s) op B(s)`` gives ``A(s + 1) op B(s + 1)``. ``D`` is ``log qA - log qB`` with the
+    logarithms of products and powers split (SymPy's ``expand_log(force=True)``), an
+    identity where every logarithm's argument is positive. ``args``: those ``u``, ``u + c``
+    and the arguments of ``D``'s logarithms, to be proved ``> 0`` on the step's region."""
+    import sympy as sp
+    from ..backends.sym import from_sympy
+    from .symbolic import to_sympy_with_domains
+    e, syms = to_sympy_with_domains(g, {}, {v: Domain() for v in g.symbols()})
+    pos = {v: sp.Dummy(v, positive=True) for v in syms}
+    e = e.xreplace({syms[v]: pos[v] for v in syms})
+    S = pos[s]
+    parts = _two_terms(e)
+    if parts is None:
+        return None
+    names: dict = {}
+    args: list = []
+
+    def gamma_form(t):
+        t = t.rewrite(sp.gamma)
+        if t.has(sp.factorial, sp.binomial, sp.RisingFactorial, sp.FallingFactorial, sp.loggamma,
+                 sp.polygamma, sp.beta):
+            return None
+        hold, after = {}, {}
+        for a in sorted(t.atoms(sp.gamma), key=sp.default_sort_key):
+            u = a.args[0]
+            c = sp.expand(u.subs(S, S + 1) - u)
+            if not (c.is_Integer and abs(int(c)) <= MAX_SHIFT):
+                return None
+            c = int(c)
+            if a not in names:
+                name = f"{s}_G{len(names)}"
+                if name in syms:
+                    return None
+                names[a] = sp.Dummy(name, positive=True)
+                args.extend([u, u + c])
+            G = names[a]
+            ph = sp.Dummy("P")
+            hold[a] = ph
+            if c >= 0:
+                after[ph] = G * sp.Mul(*[u + j for j in range(c)])
+            else:
+                after[ph] = G / sp.Mul(*[u + c + j for j in range(-c)])
+        t0 = t.xreplace(names)
+        t1 = t.xreplace(hold).subs(S, S + 1).xreplace(after)
+        return t0, t1
+
+    forms = [gamma_form(t) for t in parts]
+    if any(f is None for f in forms):
+        return None
+    (a0, a1), (b0, b1) = forms
+    qa, qb = a1 / a0, b1 / b0
+    if any(q.has(*names.values()) or q.has(sp.gamma) for q in (qa, qb)):
+        return None
+    # log(qA) - log(qB) with the logarithms of products and powers split (force): an
+    # identity where every logarithm's argument is positive, so those join ``args``
+    d = sp.expand(sp.expand_log(sp.log(qa), force=True) - sp.expand_log(sp.log(qb), force=True))
+    args.extend(t.args[0] for t in sorted(d.atoms(sp.log), key=sp.default_sort_key))
+    back = {p.name: Sym(v) for v, p in pos.items()}
+
+    def node(t):
+        return substitute(from_sympy(t), back)
+    try:
+        out = (node(d), [node(t) for t in (a0, b0, qa, qb)], [node(u) for u in args],
+               {G.name: Domain(lo=Fraction(0)) for G in names.values()})
+    except Exception:                     # a form we cannot read back
+        return None
+    return out
+
+
+def prove_pair(g: Node, op: str, pair: IntegerPair, domains: dict[str, Domain], decide_real: RealDecider, *,
+               seconds: float) -> IntegerOutcome | None:
+    """Decide ``g op 0`` for every pair of integers of the domains (with ``low <= high`` when
+    the pair is linked) by a ratio step in one symbol (:func:`pair_ratio`), the other fixed:
+
+    * linked, induction in ``high`` from ``high = low`` (needs ``lo(high) <= lo(low)``): the
+      step for every real ``high >= low >= lo(low)``; the base case ``g(low, low) op 0`` for
+      every integer ``low`` by the one-symbol layer;
+    * induction in ``low`` from ``low = lo(low)``: the step for every real ``lo(low) <= low``
+      (and ``low <= high - 1`` when linked: the step to ``low + 1`` stays in the region);
+      the base case ``g(lo(low), high) op 0`` for every integer ``high >= lo(high)`` (and
+      ``>= lo(low)`` when linked) by the one-symbol layer;
+    * unlinked, likewise induction in ``high`` from ``lo(high)``.
+
+    The step's conditions (:func:`pair_ratio`: gamma arguments ``> 0``, both sides and both
+    ratios ``> 0``, ``D >= 0``) are decided by the real layers on the step's region, which
+    imply them at its integer points. A base case disproved at an integer gives a point of
+    the domain where ``g op 0`` fails. None when nothing is decided."""
+    from ..expr.nodes import Num, sub
+    deadline = time.thread_time() + seconds
+    lo = {v: _ends(domains[v])[0] for v in (pair.low, pair.high)}
+    low, high = pair.low, pair.high
+    plans = []        # (s, t, base value of s as a node, domain of t for the base, extra of the step)
+    if pair.linked:
+        if lo[high] <= lo[low]:
+            plans.append((high, low, Sym(low), lo[low], [Rel("<=", Sym(low), Sym(high))]))
+        plans.append((low, high, Num(Fraction(lo[low])), max(lo[high], lo[low]),
+                      [Rel("<=", Sym(low), sub(Sym(high), Num(Fraction(1))))]))
+    else:
+        plans.append((high, low, Num(Fraction(lo[high])), lo[low], []))
+        plans.append((low, high, Num(Fraction(lo[low])), lo[high], []))
+    share = max(0.3, seconds / 10)
+    for s, t, base, t_lo, step_extra in plans:
+        if time.thread_time() > deadline:
+            return None
+        try:
+            with time_limit(max(0.2, 0.1 * seconds)):
+                pr = pair_ratio(g, s) if sympy_safe(g) is None else None
+        except Timeout:
+            pr = None
+        if pr is None:
+            continue
+        d, positive, args, gdoms = pr
+        region = {v: Domain(False, Fraction(lo[v]), True, None, False) for v in (s, t)}
+        if decide_real(d, ">=", region, step_extra, share) != "proved":
+            continue
+        if not all(time.thread_time() < deadline and decide_real(u, ">", region, step_extra, share) == "proved"
+                   for u in dict.fromkeys(args)):
+            continue
+        if not all(time.thread_time() < deadline
+                   and decide_real(p, ">", {**region, **gdoms}, step_extra, share) == "proved"
+                   for p in positive):
+            continue
+        base_g = substitute(g, {s: base})
+        t_dom = Domain(True, Fraction(t_lo), True, None, False)
+        left = deadline - time.thread_time()
+        if left <= 0:
+            return None
+        if t in base_g.symbols():
+            io = prove_integers(base_g, op, t, {t: t_dom}, decide_real, seconds=left)
+        else:
+            k = _check_range(base_g, op, t, t_lo, t_lo, deadline)
+            io = (IntegerOutcome("proved", f"integers: constant, checked at {t} = {t_lo}") if k == "ok" else
+                  None if k is None else IntegerOutcome("disproved", "", {t: Fraction(k)}))
+        if io is None:
+            continue
+        if io.status == "disproved":
+            (k,) = io.point.values()
+            at = {t: k, s: k if isinstance(base, Sym) else base.value}
+            return IntegerOutcome("disproved", f"integers: fails at {s} = {at[s]}, {t} = {at[t]}", at)
+        base_text = f"{s} = {t}" if isinstance(base, Sym) else f"{s} = {base.value}"
+        inner = io.how.removeprefix("integers: ")
+        return IntegerOutcome("proved", f"integers: induction in {s} from {base_text} for each {t}, ratio step; "
+                                        f"base case by {inner}")
+    return None
 
 
 def _zero() -> Node:
