@@ -15,7 +15,8 @@ returns a :class:`Decision` with
   functions on the region's branch, :mod:`.identity`), ``"convexity"`` (a Jensen instance
   f(sum w_i x_i) vs sum w_i f(x_i) from the proved sign of f'', :mod:`.convexity`),
   ``"integers"`` (one integer symbol:
-  induction or a real relaxation from n0, exhaustive below, :mod:`.integers`), ``"SMT"``
+  induction, a real relaxation or a monotone sequence's limit from n0, exhaustive below; or
+  two integer symbols: induction in one of them, :mod:`.integers`), ``"SMT"``
   (z3 nonlinear real arithmetic after naming non-polynomial terms, :mod:`.smt`),
   ``"interval"`` (arb branch-and-bound, :mod:`.interval`), ``"counterexample"`` (a point
   found by sampling, at a domain boundary, from an SMT model or by the integer layer,
@@ -36,7 +37,8 @@ falls through to the next layer and, at the end, to ``unknown (budget)`` — nev
 
 Order: the cheap pre-pass (:mod:`.prepass`) reads the goal; a quick certified search;
 quick SMT passes (on the goal with fractional powers of single symbols substituted away,
-the generalized goal, the goal); the convexity layer for a Jensen instance; the integer layer for a relation in one integer symbol;
+the generalized goal, the goal); the convexity layer for a Jensen instance; the integer layer for a relation in one
+integer symbol (or two, with at most one assumption ``d <= n``);
 the exact layer; the identity layer for an equality with special functions; SMT again;
 SMT with exp/log/tanh/atan/erf bracketed by the certified bounds of :mod:`.fbounds`, their
 degree raised 3, 5, ..., 13 until proved (a "sat" of that relaxation is never a disproof);
@@ -545,7 +547,7 @@ def _family(b) -> str:
 
 
 def _special_layers(a, rel, b, g, op, domains, extra, deadline, samples, seed, total, n_int):
-    """The identity layer (equalities) and the integer layer (one integer symbol), each on a
+    """The identity layer (equalities) and the integer layer (one or two integer symbols), each on a
     share of ``total``: a Decision, or None to go on."""
     from . import search
     if op == "==" and time.thread_time() < deadline:

@@ -35,6 +35,13 @@ This layer proves ``g(n) op 0`` (op ``>=`` or ``>``) for every integer ``n`` of 
 A bounded domain of at most :data:`MAX_EXHAUSTIVE` integers is checked exhaustively alone.
 The candidates for ``n0`` are a few values above the domain's lower end (:data:`STARTS`).
 
+Two integer symbols (:class:`IntegerPair`: each from 1 or more, at most the one assumption
+``d <= n`` between them), :func:`prove_pair`: induction in one symbol with the other fixed,
+by a ratio step (:func:`pair_ratio`) whose every condition (gamma's arguments, both sides and
+both ratios positive, the log-ratio difference ``>= 0``) the real layers prove on the step's
+region, and the base case (``n = d``, or the other symbol's lower end) for every integer
+by the one-symbol layer above (C(n, d) <= (e n/d)^d, C(n, d) >= (n/d)^d).
+
 Soundness contract: "proved" means the exhaustive part holds with certified signs and the
 real-layer answer for the rest is a proof under that layer's contract (the step's
 conclusion on the reals implies it on the integers); the monotone-to-a-limit step also
@@ -537,7 +544,9 @@ def pair_ratio(g: Node, s: str) -> tuple[Node, list[Node], list[Node], dict[str,
     with ``A(s) op B(s)`` gives ``A(s + 1) op B(s + 1)``. ``D`` is ``log qA - log qB`` with the
     logarithms of products and powers split (SymPy's ``expand_log(force=True)``), an
     identity where every logarithm's argument is positive. ``args``: those ``u``, ``u + c``
-    and the arguments of ``D``'s logarithms, to be proved ``> 0`` on the step's region."""
+    and the arguments of ``D``'s logarithms, to be proved ``> 0`` on the step's region.
+    Both lists leave out what SymPy's sign rules already show positive (every symbol is
+    ``> 0`` on the region: the symbols from 1 or more, the ``G``)."""
     import sympy as sp
     from ..backends.sym import from_sympy
     from .symbolic import to_sympy_with_domains
@@ -595,8 +604,11 @@ def pair_ratio(g: Node, s: str) -> tuple[Node, list[Node], list[Node], dict[str,
 
     def node(t):
         return substitute(from_sympy(t), back)
+
+    def unsure(ts):           # SymPy's own sign rules settle some (every symbol is > 0 here)
+        return [t for t in dict.fromkeys(ts) if t.is_positive is not True]
     try:
-        out = (node(d), [node(t) for t in (a0, b0, qa, qb)], [node(u) for u in args],
+        out = (node(d), [node(t) for t in unsure([a0, b0, qa, qb])], [node(u) for u in unsure(args)],
                {G.name: Domain(lo=Fraction(0)) for G in names.values()})
     except Exception:                     # a form we cannot read back
         return None
