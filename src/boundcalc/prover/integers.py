@@ -471,8 +471,8 @@ def prove_integers(g: Node, op: str, n: str | IntegerPair, domains: dict[str, Do
                     limits = []
             for i, ls in enumerate(limits):
                 why = _limit_step(ls, i, op, n, n0, real, decide_real, share, deadline, limit_of)
-                if why is not None:
-                    how, last = f"integers: {why}", n0
+                if why is not None:           # covers every n >= n0 itself: no base case
+                    how, last = f"integers: {why}", n0 - 1
                     break
         if how is None:
             continue
