@@ -188,7 +188,6 @@ UNTESTED_MODULES: dict[str, str] = {
     "boundcalc.services.solve": "tests/services/test_require.py, tests/fuzz/test_require_fuzz.py",
     # the decision procedure (prover/): its tests are by behaviour, not by layer
     "boundcalc.prover": "the package; tests/prover/",
-    "boundcalc.prover.budget": "time and size limits; tests/services/test_hostile.py",
     "boundcalc.prover.decide": "tests/prover/test_relations.py, tests/prover/test_decide_threads.py",
     "boundcalc.prover.exact_layer": "the first layer of decide: tests/prover/test_relations.py",
     "boundcalc.prover.sampling": "through monotone and decide: tests/services/test_monotone.py, tests/fuzz/",

@@ -51,6 +51,7 @@ class Layer(_Word):
     IDENTITY = "identity"            # an identity: derivatives vanish on a star-shaped region
     CONVEXITY = "convexity"          # a Jensen instance: the sign of f'' proved on the hull
     INTEGERS = "integers"            # induction or a real relaxation from n0, exhaustive below
+    ENDS = "ends"                    # the ends of one variable's domain cut off by derivative arguments
     SMT = "SMT"
     INTERVAL = "interval"
     COUNTEREXAMPLE = "counterexample"

@@ -39,6 +39,10 @@ from fractions import Fraction
 from .nodes import Add, BigOp, Const, Func, Indexed, Mul, Node, Num, Pow, Ref, Rel, Sym, sub
 from .visitor import Visitor, handles, top_down
 
+#: the functions that are analytic wherever :func:`definedness` holds strictly (the layers
+#: that differentiate a goal — convexity, identity, ends — accept only these and powers)
+SMOOTH_FUNCTIONS = frozenset({"exp", "log", "sqrt", "tanh", "atan", "erf", "sin", "cos"})
+
 REASONS = {
     "division": "division by zero",
     "zero_pow_zero": "0 to the power 0",

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import signal
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from types import FrameType
@@ -53,11 +54,17 @@ class Timeout(BaseException):
 def time_limit(seconds: float) -> Iterator[None]:
     """Interrupt pure-Python work (SymPy) after ``seconds`` of this process's CPU time
     (ITIMER_PROF / SIGPROF: the same work gets the same budget however loaded the machine
-    is, which a wall-clock alarm would not give), when that is possible (main thread, no
-    other timer running); otherwise the static size guards are the only budget."""
+    is, which a wall-clock alarm would not give), when that is possible (main thread);
+    otherwise the static size guards are the only budget.
+
+    Limits nest: inside another limit, this one ends at the earlier of the two; on leaving
+    it, the outer limit is re-armed with what is left of it (at least a millisecond), so an
+    outer limit that ran out inside an inner one fires just after the inner one is left."""
     if not can_interrupt():
         yield
         return
+    outer_left = signal.getitimer(signal.ITIMER_PROF)[0]
+    started = time.process_time()
 
     def _raise(signum: int, frame: FrameType | None) -> None:
         if _in_finalizer(frame):
@@ -68,20 +75,23 @@ def time_limit(seconds: float) -> Iterator[None]:
             return
         raise Timeout()
     old = signal.signal(signal.SIGPROF, _raise)
-    signal.setitimer(signal.ITIMER_PROF, max(seconds, 0.01))
+    mine = max(seconds, 0.01)
+    signal.setitimer(signal.ITIMER_PROF, min(mine, outer_left) if outer_left > 0 else mine)
     try:
         yield
     finally:
         signal.setitimer(signal.ITIMER_PROF, 0)
         signal.signal(signal.SIGPROF, old)
+        if outer_left > 0:
+            left = outer_left - (time.process_time() - started)
+            signal.setitimer(signal.ITIMER_PROF, max(left, 0.001))
 
 
 def can_interrupt() -> bool:
-    """Whether :func:`time_limit` can interrupt SymPy here (main thread, no other profiling
-    timer running). Where it cannot, a step whose SymPy call has no size bound (a limit)
-    must not run."""
+    """Whether :func:`time_limit` can interrupt SymPy here (the main thread). Where it
+    cannot, a step whose SymPy call has no size bound (a limit) must not run."""
     return (threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer")
-            and hasattr(signal, "SIGPROF") and signal.getitimer(signal.ITIMER_PROF)[0] == 0)
+            and hasattr(signal, "SIGPROF"))
 
 
 def _in_finalizer(frame: FrameType | None, depth: int = 12) -> bool:

@@ -32,11 +32,12 @@ from fractions import Fraction
 
 from ..expr.domains import Domain
 from ..expr.nodes import Add, Func, Mul, Node, Num, Sym, substitute
+from ..expr.singularities import SMOOTH_FUNCTIONS
 from .budget import Timeout, time_limit
 
 __all__ = ["jensen_instance", "prove_convexity"]
 
-SMOOTH = frozenset({"exp", "log", "sqrt", "tanh", "atan", "erf", "sin", "cos"})
+SMOOTH = SMOOTH_FUNCTIONS       # one list: expr/singularities.py
 MAX_TERMS = 8
 MAX_NODES = 120
 

@@ -16,7 +16,10 @@ returns a :class:`Decision` with
   f(sum w_i x_i) vs sum w_i f(x_i) from the proved sign of f'', :mod:`.convexity`),
   ``"integers"`` (one integer symbol:
   induction, a real relaxation or a monotone sequence's limit from n0, exhaustive below; or
-  two integer symbols: induction in one of them, :mod:`.integers`), ``"SMT"``
+  two integer symbols: induction in one of them, :mod:`.integers`), ``"ends"``
+  (one symbol: the ends of its domain — infinity, an open end, a touching end — cut off by
+  derivative arguments, Taylor's theorem or a monotone approach to a limit, the middle piece
+  decided by the layers again, :mod:`.ends`), ``"SMT"``
   (z3 nonlinear real arithmetic after naming non-polynomial terms, :mod:`.smt`),
   ``"interval"`` (arb branch-and-bound, :mod:`.interval`), ``"counterexample"`` (a point
   found by sampling, at a domain boundary, from an SMT model or by the integer layer,
@@ -39,7 +42,9 @@ Order: the cheap pre-pass (:mod:`.prepass`) reads the goal; a quick certified se
 quick SMT passes (on the goal with fractional powers of single symbols substituted away,
 the generalized goal, the goal); the convexity layer for a Jensen instance; the integer layer for a relation in one
 integer symbol (or two, with at most one assumption ``d <= n``);
-the exact layer; the identity layer for an equality with special functions; SMT again;
+the exact layer; the identity layer for an equality with special functions; the ends
+layer for a goal in one symbol with a hard end (on the goal and on its logarithmic form);
+SMT again;
 SMT with exp/log/tanh/atan/erf bracketed by the certified bounds of :mod:`.fbounds`, their
 degree raised 3, 5, ..., 13 until proved (a "sat" of that relaxation is never a disproof);
 interval branch-and-bound with Taylor models (:mod:`.taylor`); a deeper search.
@@ -67,7 +72,7 @@ from .budget import CPU_SAFETY, INTERVAL_BOXES_PER_SECOND, SAMPLES, SECONDS, sym
 from .budget import Timeout as _Timeout
 from ..verdicts import IntervalStatus, Layer, SmtStatus, Verdict
 
-LAYERS = ("exact", "identity", "convexity", "integers", "SMT", "interval", "counterexample", "budget", "none")
+LAYERS = ("exact", "identity", "convexity", "integers", "ends", "SMT", "interval", "counterexample", "budget", "none")
 
 
 class UndefinedError(BoundcalcError):
@@ -390,6 +395,21 @@ def _decide(a, rel, b, g, op, domains, extra, deadline, samples, seed, total) ->
         out = _special_layers(a, rel, b, g, op, domains, extra, deadline, samples, seed, total, None)
         if out is not None:
             return out
+    # 2c. the ends of a one-variable domain (infinity, an open end, a touching end) cut off
+    # by derivative arguments, the middle piece decided by the layers again (.ends)
+    from .ends import applies as ends_apply
+    from ..expr.printing import to_text
+    ends_goals = [(pre + f"g = {_clip(to_text(c))}: ", c)
+                  for pre, c in [("", g)] + [("after taking logarithms of both sides, ", c) for c in candidates[1:]]
+                  if ends_apply(c, op, domains, extra) and _hard_end(c, domains)]
+    for i, (pre, cand) in enumerate(ends_goals):
+        if time.thread_time() >= deadline:
+            break
+        from .ends import prove_ends
+        ends_how = prove_ends(cand, op, domains, extra, _real_decider(samples, seed),
+                              seconds=min(deadline - time.thread_time(), 0.45 * total / len(ends_goals)))
+        if ends_how is not None:
+            return _verdict("proved", "ends", pre + ends_how)
     # 3. SMT again with the time left: the generalized goal, the goal, the rewritten goals
     runs += [("after taking logarithms of both sides, ", c, extra, domains) for c in candidates[1:]]
     for pre, cand, ex, doms in runs:
@@ -479,6 +499,23 @@ def _decide(a, rel, b, g, op, domains, extra, deadline, samples, seed, total) ->
                         + ", ".join(budget_hit) + " (sampling is not a proof)")
     return _verdict("unknown", "none", detail="no layer found a proof or a counterexample "
                     f"(sampled {samples} points; sampling is not a proof)")
+
+
+def _hard_end(g: Node, domains: dict[str, Domain]) -> bool:
+    """Whether the one symbol's domain has an end the interval layer cannot close alone: an
+    infinite or open end, or a closed end where ``g`` is not certainly positive."""
+    from ..backends import arb as A
+    (name,) = g.symbols()
+    d = domains[name]
+    for e, closed in ((d.lo, d.lo_closed), (d.hi, d.hi_closed)):
+        if e is None or not closed:
+            return True
+        try:
+            if not A.enclose(g, {name: e}, prec=64).lower() > 0:
+                return True
+        except (A.Undefined, A.Unresolved, A.TooLarge):
+            return True
+    return False
 
 
 def _bracketable(g: Node) -> bool:

@@ -38,11 +38,12 @@ from fractions import Fraction
 
 from ..expr.domains import Domain
 from ..expr.nodes import Add, Func, Mul, Node, Num, Rel, Sym, sub, substitute
+from ..expr.singularities import SMOOTH_FUNCTIONS
 from .budget import Timeout, sympy_safe, time_limit
 
 __all__ = ["MAX_NODES", "MAX_SYMBOLS", "SMOOTH", "prove_identity"]
 
-SMOOTH = frozenset({"exp", "log", "sqrt", "tanh", "atan", "erf", "sin", "cos"})
+SMOOTH = SMOOTH_FUNCTIONS       # one list: expr/singularities.py
 MAX_SYMBOLS = 4
 MAX_NODES = 200       # SymPy's simplify of derivatives grows fast; in a thread nothing interrupts it
 _CANDIDATES = [Fraction(v) for v in ("0", "1", "-1", "2", "1/2", "-2", "-1/2", "3", "1/3", "-3", "-1/3")]
