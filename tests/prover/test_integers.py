@@ -13,6 +13,7 @@ from boundcalc.expr.parser import parse
 from boundcalc.prover.decide import _real_decider
 from boundcalc.backends.mp import evaluate
 from boundcalc.expr.nodes import Rel, Sym
+from boundcalc.expr.printing import to_text
 from boundcalc.prover.integers import (IntegerPair, _limit_step, applies, limit_cross_check, limit_steps, opaque_step,
                                        pair_ratio, prove_integers, ratio_step, sequence_limit, shift)
 
@@ -123,13 +124,23 @@ def test_factorial_near_misses_fail_where_the_hand_says():
                        for j in range(1, k)), g                                  # the first failure
 
 
-def test_stirling_bounds_stay_unknown_not_wrong():
-    # both true; their ratio steps tend to 0 at infinity (the upper bound's is
-    # (n + 1/2) log(1 + 1/n) - 1 >= 0, the lower bound's the negative of it, false):
-    # the layer answers nothing rather than something wrong
-    for g in ("factorial(n) - sqrt(2*pi*n)*(n/E)**n", "E*sqrt(n)*(n/E)**n - factorial(n)"):
-        r = _ints(g, Z1)
-        assert r is None or r.status == "proved", (g, r)
+def test_stirling_bounds():
+    # r(n) = n!/(sqrt(2 pi n)(n/e)^n): r(n + 1)/r(n) = e (n/(n + 1))^(n + 1/2), so the log-ratio
+    # is 1 - (n + 1/2) log(1 + 1/n) <= 0 (log(1 + y) >= 2y/(2 + y)): r decreases, to 1
+    # (Stirling's formula), so r >= 1: the limit step. The upper bound's ratio e sqrt(n)
+    # (n/e)^n/n! increases from 1 at n = 1 (the same log-ratio, negated): the ratio step
+    r = _ints("factorial(n) - sqrt(2*pi*n)*(n/E)**n", Z1)
+    assert r is not None and r.status == "proved", r
+    assert "non-increasing from n\u2080 = 1, limit 1 at infinity (SymPy" in r.how, r.how
+    r = _ints("E*sqrt(n)*(n/E)**n - factorial(n)", Z1)
+    assert r is not None and r.status == "proved" and "induction from n\u2080 = 1, ratio step" in r.how, r
+    # the log-ratio in the form the bracketing layer decides, log(n + 1) - log(n) as log(1 + 1/n)
+    d = ratio_step(parse("E*sqrt(n)*(n/E)**n - factorial(n)"), "n")
+    assert "log(1 + 1/n)" in to_text(d) and "log(n)" not in to_text(d), to_text(d)
+    with mpmath.workdps(50):
+        for k in (1, 7):
+            want = (k + mpmath.mpf(1) / 2) * mpmath.log(1 + mpmath.mpf(1) / k) - 1
+            assert abs(evaluate(d, {"n": Fraction(k)}, digits=40) - want) < mpmath.mpf(10) ** -35
 
 
 # ---- the inductive step with n! as an opaque positive symbol (issue 22, h17)

@@ -256,8 +256,9 @@ def ratio_step(g: Node, n: str) -> Node | None:
     becomes a positive symbol ``G`` (``gamma(x) > 0`` for ``x > 0``). The logarithms are
     expanded by SymPy under the assumptions ``x > 0, G > 0`` alone (no ``force``), so each
     rule it applies holds; None unless SymPy shows ``A > 0`` and ``B > 0`` under the same
-    assumptions and ``G`` cancels from ``D``. Valid only where ``x > 0``: the caller uses it
-    from ``n0 >= 1``."""
+    assumptions and ``G`` cancels from ``D``. Then :func:`_relative_logs` (``log(x + 1) -
+    log(x)`` as ``log(1 + 1/x)``). Valid only where ``x > 0``: the caller uses it from
+    ``n0 >= 1``."""
     import sympy as sp
     from ..backends.sym import from_sympy
     from .symbolic import to_sympy_with_domains
@@ -284,11 +285,29 @@ def ratio_step(g: Node, n: str) -> Node | None:
     d = sp.expand(logs(A1) - logs(A0) - logs(B1) + logs(B0))
     if d.free_symbols - {x} or d.has(sp.gamma, sp.factorial, sp.loggamma, sp.polygamma):
         return None
+    d = _relative_logs(d, x)
     try:
         out = from_sympy(d)
     except Exception:                     # a form we cannot read back
         return None
     return substitute(out, {s: Sym(n) for s in out.symbols()})
+
+
+def _relative_logs(d, x):
+    """``d`` with each ``log(x + c)`` (c > 0 rational) written ``log(x) + log(1 + c/x)`` (an
+    identity for x > 0) and the logarithms collected, when every ``log(x)`` then cancels
+    (``(n + 1/2)*log(1 + 1/n) - 1`` instead of ``(n + 1/2)*(log(n + 1) - log(n)) - 1``: a
+    ratio of consecutive terms that tends to 1 has this form, which the bracketing layer
+    decides); else ``d`` unchanged."""
+    import sympy as sp
+
+    def split(t):
+        c = sp.expand(t.args[0] - x)
+        return sp.log(x) + sp.log(1 + c / x) if c.is_Rational and c > 0 else t
+    out = sp.expand(d.replace(lambda t: isinstance(t, sp.log), split))
+    if out.has(sp.log(x)):
+        return d
+    return sp.collect(out, sorted(out.atoms(sp.log), key=sp.default_sort_key))
 
 
 def _two_terms(e):
@@ -313,7 +332,9 @@ class LimitStep:
     from n0, so ``seq(k) >= lim seq``; a limit ``L >= target`` then gives ``seq(k) >= target``,
     i.e. ``g(k) >= 0`` (``B > 0`` in the ratio form). For ``g > 0``: ``L > target``, or
     ``L = target`` and ``decrease > 0`` (strictly decreasing: ``seq(k) > seq(k + 1) >= L``).
-    ``seq_sympy`` and ``x``: the sequence for SymPy's ``limit`` (x real, positive)."""
+    ``seq_sympy`` and ``x``: what SymPy takes the limit of (x real, positive): the sequence,
+    or its logarithm ``log A - log B`` in the ratio form (``lim s = exp(lim log s)``; SymPy
+    finds that one several times faster)."""
     form: str
     seq: Node
     decrease: Node
@@ -348,7 +369,8 @@ def limit_steps(g: Node, n: str, ratio: Node | None, shifted: Node | None) -> li
             except Exception:             # a form we cannot read back
                 a = b = None
             if a is not None and b is not None:
-                out.append(LimitStep("ratio", Mul((a, Pow(b, minus_one))), Mul((minus_one, ratio)), 1, A / B, x))
+                out.append(LimitStep("ratio", Mul((a, Pow(b, minus_one))), Mul((minus_one, ratio)), 1,
+                                     sp.log(A) - sp.log(B), x))
     if shifted is not None:
         out.append(LimitStep("difference", g, sub(g, shifted), 0, e, x))
     return out
@@ -356,7 +378,8 @@ def limit_steps(g: Node, n: str, ratio: Node | None, shifted: Node | None) -> li
 
 def sequence_limit(step: LimitStep, seconds: float):
     """SymPy's limit of ``step.seq`` at infinity, if it is a finite real constant (the limit
-    of the real function, which is then the sequence's limit); else None. Never runs where
+    of the real function, which is then the sequence's limit; in the ratio form ``exp`` of
+    the logarithm's finite limit, so never 0); else None. Never runs where
     :func:`.budget.time_limit` cannot interrupt it."""
     import sympy as sp
     from .budget import can_interrupt
@@ -367,7 +390,7 @@ def sequence_limit(step: LimitStep, seconds: float):
             L = sp.limit(step.seq_sympy, step.x, sp.oo)
             if L.free_symbols or L.has(sp.AccumBounds, sp.Limit, sp.nan, sp.zoo) or not L.is_finite or not L.is_real:
                 return None
-            return L
+            return sp.exp(L) if step.form == "ratio" else L
     except (Timeout, Exception):          # SymPy gave up or failed: no limit, no claim
         return None
 
