@@ -240,6 +240,18 @@ def test_limit_cross_check_catches_a_limit_above_the_values():
     assert limit_cross_check(ratio, "n", parse("1 - 1/1000000"), 1)
 
 
+def test_finite_limit_refuses_what_is_not_a_finite_real_constant():
+    # prover/symbolic.finite_limit, shared with the ends layer: (1 + 1/x)^x -> e, exp(-x) -> 0;
+    # x -> oo, sin(x) oscillates (SymPy: AccumBounds(-1, 1)): no limit
+    import sympy as sp
+    from boundcalc.prover.symbolic import finite_limit
+    x = sp.Symbol("x", positive=True)
+    assert finite_limit((1 + 1 / x) ** x, x, sp.oo, "-") == sp.E
+    assert finite_limit(sp.exp(-x), x, sp.oo, "-") == 0
+    assert finite_limit(x, x, sp.oo, "-") is None
+    assert finite_limit(sp.sin(x), x, sp.oo, "-") is None
+
+
 def test_stirling_near_misses_are_never_proved():
     # r(n) = n!/(sqrt(2 pi n)(n/e)^n) decreases to 1: r >= 1.01 fails first at n = 9
     # (r(8) = 1.01047, r(9) = 1.00930), r >= 1.0001 first at n = 834 (r(833) = 1.0001000450)

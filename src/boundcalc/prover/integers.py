@@ -383,12 +383,13 @@ def sequence_limit(step: LimitStep, seconds: float):
     :func:`.budget.time_limit` cannot interrupt it."""
     import sympy as sp
     from .budget import can_interrupt
+    from .symbolic import finite_limit
     if not can_interrupt():
         return None
     try:
         with time_limit(seconds):
-            L = sp.limit(step.seq_sympy, step.x, sp.oo)
-            if L.free_symbols or L.has(sp.AccumBounds, sp.Limit, sp.nan, sp.zoo) or not L.is_finite or not L.is_real:
+            L = finite_limit(step.seq_sympy, step.x, sp.oo, "-")
+            if L is None:
                 return None
             return sp.exp(L) if step.form == "ratio" else L
     except (Timeout, Exception):          # SymPy gave up or failed: no limit, no claim
