@@ -366,9 +366,10 @@ def limit_steps(g: Node, n: str, ratio: Node | None, shifted: Node | None) -> li
             A, B = parts
             try:
                 a, b = (substitute(from_sympy(t.subs(x, syms[n])), {syms[n].name: Sym(n)}) for t in (A, B))
+                readable = True
             except Exception:             # a form we cannot read back
-                a = b = None
-            if a is not None and b is not None:
+                readable = False
+            if readable:
                 out.append(LimitStep("ratio", Mul((a, Pow(b, minus_one))), Mul((minus_one, ratio)), 1,
                                      sp.log(A) - sp.log(B), x))
     if shifted is not None:
@@ -659,9 +660,15 @@ def prove_pair(g: Node, op: str, pair: IntegerPair, domains: dict[str, Domain], 
     the domain where ``g op 0`` fails. None when nothing is decided."""
     from ..expr.nodes import Num, sub
     deadline = time.thread_time() + seconds
-    lo = {v: _ends(domains[v])[0] for v in (pair.low, pair.high)}
+    lo: dict[str, int] = {}
+    for v in (pair.low, pair.high):
+        end = _ends(domains[v])[0]
+        if end is None:                   # applies() admits only lower ends >= 1
+            return None
+        lo[v] = end
     low, high = pair.low, pair.high
-    plans = []        # (s, t, base value of s as a node, domain of t for the base, extra of the step)
+    # (s, t, base value of s, lower end of t for the base, extra of the step)
+    plans: list[tuple[str, str, Node, int, list[Rel]]] = []
     if pair.linked:
         if lo[high] <= lo[low]:
             plans.append((high, low, Sym(low), lo[low], [Rel("<=", Sym(low), Sym(high))]))
@@ -705,11 +712,13 @@ def prove_pair(g: Node, op: str, pair: IntegerPair, domains: dict[str, Domain], 
                   None if k is None else IntegerOutcome("disproved", "", {t: Fraction(k)}))
         if io is None:
             continue
-        if io.status == "disproved":
+        if io.status == "disproved" and io.point is not None:
             (k,) = io.point.values()
-            at = {t: k, s: k if isinstance(base, Sym) else base.value}
+            at = {t: k, s: k if isinstance(base, Sym) else Fraction(lo[s])}
             return IntegerOutcome("disproved", f"integers: fails at {s} = {at[s]}, {t} = {at[t]}", at)
-        base_text = f"{s} = {t}" if isinstance(base, Sym) else f"{s} = {base.value}"
+        if io.status != "proved":
+            continue
+        base_text = f"{s} = {t}" if isinstance(base, Sym) else f"{s} = {lo[s]}"
         inner = io.how.removeprefix("integers: ")
         return IntegerOutcome("proved", f"integers: induction in {s} from {base_text} for each {t}, ratio step; "
                                         f"base case by {inner}")
