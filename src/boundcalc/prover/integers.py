@@ -640,6 +640,30 @@ def pair_ratio(g: Node, s: str) -> tuple[Node, list[Node], list[Node], dict[str,
     return out
 
 
+def _defined_on(nodes: list[Node], region: dict[str, Domain], extra: list, decide_real: RealDecider, share: float,
+                deadline: float) -> bool:
+    """Every definedness condition of ``nodes`` (:func:`..expr.singularities.definedness`)
+    proved on the real ``region`` under ``extra``, so that an induction's chain of integer
+    points meets no point where ``g`` has no value (the real layers' proofs say nothing
+    there). Gamma's poles are left out: :func:`pair_ratio` proves every gamma argument
+    positive."""
+    from ..expr.nodes import Mul, Num
+    from ..expr.singularities import definedness
+    seen = set()
+    for c in (c for n in nodes for c in definedness(n)):
+        if c.kind == "gamma" or (c.expr, c.op) in seen:
+            continue
+        seen.add((c.expr, c.op))
+        if c.op not in (">", ">=", "!=") or time.thread_time() > deadline:
+            return False
+        if decide_real(c.expr, ">" if c.op == "!=" else c.op, region, extra, share) == "proved":
+            continue
+        if c.op == "!=" and decide_real(Mul((Num(Fraction(-1)), c.expr)), ">", region, extra, share) == "proved":
+            continue
+        return False
+    return True
+
+
 def prove_pair(g: Node, op: str, pair: IntegerPair, domains: dict[str, Domain], decide_real: RealDecider, *,
                seconds: float) -> IntegerOutcome | None:
     """Decide ``g op 0`` for every pair of integers of the domains (with ``low <= high`` when
@@ -655,10 +679,11 @@ def prove_pair(g: Node, op: str, pair: IntegerPair, domains: dict[str, Domain], 
     * unlinked, likewise induction in ``high`` from ``lo(high)``.
 
     The step's conditions (:func:`pair_ratio`: gamma arguments ``> 0``, both sides and both
-    ratios ``> 0``, ``D >= 0``) are decided by the real layers on the step's region, which
+    ratios ``> 0``, ``D >= 0``; every definedness condition of ``g`` and of ``g`` one step
+    on, :func:`_defined_on`) are decided by the real layers on the step's region, which
     imply them at its integer points. A base case disproved at an integer gives a point of
     the domain where ``g op 0`` fails. None when nothing is decided."""
-    from ..expr.nodes import Num, sub
+    from ..expr.nodes import Add, Num, sub
     deadline = time.thread_time() + seconds
     lo: dict[str, int] = {}
     for v in (pair.low, pair.high):
@@ -698,6 +723,9 @@ def prove_pair(g: Node, op: str, pair: IntegerPair, domains: dict[str, Domain], 
         if not all(time.thread_time() < deadline
                    and decide_real(p, ">", {**region, **gdoms}, step_extra, share) == "proved"
                    for p in positive):
+            continue
+        if not _defined_on([g, substitute(g, {s: Add((Sym(s), Num(Fraction(1))))})], region, step_extra,
+                           decide_real, share, deadline):
             continue
         base_g = substitute(g, {s: base})
         t_dom = Domain(True, Fraction(t_lo), True, None, False)
