@@ -523,6 +523,10 @@ def _limit_step(ls: LimitStep, i: int, op: str, n: str, n0: int, real: Domain, d
         return None
     if decide_real(ls.decrease, ">=", {n: real}, [], share) != "proved":
         return None
+    # the chain s(k) >= s(k + 1) >= ... must not cross a point where s has no value (the
+    # ratio form's A, B are positive for every n > 0: ratio_step showed it)
+    if ls.form == "difference" and not _defined_on([ls.seq], {n: real}, [], decide_real, share, deadline):
+        return None
     if i not in limit_of:
         left = deadline - time.thread_time()
         limit_of[i] = sequence_limit(ls, max(0.2, min(2.0, left))) if left > 0 else None
