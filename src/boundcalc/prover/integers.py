@@ -645,17 +645,17 @@ def pair_ratio(g: Node, s: str) -> tuple[Node, list[Node], list[Node], dict[str,
 
 
 def _defined_on(nodes: list[Node], region: dict[str, Domain], extra: list, decide_real: RealDecider, share: float,
-                deadline: float) -> bool:
+                deadline: float, *, gamma_args_proved: bool = False) -> bool:
     """Every definedness condition of ``nodes`` (:func:`..expr.singularities.definedness`)
     proved on the real ``region`` under ``extra``, so that an induction's chain of integer
     points meets no point where ``g`` has no value (the real layers' proofs say nothing
-    there). Gamma's poles are left out: :func:`pair_ratio` proves every gamma argument
-    positive."""
+    there). With ``gamma_args_proved`` gamma's poles are left out (:func:`pair_ratio` has
+    proved every gamma argument positive)."""
     from ..expr.nodes import Mul, Num
     from ..expr.singularities import definedness
     seen = set()
     for c in (c for n in nodes for c in definedness(n)):
-        if c.kind == "gamma" or (c.expr, c.op) in seen:
+        if (gamma_args_proved and c.kind == "gamma") or (c.expr, c.op) in seen:
             continue
         seen.add((c.expr, c.op))
         if c.op not in (">", ">=", "!=") or time.thread_time() > deadline:
@@ -729,7 +729,7 @@ def prove_pair(g: Node, op: str, pair: IntegerPair, domains: dict[str, Domain], 
                    for p in positive):
             continue
         if not _defined_on([g, substitute(g, {s: Add((Sym(s), Num(Fraction(1))))})], region, step_extra,
-                           decide_real, share, deadline):
+                           decide_real, share, deadline, gamma_args_proved=True):
             continue
         base_g = substitute(g, {s: base})
         t_dom = Domain(True, Fraction(t_lo), True, None, False)
