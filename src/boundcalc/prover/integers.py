@@ -487,7 +487,8 @@ def prove_integers(g: Node, op: str, n: str | IntegerPair, domains: dict[str, Do
             how, last = f"integers: induction from n\u2080 = {n0}, ratio step", n0
         if how is None and time.thread_time() < deadline and decide_real(g, op, {n: real}, [], share) == "proved":
             how, last = f"integers: real relaxation from n\u2080 = {n0}", n0 - 1
-        if how is None and time.thread_time() < deadline:
+        # (a limit step needs the sequence non-increasing on every integer from n0: no upper end)
+        if how is None and hi is None and time.thread_time() < deadline:
             if limits is None:
                 try:
                     with time_limit(max(0.2, 0.1 * seconds)):
