@@ -45,13 +45,13 @@ PROVED = [
      "Shafer-Fink upper bound (Zhu 2005): both sides tend to pi/2 at infinity"),
     ("erf(x)**2", ">=", "1 - exp(-x**2)", P, "limit 0 at ∞",
      "Polya's lower bound erf x >= sqrt(1 - exp(-x^2)), squared (both sides >= 0); both -> 1"),
-    ("erf(x)**2", "<=", "1 - exp(-4*x**2/pi)", P, "Taylor at x = 0: derivatives 0..3",
+    ("erf(x)**2", "<=", "1 - exp(-4*x**2/pi)", P, "Taylor at x = 0: g and its derivatives up to order 3 = 0",
      "Polya 1949, squared; at 0 the difference is (8/pi)(1/3 - 1/pi) x^4 + O(x^6): order 4"),
     ("(1 + 1/x)**x", ">=", "E*2*x/(2*x + 1)", P, "after taking logarithms",
      "x log(1 + 1/x) >= 1 + log(2x/(2x+1)); both sides -> e at infinity (difference ~ 5/(24 x^2))"),
     ("(1 + 1/x)**x", "<=", "E*(2*x + 1)/(2*x + 2)", P, "after taking logarithms",
      "the companion upper bound; both sides -> e at infinity"),
-    ("sin(x) - x + x**3/6", ">=", "0", UNIT, "Taylor at x = 0: derivatives 0..4",
+    ("sin(x) - x + x**3/6", ">=", "0", UNIT, "Taylor at x = 0: g and its derivatives up to order 4 = 0",
      "the first nonzero Taylor term at 0 is x^5/120, and the 5th derivative cos x > 0 on [0, 1]"),
     ("log(1 + x)/x", "<=", "1", P, "limit 0 at 0",
      "log(1 + x) <= x; at the open end 0 both sides -> 1 (a limit: the LHS is 0/0 there)"),
@@ -141,3 +141,23 @@ def test_the_depth_guard_stops_nesting():
         assert ends.applies(parse("atan(x) - x/2"), ">=", {"x": P}, []) is None
     finally:
         ends._depth.reset(token)
+
+
+def test_a_limit_not_seen_approached_is_refused(monkeypatch):
+    """1 + 1/x decreases to 1 on [1, oo): proved with SymPy's limit. A claimed limit 1/2
+    lies below every value (the first cross-check passes) but g is not seen approaching it
+    (its distance to 1/2 stays about 1/2 out to x = 2^60): refused."""
+    import sympy
+    g = fold_constants(parse("1 + 1/x"))
+    how = ends.prove_ends(g, ">=", {"x": ONE_UP}, [], _real_decider(500, 0), seconds=4.0)
+    assert how is not None and "limit 1 at ∞" in how, how
+    monkeypatch.setattr(sympy, "limit", lambda *a, **k: sympy.Integer(1) / 2)
+    assert ends.prove_ends(g, ">=", {"x": ONE_UP}, [], _real_decider(500, 0), seconds=4.0) is None
+
+
+def test_a_closed_end_where_the_derivative_is_undefined():
+    """sqrt(x) >= x on [0, 1]: both sides meet at 0, where g' = 1/(2 sqrt x) - 1 has no value
+    (g' > 0 is needed on the open piece only, g being continuous at 0), and at 1, where g is
+    smooth (Taylor: g(1) = 0 and g' = -1/2 < 0 near 1)."""
+    how = _layer("sqrt(x)", ">=", "x", UNIT)
+    assert how is not None and "so g >= g(0) = 0" in how and "Taylor at x = 1" in how, how

@@ -148,7 +148,7 @@ def test_relation(lhs, rel, rhs, assume, expected):
     took = time.perf_counter() - t
     assert took < 10, f"{took:.1f} s"
     assert r.verdict == expected, r.describe()
-    assert r.layer in ("exact", "SMT", "interval", "counterexample")
+    assert r.layer in ("exact", "SMT", "ends", "interval", "counterexample")
     if expected == FALSE:
         if lhs.startswith("deora"):
             return

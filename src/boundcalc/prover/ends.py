@@ -22,7 +22,8 @@ end) needs no piece; each other end's piece is closed by ONE of these arguments:
   ``g(e)`` (ball arithmetic, where ``g`` is defined at a finite ``e``: our smooth functions
   are continuous where defined) or the limit of ``g`` at ``e`` — computed by SymPy's
   ``limit`` (the Gruntz algorithm) and cross-checked in ball arithmetic: ``g`` at points of
-  the piece approaching ``e`` must not lie below it. ``v >= 0`` proves ``>=``; ``>`` needs
+  the piece approaching ``e`` must not lie below it, and must be seen approaching it (the
+  distance shrinks :data:`CORROBORATE`-fold across the piece's sample points). ``v >= 0`` proves ``>=``; ``>`` needs
   ``v > 0``, or ``v = 0`` exactly with ``g'`` proved strictly signed. The verdict names
   SymPy's limit: it is the one result here that is not certified.
 
@@ -61,6 +62,7 @@ MAX_TAYLOR = 6           # highest derivative order tried at a touching end
 MAX_OPS = 400            # SymPy: derivatives larger than this (count_ops) are not used
 SIMPLIFY_OPS = 60        # exact values at an end: simplified only when this small
 PREC = 96
+CORROBORATE = 16         # a limit is used only if g is seen this much closer to it near the end
 _depth: contextvars.ContextVar[int] = contextvars.ContextVar("ends_depth", default=0)
 _MINUS = Num(Fraction(-1))
 
@@ -378,8 +380,10 @@ def _taylor(ctx: _Ctx, side: str, e: Fraction, grid: list[Fraction]) -> _Closed 
     if k == 0:
         how = f"g > 0 on {_interval(piece)} (one enclosure)"
     else:
-        how = (f"Taylor at {ctx.name} = {_show(e)}: derivatives 0..{k - 1} vanish there exactly, "
-               f"g^({k}) {'>' if want > 0 else '<'} 0 on {_interval(piece)}")
+        vanish = "g = 0" if k == 1 else f"g and its derivatives up to order {k - 1} = 0"
+        dk = "g'" if k == 1 else f"g^({k})"
+        how = (f"Taylor at {ctx.name} = {_show(e)}: {vanish} there exactly, "
+               f"{dk} {'>' if want > 0 else '<'} 0 on {_interval(piece)}")
     return _Closed(best, how)
 
 
@@ -408,6 +412,11 @@ def _monotone(ctx: _Ctx, side: str, e: Fraction | None, grid: list[Fraction], si
     # g decreasing towards the end (its infimum there): lower end and g' > 0, upper end and g' < 0
     to_end = (s0 == 1) == (side == "lo")
     piece = dom if whole else (_piece(dom, None, cut, end="lo") if side == "lo" else _piece(dom, cut, None, end="hi"))
+    # g' is needed inside the piece only (the mean value theorem on [e, x], g continuous at a
+    # finite end e where it is defined): the sub-goals see the piece open at its ends, so a
+    # derivative undefined at e (sqrt at 0) does not stop them
+    piece = Domain(False, piece.lo, False, piece.hi, piece.hi_closed and not whole) if side == "lo" or whole \
+        else Domain(False, piece.lo, piece.lo_closed, piece.hi, False)
     share = ctx.left() / 4
     d1 = ctx.ders[1]
     slope = d1 if s0 == 1 else Mul((_MINUS, d1))
@@ -470,10 +479,20 @@ def _end_value(ctx: _Ctx, side: str, e: Fraction | None, grid: list[Fraction], i
     lb = _ball(lnode, {})
     if lb is None or (not zero and _sign(lb) != 1):
         return None
-    # cross-check: g on the piece must not lie below its infimum at the end
+    # cross-check: g on the piece must not lie below its infimum at the end, and g must be
+    # seen approaching it: from the run's far point to its point nearest the end, the
+    # distance to the claimed limit shrinks at least CORROBORATE-fold
+    if len(idx) < 4:
+        return None
     for i in idx[:10]:                      # the grid points nearest the end
         gb = _ball(ctx.g, {ctx.name: grid[i]})
         if gb is not None and gb.upper() < lb.lower():
             return None
+    import flint
+    near, far = (_ball(ctx.g, {ctx.name: grid[i]}, 256) for i in (idx[0], idx[-1]))
+    if near is None or far is None:
+        return None
+    if not abs(near - lb).upper() * CORROBORATE <= abs(far - lb).lower() + flint.arb("1e-30"):
+        return None
     where = _show(e, 1 if side == "hi" else -1)
     return (0 if zero else lb.lower()), f"its limit {lim} at {where} (SymPy's limit, Gruntz)", zero
