@@ -198,6 +198,18 @@ def test_limit_step_ratio_form():
     assert how is not None and "non-increasing from n\u2080 = 1, limit 1 at infinity (SymPy" in how, how
 
 
+def test_limit_step_symmetric_case_through_the_canonical_form():
+    # (1 + 1/n)^n <= e reaches the layer as e - (1 + 1/n)^n >= 0: (1 + 1/n)^n increases to e
+    # (a non-decreasing sequence lies below its limit), i.e. e/(1 + 1/n)^n decreases to 1
+    steps = _limit_steps("E - (1 + 1/n)**n")
+    ratio = next(s for s in steps if s.form == "ratio")
+    with mpmath.workdps(50):
+        for k in (1, 10, 1000):
+            assert mpmath.e / (1 + mpmath.mpf(1) / k) ** k > mpmath.e / (1 + mpmath.mpf(1) / (k + 1)) ** (k + 1) > 1
+    how = _limit_step(ratio, 0, ">=", "n", 1, ZR1, _real_decider(500, 0), 1.0, time.thread_time() + 5, {})
+    assert how is not None and "limit 1 at infinity" in how, how
+
+
 def test_limit_step_difference_form_strict():
     # 1/n + 1/n^2 > 0: it decreases strictly (by 1/n - 1/(n + 1) + ...) to its limit 0, which
     # equals the target, so ">" needs the strict decrease

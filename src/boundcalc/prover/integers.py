@@ -332,6 +332,9 @@ class LimitStep:
     from n0, so ``seq(k) >= lim seq``; a limit ``L >= target`` then gives ``seq(k) >= target``,
     i.e. ``g(k) >= 0`` (``B > 0`` in the ratio form). For ``g > 0``: ``L > target``, or
     ``L = target`` and ``decrease > 0`` (strictly decreasing: ``seq(k) > seq(k + 1) >= L``).
+    The symmetric case, a non-decreasing sequence below its limit, is this one for the
+    relation's other side: ``a <= b`` reaches the layer as ``b - a >= 0`` ((1 + 1/n)^n <= e:
+    e/(1 + 1/n)^n decreases to 1).
     ``seq_sympy`` and ``x``: what SymPy takes the limit of (x real, positive): the sequence,
     or its logarithm ``log A - log B`` in the ratio form (``lim s = exp(lim log s)``; SymPy
     finds that one several times faster)."""
