@@ -716,7 +716,8 @@ def prove_pair(g: Node, op: str, pair: IntegerPair, domains: dict[str, Domain], 
             return None
         try:
             with time_limit(max(0.2, 0.1 * seconds)):
-                pr = pair_ratio(g, s) if sympy_safe(g) is None else None
+                pr = (pair_ratio(g, s) if sympy_safe(g) is None and sum(1 for _ in g.unique_nodes()) <= MAX_NODES
+                      else None)
         except Timeout:
             pr = None
         if pr is None:
