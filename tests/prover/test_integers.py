@@ -344,6 +344,17 @@ def test_pair_near_misses():
                 assert 1 <= d <= n and _mp_g(g, n, d) < 0, (g, r)
 
 
+def test_pair_base_case_fails_at_an_integer():
+    # C(n, d) >= (2/d) (n/d)^d: the step in n is that of C(n, d) >= (n/d)^d (2/d does not
+    # change with n); the base case n = d is 1 >= 2/d: true from d = 2, false at d = 1
+    r = _pair("binomial(n, d) - (2/d)*(n/d)**d")
+    assert r is not None and r.status == "disproved" and r.point == {"n": 1, "d": 1}, r
+    with mpmath.workdps(50):
+        def f(n, d):
+            return mpmath.binomial(n, d) - (mpmath.mpf(2) / d) * (mpmath.mpf(n) / d) ** d
+        assert f(1, 1) < 0 and f(2, 2) >= 0 and f(5, 3) > 0      # (and every n at d = 1: n - 2n < 0)
+
+
 def _mp_g(g, n, d):
     f = {"(n/d)**d - binomial(n, d)": lambda: (mpmath.mpf(n) / d) ** d - mpmath.binomial(n, d),
          "(2*n/d)**d - binomial(n, d)": lambda: (mpmath.mpf(2 * n) / d) ** d - mpmath.binomial(n, d)}

@@ -633,10 +633,7 @@ def pair_ratio(g: Node, s: str) -> tuple[Node, list[Node], list[Node], dict[str,
     # identity where every logarithm's argument is positive, so those join ``args``
     d = sp.expand(sp.expand_log(sp.log(qa), force=True) - sp.expand_log(sp.log(qb), force=True))
     args.extend(t.args[0] for t in sorted(d.atoms(sp.log), key=sp.default_sort_key))
-    back = {p.name: Sym(v) for v, p in pos.items()}
-
-    def node(t):
-        return substitute(from_sympy(t), back)
+    node = from_sympy                     # the dummies carry the symbols' own names
 
     def unsure(ts):           # SymPy's own sign rules settle some (every symbol is > 0 here)
         return [t for t in dict.fromkeys(ts) if t.is_positive is not True]
@@ -670,6 +667,24 @@ def _defined_on(nodes: list[Node], region: dict[str, Domain], extra: list, decid
             continue
         return False
     return True
+
+
+def _base_case(g: Node, s: str, base: Node) -> Node:
+    """``g`` with ``s = base`` (the other symbol or a number), simplified by SymPy's own
+    evaluation with every symbol positive (``binomial(d, d)`` is 1, ``(d/d)**d`` is 1), which
+    holds on the pair's domains (symbols from 1 or more); ``g`` substituted as it is when
+    SymPy cannot read it back."""
+    import sympy as sp
+    from ..backends.sym import from_sympy
+    from .symbolic import to_sympy_with_domains
+    plain = substitute(g, {s: base})
+    try:
+        with time_limit(0.3):
+            e, syms = to_sympy_with_domains(plain, {}, {v: Domain(lo=Fraction(0)) for v in plain.symbols()})
+            out = from_sympy(sp.expand_func(e) if e.has(sp.binomial) else e)
+    except (Timeout, Exception):          # the plain substitution is as good, only less simple
+        return plain
+    return out if out.symbols() <= plain.symbols() else plain
 
 
 def prove_pair(g: Node, op: str, pair: IntegerPair, domains: dict[str, Domain], decide_real: RealDecider, *,
@@ -715,7 +730,7 @@ def prove_pair(g: Node, op: str, pair: IntegerPair, domains: dict[str, Domain], 
         if time.thread_time() > deadline:
             return None
         try:
-            with time_limit(max(0.2, 0.1 * seconds)):
+            with time_limit(max(0.3, 0.25 * seconds)):
                 pr = (pair_ratio(g, s) if sympy_safe(g) is None and sum(1 for _ in g.unique_nodes()) <= MAX_NODES
                       else None)
         except Timeout:
@@ -736,7 +751,7 @@ def prove_pair(g: Node, op: str, pair: IntegerPair, domains: dict[str, Domain], 
         if not _defined_on([g, substitute(g, {s: Add((Sym(s), Num(Fraction(1))))})], region, step_extra,
                            decide_real, share, deadline, gamma_args_proved=True):
             continue
-        base_g = substitute(g, {s: base})
+        base_g = _base_case(g, s, base)
         t_dom = Domain(True, Fraction(t_lo), True, None, False)
         left = deadline - time.thread_time()
         if left <= 0:
@@ -745,7 +760,7 @@ def prove_pair(g: Node, op: str, pair: IntegerPair, domains: dict[str, Domain], 
             io = prove_integers(base_g, op, t, {t: t_dom}, decide_real, seconds=left)
         else:
             k = _check_range(base_g, op, t, t_lo, t_lo, deadline)
-            io = (IntegerOutcome("proved", f"integers: constant, checked at {t} = {t_lo}") if k == "ok" else
+            io = (IntegerOutcome("proved", "integers: a constant, its sign certified") if k == "ok" else
                   None if k is None else IntegerOutcome("disproved", "", {t: Fraction(k)}))
         if io is None:
             continue
@@ -758,7 +773,7 @@ def prove_pair(g: Node, op: str, pair: IntegerPair, domains: dict[str, Domain], 
         base_text = f"{s} = {t}" if isinstance(base, Sym) else f"{s} = {lo[s]}"
         inner = io.how.removeprefix("integers: ")
         return IntegerOutcome("proved", f"integers: induction in {s} from {base_text} for each {t}, ratio step; "
-                                        f"base case by {inner}")
+                                        f"base case: {inner}")
     return None
 
 
