@@ -674,14 +674,12 @@ def _base_case(g: Node, s: str, base: Node) -> Node:
     evaluation with every symbol positive (``binomial(d, d)`` is 1, ``(d/d)**d`` is 1), which
     holds on the pair's domains (symbols from 1 or more); ``g`` substituted as it is when
     SymPy cannot read it back."""
-    import sympy as sp
     from ..backends.sym import from_sympy
     from .symbolic import to_sympy_with_domains
     plain = substitute(g, {s: base})
     try:
         with time_limit(0.3):
-            e, syms = to_sympy_with_domains(plain, {}, {v: Domain(lo=Fraction(0)) for v in plain.symbols()})
-            out = from_sympy(sp.expand_func(e) if e.has(sp.binomial) else e)
+            out = from_sympy(to_sympy_with_domains(plain, {}, {v: Domain(lo=Fraction(0)) for v in plain.symbols()})[0])
     except (Timeout, Exception):          # the plain substitution is as good, only less simple
         return plain
     return out if out.symbols() <= plain.symbols() else plain
