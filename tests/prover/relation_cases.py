@@ -95,8 +95,10 @@ NEW_CASES = [
     ("n**(1/n)", "<", "3**(1/3)", [], FALSE, "n:Z1", ""),                    # equality at n = 3
     # ---- tight generalization thresholds (margins near 1e-6)
     # sqrt(log(2/d)/(2n)) <= n^(-1/2) iff log(2/d) <= 2 iff d >= 2/e^2 = 0.27067056647...
-    ("sqrt(log(2/d)/(2*n))", "<=", "1/sqrt(n)", ["d >= 0.270672"], TRUE, "d:P n:Z1", "h10"),
+    # (both sides >= 0: square them, drop the positive factor 1/n; prover/rewrite.py)
+    ("sqrt(log(2/d)/(2*n))", "<=", "1/sqrt(n)", ["d >= 0.270672"], TRUE, "d:P n:Z1", ""),
     ("sqrt(log(2/d)/(2*n))", "<=", "1/sqrt(n)", ["d >= 0.270669"], FALSE, "d:P n:Z1", ""),
+    ("sqrt(log(2/d)/(2*n))", "<=", "1/sqrt(n)", ["d >= 0.270670"], FALSE, "d:P n:Z1", ""),  # 2/e^2 above it
     # Hoeffding's sample size: m >= log(2/d)/(2 e^2) gives sqrt(log(2/d)/(2m)) <= e (square both sides)
     ("sqrt(log(2/d)/(2*m))", "<=", "e", ["m >= log(2/d)/(2*e**2)"], TRUE, "d:P m:P e:P", ""),
     ("sqrt(log(2/d)/(2*m))", "<=", "e", ["m >= 0.999999*log(2/d)/(2*e**2)"], FALSE, "d:P m:P e:P", ""),

@@ -18,7 +18,7 @@ never a verdict.
 
 Layer order (bottom to top; each imports only layers below it, tested in
 tests/test_import_graph.py): budget < facts, prepass, sampling, symbolic < exact_layer, smt <
-interval, search < identity, integers < decide.
+interval, search < convexity, ends, identity, integers, rewrite < decide.
 """
 from __future__ import annotations
 

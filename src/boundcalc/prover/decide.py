@@ -43,8 +43,12 @@ quick SMT passes (on the goal with fractional powers of single symbols substitut
 the generalized goal, the goal); the convexity layer for a Jensen instance; the integer layer for a relation in one
 integer symbol (or two, with at most one assumption ``d <= n``);
 the exact layer; the identity layer for an equality with special functions; the ends
-layer for a goal in one symbol with a hard end (on the goal and on its logarithmic form);
-SMT again;
+layer for a goal in one symbol with a hard end (on the goal and on its logarithmic form); the
+rewrite layer (:mod:`.rewrite`) for a goal with a root or a quotient: an equivalent goal (both
+sides squared where both are proved >= 0, factors of proved strict sign dropped), decided by a
+recursive decision on a fixed share, at most two rewrites deep, its proof reported as the
+sub-layer's ("proved (SMT, after squaring both sides (both >= 0), ...)") and its counterexample
+only once certified on the original relation; SMT again;
 SMT with exp/log/tanh/atan/erf bracketed by the certified bounds of :mod:`.fbounds`, their
 degree raised 3, 5, ..., 13 until proved (a "sat" of that relaxation is never a disproof);
 interval branch-and-bound with Taylor models (:mod:`.taylor`); a deeper search.
@@ -410,6 +414,50 @@ def _decide(a, rel, b, g, op, domains, extra, deadline, samples, seed, total) ->
                               seconds=min(deadline - time.thread_time(), 0.45 * total / len(ends_goals)))
         if ends_how is not None:
             return _verdict("proved", "ends", pre + ends_how)
+    # --- rewrites (prover/rewrite.py) ---
+    # a goal with a root or a quotient, rewritten into an equivalent goal (both sides squared,
+    # factors of proved sign dropped), decided by a recursive decision on a fixed share;
+    # a rewritten goal is rewritten again only up to rewrite.MAX_DEPTH. A disproof counts only
+    # once its point is certified on the original relation.
+    from . import rewrite as RW
+    if (RW.depth() < RW.MAX_DEPTH and why is None and time.thread_time() < deadline
+            and RW.worth_trying(a, b)):
+        sign_calls = [0]
+
+        def _rw_sign(n: Node) -> str | None:
+            # from the shape, else z3; not SymPy's prove_sign, whose strict sign holds only
+            # inside a bounded domain with closed ends (x - 1 "positive" on [1, 2])
+            return structural_sign(n, domains) or RW.smt_sign(n, domains, extra, sign_calls)
+        try:
+            rws = RW.equivalents(a, rel, b, domains, extra, _rw_sign, sympy_seconds=max(0.2, min(1.0, 0.1 * total)))
+        except _Timeout:
+            rws = []
+            budget_hit.append("rewrites")
+        for rw in rws:
+            if time.thread_time() > deadline:
+                budget_hit.append("rewrites")
+                break
+            try:
+                with RW.nested():
+                    sub_d = decide_relation(rw.goal, rw.op, Num(Fraction(0)), dict(domains), extra,
+                                            seconds=min(1.0, 0.1 * total), samples=samples, seed=seed)
+            except BoundcalcError:
+                continue
+            if sub_d.verdict is Verdict.PROVED:
+                inner = sub_d.text[len("proved ("):-1] if sub_d.text.startswith("proved (") else sub_d.text
+                head, _, how = inner.partition(", ")
+                return Decision(Verdict.PROVED, sub_d.layer, f"proved ({head}, {rw.label}{'; ' + how if how else ''})",
+                                detail="decided on the equivalent goal " + str(rw.goal) + f" {rw.op} 0"
+                                + ("; " + sub_d.detail if sub_d.detail else ""))
+            if sub_d.verdict is Verdict.DISPROVED and sub_d.counterexample:
+                env = RW.fill_point(sub_d.counterexample, domains)
+                ce = search.certify_point(a, rel, b, g, op, domains, extra, env) if env is not None else None
+                if ce is not None:
+                    return _verdict("disproved", "counterexample", "certified, found " + rw.label,
+                                    counterexample=ce)
+            if sub_d.layer is Layer.BUDGET:
+                budget_hit.append("rewrites")
+    # --- end of rewrites ---
     # 3. SMT again with the time left: the generalized goal, the goal, the rewritten goals
     runs += [("after taking logarithms of both sides, ", c, extra, domains) for c in candidates[1:]]
     for pre, cand, ex, doms in runs:
