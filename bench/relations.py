@@ -7,8 +7,10 @@
     python bench/relations.py --src /snapshot/src # measure a copy (keeps measuring while you edit)
 
 The cases are those of tests/prover/test_relations.py: CASES (the old suite, through
-``verify``) and NEW_CASES (tests/prover/relation_cases.py: issue 22's categories, on their own domains, through
-``services.verify.decide``). Each tree runs in its own process (PYTHONPATH = its src/), one
+``verify``), NEW_CASES (tests/prover/relation_cases.py: issue 22's categories, on their own domains, through
+``services.verify.decide``) and NODE_CASES (factorial, gamma, binomial, sums and products,
+through ``verify`` as the test does; graded against each case's truth, so that a case the
+test pins as "unknown" counts as unknown here). Each tree runs in its own process (PYTHONPATH = its src/), one
 case after the other; the rows give each case's verdict, wall seconds and CPU seconds
 (``time.process_time`` of the worker: what the budgets count, so that a loaded machine
 changes the wall column and not the CPU column nor the verdicts). A verdict is "wrong"
@@ -39,14 +41,16 @@ def _load(path: Path, name: str):
     return mod
 
 
-def load_cases() -> tuple[list, list]:
+def load_cases() -> tuple[list, list, list]:
     sys.path.insert(0, str(ROOT / "tests"))      # test_relations imports prover.relation_cases
     mod = _load(SUITE, "_relation_suite")
     old = [{"suite": "old", "lhs": c[0], "rel": c[1], "rhs": c[2], "assume": list(c[3]), "expected": c[4]}
            for c in mod.CASES]
     new = [{"suite": "new", "lhs": c[0], "rel": c[1], "rhs": c[2], "assume": list(c[3]), "expected": c[4],
             "domains": c[5], "needs": c[6]} for c in mod.NEW_CASES]
-    return old, new
+    nodes = [{"suite": "nodes", "lhs": c[0], "rel": c[1], "rhs": c[2], "assume": list(c[3]),
+              "expected": "proved" if c[4] else "disproved"} for c in mod.NODE_CASES]
+    return old, new, nodes
 
 
 # ----------------------------------------------------------------------------- worker
@@ -127,7 +131,8 @@ def main() -> None:
     if args.worker:
         worker()
         return
-    old, new = load_cases()
+    old, new, nodes = load_cases()
+    every = old + new + nodes
     trees = [("this tree", args.src)]
     tmp = None
     if not args.no_main:
@@ -137,24 +142,25 @@ def main() -> None:
         trees.append(("main", args.main))
     out, lines = {}, []
     for name, src in trees:
-        rows = run_tree(src, old + new)
+        rows = run_tree(src, every)
         out[name] = rows
         lines.append(summary(f"{name}: old", old, rows[:len(old)]))
-        lines.append(summary(f"{name}: new", new, rows[len(old):]))
-        lines.append(summary(f"{name}: all", old + new, rows))
+        lines.append(summary(f"{name}: new", new, rows[len(old):len(old) + len(new)]))
+        lines.append(summary(f"{name}: nodes", nodes, rows[len(old) + len(new):]))
+        lines.append(summary(f"{name}: all", every, rows))
     print("\n".join(lines))
     mine = out["this tree"]
-    unk = [c for c, r in zip(old + new, mine) if grade(c, r) == "unknown"]
+    unk = [c for c, r in zip(every, mine) if grade(c, r) == "unknown"]
     if unk:
         print(f"\nunknown on this tree ({len(unk)}):")
         for c in unk:
             tag = f"  [needs {c['needs']}]" if c.get("needs") else ""
             print(f"  {c['lhs']} {c['rel']} {c['rhs']} {c['assume']}{tag}")
-    for c, r in zip(old + new, mine):
+    for c, r in zip(every, mine):
         if grade(c, r) in ("wrong", "error"):
             print(f"  {grade(c, r).upper()}: {c['lhs']} {c['rel']} {c['rhs']} {c['assume']} -> {r['method']}")
     if args.json:
-        args.json.write_text(json.dumps({"cases": old + new, "rows": out}, indent=1))
+        args.json.write_text(json.dumps({"cases": every, "rows": out}, indent=1))
     if tmp is not None:
         tmp.cleanup()
 

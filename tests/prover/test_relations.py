@@ -180,18 +180,25 @@ NODE_CASES = [
     ("factorial(n)", ">=", "3**(n-1)", [], False, FALSE, "near miss: n = 2: 2 < 3"),
     ("factorial(n)", ">=", "(n/E)**n", [], True, TRUE, "e^n = sum n^k/k! >= n^n/n!"),
     ("factorial(n)", ">=", "2.75*(n/E)**n", [], False, FALSE, "near miss: n = 1: 1 < 2.75/e = 1.0117"),
-    ("factorial(n)", ">=", "sqrt(2*pi*n)*(n/E)**n", [], True, UNKNOWN,
+    ("factorial(n)", ">=", "sqrt(2*pi*n)*(n/E)**n", [], True, TRUE,
      "Stirling with Robbins' remainder: n! = sqrt(2 pi n)(n/e)^n e^(r_n), r_n > 1/(12n+1) > 0"),
-    ("factorial(n)", "<=", "E*sqrt(n)*(n/E)**n", [], True, UNKNOWN,
+    ("factorial(n)", "<=", "E*sqrt(n)*(n/E)**n", [], True, TRUE,
      "n! <= e n^(n+1/2) e^(-n) (log n! <= integral of log over [1, n] + log(n)/2 + 1)"),
     ("factorial(n)", "<=", "sqrt(2*pi*n)*(n/E)**n", [], False, FALSE,
      "near miss: the Stirling lower bound is not an upper bound: n = 1: 1 > 0.922"),
-    ("binomial(n, d)", "<=", "(E*n/d)**d", ["d <= n"], True, UNKNOWN,
+    ("binomial(n, d)", "<=", "(E*n/d)**d", ["d <= n"], True, TRUE,
      "C(n,k) <= n^k/k! and k! >= (k/e)^k (e^k >= k^k/k!)"),
-    ("binomial(n, d)", ">=", "(n/d)**d", ["d <= n"], True, UNKNOWN,
+    ("binomial(n, d)", ">=", "(n/d)**d", ["d <= n"], True, TRUE,
      "C(n,k) = prod_{i<k} (n-i)/(k-i) and (n-i)/(k-i) >= n/k for 0 <= i < k <= n"),
     ("binomial(n, d)", "<=", "(n/d)**d", ["d <= n"], False, FALSE, "near miss: n = 4, k = 2: 6 > 4"),
     ("binomial(n, d)", "<", "n**d", ["d <= n"], False, FALSE, "near miss: n = k = 1: 1 = 1"),
+    ("binomial(n, d)", "<=", "n**d/factorial(d)", ["d <= n"], True, TRUE,
+     "C(n,k) = n (n-1) ... (n-k+1)/k! and each of the k factors is <= n"),
+    ("binomial(n, d)", "<=", "2**n", ["d <= n"], True, UNKNOWN,
+     "C(n,k) is one term of sum_j C(n,j) = 2^n (no ratio induction: C(n+1,k)/C(n,k) = (n+1)/(n+1-k) > 2 "
+     "at k = n, C(n,k+1)/C(n,k) = (n-k)/(k+1) against 1)"),
+    ("factorial(n)*factorial(d)", "<=", "factorial(n + d)", [], True, TRUE, "(n+d)!/(n! d!) = C(n+d, n) >= 1"),
+    ("factorial(n)*factorial(d)", "<=", "factorial(n + d - 2)", [], False, FALSE, "near miss: n = 1, d = 2: 2 > 1"),
     ("binomial(n, 2)", "==", "n*(n - 1)/2", [], True, TRUE, "n!/(2 (n-2)!) = n (n-1)/2"),
     ("gamma(x + 1)", "==", "x*gamma(x)", [], True, TRUE, "the functional equation of Gamma (x > 0)"),
     ("gamma(x + 1)", "==", "(x + 1)*gamma(x)", [], False, FALSE, "x = 1: 1 != 2"),
@@ -241,7 +248,7 @@ def test_node_relation_counts():
     proved = sum(c[5] == TRUE for c in NODE_CASES)
     disproved = sum(c[5] == FALSE for c in NODE_CASES)
     unknown = sum(c[5] == UNKNOWN for c in NODE_CASES)
-    assert (len(NODE_CASES), proved, disproved, unknown) == (29, 12, 13, 4)
+    assert (len(NODE_CASES), proved, disproved, unknown) == (33, 18, 14, 1)
     assert all(c[4] for c in NODE_CASES if c[5] == UNKNOWN)      # every unknown is a true relation
 
 

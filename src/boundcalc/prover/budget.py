@@ -34,7 +34,7 @@ from ..expr.visitor import Visitor, handles, top_down
 
 __all__ = [
     "CPU_SAFETY", "INTERVAL_BOXES_PER_SECOND", "MAX_NODES", "SAMPLES", "SECONDS",
-    "SYMPY_MAX_POWER", "WALL_SAFETY", "Timeout", "sympy_safe", "time_limit",
+    "SYMPY_MAX_POWER", "WALL_SAFETY", "Timeout", "can_interrupt", "sympy_safe", "time_limit",
 ]
 
 SAMPLES = 3000
@@ -60,9 +60,7 @@ def time_limit(seconds: float) -> Iterator[None]:
     Limits nest: inside another limit, this one ends at the earlier of the two; on leaving
     it, the outer limit is re-armed with what is left of it (at least a millisecond), so an
     outer limit that ran out inside an inner one fires just after the inner one is left."""
-    usable = (threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer")
-              and hasattr(signal, "SIGPROF"))
-    if not usable:
+    if not can_interrupt():
         yield
         return
     outer_left = signal.getitimer(signal.ITIMER_PROF)[0]
@@ -87,6 +85,13 @@ def time_limit(seconds: float) -> Iterator[None]:
         if outer_left > 0:
             left = outer_left - (time.process_time() - started)
             signal.setitimer(signal.ITIMER_PROF, max(left, 0.001))
+
+
+def can_interrupt() -> bool:
+    """Whether :func:`time_limit` can interrupt SymPy here (the main thread). Where it
+    cannot, a step whose SymPy call has no size bound (a limit) must not run."""
+    return (threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer")
+            and hasattr(signal, "SIGPROF"))
 
 
 def _in_finalizer(frame: FrameType | None, depth: int = 12) -> bool:

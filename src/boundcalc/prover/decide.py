@@ -15,7 +15,8 @@ returns a :class:`Decision` with
   functions on the region's branch, :mod:`.identity`), ``"convexity"`` (a Jensen instance
   f(sum w_i x_i) vs sum w_i f(x_i) from the proved sign of f'', :mod:`.convexity`),
   ``"integers"`` (one integer symbol:
-  induction or a real relaxation from n0, exhaustive below, :mod:`.integers`), ``"ends"``
+  induction, a real relaxation or a monotone sequence's limit from n0, exhaustive below; or
+  two integer symbols: induction in one of them, :mod:`.integers`), ``"ends"``
   (one symbol: the ends of its domain — infinity, an open end, a touching end — cut off by
   derivative arguments, Taylor's theorem or a monotone approach to a limit, the middle piece
   decided by the layers again, :mod:`.ends`), ``"SMT"``
@@ -39,7 +40,8 @@ falls through to the next layer and, at the end, to ``unknown (budget)`` — nev
 
 Order: the cheap pre-pass (:mod:`.prepass`) reads the goal; a quick certified search;
 quick SMT passes (on the goal with fractional powers of single symbols substituted away,
-the generalized goal, the goal); the convexity layer for a Jensen instance; the integer layer for a relation in one integer symbol;
+the generalized goal, the goal); the convexity layer for a Jensen instance; the integer layer for a relation in one
+integer symbol (or two, with at most one assumption ``d <= n``);
 the exact layer; the identity layer for an equality with special functions; the ends
 layer for a goal in one symbol with a hard end (on the goal and on its logarithmic form); the
 rewrite layer (:mod:`.rewrite`) for a goal with a root or a quotient: an equivalent goal (both
@@ -665,7 +667,7 @@ def _family(b) -> str:
 
 
 def _special_layers(a, rel, b, g, op, domains, extra, deadline, samples, seed, total, n_int):
-    """The identity layer (equalities) and the integer layer (one integer symbol), each on a
+    """The identity layer (equalities) and the integer layer (one or two integer symbols), each on a
     share of ``total``: a Decision, or None to go on."""
     from . import search
     if op == "==" and time.thread_time() < deadline:

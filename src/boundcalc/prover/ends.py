@@ -490,14 +490,15 @@ def _end_value(ctx: _Ctx, side: str, e: Fraction | None, grid: list[Fraction], i
         from ..backends.sym import from_sympy
         lnode: Node
         point = (sp.oo if side == "hi" else -sp.oo) if e is None else sp.Rational(e.numerator, e.denominator)
+        from .symbolic import finite_limit
         with time_limit(max(0.3, min(2.0, ctx.left() / 3))):
-            lim = sp.limit(ctx.sym[0], ctx.sx, point, "+" if side == "lo" else "-")
+            lim = finite_limit(ctx.sym[0], ctx.sx, point, "+" if side == "lo" else "-")
+        if lim is None:
+            return None
         if lim.is_zero is True:
             lnode, zero = Num(Fraction(0)), True
-        elif lim.is_extended_real and lim.is_finite:
-            lnode, zero = from_sympy(lim), False
         else:
-            return None
+            lnode, zero = from_sympy(lim), False
     except (Timeout, Exception):
         return None
     lb = _ball(lnode, {})

@@ -1,9 +1,12 @@
 """Shared SymPy machinery: symbols with domain assumptions, domain substitutions that
-turn "x >= 1" into "x = 1 + t, t >= 0", and a sign prover for expressions.
+turn "x >= 1" into "x = 1 + t, t >= 0", a sign prover for expressions, and SymPy's limit
+as a finite real constant (:func:`finite_limit`).
 
 Soundness contract: :func:`prove_sign` answers a sign only when SymPy's assumption system
 derives it for every value of the symbols allowed by their assumptions (the domain
 substitution keeps those assumptions exact); otherwise None. It never guesses.
+:func:`finite_limit` is SymPy's answer, not a certificate: its callers cross-check it in
+ball arithmetic and name SymPy in their verdicts.
 """
 from __future__ import annotations
 
@@ -193,3 +196,14 @@ def is_zero_at(diff: Node, env: dict) -> bool:
     e = e.xreplace({s: vals[sp.Symbol(s.name, positive=True)] for s in e.free_symbols
                     if sp.Symbol(s.name, positive=True) in vals})
     return bool(sp.simplify(e) == 0)
+
+
+def finite_limit(e, x, point, direction: str = "+"):
+    """SymPy's ``limit(e, x, point, direction)`` (the Gruntz algorithm) if it is a finite real
+    constant, else None (an infinite limit, an oscillation's AccumBounds, an unevaluated
+    Limit). Unbounded work: call it under :func:`.budget.time_limit`."""
+    lim = sp.limit(e, x, point, direction)
+    if (lim.free_symbols or lim.has(sp.AccumBounds, sp.Limit, sp.nan, sp.zoo)
+            or lim.is_extended_real is not True or lim.is_finite is not True):
+        return None
+    return lim
