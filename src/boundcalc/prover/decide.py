@@ -42,13 +42,15 @@ Order: the cheap pre-pass (:mod:`.prepass`) reads the goal; a quick certified se
 quick SMT passes (on the goal with fractional powers of single symbols substituted away,
 the generalized goal, the goal); the convexity layer for a Jensen instance; the integer layer for a relation in one
 integer symbol (or two, with at most one assumption ``d <= n``);
-the exact layer; the identity layer for an equality with special functions; the ends
-layer for a goal in one symbol with a hard end (on the goal and on its logarithmic form); the
-rewrite layer (:mod:`.rewrite`) for a goal with a root or a quotient: an equivalent goal (both
+the exact layer; the identity layer for an equality with special functions; the rewrite
+layer (:mod:`.rewrite`) for a goal with a root or a quotient: an equivalent goal (both
 sides squared where both are proved >= 0, factors of proved strict sign dropped), decided by a
-recursive decision on a fixed share, at most two rewrites deep, its proof reported as the
+recursive decision on a share of the time left, at most two rewrites deep, its proof reported as the
 sub-layer's ("proved (SMT, after squaring both sides (both >= 0), ...)") and its counterexample
-only once certified on the original relation; SMT again;
+only once certified on the original relation; and the ends layer for a goal in one symbol
+with a hard end (its logarithmic forms first, unless a side has a root) — the rewrites
+before the ends layer where a side has a root (the square is what the ends layer then
+proves), after it otherwise; SMT again;
 SMT with exp/log/tanh/atan/erf bracketed by the certified bounds of :mod:`.fbounds`, their
 degree raised 3, 5, ..., 13 until proved (a "sat" of that relaxation is never a disproof);
 interval branch-and-bound with Taylor models (:mod:`.taylor`); a deeper search.
