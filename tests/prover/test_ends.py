@@ -161,3 +161,17 @@ def test_a_closed_end_where_the_derivative_is_undefined():
     smooth (Taylor: g(1) = 0 and g' = -1/2 < 0 near 1)."""
     how = _layer("sqrt(x)", ">=", "x", UNIT)
     assert how is not None and "so g >= g(0) = 0" in how and "Taylor at x = 1" in how, how
+
+
+def test_no_sympy_limit_where_no_timer_can_stop_it():
+    """Outside the main thread the CPU-time limit cannot interrupt SymPy, and a limit has no
+    size bound: an argument that needs one is not made there (the same goal is proved in
+    the main thread, by the limit 1 at infinity)."""
+    from concurrent.futures import ThreadPoolExecutor
+    g = fold_constants(parse("1 + 1/x"))
+
+    def run():
+        return ends.prove_ends(g, ">=", {"x": ONE_UP}, [], _real_decider(500, 0), seconds=4.0)
+    assert "limit 1 at ∞" in (run() or "")
+    with ThreadPoolExecutor(max_workers=1) as ex:
+        assert ex.submit(run).result() is None

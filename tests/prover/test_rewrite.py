@@ -256,13 +256,11 @@ def test_a_factor_zero_at_a_closed_end_is_not_dropped(monkeypatch):
     # (x - 1)/(y + 1) > 0 is false at x = 1 of x in [1, 2]. SymPy's sign rules (on the open
     # interior, x = 1 + t/(1 + t)) call x - 1 positive; dropping it would leave 1 > 0. With
     # the counterexample search and the exact layer (which reads the same sign rules)
-    # switched off, the rewrites must not prove it. The ends layer is switched off too: on
-    # 7d9fda7 it proves x - 1 > 0 on [1, 2] by itself ("g' > 0 on [1, 2], so g > g(1) = 0"),
-    # which the search and SMT's model otherwise refute first (reported to the lead).
-    from boundcalc.prover import ends, exact_layer, search
+    # switched off, the rewrites must not prove it, nor the ends layer on the rewritten
+    # x - 1 > 0 on [1, 2] (its strict goal with g(1) = 0 at a closed end: fixed in h21).
+    from boundcalc.prover import exact_layer, search
     monkeypatch.setattr(search, "find", lambda *a, **k: None)
     monkeypatch.setattr(exact_layer, "prove_exact", lambda *a, **k: (None, []))
-    monkeypatch.setattr(ends, "prove_ends", lambda *a, **k: None)
     doms = {"x": Domain(lo=Fraction(1), lo_closed=True, hi=Fraction(2), hi_closed=True), "y": P}
     d = decide_relation(_tree("(x - 1)/(y + 1)"), ">", _tree("0"), dict(doms), seconds=3)
     assert str(d.verdict) != "proved", d.text

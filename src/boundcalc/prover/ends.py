@@ -490,7 +490,10 @@ def _end_value(ctx: _Ctx, side: str, e: Fraction | None, grid: list[Fraction], i
         from ..backends.sym import from_sympy
         lnode: Node
         point = (sp.oo if side == "hi" else -sp.oo) if e is None else sp.Rational(e.numerator, e.denominator)
+        from .budget import can_interrupt
         from .symbolic import finite_limit
+        if not can_interrupt():
+            return None                       # SymPy's limit has no size bound: not where no timer can stop it
         with time_limit(max(0.3, min(2.0, ctx.left() / 3))):
             lim = finite_limit(ctx.sym[0], ctx.sx, point, "+" if side == "lo" else "-")
         if lim is None:
