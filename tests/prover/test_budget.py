@@ -94,3 +94,26 @@ def test_a_shorter_inner_limit_leaves_the_outer_one_running():
 def test_the_size_guard_names_what_it_refuses():
     assert sympy_safe(parse("x**2 + exp(x)")) is None
     assert sympy_safe(parse("x**100000")) is not None
+
+
+def test_time_limit_is_not_lost_in_a_gc_callback():
+    """The limit firing inside a garbage-collector callback (hypothesis times every
+    collection with one) would be printed and swallowed; it re-arms and interrupts the work
+    after the callback."""
+    import gc
+
+    def slow_callback(phase, info):
+        if phase == "start":
+            _spin(0.3)
+    gc.callbacks.append(slow_callback)
+    c0 = _t.process_time()
+    interrupted = False
+    try:
+        with time_limit(0.05):
+            gc.collect()                # the callback runs past the limit
+            _spin(10)
+    except Timeout:
+        interrupted = True
+    finally:
+        gc.callbacks.remove(slow_callback)
+    assert interrupted and _t.process_time() - c0 < 5

@@ -95,9 +95,13 @@ def can_interrupt() -> bool:
 
 
 def _in_finalizer(frame: FrameType | None, depth: int = 12) -> bool:
-    """Whether ``frame`` runs inside a ``__del__`` (within ``depth`` calls)."""
+    """Whether ``frame`` runs inside a ``__del__`` or a garbage-collector callback (within
+    ``depth`` calls): an exception raised there is printed and swallowed, and the limit
+    would be lost (hypothesis registers a gc callback that times every collection)."""
+    import gc
+    callbacks = {getattr(cb, "__code__", None) for cb in gc.callbacks}
     while frame is not None and depth > 0:
-        if frame.f_code.co_name == "__del__":
+        if frame.f_code.co_name == "__del__" or frame.f_code in callbacks:
             return True
         frame, depth = frame.f_back, depth - 1
     return False

@@ -580,7 +580,8 @@ def _ends_step(a, rel, b, g, op, domains, extra, candidates, deadline, samples, 
         if time.thread_time() >= deadline:
             break
         ends_how = prove_ends(cand, op, domains, extra, _real_decider(samples, seed),
-                              seconds=min(deadline - time.thread_time(), 0.6 * total / len(ends_goals)))
+                              seconds=min(deadline - time.thread_time(),
+                                          max(0.6 * total, 0.75 * (deadline - time.thread_time())) / len(ends_goals)))
         if ends_how is not None:
             return _verdict("proved", "ends", pre + ends_how)
     return None

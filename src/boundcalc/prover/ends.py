@@ -456,7 +456,9 @@ def _monotone(ctx: _Ctx, side: str, e: Fraction | None, grid: list[Fraction], si
             return None
         if not _smooth_on(ctx, [ctx.g, d1], piece, share):
             return None
-        if not _sub(ctx, slope, ">" if strict else ">=", piece, share * 2):
+        # the sign of g' is the argument's hard part: most of what is left (a quick proof
+        # leaves the rest to the middle piece)
+        if not _sub(ctx, slope, ">" if strict else ">=", piece, 0.75 * ctx.left()):
             return None
         how = (f"g' {sym[0]}{'' if strict else '='} 0 on {_interval(piece)}, so g {'>' if strict else '>='} "
                f"{vtext} there")
@@ -469,7 +471,7 @@ def _monotone(ctx: _Ctx, side: str, e: Fraction | None, grid: list[Fraction], si
         return None
     if not _smooth_on(ctx, [ctx.g, d1], piece, share):
         return None
-    if not _sub(ctx, slope, ">=", piece, share * 2):
+    if not _sub(ctx, slope, ">=", piece, 0.75 * ctx.left()):
         return None
     return _Closed(cut, f"g' {sym} 0 on {_interval(piece)} and g({_show(cut)}) > 0")
 
