@@ -213,6 +213,7 @@ BAD = [
     ("vacuity", "formula", "nope", "nope"),
     ("vacuity", "at", {"q": "1"}, "q"),
     ("vacuity", "at", {"n": "abc"}, "at"),
+    ("vacuity", "at", {"n": "d"}, "which 'at' does not set"),     # d has no value at the point
     ("vacuity", "trivial", "1/", "trivial"),
     ("vacuity", "direction", "up", "upper"),
     ("vacuity", "side", "middle", "lhs"),

@@ -156,6 +156,22 @@ def test_asymptotic_finds_the_form_it_can(write_formula_file):
     assert (r.exponent, r.log_power, r.coefficient) == ("2", "1", "3")   # 3 x^2 log x + x ~ 3 x^2 log x (by hand)
 
 
+def test_a_defect_in_a_check_is_said_as_one_not_as_a_time_budget(monkeypatch):
+    # a KeyError inside a runner is boundcalc's defect: graded undecided, named as an internal
+    # error with its message (it used to read "KeyError (time budget)")
+    from boundcalc.services import check
+
+    def broken(reg, paper, fields, f):
+        raise KeyError("epsilon")
+
+    monkeypatch.setitem(check.RUNNERS, "order", broken)
+    rep = check.run_checks("anon2025")
+    orders = [r for r in rep.results if r.kind == "order"]
+    assert orders and all(r.severity == "warning" and r.reason == "undecided" for r in orders)
+    assert all("internal error (KeyError: 'epsilon')" in r.message and "time budget" not in r.message
+               for r in orders)
+
+
 def test_a_check_sympy_gives_up_on_is_undecided_not_a_crash(monkeypatch):
     # SymPy raises NotImplementedError (or ValueError, ...) for some limits; the check is then
     # graded an undecided warning naming the exception, and the other checks still run

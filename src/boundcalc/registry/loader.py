@@ -738,7 +738,16 @@ def _check_values(path: Path, where: str, paper: Paper, kind: str, t: dict) -> N
                 if lo > hi:
                     fail(f, f"{k} = {v!r}: reversed range (lo must be <= hi)")
             elif f == "at":
-                _number(path, f"{where} at.{k}", v) if not isinstance(v, str) or _plain_number(v) else names(f, v)
+                if not isinstance(v, str) or _plain_number(v):
+                    _number(path, f"{where} at.{k}", v)
+                else:
+                    names(f, v)
+                    # a value that is an expression may use only symbols 'at' itself sets
+                    free = sorted(_parse(path, f"{where} at.{k}", v, allow_relation=False).symbols()
+                                  - set(t[f]) - set(uses))
+                    if free:
+                        fail(f, f"{k} = {v!r} uses {', '.join(map(repr, free))}, which 'at' does not set: "
+                                f"give {'it' if len(free) == 1 else 'them'} a value in 'at' or write a number")
             else:
                 names(f, v)
     for r in t.get("regimes", []) or []:

@@ -46,6 +46,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ...errors import BoundcalcError
+from ...prover.budget import Timeout
 from ...registry import get_registry
 from . import (derivation, hypotheses, identity, measured, order, relations, strength as _strength,
                transcription as transcription_mod, vacuity)
@@ -340,8 +341,11 @@ def _run_kind(reg, paper, fields, f: Finding) -> None:
                                         f"({type(e).__name__}: {str(e)[:120]})")
     except (KeyboardInterrupt, SystemExit):
         raise
-    except BaseException as e:           # a time budget's alarm that escaped its layer
-        f.grade(Grade.WARNING, "undecided", f"check could not be run: {type(e).__name__} (time budget)")
+    except Timeout:                      # a time budget's alarm that escaped its layer
+        f.grade(Grade.WARNING, "undecided", "check could not be run: its time budget ran out")
+    except Exception as e:               # a defect of boundcalc, said as one: never a pass
+        f.grade(Grade.WARNING, "undecided", f"check could not be run: internal error "
+                                        f"({type(e).__name__}: {str(e)[:120]}); please report it")
 
 
 def _hypotheses_at_counterexample(reg, paper, c, f: Finding) -> None:
