@@ -58,7 +58,11 @@ PROVED = [
 ]
 
 
-@pytest.mark.parametrize("lhs,rel,rhs,dom,argument,why", PROVED, ids=[c[0] + c[1] + c[2] for c in PROVED])
+def _ids(cases):
+    return [c[0] + c[1] + c[2] for c in cases]
+
+
+@pytest.mark.parametrize("lhs,rel,rhs,dom,argument,why", PROVED, ids=_ids(PROVED))
 def test_decision_proves_relations_tight_at_an_end(lhs, rel, rhs, dom, argument, why):
     d = _decide(lhs, rel, rhs, dom)
     assert d.verdict is Verdict.PROVED, (d.text, why)
@@ -66,8 +70,7 @@ def test_decision_proves_relations_tight_at_an_end(lhs, rel, rhs, dom, argument,
         assert argument in d.text, d.text
 
 
-@pytest.mark.parametrize("lhs,rel,rhs,dom,argument,why", PROVED[:5] + PROVED[6:],
-                         ids=[c[0] + c[1] + c[2] for c in PROVED[:5] + PROVED[6:]])
+@pytest.mark.parametrize("lhs,rel,rhs,dom,argument,why", PROVED[:5] + PROVED[6:], ids=_ids(PROVED[:5] + PROVED[6:]))
 def test_the_layer_alone_proves_them(lhs, rel, rhs, dom, argument, why):
     if argument == "after taking logarithms":
         # the layer meets these after the exact layer took logarithms of both sides
@@ -104,7 +107,7 @@ def _fails(lhs, rel, rhs, x):
     return not {"<=": a <= b, ">=": a >= b}[rel]
 
 
-@pytest.mark.parametrize("lhs,rel,rhs,dom,point", NEAR_MISSES, ids=[c[0] + c[1] + c[2] for c in NEAR_MISSES])
+@pytest.mark.parametrize("lhs,rel,rhs,dom,point", NEAR_MISSES, ids=_ids(NEAR_MISSES))
 def test_near_misses_are_false_and_never_proved(lhs, rel, rhs, dom, point):
     with mpmath.workdps(50):
         x = mpmath.mpf(point)

@@ -212,16 +212,6 @@ def _grid(dom: Domain) -> list[Fraction]:
     return sorted(p for p in pts if dom.contains(p))
 
 
-def _piece(dom: Domain, lo: Fraction | None, hi: Fraction | None, *, end: str) -> Domain:
-    """The sub-interval [lo, hi] of ``dom`` with ``dom``'s own end kept where ``end`` says
-    ('lo': the lower end is dom's, 'hi': the upper end is dom's, '': both cut points)."""
-    if end == "lo":
-        return Domain(False, dom.lo, dom.lo_closed, hi, True)
-    if end == "hi":
-        return Domain(False, lo, True, dom.hi, dom.hi_closed)
-    return Domain(False, lo, True, hi, True)
-
-
 def _show(q: Fraction | None, sign: int = 1) -> str:
     if q is None:
         return "∞" if sign > 0 else "-∞"
@@ -257,11 +247,8 @@ def _smooth_on(ctx: _Ctx, nodes: list[Node], dom: Domain, share: float) -> bool:
         seen.add(key)
         if c.op not in (">", ">=", "!="):
             return False
-        env = box if c.expr.symbols() else {}
-        if env is not None:
-            s = _sign(_ball(c.expr, env))
-            if s == 1 or (s == -1 and c.op == "!="):
-                continue
+        if (box is not None or not c.expr.symbols()) and _strict_on(c, box):
+            continue
         if not c.expr.symbols():
             return False
         if _sub(ctx, c.expr, ">", dom, share):
@@ -296,8 +283,8 @@ def _prove(ctx: _Ctx) -> str | None:
         if out is not None and out.cut is None:
             return out.how
     pieces: list[str] = []
-    lo_cut, hi_cut = dom.lo, dom.hi          # the middle piece's ends
-    closed_lo = closed_hi = True
+    lo_cut, hi_cut = dom.lo, dom.hi          # the middle piece's ends (closed: a cut, or a
+                                             # closed end where g > 0)
     for side in ("lo", "hi"):
         e = dom.lo if side == "lo" else dom.hi
         e_closed = dom.lo_closed if side == "lo" else dom.hi_closed
@@ -312,17 +299,16 @@ def _prove(ctx: _Ctx) -> str | None:
         if out.cut is None:                   # one monotone argument covers the domain
             return out.how
         if side == "lo":
-            lo_cut, closed_lo = out.cut, True
+            lo_cut = out.cut
         else:
-            hi_cut, closed_hi = out.cut, True
+            hi_cut = out.cut
     if not pieces:
         return None                           # nothing at the ends: not this layer's goal
     if lo_cut is not None and hi_cut is not None and lo_cut >= hi_cut:
         return "; ".join(pieces)   # the end pieces overlap: no middle
-    mid = Domain(False, lo_cut, closed_lo if lo_cut is not None else False,
-                 hi_cut, closed_hi if hi_cut is not None else False)
-    if mid.lo is None or mid.hi is None:
+    if lo_cut is None or hi_cut is None:
         return None
+    mid = Domain(False, lo_cut, True, hi_cut, True)
     if not _sub(ctx, ctx.g, ctx.op, mid, ctx.left()):
         return None
     pieces.append(f"g {ctx.op} 0 on the middle piece {_interval(mid)} by the real layers")
@@ -350,7 +336,10 @@ def _taylor(ctx: _Ctx, side: str, e: Fraction, grid: list[Fraction]) -> _Closed 
         dj = _deriv(ctx, j)
         if dj is None:
             return None
-        s = _sign(_ball(dj, env))
+        b = _ball(dj, env)
+        if b is None:
+            return None                       # g^(j) has no value at e: no Taylor there
+        s = _sign(b)
         # at the upper end (x - e)^j < 0 for odd j: the sign needed flips
         want = 1 if side == "lo" or j % 2 == 0 else -1
         if s is not None:
@@ -358,7 +347,7 @@ def _taylor(ctx: _Ctx, side: str, e: Fraction, grid: list[Fraction]) -> _Closed 
                 return None
             k = j
             break
-        if _ball(dj, env) is None or not _exactly_zero(ctx, j, e):
+        if not _exactly_zero(ctx, j, e):
             return None
     if k is None:
         return None
@@ -410,14 +399,15 @@ def _end_in_domain(dom: Domain, side: str) -> bool:
     return e is not None and closed
 
 
+def _strict_on(c, box) -> bool:
+    """The definedness condition ``c`` certainly holds strictly over ``box`` (one enclosure)."""
+    s = _sign(_ball(c.expr, box if c.expr.symbols() else {}))
+    return s == 1 or (s == -1 and c.op == "!=")
+
+
 def _smooth_box(nodes: list[Node], box) -> bool:
     from ..expr.singularities import definedness
-    for n in nodes:
-        for c in definedness(n):
-            s = _sign(_ball(c.expr, box if c.expr.symbols() else {}))
-            if not (s == 1 or (s == -1 and c.op == "!=")):
-                return False
-    return True
+    return all(_strict_on(c, box) for n in nodes for c in definedness(n))
 
 
 def _monotone(ctx: _Ctx, side: str, e: Fraction | None, grid: list[Fraction], signs: list) -> _Closed | None:
@@ -434,12 +424,15 @@ def _monotone(ctx: _Ctx, side: str, e: Fraction | None, grid: list[Fraction], si
     cut = None if whole else grid[order[max(0, run - 2)]]
     # g decreasing towards the end (its infimum there): lower end and g' > 0, upper end and g' < 0
     to_end = (s0 == 1) == (side == "lo")
-    piece = dom if whole else (_piece(dom, None, cut, end="lo") if side == "lo" else _piece(dom, cut, None, end="hi"))
     # g' is needed inside the piece only (the mean value theorem on [e, x], g continuous at a
-    # finite end e where it is defined): the sub-goals see the piece open at its ends, so a
-    # derivative undefined at e (sqrt at 0) does not stop them
-    piece = Domain(False, piece.lo, False, piece.hi, piece.hi_closed and not whole) if side == "lo" or whole \
-        else Domain(False, piece.lo, piece.lo_closed, piece.hi, False)
+    # finite end e where it is defined): the sub-goals see the piece open at the domain's
+    # ends, so a derivative undefined at e (sqrt at 0) does not stop them; the cut is in it
+    if whole:
+        piece = Domain(False, dom.lo, False, dom.hi, False)
+    elif side == "lo":
+        piece = Domain(False, dom.lo, False, cut, True)
+    else:
+        piece = Domain(False, cut, True, dom.hi, False)
     share = ctx.left() / 4
     d1 = ctx.ders[1]
     slope = d1 if s0 == 1 else Mul((_MINUS, d1))
