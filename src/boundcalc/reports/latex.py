@@ -109,10 +109,17 @@ def _math_inner(s: str) -> str:
         elif s[i] == "…":
             out.append(r"\ldots ")
             i += 1
-        else:
+        elif _MATH_PLAIN.match(s, i):
             out.append(s[i])
             i += 1
+        else:                      # a backslash, a lone script sign, a control character, '^^' ...
+            out.append("\\text{" + latex_escape(s[i]) + "}")     # as text: never read as TeX
+            i += 1
     return "".join(out)
+
+
+# characters _math_inner writes into math as they are; a script sign only before what it scripts
+_MATH_PLAIN = re.compile(r"[A-Za-z0-9 +\-*/=()\[\],.;:!?'<>|]|[_^](?=[A-Za-z0-9])")
 
 
 def _script(s: str, i: int, sup: bool) -> tuple[str, int] | None:

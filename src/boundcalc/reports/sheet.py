@@ -15,7 +15,8 @@ from __future__ import annotations
 import re
 
 from ..errors import BoundcalcError
-from .escape import latex_escape, md_cell as _md, md_math as _md_math
+from .escape import (bibtex_entry_error, bibtex_field, latex_escape, latex_url, md_cell as _md, md_code,
+                     md_fence, md_math as _md_math, safe_url, terminal)
 from .latex import ascii_math, document, latex_balance_error
 
 FORMATS = ("latex", "markdown")
@@ -34,6 +35,12 @@ def bibtex(paper) -> str:
     """The paper's BibTeX entry: its hand-written ``[paper] bibtex`` if it gives one, else
     one built from the ``[paper]`` fields by :func:`bibtex_from_fields`."""
     entry = paper.refs.get("bibtex", "").strip()
+    if entry:
+        bad = bibtex_entry_error(entry)
+        if bad:     # typeset, it would run as TeX in the reader's document
+            raise BoundcalcError(f"paper {paper.key!r}: its hand-written bibtex entry holds {bad}, which "
+                                 f"is not printed (accents, text styles, \\url and math macros only) in "
+                                 f"{paper.path.name}")
     return (entry or bibtex_from_fields(paper).strip()) + "\n"
 
 
@@ -47,18 +54,16 @@ _NAME = re.compile(r"[^\W\d_][\w.'\- ]*(, [^\W\d_][\w.'\- ]*)?", re.U)
 
 
 def _bib_value(s: str) -> str:
-    """A field value for ``field = {...}``: one line, LaTeX specials ``& % #`` escaped, and
-    braces kept only if they balance (BibTeX counts every brace, escaped or not)."""
+    """A field value for ``field = {...}`` (:func:`.escape.bibtex_field`)."""
+    return bibtex_field(s)
+
+
+def _bib_id(s: str) -> str:
+    """An identifier field (``url``, ``doi``, ``eprint``, ``year``): as written when it is a
+    plain http(s) URL or has no character BibTeX or TeX would read (``\\ { } % # ~ ^``, a
+    space or a control character); otherwise escaped as text."""
     s = " ".join(str(s).split())
-    s = re.sub(r"(?<!\\)([&%#])", r"\\\1", s)
-    depth = 0
-    for ch in s:
-        depth += {"{": 1, "}": -1}.get(ch, 0)
-        if depth < 0:
-            break
-    if depth != 0:
-        s = s.replace("{", "").replace("}", "")
-    return s
+    return s if safe_url(s) or re.fullmatch(r"[A-Za-z0-9.:/_\-;()<>\[\]+?=@!*,']+", s) else bibtex_field(s)
 
 
 def bib_authors(authors: str) -> str:
@@ -117,7 +122,8 @@ def bibtex_from_fields(paper) -> str:
     if kind == "misc" and not any(r.get(k) for k in ("arxiv", "doi", "url")) and paper.reference:
         fields.append(("note", paper.reference))
     width = max(len(k) for k, _ in fields)
-    lines = [f"  {k.ljust(width)} = {{{bib_authors(paper.authors) if v is None else _bib_value(v)}}}"
+    ids = ("year", "eprint", "archivePrefix", "doi", "url")
+    lines = [f"  {k.ljust(width)} = {{{bib_authors(paper.authors) if v is None else _bib_id(v) if k in ids else _bib_value(v)}}}"
              for k, v in fields]
     return f"@{kind}{{{key},\n" + ",\n".join(lines) + "\n}\n"
 
@@ -125,8 +131,9 @@ def bibtex_from_fields(paper) -> str:
 def citation_text(paper) -> str:
     """One plain-text line: authors, title, venue, year, arXiv id / DOI / URL -- or, for a
     paper that has none, that it has none."""
-    r = paper.refs
-    parts = [paper.authors or "(authors not given)", f"“{paper.title}”",
+    r = {k: terminal(v, markup=False) for k, v in paper.refs.items() if isinstance(v, str)}
+    parts = [terminal(paper.authors, markup=False) or "(authors not given)",
+             f"“{terminal(paper.title, markup=False)}”",
              ", ".join(x for x in (r.get("venue", ""), r.get("year", "")) if x)]
     parts = [x for x in parts if x]
     ids = []
@@ -160,7 +167,7 @@ def _bibitem_latex(paper) -> str:
     if r.get("doi"):
         out += f" doi:{latex_escape(r['doi'])}."
     if r.get("url"):
-        out += f" \\url{{{r['url']}}}"
+        out += f" {latex_url(r['url'])}"
     if not (r.get("arxiv") or r.get("doi") or r.get("url")):
         out += " No arXiv identifier, DOI or public URL."
     return out
@@ -215,8 +222,8 @@ def _md_display(tex: str) -> list[str]:
     balanced LaTeX."""
     bad = latex_balance_error(tex)
     if bad:
-        return ["`" + " ".join(tex.split()).replace("`", "'") + f"` (not typeset: {bad})", ""]
-    return ["$$" + tex.strip() + "$$", ""]
+        return [md_code(tex) + f" (not typeset: {_md(bad)})", ""]
+    return [_md_math(tex, display=True), ""]
 
 
 def sheet_latex(key: str, formulas_path=None) -> str:
@@ -272,35 +279,35 @@ def sheet_markdown(key: str, formulas_path=None) -> str:
     import pandas as pd
     p = _paper(key, formulas_path)
     fs = _formulas(p, formulas_path)
-    out = [f"# Formula sheet: {p.title}", "", citation_text(p).strip(), ""]
+    out = [f"# Formula sheet: {_md(p.title)}", "", _md(citation_text(p).strip()), ""]
     if p.text:
-        out += [f"Numbering: {p.text}.", ""]
+        out += [f"Numbering: {_md(p.text)}.", ""]
     note = getattr(p, "note", "")
     if note:
-        out += [note, ""]
-    out += [f"Generated by boundcalc from `{p.path.name}`: {len(p.symbols)} symbols, {len(fs)} formulas. "
+        out += [_md(note), ""]
+    out += [f"Generated by boundcalc from {md_code(p.path.name)}: {len(p.symbols)} symbols, {len(fs)} formulas. "
             "Status: *as printed* in the paper, *corrected* (the printed version is wrong) or *derived* "
             "by us; *ours* is the expression boundcalc evaluates, references inlined.", "",
             "## Symbols", ""]
-    sym = pd.DataFrame([{"symbol": f"`{s.name}` " + _md_math(s.latex or s.name),
-                         "meaning": _md(s.description) + ("" if s.role == "input" else f" *({s.role})*"),
-                         "domain": _md(_domain(s)), "default": _default(s)} for s in p.symbols.values()])
+    sym = pd.DataFrame([{"symbol": md_code(s.name, table=True) + " " + _md_math(s.latex or s.name),
+                         "meaning": _md(s.description) + ("" if s.role == "input" else f" *({_md(s.role)})*"),
+                         "domain": _md(_domain(s)), "default": _md(_default(s))} for s in p.symbols.values()])
     out += [sym.to_markdown(index=False, tablefmt="pipe", disable_numparse=True), "", "## Formulas", ""]
     for f in fs:
-        out += [f"### `{f.id}`: {f.name}", "",
-                f"**{f.kind.capitalize()}**; source: {f.source}; status: *{f.status}*.", ""]
+        out += [f"### {md_code(f.id)}: {_md(f.name)}", "",
+                f"**{_md(f.kind.capitalize())}**; source: {_md(f.source)}; status: *{_md(f.status)}*.", ""]
         if f.latex_printed:
             out += ["As printed:", ""] + _md_display(f.latex_printed)
         ours = _ours(f)
-        out += ["Ours: `" + f.spec.text + "`" + (":" if ours else ""), ""]
+        out += ["Ours: " + md_code(f.spec.text) + (":" if ours else ""), ""]
         if ours:
             out += _md_display(ours)
         if f.spec.bounds:
-            kind = f" ({f.spec.direction} bound)" if f.spec.direction else ""
-            out += [f"Bounds{kind}: {f.spec.bounds}.", ""]
+            kind = f" ({_md(f.spec.direction)} bound)" if f.spec.direction else ""
+            out += [f"Bounds{kind}: {_md(f.spec.bounds)}.", ""]
         if f.note:
-            out += [f"Note: {f.note}", ""]
-    out += ["## Reference", "", "```bibtex", bibtex(p).strip(), "```", ""]
+            out += [f"Note: {_md(f.note)}", ""]
+    out += ["## Reference", "", md_fence(bibtex(p).strip(), "bibtex"), ""]
     return "\n".join(out)
 
 
