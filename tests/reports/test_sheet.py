@@ -109,14 +109,20 @@ def test_sheet_output_is_not_overwritten(tmp_path):
 
 @pytest.mark.parametrize("key", PAPERS)
 def test_markdown_sheet_lists_every_formula(key):
+    import html
+    import re
     md = sheet(key, "markdown")
     p = boundcalc.api.paper(key)
+
+    def shown(text):             # what a Markdown viewer shows: backslash escapes and entities read
+        return html.unescape(re.sub(r"\\(.)", r"\1", text))
+
     for f in p.formulas.values():
         i = md.index(f"### `{f.id}`: ")
         block = md[i:md.find("\n### ", i + 1)]
-        assert f"source: {f.source}; status: *{f.status}*." in block
+        assert f"source: {f.source}; status: *{f.status}*." in shown(block)
         if f.note:
-            assert f.note in block
+            assert " ".join(f.note.split()) in shown(block)
     for s in p.symbols:
         assert f"`{s}`" in md
     assert md.count("$$") % 2 == 0 and "```bibtex" in md
@@ -161,7 +167,7 @@ def test_cite_builds_an_entry_from_the_paper_fields(tmp_path):
                                    'venue = "Advances in Neural Information Processing Systems 30"\n'
                                    'cite_key = "bartlett2017spectrally"\ndoi = "10.5555/3295222.3295372"')
     assert (kind, key) == ("inproceedings", "bartlett2017spectrally")
-    assert fields == {"title": r"Spectrally-normalized margin bounds for neural networks \& more",
+    assert fields == {"title": r"Spectrally-normalized margin bounds for neural networks {\&} more",
                       "author": "P. L. Bartlett and D. J. Foster and M. Telgarsky",
                       "booktitle": "Advances in Neural Information Processing Systems 30",
                       "year": "2017", "eprint": "1706.08498", "archiveprefix": "arXiv",
@@ -190,7 +196,7 @@ def test_a_hand_written_bibtex_still_wins(tmp_path):
     ("A. Bee, C. Dee, and E. Eff", "A. Bee and C. Dee and E. Eff"),
     ("Arda, Enes and Cayci, Semih", "Arda, Enes and Cayci, Semih"),
     ("Anonymous authors (under review)", "{Anonymous authors (under review)}"),
-    ("J. {Unbalanced", "{J. Unbalanced}"),
+    ("J. {Unbalanced", r"{J. {\textbraceleft}Unbalanced}"),     # the brace a character
 ])
 def test_bibtex_author_lists(authors, joined):
     from boundcalc.reports.sheet import bib_authors

@@ -20,7 +20,8 @@ __all__ = ["EXIT_BROKEN_PIPE", "EXIT_INTERRUPTED", "main"]
 
 
 def _one_line(msg: object, limit: int = 600) -> str:
-    s = " ".join(str(msg).split())
+    from ..reports.escape import terminal
+    s = " ".join(terminal(msg, markup=False).split())      # a file's text never drives the terminal
     return s if len(s) <= limit else s[:limit - 3] + "..."
 
 

@@ -80,7 +80,8 @@ def usage_error(e) -> int:
         names = sorted(getattr(ctx.command, "commands", {}) if ctx is not None else [])
         msg = f"no such command {m.group(1)!r}{did_you_mean(m.group(1), names)} (commands: {', '.join(names)})"
     help_hint = f"; see '{where} --help'" if ctx is not None else ""
-    print(f"error: {where}: {msg}{help_hint}", file=sys.stderr)
+    from ..reports.escape import terminal
+    print(terminal(f"error: {where}: {msg}{help_hint}", markup=False), file=sys.stderr)
     return 2
 
 
@@ -179,14 +180,16 @@ def _values(set_: list[str] | None, ctx: typer.Context | list[str] | None) -> di
 
 
 def escape(text: str) -> str:
-    """rich markup escaped (imported on use: --json output never loads rich)."""
-    from rich.markup import escape as esc
-    return esc(text)
+    """Text for the terminal: control characters shown, rich markup escaped
+    (:func:`boundcalc.reports.escape.terminal`)."""
+    from ..reports.escape import terminal
+    return terminal(text)
 
 
 def _say(text: str) -> None:
-    """Print a plain line: every character as is (no markup)."""
-    console().print(text, markup=False)
+    """Print a plain line: every character as written (no markup), control characters shown."""
+    from ..reports.escape import terminal
+    console().print(terminal(text, markup=False), markup=False)
 
 
 def _row(t, *cells) -> None:
@@ -464,7 +467,8 @@ def _run_require(var: str | None, paper: str | None, setting: str | None, ctx: t
         res = require(paper, setting, values, var=var, target=target, formulas_path=formula_paths(),
                       within=within)
     except UnsatisfiableError as e:     # no value can work: an answer ('no'), status 4
-        print(f"error: {' '.join(str(e).split())}", file=sys.stderr)
+        from ..reports.escape import terminal
+        print(f"error: {' '.join(terminal(e, markup=False).split())}", file=sys.stderr)
         raise typer.Exit(int(Exit.NO_ANSWER)) from None
     data = to_json(res)
     if json:

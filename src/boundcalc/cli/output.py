@@ -93,6 +93,15 @@ def console():
         def on_broken_pipe(self) -> None:      # rich exits 1; the CLI's main decides (141)
             self.quiet = True
             raise BrokenPipeError("standard output was closed")
+
+        def _render_buffer(self, buffer) -> str:
+            # the last line of defence: text that reached a renderable unescaped still shows its
+            # control characters (ESC, BEL, CR, C1) as visible escapes; rich's own styling
+            # and cursor codes are added after this, and its control segments pass
+            from rich.segment import Segment
+            from ..reports.escape import visible_controls
+            return super()._render_buffer(
+                s if s.control else Segment(visible_controls(s.text), s.style, s.control) for s in buffer)
     width = None if sys.stdout.isatty() else 200
     cols = os.environ.get("COLUMNS", "")
     if cols.isdigit() and 20 <= int(cols) <= 1000:    # an explicit width wins (COLUMNS=80 ...)

@@ -29,7 +29,7 @@ def print_coverage(paper: str, rows: list[dict]) -> None:
 
 def print_steps(paper: str, sc: dict) -> None:
     """A paper's displayed proof steps with their place and the checks covering each."""
-    from rich.markup import escape as _x
+    from ..reports.escape import terminal as _x
     c = console()
     if not sc["displayed"]:
         c.print(f"{_x(paper)} lists no displayed proof steps ({_x('[[steps]]')} in its formula file)")

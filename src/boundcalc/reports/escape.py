@@ -132,7 +132,7 @@ def md_math(tex: str, display: bool = False) -> str:
 
 
 # ---------------------------------------------------------------------------- CSV
-_CSV_NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?|[+-]?(?:inf|nan|Infinity)", re.I)
+_CSV_NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?|[+-]?(?:inf|nan|Infinity)", re.IGNORECASE)
 
 
 def csv_cell(v):
@@ -276,7 +276,7 @@ _BIB_COMMANDS = {"u", "v", "H", "c", "d", "b", "t", "r", "k", "o", "O", "ss", "a
                  "textasciitilde", "textasciicircum", "textless", "textgreater", "textbar", "textbullet",
                  "textendash", "textemdash", "S", "P", "ldots", "dots", "sqrt", "frac", "log", "exp", "min",
                  "max", "sup", "inf", "lim", "ell", "top", "mid", "star", "prime", "tilde", "hat", "bar", "vec",
-                 "dot", "ddot", "mathcal", "operatorname", "relax", "space", "tt", "it", "bf", "em", "sc", "rm",
+                 "dot", "ddot", "operatorname", "relax", "space", "tt", "it", "bf", "em", "sc", "rm",
                  "sf", "and", "quad", "qquad", "lt", "gt", "vert", "Vert", "infty", "cdot", "times", "le", "ge"}
 _BIB_COMMANDS |= {v.lstrip("\\").split("{")[0] for v in UNICODE_MATH.values() if v.startswith("\\")}
 _BIB_COMMANDS |= {g for g in _GREEK} | {g.capitalize() for g in _GREEK}

@@ -12,7 +12,7 @@ holding the LaTeX, so that a failure shows on the page and the browser test
 """
 from __future__ import annotations
 
-import html as _html
+from .escape import html_text
 import re
 
 __all__ = ["FAILED", "math", "text_with_math"]
@@ -41,7 +41,7 @@ def math(tex: str, *, block: bool = False) -> str:
     except Exception:           # latex2mathml raises its own errors and plain ones alike
         out = None
     if out is None or any("\\" in t for t in _TEXT.findall(out)):
-        return (f'<math display="{display}"><{FAILED}><mtext>{_html.escape(tex)}</mtext>'
+        return (f'<math display="{display}"><{FAILED}><mtext>{html_text(tex)}</mtext>'
                 f'</{FAILED}></math>')
     return out
 
@@ -54,8 +54,8 @@ def text_with_math(s: str) -> str:
     MathML (the hypotheses' quotes from the papers are written this way)."""
     out, pos = [], 0
     for m in _DOLLARS.finditer(s):
-        out.append(_html.escape(s[pos:m.start()]))
+        out.append(html_text(s[pos:m.start()]))
         out.append(math(m.group(1) if m.group(1) is not None else m.group(2), block=m.group(1) is not None))
         pos = m.end()
-    out.append(_html.escape(s[pos:]))
+    out.append(html_text(s[pos:]))
     return "".join(out)

@@ -35,9 +35,9 @@ def display_frame(t):
 def rich_table(t):
     """The table as a rich renderable: the table (holds in colour), then the notes."""
     from rich.console import Group
-    from rich.markup import escape
     from rich.table import Table as RTable
     from rich.text import Text
+    from ..escape import terminal as escape
     rt = RTable(title=escape(f"{t.paper}: {t.title}"), title_justify="left",
                 caption=escape(caption(t)), caption_justify="left")
     for i, c in enumerate(COLUMNS):
@@ -50,4 +50,4 @@ def rich_table(t):
         if r.hypotheses_met is False:
             row[6] = f"[yellow]{row[6]}[/yellow]"
         rt.add_row(*row)
-    return Group(rt, *(Text("• " + n) for n in notes(t)))
+    return Group(rt, *(Text("• " + escape(n, markup=False)) for n in notes(t)))

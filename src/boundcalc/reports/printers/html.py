@@ -7,7 +7,7 @@ math is MathML written here from the formula files' LaTeX (:mod:`..mathml`, late
 browsers render MathML Core natively). It reads without JavaScript (every finding shown,
 the evidence in ``<details>``); the script only adds the filters (per paper and per grade,
 with counts) and the buttons that copy a re-run command. Text is escaped by
-:func:`html.escape`.
+:func:`boundcalc.reports.escape.html_text` (the one HTML escaper: control characters shown).
 
 The page of the check report: the counts (paper x grade), then per paper each finding
 (``<article class="finding">``, worst grade first, each root followed by its
@@ -18,7 +18,6 @@ collapsed.
 """
 from __future__ import annotations
 
-import html as _html
 from typing import ClassVar
 
 from .base import Printer
@@ -119,7 +118,18 @@ _SCRIPT = """
 
 
 def _e(s) -> str:
-    return _html.escape(str(s))
+    from ..escape import html_text
+    return html_text(s)
+
+
+def _frame_html(df) -> str:
+    """A DataFrame as an HTML table: pandas escapes the cells; control characters shown."""
+    from ..escape import visible_controls
+    df = df.copy()
+    for c in df.columns:
+        if df[c].dtype == object:
+            df[c] = df[c].map(lambda v: visible_controls(v) if isinstance(v, str) else v)
+    return df.to_html(index=False, escape=True)
 
 
 def _slug(s: str) -> str:
@@ -160,11 +170,11 @@ class HtmlPrinter(Printer):
         if self._settings["page"]:
             return self._table_page(t)
         from .cells import caption, display_frame, notes
-        parts = [f"<p><b>{_html.escape(t.paper)}: {_html.escape(t.title)}</b><br>"
-                 f"{_html.escape(caption(t))}</p>", display_frame(t).to_html(index=False)]
+        parts = [f"<p><b>{_e(t.paper)}: {_e(t.title)}</b><br>"
+                 f"{_e(caption(t))}</p>", _frame_html(display_frame(t))]
         extra = notes(t)
         if extra:
-            parts.append("<ul>" + "".join(f"<li>{_html.escape(n)}</li>" for n in extra) + "</ul>")
+            parts.append("<ul>" + "".join(f"<li>{_e(n)}</li>" for n in extra) + "</ul>")
         return "\n".join(parts)
 
     def _table_page(self, t) -> str:
@@ -210,9 +220,9 @@ class HtmlPrinter(Printer):
         head = ", ".join(f"{int(n)} {s}" for s, n in counts.items()
                          if n or s not in ("cannot fail", "identity"))     # the two newer grades when present
         findings = report.to_frame(passed=False).sort_values(["severity", "paper", "check"], kind="stable")
-        table = findings[list(FINDING_COLUMNS)].to_html(index=False) if len(findings) else "<p>no findings</p>"
-        return (f"<p><b>boundcalc check</b> ({_html.escape(', '.join(report.papers))}): "
-                f"{len(df)} checks run: {_html.escape(head)}</p>\n{table}")
+        table = _frame_html(findings[list(FINDING_COLUMNS)]) if len(findings) else "<p>no findings</p>"
+        return (f"<p><b>boundcalc check</b> ({_e(', '.join(report.papers))}): "
+                f"{len(df)} checks run: {_e(head)}</p>\n{table}")
 
     def _report_page(self, report) -> str:
         from ...verdicts import GRADES, Grade

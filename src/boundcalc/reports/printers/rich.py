@@ -1,7 +1,7 @@
 """rich: renderables for a terminal. :func:`to_rich` gives a renderable (a comparison
 table); :func:`print_rich` prints a record that is several lines and tables (the check
 report, a ``require`` answer, a paper's coverage) to a console. Text is escaped by
-:func:`rich.markup.escape`."""
+:func:`boundcalc.reports.escape.terminal` (control characters shown, rich markup escaped)."""
 from __future__ import annotations
 
 from typing import ClassVar
@@ -10,8 +10,8 @@ from .base import Printer
 
 
 def _e(x) -> str:
-    from rich.markup import escape
-    return escape(str(x))
+    from ..escape import terminal
+    return terminal(x)
 
 
 class RichPrinter(Printer):
@@ -125,7 +125,8 @@ def print_rich(obj, **settings) -> None:
 def simple_table(title: str, columns: list[str]):
     """A rich table with a left-justified title; the first column does not wrap."""
     from rich.table import Table
-    t = Table(title=title, title_justify="left", show_lines=False)
+    from ..escape import terminal
+    t = Table(title=terminal(title), title_justify="left", show_lines=False)
     for i, c in enumerate(columns):
         t.add_column(c, overflow="fold", no_wrap=(i == 0))
     return t
