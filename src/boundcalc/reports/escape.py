@@ -65,7 +65,8 @@ def html_text(s) -> str:
 
 # ---------------------------------------------------------------------------- Markdown
 _MD_SPECIAL = re.compile(r"([\\`\[\]|*_])")
-_MD_LINE_START = re.compile(r"^(\s*)([#>+=-]|\d+[.)])")
+_MD_BLOCK = re.compile(r"^(\s*)(>|#{1,6}(?=\s|$)|[-+=](?=\s|$))")     # a quote, heading, list, rule
+_MD_ORDERED = re.compile(r"^(\s*\d{1,9})([.)])(?=\s|$)")              # an ordered list item
 
 
 def md_cell(s) -> str:
@@ -77,7 +78,8 @@ def md_cell(s) -> str:
     s = visible_controls(re.sub(r"[\n\t]", " ", str(s)), keep="")
     s = _html.escape(s, quote=False)
     s = _MD_SPECIAL.sub(r"\\\1", s)
-    return _MD_LINE_START.sub(lambda m: m.group(1) + "\\" + m.group(2), s)
+    s = _MD_BLOCK.sub(lambda m: m.group(1) + "\\" + m.group(2), s)
+    return _MD_ORDERED.sub(lambda m: m.group(1) + "\\" + m.group(2), s)
 
 
 def md_code(s, table: bool = False) -> str:
@@ -152,8 +154,8 @@ def csv_frame(df):
     """A DataFrame with :func:`csv_cell` applied to its text cells (and column names)."""
     df = df.copy()
     for c in df.columns:
-        if df[c].dtype == object:
-            df[c] = df[c].map(csv_cell)
+        if df[c].dtype.kind in "OSU" or str(df[c].dtype) in ("string", "category"):
+            df[c] = df[c].astype(object).map(csv_cell)
     df.columns = [csv_cell(c) if isinstance(c, str) else c for c in df.columns]
     return df
 

@@ -127,8 +127,8 @@ def _frame_html(df) -> str:
     from ..escape import visible_controls
     df = df.copy()
     for c in df.columns:
-        if df[c].dtype == object:
-            df[c] = df[c].map(lambda v: visible_controls(v) if isinstance(v, str) else v)
+        if df[c].dtype.kind in "OSU" or str(df[c].dtype) in ("string", "category"):
+            df[c] = df[c].astype(object).map(lambda v: visible_controls(v) if isinstance(v, str) else v)
     return df.to_html(index=False, escape=True)
 
 

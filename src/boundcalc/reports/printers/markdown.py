@@ -3,7 +3,7 @@
 :func:`boundcalc.reports.escape.md_cell` (the one Markdown escaper)."""
 from __future__ import annotations
 
-from ..escape import md_cell, md_math
+from ..escape import md_cell, md_code, md_math
 from .base import Printer
 
 
@@ -16,7 +16,7 @@ class MarkdownPrinter(Printer):
         body = display_frame(t).map(md_cell).to_markdown(
             index=False, tablefmt="pipe", disable_numparse=True,
             colalign=("left", "left", "right", "right", "right", "center", "left", "left"))
-        lines = [f"### {t.paper}: {md_cell(t.title)}", "", md_cell(caption(t)), "", body]
+        lines = [f"### {md_cell(t.paper)}: {md_cell(t.title)}", "", md_cell(caption(t)), "", body]
         extra = notes(t)
         if extra:
             lines += ["", "Notes:", ""] + [f"- {md_cell(n)}" for n in extra]
@@ -25,10 +25,10 @@ class MarkdownPrinter(Printer):
     # -- the check report
     def _finding(self, f, pad: str) -> list[str]:
         from . import evidence as ev_
-        out = [f"{pad}- **{f.severity}** `{f.check}` ({f.kind}; {f.reason}) — {f.location}  ",
-               f"{pad}  {f.message}  "]
+        out = [f"{pad}- **{md_cell(f.severity)}** {md_code(f.check)} ({md_cell(f.kind)}; {md_cell(f.reason)}) "
+               f"— {md_cell(f.location)}  ", f"{pad}  {md_cell(f.message)}  "]
         if f.note:
-            out.append(f"{pad}  note: {f.note}  ")
+            out.append(f"{pad}  note: {md_cell(f.note)}  ")
         ev = f.evidence
         keys = ev_.typeset_keys(ev)
         names = dict(getattr(f, "notation", None) or {})
@@ -38,25 +38,25 @@ class MarkdownPrinter(Printer):
             for sym, sub in defs:
                 out.append(f"{pad}  where {md_math(f'{ev_.latex(sym, names)} = {ev_.latex(sub, names)}')}  ")
             for label, _, e in exprs:
-                out.append(f"{pad}  {label}: {md_math(ev_.latex(e, names))}  ")
+                out.append(f"{pad}  {md_cell(label)}: {md_math(ev_.latex(e, names))}  ")
         if "counterexample" in keys:
             out.append(f"{pad}  counterexample: {md_math(ev_.point_latex(ev['counterexample'], names))}  ")
         rest = ev_.evidence_text(ev, skip=keys)
         if rest:
-            out.append(f"{pad}  evidence: {rest}  ")
-        out.append(f"{pad}  re-run: `{f.rerun}`" + (f"  ·  Python: `{f.api}`" if f.kind == "measured" else ""))
+            out.append(f"{pad}  evidence: {md_cell(rest)}  ")
+        out.append(f"{pad}  re-run: {md_code(f.rerun)}" + (f"  ·  Python: {md_code(f.api)}" if f.kind == "measured" else ""))
         return out
 
     def _print_Report(self, report) -> str:
         from ...verdicts import GRADES, Grade
         d = report.to_json()
-        out = [f"# boundcalc check: {', '.join(report.papers)}", ""]
-        out.append(f"{d['checks_run']} checks in {d['seconds']} s (wall clock). Reproduce: "
-                   f"`boundcalc check{'' if len(report.papers) > 1 else ' ' + report.papers[0]} --markdown{report.options}`.")
+        out = [f"# boundcalc check: {md_cell(', '.join(report.papers))}", ""]
+        cmd = f"boundcalc check{'' if len(report.papers) > 1 else ' ' + report.papers[0]} --markdown{report.options}"
+        out.append(f"{d['checks_run']} checks in {d['seconds']} s (wall clock). Reproduce: {md_code(cmd)}.")
         out += ["", "## Counts", "", "| paper | error | warning | (of which undecided) | note | passed |",
                 "|---|---:|---:|---:|---:|---:|"]
         for p, k in list(d["counts_by_paper"].items()) + [("**all**", d["counts"])]:
-            out.append(f"| {p} | {k['error']} | {k['warning']} | {k['undecided']} | {k['note']} | {k['ok']} |")
+            out.append(f"| {p if p == '**all**' else md_cell(p)} | {k['error']} | {k['warning']} | {k['undecided']} | {k['note']} | {k['ok']} |")
         extra = {g: d["counts"][g] for g in (Grade.CANNOT_FAIL, Grade.IDENTITY) if d["counts"].get(g)}
         if extra:
             out += ["", "Not counted as passes: " + ", ".join(f"{n} {g}" for g, n in extra.items())
@@ -67,8 +67,8 @@ class MarkdownPrinter(Printer):
             out += ["", f"Strength (--strength): {s['mutated']} passes mutated, {s['mutants']} mutants, {s['killed']} "
                     f"killed; {s['passes_killing_some']} of {s['mutated']} passes kill at least one, "
                     f"{s['cannot_fail']} cannot fail."]
-        out += ["", "Findings by reason: " + ", ".join(f"{r or 'none'}: {n}" for r, n in d["counts_by_reason"].items()),
-                "", "Findings by kind: " + ", ".join(f"{k}: {n}" for k, n in d["counts_by_kind"].items())
+        out += ["", "Findings by reason: " + ", ".join(f"{md_cell(r or 'none')}: {n}" for r, n in d["counts_by_reason"].items()),
+                "", "Findings by kind: " + ", ".join(f"{md_cell(k)}: {n}" for k, n in d["counts_by_kind"].items())
                 + " (a consequence is listed under the root finding that explains it)",
                 "", "Grades: **error** = false as printed (or an invalid bound); **warning** = imprecise "
                 "(polylog factor, larger constant, vacuous) or undecided; **note** = rests on a reading of "
@@ -79,38 +79,38 @@ class MarkdownPrinter(Printer):
                 "report.json keeps SymPy's text."]
         for p in report.papers:
             fs = sorted((f for f in report.findings if f.paper == p), key=lambda f: GRADES.index(f.severity))
-            out += ["", f"## {p}", ""]
+            out += ["", f"## {md_cell(p)}", ""]
             if not fs:
                 out.append("No findings.")
             shown = {f"{x.paper}.{x.check}" for x in fs}
             for f in (x for x in fs if not x.root or x.root not in shown):
                 out += self._finding(f, "")
                 if f.root:                       # its root was not run in this report (--only)
-                    out.append(f"  consequence of `{f.root}` ({f.because})")
+                    out.append(f"  consequence of {md_code(f.root)} ({md_cell(f.because)})")
                 for c in (x for x in report.findings if x.root == f"{f.paper}.{f.check}"):
-                    out.append(f"  - consequence ({c.because}):")
+                    out.append(f"  - consequence ({md_cell(c.because)}):")
                     out += self._finding(c, "    ")
             cov = d["coverage"].get(p) or []
             if cov:
                 audited = sum(r["status"] == "audited" for r in cov)
-                out += ["", f"### Coverage of {p}: {audited}/{len(cov)} numbered results audited", "",
+                out += ["", f"### Coverage of {md_cell(p)}: {audited}/{len(cov)} numbered results audited", "",
                         "| result | status | checks (grade) |", "|---|---|---|"]
                 for r in cov:
                     checks = ", ".join(f"{c['id']} ({c.get('grade', '?')})" for c in r["checks"]) or "—"
-                    out.append(f"| {md_cell(r['result'])} | {r['status']} | {md_cell(checks)} |")
+                    out.append(f"| {md_cell(r['result'])} | {md_cell(r['status'])} | {md_cell(checks)} |")
             out += step_table(d.get("step_coverage", {}).get(p))
         if d.get("added_assumptions"):
             out += ["", "## Assumptions the checks add", "",
                     "Beyond the hypotheses of the results they cover (`[[hypotheses]]`, quoted from the papers).", "",
                     "| check | assumption | reason | grade |", "|---|---|---|---|"]
             for a in d["added_assumptions"]:
-                out.append(f"| {a['paper']}.{a['check']} | `{md_cell(a['assumption'])}` | "
-                           f"{md_cell(a['reason']) or '**none given**'} | {a['grade']} |")
+                out.append(f"| {md_cell(a['paper'] + '.' + a['check'])} | {md_code(a['assumption'], table=True)} | "
+                           f"{md_cell(a['reason']) or '**none given**'} | {md_cell(a['grade'])} |")
         passed = [r for r in report.results if r.severity is Grade.OK]
         if passed:
             out += ["", "## Passed", "", "| check | kind | message |", "|---|---|---|"]
             for r in passed:
-                out.append(f"| {r.paper}.{r.check} | {r.kind} | {md_cell(r.message)} |")
+                out.append(f"| {md_cell(r.paper + '.' + r.check)} | {md_cell(r.kind)} | {md_cell(r.message)} |")
         return "\n".join(out) + "\n"
 
 
@@ -123,7 +123,7 @@ def step_table(sc: dict | None) -> list[str]:
            "| step | result | place | status | checks (grade) |", "|---|---|---|---|---|"]
     for r in sc["steps"]:
         checks = ", ".join(f"{c['id']} ({c.get('grade', '?')})" for c in r["checks"]) or "—"
-        out.append(f"| {md_cell(r['id'])} | {md_cell(r['result'])} | {md_cell(r['place'])} | {r['status']} | "
+        out.append(f"| {md_cell(r['id'])} | {md_cell(r['result'])} | {md_cell(r['place'])} | {md_cell(r['status'])} | "
                    f"{md_cell(checks)} |")
     return out
 
