@@ -171,7 +171,6 @@ UNTESTED_MODULES: dict[str, str] = {
     "boundcalc.registry.template": "`boundcalc new`; tests/cli/test_app.py",
     # reports
     "boundcalc.reports": "the package; tests/reports/",
-    "boundcalc.reports.escape": "tests/reports/test_numfmt.py",
     "boundcalc.reports.latex": "tests/reports/test_sheet.py, tests/reports/test_table.py",
     "boundcalc.reports.latex_table": "a shim: names moved to printers/latex and numfmt stay importable",
     "boundcalc.reports.printers.base": "the dispatch every printer uses; tests/reports/test_printers.py",

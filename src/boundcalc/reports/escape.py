@@ -65,6 +65,7 @@ def html_text(s) -> str:
 
 # ---------------------------------------------------------------------------- Markdown
 _MD_SPECIAL = re.compile(r"([\\`\[\]|*])")
+_MD_TAG = re.compile(r"<(?=[A-Za-z/!?])")       # what opens a tag, a comment or an autolink
 _MD_ENTITY = re.compile(r"&(?=#?[A-Za-z0-9]+;)")
 _MD_BLOCK = re.compile(r"^(\s*)(>|#{1,6}(?=\s|$)|[-+=](?=\s|$))")     # a quote, heading, list, rule
 _MD_ORDERED = re.compile(r"^(\s*\d{1,9})([.)])(?=\s|$)")              # an ordered list item
@@ -72,13 +73,13 @@ _MD_ORDERED = re.compile(r"^(\s*\d{1,9})([.)])(?=\s|$)")              # an order
 
 def md_cell(s) -> str:
     """Text for Markdown (a table cell, a list item, a line of a paragraph), on one line:
-    control characters shown, ``<`` and an entity's ``&`` escaped (no tag, no entity
+    control characters shown, a ``<`` that opens a tag and an entity's ``&`` escaped (no tag, no entity
     survives: ``<script>`` is text), the characters that make links, images, code spans,
     emphasis and cells (``\\ ` [ ] | *``; ``_`` inside a word makes none and is kept)
     backslash-escaped, and a leading ``#``, ``>``, ``-``, ``+``, ``=`` or ``1.`` escaped
     so the text starts no heading, quote or list."""
     s = visible_controls(re.sub(r"[\n\t]", " ", str(s)), keep="")
-    s = _MD_ENTITY.sub("&amp;", s).replace("<", "&lt;")       # no tag, no entity (a lone > or & is text)
+    s = _MD_TAG.sub("&lt;", _MD_ENTITY.sub("&amp;", s))      # no tag, no entity (<=, a lone > or & is text)
     s = _MD_SPECIAL.sub(r"\\\1", s)
     s = _MD_BLOCK.sub(lambda m: m.group(1) + "\\" + m.group(2), s)
     return _MD_ORDERED.sub(lambda m: m.group(1) + "\\" + m.group(2), s)

@@ -463,23 +463,47 @@ def document(body: str, *, title: str = "", bibitems: list[tuple[str, str]] | No
 
 
 class Compiled:
-    def __init__(self, pdf: Path, log: str):
+    def __init__(self, pdf: Path, log: str, reads: frozenset = frozenset(), writes: frozenset = frozenset()):
         self.pdf, self.log = pdf, log
         self.overfull = re.findall(r"^Overfull \\hbox.*$", log, flags=re.M)
         self.typeout = dict(re.findall(r"^BOUNDCALC (\w+)=(\S+)$", log, flags=re.M))
+        self.reads, self.writes = reads, writes       # absolute paths, from pdflatex's -recorder
+
+
+def recorded_files(fls: Path) -> tuple[frozenset, frozenset]:
+    """The files a TeX run read and wrote, from its ``-recorder`` file (``.fls``: ``PWD``,
+    ``INPUT`` and ``OUTPUT`` lines), as absolute resolved paths."""
+    import os
+    pwd, reads, writes = fls.parent, set(), set()
+    for line in fls.read_text(encoding="utf-8", errors="replace").splitlines():
+        kind, _, path = line.partition(" ")
+        if kind == "PWD":
+            pwd = Path(path)
+        elif kind in ("INPUT", "OUTPUT"):
+            (reads if kind == "INPUT" else writes).add(Path(os.path.realpath(pwd / path)))
+    return frozenset(reads), frozenset(writes)
 
 
 def compile_pdf(tex: str, folder, name: str = "doc", runs: int = 2) -> Compiled:
     """Write ``tex`` to ``folder/name.tex`` and run pdflatex ``runs`` times (citations need
-    two). Raises :class:`RuntimeError` with the log's tail when pdflatex fails."""
+    two), with ``-no-shell-escape`` and ``-recorder`` (the files it read and wrote:
+    :attr:`Compiled.reads` / :attr:`Compiled.writes`). Raises :class:`RuntimeError` with
+    the log's tail when pdflatex fails."""
     import subprocess
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     (folder / f"{name}.tex").write_text(tex, encoding="utf-8")
+    reads: set = set()
+    writes: set = set()
     for _ in range(runs):
-        p = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", f"{name}.tex"],
-                           cwd=folder, capture_output=True, text=True, timeout=120)
+        p = subprocess.run(["pdflatex", "-no-shell-escape", "-recorder", "-interaction=nonstopmode",
+                            "-halt-on-error", f"{name}.tex"],
+                           cwd=folder, capture_output=True, text=True, encoding="utf-8", errors="replace",
+                           timeout=120)
         if p.returncode != 0:
             raise RuntimeError(f"pdflatex failed on {folder / name}.tex:\n{p.stdout[-3000:]}")
+        r, w = recorded_files(folder / f"{name}.fls")
+        reads |= r
+        writes |= w
     log = (folder / f"{name}.log").read_text(encoding="utf-8", errors="replace")
-    return Compiled(folder / f"{name}.pdf", log)
+    return Compiled(folder / f"{name}.pdf", log, frozenset(reads), frozenset(writes))
