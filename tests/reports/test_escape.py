@@ -383,6 +383,21 @@ def test_hostile_sheet_compiles_and_reads_nothing_outside(tmp_path, hostile):
     assert Path("/etc/passwd").resolve() not in c.reads
 
 
+@pytest.mark.skipif(not HAVE_PDFLATEX, reason=NO_PDFLATEX)
+def test_hostile_comparison_table_compiles(tmp_path, hostile):
+    """compare --measured --format latex: the run names of a measured CSV and the paper's
+    texts are text in the table; it compiles and reads nothing outside its folder."""
+    from boundcalc.reports.latex import compile_pdf, document
+    runs = tmp_path / "runs.csv"
+    runs.write_text(f'run,n,delta,gap\n"{SCRIPT} \\input{{/etc/passwd}} %&$#_^~",1000,0.05,0.21\n')
+    r = run("--formulas", hostile, "compare", "hostile", "--measured", runs, "--format", "latex")
+    assert r.exit_code == 0, r.output
+    tex = document(r.output)
+    assert_tex_safe(tex)
+    build = tmp_path / "build"
+    assert_only_build_files(compile_pdf(tex, build, "table", runs=1), build)
+
+
 @pytest.mark.skipif(not HAVE_BIBTEX, reason=NO_PDFLATEX)
 def test_input_in_a_bibtex_title_reads_no_file(tmp_path):
     """Before: cite kept '\\input/etc/passwd' from a title, and pdflatex + bibtex put the lines
