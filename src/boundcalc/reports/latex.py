@@ -474,7 +474,9 @@ def recorded_files(fls: Path) -> tuple[frozenset, frozenset]:
     """The files a TeX run read and wrote, from its ``-recorder`` file (``.fls``: ``PWD``,
     ``INPUT`` and ``OUTPUT`` lines), as absolute resolved paths."""
     import os
-    pwd, reads, writes = fls.parent, set(), set()
+    pwd = fls.parent
+    reads: set[Path] = set()
+    writes: set[Path] = set()
     for line in fls.read_text(encoding="utf-8", errors="replace").splitlines():
         kind, _, path = line.partition(" ")
         if kind == "PWD":
