@@ -478,7 +478,8 @@ def _run_require(var: str | None, paper: str | None, setting: str | None, ctx: t
         print_require(data, explain=explain)
     reason = no_answer_reason(res)
     if reason:        # not an answer: the output above, then the reason on one line (status: .exits)
-        print(f"error: {reason}", file=sys.stderr)
+        from ..reports.escape import terminal
+        print(f"error: {terminal(reason, markup=False)}", file=sys.stderr)
     _exit(for_require(res))
 
 
