@@ -473,7 +473,7 @@ def _terminal(rep) -> str:
     return c.file.getvalue()
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                    HealthCheck.function_scoped_fixture])
 @given(st.fixed_dictionaries({k: hostile_text for k in TEXT_FIELDS}))
 def test_property_every_text_field_through_every_format(tmp_path, texts):
