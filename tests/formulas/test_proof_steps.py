@@ -120,3 +120,55 @@ def test_anon_rows_ratio_measurement_by_hand():
     got = measure("anon2025.rademacher_rows_ratio", N=N, d_s=ds, d_m=dm, K=K, seed=seed)
     assert got == pytest.approx(want, rel=1e-12) and got <= 1
     assert measure("anon2025.rademacher_rows_ratio", N=6, d_s=1, d_m=3, K=5, seed=0) == pytest.approx(1, rel=1e-15)
+
+
+# ---------------------------------------------------------------- issue 35: every displayed step listed
+
+def test_issue35_new_checks_pass():
+    """The checks added for steps no check covered pass (each was derived by hand in its note)."""
+    for paper, ids in {"deora2023": ["p3_hoeffding_over_heads"],
+                       "tarzanagh2023": ["thm5_71_softmax_tail_T3", "lemma7_36_no_neighbour"]}.items():
+        rep = run_checks(paper, only=ids)
+        assert {r.check: r.severity for r in rep.results} == dict.fromkeys(ids, "ok"), paper
+
+
+def test_deora_p3_hoeffding_edge_by_hand():
+    """At the edge of P3's head condition with C = 2 and the per-head range b = R^4 T (S + P)
+    (the check's assumptions, taken with equality), the union bound over the n samples of
+    Hoeffding's tail for the mean of H terms in [-b, b] at t = gamma_*/2 is exactly delta;
+    one more head lowers it, and half the heads do not reach it (the check can fail)."""
+    R, T, S, P, n, delta, g = 1.3, 4, 0.9, 0.2, 500, 0.05, 0.7
+    b = R ** 4 * T * (S + P)
+    H = (2 * b * math.sqrt(2 * math.log(n / delta)) / g) ** 2
+    tail = lambda h: n * math.exp(-2 * h * (g / 2) ** 2 / (2 * b) ** 2)   # Hoeffding, range 2b
+    assert tail(H) == pytest.approx(delta, rel=1e-12)
+    assert tail(H + 1) < delta < tail(H / 2)
+
+
+def test_tarzanagh_71_softmax_tail_by_sampling():
+    """(71): with margin (k_1 - k_t)^T p-bar >= R Xi on every non-selected token, the softmax mass
+    off token 1 is at most T e^{-R Xi} (T = 3 as the check, and T = 6)."""
+    rng = np.random.default_rng(5)
+    for T in (3, 6):
+        for _ in range(2000):
+            RXi = rng.uniform(0, 8)
+            z = np.concatenate([[0.0], -RXi - rng.exponential(rng.uniform(0.01, 3), T - 1)])
+            s = np.exp(z) / np.exp(z).sum()
+            assert 1 - s[0] <= T * math.exp(-RXi) + 1e-15
+
+
+def test_tarzanagh_36_without_neighbours_by_sampling():
+    """(36) for an input without SVM-neighbours (T = 2, the sum over T_i empty, Q = 1 - s_1),
+    from the matrix form a^T (diag(s) - s s^T) gamma: at most 2 Gamma A ((1 - s_1)^2 + Q); Lemma
+    3's 2 Gamma A (1 - s_1)^2 alone fails at s_1 > 1/2 (the case the Q term is there for)."""
+    rng = np.random.default_rng(6)
+    for _ in range(5000):
+        s1 = rng.uniform()
+        s = np.array([s1, 1 - s1])
+        a, g = rng.uniform(-1, 1, 2), rng.normal(size=2)
+        A, Gam = np.abs(a).max(), abs(g[0] - g[1])
+        lhs = abs(a @ (np.diag(s) - np.outer(s, s)) @ g)
+        assert lhs <= 2 * Gam * A * ((1 - s1) ** 2 + (1 - s1)) + 1e-12
+    s = np.array([0.8, 0.2])
+    a, g = np.array([1.0, -1.0]), np.array([1.0, 0.0])
+    assert abs(a @ (np.diag(s) - np.outer(s, s)) @ g) > 2 * 1 * 1 * (1 - 0.8) ** 2
