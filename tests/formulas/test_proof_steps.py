@@ -127,7 +127,8 @@ def test_anon_rows_ratio_measurement_by_hand():
 def test_issue35_new_checks_pass():
     """The checks added for steps no check covered pass (each was derived by hand in its note)."""
     for paper, ids in {"deora2023": ["p3_hoeffding_over_heads"],
-                       "tarzanagh2023": ["thm5_71_softmax_tail_T3", "lemma7_36_no_neighbour"]}.items():
+                       "tarzanagh2023": ["thm5_71_softmax_tail_T3", "lemma7_36_no_neighbour",
+                                         "thm6_79b_upper_T3", "thm6_79b_lower_T3"]}.items():
         rep = run_checks(paper, only=ids)
         assert {r.check: r.severity for r in rep.results} == dict.fromkeys(ids, "ok"), paper
 
@@ -172,3 +173,18 @@ def test_tarzanagh_36_without_neighbours_by_sampling():
     s = np.array([0.8, 0.2])
     a, g = np.array([1.0, -1.0]), np.array([1.0, 0.0])
     assert abs(a @ (np.diag(s) - np.outer(s, s)) @ g) > 2 * 1 * 1 * (1 - 0.8) ** 2
+
+
+def test_tarzanagh_79b_by_sampling():
+    """(79b) on random inputs with T = 3 and 5 tokens: a support input of (78) at p-bar =
+    R Xi_eps p_eps-rlx (one token at margin exactly R Xi_eps, the others at least that), with
+    Xi (1 - gamma/2) <= Xi_eps <= Xi: -Xi R - log T <= log q* <= -Xi (1 - gamma/2) R + log T."""
+    rng = np.random.default_rng(7)
+    for T in (3, 5):
+        for _ in range(2000):
+            Xi, g, R = rng.uniform(0.1, 2), rng.uniform(0.01, 0.99), rng.uniform(0, 10)
+            Xe = rng.uniform(Xi * (1 - g / 2), Xi)
+            z = np.concatenate([[0.0, -R * Xe], -R * Xe - rng.exponential(1.0, T - 2)])
+            s = np.exp(z) / np.exp(z).sum()
+            lq = math.log(1 - s[0])
+            assert -Xi * R - math.log(T) - 1e-12 <= lq <= -Xi * (1 - g / 2) * R + math.log(T) + 1e-12
