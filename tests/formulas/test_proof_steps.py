@@ -128,7 +128,7 @@ def test_issue35_new_checks_pass():
     """The checks added for steps no check covered pass (each was derived by hand in its note)."""
     for paper, ids in {"deora2023": ["p3_hoeffding_over_heads"],
                        "tarzanagh2023": ["thm5_71_softmax_tail_T3", "lemma7_36_no_neighbour",
-                                         "thm6_79b_upper_T3", "thm6_79b_lower_T3"]}.items():
+                                         "thm6_79b_upper_T3", "thm6_79b_lower_T3", "thm6_79a_T3"]}.items():
         rep = run_checks(paper, only=ids)
         assert {r.check: r.severity for r in rep.results} == dict.fromkeys(ids, "ok"), paper
 
@@ -188,3 +188,16 @@ def test_tarzanagh_79b_by_sampling():
             s = np.exp(z) / np.exp(z).sum()
             lq = math.log(1 - s[0])
             assert -Xi * R - math.log(T) - 1e-12 <= lq <= -Xi * (1 - g / 2) * R + math.log(T) + 1e-12
+
+
+def test_tarzanagh_79a_by_sampling():
+    """(79a) on random support inputs with T = 3 and 5 tokens whose margin under h_R is at most
+    (1 - gamma) Xi R (one token t with (k_1 - k_t)^T h_R <= (1 - gamma) Xi R, the others
+    anywhere): log q-hat >= -(1 - gamma) Xi R - log T."""
+    rng = np.random.default_rng(8)
+    for T in (3, 5):
+        for _ in range(2000):
+            Xi, g, R = rng.uniform(0.1, 2), rng.uniform(0.01, 0.99), rng.uniform(0, 10)
+            z = np.concatenate([[0.0, -rng.uniform(0, (1 - g) * Xi * R)], rng.normal(0, 5, T - 2)])
+            s = np.exp(z) / np.exp(z).sum()
+            assert math.log(1 - s[0]) >= -(1 - g) * Xi * R - math.log(T) - 1e-12
