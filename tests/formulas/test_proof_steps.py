@@ -128,7 +128,8 @@ def test_issue35_new_checks_pass():
     """The checks added for steps no check covered pass (each was derived by hand in its note)."""
     for paper, ids in {"deora2023": ["p3_hoeffding_over_heads"],
                        "tarzanagh2023": ["thm5_71_softmax_tail_T3", "lemma7_36_no_neighbour",
-                                         "thm6_79b_upper_T3", "thm6_79b_lower_T3", "thm6_79a_T3"]}.items():
+                                         "thm6_79b_upper_T3", "thm6_79b_lower_T3", "thm6_79a_T3",
+                                         "lemma7_36_Q_term"]}.items():
         rep = run_checks(paper, only=ids)
         assert {r.check: r.severity for r in rep.results} == dict.fromkeys(ids, "ok"), paper
 
@@ -201,3 +202,18 @@ def test_tarzanagh_79a_by_sampling():
             z = np.concatenate([[0.0, -rng.uniform(0, (1 - g) * Xi * R)], rng.normal(0, 5, T - 2)])
             s = np.exp(z) / np.exp(z).sum()
             assert math.log(1 - s[0]) >= -(1 - g) * Xi * R - math.log(T) - 1e-12
+
+
+def test_tarzanagh_36_one_neighbour_by_sampling():
+    """(36) in one piece (what the two-part check of step l7_36 gives with the triangle
+    inequality), from the matrix form on random T = 3 and T = 5 inputs whose first non-selected
+    token is the only SVM-neighbour: |a^T (diag(s) - s s^T) gamma - (a_1 - a_2) s_2 (gamma_1 -
+    gamma_2)| <= 2 Gamma A ((1 - s_1)^2 + Q), Q the non-neighbours' mass."""
+    rng = np.random.default_rng(9)
+    for T in (3, 5):
+        for _ in range(5000):
+            s = rng.dirichlet(np.ones(T) * rng.uniform(0.1, 3))
+            a, g = rng.uniform(-1, 1, T), rng.normal(size=T)
+            A, Gam = np.abs(a).max(), np.ptp(g)
+            lhs = abs(a @ (np.diag(s) - np.outer(s, s)) @ g - (a[0] - a[1]) * s[1] * (g[0] - g[1]))
+            assert lhs <= 2 * Gam * A * ((1 - s[0]) ** 2 + s[2:].sum()) + 1e-12
