@@ -129,7 +129,8 @@ def test_issue35_new_checks_pass():
     for paper, ids in {"deora2023": ["p3_hoeffding_over_heads"],
                        "tarzanagh2023": ["thm5_71_softmax_tail_T3", "lemma7_36_no_neighbour",
                                          "thm6_79b_upper_T3", "thm6_79b_lower_T3", "thm6_79a_T3",
-                                         "lemma7_36_Q_term"]}.items():
+                                         "lemma7_36_Q_term", "lemma7_sandwich_lower", "lemma7_sandwich_upper",
+                                         "lemma7_41_c", "lemma7_41_C"]}.items():
         rep = run_checks(paper, only=ids)
         assert {r.check: r.severity for r in rep.results} == dict.fromkeys(ids, "ok"), paper
 
@@ -217,3 +218,25 @@ def test_tarzanagh_36_one_neighbour_by_sampling():
             A, Gam = np.abs(a).max(), np.ptp(g)
             lhs = abs(a @ (np.diag(s) - np.outer(s, s)) @ g - (a[0] - a[1]) * s[1] * (g[0] - g[1]))
             assert lhs <= 2 * Gam * A * ((1 - s[0]) ** 2 + s[2:].sum()) + 1e-12
+
+
+def test_tarzanagh_40_sandwich_on_instances():
+    """The sandwich before (40) on random T = 4 inputs (token 1 selected, tokens 2, 3 the
+    SVM-neighbours, token 4 not), built to meet its premises: 1/2 <= a_1 - a_t <= 3/2 on the
+    neighbours ((33)), gamma_1 above the neighbours' scores, Q <= S and (36)'s error at most
+    S gamma^gap/4 ((37)). The exact correlation a^T (diag(s) - s s^T) gamma then lies between
+    (1 - s_1) gamma^gap/8 and 2 (1 - s_1) gamma-bar^gap."""
+    rng = np.random.default_rng(10)
+    done = 0
+    while done < 500:
+        s = rng.dirichlet([20, 1, 1, 0.05])
+        S, Q = s[1] + s[2], s[3]
+        a = np.array([1.0, 1 - rng.uniform(0.5, 1.5), 1 - rng.uniform(0.5, 1.5), rng.uniform(-0.5, 0.5)])
+        g = np.array([1.0, rng.uniform(-1, 0.9), rng.uniform(-1, 0.9), rng.uniform(-1, 2)])
+        A, Gam = np.abs(a).max(), np.ptp(g)
+        gg, ggb = g[0] - g[1:3].max(), g[0] - g[1:3].min()
+        if not (Q <= S and 2 * Gam * A * ((1 - s[0]) ** 2 + Q) <= S * gg / 4):
+            continue
+        X = a @ (np.diag(s) - np.outer(s, s)) @ g
+        assert (1 - s[0]) * gg / 8 - 1e-12 <= X <= 2 * (1 - s[0]) * ggb + 1e-12
+        done += 1
