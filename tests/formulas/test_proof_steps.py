@@ -130,7 +130,7 @@ def test_issue35_new_checks_pass():
                        "tarzanagh2023": ["thm5_71_softmax_tail_T3", "lemma7_36_no_neighbour",
                                          "thm6_79b_upper_T3", "thm6_79b_lower_T3", "thm6_79a_T3",
                                          "lemma7_36_Q_term", "lemma7_sandwich_lower", "lemma7_sandwich_upper",
-                                         "lemma7_41_c", "lemma7_41_C"]}.items():
+                                         "lemma7_41_c", "lemma7_41_C", "lemma7_42_T3", "lemma7_case2_upper"]}.items():
         rep = run_checks(paper, only=ids)
         assert {r.check: r.severity for r in rep.results} == dict.fromkeys(ids, "ok"), paper
 
@@ -239,4 +239,28 @@ def test_tarzanagh_40_sandwich_on_instances():
             continue
         X = a @ (np.diag(s) - np.outer(s, s)) @ g
         assert (1 - s[0]) * gg / 8 - 1e-12 <= X <= 2 * (1 - s[0]) * ggb + 1e-12
+        done += 1
+
+
+def test_tarzanagh_42_case2_on_instances():
+    """(42) and the bound after it for a general q (Case 2) on random T = 4 inputs (tokens 2, 3
+    the SVM-neighbours, token 4 not): with a_1 - a_t <= A-bar/Theta on the neighbours, the
+    neighbour sum is at most (A-bar/Theta) S gamma-bar^gap, and when (36)'s error is at most
+    S gamma^gap/4 the exact correlation is at most 2 (A-bar/Theta) S gamma-bar^gap."""
+    rng = np.random.default_rng(11)
+    done = 0
+    while done < 500:
+        s = rng.dirichlet([20, 1, 1, 0.05])
+        S, Q = s[1] + s[2], s[3]
+        AoT = rng.uniform(1, 3)
+        a = np.array([0.0, -rng.uniform(-AoT, AoT), -rng.uniform(-AoT, AoT), rng.uniform(-1, 1)])
+        g = np.array([1.0, rng.uniform(-1, 0.9), rng.uniform(-1, 0.9), rng.uniform(-1, 2)])
+        A, Gam = np.abs(a).max(), np.ptp(g)
+        gg, ggb = g[0] - g[1:3].max(), g[0] - g[1:3].min()
+        Y = sum((a[0] - a[t]) * s[t] * (g[0] - g[t]) for t in (1, 2))
+        assert Y <= AoT * S * ggb + 1e-12
+        if 2 * Gam * A * ((1 - s[0]) ** 2 + Q) > S * gg / 4:
+            continue
+        X = a @ (np.diag(s) - np.outer(s, s)) @ g
+        assert X <= 2 * AoT * S * ggb + 1e-12
         done += 1
