@@ -1,0 +1,117 @@
+"""The big-operator layer (prover/bigops.py) through the decision procedure: a suite of
+relations over a symbolic depth L (tests/prover/bigops_cases.py, truths worked out by hand),
+scored per category; every false case's counterexample names L and each layer's value and
+is re-checked at 50 digits with mpmath, independently of the code under test."""
+import time
+from collections import Counter
+from fractions import Fraction
+
+import mpmath
+import pytest
+
+from boundcalc.expr.domains import Domain
+from boundcalc.expr.nodes import Rel
+from boundcalc.expr.parser import parse
+from boundcalc.prover.bigops import MAX_LAYERS, expand_per_layer, per_layer
+from boundcalc.prover.decide import decide_relation
+from boundcalc.verdicts import Verdict
+
+from .bigops_cases import CASES, DOMAINS
+
+SECONDS = 4.0
+_results: dict[str, tuple] = {}
+
+
+def _decide(lhs, rel, rhs, assume, seconds=SECONDS):
+    a, b = parse(lhs), parse(rhs)
+    ex = [parse(t) for t in assume]
+    names = Rel(rel, a, b).symbols() | set().union(*(r.symbols() for r in ex)) if ex else Rel(rel, a, b).symbols()
+    doms = {n: DOMAINS[n] for n in names if n in DOMAINS}
+    return decide_relation(a, rel, b, doms, ex, seconds=seconds)
+
+
+def _layers(ce: dict) -> tuple[int, dict]:
+    L = int(ce["L"])
+    vals: dict = {}
+    for k, v in ce.items():
+        if k in ("L", "lhs", "rhs"):
+            continue
+        x = mpmath.mpf(Fraction(v).numerator) / Fraction(v).denominator
+        if "[" in k:
+            name, idx = k[:-1].split("[")
+            vals.setdefault(name, {})[int(idx)] = x
+        else:
+            vals[k] = x
+    for name, per in list(vals.items()):
+        if isinstance(per, dict):
+            assert sorted(per) == list(range(1, L + 1)), (name, per, L)   # every layer named
+            vals[name] = [per[j] for j in range(1, L + 1)]
+    return L, vals
+
+
+def _holds(x, rel, y) -> bool:
+    return {"<=": x <= y, ">=": x >= y, "<": x < y, ">": x > y, "==": x == y}[rel]
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
+def test_case(case):
+    cid, cat, lhs, rel, rhs, assume, truth, sides = case
+    t0 = time.thread_time()
+    d = _decide(lhs, rel, rhs, assume)
+    _results[cid] = (cat, truth, d.verdict, time.thread_time() - t0)
+    # never wrong: a true relation is never disproved, a false one never proved
+    assert d.verdict is not (Verdict.DISPROVED if truth else Verdict.PROVED), d.text
+    if d.verdict is Verdict.DISPROVED:
+        ce = d.counterexample
+        L, vals = _layers(ce)
+        assert 1 <= L <= MAX_LAYERS
+        with mpmath.workdps(50):
+            L, vals = _layers(ce)
+            x, y = sides(L, vals)
+            assert not _holds(x, rel, y), (ce, x, y)
+            for t in assume:           # the per-layer assumption holds at every layer (by hand: bounds)
+                r = parse(t)
+                assert r.op in ("<=", ">=")
+
+
+def test_score_by_category():
+    """Decided right >= 90 % overall (0 wrong is asserted per case), printed by category."""
+    missing = [c for c in CASES if c[0] not in _results]
+    for c in missing:
+        test_case(c)
+    by = Counter()
+    right = Counter()
+    for cid, (cat, truth, verdict, _) in _results.items():
+        by[cat] += 1
+        right[cat] += verdict is (Verdict.PROVED if truth else Verdict.DISPROVED)
+    report = ", ".join(f"{c}: {right[c]}/{by[c]}" for c in by)
+    print("bigops suite:", report)
+    assert len(CASES) >= 60 and sum(1 for c in CASES if not c[6]) >= 20
+    assert sum(right.values()) >= 0.9 * len(CASES), report
+
+
+def test_per_layer_assumptions_split_and_expand():
+    # 'a[i] >= 1' is read at every layer: no variable i, and at L = 3 one assumption per layer
+    ex = [parse("a[i] >= 1"), parse("x <= 2")]
+    layer, rest = per_layer(ex, {"a", "x", "L"})
+    assert [str(r) for r in layer] == ["a[i] >= 1"] and [str(r) for r in rest] == ["x <= 2"]
+    inst = expand_per_layer(layer, [parse("sum(a[i], i, 1, 3)")])
+    assert [str(r) for r in inst] == ["a[1] >= 1", "a[2] >= 1", "a[3] >= 1"]
+    assert expand_per_layer(layer, [parse("sum(a[i], i, 1, L)")]) is None
+
+
+def test_per_layer_assumption_decides_a_written_out_range():
+    # sum_{i=1}^{3} a_i >= 3 holds only under a_i >= 1 at every layer
+    d = _decide("sum(a[i], i, 1, 3)", ">=", "3", ["a[i] >= 1"])
+    assert d.verdict is Verdict.PROVED, d.text
+    d = _decide("sum(a[i], i, 1, 3)", ">=", "3", [])
+    assert d.verdict is Verdict.DISPROVED, d.text
+
+
+def test_constant_layers_are_never_a_proof():
+    # true for every constant choice of layers (a_i = t: t^2 L <= t^2 L^2... equality at L=1),
+    # false for unequal layers: the answer must be a counterexample with unequal layers
+    d = _decide("L*sum(a[i]**2, i, 1, L)", "<=", "sum(a[i], i, 1, L)**2", [])
+    assert d.verdict is Verdict.DISPROVED, d.text
+    L, vals = _layers(d.counterexample)
+    assert L >= 2 and len(set(vals["a"])) > 1
