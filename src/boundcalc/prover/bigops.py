@@ -180,6 +180,20 @@ class _Range:
         return Add((self.hi, Mul((Num(Fraction(-1)), self.lo)), _ONE))
 
 
+def _integral(n: Node, domains: dict) -> bool:
+    """Whether ``n`` (a range end) is an integer at every point: integer numbers and symbols of
+    integer domains joined by sums and products. Only then does ``lo .. hi`` have
+    ``hi - lo + 1`` layers (a range 1 .. 5/2 has two)."""
+    if isinstance(n, Num):
+        return n.value.denominator == 1
+    if isinstance(n, Sym):
+        d = domains.get(n.name)
+        return d is not None and d.integer
+    if isinstance(n, (Add, Mul)):
+        return all(_integral(x, domains) for x in n.args)
+    return False
+
+
 def _fold_add(x: Node, c: Num) -> Node:
     if c.value == 0:
         return x
@@ -246,6 +260,11 @@ class _Ctx:
                 ok = str(getattr(d, "verdict", "")) == "proved"
         self.cache[key] = ok
         return ok
+
+    def count_ok(self, rng: _Range) -> bool:
+        """Integer ends and ``count = hi - lo + 1 >= 1`` proved: the range has that many layers."""
+        return (_integral(rng.lo, self.domains) and _integral(rng.hi, self.domains)
+                and self.scalar_holds(rng.count(), ">=", _ONE, 0.5))
 
     def scalar_holds(self, a: Node, rel: str, b: Node, share: float) -> bool:
         """A relation without components (``count >= 1``), by the real layers."""
@@ -318,6 +337,8 @@ class _Normal:
             return None
         if any(isinstance(x, BigOp) for x in n.body.unique_nodes()):
             return None
+        if not (_integral(n.lo, self.ctx.domains) and _integral(n.hi, self.ctx.domains)):
+            return None           # c * count and c^count need integer ends
         i = self.ctx.var
         body = substitute(n.body, {n.var: Sym(i)}) if n.var != i else n.body
         body = self(body)
@@ -426,7 +447,7 @@ def _difference(A: Node, rel: str, B: Node, ctx: _Ctx) -> str | None:
     if rng is None:
         return None
     need_count = bool(free) or op == ">"
-    if need_count and not ctx.scalar_holds(rng.count(), ">=", _ONE, 1.0):
+    if need_count and not ctx.count_ok(rng):
         return None
     if free:
         parts.append(Mul((_add(free), Pow(rng.count(), Num(Fraction(-1))))))
@@ -496,7 +517,7 @@ def _product(A: Node, rel: str, B: Node, ctx: _Ctx) -> str | None:
             if isinstance(c, Pow) and c.exp == rng.count():
                 layers.append(c.base)
             else:
-                if not (ctx.scalar_holds(c, ">", _ZERO, 0.5) and ctx.scalar_holds(rng.count(), ">=", _ONE, 0.5)):
+                if not (ctx.scalar_holds(c, ">", _ZERO, 0.5) and ctx.count_ok(rng)):
                     return None
                 layers.append(Pow(c, Pow(rng.count(), Num(Fraction(-1)))))
         sides.append(_mul(layers))
@@ -506,7 +527,7 @@ def _product(A: Node, rel: str, B: Node, ctx: _Ctx) -> str | None:
         ok = ctx.holds(u, "==", v, rng, ctx.var, share)
         how = "termwise: equal factors at a generic layer"
     else:
-        if rel == "<" and not ctx.scalar_holds(rng.count(), ">=", _ONE, 0.5):
+        if rel == "<" and not ctx.count_ok(rng):
             return None
         ok = ctx.holds(u, ">=", _ZERO, rng, ctx.var, share) and ctx.holds(u, rel, v, rng, ctx.var, share)
         how = f"termwise: one product over the layers on each side, 0 <= u_i {rel} v_i at a generic layer"
@@ -568,8 +589,7 @@ def _jensen(at: BigOp, ctx: _Ctx, share: float):
     """sum f(c_i) >= n f(sum c_i / n) (f convex on c's domain) or <= (concave), for a body
     f(c_i) in one component c whose per-layer assumptions are bounds only."""
     comps = {x.name for x in at.body.unique_nodes() if isinstance(x, Indexed)}
-    if len(comps) != 1 or at.var in (at.body.symbols() - comps) and any(
-            isinstance(x, Sym) and x.name == at.var for x in at.body.unique_nodes()):
+    if len(comps) != 1:
         return None
     (c,) = comps
     if any(not (isinstance(r.lhs, Indexed) and isinstance(r.rhs, Num)) for r in ctx.layer if c in r.symbols()):
@@ -578,9 +598,9 @@ def _jensen(at: BigOp, ctx: _Ctx, share: float):
         return None
     from .taylor import derivatives
     t = _fresh("t", ctx.symbols | {c})
-    f = substitute(at.body, {c: Sym(t)})
-    if any(isinstance(x, (Indexed, BigOp)) for x in f.unique_nodes()):
-        return None
+    f = at.body.map(lambda x: Sym(t) if isinstance(x, Indexed) and x.name == c and x.index == Sym(at.var) else None)
+    if at.var in f.symbols() or any(isinstance(x, (Indexed, BigOp)) for x in f.unique_nodes()):
+        return None               # the index used otherwise than as c's index: no one function f
     try:
         _, d2 = derivatives(f, [t], seconds=max(0.3, 0.3 * share))
     except Exception:       # SymPy's differentiation failing or timing out: no instance
@@ -593,9 +613,25 @@ def _jensen(at: BigOp, ctx: _Ctx, share: float):
     for r in ctx.layer:
         if c in r.symbols():
             dom = _narrowed(dom, r)
-    doms = {k: ctx.domains[k] for k in f2.symbols() if k in ctx.domains}
+    doms = {k: ctx.domains[k] for k in f.symbols() | f2.symbols() if k in ctx.domains}
     doms[t] = dom
     ex = [r for r in ctx.rest if _indexed_free(r)]
+    # f and f'' defined on all of c's (convex) domain, strictly, as in .convexity: a convex
+    # function on each piece of a broken domain is no convex function (1/t^2 at -1, 3)
+    from ..expr.singularities import definedness
+    for cond in definedness(f) + definedness(f2):
+        if cond.op not in (">", ">=", "!="):
+            return None
+        ok = False
+        for goal in ((cond.expr,) + ((Mul((Num(Fraction(-1)), cond.expr)),) if cond.op == "!=" else ())):
+            with _nested():
+                v = ctx.decide(goal, ">", _ZERO, {k: doms[k] for k in goal.symbols() if k in doms}, list(ex),
+                               max(0.3, min(share, ctx.left())))
+            if str(getattr(v, "verdict", "")) == "proved":
+                ok = True
+                break
+        if not ok:
+            return None
     rel = None
     for op, want in ((">=", ">="), ("<=", "<=")):
         if ctx.left() < 0.2:
@@ -637,7 +673,7 @@ def _abstract(A: Node, rel: str, B: Node, ctx: _Ctx, norm: _Normal) -> str | Non
     if len(rngs) != 1:
         return None
     count = _Range(atoms[0].lo, atoms[0].hi).count()
-    if not ctx.scalar_holds(count, ">=", _ONE, 0.5):
+    if not ctx.count_ok(_Range(atoms[0].lo, atoms[0].hi)):
         return None
     share = max(0.3, ctx.left() / (4 * len(atoms) + 6))
     signs = {str(x): _sign_of_body(x, ctx, share) for x in atoms}
@@ -709,7 +745,7 @@ def _induction(a: Node, rel: str, b: Node, ctx: _Ctx) -> str | None:
     d = ctx.domains.get(L)
     if d is None or not d.integer or d.lo is None or d.lo > lo or d.hi is not None:
         return None
-    if any(L in x.body.symbols() for x in atoms) or ctx.rest:
+    if any(L in x.body.symbols() for x in atoms) or ctx.rest or any(L in r.symbols() for r in ctx.layer):
         return None
     # the base case L = lo: written out (the layers' components as symbols)
     from ..expr.indexed import separate
@@ -741,7 +777,9 @@ def _induction(a: Node, rel: str, b: Node, ctx: _Ctx) -> str | None:
                     names[key] = Sym(_fresh(f"{x.op}_{len(names) + 1}", ctx.symbols))
                 last = substitute(x.body, {x.var: Sym(f"{i}__last")})
                 last = last.map(lambda y: _last(y, new_layer, ctx, hyp_doms, L))
-                return (Add((names[key], last)) if x.op == "sum" else Mul((names[key], last)))
+                if x.op in ("max", "min"):
+                    return Func(x.op, (names[key], last))
+                return Add((names[key], last)) if x.op == "sum" else Mul((names[key], last))
             return None
         return n.map(f)
     sa = step_side(substitute(a, {}))
