@@ -26,7 +26,7 @@ not import :mod:`.decide`):
   value of the components satisfies: the atoms' signs (from the bodies' signs at a generic
   layer), termwise comparisons between atoms over one range, and instances of
   Cauchy-Schwarz and the power means ((sum u)^2 <= n sum u^2; sum u^p <= (sum u)^p <=
-  n^(p-1) sum u^p for u >= 0, p >= 1), AM-GM (prod u <= (sum u / n)^n for u >= 0), Jensen
+  n^(p-1) sum u^p for u >= 0, p >= 1, and the same with u = v^q, 0 < q < 1), AM-GM (prod u <= (sum u / n)^n for u >= 0), Jensen
   (sum f(c_i) >= n f(sum c_i / n) for f'' >= 0 proved on c's domain, <= for f'' <= 0),
   Weierstrass (prod u >= 1 + sum(u - 1) where all u >= 1 or all 0 <= u <= 1) and 1 + x <= e^x
   (prod u <= exp(sum(u - 1)) for u >= 0) -- each instance added only where its hypotheses are
@@ -286,7 +286,24 @@ def _fresh(base: str, used: set[str]) -> str:
 
 # ----------------------------------------------------------------------------- normal form
 def _factors(n: Node) -> list[Node]:
-    return list(n.args) if isinstance(n, Mul) else [n]
+    """The factors of a product, ``(x*y)**k`` with an integer k as ``x**k, y**k`` (an identity
+    wherever both are defined)."""
+    out: list[Node] = []
+    stack = [n]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, Mul):
+            stack.extend(reversed(x.args))
+        elif isinstance(x, Pow) and isinstance(x.base, Mul) and isinstance(x.exp, Num) \
+                and x.exp.value.denominator == 1:
+            stack.extend(reversed([Pow(f, x.exp) for f in x.base.args]))
+        elif isinstance(x, Pow) and isinstance(x.base, Pow) and isinstance(x.exp, Num) \
+                and isinstance(x.base.exp, Num) and x.exp.value.denominator == 1 \
+                and x.base.exp.value.denominator == 1:
+            stack.append(Pow(x.base.base, Num(x.exp.value * x.base.exp.value)))
+        else:
+            out.append(x)
+    return out
 
 
 def _terms(n: Node) -> list[Node]:
@@ -335,8 +352,8 @@ class _Normal:
             return None
         if not isinstance(n, BigOp) or not _symbolic(n) or n.op not in ("sum", "prod"):
             return None
-        if any(isinstance(x, BigOp) for x in n.body.unique_nodes()):
-            return None
+        if any(isinstance(x, BigOp) and n.var in x.symbols() for x in n.body.unique_nodes()):
+            return None           # an inner range that depends on the index (prod_{j > i})
         if not (_integral(n.lo, self.ctx.domains) and _integral(n.hi, self.ctx.domains)):
             return None           # c * count and c^count need integer ends
         i = self.ctx.var
@@ -579,6 +596,14 @@ def _lemmas(atoms: list[BigOp], signs: dict, ctx: _Ctx, norm: _Normal, count: No
                 Sb = BigOp("sum", u.base, i, at.lo, at.hi)
                 out.append(("power sums", at, "<=", Pow(Sb, p)))
                 out.append(("power means", Pow(Sb, p), "<=", Mul((Pow(count, Num(p.value - 1)), at))))
+            if isinstance(u, Pow) and isinstance(u.exp, Num) and 0 < u.exp.value < 1 and \
+                    ctx.holds(u.base, ">=", _ZERO, rng, i, share):
+                # v = base^q with 0 < q < 1, p = 1/q > 1: (sum v)^p <= n^(p-1) sum v^p (power means)
+                # and sum v^p <= (sum v)^p (the l_q norm dominates the l_1 norm)
+                p_ = Num(1 / u.exp.value)
+                Sb = BigOp("sum", u.base, i, at.lo, at.hi)
+                out.append(("power means", Pow(at, p_), "<=", Mul((Pow(count, Num(p_.value - 1)), Sb))))
+                out.append(("power sums", Sb, "<=", Pow(at, p_)))
             jen = _jensen(at, ctx, share)
             if jen is not None:
                 out.append(jen)
@@ -692,9 +717,9 @@ def _abstract(A: Node, rel: str, B: Node, ctx: _Ctx, norm: _Normal) -> str | Non
             if x.op == "prod" and not (signs[str(x)] and signs[str(y)]):
                 continue
             rng = _Range(x.lo, x.hi)
-            for r in ("<=", ">="):
+            for r in ("==", "<=", ">="):
                 if ctx.holds(x.body, r, y.body, rng, ctx.var, share):
-                    pairs.append(("termwise", x, r, y))
+                    pairs.append(("termwise comparisons", x, r, y))
                     break
     names: dict[str, Node] = {}
     doms = {k: v for k, v in ctx.domains.items()}

@@ -218,6 +218,8 @@ def decide_relation(a: Node, rel: str, b: Node, domains: dict[str, Domain], extr
             for n in {x.index.name for r in layer for x in r.unique_nodes()
                       if isinstance(x, Indexed) and isinstance(x.index, Sym)} - Rel(rel, a, b).symbols():
                 domains.pop(n, None)      # a per-layer assumption's index is no variable
+            a, b = fold_constants(a), fold_constants(b)
+            extra = [Rel(r.op, fold_constants(r.lhs), fold_constants(r.rhs)) for r in extra]
             res = bigops.decide_bigops(a, rel, b, domains, extra, _bigops_decider(samples, seed),
                                        seconds=seconds, seed=seed)
             took = round(time.perf_counter() - t0, 3)
