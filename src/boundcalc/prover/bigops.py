@@ -64,7 +64,7 @@ from ..expr.domains import Domain
 from ..expr.indexed import Vector, _number, instantiate
 from ..expr.nodes import Add, BigOp, Func, Indexed, Mul, Node, Num, Pow, Rel, Sym, sub, substitute
 
-__all__ = ["BigOpsResult", "MAX_DEPTH", "MAX_LAYERS", "decide_bigops", "has_symbolic_range", "per_layer"]
+__all__ = ["MAX_DEPTH", "MAX_LAYERS", "BigOpsResult", "decide_bigops", "has_symbolic_range", "per_layer"]
 
 #: the depths L = 1 .. MAX_LAYERS tried by the counterexample search
 MAX_LAYERS = 8
@@ -414,7 +414,8 @@ def _congruence(a: Node, rel: str, b: Node, ctx: _Ctx) -> str | None:
             continue
         if type(x) is not type(y) or isinstance(x, (Sym, Num, Indexed)):
             return None
-        for f in x.__slots__:
+        slots: tuple[str, ...] = x.__slots__
+        for f in slots:
             u, v = getattr(x, f), getattr(y, f)
             if isinstance(u, tuple) and isinstance(v, tuple) and len(u) == len(v):
                 stack.extend(zip(u, v))
@@ -495,10 +496,11 @@ def _as_product(side: Node, ctx: _Ctx) -> tuple[_Range, list[Node], list[Node]] 
     rng = None
     body: list[Node] = []
     free: list[Node] = []
-    for f in _factors(side):
-        k = 1
-        if isinstance(f, Pow) and isinstance(f.base, BigOp) and isinstance(f.exp, Num) and f.exp.value.denominator == 1:
-            f, k = f.base, int(f.exp.value)
+    for f0 in _factors(side):
+        k, f = 1, f0
+        if isinstance(f0, Pow) and isinstance(f0.base, BigOp) and isinstance(f0.exp, Num) \
+                and f0.exp.value.denominator == 1:
+            f, k = f0.base, int(f0.exp.value)
         if isinstance(f, BigOp) and f.op == "prod" and _symbolic(f):
             r = _Range(f.lo, f.hi)
             if rng is not None and r != rng:

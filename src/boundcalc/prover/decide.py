@@ -14,6 +14,9 @@ returns a :class:`Decision` with
   assumptions or taking logarithms of both sides), ``"identity"`` (an equality with special
   functions on the region's branch, :mod:`.identity`), ``"convexity"`` (a Jensen instance
   f(sum w_i x_i) vs sum w_i f(x_i) from the proved sign of f'', :mod:`.convexity`),
+  ``"big operators"`` (a side with a sum/product/max/min over a symbolic range: congruence,
+  termwise comparison at a generic layer, the classical inequalities between sums and
+  products, induction on the depth, :mod:`.bigops`; its sub-goals decided by this module),
   ``"integers"`` (one integer symbol:
   induction, a real relaxation or a monotone sequence's limit from n0, exhaustive below; or
   two integer symbols: induction in one of them, :mod:`.integers`), ``"ends"``
@@ -37,6 +40,13 @@ are defined. Integer symbols are relaxed to reals by the proving layers (sound),
 the integer layer, which uses them. Every layer has a time and size budget (a fixed share
 of the decision's seconds, counted in this thread's CPU time or in work); running out
 falls through to the next layer and, at the end, to ``unknown (budget)`` — never a hang.
+
+A relation with a big operator over a symbolic range (``sum(a[i], i, 1, L)``, L free) goes
+to the big-operator layer alone (:mod:`.bigops`), which hands its sub-goals without a
+symbolic range back to :func:`decide_relation`; a per-layer assumption (``a[i] >= 1``, its
+index no symbol of the statement) holds at every layer, and over numeric ranges is put in at
+each of them. Its counterexamples are certified on the original relation written out at a
+depth L = 1 .. 8 and name L and every layer's value.
 
 Order: the cheap pre-pass (:mod:`.prepass`) reads the goal; a quick certified search;
 quick SMT passes (on the goal with fractional powers of single symbols substituted away,

@@ -106,7 +106,7 @@ def decide(a, rel: str, b, domains: dict[str, Domain], extra=(), *, statement: s
     the domains; it is validated (reversed, empty or outside the domain: an error)."""
     assume = assumptions or []
     from ..prover.bigops import per_layer
-    layer, rest = per_layer(extra, Rel(rel, a, b).symbols())
+    _, rest = per_layer(extra, Rel(rel, a, b).symbols())
     # a per-layer assumption's index (``a[i] >= 1``: every layer i) is no variable
     for n in Rel(rel, a, b).symbols() | set().union(*(r.symbols() for r in rest)):
         domains.setdefault(n, Domain(lo=Fraction(0)))
