@@ -115,3 +115,27 @@ def test_constant_layers_are_never_a_proof():
     assert d.verdict is Verdict.DISPROVED, d.text
     L, vals = _layers(d.counterexample)
     assert L >= 2 and len(set(vals["a"])) > 1
+
+
+def test_check_kinds_reach_the_layer_end_to_end():
+    """check's derivation and compare kinds over L layers (tests/prover/bigops_check.toml): by
+    hand, log(1 + a) <= a termwise makes sum a_i a looser upper bound of sum log(1 + a_i); a_i >= 1
+    at every layer gives sum a_i >= L; the claim sum log(1 + a_i) <= sum a_i^2 (derived from the
+    premise sum a_i^2) fails at L = 1, a_1 = 1/2: log(3/2) = 0.405 > 1/4."""
+    import json
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+    path = Path(__file__).with_name("bigops_check.toml")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("BOUNDCALC")}
+    p = subprocess.run([sys.executable, "-m", "boundcalc.cli", "--formulas", str(path), "check", "bigops_check",
+                        "--json"], capture_output=True, text=True, env=env, timeout=300)
+    data = json.loads(p.stdout)
+    rows = {r["check"]: r for r in data["findings"] + data["passed"]}
+    assert rows["looser_ok"]["severity"] == "ok" and "big operators" in rows["looser_ok"]["message"]
+    assert rows["compare_layer"]["severity"] == "ok" and "big operators" in rows["compare_layer"]["message"]
+    assert rows["wrong_deriv"]["severity"] == "error"
+    with mpmath.workdps(50):
+        assert mpmath.log(mpmath.mpf(3) / 2) > mpmath.mpf(1) / 4
+    assert p.returncode == 1
