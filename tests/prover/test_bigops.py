@@ -139,3 +139,17 @@ def test_check_kinds_reach_the_layer_end_to_end():
     with mpmath.workdps(50):
         assert mpmath.log(mpmath.mpf(3) / 2) > mpmath.mpf(1) / 4
     assert p.returncode == 1
+
+
+def test_a_per_layer_assumption_names_only_the_layer_index(tmp_path):
+    # 'a[i] >= 1' loads (i: every layer); an undeclared name beside it is still refused in one line
+    from pathlib import Path
+    from boundcalc.errors import BoundcalcError
+    from boundcalc.registry.loader import load_file
+    text = Path(__file__).with_name("bigops_check.toml").read_text()
+    p = tmp_path / "bigops_check.toml"
+    p.write_text(text)
+    load_file(p)
+    p.write_text(text.replace('assume = ["a[i] >= 1"]', 'assume = ["a[i] >= k"]'))
+    with pytest.raises(BoundcalcError, match="unknown name 'k'"):
+        load_file(p)
