@@ -736,7 +736,8 @@ def _abstract(A: Node, rel: str, B: Node, ctx: _Ctx, norm: _Normal) -> str | Non
 
     def ab(n: Node) -> Node:
         return n.map(lambda x: names.get(str(x)) if isinstance(x, BigOp) else None)
-    hyps = [Rel(r, ab(x), ab(y)) for _, x, r, y in used + pairs]
+    named = [(nm, Rel(r, ab(x), ab(y))) for nm, x, r, y in used + pairs]
+    hyps = [h for _, h in named]
     hyps += [Rel(r.op, ab(norm(r.lhs)), ab(norm(r.rhs))) for r in gl]
     hyps += [r for r in ctx.rest if _indexed_free(r)]
     ga, gb = ab(A), ab(B)
@@ -746,10 +747,21 @@ def _abstract(A: Node, rel: str, B: Node, ctx: _Ctx, norm: _Normal) -> str | Non
     doms = {k: v for k, v in doms.items() if k in allsym}
     if ctx.left() < 0.3:
         return None
-    d = ctx.decide(ga, rel, gb, doms, hyps, max(0.5, ctx.left()))
-    if str(getattr(d, "verdict", "")) != "proved":
+    # first the hypotheses with a side that is a subterm of the goal (fewer names for z3), then all
+    subterms = {str(x) for t in (ga, gb) for x in t.unique_nodes()}
+    relevant = [h for h in hyps if str(h.lhs) in subterms or str(h.rhs) in subterms]
+    tries = ([relevant] if relevant and len(relevant) < len(hyps) else []) + [hyps]
+    d = None
+    for k, hs in enumerate(tries):
+        if ctx.left() < 0.3:
+            return None
+        share = 0.4 * ctx.left() if k + 1 < len(tries) else ctx.left()
+        d = ctx.decide(ga, rel, gb, {n: v for n, v in doms.items()}, hs, max(0.5, share))
+        if str(getattr(d, "verdict", "")) == "proved":
+            break
+    else:
         return None
-    names_used = sorted({nm for nm, *_ in used + pairs})
+    names_used = sorted({nm for nm, h in named if any(h is x for x in hs)})
     inner = getattr(d, "text", "")
     return ("each sum/product over the layers a variable, under their signs"
             + (" and proved instances of " + ", ".join(names_used) if names_used else "")
