@@ -72,6 +72,12 @@ CASES = [
     ("cl-jensen-sqrt", "classical", "sum(sqrt(a[i]), i, 1, L)", "<=", "L*sqrt(sum(a[i], i, 1, L)/L)", [], T, None),
     ("cl-jensen-log", "classical", "sum(log(p[i]), i, 1, L)", "<=", "L*log(sum(p[i], i, 1, L)/L)", [], T, None),
     ("cl-sum-prod", "classical", "sum(a[i], i, 1, L)", "<", "prod(1 + a[i], i, 1, L)", [], T, None),
+    # harder forms (added after the first run, not tuned: a max over the layers, CS in root form, HM-AM)
+    ("cl-max-sum", "classical", "sum(a[i], i, 1, L)", "<=", "L*max(a[i], i, 1, L)", [], T, None),
+    ("cl-max-prod", "classical", "prod(p[i], i, 1, L)", "<=", "max(p[i], i, 1, L)**L", [], T, None),
+    ("cl-cs-root", "classical", "sum(a[i]*c[i], i, 1, L)", "<=",
+     "sqrt(sum(a[i]**2, i, 1, L)*sum(c[i]**2, i, 1, L))", [], T, None),
+    ("cl-hm-am", "classical", "sum(1/p[i], i, 1, L)", ">=", "L**2/sum(p[i], i, 1, L)", [], T, None),
     ("cl-logprod", "classical", "log(prod(1 + a[i], i, 1, L))", "<=", "sum(a[i], i, 1, L)", [], T, None),
     # --- induction on the depth
     ("ind-basel", "induction", "sum(1/i**2, i, 1, L)", "<=", "2 - 1/L", [], T, None),
@@ -157,6 +163,8 @@ CASES = [
      lambda L, v: (P(L, lambda k: 1 - v["x"][k]), 1 - S(L, lambda k: v["x"][k]))),
     ("F-frac-rev", "false", "sum(a[i]/(1 + a[i]), i, 1, L)", ">=", "sum(a[i], i, 1, L)", [], F,
      lambda L, v: (S(L, lambda k: v["a"][k] / (1 + v["a"][k])), S(L, lambda k: v["a"][k]))),
+    ("F-max", "false", "sum(a[i], i, 1, L)", "<=", "max(a[i], i, 1, L)", [], F,
+     lambda L, v: (S(L, lambda k: v["a"][k]), max(v["a"][k] for k in range(L)))),
     ("F-assume", "false", "sum(c[i], i, 1, L)", "<=", "B", ["c[i] <= B"], F,
      lambda L, v: (S(L, lambda k: v["c"][k]), v["B"])),
 ]
