@@ -153,3 +153,18 @@ def test_a_per_layer_assumption_names_only_the_layer_index(tmp_path):
     p.write_text(text.replace('assume = ["a[i] >= 1"]', 'assume = ["a[i] >= k"]'))
     with pytest.raises(BoundcalcError, match="unknown name 'k'"):
         load_file(p)
+
+
+def test_a_range_that_can_be_empty_is_not_counted_negative():
+    # sum_{i=3}^{L} 1 is 0 for L = 1, 2 (not L - 2 = -1 at L = 1): never proved equal to L - 2,
+    # and disproved at L = 1 (by hand: 0 != -1)
+    d = _decide("sum(1 + 0*a[i], i, 3, L)", "==", "L - 2", [])
+    assert d.verdict is Verdict.DISPROVED, d.text
+    assert d.counterexample["L"] == "1" and float(d.counterexample["lhs"]) == 0.0
+    # over a real end 1 .. x there are floor(x) layers: sum 1 = x is never proved
+    from boundcalc.prover.bigops import decide_bigops
+    res = decide_bigops(parse("sum(1 + 0*a[i], i, 1, x)"), "==", parse("x"),
+                        {"x": Domain(lo=Fraction(0)), "a": DOMAINS["a"]}, [],
+                        lambda a, r, b, doms, ex, s: decide_relation(a, r, b, dict(doms), list(ex), seconds=s),
+                        seconds=3.0)
+    assert res.status is None

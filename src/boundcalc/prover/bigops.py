@@ -261,6 +261,11 @@ class _Ctx:
         self.cache[key] = ok
         return ok
 
+    def count_nonneg(self, rng: _Range) -> bool:
+        """Integer ends and ``count >= 0`` proved (a range 3 .. 1 has no layers, not -1)."""
+        return (_integral(rng.lo, self.domains) and _integral(rng.hi, self.domains)
+                and self.scalar_holds(rng.count(), ">=", _ZERO, 0.5))
+
     def count_ok(self, rng: _Range) -> bool:
         """Integer ends and ``count = hi - lo + 1 >= 1`` proved: the range has that many layers."""
         return (_integral(rng.lo, self.domains) and _integral(rng.hi, self.domains)
@@ -354,8 +359,8 @@ class _Normal:
             return None
         if any(isinstance(x, BigOp) and n.var in x.symbols() for x in n.body.unique_nodes()):
             return None           # an inner range that depends on the index (prod_{j > i})
-        if not (_integral(n.lo, self.ctx.domains) and _integral(n.hi, self.ctx.domains)):
-            return None           # c * count and c^count need integer ends
+        if not self.ctx.count_nonneg(_Range(n.lo, n.hi)):
+            return None           # c * count and c^count need integer ends, hi >= lo - 1
         i = self.ctx.var
         body = substitute(n.body, {n.var: Sym(i)}) if n.var != i else n.body
         body = self(body)
@@ -533,7 +538,7 @@ def _product(A: Node, rel: str, B: Node, ctx: _Ctx) -> str | None:
             return None
         layers = list(p[1])
         for c in p[2]:
-            if isinstance(c, Pow) and c.exp == rng.count():
+            if isinstance(c, Pow) and c.exp == rng.count() and ctx.count_nonneg(rng):
                 layers.append(c.base)
             else:
                 if not (ctx.scalar_holds(c, ">", _ZERO, 0.5) and ctx.count_ok(rng)):
@@ -946,7 +951,7 @@ def _spans(nodes, comps, env0) -> dict | None:
                     if isinstance(y, Indexed) and y.index == Sym(x.var):
                         lo[y.name] = min(lo.get(y.name, a_), a_)
                         hi[y.name] = max(hi.get(y.name, b_), b_)
-    return {c: (lo[c], max(1, hi[c] - lo[c] + 1)) for c in comps if c in lo}
+    return {c: (lo[c], max(0, hi[c] - lo[c] + 1)) for c in comps if c in lo}
 
 
 def _certify(a, rel, b, layer, rest, env, domains, mpb) -> dict | None:
