@@ -260,7 +260,7 @@ PROVER_LAYERS: list[list[str]] = [
     ["facts", "prepass", "sampling", "symbolic", "taylor"],
     ["exact_layer", "smt"],
     ["interval", "search"],
-    ["convexity", "ends", "identity", "integers", "rewrite"],
+    ["bigops", "convexity", "ends", "identity", "integers", "rewrite"],
     ["decide"],
 ]
 PROVER_MAY_NOT_IMPORT = ("boundcalc.services", "boundcalc.cli", "boundcalc.reports", "boundcalc.api",

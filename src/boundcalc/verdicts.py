@@ -50,6 +50,7 @@ class Layer(_Word):
     EXACT = "exact"
     IDENTITY = "identity"            # an identity: derivatives vanish on a star-shaped region
     CONVEXITY = "convexity"          # a Jensen instance: the sign of f'' proved on the hull
+    BIGOPS = "big operators"         # sums/products over a symbolic range (prover/bigops.py)
     INTEGERS = "integers"            # induction or a real relaxation from n0, exhaustive below
     ENDS = "ends"                    # the ends of one variable's domain cut off by derivative arguments
     SMT = "SMT"

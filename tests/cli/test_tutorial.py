@@ -82,7 +82,10 @@ EXPECT.update({
     ("bft2017 eval", "--setting"): (0, [f"bft2017.R_A_latex = {RA}"]),
     ("bft2017 monotone", ""): (0, ["bft2017.R_A is increasing in L (proved)"]),
     ("bft2017 asymptotic", ""): (0, ["Theta(2**L*L**(3/2))", "2**L*L**(3/2)/2"]),
-    ("bft2017 check", ""): (1, ["1 error(s)", "R_A_not_monotone_in_depth_in_general", "2 passed"]),
+    # two planted errors (the monotone claim, the wrong exponent in the weights' sum); the
+    # product, the weights' sum, the covering sum and the power-mean step pass for every depth L
+    ("bft2017 check", ""): (1, ["2 error(s)", "R_A_not_monotone_in_depth_in_general",
+                                "PLANTED_alpha_weights_wrong_exponent", "at depth L = "]),
     ("bft2017 sheet", ""): (0, ["Formula sheet", "R_A_latex", "prod", "margin_bound"]),
     ("bft2017 compare", "--setting"): (0, ["margin_bound (n=60k)", *BFT_BOUNDS, "with C = 1 (default)"]),
 })

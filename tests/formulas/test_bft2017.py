@@ -7,6 +7,7 @@ import re
 import os
 import subprocess
 import sys
+from fractions import Fraction
 from pathlib import Path
 
 import mpmath
@@ -103,6 +104,26 @@ def test_check_of_the_example_finds_the_planted_error():
     rows = {r["check"]: r["severity"] for r in data["findings"] + data["passed"]}
     assert rows["R_A_grows_with_depth"] == "ok"
     assert rows["R_A_not_monotone_in_depth_in_general"] == "error"
+    # the file's own sums/products over L layers, decided for every depth (prover/bigops.py);
+    # by hand: prod(rho s) = prod(rho) prod(s); sum_i v_i/abar = 1; sum_i u_i^2/(v_i/abar)^2 with
+    # u = b/s, v = u^(2/3) is abar^2 sum u^(2/3) = abar^3; (sum v)^(3/2) <= sqrt(L) sum v^(3/2)
+    for ok in ("R_A_product_splits", "alpha_weights_sum_to_one", "covering_sum_collapses_to_abar_cubed",
+               "R_A_sum_factor_power_mean"):
+        assert rows[ok] == "ok", ok
+    assert rows["PLANTED_alpha_weights_wrong_exponent"] == "error"
+    bad = next(r for r in data["findings"] if r["check"] == "PLANTED_alpha_weights_wrong_exponent")
+    ce = bad["evidence"]["counterexample"]
+    L = int(ce["L"])
+    with mpmath.workdps(50):      # the planted sum at the reported layers, independently
+        q = [Fraction(ce[f"b[{k}]"]) / Fraction(ce[f"s[{k}]"]) for k in range(1, L + 1)]
+        u = [mpmath.mpf(x.numerator) / x.denominator for x in q]
+        abar = mpmath.fsum(x ** (mpmath.mpf(2) / 3) for x in u)
+        assert abs(mpmath.fsum(x ** (mpmath.mpf(3) / 2) for x in u) / abar - 1) > mpmath.mpf("1e-6")
+
+
+def test_check_fail_on_error_exits_1():
+    p = run("check", "bft2017", "--fail-on", "error")
+    assert p.returncode == 1 and "PLANTED_alpha_weights_wrong_exponent" in p.stdout
 
 
 HEAD = '''[paper]

@@ -101,14 +101,18 @@ def test_components_are_independent_variables_in_every_layer():
     assert sum(s) < 3 * s[0] and all(x > 0 for x in s)
 
 
-def test_a_sum_over_a_symbolic_range_of_components_is_not_decided():
+def test_a_sum_over_a_symbolic_range_of_components_goes_to_the_big_operator_layer():
+    # each term s_i^2 >= 0 at a generic layer, so the sum over 1 .. n is >= 0 (an empty one is 0),
+    # even with n a real (the undeclared default): no count of layers is used
     from boundcalc.services.verify import verify
     r = verify("sum(s[i]**2, i, 1, n)", ">=", "0", [])
-    assert r.verdict == "unknown" and "not separated" in r.describe()
+    assert r.verdict == "proved" and "big operators, termwise" in r.describe()
+    # with x a real (the undeclared default), 1 .. x has floor(x) layers, not x: not proved
+    assert verify("sum(1 + 0*s[i], i, 1, x)", "==", "x", []).verdict != "proved"
 
 
 def test_big_operators_over_a_symbolic_range_are_equal_term_by_term():
-    """Congruence (prover/decide.py, _congruent_bodies): sides that agree outside their
+    """Congruence (prover/bigops.py, _congruence): sides that agree outside their
     sums/products and whose bodies are equal for a generic component are equal, whatever L.
     (b/s)^(2/3) = b^(2/3)/s^(2/3) for s > 0, b >= 0 (the power of a quotient of nonnegative
     reals; s and b get the default domain, x >= 0). The false variants must never be proved:

@@ -14,6 +14,9 @@ returns a :class:`Decision` with
   assumptions or taking logarithms of both sides), ``"identity"`` (an equality with special
   functions on the region's branch, :mod:`.identity`), ``"convexity"`` (a Jensen instance
   f(sum w_i x_i) vs sum w_i f(x_i) from the proved sign of f'', :mod:`.convexity`),
+  ``"big operators"`` (a side with a sum/product/max/min over a symbolic range: congruence,
+  termwise comparison at a generic layer, the classical inequalities between sums and
+  products, induction on the depth, :mod:`.bigops`; its sub-goals decided by this module),
   ``"integers"`` (one integer symbol:
   induction, a real relaxation or a monotone sequence's limit from n0, exhaustive below; or
   two integer symbols: induction in one of them, :mod:`.integers`), ``"ends"``
@@ -37,6 +40,13 @@ are defined. Integer symbols are relaxed to reals by the proving layers (sound),
 the integer layer, which uses them. Every layer has a time and size budget (a fixed share
 of the decision's seconds, counted in this thread's CPU time or in work); running out
 falls through to the next layer and, at the end, to ``unknown (budget)`` — never a hang.
+
+A relation with a big operator over a symbolic range (``sum(a[i], i, 1, L)``, L free) goes
+to the big-operator layer alone (:mod:`.bigops`), which hands its sub-goals without a
+symbolic range back to :func:`decide_relation`; a per-layer assumption (``a[i] >= 1``, its
+index no symbol of the statement) holds at every layer, and over numeric ranges is put in at
+each of them. Its counterexamples are certified on the original relation written out at a
+depth L = 1 .. 8 and name L and every layer's value.
 
 Order: the cheap pre-pass (:mod:`.prepass`) reads the goal; a quick certified search;
 quick SMT passes (on the goal with fractional powers of single symbols substituted away,
@@ -78,7 +88,7 @@ from .budget import CPU_SAFETY, INTERVAL_BOXES_PER_SECOND, SAMPLES, SECONDS, sym
 from .budget import Timeout as _Timeout
 from ..verdicts import IntervalStatus, Layer, SmtStatus, Verdict
 
-LAYERS = ("exact", "identity", "convexity", "integers", "ends", "SMT", "interval", "counterexample", "budget", "none")
+LAYERS = ("exact", "identity", "convexity", "big operators", "integers", "ends", "SMT", "interval", "counterexample", "budget", "none")
 
 
 class UndefinedError(BoundcalcError):
@@ -206,26 +216,33 @@ def decide_relation(a: Node, rel: str, b: Node, domains: dict[str, Domain], extr
         domains.setdefault(n, Domain(lo=Fraction(0)))
     if any(isinstance(x, (Indexed, BigOp)) for t in (a, b, *extra) for x in t.unique_nodes()):
         # components of indexed symbols as independent variables (expr.indexed.separate)
+        from . import bigops
+        layer, rest = bigops.per_layer(extra, Rel(rel, a, b).symbols())
+        if layer:
+            inst = bigops.expand_per_layer(layer, [a, b, *rest])
+            if inst is not None:          # numeric ranges: each per-layer assumption at every layer
+                extra = rest + inst
         sep = separate([a, b, *extra], domains)
-        if sep is None and rel in ("==", "<=", ">=") and not extra:
-            # over a symbolic index range: the sides agree outside their big operators, and each
-            # pair of bodies is proved equal for a generic component (congruence: equal terms
-            # give equal sums, products, maxima and minima over the same range)
-            bodies = _congruent_bodies(a, b, domains)
-            if bodies is not None and all(
-                    decide_relation(x, "==", y, dict(d), seconds=seconds / max(1, len(bodies)),
-                                    samples=samples, seed=seed).verdict == Verdict.PROVED
-                    for x, y, d in bodies):
+        if sep is None or bigops.has_symbolic_range(sep[0]):
+            # a big operator over a symbolic range: the big-operator layer (.bigops)
+            for n in {x.index.name for r in layer for x in r.unique_nodes()
+                      if isinstance(x, Indexed) and isinstance(x.index, Sym)} - Rel(rel, a, b).symbols():
+                domains.pop(n, None)      # a per-layer assumption's index is no variable
+            a, b = fold_constants(a), fold_constants(b)
+            extra = [Rel(r.op, fold_constants(r.lhs), fold_constants(r.rhs)) for r in extra]
+            res = bigops.decide_bigops(a, rel, b, domains, extra, _bigops_decider(samples, seed),
+                                       seconds=seconds, seed=seed)
+            took = round(time.perf_counter() - t0, 3)
+            if res.status == "proved":
                 _check_defined(a, what[0])
                 _check_defined(b, what[1])
-                how = ("the same expression on both sides" if not bodies else
-                       f"term by term under {len(bodies)} sum/product/max/min over the same range")
-                return Decision(Verdict.PROVED, Layer.EXACT, f"proved (exact, {how})",
-                                seconds=round(time.perf_counter() - t0, 3))
-        if sep is None:
-            return _verdict("unknown", "none", "an indexed symbol summed over a symbolic range: its "
-                            "components are not separated, so no layer decides it",
-                            seconds=round(time.perf_counter() - t0, 3))
+                return Decision(Verdict.PROVED, Layer.BIGOPS, f"proved (big operators, {res.how})", seconds=took)
+            if res.status == "disproved":
+                return Decision(Verdict.DISPROVED, Layer.COUNTEREXAMPLE, f"disproved (counterexample, {res.how})",
+                                detail="the relation written out at that depth fails at the layers' values, "
+                                "re-checked in ball arithmetic", counterexample=res.counterexample, seconds=took)
+            return _verdict("unknown", "none", "a sum/product over a symbolic range that the big-operator "
+                            "layer did not decide", detail="tried: " + ", ".join(res.tried), seconds=took)
         (a, b, *extra), new = sep
         used = Rel(rel, a, b).symbols() | set().union(*(r.symbols() for r in extra))
         domains.clear()
@@ -259,54 +276,6 @@ def decide_relation(a: Node, rel: str, b: Node, domains: dict[str, Domain], extr
     if note:
         out.detail = (out.detail + "; " if out.detail else "") + note
     out.seconds = round(time.perf_counter() - t0, 3)
-    return out
-
-
-def _congruent_bodies(a: Node, b: Node, domains: dict[str, Domain]) -> list | None:
-    """Where ``a`` and ``b`` differ only inside big operators with the same operator, index
-    and range, the pairs of bodies to prove equal, each with its component symbols
-    ``s[i]`` made scalars of ``s``'s domain: ``[(body_a, body_b, domains), ...]`` (empty when
-    the trees are equal). None when they differ elsewhere, or a body uses its index other than
-    as a component's index (the index's own values would need the range)."""
-    pairs: list = []
-    stack = [(a, b)]
-    while stack:
-        x, y = stack.pop()
-        if x == y:
-            continue
-        if isinstance(x, BigOp) and isinstance(y, BigOp):
-            if (x.op, x.var) != (y.op, y.var) or x.lo != y.lo or x.hi != y.hi:
-                return None
-            pairs.append((x.var, x.body, y.body))
-            continue
-        if type(x) is not type(y) or isinstance(x, (Sym, Num, Indexed)):
-            return None
-        slots: tuple[str, ...] = x.__slots__
-        for f in slots:
-            u, v = getattr(x, f), getattr(y, f)
-            if isinstance(u, tuple) and isinstance(v, tuple) and len(u) == len(v):
-                stack.extend(zip(u, v))
-            elif isinstance(u, Node) and isinstance(v, Node):
-                stack.append((u, v))
-            elif u != v:
-                return None
-    out = []
-    for var, bx, by in pairs:
-        doms = dict(domains)
-        scal = []
-        for body in (bx, by):
-            def step(n, var=var, doms=doms):
-                if isinstance(n, Indexed) and n.index == Sym(var):
-                    name = f"{n.name}[{var}]"
-                    if n.name in domains:
-                        doms[name] = domains[n.name]
-                    return Sym(name)
-                return None
-            scal.append(body.map(step))
-        if any(isinstance(n, (Indexed, BigOp)) or (isinstance(n, Sym) and n.name == var)
-               for t in scal for n in t.unique_nodes()):
-            return None
-        out.append((scal[0], scal[1], doms))
     return out
 
 
@@ -698,6 +667,18 @@ def _real_decider(samples: int, seed: int):
         d = _decide(goal, op, Num(Fraction(0)), goal, op, dict(doms), list(ex),
                     time.thread_time() + CPU_SAFETY * seconds, min(samples, 1000), seed, seconds)
         return str(d.verdict)
+    return run
+
+
+def _bigops_decider(samples: int, seed: int):
+    """A sub-goal of the big-operator layer (which may not import this module) decided by
+    :func:`decide_relation`: its Decision, within ``seconds``."""
+    def run(a: Node, rel: str, b: Node, doms: dict, ex: list, seconds: float) -> Decision:
+        try:
+            return decide_relation(a, rel, b, dict(doms), list(ex), seconds=seconds,
+                                   samples=min(samples, 1000), seed=seed)
+        except BoundcalcError as e:          # a sub-goal undefined where it is read: no proof
+            return _verdict("unknown", "none", str(e))
     return run
 
 

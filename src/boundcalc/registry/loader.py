@@ -704,8 +704,11 @@ def _check_values(path: Path, where: str, paper: Paper, kind: str, t: dict) -> N
         if isinstance(text, (int, float)) and not isinstance(text, bool):
             text = str(text)
         node = _parse(path, f"{where} {field}", text, allow_relation=True)
+        # an assumption on components at an undeclared index (a[i] >= 1) holds at every layer
+        layer = {x.index.name for x in node.unique_nodes() if field == "assume" and isinstance(x, Indexed)
+                 and isinstance(x.index, Sym) and x.name in paper.symbols}
         for n in sorted(node.symbols()):
-            if n not in known:
+            if n not in known and n not in layer:
                 fail(field, f"unknown name {n!r} in {text!r}{did_you_mean(n, sorted(known))}: declare it under "
                             f"[symbols.{n}] or list a formula of that name in 'uses'")
     for f in _EXPR_FIELDS & t.keys():

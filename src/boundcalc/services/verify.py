@@ -105,7 +105,10 @@ def decide(a, rel: str, b, domains: dict[str, Domain], extra=(), *, statement: s
     (exact -> SMT -> interval -> counterexample search). ``box`` (name -> (lo, hi)) narrows
     the domains; it is validated (reversed, empty or outside the domain: an error)."""
     assume = assumptions or []
-    for n in Rel(rel, a, b).symbols() | set().union(*(r.symbols() for r in extra)):
+    from ..prover.bigops import per_layer
+    _, rest = per_layer(extra, Rel(rel, a, b).symbols())
+    # a per-layer assumption's index (``a[i] >= 1``: every layer i) is no variable
+    for n in Rel(rel, a, b).symbols() | set().union(*(r.symbols() for r in rest)):
         domains.setdefault(n, Domain(lo=Fraction(0)))
     if box:
         domains = apply_box(domains, box)
