@@ -317,11 +317,21 @@ def monotone(ctx: typer.Context,
                  None, "--box", help="name=lo:hi: decide on this box (repeatable); an end may be inf or -inf "
                                      "(an unbounded range: proved there, or unknown)."),
              set_: list[str] | None = typer.Option(None, "--set", help="Fix a symbol: name=value."),
+             setting: str | None = typer.Option(None, "--setting", help="Fix the symbols to this setting's "
+                                                   "values (its derived quantities inlined exactly), except VAR "
+                                                   "and the --box symbols; --NAME / --set override them."),
              json: bool = typer.Option(False, "--json")):
-    """Increasing / decreasing / neither / unknown in VAR, with the evidence level.
+    """Increasing / decreasing / neither / unknown in VAR, with the evidence level (a sampled
+    search names no direction: 'no decrease found in N samples on BOX').
     Exit 0 for a proved or certified direction, 3 for 'neither' (certified both ways),
     5 for anything less (sampled, unknown, the default box only)."""
-    r = _formula(fid).monotone(var, box=_ranges(box), fixed=_values(set_, ctx))
+    f, fixed, boxes = _formula(fid), _values(set_, ctx), _ranges(box)
+    if setting is not None:
+        f, fixed = f.at_setting(setting, fixed, vary=[var, *boxes])
+    r = f.monotone(var, box=boxes, fixed=fixed)
+    if setting is not None:
+        from dataclasses import replace
+        r = replace(r, setting=f.setting.id)
     if json:
         emit_json(r.to_json())
     else:
