@@ -19,6 +19,7 @@ from __future__ import annotations
 from enum import StrEnum
 
 __all__ = [
+    "FAIL_LEVELS",
     "GRADES",
     "SEVERITIES",
     "Direction",
@@ -133,3 +134,7 @@ class Grade(_Word):
 # the grades that are findings, and every grade worst first
 SEVERITIES = (Grade.ERROR, Grade.WARNING, Grade.NOTE)
 GRADES = tuple(Grade)
+
+# ``check --fail-on LEVEL`` and a formula file's ``[paper] fail_on``: error (the default),
+# warning, undecided (errors and every check left undecided), never
+FAIL_LEVELS = ("error", "warning", "undecided", "never")

@@ -545,9 +545,12 @@ def check(paper: str | None = typer.Argument(None),
                                         help="Mutation-test every pass: re-run it on mutants of its claim "
                                              "(flipped relation, scaled by 2 and 1/2, exponents +-1/2, a term "
                                              "dropped); a pass that kills none is graded 'cannot fail'."),
-          fail_on: str = typer.Option("error", "--fail-on",
-                                      help="Exit 1 when the report has a finding of this grade or worse: "
-                                           "error (default) | warning (also 'cannot fail') | never."),
+          fail_on: str | None = typer.Option(None, "--fail-on",
+                                             help="Exit 1 when the report has a finding of this grade or "
+                                                  "worse: error (default) | warning (also 'cannot fail') | "
+                                                  "undecided (errors and every check left undecided: not "
+                                                  "the vacuity warnings) | never. Default: each file's "
+                                                  "[paper] fail_on, else error."),
           jobs: int = typer.Option(-1, "--jobs", help="Worker processes (default -1: one per core); the "
                                                       "report is the same for any number."),
           transcription: bool = typer.Option(False, "--transcription",
@@ -565,7 +568,7 @@ def check(paper: str | None = typer.Argument(None),
     monotonicity, restatements, vacuity, identities, engine measurements. Exits 1 when
     it finds an error (``--fail-on``), so it can gate a paper's CI."""
     from ..services.check import FAIL_ON
-    if fail_on not in FAIL_ON:
+    if fail_on is not None and fail_on not in FAIL_ON:
         raise BoundcalcError(f"--fail-on must be one of {', '.join(FAIL_ON)}, not {fail_on!r}")
     if coverage:
         from ..registry import get_registry
