@@ -274,6 +274,16 @@ def _structured(expr, x, coefficient: bool) -> Order:
     return Order(o.base, o.a, o.b, sp.simplify(o.c) if coefficient else o.c, "")
 
 
+def compare_orders(k1: tuple, k2: tuple) -> int:
+    """-1, 0 or 1 as the order with key k1 = (base, a, b) (:meth:`Order.key`) is smaller than,
+    equal to or larger than k2; an undecidable comparison raises :class:`BoundcalcError`."""
+    k1, k2 = tuple(sp.sympify(v) for v in k1), tuple(sp.sympify(v) for v in k2)
+    try:
+        return 1 if _greater(k1, k2) else -1 if _greater(k2, k1) else 0
+    except _NoOrder as e:
+        raise BoundcalcError(f"cannot compare the orders: {e.why}") from None
+
+
 def _greater(k1: tuple, k2: tuple) -> bool:
     """Whether the order key k1 = (base, a, b) is larger than k2, decided exactly
     (lexicographic; an undecided comparison of symbolic parts is no answer)."""
