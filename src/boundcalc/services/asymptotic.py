@@ -12,6 +12,7 @@ together with ``x`` (``together={"K": "n"}``). For a requirement with ``solve_fo
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import sympy as sp
 
@@ -127,10 +128,10 @@ def asymptotic(formula, var: str, *, fixed: dict | None = None, together: dict |
 class Order:
     """``f ~ c * base**x * x**a * log(x)**b`` as x -> oo (:func:`leading_order`); ``frozen``:
     the x-free parts that were held as positive constants of the limit (their text)."""
-    base: object
-    a: object
-    b: object
-    c: object
+    base: Any
+    a: Any
+    b: Any
+    c: Any
     method: str
     frozen: tuple = ()
 
@@ -168,11 +169,11 @@ def leading_order(expr, x, *, what: str = "the expression", coefficient: bool = 
     except _NoOrder as e:
         first = e
     frozen, back = _freeze(expr, x)
-    for step, e in ((_match, frozen), (_structured, frozen)):
+    for step in (_match, _structured):
         if step is _match and not back:
             continue
         try:
-            o = step(e, x, coefficient)
+            o = step(frozen, x, coefficient)
         except _NoOrder as err:
             first = first if first.why else err
             continue

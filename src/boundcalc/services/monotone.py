@@ -251,6 +251,7 @@ def _on_box(ctx: _Ctx, on_box: dict, claimed, open_note: str) -> MonotoneResult:
         return _both_ways(ctx, scan)
     verdict = Direction(claimed) if claimed else (Direction.DECREASING if scan.falls else Direction.INCREASING)
     dnode = ctx.dnode
+    assert dnode is not None            # set by monotone() before the box is examined
     if not open_note:
         # the layers of .decide on the box (bounded: interval branch-and-bound, SMT per piece)
         from ..prover.decide import decide_relation
@@ -450,7 +451,8 @@ def _scan(ctx: _Ctx) -> _Scan:
         return [(float(rel[i, j]), {k: float(rows[k][i]) for k in names}, float(xs[j]), float(xs[j + 1]))
                 for i, j in idx[order][:64]]
 
-    local_up, local_down = [], []
+    local_up: list[dict] = []
+    local_down: list[dict] = []
     if ctx.dnode is not None:
         dv = at(ctx.dnode)
         for sign, out in ((1, local_up), (-1, local_down)):
