@@ -190,37 +190,9 @@ def monotone(formula, var: str, *, box: dict | None = None, fixed: dict | None =
         return _nonsmooth(ctx, doms, on_box, samples)
     dstr = str(deriv)
     ctx.dstr = dstr
-    relaxed = " (integer symbols relaxed to reals)" if any(d.integer for d in doms.values()) else ""
     open_note = ""          # continuity not established where the derivative's sign was
-    claimed = None
-    # 1. proof over the whole domain: SymPy sign rules, then the layers of .decide; the
-    # derivative's sign proves monotonicity only together with continuity (no pole, jump or gap)
-    # (a proof over the domain covers any box in it)
-    sdoms = {n: table[n].domain for n in syms if n in table}
-    sign = _bounded(lambda: prove_sign(deriv.subs(domain_substitution(syms, sdoms))))
-    how = None
-    by_factors = ""
-    if sign is None:
-        sign = _bounded(lambda: _sign_by_monotone_factors(deriv, syms, var, sdoms))
-        by_factors = " (its factors: signs proved, or monotone factors signed at the domain's end)" if sign else ""
-    if sign in ("positive", "nonnegative", "negative", "nonpositive"):
-        claimed = "increasing" if sign in ("positive", "nonnegative") else "decreasing"
-        how = f"d/d{var} is {sign} wherever f is defined (exact){by_factors}{relaxed}"
-    elif sign == "zero":
-        claimed, how = "constant", f"d/d{var} = 0 wherever f is defined"
-    else:
-        dnode = _to_node(deriv)
-        if dnode is not None and dnode.symbols() and not ranges_given:
-            from ..prover.decide import decide_relation
-            ddoms = {n: table[n].domain for n in dnode.symbols() if n in table}
-            for rel, verdict in ((">=", "increasing"), ("<=", "decreasing")):
-                hyp = _defined_where(fnode)     # where f is defined: the derivative's sign there
-                ddoms.update({n: table[n].domain for r_ in hyp for n in r_.symbols() if n in table})
-                r = decide_relation(dnode, rel, Num(Fraction(0)), dict(ddoms), hyp, seconds=2.0, samples=300)
-                if r.verdict is Verdict.PROVED:
-                    claimed = verdict
-                    how = f"d/d{var} {rel} 0 wherever f is defined: {r.text}{relaxed}"
-                    break
+    # 1. proof over the whole domain (a proof over the domain covers any box in it)
+    claimed, how = _sign_on_domain(deriv, syms, var, table, fnode, doms, try_decide=not ranges_given)
     if claimed is not None:
         cont = continuity(fnode, var, dict(doms))
         if cont.ok:
@@ -236,6 +208,37 @@ def monotone(formula, var: str, *, box: dict | None = None, fixed: dict | None =
         return _nonsmooth(ctx, doms, on_box, samples)
     ctx.dnode = dnode
     return _on_box(ctx, on_box, claimed, open_note)
+
+
+def _sign_on_domain(deriv, syms: dict, var: str, table: dict, fnode, doms: dict, try_decide: bool):
+    """(direction, how) when the derivative's sign is proved wherever f is defined — SymPy's
+    sign rules, the factors (:func:`_sign_by_monotone_factors`), then (``try_decide``) the
+    layers of :mod:`.decide` — else (None, None). The sign proves monotonicity only together
+    with continuity (no pole, jump or gap), which the caller establishes."""
+    relaxed = " (integer symbols relaxed to reals)" if any(d.integer for d in doms.values()) else ""
+    sdoms = {n: table[n].domain for n in syms if n in table}
+    sign = _bounded(lambda: prove_sign(deriv.subs(domain_substitution(syms, sdoms))))
+    by_factors = ""
+    if sign is None:
+        sign = _bounded(lambda: _sign_by_monotone_factors(deriv, syms, var, sdoms))
+        by_factors = " (its factors: signs proved, or monotone factors signed at the domain's end)" if sign else ""
+    if sign in ("positive", "nonnegative", "negative", "nonpositive"):
+        return ("increasing" if sign in ("positive", "nonnegative") else "decreasing",
+                f"d/d{var} is {sign} wherever f is defined (exact){by_factors}{relaxed}")
+    if sign == "zero":
+        return "constant", f"d/d{var} = 0 wherever f is defined"
+    dnode = _to_node(deriv)
+    if dnode is None or not dnode.symbols() or not try_decide:
+        return None, None
+    from ..prover.decide import decide_relation
+    hyp = _defined_where(fnode)     # where f is defined: the derivative's sign there
+    ddoms = {n: table[n].domain for n in dnode.symbols() if n in table}
+    ddoms.update({n: table[n].domain for r_ in hyp for n in r_.symbols() if n in table})
+    for rel, verdict in ((">=", "increasing"), ("<=", "decreasing")):
+        r = decide_relation(dnode, rel, Num(Fraction(0)), dict(ddoms), hyp, seconds=2.0, samples=300)
+        if r.verdict is Verdict.PROVED:
+            return verdict, f"d/d{var} {rel} 0 wherever f is defined: {r.text}{relaxed}"
+    return None, None
 
 
 def _on_box(ctx: _Ctx, on_box: dict, claimed, open_note: str) -> MonotoneResult:
