@@ -177,8 +177,9 @@ def _from_sympy(e):
 
 
 def _core(key, v, limit="oo") -> str:
-    """base^x x^a log(x)^b as text; for limit 0 the growth is in 1/v: v^(-a) log(1/v)^b."""
-    base, a, b = key
+    """base^x x^a log(x)^b as text (``key`` = (base, a, b), or (a, b) for base 1); for limit 0
+    the growth is in 1/v: v^(-a) log(1/v)^b."""
+    base, a, b = key if len(key) == 3 else (1, *key)
     if limit != "oo":
         a, lg = -a, f"log(1/{v})"
     else:
