@@ -199,7 +199,6 @@ UNTESTED_MODULES: dict[str, str] = {
     "boundcalc.services.check.identity": "tests/services/test_check.py",
     "boundcalc.services.check.markdown": "tests/services/test_check.py",
     "boundcalc.services.check.measured": "tests/services/test_check.py",
-    "boundcalc.services.check.order": "tests/services/test_check.py",
     "boundcalc.services.check.relations": "the relation and monotone checks of tests/services/test_check.py",
     "boundcalc.services.check.strength": "tests/services/test_check.py (check --strength)",
     "boundcalc.services.check.transcription": "tests/expr/test_latex_in.py (check --transcription)",

@@ -82,26 +82,30 @@ class Formula:
             raise BoundcalcError(f"{self.id}: symbol {both[0]!r} is given twice (in the mapping and as a keyword)")
         return {**values, **kw}
 
-    def at_setting(self, setting: str | None = None, values: dict | None = None, /) -> tuple[Formula, dict]:
+    def at_setting(self, setting: str | None = None, values: dict | None = None, /, *,
+                   vary: list | tuple = ()) -> tuple[Formula, dict]:
         """This formula in a setting of its paper (``None``: the paper's default setting, found
         by :meth:`Registry.setting`, as ``require`` finds it): ``(formula, values)``, where
         ``values`` are the setting's values of the formula's symbols overridden by the given
         ``values``, and the returned formula has the setting's derived quantities inlined as
         exact expressions (in the setting's order; a derived symbol given in ``values`` is
-        not inlined: the given value wins). Evaluate the pair as ``f.evaluate(values)``."""
+        not inlined: the given value wins). Evaluate the pair as ``f.evaluate(values)``.
+        ``vary``: symbols left free (``monotone --setting``: the variable and the box's
+        symbols), neither taken from the setting nor inlined."""
         import copy
         from .expr.nodes import substitute
         given = dict(values or {})
         st = self._reg.setting(self.paper, setting)
         inline: dict[str, Node] = {}
         for sym, node, _ in st.derived:
-            if sym not in given:
+            if sym not in given and sym not in vary:
                 inline[sym] = substitute(self._reg.resolve(node, st.paper), inline)
         out = copy.copy(self)
         if inline:
             out.expr = substitute(self.expr, inline)
             out.symbol_table = self._reg.symbol_table(out.expr, self.paper)
-        merged = {k: v for k, v in st.values.items() if k in out.symbol_table and k not in inline}
+        merged = {k: v for k, v in st.values.items()
+                  if k in out.symbol_table and k not in inline and k not in vary}
         merged.update(given)
         out.setting = st
         self._check_derived(st, inline, merged)

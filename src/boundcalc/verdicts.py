@@ -19,6 +19,7 @@ from __future__ import annotations
 from enum import StrEnum
 
 __all__ = [
+    "FAIL_LEVELS",
     "GRADES",
     "SEVERITIES",
     "Direction",
@@ -61,12 +62,26 @@ class Layer(_Word):
 
 
 class Direction(_Word):
-    """How a quantity moves with a variable (``monotone``'s verdict without its scope)."""
+    """How a quantity moves with a variable (``monotone``'s verdict without its scope).
+
+    The three ``... found`` words are what sampling can say: it names no direction (a
+    sampled search that saw no decrease is not "increasing"); :attr:`leans` gives the
+    direction such a verdict did not contradict."""
     INCREASING = "increasing"
     DECREASING = "decreasing"
     CONSTANT = "constant"
     NEITHER = "neither"
     UNKNOWN = "unknown"
+    NO_DECREASE_FOUND = "no decrease found"      # sampled only: no pair where f falls
+    NO_INCREASE_FOUND = "no increase found"      # sampled only: no pair where f rises
+    NO_CHANGE_FOUND = "no change found"          # sampled only: f never moved
+
+    @property
+    def leans(self) -> Direction:
+        """The direction a verdict points to: itself, or for a sampled ``no ... found`` the
+        direction the samples did not contradict (no change found: constant)."""
+        return {"no decrease found": Direction.INCREASING, "no increase found": Direction.DECREASING,
+                "no change found": Direction.CONSTANT}.get(self.value, self)
 
 
 class MonotoneEvidence(_Word):
@@ -120,3 +135,7 @@ class Grade(_Word):
 # the grades that are findings, and every grade worst first
 SEVERITIES = (Grade.ERROR, Grade.WARNING, Grade.NOTE)
 GRADES = tuple(Grade)
+
+# ``check --fail-on LEVEL`` and a formula file's ``[paper] fail_on``: error (the default),
+# warning, undecided (errors and every check left undecided), never
+FAIL_LEVELS = ("error", "warning", "undecided", "never")

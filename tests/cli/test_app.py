@@ -748,3 +748,21 @@ def test_eval_setting_checks_derived_values_against_their_domain(tmp_path):
     assert "Traceback" not in p.stderr and p.stderr.count("\n") == 1
     got = json.loads(run("--formulas", str(f), "eval", "setp.f", "--setting", "s", "--a", "9", "--json").stdout)
     assert mpmath.mpf(got["value"]) == 9 * 2 + 1 + 2
+
+
+def test_monotone_takes_a_setting_in_process():
+    """monotone --setting S fixes the other symbols at the setting's values (issue 31); the
+    variable under test is left free even though the setting does not mention it. By hand,
+    my_paper.gen_gap = B sqrt(d/n) + sqrt(log(1/delta)/(2n)) falls in n for any d, B, delta."""
+    from typer.testing import CliRunner
+    from boundcalc.cli.app import app, hoist_global_options
+    ex = str(Path(__file__).resolve().parents[2] / "examples" / "my_paper.toml")
+    r = CliRunner().invoke(app, hoist_global_options(["monotone", "my_paper.gen_gap", "--var", "n", "--setting",
+                                                      "toy", "--formulas", ex, "--json"]))
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.output)
+    assert data["direction"] == "decreasing" and data["evidence"] == "proved" and data["setting"] == "my_paper.toy"
+    assert "d" not in data["derivative"].replace("d/d", "")       # d = 100 entered the derivative
+    r = CliRunner().invoke(app, hoist_global_options(["monotone", "my_paper.gen_gap", "--var", "n", "--setting",
+                                                      "nope", "--formulas", ex]))
+    assert r.exit_code != 0 and "nope" in str(r.exception)

@@ -320,11 +320,21 @@ def monotone(ctx: typer.Context,
                  None, "--box", help="name=lo:hi: decide on this box (repeatable); an end may be inf or -inf "
                                      "(an unbounded range: proved there, or unknown)."),
              set_: list[str] | None = typer.Option(None, "--set", help="Fix a symbol: name=value."),
+             setting: str | None = typer.Option(None, "--setting", help="Fix the symbols to this setting's "
+                                                   "values (its derived quantities inlined exactly), except VAR "
+                                                   "and the --box symbols; --NAME / --set override them."),
              json: bool = typer.Option(False, "--json")):
-    """Increasing / decreasing / neither / unknown in VAR, with the evidence level.
+    """Increasing / decreasing / neither / unknown in VAR, with the evidence level (a sampled
+    search names no direction: 'no decrease found in N samples on BOX').
     Exit 0 for a proved or certified direction, 3 for 'neither' (certified both ways),
     5 for anything less (sampled, unknown, the default box only)."""
-    r = _formula(fid).monotone(var, box=_ranges(box), fixed=_values(set_, ctx))
+    f, fixed, boxes = _formula(fid), _values(set_, ctx), _ranges(box)
+    if setting is not None:
+        f, fixed = f.at_setting(setting, fixed, vary=[var, *boxes])
+    r = f.monotone(var, box=boxes, fixed=fixed)
+    if setting is not None:
+        from dataclasses import replace
+        r = replace(r, setting=f.setting.id)
     if json:
         emit_json(r.to_json())
     else:
@@ -540,9 +550,12 @@ def check(paper: str | None = typer.Argument(None),
                                         help="Mutation-test every pass: re-run it on mutants of its claim "
                                              "(flipped relation, scaled by 2 and 1/2, exponents +-1/2, a term "
                                              "dropped); a pass that kills none is graded 'cannot fail'."),
-          fail_on: str = typer.Option("error", "--fail-on",
-                                      help="Exit 1 when the report has a finding of this grade or worse: "
-                                           "error (default) | warning (also 'cannot fail') | never."),
+          fail_on: str | None = typer.Option(None, "--fail-on",
+                                             help="Exit 1 when the report has a finding of this grade or "
+                                                  "worse: error (default) | warning (also 'cannot fail') | "
+                                                  "undecided (errors and every check left undecided: not "
+                                                  "the vacuity warnings) | never. Default: each file's "
+                                                  "[paper] fail_on, else error."),
           jobs: int = typer.Option(-1, "--jobs", help="Worker processes (default -1: one per core); the "
                                                       "report is the same for any number."),
           transcription: bool = typer.Option(False, "--transcription",
@@ -560,7 +573,7 @@ def check(paper: str | None = typer.Argument(None),
     monotonicity, restatements, vacuity, identities, engine measurements. Exits 1 when
     it finds an error (``--fail-on``), so it can gate a paper's CI."""
     from ..services.check import FAIL_ON
-    if fail_on not in FAIL_ON:
+    if fail_on is not None and fail_on not in FAIL_ON:
         raise BoundcalcError(f"--fail-on must be one of {', '.join(FAIL_ON)}, not {fail_on!r}")
     if coverage:
         from ..registry import get_registry

@@ -50,7 +50,7 @@ _CHECK_COMMON = {"id", "kind", "location", "description", "severity", "note", "c
 READINGS = ("printed", "garbled", "versions", "approximate")
 # severity: the highest grade a finding of the check may get, lowered from "error" only
 # with a `note` that says why (e.g. an ill-typed typo whose meaning is unambiguous).
-from ..verdicts import SEVERITIES, Grade
+from ..verdicts import FAIL_LEVELS, SEVERITIES, Grade
 
 
 def _fail(path: Path, where: str, msg: str) -> FormulaFileError:
@@ -172,8 +172,11 @@ def load_file(path: str | Path, *, lazy_checks: bool = False) -> Paper:
                                                  "steps"})
     meta = _fields(path, "[paper]", data["paper"], {"key", "title"},
                    {"authors", "reference", "text", "note", "results",
-                    "arxiv", "doi", "url", "year", "venue", "cite_key", "bibtex"})
+                    "arxiv", "doi", "url", "year", "venue", "cite_key", "bibtex", "fail_on"})
     key = _str(path, "[paper]", meta["key"], "key")
+    fail_on = _str(path, "[paper]", meta.get("fail_on", ""), "fail_on")
+    if "fail_on" in meta and fail_on not in FAIL_LEVELS:
+        raise _fail(path, "[paper]", f"fail_on = {fail_on!r}: must be one of {', '.join(FAIL_LEVELS)}")
     if not _IDENT.match(key):
         raise _fail(path, "[paper]", f"key {key!r} must be an identifier")
     if key != path.stem:
@@ -184,7 +187,8 @@ def load_file(path: str | Path, *, lazy_checks: bool = False) -> Paper:
                   results=_str_list(path, "[paper]", meta.get("results", []), "results"),
                   refs={k: _str(path, "[paper]", meta[k], k)
                         for k in ("arxiv", "doi", "url", "year", "venue", "cite_key", "bibtex")
-                        if k in meta})
+                        if k in meta},
+                  fail_on=fail_on)
     _load_symbols(path, paper, data.get("symbols", {}))
     _load_formulas(path, paper, data.get("formulas", {}))
     _load_settings(path, paper, data.get("settings", {}))

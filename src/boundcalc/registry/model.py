@@ -154,6 +154,7 @@ class Paper(Record):
     formulas: dict[str, FormulaSpec] = factory(dict)
     settings: dict[str, Setting] = factory(dict)
     hypotheses: tuple = ()                 # Hypothesis records, in file order
+    fail_on: str = ""                      # [paper] fail_on: check's gate for this paper ('' = the default)
 
     @property
     def checks(self) -> list[CheckSpec]:

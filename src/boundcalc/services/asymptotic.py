@@ -12,6 +12,7 @@ together with ``x`` (``together={"K": "n"}``). For a requirement with ``solve_fo
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import sympy as sp
 
@@ -89,6 +90,9 @@ def asymptotic(formula, var: str, *, fixed: dict | None = None, together: dict |
         expr = sols[0]
         quantity = f"threshold on {s} in {formula.id}"
     x = syms.get(var) or sp.Symbol(var, positive=True)
+    # logs of products and powers split before numbers enter: log(N**(L*m*T)) at N = 10,
+    # m = 1000, T = 512 is 512000 L log(10), not the log of a 512000-digit integer
+    expr = sp.expand_log(expr, deep=True)
     for k, v in (fixed or {}).items():
         if k not in syms:
             raise BoundcalcError(f"unknown symbol {k!r} for {formula.id}")
@@ -112,36 +116,213 @@ def asymptotic(formula, var: str, *, fixed: dict | None = None, together: dict |
         expr = expr.subs(syms[k], e)
     if x not in expr.free_symbols:
         raise BoundcalcError(f"{quantity} does not depend on {var}")
+    o = leading_order(expr, x, what=f"{quantity} in {var}")
+    core = o.core(x)
+    note = f"; {o.frozen_note}" if o.frozen else ""
+    return AsymptoticResult(formula.id, var, quantity, str(o.a), str(o.b), str(o.c), f"Theta({core})",
+                            str(o.c * core), sp.latex(o.c * core), o.method + note, dict(together or {}),
+                            str(o.base))
+
+
+@dataclass(frozen=True)
+class Order:
+    """``f ~ c * base**x * x**a * log(x)**b`` as x -> oo (:func:`leading_order`); ``frozen``:
+    the x-free parts that were held as positive constants of the limit (their text)."""
+    base: Any
+    a: Any
+    b: Any
+    c: Any
+    method: str
+    frozen: tuple = ()
+
+    def core(self, x):
+        core = sp.Integer(1) if self.base == 1 else self.base ** x
+        if self.a != 0:
+            core *= x ** self.a
+        if self.b != 0:
+            core *= sp.log(x) ** self.b
+        return core
+
+    @property
+    def frozen_note(self) -> str:
+        return (", ".join(self.frozen) + " held as constant(s) of the limit (taken > 0; the order is "
+                "about the variable alone)")
+
+    def key(self) -> tuple:
+        """(base, a, b): orders compare lexicographically on it."""
+        return (self.base, self.a, self.b)
+
+
+def leading_order(expr, x, *, what: str = "the expression", coefficient: bool = True) -> Order:
+    """The order of ``expr`` as ``x`` -> oo, matched to ``c a^x x^b log(x)^c`` by SymPy
+    limits (the module docstring), ``asymptotic``'s and ``check``'s order kind's one
+    mechanism. Logs are expanded first (``log(N^(L m T))`` = L m T log N: no huge integer
+    when N, m, T are fixed). Where the limits fail with the other symbols as they are, each
+    x-free part that is not a plain symbol (``log(m T)``, ``s^2 + 1``) is held as a positive
+    constant of the limit and the limits are taken again (``frozen`` says which). SymPy's
+    limit recursing too deeply is a failure like any other: a one-line refusal, never a
+    recursion error."""
+    expr = sp.expand_log(expr, deep=True)
+    try:
+        o = _match(expr, x, coefficient)
+        return Order(o.base, o.a, o.b, sp.expand_log(o.c, deep=True), o.method)
+    except _NoOrder as e:
+        first = e
+    frozen, back = _freeze(expr, x)
+    for step in (_match, _structured):
+        if step is _match and not back:
+            continue
+        try:
+            o = step(frozen, x, coefficient)
+        except _NoOrder as err:
+            first = first if first.why else err
+            continue
+        except RecursionError:
+            continue
+        c = sp.expand_log(o.c.subs(back), deep=True) if coefficient else o.c
+        return Order(sp.simplify(o.base.subs(back)), o.a, o.b, c,
+                     o.method if step is _match else "exact: SymPy limits term by term (the largest term of "
+                     "each sum, powers and products of the terms' orders)",
+                     tuple(str(v) for v in back.values() if v.has(sp.Add) or v.atoms(sp.Function)))
+    if first.faster:
+        raise BoundcalcError(f"could not determine the order of {what} (not of the form c a^x x^b log(x)^c: it "
+                             "grows faster than any exponential a^x)")
+    raise BoundcalcError(f"could not determine the order of {what} (not of the form c a^x x^b log(x)^c"
+                         + (f"; {first.why}" if first.why else "") + ")")
+
+
+class _NoOrder(Exception):
+    def __init__(self, why: str = "", faster: bool = False):
+        super().__init__(why)
+        self.why, self.faster = why, faster
+
+
+def _limit(e, x):
+    try:
+        return sp.limit(e, x, sp.oo)
+    except RecursionError:
+        raise _NoOrder("SymPy's limit recursed too deeply") from None
+    except (ValueError, NotImplementedError, TypeError, ZeroDivisionError):
+        raise _NoOrder() from None
+
+
+def _match(expr, x, coefficient: bool) -> Order:
     base = _exponential_base(expr, x)
     if base is None:
-        raise BoundcalcError(f"could not determine the order of {quantity} in {var} (not of the form "
-                             "c a^x x^b log(x)^c: it grows faster than any exponential a^x)")
+        raise _NoOrder(faster=True)
     if base != 1:
         expr = sp.simplify(expr / base ** x)
-    try:
-        a = sp.limit(sp.log(expr) / sp.log(x), x, sp.oo)
-        if a in (sp.oo, -sp.oo) or a.has(sp.nan, sp.zoo) or not a.is_real:
-            raise ValueError
-        g = sp.simplify(expr / x ** a)
-        b = sp.limit(sp.log(g) / sp.log(sp.log(x)), x, sp.oo)
-        if b in (sp.oo, -sp.oo) or b.has(sp.nan, sp.zoo) or not b.is_real:
-            raise ValueError
-        c = sp.simplify(sp.limit(g / sp.log(x) ** b, x, sp.oo))
+    a = _limit(sp.expand_log(sp.log(expr), deep=True) / sp.log(x), x)
+    if a in (sp.oo, -sp.oo) or a.has(sp.nan, sp.zoo) or not a.is_real:
+        raise _NoOrder()
+    g = sp.simplify(expr / x ** a)
+    b = _limit(sp.expand_log(sp.log(g), deep=True) / sp.log(sp.log(x)), x)
+    if b in (sp.oo, -sp.oo) or b.has(sp.nan, sp.zoo) or not b.is_real:
+        raise _NoOrder()
+    c = sp.Integer(1)
+    if coefficient:
+        c = sp.simplify(_limit(g / sp.log(x) ** b, x))
         if c in (0, sp.oo, -sp.oo) or c.has(sp.nan, sp.zoo):
-            raise ValueError
-        method = "exact: SymPy limits"
-    except (ValueError, NotImplementedError, TypeError):   # SymPy cannot take these limits
-        raise BoundcalcError(f"could not determine the order of {quantity} in {var} "
-                             "(not of the form c a^x x^b log(x)^c)") from None
-    core = sp.Integer(1) if base == 1 else base ** x
-    if a != 0:
-        core *= x ** a
-    if b != 0:
-        core *= sp.log(x) ** b
-    order = f"Theta({core})"
-    leading = c * core
-    return AsymptoticResult(formula.id, var, quantity, str(a), str(b), str(c), order, str(leading),
-                            sp.latex(leading), method, dict(together or {}), str(base))
+            raise _NoOrder()
+    return Order(base, a, b, c, "exact: SymPy limits")
+
+
+def _structured(expr, x, coefficient: bool) -> Order:
+    """The order by the structure of ``expr``: a power with an x-free exponent is the power
+    of its base's order, a product the product of its factors' orders, a sum the order of
+    its largest terms (their coefficients summed: a cancellation to 0 is no answer), every
+    other part by :func:`_match` (an iterative walk: deep or wide trees do not recurse)."""
+    one = Order(sp.Integer(1), sp.Integer(0), sp.Integer(0), sp.Integer(1), "")
+    out: dict = {}
+    stack = [(expr, False)]
+    while stack:
+        e, done = stack.pop()
+        if e in out:
+            continue
+        if x not in e.free_symbols:
+            out[e] = Order(one.base, one.a, one.b, e, "")
+            continue
+        kids = [] if not (e.is_Add or e.is_Mul or (e.is_Pow and x not in e.exp.free_symbols)) else (
+            list(e.args) if not e.is_Pow else [e.base])
+        if not kids:
+            out[e] = _match(e, x, True)
+            continue
+        if not done:
+            stack.append((e, True))
+            stack.extend((k, False) for k in kids if k not in out)
+            continue
+        if e.is_Pow:
+            o, p = out[e.base], e.exp
+            out[e] = Order(sp.simplify(o.base ** p), o.a * p, o.b * p, o.c ** p, "")
+        elif e.is_Mul:
+            base, a, b, c = sp.Integer(1), sp.Integer(0), sp.Integer(0), sp.Integer(1)
+            for k in e.args:
+                o = out[k]
+                base, a, b, c = base * o.base, a + o.a, b + o.b, c * o.c
+            out[e] = Order(sp.simplify(base), sp.simplify(a), sp.simplify(b), c, "")
+        else:
+            terms = [out[k] for k in e.args]
+            top = terms[0]
+            for o in terms[1:]:
+                if _greater(o.key(), top.key()):
+                    top = o
+            tied = [o for o in terms if not _greater(top.key(), o.key())]
+            c = sp.simplify(sum(o.c for o in tied))
+            if c == 0 or c.has(sp.nan, sp.zoo):
+                raise _NoOrder("the largest terms cancel")
+            out[e] = Order(top.base, top.a, top.b, c, "")
+    o = out[expr]
+    return Order(o.base, o.a, o.b, sp.simplify(o.c) if coefficient else o.c, "")
+
+
+def compare_orders(k1: tuple, k2: tuple) -> int:
+    """-1, 0 or 1 as the order with key k1 = (base, a, b) (:meth:`Order.key`) is smaller than,
+    equal to or larger than k2; an undecidable comparison raises :class:`BoundcalcError`."""
+    k1, k2 = tuple(sp.sympify(v) for v in k1), tuple(sp.sympify(v) for v in k2)
+    try:
+        return 1 if _greater(k1, k2) else -1 if _greater(k2, k1) else 0
+    except _NoOrder as e:
+        raise BoundcalcError(f"cannot compare the orders: {e.why}") from None
+
+
+def _greater(k1: tuple, k2: tuple) -> bool:
+    """Whether the order key k1 = (base, a, b) is larger than k2, decided exactly
+    (lexicographic; an undecided comparison of symbolic parts is no answer)."""
+    for u, v in zip(k1, k2):
+        d = sp.simplify(u - v)
+        if d == 0:
+            continue
+        if d.is_positive:
+            return True
+        if d.is_negative:
+            return False
+        raise _NoOrder(f"which term is largest depends on the other symbols: {u} against {v} "
+                       "(fix them with --set)")
+    return False
+
+
+def _freeze(expr, x):
+    """``expr`` with each maximal x-free part that is not a number or a plain symbol
+    replaced by a positive dummy constant; (expression, dummy -> the part)."""
+    back: dict = {}
+    seen: dict = {}
+
+    def walk(e):
+        if x not in e.free_symbols:
+            if e.is_number or e.is_Symbol or not e.free_symbols:
+                return e
+            if e not in seen:
+                d = sp.Dummy(f"K{len(seen) + 1}", positive=True)
+                seen[e], back[d] = d, e
+            return seen[e]
+        if not e.args:
+            return e
+        return e.func(*[walk(a) for a in e.args])
+
+    try:
+        return walk(expr), back
+    except RecursionError:
+        return expr, {}
 
 
 def _exponential_base(expr, x):
@@ -150,8 +331,8 @@ def _exponential_base(expr, x):
     decides), a number > 0 for an exponential order, None for a growth (or decay) faster
     than any exponential."""
     try:
-        r = sp.limit(sp.log(expr) / x, x, sp.oo)
-    except (ValueError, NotImplementedError, TypeError):
+        r = sp.limit(sp.expand_log(sp.log(expr), deep=True) / x, x, sp.oo)
+    except (ValueError, NotImplementedError, TypeError, ZeroDivisionError, RecursionError):
         return sp.Integer(1)           # the power/log matching below decides (and says why)
     if r == 0 or r.has(sp.nan, sp.zoo) or not r.is_extended_real:
         return sp.Integer(1)

@@ -14,8 +14,13 @@
 2. *certified*: the layers of :mod:`.decide` (interval branch-and-bound in ball
    arithmetic, SMT) show the derivative keeps its sign on the box, and continuity on the
    box is shown the same way;
-3. *sampled*: the derivative is evaluated at many random points of the box — never
-   called a proof.
+3. *sampled*: f is compared along the variable at the box's corners, its extremes (one
+   symbol at an end, the others at the centre) and two scrambled Sobol designs
+   (:func:`_scan`), and the derivative's sign is read there. Sampling names no direction:
+   its verdict is ``no decrease found`` / ``no increase found`` / ``no change found`` "in N
+   samples on BOX" (:data:`~boundcalc.verdicts.Direction` members whose ``leans`` says which
+   way they point); a sample pair that moves against a direction is re-checked in ball
+   arithmetic, and one certified pair each way makes the answer ``neither``.
 A derivative whose sign is proved where f is defined, but with continuity not established
 (tan' > 0, yet tan(1.5) > tan(2)), is no proof: a certified pair of points across the
 break that moves the other way gives "neither", else the verdict is only sampled.
@@ -31,7 +36,6 @@ reversed or out-of-domain ``--box`` are errors, checked before any proof is atte
 """
 from __future__ import annotations
 
-import itertools
 import math
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -44,7 +48,7 @@ from ..backends.sym import expand_special, from_sympy
 from ..errors import BoundcalcError
 from ..expr.domains import Domain, infinite_end, search_range
 from ..expr.indexed import instantiate
-from ..expr.nodes import BigOp, Indexed, Node, Num, Rel, Sym, sub
+from ..expr.nodes import BigOp, Indexed, Node, Num, Rel, sub
 from ..expr.parser import parse_number
 from ..expr.singularities import is_smooth_language
 from .continuity import continuity
@@ -54,6 +58,8 @@ from ..verdicts import Direction, MonotoneEvidence, Verdict
 
 # the verdicts that say how f moves (not neither / unknown)
 _MONOTONE = (Direction.INCREASING, Direction.DECREASING, Direction.CONSTANT)
+# what sampling says instead of a direction
+_SAMPLED = (Direction.NO_DECREASE_FOUND, Direction.NO_INCREASE_FOUND, Direction.NO_CHANGE_FOUND)
 
 SAMPLES = 400
 
@@ -76,7 +82,7 @@ class MonotoneResult:
     certified ``counterexample`` for ``neither``. See the module docstring."""
     id: str
     var: str
-    verdict: str                 # increasing | decreasing | constant | neither | unknown
+    verdict: str                 # increasing | decreasing | constant | neither | unknown | no ... found
     evidence: str                # proved | certified | sampled | counterexample | none
     derivative: str
     detail: str
@@ -84,6 +90,8 @@ class MonotoneResult:
     counterexample: dict | None = None
     scope: str = "domain"        # what the verdict covers: domain | box (--box) | default box
     asked: str = ""              # an unbounded --box asked about ('n in [8, +inf)'); '' = the domain
+    samples: int = 0             # a sampled verdict: the points f was evaluated at
+    setting: str = ""            # monotone --setting: the setting whose values fixed the others
 
     def __post_init__(self):
         object.__setattr__(self, "evidence", MonotoneEvidence(self.evidence))
@@ -155,7 +163,7 @@ def monotone(formula, var: str, *, box: dict | None = None, fixed: dict | None =
     box_scope = "box" if ranges_given else (
         "domain" if all(on_box[n] == doms[n] for n in free) else "default box")
     ctx = _Ctx(formula.id, var, node, fnode, table, fixed, ranges, shown, box_scope, seed, beyond=beyond_box,
-               asked=_asked)
+               asked=_asked, samples=samples)
     if var not in fnode.symbols():
         return MonotoneResult(formula.id, var, "constant", "proved", "0",
                               f"the expression does not depend on {var}")
@@ -182,37 +190,9 @@ def monotone(formula, var: str, *, box: dict | None = None, fixed: dict | None =
         return _nonsmooth(ctx, doms, on_box, samples)
     dstr = str(deriv)
     ctx.dstr = dstr
-    relaxed = " (integer symbols relaxed to reals)" if any(d.integer for d in doms.values()) else ""
     open_note = ""          # continuity not established where the derivative's sign was
-    claimed = None
-    # 1. proof over the whole domain: SymPy sign rules, then the layers of .decide; the
-    # derivative's sign proves monotonicity only together with continuity (no pole, jump or gap)
-    # (a proof over the domain covers any box in it)
-    sdoms = {n: table[n].domain for n in syms if n in table}
-    sign = prove_sign(deriv.subs(domain_substitution(syms, sdoms)))
-    how = None
-    by_factors = ""
-    if sign is None:
-        sign = _sign_by_monotone_factors(deriv, syms, var, sdoms)
-        by_factors = " (its factors: signs proved, or monotone factors signed at the domain's end)" if sign else ""
-    if sign in ("positive", "nonnegative", "negative", "nonpositive"):
-        claimed = "increasing" if sign in ("positive", "nonnegative") else "decreasing"
-        how = f"d/d{var} is {sign} wherever f is defined (exact){by_factors}{relaxed}"
-    elif sign == "zero":
-        claimed, how = "constant", f"d/d{var} = 0 wherever f is defined"
-    else:
-        dnode = _to_node(deriv)
-        if dnode is not None and dnode.symbols() and not ranges_given:
-            from ..prover.decide import decide_relation
-            ddoms = {n: table[n].domain for n in dnode.symbols() if n in table}
-            for rel, verdict in ((">=", "increasing"), ("<=", "decreasing")):
-                hyp = _defined_where(fnode)     # where f is defined: the derivative's sign there
-                ddoms.update({n: table[n].domain for r_ in hyp for n in r_.symbols() if n in table})
-                r = decide_relation(dnode, rel, Num(Fraction(0)), dict(ddoms), hyp, seconds=2.0, samples=300)
-                if r.verdict is Verdict.PROVED:
-                    claimed = verdict
-                    how = f"d/d{var} {rel} 0 wherever f is defined: {r.text}{relaxed}"
-                    break
+    # 1. proof over the whole domain (a proof over the domain covers any box in it)
+    claimed, how = _sign_on_domain(deriv, syms, var, table, fnode, doms, try_decide=not ranges_given)
     if claimed is not None:
         cont = continuity(fnode, var, dict(doms))
         if cont.ok:
@@ -226,67 +206,80 @@ def monotone(formula, var: str, *, box: dict | None = None, fixed: dict | None =
     dnode = _to_node(deriv)
     if dnode is None:
         return _nonsmooth(ctx, doms, on_box, samples)
-    from ..prover import sampling
-    import numpy as np
-    pts = sampling.sample(doms, samples, seed, {k: (float(a), float(b)) for k, (a, b) in ranges.items()})
-    with np.errstate(all="ignore"):
-        dv = sampling.values(dnode.map(lambda n: Num(fixed[n.name]) if isinstance(n, Sym) and n.name in fixed
-                                       else None), pts)
-    finite = np.isfinite(dv)
-    with np.errstate(all="ignore"):      # only where f itself is defined
-        finite &= np.isfinite(np.asarray(sampling.values(fnode, pts), dtype=float))
-    vals = [(float(dv[i]), {**sampling.point(pts, int(i)), **fixed}) for i in np.flatnonzero(finite)]
-    pos = [e for v, e in vals if v > 0]
-    neg = [e for v, e in vals if v < 0]
-    if pos and neg:
-        # 'neither' needs both directions shown: a pair where f rises and one where it falls
-        up = next((c for c in (_counterexample(node, var, e, table, rising=True) for e in pos[:5]) if c), None)
-        down = next((c for c in (_counterexample(node, var, e, table, rising=False) for e in neg[:5]) if c), None)
-        ce = {"increasing_pair": up, "decreasing_pair": down} if up and down else None
-        return MonotoneResult(formula.id, var, "neither", "counterexample" if ce else "sampled", dstr,
-                              f"the derivative takes both signs on the box ({len(pos)} positive, "
-                              f"{len(neg)} negative of {len(vals)} samples)"
-                              + ("; f rises between one certified pair of points and falls between another"
-                                 if ce else "; no certified pair of points shows both directions"), shown, ce)
-    if not vals:
-        return MonotoneResult(formula.id, var, "unknown", "none", dstr,
-                              "the derivative could not be evaluated on the box", shown)
-    verdict = "increasing" if (pos or not neg) else "decreasing"
-    if claimed in ("increasing", "decreasing"):
-        verdict = claimed
-    # the layers of .decide on the box (bounded: interval branch-and-bound, SMT per piece)
+    ctx.dnode = dnode
+    return _on_box(ctx, on_box, claimed, open_note)
+
+
+def _sign_on_domain(deriv, syms: dict, var: str, table: dict, fnode, doms: dict, try_decide: bool):
+    """(direction, how) when the derivative's sign is proved wherever f is defined — SymPy's
+    sign rules, the factors (:func:`_sign_by_monotone_factors`), then (``try_decide``) the
+    layers of :mod:`.decide` — else (None, None). The sign proves monotonicity only together
+    with continuity (no pole, jump or gap), which the caller establishes."""
+    relaxed = " (integer symbols relaxed to reals)" if any(d.integer for d in doms.values()) else ""
+    sdoms = {n: table[n].domain for n in syms if n in table}
+    sign = _bounded(lambda: prove_sign(deriv.subs(domain_substitution(syms, sdoms))))
+    by_factors = ""
+    if sign is None:
+        sign = _bounded(lambda: _sign_by_monotone_factors(deriv, syms, var, sdoms))
+        by_factors = " (its factors: signs proved, or monotone factors signed at the domain's end)" if sign else ""
+    if sign in ("positive", "nonnegative", "negative", "nonpositive"):
+        return ("increasing" if sign in ("positive", "nonnegative") else "decreasing",
+                f"d/d{var} is {sign} wherever f is defined (exact){by_factors}{relaxed}")
+    if sign == "zero":
+        return "constant", f"d/d{var} = 0 wherever f is defined"
+    dnode = _to_node(deriv)
+    if dnode is None or not dnode.symbols() or not try_decide:
+        return None, None
     from ..prover.decide import decide_relation
-    bdoms = {n: on_box[n] for n in dnode.symbols() if n in on_box}
+    hyp = _defined_where(fnode)     # where f is defined: the derivative's sign there
+    ddoms = {n: table[n].domain for n in dnode.symbols() if n in table}
+    ddoms.update({n: table[n].domain for r_ in hyp for n in r_.symbols() if n in table})
+    for rel, verdict in ((">=", "increasing"), ("<=", "decreasing")):
+        r = decide_relation(dnode, rel, Num(Fraction(0)), dict(ddoms), hyp, seconds=2.0, samples=300)
+        if r.verdict is Verdict.PROVED:
+            return verdict, f"d/d{var} {rel} 0 wherever f is defined: {r.text}{relaxed}"
+    return None, None
+
+
+def _on_box(ctx: _Ctx, on_box: dict, claimed, open_note: str) -> MonotoneResult:
+    """The box: the scan (:func:`_scan`) proposes, certified pairs refute, the layers of
+    :mod:`.decide` certify the one direction no sample contradicted; else the verdict is
+    sampled and names no direction (``no decrease found in N samples``)."""
+    var = ctx.var
+    scan = ctx.scan()
+    if not scan.n:
+        return MonotoneResult(ctx.id, var, "unknown", "none", ctx.dstr,
+                              "f could not be evaluated at any point of the box", ctx.shown)
+    if claimed is None and scan.rises and scan.falls:
+        return _both_ways(ctx, scan)
+    verdict = Direction(claimed) if claimed else (Direction.DECREASING if scan.falls else Direction.INCREASING)
+    dnode = ctx.dnode
+    assert dnode is not None            # set by monotone() before the box is examined
     if not open_note:
+        # the layers of .decide on the box (bounded: interval branch-and-bound, SMT per piece)
+        from ..prover.decide import decide_relation
+        rel = ">=" if verdict is Direction.INCREASING else "<="
         if dnode.symbols():
-            hyp = _defined_where(fnode)
+            hyp = _defined_where(ctx.fnode)
+            bdoms = {n: on_box[n] for n in dnode.symbols() if n in on_box}
             bdoms.update({n: on_box[n] for r_ in hyp for n in r_.symbols() if n in on_box})
-            dec = decide_relation(dnode, ">=" if verdict == Direction.INCREASING else "<=", Num(Fraction(0)), bdoms,
-                                  hyp, seconds=3.0, samples=300)
+            dec = decide_relation(dnode, rel, Num(Fraction(0)), bdoms, hyp, seconds=3.0, samples=300)
             sign_shown, sign_how = dec.verdict is Verdict.PROVED, dec.text
         else:                  # a constant derivative: its sign in ball arithmetic
             sg = mpb.decide_sign(dnode, {})
-            sign_shown = sg is not None and (sg >= 0 if verdict == Direction.INCREASING else sg <= 0)
+            sign_shown = sg is not None and (sg >= 0 if verdict is Direction.INCREASING else sg <= 0)
             sign_how = "constant, ball arithmetic"
         if sign_shown:
-            how = f"d/d{var} {'>=' if verdict == Direction.INCREASING else '<='} 0 on the whole box: {sign_how}"
-            cont = continuity(fnode, var, dict(on_box))
+            how = f"d/d{var} {rel} 0 on the whole box: {sign_how}"
+            cont = continuity(ctx.fnode, var, dict(on_box))
             if cont.ok:
                 return ctx.result(verdict, "certified", f"{how}; f is {cont.text()}")
             open_note = f"{how}, but {cont.text()}"
     if open_note:
-        return _across_breaks(ctx, verdict, open_note, pos if verdict == Direction.INCREASING else neg)
-    # the sampled direction is not proved, but one certified pair in that direction refutes
-    # the OPPOSITE claim (a function that rises somewhere is not decreasing)
-    rising = verdict == Direction.INCREASING
-    pair = next((c for c in (_counterexample(node, var, e, table, rising=rising)
-                             for e in (pos if rising else neg)[:5]) if c), None)
-    ce = {("increasing_pair" if rising else "decreasing_pair"): pair} if pair else None
-    return ctx.result(verdict, "sampled",
-                      f"d/d{var} kept one sign at {len(vals)} random points of the box "
-                      "(not proved, not certified)"
-                      + (f"; f {'rises' if rising else 'falls'} between a certified pair of points, so it is "
-                         f"not {'decreasing' if rising else 'increasing'}" if pair else ""), ce)
+        return _across_breaks(ctx, verdict, open_note)
+    if scan.rises and scan.falls:
+        return _both_ways(ctx, scan)
+    return _sampled(ctx, scan)
 
 
 @dataclass
@@ -304,22 +297,38 @@ class _Ctx:
     dstr: str = "(not used)"
     beyond: bool = True     # test a default-box verdict beyond the box
     asked: str = ""         # the unbounded range asked about ('' = the domain)
+    samples: int = SAMPLES  # the size of the box's low-discrepancy design
+    dnode: Node | None = None      # the derivative in the language (None: not used)
+    memo: dict = field(default_factory=dict)   # the scan and its certified pairs, once each
 
     def widened(self) -> _Ctx:
         from dataclasses import replace
         d = self.table[self.var].domain
-        return replace(self, ranges={**self.ranges, self.var: _widen(d, *self.ranges[self.var])})
+        return replace(self, ranges={**self.ranges, self.var: _widen(d, *self.ranges[self.var])}, memo={})
+
+    def scan(self) -> _Scan:
+        if "scan" not in self.memo:
+            self.memo["scan"] = _scan(self)
+        return self.memo["scan"]
+
+    def pair(self, rising: bool) -> dict | None:
+        """A certified pair x_1 < x_2 where f rises (``rising``) or falls, from the scan's
+        candidates (None: none certified)."""
+        if rising not in self.memo:
+            self.memo[rising] = _certify(self, self.scan(), rising)
+        return self.memo[rising]
 
     def result(self, verdict, evidence, detail, ce=None) -> MonotoneResult:
         """A verdict established on the box: about the box (--box), the domain (the box is the
         domain), or the default box only — then the verdict word says so."""
         scope = self.box_scope
-        if scope == "default box" and verdict in (Direction.INCREASING, Direction.DECREASING) and self.beyond:
+        lean = Direction(verdict).leans
+        if scope == "default box" and lean in (Direction.INCREASING, Direction.DECREASING) and self.beyond:
             # beyond the default box: a certified pair moving the other way settles the domain
-            rising = verdict == Direction.INCREASING
-            far = _pair_search(self.widened(), rising=not rising)
+            rising = lean is Direction.INCREASING
+            far = self.widened().pair(rising=not rising)
             if far:
-                near = _pair_search(self, rising=rising)
+                near = self.pair(rising=rising)
                 if near:
                     return MonotoneResult(
                         self.id, self.var, "neither", "counterexample", self.dstr,
@@ -333,8 +342,201 @@ class _Ctx:
             whole = f"the whole range {self.asked}" if self.asked else f"{self.var}'s whole domain"
             detail += (f"; this holds on the default box only, NOT shown on {whole} "
                        "(give --box to choose the box)")
+        sampled = verdict in _SAMPLED
         return MonotoneResult(self.id, self.var, word, evidence, self.dstr, detail, self.shown, ce,
-                              scope=scope if verdict in _MONOTONE else "domain", asked=self.asked)
+                              scope=scope if verdict in _MONOTONE or sampled else "domain", asked=self.asked,
+                              samples=self.scan().n if sampled else 0)
+
+
+@dataclass(frozen=True)
+class _Scan:
+    """f along the variable at the design's points: ``n`` finite values; ``rises`` /
+    ``falls``: candidate pairs (relative size, base point, x_1, x_2), largest first;
+    ``local_up`` / ``local_down``: points where the derivative is > 0 / < 0."""
+    n: int
+    rises: list
+    falls: list
+    local_up: list
+    local_down: list
+    how: str
+    counts: tuple = (0, 0)      # neighbouring values that rose, fell
+
+
+GRID = 64           # values of the variable per point of the design (and as many geometric ones)
+CORNERS = 128       # at most this many corners of the other symbols' box
+
+
+def _design(names: list, fr: dict, doms: dict, seed: int, samples: int) -> tuple[dict, str]:
+    """Points of the other symbols' box: its corners (at most :data:`CORNERS`, random ones
+    beyond), its extremes (one symbol at an end, the others at the centre), the centre, and
+    two scrambled Sobol designs of about ``samples / 2`` points each (one uniform, one
+    log-uniform on a wide positive side), rounded on integer domains."""
+    import numpy as np
+    from scipy.stats import qmc
+    k = len(names)
+    if not k:
+        return {}, "no other symbol"
+    lo = np.array([fr[n][0] for n in names])
+    hi = np.array([fr[n][1] for n in names])
+    wide = (lo > 0) & (hi > 10 * lo)
+    mid = np.where(wide, np.sqrt(np.abs(lo * hi)), (lo + hi) / 2)
+    rng = np.random.default_rng(seed)
+    bits = (np.arange(2 ** k)[:, None] >> np.arange(k)) & 1 if k <= 7 else rng.integers(0, 2, (CORNERS, k))
+    corners = np.where(bits, hi, lo)
+    ext = np.repeat(mid[None, :], 2 * k, axis=0)
+    for i in range(k):
+        ext[2 * i, i], ext[2 * i + 1, i] = lo[i], hi[i]
+    m = max(4, math.ceil(math.log2(max(samples, 32) / 2)))
+    u1 = qmc.Sobol(k, scramble=True, seed=seed).random_base2(m)
+    u2 = qmc.Sobol(k, scramble=True, seed=seed + 1).random_base2(m)
+    lin = lo + u1 * (hi - lo)
+    with np.errstate(all="ignore"):
+        logd = np.where(wide, np.exp(np.log(np.where(wide, lo, 1)) + u2 * np.log(np.where(wide, hi / lo, 1))),
+                        lo + u2 * (hi - lo))
+    rows = np.vstack([corners, ext, mid[None, :], lin, logd])
+    for i, n in enumerate(names):
+        if doms[n].integer:
+            rows[:, i] = np.clip(np.round(rows[:, i]), np.ceil(lo[i]), np.floor(hi[i]))
+    rows = np.unique(rows, axis=0)
+    how = (f"{len(corners)} corners, {2 * k} extremes, the centre and {2 * 2 ** m} Sobol points of "
+           f"{', '.join(names)}")
+    return {n: rows[:, i] for i, n in enumerate(names)}, how
+
+
+def _grid(lo: float, hi: float, dom: Domain):
+    """The variable's values: both ends, GRID evenly spaced and GRID geometric ones on a
+    wide positive side; every integer of a short integer side."""
+    import numpy as np
+    xs = np.linspace(lo, hi, GRID)
+    if lo > 0 and hi > 10 * lo:
+        xs = np.concatenate([xs, np.geomspace(lo, hi, GRID)])
+    if dom.integer:
+        a, b = math.ceil(lo), math.floor(hi)
+        xs = np.arange(a, b + 1, dtype=float) if b - a < 2 * GRID else np.round(xs)
+        xs = np.clip(xs, a, b)
+    return np.unique(xs)
+
+
+def _scan(ctx: _Ctx) -> _Scan:
+    """f at every value of the variable's grid for every point of the design (one NumPy
+    evaluation), and the derivative's sign there: neighbouring values that rise or fall are
+    candidate pairs, re-checked in ball arithmetic by :func:`_certify`. Proposes only."""
+    import numpy as np
+    from ..prover import sampling
+    var = ctx.var
+    fr = {k: (float(a), float(b)) for k, (a, b) in ctx.ranges.items()}
+    names = sorted(k for k in fr if k != var)
+    rows, how = _design(names, fr, {k: ctx.table[k].domain for k in names}, ctx.seed, ctx.samples)
+    xs = _grid(*fr[var], ctx.table[var].domain)
+    p = len(rows[names[0]]) if names else 1
+    g = len(xs)
+    pts = {var: np.tile(xs, p), **{k: np.repeat(v, g) for k, v in rows.items()}}
+
+    def at(node):
+        with np.errstate(all="ignore"):
+            try:
+                return np.asarray(sampling.values(node, pts), dtype=float).reshape(p, g)
+            except (OverflowError, ZeroDivisionError, ValueError, TypeError, KeyError):
+                return np.full((p, g), np.nan)
+
+    fv = at(ctx.fnode)
+    fin = np.isfinite(fv)
+    ok = fin[:, 1:] & fin[:, :-1]
+    with np.errstate(all="ignore"):
+        d = np.where(ok, fv[:, 1:] - fv[:, :-1], 0.0)
+        scale = np.where(ok, np.maximum(np.abs(fv[:, 1:]), np.abs(fv[:, :-1])), 0.0)
+        rel = np.where(scale > 0, np.abs(d) / np.where(scale > 0, scale, 1.0), 0.0)
+    moved = rel > 1e-12                  # beyond float noise
+
+    def cands(mask):
+        idx = np.argwhere(mask)
+        order = np.argsort(-rel[mask], kind="stable")
+        return [(float(rel[i, j]), {k: float(rows[k][i]) for k in names}, float(xs[j]), float(xs[j + 1]))
+                for i, j in idx[order][:64]]
+
+    local_up: list[dict] = []
+    local_down: list[dict] = []
+    if ctx.dnode is not None:
+        dv = at(ctx.dnode)
+        for sign, out in ((1, local_up), (-1, local_down)):
+            for i, j in np.argwhere(fin & np.isfinite(dv) & (np.sign(dv) == sign))[:8]:
+                out.append({**{k: float(rows[k][i]) for k in names}, var: float(xs[j])})
+    return _Scan(int(fin.sum()), cands(moved & (d > 0)), cands(moved & (d < 0)),
+                 local_up, local_down, f"{g} values of {var} at each of {p} points: {how}",
+                 (int((moved & (d > 0)).sum()), int((moved & (d < 0)).sum())))
+
+
+def _frac(x: float) -> Fraction:
+    """A short rational for a sampled double (re-checked wherever it is used)."""
+    return Fraction(f"{x:.6g}")
+
+
+def _certify(ctx: _Ctx, scan: _Scan, rising: bool, tries: int = 6) -> dict | None:
+    """A pair of the scan where f rises (``rising``) or falls, certified in ball arithmetic:
+    the largest moves first (from distinct base points), then the points where the
+    derivative has that sign (a small step, :func:`_counterexample`)."""
+    var, dom = ctx.var, ctx.table[ctx.var].domain
+    seen: set = set()
+    tried = 0
+    for _, base, a, b in (scan.rises if rising else scan.falls):
+        key = tuple(sorted(base.items()))
+        if key in seen:
+            continue
+        seen.add(key)
+        tried += 1
+        if tried > tries:
+            break
+        at = {k: (_frac(v) if ctx.table[k].domain.contains(_frac(v)) else Fraction(repr(v))) for k, v in base.items()}
+        x0, x1 = _frac(a), _frac(b)
+        if not x0 < x1:
+            x0, x1 = Fraction(repr(a)), Fraction(repr(b))
+        if not (dom.contains(x0) and dom.contains(x1)) or not all(ctx.table[k].domain.contains(v)
+                                                                   for k, v in at.items()):
+            continue
+        s = mpb.decide_sign(_diff_at(ctx.fnode, var, x0, x1), at)
+        if s is not None and ((rising and s < 0) or (not rising and s > 0)):
+            return _pair(ctx.fnode, var, at, x0, x1)
+    for e in (scan.local_up if rising else scan.local_down)[:5]:
+        at = {k: Fraction(repr(v)) for k, v in e.items()}
+        c = _counterexample(ctx.fnode, var, at, ctx.table, rising=rising)
+        if c:
+            return c
+    return None
+
+
+def _both_ways(ctx: _Ctx, scan: _Scan) -> MonotoneResult:
+    """The samples rose and fell: 'neither' when a certified pair shows each direction,
+    else unknown (sampled), with the pair that was certified."""
+    up, down = ctx.pair(rising=True), ctx.pair(rising=False)
+    counts = (f"{scan.counts[0]} rising and {scan.counts[1]} falling neighbouring pairs among {scan.n} samples "
+              f"on the box ({scan.how})")
+    if up and down:
+        return MonotoneResult(ctx.id, ctx.var, "neither", "counterexample", ctx.dstr,
+                              "f rises between one certified pair of points and falls between another "
+                              f"(values compared in ball arithmetic); {counts}", ctx.shown,
+                              {"increasing_pair": up, "decreasing_pair": down})
+    ce = {k: v for k, v in (("increasing_pair", up), ("decreasing_pair", down)) if v} or None
+    shown = (f"; a certified pair shows it is not {'decreasing' if up else 'increasing'}" if ce else "")
+    return MonotoneResult(ctx.id, ctx.var, "unknown", "sampled", ctx.dstr,
+                          f"f rose and fell between sampled points ({counts}), but ball arithmetic did not "
+                          f"certify a pair each way{shown}", ctx.shown, ce)
+
+
+def _sampled(ctx: _Ctx, scan: _Scan) -> MonotoneResult:
+    """Only one way (or no way) seen in the samples: 'no decrease found in N samples'
+    (never a direction), with a certified pair in the way f moved where one is found."""
+    if scan.falls or scan.local_down:
+        word, rising = Direction.NO_INCREASE_FOUND, False
+    elif scan.rises or scan.local_up:
+        word, rising = Direction.NO_DECREASE_FOUND, True
+    else:
+        word, rising = Direction.NO_CHANGE_FOUND, None
+    pair = ctx.pair(rising) if rising is not None else None
+    ce = {("increasing_pair" if rising else "decreasing_pair"): pair} if pair else None
+    return ctx.result(word, "sampled",
+                      f"{word} in {scan.n} samples on the box ({scan.how}); not proved, not certified"
+                      + (f"; f {'rises' if rising else 'falls'} between a certified pair of points, so it is "
+                         f"not {'decreasing' if rising else 'increasing'}" if pair else ""), ce)
 
 
 def _on_unbounded(formula, var, box, unbounded, fixed, samples, seed, beyond_box) -> MonotoneResult:
@@ -427,6 +629,20 @@ def _sign_by_monotone_factors(deriv, syms: dict, var: str, sdoms: dict) -> str |
     return "positive" if total > 0 else "negative"
 
 
+SYMPY_SECONDS = 4.0     # SymPy's sign rules on one derivative (factoring can run for minutes)
+
+
+def _bounded(step):
+    """``step()`` under a CPU-time limit (where one can be set, :func:`.budget.time_limit`);
+    None (not proved) when it runs out."""
+    from ..prover.budget import Timeout, time_limit
+    try:
+        with time_limit(SYMPY_SECONDS):
+            return step()
+    except Timeout:
+        return None
+
+
 def _widen(d: Domain, lo: Fraction, hi: Fraction) -> tuple[Fraction, Fraction]:
     """The default box side stretched 10^4-fold toward each unbounded end of the domain."""
     w = max(hi - lo, Fraction(1)) * 10 ** 4
@@ -468,32 +684,22 @@ def _nonsmooth(ctx: _Ctx, doms, on_box, samples) -> MonotoneResult:
                                       scope="box")
             return MonotoneResult(ctx.id, var, word, "proved", "(not used)",
                                   detail + f" — for every {var} in its domain")
-    up = _pair_search(ctx, rising=True)
-    down = _pair_search(ctx, rising=False)
-    if up and down:
-        return MonotoneResult(ctx.id, var, "neither", "counterexample", ctx.dstr,
-                              "f rises between one certified pair of points and falls between another "
-                              "(values compared in ball arithmetic; no derivative needed)", ctx.shown,
-                              {"increasing_pair": up, "decreasing_pair": down})
-    if up or down:
-        word = "increasing" if up else "decreasing"
-        ce = {"increasing_pair": up} if up else {"decreasing_pair": down}
-        return ctx.result(word, "sampled",
-                          f"f only {'rose' if up else 'fell'} between sampled points of the box (not proved, "
-                          f"not certified); a certified pair shows it is not "
-                          f"{'decreasing' if up else 'increasing'}", ce)
-    return MonotoneResult(ctx.id, var, "unknown", "none", ctx.dstr,
-                          "no structure shows a direction and no certified pair of points moves", ctx.shown)
+    scan = ctx.scan()
+    if not scan.n:
+        return MonotoneResult(ctx.id, var, "unknown", "none", ctx.dstr,
+                              "f could not be evaluated at any point of the box", ctx.shown)
+    if scan.rises and scan.falls:
+        return _both_ways(ctx, scan)
+    return _sampled(ctx, scan)
 
 
-def _across_breaks(ctx: _Ctx, verdict: str, open_note: str, local_pts) -> MonotoneResult:
+def _across_breaks(ctx: _Ctx, verdict: Direction, open_note: str) -> MonotoneResult:
     """The derivative has one sign where f is defined, but continuity on the region is not
     established: look for a certified pair of points (across a pole or jump) that contradicts
-    the direction; with a local pair in the direction it is 'neither', else only sampled."""
-    rising = verdict == Direction.INCREASING
-    contra = _pair_search(ctx, rising=not rising)
-    local = next((c for c in (_counterexample(ctx.node, ctx.var, e, ctx.table, rising=rising)
-                              for e in local_pts[:5]) if c), None) or _pair_search(ctx, rising=rising)
+    the direction; with a pair in the direction it is 'neither', else only sampled."""
+    rising = verdict is Direction.INCREASING
+    contra = ctx.pair(rising=not rising)
+    local = ctx.pair(rising=rising)
     if contra:
         ce = {("increasing_pair" if rising else "decreasing_pair"): local,
               ("decreasing_pair" if rising else "increasing_pair"): contra}
@@ -503,49 +709,11 @@ def _across_breaks(ctx: _Ctx, verdict: str, open_note: str, local_pts) -> Monoto
                               f"{open_note}; f {'falls' if rising else 'rises'} across it between a certified "
                               "pair of points" + (f", and {'rises' if rising else 'falls'} between another" if local else ""),
                               ctx.shown, ce)
-    return ctx.result(verdict, "sampled",
-                      f"{open_note}; no certified pair of points contradicts {verdict} on the box "
-                      "(sampled, NOT a proof)")
-
-
-def _pair_search(ctx: _Ctx, rising: bool, n: int = 96, tries: int = 6) -> dict | None:
-    """A certified pair x_1 < x_2 of the variable (the other symbols at one sampled point of
-    the box) where f rises (``rising``) or falls: candidates from sorted sample points of the
-    box, poles and jumps included, each re-checked in ball arithmetic."""
-    import numpy as np
-    from ..prover import sampling
-    var = ctx.var
-    fr = {k: (float(a), float(b)) for k, (a, b) in ctx.ranges.items()}
-    others = {k: ctx.table[k].domain for k in ctx.ranges if k != var}
-    base = sampling.point(sampling.sample(others, 1, ctx.seed, fr), 0) if others else {}
-    xs = sampling.sample({var: ctx.table[var].domain}, n, ctx.seed + 7, fr)[var]
-    lo, hi = fr[var]
-    xs = np.unique(np.concatenate([xs, np.linspace(lo, hi, n // 2)]))
-    if ctx.table[var].domain.integer:
-        xs = np.unique(np.round(xs))
-    pts = {var: xs, **{k: np.full(len(xs), float(v)) for k, v in base.items()}}
-    with np.errstate(all="ignore"):
-        try:
-            fv = np.asarray(sampling.values(ctx.fnode, pts), dtype=float)
-        except (OverflowError, ZeroDivisionError, ValueError, TypeError):
-            return None
-    ok = np.flatnonzero(np.isfinite(fv))
-    cands = []
-    for i, j in itertools.pairwise(ok):
-        d = fv[j] - fv[i]
-        if (d > 0) if rising else (d < 0):
-            cands.append((abs(d), i, j))
-    cands.sort(reverse=True)
-    for _, i, j in cands[:tries]:
-        x0, x1 = Fraction(f"{float(xs[i]):.6g}"), Fraction(f"{float(xs[j]):.6g}")   # short, re-checked
-        if not x0 < x1:
-            x0, x1 = Fraction(repr(float(xs[i]))), Fraction(repr(float(xs[j])))
-        if not (ctx.table[var].domain.contains(x0) and ctx.table[var].domain.contains(x1)):
-            continue
-        s = mpb.decide_sign(_diff_at(ctx.fnode, var, x0, x1), base)
-        if s is not None and ((rising and s < 0) or (not rising and s > 0)):
-            return _pair(ctx.fnode, var, base, x0, x1)
-    return None
+    scan = ctx.scan()
+    word = Direction.NO_DECREASE_FOUND if rising else Direction.NO_INCREASE_FOUND
+    return ctx.result(word, "sampled",
+                      f"{open_note}; {word} in {scan.n} samples on the box ({scan.how}): no certified pair "
+                      f"contradicts {verdict} (sampled, NOT a proof)")
 
 
 def _pair(node, var, at, x0, x1) -> dict:

@@ -285,9 +285,10 @@ def _solve(rel: Rel, var: str, env: dict, paper, domain, *, what: str, fallback:
     if rel.op == "==" or t is not None or not fallback:
         return solve_relation(rel, var, env, domain, what=what, structural=t, scope=rng)
     m = _monotone_evidence(rel, var, env, paper, reg, what, domain=domain)
-    if m.direction in (Direction.INCREASING, Direction.DECREASING):
-        # monotone() reports the slack rhs - lhs; the solver wants lhs - rhs
-        hint = -1 if m.direction is Direction.INCREASING else 1
+    if m.direction.leans in (Direction.INCREASING, Direction.DECREASING):
+        # monotone() reports the slack rhs - lhs; the solver wants lhs - rhs (a sampled
+        # 'no decrease found' is a hint the solver's certificate re-examines, and says so)
+        hint = -1 if m.direction.leans is Direction.INCREASING else 1
         ev = _evidence_text(m, var)
         sol = solve_relation(rel, var, env, domain, what=what, trend_hint=hint, evidence=ev, structural=None,
                              scope=rng)
@@ -316,7 +317,7 @@ def _solve(rel: Rel, var: str, env: dict, paper, domain, *, what: str, fallback:
             return Solution(var, None, sol.direction, domain.integer, cert,
                             f"neither ({m2.evidence}) on {var} in [{fmt_fraction(span[0])}, {fmt_fraction(span[1])}]: "
                             f"{m2.detail}", "not monotone")
-        if m2.direction == m.direction:
+        if m2.direction.leans == m.direction.leans:
             sol.monotone = _evidence_text(m2, var) + f" — {covers}"
         else:
             sol.monotone = ev + f"; on [{fmt_fraction(span[0])}, {fmt_fraction(span[1])}]: {m2.direction} ({m2.evidence})"
@@ -378,10 +379,12 @@ def _monotone_evidence(rel, var, env, paper, reg, what, box=None, domain=None):
 
 
 def _evidence_text(m, var) -> str:
-    side = {Direction.INCREASING: "decreasing", Direction.DECREASING: "increasing"}[m.direction]
+    side = {Direction.INCREASING: "decreasing", Direction.DECREASING: "increasing"}[m.direction.leans]
     box = f" on {var} in [{m.box[var][0]}, {m.box[var][1]}]" if m.box and var in m.box else ""
-    s = f"lhs - rhs is {side} in {var}: {m.evidence}{box if m.evidence is not MonotoneEvidence.PROVED else ''}"
-    return s + (" — sampled, NOT a proof" if m.evidence is MonotoneEvidence.SAMPLED else "")
+    if m.direction.leans is not m.direction:      # sampled: the samples name no direction
+        seen = {Direction.INCREASING: "increase", Direction.DECREASING: "decrease"}[m.direction.leans]
+        return f"lhs - rhs: no {seen} found in {var} in {m.samples} samples{box} — sampled, NOT a proof"
+    return f"lhs - rhs is {side} in {var}: {m.evidence}{box if m.evidence is not MonotoneEvidence.PROVED else ''}"
 
 
 def _in_domain(dom, expr, env, value) -> bool:

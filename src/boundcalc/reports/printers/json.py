@@ -64,7 +64,8 @@ class JsonPrinter(Printer):
         out = {"papers": report.papers, "checks_run": len(report.results), "counts": report.counts(),
                "counts_by_paper": {p: report.counts(p) for p in report.papers},
                "counts_by_reason": dict(sorted(reasons.items())),
-               "counts_by_kind": report.counts_by_kind()}
+               "counts_by_kind": report.counts_by_kind(),
+               "undecided": report.undecided_counts()}
         if report.strength:
             out["strength"] = report.strength_counts()
         if self._settings["timings"]:

@@ -88,8 +88,11 @@ class RichConsolePrinter(Printer):
             return (f"{k['error']} error(s), {k['warning']} warning(s) ({k['undecided']} undecided), "
                     f"{k['note']} note(s), {k['ok']} passed"
                     + "".join(f", {k[g]} {g}" for g in ("cannot fail", "identity") if k.get(g)))
+        und = data.get("undecided") or {}
+        why = (f"; checks left undecided: {sum(und.values())} (" + ", ".join(f"{_e(k)}: {v}" for k, v in und.items())
+               + ")" if und else "")
         c.print(f"[bold]boundcalc check[/bold] {_e(', '.join(report.papers))}: {data['checks_run']} checks in "
-                f"{data['seconds']} s — {counts(n)}")
+                f"{data['seconds']} s — {counts(n)}{why}")
         if len(report.papers) > 1:
             for p, k in data["counts_by_paper"].items():
                 c.print(f"  {_e(p)}: {counts(k)}")

@@ -27,18 +27,34 @@ class TextPrinter(Printer):
         return s
 
     def _print_MonotoneResult(self, r) -> str:
-        from ...verdicts import MonotoneEvidence
-        s = f"{r.id} is {r.direction} in {r.var} ({r.evidence})"
-        if r.scope == "default box":
+        from ...verdicts import Direction, MonotoneEvidence
+        box = ", ".join(f"{k} in [{a}, {b}]" for k, (a, b) in r.box.items())
+        if r.direction.leans is not r.direction:     # sampled: no direction named
+            s = f"{r.id}: {r.direction} in {r.var} in {r.samples} samples on {box or 'the box'} (sampled)"
+        elif r.direction is Direction.NEITHER and r.evidence is MonotoneEvidence.COUNTEREXAMPLE:
+            s = f"{r.id} is neither increasing nor decreasing in {r.var} (certified pairs)"
+        else:
+            s = f"{r.id} is {r.direction} in {r.var} ({r.evidence})"
+        if r.scope == "default box" and r.direction.leans is not r.direction:
+            s += " — the default box only"
+        elif r.scope == "default box":
             whole = f"the whole range {r.asked}" if r.asked else f"{r.var}'s whole domain"
             s += f" — on the default box only, NOT on {whole}"
         elif r.asked and r.scope == "box":
             s += f" on {r.asked}"
         if r.evidence is MonotoneEvidence.SAMPLED:
             s += " — sampled, NOT a proof"
+        if r.setting:
+            s += f"\n  the other symbols at setting {r.setting}'s values"
         s += f"\n  d/d{r.var} = {r.derivative}\n  {r.detail}"
         if r.box:
-            s += "\n  box: " + ", ".join(f"{k} in [{a}, {b}]" for k, (a, b) in r.box.items())
+            s += "\n  box: " + box
+        for key, word in (("increasing_pair", "rises"), ("decreasing_pair", "falls")):
+            p = (r.counterexample or {}).get(key)
+            if p:
+                at = ", ".join(f"{k} = {v}" for k, v in (p.get("point") or {}).items())
+                s += (f"\n  certified pair: f {word} from {r.var} = {p[r.var + '_1']} to {p[r.var + '_2']} "
+                      f"(f = {p['f_1']} -> {p['f_2']}){' at ' + at if at else ''}")
         if r.counterexample:
             s += f"\n  counterexample: {r.counterexample}"
         return s

@@ -41,6 +41,7 @@ load — ``bench/determinism.py --load N`` measures it.
 from __future__ import annotations
 
 import os
+import re
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -50,17 +51,46 @@ from ...prover.budget import Timeout
 from ...registry import get_registry
 from . import (derivation, hypotheses, identity, measured, order, relations, strength as _strength,
                transcription as transcription_mod, vacuity)
-from ...verdicts import Grade
+from ...verdicts import FAIL_LEVELS, Grade
 from .common import _CLAIM_HOOK, _SECONDS_CAP, GRADES, SEVERITIES, Finding
 from .steps import step_coverage
 
-__all__ = ["run_checks", "Report", "Finding", "coverage", "RUNNERS", "SEVERITIES"]
+__all__ = ["run_checks", "Report", "Finding", "coverage", "RUNNERS", "SEVERITIES", "UNDECIDED_REASONS",
+           "undecided_why"]
 
 RUNNERS = {"derivation": derivation.run, "order": order.run, "monotone": relations.monotone,
            "compare": relations.compare, "restatement": relations.restatement, "vacuity": vacuity.run,
            "identity": identity.run, "measured": measured.run, "transcription": transcription_mod.run}
-# ``check --fail-on LEVEL``: the grades that make the command exit 1
-FAIL_ON = {"error": (Grade.ERROR,), "warning": (Grade.ERROR, Grade.WARNING, Grade.CANNOT_FAIL), "never": ()}
+# ``check --fail-on LEVEL`` (or a file's ``[paper] fail_on``): the grades that make the
+# command exit 1; ``undecided`` adds the findings of :data:`UNDECIDED_REASONS` to the errors
+FAIL_ON = {"error": (Grade.ERROR,), "warning": (Grade.ERROR, Grade.WARNING, Grade.CANNOT_FAIL),
+           "undecided": (Grade.ERROR,), "never": ()}
+assert tuple(FAIL_ON) == FAIL_LEVELS
+# a check left undecided: neither shown to hold nor shown false (a warning "undecided", or
+# a note that rests on sampling or on the default box only). Every other finding is a
+# decided one and does not trip ``--fail-on undecided``: the expected vacuity warnings
+# ("vacuous"), imprecisions ("polylog factor", "looser constant", "large hidden constant"),
+# notes "outside the hypotheses" / readings; an error fails at every level but never.
+UNDECIDED_REASONS = ("undecided", "sampled only", "default box only")
+_LAYER_GAVE_UP = re.compile(r"unknown \((budget|none)(?:, ([^)\]]{1,70}))?")
+
+
+def undecided_why(f: Finding) -> str:
+    """Why a check was left undecided, as counted in the summary line: the decision layer
+    that gave up (``budget`` ran out, or ``none`` decided, with its reason), the check not
+    run (time budget, SymPy, an internal error), sampling / the default box only, or the
+    check's own test (its kind)."""
+    if f.reason in ("sampled only", "default box only"):
+        return f.reason
+    text = f"{f.message} {f.evidence.get('verdict', '') if isinstance(f.evidence, dict) else ''}"
+    if f.message.startswith("check could not be run"):
+        return ("not run: time budget" if "time budget" in f.message else
+                "not run: internal error" if "internal error" in f.message else "not run: SymPy gave up")
+    m = _LAYER_GAVE_UP.search(text)
+    if m:
+        head = "a time budget ran out" if m.group(1) == "budget" else "no layer decided"
+        return head + (f" ({m.group(2).split(':')[0].strip()})" if m.group(2) else "")
+    return f"the {f.kind} check's own test"
 
 
 @dataclass
@@ -72,6 +102,7 @@ class Report:
     options: str = ""          # what a re-run of the whole report needs (``--formulas FILE`` ...)
     strength: bool = False     # run with --strength (mutation testing of the passes)
     steps: dict | None = None  # step coverage per paper (:mod:`.steps`)
+    fail_on: dict | None = None   # paper -> its file's ``[paper] fail_on`` (where it sets one)
 
     @property
     def findings(self) -> list[Finding]:
@@ -91,9 +122,24 @@ class Report:
                 "outside the hypotheses": sum(f.reason == "outside the hypotheses" for f in fs),
                 "approximation": sum(f.reason == "approximation" for f in fs)}
 
-    def fails(self, level: str = "error") -> bool:
-        """Whether ``check --fail-on level`` exits 1: a finding of a grade in FAIL_ON[level]."""
-        return any(r.severity in FAIL_ON[level] for r in self.results)
+    def fails(self, level: str | None = "error") -> bool:
+        """Whether ``check --fail-on level`` exits 1: a finding of a grade in FAIL_ON[level]
+        (``undecided``: also a check left undecided, :data:`UNDECIDED_REASONS`). ``None``:
+        each paper's own ``[paper] fail_on``, ``error`` where its file sets none."""
+        def at(r: Finding) -> str:
+            return level or (self.fail_on or {}).get(r.paper) or "error"
+        return any(r.severity in FAIL_ON[at(r)] or (at(r) == "undecided" and r.reason in UNDECIDED_REASONS)
+                   for r in self.results)
+
+    def undecided_counts(self) -> dict:
+        """The checks left undecided (:data:`UNDECIDED_REASONS`) by why (:func:`undecided_why`),
+        most first."""
+        out: dict[str, int] = {}
+        for r in self.results:
+            if r.reason in UNDECIDED_REASONS:
+                w = undecided_why(r)
+                out[w] = out.get(w, 0) + 1
+        return dict(sorted(out.items(), key=lambda kv: (-kv[1], kv[0])))
 
     def strength_counts(self) -> dict | None:
         """--strength: passes mutated, mutants, killed, passes that killed none."""
@@ -159,7 +205,8 @@ def run_checks(paper: str | None = None, *, formulas_path=None, only=None, stren
     cov = {k: coverage(k, formulas_path=formulas_path, results=out) for k in keys} if wanted is None else None
     steps = {k: step_coverage(reg.paper(k), out) for k in keys} if wanted is None else None
     opts = "".join(dict.fromkeys(rerun_options(reg, k, formulas_path) for k in keys))
-    return Report(keys, out, time.perf_counter() - t, cov, opts + extra, strength, steps)
+    return Report(keys, out, time.perf_counter() - t, cov, opts + extra, strength, steps,
+                  {k: reg.paper(k).fail_on for k in keys if reg.paper(k).fail_on})
 
 
 def _run_todo(reg, todo, options, strength, formulas_path, jobs) -> list[Finding]:

@@ -7,8 +7,10 @@ condition H = (d sqrt(T) R^5 ...)^2), with ``limit = "oo"`` (default) or ``"0"``
 Multiplicative constants (hidden or not) never change an order, so hidden constants are
 existential here by construction: the question is whether the exponents agree.
 
-Growth is computed structurally (:mod:`.growth`), falling back to SymPy limits where the
-rules cannot decide. A discrepancy in the power of a variable is an error; one in the
+Growth is computed structurally (:mod:`.growth`), falling back to the mechanism of
+``asymptotic`` (:func:`boundcalc.services.asymptotic.leading_order`, SymPy limits) where the
+rules cannot decide: orders c a^x x^b log(x)^c, exponential ones included, compared on
+(a, b, c) lexicographically (:func:`~boundcalc.services.asymptotic.compare_orders`). A discrepancy in the power of a variable is an error; one in the
 power of its logarithm only is a warning (imprecise by a polylog factor).
 """
 from __future__ import annotations
@@ -86,20 +88,22 @@ def _row(reg, paper, node, stated, v, regime, relation, table) -> dict:
         inv = {v: Pow(Sym(v), Num(Fraction(-1)))}
         e, s = substitute(e, inv), substitute(s, inv)
     env = _generic_env((e.symbols() | s.symbols()) - {v}, table)
+    from ..asymptotic import compare_orders
     ge, how = _growth(e, v, env, table)
-    gs, _ = _growth(s, v, env, table) if v in s.symbols() else ((Fraction(0), Fraction(0)), "")
-    ok = {"O": ge <= gs, "Omega": ge >= gs, "Theta": ge == gs}[relation]
+    gs, _ = _growth(s, v, env, table) if v in s.symbols() else ((1, Fraction(0), Fraction(0)), "")
+    cmp = compare_orders(ge, gs)
+    ok = {"O": cmp <= 0, "Omega": cmp >= 0, "Theta": cmp == 0}[relation]
     core = (lambda ab: _core(ab, v, limit))
     return {"regime": regime["name"], "var": v, "limit": "0" if limit == "0" else "oo",
             "exact": f"Theta({core(ge)})", "stated": f"{relation}({core(gs)})", "holds": ok,
-            "power_agrees": ge[0] == gs[0], "method": how,
+            "power_agrees": compare_orders(ge[:2], gs[:2]) == 0, "method": how,
             "coupling": {k: str(val) for k, val in regime["together"].items()} or "none"}
 
 
 def _growth(e, v, env, table):
     g = growth(e, v, env)
     if g is not None:
-        return g.ab, "structural (x-free factors signed at generic values)"
+        return (1, *g.ab), "structural (x-free factors signed at generic values)"
     return _sympy_exponents(e, v, env, table), "SymPy limits (other symbols at generic values)"
 
 
@@ -136,14 +140,17 @@ def _sympy_exponents(e, v, env, table):
     return _exponents(expand_special(se), x)
 
 
-def _exponents(e, x) -> tuple[Fraction, Fraction]:
-    import sympy as sp
-    a = sp.limit(sp.log(sp.Abs(e)) / sp.log(x), x, sp.oo)
-    g = e / x ** a
-    b = sp.limit(sp.log(sp.Abs(g)) / sp.log(sp.log(x)), x, sp.oo)
-    if not (a.is_rational and b.is_rational):
-        raise BoundcalcError(f"order not of the form x^a log(x)^b (got a = {a}, b = {b})")
-    return Fraction(str(a)), Fraction(str(b))
+def _exponents(e, x) -> tuple:
+    """(base, a, b) of ``|e| ~ c base^x x^a log(x)^b`` by :func:`.asymptotic.leading_order`,
+    the mechanism of ``asymptotic`` (exponential orders included); rational parts as Fractions."""
+    from ..asymptotic import leading_order
+    try:
+        o = leading_order(e, x, coefficient=False)
+    except BoundcalcError:
+        o = leading_order(-e, x, coefficient=False)
+    if not (o.a.is_rational and o.b.is_rational):
+        raise BoundcalcError(f"order not of the form c a^x x^b log(x)^c (got b = {o.a}, c = {o.b})")
+    return tuple(Fraction(str(v)) if v.is_Rational else v for v in (o.base, o.a, o.b))
 
 
 def _isolate(reg, fid, node, t):
@@ -169,14 +176,15 @@ def _from_sympy(e):
     return parse(text, allow_relation=False, where="solved requirement")
 
 
-def _core(ab, v, limit="oo") -> str:
-    """x^a log(x)^b as text; for limit 0 the growth is in 1/v: v^(-a) log(1/v)^b."""
-    a, b = ab
+def _core(key, v, limit="oo") -> str:
+    """base^x x^a log(x)^b as text (``key`` = (base, a, b), or (a, b) for base 1); for limit 0
+    the growth is in 1/v: v^(-a) log(1/v)^b."""
+    base, a, b = key if len(key) == 3 else (1, *key)
     if limit != "oo":
         a, lg = -a, f"log(1/{v})"
     else:
         lg = f"log({v})"
-    parts = []
+    parts = [] if base == 1 else [f"({base})**{v}" if limit == "oo" else f"({base})**(1/{v})"]
     if a:
         parts.append(f"{v}**{a}" if a != 1 else v)
     if b:

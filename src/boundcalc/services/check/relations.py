@@ -97,9 +97,10 @@ def monotone(reg, paper, t, f: Finding):
     layer = getattr(r, "layer", None)
     if layer:
         f.evidence["layer"] = layer
-    if r.direction == want:
-        if r.evidence is MonotoneEvidence.SAMPLED:
-            f.grade(Grade.NOTE, "sampled only", f"stated {want} in {t['var']}: only sampled (no proof, no certificate)")
+    if r.direction.leans == want:
+        if r.evidence is MonotoneEvidence.SAMPLED:     # 'no decrease found in N samples': graded as sampled
+            f.grade(Grade.NOTE, "sampled only", f"stated {want} in {t['var']}: only sampled, {r.direction} in "
+                                                f"{r.samples} samples (no proof, no certificate)")
         elif r.scope == "default box":
             f.grade(Grade.NOTE, "default box only", f"stated {want} in {t['var']}: {r.evidence} on the default box "
                                                 f"{r.box} only, not on the whole domain")
