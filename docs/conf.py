@@ -11,11 +11,11 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE / "_ext"))
 
-import boundcalc  # noqa: E402
+import boundcalc
 
 project = "boundcalc"
 author = "the boundcalc authors"
-copyright = "the boundcalc authors"  # noqa: A001
+copyright = "the boundcalc authors"
 release = version = boundcalc.__version__
 
 extensions = [
