@@ -128,8 +128,8 @@ def _check(item, workdir: Path, group) -> str | None:
         return None
     cwd = workdir
     if line.startswith("boundcalc new "):                # `new` never overwrites: a folder of its own
-        cwd = workdir / "new"
-        cwd.mkdir(exist_ok=True)
+        import tempfile
+        cwd = Path(tempfile.mkdtemp(dir=workdir, prefix="new-"))
     r = _run(line, cwd)
     if "Traceback" in r.stderr or r.returncode != status:
         return f"{where}: exit {r.returncode} (expected {status}): {r.stderr.strip()[-300:]}"
