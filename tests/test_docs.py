@@ -77,7 +77,9 @@ def commands() -> list[tuple[Path, str, list[str] | None, int]]:
                     line, _, comment = raw.partition(" #")
                     status = 4 if "DISPROVED" in comment else 3 if comment.strip().startswith("neither") else 0
                     out.append((page, line.strip(), None, status))
-    return [(p, line, e, STATUS.get(line, st)) for p, line, e, st in out]
+    seen: set[str] = set()                               # a line shown twice (README, a page) runs once
+    uniq = [c for c in out if c[2] or not (c[1] in seen or seen.add(c[1]))]
+    return [(p, line, e, STATUS.get(line, st)) for p, line, e, st in uniq]
 
 
 def is_slow(line: str) -> bool:
