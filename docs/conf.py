@@ -21,6 +21,8 @@ release = version = boundcalc.__version__
 extensions = [
     "myst_parser",
     "sphinx.ext.autodoc",
+    # napoleon reads Google/NumPy-style sections; boundcalc's docstrings have none today
+    # (plain text, shown as written by _plain_docstring below), so it changes nothing yet
     "sphinx.ext.napoleon",
     "boundcalc_help",
 ]
