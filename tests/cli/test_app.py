@@ -748,3 +748,34 @@ def test_eval_setting_checks_derived_values_against_their_domain(tmp_path):
     assert "Traceback" not in p.stderr and p.stderr.count("\n") == 1
     got = json.loads(run("--formulas", str(f), "eval", "setp.f", "--setting", "s", "--a", "9", "--json").stdout)
     assert mpmath.mpf(got["value"]) == 9 * 2 + 1 + 2
+
+
+# --- issue 30: check --jobs bounded, its pool closed ------------------------------------------
+
+def _main(monkeypatch, capsys, *args) -> tuple[int, str, list[str]]:
+    """``boundcalc ARGS`` in this process through main(): (exit status, stdout, stderr lines)."""
+    from boundcalc.cli import main
+    monkeypatch.setattr(sys, "argv", ["boundcalc", *args])
+    with pytest.raises(SystemExit) as e:
+        main()
+    out = capsys.readouterr()
+    return e.value.code, out.out, out.err.strip().splitlines()
+
+
+@pytest.mark.parametrize("jobs", ["0", "-2", "-1000"])
+def test_check_refuses_zero_and_negative_jobs(monkeypatch, capsys, jobs):
+    code, _, lines = _main(monkeypatch, capsys, "--formulas", str(ROOT / "examples/my_paper.toml"),
+                           "check", "my_paper", "--jobs", jobs)
+    assert code == 2 and lines == [f"error: --jobs must be a positive integer or -1 (one per core), got {jobs}"]
+
+
+def test_check_jobs_1000_is_capped_at_the_cores_and_leaves_no_worker(monkeypatch, capsys):
+    from boundcalc import parallel
+    code, out, lines = _main(monkeypatch, capsys, "--formulas", str(ROOT / "examples/my_paper.toml"),
+                             "check", "my_paper", "--jobs", "1000")
+    n = parallel.cores()
+    assert code == 0 and "3 passed" in out
+    assert lines[:1] == ([f"note: --jobs 1000 reduced to {n}, the number of cores"] if n < 1000 else [])
+    ex = getattr(sys.modules.get("joblib.externals.loky.reusable_executor"), "_executor", None)
+    alive = [p for p in (getattr(ex, "_processes", None) or {}).values() if p.is_alive()]
+    assert alive == []                                   # the pool was closed with the command

@@ -84,6 +84,8 @@ def record(name: str, *, full: bool = False, seed: int = 0, jobs: int = 1, out=N
     from ..reports import sweep
     from .paper_vs_ours import markdown_report
 
+    from ..parallel import worker_count
+    jobs = worker_count(jobs)
     rep = reproduction(name)
     folder = Path(out or Path("examples") / name) / ("full" if full else "reduced")
     folder.mkdir(parents=True, exist_ok=True)
@@ -170,7 +172,7 @@ def main(argv=None) -> int:
         k, v = kv.split("=", 1)
         settings[k.strip().replace("-", "_")] = _value(v.strip())
     try:
-        folder = record(a.name, full=a.full, seed=a.seed, jobs=a.jobs or os.cpu_count() or 1, out=a.out,
+        folder = record(a.name, full=a.full, seed=a.seed, jobs=-1 if a.jobs is None else a.jobs, out=a.out,
                         settings=settings, argv=argv)
     except BoundcalcError as e:
         print(f"error: {e}", file=sys.stderr)
