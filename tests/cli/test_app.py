@@ -782,3 +782,27 @@ def test_check_jobs_1000_is_capped_at_the_cores_and_leaves_no_worker(monkeypatch
     ex = getattr(sys.modules.get("joblib.externals.loky.reusable_executor"), "_executor", None)
     alive = [p for p in (getattr(ex, "_processes", None) or {}).values() if p.is_alive()]
     assert alive == []                                   # the pool was closed with the command
+
+
+# --- issue 30: `new` names files the user chose: one line when one cannot be written -------------
+
+def test_new_with_a_key_too_long_for_a_file_name_is_one_line(monkeypatch, capsys, tmp_path):
+    monkeypatch.chdir(tmp_path)
+    code, _, lines = _main(monkeypatch, capsys, "new", "a" * 300)
+    assert code == 2 and len(lines) == 1 and "cannot be created: File name too long" in lines[0], lines
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("output, needle", [
+    ("/proc/x/sub4.toml", "folder '/proc/x' cannot be created"),
+    ("/proc/sub4.toml", "'/proc/sub4.toml' cannot be created"),
+    ("{long}/sub4.toml", "cannot be created: File name too long"),
+    ("{tmp}/a_file/sub4.toml", "is not a folder"),
+])
+def test_new_output_that_cannot_be_written_is_one_line(monkeypatch, capsys, tmp_path, output, needle):
+    (tmp_path / "a_file").write_text("x")
+    out = output.format(long=str(tmp_path / ("b" * 300)), tmp=tmp_path)
+    if out.startswith("/proc") and not Path("/proc/self").exists():
+        pytest.skip("no /proc here")
+    code, _, lines = _main(monkeypatch, capsys, "new", "sub4", "--output", out)
+    assert code == 2 and len(lines) == 1 and needle in lines[0] and lines[0].startswith("error: --output"), lines

@@ -20,8 +20,13 @@ __all__ = ["EXIT_BROKEN_PIPE", "EXIT_INTERRUPTED", "main"]
 
 
 def _one_line(msg: object, limit: int = 600) -> str:
+    """The message on one line of at most ``limit`` characters; a longer one loses its middle
+    (a long path it names), not its end (the reason: "File name too long")."""
     s = " ".join(str(msg).split())
-    return s if len(s) <= limit else s[:limit - 3] + "..."
+    if len(s) <= limit:
+        return s
+    head = (limit - 3) * 2 // 3
+    return s[:head] + "..." + s[len(s) - (limit - 3 - head):]
 
 
 EXIT_INTERRUPTED = 130

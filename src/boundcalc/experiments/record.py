@@ -88,7 +88,11 @@ def record(name: str, *, full: bool = False, seed: int = 0, jobs: int = 1, out=N
     jobs = worker_count(jobs)
     rep = reproduction(name)
     folder = Path(out or Path("examples") / name) / ("full" if full else "reduced")
-    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        from ..errors import BoundcalcError
+        raise BoundcalcError(f"--out {str(folder)!r}: cannot create the folder ({e.strerror or e})") from None
     cache = os.environ.get("BOUNDCALC_CACHE")
     before, load0 = sweep.tally(), os.getloadavg()[0]
     t0 = time.perf_counter()
