@@ -23,3 +23,52 @@ def eval_fraction(s):
     from fractions import Fraction
     f = Fraction(s)
     return mpmath.mpf(f.numerator) / f.denominator
+
+
+# --- issue 30: integer powers of negative bases, n an integer (my_paper's n: integer >= 1) -----
+
+from fractions import Fraction as _F       # noqa: E402
+from pathlib import Path as _Path          # noqa: E402
+
+_MY_PAPER = [str(_Path(__file__).resolve().parents[2] / "examples" / "my_paper.toml")]
+_OPS = {"<=": lambda a, b: a <= b, ">=": lambda a, b: a >= b, "<": lambda a, b: a < b,
+        ">": lambda a, b: a > b, "==": lambda a, b: a == b}
+
+# (lhs, rel, rhs, by hand at integer n >= 1); the truth of each is checked below on n = 1..60
+_NEG_BASE = [
+    ("(-1)**n", "<=", "1", lambda n: (_F(-1) ** n, _F(1))),
+    ("(-1)**n", ">=", "-1", lambda n: (_F(-1) ** n, _F(-1))),
+    ("(-1)**n", ">=", "0", lambda n: (_F(-1) ** n, _F(0))),
+    ("(-1)**n", ">", "-1", lambda n: (_F(-1) ** n, _F(-1))),
+    ("(-1)**n", "<", "1", lambda n: (_F(-1) ** n, _F(1))),
+    ("(-1)**n*(-1)**n", "==", "1", lambda n: (_F(-1) ** (2 * n), _F(1))),
+    ("(-1)**(2*n)", ">", "0", lambda n: (_F(-1) ** (2 * n), _F(0))),
+    ("(-1)**(2*n + 1)", ">", "0", lambda n: (_F(-1) ** (2 * n + 1), _F(0))),
+    ("(-2)**n", "<=", "2**n", lambda n: (_F(-2) ** n, _F(2) ** n)),
+    ("(-2)**n", ">=", "2**n", lambda n: (_F(-2) ** n, _F(2) ** n)),
+    ("(-2)**n", "<=", "n", lambda n: (_F(-2) ** n, _F(n))),
+    ("(-1)**n", "<=", "n", lambda n: (_F(-1) ** n, _F(n))),
+    ("n*(-1)**n", ">=", "1", lambda n: (n * _F(-1) ** n, _F(1))),
+    ("sum((-1)**i, i, 1, n)", "<=", "0", lambda n: (sum(_F(-1) ** i for i in range(1, n + 1)), _F(0))),
+    ("sum((-1)**i, i, 1, n)", ">=", "0", lambda n: (sum(_F(-1) ** i for i in range(1, n + 1)), _F(0))),
+    ("sum((-1)**i, i, 1, n)", ">=", "-1", lambda n: (sum(_F(-1) ** i for i in range(1, n + 1)), _F(-1))),
+]
+
+
+@pytest.mark.parametrize("lhs, rel, rhs, by_hand", _NEG_BASE, ids=[f"{a} {r} {b}" for a, r, b, _ in _NEG_BASE])
+def test_negative_bases_to_integer_powers_are_decided_soundly(lhs, rel, rhs, by_hand):
+    """Defined (not "undefined everywhere"); a true relation is never disproved, a false one
+    never proved, and a counterexample is one by hand (exact rationals)."""
+    holds = all(_OPS[rel](*by_hand(n)) for n in range(1, 61))
+    r = verify(lhs, rel, rhs, [], formulas_path=_MY_PAPER, seconds=8)
+    assert r.verdict != ("disproved" if holds else "proved"), (r.verdict, r.text)
+    if r.verdict == "disproved":
+        n = _F(r.counterexample["n"])
+        assert n.denominator == 1 and n >= 1 and not _OPS[rel](*by_hand(int(n))), r.counterexample
+    if lhs == "(-1)**n" and rel == "<=":
+        assert r.verdict == "proved"                   # the case of the issue
+
+
+def test_a_negative_base_to_a_real_power_stays_undefined():
+    with pytest.raises(BoundcalcError, match="undefined everywhere: a negative number to a non-integer power"):
+        verify("(-1)**x", "<=", "1", [])

@@ -216,8 +216,8 @@ def decide_relation(a: Node, rel: str, b: Node, domains: dict[str, Domain], extr
                     decide_relation(x, "==", y, dict(d), seconds=seconds / max(1, len(bodies)),
                                     samples=samples, seed=seed).verdict == Verdict.PROVED
                     for x, y, d in bodies):
-                _check_defined(a, what[0])
-                _check_defined(b, what[1])
+                _check_defined(a, what[0], domains)
+                _check_defined(b, what[1], domains)
                 how = ("the same expression on both sides" if not bodies else
                        f"term by term under {len(bodies)} sum/product/max/min over the same range")
                 return Decision(Verdict.PROVED, Layer.EXACT, f"proved (exact, {how})",
@@ -245,8 +245,8 @@ def decide_relation(a: Node, rel: str, b: Node, domains: dict[str, Domain], extr
                         "domains satisfies them, SMT)", detail="every statement holds vacuously under "
                         "contradictory assumptions; this is not a proof of the statement",
                         seconds=round(time.perf_counter() - t0, 3))
-    _check_defined(a, what[0])
-    _check_defined(b, what[1])
+    _check_defined(a, what[0], domains)
+    _check_defined(b, what[1], domains)
     # goal: g op 0 with op in >=, >, ==
     if rel in ("<=", "<"):
         g, op = sub(b, a), {"<=": ">=", "<": ">"}[rel]
@@ -915,11 +915,11 @@ def sampling_str(x: Fraction) -> str:
     return str(x.numerator) if x.denominator == 1 else str(x)
 
 
-def _check_defined(side: Node, where: str) -> None:
+def _check_defined(side: Node, where: str, domains: dict[str, Domain] | None = None) -> None:
     """A side must have a value somewhere: a side without symbols that is undefined (1/0,
     log(-1)) and a side with a definedness condition that fails as a constant (log(x, 1),
     0**0, see :mod:`boundcalc.expr.singularities`, the one rule) are user errors."""
-    check_defined_somewhere(side, where)
+    check_defined_somewhere(side, where, integer_symbols(domains or {}))
     if side.symbols():
         return
     from ..backends import arb as A
@@ -932,13 +932,19 @@ def _check_defined(side: Node, where: str) -> None:
         pass
 
 
-def check_defined_somewhere(node: Node, where: str) -> None:
+def integer_symbols(domains: dict[str, Domain]) -> frozenset[str]:
+    """The symbols whose domain is integer (what the definedness rule needs to know of them)."""
+    return frozenset(n for n, d in domains.items() if d.integer)
+
+
+def check_defined_somewhere(node: Node, where: str, integers=frozenset()) -> None:
     """Raise :class:`UndefinedError` if a definedness condition of ``node`` (the rule of
     :mod:`boundcalc.expr.singularities`) is certainly false as a constant: then ``node`` is
-    undefined at every point (``log(x, 1)``, ``sqrt(-1) * x``)."""
+    undefined at every point (``log(x, 1)``, ``sqrt(-1) * x``). ``integers``: the integer
+    symbols (``(-1)**n`` is defined for an integer n)."""
     from ..expr.singularities import first_undefined_constant
     from ..expr.printing import to_text as show
-    c = first_undefined_constant(node, lambda e: _sign(fold_constants(e), {}))
+    c = first_undefined_constant(node, lambda e: _sign(fold_constants(e), {}), integers)
     if c is not None:
         raise UndefinedError(f"{where} {_clip(show(node))} is undefined"
                              f"{' everywhere' if node.symbols() else ''}: {c.reason} in {_clip(show(c.where))}")

@@ -435,6 +435,20 @@ def limit_cross_check(step: LimitStep, n: str, limit: Node, n0: int) -> bool:
         return all((p - q).lower() >= 0 for p, q in pairwise(gaps))
 
 
+def relaxes_exactly(g: Node, names, domains: dict[str, Domain]) -> bool:
+    """Whether ``g`` has the same definedness conditions with the symbols ``names`` taken as
+    reals as with them integers (:func:`boundcalc.expr.singularities.definedness`). A real
+    relaxation or an induction step proved on the reals speaks of the points where the
+    real-valued goal is defined; where the conditions differ (``(-1)**n``: every integer,
+    but no real point, under the rule for a real exponent) it would say nothing about the
+    integers, and is not attempted."""
+    from ..expr.singularities import definedness
+    ints = frozenset(k for k, d in domains.items() if d.integer)
+    as_int = {(c.expr, c.op) for c in definedness(g, ints)}
+    as_real = {(c.expr, c.op) for c in definedness(g, ints - set(names))}
+    return as_int == as_real
+
+
 def prove_integers(g: Node, op: str, n: str | IntegerPair, domains: dict[str, Domain], decide_real: RealDecider, *,
                    seconds: float) -> IntegerOutcome | None:
     """Decide ``g(n) op 0`` for every integer ``n`` of ``domains[n]`` (see the module
@@ -454,6 +468,8 @@ def prove_integers(g: Node, op: str, n: str | IntegerPair, domains: dict[str, Do
             return IntegerOutcome("proved", f"integers: all {hi - lo + 1} values checked, certified")
         return None if r is None else IntegerOutcome("disproved", f"integers: fails at {n} = {r}",
                                                      {n: Fraction(r)})
+    if not relaxes_exactly(g, {n}, domains):
+        return None
     step = ratio = opaque = None
     if sympy_safe(g) is None and sum(1 for _ in g.unique_nodes()) <= MAX_NODES:
         try:
@@ -705,6 +721,8 @@ def prove_pair(g: Node, op: str, pair: IntegerPair, domains: dict[str, Domain], 
     imply them at its integer points. A base case disproved at an integer gives a point of
     the domain where ``g op 0`` fails. None when nothing is decided."""
     from ..expr.nodes import Add, Num, sub
+    if not relaxes_exactly(g, {pair.low, pair.high}, domains):
+        return None
     deadline = time.thread_time() + seconds
     lo: dict[str, int] = {}
     for v in (pair.low, pair.high):
