@@ -806,3 +806,9 @@ def test_new_output_that_cannot_be_written_is_one_line(monkeypatch, capsys, tmp_
         pytest.skip("no /proc here")
     code, _, lines = _main(monkeypatch, capsys, "new", "sub4", "--output", out)
     assert code == 2 and len(lines) == 1 and needle in lines[0] and lines[0].startswith("error: --output"), lines
+
+
+def test_verify_contradictory_bounds_is_vacuous_exit_5(monkeypatch, capsys):
+    code, out, lines = _main(monkeypatch, capsys, "verify", "x**2", ">=", "x", "--assume", "x >= 2",
+                             "--assume", "x <= 1")
+    assert code == 5 and "VACUOUS" in out and "the domain of x is empty" in out and lines == [], (out, lines)

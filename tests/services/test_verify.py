@@ -72,3 +72,24 @@ def test_negative_bases_to_integer_powers_are_decided_soundly(lhs, rel, rhs, by_
 def test_a_negative_base_to_a_real_power_stays_undefined():
     with pytest.raises(BoundcalcError, match="undefined everywhere: a negative number to a non-integer power"):
         verify("(-1)**x", "<=", "1", [])
+
+
+# --- issue 30: contradictory bounds on one symbol are vacuous (exit 5), not a refusal ----------
+
+@pytest.mark.parametrize("assume", [["x >= 2", "x <= 1"], ["x > 1", "x < 1"], ["2 <= x", "1 >= x"],
+                                    ["x == -1"], ["x >= 2", "x <= 1", "x <= y"]])
+def test_contradictory_one_symbol_bounds_are_vacuous(assume):
+    r = verify("x**2", ">=", "x + y" if any("y" in a for a in assume) else "x", assume)
+    assert r.verdict == "vacuous" and "the domain of x is empty" in r.method, r.method
+
+
+def test_bounds_leaving_no_integer_are_vacuous_and_a_reversed_box_refused():
+    r = verify("n", ">=", "2", ["n <= 2/3"], formulas_path=_MY_PAPER)    # no integer >= 1 below 2/3
+    assert r.verdict == "vacuous" and "the domain of n is empty" in r.method
+    with pytest.raises(BoundcalcError, match="reversed range"):
+        verify("x", ">=", "1", [], box={"x": ("2", "1")})
+
+
+def test_bounds_meeting_at_a_point_are_no_contradiction():
+    assert verify("x**2", ">=", "x", ["x >= 1", "x <= 1"]).verdict == "proved"
+    assert verify("x", ">", "1", ["x >= 1", "x <= 1"]).verdict == "disproved"

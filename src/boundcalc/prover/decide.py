@@ -176,6 +176,8 @@ def _narrow(d: Domain, op: str, c: Fraction) -> Domain:
                 lo = Fraction(0)
             return Domain(d.integer, lo, lc, c, op == "<=")
         return d
+    if not d.contains(c):            # x == c outside x's domain: the empty domain (vacuous)
+        return Domain(d.integer, c, False, c, False)
     return Domain(d.integer, c, True, c, True)
 
 
@@ -238,8 +240,13 @@ def decide_relation(a: Node, rel: str, b: Node, domains: dict[str, Domain], extr
     a, b = fold_constants(a), fold_constants(b)
     extra = [Rel(r.op, fold_constants(r.lhs), fold_constants(r.rhs)) for r in extra]
     extra = _absorb_bounds(domains, extra)
-    for n, d in domains.items():
-        d.check_nonempty(n)
+    empty = [n for n, d in domains.items() if d.is_empty()]
+    if empty:                    # bounds on one symbol that contradict each other, or an empty box
+        n = empty[0]
+        return Decision(Verdict.VACUOUS, Layer.EXACT, f"vacuous (the domain of {n} is empty: {n} "
+                        f"{domains[n].describe()}; no point to decide)", detail="every statement holds "
+                        "vacuously on an empty domain; this is not a proof of the statement",
+                        seconds=round(time.perf_counter() - t0, 3))
     if extra and _inconsistent(domains, extra, min(0.5, seconds / 8)):
         return Decision(Verdict.VACUOUS, Layer.SMT, "vacuous (the assumptions are inconsistent: no point of the "
                         "domains satisfies them, SMT)", detail="every statement holds vacuously under "

@@ -435,18 +435,35 @@ def limit_cross_check(step: LimitStep, n: str, limit: Node, n0: int) -> bool:
         return all((p - q).lower() >= 0 for p, q in pairwise(gaps))
 
 
-def relaxes_exactly(g: Node, names, domains: dict[str, Domain]) -> bool:
-    """Whether ``g`` has the same definedness conditions with the symbols ``names`` taken as
-    reals as with them integers (:func:`boundcalc.expr.singularities.definedness`). A real
-    relaxation or an induction step proved on the reals speaks of the points where the
-    real-valued goal is defined; where the conditions differ (``(-1)**n``: every integer,
-    but no real point, under the rule for a real exponent) it would say nothing about the
-    integers, and is not attempted."""
+def relaxes_exactly(g: Node, names, domains: dict[str, Domain], decide_real: RealDecider | None = None,
+                    share: float = 0.5) -> bool:
+    """Whether a statement about ``g`` proved with the symbols ``names`` relaxed to reals
+    speaks of every integer point of ``domains``. Such a proof covers the points where the
+    real-valued ``g`` is defined (:func:`boundcalc.expr.singularities.definedness` with
+    ``names`` real); a condition the rule adds for real exponents (``b > 0`` for ``b**n``,
+    which with ``n`` an integer needs only ``|b| + max(n, 0) > 0``) must then be proved on
+    the relaxed region by ``decide_real`` (``n**n`` for ``n >= 1``: ``n > 0`` holds), or
+    the relaxation would skip integer points (``(-1)**n``: every one) and is not attempted."""
+    from ..expr.nodes import Mul, Num
     from ..expr.singularities import definedness
     ints = frozenset(k for k, d in domains.items() if d.integer)
     as_int = {(c.expr, c.op) for c in definedness(g, ints)}
-    as_real = {(c.expr, c.op) for c in definedness(g, ints - set(names))}
-    return as_int == as_real
+    extra = [c for c in definedness(g, ints - set(names)) if (c.expr, c.op) not in as_int]
+    if not extra:
+        return True
+    if decide_real is None:
+        return False
+    region = {k: (Domain(False, d.lo, d.lo_closed, d.hi, d.hi_closed) if k in names else d)
+              for k, d in domains.items()}
+    for c in extra:
+        if c.op not in (">", ">=", "!="):
+            return False
+        if decide_real(c.expr, ">" if c.op == "!=" else c.op, region, [], share) == "proved":
+            continue
+        if c.op == "!=" and decide_real(Mul((Num(Fraction(-1)), c.expr)), ">", region, [], share) == "proved":
+            continue
+        return False
+    return True
 
 
 def prove_integers(g: Node, op: str, n: str | IntegerPair, domains: dict[str, Domain], decide_real: RealDecider, *,
@@ -468,7 +485,7 @@ def prove_integers(g: Node, op: str, n: str | IntegerPair, domains: dict[str, Do
             return IntegerOutcome("proved", f"integers: all {hi - lo + 1} values checked, certified")
         return None if r is None else IntegerOutcome("disproved", f"integers: fails at {n} = {r}",
                                                      {n: Fraction(r)})
-    if not relaxes_exactly(g, {n}, domains):
+    if not relaxes_exactly(g, {n}, domains, decide_real, max(0.2, seconds / 8)):
         return None
     step = ratio = opaque = None
     if sympy_safe(g) is None and sum(1 for _ in g.unique_nodes()) <= MAX_NODES:
@@ -721,7 +738,7 @@ def prove_pair(g: Node, op: str, pair: IntegerPair, domains: dict[str, Domain], 
     imply them at its integer points. A base case disproved at an integer gives a point of
     the domain where ``g op 0`` fails. None when nothing is decided."""
     from ..expr.nodes import Add, Num, sub
-    if not relaxes_exactly(g, {pair.low, pair.high}, domains):
+    if not relaxes_exactly(g, {pair.low, pair.high}, domains, decide_real, max(0.2, seconds / 8)):
         return None
     deadline = time.thread_time() + seconds
     lo: dict[str, int] = {}
