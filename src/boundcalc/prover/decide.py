@@ -7,8 +7,8 @@ API note (for services/check.py and others)
 returns a :class:`Decision` with
 
 * ``verdict``  — ``"proved"`` | ``"disproved"`` | ``"unknown"`` | ``"vacuous"`` (the
-  assumptions are inconsistent: z3 shows no point of the domains satisfies them; an empty
-  narrowed domain is an error instead);
+  assumptions are inconsistent: a domain is empty, e.g. bounds ``x >= 2`` and ``x <= 1`` on
+  one symbol, or z3 shows no point of the domains satisfies them);
 * ``layer``    — which layer decided it, one of :data:`LAYERS`:
   ``"exact"`` (SymPy simplification and sign rules, possibly after substituting the
   assumptions or taking logarithms of both sides), ``"identity"`` (an equality with special
@@ -57,9 +57,9 @@ interval branch-and-bound with Taylor models (:mod:`.taylor`); a deeper search.
 
 Soundness contract: "proved" only from a layer's proof under that layer's contract (each
 module's docstring); "disproved" only with a counterexample re-checked in ball arithmetic
-or exactly at a point of the domains where every assumption holds; "vacuous" only when z3
-shows the assumptions inconsistent; everything else is "unknown". User errors (an empty domain, a side
-that is undefined everywhere it is evaluated) raise :class:`BoundcalcError`.
+or exactly at a point of the domains where every assumption holds; "vacuous" only when a
+domain is empty or z3 shows the assumptions inconsistent; everything else is "unknown". User
+errors (a side that is undefined everywhere it is evaluated) raise :class:`BoundcalcError`.
 """
 from __future__ import annotations
 
