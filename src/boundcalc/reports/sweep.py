@@ -364,7 +364,7 @@ def check_scheduler(address, timeout: float = CONNECT_TIMEOUT, what: str = "--sc
     host, _, port = addr[len("tcp://"):].rpartition(":")
     try:                                    # a refused or unroutable address fails here, at once
         socket.create_connection((host.strip("[]"), int(port)), timeout=timeout).close()
-    except socket.timeout:
+    except TimeoutError:
         raise BoundcalcError(f"{what} {addr}: no Dask scheduler answers within {timeout:g} s") from None
     except OSError as e:
         raise BoundcalcError(f"{what} {addr}: cannot connect to a Dask scheduler there "
@@ -388,12 +388,12 @@ def check_scheduler(address, timeout: float = CONNECT_TIMEOUT, what: str = "--sc
 
     try:
         answer = asyncio.run(bounded())
-    except (asyncio.TimeoutError, TimeoutError):
+    except TimeoutError:           # (asyncio's is the builtin since Python 3.11)
         raise BoundcalcError(f"{what} {addr}: no answer from a Dask scheduler within {timeout:g} s") from None
     except OSError:            # the TCP connection was made above: the peer hung up on Dask's handshake
         raise BoundcalcError(f"{what} {addr}: not a Dask scheduler (it closed the connection on "
                              "Dask's handshake)") from None
-    except Exception as e:     # noqa: BLE001 -- whatever a non-Dask peer makes the protocol raise
+    except Exception as e:     # whatever a non-Dask peer makes the protocol raise
         raise BoundcalcError(f"{what} {addr}: not a Dask scheduler (its answer cannot be read as Dask's "
                              f"protocol: {type(e).__name__})") from None
     if not isinstance(answer, dict) or answer.get("type") != "Scheduler":

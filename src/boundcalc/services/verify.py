@@ -90,7 +90,7 @@ def verify(lhs: str, rel: str, rhs: str, assume: list[str], *, formulas_path=Non
             domains[r.rhs.name] = _narrow(domains[r.rhs.name], flip, r.lhs.value)
         else:
             extra.append(r)
-    for n, d in domains.items():         # (an empty domain left by the assumptions: vacuous, by decide)
+    for n in domains:                    # (an empty domain left by the assumptions: vacuous, by decide)
         if n in table and table[n].domain.is_empty():
             table[n].domain.check_nonempty(n)
     return decide(a, rel, b, domains, extra, statement=statement, assumptions=list(assume),
