@@ -144,3 +144,10 @@ def test_minus_one_to_an_integer_power_is_plus_or_minus_one():
     doms = {"n": parse_domain("integer >= 1")}
     assert decide_smt(parse("1 - (-1)**n"), ">=", doms).status == "proved"
     assert decide_smt(parse("(-1)**n + 1"), ">=", doms).status == "proved"
+
+
+def test_a_base_of_modulus_at_most_one_to_an_integer_power():
+    """|b| <= 1, n >= 0 an integer: |b**n| <= 1 (b = -1/2 allowed: defined at integers)."""
+    doms = {"n": parse_domain("integer >= 0"), "b": parse_domain("[-1, 1]")}
+    assert decide_smt(parse("1 - b**n"), ">=", doms).status == "proved"
+    assert decide_smt(parse("b**n - 1/2"), ">=", doms).status != "proved"

@@ -262,7 +262,9 @@ class _Translator(Visitor):
         P = self.new(to_text(node))
         one = self.val(Fraction(1))
         self.side += [z3.Implies(b > 0, P == E), z3.Implies(b == 0, P == 0),
-                      z3.Implies(b == -1, z3.Or(P == one, P == -one))]
+                      z3.Implies(b == -1, z3.Or(P == one, P == -one)),
+                      # |b| <= 1 and an integer e >= 0: |b ** e| <= 1 (true at every integer point)
+                      z3.Implies(z3.And(e >= 0, b >= -one, b <= one), z3.And(P <= one, P >= -one))]
         return P
 
     def _named_func(self, func, arg: Node, u, label=None):
