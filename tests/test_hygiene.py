@@ -163,7 +163,6 @@ UNTESTED_MODULES: dict[str, str] = {
     "boundcalc.expr": "the package; tests/expr/",
     "boundcalc.expr.nodes": "tests/expr/test_parser.py, tests/expr/test_visitor.py",
     "boundcalc.expr.numbers": "tests/services/test_require.py, tests/fuzz/test_regressions.py",
-    "boundcalc.expr.singularities": "tests/services/test_continuity.py",
     # registry
     "boundcalc.registry": "the package; tests/registry/",
     "boundcalc.registry.model": "the records of a formula file, built by every load (tests/registry/)",

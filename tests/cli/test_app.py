@@ -766,3 +766,65 @@ def test_monotone_takes_a_setting_in_process():
     r = CliRunner().invoke(app, hoist_global_options(["monotone", "my_paper.gen_gap", "--var", "n", "--setting",
                                                       "nope", "--formulas", ex]))
     assert r.exit_code != 0 and "nope" in str(r.exception)
+# --- issue 30: check --jobs bounded, its pool closed ------------------------------------------
+
+def _main(monkeypatch, capsys, *args) -> tuple[int, str, list[str]]:
+    """``boundcalc ARGS`` in this process through main(): (exit status, stdout, stderr lines)."""
+    from boundcalc.cli import main
+    monkeypatch.setattr(sys, "argv", ["boundcalc", *args])
+    try:
+        main()
+        code = 0
+    except SystemExit as e:
+        code = e.code
+    out = capsys.readouterr()
+    return code, out.out, out.err.strip().splitlines()
+
+
+@pytest.mark.parametrize("jobs", ["0", "-2", "-1000"])
+def test_check_refuses_zero_and_negative_jobs(monkeypatch, capsys, jobs):
+    code, _, lines = _main(monkeypatch, capsys, "--formulas", str(ROOT / "examples/my_paper.toml"),
+                           "check", "my_paper", "--jobs", jobs)
+    assert code == 2 and lines == [f"error: --jobs must be a positive integer or -1 (one per core), got {jobs}"]
+
+
+def test_check_jobs_1000_is_capped_at_the_cores_and_leaves_no_worker(monkeypatch, capsys):
+    from boundcalc import parallel
+    code, out, lines = _main(monkeypatch, capsys, "--formulas", str(ROOT / "examples/my_paper.toml"),
+                             "check", "my_paper", "--jobs", "1000")
+    n = parallel.cores()
+    assert code == 0 and "3 passed" in out
+    assert lines[:1] == ([f"note: --jobs 1000 reduced to {n}, the number of cores"] if n < 1000 else [])
+    ex = getattr(sys.modules.get("joblib.externals.loky.reusable_executor"), "_executor", None)
+    alive = [p for p in (getattr(ex, "_processes", None) or {}).values() if p.is_alive()]
+    assert alive == []                                   # the pool was closed with the command
+
+
+# --- issue 30: `new` names files the user chose: one line when one cannot be written -------------
+
+def test_new_with_a_key_too_long_for_a_file_name_is_one_line(monkeypatch, capsys, tmp_path):
+    monkeypatch.chdir(tmp_path)
+    code, _, lines = _main(monkeypatch, capsys, "new", "a" * 300)
+    assert code == 2 and len(lines) == 1 and "cannot be created: File name too long" in lines[0], lines
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("output, needle", [
+    ("/proc/x/sub4.toml", "folder '/proc/x' cannot be created"),
+    ("/proc/sub4.toml", "'/proc/sub4.toml' cannot be created"),
+    ("{long}/sub4.toml", "cannot be created: File name too long"),
+    ("{tmp}/a_file/sub4.toml", "is not a folder"),
+])
+def test_new_output_that_cannot_be_written_is_one_line(monkeypatch, capsys, tmp_path, output, needle):
+    (tmp_path / "a_file").write_text("x")
+    out = output.format(long=str(tmp_path / ("b" * 300)), tmp=tmp_path)
+    if out.startswith("/proc") and not Path("/proc/self").exists():
+        pytest.skip("no /proc here")
+    code, _, lines = _main(monkeypatch, capsys, "new", "sub4", "--output", out)
+    assert code == 2 and len(lines) == 1 and needle in lines[0] and lines[0].startswith("error: --output"), lines
+
+
+def test_verify_contradictory_bounds_is_vacuous_exit_5(monkeypatch, capsys):
+    code, out, lines = _main(monkeypatch, capsys, "verify", "x**2", ">=", "x", "--assume", "x >= 2",
+                             "--assume", "x <= 1")
+    assert code == 5 and "VACUOUS" in out and "the domain of x is empty" in out and lines == [], (out, lines)

@@ -12,6 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 import boundcalc.experiments as experiments
+from boundcalc import parallel
 from boundcalc.cli import main
 from boundcalc.cli.app import app
 from boundcalc.errors import BoundcalcError
@@ -122,18 +123,22 @@ def test_compare_help_lists_settings(fake):
     assert "anon2025: not available" in out
 
 
-def test_reproduce(fake):
+def test_reproduce(fake, monkeypatch):
     out = ok("reproduce", "--list")
     assert "fake-fig1" in out and "a fake figure" in out and "anon2025" in out
     assert "fake-fig1" in ok("reproduce", "list")
     d = json.loads(ok("reproduce", "list", "--json"))
     assert d["reproductions"] == [{"name": "fake-fig1", "description": "a fake figure", "settings": []}]
     assert "ours 0.5 vs paper 0.48" in ok("reproduce", "fake-fig1")
-    d = json.loads(ok("reproduce", "fake-fig1", "--json", "--seed", "4", "--full", "--jobs", "2",
-                      "--backend", "dask", "--scheduler", "tcp://127.0.0.1:8786", "--plot-dir", "figs",
-                      "--no-cache"))
+    distributed = pytest.importorskip("distributed")
+    monkeypatch.setattr(parallel, "cores", lambda: 4)
+    with distributed.LocalCluster(n_workers=0, processes=False, protocol="tcp://", host="127.0.0.1",
+                                  dashboard_address=None) as cluster:     # the scheduler is probed first
+        d = json.loads(ok("reproduce", "fake-fig1", "--json", "--seed", "4", "--full", "--jobs", "2",
+                          "--backend", "dask", "--scheduler", cluster.scheduler_address, "--plot-dir", "figs",
+                          "--no-cache"))
     assert d["kw"] == {"seed": 4, "full": True, "jobs": 2, "backend": "dask",
-                       "scheduler": "tcp://127.0.0.1:8786", "plot_dir": "figs", "progress": True}
+                       "scheduler": cluster.scheduler_address, "plot_dir": "figs", "progress": True}
     assert d["cache_dir"] is False
     assert "fake-fig1" in err("reproduce", "nope")
     assert "--scheduler" in err("reproduce", "fake-fig1", "--backend", "dask")
@@ -190,3 +195,84 @@ def test_reproduce_on_a_dask_cluster_of_worker_processes():
         remote = cli("--backend", "dask", "--scheduler", cluster.scheduler_address)
         assert len(cluster.scheduler_info["workers"]) == 2
     assert remote["per_d"] == local["per_d"] and remote["paper_vs_ours"] == local["paper_vs_ours"]
+
+
+# --- issue 30: --jobs bounded, the Dask scheduler checked before any work -------------------
+
+def main_err(monkeypatch, capsys, *args) -> tuple[int, list[str]]:
+    """``boundcalc ARGS`` in this process through main(): (exit status, stderr lines)."""
+    monkeypatch.setattr(sys, "argv", ["boundcalc", *args])
+    with pytest.raises(SystemExit) as e:
+        main()
+    return e.value.code, capsys.readouterr().err.strip().splitlines()
+
+
+@pytest.mark.parametrize("jobs", ["0", "-2"])
+def test_reproduce_and_compare_refuse_zero_and_negative_jobs(fake, monkeypatch, capsys, jobs):
+    for cmd in (["reproduce", "fake-fig1"], ["compare", "deora2023"]):
+        code, lines = main_err(monkeypatch, capsys, *cmd, "--jobs", jobs)
+        assert code == 2 and lines == [f"error: --jobs must be a positive integer or -1 (one per core), got {jobs}"]
+    assert CALLS == []                                   # refused before any work
+
+
+def test_reproduce_jobs_beyond_the_cores_is_reduced(fake, monkeypatch):
+    monkeypatch.setattr(parallel, "cores", lambda: 2)
+    r = CliRunner().invoke(app, ["reproduce", "fake-fig1", "--json", "--jobs", "1000"])
+    assert r.exit_code == 0, r.output
+    assert CALLS[-1]["jobs"] == 2
+    assert "note: --jobs 1000 reduced to 2, the number of cores" in r.output   # (stderr mixed in)
+
+
+@pytest.mark.parametrize("address", ["garbage address", "tcp://127.0.0.1", "tls://127.0.0.1:8786"])
+def test_reproduce_with_a_garbage_scheduler_is_one_line(fake, monkeypatch, capsys, address):
+    code, lines = main_err(monkeypatch, capsys, "reproduce", "fake-fig1", "--backend", "dask",
+                           "--scheduler", address)
+    assert code == 2 and len(lines) == 1 and "is not a Dask scheduler address" in lines[0], lines
+    assert CALLS == []
+
+
+def test_reproduce_against_an_http_server_is_one_line_within_5_s(fake, monkeypatch, capsys):
+    """A local HTTP server (loopback only) is not a Dask scheduler: one line within the 5 s
+    probe (it hung 99 s, or tried to allocate 3.07 EiB, before)."""
+    import http.server
+    import threading
+    import time
+    pytest.importorskip("distributed")
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *a):
+            pass
+    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Quiet)
+    t = threading.Thread(target=srv.serve_forever, daemon=True)
+    t.start()
+    try:
+        t0 = time.monotonic()
+        code, lines = main_err(monkeypatch, capsys, "reproduce", "fake-fig1", "--backend", "dask",
+                               "--scheduler", f"tcp://127.0.0.1:{srv.server_address[1]}")
+        took = time.monotonic() - t0
+    finally:
+        srv.shutdown()
+        srv.server_close()
+    assert code == 2 and len(lines) == 1, lines
+    assert re.search(r"not a Dask scheduler|no answer from a Dask scheduler within 5 s", lines[0]), lines
+    assert took < 7, took
+    assert CALLS == []
+
+
+def test_a_reproduction_without_a_sweep_refuses_dask(monkeypatch, capsys):
+    """tarzanagh2023-fig1 runs in this process alone: --backend dask/--scheduler are refused,
+    not ignored (it ran and ignored an invalid --scheduler)."""
+    for extra in (["--scheduler", "garbage"], ["--scheduler", "tcp://127.0.0.1:8786"]):
+        code, lines = main_err(monkeypatch, capsys, "reproduce", "tarzanagh2023-fig1", "--backend", "dask",
+                               *extra)
+        assert code == 2 and lines == ["error: reproduction tarzanagh2023-fig1 runs in this process alone "
+                                       "(no sweep): --backend dask and --scheduler would not be used"], lines
+
+
+def test_every_reproduction_says_whether_it_honours_the_scheduler():
+    """A reproduction marked as sweeping passes ``scheduler`` on to reports.sweep (its code
+    names it beyond its signature); one that does not is marked ``sweeps=False``."""
+    import inspect
+    for name, rep in experiments.reproductions().items():
+        src = inspect.getsource(inspect.getmodule(rep.run))
+        passes = src.count("scheduler=scheduler") > 0 or "scheduler=scheduler" in src.replace(" ", "")
+        assert passes == rep.sweeps, name

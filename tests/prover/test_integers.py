@@ -359,3 +359,42 @@ def _mp_g(g, n, d):
     f = {"(n/d)**d - binomial(n, d)": lambda: (mpmath.mpf(n) / d) ** d - mpmath.binomial(n, d),
          "(2*n/d)**d - binomial(n, d)": lambda: (mpmath.mpf(2 * n) / d) ** d - mpmath.binomial(n, d)}
     return f[g]()
+
+
+# --- issue 30: a proof text never names a point where the goal is undefined ----------------------
+
+Z0 = Domain(integer=True, lo=Fraction(0), lo_closed=True)
+
+
+def test_a_base_case_at_an_undefined_point_is_no_base_case():
+    """n**n - 1 >= 0 for integers n >= 0: n = 0 is 0**0, undefined (as eval says); the proof
+    starts at n = 1 and its text does not name n = 0 as checked (it said "n = 0…1 each
+    checked"). The relation holds at every n >= 1 (n**n >= 1), so 'proved' is right."""
+    from boundcalc.backends import arb as A
+    from boundcalc.expr.nodes import Num, substitute
+    import pytest
+    with pytest.raises(A.Undefined, match="0 to the power 0"):
+        A.enclose(substitute(parse("n**n - 1"), {"n": Num(Fraction(0))}), {}, prec=64)
+    r = _ints("n**n - 1", Z0)
+    assert r is not None and r.status == "proved", r
+    assert "n = 0" not in r.how and "0\u2026" not in r.how, r.how
+
+
+def test_undefined_points_are_skipped_not_counted_as_checked():
+    # bounded: n in [0, 5]; n**n - 1 >= 0 at n = 1..5 (5 values), n = 0 undefined
+    r = _ints("n**n - 1", Domain(integer=True, lo=Fraction(0), lo_closed=True, hi=Fraction(5), hi_closed=True))
+    assert r is not None and r.status == "proved" and "the 5 values where it is defined" in r.how, r
+    # false at n = 1 (1 - 2 < 0): disproved there, not at the undefined n = 0
+    r = _ints("n**n - 2", Z0)
+    assert r is not None and r.status == "disproved" and r.point == {"n": Fraction(1)}, r
+
+
+def test_verify_k_pow_k_names_no_undefined_point(tmp_path):
+    from boundcalc.services.verify import verify
+    f = tmp_path / "kpaper.toml"
+    f.write_text('[paper]\nkey = "kpaper"\ntitle = "k"\nauthors = "A"\nreference = "none"\ntext = "t"\n\n'
+                 '[symbols.k]\ndescription = "an integer"\nlatex = "k"\ndomain = "integer >= 0"\n')
+    r = verify("k**k", ">=", "1", [], formulas_path=[str(f)])
+    assert r.verdict == "proved" and "k = 0" not in r.method and "0\u2026" not in r.method, r.method
+    r = verify("k**k", ">=", "2", [], formulas_path=[str(f)])
+    assert r.verdict == "disproved" and r.counterexample["k"] == "1", r.counterexample

@@ -133,3 +133,25 @@ def test_big_operators_over_a_symbolic_range_are_equal_term_by_term():
                  ("sum(i*s[i], i, 1, L)", "sum(s[i]*i, i, 1, L + 1)"),
                  ("sum(s[i], i, 1, L)", "sum(s[i], i, 1, L) + 1")]:
         assert verify(x, "==", y, []).verdict != "proved", (x, y)
+
+
+@pytest.mark.parametrize("goal, op", [("(-1)**n", ">"), ("(-1)**n - 1", "=="), ("(-2)**n - 2**n", ">="),
+                                      ("(-1)**(2*n + 1)", ">")])
+def test_a_negative_base_to_an_integer_power_is_no_vacuous_hypothesis(goal, op):
+    """With n an integer, b ** n is defined for b < 0 (issue 30): the SMT layer must not take
+    b >= 0 as a hypothesis there (it would make these false goals "proved", vacuously)."""
+    doms = {"n": parse_domain("integer >= 1")}
+    assert decide_smt(parse(goal), op, doms).status != "proved"
+
+
+def test_minus_one_to_an_integer_power_is_plus_or_minus_one():
+    doms = {"n": parse_domain("integer >= 1")}
+    assert decide_smt(parse("1 - (-1)**n"), ">=", doms).status == "proved"
+    assert decide_smt(parse("(-1)**n + 1"), ">=", doms).status == "proved"
+
+
+def test_a_base_of_modulus_at_most_one_to_an_integer_power():
+    """|b| <= 1, n >= 0 an integer: |b**n| <= 1 (b = -1/2 allowed: defined at integers)."""
+    doms = {"n": parse_domain("integer >= 0"), "b": parse_domain("[-1, 1]")}
+    assert decide_smt(parse("1 - b**n"), ">=", doms).status == "proved"
+    assert decide_smt(parse("b**n - 1/2"), ">=", doms).status != "proved"

@@ -87,6 +87,14 @@ def test_every_output_format():
     ("n,d,B,delta,gen_gap\n0,1,1,0.5,1\n", "n = 0 is outside its domain"),
     ("n,d,B,delta,samples_cor1\n1,1,1,0.5,1\n", "is a requirement"),
     ("n,d,B,delta,gen_gap\n1,1,1,0.5\n", "line 2 has 4 cells"),
+    # issue 30: a measured value beyond the double range was an internal OverflowError
+    ("n,d,B,delta,gen_gap\n1000,100,1,0.05,0.2\n1000,100,1,0.05,1e999\n",
+     "line 3, column 'gen_gap': '1e999' is not a finite double-precision number"),
+    ("n,d,B,delta,gen_gap\n1000,100,1,0.05,-1e999\n", "line 2, column 'gen_gap': '-1e999' is not a finite"),
+    # a seed is an integer ('abc' was accepted as one)
+    ("run,seed,n,d,B,delta,gen_gap\nx,abc,1000,100,1,0.05,0.2\n", "line 2, column 'seed': 'abc' is not a seed"),
+    ("run,seed,n,d,B,delta,gen_gap\nx,1.5,1000,100,1,0.05,0.2\n", "line 2, column 'seed': '1.5' is not a seed"),
+    ("run,seed,n,d,B,delta,gen_gap\nx,-1,1000,100,1,0.05,0.2\n", "line 2, column 'seed': '-1' is not a seed"),
 ])
 def test_bad_csv_is_one_line_naming_the_culprit(tmp_path, text, needle):
     f = tmp_path / "runs.csv"
@@ -154,6 +162,8 @@ def test_interval_reaching_past_the_bound_is_said(tmp_path):
      "gives other inputs than line 2"),
     ("run,seed,n,d,B,delta,gen_gap\nx,0,1000,100,1,0.05,0.2\nx,0,1000,100,1,0.05,0.3\n", None,
      "repeats seed 0 of run x"),
+    ("run,seed,n,d,B,delta,gen_gap\nx,7,1000,100,1,0.05,0.2\nx,007,1000,100,1,0.05,0.3\n", None,
+     "repeats seed 7 of run x"),
     ("run,n,d,B,delta,gen_gap\nx,1000,100,1,0.05,0.2\nx,1000,100,1,0.05,0.3\n", None,
      "repeats run x (line 2); add a 'seed' column"),
 ])

@@ -56,3 +56,12 @@ def test_one_markdown_escaper():
 def test_numfmt_imports_no_printer():
     text = (SRC / "reports" / "numfmt.py").read_text(encoding="utf-8")
     assert "import sympy" not in text and "import pandas" not in text and "from .table" not in text
+
+
+def test_float_or_mpf_of_a_fraction_beyond_the_double_range():
+    """A Fraction too large for a double is kept as an mpf (it raised OverflowError)."""
+    from fractions import Fraction
+    from boundcalc.reports.numfmt import float_or_mpf
+    big = float_or_mpf(Fraction(10) ** 999)
+    assert isinstance(big, mpmath.mpf) and mpmath.log10(big) == mpmath.mpf(999)
+    assert float_or_mpf(Fraction(-3, 4)) == -0.75 and float_or_mpf(Fraction(1, 10 ** 999)) != 0

@@ -128,7 +128,7 @@ def test_dask_backend(tmp_path):
 
 def test_dask_unreachable_scheduler(monkeypatch):
     pytest.importorskip("distributed", reason="dask.distributed is not installed")
-    monkeypatch.setattr(sweep, "CONNECT_TIMEOUT", "1s")
+    monkeypatch.setattr(sweep, "CONNECT_TIMEOUT", 1.0)
     with pytest.raises(BoundcalcError, match="Dask scheduler"):
         sweep.run(seeded_numpy, [{"n": 2, "seed": 0}], backend="dask", scheduler="tcp://127.0.0.1:1",
                   cache_dir=False, progress=False)
@@ -158,3 +158,88 @@ def test_divergence_names_its_configuration_across_processes(jobs):
         sweep.run(diverging, cfgs, jobs=jobs, cache_dir=False, progress=False)
     assert str(e.value) == "(eta=2.0, seed=3) diverged at step 17 (non-finite iterate)"
     assert (e.value.step, e.value.what) == (17, "iterate")
+
+
+# --- the Dask scheduler is parsed and asked who it is before any work (issue 30) ---
+
+@pytest.mark.parametrize("bad", ["garbage address", "garbage", "tcp://127.0.0.1", "tcp://127.0.0.1:0",
+                                 "tcp://127.0.0.1:99999", "tls://127.0.0.1:8786", "http://127.0.0.1:80",
+                                 "tcp://host name:1", "", 8786])
+def test_a_garbage_scheduler_address_is_one_line(bad):
+    with pytest.raises(BoundcalcError, match="not a Dask scheduler address"):
+        sweep.parse_scheduler(bad)
+
+
+def test_a_scheduler_address_in_its_canonical_form():
+    assert sweep.parse_scheduler("127.0.0.1:8786") == "tcp://127.0.0.1:8786"
+    assert sweep.parse_scheduler("tcp://localhost:08786") == "tcp://localhost:8786"
+    assert sweep.parse_scheduler("tcp://[::1]:8786") == "tcp://[::1]:8786"
+
+
+def _serve(handler):
+    """A TCP server on loopback calling ``handler(conn)`` for each connection, in a thread;
+    returns (address, stop)."""
+    import socket
+    import threading
+    srv = socket.socket()
+    srv.bind(("127.0.0.1", 0))
+    srv.listen()
+    srv.settimeout(0.2)
+    done = threading.Event()
+    conns = []
+
+    def loop():
+        while not done.is_set():
+            try:
+                c, _ = srv.accept()
+            except OSError:
+                continue
+            conns.append(c)
+            handler(c)
+
+    t = threading.Thread(target=loop, daemon=True)
+    t.start()
+
+    def stop():
+        done.set()
+        t.join()
+        for c in conns:
+            c.close()
+        srv.close()
+    return f"tcp://127.0.0.1:{srv.getsockname()[1]}", stop
+
+
+@pytest.mark.parametrize("handler", [
+    lambda c: c.sendall(b"HTTP/1.0 400 Bad Request\r\nContent-Length: 0\r\n\r\n"),  # read as a 3 EiB frame
+    lambda c: None,                                                                # accepts, never answers
+    lambda c: c.close(),                                                           # hangs up at once
+], ids=["http-reply", "silent", "hang-up"])
+def test_a_non_dask_endpoint_is_one_line_within_the_timeout(handler):
+    import time
+    pytest.importorskip("distributed", reason="dask.distributed is not installed")
+    addr, stop = _serve(handler)
+    try:
+        t = time.monotonic()
+        with pytest.raises(BoundcalcError, match=r"not a Dask scheduler|no answer from a Dask scheduler"):
+            sweep.check_scheduler(addr)
+        assert time.monotonic() - t < sweep.CONNECT_TIMEOUT + 1.5
+        with pytest.raises(BoundcalcError):         # and sweep.run says so before computing anything
+            sweep.run(seeded_numpy, [{"n": 2, "seed": 0}], backend="dask", scheduler=addr,
+                      cache_dir=False, progress=False)
+    finally:
+        stop()
+
+
+def test_a_real_scheduler_passes_the_probe():
+    distributed = pytest.importorskip("distributed", reason="dask.distributed is not installed")
+    with distributed.LocalCluster(n_workers=0, processes=False, protocol="tcp://", host="127.0.0.1",
+                                  dashboard_address=None) as cluster:
+        assert sweep.check_scheduler(cluster.scheduler_address) == cluster.scheduler_address
+
+
+def test_a_refused_port_is_one_line_at_once():
+    import time
+    t = time.monotonic()
+    with pytest.raises(BoundcalcError, match="cannot connect to a Dask scheduler there"):
+        sweep.check_scheduler("tcp://127.0.0.1:1")
+    assert time.monotonic() - t < 2

@@ -23,3 +23,73 @@ def eval_fraction(s):
     from fractions import Fraction
     f = Fraction(s)
     return mpmath.mpf(f.numerator) / f.denominator
+
+
+# --- issue 30: integer powers of negative bases, n an integer (my_paper's n: integer >= 1) -----
+
+from fractions import Fraction as _F       # noqa: E402
+from pathlib import Path as _Path          # noqa: E402
+
+_MY_PAPER = [str(_Path(__file__).resolve().parents[2] / "examples" / "my_paper.toml")]
+_OPS = {"<=": lambda a, b: a <= b, ">=": lambda a, b: a >= b, "<": lambda a, b: a < b,
+        ">": lambda a, b: a > b, "==": lambda a, b: a == b}
+
+# (lhs, rel, rhs, by hand at integer n >= 1); the truth of each is checked below on n = 1..60
+_NEG_BASE = [
+    ("(-1)**n", "<=", "1", lambda n: (_F(-1) ** n, _F(1))),
+    ("(-1)**n", ">=", "-1", lambda n: (_F(-1) ** n, _F(-1))),
+    ("(-1)**n", ">=", "0", lambda n: (_F(-1) ** n, _F(0))),
+    ("(-1)**n", ">", "-1", lambda n: (_F(-1) ** n, _F(-1))),
+    ("(-1)**n", "<", "1", lambda n: (_F(-1) ** n, _F(1))),
+    ("(-1)**n*(-1)**n", "==", "1", lambda n: (_F(-1) ** (2 * n), _F(1))),
+    ("(-1)**(2*n)", ">", "0", lambda n: (_F(-1) ** (2 * n), _F(0))),
+    ("(-1)**(2*n + 1)", ">", "0", lambda n: (_F(-1) ** (2 * n + 1), _F(0))),
+    ("(-2)**n", "<=", "2**n", lambda n: (_F(-2) ** n, _F(2) ** n)),
+    ("(-2)**n", ">=", "2**n", lambda n: (_F(-2) ** n, _F(2) ** n)),
+    ("(-2)**n", "<=", "n", lambda n: (_F(-2) ** n, _F(n))),
+    ("(-1)**n", "<=", "n", lambda n: (_F(-1) ** n, _F(n))),
+    ("n*(-1)**n", ">=", "1", lambda n: (n * _F(-1) ** n, _F(1))),
+    ("sum((-1)**i, i, 1, n)", "<=", "0", lambda n: (sum(_F(-1) ** i for i in range(1, n + 1)), _F(0))),
+    ("sum((-1)**i, i, 1, n)", ">=", "0", lambda n: (sum(_F(-1) ** i for i in range(1, n + 1)), _F(0))),
+    ("sum((-1)**i, i, 1, n)", ">=", "-1", lambda n: (sum(_F(-1) ** i for i in range(1, n + 1)), _F(-1))),
+]
+
+
+@pytest.mark.parametrize("lhs, rel, rhs, by_hand", _NEG_BASE, ids=[f"{a} {r} {b}" for a, r, b, _ in _NEG_BASE])
+def test_negative_bases_to_integer_powers_are_decided_soundly(lhs, rel, rhs, by_hand):
+    """Defined (not "undefined everywhere"); a true relation is never disproved, a false one
+    never proved, and a counterexample is one by hand (exact rationals)."""
+    holds = all(_OPS[rel](*by_hand(n)) for n in range(1, 61))
+    r = verify(lhs, rel, rhs, [], formulas_path=_MY_PAPER, seconds=8)
+    assert r.verdict != ("disproved" if holds else "proved"), (r.verdict, r.text)
+    if r.verdict == "disproved":
+        n = _F(r.counterexample["n"])
+        assert n.denominator == 1 and n >= 1 and not _OPS[rel](*by_hand(int(n))), r.counterexample
+    if lhs == "(-1)**n" and rel == "<=":
+        assert r.verdict == "proved"                   # the case of the issue
+
+
+def test_a_negative_base_to_a_real_power_stays_undefined():
+    with pytest.raises(BoundcalcError, match="undefined everywhere: a negative number to a non-integer power"):
+        verify("(-1)**x", "<=", "1", [])
+
+
+# --- issue 30: contradictory bounds on one symbol are vacuous (exit 5), not a refusal ----------
+
+@pytest.mark.parametrize("assume", [["x >= 2", "x <= 1"], ["x > 1", "x < 1"], ["2 <= x", "1 >= x"],
+                                    ["x == -1"], ["x >= 2", "x <= 1", "x <= y"]])
+def test_contradictory_one_symbol_bounds_are_vacuous(assume):
+    r = verify("x**2", ">=", "x + y" if any("y" in a for a in assume) else "x", assume)
+    assert r.verdict == "vacuous" and "the domain of x is empty" in r.method, r.method
+
+
+def test_bounds_leaving_no_integer_are_vacuous_and_a_reversed_box_refused():
+    r = verify("n", ">=", "2", ["n <= 2/3"], formulas_path=_MY_PAPER)    # no integer >= 1 below 2/3
+    assert r.verdict == "vacuous" and "the domain of n is empty" in r.method
+    with pytest.raises(BoundcalcError, match="reversed range"):
+        verify("x", ">=", "1", [], box={"x": ("2", "1")})
+
+
+def test_bounds_meeting_at_a_point_are_no_contradiction():
+    assert verify("x**2", ">=", "x", ["x >= 1", "x <= 1"]).verdict == "proved"
+    assert verify("x", ">", "1", ["x >= 1", "x <= 1"]).verdict == "disproved"

@@ -20,9 +20,15 @@ __all__ = ["EXIT_BROKEN_PIPE", "EXIT_INTERRUPTED", "main"]
 
 
 def _one_line(msg: object, limit: int = 600) -> str:
+    """The message on one line of at most ``limit`` characters, its control characters shown
+    as text (a file's text never drives the terminal); a longer one loses its middle (a long
+    path it names), not its end (the reason: "File name too long")."""
     from ..reports.escape import terminal
-    s = " ".join(terminal(msg, markup=False).split())      # a file's text never drives the terminal
-    return s if len(s) <= limit else s[:limit - 3] + "..."
+    s = " ".join(terminal(msg, markup=False).split())
+    if len(s) <= limit:
+        return s
+    head = (limit - 3) * 2 // 3
+    return s[:head] + "..." + s[len(s) - (limit - 3 - head):]
 
 
 EXIT_INTERRUPTED = 130

@@ -598,6 +598,8 @@ def check(paper: str | None = typer.Argument(None),
         if not html.strip() or is_stdout(html):
             raise BoundcalcError("--html: give a file name for the page")
         check_outputs([("--html", html)], force=force)       # before any work
+    from ..parallel import worker_count
+    jobs = worker_count(jobs)                                 # before any work: capped at the cores
     report = run_checks(paper, formulas_path=formula_paths(), only=only, strength=strength, jobs=jobs,
                         transcription=transcription)
     if json:

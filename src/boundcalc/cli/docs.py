@@ -46,6 +46,12 @@ def new(key: str = typer.Argument(..., help="The new paper's key (an identifier;
                                              "folder) instead of ./KEY.toml.")):
     """Write a commented skeleton formula file KEY.toml (a toy bound with symbols, formulas,
     a setting and checks) that loads as it is; never overwrites an existing file."""
-    from ..registry.template import write_skeleton
+    import os
+    from ..registry.template import check_key, skeleton_path, write_skeleton
+    from .output import check_outputs
+    check_key(key)
+    target = skeleton_path(key, output)
+    if not os.path.lexists(target):           # (an existing one is refused by write_skeleton)
+        check_outputs([("--output" if output else "new:", target)])   # it can be created: one line if not
     path = write_skeleton(key, output)
     print(f"written: {path}  (try: boundcalc --formulas {path} check {key})", file=sys.stderr)

@@ -12,6 +12,7 @@ import sys
 from typer.core import TyperCommand
 
 from ..errors import BoundcalcError
+from ..parallel import worker_count
 
 FORMATS = ("rich", "markdown", "latex", "csv", "json")
 BACKENDS = ("loky", "dask")
@@ -74,12 +75,6 @@ def _cache(no_cache: bool):
     from ..reports.sweep import check_cache_dir, resolve_cache_dir
     check_cache_dir(resolve_cache_dir(None))
     return None
-
-
-def _check_positive(name: str, v: int, allow_all: bool = False) -> None:
-    if v == 0 or v < (-1 if allow_all else 1):
-        raise BoundcalcError(f"{name} must be a positive integer{' or -1 (all cores)' if allow_all else ''}, "
-                             f"got {v}")
 
 
 # --format -> (the printer's format, its settings from render_table's arguments): the rich
@@ -181,7 +176,7 @@ def compare(paper: str, settings: dict[str, str], *, seed: int = 0, jobs: int = 
     import shlex
     from ..experiments import experiment_module
     from ..reports.table import Table
-    _check_positive("--jobs", jobs, allow_all=True)
+    jobs = worker_count(jobs)
     _check_table_outputs(fmt, output, plot, force, html=html, latex=latex, figsize=figsize)
     _set_max_memory(max_memory)
     cache = _cache(no_cache)
@@ -259,7 +254,7 @@ def reproduce(name: str | None, *, list_: bool = False, full: bool = False, json
         raise BoundcalcError("--backend dask needs --scheduler tcp://HOST:PORT")
     if scheduler and backend != "dask":
         raise BoundcalcError("--scheduler is only used with --backend dask")
-    _check_positive("--jobs", jobs, allow_all=True)
+    jobs = worker_count(jobs)
     refuse_stdout_figures("--plot-dir", plot_dir)
     from ..reports.plots import check_figsize
     check_figsize(figsize)
@@ -283,6 +278,12 @@ def reproduce(name: str | None, *, list_: bool = False, full: bool = False, json
             known = ", ".join("--" + s.replace("_", "-") for s in rep.settings) or "none"
             raise BoundcalcError(f"unknown option --{k.replace('_', '-')} for reproduction {name}; "
                                  f"its settings: {known}")
+    if backend != "loky" and not rep.sweeps:
+        raise BoundcalcError(f"reproduction {name} runs in this process alone (no sweep): --backend "
+                             f"{backend}{' and --scheduler' if scheduler else ''} would not be used")
+    if backend == "dask":
+        from ..reports.sweep import check_scheduler
+        scheduler = check_scheduler(scheduler)              # reached and answering, before any work
     from ..engine.budget import Divergence, numpy_quiet
     from ..reports.plots import paper_style
     try:

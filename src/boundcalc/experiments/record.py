@@ -84,9 +84,15 @@ def record(name: str, *, full: bool = False, seed: int = 0, jobs: int = 1, out=N
     from ..reports import sweep
     from .paper_vs_ours import markdown_report
 
+    from ..parallel import worker_count
+    jobs = worker_count(jobs)
     rep = reproduction(name)
     folder = Path(out or Path("examples") / name) / ("full" if full else "reduced")
-    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        from ..errors import BoundcalcError
+        raise BoundcalcError(f"--out {str(folder)!r}: cannot create the folder ({e.strerror or e})") from None
     cache = os.environ.get("BOUNDCALC_CACHE")
     before, load0 = sweep.tally(), os.getloadavg()[0]
     t0 = time.perf_counter()
@@ -170,7 +176,7 @@ def main(argv=None) -> int:
         k, v = kv.split("=", 1)
         settings[k.strip().replace("-", "_")] = _value(v.strip())
     try:
-        folder = record(a.name, full=a.full, seed=a.seed, jobs=a.jobs or os.cpu_count() or 1, out=a.out,
+        folder = record(a.name, full=a.full, seed=a.seed, jobs=-1 if a.jobs is None else a.jobs, out=a.out,
                         settings=settings, argv=argv)
     except BoundcalcError as e:
         print(f"error: {e}", file=sys.stderr)

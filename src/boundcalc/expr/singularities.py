@@ -7,7 +7,13 @@ single definedness rule of boundcalc:
   (0^0 is undefined);
 * ``b ** q``, q a non-integer rational: ``b >= 0`` if q > 0, ``b > 0`` if q < 0 (a negative
   base to a fractional power; 0 to a negative power);
-* ``b ** e``, e not a number: ``b > 0``;
+* ``b ** e``, e not a number but integer-valued (:func:`is_integer_valued`: an integer
+  symbol, a big operator's index, integer literals, and sums, products, non-negative integer
+  powers, floor/ceil and sums/products over integer ranges of these): as for an integer
+  number, defined unless ``b = 0`` and ``e <= 0``, written exactly as ``|b| + max(e, 0) > 0``
+  (so ``(-1)**n`` is defined for every integer n, as ``eval`` computes it, and ``0**0`` is
+  not, in both);
+* ``b ** e``, e not a number and not integer-valued: ``b > 0``;
 * ``sqrt(a)``: ``a >= 0``; ``log(a)``: ``a > 0``; ``log(a, b)``: ``a > 0``, ``b > 0`` and
   ``b != 1``; ``tan(a)``: ``cos(a) != 0`` (its poles);
 * ``gamma(a)``: ``a`` is no pole (not 0, -1, -2, ...), written exactly as
@@ -76,9 +82,40 @@ class Condition:
 _ONE = Num(Fraction(1))
 
 
+def is_integer_valued(e: Node, integers=frozenset()) -> bool:
+    """True when ``e`` takes an integer value wherever it is defined, the symbols named in
+    ``integers`` being integers: integer literals, those symbols, sums and products of
+    integer-valued terms, their non-negative integer powers, floor/ceil of anything,
+    factorial/binomial/abs/min/max of integer-valued arguments, and sums/products/max/min over
+    a range of integer-valued bodies (the index is an integer). The one such test: the SMT
+    layer's integer facts use it too."""
+    if isinstance(e, Num):
+        return e.value.denominator == 1
+    if isinstance(e, (Sym, Indexed)):
+        return e.name in integers
+    if isinstance(e, (Add, Mul)):
+        return all(is_integer_valued(t, integers) for t in e.children())
+    if isinstance(e, Pow):
+        return (isinstance(e.exp, Num) and e.exp.value.denominator == 1 and e.exp.value >= 0
+                and is_integer_valued(e.base, integers))
+    if isinstance(e, Func):
+        if e.name in ("floor", "ceil"):
+            return True
+        return (e.name in ("factorial", "binomial", "abs", "min", "max")
+                and all(is_integer_valued(a, integers) for a in e.args))
+    if isinstance(e, BigOp):
+        return e.op in ("sum", "prod", "max", "min") and is_integer_valued(e.body, set(integers) | {e.var})
+    return False
+
+
 class _Own(Visitor[list]):
     """The conditions a node itself imposes (not those of its children): every handler is
-    top-down and visits no child; :func:`definedness` asks for each distinct node."""
+    top-down and visits no child; :func:`definedness` asks for each distinct node.
+    ``integers``: the names of integer-valued symbols (integer domains, bound indices)."""
+
+    def __init__(self, integers=frozenset()):
+        super().__init__()
+        self.integers = integers
 
     @top_down
     def visit_Pow(self, n: Pow) -> list[Condition]:
@@ -94,6 +131,11 @@ class _Own(Visitor[list]):
             return [Condition(b, ">=" if q > 0 else ">", "fractional" if q > 0 else "zero_negative", n)]
         if isinstance(b, Num) and b.value > 0:
             return []
+        if is_integer_valued(e, self.integers):        # an integer power: b = 0 with e <= 0 only
+            if isinstance(b, Num) and b.value != 0:
+                return []
+            gap = Add((Func("abs", (b,)), Func("max", (e, Num(Fraction(0))))))
+            return [Condition(gap, ">", "zero_negative", n)]
         return [Condition(b, ">", "fractional", n)]
 
     @top_down
@@ -127,13 +169,15 @@ def gamma_pole_gap(a: Node) -> Node:
     return Add((Func("max", (a, Num(Fraction(0)))), a, Mul((Num(Fraction(-1)), Func("floor", (a,))))))
 
 
-def definedness(node: Node) -> list[Condition]:
+def definedness(node: Node, integers=frozenset()) -> list[Condition]:
     """Every condition under which ``node`` has a value (each distinct subtree once). A
     condition inside a big operator's body that involves its index holds for every index
-    in range (see the module docstring); no bound index is ever free in a condition."""
+    in range (see the module docstring); no bound index is ever free in a condition.
+    ``integers``: the symbols whose domain is integer (an integer-valued exponent makes a
+    power with a negative base defined)."""
     out: list[Condition] = []
     seen: set = set()
-    own = _Own()
+    own = _Own(frozenset(integers))
 
     def add(c: Condition) -> None:
         if (c.expr, c.op) not in seen:
@@ -148,7 +192,7 @@ def definedness(node: Node) -> list[Condition]:
             continue
         done.add(id(n))
         if isinstance(n, BigOp):
-            for c in definedness(n.body):
+            for c in definedness(n.body, set(integers) | {n.var}):
                 if n.var not in c.expr.symbols():
                     add(c)
                 elif c.op in (">", ">="):
@@ -163,11 +207,11 @@ def definedness(node: Node) -> list[Condition]:
     return out
 
 
-def breaks(node: Node, var: str) -> list[Condition]:
+def breaks(node: Node, var: str, integers=frozenset()) -> list[Condition]:
     """Conditions on ``var`` that continuity of ``node`` in ``var`` needs on an interval:
     every definedness condition involving ``var`` (poles, ends of definedness) and, for
     ``floor``/``ceil`` of an argument involving ``var``, a ``jump`` condition."""
-    out = [c for c in definedness(node) if var in c.expr.symbols()]
+    out = [c for c in definedness(node, integers) if var in c.expr.symbols()]
     for n in node.unique_nodes():
         if isinstance(n, Func) and n.name in ("floor", "ceil") and var in n.args[0].symbols():
             out.append(Condition(n.args[0], "jump", "jump", n))
@@ -190,10 +234,11 @@ def is_smooth_language(node: Node) -> bool:
                    for n in node.unique_nodes())
 
 
-def first_undefined_constant(node: Node, sign) -> Condition | None:
+def first_undefined_constant(node: Node, sign, integers=frozenset()) -> Condition | None:
     """A condition without symbols that certainly fails (``sign(expr)`` is the certified
-    sign of a constant tree, or None when unknown): the tree is undefined everywhere."""
-    for c in definedness(node):
+    sign of a constant tree, or None when unknown): the tree is undefined everywhere
+    (``integers``: as for :func:`definedness`)."""
+    for c in definedness(node, integers):
         if c.expr.symbols():
             continue
         s = sign(c.expr)

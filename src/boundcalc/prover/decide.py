@@ -7,8 +7,8 @@ API note (for services/check.py and others)
 returns a :class:`Decision` with
 
 * ``verdict``  — ``"proved"`` | ``"disproved"`` | ``"unknown"`` | ``"vacuous"`` (the
-  assumptions are inconsistent: z3 shows no point of the domains satisfies them; an empty
-  narrowed domain is an error instead);
+  assumptions are inconsistent: a domain is empty, e.g. bounds ``x >= 2`` and ``x <= 1`` on
+  one symbol, or z3 shows no point of the domains satisfies them);
 * ``layer``    — which layer decided it, one of :data:`LAYERS`:
   ``"exact"`` (SymPy simplification and sign rules, possibly after substituting the
   assumptions or taking logarithms of both sides), ``"identity"`` (an equality with special
@@ -67,9 +67,9 @@ interval branch-and-bound with Taylor models (:mod:`.taylor`); a deeper search.
 
 Soundness contract: "proved" only from a layer's proof under that layer's contract (each
 module's docstring); "disproved" only with a counterexample re-checked in ball arithmetic
-or exactly at a point of the domains where every assumption holds; "vacuous" only when z3
-shows the assumptions inconsistent; everything else is "unknown". User errors (an empty domain, a side
-that is undefined everywhere it is evaluated) raise :class:`BoundcalcError`.
+or exactly at a point of the domains where every assumption holds; "vacuous" only when a
+domain is empty or z3 shows the assumptions inconsistent; everything else is "unknown". User
+errors (a side that is undefined everywhere it is evaluated) raise :class:`BoundcalcError`.
 """
 from __future__ import annotations
 
@@ -186,6 +186,8 @@ def _narrow(d: Domain, op: str, c: Fraction) -> Domain:
                 lo = Fraction(0)
             return Domain(d.integer, lo, lc, c, op == "<=")
         return d
+    if not d.contains(c):            # x == c outside x's domain: the empty domain (vacuous)
+        return Domain(d.integer, c, False, c, False)
     return Domain(d.integer, c, True, c, True)
 
 
@@ -234,8 +236,8 @@ def decide_relation(a: Node, rel: str, b: Node, domains: dict[str, Domain], extr
                                        seconds=seconds, seed=seed)
             took = round(time.perf_counter() - t0, 3)
             if res.status == "proved":
-                _check_defined(a, what[0])
-                _check_defined(b, what[1])
+                _check_defined(a, what[0], domains)
+                _check_defined(b, what[1], domains)
                 return Decision(Verdict.PROVED, Layer.BIGOPS, f"proved (big operators, {res.how})", seconds=took)
             if res.status == "disproved":
                 return Decision(Verdict.DISPROVED, Layer.COUNTEREXAMPLE, f"disproved (counterexample, {res.how})",
@@ -255,15 +257,20 @@ def decide_relation(a: Node, rel: str, b: Node, domains: dict[str, Domain], extr
     a, b = fold_constants(a), fold_constants(b)
     extra = [Rel(r.op, fold_constants(r.lhs), fold_constants(r.rhs)) for r in extra]
     extra = _absorb_bounds(domains, extra)
-    for n, d in domains.items():
-        d.check_nonempty(n)
+    empty = [n for n, d in domains.items() if d.is_empty()]
+    if empty:                    # bounds on one symbol that contradict each other, or an empty box
+        n = empty[0]
+        return Decision(Verdict.VACUOUS, Layer.EXACT, f"vacuous (the domain of {n} is empty: {n} "
+                        f"{domains[n].describe()}; no point to decide)", detail="every statement holds "
+                        "vacuously on an empty domain; this is not a proof of the statement",
+                        seconds=round(time.perf_counter() - t0, 3))
     if extra and _inconsistent(domains, extra, min(0.5, seconds / 8)):
         return Decision(Verdict.VACUOUS, Layer.SMT, "vacuous (the assumptions are inconsistent: no point of the "
                         "domains satisfies them, SMT)", detail="every statement holds vacuously under "
                         "contradictory assumptions; this is not a proof of the statement",
                         seconds=round(time.perf_counter() - t0, 3))
-    _check_defined(a, what[0])
-    _check_defined(b, what[1])
+    _check_defined(a, what[0], domains)
+    _check_defined(b, what[1], domains)
     # goal: g op 0 with op in >=, >, ==
     if rel in ("<=", "<"):
         g, op = sub(b, a), {"<=": ">=", "<": ">"}[rel]
@@ -896,11 +903,11 @@ def sampling_str(x: Fraction) -> str:
     return str(x.numerator) if x.denominator == 1 else str(x)
 
 
-def _check_defined(side: Node, where: str) -> None:
+def _check_defined(side: Node, where: str, domains: dict[str, Domain] | None = None) -> None:
     """A side must have a value somewhere: a side without symbols that is undefined (1/0,
     log(-1)) and a side with a definedness condition that fails as a constant (log(x, 1),
     0**0, see :mod:`boundcalc.expr.singularities`, the one rule) are user errors."""
-    check_defined_somewhere(side, where)
+    check_defined_somewhere(side, where, integer_symbols(domains or {}))
     if side.symbols():
         return
     from ..backends import arb as A
@@ -913,13 +920,19 @@ def _check_defined(side: Node, where: str) -> None:
         pass
 
 
-def check_defined_somewhere(node: Node, where: str) -> None:
+def integer_symbols(domains: dict[str, Domain]) -> frozenset[str]:
+    """The symbols whose domain is integer (what the definedness rule needs to know of them)."""
+    return frozenset(n for n, d in domains.items() if d.integer)
+
+
+def check_defined_somewhere(node: Node, where: str, integers=frozenset()) -> None:
     """Raise :class:`UndefinedError` if a definedness condition of ``node`` (the rule of
     :mod:`boundcalc.expr.singularities`) is certainly false as a constant: then ``node`` is
-    undefined at every point (``log(x, 1)``, ``sqrt(-1) * x``)."""
+    undefined at every point (``log(x, 1)``, ``sqrt(-1) * x``). ``integers``: the integer
+    symbols (``(-1)**n`` is defined for an integer n)."""
     from ..expr.singularities import first_undefined_constant
     from ..expr.printing import to_text as show
-    c = first_undefined_constant(node, lambda e: _sign(fold_constants(e), {}))
+    c = first_undefined_constant(node, lambda e: _sign(fold_constants(e), {}), integers)
     if c is not None:
         raise UndefinedError(f"{where} {_clip(show(node))} is undefined"
                              f"{' everywhere' if node.symbols() else ''}: {c.reason} in {_clip(show(c.where))}")

@@ -160,12 +160,40 @@ def _sign_at(g: Node, n: str, k: int) -> int | None:
     return None
 
 
-def _check_range(g: Node, op: str, n: str, lo: int, hi: int, deadline: float):
-    """'ok' if g op 0 at every integer of [lo, hi] (certified), an integer where it fails,
-    or None (a sign undecided, or out of time)."""
+def _defined_at(g: Node, n: str, k: int) -> bool | None:
+    """Whether ``g`` has a value at ``n = k`` by the one rule, as ``eval`` computes it (the
+    value put in, then ball arithmetic: ``0**0`` is undefined, ``(-1)**3`` is -1); None when
+    the ball arithmetic cannot tell."""
+    from ..backends import arb as A
+    from ..expr.nodes import Num
+    try:
+        A.enclose(substitute(g, {n: Num(Fraction(k))}), {}, prec=64)
+    except A.Undefined:
+        return False
+    except (A.Unresolved, A.TooLarge, ValueError, ZeroDivisionError, OverflowError):
+        return None
+    return True
+
+
+def _first_defined(g: Node, n: str, lo: int, hi: int) -> int | None:
+    """The least integer of [lo, hi] where ``g`` may have a value (what a proof text names as
+    checked: never a point where ``g`` is undefined), or None."""
+    return next((k for k in range(lo, hi + 1) if _defined_at(g, n, k) is not False), None)
+
+
+def _check_range(g: Node, op: str, n: str, lo: int, hi: int, deadline: float, base: int | None = None):
+    """'ok' if g op 0 at every integer of [lo, hi] where g is defined (certified), an
+    integer where it fails, or None (a sign undecided, out of time, or the base case
+    ``base`` of an induction at a point where g is undefined: that is no base case). The
+    points where g is undefined (``k**k`` at k = 0: 0**0) are not in the statement's domain
+    and are skipped (their sign, in a back end that gives 0**0 a value, says nothing)."""
     for k in range(lo, hi + 1):
         if time.thread_time() > deadline:
             return None
+        if _defined_at(g, n, k) is False:
+            if k == base:
+                return None
+            continue
         s = _sign_at(g, n, k)
         if s is None:
             return None
@@ -435,6 +463,44 @@ def limit_cross_check(step: LimitStep, n: str, limit: Node, n0: int) -> bool:
         return all((p - q).lower() >= 0 for p, q in pairwise(gaps))
 
 
+def relaxes_exactly(g: Node, names, domains: dict[str, Domain], decide_real: RealDecider | None = None,
+                    share: float = 0.5) -> bool:
+    """Whether a statement about ``g`` proved with the symbols ``names`` relaxed to reals
+    speaks of every integer point of ``domains``. Such a proof covers the points where the
+    real-valued ``g`` is defined (:func:`boundcalc.expr.singularities.definedness` with
+    ``names`` real); a condition the rule adds for real exponents (``b > 0`` for ``b**n``,
+    which with ``n`` an integer needs only ``|b| + max(n, 0) > 0``) must then be proved on
+    the relaxed region by ``decide_real`` (``n**n`` for ``n >= 1``: ``n > 0`` holds), or
+    the relaxation would skip integer points (``(-1)**n``: every one) and is not attempted."""
+    from ..expr.nodes import Mul, Num
+    from ..expr.singularities import definedness
+    ints = frozenset(k for k, d in domains.items() if d.integer)
+    int_conds = definedness(g, ints)
+    real_conds = definedness(g, ints - set(names))
+    as_int = {(c.expr, c.op) for c in int_conds}
+    as_real = {(c.expr, c.op) for c in real_conds}
+    extra = [c for c in real_conds if (c.expr, c.op) not in as_int]
+    if not extra:
+        return True
+    if decide_real is None:
+        return False
+    region = {k: (Domain(False, d.lo, d.lo_closed, d.hi, d.hi_closed) if k in names else d)
+              for k, d in domains.items()}
+    # where g is defined with integer exponents (hypotheses), the real rule's conditions hold:
+    # then a relaxed proof covers every integer point where g has a value
+    hyps = [Rel(c.op, c.expr, Num(Fraction(0))) for c in int_conds
+            if (c.expr, c.op) not in as_real and c.op in (">", ">=")]
+    for c in extra:
+        if c.op not in (">", ">=", "!="):
+            return False
+        if decide_real(c.expr, ">" if c.op == "!=" else c.op, region, hyps, share) == "proved":
+            continue
+        if c.op == "!=" and decide_real(Mul((Num(Fraction(-1)), c.expr)), ">", region, hyps, share) == "proved":
+            continue
+        return False
+    return True
+
+
 def prove_integers(g: Node, op: str, n: str | IntegerPair, domains: dict[str, Domain], decide_real: RealDecider, *,
                    seconds: float) -> IntegerOutcome | None:
     """Decide ``g(n) op 0`` for every integer ``n`` of ``domains[n]`` (see the module
@@ -451,9 +517,13 @@ def prove_integers(g: Node, op: str, n: str | IntegerPair, domains: dict[str, Do
     if hi is not None and hi - lo < MAX_EXHAUSTIVE:
         r = _check_range(g, op, n, lo, hi, deadline)
         if r == "ok":
-            return IntegerOutcome("proved", f"integers: all {hi - lo + 1} values checked, certified")
+            m = sum(1 for k in range(lo, hi + 1) if _defined_at(g, n, k) is not False)
+            return IntegerOutcome("proved", f"integers: all {m} values checked, certified" if m == hi - lo + 1
+                                  else f"integers: the {m} values where it is defined checked, certified")
         return None if r is None else IntegerOutcome("disproved", f"integers: fails at {n} = {r}",
                                                      {n: Fraction(r)})
+    if not relaxes_exactly(g, {n}, domains, decide_real, max(0.2, seconds / 8)):
+        return None
     step = ratio = opaque = None
     if sympy_safe(g) is None and sum(1 for _ in g.unique_nodes()) <= MAX_NODES:
         try:
@@ -505,10 +575,12 @@ def prove_integers(g: Node, op: str, n: str | IntegerPair, domains: dict[str, Do
                     break
         if how is None:
             continue
-        r = _check_range(g, op, n, lo, last, deadline)
+        base = last if how.startswith("integers: induction") else None
+        r = _check_range(g, op, n, lo, last, deadline, base)
         if r == "ok":
-            checked = (f"{n} = {lo} checked, certified" if last == lo else
-                       f"{n} = {lo}\u2026{last} each checked, certified" if last > lo else "nothing below")
+            first = _first_defined(g, n, lo, last)       # the points named: defined ones only
+            checked = ("nothing below" if first is None else f"{n} = {first} checked, certified" if last == first
+                       else f"{n} = {first}\u2026{last} each checked, certified")
             return IntegerOutcome("proved", f"{how}; {checked}")
         if r is None:
             return None
@@ -705,6 +777,8 @@ def prove_pair(g: Node, op: str, pair: IntegerPair, domains: dict[str, Domain], 
     imply them at its integer points. A base case disproved at an integer gives a point of
     the domain where ``g op 0`` fails. None when nothing is decided."""
     from ..expr.nodes import Add, Num, sub
+    if not relaxes_exactly(g, {pair.low, pair.high}, domains, decide_real, max(0.2, seconds / 8)):
+        return None
     deadline = time.thread_time() + seconds
     lo: dict[str, int] = {}
     for v in (pair.low, pair.high):
@@ -757,7 +831,7 @@ def prove_pair(g: Node, op: str, pair: IntegerPair, domains: dict[str, Domain], 
         if t in base_g.symbols():
             io = prove_integers(base_g, op, t, {t: t_dom}, decide_real, seconds=left)
         else:
-            k = _check_range(base_g, op, t, t_lo, t_lo, deadline)
+            k = _check_range(base_g, op, t, t_lo, t_lo, deadline, t_lo)
             io = (IntegerOutcome("proved", "integers: a constant, its sign certified") if k == "ok" else
                   None if k is None else IntegerOutcome("disproved", "", {t: Fraction(k)}))
         if io is None:

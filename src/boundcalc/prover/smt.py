@@ -248,12 +248,24 @@ class _Translator(Visitor):
         # (defined there when e > 0). The log is taken of b' = b if b > 0 else 1, so that its
         # facts hold whatever b is.
         e = yield node.exp
-        self.side += [b >= 0, z3.Implies(b == 0, e > 0)]
+        integer = _integer_valued(node.exp, self.domains)
+        # an integer-valued exponent: defined for a negative base too (expr.singularities), so
+        # b >= 0 is no hypothesis; b ** e is exp(e log b) for b > 0, 0 at b = 0 (then e > 0),
+        # +-1 at b = -1, and otherwise unknown (a fresh variable with no facts)
+        self.side += [z3.Implies(b == 0, e > 0)] if integer else [b >= 0, z3.Implies(b == 0, e > 0)]
         b_pos = z3.If(b > 0, b, self.val(Fraction(1)))
         L = self._named_func("log", node.base, b_pos)
         arg = Mul((node.exp, Func("log", (node.base,))))
         E = self._named_func("exp", arg, e * L, label=to_text(node))
-        return z3.If(b > 0, E, self.val(Fraction(0)))
+        if not integer:
+            return z3.If(b > 0, E, self.val(Fraction(0)))
+        P = self.new(to_text(node))
+        one = self.val(Fraction(1))
+        self.side += [z3.Implies(b > 0, P == E), z3.Implies(b == 0, P == 0),
+                      z3.Implies(b == -1, z3.Or(P == one, P == -one)),
+                      # |b| <= 1 and an integer e >= 0: |b ** e| <= 1 (true at every integer point)
+                      z3.Implies(z3.And(e >= 0, b >= -one, b <= one), z3.And(P <= one, P >= -one))]
+        return P
 
     def _named_func(self, func, arg: Node, u, label=None):
         key = Func(func, (arg,))
@@ -410,24 +422,9 @@ class _Translator(Visitor):
 
 def _integer_valued(node: Node, domains: dict[str, Domain]) -> bool:
     """Whether ``node`` takes only integer values where it is defined, by its shape and
-    the domains (integer numbers and symbols, sums, products, non-negative integer powers,
-    factorials and binomials of integers, floor and ceil)."""
-    if isinstance(node, Num):
-        return node.value.denominator == 1
-    if isinstance(node, (Sym, Indexed)):
-        d = domains.get(node.name)
-        return d is not None and bool(d.integer)
-    if isinstance(node, (Add, Mul)):
-        return all(_integer_valued(a, domains) for a in node.args)
-    if isinstance(node, Pow):
-        return (isinstance(node.exp, Num) and node.exp.value.denominator == 1 and node.exp.value >= 0
-                and _integer_valued(node.base, domains))
-    if isinstance(node, Func):
-        if node.name in ("floor", "ceil"):
-            return True
-        if node.name in ("factorial", "binomial", "abs", "min", "max"):
-            return all(_integer_valued(a, domains) for a in node.args)
-    return False
+    the domains (:func:`boundcalc.expr.singularities.is_integer_valued`, the one test)."""
+    from ..expr.singularities import is_integer_valued
+    return is_integer_valued(node, frozenset(n for n, d in domains.items() if d.integer))
 
 
 #: facts about F = gamma(g) for every real g where gamma is defined (not a pole); the

@@ -131,7 +131,11 @@ def skeleton_path(key: str, output: str | None = None) -> Path:
     if output is None:
         return Path(f"{key}.toml")
     out = user_path(output)
-    if out.is_dir():
+    try:
+        is_dir = out.is_dir()
+    except OSError:                     # a name too long for the file system, ...: not a folder
+        is_dir = False
+    if is_dir:
         return out / f"{key}.toml"
     if out.name != f"{key}.toml":
         raise BoundcalcError(f"--output {output!r}: a formula file for paper {key!r} must be named "
@@ -139,9 +143,8 @@ def skeleton_path(key: str, output: str | None = None) -> Path:
     return out
 
 
-def write_skeleton(key: str, output: str | None = None) -> Path:
-    """Write the skeleton of paper ``key`` (see :func:`skeleton_path`); refuse a key that is
-    not an identifier, that names a built-in paper, or a path that already exists."""
+def check_key(key: str) -> None:
+    """A new paper's key is an identifier that no loaded paper has (one line otherwise)."""
     from .loader import _IDENT
     if not _IDENT.match(key):
         raise BoundcalcError(f"paper key {key!r} must be an identifier (letters, digits, underscores; "
@@ -150,11 +153,17 @@ def write_skeleton(key: str, output: str | None = None) -> Path:
     if get_registry(None).has_paper(key):
         raise BoundcalcError(f"paper key {key!r} is already taken by a loaded paper "
                              "(built-in or $BOUNDCALC_FORMULAS); choose another")
+
+
+def write_skeleton(key: str, output: str | None = None) -> Path:
+    """Write the skeleton of paper ``key`` (see :func:`skeleton_path`); refuse a key that is
+    not an identifier, that names a built-in paper, or a path that already exists."""
+    check_key(key)
     path = skeleton_path(key, output)
     if path.exists() or path.is_symlink():
         raise BoundcalcError(f"{path} already exists; not overwritten (choose another --output or remove it)")
-    path.parent.mkdir(parents=True, exist_ok=True)
     try:
+        path.parent.mkdir(parents=True, exist_ok=True)
         with open(path, "x", encoding="utf-8") as fh:      # "x": never overwrite, even in a race
             fh.write(render(key, str(path)))
     except OSError as e:

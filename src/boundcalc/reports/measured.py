@@ -146,6 +146,10 @@ def measured_table(paper: str, csv_path, *, formula, setting: str | None = None,
             sd = cells[seed_at].strip()
             if not sd:
                 raise BoundcalcError(f"{path.name}: line {r}, column '{SEED}' is empty")
+            if not sd.isascii() or not sd.isdigit():
+                raise BoundcalcError(f"{path.name}: line {r}, column '{SEED}': {sd!r} is not a seed "
+                                     "(a non-negative integer)")
+            sd = str(int(sd))                      # 007 and 7 are one seed
             if sd in run["seeds"]:
                 raise BoundcalcError(f"{path.name}: line {r} repeats seed {sd} of run {run['label']} "
                                      f"(line {run['seeds'][sd]})")
@@ -155,8 +159,11 @@ def measured_table(paper: str, csv_path, *, formula, setting: str | None = None,
                                  f"add a '{SEED}' column for repeated runs")
         for i, name in measured:
             if cells[i].strip():
-                m = parse_number(cells[i], where=f"{path.name}: line {r}, column {name!r}")
-                run["measured"].setdefault(name, []).append(float_or_mpf(m))
+                m = float_or_mpf(parse_number(cells[i], where=f"{path.name}: line {r}, column {name!r}"))
+                if not isinstance(m, (int, float)) or m != m or m in (float("inf"), float("-inf")):
+                    raise BoundcalcError(f"{path.name}: line {r}, column {name!r}: {cells[i].strip()!r} is not "
+                                         "a finite double-precision number, which a measured value is")
+                run["measured"].setdefault(name, []).append(m)
     rows: list[Row] = []
     for run in runs.values():
         r, values, label = run["line"], run["values"], run["label"]

@@ -65,9 +65,12 @@ def float_or_mpf(x):
     """A float when it fits in a double, else the mpf itself."""
     if x is None or isinstance(x, int):
         return x
-    if not mpmath.isfinite(x):
+    if not isinstance(x, Fraction) and not mpmath.isfinite(x):
         return float(x)
-    f = float(x)
+    try:
+        f = float(x)
+    except OverflowError:           # an exact Fraction beyond the double range (1e999)
+        return mpmath.mpf(x.numerator) / x.denominator
     if math.isinf(f) or (f == 0 and x != 0):
         return x
     return f

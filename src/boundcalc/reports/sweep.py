@@ -23,7 +23,11 @@ a result is the same object whether it was computed now or read back.
 
 Backends: ``"loky"`` (processes, joblib's default), ``"threading"``, ``"sequential"``, or
 ``"dask"`` with ``scheduler="tcp://host:port"`` (joblib's Dask backend over a
-``distributed.Client``; the workers need boundcalc installed).
+``distributed.Client``; the workers need boundcalc installed). The address is parsed and the
+scheduler asked who it is, under a 5 s deadline, before any work is submitted
+(:func:`check_scheduler`). ``jobs`` goes through :func:`boundcalc.parallel.worker_count`
+(capped at the cores), and the worker processes are closed when the sweep ends, however
+it ends.
 """
 from __future__ import annotations
 
@@ -31,16 +35,19 @@ from ..paths import user_path
 import hashlib
 import json
 import os
+import re
 import time
 from pathlib import Path
 from typing import Callable
 
 from ..errors import BoundcalcError
+from ..parallel import closing_pools, worker_count
 from .frames import SweepResults
 
 BACKENDS = ("loky", "threading", "multiprocessing", "sequential", "dask")
 PROGRESS_AFTER = 2.0   # seconds: show a progress bar only for work longer than this
-CONNECT_TIMEOUT = "10s"  # to reach a Dask scheduler
+CONNECT_TIMEOUT = 5.0   # seconds: to reach a Dask scheduler and hear it answer as one
+_ADDRESS = re.compile(r"(?:tcp://)?(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?):([0-9]{1,5})")
 
 
 def default_cache_dir() -> Path:
@@ -276,8 +283,9 @@ def run(fn, configs: list[dict], *, jobs: int = 1, backend: str = "loky", schedu
         raise BoundcalcError(f"sweep: unknown backend {backend!r}; use one of {', '.join(BACKENDS)}")
     if backend == "dask" and not scheduler:
         raise BoundcalcError("sweep: backend 'dask' needs scheduler='tcp://HOST:PORT'")
-    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs == 0 or jobs < -1:
-        raise BoundcalcError(f"sweep: jobs must be a positive integer or -1 (all cores), got {jobs!r}")
+    if backend == "dask":
+        parse_scheduler(scheduler, "sweep: scheduler")       # reached only if there is work to submit
+    jobs = worker_count(jobs, "sweep: jobs")
 
     root = check_cache_dir(resolve_cache_dir(cache_dir))
     version = _version()
@@ -324,24 +332,83 @@ def run(fn, configs: list[dict], *, jobs: int = 1, backend: str = "loky", schedu
         else:
             from joblib import Parallel, delayed
             par = Parallel(n_jobs=jobs, backend=backend, return_as="generator")
-            for i, raw in zip(todo, par(delayed(_call)(fn, configs[i]) for i in todo)):
-                store(i, raw)
+            with closing_pools():
+                for i, raw in zip(todo, par(delayed(_call)(fn, configs[i]) for i in todo)):
+                    store(i, raw)
     finally:
         bar.close()
     return SweepResults(results, configs)
 
 
-def _run_dask(fn, configs, todo, scheduler, store):
+def parse_scheduler(address, what: str = "--scheduler") -> str:
+    """``tcp://HOST:PORT`` (or ``HOST:PORT``) as the canonical ``tcp://HOST:PORT``; anything
+    else (another scheme, no port, a port outside 1..65535, spaces) is one line naming it.
+    Only ``tcp://`` is accepted: a ``tls://`` scheduler needs a security configuration that
+    boundcalc does not pass."""
+    m = _ADDRESS.fullmatch(address) if isinstance(address, str) else None
+    if m is None or not 1 <= int(m.group(2)) <= 65535:
+        raise BoundcalcError(f"{what} {address!r} is not a Dask scheduler address; give tcp://HOST:PORT "
+                             "(PORT 1..65535)")
+    return f"tcp://{m.group(1)}:{int(m.group(2))}"
+
+
+def check_scheduler(address, timeout: float = CONNECT_TIMEOUT, what: str = "--scheduler") -> str:
+    """The scheduler at ``address`` is reached and answers as a Dask scheduler within
+    ``timeout`` seconds, or one line saying why not (:class:`BoundcalcError`), before any work
+    is submitted. The probe speaks Dask's protocol itself under one deadline (connect,
+    handshake, an ``identity`` request): a server that is not Dask's (an HTTP server, whose
+    reply Dask would read as the length of a 3 EiB frame, or one that never answers) is
+    refused instead of exhausting memory or hanging. Returns the canonical address."""
+    addr = parse_scheduler(address, what)
+    import socket
+    host, _, port = addr[len("tcp://"):].rpartition(":")
+    try:                                    # a refused or unroutable address fails here, at once
+        socket.create_connection((host.strip("[]"), int(port)), timeout=timeout).close()
+    except TimeoutError:
+        raise BoundcalcError(f"{what} {addr}: no Dask scheduler answers within {timeout:g} s") from None
+    except OSError as e:
+        raise BoundcalcError(f"{what} {addr}: cannot connect to a Dask scheduler there "
+                             f"({e.strerror or e})") from None
     try:
-        import joblib
-        from distributed import Client
+        from distributed.comm import connect
     except ImportError:
-        raise BoundcalcError("sweep: backend 'dask' needs dask.distributed "
-                             "(pip install 'dask[distributed]')") from None
+        raise BoundcalcError("backend 'dask' needs dask.distributed (pip install 'dask[distributed]')") from None
+    import asyncio
+
+    async def probe():
+        comm = await connect(addr, timeout=timeout)
+        try:
+            await comm.write({"op": "identity", "reply": True})
+            return await comm.read()
+        finally:
+            comm.abort()
+
+    async def bounded():
+        return await asyncio.wait_for(probe(), timeout)
+
     try:
-        client = Client(scheduler, timeout=CONNECT_TIMEOUT)
+        answer = asyncio.run(bounded())
+    except TimeoutError:           # (asyncio's is the builtin since Python 3.11)
+        raise BoundcalcError(f"{what} {addr}: no answer from a Dask scheduler within {timeout:g} s") from None
+    except OSError:            # the TCP connection was made above: the peer hung up on Dask's handshake
+        raise BoundcalcError(f"{what} {addr}: not a Dask scheduler (it closed the connection on "
+                             "Dask's handshake)") from None
+    except Exception as e:     # whatever a non-Dask peer makes the protocol raise
+        raise BoundcalcError(f"{what} {addr}: not a Dask scheduler (its answer cannot be read as Dask's "
+                             f"protocol: {type(e).__name__})") from None
+    if not isinstance(answer, dict) or answer.get("type") != "Scheduler":
+        raise BoundcalcError(f"{what} {addr}: answers, but not as a Dask scheduler")
+    return addr
+
+
+def _run_dask(fn, configs, todo, scheduler, store):
+    addr = check_scheduler(scheduler, what="sweep: scheduler")
+    import joblib
+    from distributed import Client
+    try:
+        client = Client(addr, timeout=f"{CONNECT_TIMEOUT:g}s")
     except (OSError, TimeoutError) as e:
-        raise BoundcalcError(f"sweep: cannot connect to the Dask scheduler {scheduler!r} ({e})") from None
+        raise BoundcalcError(f"sweep: cannot connect to the Dask scheduler {addr!r} ({e})") from None
     try:
         with joblib.parallel_config(backend="dask", wait_for_workers_timeout=30):
             par = joblib.Parallel(n_jobs=-1, return_as="generator")

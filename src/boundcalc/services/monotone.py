@@ -147,7 +147,8 @@ def monotone(formula, var: str, *, box: dict | None = None, fixed: dict | None =
         if n in table:
             table[n].domain.check_nonempty(n)
     ranges_given = _check_box(box, table, fixed, node.symbols())
-    check_defined_somewhere(node, formula.id)          # the one definedness rule
+    check_defined_somewhere(node, formula.id,           # the one definedness rule
+                            frozenset(n for n in node.symbols() if n in table and table[n].domain.integer))
     fnode = instantiate(node, fixed)       # (a vector fills s[1], s[2], ... once the sums are written out)
     for k in sorted(k for k, v in fixed.items() if not isinstance(v, Fraction) and k in fnode.symbols()):
         raise BoundcalcError(f"--set {k}: a list of values cannot follow the range of {k}[...] as {var} "

@@ -17,9 +17,11 @@ REPRODUCTIONS: dict[str, Reproduction] = {
     "tarzanagh2023-fig1": Reproduction(
         "tarzanagh2023-fig1",
         FIG1_DESCRIPTION,
-        run_fig1, render_fig1, settings=("steps", "dtype"), plot=plot_fig1),
+        run_fig1, render_fig1, settings=("steps", "dtype"), plot=plot_fig1,
+        sweeps=False),
     "tarzanagh2023-fig3": Reproduction(
         "tarzanagh2023-fig3",
         FIG3_DESCRIPTION,
-        run_fig3, render_fig3, settings=("steps", "dtype"), plot=plot_fig3),
+        run_fig3, render_fig3, settings=("steps", "dtype"), plot=plot_fig3,
+        sweeps=False),
 }

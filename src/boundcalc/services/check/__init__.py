@@ -47,6 +47,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ...errors import BoundcalcError
+from ...parallel import closing_pools, worker_count
 from ...prover.budget import Timeout
 from ...registry import get_registry
 from . import (derivation, hypotheses, identity, measured, order, relations, strength as _strength,
@@ -212,15 +213,14 @@ def run_checks(paper: str | None = None, *, formulas_path=None, only=None, stren
 def _run_todo(reg, todo, options, strength, formulas_path, jobs) -> list[Finding]:
     """The findings of ``todo`` in its order, in this process or in ``jobs`` worker processes
     (interleaved chunks, so that slow checks spread over the workers)."""
-    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs == 0 or jobs < -1:
-        raise BoundcalcError(f"jobs must be a positive integer or -1 (one per core), got {jobs!r}")
-    n = (os.cpu_count() or 1) if jobs == -1 else jobs
+    n = worker_count(jobs, "jobs")
     if n == 1 or len(todo) < 2:
         return [_run_by_id(reg, k, cid, options[k], strength) for k, cid in todo]
     from joblib import Parallel, delayed
     chunks = [todo[i::4 * n] for i in range(min(len(todo), 4 * n))]
     paths = list(formulas_path) if formulas_path else None
-    parts = Parallel(n_jobs=n, backend="loky")(delayed(_run_chunk)(paths, c, options, strength) for c in chunks)
+    with closing_pools():
+        parts = Parallel(n_jobs=n, backend="loky")(delayed(_run_chunk)(paths, c, options, strength) for c in chunks)
     found = {(f.paper, f.check): f for part in parts for f in part}
     return [found[t] for t in todo]
 
