@@ -46,6 +46,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ...errors import BoundcalcError
+from ...prover import budget as _budget
 from ...prover.budget import Timeout
 from ...registry import get_registry
 from . import (derivation, hypotheses, identity, measured, order, relations, strength as _strength,
@@ -278,6 +279,20 @@ def _only(reg, keys, only):
 
 
 def _run_one(reg, paper, c, options: str = "", strength: bool = False) -> Finding:
+    # every check starts from the same SymPy state (its work counts do not depend on what ran
+    # before it), and one during which a clock's safety net fired is undecided
+    _budget.fresh_state()
+    nets = _budget.safety_net_hits()
+    f = _run_one_counted(reg, paper, c, options, strength)
+    if _budget.safety_net_hits() > nets:
+        f.evidence["grade_before_safety_net"] = f.severity
+        fired = "; ".join(dict.fromkeys(_budget.safety_nets_fired()))
+        f.grade(Grade.WARNING, "undecided", f"undecided (safety net): a safety net ({fired}: a clock, not a work "
+                f"budget) fired while the check ran, so its result would depend on the machine's load: {f.message}")
+    return f
+
+
+def _run_one_counted(reg, paper, c, options: str = "", strength: bool = False) -> Finding:
     f = Finding(paper.key, c.id, c.kind, Grade.OK, c.location, c.description,
                 reading=c.reading, covers=list(c.covers), note=str(c.fields.get("note") or ""))
     f.rerun = f"boundcalc check {paper.key} --only {c.id}{options}"
@@ -342,7 +357,7 @@ def _run_kind(reg, paper, fields, f: Finding) -> None:
     except (KeyboardInterrupt, SystemExit):
         raise
     except Timeout:                      # a time budget's alarm that escaped its layer
-        f.grade(Grade.WARNING, "undecided", "check could not be run: its time budget ran out")
+        f.grade(Grade.WARNING, "undecided", "check could not be run: its work budget ran out")
     except Exception as e:               # a defect of boundcalc, said as one: never a pass
         f.grade(Grade.WARNING, "undecided", f"check could not be run: internal error "
                                         f"({type(e).__name__}: {str(e)[:120]}); please report it")
