@@ -64,7 +64,6 @@ How a layer uses it::
 from __future__ import annotations
 
 import signal
-import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -204,18 +203,17 @@ def safety_net(seconds: float) -> Iterator[None]:
 
 
 def fresh_state() -> None:
-    """Empty SymPy's caches (if it is loaded), so that what follows counts about the same
+    """Empty SymPy's caches (importing it), so that what follows counts about the same
     SymPy calls whatever ran before it in this process. The first time, SymPy is warmed up
     first (:func:`_warm_up`): its one-time set-up would make the first piece of work count
     more calls than the same work later."""
     global _cleared, _warm
-    if "sympy" in sys.modules:
-        from sympy.core.cache import clear_cache
-        if not _warm:
-            _warm = True
-            _warm_up()
-        _cleared = sympy_calls()
-        clear_cache()
+    from sympy.core.cache import clear_cache
+    if not _warm:
+        _warm = True
+        _warm_up()
+    _cleared = sympy_calls()
+    clear_cache()
 
 
 _warm = False
@@ -327,19 +325,18 @@ def can_interrupt() -> bool:
 def _unsafe_to_interrupt(frame: FrameType | None) -> bool:
     """Whether ``frame`` runs inside an import (importlib's frames: a module cut in the
     middle of its import stays half-initialised for every later use), or inside a
-    ``__del__`` or a garbage-collector callback within 12 calls (an exception raised there
+    ``__del__`` or a garbage-collector callback (an exception raised there
     is printed and swallowed, and the limit would be lost; hypothesis registers a gc callback
     that times every collection)."""
     import gc
     callbacks = {getattr(cb, "__code__", None) for cb in gc.callbacks}
-    k = 0
     while frame is not None:
         code = frame.f_code
         if code.co_filename.startswith("<frozen importlib"):
             return True
-        if k < 12 and (code.co_name == "__del__" or code in callbacks):
+        if code.co_name == "__del__" or code in callbacks:
             return True
-        frame, k = frame.f_back, k + 1
+        frame = frame.f_back
     return False
 
 
