@@ -96,11 +96,13 @@ INTERVAL_BOXES_PER_SECOND = 2000
 BALL_POINTS_PER_SECOND = 500
 # safety nets: CPU time (this thread's) at CPU_SAFETY x a budget's nominal seconds (at
 # least MIN_NET seconds), z3's wall-clock timeout at WALL_SAFETY x its budget (at least
-# MIN_WALL_NET seconds: two busy processes beside a check on 2 cores triple its wall time)
+# MIN_WALL_NET seconds). z3's is wide: its CPU time per resource unit varies up to 5x
+# between queries (measured on the four papers), and a load of 9 on 2 cores multiplies wall
+# time by another 4.5
 CPU_SAFETY = 10
 MIN_NET = 2.0
-WALL_SAFETY = 10
-MIN_WALL_NET = 10.0
+WALL_SAFETY = 50
+MIN_WALL_NET = 30.0
 TICK = 0.02                   # CPU seconds between two looks of time_limit at SymPy's count
 
 

@@ -16,7 +16,8 @@ satisfies the domains, the assumptions, the definedness conditions of every term
 facts while violating the relation (``unsat``), the relation is proved. A ``sat`` answer
 proves nothing unless nothing was named (then z3's model is a candidate counterexample,
 certified later with ball arithmetic by the caller). Every call has a work budget (z3's
-``rlimit``, deterministic) and a wall-clock safety net; running out is ``unknown``. z3 is imported here only, and each
+``rlimit``, deterministic, charged to the work clock of :mod:`.budget`) and a wall-clock
+safety net (counted when it fires); running out is ``unknown``. z3 is imported here only, and each
 call uses its own z3 context (thread-safe).
 
 Soundness contract: "proved" means z3 found the over-approximation unsatisfiable (every
