@@ -132,7 +132,7 @@ class _State(threading.local):
         self.hits = 0
         self.where: list[str] = []   # which nets fired (the last few), for the message
         self.limits: list[_Limit] = []
-        self.handler = None    # the SIGPROF handler before the outermost time_limit
+        self.handler: object = None    # the SIGPROF handler before the outermost time_limit
 
 
 _S = _State()
@@ -291,7 +291,7 @@ def time_limit(seconds: float) -> Iterator[None]:
         st.limits.pop()
         if armed and outer is None:
             signal.setitimer(signal.ITIMER_PROF, 0)
-            signal.signal(signal.SIGPROF, st.handler)
+            signal.signal(signal.SIGPROF, st.handler)  # type: ignore[arg-type]
             st.handler = None
         if outer is None:
             st.work += (min(sympy_calls(), lim.end) - lim.start) / SYMPY_CALLS_PER_SECOND
