@@ -15,8 +15,9 @@ second), advanced by the layers as they work (:func:`charge`):
 * SymPy: its calls, counted by its own caches (every ``@cacheit`` function's hits and
   misses, :func:`sympy_calls`), :data:`SYMPY_CALLS_PER_SECOND` per second. A SymPy
   computation runs under :func:`time_limit`, which stops it when its count is spent;
-* ball arithmetic: the interval layer's boxes (:data:`INTERVAL_BOXES_PER_SECOND`) and the
-  points certified or evaluated exactly (:data:`BALL_POINTS_PER_SECOND`).
+* ball arithmetic: the interval layer's boxes (:data:`INTERVAL_BOXES_PER_SECOND`), the
+  points certified or evaluated exactly (:data:`BALL_POINTS_PER_SECOND`), and the nodes of
+  the trees the interval, Taylor and ends layers evaluate (:func:`charge_nodes`).
 
 A layer's "seconds" (its share, a deadline ``clock() + seconds``) are these nominal seconds,
 and :func:`expired` says when its deadline has passed. Work nobody counts (the trees'
@@ -75,12 +76,34 @@ from ..expr.nodes import Add, BigOp, Const, Func, Indexed, Mul, Node, Num, Pow, 
 from ..expr.visitor import Visitor, handles, top_down
 
 __all__ = [
-    "BALL_POINTS_PER_SECOND", "CPU_SAFETY", "INTERVAL_BOXES_PER_SECOND", "MAX_NODES", "MIN_NET", "MIN_WALL_NET",
-    "SAMPLES", "SECONDS",
-    "SYMPY_CALLS_PER_SECOND", "SYMPY_MAX_POWER", "WALL_SAFETY", "Timeout", "can_interrupt", "charge", "clock",
-    "expired", "fresh_state", "left", "net_tripped", "safety_net", "safety_net_hit", "safety_net_hits",
+    "BALL_POINTS_PER_SECOND",
+    "CPU_SAFETY",
+    "INTERVAL_BOXES_PER_SECOND",
+    "MAX_NODES",
+    "MIN_NET",
+    "MIN_WALL_NET",
+    "NODE_EVALS_PER_SECOND",
+    "SAMPLES",
+    "SECONDS",
+    "SYMPY_CALLS_PER_SECOND",
+    "SYMPY_MAX_POWER",
+    "WALL_SAFETY",
+    "Timeout",
+    "can_interrupt",
+    "charge",
+    "charge_nodes",
+    "clock",
+    "expired",
+    "fresh_state",
+    "left",
+    "net_tripped",
+    "safety_net",
+    "safety_net_hit",
+    "safety_net_hits",
     "safety_nets_fired",
-    "sympy_calls", "sympy_safe", "time_limit",
+    "sympy_calls",
+    "sympy_safe",
+    "time_limit",
 ]
 
 SAMPLES = 3000
@@ -94,6 +117,7 @@ SYMPY_MAX_POWER = 64          # x**k with |k| above this: no SymPy (expansion ex
 SYMPY_CALLS_PER_SECOND = 100_000
 INTERVAL_BOXES_PER_SECOND = 2000
 BALL_POINTS_PER_SECOND = 500
+NODE_EVALS_PER_SECOND = 100_000   # nodes of a tree evaluated in ball arithmetic or mpmath
 # safety nets: CPU time (this thread's) at CPU_SAFETY x a budget's nominal seconds (at
 # least MIN_NET seconds), z3's wall-clock timeout at WALL_SAFETY x its budget (at least
 # MIN_WALL_NET seconds). z3's is wide: its CPU time per resource unit varies up to 5x
@@ -148,6 +172,20 @@ def clock() -> float:
 def charge(seconds: float) -> None:
     """Add ``seconds`` (nominal) of work to this thread's work clock."""
     _S.work += seconds
+
+
+_sizes: dict[int, tuple[Node, int]] = {}
+
+
+def charge_nodes(node: Node, times: int = 1) -> None:
+    """Charge ``times`` evaluations of ``node``'s tree (its distinct nodes, at
+    :data:`NODE_EVALS_PER_SECOND`) to the work clock."""
+    got = _sizes.get(id(node))
+    if got is None or got[0] is not node:
+        if len(_sizes) > 4096:
+            _sizes.clear()
+        got = _sizes[id(node)] = (node, sum(1 for _ in node.unique_nodes()))
+    _S.work += times * got[1] / NODE_EVALS_PER_SECOND
 
 
 def left(deadline: float) -> float:

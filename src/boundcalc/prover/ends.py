@@ -54,7 +54,7 @@ from typing import Any
 
 from ..expr.domains import Domain
 from ..expr.nodes import Func, Mul, Node, Num
-from .budget import Timeout, clock, left, sympy_safe, time_limit
+from .budget import Timeout, charge_nodes, clock, left, sympy_safe, time_limit
 
 __all__ = ["MAX_DEPTH", "applies", "prove_ends"]
 
@@ -125,6 +125,7 @@ def prove_ends(g: Node, op: str, domains: dict[str, Domain], extra, decide_real,
 # ----------------------------------------------------------------------------- helpers
 def _ball(node: Node, env, prec: int = PREC):
     from ..backends import arb as A
+    charge_nodes(node)
     try:
         return A.enclose(node, env, prec=prec)
     except (A.Undefined, A.Unresolved, A.TooLarge, ZeroDivisionError, ValueError):

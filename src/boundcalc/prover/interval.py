@@ -37,7 +37,7 @@ from fractions import Fraction
 from ..expr.domains import Domain
 from ..expr.nodes import Node, sub
 from ..verdicts import IntervalStatus, SmtStatus
-from .budget import INTERVAL_BOXES_PER_SECOND, charge, clock, expired, safety_net
+from .budget import INTERVAL_BOXES_PER_SECOND, charge, charge_nodes, clock, expired, safety_net
 
 MAX_BOXES = 20000
 MAX_TOUCH_TRIES = 12      # searches for a touching point per run (Newton + exact check)
@@ -293,6 +293,7 @@ def _centered(A, g, dnodes, env):
 
 
 def _enc(A, node, env):
+    charge_nodes(node)
     try:
         return A.enclose(node, env, prec=96)
     except (A.Undefined, A.Unresolved, A.TooLarge):

@@ -62,6 +62,8 @@ def derivatives(g: Node, names, seconds: float = 1.0):
 
 
 def _enc(A, node, env):
+    from .budget import charge_nodes
+    charge_nodes(node)
     try:
         return A.enclose(node, env, prec=96)
     except (A.Undefined, A.Unresolved, A.TooLarge):
@@ -180,6 +182,8 @@ def _newton(g, d1, d2, env, names) -> dict | None:
 
 
 def _ev(mpb, node, x):
+    from .budget import charge_nodes
+    charge_nodes(node)
     v = mpb.evaluate_point(node, x, prec=160)
     if v is None:
         raise ValueError("no value")
