@@ -22,6 +22,12 @@ none. Several minutes on 2 cores (C starts one process per check); run it under 
 Budgets are work, not time (``src/boundcalc/prover/budget.py``), so A and B should agree;
 a check during which a clock's safety net fired says "undecided (safety net)" in both.
 
+Measured 2026-12-02 (issue 35, shared 2-core machine with other jobs, load 8-12 besides):
+``--skip-only``: A 93.7 s wall; B beside 2 busy loops 317.4 s wall; 248 checks, A and B
+identical bytes, 0 grades differ, 0 safety nets (a third run, PYTHONHASHSEED=3 --jobs 2, was
+byte-identical to A as well). Before the work budgets anon2025 lemma4_xi_to_eta alone was
+an error idle and "undecided (budget)" beside the two loops.
+
 ``--only ID`` restricts all three runs to those checks (A and B then compare reports of the
 subset). The raw outputs are kept in ``--out`` (default: a temporary folder).
 """
