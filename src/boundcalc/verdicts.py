@@ -57,7 +57,8 @@ class Layer(_Word):
     SMT = "SMT"
     INTERVAL = "interval"
     COUNTEREXAMPLE = "counterexample"
-    BUDGET = "budget"                # unknown: a time or size budget ran out
+    BUDGET = "budget"                # unknown: a work or size budget ran out
+    SAFETY_NET = "safety net"        # unknown: a clock's safety net fired (the answer would depend on load)
     NONE = "none"                    # unknown: every layer ran and none decided
 
 

@@ -1,94 +1,114 @@
-"""The decision procedure's budgets (prover/budget.py): the CPU-time limit around SymPy —
-counted in CPU time, kept through finalizers, nestable — and the size guard."""
+"""The decision procedure's budgets (prover/budget.py): work, not time. SymPy's budget is a
+count of its calls (stopped by a timer that never cuts an import, a finalizer or a gc
+callback), the work clock advances with the work and not with the machine's speed, the
+safety nets are clocks that are counted when they fire; and the size guard."""
+import subprocess
+import sys
+import textwrap
 import time as _t
 
 import pytest
 
 from boundcalc.expr.parser import parse
-from boundcalc.prover.budget import Timeout, sympy_safe, time_limit
+from boundcalc.prover import budget
+from boundcalc.prover.budget import Timeout, sympy_calls, sympy_safe, time_limit
 
 
 def _spin(cpu_seconds: float) -> None:
-    c0 = _t.process_time()
-    while _t.process_time() - c0 < cpu_seconds:
+    c0 = _t.thread_time()
+    while _t.thread_time() - c0 < cpu_seconds:
         pass
 
 
-def test_time_limit_is_not_lost_in_a_finalizer():
-    """The limit (CPU seconds) firing inside a __del__ (z3's Context.__del__ under the garbage collector)
-    would be printed and swallowed; the limit re-arms and interrupts the work after it."""
-
-    def busy():                         # a call inside the finalizer, like z3's Z3_del_context
-        t = _t.perf_counter()
-        while _t.perf_counter() - t < 0.3:
-            pass
-
-    class Slow:
-        def __del__(self):
-            busy()
-    interrupted = False
-    t0 = _t.perf_counter()
-    try:
-        with time_limit(0.05):
-            x = Slow()
-            del x                       # the finalizer runs now (reference count 0), past the limit
-            while _t.perf_counter() - t0 < 30:
-                pass
-    except Timeout:
-        interrupted = True
-    assert interrupted and _t.perf_counter() - t0 < 15
+def _sympy_work(rounds: int) -> None:
+    """SymPy calls in a known, repeatable amount (an expansion per round)."""
+    import sympy as sp
+    x, y = sp.symbols("x y")
+    for i in range(rounds):
+        sp.expand((x + y + i) ** 4)
 
 
-def test_time_limit_counts_cpu_time_not_wall_time():
-    """A machine under load gives the same work the same budget: waiting (no CPU) does not
-    use the SymPy layer's limit, computing does."""
-    with time_limit(0.2):
-        _t.sleep(0.5)                    # wall time passes, no CPU: not interrupted
-    c0 = _t.process_time()
-    try:
-        with time_limit(0.2):
-            while _t.process_time() - c0 < 10:
-                pass
-        raise AssertionError("not interrupted")
-    except Timeout:
-        assert 0.15 < _t.process_time() - c0 < 2
+def _count(rounds: int) -> int:
+    """The SymPy calls of ``_sympy_work(rounds)`` from an empty cache."""
+    budget.fresh_state()
+    c0 = sympy_calls()
+    _sympy_work(rounds)
+    return sympy_calls() - c0
+
+
+def test_the_same_work_counts_about_the_same_calls_and_a_limit_depends_on_the_count_alone():
+    """From an empty cache the same computation makes the same number of SymPy calls to
+    within a few per cent (SymPy iterates over some sets in memory order), and a limit at
+    half that count stops it while one at twice lets it finish — on any machine, since no
+    clock enters (the count measured by two runs without a limit)."""
+    n = _count(30)
+    assert n > 1000 and abs(_count(30) - n) < 0.05 * n
+    budget.fresh_state()
+    with time_limit(2 * n / budget.SYMPY_CALLS_PER_SECOND):
+        _sympy_work(30)
+    budget.fresh_state()
+    with pytest.raises(Timeout), time_limit(n / 2 / budget.SYMPY_CALLS_PER_SECOND):
+        _sympy_work(30)
+
+
+def test_cpu_time_without_sympy_calls_is_not_work_and_the_clock_charges_the_calls():
+    """Computing without SymPy (or waiting) spends none of SymPy's budget; the work clock
+    advances by the calls made, at the fixed rate, whatever they cost in seconds."""
+    import sympy  # noqa: F401
+    w0 = budget.clock()
+    with time_limit(0.001):                 # 100 calls
+        _spin(0.3)
+        _t.sleep(0.2)
+    assert budget.clock() == w0
+    n = _count(20)
+    budget.fresh_state()
+    w0 = budget.clock()
+    with time_limit(10):
+        _sympy_work(20)
+    assert budget.clock() - w0 == pytest.approx(n / budget.SYMPY_CALLS_PER_SECOND, rel=0.05)
+
+
+def test_a_computation_past_its_count_is_interrupted():
+    """An endless SymPy loop stops soon after its count is spent (the timer looks every
+    TICK of CPU time), and only the limit's worth is charged."""
+    w0, c0 = budget.clock(), _t.thread_time()
+    with pytest.raises(Timeout), time_limit(0.05):
+        _sympy_work(10 ** 9)
+    assert _t.thread_time() - c0 < 20
+    assert budget.clock() - w0 == pytest.approx(0.05, abs=1e-5)
 
 
 def test_an_inner_limit_ends_at_the_outer_one():
-    """Inside a 0.3 s limit, a 5 s limit still stops at the outer 0.3 s: the inner block
-    sees the timeout, and the outer one fires right after the inner block is left."""
+    """Inside a limit of 0.05 s of work, one of 50 s still stops at the outer count: the
+    inner block sees the timeout, and the outer one is stopped right after."""
     inner_hit = outer_hit = False
-    c0 = _t.process_time()
     try:
-        with time_limit(0.3):
+        with time_limit(0.05):
             try:
-                with time_limit(5):
-                    _spin(3)
+                with time_limit(50):
+                    _sympy_work(10 ** 9)
             except Timeout:
                 inner_hit = True
-            _spin(3)
+            _sympy_work(10 ** 9)
     except Timeout:
         outer_hit = True
     assert inner_hit and outer_hit
-    assert _t.process_time() - c0 < 1.5
 
 
 def test_a_shorter_inner_limit_leaves_the_outer_one_running():
-    """A 0.1 s limit inside a 3 s one stops its own block; the outer block then goes on and
-    is stopped at its own limit, counted from its start."""
-    c0 = _t.process_time()
-    inner_at = None
-    with pytest.raises(Timeout), time_limit(1.0):
+    """A limit of 100 calls inside one of 10 s of work stops its own block; the outer block
+    then finishes its own (counted) work."""
+    n = _count(10)
+    inner = False
+    budget.fresh_state()
+    with time_limit(10):
         try:
-            with time_limit(0.1):
-                _spin(3)
+            with time_limit(100 / budget.SYMPY_CALLS_PER_SECOND):
+                _sympy_work(10 ** 9)
         except Timeout:
-            inner_at = _t.process_time() - c0
-        _spin(0.3)                  # the outer limit has not run out: no timeout here
-        after = _t.process_time() - c0
-        _spin(3)
-    assert inner_at is not None and inner_at < 0.6
-    assert after < 1.0 <= _t.process_time() - c0 + 0.05 < 2.5
+            inner = True
+        _sympy_work(10)
+    assert inner and n > 100
 
 
 def test_the_size_guard_names_what_it_refuses():
@@ -96,24 +116,159 @@ def test_the_size_guard_names_what_it_refuses():
     assert sympy_safe(parse("x**100000")) is not None
 
 
-def test_time_limit_is_not_lost_in_a_gc_callback():
-    """The limit firing inside a garbage-collector callback (hypothesis times every
-    collection with one) would be printed and swallowed; it re-arms and interrupts the work
-    after the callback."""
+def test_the_limit_is_not_lost_in_a_finalizer():
+    """A finalizer (z3's Context.__del__ under the garbage collector) that runs past the
+    count is not interrupted (an exception raised there would be printed and swallowed);
+    the limit interrupts the work after it."""
+
+    class Slow:
+        def __del__(self):
+            _sympy_work(200)
+    done = False
+    c0 = _t.thread_time()
+    with pytest.raises(Timeout), time_limit(0.001):
+        x = Slow()
+        del x                       # the finalizer runs now, past the limit
+        done = True
+        _sympy_work(10 ** 9)
+    assert done and _t.thread_time() - c0 < 30
+
+
+def test_the_limit_is_not_lost_in_a_gc_callback():
+    """The same for a garbage-collector callback (hypothesis times every collection)."""
     import gc
 
     def slow_callback(phase, info):
         if phase == "start":
-            _spin(0.3)
+            _sympy_work(200)
     gc.callbacks.append(slow_callback)
-    c0 = _t.process_time()
-    interrupted = False
     try:
-        with time_limit(0.05):
+        with pytest.raises(Timeout), time_limit(0.001):
             gc.collect()                # the callback runs past the limit
-            _spin(10)
-    except Timeout:
-        interrupted = True
+            _sympy_work(10 ** 9)
     finally:
         gc.callbacks.remove(slow_callback)
-    assert interrupted and _t.process_time() - c0 < 5
+
+
+def test_an_import_is_never_cut(tmp_path, monkeypatch):
+    """Issue 37's race: a limit that fired in the middle of an import left the module without
+    its submodules (``module 'sympy' has no attribute 'core'`` in every later use). A
+    package whose import spends more than the limit is imported whole; the limit fires after."""
+    pkg = tmp_path / "slowpkg_budget"
+    pkg.mkdir()
+    (pkg / "sub.py").write_text("VALUE = 1\n")
+    (pkg / "__init__.py").write_text(textwrap.dedent("""
+        from . import sub
+        import sympy as sp
+        x, y = sp.symbols("x y")
+        for i in range(300):
+            sp.expand((x + y + i) ** 4)
+        from . import sub as again
+        DONE = True
+    """))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(Timeout), time_limit(0.001):
+        import slowpkg_budget
+    assert slowpkg_budget.DONE and slowpkg_budget.sub.VALUE == 1
+    assert "slowpkg_budget" in sys.modules
+    del sys.modules["slowpkg_budget"], sys.modules["slowpkg_budget.sub"]
+
+
+def test_sympy_imported_under_a_limit_is_whole():
+    """A fresh process whose first SymPy import happens inside a tiny limit (as a layer's
+    lazy import does): before the fix the timer cut ``import sympy`` and ``sympy.core`` was
+    missing; now the import completes before the timer is armed."""
+    code = textwrap.dedent("""
+        from boundcalc.prover.budget import Timeout, time_limit
+        try:
+            with time_limit(0.0001):
+                import sympy
+                sympy.expand((sympy.Symbol("x") + 1) ** 30)
+        except Timeout:
+            pass
+        import sympy
+        print(sympy.core.cache.__name__, sympy.simplify(sympy.sqrt(4)))
+    """)
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0 and p.stdout.split() == ["sympy.core.cache", "2"], p.stderr
+
+
+def test_threads_importing_sympy_at_once_see_it_whole():
+    """Eight threads of a fresh process import the SymPy back end at once (as decisions in
+    threads do) and use it: every one sees a whole module."""
+    code = textwrap.dedent("""
+        import threading
+        errors, barrier = [], threading.Barrier(8)
+        def work():
+            barrier.wait()
+            try:
+                from boundcalc.backends.sym import to_sympy
+                from boundcalc.expr.parser import parse
+                from boundcalc.prover.budget import time_limit
+                with time_limit(1):
+                    import sympy
+                    sympy.core.cache.CACHE
+                    to_sympy(parse("x + 1"))
+            except BaseException as e:
+                errors.append(repr(e))
+        ts = [threading.Thread(target=work) for _ in range(8)]
+        [t.start() for t in ts]
+        [t.join() for t in ts]
+        print(errors)
+    """)
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0 and p.stdout.strip() == "[]", (p.stdout, p.stderr)
+
+
+def test_a_sympy_safety_net_fires_on_cpu_time_and_is_counted(monkeypatch):
+    """CPU time that no count sees (here a spin) is stopped by the SymPy limit's safety net,
+    at CPU_SAFETY x its seconds (at least MIN_NET / 4), and the firing is counted."""
+    monkeypatch.setattr(budget, "MIN_NET", 0.4)
+    monkeypatch.setattr(budget, "CPU_SAFETY", 2)
+    hits, c0 = budget.safety_net_hits(), _t.thread_time()
+    with pytest.raises(Timeout), time_limit(0.01):        # net: 2 x 0.1 s of CPU
+        _spin(20)
+    assert 0.15 < _t.thread_time() - c0 < 10
+    assert budget.safety_net_hits() == hits + 1 and "SymPy" in budget.safety_nets_fired()[-1]
+
+
+def test_a_decisions_safety_net_expires_every_deadline_and_is_counted(monkeypatch):
+    monkeypatch.setattr(budget, "MIN_NET", 0.1)
+    monkeypatch.setattr(budget, "CPU_SAFETY", 1)
+    hits = budget.safety_net_hits()
+    far = budget.clock() + 10 ** 6
+    with budget.safety_net(0.1):
+        assert not budget.expired(far)
+        _spin(0.3)
+        assert budget.expired(far) and budget.expired(far)
+    assert not budget.expired(far)                            # outside the decision: no net
+    assert budget.safety_net_hits() == hits + 1
+
+
+def test_a_decision_whose_net_fires_says_so(monkeypatch):
+    """A decision during which a net fired is 'unknown (safety net)' — never what a layer
+    found on a machine-dependent path (x*(1 - x) <= 1/4 is true: AM-GM)."""
+    from boundcalc.prover.decide import decide_relation
+    from boundcalc.verdicts import Layer, Verdict
+    monkeypatch.setattr(budget, "MIN_NET", 0.0)
+    monkeypatch.setattr(budget, "CPU_SAFETY", 0.0)
+    d = decide_relation(parse("x*(1 - x)"), "<=", parse("1/4"), {})
+    assert (d.verdict, d.layer) == (Verdict.UNKNOWN, Layer.SAFETY_NET) and d.text == "unknown (safety net)"
+    monkeypatch.undo()
+    assert decide_relation(parse("x*(1 - x)"), "<=", parse("1/4"), {}).verdict is Verdict.PROVED
+
+
+def test_z3_is_budgeted_in_its_resource_count():
+    """An SMT call charges the work clock with z3's resource count (deterministic): the
+    same query charges the same work twice."""
+    from fractions import Fraction
+
+    from boundcalc.expr.domains import Domain
+    from boundcalc.prover.smt import decide_smt
+    dom = {"x": Domain(lo=Fraction(0)), "y": Domain(lo=Fraction(0))}
+    used = []
+    for _ in range(2):
+        w0 = budget.clock()
+        decide_smt(parse("x**3 + y**3 - x**2*y - x*y**2"), ">=", dom)
+        used.append(budget.clock() - w0)
+    assert used[0] > 0 and used[0] == used[1]

@@ -2,7 +2,6 @@
 every integer below checked with a certified sign. The false cases go to the layer itself
 (in the relation suite the counterexample search meets them first). Expected answers are
 worked out by hand in the comments."""
-import time
 from fractions import Fraction
 
 import mpmath
@@ -10,6 +9,7 @@ import mpmath
 from boundcalc.backends.exact import evaluate_exact
 from boundcalc.expr.domains import Domain
 from boundcalc.expr.parser import parse
+from boundcalc.prover import budget
 from boundcalc.prover.decide import _real_decider
 from boundcalc.backends.mp import evaluate
 from boundcalc.expr.nodes import Rel, Sym
@@ -194,7 +194,7 @@ def test_limit_step_ratio_form():
     ratio = next(s for s in steps if s.form == "ratio")
     with mpmath.workdps(50):                # the sequence is A/B: ((k + 1)/k)^2 at k = 3
         assert abs(evaluate(ratio.seq, {"n": Fraction(3)}, digits=40) - mpmath.mpf(16) / 9) < mpmath.mpf(10) ** -35
-    how = _limit_step(ratio, 0, ">=", "n", 1, ZR1, _real_decider(500, 0), 1.0, time.thread_time() + 5, {})
+    how = _limit_step(ratio, 0, ">=", "n", 1, ZR1, _real_decider(500, 0), 1.0, budget.clock() + 5, {})
     assert how is not None and "non-increasing from n\u2080 = 1, limit 1 at infinity (SymPy" in how, how
 
 
@@ -206,7 +206,7 @@ def test_limit_step_symmetric_case_through_the_canonical_form():
     with mpmath.workdps(50):
         for k in (1, 10, 1000):
             assert mpmath.e / (1 + mpmath.mpf(1) / k) ** k > mpmath.e / (1 + mpmath.mpf(1) / (k + 1)) ** (k + 1) > 1
-    how = _limit_step(ratio, 0, ">=", "n", 1, ZR1, _real_decider(500, 0), 1.0, time.thread_time() + 5, {})
+    how = _limit_step(ratio, 0, ">=", "n", 1, ZR1, _real_decider(500, 0), 1.0, budget.clock() + 5, {})
     assert how is not None and "limit 1 at infinity" in how, how
 
 
@@ -215,7 +215,7 @@ def test_limit_step_difference_form_strict():
     # equals the target, so ">" needs the strict decrease
     steps = _limit_steps("1/n + 1/n**2")
     diff = next(s for s in steps if s.form == "difference")
-    how = _limit_step(diff, 0, ">", "n", 1, ZR1, _real_decider(500, 0), 1.0, time.thread_time() + 5, {})
+    how = _limit_step(diff, 0, ">", "n", 1, ZR1, _real_decider(500, 0), 1.0, budget.clock() + 5, {})
     assert how is not None and "strictly non-increasing" in how and "limit 0" in how, how
 
 
@@ -226,7 +226,7 @@ def test_limit_step_refuses_a_limit_below_the_target():
                     ("1/n - 1/100", 101, lambda j: 1 / j - mpmath.mpf(1) / 100)):
         steps = _limit_steps(g)
         for i, st in enumerate(steps):
-            assert _limit_step(st, i, ">=", "n", 1, ZR1, _real_decider(500, 0), 1.0, time.thread_time() + 5,
+            assert _limit_step(st, i, ">=", "n", 1, ZR1, _real_decider(500, 0), 1.0, budget.clock() + 5,
                                {}) is None, (g, st.form)
         r = _ints(g, Z1)
         assert r is None or r.status == "disproved", (g, r)

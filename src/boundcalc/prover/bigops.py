@@ -55,12 +55,12 @@ from __future__ import annotations
 
 import contextlib
 import random
-import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
 
 from ..expr.domains import Domain
+from .budget import BALL_POINTS_PER_SECOND, charge, clock, expired, left
 from ..expr.indexed import Vector, _number, instantiate
 from ..expr.nodes import Add, BigOp, Func, Indexed, Mul, Node, Num, Pow, Rel, Sym, sub, substitute
 
@@ -212,7 +212,7 @@ class _Ctx:
         self.cache: dict = {}
 
     def left(self) -> float:
-        return self.deadline - time.thread_time()
+        return left(self.deadline)
 
     def generic(self, body: Node, rng: _Range, var: str) -> tuple[Node, dict, list]:
         """``body`` (index ``var``) at a generic layer: (scalar body, domains, assumptions)."""
@@ -914,8 +914,9 @@ def counterexample(a: Node, rel: str, b: Node, domains: dict, layer: list, rest:
         if spans is None:
             continue
         for trial in range(CANDIDATES_PER_DEPTH):
-            if time.thread_time() > deadline:
+            if expired(deadline):
                 return None
+            charge(1 / BALL_POINTS_PER_SECOND)          # one candidate certified in ball arithmetic
             env: dict = dict(env0)
             for s in scalars:
                 env[s] = pools[s][trial % len(pools[s])] if trial < 2 * len(pools[s]) else rnd.choice(pools[s])
@@ -1029,7 +1030,7 @@ def decide_bigops(a: Node, rel: str, b: Node, domains: dict[str, Domain], extra,
     docstring): proved / disproved (a certified counterexample) / None (unknown)."""
     symbols = set(Rel(rel, a, b).symbols())
     layer, rest = per_layer(extra, symbols)
-    deadline = time.thread_time() + seconds
+    deadline = clock() + seconds
     ctx = _Ctx(domains, layer, rest, decide, deadline, symbols | {s for r in extra for s in r.symbols()})
     tried: list[str] = []
     if _depth[0] > MAX_DEPTH:
@@ -1039,7 +1040,7 @@ def decide_bigops(a: Node, rel: str, b: Node, domains: dict[str, Domain], extra,
         return BigOpsResult("proved", how)
     tried.append("congruence")
     ce = counterexample(a, rel, b, domains, layer, rest, seed=seed,
-                        deadline=min(deadline, time.thread_time() + max(0.5, 0.2 * seconds)))
+                        deadline=min(deadline, clock() + max(0.5, 0.2 * seconds)))
     if ce is not None:
         return BigOpsResult("disproved", "certified, at depth " + ", ".join(
             f"{k} = {v}" for k, v in ce.items() if "[" not in k and k not in ("lhs", "rhs")), ce)

@@ -27,13 +27,12 @@ mismatch or failure it returns None and the goal falls through unchanged.
 """
 from __future__ import annotations
 
-import time
 from fractions import Fraction
 
 from ..expr.domains import Domain
 from ..expr.nodes import Add, Func, Mul, Node, Num, Sym, substitute
 from ..expr.singularities import SMOOTH_FUNCTIONS
-from .budget import Timeout, time_limit
+from .budget import Timeout, clock, expired, left, time_limit
 
 __all__ = ["jensen_instance", "prove_convexity"]
 
@@ -201,7 +200,7 @@ def prove_convexity(a: Node, rel: str, b: Node, domains: dict[str, Domain], deci
     hull = _hull(sorted({x.name for _, x in pairs}), domains)
     if hull is None:
         return None
-    deadline = time.thread_time() + seconds
+    deadline = clock() + seconds
     from .taylor import derivatives
     try:
         with time_limit(max(0.3, 0.3 * seconds)):
@@ -222,14 +221,14 @@ def prove_convexity(a: Node, rel: str, b: Node, domains: dict[str, Domain], deci
             goals.append(c.expr)        # one sign on H: positive (tried first) or negative
         else:
             return None
-    share = max(0.3, (deadline - time.thread_time()) / (len(goals) + 1))
+    share = max(0.3, (left(deadline)) / (len(goals) + 1))
     seen = set()
     for c, gexpr in zip(conds, goals):
         key = (str(gexpr), c.op)
         if key in seen:
             continue
         seen.add(key)
-        if time.thread_time() > deadline:
+        if expired(deadline):
             return None
         if decide_real(gexpr, ">", dict(doms), [], share) == "proved":
             continue
@@ -238,7 +237,7 @@ def prove_convexity(a: Node, rel: str, b: Node, domains: dict[str, Domain], deci
         return None
     # concave (f'' <= 0) gives single >= mean; convex (f'' >= 0) gives single <= mean
     goal = Mul((Num(Fraction(-1)), f2)) if single_ge else f2
-    if time.thread_time() > deadline or decide_real(goal, ">=", dict(doms), [], share) != "proved":
+    if expired(deadline) or decide_real(goal, ">=", dict(doms), [], share) != "proved":
         return None
     from ..expr.printing import to_text
     shape, sign = ("concave", "<= 0") if single_ge else ("convex", ">= 0")

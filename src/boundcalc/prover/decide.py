@@ -26,8 +26,9 @@ returns a :class:`Decision` with
   (z3 nonlinear real arithmetic after naming non-polynomial terms, :mod:`.smt`),
   ``"interval"`` (arb branch-and-bound, :mod:`.interval`), ``"counterexample"`` (a point
   found by sampling, at a domain boundary, from an SMT model or by the integer layer,
-  certified in ball arithmetic), ``"budget"`` (unknown because a time or size budget ran
-  out), ``"none"`` (unknown: every layer ran and none decided);
+  certified in ball arithmetic), ``"budget"`` (unknown because a work or size budget ran
+  out), ``"safety net"`` (unknown because a clock's safety net fired: the answer would depend
+  on the machine's load), ``"none"`` (unknown: every layer ran and none decided);
 * ``text``     — the verdict as printed, e.g. ``"proved (SMT, after naming sqrt(x*y))"``,
   ``"proved (interval, 1204 boxes)"``, ``"disproved (counterexample, certified)"``,
   ``"unknown (budget)"``;
@@ -37,9 +38,11 @@ returns a :class:`Decision` with
 
 A proof is valid at every point of the domains where the assumptions hold and both sides
 are defined. Integer symbols are relaxed to reals by the proving layers (sound), except by
-the integer layer, which uses them. Every layer has a time and size budget (a fixed share
-of the decision's seconds, counted in this thread's CPU time or in work); running out
-falls through to the next layer and, at the end, to ``unknown (budget)`` — never a hang.
+the integer layer, which uses them. Every layer has a work and size budget (a share of the
+decision's seconds, nominal seconds of work on :func:`.budget.clock`, never a clock's);
+running out falls through to the next layer and, at the end, to ``unknown (budget)`` —
+never a hang. A safety net (CPU time, z3's wall clock; far, never reached in normal use)
+that fires makes the decision ``unknown (safety net)``, whatever the layers found.
 
 A relation with a big operator over a symbolic range (``sum(a[i], i, 1, L)``, L free) goes
 to the big-operator layer alone (:mod:`.bigops`), which hands its sub-goals without a
@@ -84,11 +87,13 @@ from ..expr.indexed import separate
 from ..expr.nodes import Add, BigOp, Const, Func, Indexed, Mul, Node, Num, Pow, Ref, Rel, Sym, sub
 from ..expr.visitor import Visitor, handles, top_down
 # the budgets (time limits, size guards) live in the bottom module every layer imports
-from .budget import CPU_SAFETY, INTERVAL_BOXES_PER_SECOND, SAMPLES, SECONDS, sympy_safe, time_limit
+from .budget import (INTERVAL_BOXES_PER_SECOND, SAMPLES, SECONDS, clock, expired, left, safety_net,
+                     safety_net_hits, safety_nets_fired, sympy_safe, time_limit)
 from .budget import Timeout as _Timeout
 from ..verdicts import IntervalStatus, Layer, SmtStatus, Verdict
 
-LAYERS = ("exact", "identity", "convexity", "big operators", "integers", "ends", "SMT", "interval", "counterexample", "budget", "none")
+LAYERS = ("exact", "identity", "convexity", "big operators", "integers", "ends", "SMT", "interval", "counterexample",
+          "budget", "safety net", "none")
 
 
 class UndefinedError(BoundcalcError):
@@ -278,8 +283,15 @@ def decide_relation(a: Node, rel: str, b: Node, domains: dict[str, Domain], extr
         g, op = sub(a, b), rel
     g = fold_constants(g)
     note = _undefined_where(a, b, domains, what, fatal=not extra)
-    out = _decide(a, rel, b, g, op, domains, extra, time.thread_time() + CPU_SAFETY * seconds, samples, seed,
-                  seconds)
+    hits = safety_net_hits()
+    with safety_net(seconds):
+        out = _decide(a, rel, b, g, op, domains, extra, clock() + seconds, samples, seed, seconds)
+    if safety_net_hits() > hits:
+        # a net fired (CPU time, z3's wall clock): what was found depends on the machine
+        fired = "; ".join(dict.fromkeys(safety_nets_fired()))
+        out = _verdict("unknown", "safety net", detail=f"a safety net ({fired}: a clock, not a work budget) "
+                       "fired during the decision, so its answer would depend on the machine's load: not "
+                       "reported (the work budgets are in prover/budget.py)")
     if note:
         out.detail = (out.detail + "; " if out.detail else "") + note
     out.seconds = round(time.perf_counter() - t0, 3)
@@ -287,11 +299,11 @@ def decide_relation(a: Node, rel: str, b: Node, domains: dict[str, Domain], extr
 
 
 def _decide(a, rel, b, g, op, domains, extra, deadline, samples, seed, total) -> Decision:
-    """Each layer's budget is a fixed share of ``total`` (never what earlier layers left),
-    counted in work where the layer allows it (search: candidates; SMT: z3's rlimit;
-    interval: boxes), so the verdict does not depend on the machine's load. ``deadline``
-    (CPU time, CPU_SAFETY x total) is only a safety net; SymPy's layer is the one timed (in
-    CPU time)."""
+    """Each layer's budget is a share of ``total``, counted in work on the work clock
+    (:func:`.budget.clock`: search: points certified; SMT: z3's rlimit; exact: SymPy's
+    calls; interval: boxes), so the verdict does not depend on the machine's load.
+    ``deadline`` is a work-clock value; the decision's CPU-time safety net
+    (:func:`.budget.safety_net`) only stops a runaway."""
     from . import search
     # shares: search 20 %, quick SMT 15 %, exact 25 %, SMT and interval 30 % each
     budget_hit = []
@@ -307,7 +319,7 @@ def _decide(a, rel, b, g, op, domains, extra, deadline, samples, seed, total) ->
                         counterexample=None if ok else search.report({}, a, b, Rel(rel, a, b), extra))
     # 1. quick counterexample search (vectorised sampling + domain boundaries)
     ce = search.find(a, rel, b, g, op, domains, extra, samples=samples, seed=seed,
-                     deadline=min(deadline, time.thread_time() + CPU_SAFETY * min(2.0, 0.2 * total)))
+                     deadline=min(deadline, clock() + min(2.0, 0.2 * total)))
     if ce is not None:
         return _verdict("disproved", "counterexample", "certified", counterexample=ce,
                         detail="the relation fails at a point re-checked in ball arithmetic")
@@ -354,7 +366,7 @@ def _decide(a, rel, b, g, op, domains, extra, deadline, samples, seed, total) ->
                     return _verdict("disproved", "counterexample", "certified, from an SMT model",
                                     counterexample=ce)
     # 2a'. a Jensen instance f(sum w_i x_i) vs sum w_i f(x_i): the sign of f'' on the hull
-    if rel in ("<=", ">=") and time.thread_time() < deadline:
+    if rel in ("<=", ">=") and not expired(deadline):
         from .convexity import prove_convexity
         jensen = prove_convexity(a, rel, b, domains, _real_decider(samples, seed), seconds=min(3.0, 0.35 * total))
         if jensen is not None:
@@ -395,7 +407,7 @@ def _decide(a, rel, b, g, op, domains, extra, deadline, samples, seed, total) ->
     for pre, cand, ex, doms in runs:
         if id(cand) in settled:
             continue
-        if time.thread_time() > deadline:
+        if expired(deadline):
             budget_hit.append("SMT")
             break
         r = decide_smt(cand, op, doms, ex, timeout_ms=int(1000 * min(3.0, 0.3 * total)))
@@ -412,7 +424,7 @@ def _decide(a, rel, b, g, op, domains, extra, deadline, samples, seed, total) ->
     # 3b. SMT with the special functions bracketed by the certified bounds of .fbounds,
     # degree raised until proved or the share runs out; a "sat" of this relaxed problem
     # proves nothing (it is never turned into a disproof)
-    if _bracketable(g) and time.thread_time() < deadline:
+    if _bracketable(g) and not expired(deadline):
         from .smt import BRACKET_CALLS, BRACKET_DEGREES
         # budgeted in work (z3 calls of a fixed rlimit each), so that the machine's load does
         # not change the verdict; the decision's CPU deadline is only the safety net
@@ -426,7 +438,7 @@ def _decide(a, rel, b, g, op, domains, extra, deadline, samples, seed, total) ->
         dropped: set[int] = set()       # candidates z3 could not finish: higher degrees are harder
         for deg in BRACKET_DEGREES:
             for i, (pre, cand, ex, doms) in enumerate(bruns):
-                if time.thread_time() > deadline or calls >= BRACKET_CALLS:
+                if expired(deadline) or calls >= BRACKET_CALLS:
                     break
                 if i in dropped:
                     continue
@@ -445,7 +457,7 @@ def _decide(a, rel, b, g, op, domains, extra, deadline, samples, seed, total) ->
             break
     # 4. interval branch-and-bound
     from .interval import prove_interval
-    if time.thread_time() < deadline:
+    if not expired(deadline):
         share = min(3.0, 0.3 * total)
         ivl = prove_interval(g, op, domains, extra, seconds=share,
                              derivatives=why is None, max_boxes=int(INTERVAL_BOXES_PER_SECOND * share))
@@ -468,7 +480,7 @@ def _decide(a, rel, b, g, op, domains, extra, deadline, samples, seed, total) ->
     else:
         budget_hit.append("interval")
     # 5. deeper counterexample search
-    if time.thread_time() < deadline:
+    if not expired(deadline):
         ce = search.find(a, rel, b, g, op, domains, extra, samples=samples, seed=seed + 1,
                          deadline=deadline, deep=True)
         if ce is not None:
@@ -491,7 +503,7 @@ def _rewrites_step(a, rel, b, g, op, domains, extra, candidates, deadline, sampl
     # once its point is certified on the original relation.
     from . import rewrite as RW
     from . import search
-    if (RW.depth() < RW.MAX_DEPTH and why is None and time.thread_time() < deadline
+    if (RW.depth() < RW.MAX_DEPTH and why is None and not expired(deadline)
             and RW.worth_trying(a, b)):
         sign_calls = [0]
 
@@ -505,7 +517,7 @@ def _rewrites_step(a, rel, b, g, op, domains, extra, candidates, deadline, sampl
             rws = []
             budget_hit.append("rewrites")
         for i, rw in enumerate(rws):
-            if time.thread_time() > deadline:
+            if expired(deadline):
                 budget_hit.append("rewrites")
                 break
             try:
@@ -513,9 +525,9 @@ def _rewrites_step(a, rel, b, g, op, domains, extra, candidates, deadline, sampl
                     # a share that lets the layers below work on it (the ends layer's nested
                     # decisions need about two seconds on Polya's squared bound): 70 % of what is
                     # left for a first rewrite that removed every root, else half of it
-                    left = deadline - time.thread_time()
+                    rest = left(deadline)
                     rootless = i == 0 and not RW.has_root(rw.goal, Num(Fraction(0)))
-                    share = min(0.7 * total, max(min(1.0, 0.1 * total), 0.7 * left if rootless else left / 2))
+                    share = min(0.7 * total, max(min(1.0, 0.1 * total), 0.7 * rest if rootless else rest / 2))
                     sub_d = decide_relation(rw.goal, rw.op, Num(Fraction(0)), dict(domains), extra,
                                             seconds=share, samples=samples, seed=seed)
             except BoundcalcError:
@@ -553,11 +565,11 @@ def _ends_step(a, rel, b, g, op, domains, extra, candidates, deadline, samples, 
                   if ends_apply(c, op, domains, extra) and _hard_end(c, domains)]
     from .ends import prove_ends
     for i, (pre, cand) in enumerate(ends_goals):
-        if time.thread_time() >= deadline:
+        if expired(deadline):
             break
         ends_how = prove_ends(cand, op, domains, extra, _real_decider(samples, seed),
-                              seconds=min(deadline - time.thread_time(),
-                                          max(0.6 * total, 0.75 * (deadline - time.thread_time())) / len(ends_goals)))
+                              seconds=min(left(deadline),
+                                          max(0.6 * total, 0.75 * left(deadline)) / len(ends_goals)))
         if ends_how is not None:
             return _verdict("proved", "ends", pre + ends_how)
     return None
@@ -649,12 +661,12 @@ def _special_layers(a, rel, b, g, op, domains, extra, deadline, samples, seed, t
     """The identity layer (equalities) and the integer layer (one or two integer symbols), each on a
     share of ``total``: a Decision, or None to go on."""
     from . import search
-    if op == "==" and time.thread_time() < deadline:
+    if op == "==" and not expired(deadline):
         from .identity import prove_identity
         how = prove_identity(a, b, domains, extra, _real_decider(samples, seed), seconds=min(3.0, 0.35 * total))
         if how is not None:
             return Decision("proved", "identity", f"proved ({how})")
-    if n_int is not None and time.thread_time() < deadline:
+    if n_int is not None and not expired(deadline):
         from .integers import prove_integers
         io = prove_integers(g, op, n_int, domains, _real_decider(samples, seed), seconds=min(3.0, 0.35 * total))
         if io is not None and io.status == "proved":
@@ -668,11 +680,13 @@ def _special_layers(a, rel, b, g, op, domains, extra, deadline, samples, seed, t
 
 def _real_decider(samples: int, seed: int):
     """``goal op 0`` on real domains by the layers of :func:`_decide` (for the integer
-    layer, which may not import this module): its verdict, within ``seconds`` of CPU."""
+    layer, which may not import this module): its verdict, within ``seconds`` of work (inside
+    the calling decision's safety net, or a net of its own)."""
     def run(goal: Node, op: str, doms: dict, ex: list, seconds: float) -> str:
         goal = fold_constants(goal)
-        d = _decide(goal, op, Num(Fraction(0)), goal, op, dict(doms), list(ex),
-                    time.thread_time() + CPU_SAFETY * seconds, min(samples, 1000), seed, seconds)
+        with safety_net(seconds):
+            d = _decide(goal, op, Num(Fraction(0)), goal, op, dict(doms), list(ex),
+                        clock() + seconds, min(samples, 1000), seed, seconds)
         return str(d.verdict)
     return run
 

@@ -41,13 +41,12 @@ chooses the cut points and the argument; it proves nothing.
 Soundness contract: "proved" only when the pieces cover the domain (relaxed to the reals)
 and each piece is closed by one of the arguments above, every sub-goal proved. This layer
 never disproves; on any failure it returns None and the goal falls through unchanged.
-Budget: the caller's CPU seconds, shared among the sub-goals; SymPy under ``time_limit``
+Budget: the caller's seconds of work (:func:`.budget.clock`), shared among the sub-goals; SymPy under ``time_limit``
 and a size guard.
 """
 from __future__ import annotations
 
 import contextvars
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -55,7 +54,7 @@ from typing import Any
 
 from ..expr.domains import Domain
 from ..expr.nodes import Func, Mul, Node, Num
-from .budget import Timeout, sympy_safe, time_limit
+from .budget import Timeout, charge_nodes, clock, left, sympy_safe, time_limit
 
 __all__ = ["MAX_DEPTH", "applies", "prove_ends"]
 
@@ -100,7 +99,7 @@ class _Ctx:
     sx: Any = None             # SymPy's symbol
 
     def left(self) -> float:
-        return self.deadline - time.thread_time()
+        return left(self.deadline)
 
 
 def prove_ends(g: Node, op: str, domains: dict[str, Domain], extra, decide_real, *,
@@ -115,7 +114,7 @@ def prove_ends(g: Node, op: str, domains: dict[str, Domain], extra, decide_real,
     dom = Domain(False, d.lo, d.lo_closed, d.hi, d.hi_closed)
     token = _depth.set(_depth.get() + 1)
     try:
-        ctx = _Ctx(g, op, name, dom, decide_real, time.thread_time() + seconds, [g])
+        ctx = _Ctx(g, op, name, dom, decide_real, clock() + seconds, [g])
         return _prove(ctx)
     except Timeout:
         return None
@@ -126,6 +125,7 @@ def prove_ends(g: Node, op: str, domains: dict[str, Domain], extra, decide_real,
 # ----------------------------------------------------------------------------- helpers
 def _ball(node: Node, env, prec: int = PREC):
     from ..backends import arb as A
+    charge_nodes(node)
     try:
         return A.enclose(node, env, prec=prec)
     except (A.Undefined, A.Unresolved, A.TooLarge, ZeroDivisionError, ValueError):

@@ -32,14 +32,13 @@ the counterexample search's job); on its budget, or when a step fails, it return
 from __future__ import annotations
 
 import itertools
-import time
 from collections.abc import Callable
 from fractions import Fraction
 
 from ..expr.domains import Domain
 from ..expr.nodes import Add, Func, Mul, Node, Num, Rel, Sym, sub, substitute
 from ..expr.singularities import SMOOTH_FUNCTIONS
-from .budget import Timeout, sympy_safe, time_limit
+from .budget import Timeout, clock, expired, left, sympy_safe, time_limit
 
 __all__ = ["MAX_NODES", "MAX_SYMBOLS", "SMOOTH", "prove_identity"]
 
@@ -104,7 +103,7 @@ def prove_identity(a: Node, b: Node, domains: dict[str, Domain], extra: list, de
     from ..backends import mp as mpb
     from ..expr.singularities import definedness
     from .symbolic import to_sympy_with_domains
-    deadline = time.thread_time() + seconds
+    deadline = clock() + seconds
     d_node = sub(a, b)
     names = sorted(d_node.symbols() | set().union(*(r.symbols() for r in extra)) if extra else d_node.symbols())
     if not names or len(names) > MAX_SYMBOLS or not (_funcs(d_node) <= SMOOTH) or sympy_safe(d_node):
@@ -138,14 +137,14 @@ def prove_identity(a: Node, b: Node, domains: dict[str, Domain], extra: list, de
                 if _is_zero(at):
                     p = (env, signs)
                     break
-                if time.thread_time() > deadline:
+                if expired(deadline):
                     return None
     except Timeout:
         return None
     if p is None:
         return None
     env, signs = p
-    share = max(0.3, (deadline - time.thread_time()) / (len(conds) + len(extra) + 1))
+    share = max(0.3, (left(deadline)) / (len(conds) + len(extra) + 1))
     # every definedness condition strictly, with its sign at p, on the whole region
     seen = set()
     for c, s in zip(conds, signs):
@@ -154,7 +153,7 @@ def prove_identity(a: Node, b: Node, domains: dict[str, Domain], extra: list, de
         if key in seen:
             continue
         seen.add(key)
-        if time.thread_time() > deadline or decide_real(goal, ">", dict(real), list(extra), share) != "proved":
+        if expired(deadline) or decide_real(goal, ">", dict(real), list(extra), share) != "proved":
             return None
     # the region is star-shaped about p
     t = "t_star"
@@ -167,7 +166,7 @@ def prove_identity(a: Node, b: Node, domains: dict[str, Domain], extra: list, de
         lhs, rhs = substitute(r.lhs, seg), substitute(r.rhs, seg)
         goal, op = {"<=": (sub(rhs, lhs), ">="), "<": (sub(rhs, lhs), ">"), ">=": (sub(lhs, rhs), ">="),
                     ">": (sub(lhs, rhs), ">"), "==": (sub(lhs, rhs), "==")}[r.op]
-        if time.thread_time() > deadline or decide_real(goal, op, doms, list(extra), share) != "proved":
+        if expired(deadline) or decide_real(goal, op, doms, list(extra), share) != "proved":
             return None
     where = ", ".join(f"{n} = {v}" for n, v in env.items())
     return (f"identity: derivatives vanish on a region star-shaped about {where}, "

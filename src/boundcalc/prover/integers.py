@@ -48,12 +48,11 @@ conclusion on the reals implies it on the integers); the monotone-to-a-limit ste
 rests on SymPy's ``limit`` (the verdict says so; the ball-arithmetic check catches a limit
 on the wrong side of the values, not every wrong limit), and runs only where
 :func:`.budget.time_limit` can interrupt it; "disproved" comes only with an
-integer of the domain at which the sign is certified wrong. On its CPU budget, or when no
+integer of the domain at which the sign is certified wrong. On its work budget, or when no
 ``n0`` works, the layer returns None (the caller goes on; nothing is claimed).
 """
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -62,7 +61,7 @@ from math import ceil, floor
 
 from ..expr.domains import Domain
 from ..expr.nodes import Node, Rel, Sym, substitute
-from .budget import Timeout, sympy_safe, time_limit
+from .budget import BALL_POINTS_PER_SECOND, Timeout, charge, clock, expired, left, sympy_safe, time_limit
 
 __all__ = ["LIMIT_POINTS", "MAX_EXHAUSTIVE", "MAX_NODES", "MAX_SHIFT", "STARTS", "IntegerOutcome", "IntegerPair",
            "LimitStep", "applies", "limit_cross_check", "limit_steps", "opaque_step", "pair_ratio", "prove_integers",
@@ -188,8 +187,9 @@ def _check_range(g: Node, op: str, n: str, lo: int, hi: int, deadline: float, ba
     points where g is undefined (``k**k`` at k = 0: 0**0) are not in the statement's domain
     and are skipped (their sign, in a back end that gives 0**0 a value, says nothing)."""
     for k in range(lo, hi + 1):
-        if time.thread_time() > deadline:
+        if expired(deadline):
             return None
+        charge(1 / BALL_POINTS_PER_SECOND)
         if _defined_at(g, n, k) is False:
             if k == base:
                 return None
@@ -504,11 +504,11 @@ def relaxes_exactly(g: Node, names, domains: dict[str, Domain], decide_real: Rea
 def prove_integers(g: Node, op: str, n: str | IntegerPair, domains: dict[str, Domain], decide_real: RealDecider, *,
                    seconds: float) -> IntegerOutcome | None:
     """Decide ``g(n) op 0`` for every integer ``n`` of ``domains[n]`` (see the module
-    docstring), within ``seconds`` of this thread's CPU time; for an :class:`IntegerPair`,
+    docstring), within ``seconds`` of work (:func:`.budget.clock`); for an :class:`IntegerPair`,
     :func:`prove_pair`."""
     if isinstance(n, IntegerPair):
         return prove_pair(g, op, n, domains, decide_real, seconds=seconds)
-    deadline = time.thread_time() + seconds
+    deadline = clock() + seconds
     lo, hi = _ends(domains[n])
     if lo is None:
         return None
@@ -545,23 +545,23 @@ def prove_integers(g: Node, op: str, n: str | IntegerPair, domains: dict[str, Do
         n0 = lo + off
         if hi is not None and n0 > hi:
             break
-        if time.thread_time() > deadline:
+        if expired(deadline):
             return None
         real = Domain(False, Fraction(n0), True, None if hi is None else Fraction(hi), hi is not None)
         how = None
         if step is not None and decide_real(step, op, {n: real}, [Rel(op, g, _zero())], share) == "proved":
             how, last = f"integers: induction from n\u2080 = {n0}", n0
-        if (how is None and opaque is not None and n0 >= opaque[3] and time.thread_time() < deadline
+        if (how is None and opaque is not None and n0 >= opaque[3] and not expired(deadline)
                 and decide_real(opaque[1], op, {n: real, **opaque[2]}, [Rel(op, opaque[0], _zero())],
                                 share) == "proved"):
             how, last = f"integers: induction from n\u2080 = {n0}", n0
-        if (how is None and ratio is not None and n0 >= 1 and time.thread_time() < deadline
+        if (how is None and ratio is not None and n0 >= 1 and not expired(deadline)
                 and decide_real(ratio, ">=", {n: real}, [], share) == "proved"):
             how, last = f"integers: induction from n\u2080 = {n0}, ratio step", n0
-        if how is None and time.thread_time() < deadline and decide_real(g, op, {n: real}, [], share) == "proved":
+        if how is None and not expired(deadline) and decide_real(g, op, {n: real}, [], share) == "proved":
             how, last = f"integers: real relaxation from n\u2080 = {n0}", n0 - 1
         # (a limit step needs the sequence non-increasing on every integer from n0: no upper end)
-        if how is None and hi is None and time.thread_time() < deadline:
+        if how is None and hi is None and not expired(deadline):
             if limits is None:
                 try:
                     with time_limit(max(0.2, 0.1 * seconds)):
@@ -604,8 +604,8 @@ def _limit_step(ls: LimitStep, i: int, op: str, n: str, n0: int, real: Domain, d
     if ls.form == "difference" and not _defined_on([ls.seq], {n: real}, [], decide_real, share, deadline):
         return None
     if i not in limit_of:
-        left = deadline - time.thread_time()
-        limit_of[i] = sequence_limit(ls, max(0.2, min(2.0, left))) if left > 0 else None
+        rest = left(deadline)
+        limit_of[i] = sequence_limit(ls, max(0.2, min(2.0, rest))) if rest > 0 else None
     L = limit_of[i]
     if L is None:
         return None
@@ -618,7 +618,7 @@ def _limit_step(ls: LimitStep, i: int, op: str, n: str, n0: int, real: Domain, d
         return None
     strict = ""
     if op == ">" and side == 0:
-        if time.thread_time() > deadline or decide_real(ls.decrease, ">", {n: real}, [], share) != "proved":
+        if expired(deadline) or decide_real(ls.decrease, ">", {n: real}, [], share) != "proved":
             return None
         strict = "strictly "
     if not limit_cross_check(ls, n, lim, n0):
@@ -731,7 +731,7 @@ def _defined_on(nodes: list[Node], region: dict[str, Domain], extra: list, decid
         if (gamma_args_proved and c.kind == "gamma") or (c.expr, c.op) in seen:
             continue
         seen.add((c.expr, c.op))
-        if c.op not in (">", ">=", "!=") or time.thread_time() > deadline:
+        if c.op not in (">", ">=", "!=") or expired(deadline):
             return False
         if decide_real(c.expr, ">" if c.op == "!=" else c.op, region, extra, share) == "proved":
             continue
@@ -779,7 +779,7 @@ def prove_pair(g: Node, op: str, pair: IntegerPair, domains: dict[str, Domain], 
     from ..expr.nodes import Add, Num, sub
     if not relaxes_exactly(g, {pair.low, pair.high}, domains, decide_real, max(0.2, seconds / 8)):
         return None
-    deadline = time.thread_time() + seconds
+    deadline = clock() + seconds
     lo: dict[str, int] = {}
     for v in (pair.low, pair.high):
         end = _ends(domains[v])[0]
@@ -799,7 +799,7 @@ def prove_pair(g: Node, op: str, pair: IntegerPair, domains: dict[str, Domain], 
         plans.append((low, high, Num(Fraction(lo[low])), lo[high], []))
     share = max(0.3, seconds / 10)
     for s, t, base, t_lo, step_extra in plans:
-        if time.thread_time() > deadline:
+        if expired(deadline):
             return None
         try:
             with time_limit(max(0.3, 0.25 * seconds)):
@@ -813,10 +813,10 @@ def prove_pair(g: Node, op: str, pair: IntegerPair, domains: dict[str, Domain], 
         region = {v: Domain(False, Fraction(lo[v]), True, None, False) for v in (s, t)}
         if decide_real(d, ">=", region, step_extra, share) != "proved":
             continue
-        if not all(time.thread_time() < deadline and decide_real(u, ">", region, step_extra, share) == "proved"
+        if not all(not expired(deadline) and decide_real(u, ">", region, step_extra, share) == "proved"
                    for u in dict.fromkeys(args)):
             continue
-        if not all(time.thread_time() < deadline
+        if not all(not expired(deadline)
                    and decide_real(p, ">", {**region, **gdoms}, step_extra, share) == "proved"
                    for p in positive):
             continue
@@ -825,11 +825,11 @@ def prove_pair(g: Node, op: str, pair: IntegerPair, domains: dict[str, Domain], 
             continue
         base_g = _base_case(g, s, base)
         t_dom = Domain(True, Fraction(t_lo), True, None, False)
-        left = deadline - time.thread_time()
-        if left <= 0:
+        rest = left(deadline)
+        if rest <= 0:
             return None
         if t in base_g.symbols():
-            io = prove_integers(base_g, op, t, {t: t_dom}, decide_real, seconds=left)
+            io = prove_integers(base_g, op, t, {t: t_dom}, decide_real, seconds=rest)
         else:
             k = _check_range(base_g, op, t, t_lo, t_lo, deadline, t_lo)
             io = (IntegerOutcome("proved", "integers: a constant, its sign certified") if k == "ok" else

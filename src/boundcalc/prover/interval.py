@@ -21,28 +21,29 @@ exact arithmetic, found by Newton's method) with a positive semidefinite Hessian
 enclosure, ``g >= 0`` is proved from the derivatives (second-order condition). Soundness
 contract: a piece is closed only by a rigorous enclosure or that exact local argument;
 numerical searches only propose candidates.
-Budget: a number of boxes and seconds.
+Budget: a number of boxes and seconds of work (:func:`.budget.clock`: each box, and the SMT
+calls' z3 resource counts), inside a CPU-time safety net (:func:`.budget.safety_net`).
 
 Soundness contract: "proved" means every box of a cover of the (compactified) domain has a
 certified sign of the goal in arb ball arithmetic (or was closed by the SMT layer, with
 that layer's contract); "disproved" returns only a candidate point, which the caller
-re-certifies before reporting; running out of boxes or CPU seconds is "budget".
+re-certifies before reporting; running out of boxes or work is "budget".
 """
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
 from fractions import Fraction
 
 from ..expr.domains import Domain
 from ..expr.nodes import Node, sub
 from ..verdicts import IntervalStatus, SmtStatus
+from .budget import INTERVAL_BOXES_PER_SECOND, charge, charge_nodes, clock, expired, safety_net
 
 MAX_BOXES = 20000
 MAX_TOUCH_TRIES = 12      # searches for a touching point per run (Newton + exact check)
 TOUCH_WIDTH = Fraction(1, 8)   # boxes at most this wide (in x) are searched for one
 MAX_SMT_CALLS = 24        # pieces closed by the SMT layer (tails, open ends) per run
-SMT_MS = 400              # time limit of each of those SMT calls
+SMT_MS = 400              # budget of each of those SMT calls (z3 rlimit, smt.RLIMIT_PER_MS)
 
 
 @dataclass
@@ -74,8 +75,15 @@ def _x_of(d: Domain, t: Fraction) -> Fraction | None:
 def prove_interval(g: Node, op: str, domains: dict[str, Domain], extra=(), *, seconds: float = 2.0,
                    derivatives: bool = True, max_boxes: int = MAX_BOXES) -> IntervalOutcome:
     """Prove ``g op 0`` on the domains where ``extra`` holds by branch and bound in ball
-    arithmetic, within ``max_boxes`` boxes and ``seconds`` (see the module docstring);
+    arithmetic, within ``max_boxes`` boxes and ``seconds`` of work (see the module docstring);
     ``derivatives=False`` skips the pruning by derivative signs (SymPy)."""
+    # the CPU-time net of a decision (the caller's, inside one), at most that of the work
+    # the boxes and SMT calls can take
+    with safety_net(min(seconds, max_boxes / INTERVAL_BOXES_PER_SECOND + MAX_SMT_CALLS * SMT_MS / 1000)):
+        return _prove_interval(g, op, domains, extra, seconds, derivatives, max_boxes)
+
+
+def _prove_interval(g, op, domains, extra, seconds, derivatives, max_boxes) -> IntervalOutcome:
     from ..backends import arb as A
     if op == "==":
         return IntervalOutcome(IntervalStatus.SKIPPED)
@@ -93,7 +101,7 @@ def prove_interval(g: Node, op: str, domains: dict[str, Domain], extra=(), *, se
     touch_tries = [0]
     touched: list[dict] = []
     n_taylor = [0]
-    t0 = time.thread_time()        # CPU time: a net that does not depend on the machine's load
+    t0 = clock()                   # work, not time: the same boxes on any machine
     todo = [box0]
     closed = 0
     hyps = [(sub(r.lhs, r.rhs), r.op) for r in extra]
@@ -118,7 +126,7 @@ def prove_interval(g: Node, op: str, domains: dict[str, Domain], extra=(), *, se
     def smt_closes(box) -> bool:
         """Close a piece that ball arithmetic cannot enclose (it reaches infinity or an
         open end of the domain) with the SMT layer on that piece."""
-        if smt_calls[0] >= MAX_SMT_CALLS or time.thread_time() - t0 > seconds * 0.8:
+        if smt_calls[0] >= MAX_SMT_CALLS or expired(t0 + seconds * 0.8):
             return False
         smt_calls[0] += 1
         from .smt import decide_smt
@@ -137,8 +145,9 @@ def prove_interval(g: Node, op: str, domains: dict[str, Domain], extra=(), *, se
         return r.status is SmtStatus.PROVED
 
     while todo:
-        if closed + len(todo) > max_boxes or time.thread_time() - t0 > seconds:
+        if closed + len(todo) > max_boxes or expired(t0 + seconds):
             return IntervalOutcome(IntervalStatus.BUDGET, closed)
+        charge(1 / INTERVAL_BOXES_PER_SECOND)
         box = todo.pop()
         env = env_of(box)
         edge = env is None or _touches_open_end(box, domains)
@@ -284,6 +293,7 @@ def _centered(A, g, dnodes, env):
 
 
 def _enc(A, node, env):
+    charge_nodes(node)
     try:
         return A.enclose(node, env, prec=96)
     except (A.Undefined, A.Unresolved, A.TooLarge):

@@ -261,7 +261,7 @@ def equivalents(a: Node, rel: str, b: Node, domains: dict[str, Domain], extra: l
     again at the next depth). ``sign(node)`` is the caller's proved sign of a node on the
     whole domain under the assumptions ('positive', 'nonnegative', 'negative',
     'nonpositive', 'zero') or None; nothing else is taken as a sign. SymPy's work is
-    limited to ``sympy_seconds`` of CPU at a time (:class:`.budget.Timeout` when it runs
+    limited to ``sympy_seconds`` of work (SymPy calls) at a time (:class:`.budget.Timeout` when it runs
     out); call it only when :func:`worth_trying`."""
     sq = _squared(a, rel, b, domains, sign)
     if sq is not None:

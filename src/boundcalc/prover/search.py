@@ -11,21 +11,20 @@ ball arithmetic (or exactly), so a reported counterexample is certified.
 
 Soundness contract: never proves. Every counterexample it returns is a point of exact
 rationals inside the domains at which every assumption holds and the relation fails,
-each re-checked exactly or in ball arithmetic; running out of time returns None.
+each re-checked exactly or in ball arithmetic; running out of its budget returns None.
 """
 from __future__ import annotations
 
-import time
 from fractions import Fraction
 
 import numpy as np
 
 from ..expr.domains import Domain
 from ..expr.nodes import Node, Rel, Sym
+from .budget import BALL_POINTS_PER_SECOND, charge, expired, net_tripped
 
 CERT_PREC = 4096          # bits: a violation not separated from 0 by then is not reported
 SIMPLIFY_TRIES = 48       # shorter coordinates tried when a counterexample is simplified
-SIMPLIFY_SAFETY = 4       # ... within this many times its CPU seconds (a net only)
 NEAR_ZERO_TRIES = 8       # candidates that look like equality (not violations) certified at most
 
 FLIP = {">=": "<=", "<=": ">=", ">": "<", "<": ">", "==": "=="}
@@ -114,8 +113,8 @@ def _candidates(domains, extra, samples, seed, deep):
 def find(a, rel, b, g, op, domains, extra, *, samples: int, seed: int, deadline: float,
          deep: bool = False) -> dict | None:
     """A certified counterexample to ``a rel b`` (as a report dict), or None. ``deadline``
-    is in this thread's CPU time (``time.thread_time()``), a safety net: the search is
-    bounded by counts (candidates certified, local steps)."""
+    is on the work clock (:func:`.budget.clock`), charged per point certified and per local
+    step; the search is also bounded by counts (candidates certified, local steps)."""
     with np.errstate(all="ignore"):
         return _find(a, rel, b, g, op, domains, extra, samples, seed, deadline, deep)
 
@@ -151,7 +150,7 @@ def _find(a, rel, b, g, op, domains, extra, samples, seed, deadline, deep):
     order = np.argsort(-score)
     near = 0
     for i in order[:60]:
-        if time.thread_time() > deadline:
+        if expired(deadline):
             break
         if not np.isfinite(score[i]):
             break
@@ -167,7 +166,7 @@ def _find(a, rel, b, g, op, domains, extra, samples, seed, deadline, deep):
         ce = certify_point(a, rel, b, g, op, domains, extra, env)
         if ce is not None:
             return ce
-    if deep and time.thread_time() < deadline:
+    if deep and not expired(deadline):
         return _local(a, rel, b, g, op, domains, extra, pts, rel_g, fin, deadline)
     return None
 
@@ -180,14 +179,15 @@ def _local(a, rel, b, g, op, domains, extra, pts, rel_g, fin, deadline):
     starts = np.argsort(val)[:8]
     rng = np.random.default_rng(11)
     for i in starts:
-        if not np.isfinite(val[i]) or time.thread_time() > deadline:
+        if not np.isfinite(val[i]) or expired(deadline):
             break
         x = {k: float(pts[k][i]) for k in names}
         best = val[i]
         step = 0.5
         for _ in range(60):
-            if time.thread_time() > deadline:
+            if expired(deadline):
                 return None
+            charge(1 / BALL_POINTS_PER_SECOND)
             m = 64
             trial = {k: np.full(m, v) for k, v in x.items()}
             for k in names:
@@ -233,6 +233,7 @@ def certify_point(a, rel, b, g, op, domains, extra, env, simplify: bool = True) 
     from ..backends import mp as mpb
     if env is None:
         return None
+    charge(1 / BALL_POINTS_PER_SECOND)
     env = {k: (v if isinstance(v, Fraction) else Fraction(v)) for k, v in env.items()}
     _repin(env, extra)
     for k, d in domains.items():
@@ -272,12 +273,12 @@ def _short_fractions(x: Fraction):
     return [v for v in dict.fromkeys(out) if v != x]
 
 
-def _simpler(a, rel, b, g, op, domains, extra, env, seconds: float = 0.5) -> dict:
+def _simpler(a, rel, b, g, op, domains, extra, env) -> dict:
     """The same counterexample with shorter coordinates where they still certify: each
     symbol in turn is replaced by the shortest nearby number that keeps the violation,
-    assumptions met with equality at the point being kept with equality."""
+    assumptions met with equality at the point being kept with equality; at most
+    :data:`SIMPLIFY_TRIES` of them (a count: the same point however loaded the machine)."""
     from ..backends.exact import NotExact, evaluate_exact
-    t0 = time.thread_time()
     tries = 0
     pins = []
     for x, e in _pinnable(extra):
@@ -292,9 +293,8 @@ def _simpler(a, rel, b, g, op, domains, extra, env, seconds: float = 0.5) -> dic
         if k in pinned:
             continue
         for v in _short_fractions(cur[k]):
-            # a count budget (the same point however loaded the machine), CPU time a net
             tries += 1
-            if tries > SIMPLIFY_TRIES or time.thread_time() - t0 > SIMPLIFY_SAFETY * seconds:
+            if tries > SIMPLIFY_TRIES or net_tripped():
                 return cur
             trial = dict(cur)
             trial[k] = v

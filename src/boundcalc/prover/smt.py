@@ -6,14 +6,18 @@ constraint where there is one (``s >= 0, s**2 = x`` for ``sqrt(x)``) and the fac
 :mod:`.facts` about ``F = f(u)`` (range, sign, tangent and secant bounds), plus pairwise
 monotonicity facts between named terms of the same increasing function. ``abs``, ``min``,
 ``max`` are exact (if-then-else); ``floor``/``ceil`` keep only ``u - 1 < F <= u``; ``pi``
-and ``E`` are variables between rational bounds. Integer symbols are relaxed to reals.
+and ``E`` are variables between rational bounds, and so is a constant built on another named
+constant (``sqrt(log(40))``, ``(324 + 12*3**(1/3))**(3/2)``: the exact endpoints of its ball
+enclosure), whose exact definition makes z3 work without counting its resource limit.
+Integer symbols are relaxed to reals.
 
 The result is an over-approximation of the real problem: if z3 finds no real point that
 satisfies the domains, the assumptions, the definedness conditions of every term and the
 facts while violating the relation (``unsat``), the relation is proved. A ``sat`` answer
 proves nothing unless nothing was named (then z3's model is a candidate counterexample,
 certified later with ball arithmetic by the caller). Every call has a work budget (z3's
-``rlimit``, deterministic) and a wall-clock safety net; running out is ``unknown``. z3 is imported here only, and each
+``rlimit``, deterministic, charged to the work clock of :mod:`.budget`) and a wall-clock
+safety net (counted when it fires); running out is ``unknown``. z3 is imported here only, and each
 call uses its own z3 context (thread-safe).
 
 Soundness contract: "proved" means z3 found the over-approximation unsatisfiable (every
@@ -33,6 +37,7 @@ The entries z3 needed are read from its unsat core and named in the outcome
 from __future__ import annotations
 
 import operator
+import time
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -47,12 +52,14 @@ from . import fbounds as FB
 # Budgets are work, not time, so that a verdict does not depend on the machine's load:
 # z3's resource limit (``rlimit``, deterministic) is RLIMIT_PER_MS units per millisecond of
 # the budget asked for (about a millisecond of one unloaded core), and its wall-clock
-# ``timeout`` is only a safety net at budget.WALL_SAFETY times the budget.
+# ``timeout`` is only a safety net at budget.WALL_SAFETY times the budget (at least
+# budget.MIN_WALL_NET seconds: a loaded machine multiplies wall time, not work).
 RLIMIT_PER_MS = 400
 MAX_EXPAND_POWER = 12          # x**k with |k| above this is named, not multiplied out
 MAX_ROOT_DEN = 6               # u**(p/q) with q above this is named without its defining equation
 MAX_EXPAND_TERMS = 12         # a sum/product over a numeric range of at most this many terms is written out
 MAX_NAMED = 40                 # more named terms than this: give up (size budget)
+TOWER_PREC = 128               # bits of the enclosure of a constant over a named constant (Translator.tower)
 MAX_PAIRS_PER_FUNCTION = 12    # pairwise facts among at most this many terms of one function
 BRACKETED = ("exp", "log", "tanh", "atan", "erf")   # named functions that get fbounds entries
 BRACKET_SPAN = 4               # with bracket=d, entries of degree d-4 .. d (and the linear ones)
@@ -203,8 +210,37 @@ class _Translator(Visitor):
     def _untranslatable(self, node: Node):
         raise TooBig(f"cannot translate {type(node).__name__}")
 
+    def tower(self, node: Node):
+        """A constant with a named term inside it (``(324 + 12*3**(1/3))**(3/2)``,
+        ``sqrt(log(40))``) as a variable between the exact endpoints of its ball enclosure, or
+        None. Its exact definition would be an equation over another defined constant — a
+        tower of algebraic numbers on which z3's nlsat works without counting its resource
+        limit (a size guard, budget.py); the enclosure keeps the problem an
+        over-approximation (no model is returned with it)."""
+        if node.symbols():
+            return None
+        if not any(n is not node and (isinstance(n, Func) and n.name not in ("abs", "min", "max")
+                                      or isinstance(n, Pow) and not (isinstance(n.exp, Num)
+                                                                     and n.exp.value.denominator == 1))
+                   for n in node.unique_nodes()):
+            return None
+        from ..backends import arb as A
+        try:
+            lo, hi = A.enclose_interval(node, {}, prec=TOWER_PREC)
+        except (A.Undefined, A.Unresolved, A.TooLarge, ValueError, ZeroDivisionError):
+            return None
+        label = "_c" + to_text(node)
+        if label not in self.consts:
+            x = self.z3.Real(f"_c{len(self.consts)}", self.ctx)
+            self.side += [x >= self.val(A.to_fraction(lo)), x <= self.val(A.to_fraction(hi))]
+            self.consts[label] = x
+        return self.consts[label]
+
     def visit_Pow(self, node: Pow):
         z3 = self.z3
+        c = self.tower(node)
+        if c is not None:
+            return c
         b = yield node.base
         if isinstance(node.exp, Num):
             e = node.exp.value
@@ -279,6 +315,9 @@ class _Translator(Visitor):
     def visit_Func(self, node: Func):
         z3 = self.z3
         name = node.name
+        c = self.tower(node)
+        if c is not None:
+            return c
         if name == "sqrt":
             return (yield Pow(node.args[0], Num(Fraction(1, 2))))
         args = []
@@ -557,9 +596,10 @@ def _decide_smt(z3, ctx, t, goal, op, domains, extra, timeout_ms, want_model) ->
     except (z3.Z3Exception, RecursionError) as e:
         return SmtOutcome(SmtStatus.UNKNOWN, reason=f"translation failed: {e}")
     s = z3.SolverFor("QF_NRA", ctx=ctx)
-    from .budget import WALL_SAFETY
+    from .budget import MIN_WALL_NET, WALL_SAFETY
     s.set("rlimit", RLIMIT_PER_MS * max(1, int(timeout_ms)))
-    s.set("timeout", WALL_SAFETY * int(timeout_ms))
+    wall_net = max(WALL_SAFETY * int(timeout_ms), int(1000 * MIN_WALL_NET))     # ms, a safety net
+    s.set("timeout", wall_net)
     for n, x in t.vars.items():
         if n in domains:
             s.add(*_domain_constraints(z3, x, domains[n], ctx))
@@ -570,10 +610,13 @@ def _decide_smt(z3, ctx, t, goal, op, domains, extra, timeout_ms, want_model) ->
     named = [lbl for lbl, *_ in t.named]
     if t.bracket is not None and not t.tracked:
         return SmtOutcome(SmtStatus.UNKNOWN, named, reason="nothing to bracket")
+    started = time.perf_counter()
     try:
         res = s.check(*[ind for ind, _ in t.tracked])
     except z3.Z3Exception as e:
+        _charge(s)
         return SmtOutcome(SmtStatus.UNKNOWN, named, reason=str(e))
+    _charge(s)
     if res == z3.unsat:
         used = []
         if t.tracked:
@@ -591,8 +634,24 @@ def _decide_smt(z3, ctx, t, goal, op, domains, extra, timeout_ms, want_model) ->
         return SmtOutcome(SmtStatus.SAT, named, model, reason="z3 found a point violating the relation"
                           + (" of the relaxed problem" if t.named else ""))
     why = s.reason_unknown()
+    if time.perf_counter() - started >= 0.95 * wall_net / 1000:
+        # the wall clock, not the work budget, stopped z3: a safety net (budget.py); z3 says
+        # "canceled" also when its rlimit runs out inside a tactic, so the clock decides
+        from .budget import safety_net_hit
+        safety_net_hit(f"z3's wall clock ({wall_net} ms for a budget of {timeout_ms} ms)")
+        return SmtOutcome(SmtStatus.UNKNOWN, named, reason=f"safety net: z3: {why}")
     return SmtOutcome(SmtStatus.UNKNOWN, named, reason=("budget: " if "resource" in why or "timeout" in why else "")
                       + f"z3: {why}")
+
+
+def _charge(s) -> None:
+    """Charge the work clock (:func:`.budget.charge`) with the resource count z3 used."""
+    from .budget import charge
+    try:
+        used = s.statistics().get_key_value("rlimit count")
+    except Exception:             # no such statistic (z3 answered before counting)
+        return
+    charge(used / (RLIMIT_PER_MS * 1000))
 
 
 def _to_fraction(z3, v) -> Fraction:

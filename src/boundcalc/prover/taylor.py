@@ -23,7 +23,7 @@ Soundness contract.
   ``g(x) = (1/2) h^T H(xi) h >= 0`` on the piece. A point found numerically is only a
   candidate; nothing is concluded unless the exact checks pass.
 
-Budget: the caller's (boxes and CPU seconds); SymPy's differentiation runs under
+Budget: the caller's (boxes and seconds of work); SymPy's differentiation runs under
 ``budget.time_limit``.
 """
 from __future__ import annotations
@@ -36,7 +36,7 @@ __all__ = ["closes_near", "derivatives", "lower_taylor2", "touching_point"]
 
 MAX_VARS = 4                 # Hessians beyond this many variables are not built (size budget)
 TOUCH_DENOMINATOR = 1000     # candidate touching points: rationals with denominators up to this
-EXACT_SECONDS = 0.3          # CPU budget of SymPy's exact check of one candidate point
+EXACT_SECONDS = 0.3          # budget (seconds of work: SymPy calls) of its exact check of one candidate point
 SIMPLIFY_OPS = 30            # the largest value (count_ops) that check simplifies
 
 
@@ -62,6 +62,8 @@ def derivatives(g: Node, names, seconds: float = 1.0):
 
 
 def _enc(A, node, env):
+    from .budget import charge_nodes
+    charge_nodes(node)
     try:
         return A.enclose(node, env, prec=96)
     except (A.Undefined, A.Unresolved, A.TooLarge):
@@ -180,6 +182,8 @@ def _newton(g, d1, d2, env, names) -> dict | None:
 
 
 def _ev(mpb, node, x):
+    from .budget import charge_nodes
+    charge_nodes(node)
     v = mpb.evaluate_point(node, x, prec=160)
     if v is None:
         raise ValueError("no value")
@@ -201,7 +205,7 @@ def _exact_touch(g, d1, x0, domains) -> bool:
                     if not val.is_zero:
                         return False
                     continue
-                # simplify only small values: the CPU limit above is not usable everywhere
+                # simplify only small values: the limit above cannot interrupt outside the main thread
                 # (another timer running, a thread), and simplify can run for minutes
                 if sp.count_ops(val) > SIMPLIFY_OPS:
                     return False

@@ -30,13 +30,17 @@ Determinism: a check's finding does not depend on the other checks run, their or
 the machine's load: seeds are fixed per decision (never drawn from a global stream), the
 check layer's own searches are budgeted in counts (least-constant candidates, the points
 moved onto the hypotheses, :func:`.hypotheses.search_inside`; the boxes of a monotone
-check certified on its box, :func:`.relations._certified_on_box`, whose CPU limit is a far
-safety net), and the only wall-clock figure is the report's top-level ``seconds``
-(``Report.to_json(timings=False)`` leaves it out; no finding carries one). The decision
-procedure (:mod:`boundcalc.prover`) budgets its layers in work and CPU time; where one of
-its layers is still cut by a clock (z3's wall-clock safety net when its rlimit does not
-bind first, SymPy's CPU-time limit), a grade that rests on that layer can differ under
-load — ``bench/determinism.py --load N`` measures it.
+check certified on its box, :func:`.relations._certified_on_box`), and the only wall-clock
+figure is the report's top-level ``seconds`` (``Report.to_json(timings=False)`` leaves it
+out; no finding carries one). The decision procedure (:mod:`boundcalc.prover`) budgets every
+layer in work (:mod:`boundcalc.prover.budget`: z3's resource count, SymPy's calls, boxes,
+points); each check starts from emptied SymPy caches (:func:`~boundcalc.prover.budget.fresh_state`).
+The clocks left are safety nets (CPU time, z3's wall clock, far beyond the budgets): a check
+during which one fired is graded "undecided (safety net)" — its result would depend on the
+load — and the tests fail on any in the four papers. ``bench/determinism.py --load 2``
+compares reports idle and beside two busy processes. What remains: SymPy's call counts vary
+by a few per cent between processes (it iterates over some sets in memory order), so a
+SymPy computation within that margin of its budget could still go either way.
 """
 from __future__ import annotations
 
@@ -48,6 +52,7 @@ from pathlib import Path
 
 from ...errors import BoundcalcError
 from ...parallel import closing_pools, worker_count
+from ...prover import budget as _budget
 from ...prover.budget import Timeout
 from ...registry import get_registry
 from . import (derivation, hypotheses, identity, measured, order, relations, strength as _strength,
@@ -186,7 +191,7 @@ def run_checks(paper: str | None = None, *, formulas_path=None, only=None, stren
     (``ID`` or ``paper.ID``) to run, the others skipped. ``strength``: re-run every pass on
     mutants of its claim (:mod:`.strength`); a pass that kills none is graded "cannot fail".
     ``jobs``: worker processes (-1: one per core); each check is decided on its own, with
-    budgets counted in work and CPU time, so the report is the same for any ``jobs``.
+    budgets counted in work (prover/budget.py), so the report is the same for any ``jobs``.
     ``transcription``: also compare every formula's printed LaTeX with its expression (one
     ``transcription`` check per formula that has both, id ``latex:NAME``; such an id may
     also be named in ``only`` without it)."""
@@ -325,6 +330,20 @@ def _only(reg, keys, only):
 
 
 def _run_one(reg, paper, c, options: str = "", strength: bool = False) -> Finding:
+    # every check starts from the same SymPy state (its work counts do not depend on what ran
+    # before it), and one during which a clock's safety net fired is undecided
+    _budget.fresh_state()
+    nets = _budget.safety_net_hits()
+    f = _run_one_counted(reg, paper, c, options, strength)
+    if _budget.safety_net_hits() > nets:
+        f.evidence["grade_before_safety_net"] = f.severity
+        fired = "; ".join(dict.fromkeys(_budget.safety_nets_fired()))
+        f.grade(Grade.WARNING, "undecided", f"undecided (safety net): a safety net ({fired}: a clock, not a work "
+                f"budget) fired while the check ran, so its result would depend on the machine's load: {f.message}")
+    return f
+
+
+def _run_one_counted(reg, paper, c, options: str = "", strength: bool = False) -> Finding:
     f = Finding(paper.key, c.id, c.kind, Grade.OK, c.location, c.description,
                 reading=c.reading, covers=list(c.covers), note=str(c.fields.get("note") or ""))
     f.rerun = f"boundcalc check {paper.key} --only {c.id}{options}"
@@ -388,8 +407,8 @@ def _run_kind(reg, paper, fields, f: Finding) -> None:
                                         f"({type(e).__name__}: {str(e)[:120]})")
     except (KeyboardInterrupt, SystemExit):
         raise
-    except Timeout:                      # a time budget's alarm that escaped its layer
-        f.grade(Grade.WARNING, "undecided", "check could not be run: its time budget ran out")
+    except Timeout:                      # a SymPy work budget's alarm that escaped its layer
+        f.grade(Grade.WARNING, "undecided", "check could not be run: its work budget ran out")
     except Exception as e:               # a defect of boundcalc, said as one: never a pass
         f.grade(Grade.WARNING, "undecided", f"check could not be run: internal error "
                                         f"({type(e).__name__}: {str(e)[:120]}); please report it")
