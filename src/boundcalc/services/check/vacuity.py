@@ -39,10 +39,17 @@ def run(reg, paper, t, f: Finding):
                 env[n] = table[n].default
             else:
                 raise BoundcalcError(f"vacuity check needs a value for {n!r}")
-    upper = t["direction"] == "upper"
     at = {k: str(x) for k, x in env.items()}
     if _outside(reg, paper, t, f, node, env, at):
         return
+    _grade_at(reg, paper, t, f, node, env, at)
+
+
+def _grade_at(reg, paper, t, f: Finding, node, env: dict, at: dict) -> None:
+    """The bound at the point ``env`` against its trivial value (the module docstring)."""
+    import mpmath
+    from ...backends import mp as mpb
+    upper = t["direction"] == "upper"
     try:
         v = mpb.evaluate(node, env, digits=15, what=t["formula"])
     except BoundcalcError as e:
@@ -104,9 +111,12 @@ def _radius(f: Finding, v, value, upper: bool, at: dict) -> None:
 
 def _outside(reg, paper, t, f: Finding, node, env, at) -> bool:
     """The point against the hypotheses of the results the check covers (each decided in
-    ball arithmetic; a hypothesis symbol the point does not fix takes its default). A
-    failing hypothesis makes the finding "outside the hypotheses" (a note): the paper's
-    result says nothing there, so the value is neither a valid nor an invalid bound."""
+    ball arithmetic; a hypothesis symbol the point does not fix takes its default). Where
+    one fails, the same claim is re-searched inside the hypotheses (:func:`_nearest_inside`):
+    if it goes away there, the finding is "outside the hypotheses" (a note: the paper's
+    result says nothing at the check's point, so the value is neither a valid nor an
+    invalid bound); if it stands there too, it keeps its grade, with the point inside.
+    True when the finding is settled here."""
     import mpmath
     from ...backends import mp as mpb
     hyps = hypotheses.for_check(reg, paper, t)
@@ -127,12 +137,95 @@ def _outside(reg, paper, t, f: Finding, node, env, at) -> bool:
         v = mpmath.nstr(mpb.evaluate(node, env, digits=15, what=t["formula"]), 6)
     except Exception:
         v = "undefined"
+    outside = "; ".join(_fails_by(r) for r in bad)
+    # the same claim re-searched inside the hypotheses: only if it goes away there is the
+    # finding "outside the hypotheses"
+    inside = _nearest_inside(reg, paper, node, hyps, pt, bad)
+    if inside is not None:
+        probe = Finding(f.paper, f.check, f.kind, Grade.OK, f.location, f.message)
+        env_in = {k: x for k, x in inside["point"].items() if k in env}
+        _grade_at(reg, paper, t, probe, node, env_in, {k: str(x) for k, x in env_in.items()})
+        moved = ", ".join(f"{k} = {_short(x)}" for k, x in inside["moved"].items())
+        if probe.severity is not Grade.OK:
+            f.evidence.update(probe.evidence)
+            f.evidence["hypotheses_at_point"] = rows
+            f.evidence["point_inside"] = {"moved": {k: str(x) for k, x in inside["moved"].items()},
+                                          "hypotheses": inside["rows"]}
+            f.grade(probe.severity, probe.reason,
+                    f"{probe.message} — also inside the hypotheses: at the check's point {outside}, but at the "
+                    f"nearest point inside them ({moved}, the other values as at the check's point; the failing "
+                    "hypotheses certified there, no other failing) the finding stands")
+            return True
+        f.evidence["point_inside"] = {"moved": {k: str(x) for k, x in inside["moved"].items()},
+                                      "message": probe.message}
+        gone = f"; at the nearest point inside them ({moved}) it goes away: {probe.message}"
+    else:
+        gone = "; no point inside the hypotheses was found by moving one of their symbols (not re-searched)"
     f.evidence.update({"value": v, "at": at})
     f.grade(Grade.NOTE, "outside the hypotheses",
-            "outside the hypotheses: " + "; ".join(_fails_by(r) for r in bad)
+            "outside the hypotheses: " + outside
             + f" at the check's point — the result is not stated there (its value there: {v}; "
-            "neither a valid nor an invalid bound)")
+            "neither a valid nor an invalid bound)" + gone)
     return True
+
+
+# the search for a point inside the hypotheses (:func:`_nearest_inside`): one symbol of a
+# failing hypothesis moved by factors 2^k, |k| <= MOVE_STEPS (a count: the same points on any machine)
+MOVE_STEPS = 64
+
+
+def _nearest_inside(reg, paper, node, hyps, pt: dict, bad: list[dict]) -> dict | None:
+    """The point ``pt`` with one symbol of a failing hypothesis moved, by the least factor
+    2^k (k = ±1 … ±MOVE_STEPS; integers rounded outwards), to where the failing hypotheses
+    hold and no other fails (certified in ball arithmetic, :func:`.hypotheses.status_at`; one
+    the point does not fix stays undecided, as at the check's point); of the symbols that
+    allow it, the one whose move changes the bound's value least. None when none does."""
+    import mpmath
+    from fractions import Fraction
+    from ...backends import mp as mpb
+    texts = {r["hypothesis"] for r in bad}
+    syms = sorted(set().union(*(h.rel.symbols() for h in hyps if h.text in texts)) & pt.keys())
+    try:
+        v0 = mpb.evaluate(node, pt, digits=15)
+    except Exception:
+        return None
+    best = None
+    for s_ in syms:
+        x0 = Fraction(pt[s_])
+        table = reg.symbol_table(next(h.rel for h in hyps if s_ in h.rel.symbols()), paper.key)
+        dom = table[s_].domain if s_ in table else None
+        if x0 == 0:
+            continue
+        for k in range(1, MOVE_STEPS + 1):
+            hit = None
+            for sign in (1, -1):
+                x = x0 * Fraction(2) ** (sign * k)
+                if dom is not None and dom.integer:
+                    x = Fraction(-(-x.numerator // x.denominator)) if sign > 0 else Fraction(x.numerator // x.denominator)
+                if x == x0 or (dom is not None and not dom.contains(x)):
+                    continue
+                q = {**pt, s_: x}
+                rows = hypotheses.status_at(hyps, q)
+                if not hypotheses.failing(rows) and all(r["holds"] is True for r in rows if r["hypothesis"] in texts):
+                    hit = (x, q, rows)
+                    break
+            if hit is None:
+                continue
+            try:
+                change = abs(mpb.evaluate(node, hit[1], digits=15) - v0)
+            except Exception:
+                break
+            cand = (float(mpmath.mpf(change)), k, s_)
+            if best is None or cand < best[0]:
+                best = (cand, {"point": hit[1], "moved": {s_: hit[0]}, "rows": hit[2]})
+            break
+    return best[1] if best else None
+
+
+def _short(x) -> str:
+    from fractions import Fraction
+    x = Fraction(x)
+    return str(x.numerator) if x.denominator == 1 else f"{float(x):.6g}"
 
 
 def _fails_by(row: dict) -> str:
