@@ -243,7 +243,13 @@ def point_latex_items(ce: dict, names: dict) -> list[str]:
     import sympy as sp
     parts = []
     for k, v in _point_items(ce):
-        sym = names.get(k) or (f"\\text{{{k}}}" if k in ("lhs", "rhs") else sp.latex(sp.Symbol(k)))
+        if names.get(k):
+            sym = names[k]
+        elif k in ("lhs", "rhs") or not k.isidentifier():      # a side's label, as the record names it
+            from ..escape import latex_escape
+            sym = f"\\text{{{latex_escape(k)}}}"
+        else:
+            sym = sp.latex(sp.Symbol(k))
         parts.append(f"{sym} = {value_latex(v)}")
     return parts
 

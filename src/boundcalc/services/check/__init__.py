@@ -333,7 +333,7 @@ def _rerun(reg, paper, c, fields: dict, hyp_hook=None) -> Finding:
 def _premises(reg, paper, c, f: Finding) -> None:
     """A pass that is a tautology of the encoding is graded identity; one that needs an
     assumption added by us is graded conditional (:mod:`.premises`)."""
-    rerun = lambda fields, hook: _rerun(reg, paper, c, fields, hook)  # noqa: E731
+    rerun = lambda fields, hook: _rerun(reg, paper, c, fields, hook)
     why = premises.tautology(reg, paper, c, f, rerun)
     if why:
         f.grade(Grade.IDENTITY, "tautology", f"{why}; not a pass: {f.message}")
@@ -405,7 +405,7 @@ def _hypotheses_at_counterexample(reg, paper, c, f: Finding) -> None:
     ce = f.evidence.get("counterexample") if isinstance(f.evidence, dict) else None
     if f.severity is Grade.OK or not isinstance(ce, dict) or "derivative_at" in ce or "pair" in ce:
         return
-    pt = {k: v for k, v in ce.items() if k not in ("lhs", "rhs")}
+    pt = {k: v for k, v in ce.items() if k not in ("lhs", "rhs") and k.isidentifier()}   # not a side's label
     hyps = [h for h in hypotheses.for_check(reg, paper, c.fields) if h.rel.symbols() <= pt.keys()]
     if not hyps or not pt:
         return

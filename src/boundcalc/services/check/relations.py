@@ -368,9 +368,10 @@ def _approximate(t, f: Finding, a, b, doms, hyps):
         f.message = (f"approximation within the tolerance {_pct(tol)} over the stated range [{r.method}]"
                      + (f"; {shown}" if shown else ""))
     elif r.verdict is Verdict.DISPROVED:
-        ce = r.counterexample
-        f.evidence["counterexample"] = ce
-        at = {k: v for k, v in ce.items() if k not in ("lhs", "rhs")}
+        at = {k: v for k, v in r.counterexample.items() if k not in ("lhs", "rhs")}
+        # the decision compared |lhs - rhs| with tol |rhs|: its sides are labelled so, not "lhs"/"rhs"
+        f.evidence["counterexample"] = {**at, "|lhs - rhs|": r.counterexample.get("lhs"),
+                                        f"{_pct(tol)} of |rhs|": r.counterexample.get("rhs")}
         e = mpb.evaluate(err, {k: Fraction(v) for k, v in at.items()}, digits=15) / abs(
             mpb.evaluate(b, {k: Fraction(v) for k, v in at.items()}, digits=15))
         f.grade(Grade.WARNING, "approximation",

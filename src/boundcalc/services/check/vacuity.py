@@ -25,8 +25,6 @@ from ...verdicts import Grade
 
 
 def run(reg, paper, t, f: Finding):
-    import mpmath
-    from ...backends import mp as mpb
     node = formula(reg, paper, t["formula"])
     if isinstance(node, Rel):
         node = node.rhs if t.get("side", "rhs") == "rhs" else node.lhs
