@@ -43,8 +43,9 @@ def run(reg, paper, t, f: Finding):
     _grade_at(reg, paper, t, f, node, env, at)
 
 
-def _grade_at(reg, paper, t, f: Finding, node, env: dict, at: dict) -> None:
-    """The bound at the point ``env`` against its trivial value (the module docstring)."""
+def _grade_at(reg, paper, t, f: Finding, node, env: dict, at: dict, where: str = "at the paper's setting") -> None:
+    """The bound at the point ``env`` against its trivial value (the module docstring);
+    ``where`` names the point in the messages."""
     import mpmath
     from ...backends import mp as mpb
     upper = t["direction"] == "upper"
@@ -52,17 +53,17 @@ def _grade_at(reg, paper, t, f: Finding, node, env: dict, at: dict) -> None:
         v = mpb.evaluate(node, env, digits=15, what=t["formula"])
     except BoundcalcError as e:
         f.evidence = {"at": at}
-        f.grade(Grade.ERROR, "invalid bound", f"the bound has no value at the paper's setting: {e}")
+        f.grade(Grade.ERROR, "invalid bound", f"the bound has no value {where}: {e}")
         return
     triv = mpb.evaluate(expr(reg, paper, t["trivial"]), env, digits=15)
     if t.get("trivial_is") == "radius":
-        return _radius(f, v, triv, upper, at)
+        return _radius(f, v, triv, upper, at, where)
     exact = t.get("trivial_is", "exact") == "exact"
     f.evidence = {"value": mpmath.nstr(v, 10), "trivial": mpmath.nstr(triv, 10),
                   "trivial_is": "exact" if exact else "an upper bound on the trivial value", "at": at}
     s = lambda x: mpmath.nstr(x, 6)  # noqa: E731
     if not mpmath.isfinite(v):
-        f.grade(Grade.ERROR, "invalid bound", f"the bound is {s(v)} at the paper's setting")
+        f.grade(Grade.ERROR, "invalid bound", f"the bound is {s(v)} {where}")
         return
     limit_key = "floor" if upper else "ceiling"
     limit = t.get(limit_key, "0" if upper else None)
@@ -71,39 +72,39 @@ def _grade_at(reg, paper, t, f: Finding, node, env: dict, at: dict) -> None:
         f.evidence[limit_key] = mpmath.nstr(lim, 10)
         if (v < lim) if upper else (v > lim):
             f.grade(Grade.ERROR, "invalid bound",
-                    f"invalid at the paper's setting: the {'upper' if upper else 'lower'} bound is {s(v)}, "
+                    f"invalid {where}: the {'upper' if upper else 'lower'} bound is {s(v)}, "
                     f"{'below the least' if upper else 'above the largest'} value the quantity can take "
                     f"({s(lim)}) — an error of the bound, not a non-vacuous bound")
             return
     if (v >= triv) if upper else (v <= triv):
         f.grade(Grade.WARNING, "vacuous",
-                f"vacuous at the paper's setting: the bound is {s(v)}, "
+                f"vacuous {where}: the bound is {s(v)}, "
                 f"{'above' if upper else 'below'} the trivial value {s(triv)}")
     elif exact:
-        f.message = f"non-vacuous at the paper's setting: {s(v)} vs the exact trivial value {s(triv)}"
+        f.message = f"non-vacuous {where}: {s(v)} vs the exact trivial value {s(triv)}"
     else:
         f.grade(Grade.WARNING, "undecided",
                 f"inconclusive: the bound {s(v)} is below {s(triv)}, but that is only an upper bound on "
                 f"the trivial value, so it does not show non-vacuity")
 
 
-def _radius(f: Finding, v, value, upper: bool, at: dict) -> None:
+def _radius(f: Finding, v, value, upper: bool, at: dict, where: str = "at the paper's setting") -> None:
     """A proof's radius ``v`` against the experiment's ``value`` (see the module docstring)."""
     import mpmath
     s = lambda x: mpmath.nstr(x, 6)  # noqa: E731
     f.evidence = {"radius": mpmath.nstr(v, 10), "experiment": mpmath.nstr(value, 10), "at": at}
     if not mpmath.isfinite(v):
-        f.grade(Grade.ERROR, "invalid bound", f"the radius is {s(v)} at the paper's setting")
+        f.grade(Grade.ERROR, "invalid bound", f"the radius is {s(v)} {where}")
         return
     covered = v <= value if upper else v >= value
     need = "at least" if upper else "at most"
     if covered:
         f.message = (f"the experiment lies inside the proof's radius: its value {s(value)} is {need} the radius "
-                     f"{s(v)} at the paper's setting")
+                     f"{s(v)} {where}")
     else:
         f.grade(Grade.NOTE, "outside the proof's radius",
-                f"the experiment lies outside the proof's radius: the proof needs a value {need} {s(v)} at the "
-                f"paper's setting, the experiment's is {s(value)} — the proof says nothing there (not a vacuous "
+                f"the experiment lies outside the proof's radius: the proof needs a value {need} {s(v)} "
+                f"{where}, the experiment's is {s(value)} — the proof says nothing there (not a vacuous "
                 "bound, not an error of the result)")
 
 
@@ -142,7 +143,8 @@ def _outside(reg, paper, t, f: Finding, node, env, at) -> bool:
     if inside is not None:
         probe = Finding(f.paper, f.check, f.kind, Grade.OK, f.location, f.message)
         env_in = {k: x for k, x in inside["point"].items() if k in env}
-        _grade_at(reg, paper, t, probe, node, env_in, {k: str(x) for k, x in env_in.items()})
+        _grade_at(reg, paper, t, probe, node, env_in, {k: str(x) for k, x in env_in.items()},
+                  "at the nearest point inside the hypotheses")
         moved = ", ".join(f"{k} = {_short(x)}" for k, x in inside["moved"].items())
         if probe.severity is not Grade.OK:
             f.evidence.update(probe.evidence)
@@ -150,9 +152,9 @@ def _outside(reg, paper, t, f: Finding, node, env, at) -> bool:
             f.evidence["point_inside"] = {"moved": {k: str(x) for k, x in inside["moved"].items()},
                                           "hypotheses": inside["rows"]}
             f.grade(probe.severity, probe.reason,
-                    f"{probe.message} — also inside the hypotheses: at the check's point {outside}, but at the "
-                    f"nearest point inside them ({moved}, the other values as at the check's point; the failing "
-                    "hypotheses certified there, no other failing) the finding stands")
+                    f"{probe.message} ({moved}, the other values as at the check's point; the failing hypotheses "
+                    f"certified there, no other failing) — the finding stands inside the hypotheses; at the "
+                    f"check's own point {outside}")
             return True
         f.evidence["point_inside"] = {"moved": {k: str(x) for k, x in inside["moved"].items()},
                                       "message": probe.message}
@@ -174,21 +176,38 @@ MOVE_STEPS = 64
 
 def _nearest_inside(reg, paper, node, hyps, pt: dict, bad: list[dict]) -> dict | None:
     """The point ``pt`` with one symbol of a failing hypothesis moved, by the least factor
-    2^k (k = ±1 … ±MOVE_STEPS; integers rounded outwards), to where the failing hypotheses
+    2^k (k = 1 … MOVE_STEPS; integers rounded outwards), to where the failing hypotheses
     hold and no other fails (certified in ball arithmetic, :func:`.hypotheses.status_at`; one
-    the point does not fix stays undecided, as at the check's point); of the symbols that
-    allow it, the one whose move changes the bound's value least. None when none does."""
-    import mpmath
-    from fractions import Fraction
+    the point does not fix stays undecided, as at the check's point). First a symbol of the
+    side a failing hypothesis bounds from below, moved up (the width d_m of "d_m >= C N^3",
+    not N down: the experiment's other sizes stay); else any of their symbols, up or down.
+    None when no such move puts the point inside."""
     from ...backends import mp as mpb
     texts = {r["hypothesis"] for r in bad}
-    syms = sorted(set().union(*(h.rel.symbols() for h in hyps if h.text in texts)) & pt.keys())
     try:
         v0 = mpb.evaluate(node, pt, digits=15)
     except Exception:
         return None
+    # first the symbols of the side each failing hypothesis bounds from below, moved up (the
+    # width of "d_m >= C N^3" grows); then any symbol of them, either way
+    ups = [s_ for h in hyps if h.text in texts and h.rel.op in (">=", ">", "<=", "<")
+           for s_ in sorted((h.rel.lhs if h.rel.op in (">=", ">") else h.rel.rhs).symbols())]
+    anyway = sorted(set().union(*(h.rel.symbols() for h in hyps if h.text in texts)))
+    for moves in ([(s_, (1,)) for s_ in dict.fromkeys(ups)], [(s_, (1, -1)) for s_ in anyway]):
+        best = _best_move(reg, paper, node, hyps, pt, texts, v0, [(s_, d) for s_, d in moves if s_ in pt])
+        if best is not None:
+            return best
+    return None
+
+
+def _best_move(reg, paper, node, hyps, pt, texts, v0, moves):
+    """Of the moves (symbol, signs of k), the one with the least |k| that puts the point
+    inside (ties: the least change of the bound's value, then the symbol's name)."""
+    import mpmath
+    from fractions import Fraction
+    from ...backends import mp as mpb
     best = None
-    for s_ in syms:
+    for s_, signs in moves:
         x0 = Fraction(pt[s_])
         table = reg.symbol_table(next(h.rel for h in hyps if s_ in h.rel.symbols()), paper.key)
         dom = table[s_].domain if s_ in table else None
@@ -196,7 +215,7 @@ def _nearest_inside(reg, paper, node, hyps, pt: dict, bad: list[dict]) -> dict |
             continue
         for k in range(1, MOVE_STEPS + 1):
             hit = None
-            for sign in (1, -1):
+            for sign in signs:
                 x = x0 * Fraction(2) ** (sign * k)
                 if dom is not None and dom.integer:
                     x = Fraction(-(-x.numerator // x.denominator)) if sign > 0 else Fraction(x.numerator // x.denominator)
@@ -210,10 +229,10 @@ def _nearest_inside(reg, paper, node, hyps, pt: dict, bad: list[dict]) -> dict |
             if hit is None:
                 continue
             try:
-                change = abs(mpb.evaluate(node, hit[1], digits=15) - v0)
+                change = float(mpmath.mpf(abs(mpb.evaluate(node, hit[1], digits=15) - v0)))
             except Exception:
                 break
-            cand = (float(mpmath.mpf(change)), k, s_)
+            cand = (k, change, s_)
             if best is None or cand < best[0]:
                 best = (cand, {"point": hit[1], "moved": {s_: hit[0]}, "rows": hit[2]})
             break
