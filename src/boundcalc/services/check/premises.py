@@ -8,13 +8,17 @@ the pass gives the same answer as asking before, for no cost on a finding):
 * **A tautology of the encoding** (graded ``identity``, never a pass), :func:`tautology`:
 
   - the two sides the check compares are the same expression once SymPy's automatic
-    canonicalisation has collected like terms (no simplification): ``c h + (-c) h == 0``,
-    one formula written twice, or a derivation (restatement) whose premise, after the
-    check's own substitution, *is* a claim the paper does not print (status ``derived`` /
-    ``corrected``: the substitution defines that side). When both formulas are printed,
-    a claim that is its premise after the substitution is the paper's own step (``Cor. 2
-    is Thm. 1 at delta = 0.05``), and any number the substitution pins is an assumption
-    added by us (below);
+    canonicalisation has collected like terms (no simplification), and either a side the
+    check writes inline collapses to a number by itself (``c h + (-c) h == 0``: its terms
+    cancel), or the two sides are bare formulas (one formula written twice), or a derivation
+    (restatement) whose premise, after the check's own substitution, *is* a claim the paper
+    does not print (status ``derived`` / ``corrected``: the substitution defines that side).
+    Sides made equal by SymPy's arithmetic (``H^(-p) H^(1/2) == H^(1/2 - p)``, a union bound
+    ``1 - (1 - p) - delta == p - delta`` over formulas) are the paper's arithmetic checked, not
+    a tautology; when both formulas are printed, a claim that
+    is its premise after the substitution is the paper's own step (``Cor. 2 is Thm. 1 at
+    delta = 0.05``), and any number the substitution pins is an assumption added by us
+    (below);
   - a ``compare`` written inline (no formula of the paper named) that still holds with its
     premises (the hypotheses it inherits and its ``assume`` entries) taken away: the claim
     alone, under the symbols' domains, decided by the prover — an identity of the algebra
@@ -128,7 +132,12 @@ def tautology(reg, paper, c, f, rerun) -> str | None:
     if same_expression(a, op, b):
         subst = any(t.get(k) for k in ("substitute", "substitute_a", "substitute_b"))
         ours = _not_printed(reg, paper, c)
-        if not subst:
+        inline = c.kind == "compare" and not t.get("uses")
+        if inline and any(_collapses(x) for x in (a, b)):
+            return ("a tautology of the encoding: a side written by the check collapses to a number once like "
+                    "terms are collected (its terms cancel) — no step of the paper is checked")
+        bare = c.kind != "compare" or (t["lhs"] in t.get("uses", ()) and t["rhs"] in t.get("uses", ()))
+        if not subst and bare:
             return ("a tautology of the encoding: the two sides are the same expression once like terms are "
                     "collected (one formula written twice) — no step of the paper is checked")
         if ours:
@@ -146,6 +155,17 @@ def tautology(reg, paper, c, f, rerun) -> str | None:
                 "without its premises (hypotheses and assumptions dropped, the claim alone under the "
                 "symbols' domains)")
     return _restates(reg, paper, t, a, op, b)
+
+
+def _collapses(node) -> bool:
+    """A side with symbols that SymPy's automatic collection turns into a number (c h - c h)."""
+    from ...backends.sym import to_sympy
+    if not node.symbols():
+        return False
+    try:
+        return not to_sympy(node, {}).free_symbols
+    except Exception:
+        return False
 
 
 def _not_printed(reg, paper, c) -> list[str]:
