@@ -87,7 +87,7 @@ class Report:
     def counts_by_kind(self) -> dict:
         """Findings as roots (explained by no other finding) and consequences (attached to a
         root), and the two kinds that are not errors of the paper's statements."""
-        fs = self.findings
+        fs = [f for f in self.findings if f.severity in SEVERITIES]    # not identities, conditional passes
         return {"root": sum(not f.root for f in fs), "consequence": sum(bool(f.root) for f in fs),
                 "outside the hypotheses": sum(f.reason == "outside the hypotheses" for f in fs),
                 "approximation": sum(f.reason == "approximation" for f in fs)}
