@@ -267,10 +267,10 @@ def _encoding_mutants(fields: dict) -> list[Mutant]:
             a, b = names[0], names[1]
             out.append(Mutant(f"encoding: {key} values of {a} and {b} swapped",
                               {**fields, key: {**sub, a: sub[b], b: sub[a]}}, None, "encoding"))
-        nums = [n for n in names if _plain_number(sub[n]) is not None][:MAX_ENCODING]
-        for n in nums:
+        nums = [(n, v) for n in names if (v := _plain_number(sub[n])) is not None][:MAX_ENCODING]
+        for n, v in nums:
             out.append(Mutant(f"encoding: {key} {n} = {sub[n]} doubled",
-                              {**fields, key: {**sub, n: str(2 * _plain_number(sub[n]))}}, None, "encoding"))
+                              {**fields, key: {**sub, n: str(2 * v)}}, None, "encoding"))
     for i, a in enumerate((fields.get("assume") or [])[:MAX_ENCODING]):
         text = a["expr"] if isinstance(a, dict) else a
         rest = [x for j, x in enumerate(fields["assume"]) if j != i]
