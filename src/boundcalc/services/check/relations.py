@@ -370,8 +370,8 @@ def _approximate(t, f: Finding, a, b, doms, hyps):
     elif r.verdict is Verdict.DISPROVED:
         at = {k: v for k, v in r.counterexample.items() if k not in ("lhs", "rhs")}
         # the decision compared |lhs - rhs| with tol |rhs|: its sides are labelled so, not "lhs"/"rhs"
-        f.evidence["counterexample"] = {**at, "|lhs - rhs|": r.counterexample.get("lhs"),
-                                        f"{_pct(tol)} of |rhs|": r.counterexample.get("rhs")}
+        f.evidence["counterexample"] = {**at, "abs(lhs - rhs)": r.counterexample.get("lhs"),
+                                        f"{float(tol):g} abs(rhs)": r.counterexample.get("rhs")}
         e = mpb.evaluate(err, {k: Fraction(v) for k, v in at.items()}, digits=15) / abs(
             mpb.evaluate(b, {k: Fraction(v) for k, v in at.items()}, digits=15))
         f.grade(Grade.WARNING, "approximation",
