@@ -290,7 +290,9 @@ class HtmlPrinter(Printer):
         parts.append(f'<p class="message">{_ascii_math(_sympy_ascii(f.message))}</p>')
         if getattr(f, "note", ""):        # the check's declared note, whatever the grade
             parts.append(f'<p class="meta">note: {_e(f.note)}</p>')
-        for line in ev_.added_lines(f) + ev_.strength_lines(f):
+        for line in ev_.added_lines(f):          # a reason quotes the paper, its math as MathML
+            parts.append(f'<p class="meta">{text_with_math(line)}</p>')
+        for line in ev_.strength_lines(f):
             parts.append(f'<p class="meta">{_e(line)}</p>')
         dl = []
         if any(k in ev_.EXPRESSIONS for k in keys):
