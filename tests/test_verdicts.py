@@ -13,7 +13,7 @@ def test_members_are_their_strings():
     assert Verdict.PROVED == "proved" and f"{Layer.SMT}" == "SMT"
     assert json.dumps({"v": Verdict.DISPROVED, "g": Grade.CANNOT_FAIL}) == '{"v": "disproved", "g": "cannot fail"}'
     assert repr({"g": Grade.OK}) == "{'g': 'ok'}"          # evidence printed with str(dict) reads as before
-    assert [g.value for g in GRADES] == ["error", "warning", "note", "cannot fail", "identity", "ok"]
+    assert [g.value for g in GRADES] == ["error", "warning", "note", "cannot fail", "identity", "conditional", "ok"]
     assert Grade.ERROR.rank < Grade.NOTE.rank < Grade.OK.rank
 
 

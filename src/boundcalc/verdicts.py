@@ -124,12 +124,13 @@ class Grade(_Word):
     WARNING = "warning"              # imprecise, or undecided
     NOTE = "note"                    # rests on a reading, on versions, on sampling; outside the hypotheses
     CANNOT_FAIL = "cannot fail"      # a pass that kills no mutant under --strength (not a pass)
-    IDENTITY = "identity"            # records an identity (``identity = true``; not a pass)
+    IDENTITY = "identity"            # an identity or a tautology of the encoding (not a pass)
+    CONDITIONAL = "conditional"      # passed, but only under an assumption the paper does not state
     OK = "ok"                        # passed
 
     @property
     def rank(self) -> int:
-        """0 for the worst grade (error) up to 5 (ok)."""
+        """0 for the worst grade (error) up to 6 (ok)."""
         return GRADES.index(self)
 
 

@@ -339,7 +339,8 @@ def test_require_fast_path_stays_free_of_sympy_for_structural_relations():
 def test_template_paper_checks_with_formulas_after_the_command():
     tpl = str(ROOT / "examples" / "my_paper.toml")
     p = run("check", "--formulas", tpl, "my_paper")
-    assert "3 passed" in p.stdout and "0 error(s)" in p.stdout and p.returncode == 0
+    # cor1_from_thm1 assumes Cor. 1's sample size (an `assume` entry: added by us, conditional)
+    assert "2 passed, 1 conditional" in p.stdout and "0 error(s)" in p.stdout and p.returncode == 0
     d = json.loads(run("--formulas", tpl, "require", "n", "--setting", "toy", "--epsilon", "0.1", "--json").stdout)
     with mpmath.workdps(40):   # n >= (C B sqrt(d) + sqrt(log(1/delta)/2))^2 / eps^2 at d = 100, B = C = 1
         want = int(mpmath.ceil((10 + mpmath.sqrt(mpmath.log(20) / 2)) ** 2 / mpmath.mpf("0.01")))
@@ -629,7 +630,8 @@ def test_new_writes_a_skeleton_that_loads_and_checks(tmp_path):
     assert listing.returncode == 0, listing.stderr
     assert {r["id"] for r in json.loads(listing.stdout)} == {"mybound.gen_gap", "mybound.samples_cor1"}
     chk = _run_in(tmp_path, "--formulas", "mybound.toml", "check", "mybound")
-    assert chk.returncode == 0 and "3 passed" in chk.stdout and "0 error(s)" in chk.stdout, chk.stdout + chk.stderr
+    assert chk.returncode == 0 and "2 passed, 1 conditional" in chk.stdout and "0 error(s)" in chk.stdout, \
+        chk.stdout + chk.stderr
     # gen_gap at n = 400, d = 100, B = C = 1, delta = 0.05: sqrt(1/4) + sqrt(log(20)/800), by hand
     ev = _run_in(tmp_path, "--formulas", "mybound.toml", "eval", "mybound.gen_gap", "--set", "n=400", "--set", "d=100",
                  "--set", "B=1", "--set", "C=1", "--set", "delta=0.05", "--json")

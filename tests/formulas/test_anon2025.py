@@ -499,9 +499,13 @@ def test_settings_require():
 
 
 # --------------------------------------------------------------------------- second reading (issue 10)
-NEW_CHECKS = {"theorem5_prob_union": "ok", "radius_from_components": "ok", "output_bound_A": "ok",
+# issue 35: a pass that needs one of its `assume` entries (it fails when re-run without them:
+# an assumption added by us, not a quoted [[hypotheses]] entry) is "conditional"; a tautology of
+# the encoding (a side that cancels, a claim that is its own assumption up to a positive factor)
+# or a check marked identity = true is "identity"
+NEW_CHECKS = {"theorem5_prob_union": "ok", "radius_from_components": "conditional", "output_bound_A": "conditional",
               "lemma4_loss_at_label": "error", "theorem5_rate_under_width": "error",
-              "lemma4_phi_nonincreasing": "ok", "table1_loss_decreases_in_N": "ok"}
+              "lemma4_phi_nonincreasing": "conditional", "table1_loss_decreases_in_N": "ok"}
 
 
 def test_every_numbered_result_is_covered():

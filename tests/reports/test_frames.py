@@ -121,7 +121,8 @@ def test_check_report_frame_and_html():
     ], 0.5)
     df = rep.to_frame()
     assert list(df["check"]) == ["c1", "c2", "c3"] and list(df["severity"]) == ["ok", "error", "note"]
-    assert list(df["severity"].cat.categories) == ["error", "warning", "note", "cannot fail", "identity", "ok"]
+    assert list(df["severity"].cat.categories) == ["error", "warning", "note", "cannot fail", "identity", "conditional",
+                                                      "ok"]
     assert list(rep.to_frame(passed=False)["check"]) == ["c2", "c3"]
     h = rep._repr_html_()
     assert "3 checks run: 1 error, 0 warning, 1 note, 1 ok" in h

@@ -65,3 +65,25 @@ def test_float_or_mpf_of_a_fraction_beyond_the_double_range():
     big = float_or_mpf(Fraction(10) ** 999)
     assert isinstance(big, mpmath.mpf) and mpmath.log10(big) == mpmath.mpf(999)
     assert float_or_mpf(Fraction(-3, 4)) == -0.75 and float_or_mpf(Fraction(1, 10 ** 999)) != 0
+
+
+def test_two_values_side_by_side_print_to_the_digits_that_differ():
+    """Issue 35: a rise from -7.44625289589e17 to -7.44624935232e17 printed as -7.44625e17 ->
+    -7.44625e17. They first differ at the 6th digit after rounding to 7: -7.446253 vs
+    -7.446249 (by hand)."""
+    import mpmath
+    from boundcalc.reports.numfmt import differing_digits, pair_digits, restyle_number
+    a, b = "-7.44625289589e+17", "-7.44624935232e+17"
+    assert restyle_number(a) == restyle_number(b) == "-7.44625e17"       # the old printing
+    assert differing_digits(mpmath.mpf(a), mpmath.mpf(b)) == 7
+    wide = pair_digits(f"f: {a} -> {b}, compared")
+    assert wide == {a: 7, b: 7}
+    assert (restyle_number(a, wide[a]), restyle_number(b, wide[b])) == ("-7.446253e17", "-7.446249e17")
+    assert pair_digits("1.5 -> 2.5") == {}                               # already distinct at 6 digits
+    assert differing_digits(mpmath.mpf(1), mpmath.mpf(1)) == 6           # equal: the default
+
+
+def test_ascii_math_prints_a_pair_to_the_digits_that_differ():
+    from boundcalc.reports.latex import ascii_math_parts
+    nums = [p for k, p in ascii_math_parts("f: -7.44625289589e+17 -> -7.44624935232e+17") if k == "num"]
+    assert nums == ["-7.446253e17", "-7.446249e17"]

@@ -264,10 +264,15 @@ def test_correct_steps_are_not_flagged(synthetic):
     p = synthetic("clean", CORRECT)
     rep = run_checks("clean", formulas_path=[p])
     sev = {r.check: (r.severity, r.message) for r in rep.results}
-    assert all(s == "ok" for s, _ in sev.values()), {k: v for k, v in sev.items() if v[0] != "ok"}
-    assert "exactly" in sev["cor_equal_follows"][1]
+    # issue 35: the corollaries pin b = 3, which no quoted hypothesis states (an assumption
+    # added by us: conditional); 'same' is the rate written twice (log(n)/sqrt(n) and
+    # log(n) n^(-1/2) collect to one expression: a tautology of the encoding, an identity)
+    want = {"cor_equal_follows": "conditional", "cor_looser_valid": "conditional", "restated_same": "identity"}
+    assert {k: s for k, (s, _) in sev.items()} == {k: want.get(k, "ok") for k in sev}, sev
+    assert "exactly" in sev["cor_equal_follows"][1] and "b = 3" in sev["cor_equal_follows"][1]
     assert "looser" in sev["cor_looser_valid"][1]
-    assert rep.findings == []
+    assert {f.check for f in rep.findings} == set(want)
+    assert not any(f.severity in ("error", "warning", "note") for f in rep.findings)
 
 
 def test_every_planted_error_is_found(synthetic):
@@ -299,7 +304,8 @@ def test_check_cli_json_all_papers_lists_findings_with_evidence():
     assert set(d["papers"]) == {"deora2023", "anon2025", "tarzanagh2023", "arda2026"}
     assert d["checks_run"] == len(d["findings"]) + len(d["passed"])
     for f in d["findings"]:
-        assert f["severity"] in ("error", "warning", "note", "identity") and f["location"] and f["message"]
+        assert f["severity"] in ("error", "warning", "note", "identity", "conditional") and f["location"] \
+            and f["message"]
         if f["severity"] == "error":
             assert f["evidence"], f
     # budgets are work (prover/budget.py): no check of the four papers may rest on a clock's
@@ -319,9 +325,15 @@ def test_check_cli_json_all_papers_lists_findings_with_evidence():
     assert grade["tarzanagh2023.R_pi_gives_L3_tail"] == ("warning", "large hidden constant")
     assert grade["tarzanagh2023.factor_56_from_lemma7"] == ("note", "reading: garbled")
     assert grade["arda2026.informal_v1_vs_site"] == ("note", "reading: versions")
-    # Thm. 5 at Table 1's d_m = 64, N = 400: its width condition d_m >= N^3 fails (64 < 6.4e7),
-    # so its (negative) value there is neither a pass nor an invalid bound; no vacuity pass is <= 0
-    assert grade["anon2025.vacuity_theorem5_dm64_N400"] == ("note", "outside the hypotheses")
+    # Thm. 5 at Table 1's d_m = 64, N = 400: its width condition d_m >= N^3 fails (64 < 6.4e7);
+    # re-searched inside (issue 35), d_m = 64 * 2^20 = 67108864 >= 6.4e7 (by hand) and the bound
+    # is still negative there: an invalid bound, a consequence of Lemma 2's negative closed form;
+    # no vacuity pass is <= 0
+    assert grade["anon2025.vacuity_theorem5_dm64_N400"] == ("error", "invalid bound")
+    v64 = next(f for f in d["findings"] if f["check"] == "vacuity_theorem5_dm64_N400")
+    assert v64["evidence"]["point_inside"]["moved"] == {"d_m": "67108864"}
+    assert v64["root"] == "anon2025.lemma2_bound_nonnegative"
+    assert float(v64["evidence"]["value"]) < 0
     for r in d["passed"]:
         if r["kind"] == "vacuity":
             assert float(r["evidence"]["value"]) > 0 and r["evidence"]["trivial_is"] == "exact"
@@ -643,7 +655,8 @@ def test_reading_caveats_are_notes_and_grades_have_reasons(hidden_report):
     # negative_bound, rho_regimes, measured_planted; warnings const_polylog, large_constant,
     # trivial_only_a_bound (undecided); note garbled_reading
     counts = rep.to_json()["counts"]
-    assert counts == {"error": 4, "warning": 3, "note": 1, "cannot fail": 0, "identity": 0, "ok": 3, "undecided": 1}
+    assert counts == {"error": 4, "warning": 3, "note": 1, "cannot fail": 0, "identity": 0, "conditional": 0, "ok": 3,
+                      "undecided": 1}
     assert rep.to_json()["counts_by_paper"]["hid"] == counts
     assert rep.to_json()["counts_by_reason"] == {"false as printed": 3, "invalid bound": 1, "polylog factor": 1,
                                                  "large hidden constant": 1, "undecided": 1,
@@ -844,7 +857,7 @@ def test_declared_severity_caps_the_grade_and_needs_a_note(write_formula_file):
     with pytest.raises(FormulaFileError, match="severity must be one of error, warning, note"):
         load_file(write_formula_file("sev2", bad.replace('"warning"', '"minor"')))
     p = write_formula_file("sev3", bad + 'note = "why"\n'
-                           + bad[len(head):].replace('id = "c"', 'id = "ok"').replace('lhs = "x"', 'lhs = "x + 2"')
+                           + bad[len(head):].replace('id = "c"', 'id = "ok"').replace('lhs = "x"', 'lhs = "2*x + 1"')
                            + 'note = "why"\n')
     rep = run_checks("sev3", formulas_path=[str(p)])
     got = {f.check: f for f in rep.results}
@@ -945,7 +958,17 @@ source = "Eq. (2)"
 id = "real_inequality"
 kind = "compare"
 location = "-"
-description = "x <= x**2 on x >= 1: holds, and fails when changed"
+description = "3a/b <= g = 3a/b + a^2: holds, and fails when g is printed otherwise"
+lhs = "3*a/b"
+rel = "<="
+rhs = "g"
+uses = ["g"]
+
+[[checks]]
+id = "x_le_x2"
+kind = "compare"
+location = "-"
+description = "x <= x**2 on x >= 1: holds, but only mutants of its form die"
 lhs = "x"
 rel = "<="
 rhs = "x**2"
@@ -955,9 +978,9 @@ id = "inline_equality"
 kind = "compare"
 location = "-"
 description = "an equality written inline: its own subterms are mutated although parsed afresh each run"
-lhs = "x**2*a"
+lhs = "x**2*a + a"
 rel = "=="
-rhs = "a*x**2"
+rhs = "a*(x**2 + 1)"
 
 [[checks]]
 id = "same_both_sides"
@@ -1007,36 +1030,54 @@ def strength_report(tmp_path_factory):
 def test_strength_kills_mutants_of_a_real_check(strength_report):
     _, rep = strength_report
     r = _by_id(rep)["real_inequality"]
-    assert r.severity == "ok"
-    # by hand, x >= 1: x >= x**2 fails at x = 2 (flip); 2x <= x**2 fails at x = 1; x <= x**2/2
-    # fails at x = 1; the other 6 mutants (x/2 <= x^2, x^(3/2) <= x^2, sqrt(x) <= x^2,
-    # x <= 2x^2, x <= x^(5/2), x <= x^(3/2)) hold on x >= 1
-    assert r.strength["mutants"] == 9 and r.strength["killed"] == 3, r.strength
-    assert "flip <= -> >=" not in r.strength["survivors"]
-    js = r.to_json()
-    assert js["strength"]["mutants"] == 9 and js["strength"]["killed"] == 3
+    assert r.severity == "ok", r.message
+    st = r.strength
+    # by hand (a, b > 0): g printed without its first term, 3a/b <= a^2, fails at a = b = 1 —
+    # a mutant of the paper's side; without its second, 3a/b <= 3a/b holds (not caught)
+    assert "rhs: drop term 1 of a sum" in st["paper_caught"], st
+    assert "rhs: drop term 2 of a sum" in st["survivors"], st
+    # the flip 3a/b >= g fails at a = b = 1 too, but is a mutant of the claim's form: not counted
+    assert "flip <= -> >=" in st["caught"] and "flip <= -> >=" not in st["paper_caught"]
+    assert st["killed"] == len(st["caught"]) and st["paper_killed"] == len(st["paper_caught"])
+    assert st["mutants"] == len(st["caught"]) + len(st["survivors"])
+    assert r.to_json()["strength"] == st
+
+
+def test_a_pass_only_its_form_mutants_kill_cannot_fail(strength_report):
+    """x <= x**2 on x >= 1: x <= x^(5/2) and x <= x^(3/2) hold there (by hand), so no mutant
+    of the paper's side dies; the flip (x >= x^2, false at x = 2) and the scalings (2x <= x^2,
+    x <= x^2/2: false at x = 1) die — as they would for x - x = 0: cannot fail."""
+    _, rep = strength_report
+    r = _by_id(rep)["x_le_x2"]
+    assert r.severity == "cannot fail", r.message
+    assert r.strength["paper_killed"] == 0 and "flip <= -> >=" in r.strength["caught"], r.strength
 
 
 @pytest.mark.parametrize("cid", ["same_both_sides", "own_definition", "premise_is_claim"])
-def test_checks_that_cannot_fail_are_graded_so_and_not_passes(strength_report, cid):
+def test_tautologies_are_identities_not_passes_and_not_mutated(strength_report, cid):
+    """g <= g, g against g_again = g, a derivation whose premise is its claim: the two sides
+    are the same expression (issue 35: a tautology of the encoding), never a pass."""
     _, rep = strength_report
     r = _by_id(rep)[cid]
-    assert r.severity == "cannot fail" and r.strength["killed"] == 0 and r.strength["mutants"] >= 4, r.strength
+    assert (r.severity, r.reason) == ("identity", "tautology") and r.strength is None, r.message
     d = rep.to_json()
     assert cid not in {p["check"] for p in d["passed"]}
-    assert d["counts"]["ok"] == 2 and d["counts"]["cannot fail"] == 3 and d["counts"]["identity"] == 1
-    assert d["strength"] == {"mutated": 5, "mutants": sum(_by_id(rep)[c].strength["mutants"] for c in
-                                                          ("real_inequality", "inline_equality", "same_both_sides",
-                                                           "own_definition", "premise_is_claim")),
-                             "killed": 3 + 8, "passes_killing_some": 2, "cannot_fail": 3}
+    assert d["counts"]["ok"] == 2 and d["counts"]["cannot fail"] == 1 and d["counts"]["identity"] == 4
+    mutated = ("real_inequality", "x_le_x2", "inline_equality")
+    st = [_by_id(rep)[c].strength for c in mutated]
+    assert d["strength"] == {"mutated": 3, "mutants": sum(s["mutants"] for s in st),
+                             "killed": sum(s["killed"] for s in st), "paper_killed": sum(s["paper_killed"] for s in st),
+                             "passes_killing_some": 2, "cannot_fail": 1}
 
 
 def test_strength_mutates_inline_subterms(strength_report):
     _, rep = strength_report
     r = _by_id(rep)["inline_equality"]
-    # by hand (x >= 1, a > 0): 2 x^2 a, x^2 a / 2, x^(5/2) a, x^(3/2) a all differ from a x^2 at
-    # x = 2, on either side: 8 mutants (no flip of ==), all killed
-    assert r.severity == "ok" and r.strength == {"mutants": 8, "killed": 8, "survivors": []}, r.strength
+    # by hand (x >= 1, a > 0): x^(5/2) a + a, x^(3/2) a + a, a alone, x^2 a alone, the scalings,
+    # a (x^(5/2) + 1), a (x^(3/2) + 1), a x^2, a: each differs from a (x^2 + 1) at x = 2, on
+    # either side: every mutant killed, those of the paper's side among them
+    assert r.severity == "ok" and r.strength["survivors"] == [], r.strength
+    assert r.strength["paper_killed"] >= 6
 
 
 def test_identity_checks_are_reported_as_identity_not_as_evidence(strength_report, synthetic):
@@ -1092,8 +1133,8 @@ def test_report_is_the_same_in_any_order_and_alone(hidden_report):
 
 def test_strength_from_the_cli_rerun_line_and_fail_on(strength_report, tmp_path):
     path, rep = strength_report
-    f = _by_id(rep)["same_both_sides"]
-    assert f.rerun == f"boundcalc check strong --only same_both_sides --formulas {Path(path).resolve()} --strength"
+    f = _by_id(rep)["x_le_x2"]
+    assert f.rerun == f"boundcalc check strong --only x_le_x2 --formulas {Path(path).resolve()} --strength"
     p = _cli(shlex.split(f.rerun)[1:] + ["--json"], cwd=tmp_path)
     d = json.loads(p.stdout)
     assert p.returncode == 0 and d["counts"]["cannot fail"] == 1 and d["strength"]["cannot_fail"] == 1
@@ -1175,22 +1216,24 @@ def test_a_bare_assumption_is_listed_without_reason(write_formula_file):
                            '[[checks]]\nid = "c"\nkind = "compare"\nlocation = "l"\ndescription = "d"\n'
                            'lhs = "x"\nrel = ">="\nrhs = "1"\nassume = ["x >= 1"]\n')
     rep = run_checks("bare1", formulas_path=[str(p)])
-    assert rep.results[0].severity == "ok"
-    assert rep.added_assumptions() == [{"paper": "bare1", "check": "c", "assumption": "x >= 1", "reason": "",
-                                        "grade": "ok"}]
+    # the claim x >= 1 is its own assumption (issue 35: a tautology of the encoding)
+    assert rep.results[0].severity == "identity"
+    assert rep.added_assumptions() == [{"paper": "bare1", "check": "c", "assumption": "x >= 1", "kind": "assume",
+                                        "reason": "", "grade": "identity"}]
 
 
 def test_strength_mutates_inside_a_formula_both_sides_share(write_formula_file):
     """A mutant inside a formula that both sides inline (the same resolved node) changes both
     alike and is not killed — the check does not test that formula; one inside a formula only
-    one side uses is killed. Here: lhs = F + x, rhs = F + x + 0*y, F = (x + y^2)^3 shared."""
+    one side uses is killed. Here rhs = lhs + x (x > 0; not + 1: a difference that collects to a
+    number is a tautology of the encoding, issue 35), F = (x + y^2)^3 shared."""
     body = ('[symbols.x]\ndescription = "x"\ndomain = "positive"\n[symbols.y]\ndescription = "y"\ndomain = "positive"\n'
             '[formulas.F]\nname = "F"\nkind = "definition"\nsource = "s"\nexpr = "(x + y**2)**3"\n'
             '[formulas.G]\nname = "G"\nkind = "definition"\nsource = "s"\nexpr = "(y**2 + x)**3"\n'
             '[[checks]]\nid = "shared"\nkind = "compare"\nlocation = "l"\ndescription = "d"\n'
-            'lhs = "F*x**5*y**7"\nrel = "<="\nrhs = "F*x**5*y**7 + 1"\nuses = ["F"]\n'
+            'lhs = "F*x**5*y**7"\nrel = "<="\nrhs = "F*x**5*y**7 + x"\nuses = ["F"]\n'
             '[[checks]]\nid = "apart"\nkind = "compare"\nlocation = "l"\ndescription = "d"\n'
-            'lhs = "F*x**5*y**7"\nrel = "<="\nrhs = "G*x**5*y**7 + 1"\nuses = ["F", "G"]\n')
+            'lhs = "F*x**5*y**7"\nrel = "<="\nrhs = "G*x**5*y**7 + x"\nuses = ["F", "G"]\n')
     p = write_formula_file("strength2", body)
     got = {f.check: f for f in run_checks("strength2", formulas_path=[str(p)], strength=True).results}
     sh, ap = got["shared"].strength, got["apart"].strength

@@ -549,13 +549,18 @@ def check(paper: str | None = typer.Argument(None),
           strength: bool = typer.Option(False, "--strength",
                                         help="Mutation-test every pass: re-run it on mutants of its claim "
                                              "(flipped relation, scaled by 2 and 1/2, exponents +-1/2, a term "
-                                             "dropped); a pass that kills none is graded 'cannot fail'."),
+                                             "dropped), of its premise (a hypothesis dropped or moved) and of "
+                                             "its encoding (substitutions swapped or moved); a pass that "
+                                             "catches no mutant of the paper's side is graded 'cannot fail'."),
+          strict: bool = typer.Option(False, "--strict",
+                                      help="Grade a pass that needs an assumption added by us (not a quoted "
+                                           "hypothesis of the paper; graded 'conditional') a warning."),
           fail_on: str | None = typer.Option(None, "--fail-on",
                                              help="Exit 1 when the report has a finding of this grade or "
-                                                  "worse: error (default) | warning (also 'cannot fail') | "
-                                                  "undecided (errors and every check left undecided: not "
-                                                  "the vacuity warnings) | never. Default: each file's "
-                                                  "[paper] fail_on, else error."),
+                                                  "worse: error (default) | warning (also 'cannot fail', "
+                                                  "'conditional') | undecided (errors and every check left "
+                                                  "undecided: not the vacuity warnings) | never. Default: "
+                                                  "each file's [paper] fail_on, else error."),
           jobs: int = typer.Option(-1, "--jobs", help="Worker processes (default -1: one per core); the "
                                                       "report is the same for any number."),
           transcription: bool = typer.Option(False, "--transcription",
@@ -601,7 +606,7 @@ def check(paper: str | None = typer.Argument(None),
     from ..parallel import worker_count
     jobs = worker_count(jobs)                                 # before any work: capped at the cores
     report = run_checks(paper, formulas_path=formula_paths(), only=only, strength=strength, jobs=jobs,
-                        transcription=transcription)
+                        transcription=transcription, strict=strict)
     if json:
         emit_json(report.to_json(timings=timings))
     elif markdown:

@@ -233,9 +233,10 @@ def ascii_math_parts(text: str) -> list[tuple[str, str]]:
     :func:`.numfmt.restyle_number`) and ``"text"`` (the words as written, the booleans as
     words). The one reading of that convention: :func:`ascii_math` writes it as LaTeX, the
     figures as mathtext (:func:`mathtext_label`), the HTML page as MathML."""
-    from .numfmt import restyle_number
+    from .numfmt import pair_digits, restyle_number
     text = _decompose(str(text))
     text = re.sub(r"<([^<>=]+?,[^<>=]+?)>", "⟨\\1⟩", text)      # <a, b>: an inner product
+    wide = pair_digits(text)          # two numbers side by side: printed to the digits that differ
     out: list[tuple[str, str]] = []
     plain: list[str] = []
     i = 0
@@ -295,7 +296,7 @@ def ascii_math_parts(text: str) -> list[tuple[str, str]]:
             n = _NUM.match(text, i + 1)
             if n and not _IDENT_CHAR.match(prev):
                 flush()
-                out.append(("num", restyle_number("-" + n.group(0))))
+                out.append(("num", restyle_number("-" + n.group(0), wide.get("-" + n.group(0), 6))))
                 i = n.end()
             else:
                 math("-")
@@ -317,7 +318,7 @@ def ascii_math_parts(text: str) -> list[tuple[str, str]]:
                     not re.search(r"\b(?:Sec|Secs|Section|App|Appendix|Lemma|Thm|Theorem|Prop|Cor|Def|Fig|"
                                   r"Table|Remark|Assumption|eq|Eq|v)\.?\s?$", text[:i]):     # Sec. 6.1
                 flush()
-                out.append(("num", restyle_number(n.group(0))))
+                out.append(("num", restyle_number(n.group(0), wide.get(n.group(0), 6))))
                 i = n.end()
                 continue
         plain.append(c)

@@ -267,19 +267,52 @@ def num_latex(x, digits: int = 3) -> str:
 _NUMBER = re.compile(r"^([-+]?)(\d+(?:\.\d*)?|\.\d+)(?:[eE]([-+]?\d+))?$")
 
 
-def restyle_number(token: str) -> str:
+def restyle_number(token: str, digits: int = 6) -> str:
     """A number written in text (``3.26e+7``, ``-5.435``, ``4.11e-06``, ``0.000158``) in
-    the style of :func:`num_text`, keeping its significant digits (at most 6): ``3.26e7``,
-    ``-5.435``, ``4.11e-6``, ``1.58e-4``. Integers written without a point or exponent stay."""
+    the style of :func:`num_text`, keeping its significant digits (at most ``digits``, 6
+    unless :func:`pair_digits` asks for more): ``3.26e7``, ``-5.435``, ``4.11e-6``,
+    ``1.58e-4``. Integers written without a point or exponent stay."""
     m = _NUMBER.match(token)
     if not m:
         return token
     sign, body, exp = m.groups()
     if exp is None and "." not in body:
         return ("-" if sign == "-" else "") + str(int(body))
-    sig = len(body.replace(".", "").lstrip("0")) or 1
-    text = num_text(mpmath.mpf(token), max(1, min(sig, 6)))
+    text = num_text(mpmath.mpf(token), max(1, min(_significant(body), digits)))
     return text if text is not None else token
+
+
+def _significant(body: str) -> int:
+    return len(body.replace(".", "").lstrip("0")) or 1
+
+
+def differing_digits(a, b, least: int = 6, most: int = 17) -> int:
+    """The least number of significant digits (at least ``least``) at which ``a`` and ``b``
+    print differently in the style of :func:`num_text`; ``least`` when they are equal or
+    differ beyond ``most``. Two values shown side by side (a "rise" from one to the other)
+    are printed to the digits that differ, never as the same number."""
+    if num_text(a, most) == num_text(b, most):
+        return least
+    return next(d for d in range(least, most + 1) if num_text(a, d) != num_text(b, d))
+
+
+_PAIR = re.compile(r"(-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)(\s*(?:->|→|vs\.?|to)\s*)(-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)")
+
+
+def pair_digits(text: str, least: int = 6) -> dict[str, int]:
+    """For each pair of numbers a text shows side by side (``a -> b``, ``a → b``, ``a vs b``,
+    ``from a to b``): each token -> the digits :func:`restyle_number` needs so that the two
+    read differently (:func:`differing_digits`, at most the digits the token carries)."""
+    out: dict[str, int] = {}
+    for m in _PAIR.finditer(text):
+        a, b = m.group(1), m.group(3)
+        if a == b:
+            continue
+        d = differing_digits(mpmath.mpf(a), mpmath.mpf(b), least)
+        if d > least:
+            for tok in (a, b):
+                out[tok] = max(out.get(tok, least), d)
+    return out
 
 
 # ---------------------------------------------------------------------------- LaTeX number cells

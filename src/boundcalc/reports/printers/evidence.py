@@ -243,7 +243,13 @@ def point_latex_items(ce: dict, names: dict) -> list[str]:
     import sympy as sp
     parts = []
     for k, v in _point_items(ce):
-        sym = names.get(k) or (f"\\text{{{k}}}" if k in ("lhs", "rhs") else sp.latex(sp.Symbol(k)))
+        if names.get(k):
+            sym = names[k]
+        elif k in ("lhs", "rhs") or not k.isidentifier():      # a side's label, as the record names it
+            from ..escape import latex_escape
+            sym = f"\\text{{{latex_escape(k)}}}"
+        else:
+            sym = sp.latex(sp.Symbol(k))
         parts.append(f"{sym} = {value_latex(v)}")
     return parts
 
@@ -255,3 +261,27 @@ def point_latex(ce: dict, names: dict) -> str:
 
 def point_text(ce: dict) -> str:
     return ", ".join(f"{_unicode_name(k)} = {value_text(v)}" for k, v in _point_items(ce))
+
+
+def added_lines(f) -> list[str]:
+    """Plain-text lines, one per assumption the check added (``Finding.added``): what it
+    is, whether the pass needs it, and its reason; the printers escape them."""
+    out = []
+    for a in getattr(f, "added", None) or []:
+        need = {True: "the pass needs it", False: "not needed: passes without it"}.get(a.get("needed"), "")
+        out.append(f"added by us ({a['kind']}): {a['assumption']}" + (f" — {need}" if need else "")
+                   + (f"; reason: {a['reason']}" if a.get("reason") else "; no reason given"))
+    return out
+
+
+def strength_lines(f) -> list[str]:
+    """Plain-text lines for ``--strength`` (``Finding.strength``): the mutants caught, of the
+    paper's side and of the rest, and the count that survived."""
+    s = getattr(f, "strength", None)
+    if not s:
+        return []
+    paper = [x for x in s.get("caught", []) if x in s.get("paper_caught", [])]
+    other = [x for x in s.get("caught", []) if x not in paper]
+    return [f"--strength: {s['killed']}/{s['mutants']} mutants caught, {len(paper)} of the paper's side"
+            + (f" ({'; '.join(paper)})" if paper else "")
+            + (f"; caught, not counted (the claim's form or our encoding): {'; '.join(other)}" if other else "")]

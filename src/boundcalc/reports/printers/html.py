@@ -24,7 +24,7 @@ from .base import Printer
 
 # the colour of each grade: Okabe-Ito (colour-blind safe), and each grade also says its name
 GRADE_COLOURS = {"error": "#D55E00", "warning": "#E69F00", "note": "#0072B2", "cannot fail": "#CC79A7",
-                 "identity": "#737373", "ok": "#009E73"}
+                 "identity": "#737373", "conditional": "#56B4E9", "ok": "#009E73"}
 HOLDS_WORDS: dict[bool | None, str] = {True: "holds", False: "fails", None: "undecided"}
 # evidence keys the page shows in their own place (not again in the collapsed evidence)
 _OWN_PLACE = ("hypotheses", "hypotheses_at_point", "hypotheses_at_counterexample", "at")
@@ -218,7 +218,7 @@ class HtmlPrinter(Printer):
         df = report.to_frame()
         counts = df["severity"].value_counts().reindex(df["severity"].cat.categories, fill_value=0)
         head = ", ".join(f"{int(n)} {s}" for s, n in counts.items()
-                         if n or s not in ("cannot fail", "identity"))     # the two newer grades when present
+                         if n or s not in ("cannot fail", "identity", "conditional"))   # the newer grades when present
         findings = report.to_frame(passed=False).sort_values(["severity", "paper", "check"], kind="stable")
         table = _frame_html(findings[list(FINDING_COLUMNS)]) if len(findings) else "<p>no findings</p>"
         return (f"<p><b>boundcalc check</b> ({_e(', '.join(report.papers))}): "
@@ -226,6 +226,7 @@ class HtmlPrinter(Printer):
 
     def _report_page(self, report) -> str:
         from ...verdicts import GRADES, Grade
+        from . import evidence as ev_
         grades = [g for g in GRADES if g is not Grade.OK]
         fs = report.findings
         n_by = {(p, g): sum(f.paper == p and f.severity is g for f in fs) for p in report.papers for g in grades}
@@ -241,7 +242,8 @@ class HtmlPrinter(Printer):
                '<p class="meta">Grades: <b>error</b> = false as printed (or an invalid bound); <b>warning</b> = '
                'imprecise (polylog factor, larger constant, vacuous) or undecided; <b>note</b> = rests on a '
                'reading of garbled text, on comparing versions, or on sampling only, or evaluates a result '
-               'outside its hypotheses; <b>identity</b> = records an identity (not counted as a pass). '
+               'outside its hypotheses; <b>identity</b> = records an identity or is a tautology of the encoding '
+               '(not counted as a pass); <b>conditional</b> = passes only under an assumption added by us. '
                'Expressions are typeset in the paper\'s notation; one over 120 characters gets named '
                'subterms A, B, … defined first. The JSON (<code>check --json</code>) keeps SymPy\'s text.</p>']
         # the counts, a table that reads without the script
@@ -275,7 +277,8 @@ class HtmlPrinter(Printer):
             out.append("</section>")
         if passed:
             items = "".join(f"<tr><td><code>{_e(r.paper)}.{_e(r.check)}</code></td><td>{_e(r.kind)}</td>"
-                            f"<td>{_e(r.message)}</td></tr>" for r in passed)
+                            f"<td>{_e(r.message)}" + "".join(f"<br><small>{_e(x)}</small>" for x in ev_.strength_lines(r))
+                            + "</td></tr>" for r in passed)
             out.append(f'<h2 id="passed">Passed</h2><details><summary>{len(passed)} passed checks</summary>'
                        f"<table><tr><th>check</th><th>kind</th><th>message</th></tr>{items}</table></details>")
         return page(f"boundcalc check: {', '.join(report.papers)}", "\n".join(out))
@@ -297,6 +300,10 @@ class HtmlPrinter(Printer):
         parts.append(f'<p class="message">{_ascii_math(_sympy_ascii(f.message))}</p>')
         if getattr(f, "note", ""):        # the check's declared note, whatever the grade
             parts.append(f'<p class="meta">note: {_e(f.note)}</p>')
+        for line in ev_.added_lines(f):          # a reason quotes the paper, its math as MathML
+            parts.append(f'<p class="meta">{text_with_math(line)}</p>')
+        for line in ev_.strength_lines(f):
+            parts.append(f'<p class="meta">{_e(line)}</p>')
         dl = []
         if any(k in ev_.EXPRESSIONS for k in keys):
             defs, exprs, more = ev_.expressions(ev)

@@ -50,6 +50,9 @@ class JsonPrinter(Printer):
     def _print_Finding(self, f) -> dict:
         d = dict(f.__dict__)
         del d["notation"]              # for typesetting; the JSON keeps SymPy's text
+        d.pop("sides", None)           # the runner's nodes, for the tautology screen only
+        if not d["added"]:
+            del d["added"]
         if d["strength"] is None:
             del d["strength"]
         if not d["note"]:               # the check declares none

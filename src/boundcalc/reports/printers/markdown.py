@@ -29,6 +29,8 @@ class MarkdownPrinter(Printer):
                f"— {md_cell(f.location)}  ", f"{pad}  {md_cell(f.message)}  "]
         if f.note:
             out.append(f"{pad}  note: {md_cell(f.note)}  ")
+        for line in ev_.added_lines(f) + ev_.strength_lines(f):
+            out.append(f"{pad}  {md_cell(line)}  ")
         ev = f.evidence
         keys = ev_.typeset_keys(ev)
         names = dict(getattr(f, "notation", None) or {})
@@ -57,16 +59,19 @@ class MarkdownPrinter(Printer):
                 "|---|---:|---:|---:|---:|---:|"]
         for p, k in list(d["counts_by_paper"].items()) + [("**all**", d["counts"])]:
             out.append(f"| {p if p == '**all**' else md_cell(p)} | {k['error']} | {k['warning']} | {k['undecided']} | {k['note']} | {k['ok']} |")
+        if d["counts"].get(Grade.CONDITIONAL):
+            out += ["", f"Conditional passes: {d['counts'][Grade.CONDITIONAL]} (pass only under an assumption added "
+                    "by us, not a quoted hypothesis of the paper; listed with each; warnings under `--strict`)."]
         extra = {g: d["counts"][g] for g in (Grade.CANNOT_FAIL, Grade.IDENTITY) if d["counts"].get(g)}
         if extra:
             out += ["", "Not counted as passes: " + ", ".join(f"{n} {g}" for g, n in extra.items())
-                    + " (cannot fail: kills no mutant of its claim under --strength; identity: records an "
-                    "identity, marked `identity = true`)."]
+                    + " (cannot fail: catches no mutant of the paper's side under --strength; identity: records an "
+                    "identity (`identity = true`) or is a tautology of the encoding)."]
         if d.get("strength"):
             s = d["strength"]
             out += ["", f"Strength (--strength): {s['mutated']} passes mutated, {s['mutants']} mutants, {s['killed']} "
-                    f"killed; {s['passes_killing_some']} of {s['mutated']} passes kill at least one, "
-                    f"{s['cannot_fail']} cannot fail."]
+                    f"killed ({s['paper_killed']} of the paper's side); {s['passes_killing_some']} of "
+                    f"{s['mutated']} passes catch a mutant of the paper's side, {s['cannot_fail']} cannot fail."]
         out += ["", "Findings by reason: " + ", ".join(f"{md_cell(r or 'none')}: {n}" for r, n in d["counts_by_reason"].items()),
                 "", "Findings by kind: " + ", ".join(f"{md_cell(k)}: {n}" for k, n in d["counts_by_kind"].items())
                 + " (a consequence is listed under the root finding that explains it)",
@@ -101,16 +106,23 @@ class MarkdownPrinter(Printer):
             out += step_table(d.get("step_coverage", {}).get(p))
         if d.get("added_assumptions"):
             out += ["", "## Assumptions the checks add", "",
-                    "Beyond the hypotheses of the results they cover (`[[hypotheses]]`, quoted from the papers).", "",
-                    "| check | assumption | reason | grade |", "|---|---|---|---|"]
+                    "Added by us: beyond the hypotheses of the results they cover (`[[hypotheses]]`, quoted from "
+                    "the papers); `assume` entries and numbers substituted for symbols.", "",
+                    "| check | assumption | kind | needed by the pass | reason | grade |", "|---|---|---|---|---|---|"]
             for a in d["added_assumptions"]:
+                need = {True: "yes", False: "no"}.get(a.get("needed"), "—")
                 out.append(f"| {md_cell(a['paper'] + '.' + a['check'])} | {md_code(a['assumption'], table=True)} | "
-                           f"{md_cell(a['reason']) or '**none given**'} | {md_cell(a['grade'])} |")
+                           f"{md_cell(a['kind'])} | {need} | {md_cell(a['reason']) or '**none given**'} | "
+                           f"{md_cell(a['grade'])} |")
         passed = [r for r in report.results if r.severity is Grade.OK]
         if passed:
-            out += ["", "## Passed", "", "| check | kind | message |", "|---|---|---|"]
+            from . import evidence as ev_
+            st = report.strength
+            out += ["", "## Passed", "", "| check | kind | message |" + (" mutants caught (--strength) |" if st else ""),
+                    "|---|---|---|" + ("---|" if st else "")]
             for r in passed:
-                out.append(f"| {md_cell(r.paper + '.' + r.check)} | {md_cell(r.kind)} | {md_cell(r.message)} |")
+                out.append(f"| {md_cell(r.paper + '.' + r.check)} | {md_cell(r.kind)} | {md_cell(r.message)} |"
+                           + (f" {md_cell('; '.join(ev_.strength_lines(r)))} |" if st else ""))
         return "\n".join(out) + "\n"
 
 

@@ -57,12 +57,17 @@ class RichConsolePrinter(Printer):
         from . import evidence as ev_
         c = self.c
         style = {"error": "[red]error[/red]", "warning": "[yellow]warning[/yellow]", "note": "[cyan]note[/cyan]",
-                 "cannot fail": "[magenta]cannot fail[/magenta]", "identity": "[blue]identity[/blue]"}
+                 "cannot fail": "[magenta]cannot fail[/magenta]", "identity": "[blue]identity[/blue]",
+                 "conditional": "[green]conditional[/green]"}
         c.print(f"{style[f.severity]} [bold]{_e(f.paper)}.{_e(f.check)}[/bold] ({_e(f.kind)}; {_e(f.reason)}) "
                 f"— {_e(f.location)}")
         c.print(f"  {_e(f.message)}")
         if f.note:
             c.print(f"  note: {_e(f.note)}")
+        for line in ev_.added_lines(f):
+            c.print(f"  {_e(line)}")
+        for line in ev_.strength_lines(f):
+            c.print(f"  {_e(line)}")
         ev = f.evidence
         keys = ev_.typeset_keys(ev)
         if any(k in ev_.EXPRESSIONS for k in keys):
@@ -79,7 +84,7 @@ class RichConsolePrinter(Printer):
         c.print(f"  re-run: {_e(f.rerun)}" + (f"   |   python: {_e(f.api)}" if f.kind == "measured" else ""))
 
     def _print_Report(self, report):
-        from ...verdicts import GRADES
+        from ...verdicts import GRADES, Grade
         c = self.c
         data = report.to_json()
         n = data["counts"]
@@ -87,7 +92,7 @@ class RichConsolePrinter(Printer):
         def counts(k):
             return (f"{k['error']} error(s), {k['warning']} warning(s) ({k['undecided']} undecided), "
                     f"{k['note']} note(s), {k['ok']} passed"
-                    + "".join(f", {k[g]} {g}" for g in ("cannot fail", "identity") if k.get(g)))
+                    + "".join(f", {k[g]} {g}" for g in ("conditional", "cannot fail", "identity") if k.get(g)))
         und = data.get("undecided") or {}
         why = (f"; checks left undecided: {sum(und.values())} (" + ", ".join(f"{_e(k)}: {v}" for k, v in und.items())
                + ")" if und else "")
@@ -98,8 +103,13 @@ class RichConsolePrinter(Printer):
                 c.print(f"  {_e(p)}: {counts(k)}")
         if data.get("strength"):
             s = data["strength"]
-            c.print(f"strength: {s['mutated']} passes mutated, {s['mutants']} mutants, {s['killed']} killed; "
-                    f"{s['passes_killing_some']}/{s['mutated']} passes kill one or more, {s['cannot_fail']} cannot fail")
+            c.print(f"strength: {s['mutated']} passes mutated, {s['mutants']} mutants, {s['killed']} killed "
+                    f"({s['paper_killed']} of the paper's side); {s['passes_killing_some']}/{s['mutated']} passes "
+                    f"catch a mutant of the paper's side, {s['cannot_fail']} cannot fail")
+            from . import evidence as ev_
+            for r in report.results:
+                if r.severity is Grade.OK and r.strength is not None:
+                    c.print(f"  {_e(r.paper)}.{_e(r.check)}: " + _e("; ".join(ev_.strength_lines(r))))
         if not report.findings:
             c.print("no findings: every check run passed")
         for f in sorted(report.findings, key=lambda f: GRADES.index(f.severity)):

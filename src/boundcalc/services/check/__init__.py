@@ -55,7 +55,7 @@ from ...parallel import closing_pools, worker_count
 from ...prover import budget as _budget
 from ...prover.budget import Timeout
 from ...registry import get_registry
-from . import (derivation, hypotheses, identity, measured, order, relations, strength as _strength,
+from . import (derivation, hypotheses, identity, measured, order, premises, relations, strength as _strength,
                transcription as transcription_mod, vacuity)
 from ...verdicts import FAIL_LEVELS, Grade
 from .common import _CLAIM_HOOK, _SECONDS_CAP, GRADES, SEVERITIES, Finding
@@ -69,7 +69,7 @@ RUNNERS = {"derivation": derivation.run, "order": order.run, "monotone": relatio
            "identity": identity.run, "measured": measured.run, "transcription": transcription_mod.run}
 # ``check --fail-on LEVEL`` (or a file's ``[paper] fail_on``): the grades that make the
 # command exit 1; ``undecided`` adds the findings of :data:`UNDECIDED_REASONS` to the errors
-FAIL_ON = {"error": (Grade.ERROR,), "warning": (Grade.ERROR, Grade.WARNING, Grade.CANNOT_FAIL),
+FAIL_ON = {"error": (Grade.ERROR,), "warning": (Grade.ERROR, Grade.WARNING, Grade.CANNOT_FAIL, Grade.CONDITIONAL),
            "undecided": (Grade.ERROR,), "never": ()}
 assert tuple(FAIL_ON) == FAIL_LEVELS
 # a check left undecided: neither shown to hold nor shown false (a warning "undecided", or
@@ -123,7 +123,7 @@ class Report:
     def counts_by_kind(self) -> dict:
         """Findings as roots (explained by no other finding) and consequences (attached to a
         root), and the two kinds that are not errors of the paper's statements."""
-        fs = self.findings
+        fs = [f for f in self.findings if f.severity in SEVERITIES]    # not identities, conditional passes
         return {"root": sum(not f.root for f in fs), "consequence": sum(bool(f.root) for f in fs),
                 "outside the hypotheses": sum(f.reason == "outside the hypotheses" for f in fs),
                 "approximation": sum(f.reason == "approximation" for f in fs)}
@@ -148,19 +148,22 @@ class Report:
         return dict(sorted(out.items(), key=lambda kv: (-kv[1], kv[0])))
 
     def strength_counts(self) -> dict | None:
-        """--strength: passes mutated, mutants, killed, passes that killed none."""
+        """--strength: passes mutated, mutants, caught (of the paper's side), passes that
+        catch a mutant of the paper's side, passes that cannot fail."""
         st = [r.strength for r in self.results if r.strength is not None]
         if not self.strength:
             return None
         rs = [r for r in self.results if r.strength is not None]
         return {"mutated": len(st), "mutants": sum(s["mutants"] for s in st),
-                "killed": sum(s["killed"] for s in st),
-                "passes_killing_some": sum(s["killed"] > 0 for s in st),
+                "killed": sum(s["killed"] for s in st), "paper_killed": sum(s["paper_killed"] for s in st),
+                "passes_killing_some": sum(s["paper_killed"] > 0 for s in st),
                 "cannot_fail": sum(r.severity is Grade.CANNOT_FAIL for r in rs)}
 
     def added_assumptions(self) -> list[dict]:
-        """The assumptions the checks add beyond the hypotheses of the results they cover."""
-        return hypotheses.added(self.results)
+        """The assumptions the checks add beyond the quoted hypotheses of the results they
+        cover ("added by us": ``assume`` entries, numbers substituted for symbols;
+        :func:`.premises.added_by_us`), with whether the check's pass needs each."""
+        return [{"paper": r.paper, "check": r.check, **a, "grade": r.severity} for r in self.results for a in r.added]
 
     def to_json(self, timings: bool = True) -> dict:
         """The report as JSON. ``timings=False`` leaves out the wall-clock seconds (the only
@@ -186,7 +189,7 @@ class Report:
 
 
 def run_checks(paper: str | None = None, *, formulas_path=None, only=None, strength: bool = False,
-               jobs: int = 1, transcription: bool = False) -> Report:
+               jobs: int = 1, transcription: bool = False, strict: bool = False) -> Report:
     """Run the declared checks of one paper (all papers if None). ``only``: check ids
     (``ID`` or ``paper.ID``) to run, the others skipped. ``strength``: re-run every pass on
     mutants of its claim (:mod:`.strength`); a pass that kills none is graded "cannot fail".
@@ -194,7 +197,8 @@ def run_checks(paper: str | None = None, *, formulas_path=None, only=None, stren
     budgets counted in work (prover/budget.py), so the report is the same for any ``jobs``.
     ``transcription``: also compare every formula's printed LaTeX with its expression (one
     ``transcription`` check per formula that has both, id ``latex:NAME``; such an id may
-    also be named in ``only`` without it)."""
+    also be named in ``only`` without it). ``strict``: a pass that needs an assumption added
+    by us (graded "conditional", :mod:`.premises`) is graded a warning instead."""
     reg = get_registry(formulas_path)
     keys = [paper] if paper else list(reg.papers)
     for k in keys:
@@ -204,9 +208,14 @@ def run_checks(paper: str | None = None, *, formulas_path=None, only=None, stren
     latex = transcription or any(c.startswith(transcription_mod.PREFIX) for _, c in wanted or ())
     todo = [(k, c.id) for k in keys for c in _all_checks(reg.paper(k), latex)
             if wanted is None or (k, c.id) in wanted]
-    extra = (" --strength" if strength else "") + (" --transcription" if transcription else "")
+    extra = ((" --strength" if strength else "") + (" --transcription" if transcription else "")
+             + (" --strict" if strict else ""))
     options = {k: rerun_options(reg, k, formulas_path) + extra for k in keys}
     out = _run_todo(reg, todo, options, strength, formulas_path, jobs)
+    if strict:                       # a pass that needs an assumption added by us is a warning
+        for f in out:
+            if f.severity is Grade.CONDITIONAL:
+                f.grade(Grade.WARNING, "added assumption", f"{f.message} — a warning under --strict")
     _attach_roots(reg, out)
     cov = {k: coverage(k, formulas_path=formulas_path, results=out) for k in keys} if wanted is None else None
     steps = {k: step_coverage(reg.paper(k), out) for k in keys} if wanted is None else None
@@ -361,38 +370,77 @@ def _run_one_counted(reg, paper, c, options: str = "", strength: bool = False) -
     f.notation = _notation(paper, f.evidence)
     _grade_reading(f)
     _cap_severity(f, c.fields)
+    f.added = premises.added_by_us(reg, paper, c.fields)
     if f.severity is Grade.OK and c.fields.get("identity"):
         f.grade(Grade.IDENTITY, "identity", f"records an identity (identity = true), not evidence: {f.message}")
-    elif f.severity is Grade.OK and strength:
+    elif f.severity is Grade.OK:
+        _premises(reg, paper, c, f)
+    if f.severity in (Grade.OK, Grade.CONDITIONAL) and strength:
         _mutate(reg, paper, c, f, claims)
+    f.sides = None
     return f
 
 
+def _rerun(reg, paper, c, fields: dict, hyp_hook=None) -> Finding:
+    """The check's kind re-run on ``fields`` (and, with ``hyp_hook``, its hypotheses
+    rewritten), each decision capped at :data:`.premises.RERUN_SECONDS`."""
+    m = Finding(paper.key, c.id, c.kind, Grade.OK, c.location, c.description)
+    cap = _SECONDS_CAP.set(premises.RERUN_SECONDS)
+    hook = hypotheses.HYP_HOOK.set(hyp_hook)
+    try:
+        _run_kind(reg, paper, fields, m)
+    finally:
+        hypotheses.HYP_HOOK.reset(hook)
+        _SECONDS_CAP.reset(cap)
+    return m
+
+
+def _premises(reg, paper, c, f: Finding) -> None:
+    """A pass that is a tautology of the encoding is graded identity; one that needs an
+    assumption added by us is graded conditional (:mod:`.premises`)."""
+    rerun = lambda fields, hook: _rerun(reg, paper, c, fields, hook)
+    why = premises.tautology(reg, paper, c, f, rerun)
+    if why:
+        f.grade(Grade.IDENTITY, "tautology", f"{why}; not a pass: {f.message}")
+    elif premises.conditional(c, f, rerun):
+        used = "; ".join(x["assumption"] for x in f.added if x["needed"])
+        f.grade(Grade.CONDITIONAL, "added assumption",
+                f"passes only under assumption(s) added by us, not hypotheses of the paper ({used}): {f.message}")
+
+
 def _mutate(reg, paper, c, f: Finding, claims: dict) -> None:
-    """Re-run a passing check on each mutant of its claim (:mod:`.strength`)."""
-    survivors, killed, n = [], 0, 0
+    """Re-run a passing check on each mutant of its claim, premise and encoding
+    (:mod:`.strength`); it can fail only if a mutant of the paper's side is caught."""
+    survivors, caught, paper_caught, n = [], [], [], 0
     cap = _SECONDS_CAP.set(_strength.MUTANT_SECONDS)
     try:
         refs = {name: reg.resolved(spec.id) for name, spec in sorted(paper.formulas.items())}
-        for label, fields, hook in _strength.mutants(c.kind, c.fields, claims, refs):
+        hyps = f.evidence.get("hypotheses", []) if isinstance(f.evidence, dict) else []
+        for mu in _strength.mutants(c.kind, c.fields, claims, refs, hyps):
             m = Finding(paper.key, c.id, c.kind, Grade.OK, c.location, c.description)
-            token = _CLAIM_HOOK.set(hook)
+            token = _CLAIM_HOOK.set(mu.hook)
+            htoken = hypotheses.HYP_HOOK.set(mu.hyp_hook)
             try:
-                _run_kind(reg, paper, fields, m)
+                _run_kind(reg, paper, mu.fields, m)
             finally:
+                hypotheses.HYP_HOOK.reset(htoken)
                 _CLAIM_HOOK.reset(token)
             n += 1
             if _strength.killed_by(m):
-                killed += 1
+                caught.append(mu.label)
+                if mu.side == "paper":
+                    paper_caught.append(mu.label)
             else:
-                survivors.append(label)
+                survivors.append(mu.label)
     finally:
         _SECONDS_CAP.reset(cap)
-    f.strength = {"mutants": n, "killed": killed, "survivors": survivors}
-    if killed == 0:
+    f.strength = {"mutants": n, "killed": len(caught), "paper_killed": len(paper_caught), "caught": caught,
+                  "paper_caught": paper_caught, "survivors": survivors}
+    if not paper_caught:
+        other = f" (caught only: {'; '.join(caught)} — the claim's form or our encoding)" if caught else ""
         f.grade(Grade.CANNOT_FAIL, "cannot fail",
-                f"cannot fail: passes, but also passes every one of its {n} mutant(s) "
-                f"({'; '.join(survivors) or 'none could be built'}): {f.message}")
+                f"cannot fail: passes, and no mutant of the paper's side among its {n} mutant(s) is caught"
+                f"{other}: {f.message}")
 
 
 def _run_kind(reg, paper, fields, f: Finding) -> None:
@@ -422,7 +470,7 @@ def _hypotheses_at_counterexample(reg, paper, c, f: Finding) -> None:
     ce = f.evidence.get("counterexample") if isinstance(f.evidence, dict) else None
     if f.severity is Grade.OK or not isinstance(ce, dict) or "derivative_at" in ce or "pair" in ce:
         return
-    pt = {k: v for k, v in ce.items() if k not in ("lhs", "rhs")}
+    pt = {k: v for k, v in ce.items() if k not in ("lhs", "rhs") and k.isidentifier()}   # not a side's label
     hyps = [h for h in hypotheses.for_check(reg, paper, c.fields) if h.rel.symbols() <= pt.keys()]
     if not hyps or not pt:
         return

@@ -11,9 +11,10 @@ from ...expr.nodes import Node, Num, Ref, Sym, substitute
 from ...expr.parser import parse, parse_number
 
 # every grade of a check, worst first (boundcalc.verdicts.Grade): the findings (SEVERITIES),
-# then "cannot fail" (a pass that kills no mutant under --strength), "identity" (a check marked
-# ``identity = true``: it records an identity, not evidence), then "ok" (passed). Only "ok"
-# counts as a pass.
+# then "cannot fail" (a pass that catches no mutant of the paper's side under --strength),
+# "identity" (an identity or a tautology of the encoding: marked ``identity = true``, or found
+# so by :mod:`.premises`), "conditional" (passes only under an assumption added by us), then
+# "ok" (passed). "conditional" and "ok" are passes; only "ok" is an unconditional one.
 from ...verdicts import GRADES, SEVERITIES, Grade  # noqa: F401
 # seconds one decision may take inside `check` (the CLI's `verify` allows more)
 DECIDE_SECONDS = 4.0
@@ -37,7 +38,7 @@ class Finding:
     paper: str
     check: str
     kind: str
-    severity: Grade        # error | warning | note | cannot fail | identity | ok (a str Enum)
+    severity: Grade        # error | warning | note | cannot fail | identity | conditional | ok (a str Enum)
     location: str
     message: str
     evidence: dict = field(default_factory=dict)
@@ -58,6 +59,12 @@ class Finding:
     # each symbol of the evidence (the counterexample's, the expressions') -> its LaTeX as the
     # formula file declares it; for the printers that typeset the evidence, not in the JSON
     notation: dict = field(default_factory=dict)
+    # the assumptions the check makes that are not quoted hypotheses of the paper ("added by
+    # us", :func:`.premises.added_by_us`): each {"assumption", "kind", "reason", "needed"}
+    added: list = field(default_factory=list)
+    # the two sides the runner compared, (a, relation, b) as nodes, for the tautology screen
+    # (:mod:`.premises`); dropped before the finding leaves :func:`run_checks`
+    sides: tuple | None = None
 
     def __post_init__(self):
         self.severity = Grade(self.severity)

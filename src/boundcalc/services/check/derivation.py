@@ -54,6 +54,7 @@ def run(reg, paper, t, f: Finding):
     else:
         c_side, d_side = claim, derived
     f.evidence = {"claim": show(c_side, reg, paper), "derived_from_premise": show(d_side, reg, paper)}
+    f.sides = (c_side, {"equal": "==", "upper": ">=", "lower": "<="}[direction], d_side)
     hyps = hypotheses.for_check(reg, paper, t, c_side.symbols() | d_side.symbols())
     extra = hypotheses.relations(hyps)
     if hyps:

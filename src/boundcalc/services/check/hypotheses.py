@@ -10,6 +10,7 @@ finding "outside the hypotheses", never an error of the bound.
 """
 from __future__ import annotations
 
+from contextvars import ContextVar
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -20,6 +21,13 @@ from ...verdicts import Verdict
 # the hypotheses that share no symbol with a check's expressions are left out (they
 # constrain nothing the check evaluates); a hypothesis on a hidden constant of the
 # paper's (e.g. the constant of an Omega~) is pinned at that constant's default
+
+
+# a hook on the hypotheses every check kind runs under (:func:`for_check`): None, or a
+# function list[Hyp] -> list[Hyp] — a check re-run without its premises
+# (:mod:`.premises`) or on a mutant of one (:mod:`.strength`: a hypothesis dropped, its
+# bound moved)
+HYP_HOOK: ContextVar = ContextVar("hyp_hook", default=None)
 
 
 @dataclass
@@ -79,7 +87,8 @@ def for_check(reg, paper, t: dict, symbols: set[str] | None = None) -> list[Hyp]
         uses = set(t.get("uses", []))
         r = r.map(lambda n: Ref(None, n.name) if isinstance(n, Sym) and n.name in uses else None)
         out.append(Hyp(reg.resolve(r, paper.key), text, "added by the check", reason))
-    return out
+    hook = HYP_HOOK.get()
+    return out if hook is None else hook(out)
 
 
 def _project(reg, paper, hyps: list[Hyp], symbols: set[str]) -> list[Hyp]:
@@ -195,18 +204,6 @@ def _frac(v):
 
 def _num(v: Fraction) -> str:
     return str(v.numerator) if v.denominator == 1 else f"{float(v):g}"
-
-
-def added(results) -> list[dict]:
-    """Every assumption a check adds to the hypotheses of the results it covers, with its
-    reason ("" when the check gives none), for the report."""
-    out = []
-    for r in results:
-        for h in r.evidence.get("hypotheses", []) if isinstance(r.evidence, dict) else []:
-            if h.get("from") == "added by the check":
-                out.append({"paper": r.paper, "check": r.check, "assumption": h["hypothesis"],
-                            "reason": h.get("reason", ""), "grade": r.severity})
-    return out
 
 
 def decide_within(a, rel: str, b, doms: dict, extra: list, inherited: int, *, statement: str, **kw):

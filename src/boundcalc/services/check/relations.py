@@ -12,6 +12,7 @@ from ...verdicts import Direction, Grade, MonotoneEvidence, Verdict
 def compare(reg, paper, t, f: Finding):
     uses = tuple(t.get("uses", []))
     a, b = claim("lhs", expr(reg, paper, t["lhs"], uses)), claim("rhs", expr(reg, paper, t["rhs"], uses))
+    f.sides = (a, t["rel"], b)
     hyps = hypotheses.for_check(reg, paper, t, a.symbols() | b.symbols())
     doms = hypotheses.add_domains(reg, paper, domains(reg, paper, Rel("==", a, b)), hyps)
     if "approximate" in t:
@@ -42,6 +43,7 @@ def restatement(reg, paper, t, f: Finding):
     if isinstance(a, Rel) and isinstance(b, Rel):
         a, b = sub(a.lhs, a.rhs), sub(b.lhs, b.rhs)
     f.evidence = {"a": show(a, reg, paper), "b": show(b, reg, paper)}
+    f.sides = (a, "==", b)
     hyps = hypotheses.for_check(reg, paper, t, a.symbols() | b.symbols())
     if hyps:
         f.evidence["hypotheses"] = [h.to_json() for h in hyps]
@@ -65,7 +67,7 @@ def monotone(reg, paper, t, f: Finding):
     from ..monotone import monotone as run
     fid = formula_id(paper, t["formula"])
     box = {k: (str(v[0]), str(v[1])) for k, v in (t.get("box") or {}).items()}
-    node = formula(reg, paper, t["formula"])
+    node = claim("formula", formula(reg, paper, t["formula"]))
     hyps = hypotheses.for_check(reg, paper, t, node.symbols())
     want = {"nondecreasing": "increasing", "nonincreasing": "decreasing"}.get(t["claim"], t["claim"])
     r = None
@@ -83,7 +85,7 @@ def monotone(reg, paper, t, f: Finding):
         f.message = f"stated {want} in {t['var']}: certified on the box ({cert['how']})"
         return
     if not [h for h in hyps if h.origin == "added by the check"]:
-        r = run(Subject(fid, reg.resolved(fid), reg.symbol_table(fid)), t["var"], box=box, fixed=t.get("fixed"))
+        r = run(Subject(fid, node, reg.symbol_table(fid)), t["var"], box=box, fixed=t.get("fixed"))
     if hyps and (r is None or r.direction != want or r.scope == "default box"
                  or r.evidence not in (MonotoneEvidence.PROVED, MonotoneEvidence.CERTIFIED)):
         # not shown over the whole range: decided where the hypotheses hold
@@ -367,9 +369,10 @@ def _approximate(t, f: Finding, a, b, doms, hyps):
         f.message = (f"approximation within the tolerance {_pct(tol)} over the stated range [{r.method}]"
                      + (f"; {shown}" if shown else ""))
     elif r.verdict is Verdict.DISPROVED:
-        ce = r.counterexample
-        f.evidence["counterexample"] = ce
-        at = {k: v for k, v in ce.items() if k not in ("lhs", "rhs")}
+        at = {k: v for k, v in r.counterexample.items() if k not in ("lhs", "rhs")}
+        # the decision compared |lhs - rhs| with tol |rhs|: its sides are labelled so, not "lhs"/"rhs"
+        f.evidence["counterexample"] = {**at, "abs(lhs - rhs)": r.counterexample.get("lhs"),
+                                        f"{float(tol):g} abs(rhs)": r.counterexample.get("rhs")}
         e = mpb.evaluate(err, {k: Fraction(v) for k, v in at.items()}, digits=15) / abs(
             mpb.evaluate(b, {k: Fraction(v) for k, v in at.items()}, digits=15))
         f.grade(Grade.WARNING, "approximation",

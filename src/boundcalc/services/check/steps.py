@@ -1,16 +1,18 @@
 """Step coverage: the displayed steps of the proofs a paper's results rest on
 (``[[steps]]`` in its formula file), and how many a check has decided.
 
-A step is **checked** when one of its checks ran and decided something about it: passed,
-or a finding (error, warning, note) other than "undecided". A check graded "cannot fail"
+A step is **checked** when one of its checks ran and decided something about it: passed
+(also conditionally, under an assumption added by us), or a finding (error, warning, note)
+other than "undecided". A check graded "cannot fail"
 or "identity" is no evidence, and an undecided one decided nothing: the step stays
 unchecked (status ``undecided`` / ``no evidence``). Without a run (``check --coverage``)
 a step with checks is ``declared``. Coverage = checked steps / displayed steps.
 """
 from __future__ import annotations
 
-#: grades that are evidence about a step (an undecided warning is not: see ``_status``)
-EVIDENCE = ("ok", "error", "warning", "note")
+#: grades that are evidence about a step (an undecided warning is not: see ``_status``); a
+#: conditional pass is evidence under the assumption it lists as added by us
+EVIDENCE = ("ok", "conditional", "error", "warning", "note")
 
 
 def _status(grades: list[tuple[str, str]] | None, n_checks: int) -> str:

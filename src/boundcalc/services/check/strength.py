@@ -1,38 +1,49 @@
-"""``check --strength``: can a passing check fail?  Mutation testing of the claim.
+"""``check --strength``: can a passing check fail?  Mutation testing of the claim, the
+premise and the encoding.
 
 A check that passes is evidence only if it would fail had the paper printed something
-else. Each passing check is re-run on mutants of its claim; a mutant is *killed* when the
+else. Each passing check is re-run on mutants; a mutant is *caught* (killed) when the
 re-run grades it (error, or a warning that names a difference: looser constant, polylog
-factor, ...). A mutant whose re-run is undecided (or only sampled) is not killed. A pass
-that kills no mutant is graded ``cannot fail`` and is not counted as a pass.
+factor, ...). A mutant whose re-run is undecided (or only sampled) is not caught.
 
-The mutants (deterministic: pre-order of the claim's tree, no randomness):
+Each mutant is of one **side** (:data:`SIDES`):
 
-- flip the relation: ``<=`` <-> ``>=`` (compare), upper <-> lower (derivation, vacuity),
-  O <-> Omega (order), increasing <-> decreasing (monotone);
-- scale the claim by 2 and by 1/2;
-- move an exponent by +-1/2 (the first :data:`MAX_POW` powers with a number exponent; for
-  an order check also the stated rate's exponent in its variable);
-- drop a term (of the first sum with two or more terms, at most :data:`MAX_DROP`);
-- the same exponent and drop mutants inside each formula the claim inlines (the first
-  :data:`MAX_REFS` in pre-order): the paper printing that formula otherwise, wherever the
-  check uses it.
+- ``form`` — the claim's form: the relation flipped (``<=`` <-> ``>=``, upper <-> lower,
+  increasing <-> decreasing), the whole claim scaled by 2 and by 1/2, raised to 3/2 or 1/2.
+  These die even for ``x - x = 0`` (a claim that cannot fail), so they are shown but **do not
+  count**;
+- ``paper`` — the paper's side: an exponent of the claim moved by +-1/2 (the first
+  :data:`MAX_POW` powers with a number exponent; for an order check the stated rate's
+  exponent in its variable), a term of a sum dropped (at most :data:`MAX_DROP`), the same
+  inside each formula the claim inlines (the first :data:`MAX_REFS` in pre-order: the paper
+  printing that formula otherwise, wherever the check uses it); the **premise**: a
+  derivation's premise formula (a restatement's side ``b``) mutated in the same ways and
+  scaled, a quoted hypothesis the check inherits dropped or its bound doubled or halved
+  (the first :data:`MAX_HYPS`);
+- ``encoding`` — our encoding: two values of a substitution swapped, a number substituted
+  for a symbol doubled, an ``assume`` entry dropped. Shown, not counted: the encoding is
+  not the paper.
+
+A pass **can fail** only if a mutant of the paper's side is caught; one that catches
+none is graded ``cannot fail`` and is not counted as a pass, and the mutants caught are
+listed (``strength["caught"]``, of which ``strength["paper_caught"]`` count).
 
 A mutation replaces its subterm **everywhere in the check**: wherever the same formula is
 inlined (every side, the premise, the other formula of a restatement), and any whole side
 written the same as the mutated one. A check whose reference is built from the claim
 itself (a restatement compared with its own definition, the same expression on both
 sides, a radius defined to satisfy the inequality it is checked against) does not see the
-mutation, and kills nothing. Subterms that merely look alike in independently written
+mutation, and catches nothing. Subterms that merely look alike in independently written
 expressions (a ``sqrt(n)`` in a bound and in its stated order) are not tied together.
 
 Budget: each decision of a mutant's re-run is capped at :data:`MUTANT_SECONDS` (an
-``unknown`` is "not killed"). Checks marked ``identity = true`` (a legitimate identity
-record, reported as ``identity``) are not mutated.
+``unknown`` is "not caught"). Checks graded ``identity`` (marked ``identity = true``, or a
+tautology of the encoding: :mod:`.premises`) are not mutated.
 """
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import NamedTuple
 
 from ...expr.nodes import Add, BigOp, Const, Func, Indexed, Mul, Node, Num, Pow, Ref, Rel, Sym
 from ...expr.visitor import Visitor, handles
@@ -42,10 +53,26 @@ MUTANT_SECONDS = 1.0
 MAX_POW = 2
 MAX_DROP = 2
 MAX_REFS = 2          # referenced formulas mutated inside, the first in the claim's pre-order
+MAX_HYPS = 3          # quoted hypotheses dropped / moved, the first in the check's order
+MAX_ENCODING = 2      # substitutions moved, assumptions dropped
+SIDES = ("paper", "form", "encoding")
 # the role of each kind's claim (the node the paper asserts), passed through common.claim
 CLAIM_ROLES = {"compare": ("lhs", "rhs"), "derivation": ("claim",), "restatement": ("a",),
                "order": ("order",), "identity": ("derivative",), "vacuity": ("formula",),
-               "measured": ("expected",), "transcription": ("ours",)}
+               "measured": ("expected",), "transcription": ("ours",), "monotone": ("formula",)}
+# the premise of a kind (the other formula of the paper the claim is compared with): all
+# of its mutants, its scaling included, are of the paper's side
+PREMISE_ROLES = {"derivation": ("premise",), "restatement": ("b",)}
+# labels of the claim's own mutants that change only its form (they die even for x - x = 0)
+FORM = ("scale by 2", "scale by 1/2", "exponent 1 -> 3/2", "exponent 1 -> 1/2")
+
+
+class Mutant(NamedTuple):
+    label: str
+    fields: dict
+    hook: object              # the claim hook (:func:`replacer`), or None
+    side: str                 # one of SIDES
+    hyp_hook: object = None   # a rewrite of the hypotheses (:data:`.hypotheses.HYP_HOOK`), or None
 FLIPS = {"compare": ("rel", {"<=": ">=", ">=": "<=", "<": ">", ">": "<"}),
          "derivation": ("direction", {"upper": "lower", "lower": "upper"}),
          "vacuity": ("direction", {"upper": "lower", "lower": "upper"}),
@@ -157,15 +184,18 @@ def recorder(store: dict):
     return hook
 
 
-def mutants(kind: str, fields: dict, claims: dict, refs: dict | None = None) -> list[tuple[str, dict, object]]:
-    """(label, fields, hook or None) for a passing check of ``kind`` whose claim nodes
-    (role -> node) were recorded during its run; ``refs``: formula name -> its resolved
-    node, for the mutants inside the formulas a claim inlines (:data:`MAX_REFS` of them)."""
-    out: list[tuple[str, dict, object]] = []
+def mutants(kind: str, fields: dict, claims: dict, refs: dict | None = None,
+            hyps: list[dict] | tuple = ()) -> list[Mutant]:
+    """The mutants of a passing check of ``kind`` whose claim nodes (role -> node) were
+    recorded during its run; ``refs``: formula name -> its resolved node, for the mutants
+    inside the formulas a claim inlines (:data:`MAX_REFS` of them); ``hyps``: the
+    hypotheses the pass ran under (its evidence's ``hypotheses`` rows)."""
+    out: list[Mutant] = []
     if kind in FLIPS:
         key, table = FLIPS[kind]
         if fields.get(key) in table:
-            out.append((f"flip {fields[key]} -> {table[fields[key]]}", {**fields, key: table[fields[key]]}, None))
+            out.append(Mutant(f"flip {fields[key]} -> {table[fields[key]]}", {**fields, key: table[fields[key]]},
+                              None, "form"))
     seen = set()
     if kind == "order" and "order" in claims:
         # the stated rate's exponent in the variable, moved by +-1/2 (an order "1" has no
@@ -175,9 +205,10 @@ def mutants(kind: str, fields: dict, claims: dict, refs: dict | None = None) -> 
         top = claims["order"]
         for d in (Fraction(1, 2), Fraction(-1, 2)):
             moved = Mul((top, Pow(Sym(var), Num(d))))
-            out.append((f"order: exponent of {var} {'+' if d > 0 else '-'}1/2", fields,
-                        replacer(top, moved, "order", 0)))
-    for role in CLAIM_ROLES.get(kind, ()):
+            out.append(Mutant(f"order: exponent of {var} {'+' if d > 0 else '-'}1/2", fields,
+                              replacer(top, moved, "order", 0), "paper"))
+    premise = PREMISE_ROLES.get(kind, ())
+    for role in CLAIM_ROLES.get(kind, ()) + premise:
         if role not in claims:
             continue
         where = {id(n): i for i, n in enumerate(_preorder(claims[role]))}
@@ -195,8 +226,63 @@ def mutants(kind: str, fields: dict, claims: dict, refs: dict | None = None) -> 
                 if k in seen:
                     continue
                 seen.add(k)
-                out.append((f"{role}: {prefix}{label}", fields, replacer(site, rep, role, where.get(id(site)))))
+                side = "form" if (not prefix and role not in premise and label in FORM) else "paper"
+                out.append(Mutant(f"{role}: {prefix}{label}", fields, replacer(site, rep, role, where.get(id(site))),
+                                  side))
+    out += _premise_mutants(fields, hyps)
+    out += _encoding_mutants(fields)
     return out
+
+
+def _premise_mutants(fields: dict, hyps) -> list[Mutant]:
+    """A quoted hypothesis the pass ran under dropped, or its bound (the right side)
+    doubled or halved: the paper stating its premise otherwise."""
+    out: list[Mutant] = []
+    quoted = [h["hypothesis"] for h in hyps if isinstance(h, dict) and h.get("from") != "added by the check"]
+    for text in list(dict.fromkeys(quoted))[:MAX_HYPS]:
+        out.append(Mutant(f"premise: drop '{text}'", fields, None, "paper",
+                          lambda hs, t=text: [h for h in hs if h.text != t]))
+        for k, word in ((Fraction(2), "doubled"), (Fraction(1, 2), "halved")):
+            def moved(hs, t=text, k=k):
+                return [_scaled(h, k) if h.text == t else h for h in hs]
+            out.append(Mutant(f"premise: '{text}' with its right side {word}", fields, None, "paper", moved))
+    return out
+
+
+def _scaled(h, k: Fraction):
+    from dataclasses import replace
+    if h.rel.op == "==" or not h.rel.rhs.symbols() and _number(h.rel.rhs) == 0:
+        return replace(h, rel=Rel(h.rel.op, h.rel.lhs, Add((h.rel.rhs, Num(k - 1)))))   # a 0 bound: moved by k - 1
+    return replace(h, rel=Rel(h.rel.op, h.rel.lhs, Mul((Num(k), h.rel.rhs))))
+
+
+def _encoding_mutants(fields: dict) -> list[Mutant]:
+    """Our encoding changed: two values of a substitution swapped, a number substituted for
+    a symbol doubled, an ``assume`` entry dropped (each shown, none counted)."""
+    out: list[Mutant] = []
+    for key in ("substitute", "substitute_a", "substitute_b"):
+        sub = dict(fields.get(key) or {})
+        names = list(sub)
+        if len(names) >= 2:
+            a, b = names[0], names[1]
+            out.append(Mutant(f"encoding: {key} values of {a} and {b} swapped",
+                              {**fields, key: {**sub, a: sub[b], b: sub[a]}}, None, "encoding"))
+        nums = [(n, v) for n in names if (v := _plain_number(sub[n])) is not None][:MAX_ENCODING]
+        for n, v in nums:
+            out.append(Mutant(f"encoding: {key} {n} = {sub[n]} doubled",
+                              {**fields, key: {**sub, n: str(2 * v)}}, None, "encoding"))
+    for i, a in enumerate((fields.get("assume") or [])[:MAX_ENCODING]):
+        text = a["expr"] if isinstance(a, dict) else a
+        rest = [x for j, x in enumerate(fields["assume"]) if j != i]
+        out.append(Mutant(f"encoding: drop the assumption '{text}'", {**fields, "assume": rest}, None, "encoding"))
+    return out
+
+
+def _plain_number(text) -> Fraction | None:
+    try:
+        return Fraction(str(text))
+    except (ValueError, ZeroDivisionError):
+        return None
 
 
 def killed_by(finding) -> bool:

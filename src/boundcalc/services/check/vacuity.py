@@ -25,8 +25,6 @@ from ...verdicts import Grade
 
 
 def run(reg, paper, t, f: Finding):
-    import mpmath
-    from ...backends import mp as mpb
     node = formula(reg, paper, t["formula"])
     if isinstance(node, Rel):
         node = node.rhs if t.get("side", "rhs") == "rhs" else node.lhs
@@ -39,25 +37,33 @@ def run(reg, paper, t, f: Finding):
                 env[n] = table[n].default
             else:
                 raise BoundcalcError(f"vacuity check needs a value for {n!r}")
-    upper = t["direction"] == "upper"
     at = {k: str(x) for k, x in env.items()}
     if _outside(reg, paper, t, f, node, env, at):
         return
+    _grade_at(reg, paper, t, f, node, env, at)
+
+
+def _grade_at(reg, paper, t, f: Finding, node, env: dict, at: dict, where: str = "at the paper's setting") -> None:
+    """The bound at the point ``env`` against its trivial value (the module docstring);
+    ``where`` names the point in the messages."""
+    import mpmath
+    from ...backends import mp as mpb
+    upper = t["direction"] == "upper"
     try:
         v = mpb.evaluate(node, env, digits=15, what=t["formula"])
     except BoundcalcError as e:
         f.evidence = {"at": at}
-        f.grade(Grade.ERROR, "invalid bound", f"the bound has no value at the paper's setting: {e}")
+        f.grade(Grade.ERROR, "invalid bound", f"the bound has no value {where}: {e}")
         return
     triv = mpb.evaluate(expr(reg, paper, t["trivial"]), env, digits=15)
     if t.get("trivial_is") == "radius":
-        return _radius(f, v, triv, upper, at)
+        return _radius(f, v, triv, upper, at, where)
     exact = t.get("trivial_is", "exact") == "exact"
     f.evidence = {"value": mpmath.nstr(v, 10), "trivial": mpmath.nstr(triv, 10),
                   "trivial_is": "exact" if exact else "an upper bound on the trivial value", "at": at}
     s = lambda x: mpmath.nstr(x, 6)  # noqa: E731
     if not mpmath.isfinite(v):
-        f.grade(Grade.ERROR, "invalid bound", f"the bound is {s(v)} at the paper's setting")
+        f.grade(Grade.ERROR, "invalid bound", f"the bound is {s(v)} {where}")
         return
     limit_key = "floor" if upper else "ceiling"
     limit = t.get(limit_key, "0" if upper else None)
@@ -66,47 +72,50 @@ def run(reg, paper, t, f: Finding):
         f.evidence[limit_key] = mpmath.nstr(lim, 10)
         if (v < lim) if upper else (v > lim):
             f.grade(Grade.ERROR, "invalid bound",
-                    f"invalid at the paper's setting: the {'upper' if upper else 'lower'} bound is {s(v)}, "
+                    f"invalid {where}: the {'upper' if upper else 'lower'} bound is {s(v)}, "
                     f"{'below the least' if upper else 'above the largest'} value the quantity can take "
                     f"({s(lim)}) — an error of the bound, not a non-vacuous bound")
             return
     if (v >= triv) if upper else (v <= triv):
         f.grade(Grade.WARNING, "vacuous",
-                f"vacuous at the paper's setting: the bound is {s(v)}, "
+                f"vacuous {where}: the bound is {s(v)}, "
                 f"{'above' if upper else 'below'} the trivial value {s(triv)}")
     elif exact:
-        f.message = f"non-vacuous at the paper's setting: {s(v)} vs the exact trivial value {s(triv)}"
+        f.message = f"non-vacuous {where}: {s(v)} vs the exact trivial value {s(triv)}"
     else:
         f.grade(Grade.WARNING, "undecided",
                 f"inconclusive: the bound {s(v)} is below {s(triv)}, but that is only an upper bound on "
                 f"the trivial value, so it does not show non-vacuity")
 
 
-def _radius(f: Finding, v, value, upper: bool, at: dict) -> None:
+def _radius(f: Finding, v, value, upper: bool, at: dict, where: str = "at the paper's setting") -> None:
     """A proof's radius ``v`` against the experiment's ``value`` (see the module docstring)."""
     import mpmath
     s = lambda x: mpmath.nstr(x, 6)  # noqa: E731
     f.evidence = {"radius": mpmath.nstr(v, 10), "experiment": mpmath.nstr(value, 10), "at": at}
     if not mpmath.isfinite(v):
-        f.grade(Grade.ERROR, "invalid bound", f"the radius is {s(v)} at the paper's setting")
+        f.grade(Grade.ERROR, "invalid bound", f"the radius is {s(v)} {where}")
         return
     covered = v <= value if upper else v >= value
     need = "at least" if upper else "at most"
     if covered:
         f.message = (f"the experiment lies inside the proof's radius: its value {s(value)} is {need} the radius "
-                     f"{s(v)} at the paper's setting")
+                     f"{s(v)} {where}")
     else:
         f.grade(Grade.NOTE, "outside the proof's radius",
-                f"the experiment lies outside the proof's radius: the proof needs a value {need} {s(v)} at the "
-                f"paper's setting, the experiment's is {s(value)} — the proof says nothing there (not a vacuous "
+                f"the experiment lies outside the proof's radius: the proof needs a value {need} {s(v)} "
+                f"{where}, the experiment's is {s(value)} — the proof says nothing there (not a vacuous "
                 "bound, not an error of the result)")
 
 
 def _outside(reg, paper, t, f: Finding, node, env, at) -> bool:
     """The point against the hypotheses of the results the check covers (each decided in
-    ball arithmetic; a hypothesis symbol the point does not fix takes its default). A
-    failing hypothesis makes the finding "outside the hypotheses" (a note): the paper's
-    result says nothing there, so the value is neither a valid nor an invalid bound."""
+    ball arithmetic; a hypothesis symbol the point does not fix takes its default). Where
+    one fails, the same claim is re-searched inside the hypotheses (:func:`_nearest_inside`):
+    if it goes away there, the finding is "outside the hypotheses" (a note: the paper's
+    result says nothing at the check's point, so the value is neither a valid nor an
+    invalid bound); if it stands there too, it keeps its grade, with the point inside.
+    True when the finding is settled here."""
     import mpmath
     from ...backends import mp as mpb
     hyps = hypotheses.for_check(reg, paper, t)
@@ -127,12 +136,113 @@ def _outside(reg, paper, t, f: Finding, node, env, at) -> bool:
         v = mpmath.nstr(mpb.evaluate(node, env, digits=15, what=t["formula"]), 6)
     except Exception:
         v = "undefined"
+    outside = "; ".join(_fails_by(r) for r in bad)
+    # the same claim re-searched inside the hypotheses: only if it goes away there is the
+    # finding "outside the hypotheses"
+    inside = _nearest_inside(reg, paper, node, hyps, pt, bad)
+    if inside is not None:
+        probe = Finding(f.paper, f.check, f.kind, Grade.OK, f.location, f.message)
+        env_in = {k: x for k, x in inside["point"].items() if k in env}
+        _grade_at(reg, paper, t, probe, node, env_in, {k: str(x) for k, x in env_in.items()},
+                  "at the nearest point inside the hypotheses")
+        moved = ", ".join(f"{k} = {_short(x)}" for k, x in inside["moved"].items())
+        if probe.severity is not Grade.OK:
+            f.evidence.update(probe.evidence)
+            f.evidence["hypotheses_at_point"] = rows
+            f.evidence["point_inside"] = {"moved": {k: str(x) for k, x in inside["moved"].items()},
+                                          "hypotheses": inside["rows"]}
+            f.grade(probe.severity, probe.reason,
+                    f"{probe.message} ({moved}, the other values as at the check's point; the failing hypotheses "
+                    f"certified there, no other failing) — the finding stands inside the hypotheses; at the "
+                    f"check's own point {outside}")
+            return True
+        f.evidence["point_inside"] = {"moved": {k: str(x) for k, x in inside["moved"].items()},
+                                      "message": probe.message}
+        gone = f"; at the nearest point inside them ({moved}) it goes away: {probe.message}"
+    else:
+        gone = "; no point inside the hypotheses was found by moving one of their symbols (not re-searched)"
     f.evidence.update({"value": v, "at": at})
     f.grade(Grade.NOTE, "outside the hypotheses",
-            "outside the hypotheses: " + "; ".join(_fails_by(r) for r in bad)
+            "outside the hypotheses: " + outside
             + f" at the check's point — the result is not stated there (its value there: {v}; "
-            "neither a valid nor an invalid bound)")
+            "neither a valid nor an invalid bound)" + gone)
     return True
+
+
+# the search for a point inside the hypotheses (:func:`_nearest_inside`): one symbol of a
+# failing hypothesis moved by factors 2^k, |k| <= MOVE_STEPS (a count: the same points on any machine)
+MOVE_STEPS = 64
+
+
+def _nearest_inside(reg, paper, node, hyps, pt: dict, bad: list[dict]) -> dict | None:
+    """The point ``pt`` with one symbol of a failing hypothesis moved, by the least factor
+    2^k (k = 1 … MOVE_STEPS; integers rounded outwards), to where the failing hypotheses
+    hold and no other fails (certified in ball arithmetic, :func:`.hypotheses.status_at`; one
+    the point does not fix stays undecided, as at the check's point). First a symbol of the
+    side a failing hypothesis bounds from below, moved up (the width d_m of "d_m >= C N^3",
+    not N down: the experiment's other sizes stay); else any of their symbols, up or down.
+    None when no such move puts the point inside."""
+    from ...backends import mp as mpb
+    texts = {r["hypothesis"] for r in bad}
+    try:
+        v0 = mpb.evaluate(node, pt, digits=15)
+    except Exception:
+        return None
+    # first the symbols of the side each failing hypothesis bounds from below, moved up (the
+    # width of "d_m >= C N^3" grows); then any symbol of them, either way
+    ups = [s_ for h in hyps if h.text in texts and h.rel.op in (">=", ">", "<=", "<")
+           for s_ in sorted((h.rel.lhs if h.rel.op in (">=", ">") else h.rel.rhs).symbols())]
+    anyway = sorted(set().union(*(h.rel.symbols() for h in hyps if h.text in texts)))
+    for moves in ([(s_, (1,)) for s_ in dict.fromkeys(ups)], [(s_, (1, -1)) for s_ in anyway]):
+        best = _best_move(reg, paper, node, hyps, pt, texts, v0, [(s_, d) for s_, d in moves if s_ in pt])
+        if best is not None:
+            return best
+    return None
+
+
+def _best_move(reg, paper, node, hyps, pt, texts, v0, moves):
+    """Of the moves (symbol, signs of k), the one with the least |k| that puts the point
+    inside (ties: the least change of the bound's value, then the symbol's name)."""
+    import mpmath
+    from fractions import Fraction
+    from ...backends import mp as mpb
+    best = None
+    for s_, signs in moves:
+        x0 = Fraction(pt[s_])
+        table = reg.symbol_table(next(h.rel for h in hyps if s_ in h.rel.symbols()), paper.key)
+        dom = table[s_].domain if s_ in table else None
+        if x0 == 0:
+            continue
+        for k in range(1, MOVE_STEPS + 1):
+            hit = None
+            for sign in signs:
+                x = x0 * Fraction(2) ** (sign * k)
+                if dom is not None and dom.integer:
+                    x = Fraction(-(-x.numerator // x.denominator)) if sign > 0 else Fraction(x.numerator // x.denominator)
+                if x == x0 or (dom is not None and not dom.contains(x)):
+                    continue
+                q = {**pt, s_: x}
+                rows = hypotheses.status_at(hyps, q)
+                if not hypotheses.failing(rows) and all(r["holds"] is True for r in rows if r["hypothesis"] in texts):
+                    hit = (x, q, rows)
+                    break
+            if hit is None:
+                continue
+            try:
+                change = float(mpmath.mpf(abs(mpb.evaluate(node, hit[1], digits=15) - v0)))
+            except Exception:
+                break
+            cand = (k, change, s_)
+            if best is None or cand < best[0]:
+                best = (cand, {"point": hit[1], "moved": {s_: hit[0]}, "rows": hit[2]})
+            break
+    return best[1] if best else None
+
+
+def _short(x) -> str:
+    from fractions import Fraction
+    x = Fraction(x)
+    return str(x.numerator) if x.denominator == 1 else f"{float(x):.6g}"
 
 
 def _fails_by(row: dict) -> str:

@@ -1,0 +1,238 @@
+"""What a pass rests on: a tautology of the encoding, or an assumption added by us.
+
+A pass is evidence only if the paper could have made it fail. Two ways it cannot, and one
+way it rests on something the paper does not say, each asked of every pass (after the
+check ran: a claim that holds without its premises passes with them too, so asking after
+the pass gives the same answer as asking before, for no cost on a finding):
+
+* **A tautology of the encoding** (graded ``identity``, never a pass), :func:`tautology`:
+
+  - the two sides the check compares are the same expression once SymPy's automatic
+    canonicalisation has collected like terms (no simplification), and either a side the
+    check writes inline collapses to a number by itself (``c h + (-c) h == 0``: its terms
+    cancel), or the two sides are bare formulas (one formula written twice), or a derivation
+    (restatement) whose premise, after the check's own substitution, *is* a claim the paper
+    does not print (status ``derived`` / ``corrected``: the substitution defines that side).
+    Sides made equal by SymPy's arithmetic (``H^(-p) H^(1/2) == H^(1/2 - p)``, a union bound
+    ``1 - (1 - p) - delta == p - delta`` over formulas) are the paper's arithmetic checked, not
+    a tautology; when both formulas are printed, a claim that
+    is its premise after the substitution is the paper's own step (``Cor. 2 is Thm. 1 at
+    delta = 0.05``), and any number the substitution pins is an assumption added by us
+    (below);
+  - a ``compare`` written inline (no formula of the paper named) that still holds with its
+    premises (the hypotheses it inherits and its ``assume`` entries) taken away: the claim
+    alone, under the symbols' domains, decided by the prover — an identity of the algebra
+    the check itself wrote;
+  - a ``compare`` written inline whose claim is one of its own assumptions up to a factor
+    proved positive (``nu/sqrt(m) <= rho/sqrt(m)`` assuming ``rho >= nu``);
+  - an ``identity`` check of a function of its variable alone, naming no formula or other
+    symbol of the paper: a textbook identity (``tanh' = 1 - tanh^2``), no step of the paper.
+
+* **Assumptions added by us** (:func:`added_by_us`): every ``assume`` entry (a quote in its
+  reason does not make it a hypothesis of the paper: only a ``[[hypotheses]]`` entry of a
+  covered result does), and every substitution that pins a symbol to a number
+  (``theta_2inf = 1``) unless a covered result's hypothesis states exactly that. They are
+  listed on the finding (``added``); a pass that needs one — it no longer passes when the
+  ``assume`` entries are dropped, or it pins a symbol — is graded ``conditional``
+  (:func:`conditional`).
+
+Budget: each re-run decides with the seconds of a mutant of ``--strength``
+(:data:`RERUN_SECONDS`); an undecided re-run counts as "needed" / "not a tautology" (the
+cautious answer: a pass is never made unconditional or a tautology by a budget).
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+
+from ...expr.nodes import Num, Rel
+from ...verdicts import Grade
+
+__all__ = ["RERUN_SECONDS", "added_by_us", "conditional", "same_expression", "tautology"]
+
+RERUN_SECONDS = 2.0
+ORIENT = {"<=": 1, "<": 1, ">=": -1, ">": -1}
+
+
+def same_expression(a, op: str, b) -> bool:
+    """Whether ``a op b`` holds by SymPy's automatic canonicalisation alone: a - b collects
+    to a number that satisfies ``op`` against 0 (no simplify, no decision)."""
+    from ...backends.sym import to_sympy
+    try:
+        d = to_sympy(a, {}) - to_sympy(b, {})
+    except Exception:          # a form SymPy cannot hold: no verdict, no tautology
+        return False
+    if d.free_symbols or not d.is_number or d.is_real is not True:
+        return False
+    v = Fraction(str(d)) if d.is_Rational else None
+    if v is None:
+        return False
+    return {"==": v == 0, "<=": v <= 0, "<": v < 0, ">=": v >= 0, ">": v > 0}[op]
+
+
+def added_by_us(reg, paper, t: dict) -> list[dict]:
+    """The assumptions a check makes beyond the quoted hypotheses of the results it covers:
+    its ``assume`` entries and its substitutions of a number for a symbol (``substitute``,
+    ``substitute_a``, ``substitute_b``) that no covered hypothesis states."""
+    from ...expr.parser import parse
+    out = []
+    for a in t.get("assume", []) or []:
+        text, reason = (a["expr"], a["reason"]) if isinstance(a, dict) else (a, "")
+        out.append({"assumption": text, "kind": "assume", "reason": reason})
+    stated = _stated_values(reg, paper, t)
+    for key in ("substitute", "substitute_a", "substitute_b"):
+        for sym, val in (t.get(key) or {}).items():
+            try:
+                node = parse(str(val), allow_relation=False, where="substitute")
+            except Exception:
+                continue
+            if node.symbols() or (sym, _value(node)) in stated:
+                continue                       # a rewriting (the step itself), or stated by the paper
+            out.append({"assumption": f"{sym} = {val}", "kind": "substitution",
+                        "reason": f"the check sets {sym} to {val} ({key})"})
+    return out
+
+
+def _value(node):
+    from ...backends.exact import NotExact, evaluate_exact
+    try:
+        return evaluate_exact(node, {})
+    except (NotExact, ZeroDivisionError, ValueError, OverflowError):
+        return None
+
+
+def _stated_values(reg, paper, t: dict) -> set:
+    """(symbol, value) for each covered hypothesis of the form ``symbol == number``."""
+    from ...expr.nodes import Sym
+    covers = set(t.get("covers", ()))
+    out = set()
+    for h in paper.hypotheses:
+        if h.result not in covers or not isinstance(h.expr, Rel) or h.expr.op != "==":
+            continue
+        for s_, v in ((h.expr.lhs, h.expr.rhs), (h.expr.rhs, h.expr.lhs)):
+            if isinstance(s_, Sym) and not v.symbols():
+                out.add((s_.name, _value(v)))
+    return out
+
+
+def tautology(reg, paper, c, f, rerun) -> str | None:
+    """Why a passing check ``c`` (its finding ``f``) is a tautology of the encoding, or
+    None. ``rerun(fields, hyp_hook)`` re-runs the check's kind and returns its finding."""
+    t = c.fields
+    if c.kind == "identity" and not t.get("uses"):
+        from .common import expr
+        fn = expr(reg, paper, t["function"])
+        if fn.symbols() <= {t["wrt"]}:
+            return (f"a textbook identity: the function is one of {t['wrt']} alone, naming no formula or other "
+                    "symbol of the paper — it holds whatever the paper printed")
+    if f.sides is None:
+        return None
+    a, op, b = f.sides
+    if isinstance(a, Rel) or isinstance(b, Rel):
+        return None
+    if same_expression(a, op, b):
+        subst = any(t.get(k) for k in ("substitute", "substitute_a", "substitute_b"))
+        ours = _not_printed(reg, paper, c)
+        inline = c.kind == "compare" and not t.get("uses")
+        if inline and any(_collapses(x) for x in (a, b)):
+            return ("a tautology of the encoding: a side written by the check collapses to a number once like "
+                    "terms are collected (its terms cancel) — no step of the paper is checked")
+        bare = c.kind != "compare" or (t["lhs"] in t.get("uses", ()) and t["rhs"] in t.get("uses", ()))
+        if not subst and bare:
+            return ("a tautology of the encoding: the two sides are the same expression once like terms are "
+                    "collected (one formula written twice) — no step of the paper is checked")
+        if ours:
+            return (f"a tautology of the encoding: after the check's substitution the two sides are the same "
+                    f"expression once like terms are collected, and {', '.join(ours)} is not printed by the paper "
+                    "(its status says so): the substitution defines that side — no step of the paper is checked")
+    if c.kind != "compare" or t.get("uses"):
+        return None
+    hyps = f.evidence.get("hypotheses") if isinstance(f.evidence, dict) else None
+    if not (t.get("assume") or hyps):
+        return None
+    alone = rerun({k: v for k, v in t.items() if k != "assume"}, lambda hs: [])
+    if alone.severity is Grade.OK:
+        return ("an identity of the algebra the check wrote: it names no formula of the paper and holds "
+                "without its premises (hypotheses and assumptions dropped, the claim alone under the "
+                "symbols' domains)")
+    return _restates(reg, paper, t, a, op, b)
+
+
+def _collapses(node) -> bool:
+    """A side with symbols that SymPy's automatic collection turns into a number (c h - c h)."""
+    from ...backends.sym import to_sympy
+    if not node.symbols():
+        return False
+    try:
+        return not to_sympy(node, {}).free_symbols
+    except Exception:
+        return False
+
+
+def _not_printed(reg, paper, c) -> list[str]:
+    """The formulas a derivation or restatement compares that the paper does not print as
+    they are (status ``derived`` or ``corrected``: written by us)."""
+    from .common import formula_id
+    keys = {"derivation": ("claim", "premise"), "restatement": ("a", "b")}.get(c.kind, ())
+    out = []
+    for k in keys:
+        spec = reg.spec(formula_id(paper, c.fields[k]))
+        if spec.status not in ("as printed", ""):
+            out.append(f"{c.fields[k]} ({spec.status})")
+    return out
+
+
+def _restates(reg, paper, t, a, op, b) -> str | None:
+    """The claim ``a op b`` is one of the check's assumptions up to a factor proved
+    positive (SymPy's cancel of the two differences, then the shared decision)."""
+    from ...backends.sym import from_sympy, to_sympy
+    from ...expr.parser import parse
+    from .common import decide, domains
+    if op not in ORIENT:
+        return None
+    try:
+        gc = ORIENT[op] * (to_sympy(a, {}) - to_sympy(b, {}))
+    except Exception:
+        return None
+    import sympy
+    for x in t.get("assume", []) or []:
+        text = x["expr"] if isinstance(x, dict) else x
+        r = parse(text, where="assume")
+        if not isinstance(r, Rel) or r.op not in ORIENT or r.symbols() - {str(s) for s in gc.free_symbols}:
+            continue
+        try:
+            ga = ORIENT[r.op] * (to_sympy(r.lhs, {}) - to_sympy(r.rhs, {}))
+            q = sympy.cancel(gc / ga)
+        except Exception:
+            continue
+        if not q.free_symbols <= gc.free_symbols or sympy.count_ops(q) > 20:
+            continue
+        try:
+            node = from_sympy(q)
+        except Exception:      # a form the expression language cannot hold
+            continue
+        doms = domains(reg, paper, node) if node.symbols() else {}
+        if not node.symbols():
+            ok = q.is_positive is True
+        else:
+            ok = decide(node, ">", Num(Fraction(0)), doms, statement=f"claim / ({text}) > 0",
+                        seconds=RERUN_SECONDS).verdict == "proved"
+        if ok:
+            return (f"a tautology of the encoding: the claim is its own assumption {text} up to the positive "
+                    f"factor {q} — it restates its premise")
+    return None
+
+
+def conditional(c, f, rerun) -> bool:
+    """Fill in which of ``f.added`` a passing check needs; True when it needs one (a
+    substitution always; the ``assume`` entries unless the check still passes without them)."""
+    if not f.added:
+        return False
+    assumes = [x for x in f.added if x["kind"] == "assume"]
+    if assumes:
+        without = rerun({k: v for k, v in c.fields.items() if k != "assume"}, None)
+        needed = without.severity is not Grade.OK
+        for x in assumes:
+            x["needed"] = needed
+    for x in f.added:
+        x.setdefault("needed", True)
+    return any(x["needed"] for x in f.added)

@@ -1,0 +1,268 @@
+"""What a pass rests on (services/check/premises.py, issue 35): tautologies of the encoding
+graded identity, assumptions added by us listed and a pass that needs one graded
+conditional (``--strict``: a warning); --strength counting only the paper's side
+(services/check/strength.py); a vacuity point outside the hypotheses re-searched inside them
+(services/check/vacuity.py).
+
+Each expected grade is argued by hand in the test's docstring or comment."""
+import json
+import subprocess
+import sys
+
+import pytest
+
+from boundcalc.services.check import run_checks
+from boundcalc.services.check.premises import same_expression
+
+SYMS = '''
+results = ["Thm. 1"]
+
+[symbols.x]
+description = "x"
+domain = "positive"
+
+[symbols.y]
+description = "y"
+domain = "positive"
+
+[symbols.c]
+description = "c"
+domain = "real"
+
+[symbols.m]
+description = "m"
+domain = "integer >= 1"
+
+[symbols.u]
+description = "u"
+domain = "real"
+
+[symbols.d]
+description = "d"
+domain = "positive"
+
+[formulas.F]
+name = "F"
+kind = "definition"
+source = "Eq. (1)"
+expr = "x**2 + d*y"
+
+[formulas.G]
+name = "G, printed"
+kind = "definition"
+source = "Eq. (2)"
+expr = "x**2 + y"
+
+[formulas.G_derived]
+name = "G, derived by us"
+kind = "definition"
+source = "Eq. (2)"
+status = "derived"
+note = "F with d = 1"
+expr = "x**2 + y"
+
+[[hypotheses]]
+result = "Thm. 1"
+expr = "x <= 1"
+quote = "Let x be at most 1."
+source = "Thm. 1 (statement)"
+'''
+
+
+def _check(cid, body):
+    return f'\n[[checks]]\nid = "{cid}"\nlocation = "l"\ndescription = "d"\n' + body
+
+
+CHECKS = "".join([
+    # c h + (-c) h == 0: the sides cancel on construction (SymPy's automatic collection)
+    _check("cancels", 'kind = "compare"\nlhs = "c*exp(u) + (-c)*exp(u)"\nrel = "=="\nrhs = "0"\n'),
+    # a derivation whose claim is the premise after the substitution, the claim written by us
+    _check("defined_by_substitution", 'kind = "derivation"\nclaim = "G_derived"\npremise = "F"\n'
+           'substitute = { d = "1" }\ndirection = "equal"\n'),
+    # the same with a printed claim: the paper's own step, resting on the pin d = 1
+    _check("pinned", 'kind = "derivation"\nclaim = "G"\npremise = "F"\nsubstitute = { d = "1" }\n'
+           'direction = "equal"\n'),
+    # inline, holds for every x > 0 without its premise x <= 1 (x^2 + 1 >= 2x)
+    _check("holds_alone", 'kind = "compare"\ncovers = ["Thm. 1"]\nlhs = "x**2 + 1"\nrel = ">="\nrhs = "2*x"\n'),
+    # its claim is its assumption divided by sqrt(m)
+    _check("restates", 'kind = "compare"\nlhs = "x/sqrt(m)"\nrel = "<="\nrhs = "y/sqrt(m)"\n'
+           'assume = [{ expr = "y >= x", reason = "s: \'y at least x\'" }]\n'),
+    # F <= G + 1 needs d <= 1 (an assumption added by us): conditional
+    _check("needs_assume", 'kind = "compare"\nlhs = "F"\nrel = "<="\nrhs = "G + 1"\nuses = ["F", "G"]\n'
+           'assume = [{ expr = "d <= 1", reason = "s: \'d at most 1\'" }]\n'),
+    # F >= x**2 holds whatever d > 0: the assumption is listed, not needed
+    _check("assume_unneeded", 'kind = "compare"\nlhs = "F"\nrel = ">="\nrhs = "x**2"\nuses = ["F"]\n'
+           'assume = [{ expr = "d <= 1", reason = "s: \'d at most 1\'" }]\n'),
+    # a textbook derivative: a function of the variable alone
+    _check("textbook", 'kind = "identity"\nfunction = "exp(2*u)"\nderivative = "2*exp(2*u)"\nwrt = "u"\n'
+           'at = { u = "0.3" }\n'),
+    # x <= 2 under the quoted x <= 1: inline, fails without it (x = 3), so not a tautology; under
+    # --strength the premise mutant 'drop x <= 1' is caught: it can fail
+    _check("uses_premise", 'kind = "compare"\ncovers = ["Thm. 1"]\nlhs = "x"\nrel = "<="\nrhs = "2"\n'),
+])
+
+
+@pytest.fixture(scope="module")
+def paper(tmp_path_factory):
+    p = tmp_path_factory.mktemp("premises") / "prem.toml"
+    p.write_text('[paper]\nkey = "prem"\ntitle = "t"\n' + SYMS + CHECKS, encoding="utf-8")
+    return str(p)
+
+
+@pytest.fixture(scope="module")
+def plain(paper):
+    return {r.check: r for r in run_checks("prem", formulas_path=[paper]).results}
+
+
+def test_same_expression_is_automatic_collection_only():
+    from boundcalc.expr.parser import parse
+    assert same_expression(parse("c*exp(u) + (-c)*exp(u)"), "==", parse("0"))
+    assert same_expression(parse("x + y"), "<=", parse("y + x + 1"))
+    # equal only after an identity (not collected automatically): not a tautology of the encoding
+    assert not same_expression(parse("(x + 1)**2"), "==", parse("x**2 + 2*x + 1"))
+    assert not same_expression(parse("x"), "<=", parse("x - 1"))
+
+
+@pytest.mark.parametrize("cid", ["cancels", "defined_by_substitution", "holds_alone", "restates", "textbook"])
+def test_tautologies_of_the_encoding_are_identities_not_passes(plain, cid):
+    r = plain[cid]
+    assert (r.severity, r.reason) == ("identity", "tautology"), r.message
+    assert "not a pass" in r.message
+
+
+def test_restating_an_assumption_names_it(plain):
+    assert "its own assumption y >= x" in plain["restates"].message
+
+
+def test_a_pin_and_a_needed_assumption_make_a_pass_conditional(plain):
+    pin = plain["pinned"]
+    assert pin.severity == "conditional", pin.message
+    assert pin.added == [{"assumption": "d = 1", "kind": "substitution", "needed": True,
+                          "reason": "the check sets d to 1 (substitute)"}]
+    need = plain["needs_assume"]
+    assert need.severity == "conditional" and "d <= 1" in need.message
+    assert need.added[0]["kind"] == "assume" and need.added[0]["needed"] is True
+
+
+def test_an_unneeded_assumption_is_listed_and_the_pass_stays_unconditional(plain):
+    r = plain["assume_unneeded"]
+    assert r.severity == "ok", r.message
+    assert r.added == [{"assumption": "d <= 1", "kind": "assume", "reason": "s: 'd at most 1'", "needed": False}]
+
+
+def test_a_genuine_pass_under_a_quoted_hypothesis_stays_a_pass(plain):
+    r = plain["uses_premise"]
+    assert r.severity == "ok" and not r.added, r.message
+
+
+def test_added_assumptions_in_every_output(paper, plain):
+    rep = run_checks("prem", formulas_path=[paper], only=["needs_assume", "pinned"])
+    d = rep.to_json()
+    assert d["counts"]["conditional"] == 2
+    rows = {(a["check"], a["assumption"]) for a in d["added_assumptions"]}
+    assert rows == {("needs_assume", "d <= 1"), ("pinned", "d = 1")}
+    md = rep.to_markdown()
+    assert "**conditional**" in md and "added by us (substitution): d = 1" in md
+    from boundcalc.reports.printers.html import to_html
+    html = to_html(rep, page=True)
+    assert "added by us (assume): d &lt;= 1" in html and 'data-grade="conditional"' in html
+
+
+def test_strict_grades_conditional_passes_warnings(paper):
+    rep = run_checks("prem", formulas_path=[paper], only=["needs_assume"], strict=True)
+    (r,) = rep.results
+    assert (r.severity, r.reason) == ("warning", "added assumption") and "--strict" in r.message
+    assert r.rerun.endswith("--strict")
+    p = subprocess.run([sys.executable, "-m", "boundcalc", "check", "prem", "--only", "needs_assume",
+                        "--formulas", paper, "--strict", "--json", "--fail-on", "warning"],
+                       capture_output=True, text=True)
+    assert p.returncode == 1 and json.loads(p.stdout)["counts"]["warning"] == 1
+
+
+def test_strength_counts_only_the_paper_side(paper):
+    """x <= 2 under the quoted x <= 1: dropping the premise is caught (x = 3 > 2), a mutant of
+    the paper's side; 'cancels' is an identity and is not mutated."""
+    rep = run_checks("prem", formulas_path=[paper], only=["uses_premise", "cancels"], strength=True)
+    got = {r.check: r for r in rep.results}
+    st = got["uses_premise"].strength
+    assert got["uses_premise"].severity == "ok"
+    assert "premise: drop 'x <= 1'" in st["paper_caught"] and st["paper_killed"] == len(st["paper_caught"])
+    assert got["cancels"].severity == "identity" and got["cancels"].strength is None
+    assert rep.strength_counts()["paper_killed"] >= 1
+
+
+def test_strength_a_pass_caught_only_by_form_mutants_cannot_fail(write_formula_file):
+    """F <= 2 F (F > 0 inlined on both sides; not collected to a number, so not a tautology
+    by construction): every mutant inside F, and the scalings of F, change both sides alike;
+    only the flip (F >= 2 F, false) dies — a mutant of the claim's form, which dies even for
+    x - x = 0: cannot fail."""
+    p = write_formula_file("formonly", SYMS + _check(
+        "form_only", 'kind = "compare"\nlhs = "F"\nrel = "<="\nrhs = "2*F"\nuses = ["F"]\n'))
+    (r,) = run_checks("formonly", formulas_path=[str(p)], strength=True).results
+    assert r.severity == "cannot fail", r.message
+    assert r.strength["paper_killed"] == 0 and r.strength["killed"] >= 1
+    assert "flip <= -> >=" in r.strength["caught"]
+    assert "the claim's form or our encoding" in r.message
+
+
+VAC = '''
+results = ["Thm. 1"]
+
+[symbols.w]
+description = "width"
+domain = "positive"
+
+[symbols.N]
+description = "samples"
+domain = "integer >= 1"
+
+[formulas.cond]
+name = "width condition"
+kind = "requirement"
+source = "Thm. 1"
+expr = "w >= N**2"
+
+[formulas.B]
+name = "a bound on a loss"
+kind = "bound"
+bounds = "a loss"
+direction = "upper"
+source = "Thm. 1"
+expr = "{expr}"
+
+[[hypotheses]]
+result = "Thm. 1"
+requirement = "cond"
+quote = "if w >= N^2"
+source = "Thm. 1"
+
+[[checks]]
+id = "v"
+kind = "vacuity"
+covers = ["Thm. 1"]
+location = "l"
+description = "d"
+formula = "B"
+at = {{ w = "10", N = "10" }}
+trivial = "1"
+direction = "upper"
+'''
+
+
+@pytest.mark.parametrize("expr, grade", [
+    # 2 + 1/w: vacuous (> 1) at w = 10 and at every w: at the point inside (w = 160 >= 100) still
+    # 2 + 1/160 > 1, so the finding keeps its grade
+    ("2 + 1/w", "warning"),
+    # 10/w: 1 at w = 10 (vacuous), 10/160 < 1 at the point inside: it goes away there: a note
+    ("10/w", "note"),
+])
+def test_a_vacuity_outside_the_hypotheses_is_re_searched_inside(write_formula_file, expr, grade):
+    p = write_formula_file("vac", VAC.format(expr=expr))
+    (r,) = run_checks("vac", formulas_path=[str(p)]).results
+    assert r.severity == grade, r.message
+    # w moved up by the least power of 2 that satisfies w >= N^2 = 100: 10 * 2^4 = 160 (by hand)
+    assert r.evidence["point_inside"]["moved"] == {"w": "160"}
+    if grade == "note":
+        assert r.reason == "outside the hypotheses" and "goes away" in r.message
+    else:
+        assert r.reason == "vacuous" and "the finding stands inside the hypotheses" in r.message
