@@ -39,6 +39,7 @@ all have ``expr`` never imports it.
 """
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from fractions import Fraction
@@ -81,17 +82,27 @@ _DIGIT_LETTERS = "abcefghijk"
 
 
 class _Ph:
-    """A recognised name (symbol or formula) or an exact number in the token stream."""
-    __slots__ = ("node", "text")
+    """A recognised name (symbol or formula) in the token stream: its node and its tokens."""
+    __slots__ = ("key", "node")
 
-    def __init__(self, node: Node, text: str):
-        self.node, self.text = node, text
+    def __init__(self, node: Node, key: tuple):
+        self.node, self.key = node, key
+
+    @property
+    def text(self) -> str:
+        return _show(self.key)
 
     def __repr__(self):
         return f"<{self.text}>"
 
 
 def tokens(tex: str) -> list:
+    """The normalised tokens of ``tex`` (:func:`_tokens`; a fresh list, the work cached)."""
+    return list(_tokens(tex))
+
+
+@functools.lru_cache(maxsize=256)
+def _tokens(tex: str) -> tuple:
     """The normalised tokens of ``tex``: commands and single characters, without spacing,
     sizing, ``\\left``/``\\right`` or braces around a single token; ``\\tfrac`` is
     ``\\frac``, ``\\le`` is ``\\leq``, ``[...]`` and ``\\{...\\}`` are parentheses (not the
@@ -131,7 +142,7 @@ def tokens(tex: str) -> list:
                         out[j] = "]"
                         break
                     d -= 1
-    return _function_parens(_unbrace(out))
+    return tuple(_function_parens(_unbrace(out)))
 
 
 _FUNCS = {r"\log", r"\ln", r"\exp", r"\sin", r"\cos", r"\tan", r"\tanh", r"\arctan", r"\max", r"\min"}
@@ -190,6 +201,8 @@ def _show(toks) -> str:
     """Tokens back to LaTeX-ish text for messages."""
     s = ""
     for t in toks:
+        if t is None:
+            continue
         t = t.text if isinstance(t, _Ph) else t
         if s and s[-1].isalpha() and re.match(r"\\[A-Za-z]+$", s.split()[-1] if s.split() else "") \
                 and t[:1].isalpha():
@@ -210,6 +223,10 @@ class Names:
     maxlen: int = 1
     shadowed: dict | None = None     # key -> the formula a symbol of the same LaTeX shadows
     indexed: frozenset = frozenset()  # names of the indexed symbols (``s_{i}`` is s[i])
+
+    def __post_init__(self):
+        # the first token of every name: a position whose token starts none is no name (linear time)
+        self.first = frozenset(k[0] for k in list(self.table) + list(self.ambiguous) if k)
 
 
 def names(symbols: dict[str, str | tuple[str, ...]], formulas: dict[str, tuple[str, str]] | None = None,
@@ -399,6 +416,8 @@ def parse_statement(tex: str, nm: Names, *, kind: str, where: str = "LaTeX", exc
 
 def _is_name(toks, nm, exclude, where, tex, prefer) -> bool:
     """Whether ``toks`` is one recognised name (a symbol or a formula), nothing else."""
+    if len(toks) > nm.maxlen:
+        return False
     try:
         r = _recognise(list(toks), nm, exclude, where, tex, prefer)
     except ExpressionError:
@@ -443,12 +462,24 @@ def check(tex: str, where: str = "LaTeX") -> None:
 def _recognise(toks, nm: Names, exclude, where, tex, prefer=frozenset()) -> list:
     """Replace every recognised name (longest token sequence first) by a placeholder."""
     out, i = [], 0
+    first = getattr(nm, "first", None)
+    memo: dict = {}
     while i < len(toks):
         hit = None
+        if first is not None and (isinstance(toks[i], _Ph) or toks[i] not in first):
+            out.append(toks[i])
+            i += 1
+            continue
         for n in range(min(nm.maxlen, len(toks) - i), 0, -1):
             k = tuple(toks[i:i + n])
+            if k in memo:
+                if memo[k] is None:
+                    continue
+                hit = (n, memo[k], k)
+                break
             if any(isinstance(x, _Ph) for x in k):
                 continue
+            memo[k] = None
             node = nm.table.get(k)
             if node is not None and node not in prefer and nm.shadowed and k in nm.shadowed:
                 # a symbol written like a formula's quantity: the formula, if that is what the
@@ -463,7 +494,8 @@ def _recognise(toks, nm: Names, exclude, where, tex, prefer=frozenset()) -> list
                                           f"way by {', '.join(c.name for c in nm.ambiguous[k])}), in {_short(tex)}")
                 node = cands[0]
             if node is not None and not (isinstance(node, Ref) and node.name == exclude):
-                hit = (n, node, _show(k))
+                memo[k] = node
+                hit = (n, node, k)
                 break
         if hit:
             out.append(_Ph(hit[1], hit[2]))
@@ -566,7 +598,22 @@ def _mul(factors: list) -> Node:
     out: list = []
     for f in factors:
         out.extend(f.args if isinstance(f, Mul) else (f,))
+    nums = [_num(f) for f in out]
+    if len(out) > 1 and all(v is not None for v in nums):    # 2/3, 2 \cdot \frac14: one number
+        v = Fraction(1)
+        for x in nums:
+            v *= x
+        return Num(v)
     return out[0] if len(out) == 1 else Mul(tuple(out))
+
+
+def _num(f: Node) -> Fraction | None:
+    """The value of a number or of 1/number, else None."""
+    if isinstance(f, Num):
+        return f.value
+    if isinstance(f, Pow) and isinstance(f.base, Num) and f.exp == _NEG1 and f.base.value != 0:
+        return 1 / f.base.value
+    return None
 
 
 def _neg(x: Node) -> Node:
@@ -607,19 +654,20 @@ class _Reader:
     * ``n!!`` (the double factorial) is refused; ``e`` is Euler's number."""
 
     def __init__(self, toks: list, nm: Names, where: str, tex: str):
-        self.t, self.i, self.nm, self.where, self.tex = toks, 0, nm, where, tex
+        self.n = len(toks)
+        self.t, self.i, self.nm, self.where, self.tex = list(toks) + [None, None, None], 0, nm, where, tex
         self.bound: list[str] = []
         self.abs = 0
         self.depth = 0
 
     # -- helpers
     def peek(self, k: int = 0):
-        j = self.i + k
-        return self.t[j] if j < len(self.t) else None
+        return self.t[self.i + k] if k else self.t[self.i]
 
     def take(self):
-        t = self.peek()
-        self.i += 1
+        t = self.t[self.i]
+        if t is not None:
+            self.i += 1
         return t
 
     def fail(self, what: str) -> ExpressionError:
@@ -652,7 +700,7 @@ class _Reader:
     # -- the grammar
     def read(self) -> Node:
         node = self.sum()
-        if self.i < len(self.t):
+        if self.i < self.n:
             t = self.t[self.i]
             raise self.fail(f"LaTeX token {_show([t])!r} is left over: it is not part of the expression read "
                             f"({_show(self.t[max(0, self.i - 3):self.i + 3])!r})")
@@ -761,7 +809,7 @@ class _Reader:
             return self.name(t)
         if t.isdigit() or t == ".":
             j = self.i - 1
-            while j < len(self.t) and isinstance(self.t[j], str) and (self.t[j].isdigit() or self.t[j] == "."):
+            while isinstance(self.t[j], str) and (self.t[j].isdigit() or self.t[j] == "."):
                 j += 1
             run = "".join(self.t[self.i - 1:j])
             if not re.fullmatch(r"\d+(\.\d+)?", run):
@@ -812,7 +860,7 @@ class _Reader:
             j = self.i + 1
             if self.peek(1) == "{":
                 d, j = 0, self.i + 1
-                while j < len(self.t):
+                while j < self.n:
                     d += (self.t[j] == "{") - (self.t[j] == "}")
                     j += 1
                     if d == 0:
@@ -920,7 +968,7 @@ class _Reader:
                     p = self.peek(1)
                     if isinstance(p, _Ph):
                         raise self.fail(f"the index {p.text!r} of {t} is a declared symbol: bind another letter")
-                    raise self.fail(f"{t} needs its index range _{{i=lo}}^{{hi}} (the index one letter)")
+                    raise self.fail(f"{t} is a big operator without its index range _{{i=lo}}^{{hi}} (the index one letter)")
                 var = self.peek(1)
                 self.i += 3
                 lo = self.sum()
@@ -929,7 +977,7 @@ class _Reader:
                 self.i += 1
                 hi = self.script()
         if var is None or hi is None:
-            raise self.fail(f"{t} needs its index range _{{i=lo}}^{{hi}}")
+            raise self.fail(f"{t} is a big operator without its index range _{{i=lo}}^{{hi}}")
         if var in self.bound:
             raise self.fail(f"ambiguous: the index {var} of {t} is already bound by an enclosing operator "
                             "-- use another letter")

@@ -21,9 +21,10 @@ heavy: the loader checks every file's LaTeX with it without importing SymPy.
 """
 from __future__ import annotations
 
+import functools
 import re
 
-__all__ = ["MATH_COMMANDS", "CONTROL_SYMBOLS", "math_error", "raw_tokens"]
+__all__ = ["CONTROL_SYMBOLS", "MATH_COMMANDS", "math_error", "raw_tokens"]
 
 _GREEK = ("alpha beta gamma delta epsilon varepsilon zeta eta theta vartheta iota kappa varkappa lambda mu nu "
           "xi omicron pi varpi rho varrho sigma varsigma tau upsilon phi varphi chi psi omega "
@@ -64,6 +65,8 @@ _TOKEN = re.compile(r"\\[A-Za-z]+|\\.|\s+|.", re.DOTALL)
 _CHARS = {"%": "'%' (a TeX comment: the rest of the line would be dropped)",
           "#": "'#' (a macro parameter)", "&": "'&' (an alignment tab)", "$": "'$' (it would end the math)",
           "@": "'@' (a letter only inside package code)"}
+# an unescaped % # & $, @, a control character or a non-ASCII one (\\\\ is blanked out first)
+_BAD_CHAR = re.compile(r"(?:^|[^\\])[%#&$]|[@\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\U0010ffff]")
 _DELIMS = {"(", ")", "[", "]", "|", ".", "/", "<", ">", r"\|", r"\{", r"\}", r"\langle", r"\rangle",
            r"\lfloor", r"\rfloor", r"\lceil", r"\rceil", r"\lvert", r"\rvert", r"\lVert", r"\rVert",
            r"\vert", r"\Vert", r"\lbrace", r"\rbrace", r"\uparrow", r"\downarrow"}
@@ -75,22 +78,20 @@ def raw_tokens(tex: str) -> list[str]:
     return [t for t in _TOKEN.findall(tex) if not t.isspace()]
 
 
+@functools.lru_cache(maxsize=512)
 def math_error(tex: str) -> str:
     """Why ``tex`` is not safe, well-formed LaTeX math (``""`` if it is); one line, the
     culprit named, TeX's own message where TeX would refuse it."""
     if "^^" in re.sub(r"\s+", "", tex):
         return "'^^' (TeX's character-code notation) is not math"
-    for ch in tex:
+    m = _BAD_CHAR.search(tex.replace("\\\\", "  "))
+    if m:
+        ch = m.group(0)[-1]
         if ch in _CHARS:
-            if ch == "%" or ch == "#" or ch == "&" or ch == "$":
-                if re.search(r"(?<!\\)" + re.escape(ch), tex.replace("\\\\", "")):
-                    return f"{_CHARS[ch]} is not allowed in LaTeX math here"
-            else:
-                return f"{_CHARS[ch]} is not allowed in LaTeX math here"
-        elif ord(ch) < 32 and ch not in "\t\n\r" or ord(ch) == 127 or 0x80 <= ord(ch) <= 0x9f:
+            return f"{_CHARS[ch]} is not allowed in LaTeX math here"
+        if ord(ch) < 32 or 127 <= ord(ch) <= 0x9f:
             return f"the control character U+{ord(ch):04X} is not allowed in LaTeX math"
-        elif ord(ch) > 127:
-            return f"the character {ch!r} (U+{ord(ch):04X}) is not ASCII: write it as a LaTeX command"
+        return f"the character {ch!r} (U+{ord(ch):04X}) is not ASCII: write it as a LaTeX command"
     toks = raw_tokens(tex)
     for t in toks:
         if t == "\\\\":
