@@ -84,14 +84,6 @@ def math_error(tex: str) -> str:
     culprit named, TeX's own message where TeX would refuse it."""
     if "^^" in re.sub(r"\s+", "", tex):
         return "'^^' (TeX's character-code notation) is not math"
-    m = _BAD_CHAR.search(tex.replace("\\\\", "  "))
-    if m:
-        ch = m.group(0)[-1]
-        if ch in _CHARS:
-            return f"{_CHARS[ch]} is not allowed in LaTeX math here"
-        if ord(ch) < 32 or 127 <= ord(ch) <= 0x9f:
-            return f"the control character U+{ord(ch):04X} is not allowed in LaTeX math"
-        return f"the character {ch!r} (U+{ord(ch):04X}) is not ASCII: write it as a LaTeX command"
     toks = raw_tokens(tex)
     for t in toks:
         if t == "\\\\":
@@ -101,6 +93,14 @@ def math_error(tex: str) -> str:
                 return f"the command {t} is not LaTeX math this tool accepts (only math commands are allowed)"
         elif t.startswith("\\") and t not in CONTROL_SYMBOLS:
             return f"the control symbol {t!r} is not LaTeX math this tool accepts"
+    m = _BAD_CHAR.search(tex.replace("\\\\", "  "))
+    if m:
+        ch = m.group(0)[-1]
+        if ch in _CHARS:
+            return f"{_CHARS[ch]} is not allowed in LaTeX math here"
+        if ord(ch) < 32 or 127 <= ord(ch) <= 0x9f:
+            return f"the control character U+{ord(ch):04X} is not allowed in LaTeX math"
+        return f"the character {ch!r} (U+{ord(ch):04X}) is not ASCII: write it as a LaTeX command"
     return _structure_error(toks)
 
 

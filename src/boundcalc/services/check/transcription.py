@@ -70,6 +70,7 @@ def printed(reg, paper, spec):
     p.raw = p.node
     p.node = reg.resolve(p.node, paper.key)
     p.others = tuple(reg.resolve(o, paper.key) for o in p.others)
+    p.chain = tuple(reg.resolve(c, paper.key) for c in p.chain)
     return p
 
 
