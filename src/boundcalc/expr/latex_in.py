@@ -361,6 +361,7 @@ class Parsed:
     chained: bool = False
     others: tuple = ()
     chain: tuple = ()
+    unread: tuple = ()           # strict=False: the parts not read, (text, why)
 
 
 def _flip(op: str) -> str:
@@ -369,7 +370,7 @@ def _flip(op: str) -> str:
 
 
 def parse_statement(tex: str, nm: Names, *, kind: str, where: str = "LaTeX", exclude: str | None = None,
-                    prefer=frozenset()) -> Parsed:
+                    prefer=frozenset(), strict: bool = True) -> Parsed:
     """The formula a printed statement states. For a value (``kind`` definition or bound):
     the right-hand side of ``Q := value`` / ``Q \\le value`` / ``value =: Q`` (the last value
     of a chain ``Q = a \\le b``), or the whole text when it has no relation. For a relation
@@ -381,7 +382,11 @@ def parse_statement(tex: str, nm: Names, *, kind: str, where: str = "LaTeX", exc
     Every token is accounted for: the text is checked as math first (:func:`check`), and
     every part of a chain but the quantity it names is read in full (a part that cannot be
     read is a refusal naming its token); the quantity's tokens are whitelisted by
-    :func:`check` only (it is the formula's own name, ``\\Delta`` or ``\\beta_3(\\theta)``)."""
+    :func:`check` only (it is the formula's own name, ``\\Delta`` or ``\\beta_3(\\theta)``).
+    ``strict=False`` (the transcription check of a formula that has its own ``expr``, whose
+    LaTeX is checked math but display text): a part other than the value that cannot be read
+    is listed in ``Parsed.unread`` (its text and why) instead of refusing the whole statement;
+    the value itself is always read in full or refused."""
     check(tex, where)
     st = split(tex, where)
     value_kind = kind in ("definition", "bound")
@@ -407,11 +412,24 @@ def parse_statement(tex: str, nm: Names, *, kind: str, where: str = "LaTeX", exc
         if len(st.rels) == 1 and _is_name(st.parts[1], nm, exclude, where, tex, prefer) \
                 and not _is_name(st.parts[0], nm, exclude, where, tex, prefer):
             qi, k, op = 1, 0, _flip(op)     # 'value \ge Q': the quantity is on the right
-    nodes = [None if j == qi else read(q) for j, q in enumerate(st.parts)]
+    nodes: list = []
+    unread: list = []
+    for j, q in enumerate(st.parts):
+        if j == qi:
+            nodes.append(None)
+            continue
+        try:
+            nodes.append(read(q))
+        except ExpressionError as e:
+            if strict or j == k:
+                raise
+            nodes.append(None)
+            unread.append((_show(q), str(e).split(": ", 1)[-1]))
     chain = tuple(Rel(_RELS[r][0], nodes[j], nodes[j + 1]) for j, r in enumerate(st.rels)
                   if nodes[j] is not None and nodes[j + 1] is not None and _RELS[r][0] in ("==", "<=", ">=", "<", ">"))
     others = tuple(n for j, n in enumerate(nodes) if n is not None and j != k)
-    return Parsed(nodes[k], _RELS[op][0] if op in _RELS else "==", st.up_to_constants, chained, others, chain)
+    return Parsed(nodes[k], _RELS[op][0] if op in _RELS else "==", st.up_to_constants, chained, others, chain,
+                  tuple(unread))
 
 
 def _is_name(toks, nm, exclude, where, tex, prefer) -> bool:

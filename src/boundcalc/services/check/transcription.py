@@ -66,7 +66,7 @@ def printed(reg, paper, spec):
     nm = latex_in.names_of_paper(paper)
     prefer = _uses(reg, paper, spec)
     p = latex_in.parse_statement(spec.latex, nm, kind=spec.kind, where=f"{spec.id} latex", exclude=spec.name,
-                                 prefer=frozenset(prefer))
+                                 prefer=frozenset(prefer), strict=False)
     p.raw = p.node
     p.node = reg.resolve(p.node, paper.key)
     p.others = tuple(reg.resolve(o, paper.key) for o in p.others)
@@ -110,6 +110,8 @@ def run(reg, paper, t, f: Finding):
     f.evidence = {"latex": spec.latex, "printed": _show(p.node), "ours": _show(ours)}
     if p.chained:
         f.evidence["chained"] = "the printed statement chains relations; its last value is compared"
+    if p.unread:
+        f.evidence["not read"] = "; ".join(f"{t!r}: {why}" for t, why in p.unread)
     if isinstance(ours, Rel) != isinstance(p.node, Rel):
         f.grade("note", "not parsed", "the printed LaTeX is " + ("a relation" if isinstance(p.node, Rel) else "a value")
                 + " and the expression is not: not compared")
