@@ -231,3 +231,10 @@ def test_nesting_limit_names_the_file_and_formula(tmp_path):
     _refused(p, "nested more than")
     p = _cli(_file(tmp_path, deep), "eval", "m.q", "--x", "2")
     assert p.returncode == 0 and "m.q = 2" in p.stdout, p.stderr
+
+
+def test_e_is_euler_unless_a_symbol_is_written_e(tmp_path):
+    p = _cli(_file(tmp_path, r"e^{y} - e^{y}"), "eval", "m.q", "--y", "1")
+    assert p.returncode == 0 and "m.q = 0" in p.stdout, p.stdout + p.stderr
+    p = _cli(_file(tmp_path, r"e + y", xlatex="e"), "eval", "m.q", "--x", "5", "--y", "1")   # x is written e
+    assert p.returncode == 0 and "m.q = 6" in p.stdout, p.stdout + p.stderr

@@ -1,6 +1,6 @@
 """Transcription: a formula's printed LaTeX (``latex``) against its expression (``expr``).
 
-The printed statement is parsed by :mod:`boundcalc.expr.latex_in` (SymPy's LaTeX parser,
+The printed statement is parsed by :mod:`boundcalc.expr.latex_in` (boundcalc's LaTeX reader,
 converted into the whitelist tree) and compared with the expression the tool evaluates:
 
 * a value (definition, bound): the printed value (right side of ``Q := ...``, ``Q \\le ...``,
