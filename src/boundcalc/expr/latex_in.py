@@ -617,7 +617,7 @@ def _mul(factors: list) -> Node:
     if len(out) > 1 and all(v is not None for v in nums):    # 2/3, 2 \cdot \frac14: one number
         v = Fraction(1)
         for x in nums:
-            v *= x
+            v *= x or 0
         return Num(v)
     return out[0] if len(out) == 1 else Mul(tuple(out))
 
@@ -991,7 +991,7 @@ class _Reader:
             elif s == "^" and hi is None:
                 self.i += 1
                 hi = self.script()
-        if var is None or hi is None:
+        if var is None or hi is None or lo is None:
             raise self.fail(f"{t} is a big operator without its index range _{{i=lo}}^{{hi}}")
         if var in self.bound:
             raise self.fail(f"ambiguous: the index {var} of {t} is already bound by an enclosing operator "
