@@ -613,22 +613,7 @@ def _mul(factors: list) -> Node:
     out: list = []
     for f in factors:
         out.extend(f.args if isinstance(f, Mul) else (f,))
-    nums = [_num(f) for f in out]
-    if len(out) > 1 and all(v is not None for v in nums):    # 2/3, 2 \cdot \frac14: one number
-        v = Fraction(1)
-        for x in nums:
-            v *= x or 0
-        return Num(v)
     return out[0] if len(out) == 1 else Mul(tuple(out))
-
-
-def _num(f: Node) -> Fraction | None:
-    """The value of a number or of 1/number, else None."""
-    if isinstance(f, Num):
-        return f.value
-    if isinstance(f, Pow) and isinstance(f.base, Num) and f.exp == _NEG1 and f.base.value != 0:
-        return 1 / f.base.value
-    return None
 
 
 def _neg(x: Node) -> Node:
@@ -646,8 +631,8 @@ def _pow(b: Node, e: Node) -> Node:
 
 
 def _div(a: Node, b: Node) -> Node:
-    if isinstance(a, Num) and isinstance(b, Num) and b.value != 0:
-        return Num(a.value / b.value)
+    """``a/b`` as the expression language's parser builds it (``2/3`` is 2*3**-1, ``1/b`` is
+    b**-1): the same text gives the same tree, whichever way it is written."""
     inv = Pow(b, _NEG1)
     return inv if isinstance(a, Num) and a.value == 1 else _mul([a, inv])
 
