@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import mpmath
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from boundcalc.errors import BoundcalcError
@@ -57,6 +57,7 @@ def _rational_only(node) -> bool:
 
 
 @settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@example(Pow(Func("gamma", (Sym("x"),)), Num(Fraction(2))), [Fraction(1, 7)] * 6)   # \Gamma^{2}\left(x\right)
 @given(trees, st.lists(st.fractions(Fraction(1, 7), Fraction(9, 2), max_denominator=12), min_size=6, max_size=6))
 def test_printer_reader_round_trip(tree, pt):
     from boundcalc.backends.sym import to_latex

@@ -939,6 +939,14 @@ class _Reader:
         return _pow(f, power) if power is not None else f
 
     def call(self, t: str) -> Node:
+        power = None
+        if self.peek() == "^":                  # \Gamma^{2}(x): the power of the value
+            self.i += 1
+            power = self.script()
+        if power is not None and isinstance(power, Num) and power.value < 0:
+            raise self.fail(f"ambiguous: {t}^{{{power.value}}} (an inverse function or a power?)")
+        if power is not None:
+            return _pow(self.call(t), power)
         if self.peek() != "(":
             raise self.fail(f"{t} needs its arguments in parentheses: {t}(a, b)")
         self.i += 1
