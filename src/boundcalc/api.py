@@ -199,6 +199,37 @@ class Formula:
         from .backends.sym import to_latex
         return to_latex(self.expr, {n: s.latex for n, s in self.symbol_table.items()})
 
+    def latex_read(self) -> dict:
+        """How the printed LaTeX reads (:mod:`boundcalc.expr.latex_in`): ``{"text": ...,
+        "latex": ..., "chain": [...]}`` -- the expression read, in plain text (the formula
+        syntax, references by name) and typeset again in the paper's notation (references
+        inlined), with the relations a chained statement states between its other values --
+        or ``{"refused": why}``; ``{}`` when the formula has no printed LaTeX."""
+        if not self.spec.latex:
+            return {}
+        from .errors import BoundcalcError as _E
+        from .expr.printing import to_text
+        from .services.check.transcription import printed
+        try:
+            p = printed(self._reg, self._reg.paper(self.paper), self.spec)
+        except _E as e:
+            return {"refused": str(e)}
+        from .backends.sym import to_latex
+        from .expr.nodes import Ref, Sym
+        from .reports.latex import quantity_latex
+        names = {n: s.latex for n, s in self._reg.symbol_table(p.node, self.paper).items()}
+        refs: dict = {}
+
+        def named(n):                  # a formula the LaTeX names: typeset by its own quantity
+            if isinstance(n, Ref):
+                spec = self._reg.spec(f"{n.paper or self.paper}.{n.name}")
+                refs[f"ref_{n.name}"] = quantity_latex(spec.latex) or rf"\mathrm{{{n.name}}}"
+                return Sym(f"ref_{n.name}")
+            return None
+        typeset = to_latex(p.raw.map(named), {**names, **refs})
+        return {"text": to_text(p.raw), "latex": typeset,
+                "chain": [to_text(c) for c in p.chain]}
+
     def definition_latex(self) -> str:
         """The formula as a statement built from its parts: left side, relation, right side.
         A definition or a bound is ``<quantity> := <expression>`` / ``<quantity> \\leq

@@ -285,20 +285,24 @@ name = "no latex"
 kind = "definition"
 source = "x"
 expr = "gamma**2 + n"
+'''
+
+
+BROKEN = r"""
 [formulas.broken]
 name = "a printed formula with an unclosed brace"
 kind = "definition"
 source = "x"
 expr = "n"
 latex = 'B := \frac{1}{n'
-'''
+"""
 
 
 def test_a_user_sheet_states_the_structured_formula(tmp_path):
     """The left side is the printed quantity up to its top-level relation (the \\le inside
     \\Pr[...] is not it), the relation comes from the kind, the right side is our
     expression; a formula without LaTeX is typeset from its expression, not shown by id;
-    unbalanced printed LaTeX is shown as text, never pasted into math."""
+    unbalanced printed LaTeX is refused at load, never pasted into math."""
     f = tmp_path / "margin.toml"
     f.write_text(_PR_PAPER)
     tex, md = sheet("margin", "latex", formulas_path=[str(f)]), sheet("margin", "markdown", formulas_path=[str(f)])
@@ -310,8 +314,12 @@ def test_a_user_sheet_states_the_structured_formula(tmp_path):
         for d in shown:
             assert _balance_problems(d) == [], d
     assert _balance_problems(tex) == []
-    assert r"\texttt{B := \textbackslash{}frac\{1\}\{n}" in tex and "not typeset: 1 unclosed" in tex
-    assert "`B := \\frac{1}{n` (not typeset: 1 unclosed" in md
+    # an unbalanced printed LaTeX no longer reaches a sheet: it is refused when the file
+    # loads, with TeX's reason (tests/expr/test_latex_in_misreads.py)
+    broken = tmp_path / "broken.toml"
+    broken.write_text(_PR_PAPER.replace('key = "margin"', 'key = "broken"') + BROKEN)
+    with pytest.raises(BoundcalcError, match=r"\[formulas.broken\]: latex: TeX: 'Missing } inserted'"):
+        sheet("broken", "latex", formulas_path=[str(broken)])
     if HAVE_PDFLATEX:
         from boundcalc.reports.latex import compile_pdf
         assert compile_pdf(tex, tmp_path, "margin").pdf.read_bytes()[:5] == b"%PDF-"

@@ -219,7 +219,7 @@ def show(fid: str = typer.Argument(..., metavar="ID"),
     """Expression, LaTeX, source, symbols and dependencies of one formula."""
     f = _formula(fid)
     data = {"id": f.id, "name": f.name, "kind": f.kind, "expr": f.spec.text, "source": f.source,
-            "latex_printed": f.latex_printed, "status": f.status, "note": f.note,
+            "latex_printed": f.latex_printed, "latex_read": f.latex_read(), "status": f.status, "note": f.note,
             "uses": f.dependencies,
             "symbols": {n: {"description": s.description, "domain": str(s.domain),
                             "latex": s.latex, "role": s.role,
@@ -236,6 +236,14 @@ def show(fid: str = typer.Argument(..., metavar="ID"),
     _say(f"expr:   {f.spec.text}")
     if f.latex_printed:
         _say(f"latex (as printed): {f.latex_printed}")
+        read = data["latex_read"]
+        if "refused" in read:
+            _say(f"latex read as: not read ({read['refused']})")
+        else:
+            _say(f"latex read as: {read['text']}")
+            _say(f"  typeset:     {read['latex']}")
+            for rel in read["chain"]:
+                _say(f"  and states:  {rel}")
     if f.dependencies:
         _say("uses:   " + ", ".join(f.dependencies))
     _say(data["qualifier"])

@@ -1,14 +1,12 @@
 """Formulas from LaTeX: a formula's printed LaTeX -> the whitelist expression tree.
 
-The mathematics is parsed by a real LaTeX-math parser, SymPy's ``parse_latex`` (its
-ANTLR back end, see pyproject.toml for why), and the SymPy expression it returns is
-converted node by node into the tree of :mod:`.nodes` (Num, Const, Sym, Ref, Add, Mul,
-Pow, Func, Rel) by :func:`_to_node`, which accepts only what the expression language has
-(the functions of :data:`.parser.FUNCTIONS`). Nothing is ever ``eval``-ed or
-``sympify``-ed: the text reaches SymPy's LaTeX grammar only, and only after every token
-of it has passed :func:`_whitelist`.
-
-Around the parser, this module does what the grammar cannot:
+The reader is boundcalc's own: the text is first checked as math (:func:`check`: the one
+whitelist of math commands and TeX's structural rules, :mod:`.latex_tokens`), cut at its
+top-level relations (:func:`split`), its names recognised, and each part read by a small
+grammar (:class:`_Reader`) straight into the tree of :mod:`.nodes` (Num, Const, Sym, Ref,
+Add, Mul, Pow, Func, Indexed, BigOp, Rel). **Every token is read or refused**: a token the
+grammar does not place in the result is a one-line refusal naming it, never dropped.
+Nothing is ever ``eval``-ed or ``sympify``-ed, and this module imports no SymPy.
 
 * **names** -- a paper's symbols are recognised by their ``latex`` field
   (``\\|\\tilde\\theta\\|_{2,\\infty}`` is the symbol ``theta_2inf``), other formulas by
@@ -16,34 +14,35 @@ Around the parser, this module does what the grammar cannot:
   normalised token sequences (spacing, ``\\left``/``\\Big``, braces around one token and
   ``\\tfrac``/``\\dfrac`` do not matter), longest first; a symbol wins over a formula of
   the same LaTeX; a LaTeX name shared by two symbols (or two formulas) is ambiguous and
-  recognises neither. Each name reaches SymPy as an opaque ``\\mathit{...}`` placeholder;
-* **what SymPy's grammar lacks** -- ``\\sqrt T`` / ``\\frac14`` (unbraced arguments),
-  ``[...]`` and ``\\{...\\}`` as brackets, ``a \\vee b`` / ``a \\wedge b`` (max / min; lowest
-  precedence in their bracket, and not mixed), decimals (exact: ``0.5`` is 1/2), ``e``
-  (Euler's number when no symbol is written ``e``), ``\\pi``;
+  recognises neither. A subscript is part of a name: ``x_1`` is a declared symbol written
+  so, an indexed symbol's component (``s_i``), or "unknown symbol x_1; declared: ...";
+* **TeX's rules** -- one-token arguments (``\\frac14``, ``\\sqrt T``, ``x^\\frac12``), a double
+  script, unbalanced braces, ``\\left`` without ``\\right``: refused with TeX's reason;
+* **one meaning or a refusal** -- the conventions of formulas/README.md ("LaTeX alone"):
+  a big operator binds the factors up to the next ``+``/``-`` or big operator, ``\\sin^2 x``
+  is (sin x)^2, a function without parentheses takes one factor; ``a/b c``, ``\\log 2n``,
+  ``x^23``, ``\\sin^{-1}``, ``n!!`` and an index bound twice are refused as ambiguous or
+  outside the language; ``e`` is Euler's number when no symbol is written ``e``;
 * **statements** -- :func:`parse_statement` cuts the text at its top-level relations
   (``:=``, ``=:``, ``\\triangleq``, ``=``, ``\\le``, ``\\ge``, ``<``, ``>``, ``\\lesssim``,
-  ``\\gtrsim``, ``\\approx``) into the quantity and its value, or a relation.
-
-Big operators and special functions: ``\\sum_{i=lo}^{hi}`` and ``\\prod_{i=lo}^{hi}`` (the
-index one letter, bound there), an indexed symbol with its index (``s_{i}``, ``s_i``,
-``s_{3}``: the symbol's ``latex`` followed by the subscript), ``n!``, ``\\Gamma(x)`` and
-``\\binom{n}{k}``.
+  ``\\gtrsim``, ``\\approx``), reads every part but the quantity it names, and keeps the
+  relations the chain states between its values (``Parsed.chain``).
 
 Anything else -- a norm or a symbol no ``[symbols]`` entry writes that way, ``\\int``,
-``\\mathcal O(...)``, ``\\Pr``, a function applied to an argument, a ``where`` clause --
-is refused with one line naming the offending token.
-
-SymPy is imported lazily, inside :func:`_sympy_parse`: loading a paper whose formulas
-all have ``expr`` never imports it.
+``\\mathcal O(...)``, ``\\Pr``, a where clause -- is refused with one line naming the
+offending token. The reader is linear in the length of the text (a flat sum of 25,000
+terms reads in about a second) and refuses nesting deeper than the expression language's
+``MAX_DEPTH``.
 """
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from fractions import Fraction
 
 from ..errors import ExpressionError
+from .latex_tokens import math_error
 from .nodes import Add, Const, Func, Mul, Node, Num, Pow, Ref, Rel, Sym, depth
 
 # ----------------------------------------------------------------------------- tokens
@@ -80,22 +79,33 @@ _DIGIT_LETTERS = "abcefghijk"
 
 
 class _Ph:
-    """A recognised name (symbol or formula) or an exact number in the token stream."""
-    __slots__ = ("node", "text")
+    """A recognised name (symbol or formula) in the token stream: its node and its tokens."""
+    __slots__ = ("key", "node")
 
-    def __init__(self, node: Node, text: str):
-        self.node, self.text = node, text
+    def __init__(self, node: Node, key: tuple):
+        self.node, self.key = node, key
+
+    @property
+    def text(self) -> str:
+        return _show(self.key)
 
     def __repr__(self):
         return f"<{self.text}>"
 
 
 def tokens(tex: str) -> list:
+    """The normalised tokens of ``tex`` (:func:`_tokens`; a fresh list, the work cached)."""
+    return list(_tokens(tex))
+
+
+@functools.lru_cache(maxsize=256)
+def _tokens(tex: str) -> tuple:
     """The normalised tokens of ``tex``: commands and single characters, without spacing,
     sizing, ``\\left``/``\\right`` or braces around a single token; ``\\tfrac`` is
     ``\\frac``, ``\\le`` is ``\\leq``, ``[...]`` and ``\\{...\\}`` are parentheses (not the
     optional argument of ``\\sqrt[n]``), ``:=`` is one token."""
     tex = re.sub(r"\\operatorname\s*\{\s*(atan|arctan)\s*\}", r"\\arctan ", tex)   # SymPy's printer
+    tex = re.sub(r"\\operatorname\s*\{\s*erf\s*\}", r"\\erf ", tex)
     raw = [t for t in _TOKEN.findall(tex) if not t.isspace()]
     out: list = []
     i = 0
@@ -129,7 +139,7 @@ def tokens(tex: str) -> list:
                         out[j] = "]"
                         break
                     d -= 1
-    return _function_parens(_unbrace(out))
+    return tuple(_function_parens(_unbrace(out)))
 
 
 _FUNCS = {r"\log", r"\ln", r"\exp", r"\sin", r"\cos", r"\tan", r"\tanh", r"\arctan", r"\max", r"\min"}
@@ -188,6 +198,8 @@ def _show(toks) -> str:
     """Tokens back to LaTeX-ish text for messages."""
     s = ""
     for t in toks:
+        if t is None:
+            continue
         t = t.text if isinstance(t, _Ph) else t
         if s and s[-1].isalpha() and re.match(r"\\[A-Za-z]+$", s.split()[-1] if s.split() else "") \
                 and t[:1].isalpha():
@@ -208,6 +220,10 @@ class Names:
     maxlen: int = 1
     shadowed: dict | None = None     # key -> the formula a symbol of the same LaTeX shadows
     indexed: frozenset = frozenset()  # names of the indexed symbols (``s_{i}`` is s[i])
+
+    def __post_init__(self):
+        # the first token of every name: a position whose token starts none is no name (linear time)
+        self.first = frozenset(k[0] for k in list(self.table) + list(self.ambiguous) if k)
 
 
 def names(symbols: dict[str, str | tuple[str, ...]], formulas: dict[str, tuple[str, str]] | None = None,
@@ -333,60 +349,90 @@ class Parsed:
     """A printed formula parsed: ``node`` (a value, or a ``Rel`` for a relation), the
     relation it was stated with (``op``; ``None`` for a bare expression), whether that
     relation holds only up to constants (``\\lesssim``, ``\\gtrsim``, ``\\approx``), and
-    whether the statement chains several relations (only the last value is kept)."""
+    whether the statement chains several relations. ``others``: a chain's other values
+    (``Q = a \\le b``: a); ``chain``: the relations the chain states between its values
+    (``Q := a = b``: ``a == b``), each read in full -- the formula's statement, checkable."""
     node: Node
     op: str | None = None
     up_to_constants: bool = False
     chained: bool = False
-    others: tuple = ()           # a chain's other values that parse (``Q = a \\le b``: a)
+    others: tuple = ()
+    chain: tuple = ()
+    unread: tuple = ()           # strict=False: the parts not read, (text, why)
+
+
+def _flip(op: str) -> str:
+    return {r"\leq": r"\geq", r"\geq": r"\leq", "<": ">", ">": "<", r"\lesssim": r"\gtrsim",
+            r"\gtrsim": r"\lesssim"}.get(op, op)
 
 
 def parse_statement(tex: str, nm: Names, *, kind: str, where: str = "LaTeX", exclude: str | None = None,
-                    prefer=frozenset()) -> Parsed:
+                    prefer=frozenset(), strict: bool = True) -> Parsed:
     """The formula a printed statement states. For a value (``kind`` definition or bound):
     the right-hand side of ``Q := value`` / ``Q \\le value`` / ``value =: Q`` (the last value
     of a chain ``Q = a \\le b``), or the whole text when it has no relation. For a relation
     (requirement or claim): ``lhs OP rhs``, a single relation. ``exclude``: the formula's
     own name (its quantity does not name itself). ``prefer``: nodes (``Sym``, bare ``Ref``)
     that settle a LaTeX name written the same way by several symbols or formulas when exactly
-    one of them is among them (the transcription check passes what its expression uses)."""
+    one of them is among them (the transcription check passes what its expression uses).
+
+    Every token is accounted for: the text is checked as math first (:func:`check`), and
+    every part of a chain but the quantity it names is read in full (a part that cannot be
+    read is a refusal naming its token); the quantity's tokens are whitelisted by
+    :func:`check` only (it is the formula's own name, ``\\Delta`` or ``\\beta_3(\\theta)``).
+    ``strict=False`` (the transcription check of a formula that has its own ``expr``, whose
+    LaTeX is checked math but display text): a part other than the value that cannot be read
+    is listed in ``Parsed.unread`` (its text and why) instead of refusing the whole statement;
+    the value itself is always read in full or refused."""
+    check(tex, where)
     st = split(tex, where)
     value_kind = kind in ("definition", "bound")
-    if value_kind:
-        if not st.rels:
-            return Parsed(_value(st.parts[0], nm, where, exclude, tex, prefer))
-        if "=:" in st.rels:
-            k = st.rels.index("=:")
-            part, op = st.parts[k], (st.rels[k - 1] if k > 0 else "=")
-            chained = len(st.rels) > 2 or (len(st.rels) == 2 and k == 0)
-            rest = [q for j, q in enumerate(st.parts) if j not in (k, k + 1)]
-        else:
-            part, op = st.parts[-1], st.rels[-1]
-            chained = len(st.rels) > 1
-            rest = st.parts[1:-1]
-            if len(st.rels) == 1 and _is_name(part, nm, exclude, where, tex, prefer) \
-                    and not _is_name(st.parts[0], nm, exclude, where, tex, prefer):
-                # 'value \ge Q': the quantity is on the right
-                part, op = st.parts[0], {r"\leq": r"\geq", r"\geq": r"\leq", "<": ">", ">": "<"}.get(op, op)
-        others = []
-        for q in rest if chained else ():
-            try:
-                others.append(_value(q, nm, where, exclude, tex, prefer))
-            except ExpressionError:
-                pass
-        return Parsed(_value(part, nm, where, exclude, tex, prefer), _RELS[op][0] if op in _RELS else "==",
-                      st.up_to_constants, chained, tuple(others))
-    if len(st.rels) != 1 or st.rels[0] in (":=", "=:"):
-        what = "no relation" if not st.rels else f"{len(st.rels)} relations" if len(st.rels) > 1 else "a definition"
-        raise ExpressionError(f"{where}: a {kind} is one relation 'lhs OP rhs', the LaTeX has {what}: {_short(tex)}")
-    op, loose = _RELS[st.rels[0]]
-    lhs = _value(st.parts[0], nm, where, exclude, tex, prefer)
-    rhs = _value(st.parts[1], nm, where, exclude, tex, prefer)
-    return Parsed(Rel(op, lhs, rhs), op, loose, False)
+
+    def read(q):
+        return _value(q, nm, where, exclude, tex, prefer)
+    if not value_kind:
+        if len(st.rels) != 1 or st.rels[0] in (":=", "=:"):
+            what = "no relation" if not st.rels else f"{len(st.rels)} relations" if len(st.rels) > 1 else "a definition"
+            raise ExpressionError(f"{where}: a {kind} is one relation 'lhs OP rhs', the LaTeX has {what}: {_short(tex)}")
+        op, loose = _RELS[st.rels[0]]
+        return Parsed(Rel(op, read(st.parts[0]), read(st.parts[1])), op, loose, False)
+    if not st.rels:
+        return Parsed(read(st.parts[0]))
+    if "=:" in st.rels:
+        qi = st.rels.index("=:") + 1
+        k = qi - 1
+        op = st.rels[k - 1] if k > 0 else "="
+        chained = len(st.rels) > 2 or (len(st.rels) == 2 and k == 0)
+    else:
+        qi, k, op = 0, len(st.parts) - 1, st.rels[-1]
+        chained = len(st.rels) > 1
+        if len(st.rels) == 1 and _is_name(st.parts[1], nm, exclude, where, tex, prefer) \
+                and not _is_name(st.parts[0], nm, exclude, where, tex, prefer):
+            qi, k, op = 1, 0, _flip(op)     # 'value \ge Q': the quantity is on the right
+    nodes: list = []
+    unread: list = []
+    for j, q in enumerate(st.parts):
+        if j == qi:
+            nodes.append(None)
+            continue
+        try:
+            nodes.append(read(q))
+        except ExpressionError as e:
+            if strict or j == k:
+                raise
+            nodes.append(None)
+            unread.append((_show(q), str(e).split(": ", 1)[-1]))
+    chain = tuple(Rel(_RELS[r][0], nodes[j], nodes[j + 1]) for j, r in enumerate(st.rels)
+                  if nodes[j] is not None and nodes[j + 1] is not None and _RELS[r][0] in ("==", "<=", ">=", "<", ">"))
+    others = tuple(n for j, n in enumerate(nodes) if n is not None and j != k)
+    return Parsed(nodes[k], _RELS[op][0] if op in _RELS else "==", st.up_to_constants, chained, others, chain,
+                  tuple(unread))
 
 
 def _is_name(toks, nm, exclude, where, tex, prefer) -> bool:
     """Whether ``toks`` is one recognised name (a symbol or a formula), nothing else."""
+    if len(toks) > nm.maxlen:
+        return False
     try:
         r = _recognise(list(toks), nm, exclude, where, tex, prefer)
     except ExpressionError:
@@ -405,29 +451,50 @@ def parse_value(tex: str, nm: Names, *, where: str = "LaTeX") -> Node:
 # ----------------------------------------------------------------------------- one value
 def _value(toks: list, nm: Names, where: str, exclude: str | None, tex: str, prefer=frozenset()) -> Node:
     toks = _recognise(list(toks), nm, exclude, where, tex, prefer)
-    bound = _bound_letters(toks)
-    toks = _subscripts(toks, nm, bound, where, tex)
-    toks = _numbers(toks)
     toks = _minmax(toks, where, tex)
-    _whitelist(toks, nm, where, tex, bound)
-    src, table = _emit(toks)
-    expr = _sympy_parse(src, where, tex)
-    node = _to_node(expr, table, where, tex, bound)
+    node = _read(toks, nm, where, tex)
     from .parser import MAX_DEPTH
     if depth(node) > MAX_DEPTH:
         raise ExpressionError(f"{where}: LaTeX nested more than {MAX_DEPTH} levels deep: {_short(tex)}")
     return node
 
 
+def check(tex: str, where: str = "LaTeX") -> None:
+    """Refuse, in one line, LaTeX that is not safe, well-formed math (:func:`.latex_tokens.math_error`:
+    the one whitelist of math commands, TeX's rules) or that TeX reads otherwise than it looks
+    (``x^23`` is x^{2}·3)."""
+    why = math_error(tex)
+    if not why:
+        m = _SCRIPT_DIGITS.search(tex)
+        if m:
+            why = (f"ambiguous: {m.group(0)!r} -- TeX reads a one-token script, so this is "
+                   f"^{{{m.group(1)}}}{m.group(2)}: write {m.group(0)[0]}{{{m.group(1)}{m.group(2)}}} or "
+                   f"{m.group(0)[0]}{{{m.group(1)}}} {m.group(2)}")
+    if why:
+        raise ExpressionError(f"{where}: {why}, in {_short(tex)}")
+
+
 def _recognise(toks, nm: Names, exclude, where, tex, prefer=frozenset()) -> list:
     """Replace every recognised name (longest token sequence first) by a placeholder."""
     out, i = [], 0
+    first = getattr(nm, "first", None)
+    memo: dict = {}
     while i < len(toks):
         hit = None
+        if first is not None and (isinstance(toks[i], _Ph) or toks[i] not in first):
+            out.append(toks[i])
+            i += 1
+            continue
         for n in range(min(nm.maxlen, len(toks) - i), 0, -1):
             k = tuple(toks[i:i + n])
+            if k in memo:
+                if memo[k] is None:
+                    continue
+                hit = (n, memo[k], k)
+                break
             if any(isinstance(x, _Ph) for x in k):
                 continue
+            memo[k] = None
             node = nm.table.get(k)
             if node is not None and node not in prefer and nm.shadowed and k in nm.shadowed:
                 # a symbol written like a formula's quantity: the formula, if that is what the
@@ -442,7 +509,8 @@ def _recognise(toks, nm: Names, exclude, where, tex, prefer=frozenset()) -> list
                                           f"way by {', '.join(c.name for c in nm.ambiguous[k])}), in {_short(tex)}")
                 node = cands[0]
             if node is not None and not (isinstance(node, Ref) and node.name == exclude):
-                hit = (n, node, _show(k))
+                memo[k] = node
+                hit = (n, node, k)
                 break
         if hit:
             out.append(_Ph(hit[1], hit[2]))
@@ -450,71 +518,6 @@ def _recognise(toks, nm: Names, exclude, where, tex, prefer=frozenset()) -> list
         else:
             out.append(toks[i])
             i += 1
-    return out
-
-
-def _bound_letters(toks) -> set[str]:
-    """The index letters of ``\\sum_{i=...}`` / ``\\prod_{i=...}`` (bound there)."""
-    out = set()
-    for i, t in enumerate(toks):
-        if t in (r"\sum", r"\prod") and toks[i + 1:i + 3] == ["_", "{"] and i + 4 < len(toks) \
-                and isinstance(toks[i + 3], str) and len(toks[i + 3]) == 1 and toks[i + 3].isalpha() \
-                and toks[i + 4] == "=":
-            out.add(toks[i + 3])
-    return out
-
-
-def _subscripts(toks, nm: Names, bound: set[str], where, tex) -> list:
-    """``s_{i}`` / ``s_i`` / ``s_{3}`` of an indexed symbol ``s`` -> one placeholder for the
-    component ``s[i]`` (the index a bound letter or an integer; SymPy's grammar would drop
-    the subscript of a placeholder)."""
-    from .nodes import Indexed
-    out, i = [], 0
-    while i < len(toks):
-        t = toks[i]
-        if isinstance(t, _Ph) and isinstance(t.node, Sym) and t.node.name in nm.indexed:
-            if i + 1 >= len(toks) or toks[i + 1] != "_":
-                raise ExpressionError(f"{where}: {t.text!r} is an indexed symbol: write it with its index "
-                                      f"({t.text}_{{i}}), in {_short(tex)}")
-            if i + 2 < len(toks) and toks[i + 2] == "{":
-                arg, j = toks[i + 3:i + 4], i + 5
-                if i + 4 >= len(toks) or toks[i + 4] != "}":
-                    raise ExpressionError(f"{where}: the index of {t.text!r} must be one letter bound by "
-                                          f"\\sum/\\prod or an integer, in {_short(tex)}")
-            else:
-                arg, j = toks[i + 2:i + 3], i + 3
-            a = arg[0] if arg else ""
-            if isinstance(a, str) and a.isdigit():
-                index: Node = Num(Fraction(int(a)))
-            elif isinstance(a, str) and a in bound:
-                index = Sym(a)
-            else:
-                raise ExpressionError(f"{where}: the index of {t.text!r} must be one letter bound by "
-                                      f"\\sum/\\prod or an integer, in {_short(tex)}")
-            out.append(_Ph(Indexed(t.node.name, index), f"{t.text}_{{{a}}}"))
-            i = j
-            continue
-        out.append(t)
-        i += 1
-    return out
-
-
-def _numbers(toks) -> list:
-    """Digit runs with a decimal point -> exact placeholders (``0.5`` is 1/2)."""
-    out, i = [], 0
-    while i < len(toks):
-        t = toks[i]
-        if isinstance(t, str) and (t.isdigit() or t == "."):
-            j = i
-            while j < len(toks) and isinstance(toks[j], str) and (toks[j].isdigit() or toks[j] == "."):
-                j += 1
-            run = "".join(toks[i:j])
-            if "." in run and re.fullmatch(r"\d*\.\d+|\d+\.\d*", run):
-                out.append(_Ph(Num(Fraction(run)), run))
-                i = j
-                continue
-        out.append(t)
-        i += 1
     return out
 
 
@@ -577,197 +580,437 @@ def _depth0(seq):
             yield t
 
 
-def _whitelist(toks, nm: Names, where, tex, bound: set[str] = frozenset()) -> None:  # type: ignore[assignment]
-    """Every token left is one SymPy's grammar reads as the expression language does;
-    anything else is refused, named, before the parser sees it."""
-    for i, t in enumerate(toks):
-        if isinstance(t, _Ph):
-            continue
-        if t in _ALLOWED_CS or t in _ALLOWED_CHARS or t.isdigit() or t in bound:
-            continue
-        if t in (r"\sum", r"\prod") and toks[i + 1:i + 2] == ["_"] and toks[i + 2:i + 3] == ["{"]:
-            continue                        # \sum_{i=lo}^{hi}: checked by SymPy's grammar, then _to_node
-        if t == "!" and i:
-            continue                        # n! (factorial)
-        if t == r"\binom" or (t == r"\Gamma" and i + 1 < len(toks) and toks[i + 1] == "("):
-            continue
-        if t == "e" and not (i + 1 < len(toks) and toks[i + 1] == "_"):
-            continue                        # Euler's number (no symbol is written e)
-        ctx = _show(toks[i:i + 3]) if t in ("_", "^", "'") or (i + 1 < len(toks) and toks[i + 1] in ("_", "^")) \
-            else t
-        if t in ("_", "^") and i:
-            ctx = _show(toks[max(0, i - 1):i + 2])
-        if t.isalpha() and len(t) == 1:
-            why = "an unknown symbol (no [symbols] entry has this latex)"
-        elif t in _ASYMPTOTIC:
-            why = _ASYMPTOTIC[t]
-        elif t in (r"\sum", r"\prod"):
-            why = "a big operator without its index range _{i=lo}^{hi}"
-        elif t in (r"\int", r"\lim", r"\sup", r"\inf"):
-            why = "a big operator (not in the expression language)"
-        elif t == r"\|":
-            why = "a norm no [symbols] entry writes this way"
-        elif t.startswith("\\") and len(t) > 2:
-            why = "a command outside the whitelist (or a symbol or formula written another way)"
-        else:
-            why = "a token outside the whitelist"
-        raise ExpressionError(f"{where}: LaTeX token {ctx!r} is {why}, in {_short(tex)}")
+# ----------------------------------------------------------------------------- the grammar
+#: functions of one argument the reader reads -> the expression language's name
+_FUNC1 = {r"\log": "log", r"\ln": "log", r"\exp": "exp", r"\sin": "sin", r"\cos": "cos", r"\tan": "tan",
+          r"\tanh": "tanh", r"\arctan": "atan", r"\erf": "erf"}
+#: tokens that end a factor (nothing after them starts a new implicit factor)
+_STOP = {"+", "-", ")", "}", "]", ",", r"\rfloor", r"\rceil", "^", "_", "!", "'", r"\cdot", r"\times", "*", "/",
+         "=", "<", ">", ":=", "=:", r"\leq", r"\geq", r"\vee", r"\wedge"}
+_BIG = {r"\sum": "sum", r"\prod": "prod"}
+_NEG1 = Num(Fraction(-1))
+_SCRIPT_DIGITS = re.compile(r"[\^_]\s*(\d)(\d)")
 
 
-def _emit(toks) -> tuple[str, dict]:
-    """The text handed to SymPy's parser and the placeholder table: unbraced single-token
-    arguments of ``\\sqrt``, ``\\frac``, ``^`` and ``_`` are braced (``\\sqrt T`` means
-    ``\\sqrt{T}``); every placeholder is ``\\mathit{<name>}``."""
-    table: dict[str, Node] = {}
-    ids: dict[int, str] = {}
-
-    def ph(t: _Ph) -> str:
-        if id(t) not in ids:
-            k = len(table)
-            name = _PREFIX + "".join(_DIGIT_LETTERS[int(c)] for c in str(k))
-            table[name] = t.node
-            ids[id(t)] = name
-        return r"\mathit{" + ids[id(t)] + "}"
-
-    def one(t) -> str:
-        return ph(t) if isinstance(t, _Ph) else t
-
-    toks = _brace_args(toks)
-    out = [one(t) for t in toks]
-    s = ""
-    for piece in out:
-        if s and re.search(r"\\[A-Za-z]+$", s) and piece[:1].isalnum():
-            s += " "
-        s += piece
-    return s, table
+def _why(t: str) -> str:
+    """Why the token ``t`` is not read (the second half of a refusal)."""
+    if t in _ASYMPTOTIC:
+        return _ASYMPTOTIC[t]
+    if t in (r"\sum", r"\prod"):
+        return "a big operator without its index range _{i=lo}^{hi}"
+    if t in (r"\int", r"\lim", r"\sup", r"\inf", r"\limsup", r"\liminf"):
+        return "a big operator (not in the expression language)"
+    if t == r"\|":
+        return "a norm no [symbols] entry writes this way"
+    if t == r"\infty":
+        return "infinity (not a value of the expression language)"
+    if t.startswith("\\") and len(t) > 2:
+        return "a command outside the whitelist (or a symbol or formula written another way)"
+    return "a token outside the whitelist"
 
 
-def _brace_args(toks) -> list:
-    """Brace every unbraced one-token argument of ``\\frac`` (two), ``\\sqrt``, ``^``, ``_``
-    (TeX reads ``\\frac14`` as 1/4 and ``\\sqrt T`` as ``\\sqrt{T}``; SymPy's grammar needs
-    the braces). ``\\sqrt[n]``'s optional argument is kept."""
-    out = list(toks)
-    i = 0
-    while i < len(out):
-        t = out[i]
-        n = 2 if t in (r"\frac", r"\binom") else 1 if t in (r"\sqrt", "^", "_") else 0
-        j = i + 1
-        if t == r"\sqrt" and j < len(out) and out[j] == "[":
-            while j < len(out) and out[j] != "]":
-                j += 1
-            j += 1
-        for _ in range(n):
-            if j >= len(out):
+def _mul(factors: list) -> Node:
+    out: list = []
+    for f in factors:
+        out.extend(f.args if isinstance(f, Mul) else (f,))
+    return out[0] if len(out) == 1 else Mul(tuple(out))
+
+
+def _neg(x: Node) -> Node:
+    if isinstance(x, Num):
+        return Num(-x.value)
+    return _mul([_NEG1, x])
+
+
+def _pow(b: Node, e: Node) -> Node:
+    if isinstance(b, Const) and b.name == "E":
+        return Func("exp", (e,))
+    if isinstance(e, Num) and e.value == Fraction(1, 2):
+        return Func("sqrt", (b,))
+    return Pow(b, e)
+
+
+def _div(a: Node, b: Node) -> Node:
+    """``a/b`` as the expression language's parser builds it (``2/3`` is 2*3**-1, ``1/b`` is
+    b**-1): the same text gives the same tree, whichever way it is written."""
+    inv = Pow(b, _NEG1)
+    return inv if isinstance(a, Num) and a.value == 1 else _mul([a, inv])
+
+
+class _Reader:
+    """One value's tokens (names already placeholders) -> the tree, reading every token:
+    a token the grammar does not place is a refusal naming it. The grammar (TeX's rules,
+    and one convention where a reading depends on one, formulas/README.md "LaTeX"):
+
+    * sum: terms joined by ``+`` / ``-``; term: factors joined by juxtaposition, ``\\cdot``,
+      ``\\times``, ``/`` (``a/b`` divides the product so far; ``a/b c`` is refused);
+    * factor: a sign, then an atom with its scripts and ``!``; a script or a macro's
+      argument is one token or one group, as in TeX (``\\frac12``, ``x^\\frac12``);
+    * ``\\sum_{i=lo}^{hi}`` / ``\\prod``: the body is the factors that follow, up to the next
+      ``+`` / ``-``, closing bracket or big operator; an index bound inside its own scope
+      again is refused;
+    * a function without parentheses takes one factor (``\\log n^2`` is log(n^2)); more
+      juxtaposed factors are refused (``\\log 2n``); ``\\sin^2 x`` is (sin x)^2;
+    * ``n!!`` (the double factorial) is refused; ``e`` is Euler's number."""
+
+    def __init__(self, toks: list, nm: Names, where: str, tex: str):
+        self.n = len(toks)
+        self.t, self.i, self.nm, self.where, self.tex = list(toks) + [None, None, None], 0, nm, where, tex
+        self.bound: list[str] = []
+        self.abs = 0
+        self.depth = 0
+
+    # -- helpers
+    def peek(self, k: int = 0):
+        return self.t[self.i + k] if k else self.t[self.i]
+
+    def take(self):
+        t = self.t[self.i]
+        if t is not None:
+            self.i += 1
+        return t
+
+    def fail(self, what: str) -> ExpressionError:
+        return ExpressionError(f"{self.where}: {what}, in {_short(self.tex)}")
+
+    def expect(self, tok: str, what: str) -> None:
+        t = self.take()
+        if t != tok:
+            got = "the end of the formula" if t is None else repr(_show([t]))
+            raise self.fail(f"expected {tok!r} {what}, found {got}")
+
+    def declared(self) -> str:
+        names = sorted({_show(k) for k, v in self.nm.table.items() if isinstance(v, Sym)})
+        return ", ".join(names) if names else "none"
+
+    def unknown(self, text: str) -> ExpressionError:
+        return self.fail(f"unknown symbol {text}; declared: {self.declared()}")
+
+    def starts_factor(self, t) -> bool:
+        if t is None or (isinstance(t, str) and t in _STOP):
+            return False
+        return not (t == "|" and self.abs)
+
+    def enter(self):
+        from .parser import MAX_DEPTH
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            raise self.fail(f"LaTeX nested more than {MAX_DEPTH} levels deep")
+
+    # -- the grammar
+    def read(self) -> Node:
+        node = self.sum()
+        if self.i < self.n:
+            t = self.t[self.i]
+            raise self.fail(f"LaTeX token {_show([t])!r} is left over: it is not part of the expression read "
+                            f"({_show(self.t[max(0, self.i - 3):self.i + 3])!r})")
+        return node
+
+    def sum(self) -> Node:
+        terms: list = []
+        while True:
+            neg = False
+            while self.peek() in ("+", "-"):
+                neg ^= self.take() == "-"
+            if not terms and not neg and self.peek() is None:
+                raise self.fail("an empty value")
+            x = self.term()
+            terms.append(_neg(x) if neg else x)
+            if self.peek() not in ("+", "-"):
                 break
-            if out[j] == "{":
-                d, k = 0, j
-                while k < len(out):
-                    d += (out[k] == "{") - (out[k] == "}")
+        return terms[0] if len(terms) == 1 else Add(tuple(terms))
+
+    def term(self, body: bool = False) -> Node:
+        factors = [self.factor()]
+        while True:
+            t = self.peek()
+            if t in (r"\cdot", r"\times", "*"):
+                self.i += 1
+                factors.append(self.factor())
+            elif t == "/":
+                self.i += 1
+                d = self.factor()
+                factors.append(_div(Num(Fraction(1)), d))
+                nxt = self.peek()
+                if self.starts_factor(nxt) and nxt not in _BIG and nxt not in _FUNC1:
+                    raise self.fail(f"ambiguous: {_show(self.t[max(0, self.i - 3):self.i + 2])!r} -- write "
+                                    "\\frac{a}{b} c or a/(b c)")
+            elif self.starts_factor(t):
+                if body and t in _BIG:
+                    break                        # the next big operator ends this one's body
+                factors.append(self.factor())
+            else:
+                break
+        return _mul(factors)
+
+    def factor(self) -> Node:
+        if self.peek() == "-":
+            self.i += 1
+            return _neg(self.factor())
+        if self.peek() == "+":
+            self.i += 1
+        return self.postfix()
+
+    def postfix(self) -> Node:
+        start = self.i
+        base = self.atom()
+        powered = False
+        while True:
+            t = self.peek()
+            if t == "^":
+                self.i += 1
+                base, powered = _pow(base, self.script()), True
+            elif t == "!":
+                self.i += 1
+                if self.peek() == "!":
+                    raise self.fail(f"{_show(self.t[start:self.i + 1])!r}: the double factorial n!! is not in the "
+                                    "expression language (write it as a product)")
+                if powered:
+                    raise self.fail(f"ambiguous: {_show(self.t[start:self.i])!r} -- write (x^a)! or x^{{a!}}")
+                base = Func("factorial", (base,))
+            elif t == "_":
+                first = self.t[start]
+                if isinstance(first, _Ph) or (isinstance(first, str) and len(first) == 1 and first.isalpha()):
+                    raise self.unknown(self.subscripted(first.text if isinstance(first, _Ph) else first))
+                raise self.fail(f"a subscript on {_show(self.t[start:self.i])!r} "
+                                f"({_show(self.t[start:self.i + 2])!r}) is not in the expression language")
+            elif t == "'":
+                raise self.fail(f"a prime on {_show(self.t[start:self.i])!r} is not in the expression language")
+            else:
+                return base
+
+    def script(self) -> Node:
+        """One TeX argument: a group, or a single token (a digit, a name, a command with
+        its own arguments)."""
+        t = self.peek()
+        if t == "{":
+            self.i += 1
+            self.enter()
+            x = self.sum()
+            self.depth -= 1
+            self.expect("}", "to close the group")
+            return x
+        if isinstance(t, str) and t.isdigit():
+            self.i += 1
+            return Num(Fraction(int(t)))
+        if t is None or (isinstance(t, str) and (t in _STOP or t in ("(", "|"))):
+            got = "the end" if t is None else repr(t)
+            raise self.fail(f"a script or argument is one token or a {{group}}, found {got}; write it in braces")
+        if isinstance(t, _Ph):
+            self.i += 1
+            return self.name(t, script=True)
+        return self.atom()
+
+    def atom(self) -> Node:
+        t = self.take()
+        if t is None:
+            raise self.fail("the formula ends where a value was expected")
+        if isinstance(t, _Ph):
+            return self.name(t)
+        if t.isdigit() or t == ".":
+            j = self.i - 1
+            while isinstance(self.t[j], str) and (self.t[j].isdigit() or self.t[j] == "."):
+                j += 1
+            run = "".join(self.t[self.i - 1:j])
+            if not re.fullmatch(r"\d+(\.\d+)?", run):
+                raise self.fail(f"the number {run!r} is not a number")
+            self.i = j
+            return Num(Fraction(run))
+        closer = {"(": ")", "{": "}", r"\lfloor": r"\rfloor", r"\lceil": r"\rceil", "|": "|"}.get(t)
+        if closer:
+            self.enter()
+            self.abs += t == "|"
+            x = self.sum()
+            self.abs -= t == "|"
+            self.depth -= 1
+            if self.peek() == "," and t == "(":
+                raise self.fail("a list '(a, b)' is not a value (write \\max(a, b) or \\min(a, b))")
+            self.expect(closer, f"to close {t!r}")
+            return {"(": x, "{": x, r"\lfloor": Func("floor", (x,)), r"\lceil": Func("ceil", (x,)),
+                    "|": Func("abs", (x,))}[t]
+        if t in (r"\frac", r"\binom"):
+            a, b = self.script(), self.script()
+            return _div(a, b) if t == r"\frac" else Func("binomial", (a, b))
+        if t == r"\sqrt":
+            if self.peek() == "[":
+                self.i += 1
+                n = self.sum()
+                self.expect("]", "to close \\sqrt[n]")
+                return Pow(self.script(), _div(Num(Fraction(1)), n))
+            return Func("sqrt", (self.script(),))
+        if t == r"\pi":
+            return Const("pi")
+        if t in _FUNC1:
+            return self.function(t)
+        if t in (r"\max", r"\min", r"\Gamma"):
+            return self.call(t)
+        if t in _BIG:
+            return self.big(t)
+        if len(t) == 1 and t.isalpha():
+            if t in self.bound:
+                return Sym(t)
+            if t == "e" and self.peek() != "_":
+                return Const("E")
+            raise self.unknown(self.subscripted(t))
+        raise self.fail(f"LaTeX token {t!r} is {_why(t)}")
+
+    def subscripted(self, text: str) -> str:
+        """``text`` with the subscript that follows it (for a message)."""
+        if self.peek() == "_":
+            j = self.i + 1
+            if self.peek(1) == "{":
+                d, j = 0, self.i + 1
+                while j < self.n:
+                    d += (self.t[j] == "{") - (self.t[j] == "}")
+                    j += 1
                     if d == 0:
                         break
-                    k += 1
-                j = k + 1
-            elif isinstance(out[j], str) and out[j] in ("}", ")"):
-                break
             else:
-                out[j:j + 1] = ["{", out[j], "}"]
-                j += 3
-        i += 1
-    return out
+                j = self.i + 2
+            return text + _show(self.t[self.i:j])
+        return text
+
+    def name(self, ph: _Ph, script: bool = False) -> Node:
+        node = ph.node
+        if isinstance(node, Sym) and node.name in self.nm.indexed:
+            if script:
+                raise self.fail(f"{ph.text!r} is an indexed symbol: in a script write it in braces with its index")
+            sup = None
+            if self.peek() == "^":
+                self.i += 1
+                sup = self.script()
+            if self.peek() != "_":
+                raise self.fail(f"{ph.text!r} is an indexed symbol: write it with its index ({ph.text}_{{i}})")
+            self.i += 1
+            if self.peek() == "{":
+                self.i += 1
+                arg = []
+                while self.peek() not in ("}", None):
+                    arg.append(self.take())
+                self.expect("}", "to close the index")
+            else:
+                arg = [self.take()]
+            a = "".join(x if isinstance(x, str) else x.text for x in arg)
+            if a.isdigit():
+                index: Node = Num(Fraction(int(a)))
+            elif len(arg) == 1 and isinstance(arg[0], str) and arg[0] in self.bound:
+                index = Sym(arg[0])
+            else:
+                raise self.fail(f"the index of {ph.text!r} must be one letter bound by \\sum/\\prod or an integer, "
+                                f"not {a!r}")
+            from .nodes import Indexed
+            out: Node = Indexed(node.name, index)
+            return _pow(out, sup) if sup is not None else out
+        if not script and self.peek() == "_":
+            raise self.unknown(self.subscripted(ph.text))
+        return node
+
+    def function(self, t: str) -> Node:
+        base = power = None
+        while self.peek() in ("_", "^"):
+            s = self.take()
+            if s == "_":
+                if t != r"\log" or base is not None:
+                    raise self.fail(f"a subscript on {t} is not in the expression language")
+                base = self.script()
+            else:
+                if power is not None:
+                    raise self.fail(f"TeX: 'Double superscript' on {t}")
+                power = self.script()
+        if power is not None and isinstance(power, Num) and power.value < 0:
+            raise self.fail(f"ambiguous: {t}^{{{power.value}}} (an inverse function or a power?) -- write "
+                            f"({t} x)^{{{power.value}}} or the inverse's own name")
+        nxt = self.peek()
+        if nxt in ("(", "{"):
+            self.i += 1
+            self.enter()
+            arg = self.sum()
+            self.depth -= 1
+            self.expect(")" if nxt == "(" else "}", f"to close the argument of {t}")
+        else:
+            if not self.starts_factor(nxt) or nxt in _BIG:
+                raise self.fail(f"{t} without its argument")
+            arg = self.postfix()
+            nx2 = self.peek()
+            if self.starts_factor(nx2) and nx2 not in _FUNC1 and nx2 not in _BIG and nx2 not in (r"\max", r"\min"):
+                raise self.fail(f"ambiguous: {_show(self.t[self.i - 2:self.i + 1])!r} -- the argument of {t} "
+                                f"without parentheses is one factor: write {t}(...) around what it applies to")
+        f = Func(_FUNC1[t], (arg,) if base is None else (arg, base))
+        return _pow(f, power) if power is not None else f
+
+    def call(self, t: str) -> Node:
+        power = None
+        if self.peek() == "^":                  # \Gamma^{2}(x): the power of the value
+            self.i += 1
+            power = self.script()
+        if power is not None and isinstance(power, Num) and power.value < 0:
+            raise self.fail(f"ambiguous: {t}^{{{power.value}}} (an inverse function or a power?)")
+        if power is not None:
+            return _pow(self.call(t), power)
+        if self.peek() != "(":
+            raise self.fail(f"{t} needs its arguments in parentheses: {t}(a, b)")
+        self.i += 1
+        self.enter()
+        args = [self.sum()]
+        while self.peek() == ",":
+            self.i += 1
+            args.append(self.sum())
+        self.depth -= 1
+        self.expect(")", f"to close the arguments of {t}")
+        if t == r"\Gamma":
+            if len(args) != 1:
+                raise self.fail("\\Gamma takes one argument")
+            return Func("gamma", tuple(args))
+        if len(args) < 2:
+            raise self.fail(f"{t} of one argument: write {t}(a, b, ...)")
+        return Func(t[1:], tuple(args))
+
+    def big(self, t: str) -> Node:
+        lo = hi = var = None
+        for _ in range(2):
+            s = self.peek()
+            if s == "_" and var is None:
+                self.i += 1
+                if self.peek() != "{" or not (isinstance(self.peek(1), str) and len(self.peek(1)) == 1
+                                              and self.peek(1).isalpha()) or self.peek(2) != "=":
+                    p = self.peek(1)
+                    if isinstance(p, _Ph):
+                        raise self.fail(f"the index {p.text!r} of {t} is a declared symbol: bind another letter")
+                    raise self.fail(f"{t} is a big operator without its index range _{{i=lo}}^{{hi}} (the index one letter)")
+                var = self.peek(1)
+                self.i += 3
+                lo = self.sum()
+                self.expect("}", f"to close the range of {t}")
+            elif s == "^" and hi is None:
+                self.i += 1
+                hi = self.script()
+        if var is None or hi is None or lo is None:
+            raise self.fail(f"{t} is a big operator without its index range _{{i=lo}}^{{hi}}")
+        if var in self.bound:
+            raise self.fail(f"ambiguous: the index {var} of {t} is already bound by an enclosing operator "
+                            "-- use another letter")
+        self.bound.append(var)
+        self.enter()
+        neg = False
+        while self.peek() in ("+", "-"):
+            neg ^= self.take() == "-"
+        if not self.starts_factor(self.peek()):
+            raise self.fail(f"{t}_{{{var}=...}} without its body")
+        body = self.term(body=True)
+        self.depth -= 1
+        self.bound.pop()
+        from .nodes import BigOp
+        return BigOp(_BIG[t], _neg(body) if neg else body, var, lo, hi)
 
 
-def _sympy_parse(src: str, where: str, tex: str):
+def _read(toks: list, nm: Names, where: str, tex: str) -> Node:
+    import sys
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(old, 12000))     # the grammar's depth is bounded by MAX_DEPTH
     try:
-        from sympy.parsing.latex import parse_latex
-        from sympy.parsing.latex.errors import LaTeXParsingError
-    except ImportError as e:            # pragma: no cover - a broken installation
-        raise ExpressionError(f"{where}: SymPy's LaTeX parser is not available ({e})") from None
-    try:
-        return parse_latex(src)
-    except LaTeXParsingError as e:
-        msg = " ".join(str(e).split("\n")[0].split())
-        raise ExpressionError(f"{where}: SymPy's LaTeX parser refuses it ({msg[:100]}), in {_short(tex)}") from None
-    except ImportError as e:
-        raise ExpressionError(f"{where}: SymPy's LaTeX parser needs antlr4-python3-runtime 4.11 ({e})") from None
-
-
-_FUNC_NAMES = {"sin": "sin", "cos": "cos", "tan": "tan", "tanh": "tanh", "atan": "atan", "exp": "exp",
-               "Abs": "abs", "floor": "floor", "ceiling": "ceil", "erf": "erf", "Max": "max", "Min": "min"}
-
-
-def _to_node(e, table: dict, where: str, tex: str, bound: set[str] = frozenset()) -> Node:  # type: ignore[assignment]
-    """SymPy expression -> tree, accepting only the expression language's operations."""
-    import sympy as sp
-    from .nodes import BigOp
-
-    def fail(what: str):
-        return ExpressionError(f"{where}: {what} is not in the expression language, in {_short(tex)}")
-
-    def conv(x) -> Node:
-        if isinstance(x, sp.Rational):          # Integer too
-            return Num(Fraction(int(x.p), int(x.q)))
-        if isinstance(x, sp.Float):
-            raise fail(f"the inexact number {x}")
-        if x is sp.pi:
-            return Const("pi")
-        if x is sp.E:
-            return Const("E")
-        if isinstance(x, sp.Symbol):
-            if x.name in table:
-                return table[x.name]
-            if x.name == "pi":
-                return Const("pi")
-            if x.name == "e":
-                return Const("E")
-            if x.name in bound:
-                return Sym(x.name)           # a \sum/\prod index (bound: the loader checks the scope)
-            raise fail(f"the name {x.name!r}")
-        if isinstance(x, sp.Add):
-            return Add(tuple(conv(a) for a in x.args))
-        if isinstance(x, sp.Mul):
-            return Mul(tuple(conv(a) for a in x.args))
-        if isinstance(x, sp.Pow):
-            b, p = x.args
-            if isinstance(b, sp.Symbol) and b.name == "e" and b.name not in table:
-                return Func("exp", (conv(p),))
-            if p == sp.Rational(1, 2):
-                return Func("sqrt", (conv(b),))
-            return Pow(conv(b), conv(p))
-        if isinstance(x, sp.log):
-            args = x.args
-            if len(args) == 2 and args[1] is not sp.E:
-                return Func("log", (conv(args[0]), conv(args[1])))
-            return Func("log", (conv(args[0]),))
-        if isinstance(x, sp.exp):
-            return Func("exp", (conv(x.args[0]),))
-        if isinstance(x, sp.core.relational.Relational):
-            op = {sp.LessThan: "<=", sp.GreaterThan: ">=", sp.StrictLessThan: "<", sp.StrictGreaterThan: ">",
-                  sp.Equality: "=="}.get(type(x))
-            if op is None:
-                raise fail(f"the relation {type(x).__name__}")
-            return Rel(op, conv(x.lhs), conv(x.rhs))
-        if isinstance(x, (sp.Sum, sp.Product)):
-            out = conv(x.function)
-            for i, lo, hi in x.limits:
-                out = BigOp("sum" if isinstance(x, sp.Sum) else "prod", out, i.name, conv(lo), conv(hi))
-            return out
-        if isinstance(x, sp.factorial):
-            return Func("factorial", (conv(x.args[0]),))
-        if isinstance(x, sp.binomial):
-            return Func("binomial", tuple(conv(a) for a in x.args))
-        if isinstance(x, sp.core.function.AppliedUndef) and str(x.func) == "Gamma" and len(x.args) == 1:
-            return Func("gamma", (conv(x.args[0]),))
-        name = type(x).__name__ if not isinstance(x, sp.core.function.AppliedUndef) else None
-        if isinstance(x, sp.core.function.AppliedUndef):
-            fname = str(x.func)
-            if fname in ("max", "min") and len(x.args) >= 1:
-                return Func(fname, tuple(conv(a) for a in x.args))
-            raise fail(f"applying {fname!r} as a function")
-        if name in _FUNC_NAMES:
-            return Func(_FUNC_NAMES[name], tuple(conv(a) for a in x.args))
-        raise fail(f"{name} ({x})")
-    return conv(e)
-
+        return _Reader(toks, nm, where, tex).read()
+    finally:
+        sys.setrecursionlimit(old)
 
 def _short(text) -> str:
     s = " ".join(str(text).split())

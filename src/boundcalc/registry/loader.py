@@ -226,6 +226,8 @@ def _load_symbols(path: Path, paper: Paper, table: Any) -> None:
         if role == "constant" and default is None:
             raise _fail(path, where, "an absolute constant (role = 'constant') needs a default")
         index, rng = _index_range(path, where, t)
+        for fld in ("latex", "printed"):
+            _math(path, where, t, fld)
         paper.symbols[name] = Symbol(paper.key, name, _str(path, where, t["description"], "description"),
                                      _str(path, where, t.get("latex", name), "latex"), domain, default, role,
                                      _str(path, where, t.get("printed", ""), "printed"),
@@ -241,6 +243,18 @@ def _load_symbols(path: Path, paper: Paper, table: Any) -> None:
             for n in sorted(lo_end.symbols() | hi_end.symbols()):
                 if n not in paper.symbols or paper.symbols[n].is_indexed:
                     raise _fail(path, where, f"range names {n!r}, which is not a plain symbol of the file")
+
+
+def _math(path: Path, where: str, t: dict, field: str) -> None:
+    """A ``latex``/``printed`` field is LaTeX math: checked against the one whitelist of math
+    commands and TeX's rules (:func:`boundcalc.expr.latex_tokens.math_error`), never run;
+    refused in one line naming the file, the entry and the field."""
+    if field not in t:
+        return
+    from ..expr.latex_tokens import math_error
+    why = math_error(_str(path, where, t[field], field))
+    if why:
+        raise _fail(path, where, f"{field}: {why}")
 
 
 def _unique_latex(path: Path, paper: Paper) -> None:
@@ -379,10 +393,12 @@ def _load_formulas(path: Path, paper: Paper, table: Any) -> None:
         uses = t.get("uses", [])
         if not isinstance(uses, list) or not all(isinstance(u, str) and _IDENT.match(u) for u in uses):
             raise _fail(path, where, "'uses' must be a list of formula names")
+        _math(path, where, t, "latex")
+        chain: tuple = ()
         if "expr" in t:
             expr, text = _parse(path, where, t["expr"]), t["expr"]
         else:                  # a formula given by its LaTeX alone (expr/latex_in.py)
-            expr, text, uses = _from_latex(path, where, paper, table, name, t, uses)
+            expr, text, uses, chain = _from_latex(path, where, paper, table, name, t, uses)
         if kind in VALUE_KINDS and isinstance(expr, Rel):
             raise _fail(path, where, f"a {kind} must be a value, not a relation")
         if kind not in VALUE_KINDS and not isinstance(expr, Rel):
@@ -405,7 +421,8 @@ def _load_formulas(path: Path, paper: Paper, table: Any) -> None:
             latex=t.get("latex", ""), uses=tuple(uses), status=status, note=t.get("note", ""),
             bounds=t.get("bounds", ""), direction=direction, solve_for=solve_for, from_latex="expr" not in t,
             title_latex=_latex_text(path, where, t, "name_latex"), note_latex=_latex_text(path, where, t, "note_latex"),
-            bounds_latex=_latex_text(path, where, t, "bounds_latex"))
+            bounds_latex=_latex_text(path, where, t, "bounds_latex"),
+            chain=tuple(_bind_names(path, where, c, paper, tuple(uses)) for c in chain))
     for spec in paper.formulas.values():
         for u in spec.uses:
             if u not in paper.formulas:
@@ -415,7 +432,9 @@ def _load_formulas(path: Path, paper: Paper, table: Any) -> None:
 def _from_latex(path: Path, where: str, paper: Paper, table: dict, name: str, t: dict, uses: list):
     """A formula without ``expr``: its ``latex`` parsed (:mod:`..expr.latex_in`, which
     imports SymPy), with symbols and the file's other formulas recognised by their LaTeX;
-    the formulas it names are added to ``uses``. Returns (tree, text, uses)."""
+    the formulas it names are added to ``uses``. Returns (tree, text, uses, chain): ``chain``
+    the relations a chained statement states between its other values (``Q := a = b``:
+    ``a == b``), read in full and kept on the formula (``FormulaSpec.chain``)."""
     if not isinstance(t.get("latex"), str) or not t["latex"].strip():
         raise _fail(path, where, "give 'expr' (an expression) or 'latex' (the formula's LaTeX alone)")
     from ..expr import latex_in
@@ -432,9 +451,9 @@ def _from_latex(path: Path, where: str, paper: Paper, table: dict, name: str, t:
         raise _fail(path, where, "the LaTeX holds only up to constants (\\lesssim, \\gtrsim or \\approx): give "
                                  "'expr' with the hidden constant as a symbol of role = 'constant'")
     node = parsed.node
-    refs = sorted(n for _, n in node.refs())
+    refs = sorted({n for x in (node, *parsed.chain) for _, n in x.refs()})
     from ..expr.printing import to_text
-    return node, to_text(node), list(dict.fromkeys([*uses, *refs]))
+    return node, to_text(node), list(dict.fromkeys([*uses, *refs])), parsed.chain
 
 
 def _load_settings(path: Path, paper: Paper, table: Any) -> None:

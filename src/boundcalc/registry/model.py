@@ -9,7 +9,7 @@ from typing import Any
 import threading
 
 from ..expr.domains import Domain
-from ..expr.nodes import Node
+from ..expr.nodes import Node, Rel
 
 _CHECKS_LOCK = threading.Lock()
 
@@ -77,6 +77,9 @@ class FormulaSpec(Record, frozen=True):
     title_latex: str = ""
     note_latex: str = ""
     bounds_latex: str = ""
+    # a LaTeX-only formula's chained statement (``Q := a = b``): the relations it states
+    # between its other values (``a == b``), each read in full (expr/latex_in.py)
+    chain: tuple[Rel, ...] = ()
 
     @property
     def id(self) -> str:

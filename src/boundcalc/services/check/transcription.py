@@ -1,6 +1,6 @@
 """Transcription: a formula's printed LaTeX (``latex``) against its expression (``expr``).
 
-The printed statement is parsed by :mod:`boundcalc.expr.latex_in` (SymPy's LaTeX parser,
+The printed statement is parsed by :mod:`boundcalc.expr.latex_in` (boundcalc's LaTeX reader,
 converted into the whitelist tree) and compared with the expression the tool evaluates:
 
 * a value (definition, bound): the printed value (right side of ``Q := ...``, ``Q \\le ...``,
@@ -66,10 +66,11 @@ def printed(reg, paper, spec):
     nm = latex_in.names_of_paper(paper)
     prefer = _uses(reg, paper, spec)
     p = latex_in.parse_statement(spec.latex, nm, kind=spec.kind, where=f"{spec.id} latex", exclude=spec.name,
-                                 prefer=frozenset(prefer))
+                                 prefer=frozenset(prefer), strict=False)
     p.raw = p.node
     p.node = reg.resolve(p.node, paper.key)
     p.others = tuple(reg.resolve(o, paper.key) for o in p.others)
+    p.chain = tuple(reg.resolve(c, paper.key) for c in p.chain)
     return p
 
 
@@ -109,6 +110,8 @@ def run(reg, paper, t, f: Finding):
     f.evidence = {"latex": spec.latex, "printed": _show(p.node), "ours": _show(ours)}
     if p.chained:
         f.evidence["chained"] = "the printed statement chains relations; its last value is compared"
+    if p.unread:
+        f.evidence["not read"] = "; ".join(f"{t!r}: {why}" for t, why in p.unread)
     if isinstance(ours, Rel) != isinstance(p.node, Rel):
         f.grade("note", "not parsed", "the printed LaTeX is " + ("a relation" if isinstance(p.node, Rel) else "a value")
                 + " and the expression is not: not compared")
