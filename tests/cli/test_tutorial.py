@@ -136,9 +136,13 @@ def test_a_planted_error_exits_1_and_its_rerun_line_runs_as_printed(tmp_path):
     p = subprocess.run([sys.executable, "-m", "boundcalc.cli", "check", "--formulas", str(f), "my_paper"],
                        capture_output=True, text=True, cwd=tmp_path, env=ENV, timeout=300)
     assert p.returncode == 1 and "1 error(s)" in p.stdout and "gap_order_in_n" in p.stdout
-    reruns = re.findall(r"re-run: (boundcalc .*)", p.stdout)
-    assert reruns
-    for line in reruns:
+    reruns = {check: line for line, check in re.findall(r"re-run: (boundcalc .*--only (\S+).*)", p.stdout)}
+    # the error's line, and the conditional pass's (it needs an assumption added by us)
+    assert set(reruns) == {"gap_order_in_n", "cor1_from_thm1"}, p.stdout
+    for check, line in reruns.items():
         q = subprocess.run([sys.executable, "-m", "boundcalc.cli", *shlex.split(line)[1:]], capture_output=True,
                            text=True, cwd=tmp_path, env=ENV, timeout=300)
-        assert q.returncode == 1 and "gap_order_in_n" in q.stdout and "1 error(s)" in q.stdout, q.stdout
+        if check == "gap_order_in_n":
+            assert q.returncode == 1 and "gap_order_in_n" in q.stdout and "1 error(s)" in q.stdout, q.stdout
+        else:
+            assert q.returncode == 0 and "1 conditional" in q.stdout and "0 error(s)" in q.stdout, q.stdout
