@@ -509,3 +509,31 @@ def test_property_hostile_sheets_compile(tmp_path, texts):
     build = tmp_path / f"build-{key}"
     c = compile_pdf(sheet(key, "latex", [str(path)]), build, "sheet", runs=1)
     assert_only_build_files(c, build)
+
+
+@pytest.mark.parametrize("text", [
+    r"see ^^5cinput{/etc/passwd}",                  # TeX's ^^ notation: ^^5c is a backslash
+    r"$x$ \pdffiledump offset 0 length 99 {/etc/passwd}",
+    r"\scantokens{\input /etc/passwd}",
+    r"\verbatiminput{/etc/passwd}",
+    r"\lstinputlisting{/etc/passwd}",
+    r"\IfFileExists{/etc/passwd}{a}{b}",
+    r"\begin{filecontents}",
+    "a \x1b]0;title\x07 b",
+    r"\openin", r"\input{x}", r"$\input{x}$", r"\csname input\endcsname",
+])
+def test_latex_text_fields_hold_only_whitelisted_commands(text):
+    """A LaTeX-text field (description_latex, note_latex ...) is refused unless every control
+    sequence is math, text emphasis or an accent: a list of dangerous commands misses
+    ^^5cinput, \\pdffiledump and the packages' file readers."""
+    from boundcalc.reports.escape import latex_text_error
+    assert latex_text_error(text)
+
+
+@pytest.mark.parametrize("text", [
+    r"the bound of Thm.~1 with $\sqrt{d/n}$", r"\emph{as printed}, Erd\H{o}s and G\"odel",
+    r"$\|W\|_{2,\infty} \le \frac{1}{\sqrt m}$, 50\% of the heads", r"a\\b",
+])
+def test_latex_text_fields_keep_math_and_text(text):
+    from boundcalc.reports.escape import latex_text_error
+    assert latex_text_error(text) == ""

@@ -374,9 +374,33 @@ def latex_balance_error(tex: str) -> str:
 
 
 # commands a formula file's LaTeX text may not hold: they read or write files, or redefine
-_FORBIDDEN = re.compile(r"\\(?:input|include|write|immediate|openout|openin|read|def|edef|gdef|xdef|let|"
-                        r"catcode|newcommand|renewcommand|providecommand|usepackage|documentclass|"
-                        r"csname|expandafter|special|makeatletter)(?![A-Za-z])")
+#: text commands a LaTeX-text field may hold besides the math whitelist
+#: (:data:`boundcalc.expr.latex_tokens.MATH_COMMANDS`): emphasis and the text accents
+_TEXT_COMMANDS = frozenset("emph textsc textup textsl textnormal ss ae oe aa o l i j".split())
+_TEXT_SYMBOLS = frozenset(["\\'", '\\"', "\\`", "\\^", "\\~", "\\=", "\\.", "\\-"])
+_TEXT_ACCENT_WORDS = frozenset("u v H c k r b d t".split())
+_CONTROL_SEQ = re.compile(r"\\(?:[A-Za-z]+|.)", re.DOTALL)
+_TEXT_BAD_CHAR = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]|\^\^")
+
+
+def _text_command_error(text: str) -> str:
+    """The first control sequence or character of ``text`` that is not on the whitelist (the
+    math commands, the text emphasis and accents), as a reason; ``""`` when there is none.
+    A whitelist, not a list of dangerous commands: TeX has too many ways to read a file
+    (``\\input``, ``\\pdffiledump``, ``\\scantokens``, ``^^5cinput`` ...) to list them."""
+    from ..expr.latex_tokens import CONTROL_SYMBOLS, MATH_COMMANDS
+    bad = _TEXT_BAD_CHAR.search(text)
+    if bad:
+        what = "TeX's ^^ character notation" if bad.group(0) == "^^" else f"the control character {bad.group(0)!r}"
+        return f"{what} is not allowed"
+    for m in _CONTROL_SEQ.finditer(text):
+        cs = m.group(0)
+        word = cs[1:]
+        if (word in MATH_COMMANDS or word in _TEXT_COMMANDS or word in _TEXT_ACCENT_WORDS
+                or cs in CONTROL_SYMBOLS or cs in _TEXT_SYMBOLS or cs == "\\\\"):
+            continue
+        return f"the command {cs} is not allowed (not math, nor text emphasis or an accent)"
+    return ""
 
 
 def latex_text_error(text: str) -> str:
@@ -385,9 +409,9 @@ def latex_text_error(text: str) -> str:
     math segment must be balanced (:func:`latex_balance_error`), the ``$`` must pair up,
     the braces of the text must balance, and no command may read or write a file or
     redefine anything."""
-    bad = _FORBIDDEN.search(text)
-    if bad:
-        return f"the command {bad.group(0)} is not allowed"
+    why = _text_command_error(text)
+    if why:
+        return why
     parts = re.split(r"(?<!\\)\$", text)
     if len(parts) % 2 == 0:
         return "an unpaired '$'"
