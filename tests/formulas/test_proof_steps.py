@@ -138,7 +138,11 @@ def test_issue35_new_checks_pass():
                                          "lemma7_36_Q_term", "lemma7_sandwich_lower", "lemma7_sandwich_upper",
                                          "lemma7_41_c", "lemma7_41_C", "lemma7_42_T3", "lemma7_case2_upper"]}.items():
         rep = run_checks(paper, only=ids)
-        assert {r.check: r.severity for r in rep.results} == dict.fromkeys(ids, "ok"), paper
+        grades = {r.check: r.severity for r in rep.results}
+        # pass, or pass under an assumption added by us (p3's per-head range: Lemmas 14-15 are
+        # not in the text, said in its reason), never a finding
+        assert set(grades) == set(ids) and set(grades.values()) <= {"ok", "conditional"}, (paper, grades)
+        assert grades.get("p3_hoeffding_over_heads", "conditional") == "conditional", grades
 
 
 def test_deora_p3_hoeffding_edge_by_hand():

@@ -91,7 +91,9 @@ def test_no_monotone_verdict_across_a_pole(ffile, fid, var, box):
     assert r["direction"] not in ("increasing", "decreasing") or r["evidence"] not in ("proved", "certified")
     assert r["verdict"] == "neither" and r["evidence"] == "counterexample", r
     _confirm_pairs(fid, var, r["counterexample"])
-    assert "continuity not established" in r["detail"]
+    # either the pole is named, or the verdict rests on certified pairs each way (confirmed above
+    # at 50 digits): a fall across the pole is a fall of f on its domain
+    assert "continuity not established" in r["detail"] or "certified pair" in r["detail"], r["detail"]
 
 
 def test_continuity_proved_keeps_the_proof(ffile):
@@ -172,7 +174,8 @@ def test_contradictory_assumptions_are_vacuous():
     args = ["verify", "x", ">=", "0", "--assume", "x >= 2", "--assume", "x <= 1"]
     code, out, err = run_subprocess(args, timeout=60)
     check_guarantee(args, code, out, err)
-    assert code == 2 and "inconsistent" in err and "PROVED" not in out
+    # bounds on one symbol that leave it no value: vacuous (exit 5), as z3's finding above (issue 30)
+    assert code == 5 and "VACUOUS" in out and "PROVED" not in out
     # consistent assumptions still prove: x*y >= 0 for positive x, y
     args = ["verify", "x*y", ">=", "0", "--assume", "x + y >= 2", "--assume", "x + y <= 3"]
     code, out, err = run_subprocess(args, timeout=60)

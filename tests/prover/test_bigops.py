@@ -133,8 +133,9 @@ def test_check_kinds_reach_the_layer_end_to_end():
                         "--json"], capture_output=True, text=True, env=env, timeout=300)
     data = json.loads(p.stdout)
     rows = {r["check"]: r for r in data["findings"] + data["passed"]}
-    assert rows["looser_ok"]["severity"] == "ok" and "big operators" in rows["looser_ok"]["message"]
-    assert rows["compare_layer"]["severity"] == "ok" and "big operators" in rows["compare_layer"]["message"]
+    # passes; "conditional" where a per-layer assumption (a[i] >= 1) is ours, not a quoted hypothesis
+    assert rows["looser_ok"]["severity"] in ("ok", "conditional") and "big operators" in rows["looser_ok"]["message"]
+    assert rows["compare_layer"]["severity"] in ("ok", "conditional") and "big operators" in rows["compare_layer"]["message"]
     assert rows["wrong_deriv"]["severity"] == "error"
     with mpmath.workdps(50):
         assert mpmath.log(mpmath.mpf(3) / 2) > mpmath.mpf(1) / 4

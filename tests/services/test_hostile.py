@@ -46,9 +46,11 @@ def test_empty_domains_are_rejected(text):
         parse_domain(text)
 
 
-def test_empty_domain_from_assumptions_is_rejected():
-    with pytest.raises(BoundcalcError, match="empty"):
-        verify("x", ">=", "0", ["x >= 2", "x <= 1"])
+def test_empty_domain_from_assumptions_is_vacuous():
+    """Bounds on one symbol that leave it no value are vacuous, never a proof (issue 30: they
+    were an input error, exit 2, though z3's contradictions were already vacuous)."""
+    r = verify("x", ">=", "0", ["x >= 2", "x <= 1"])
+    assert r.verdict.value == "vacuous", r
 
 
 def test_empty_domain_in_a_formula_file_is_rejected(write_formula_file):
