@@ -376,9 +376,10 @@ def latex_balance_error(tex: str) -> str:
 # commands a formula file's LaTeX text may not hold: they read or write files, or redefine
 #: text commands a LaTeX-text field may hold besides the math whitelist
 #: (:data:`boundcalc.expr.latex_tokens.MATH_COMMANDS`): emphasis and the text accents
-_TEXT_COMMANDS = frozenset("emph textsc textup textsl textnormal ss ae oe aa o l i j".split())
+_TEXT_COMMANDS = frozenset(("emph", "textsc", "textup", "textsl", "textnormal", "ss", "ae", "oe", "aa", "o", "l",
+                            "i", "j"))
 _TEXT_SYMBOLS = frozenset(["\\'", '\\"', "\\`", "\\^", "\\~", "\\=", "\\.", "\\-"])
-_TEXT_ACCENT_WORDS = frozenset("u v H c k r b d t".split())
+_TEXT_ACCENT_WORDS = frozenset(("u", "v", "H", "c", "k", "r", "b", "d", "t"))
 _CONTROL_SEQ = re.compile(r"\\(?:[A-Za-z]+|.)", re.DOTALL)
 _TEXT_BAD_CHAR = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]|\^\^")
 
