@@ -775,6 +775,7 @@ STEP_CHECKS = {
     "combined_covers_58": "ok", "eq58_restates_56": "ok", "lemma5_scen1_23": "conditional",
     "lemma6_descent_25": "conditional", "lemma7_50_neighbour_mass_T3": "conditional",
     "thm5_76_loss_lower": "conditional", "lemma12_quadrant_77": "conditional", "grad_14a_fd": "ok",
+    "cone_invariance_55": "conditional",
 }
 
 
@@ -892,3 +893,26 @@ def test_gradient_14a_matches_finite_differences():
             return mp.log1p(mp.exp(-Y * mp.tanh((x1 * e1 + x2 * e2) / (e1 + e2))))
         fd = mp.diff(L, M("0.6"))
     assert close(value("grad_14a_scalar", **at), fd)
+
+
+def test_cone_invariance_55_by_hand():
+    """(1 - mu + eta rho (1 - eps))/C_1 >= 1 - mu with C_1 = 1 + eta rho/P + eta^2 g^2/P^2 and eta at the
+    bound (mu - eps)/(1 - mu) rho/g^2 of (55)-(56), for P = ||p(t)|| >= 1; at P = 1/2 it fails
+    (mu = 0.1, eps = 0.05), which is why the check declares P >= 1 as ours."""
+    rng = __import__("random").Random(55)
+    with mp.workdps(40):
+        def lhs(mu, eps, rho, g, P, eta):
+            C1 = 1 + eta * rho / P + eta ** 2 * g ** 2 / P ** 2
+            return (1 - mu + eta * rho * (1 - eps)) / C1
+        for _ in range(300):
+            mu = M(rng.uniform(0.01, 0.99))
+            eps = mu * M(rng.uniform(0.001, 0.999))
+            rho, g, P = M(rng.uniform(0.01, 10)), M(rng.uniform(0.01, 10)), M(rng.uniform(1, 100))
+            eta = (mu - eps) / (1 - mu) * rho / g ** 2 * M(rng.uniform(0, 1))
+            assert lhs(mu, eps, rho, g, P, eta) >= 1 - mu
+        mu, eps, rho, g = M("0.1"), M("0.05"), M(1), M(1)
+        eta = (mu - eps) / (1 - mu) * rho / g ** 2
+        assert lhs(mu, eps, rho, g, M(1) / 2, eta) < 1 - mu
+    got = value("eta_55", mu="0.1", eps="0.05", rho="1", grad_norm="1")
+    with mp.workdps(40):
+        assert close(got, (M("0.1") - M("0.05")) / (1 - M("0.1")))
