@@ -132,6 +132,23 @@ def grad15a(p, k1, k2, g1, g2):
     return dl * (k1 * s1 * (g1 - z) + k2 * s2 * (g2 - z))
 
 
+def grad14a(p, w, x1, x2, Y):
+    # (14a) with (12a)-(12b), n = 1, T = 2, d = 1, psi = tanh, logistic loss: mpmath's derivative of
+    # L(p) = log(1 + exp(-Y tanh(x^T softmax(x w p)))) (a second method: no chain rule typed here)
+    w, x1, x2, Y = map(M, (w, x1, x2, Y))
+
+    def L(q):
+        e1, e2 = mp.exp(x1 * w * q), mp.exp(x2 * w * q)
+        return mp.log1p(mp.exp(-Y * mp.tanh((x1 * e1 + x2 * e2) / (e1 + e2))))
+    return mp.diff(L, M(p))
+
+
+case("grad_14a_scalar", dict(p1="0.6", w_11="1.7", tok_x1="1.1", tok_x2="-0.5", Y="-1"),
+     grad14a("0.6", "1.7", "1.1", "-0.5", "-1"))
+# p = 0: s_1 = s_2 = 1/2, z = 0, so l'(0) Y W (x_1 - x_2)^2/4 psi'(0) = -(1/2) 1e400 (4/4) = -5e399
+case("grad_14a_scalar", dict(p1="0", w_11="1e400", tok_x1="1", tok_x2="-1", Y="1"), M("-5e399"))
+
+
 case("grad_15a_scalar", dict(p1="0.7", k_1="1.3", k_2="-0.4", gamma_1="0.9", gamma_2="-0.2"),
      grad15a("0.7", "1.3", "-0.4", "0.9", "-0.2"))
 case("grad_15a_scalar", dict(p1="0", k_1="1e300", k_2="-1e300", gamma_1="1e300", gamma_2="-1e300"),
