@@ -579,3 +579,65 @@ def test_tightens_with_N_at_table1_is_outside_thm5_hypotheses():
     th5 = boundcalc.formula("anon2025.theorem5")
     a, b = th5.evaluate(N=400, digits=20, **fixed).mpf, th5.evaluate(N=401, digits=20, **fixed).mpf
     assert a < b < 0
+
+
+def _thm5_at_init(N, d_m, d_s=13, R_X=1, r=1, delta=mpmath.mpf("0.05")):
+    """Thm. 5's printed bound (constants 1) typed from the statement, at the LeCun
+    initialization of Sec. 3.1.3 with d = d_m (Sec. 4): ||W^0||_F = sqrt(d_m), ||W^0||_2 = 2,
+    ||w_O^0||_2 = 1, unit radii, alpha = ||W_V^0||_2 sqrt(d_s) R_X (its largest value)."""
+    with mpmath.workdps(DPS):
+        N, d_m = mpmath.mpf(N), mpmath.mpf(d_m)
+        eta, eta_O, xi = sqrt(d_m) + r, mpmath.mpf(1 + r), mpmath.mpf(2 + r)
+        alpha = (xi - r) * sqrt(d_s) * R_X
+        rho = sqrt(N) * mpmath.mpf(d_s) ** mpmath.mpf("1.5") * R_X
+        M_hat = max(eta / r, eta_O / r, 2 / sqrt(d_m) * R_X ** 2 * d_s * eta * eta * eta_O / r)
+        z_hat = eta_O ** 2 * (1 + 4 / d_m * R_X ** 4 * d_s ** 2 * eta ** 2 * (2 * eta ** 2))
+        lemma4 = min(alpha ** 2 / (8 * rho * M_hat * sqrt(N)), alpha ** 3 * eta_O / (32 * rho ** 4 * z_hat * sqrt(N)))
+        P = d_s * R_X ** 2 * ((sqrt(d_m) * eta) ** tt() + (sqrt(d_m) * eta ** 3) ** tt()) ** 3 * log(N * d_s)
+        A = eta_O * eta * sqrt(d_s) * R_X
+        return lemma4 + sqrt(P / N) * (1 + log(A * sqrt(N / P))) + sqrt(log(2 * r / delta) / N)
+
+
+def test_theorem5_negative_inside_its_hypotheses_at_the_initialization():
+    """issue 35: the nine Table 1 cells are outside d_m >= N^3; inside, at the least d_m = 2^k
+    above N^3 (2^26, 2^31, 2^40 for N = 400, 1200, 10000; by hand) with the norms of the
+    initialization moved with d_m, Thm. 5's bound is negative — one finding with nine
+    instances, every hypothesis certified at the point, the values those typed here."""
+    from boundcalc.services.check import run_checks
+    assert [2 ** 26 >= 400 ** 3 > 2 ** 25, 2 ** 31 >= 1200 ** 3 > 2 ** 30, 2 ** 40 >= 10000 ** 3 > 2 ** 39] == [True] * 3
+    # the referee's figures (examples/check/referee.md) at d_m = 1.05 N^3
+    for N, fig in ((400, "-5.6e16"), (1200, "-3.0e19"), (10000, "-5.0e24")):
+        v = _thm5_at_init(N, mpmath.mpf("1.05") * N ** 3)
+        assert abs(v / mpmath.mpf(fig) - 1) < 0.02, (N, v)
+    (f,) = run_checks(PAPER, only=["vacuity_theorem5_table1"]).results
+    assert (f.severity, f.reason) == ("error", "invalid bound") and f.root == "anon2025.lemma2_bound_nonnegative"
+    rows = f.evidence["instances"]
+    assert [(r["instance"]["d_m"], r["instance"]["N"]) for r in rows] == \
+        [(d, n) for d in ("64", "1024", "4096") for n in ("400", "1200", "10000")]
+    inside = {"400": 2 ** 26, "1200": 2 ** 31, "10000": 2 ** 40}
+    for r in rows:
+        assert r["grade"] == "error" and r["moved"] == {"d_m": str(inside[r["instance"]["N"]])}
+        x = _thm5_at_init(int(r["instance"]["N"]), inside[r["instance"]["N"]])
+        assert abs(mpmath.mpf(r["value"]) / x - 1) < mpmath.mpf(10) ** -8, (r, x)
+    assert all(h["holds"] is True for h in f.evidence["point_inside"]["hypotheses"])
+    # Phi_0 at the point: half the largest value the two conditions on alpha allow (by hand)
+    with mpmath.workdps(DPS):
+        alpha, rho, M, z = 2 * sqrt(13), 20 * mpmath.mpf(13) ** mpmath.mpf("1.5"), mpmath.mpf(3), None
+        d_m = mpmath.mpf(2) ** 26
+        z = 4 * (1 + 4 / d_m * 13 ** 2 * 9 * 18)
+        phi = min(alpha ** 4 / (128 * rho ** 2 * M ** 2), alpha ** 6 * 4 / (2048 * rho ** 4 * z ** 2)) / 2
+    assert abs(mpmath.mpf(f.evidence["at"]["Phi_0"]) / phi - 1) < mpmath.mpf(10) ** -20
+
+
+def test_probability_of_theorem5_stands_inside_the_hypotheses():
+    """issue 35: the probability hardly depends on the width; at the point inside (d_m = 4096 *
+    2^14 = 2^26, every hypothesis certified) it is still 1 - 8e^{-2^25} - 0.1 - e^{-399^{-0.01}/13}
+    = -0.0301 (by hand) < 0: the warning stands, no downgrade to 'outside the hypotheses'."""
+    from boundcalc.services.check import run_checks
+    (f,) = run_checks(PAPER, only=["vacuity_prob_theorem5_dm4096_N400"]).results
+    with mpmath.workdps(DPS):
+        x = 1 - 8 * exp(-mpmath.mpf(2) ** 25) - mpmath.mpf("0.1") - exp(-mpmath.mpf(399) ** mpmath.mpf("-0.01") / 13)
+    assert (f.severity, f.reason) == ("warning", "vacuous"), f.message
+    assert f.evidence["point_inside"]["moved"] == {"d_m": str(2 ** 26)}
+    assert all(h["holds"] is True for h in f.evidence["point_inside"]["hypotheses"])
+    assert abs(mpmath.mpf(f.evidence["value"]) / x - 1) < mpmath.mpf(10) ** -8

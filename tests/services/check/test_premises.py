@@ -266,3 +266,45 @@ def test_a_vacuity_outside_the_hypotheses_is_re_searched_inside(write_formula_fi
         assert r.reason == "outside the hypotheses" and "goes away" in r.message
     else:
         assert r.reason == "vacuous" and "the finding stands inside the hypotheses" in r.message
+
+
+VAC_TIED = VAC.replace('''[symbols.N]''', '''[symbols.b]
+description = "a quantity the setup ties to w"
+domain = "positive"
+
+[symbols.N]''').replace('''[[checks]]''', '''[[hypotheses]]
+result = "Thm. 1"
+expr = "b >= 1"
+quote = "if b >= 1"
+source = "Thm. 1"
+
+[[checks]]''')
+
+
+@pytest.mark.parametrize("extra, grade", [
+    # b is not fixed at the point: b >= 1 undecided, so no point is certified inside: a note
+    ("", "note"),
+    # b tied to w (b = w/100): 1.6 >= 1 at w = 160 (by hand), every hypothesis certified there
+    ('derived = { b = "w/100" }\nderived_source = "the setup: b = w/100"\n', "warning"),
+])
+def test_a_point_inside_certifies_every_hypothesis_and_moves_tied_values(write_formula_file, extra, grade):
+    text = VAC_TIED.format(expr="2 + 1/w").replace('trivial = "1"\n', 'trivial = "1"\n' + extra)
+    p = write_formula_file("vac", text)
+    (r,) = run_checks("vac", formulas_path=[str(p)]).results
+    assert r.severity == grade, r.message
+    if grade == "note":
+        assert "no point where every hypothesis is certified" in r.message
+    else:
+        assert r.evidence["point_inside"]["moved"] == {"w": "160"}
+        assert r.evidence["at"]["b"] == "8/5" and "b = 1.6" in r.message
+        assert all(h["holds"] is True for h in r.evidence["point_inside"]["hypotheses"])
+
+
+def test_a_vacuity_with_instances_is_one_finding(write_formula_file):
+    text = VAC.format(expr="2 + 1/w").replace('trivial = "1"\n',
+                                              'trivial = "1"\ninstances = [{ N = "10" }, { N = "20" }]\n')
+    p = write_formula_file("vac", text)
+    (r,) = run_checks("vac", formulas_path=[str(p)]).results
+    # w moved to 10 * 2^4 = 160 >= 100 and 10 * 2^6 = 640 >= 400 (by hand): vacuous at both
+    assert r.severity == "warning" and "2 of the 2 instances graded warning" in r.message
+    assert [x["moved"] for x in r.evidence["instances"]] == [{"w": "160"}, {"w": "640"}]
