@@ -61,6 +61,34 @@ status = "derived"
 note = "F with d = 1"
 expr = "x**2 + y"
 
+[formulas.H]
+name = "H, printed"
+kind = "definition"
+source = "Eq. (3)"
+expr = "sqrt(x)/(sqrt(2)*y)"
+
+[formulas.H_misprint]
+name = "H with a misprinted prefactor, printed"
+kind = "definition"
+source = "Eq. (3')"
+expr = "sqrt(x)/(2*y)"
+
+[formulas.H_derived]
+name = "H, derived by us from earlier displays"
+kind = "definition"
+source = "Eqs. (1)-(2)"
+status = "derived"
+note = "ours, from (1)-(2)"
+expr = "x/(y*sqrt(2*x))"
+
+[formulas.H_twice]
+name = "H written again by us"
+kind = "definition"
+source = "Eq. (3)"
+status = "derived"
+note = "ours, (3) again"
+expr = "sqrt(x)/(y*sqrt(2))"
+
 [[hypotheses]]
 result = "Thm. 1"
 expr = "x <= 1"
@@ -99,6 +127,12 @@ CHECKS = "".join([
     # x <= 2 under the quoted x <= 1: inline, fails without it (x = 3), so not a tautology; under
     # --strength the premise mutant 'drop x <= 1' is caught: it can fail
     _check("uses_premise", 'kind = "compare"\ncovers = ["Thm. 1"]\nlhs = "x"\nrel = "<="\nrhs = "2"\n'),
+    # the printed H against our derivation: they agree only by arithmetic (x/sqrt(2x) = sqrt(x/2)),
+    # and a misprinted prefactor would fail (next check): a pass, not a tautology
+    _check("agree_by_arithmetic", 'kind = "derivation"\nclaim = "H"\npremise = "H_derived"\ndirection = "equal"\n'),
+    _check("misprinted", 'kind = "derivation"\nclaim = "H_misprint"\npremise = "H_derived"\ndirection = "equal"\n'),
+    # the printed H against the same expression with its factors reordered: written twice
+    _check("written_twice", 'kind = "derivation"\nclaim = "H"\npremise = "H_twice"\ndirection = "equal"\n'),
 ])
 
 
@@ -123,11 +157,20 @@ def test_same_expression_is_automatic_collection_only():
     assert not same_expression(parse("x"), "<=", parse("x - 1"))
 
 
-@pytest.mark.parametrize("cid", ["cancels", "defined_by_substitution", "holds_alone", "restates", "textbook"])
+@pytest.mark.parametrize("cid", ["cancels", "defined_by_substitution", "holds_alone", "restates", "textbook",
+                                 "written_twice"])
 def test_tautologies_of_the_encoding_are_identities_not_passes(plain, cid):
     r = plain[cid]
     assert (r.severity, r.reason) == ("identity", "tautology"), r.message
     assert "not a pass" in r.message
+
+
+def test_two_expressions_agreeing_by_arithmetic_are_a_pass_that_can_fail(plain):
+    """sqrt(x)/(sqrt(2) y) (printed) = x/(y sqrt(2x)) (ours) for x > 0 by arithmetic, not by
+    being one tree: a pass; with the prefactor misprinted as 1/(2y) the same check fails
+    (at x = y = 1: 1/sqrt(2) vs 1/2, by hand)."""
+    assert plain["agree_by_arithmetic"].severity == "ok", plain["agree_by_arithmetic"].message
+    assert plain["misprinted"].severity == "error", plain["misprinted"].message
 
 
 def test_restating_an_assumption_names_it(plain):
