@@ -170,6 +170,10 @@ def r_loss_from_Phi(v):
     return sqrt(2 * g(v, "Phi_t") / g(v, "N"))
 
 
+def r_loss_from_residual(v):
+    return g(v, "norm_fy") / sqrt(g(v, "N"))
+
+
 def r_Phi_bound_M(v):
     return g(v, "alpha") ** 4 / (128 * r_rho(v) ** 2 * r_M(v) ** 2)
 
@@ -230,6 +234,7 @@ REFS = {
     "prob_lemma4": r_prob_lemma4,
     "prob_theorem5": r_prob_theorem5,
     "loss_from_Phi": r_loss_from_Phi,
+    "loss_from_residual": r_loss_from_residual,
     "Phi_bound_M": r_Phi_bound_M,
     "Phi_bound_z": r_Phi_bound_z,
     "Phi_bound": lambda v: min(r_Phi_bound_M(v), r_Phi_bound_z(v)),
@@ -255,7 +260,7 @@ REQS = {
 # A small input with every value distinct, so that swapped symbols show up.
 SMALL = dict(N=1000, d_s=7, d_m=50, R_X="1.5", R_Q="0.3", R_K="0.4", R_V="0.5", R_O="0.6",
              eta_Q="2.1", eta_K="2.3", eta_V="2.7", eta_O="1.2", xi_Q="1.1", xi_K="1.3", xi_V="1.7",
-             alpha="0.9", Phi_0="3.5", Phi_t="0.8", delta="0.05", c_hat="0.3", eps="0.25",
+             alpha="0.9", Phi_0="3.5", Phi_t="0.8", norm_fy="1.3", delta="0.05", c_hat="0.3", eps="0.25",
              delta_D="0.01", R_S="0.12", L_S="0.07", rho_lip="1.25", c_loss="2", B_X="3.1",
              W_V0_21="5.5", W_K0_12="4.5", W_Q0_21="6.5", W_V0_2="1.9", B_V="0.35", B_K="0.45",
              B_Q="0.55", b_V="0.15", c="0.8", C_1="1.3", C_2="1.7", C_6="0.6", C_5="1.1",
@@ -287,6 +292,7 @@ BIG = {
     "M": dict(SMALL, R_O="1e-400"),
     "M_hat": dict(SMALL, R_V="1e-400"),
     "loss_from_Phi": dict(SMALL, Phi_t=10 ** 800),
+    "loss_from_residual": dict(SMALL, norm_fy=10 ** 800),
     "Phi_bound_M": dict(SMALL, alpha=10 ** 200),
     "Phi_bound_z": dict(SMALL, alpha=10 ** 200),
     "Phi_bound": dict(SMALL, alpha=10 ** 200),
@@ -641,3 +647,19 @@ def test_probability_of_theorem5_stands_inside_the_hypotheses():
     assert f.evidence["point_inside"]["moved"] == {"d_m": str(2 ** 26)}
     assert all(h["holds"] is True for h in f.evidence["point_inside"]["hypotheses"])
     assert abs(mpmath.mpf(f.evidence["value"]) / x - 1) < mpmath.mpf(10) ** -8
+
+
+def test_lemma4_residual_to_phi():
+    """Proof of Lemma 4: ||f - y||_2/sqrt(N) = sqrt(2 Phi/N) from Phi = 1/2 ||f - y||_2^2
+    (Sec. 4.3), by hand at a residual e = (0.3, -1.2, 2): the check passes; the chain with
+    the 2 lost, sqrt(Phi/N), would differ by a factor sqrt(2)."""
+    from boundcalc.services.check import run_checks
+    with mpmath.workdps(DPS):
+        e = [mpmath.mpf("0.3"), mpmath.mpf("-1.2"), mpmath.mpf(2)]
+        N = len(e)
+        norm = sqrt(sum(x * x for x in e))
+        phi = norm ** 2 / 2
+        assert abs(norm / sqrt(N) - sqrt(2 * phi / N)) < mpmath.mpf(10) ** -50
+        assert abs(sqrt(phi / N) * sqrt(2) - norm / sqrt(N)) < mpmath.mpf(10) ** -50
+    (f,) = run_checks(PAPER, only=["lemma4_residual_to_phi"]).results
+    assert f.severity == "ok", f.message
