@@ -663,3 +663,18 @@ def test_lemma4_residual_to_phi():
         assert abs(sqrt(phi / N) * sqrt(2) - norm / sqrt(N)) < mpmath.mpf(10) ** -50
     (f,) = run_checks(PAPER, only=["lemma4_residual_to_phi"]).results
     assert f.severity == "ok", f.message
+
+
+def test_lemma1_sup_constraint_KQ():
+    """Proof of Lemma 1, first display: ||W_K^T W_Q||_F/sqrt(d_m) <= eta_K eta_Q/sqrt(d_m) on
+    F_R from submultiplicativity and ||W_K||_F <= eta_K, ||W_Q||_F <= eta_Q: conditional on
+    those (ours); printed with 1/d_m on the right it would fail, e.g. at W_K = W_Q = 2 I_1
+    (||W_K^T W_Q||_F = 4 = eta_K eta_Q) and d_m = 4: 4/2 = 2 > 4/4 = 1 (by hand)."""
+    from boundcalc.services.check import run_checks
+    import numpy as np
+    rng = np.random.default_rng(3)
+    K, Q = rng.normal(size=(5, 4)), rng.normal(size=(5, 4))
+    assert np.linalg.norm(K.T @ Q) <= np.linalg.norm(K) * np.linalg.norm(Q)
+    assert 4 / 2 > 4 / 4
+    (f,) = run_checks(PAPER, only=["lemma1_sup_constraint_KQ"]).results
+    assert f.severity == "conditional", f.message
