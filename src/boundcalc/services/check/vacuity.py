@@ -14,6 +14,12 @@
   ``direction = "upper"``: the experiment is covered when its value is at least the radius
   (``"lower"``: at most). Not covered is a note, reason "outside the proof's radius": the
   experiment lies where the proof says nothing — it is not a vacuous bound.
+
+A point outside the hypotheses of the results the check covers is re-searched inside them
+(:func:`_outside`): the nearest point where every hypothesis is certified, with the check's
+``derived`` values (the quantities the paper's setup ties to others, e.g. a norm at
+initialization to the width) recomputed there. A check with ``instances`` is graded at each
+and reported once (:func:`run`).
 """
 from __future__ import annotations
 
