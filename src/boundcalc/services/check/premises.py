@@ -81,15 +81,11 @@ def written_twice(a, b) -> bool:
 
 
 def _canon(node) -> str:
+    """The tree as text, the terms of a sum and the factors of a product sorted."""
     from ...expr.nodes import Add, Mul
-
-    def f(n):
-        if isinstance(n, (Add, Mul)):
-            kids = sorted((_canon(k) for k in n.args))
-            return ("+" if isinstance(n, Add) else "*") + "(" + ",".join(kids) + ")"
-        return None
     if isinstance(node, (Add, Mul)):
-        return f(node)
+        kids = sorted(_canon(k) for k in node.args)
+        return ("+" if isinstance(node, Add) else "*") + "(" + ",".join(kids) + ")"
     kids = node.children()
     if not kids:
         return repr(node)
