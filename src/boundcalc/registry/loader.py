@@ -838,6 +838,8 @@ def _vacuity_fields(path: Path, where: str, t: dict) -> None:
         _parse(path, f"{where} derived.{k}", str(v), allow_relation=False)
         if k in t["at"]:
             raise _fail(path, where, f"{k!r} is both in 'at' and in 'derived'")
+    if "derived_source" in t:
+        _str(path, where, t["derived_source"], "derived_source")
     if d and not str(t.get("derived_source", "")).strip():
         raise _fail(path, where, "derived needs the paper's words for the values (derived_source)")
     insts = t.get("instances", [])
