@@ -394,7 +394,7 @@ def settings_inputs_help(paper: str | None = None) -> str:
     read from the formula files (the epilog of ``require --help``)."""
     from ..registry import get_registry
     from ..services.require import input_names
-    from ..values import fmt_fraction
+    from ..registry.values import fmt_fraction
     reg = get_registry(formula_paths())
     keys = [paper] if paper else list(reg.papers)
     parts = ["Settings and their inputs (--NAME VALUE or --set NAME=VALUE; default in parentheses,"

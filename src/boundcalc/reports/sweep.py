@@ -95,9 +95,8 @@ def tally() -> dict:
 def code_hash() -> str:
     """SHA-256 over the package's source files and its packaged formula files (path and
     content), computed once per process."""
-    import boundcalc
     from ..registry.registry import packaged_dir
-    pkg = Path(boundcalc.__file__).resolve().parent
+    pkg = Path(__file__).resolve().parents[1]            # the boundcalc package
     key = str(pkg)
     if key not in _CODE_HASH:
         h = hashlib.sha256()

@@ -94,7 +94,7 @@ class JsonPrinter(Printer):
 
     def _print_RequireResult(self, res) -> dict:
         from ...backends import mp as mpb
-        from ...values import fmt_fraction
+        from ...registry.values import fmt_fraction
         b = res.binding
         var = res.var
         return {
