@@ -5,6 +5,7 @@ services layer so that the experiments and the reports, which sit below the API,
 object without importing the API."""
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Literal, overload
 
 from ..backends import mp as mpb
@@ -346,3 +347,93 @@ def formula(fid: str, *, formulas_path: list[str] | None = None) -> Formula:
     fid = _name(fid, "formula id")
     reg = _registry(formulas_path)
     return Formula(reg.spec(fid), reg)
+
+
+# ------------------------------------------------------------ what list / show / eval return
+# Records that carry everything their printers need (reports/printers: json, text, rich); the
+# CLI builds none of their output.
+@dataclass(frozen=True)
+class FormulaEntry:
+    """One formula as ``boundcalc list`` shows it."""
+    id: str
+    name: str
+    kind: str
+    source: str
+    status: str
+
+
+@dataclass(frozen=True)
+class FormulaListing:
+    """The formulas ``boundcalc list`` shows, in the registry's order."""
+    entries: tuple[FormulaEntry, ...]
+
+
+def listing(formulas) -> FormulaListing:
+    """The :class:`FormulaListing` of ``formulas`` (:class:`Formula` objects)."""
+    return FormulaListing(tuple(FormulaEntry(f.id, f.name, f.kind, f.source, f.status) for f in formulas))
+
+
+@dataclass(frozen=True)
+class FormulaDetails:
+    """One formula as ``boundcalc show`` shows it: its expression, the LaTeX as printed and
+    as read (:meth:`Formula.latex_read`), what it uses, its symbols and whether its constant
+    is exact."""
+    id: str
+    name: str
+    kind: str
+    expr: str
+    source: str
+    latex_printed: str
+    latex_read: dict
+    status: str
+    note: str
+    uses: list[str]
+    symbols: dict[str, dict[str, Any]]     # name -> description, domain, latex, role, default
+    qualifier: str
+
+
+def details(f: Formula) -> FormulaDetails:
+    """The :class:`FormulaDetails` of ``f``."""
+    return FormulaDetails(
+        f.id, f.name, f.kind, f.spec.text, f.source, f.latex_printed, f.latex_read(), f.status, f.note,
+        f.dependencies,
+        {n: {"description": s.description, "domain": str(s.domain), "latex": s.latex, "role": s.role,
+             "default": None if s.default is None else str(s.default)}
+         for n, s in f.symbol_table.items()},
+        ("up to the absolute constant(s) " + ", ".join(f.constants)) if f.constants else "exact constant")
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """A formula evaluated at given values (``boundcalc eval``): a value to ``digits``
+    certified digits, or -- a relation -- whether it holds, with its two sides."""
+    id: str
+    kind: str
+    status: str
+    qualifier: str
+    digits: int
+    defaults_used: dict[str, str]           # symbol -> its default, for those not given
+    setting: str | None = None              # the setting the values came from
+    value: str | None = None                # a value: its certified digits
+    as_float: float | None = None
+    holds: bool | None = None               # a relation: whether it holds, and its sides
+    lhs: str | None = None
+    rhs: str | None = None
+
+    @property
+    def is_relation(self) -> bool:
+        return self.holds is not None
+
+
+def evaluation(f: Formula, values: dict, *, digits: int = 15) -> Evaluation:
+    """``f`` evaluated at ``values`` (its setting, if :meth:`Formula.at_setting` made it)."""
+    setting = f.setting.id if f.setting is not None else None
+    if f.is_relation:
+        lhs, rhs = f.sides(values, digits=digits)
+        return Evaluation(f.id, f.kind, f.status, lhs.qualifier, digits,
+                          {k: str(v) for k, v in lhs.defaults_used.items()}, setting,
+                          holds=f.holds(values), lhs=str(lhs), rhs=str(rhs))
+    v = f.evaluate(values, digits=digits)
+    return Evaluation(f.id, f.kind, f.status, v.qualifier, digits, {k: str(x) for k, x in v.defaults_used.items()},
+                      setting, value=str(v), as_float=v.float)
+
