@@ -218,23 +218,15 @@ def compare_measured(paper: str, csv_path: str, *, setting: str | None, fmt: str
 
 # ---------------------------------------------------------------------------- reproduce
 def list_reproductions(json: bool = False) -> None:
-    from ..experiments import reproductions, unavailable
-    from ..experiments.settings import option
-    from .output import console, emit_json, table
-    reps = reproductions()
-    missing = unavailable()
+    from ..experiments import listing
+    from .output import console, emit_json
+    r = listing()
     if json:
-        emit_json({"reproductions": [{"name": n, "description": r.description,
-                                      "settings": [option(k) for k in r.settings]} for n, r in reps.items()],
-                   "unavailable": missing})
+        from ..reports.printers.json import to_json
+        emit_json(to_json(r))
         return
-    t = table(f"{len(reps)} reproductions", ["name", "description", "settings (--NAME VALUE)"])
-    for n, r in reps.items():
-        t.add_row(n, r.description, " ".join(option(k) for k in r.settings) or "-")
-    c = console()
-    c.print(t)
-    for paper, why in missing.items():
-        c.print(f"[yellow]{paper}: {why}[/yellow]")
+    from ..reports.printers.rich import print_rich
+    print_rich(r, console=console())
 
 
 def reproduce(name: str | None, *, list_: bool = False, full: bool = False, json: bool = False,

@@ -119,5 +119,30 @@ def reproduction(name: str) -> Reproduction:
         raise BoundcalcError(f"unknown reproduction {name!r}; the reproductions are: {known}{extra}")
     return reps[name]
 
-__all__ = ["PAPERS", "ExperimentUnavailable", "Reproduction", "experiment_module", "reproduction",
-           "reproductions", "unavailable"]
+
+@dataclass(frozen=True)
+class ReproductionEntry:
+    """One reproduction as ``reproduce --list`` shows it."""
+    name: str
+    description: str
+    settings: tuple[str, ...]          # the options that set it (``--NAME``), in order
+
+
+@dataclass(frozen=True)
+class ReproductionListing:
+    """What ``reproduce --list`` shows: every reproduction, and the papers whose experiment
+    module cannot be imported, with why (printed by :mod:`boundcalc.reports.printers`)."""
+    entries: tuple[ReproductionEntry, ...]
+    unavailable: dict[str, str]
+
+
+def listing() -> ReproductionListing:
+    """The :class:`ReproductionListing` of this installation."""
+    from .settings import option
+    reps = reproductions()
+    return ReproductionListing(tuple(ReproductionEntry(n, r.description, tuple(option(k) for k in r.settings))
+                                     for n, r in reps.items()), unavailable())
+
+
+__all__ = ["PAPERS", "ExperimentUnavailable", "Reproduction", "ReproductionEntry", "ReproductionListing",
+           "experiment_module", "listing", "reproduction", "reproductions", "unavailable"]

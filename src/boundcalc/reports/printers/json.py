@@ -147,6 +147,11 @@ class JsonPrinter(Printer):
         return {"id": r.id, "value": r.value, "float": r.as_float, "digits": r.digits, "kind": r.kind,
                 "status": r.status, "qualifier": r.qualifier, **setting, "defaults_used": r.defaults_used}
 
+    def _print_ReproductionListing(self, r) -> dict:
+        return {"reproductions": [{"name": e.name, "description": e.description, "settings": list(e.settings)}
+                                  for e in r.entries],
+                "unavailable": r.unavailable}
+
     def _print_Simplified(self, s) -> dict:
         return dict(s.__dict__)
 

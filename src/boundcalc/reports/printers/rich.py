@@ -78,6 +78,15 @@ class RichConsolePrinter(Printer):
             t.add_row(*(_e(str(x)) for x in (n, s["domain"], s["role"], s["default"] or "", s["description"])))
         self.c.print(t)
 
+    # -- reproduce --list (the descriptions are the experiments' own text, not a user's)
+    def _print_ReproductionListing(self, r):
+        t = simple_table(f"{len(r.entries)} reproductions", ["name", "description", "settings (--NAME VALUE)"])
+        for e in r.entries:
+            t.add_row(e.name, e.description, " ".join(e.settings) or "-")
+        self.c.print(t)
+        for paper, why in r.unavailable.items():
+            self.c.print(f"[yellow]{paper}: {why}[/yellow]")
+
     # -- require
     def _print_RequireResult(self, res):
         self._print_dict(res.to_json())
