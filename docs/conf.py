@@ -25,6 +25,7 @@ extensions = [
     # (plain text, shown as written by _plain_docstring below), so it changes nothing yet
     "sphinx.ext.napoleon",
     "boundcalc_help",
+    "layers_picture",
 ]
 source_suffix = {".md": "markdown"}
 root_doc = "index"

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 import boundcalc
 from boundcalc.backends import mp as mpb
-from boundcalc.backends.exact import NotExact, evaluate_exact
+from boundcalc.expr.exact import NotExact, evaluate_exact
 from boundcalc.expr.parser import parse
 
 beta2 = boundcalc.formula("deora2023.beta2")

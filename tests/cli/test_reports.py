@@ -269,7 +269,7 @@ def test_a_reproduction_without_a_sweep_refuses_dask(monkeypatch, capsys):
 
 
 def test_every_reproduction_says_whether_it_honours_the_scheduler():
-    """A reproduction marked as sweeping passes ``scheduler`` on to reports.sweep (its code
+    """A reproduction marked as sweeping passes ``scheduler`` on to runs.sweep (its code
     names it beyond its signature); one that does not is marked ``sweeps=False``."""
     import inspect
     for name, rep in experiments.reproductions().items():

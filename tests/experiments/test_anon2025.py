@@ -146,7 +146,7 @@ def test_split_keeps_test_set_fixed_across_N():
 
 
 def _cell(N, per_seed):
-    from boundcalc.reports.intervals import mean_interval
+    from boundcalc.runs.intervals import mean_interval
     return {"d_m": 64, "N": N, "per_seed": per_seed, "lowest_test_loss": mean_interval(per_seed)}
 
 

@@ -229,7 +229,7 @@ def test_dm1_seeds_batched_equal_each_seed_alone():
 def test_dm1_batches_small_n_only(monkeypatch):
     """Seeds of an n up to BATCH_MAX_N share one sweep task; above it each seed is its own
     task (the large points must still spread over the workers)."""
-    from boundcalc.reports import sweep
+    from boundcalc.runs import sweep
 
     seen = []
     real = sweep.run

@@ -5,7 +5,7 @@ import pytest
 
 from boundcalc.experiments import paper_vs_ours as P
 from boundcalc.experiments import record
-from boundcalc.reports.intervals import mean_interval
+from boundcalc.runs.intervals import mean_interval
 
 
 def test_rows_and_markdown():
@@ -106,7 +106,7 @@ def test_replot_redraws_figures_from_the_json_only(tmp_path, monkeypatch):
     before = json.loads((folder / "deora2023-dm1.json").read_text())
     for png in folder.glob("*.png"):
         png.write_bytes(b"")
-    from boundcalc.reports import sweep
+    from boundcalc.runs import sweep
 
     def no_training(*a, **k):
         raise AssertionError("replot must not train")

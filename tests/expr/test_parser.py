@@ -75,7 +75,7 @@ def test_long_flat_sums_and_products_parse_to_one_level(n):
     assert isinstance(s, Add) and s.args == (Sym("x"),) * n and depth(s) == 2
     p = parse("*".join(["x", "y"] * (n // 2)) + "/z")
     assert isinstance(p, Mul) and len(p.args) == 2 * (n // 2) + 1 and depth(p) == 3
-    from boundcalc.backends.exact import evaluate_exact
+    from boundcalc.expr.exact import evaluate_exact
     env = {"x": Fraction(3), "y": Fraction(1, 2), "z": Fraction(7)}
     assert evaluate_exact(s, env) == 3 * n
     assert evaluate_exact(p, env) == Fraction(3, 2) ** (n // 2) / 7
@@ -104,7 +104,7 @@ def test_unary_chains_and_whitelist_messages_are_short():
 
 
 def test_division_and_power_structure():
-    from boundcalc.backends.exact import evaluate_exact
+    from boundcalc.expr.exact import evaluate_exact
     v = parse("x**(1/2)")
     assert isinstance(v, Pow) and v.base == Sym("x")
     assert evaluate_exact(v.exp, {}) == Fraction(1, 2)
@@ -141,7 +141,7 @@ def _chains(draw):
 @settings(max_examples=100, deadline=None)
 @given(_chains())
 def test_property_flat_chains_evaluate_exactly(chain):
-    from boundcalc.backends.exact import evaluate_exact
+    from boundcalc.expr.exact import evaluate_exact
     text, value = chain
     node = parse(text)
     assert evaluate_exact(node, {}) == value

@@ -239,7 +239,7 @@ def test_enter_and_leave_hooks():
 
 
 def test_exceptions_propagate_from_handlers():
-    from boundcalc.backends.exact import NotExact, evaluate_exact
+    from boundcalc.expr.exact import NotExact, evaluate_exact
     with pytest.raises(NotExact):
         evaluate_exact(Add((Num(Fraction(1)), Const("pi"))), {})
     with pytest.raises(KeyError):
@@ -250,7 +250,7 @@ def test_ported_walkers_on_a_deep_tree():
     """Exact and ball evaluation, SymPy-free signs and constant folding of a 20000-level
     tree (each walker was recursive before): values computed by hand."""
     from boundcalc.backends import arb as A
-    from boundcalc.backends.exact import evaluate_exact
+    from boundcalc.expr.exact import evaluate_exact
     from boundcalc.prover.decide import fold_constants, structural_sign
     depth = 5_000
     n = Sym("x")

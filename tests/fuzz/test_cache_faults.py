@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from boundcalc.reports import sweep
+from boundcalc.runs import sweep
 
 SRC = Path(sweep.__file__).resolve().parents[1]          # .../src/boundcalc
 
@@ -117,7 +117,7 @@ sweep._nan_result = _nan_result
 def _sweep_script(d: Path, cache: Path, log: Path, n: int, sleep: float) -> list[str]:
     code = textwrap.dedent(f'''
         import sys; sys.path.insert(0, {str(d)!r})
-        from boundcalc.reports.sweep import run
+        from boundcalc.runs.sweep import run
         from fuzzjob import slow_square
         res = run(slow_square, [{{"x": i, "log": {str(log)!r}, "sleep": {sleep}}} for i in range({n})],
                   cache_dir={str(cache)!r}, progress=False, backend="sequential")
@@ -185,7 +185,7 @@ def test_editing_the_code_recomputes(tmp_path):
         import json, sys; sys.path.insert(0, {str(root / "src")!r})
         import boundcalc
         assert boundcalc.__file__.startswith({str(root)!r}), boundcalc.__file__
-        from boundcalc.reports.sweep import run
+        from boundcalc.runs.sweep import run
         from boundcalc.engine.cacheprobe import f
         print(json.dumps(run(f, [{{"x": 1, "log": {str(log)!r}}}], cache_dir={str(cache)!r},
                              progress=False, backend="sequential")))

@@ -112,7 +112,7 @@ def test_number_parser_budget_directly():
 def test_exact_integers_of_any_size_print_with_digit_count():
     from fractions import Fraction
     from boundcalc.expr.numbers import exact_digits, fmt_int
-    from boundcalc.values import fmt_fraction
+    from boundcalc.registry.values import fmt_fraction
     n = 7 * 10 ** 5000 + 3
     assert fmt_fraction(Fraction(n)) == "7.00000000000000e+5000 (5001 digits)"
     assert fmt_int(-(10 ** 45)) == "-1.00000000000000e+45 (46 digits)"

@@ -6,7 +6,7 @@ from fractions import Fraction
 
 import mpmath
 
-from boundcalc.backends.exact import evaluate_exact
+from boundcalc.expr.exact import evaluate_exact
 from boundcalc.expr.domains import Domain
 from boundcalc.expr.parser import parse
 from boundcalc.prover import budget

@@ -3,7 +3,7 @@ checked by evaluating both forms at the same points (x = X**k) with exact ration
 asking z3 about a false near-miss after the substitution."""
 from fractions import Fraction
 
-from boundcalc.backends.exact import evaluate_exact
+from boundcalc.expr.exact import evaluate_exact
 from boundcalc.expr.domains import Domain
 from boundcalc.expr.nodes import Rel
 from boundcalc.expr.parser import parse as _parse

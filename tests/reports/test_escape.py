@@ -526,7 +526,7 @@ def test_latex_text_fields_hold_only_whitelisted_commands(text):
     """A LaTeX-text field (description_latex, note_latex ...) is refused unless every control
     sequence is math, text emphasis or an accent: a list of dangerous commands misses
     ^^5cinput, \\pdffiledump and the packages' file readers."""
-    from boundcalc.reports.escape import latex_text_error
+    from boundcalc.expr.latex_tokens import latex_text_error
     assert latex_text_error(text)
 
 
@@ -535,5 +535,5 @@ def test_latex_text_fields_hold_only_whitelisted_commands(text):
     r"$\|W\|_{2,\infty} \le \frac{1}{\sqrt m}$, 50\% of the heads", r"a\\b",
 ])
 def test_latex_text_fields_keep_math_and_text(text):
-    from boundcalc.reports.escape import latex_text_error
+    from boundcalc.expr.latex_tokens import latex_text_error
     assert latex_text_error(text) == ""

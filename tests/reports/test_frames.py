@@ -134,7 +134,7 @@ def double(config: dict) -> dict:
 
 
 def test_sweep_results_frame():
-    from boundcalc.reports import sweep
+    from boundcalc.runs import sweep
     res = sweep.run(double, [{"x": 1, "tag": "a"}, {"x": 3, "tag": "b"}], cache_dir=False, progress=False)
     assert res == [{"y": 2, "info": {"half": 0.5}}, {"y": 6, "info": {"half": 1.5}}]   # still a list
     df = res.to_frame()

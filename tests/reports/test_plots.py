@@ -9,7 +9,7 @@ import pytest
 
 from boundcalc.errors import BoundcalcError
 from boundcalc.reports import plots
-from boundcalc.reports.fit import loglog_slope
+from boundcalc.runs.fit import loglog_slope
 from boundcalc.reports.table import Row, Table
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"

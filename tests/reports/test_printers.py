@@ -120,13 +120,20 @@ def test_every_record_has_a_printer_in_each_of_its_formats():
     from boundcalc.services.monotone import MonotoneResult
     from boundcalc.services.require import RequireResult
     from boundcalc.services.verify import VerifyResult
+    from boundcalc.services.formula import Evaluation, FormulaDetails, FormulaListing
+    from boundcalc.services.simplify import Simplified
+    from boundcalc.experiments import ReproductionListing
     matrix = {Table: (TextPrinter, RichPrinter, RichConsolePrinter, MarkdownPrinter, LatexPrinter, CsvPrinter,
                       JsonPrinter, HtmlPrinter),
               Report: (RichConsolePrinter, MarkdownPrinter, CsvPrinter, JsonPrinter, HtmlPrinter),
               Finding: (JsonPrinter,), Row: (JsonPrinter,),
               VerifyResult: (TextPrinter, JsonPrinter), MonotoneResult: (TextPrinter, JsonPrinter),
               AsymptoticResult: (TextPrinter, JsonPrinter), Decision: (JsonPrinter,),
-              RequireResult: (RichConsolePrinter, JsonPrinter)}
+              RequireResult: (RichConsolePrinter, JsonPrinter),
+              # list / show / eval / simplify: the CLI builds none of their output
+              FormulaListing: (RichConsolePrinter, JsonPrinter), FormulaDetails: (RichConsolePrinter, JsonPrinter),
+              Evaluation: (TextPrinter, JsonPrinter), Simplified: (TextPrinter, JsonPrinter),
+              ReproductionListing: (RichConsolePrinter, JsonPrinter)}
     missing = [(rec.__name__, p.__name__) for rec, ps in matrix.items() for p in ps if not p.handles(rec)]
     assert missing == []
     assert not TextPrinter.handles(Report) and not LatexPrinter.handles(Finding)

@@ -334,5 +334,5 @@ def test_a_user_sheet_states_the_structured_formula(tmp_path):
     (r"a := b \leq c", ["a", "b", "c"]),
 ])
 def test_split_relation_cuts_only_at_top_level(tex, parts):
-    from boundcalc.reports.latex import split_relation
+    from boundcalc.expr.latex_tokens import split_relation
     assert [p for p, _ in split_relation(tex)] == parts

@@ -11,7 +11,7 @@ from fractions import Fraction
 import mpmath
 import pytest
 
-from boundcalc.backends.exact import exact_zero
+from boundcalc.expr.exact import exact_zero
 from boundcalc.errors import BoundcalcError, UnsatisfiableError
 from boundcalc.expr.numbers import ExactValue, fmt_decimal, shortest_decimal
 from boundcalc.expr.parser import parse

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import ExpressionError
 from ..expr.nodes import Node
-from .exact import NotExact, evaluate_exact
+from ..expr.exact import NotExact, evaluate_exact
 from .limits import MAX_DIGITS, MAX_PREC, SIGN_MAX_PREC, digits_error  # noqa: F401
 
 if TYPE_CHECKING:          # annotations only; mpmath is imported by the functions that use it

@@ -13,7 +13,7 @@ from typer.core import TyperCommand
 
 from ..errors import BoundcalcError, UnsatisfiableError
 from .exits import EXIT_HELP, Exit, for_monotone, for_require, for_verify
-from .output import console, emit_json, table
+from .output import console, emit_json
 from .state import formula_paths, set_formula_paths
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
@@ -179,21 +179,10 @@ def _values(set_: list[str] | None, ctx: typer.Context | list[str] | None) -> di
     return merge_values(_set_pairs(set_) + _flag_pairs(args))
 
 
-def escape(text: str) -> str:
-    """Text for the terminal: control characters shown, rich markup escaped
-    (:func:`boundcalc.reports.escape.terminal`)."""
-    from ..reports.escape import terminal
-    return terminal(text)
-
-
 def _say(text: str) -> None:
     """Print a plain line: every character as written (no markup), control characters shown."""
     from ..reports.escape import terminal
     console().print(terminal(text, markup=False), markup=False)
-
-
-def _row(t, *cells) -> None:
-    t.add_row(*(escape(str(c)) for c in cells))
 
 
 # ---------------------------------------------------------------------------- list / show
@@ -202,57 +191,26 @@ def list_(paper: str | None = typer.Option(None, help="Only this paper's formula
           json: bool = typer.Option(False, "--json", help="Machine-readable output.")):
     """List the formulas (id, kind, source)."""
     from ..api import formulas
-    fs = formulas(paper, formulas_path=formula_paths())
-    if json:
-        emit_json([{"id": f.id, "name": f.name, "kind": f.kind, "source": f.source, "status": f.status}
-                   for f in fs])
-        return
-    t = table(f"{len(fs)} formulas", ["id", "kind", "name", "source", "status"])
-    for f in fs:
-        _row(t, f.id, f.kind, f.name, f.source, f.status)
-    console().print(t)
+    from ..services.formula import listing
+    _print(listing(formulas(paper, formulas_path=formula_paths())), json)
 
 
 @app.command()
 def show(fid: str = typer.Argument(..., metavar="ID"),
          json: bool = typer.Option(False, "--json")):
     """Expression, LaTeX, source, symbols and dependencies of one formula."""
-    f = _formula(fid)
-    data = {"id": f.id, "name": f.name, "kind": f.kind, "expr": f.spec.text, "source": f.source,
-            "latex_printed": f.latex_printed, "latex_read": f.latex_read(), "status": f.status, "note": f.note,
-            "uses": f.dependencies,
-            "symbols": {n: {"description": s.description, "domain": str(s.domain),
-                            "latex": s.latex, "role": s.role,
-                            "default": None if s.default is None else str(s.default)}
-                        for n, s in f.symbol_table.items()},
-            "qualifier": ("up to the absolute constant(s) " + ", ".join(f.constants)) if f.constants
-            else "exact constant"}
+    from ..services.formula import details
+    _print(details(_formula(fid)), json)
+
+
+def _print(record, json: bool) -> None:
+    """``record`` as JSON (``--json``) or on the console (:mod:`boundcalc.reports.printers`)."""
     if json:
-        emit_json(data)
+        from ..reports.printers.json import to_json
+        emit_json(to_json(record))
         return
-    c = console()
-    c.print(f"[bold]{escape(f.id)}[/bold] — {escape(f.name)}  ({escape(f.kind)}, {escape(f.status)})")
-    _say(f"source: {f.source}")
-    _say(f"expr:   {f.spec.text}")
-    if f.latex_printed:
-        _say(f"latex (as printed): {f.latex_printed}")
-        read = data["latex_read"]
-        if "refused" in read:
-            _say(f"latex read as: not read ({read['refused']})")
-        else:
-            _say(f"latex read as: {read['text']}")
-            _say(f"  typeset:     {read['latex']}")
-            for rel in read["chain"]:
-                _say(f"  and states:  {rel}")
-    if f.dependencies:
-        _say("uses:   " + ", ".join(f.dependencies))
-    _say(data["qualifier"])
-    if f.note:
-        _say(f"note:   {f.note}")
-    t = table("symbols", ["symbol", "domain", "role", "default", "description"])
-    for n, s in data["symbols"].items():
-        _row(t, n, s["domain"], s["role"], s["default"] or "", s["description"])
-    c.print(t)
+    from ..reports.printers.rich import print_rich
+    print_rich(record, console=console())
 
 
 # ---------------------------------------------------------------------------- eval
@@ -268,45 +226,29 @@ def eval_(ctx: typer.Context,
           json: bool = typer.Option(False, "--json")):
     """Evaluate a formula (certified digits; never overflows). Values: --set k=v or --k v,
     or a setting's (--setting S) with those overriding it."""
+    from ..services.formula import evaluation
     f = _formula(fid)
     values = _values(set_, ctx)
-    extra = {}
     if setting is not None:
         f, values = f.at_setting(setting, values)
-        extra = {"setting": f.setting.id}
-    if f.is_relation:
-        lhs, rhs = f.sides(values, digits=digits)
-        holds = f.holds(values)
-        data = {"id": f.id, "kind": f.kind, "holds": holds, "lhs": str(lhs), "rhs": str(rhs),
-                "qualifier": lhs.qualifier, "status": f.status, **extra,
-                "defaults_used": {k: str(v) for k, v in lhs.defaults_used.items()}}
-        if json:
-            emit_json(data)
-        else:
-            _say(f"{f.id}: {'holds' if holds else 'does NOT hold'}  "
-                 f"(lhs = {lhs}, rhs = {rhs}; {lhs.qualifier}; {f.status}"
-                 + (f"; setting {extra['setting']}" if extra else "") + ")")
-        return
-    v = f.evaluate(values, digits=digits)
-    data = {"id": f.id, "value": str(v), "float": v.float, "digits": digits, "kind": f.kind,
-            "status": f.status, "qualifier": v.qualifier, **extra,
-            "defaults_used": {k: str(x) for k, x in v.defaults_used.items()}}
-    if json:
-        emit_json(data)
-        return
-    where = f"; setting {extra['setting']}" if extra else ""
-    _say(f"{f.id} = {v}   [{v.qualifier}; {f.status}{where}; {digits} certified digits]")
+    _say_record(evaluation(f, values, digits=digits), json)
 
 
 # ---------------------------------------------------------------------------- symbolic
 @app.command()
 def simplify(fid: str = typer.Argument(..., metavar="ID"), json: bool = typer.Option(False, "--json")):
     """A simplified form of a formula and its LaTeX."""
-    s = _formula(fid).simplify()
+    _say_record(_formula(fid).simplify(), json)
+
+
+def _say_record(record, json: bool) -> None:
+    """``record`` as JSON (``--json``) or as its plain text, every character as written."""
     if json:
-        emit_json(s.__dict__)
+        from ..reports.printers.json import to_json
+        emit_json(to_json(record))
         return
-    _say(f"{s.id}\n  original:   {s.original}\n  simplified: {s.simplified}\n  latex:      {s.latex}")
+    from ..reports.printers.text import to_text
+    _say(to_text(record))
 
 
 def _ranges(items: list[str] | None) -> dict[str, tuple[str, str]]:
@@ -394,7 +336,7 @@ def settings_inputs_help(paper: str | None = None) -> str:
     read from the formula files (the epilog of ``require --help``)."""
     from ..registry import get_registry
     from ..services.require import input_names
-    from ..values import fmt_fraction
+    from ..registry.values import fmt_fraction
     reg = get_registry(formula_paths())
     keys = [paper] if paper else list(reg.papers)
     parts = ["Settings and their inputs (--NAME VALUE or --set NAME=VALUE; default in parentheses,"

@@ -72,7 +72,7 @@ def _cache(no_cache: bool):
     """The sweep cache argument; the cache folder is checked here, before any work."""
     if no_cache:
         return False
-    from ..reports.sweep import check_cache_dir, resolve_cache_dir
+    from ..runs.sweep import check_cache_dir, resolve_cache_dir
     check_cache_dir(resolve_cache_dir(None))
     return None
 
@@ -207,7 +207,7 @@ def compare_measured(paper: str, csv_path: str, *, setting: str | None, fmt: str
         raise BoundcalcError(f"unexpected {extra[0]!r} with --measured: the inputs of each run are the "
                              "CSV's columns (and --setting)")
     _check_table_outputs(fmt, output, plot, force, html=html, latex=latex, figsize=figsize)
-    from ..reports.measured import parse_map
+    from ..runs.measured_csv import parse_map
     t = build(user_path(csv_path), paper=paper, setting=setting, formulas_path=formula_paths(),
               mapping=parse_map(mapping))
     cmd = shlex.join(["boundcalc", "compare", paper, "--measured", csv_path,
@@ -218,23 +218,15 @@ def compare_measured(paper: str, csv_path: str, *, setting: str | None, fmt: str
 
 # ---------------------------------------------------------------------------- reproduce
 def list_reproductions(json: bool = False) -> None:
-    from ..experiments import reproductions, unavailable
-    from ..experiments.settings import option
-    from .output import console, emit_json, table
-    reps = reproductions()
-    missing = unavailable()
+    from ..experiments import listing
+    from .output import console, emit_json
+    r = listing()
     if json:
-        emit_json({"reproductions": [{"name": n, "description": r.description,
-                                      "settings": [option(k) for k in r.settings]} for n, r in reps.items()],
-                   "unavailable": missing})
+        from ..reports.printers.json import to_json
+        emit_json(to_json(r))
         return
-    t = table(f"{len(reps)} reproductions", ["name", "description", "settings (--NAME VALUE)"])
-    for n, r in reps.items():
-        t.add_row(n, r.description, " ".join(option(k) for k in r.settings) or "-")
-    c = console()
-    c.print(t)
-    for paper, why in missing.items():
-        c.print(f"[yellow]{paper}: {why}[/yellow]")
+    from ..reports.printers.rich import print_rich
+    print_rich(r, console=console())
 
 
 def reproduce(name: str | None, *, list_: bool = False, full: bool = False, json: bool = False,
@@ -282,7 +274,7 @@ def reproduce(name: str | None, *, list_: bool = False, full: bool = False, json
         raise BoundcalcError(f"reproduction {name} runs in this process alone (no sweep): --backend "
                              f"{backend}{' and --scheduler' if scheduler else ''} would not be used")
     if backend == "dask":
-        from ..reports.sweep import check_scheduler
+        from ..runs.sweep import check_scheduler
         scheduler = check_scheduler(scheduler)              # reached and answering, before any work
     from ..engine.budget import Divergence, numpy_quiet
     from ..reports.plots import paper_style

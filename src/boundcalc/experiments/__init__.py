@@ -41,7 +41,7 @@ class Reproduction:
     ``memory_estimate`` / ``trajectory_bytes``) and calls ``engine.budget.check_memory``
     before it allocates, as ``compare`` does, so ``--max-memory`` holds for every
     reproduction (tests/cli/test_app.py runs each one with a 1K budget).
-    ``sweeps``: ``run`` does its work through :func:`boundcalc.reports.sweep.run`, so it honours
+    ``sweeps``: ``run`` does its work through :func:`boundcalc.runs.sweep.run`, so it honours
     ``jobs``, ``backend`` and ``scheduler``; False for one that runs in this process alone (the
     command line then refuses ``--backend dask`` / ``--scheduler`` for it)."""
     name: str
@@ -52,7 +52,7 @@ class Reproduction:
     plot: Callable[[dict, object], list] | None = None     # figures from the JSON alone (record --replot)
     rows: Callable[[dict], dict] | None = None              # the JSON fields derived from its numbers
                                                             # (paper_vs_ours, conclusions, ...), from the JSON alone
-    sweeps: bool = True                                     # honours jobs/backend/scheduler (reports.sweep)
+    sweeps: bool = True                                     # honours jobs/backend/scheduler (runs.sweep)
 
 
 class ExperimentUnavailable(BoundcalcError):
@@ -119,5 +119,30 @@ def reproduction(name: str) -> Reproduction:
         raise BoundcalcError(f"unknown reproduction {name!r}; the reproductions are: {known}{extra}")
     return reps[name]
 
-__all__ = ["PAPERS", "ExperimentUnavailable", "Reproduction", "experiment_module", "reproduction",
-           "reproductions", "unavailable"]
+
+@dataclass(frozen=True)
+class ReproductionEntry:
+    """One reproduction as ``reproduce --list`` shows it."""
+    name: str
+    description: str
+    settings: tuple[str, ...]          # the options that set it (``--NAME``), in order
+
+
+@dataclass(frozen=True)
+class ReproductionListing:
+    """What ``reproduce --list`` shows: every reproduction, and the papers whose experiment
+    module cannot be imported, with why (printed by :mod:`boundcalc.reports.printers`)."""
+    entries: tuple[ReproductionEntry, ...]
+    unavailable: dict[str, str]
+
+
+def listing() -> ReproductionListing:
+    """The :class:`ReproductionListing` of this installation."""
+    from .settings import option
+    reps = reproductions()
+    return ReproductionListing(tuple(ReproductionEntry(n, r.description, tuple(option(k) for k in r.settings))
+                                     for n, r in reps.items()), unavailable())
+
+
+__all__ = ["PAPERS", "ExperimentUnavailable", "Reproduction", "ReproductionEntry", "ReproductionListing",
+           "experiment_module", "listing", "reproduction", "reproductions", "unavailable"]

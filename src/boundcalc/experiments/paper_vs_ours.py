@@ -3,7 +3,7 @@
 A row is a dict (JSON-ready)::
 
     {"quantity": ..., "paper": "0.1048", "source": "Table 1 (App. B): '64 400 0.1048 147'",
-     "ours": "0.0931 [0.0712, 0.115]", "interval": <reports.intervals dict or None>,
+     "ours": "0.0931 [0.0712, 0.115]", "interval": <runs.intervals dict or None>,
      "method": "95% Student-t, 5 seeds", "verdict": "reproduced" | "not reproduced" |
      "not comparable" | "not reproduced (data not shipped)" | "not run", "why": one line}
 
@@ -22,7 +22,7 @@ def row(quantity: str, paper, source: str, ours, verdict: str, why: str, *, inte
         unit: str = "seeds") -> dict:
     """One row; ``ours`` may be a number, a string, or None (then the interval's mean);
     ``unit`` names what the interval runs over (seeds, trials)."""
-    from ..reports.intervals import describe, short_method
+    from ..runs.intervals import describe, short_method
 
     if verdict not in VERDICTS:
         raise ValueError(f"unknown verdict {verdict!r}; use one of {VERDICTS}")

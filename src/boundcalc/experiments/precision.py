@@ -28,7 +28,7 @@ def precision_check(size_key: str, sizes, seed: int, pts: list[dict], ref: list[
     quantity's differences (``compared`` counts the sizes used).  ``slopes=False`` when the
     sizes are not a scale (panels, cells); ``unit`` says what was run twice (default
     'seed N'); ``extra`` adds fields (e.g. agreement counts) to the record."""
-    from ..reports import fit
+    from ..runs import fit
 
     a = {p[size_key]: p for p in pts}
     b = {p[size_key]: p for p in ref}

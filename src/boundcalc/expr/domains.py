@@ -6,7 +6,7 @@ values, describes itself, and is what the symbolic services turn into assumption
 from __future__ import annotations
 
 import re
-from .._record import Record
+from ._record import Record
 from fractions import Fraction
 
 from ..errors import BoundcalcError, DomainError, FormulaFileError

@@ -24,7 +24,8 @@ from __future__ import annotations
 import functools
 import re
 
-__all__ = ["CONTROL_SYMBOLS", "MATH_COMMANDS", "math_error", "raw_tokens"]
+__all__ = ["CONTROL_SYMBOLS", "MATH_COMMANDS", "latex_balance_error", "latex_text_error", "math_error", "quantity_latex",
+           "raw_tokens", "split_relation"]
 
 _GREEK = ("alpha beta gamma delta epsilon varepsilon zeta eta theta vartheta iota kappa varkappa lambda mu nu "
           "xi omicron pi varpi rho varrho sigma varsigma tau upsilon phi varphi chi psi omega "
@@ -162,3 +163,173 @@ def _structure_error(toks: list[str]) -> str:
             return "TeX: 'Missing \\right. inserted' (a \\left without its \\right)"
         return f"TeX: 'Missing }} inserted' ({len(frames) - 1} unclosed '{{')"
     return ""
+
+
+# ---------------------------------------------------------------------------- LaTeX checks
+def _tokens(tex: str):
+    """``(position, token)``: a command (``\\le``, ``\\{``) or one character."""
+    i = 0
+    while i < len(tex):
+        if tex[i] == "\\":
+            m = re.compile(r"\\(?:[A-Za-z]+|.)", re.DOTALL).match(tex, i)
+            if m is None:                 # a backslash that ends the text
+                yield i, tex[i]
+                i += 1
+                continue
+            yield i, m.group(0)
+            i = m.end()
+        else:
+            yield i, tex[i]
+            i += 1
+
+
+_ENV = re.compile(r"\\(begin|end)\s*\{([^{}]*)\}")
+
+
+def latex_balance_error(tex: str) -> str:
+    """Why ``tex`` is not balanced math (``""`` if it is): an unmatched brace (``\\{``
+    and ``\\}`` are text, not braces), ``\\left`` without ``\\right`` or the reverse, a
+    ``\\begin{env}`` not closed by its own ``\\end{env}``, or a ``$`` (which would end
+    the surrounding math)."""
+    depth, lr, envs = 0, 0, []
+    for i, tok in _tokens(tex):
+        if tok == "{":
+            depth += 1
+        elif tok == "}":
+            depth -= 1
+            if depth < 0:
+                return f"unmatched '}}' at position {i}"
+        elif tok == "$":
+            return f"'$' at position {i} inside math"
+        elif tok == "\\left":
+            lr += 1
+        elif tok == "\\right":
+            lr -= 1
+            if lr < 0:
+                return f"\\right without \\left at position {i}"
+        elif tok in ("\\begin", "\\end"):
+            m = _ENV.match(tex, i)
+            if not m:
+                return f"{tok} without an environment name at position {i}"
+            if tok == "\\begin":
+                envs.append(m.group(2))
+            elif not envs or envs.pop() != m.group(2):
+                return f"\\end{{{m.group(2)}}} does not close the open environment at position {i}"
+    if depth:
+        return f"{depth} unclosed '{{'"
+    if lr:
+        return f"{lr} \\left without \\right"
+    if envs:
+        return f"\\begin{{{envs[-1]}}} not closed"
+    return ""
+
+
+
+# commands a formula file's LaTeX text may not hold: they read or write files, or redefine
+#: text commands a LaTeX-text field may hold besides the math whitelist
+#: (:data:`boundcalc.expr.latex_tokens.MATH_COMMANDS`): emphasis and the text accents
+_TEXT_COMMANDS = frozenset(("emph", "textsc", "textup", "textsl", "textnormal", "ss", "ae", "oe", "aa", "o", "l",
+                            "i", "j"))
+_TEXT_SYMBOLS = frozenset(["\\'", '\\"', "\\`", "\\^", "\\~", "\\=", "\\.", "\\-"])
+_TEXT_ACCENT_WORDS = frozenset(("u", "v", "H", "c", "k", "r", "b", "d", "t"))
+_CONTROL_SEQ = re.compile(r"\\(?:[A-Za-z]+|.)", re.DOTALL)
+_TEXT_BAD_CHAR = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]|\^\^")
+
+
+def _text_command_error(text: str) -> str:
+    """The first control sequence or character of ``text`` that is not on the whitelist (the
+    math commands, the text emphasis and accents), as a reason; ``""`` when there is none.
+    A whitelist, not a list of dangerous commands: TeX has too many ways to read a file
+    (``\\input``, ``\\pdffiledump``, ``\\scantokens``, ``^^5cinput`` ...) to list them."""
+    bad = _TEXT_BAD_CHAR.search(text)
+    if bad:
+        what = "TeX's ^^ character notation" if bad.group(0) == "^^" else f"the control character {bad.group(0)!r}"
+        return f"{what} is not allowed"
+    for m in _CONTROL_SEQ.finditer(text):
+        cs = m.group(0)
+        word = cs[1:]
+        if (word in MATH_COMMANDS or word in _TEXT_COMMANDS or word in _TEXT_ACCENT_WORDS
+                or cs in CONTROL_SYMBOLS or cs in _TEXT_SYMBOLS or cs == "\\\\"):
+            continue
+        return f"the command {cs} is not allowed (not math, nor text emphasis or an accent)"
+    return ""
+
+
+def latex_text_error(text: str) -> str:
+    """Why ``text`` is not usable LaTeX text (``""`` if it is): text with inline math
+    ``$...$`` (a ``latex`` field of a description, note or title in a formula file). Each
+    math segment must be balanced (:func:`latex_balance_error`), the ``$`` must pair up,
+    the braces of the text must balance, and no command may read or write a file or
+    redefine anything."""
+    why = _text_command_error(text)
+    if why:
+        return why
+    parts = re.split(r"(?<!\\)\$", text)
+    if len(parts) % 2 == 0:
+        return "an unpaired '$'"
+    for k, part in enumerate(parts):
+        why = latex_balance_error(part) if k % 2 else latex_balance_error(part.replace("$", ""))
+        if why:
+            return ("in math " if k % 2 else "") + f"'{part.strip()[:40]}': {why}"
+    return ""
+
+
+# ---------------------------------------------------------------------------- quantities
+_REL = re.compile(r":=|=:|\\coloneqq|\\triangleq|\\(?:leq?|geq?|lesssim|gtrsim|approx)(?![A-Za-z])"
+                  r"|(?<![<>!])=|<|>")
+
+
+_OPENERS = {"left", "langle", "lceil", "lfloor", "{"}
+_CLOSERS = {"right", "rangle", "rceil", "rfloor", "}"}
+
+
+def _depth_step(tok: str) -> int:
+    """+1 for anything that opens a group -- ``{``, ``(``, ``[``, ``\\{``, ``\\left``,
+    ``\\langle`` ... --, -1 for what closes one, 0 otherwise."""
+    if tok in "{([" and len(tok) == 1:
+        return 1
+    if tok in "})]" and len(tok) == 1:
+        return -1
+    if tok.startswith("\\"):
+        name = tok[1:]
+        if name in _OPENERS:
+            return 1
+        if name in _CLOSERS:
+            return -1
+    return 0
+
+
+def split_relation(tex: str) -> list[tuple[str, str]]:
+    """``[(part, relation_after_it), ...]``: ``tex`` cut at its top-level relations only --
+    outside every brace, parenthesis, bracket, ``\\{...\\}``, ``\\left...\\right`` and
+    ``\\langle...\\rangle`` (the ``\\le`` of ``\\Pr[yf(X)\\le 0] \\le B`` inside the
+    brackets is not one); the last relation is ``""``."""
+    parts, depth, start = [], 0, 0
+    skip_to = 0
+    for i, tok in _tokens(tex):
+        if i < skip_to:
+            continue
+        if depth == 0:
+            m = _REL.match(tex, i)
+            if m and (tok.startswith("\\") or len(tok) == 1) and m.start() == i:
+                parts.append((tex[start:i].strip(), m.group(0)))
+                start = skip_to = m.end()
+                continue
+        depth += _depth_step(tok)
+    parts.append((tex[start:].strip(), ""))
+    return parts
+
+
+def quantity_latex(printed: str) -> str:
+    """The quantity a formula's printed LaTeX defines or bounds: the side named by ``=:``,
+    else the left side of the first top-level relation (:func:`split_relation`); ``""``
+    when ``printed`` has no relation or that side is not balanced LaTeX on its own."""
+    parts = split_relation(printed or "")
+    if len(parts) < 2:
+        return ""
+    q = parts[0][0]
+    for k, (_, rel) in enumerate(parts):
+        if rel == "=:":
+            q = parts[k + 1][0]
+            break
+    return q if q and not latex_balance_error(q) else ""

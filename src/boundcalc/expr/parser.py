@@ -274,7 +274,7 @@ def parse_number(text: str | int | float | Fraction, *, where: str = "value") ->
             raise ExpressionError(f"{where}: {text!r} divides by zero")
         return check_budget(num / den, where=where, text=s)
     # allow a constant expression such as "2**100" or "sqrt(2)" only if rational-exact
-    from ..backends.exact import evaluate_exact, NotExact
+    from .exact import evaluate_exact, NotExact
     try:
         node = parse(s, allow_relation=False, where=where)
     except ExpressionError as e:

@@ -48,8 +48,8 @@ Soundness contract: none to give — this module decides nothing. It only bounds
 of the layers above it; a layer that runs out of a budget here must answer "unknown",
 never a verdict.
 
-Layer order (bottom to top; each imports only layers below it, tested in
-tests/test_import_graph.py): budget < facts, prepass, sampling, symbolic < exact_layer, smt <
+Layer order (bottom to top; each imports only layers below it: the prover-layers
+contract of pyproject.toml, checked by lint-imports): budget < facts, prepass, sampling, symbolic < exact_layer, smt <
 interval, search < convexity, ends, identity, integers, rewrite < decide.
 
 How a layer uses it::

@@ -140,7 +140,7 @@ def _ends(d: Domain) -> tuple[int | None, int | None]:
 def _sign_at(g: Node, n: str, k: int) -> int | None:
     """Certified sign of g at n = k, or None."""
     from ..backends import mp as mpb
-    from ..backends.exact import exact_zero
+    from ..expr.exact import exact_zero
     env = {n: Fraction(k)}
     s = mpb.decide_sign(g, env)
     if s is not None:

@@ -278,7 +278,7 @@ def _simpler(a, rel, b, g, op, domains, extra, env) -> dict:
     symbol in turn is replaced by the shortest nearby number that keeps the violation,
     assumptions met with equality at the point being kept with equality; at most
     :data:`SIMPLIFY_TRIES` of them (a count: the same point however loaded the machine)."""
-    from ..backends.exact import NotExact, evaluate_exact
+    from ..expr.exact import NotExact, evaluate_exact
     tries = 0
     pins = []
     for x, e in _pinnable(extra):
@@ -326,7 +326,7 @@ def _exactly_zero(g, env) -> int | None:
 def _repin(env, extra) -> None:
     """Snap a symbol that sits (to rounding) on an assumption's boundary ``x = e`` onto
     the exact boundary value, so that boundary points survive the exact re-check."""
-    from ..backends.exact import NotExact, evaluate_exact
+    from ..expr.exact import NotExact, evaluate_exact
     for _ in range(2):
         for x, e in _pinnable(extra):
             if x not in env:

@@ -1,7 +1,7 @@
 """Values of a file's indexed symbols checked against their declared index ranges."""
 from __future__ import annotations
 
-from ..backends.exact import NotExact, evaluate_exact
+from ..expr.exact import NotExact, evaluate_exact
 from ..expr.indexed import Vector, check_length
 
 __all__ = ["check_lengths"]

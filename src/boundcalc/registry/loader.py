@@ -277,10 +277,10 @@ def _unique_latex(path: Path, paper: Paper) -> None:
 def _latex_text(path: Path, where: str, t: dict, field: str) -> str:
     """An optional LaTeX-text field (``description_latex``, ``name_latex``, ``note_latex``,
     ``bounds_latex``: text with math in ``$...$``), checked -- never run -- by
-    :func:`boundcalc.reports.escape.latex_text_error`; ``""`` when absent."""
+    :func:`boundcalc.expr.latex_tokens.latex_text_error`; ``""`` when absent."""
     if field not in t:
         return ""
-    from ..reports.escape import latex_text_error
+    from ..expr.latex_tokens import latex_text_error
     text = _str(path, where, t[field], field)
     why = latex_text_error(text)
     if why:

@@ -1,7 +1,7 @@
 """The validated content of formula files: papers, symbols, formulas, settings, checks."""
 from __future__ import annotations
 
-from .._record import Record, factory
+from ..expr._record import Record, factory
 from fractions import Fraction
 from pathlib import Path
 from typing import Any

@@ -7,7 +7,7 @@ a misspelled field, step id, result or check id is one error line naming the fil
 """
 from __future__ import annotations
 
-from .._record import Record
+from ..expr._record import Record
 
 
 class Step(Record, frozen=True):

@@ -2,10 +2,12 @@
 
 * :mod:`.table`  -- :class:`~.table.Row` / :class:`~.table.Table` and their formatters
   (rich, Markdown, LaTeX, CSV, JSON);
-* :mod:`.sweep`  -- run a function over many configurations (joblib or a Dask cluster),
-  cached on disk;
-* :mod:`.fit`    -- log-log slopes with confidence intervals over seeds;
-* :mod:`.plots`  -- scaling plots, bound-vs-measured bars, 2-D trajectories (PNG + PDF).
+* :mod:`.plots`  -- scaling plots, bound-vs-measured bars, 2-D trajectories (PNG + PDF);
+* :mod:`.measured` -- a CSV of your own runs beside your bounds (read by
+  :mod:`boundcalc.runs.measured_csv`).
+
+The runs themselves -- sweeps, their cache, the statistics over seeds -- are
+:mod:`boundcalc.runs`, a layer below.
 
 Submodules are imported on demand so that ``import boundcalc.reports`` stays light.
 """

@@ -30,6 +30,8 @@ import html as _html
 import re
 import unicodedata
 
+from ..expr.latex_tokens import _tokens
+
 # ---------------------------------------------------------------------------- control characters
 # C0 (but newline and tab, which a format may keep), DEL, C1, and the invisible characters that
 # reorder or hide text (bidi embeddings/overrides/isolates, line/paragraph separators)
@@ -313,111 +315,3 @@ def bibtex_entry_error(entry: str) -> str:
     return f"{depth} unclosed '{{'" if depth else ""
 
 
-# ---------------------------------------------------------------------------- LaTeX checks
-def _tokens(tex: str):
-    """``(position, token)``: a command (``\\le``, ``\\{``) or one character."""
-    i = 0
-    while i < len(tex):
-        if tex[i] == "\\":
-            m = re.compile(r"\\(?:[A-Za-z]+|.)", re.DOTALL).match(tex, i)
-            if m is None:                 # a backslash that ends the text
-                yield i, tex[i]
-                i += 1
-                continue
-            yield i, m.group(0)
-            i = m.end()
-        else:
-            yield i, tex[i]
-            i += 1
-
-
-_ENV = re.compile(r"\\(begin|end)\s*\{([^{}]*)\}")
-
-
-def latex_balance_error(tex: str) -> str:
-    """Why ``tex`` is not balanced math (``""`` if it is): an unmatched brace (``\\{``
-    and ``\\}`` are text, not braces), ``\\left`` without ``\\right`` or the reverse, a
-    ``\\begin{env}`` not closed by its own ``\\end{env}``, or a ``$`` (which would end
-    the surrounding math)."""
-    depth, lr, envs = 0, 0, []
-    for i, tok in _tokens(tex):
-        if tok == "{":
-            depth += 1
-        elif tok == "}":
-            depth -= 1
-            if depth < 0:
-                return f"unmatched '}}' at position {i}"
-        elif tok == "$":
-            return f"'$' at position {i} inside math"
-        elif tok == "\\left":
-            lr += 1
-        elif tok == "\\right":
-            lr -= 1
-            if lr < 0:
-                return f"\\right without \\left at position {i}"
-        elif tok in ("\\begin", "\\end"):
-            m = _ENV.match(tex, i)
-            if not m:
-                return f"{tok} without an environment name at position {i}"
-            if tok == "\\begin":
-                envs.append(m.group(2))
-            elif not envs or envs.pop() != m.group(2):
-                return f"\\end{{{m.group(2)}}} does not close the open environment at position {i}"
-    if depth:
-        return f"{depth} unclosed '{{'"
-    if lr:
-        return f"{lr} \\left without \\right"
-    if envs:
-        return f"\\begin{{{envs[-1]}}} not closed"
-    return ""
-
-
-
-# commands a formula file's LaTeX text may not hold: they read or write files, or redefine
-#: text commands a LaTeX-text field may hold besides the math whitelist
-#: (:data:`boundcalc.expr.latex_tokens.MATH_COMMANDS`): emphasis and the text accents
-_TEXT_COMMANDS = frozenset(("emph", "textsc", "textup", "textsl", "textnormal", "ss", "ae", "oe", "aa", "o", "l",
-                            "i", "j"))
-_TEXT_SYMBOLS = frozenset(["\\'", '\\"', "\\`", "\\^", "\\~", "\\=", "\\.", "\\-"])
-_TEXT_ACCENT_WORDS = frozenset(("u", "v", "H", "c", "k", "r", "b", "d", "t"))
-_CONTROL_SEQ = re.compile(r"\\(?:[A-Za-z]+|.)", re.DOTALL)
-_TEXT_BAD_CHAR = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]|\^\^")
-
-
-def _text_command_error(text: str) -> str:
-    """The first control sequence or character of ``text`` that is not on the whitelist (the
-    math commands, the text emphasis and accents), as a reason; ``""`` when there is none.
-    A whitelist, not a list of dangerous commands: TeX has too many ways to read a file
-    (``\\input``, ``\\pdffiledump``, ``\\scantokens``, ``^^5cinput`` ...) to list them."""
-    from ..expr.latex_tokens import CONTROL_SYMBOLS, MATH_COMMANDS
-    bad = _TEXT_BAD_CHAR.search(text)
-    if bad:
-        what = "TeX's ^^ character notation" if bad.group(0) == "^^" else f"the control character {bad.group(0)!r}"
-        return f"{what} is not allowed"
-    for m in _CONTROL_SEQ.finditer(text):
-        cs = m.group(0)
-        word = cs[1:]
-        if (word in MATH_COMMANDS or word in _TEXT_COMMANDS or word in _TEXT_ACCENT_WORDS
-                or cs in CONTROL_SYMBOLS or cs in _TEXT_SYMBOLS or cs == "\\\\"):
-            continue
-        return f"the command {cs} is not allowed (not math, nor text emphasis or an accent)"
-    return ""
-
-
-def latex_text_error(text: str) -> str:
-    """Why ``text`` is not usable LaTeX text (``""`` if it is): text with inline math
-    ``$...$`` (a ``latex`` field of a description, note or title in a formula file). Each
-    math segment must be balanced (:func:`latex_balance_error`), the ``$`` must pair up,
-    the braces of the text must balance, and no command may read or write a file or
-    redefine anything."""
-    why = _text_command_error(text)
-    if why:
-        return why
-    parts = re.split(r"(?<!\\)\$", text)
-    if len(parts) % 2 == 0:
-        return "an unpaired '$'"
-    for k, part in enumerate(parts):
-        why = latex_balance_error(part) if k % 2 else latex_balance_error(part.replace("$", ""))
-        if why:
-            return ("in math " if k % 2 else "") + f"'{part.strip()[:40]}': {why}"
-    return ""

@@ -9,10 +9,10 @@ pandas is imported inside each function (the numeric commands never pay for it).
 Tidy: one row per item, one value per cell; a list (a formula's symbols, a paper's
 results) stays a Python list in its cell, never a comma-joined string.
 * :func:`report_frame` -- the check report as a frame (``Report.to_frame()``; its HTML is
-  :mod:`boundcalc.reports.printers.html`);
-* :class:`SweepResults` -- what :func:`boundcalc.reports.sweep.run` returns: the list of
-  result dicts, plus ``.to_frame()`` (one row per configuration, config and result side
-  by side, nested dicts flattened to ``a.b`` columns).
+  :mod:`boundcalc.reports.printers.html`).
+
+What :func:`boundcalc.runs.sweep.run` returns, :class:`boundcalc.runs.sweep.SweepResults`,
+has its own ``to_frame`` (one row per configuration, config and result side by side).
 
 A comparison :class:`~.table.Table` has its own ``to_frame`` (numeric columns with the
 exact values beside them).
@@ -91,21 +91,3 @@ def report_frame(report, *, passed: bool = True):
     df["severity"] = pd.Categorical(df["severity"], categories=list(GRADES), ordered=True)
     df.attrs.update(papers=list(report.papers), seconds=report.seconds)
     return df
-
-
-class SweepResults(list):
-    """The results of a sweep, in config order (a list of dicts), with their configs."""
-
-    def __init__(self, results, configs):
-        super().__init__(results)
-        self.configs = list(configs)
-
-    def to_frame(self):
-        """One row per configuration: the config's keys, then the result's (nested
-        dicts flattened to ``a.b``; a result key that is also a config key is suffixed
-        ``_result``)."""
-        import pandas as pd
-        cfg = pd.json_normalize(self.configs) if self.configs else pd.DataFrame()
-        res = pd.json_normalize(list(self)) if len(self) else pd.DataFrame()
-        res = res.rename(columns={c: f"{c}_result" for c in res.columns if c in cfg.columns})
-        return pd.concat([cfg.reset_index(drop=True), res.reset_index(drop=True)], axis=1)

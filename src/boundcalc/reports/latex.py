@@ -25,7 +25,7 @@ REQUIRES = ("% requires \\usepackage[T1]{fontenc}, amsmath, amssymb, booktabs, s
             "threeparttable, tabularx")
 
 from .escape import _COMBINING, _GREEK, _LATEX_SPECIAL, UNICODE_MATH, latex_escape  # noqa: F401  (the one LaTeX escaper)
-from .escape import _tokens, latex_balance_error, latex_text_error  # noqa: F401  (LaTeX checks)
+from ..expr.latex_tokens import _tokens, latex_balance_error, latex_text_error, quantity_latex, split_relation  # noqa: F401  (LaTeX checks)
 
 
 # ---------------------------------------------------------------------------- ASCII math
@@ -372,66 +372,6 @@ def mathtext_label(row) -> str:
 
 
 # ---------------------------------------------------------------------------- quantities
-_REL = re.compile(r":=|=:|\\coloneqq|\\triangleq|\\(?:leq?|geq?|lesssim|gtrsim|approx)(?![A-Za-z])"
-                  r"|(?<![<>!])=|<|>")
-
-
-_OPENERS = {"left", "langle", "lceil", "lfloor", "{"}
-_CLOSERS = {"right", "rangle", "rceil", "rfloor", "}"}
-
-
-def _depth_step(tok: str) -> int:
-    """+1 for anything that opens a group -- ``{``, ``(``, ``[``, ``\\{``, ``\\left``,
-    ``\\langle`` ... --, -1 for what closes one, 0 otherwise."""
-    if tok in "{([" and len(tok) == 1:
-        return 1
-    if tok in "})]" and len(tok) == 1:
-        return -1
-    if tok.startswith("\\"):
-        name = tok[1:]
-        if name in _OPENERS:
-            return 1
-        if name in _CLOSERS:
-            return -1
-    return 0
-
-
-def split_relation(tex: str) -> list[tuple[str, str]]:
-    """``[(part, relation_after_it), ...]``: ``tex`` cut at its top-level relations only --
-    outside every brace, parenthesis, bracket, ``\\{...\\}``, ``\\left...\\right`` and
-    ``\\langle...\\rangle`` (the ``\\le`` of ``\\Pr[yf(X)\\le 0] \\le B`` inside the
-    brackets is not one); the last relation is ``""``."""
-    parts, depth, start = [], 0, 0
-    skip_to = 0
-    for i, tok in _tokens(tex):
-        if i < skip_to:
-            continue
-        if depth == 0:
-            m = _REL.match(tex, i)
-            if m and (tok.startswith("\\") or len(tok) == 1) and m.start() == i:
-                parts.append((tex[start:i].strip(), m.group(0)))
-                start = skip_to = m.end()
-                continue
-        depth += _depth_step(tok)
-    parts.append((tex[start:].strip(), ""))
-    return parts
-
-
-def quantity_latex(printed: str) -> str:
-    """The quantity a formula's printed LaTeX defines or bounds: the side named by ``=:``,
-    else the left side of the first top-level relation (:func:`split_relation`); ``""``
-    when ``printed`` has no relation or that side is not balanced LaTeX on its own."""
-    parts = split_relation(printed or "")
-    if len(parts) < 2:
-        return ""
-    q = parts[0][0]
-    for k, (_, rel) in enumerate(parts):
-        if rel == "=:":
-            q = parts[k + 1][0]
-            break
-    return q if q and not latex_balance_error(q) else ""
-
-
 def formula_quantity(fid: str) -> str:
     """:func:`quantity_latex` of a formula of the registry by id; ``""`` if unknown."""
     if not fid:

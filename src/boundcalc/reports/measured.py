@@ -15,7 +15,7 @@ The CSV format (a header row, then one row per run; comma-separated, UTF-8):
 * an optional column ``seed`` marks repeated runs: lines with the same ``run`` label (or,
   without one, the same inputs) and different seeds are one run, and each measured value
   becomes the mean over its seeds with its two-sided 95% Student-t interval
-  (:func:`boundcalc.reports.intervals.mean_interval`), printed in the row's note; whether
+  (:func:`boundcalc.runs.intervals.mean_interval`), printed in the row's note; whether
   the bound holds is decided at the mean, and a note says when the interval reaches past
   the bound. Lines of one run must give the same inputs, and a seed appears once per run;
 * ``mapping`` (``--map column=name``, repeatable) renames a column to a symbol or formula
@@ -35,40 +35,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..errors import BoundcalcError
+from ..runs.measured_csv import LABEL, SEED, read_csv
 
-__all__ = ["LABEL", "SEED", "measured_table", "parse_map"]
-
-LABEL = "run"          # the optional column that names each run
-SEED = "seed"          # the optional column that marks repeated runs of one setting
-
-
-def parse_map(items) -> dict[str, str]:
-    """``["col=name", ...]`` (the CLI's ``--map``) as a dict; one-line errors for a bad item."""
-    out: dict[str, str] = {}
-    for item in items or ():
-        col, eq, name = str(item).partition("=")
-        if not eq or not col.strip() or not name.strip():
-            raise BoundcalcError(f"--map {item!r}: write COLUMN=NAME (a column of the CSV = a symbol or formula)")
-        if col.strip() in out:
-            raise BoundcalcError(f"--map: column {col.strip()!r} is mapped twice")
-        out[col.strip()] = name.strip()
-    return out
-
-
-def _read(path: Path) -> tuple[list[str], list[list[str]]]:
-    import csv
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-    except FileNotFoundError:
-        raise BoundcalcError(f"--measured {str(path)!r} does not exist") from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise BoundcalcError(f"--measured {str(path)!r} cannot be read: {e}") from None
-    rows = [r for r in csv.reader(text.splitlines()) if any(c.strip() for c in r)]
-    if not rows:
-        raise BoundcalcError(f"{path.name}: empty file; the first line names the columns")
-    head = [c.strip() for c in rows[0]]
-    return head, rows[1:]
-
+__all__ = ["measured_table"]
 
 def measured_table(paper: str, csv_path, *, formula, setting: str | None = None, formulas_path=None,
                    mapping: dict[str, str] | None = None):
@@ -81,14 +50,14 @@ def measured_table(paper: str, csv_path, *, formula, setting: str | None = None,
     from ..expr.parser import parse_number
     from ..registry import get_registry
     from ..suggest import did_you_mean
-    from .intervals import describe, mean_interval
+    from ..runs.intervals import describe, mean_interval
     from .numfmt import float_or_mpf
     from .table import Row, Table
     path = Path(csv_path)
     reg = get_registry(formulas_path)
     p = reg.paper(paper)
     st = reg.setting(paper, setting) if setting is not None else None
-    head, body = _read(path)
+    head, body = read_csv(path)
     mapping = dict(mapping or {})
     unknown = [c for c in mapping if c not in head]
     if unknown:

@@ -2,7 +2,7 @@
 LaTeX, CSV, JSON, HTML) formats numbers through these helpers.
 
 * :func:`as_number` -- any number boundcalc meets (int, float, NumPy scalar, mpf of any
-  size, Fraction, Decimal, :class:`boundcalc.values.Value`) as ``None``, an exact ``int``
+  size, Fraction, Decimal, :class:`boundcalc.registry.values.Value`) as ``None``, an exact ``int``
   or an ``mpf``;
 * for people: :func:`fmt_human` (``1.83e19``, ``0.125``), :func:`yesno`, :func:`fmt_settings`;
 * for machines: :func:`fmt_full` (17+ significant digits), :func:`exact_str` (the exact
@@ -35,14 +35,14 @@ def as_number(x, *, what: str = "value"):
     """``None``, an exact ``int`` or an :class:`mpmath.mpf` (any size, possibly nan/inf).
 
     Accepts int, float, NumPy scalars, mpf, Fraction, Decimal and
-    :class:`boundcalc.values.Value`; anything else raises :class:`BoundcalcError`."""
+    :class:`boundcalc.registry.values.Value`; anything else raises :class:`BoundcalcError`."""
     if x is None:
         return None
     if isinstance(x, (str, bytes)):
         raise BoundcalcError(f"{what} must be a number, got the string {x!r}")
     if isinstance(x, bool):
         raise BoundcalcError(f"{what} must be a number, got the boolean {x!r}")
-    mp = getattr(x, "mpf", None)          # boundcalc.values.Value
+    mp = getattr(x, "mpf", None)          # boundcalc.registry.values.Value
     if isinstance(mp, mpmath.mpf):
         return mp
     if isinstance(x, mpmath.mpf):
@@ -166,7 +166,7 @@ def exact_str(x, digits: int | None = None) -> str | None:
     """The full-precision decimal string of ``x`` when ``float(x)`` is not exactly ``x``
     (an int beyond 2**53, an mpf with more than 53 bits, a value beyond the double range);
     ``None`` when the float says everything. ``digits``: the certified digits of a
-    :class:`boundcalc.values.Value` (default: all the digits the mpf carries, >= 17)."""
+    :class:`boundcalc.registry.values.Value` (default: all the digits the mpf carries, >= 17)."""
     x = as_number(x)
     if x is None:
         return None

@@ -152,7 +152,7 @@ def save(fig, path) -> list[Path]:
 @styled
 def scaling(series: dict, path, *, title: str, xlabel: str, ylabel: str) -> list[Path]:
     """Log-log plot of several series ``name -> dict(x, y, yerr=None, fit=None)``; a fit
-    (from :func:`boundcalc.reports.fit.loglog_slope`) is drawn as a line and its slope
+    (from :func:`boundcalc.runs.fit.loglog_slope`) is drawn as a line and its slope
     with its interval is written in the legend. Each series gets its own colour, marker and
     line style (:func:`series_style`); optional ``color`` and ``marker`` (an open marker
     with ``open=True``) pair series that belong together, e.g. ours and the paper's. Names,
@@ -183,7 +183,7 @@ def scaling(series: dict, path, *, title: str, xlabel: str, ylabel: str) -> list
         yerr = s.get("yerr")
         label = str(name)
         if fit:
-            from .fit import describe
+            from ..runs.fit import describe
             label += " (" + re.sub(r"(?<![\w$])-(?=\d)", "\N{MINUS SIGN}", describe(fit)) + ")"   # a true minus
         if yerr is not None:
             ax.errorbar(x, y, yerr=np.asarray(yerr, dtype=float), label=label, **style)

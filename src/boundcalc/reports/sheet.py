@@ -175,7 +175,7 @@ def _bibitem_latex(paper) -> str:
 
 # ---------------------------------------------------------------------------- the sheet
 def _formulas(paper, formulas_path):
-    from ..api import Formula
+    from ..services.formula import Formula
     from ..registry import get_registry
     reg = get_registry(formulas_path)
     return [Formula(s, reg) for s in reg.all_specs(paper.key)]

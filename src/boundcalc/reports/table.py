@@ -9,7 +9,7 @@ methods are thin calls to those printers.
 
 Numbers may be Python ints/floats, NumPy scalars, :class:`mpmath.mpf` of any size
 (a bound of ``1e400`` is printed as ``1.00e400``, never ``inf``), a
-:class:`fractions.Fraction` or a :class:`boundcalc.values.Value`.
+:class:`fractions.Fraction` or a :class:`boundcalc.registry.values.Value`.
 
 How ``holds`` is decided when it is not given (``None``):
 

@@ -42,13 +42,13 @@ class AsymptoticResult:
     base: str = "1"          # a of an exponential order a^x (1: none)
 
     def to_json(self) -> dict:
-        from ..reports.printers.json import to_json
-        return to_json(self)
+        from .. import formats
+        return formats.call("json", self)
 
     def describe(self) -> str:
         """The order as ``asymptotic`` prints it (:mod:`boundcalc.reports.printers.text`)."""
-        from ..reports.printers.text import to_text
-        return to_text(self)
+        from .. import formats
+        return formats.call("text", self)
 
 
 def asymptotic(formula, var: str, *, fixed: dict | None = None, together: dict | None = None) -> AsymptoticResult:

@@ -103,13 +103,13 @@ class MonotoneResult:
         return Direction(self.verdict.split(" on ")[0])
 
     def to_json(self) -> dict:
-        from ..reports.printers.json import to_json
-        return to_json(self)
+        from .. import formats
+        return formats.call("json", self)
 
     def describe(self) -> str:
         """The verdict as ``monotone`` prints it (:mod:`boundcalc.reports.printers.text`)."""
-        from ..reports.printers.text import to_text
-        return to_text(self)
+        from .. import formats
+        return formats.call("text", self)
 
 
 def monotone(formula, var: str, *, box: dict | None = None, fixed: dict | None = None,
@@ -731,7 +731,7 @@ def _fixed_values(given: dict, table: dict, fid: str) -> dict:
     """``--set`` values: exact numbers, or for an indexed symbol a list (``s=1,2,0.5``), each
     in its symbol's domain, the lists as long as their ranges (one-line errors)."""
     from ..registry.indexed import check_lengths
-    from ..values import is_vector, vector_value
+    from ..registry.values import is_vector, vector_value
     out: dict = {}
     for k, v in given.items():
         if k not in table:

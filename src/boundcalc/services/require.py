@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 
-from .._record import Record, factory
+from ..expr._record import Record, factory
 from ..backends import mp as mpb
 from ..errors import BoundcalcError, UnsatisfiableError
 from ..expr.indexed import Vector
@@ -26,7 +26,7 @@ from ..expr.nodes import Node, Ref, Rel, Sym, sub, substitute
 from ..expr.parser import parse, parse_number
 from ..registry import get_registry
 from ..registry.model import Setting
-from ..values import fmt_fraction, is_vector, vector_value
+from ..registry.values import fmt_fraction, is_vector, vector_value
 from ..verdicts import Direction, MonotoneEvidence, RequireOutcome
 from .solve import Solution, fmt_value, relation_holds, solve_relation, trend
 
@@ -66,8 +66,8 @@ class RequireResult(Record):
 
     def to_json(self) -> dict:
         """JSON-ready data (:mod:`boundcalc.reports.printers.json`)."""
-        from ..reports.printers.json import to_json
-        return to_json(self)
+        from .. import formats
+        return formats.call("json", self)
 
     @property
     def solved(self) -> list[RequirementResult]:
@@ -444,5 +444,5 @@ def no_answer_reason(res: RequireResult) -> str | None:
 
 def to_json(res: RequireResult) -> dict:
     """The result as JSON-ready data (:mod:`boundcalc.reports.printers.json`)."""
-    from ..reports.printers.json import to_json as _to_json
-    return _to_json(res)
+    from .. import formats
+    return formats.call("json", res)

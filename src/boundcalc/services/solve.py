@@ -25,7 +25,7 @@ import math
 from fractions import Fraction
 from typing import Callable, Generator
 
-from .._record import Record, factory
+from ..expr._record import Record, factory
 from ..backends import mp as mpb
 from ..errors import BoundcalcError, UnsatisfiableError
 from ..expr.domains import Domain
@@ -75,7 +75,7 @@ def relation_holds(rel: Rel, env: dict, *, what: str = "relation", diff=None, ke
     if s is None:
         # equal to every precision tried: decide equality exactly (rational part plus
         # radicals, no SymPy: numeric commands never import it)
-        from ..backends.exact import exact_zero
+        from ..expr.exact import exact_zero
         try:            # the values the sign was decided at, exactly (an mpf is a binary fraction)
             exact_env = {k: _to_fraction(v) for k, v in env.items()}
         except (TypeError, ValueError):
@@ -366,7 +366,7 @@ class _Solver:
     def exact_sign(self, x) -> int | None:
         e = dict(self.env)
         e[self.var] = Fraction(x)
-        from ..backends.exact import NotExact, evaluate_exact
+        from ..expr.exact import NotExact, evaluate_exact
         try:
             v = evaluate_exact(self.diff, e)
         except (NotExact, ZeroDivisionError, ValueError, OverflowError):
@@ -829,7 +829,7 @@ def solve_requirement(formula, var: str, values: dict, within: tuple | None = No
         raise BoundcalcError(f"{var!r} is not a symbol of {formula.id}; its symbols are "
                              f"{', '.join(formula.symbols)}")
     table = {k: v for k, v in formula.symbol_table.items() if k != var}
-    from ..values import bind
+    from ..registry.values import bind
     b = bind(table, {k: v for k, v in values.items() if k != var}, what=formula.id)
     domain, scope = formula.symbol_table[var].domain, ""
     if within is not None:

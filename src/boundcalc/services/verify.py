@@ -45,13 +45,13 @@ class VerifyResult:
             object.__setattr__(self, "layer", Layer(self.layer))
 
     def to_json(self) -> dict:
-        from ..reports.printers.json import to_json
-        return to_json(self)
+        from .. import formats
+        return formats.call("json", self)
 
     def describe(self) -> str:
         """The verdict as ``verify`` prints it (:mod:`boundcalc.reports.printers.text`)."""
-        from ..reports.printers.text import to_text
-        return to_text(self)
+        from .. import formats
+        return formats.call("text", self)
 
 
 def verify(lhs: str, rel: str, rhs: str, assume: list[str], *, formulas_path=None,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-import boundcalc
+from boundcalc.services.formula import formula
 from boundcalc.errors import BoundcalcError
 from boundcalc.experiments.settings import check_seed as _check_seed
 from boundcalc.experiments.settings import parse as _parse
@@ -15,7 +15,7 @@ from .settings import PAPER, SETTINGS, _check
 
 
 def _formula(fid: str):
-    return boundcalc.formula(f"{PAPER}.{fid}")
+    return formula(f"{PAPER}.{fid}")
 
 
 def evaluate(fid: str, values: dict):

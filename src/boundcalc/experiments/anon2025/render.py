@@ -8,7 +8,7 @@ def render_table1(data: dict):
     from rich.table import Table as RTable
 
     from boundcalc.experiments.paper_vs_ours import rich_table
-    from boundcalc.reports.intervals import describe
+    from boundcalc.runs.intervals import describe
 
     su = data["setup"]
     ours = RTable(title=f"Ours: {su['data']}; {su['epochs']} epochs, n_test = {su['n_test']}, seeds {su['seeds']}")

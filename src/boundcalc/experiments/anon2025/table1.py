@@ -93,8 +93,8 @@ def run_table1(*, seed: int = 0, full: bool = False, jobs: int = 1, backend: str
     differences (``precision_check``)."""
     from boundcalc.experiments.precision import parse_dtype
     from boundcalc.experiments.settings import bad
-    from boundcalc.reports import sweep
-    from boundcalc.reports.intervals import mean_interval
+    from boundcalc.runs import sweep
+    from boundcalc.runs.intervals import mean_interval
 
     seed = _check_seed(seed)
     dtype = parse_dtype(dtype, bad)
@@ -159,7 +159,7 @@ def run_table1(*, seed: int = 0, full: bool = False, jobs: int = 1, backend: str
                   "claim": "the test loss decreases with N for every d_m tested"},
         "findings": findings, "precision_check": accuracy,
         "intervals_method": "mean over seeds with a two-sided 95% Student-t interval "
-                            "(reports.intervals.mean_interval)",
+                            "(runs.intervals.mean_interval)",
     }
     out["paper_vs_ours"], out["not_run"] = _table1_rows(out, data, n_img, n_test)
     if plot_dir is not None:
@@ -208,10 +208,10 @@ def _dur(seconds: float) -> str:
 def trend_findings(ours: list[dict]) -> list[dict]:
     """Per d_m with two or more N: does the lowest test loss fall as N grows?  Decided by the
     log-log slope of lowest test loss on N, fitted per seed (seed k is the same seed at every
-    N), with the Student-t interval of the mean slope (``reports.fit``): *decreases* when the
+    N), with the Student-t interval of the mean slope (``runs.fit``): *decreases* when the
     whole interval is below 0, *increases* when it is above, *undecided* when it contains 0.
     With one seed the slope has no interval and the verdict says so."""
-    from boundcalc.reports.fit import loglog_slope
+    from boundcalc.runs.fit import loglog_slope
 
     out = []
     for dm in sorted({o["d_m"] for o in ours}):
@@ -231,7 +231,7 @@ def trend_findings(ours: list[dict]) -> list[dict]:
 
 def _trend_row(f: dict, data: str):
     from boundcalc.experiments.paper_vs_ours import row
-    from boundcalc.reports.fit import describe
+    from boundcalc.runs.fit import describe
 
     sl = f["slope"]
     ns = ", ".join(f["ours"])

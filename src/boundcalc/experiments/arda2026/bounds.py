@@ -6,7 +6,7 @@ from .settings import PAPER, SIGMA
 
 
 def _f(fid):
-    from ... import formula
+    from ...services.formula import formula
     return formula(f"{PAPER}.{fid}")
 
 

@@ -89,8 +89,8 @@ def run_fig1(*, seed: int = 0, full: bool = False, jobs: int = 1, backend: str =
                     "uses eta = 1.75/sqrt(tau), trains on 80% of n and computes the teacher with diag(W_k) "
                     "(--teacher authors-code)."},
         "intervals_method": "per width: mean over seeds with a two-sided 95% Student-t interval "
-                            "(reports.intervals.mean_interval); slopes: per-seed least squares, "
-                            "Student-t interval of their mean (reports.fit)",
+                            "(runs.intervals.mean_interval); slopes: per-seed least squares, "
+                            "Student-t interval of their mean (runs.fit)",
         "plots": [],
     }
     out.update(rows_fig1(out))                       # paper_vs_ours, not_run

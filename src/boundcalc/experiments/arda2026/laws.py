@@ -21,9 +21,9 @@ SLOPE_TOLERANCE = 0.1
 
 def scaling_laws(widths, seeds, pts, metrics=METRICS) -> dict:
     """Per metric: values per seed, mean/median per width, Student-t intervals per width and the
-    log-log slope with its interval over seeds (``reports.fit``), beside the predicted -1/2."""
-    from ...reports import fit
-    from ...reports.intervals import mean_interval
+    log-log slope with its interval over seeds (``runs.fit``), beside the predicted -1/2."""
+    from ...runs import fit
+    from ...runs.intervals import mean_interval
 
     by = {(p["m"], p["seed"]): p for p in pts}
     laws = {}

@@ -59,7 +59,7 @@ def measure_width(config: dict) -> dict:
 
 def _points(c: dict, seed: int, *, jobs=1, backend="loky", scheduler=None, cache_dir=None,
             progress=True, desc="") -> list[dict]:
-    from ...reports import sweep
+    from ...runs import sweep
     base = {k: (list(v) if isinstance(v, tuple) else v) for k, v in c.items()
             if k in ("d", "T", "n", "R", "pool", "nu", "rho", "tau", "eta", "weights", "teacher", "dtype")}
     configs = [{**base, "m": m, "seed": seed + k} for k in range(c["seeds"]) for m in c["widths"]]

@@ -20,7 +20,7 @@ def run_teacher(*, seed: int = 0, full: bool = False, jobs: int = 1, backend: st
     """Reproduction 'arda2026-teacher': the paper's teacher against the authors' code's
     (diag(W_k)), same inputs/anchors/pool/seeds: how far the labels differ, and the Fig. 1
     slopes under each.  Sizes as :data:`STUDY_BASE` (``full``: 5 seeds)."""
-    from ...reports.intervals import describe, mean_interval
+    from ...runs.intervals import describe, mean_interval
     from ..paper_vs_ours import row
 
     if "teacher" in settings:

@@ -11,7 +11,7 @@ from .settings import PAPER
 
 
 def _f(fid):
-    from ... import formula
+    from ...services.formula import formula
     return formula(f"{PAPER}.{fid}")
 
 

@@ -73,7 +73,7 @@ def run_dm1(*, seed: int = 0, full: bool = False, jobs: int = 1, backend: str = 
     5 seeds, K = n (Cor. 2 applied with K = n, as in the paper's discussion after Prop. 2);
     ``k_equals_n=True`` uses K = n at any sizes.
     ``ns``/``seeds``/settings override (tests shrink them)."""
-    from ...reports import sweep
+    from ...runs import sweep
 
     if ns is None:
         ns = (100, 200, 400, 800, 1600, 3200) if full else (100, 200, 400, 800)
@@ -115,7 +115,7 @@ def run_dm1(*, seed: int = 0, full: bool = False, jobs: int = 1, backend: str = 
                for pt in grp["points"]]
         accuracy = precision_check("n", ns, int(seed), [r for r in res if r["seed"] == int(seed)], ref,
                                    base["dtype"], PRECISION_METRICS)
-    from ...reports.intervals import mean_interval
+    from ...runs.intervals import mean_interval
 
     keys = ("gamma_ntk", "gamma_star", "gamma_prop2", "margin_normalised", "train_loss", "test_loss", "gap",
             "test_error", "train_loss_cor2", "gen_gap_cor2", "B_Phi", "B_2", "dist", "gamma_attn_limit",
@@ -145,7 +145,7 @@ def run_dm1(*, seed: int = 0, full: bool = False, jobs: int = 1, backend: str = 
         "plots": [],
         "full": bool(full),
         "intervals_method": "mean over seeds with a two-sided 95% Student-t interval "
-                            "(reports.intervals.mean_interval)",
+                            "(runs.intervals.mean_interval)",
     }
     out["paper_vs_ours"], out["conclusions"] = _dm1_rows(out, K_eq_n)
     if not full:     # second phase costs ~ n K per point (n1, n_test and the SVM are smaller)
@@ -175,7 +175,7 @@ SEC53 = "Sec. 5.3: the margin of saturated attention is gamma_attn = S sqrt(T)/s
 
 
 def _loss_fit(out: dict, key: str):
-    from ...reports import fit
+    from ...runs import fit
     ns = [r["n"] for r in out["per_n"]]
     ys = list(zip(*[r[key]["values"] for r in out["per_n"]]))
     if not ys or any(len(r[key]["values"]) != len(out["seeds"]) for r in out["per_n"]) \

@@ -24,7 +24,7 @@ def measure(config: dict) -> dict:
     """Train the two-phase scheme at one configuration and return every measured number.
 
     ``config`` = parsed settings + ``seed``.  Module-level and JSON-in/JSON-out so that it can
-    be run by ``boundcalc.reports.sweep.run``.  One generator (seeded by ``seed``) draws, in
+    be run by ``boundcalc.runs.sweep.run``.  One generator (seeded by ``seed``) draws, in
     order: the first-phase sample, the second-phase sample, the test sample, the alphas.
     """
     from ...engine import deora2023 as E
@@ -45,7 +45,7 @@ def measure_seeds(config: dict) -> list[dict]:
     reported as for one point (naming its seed)."""
     from ...engine import deora2023 as E
     from ...engine.budget import Divergence
-    from ...reports.sweep import _call
+    from ...runs.sweep import _call
 
     seeds = [int(x) for x in config["seeds"]]
     one = {k: v for k, v in config.items() if k != "seeds"}

@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-import boundcalc
+from boundcalc.services.formula import formula
 from boundcalc.experiments.settings import check_seed as _check_seed
 from boundcalc.experiments.settings import derive_seed as _seed
 from boundcalc.experiments.settings import parse as _parse
@@ -18,7 +18,7 @@ from .settings import PAPER, SETTINGS, _check_common
 
 
 def _f(fid: str, **values):
-    return boundcalc.formula(f"{PAPER}.{fid}").evaluate(**values)
+    return formula(f"{PAPER}.{fid}").evaluate(**values)
 
 
 def _qual(v) -> str:
@@ -87,7 +87,7 @@ def compare(*, seed: int = 0, jobs: int = 1, cache_dir=None, **settings) -> Tabl
     else:
         eta_used = s["lr"]
         eta_note = "plain GD with a constant step"
-    step_ok = boundcalc.formula(f"{PAPER}.step_size").holds(eta=eta_used, **Lp_inputs)
+    step_ok = formula(f"{PAPER}.step_size").holds(eta=eta_used, **Lp_inputs)
 
     # --- selection, SVM directions and correlations
     rep = tz.selection_report(data, p, sat_tol=s["sat_tol"])

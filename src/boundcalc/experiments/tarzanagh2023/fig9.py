@@ -108,7 +108,7 @@ def run_fig9(*, seed: int = 0, full: bool = False, jobs: int = 1, backend: str =
     default 100 trials x 1000 iterations. ``trials``/``steps``/``dims`` override the sizes.
     ``dtype='float32'`` runs the GD steps in single precision and the first batch of each d
     again in float64, recording the differences (``precision_check``)."""
-    from boundcalc.reports import sweep
+    from boundcalc.runs import sweep
 
     seed = _check_seed(seed)
     dtype = _dtype(dtype)
@@ -200,7 +200,7 @@ FIG9_QUOTES = {
 
 def _fig9_rows(res: list[dict], per_d: dict, dims, findings: list[dict]) -> list[dict]:
     from boundcalc.experiments.paper_vs_ours import row
-    from boundcalc.reports.intervals import mean_interval
+    from boundcalc.runs.intervals import mean_interval
 
     sat = [r for r in res if r["saturated"]]
     rows = []

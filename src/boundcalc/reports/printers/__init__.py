@@ -27,6 +27,8 @@ from __future__ import annotations
 
 from importlib import import_module
 
+from ... import formats
+
 # format -> (module, public function)
 PRINTERS = {"text": ("text", "to_text"), "rich": ("rich", "to_rich"), "markdown": ("markdown", "to_markdown"),
             "latex": ("latex", "to_latex"), "csv": ("csv", "to_csv"), "json": ("json", "dumps"),
@@ -46,5 +48,37 @@ def printer(fmt: str):
 def render(obj, fmt: str, **settings):
     """``obj`` in format ``fmt`` (settings go to that format's printer)."""
     return printer(fmt)(obj, **settings)
+
+
+
+# the printers the services' records print themselves through (boundcalc.formats: passed down,
+# since a service may not import this layer); each imports its module on first use
+def _json(obj, **settings):
+    from .json import to_json
+    return to_json(obj, **settings)
+
+
+def _text(obj, **settings):
+    from .text import to_text
+    return to_text(obj, **settings)
+
+
+def _markdown(obj, **settings):
+    from .markdown import to_markdown
+    return to_markdown(obj, **settings)
+
+
+def _html(obj, **settings):
+    from .html import to_html
+    return to_html(obj, **settings)
+
+
+def _frame(obj, **settings):
+    from ..frames import report_frame
+    return report_frame(obj, **settings)
+
+
+for _name, _fn in (("json", _json), ("text", _text), ("markdown", _markdown), ("html", _html), ("frame", _frame)):
+    formats.register(_name, _fn)
 
 __all__ = ["FORMATS", "PRINTERS", "printer", "render"]

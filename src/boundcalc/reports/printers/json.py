@@ -94,7 +94,7 @@ class JsonPrinter(Printer):
 
     def _print_RequireResult(self, res) -> dict:
         from ...backends import mp as mpb
-        from ...values import fmt_fraction
+        from ...registry.values import fmt_fraction
         b = res.binding
         var = res.var
         return {
@@ -130,6 +130,30 @@ class JsonPrinter(Printer):
             "skipped": res.skipped,
             "note": res.setting.note,
         }
+
+    # -- list / show / eval / simplify
+    def _print_FormulaListing(self, r) -> list:
+        return [{"id": e.id, "name": e.name, "kind": e.kind, "source": e.source, "status": e.status}
+                for e in r.entries]
+
+    def _print_FormulaDetails(self, r) -> dict:
+        return dict(r.__dict__)
+
+    def _print_Evaluation(self, r) -> dict:
+        setting = {} if r.setting is None else {"setting": r.setting}
+        if r.is_relation:
+            return {"id": r.id, "kind": r.kind, "holds": r.holds, "lhs": r.lhs, "rhs": r.rhs,
+                    "qualifier": r.qualifier, "status": r.status, **setting, "defaults_used": r.defaults_used}
+        return {"id": r.id, "value": r.value, "float": r.as_float, "digits": r.digits, "kind": r.kind,
+                "status": r.status, "qualifier": r.qualifier, **setting, "defaults_used": r.defaults_used}
+
+    def _print_ReproductionListing(self, r) -> dict:
+        return {"reproductions": [{"name": e.name, "description": e.description, "settings": list(e.settings)}
+                                  for e in r.entries],
+                "unavailable": r.unavailable}
+
+    def _print_Simplified(self, s) -> dict:
+        return dict(s.__dict__)
 
     def _print_dict(self, d) -> dict:
         return d

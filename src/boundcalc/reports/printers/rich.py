@@ -41,6 +41,52 @@ class RichConsolePrinter(Printer):
         from .cells import rich_table
         self.c.print(rich_table(t))
 
+    def _say(self, text: str) -> None:
+        """A plain line: every character as written (no markup), control characters shown."""
+        from ..escape import terminal
+        self.c.print(terminal(text, markup=False), markup=False)
+
+    # -- list / show
+    def _print_FormulaListing(self, r):
+        t = simple_table(f"{len(r.entries)} formulas", ["id", "kind", "name", "source", "status"])
+        for e in r.entries:
+            t.add_row(*(_e(str(x)) for x in (e.id, e.kind, e.name, e.source, e.status)))
+        self.c.print(t)
+
+    def _print_FormulaDetails(self, f):
+        say = self._say
+        self.c.print(f"[bold]{_e(f.id)}[/bold] — {_e(f.name)}  ({_e(f.kind)}, {_e(f.status)})")
+        say(f"source: {f.source}")
+        say(f"expr:   {f.expr}")
+        if f.latex_printed:
+            say(f"latex (as printed): {f.latex_printed}")
+            read = f.latex_read
+            if "refused" in read:
+                say(f"latex read as: not read ({read['refused']})")
+            else:
+                say(f"latex read as: {read['text']}")
+                say(f"  typeset:     {read['latex']}")
+                for rel in read["chain"]:
+                    say(f"  and states:  {rel}")
+        if f.uses:
+            say("uses:   " + ", ".join(f.uses))
+        say(f.qualifier)
+        if f.note:
+            say(f"note:   {f.note}")
+        t = simple_table("symbols", ["symbol", "domain", "role", "default", "description"])
+        for n, s in f.symbols.items():
+            t.add_row(*(_e(str(x)) for x in (n, s["domain"], s["role"], s["default"] or "", s["description"])))
+        self.c.print(t)
+
+    # -- reproduce --list (the descriptions are the experiments' own text, not a user's)
+    def _print_ReproductionListing(self, r):
+        t = simple_table(f"{len(r.entries)} reproductions", ["name", "description", "settings (--NAME VALUE)"])
+        for e in r.entries:
+            t.add_row(e.name, e.description, " ".join(e.settings) or "-")
+        self.c.print(t)
+        for paper, why in r.unavailable.items():
+            self.c.print(f"[yellow]{paper}: {why}[/yellow]")
+
     # -- require
     def _print_RequireResult(self, res):
         self._print_dict(res.to_json())

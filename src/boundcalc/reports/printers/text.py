@@ -64,6 +64,17 @@ class TextPrinter(Printer):
         return (f"{r.quantity} = {r.order} as {r.var} -> oo{tog}\n"
                 f"  leading term: {r.leading}\n  ({r.method})")
 
+    def _print_Evaluation(self, r) -> str:
+        if r.is_relation:
+            return (f"{r.id}: {'holds' if r.holds else 'does NOT hold'}  "
+                    f"(lhs = {r.lhs}, rhs = {r.rhs}; {r.qualifier}; {r.status}"
+                    + (f"; setting {r.setting}" if r.setting is not None else "") + ")")
+        where = f"; setting {r.setting}" if r.setting is not None else ""
+        return f"{r.id} = {r.value}   [{r.qualifier}; {r.status}{where}; {r.digits} certified digits]"
+
+    def _print_Simplified(self, s) -> str:
+        return f"{s.id}\n  original:   {s.original}\n  simplified: {s.simplified}\n  latex:      {s.latex}"
+
     def _print_Table(self, t) -> str:
         import io
         from rich.console import Console

@@ -169,23 +169,23 @@ class Report:
         """The report as JSON. ``timings=False`` leaves out the wall-clock seconds (the only
         part that differs between two runs of the same command). Printed by
         :mod:`boundcalc.reports.printers.json`."""
-        from ...reports.printers.json import to_json
-        return to_json(self, timings=timings)
+        from ... import formats
+        return formats.call("json", self, timings=timings)
 
     def to_frame(self, passed: bool = True):
         """One row per check (``passed=False``: findings only), a pandas DataFrame."""
-        from ...reports.frames import report_frame
-        return report_frame(self, passed=passed)
+        from ... import formats
+        return formats.call("frame", self, passed=passed)
 
     def to_markdown(self) -> str:
         """The report as Markdown: counts, findings with evidence (typeset in the paper's
         notation) and re-run commands, coverage (:mod:`boundcalc.reports.printers.markdown`)."""
-        from ...reports.printers.markdown import to_markdown
-        return to_markdown(self)
+        from ... import formats
+        return formats.call("markdown", self)
 
     def _repr_html_(self) -> str:
-        from ...reports.printers.html import to_html
-        return to_html(self)
+        from ... import formats
+        return formats.call("html", self)
 
 
 def run_checks(paper: str | None = None, *, formulas_path=None, only=None, strength: bool = False,

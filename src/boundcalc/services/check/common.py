@@ -70,8 +70,8 @@ class Finding:
         self.severity = Grade(self.severity)
 
     def to_json(self) -> dict:
-        from ...reports.printers.json import to_json
-        return to_json(self)
+        from ... import formats
+        return formats.call("json", self)
 
     def grade(self, severity: str, reason: str, message: str | None = None) -> None:
         self.severity, self.reason = Grade(severity), reason
@@ -164,7 +164,7 @@ def values(reg, paper, at: dict, uses=()) -> dict[str, Fraction]:
 
 
 def _rational(node) -> bool:
-    from ...backends.exact import NotExact, evaluate_exact
+    from ...expr.exact import NotExact, evaluate_exact
     try:
         evaluate_exact(node, {})
         return True

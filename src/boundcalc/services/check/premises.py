@@ -122,7 +122,7 @@ def added_by_us(reg, paper, t: dict) -> list[dict]:
 
 
 def _value(node):
-    from ...backends.exact import NotExact, evaluate_exact
+    from ...expr.exact import NotExact, evaluate_exact
     try:
         return evaluate_exact(node, {})
     except (NotExact, ZeroDivisionError, ValueError, OverflowError):

@@ -115,7 +115,7 @@ def _number(node: Node) -> Fraction | None:
     """The value of a constant rational subtree (``-1/2`` parses as a product), or None."""
     if node.symbols():
         return None
-    from ...backends.exact import NotExact, evaluate_exact
+    from ...expr.exact import NotExact, evaluate_exact
     try:
         v = evaluate_exact(node, {})
     except (NotExact, ZeroDivisionError, ValueError, OverflowError):

@@ -1,4 +1,4 @@
-"""reports.fit.loglog_slope against hand computation and scipy.stats.linregress."""
+"""runs.fit.loglog_slope against hand computation and scipy.stats.linregress."""
 from __future__ import annotations
 
 import math
@@ -8,7 +8,7 @@ import pytest
 from scipy import stats
 
 from boundcalc.errors import BoundcalcError
-from boundcalc.reports.fit import describe, loglog_slope
+from boundcalc.runs.fit import describe, loglog_slope
 
 
 def test_exact_power_law():

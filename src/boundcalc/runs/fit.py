@@ -4,7 +4,7 @@ For each seed the least-squares line ``log y = a + b log x`` is fitted (natural 
 the slope does not depend on the base); the reported slope is the mean of the per-seed
 slopes ``b_s`` and the interval is the two-sided 95% Student-t interval of that mean
 over the ``n_seeds`` seeds: ``mean +- t_{0.975, n-1} * sd / sqrt(n)`` (computed by
-``reports.intervals.mean_interval``, the one interval function; the fit names its method). With a single
+``runs.intervals.mean_interval``, the one interval function; the fit names its method). With a single
 seed there is no spread to estimate and the interval is ``(nan, nan)``.
 
 ``intercept`` is the mean of the per-seed intercepts (natural log of y at x = 1) and
@@ -21,7 +21,7 @@ def loglog_slope(x, y_by_seed, *, confidence: float = 0.95, method: str = "t") -
     ``x``: the sizes (positive); ``y_by_seed``: one list of positive y per seed, each as
     long as ``x``. Returns ``dict(slope, ci_low, ci_high, intercept, r2, n_seeds)`` plus
     ``slopes`` (the per-seed slopes), ``confidence`` and ``method`` (the sentence naming how
-    the interval was computed: ``reports.intervals.mean_interval`` over the per-seed slopes,
+    the interval was computed: ``runs.intervals.mean_interval`` over the per-seed slopes,
     Student-t by default, ``method="bootstrap"`` for the percentile bootstrap)."""
     import numpy as np
 

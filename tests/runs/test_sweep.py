@@ -1,4 +1,4 @@
-"""reports.sweep: cache hits, partial recomputation, determinism across jobs, Dask."""
+"""runs.sweep: cache hits, partial recomputation, determinism across jobs, Dask."""
 from __future__ import annotations
 
 import json
@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from boundcalc.errors import BoundcalcError
-from boundcalc.reports import sweep
+from boundcalc.runs import sweep
 
 # Worker processes (loky) and Dask workers cannot import this test module by name
 # (pytest imports it with --import-mode=importlib): ship its functions by value.

@@ -1,4 +1,4 @@
-"""reports.intervals (the one interval function of every reproduction) and the fit's method."""
+"""runs.intervals (the one interval function of every reproduction) and the fit's method."""
 import math
 
 import numpy as np
@@ -6,8 +6,8 @@ import pytest
 from scipy import stats
 
 from boundcalc.errors import BoundcalcError
-from boundcalc.reports import fit
-from boundcalc.reports.intervals import contains, describe, mean_interval, t_quantile
+from boundcalc.runs import fit
+from boundcalc.runs.intervals import contains, describe, mean_interval, t_quantile
 
 
 def test_student_t_matches_scipy_and_textbook_quantiles():

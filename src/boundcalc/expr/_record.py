@@ -98,7 +98,7 @@ def _repr(v) -> str:
     """repr() that prints integers of any size (beyond Python's 4300-digit int/str limit)
     through the project's integer printer, :func:`.expr.numbers.fmt_int`."""
     if isinstance(v, int) and not isinstance(v, bool) and v.bit_length() > 4 * 1000:
-        from .expr.numbers import fmt_int
+        from .numbers import fmt_int
         return fmt_int(v)
     if isinstance(v, dict):
         return "{" + ", ".join(f"{_repr(k)}: {_repr(x)}" for k, x in v.items()) + "}"

@@ -9,9 +9,9 @@ import math
 from fractions import Fraction
 from typing import Generator
 
-from ..expr.indexed import component
-from ..expr.nodes import Add, BigOp, Const, EmptyRange, Func, Indexed, Mul, Node, Num, Pow, Ref, Rel, Sym, expand
-from ..expr.visitor import DESCEND, Visitor, handles, top_down
+from .indexed import component
+from .nodes import Add, BigOp, Const, EmptyRange, Func, Indexed, Mul, Node, Num, Pow, Ref, Rel, Sym, expand
+from .visitor import DESCEND, Visitor, handles, top_down
 
 _MAX_FACTORIAL = 20000  # n! exactly up to n = 20000 (~ 250k bits); beyond, the arb back end
 _MAX_BITS = 1 << 20  # refuse to build exact powers beyond ~1M bits; the arb back end handles those

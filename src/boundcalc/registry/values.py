@@ -1,15 +1,15 @@
 """Binding user values to symbols, and the :class:`Value` a formula evaluates to."""
 from __future__ import annotations
 
-from ._record import Record, factory
+from ..expr._record import Record, factory
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from .errors import BoundcalcError
-from .expr.indexed import Vector, range_start
-from .expr.parser import parse_number
-from .registry.indexed import check_lengths
-from .registry.model import Symbol
+from ..errors import BoundcalcError
+from ..expr.indexed import Vector, range_start
+from ..expr.parser import parse_number
+from .indexed import check_lengths
+from .model import Symbol
 
 if TYPE_CHECKING:          # annotations only: the fast path does not import mpmath
     import mpmath
@@ -36,7 +36,7 @@ def bind(table: dict[str, Symbol], values: dict, *, what: str, allow_extra: bool
         if k not in table:
             if allow_extra:
                 continue
-            from .suggest import did_you_mean
+            from ..suggest import did_you_mean
             raise BoundcalcError(f"unknown symbol {k!r} for {what}{did_you_mean(str(k), table)}; its symbols are: "
                                  f"{', '.join(table) or '(none)'}")
         if table[k].is_indexed and is_vector(v):
@@ -115,7 +115,7 @@ def fmt_fraction(x: Fraction) -> str:
     """An exact rational as text. Integers of any size: exact up to 40 digits, else
     ``m.mmme+E (D digits)`` (never through the 4300-digit int/str limit; all digits only
     on request: :func:`boundcalc.expr.numbers.exact_digits`)."""
-    from .expr.numbers import BIG_INT_DIGITS, fmt_exact, fmt_int
+    from ..expr.numbers import BIG_INT_DIGITS, fmt_exact, fmt_int
     if isinstance(x, Vector):              # an indexed symbol's values
         return "[" + ", ".join(fmt_fraction(v) for v in x.values) + "]"
     if x.denominator == 1:

@@ -1,6 +1,6 @@
 """Run a function over many configurations: in parallel, on a Dask cluster, cached on disk.
 
->>> from boundcalc.reports.sweep import run
+>>> from boundcalc.runs.sweep import run
 >>> run(my_experiment, [{"n": 8, "seed": s} for s in range(5)], jobs=2)   # doctest: +SKIP
 
 ``fn(config) -> dict`` must be a module-level function (the worker processes import it by
@@ -42,12 +42,29 @@ from typing import Callable
 
 from ..errors import BoundcalcError
 from ..parallel import closing_pools, worker_count
-from .frames import SweepResults
 
 BACKENDS = ("loky", "threading", "multiprocessing", "sequential", "dask")
 PROGRESS_AFTER = 2.0   # seconds: show a progress bar only for work longer than this
 CONNECT_TIMEOUT = 5.0   # seconds: to reach a Dask scheduler and hear it answer as one
 _ADDRESS = re.compile(r"(?:tcp://)?(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?):([0-9]{1,5})")
+
+
+class SweepResults(list):
+    """The results of a sweep, in config order (a list of dicts), with their configs."""
+
+    def __init__(self, results, configs):
+        super().__init__(results)
+        self.configs = list(configs)
+
+    def to_frame(self):
+        """One row per configuration: the config's keys, then the result's (nested
+        dicts flattened to ``a.b``; a result key that is also a config key is suffixed
+        ``_result``)."""
+        import pandas as pd
+        cfg = pd.json_normalize(self.configs) if self.configs else pd.DataFrame()
+        res = pd.json_normalize(list(self)) if len(self) else pd.DataFrame()
+        res = res.rename(columns={c: f"{c}_result" for c in res.columns if c in cfg.columns})
+        return pd.concat([cfg.reset_index(drop=True), res.reset_index(drop=True)], axis=1)
 
 
 def default_cache_dir() -> Path:
@@ -95,9 +112,8 @@ def tally() -> dict:
 def code_hash() -> str:
     """SHA-256 over the package's source files and its packaged formula files (path and
     content), computed once per process."""
-    import boundcalc
     from ..registry.registry import packaged_dir
-    pkg = Path(boundcalc.__file__).resolve().parent
+    pkg = Path(__file__).resolve().parents[1]            # the boundcalc package
     key = str(pkg)
     if key not in _CODE_HASH:
         h = hashlib.sha256()
