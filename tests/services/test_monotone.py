@@ -1,4 +1,4 @@
-"""services/monotone.py: evidence levels (proved, certified, sampled) and counterexamples."""
+"""services/monotone/: evidence levels (proved, certified, sampled) and counterexamples."""
 import mpmath
 import pytest
 
@@ -170,7 +170,7 @@ source = "test"
 def test_a_sampled_verdict_names_no_direction(monkeypatch):
     """With every proof layer out of the way (monkeypatched to 'not proved'), an increasing
     function gets 'no decrease found in N samples on BOX', never 'increasing'."""
-    import boundcalc.services.monotone as M
+    import boundcalc.services.monotone.sign as M
     from boundcalc.prover import decide
     from boundcalc.prover.decide import Decision
     monkeypatch.setattr(M, "prove_sign", lambda e: None)
