@@ -286,52 +286,16 @@ class _Solver:
     def refine(self, a, b, at_lo, floor):
         """Shrink (a, b), ok(a) == at_lo != ok(b), to neighbouring integers or a relative
         width 2^-REAL_BITS: safeguarded secant steps on g, bisection when they stall."""
-        # re-check the ends at full precision (the probes used 128 bits)
-        step = (b - a) or Fraction(1)
-        ga = self.g(a)
-        for _ in range(64):
-            if self._side(ga) == at_lo:
-                break
-            a, step = max(a - step, floor), step * 2
-            ga = self.g(a)
-        gb = self.g(b)
-        for _ in range(64):
-            if self._side(gb) != at_lo:
-                break
-            b, step = b + step, step * 2
-            gb = self.g(b)
+        a, ga, b, gb = self._recheck_ends(a, b, at_lo, floor)
         stall, moved = 0, None
         for _ in range(6_000):
-            if self.integer:
-                if b - a <= 1:
-                    break
-            elif b - a <= max(abs(a), abs(b)) * Fraction(1, 2 ** REAL_BITS) or b - a <= TINY:
+            if self._narrow(a, b):
                 break
-            x = None
-            spans = (a > 0 and b > 4 * a) or (b < 0 and a < 4 * b) or a <= 0 <= b
-            if spans and not (a < 0 < b and b - a <= 4):
-                x = None          # many binades (or across 0): bisect the exponent first
-            elif stall < 4 and ga is not None and gb is not None and ga != gb:
-                ga, gb = _to_fraction(ga), _to_fraction(gb)
-                if self.integer:     # in ints: Fractions of 10^4000-size values gcd at every step
-                    na, nb = ga.numerator * gb.denominator, gb.numerator * ga.denominator
-                    if na * nb <= 0 and na != nb:      # opposite signs, or g = 0 at one end
-                        ai = a.numerator
-                        x = Fraction(ai + (b.numerator - ai) * na // (na - nb))
-                else:
-                    t = ga / (ga - gb)
-                    if 0 < t < 1 or (t == 1 and b - a > abs(b) * Fraction(1, 2 ** REAL_BITS)):
-                        x = a + (b - a) * min(t, 1 - Fraction(1, 2 ** (REAL_BITS + 8)))
+            x, ga, gb = self._secant(a, b, ga, gb, stall)
             if x is None:
                 x = _bisect(a, b)
                 stall = 0
-            if self.integer:
-                x = Fraction(x.numerator // x.denominator)
-                x = min(max(x, a + 1), b - 1)
-            else:
-                x = _to_fraction(mpb._fraction_mpf(x, REAL_BITS + 40))
-                if not a < x < b:
-                    x = _bisect(a, b)
+            x = self._inside(x, a, b)
             old = b - a
             gx = self.g(x)
             # Illinois rule: an end kept twice in a row has its value halved, so the secant
@@ -350,6 +314,58 @@ class _Solver:
         else:
             raise BoundcalcError(f"{self.what}: the search for a boundary in {self.var} did not converge")
         return a, b
+
+    def _recheck_ends(self, a, b, at_lo, floor):
+        """(a, g(a), b, g(b)): the ends re-checked at full precision (the probes used 128
+        bits), moved outward (not below ``floor``) until they are on their sides."""
+        step = (b - a) or Fraction(1)
+        ga = self.g(a)
+        for _ in range(64):
+            if self._side(ga) == at_lo:
+                break
+            a, step = max(a - step, floor), step * 2
+            ga = self.g(a)
+        gb = self.g(b)
+        for _ in range(64):
+            if self._side(gb) != at_lo:
+                break
+            b, step = b + step, step * 2
+            gb = self.g(b)
+        return a, ga, b, gb
+
+    def _narrow(self, a, b) -> bool:
+        """Neighbouring integers, or a real bracket of relative width 2^-REAL_BITS (or TINY)."""
+        if self.integer:
+            return b - a <= 1
+        return b - a <= max(abs(a), abs(b)) * Fraction(1, 2 ** REAL_BITS) or b - a <= TINY
+
+    def _secant(self, a, b, ga, gb, stall):
+        """(the secant step's point or None to bisect, g(a), g(b) as fractions where used)."""
+        spans = (a > 0 and b > 4 * a) or (b < 0 and a < 4 * b) or a <= 0 <= b
+        if spans and not (a < 0 < b and b - a <= 4):
+            return None, ga, gb      # many binades (or across 0): bisect the exponent first
+        if not (stall < 4 and ga is not None and gb is not None and ga != gb):
+            return None, ga, gb
+        ga, gb = _to_fraction(ga), _to_fraction(gb)
+        x = None
+        if self.integer:     # in ints: Fractions of 10^4000-size values gcd at every step
+            na, nb = ga.numerator * gb.denominator, gb.numerator * ga.denominator
+            if na * nb <= 0 and na != nb:      # opposite signs, or g = 0 at one end
+                ai = a.numerator
+                x = Fraction(ai + (b.numerator - ai) * na // (na - nb))
+        else:
+            t = ga / (ga - gb)
+            if 0 < t < 1 or (t == 1 and b - a > abs(b) * Fraction(1, 2 ** REAL_BITS)):
+                x = a + (b - a) * min(t, 1 - Fraction(1, 2 ** (REAL_BITS + 8)))
+        return x, ga, gb
+
+    def _inside(self, x, a, b):
+        """``x`` as an integer strictly inside (a, b), or a short binary fraction inside it."""
+        if self.integer:
+            x = Fraction(x.numerator // x.denominator)
+            return min(max(x, a + 1), b - 1)
+        x = _to_fraction(mpb._fraction_mpf(x, REAL_BITS + 40))
+        return x if a < x < b else _bisect(a, b)
 
 
 # ---------------------------------------------------------------------------- the domain's ends
@@ -473,32 +489,57 @@ def _search_up(s: "_Solver", how: str, mirrored: bool) -> Solution:
        or by the decision procedure);
     3. the bracket is refined; the answer is the shortest decimal at which the relation is
        certified to hold, and a certified failing point just below is reported with it."""
-    D, var = s.domain, s.var
-    sg = -1 if mirrored else 1
-    word = ("greatest", "largest") if mirrored else ("least", "smallest")
-
-    def show(x):
-        return fmt_value(ExactValue(sg * Fraction(x)))
-
-    def sol(value, cert, status="solved", attained=True):
-        v = None if value is None else (int(sg * value) if s.integer else ExactValue(sg * value))
-        return Solution(var, v, word[0], s.integer, cert, how, status, attained)
-
+    up = _Up(s, how, mirrored)
     # 1. a point where the relation holds, from the top end
-    top, below, last, nones = None, None, None, 0
-    for x in _toward_top(D):
-        r = s.decide(x)
-        last = x
-        if r is True:
-            top = x
-            break
-        if r is False:
-            below, nones = x, 0
-        else:
-            nones += 1
-            if nones >= 2:
-                break
+    top, below, last = up.from_top()
     if top is None:
+        return up.nowhere(below, last)
+    # 2. a point where it fails, from the bottom end
+    hold, fail = up.from_bottom(top, below)
+    if fail is None:
+        return up.everywhere(hold)
+    # 3. refine the bracket (fail, hold) and certify both sides
+    return up.boundary(fail, hold)
+
+
+class _Up:
+    """One search of :func:`_search_up`: the solver, the text of its direction's evidence,
+    and whether the problem was reflected (the answers are reported in the user's terms)."""
+
+    def __init__(self, s: "_Solver", how: str, mirrored: bool):
+        self.s, self.how, self.mirrored = s, how, mirrored
+        self.sg = -1 if mirrored else 1
+        self.word = ("greatest", "largest") if mirrored else ("least", "smallest")
+
+    def show(self, x):
+        return fmt_value(ExactValue(self.sg * Fraction(x)))
+
+    def sol(self, value, cert, status="solved", attained=True):
+        s, sg = self.s, self.sg
+        v = None if value is None else (int(sg * value) if s.integer else ExactValue(sg * value))
+        return Solution(s.var, v, self.word[0], s.integer, cert, self.how, status, attained)
+
+    def from_top(self):
+        """(a point where it holds, the last point where it failed, the last point tried)."""
+        top, below, last, nones = None, None, None, 0
+        for x in _toward_top(self.s.domain):
+            r = self.s.decide(x)
+            last = x
+            if r is True:
+                top = x
+                break
+            if r is False:
+                below, nones = x, 0
+            else:
+                nones += 1
+                if nones >= 2:
+                    break
+        return top, below, last
+
+    def nowhere(self, below, last) -> Solution:
+        """No point where it holds: a counterexample to monotonicity, else no value works."""
+        s, how, mirrored, show = self.s, self.how, self.mirrored, self.show
+        D, var = s.domain, s.var
         bad = _sample_counterexample(s, None, below, show, how) if s.check_samples else None
         if bad:
             return bad
@@ -516,31 +557,40 @@ def _search_up(s: "_Solver", how: str, mirrored: bool) -> Solution:
             f"no {var} found that satisfies {s.what}: it fails at every probe toward the "
             f"{'lower' if mirrored else 'upper'} end of {s.where}, up to {where} "
             f"(beyond it not decided; {how})")
-    # 2. a point where it fails, from the bottom end
-    hold, fail, nones = top, below, 0
-    if fail is None:
-        for x in _toward_bottom(D):
-            if x >= hold:
-                continue
-            r = s.decide(x)
-            if r is False:
-                fail = x
-                break
-            if r is True:
-                hold, nones = x, 0
-            else:
-                nones += 1
-                if nones >= 2:
+
+    def from_bottom(self, top, below):
+        """(the lowest point where it holds, a point where it fails or None)."""
+        hold, fail, nones = top, below, 0
+        if fail is None:
+            for x in _toward_bottom(self.s.domain):
+                if x >= hold:
+                    continue
+                r = self.s.decide(x)
+                if r is False:
+                    fail = x
                     break
-    if fail is None:
+                if r is True:
+                    hold, nones = x, 0
+                else:
+                    nones += 1
+                    if nones >= 2:
+                        break
+        return hold, fail
+
+    def everywhere(self, hold) -> Solution:
+        """No point where it fails: the domain's end is the answer, or it holds on the whole
+        domain (proved), or it is undecided beyond the last probe."""
+        s, how, mirrored, show, word = self.s, self.how, self.mirrored, self.show, self.word
+        D, var = s.domain, s.var
         bad = _sample_counterexample(s, hold, None, show, how) if s.check_samples else None
         if bad:
             return bad
         end = _lowest(D)
         if end is not None and hold == end:
-            return sol(hold, {"holds_at": show(hold), "fails_at": None,
-                              "note": f"{show(hold)} is the {word[1]} {var} of {s.where}; the relation "
-                                      f"holds at it, hence (monotone) on the whole of {s.where.removeprefix('its ')}"})
+            return self.sol(hold, {"holds_at": show(hold), "fails_at": None,
+                                   "note": f"{show(hold)} is the {word[1]} {var} of {s.where}; the relation "
+                                           f"holds at it, hence (monotone) on the whole of "
+                                           f"{s.where.removeprefix('its ')}"})
         proof = None
         if D.lo is not None and not D.integer and _box_holds(s, D.lo, hold):
             proof = (f"one interval enclosure over [{show(D.lo)}, {show(hold)}] and monotonicity "
@@ -550,44 +600,54 @@ def _search_up(s: "_Solver", how: str, mirrored: bool) -> Solution:
         if mirrored:
             inf = "+oo" if D.lo is None else inf
         if proof:
-            return sol(None, {"holds_at": show(hold), "fails_at": None,
-                              "bound": f"{'supremum' if mirrored else 'infimum'} {inf}, not attained",
-                              "proof": proof}, "holds everywhere", attained=False)
-        return sol(None, {"holds_at": show(hold), "fails_at": None,
-                          "note": f"holds at every probe toward the end of the domain, down to {var} = "
-                                  f"{show(hold)}; beyond it not decided"}, "undecided", attained=None)
-    # 3. refine the bracket (fail, hold) and certify both sides
-    a, b = s.refine(fail, hold, False, floor=fail)
-    if s.integer:
-        b = Fraction(math.ceil(b))
-        for _ in range(64):
-            if s.decide_final(b) is not True:
-                b += 1
-            elif b - 1 >= fail and s.decide_final(b - 1) is True:
-                b -= 1
-            else:
-                break
-        if s.decide_final(b) is not True or s.decide_final(b - 1) is not False:
-            raise BoundcalcError(f"{s.what}: could not certify a boundary for {var}")
-        ans, d = b, b - 1
-        attained, infimum = True, False
-    else:
-        ans, d, infimum = _certify_real(s, a, b, fail, hold)
-        attained = not infimum
-    held = ans if not infimum else _just_above(s, ans, b)
-    gap = abs(held - d) / max(abs(held), abs(d))
-    cert = {"holds_at": show(held), "fails_at": show(d)}
-    if not s.integer:
-        cert["relative_gap"] = f"2^-{max(0, -math.ceil(math.log2(gap)))}" if gap else "0"
-    if infimum:
-        cert["note"] = (f"{'supremum' if mirrored else 'infimum'} {show(ans)}, not attained: equality there "
-                        f"fails the strict relation, which holds just {'below' if mirrored else 'above'}")
-    out = sol(ans, cert, attained=attained)
-    if s.check_samples:
-        bad = _sample_counterexample(s, ans if attained else b, d, show, how)
-        if bad:
-            return bad
-    return out
+            return self.sol(None, {"holds_at": show(hold), "fails_at": None,
+                                   "bound": f"{'supremum' if mirrored else 'infimum'} {inf}, not attained",
+                                   "proof": proof}, "holds everywhere", attained=False)
+        return self.sol(None, {"holds_at": show(hold), "fails_at": None,
+                               "note": f"holds at every probe toward the end of the domain, down to {var} = "
+                                       f"{show(hold)}; beyond it not decided"}, "undecided", attained=None)
+
+    def boundary(self, fail, hold) -> Solution:
+        """The bracket (fail, hold) refined; the answer certified on both sides."""
+        s, mirrored, show = self.s, self.mirrored, self.show
+        a, b = s.refine(fail, hold, False, floor=fail)
+        if s.integer:
+            ans = _integer_boundary(s, b, fail)
+            d = ans - 1
+            attained, infimum = True, False
+        else:
+            ans, d, infimum = _certify_real(s, a, b, fail, hold)
+            attained = not infimum
+        held = ans if not infimum else _just_above(s, ans, b)
+        gap = abs(held - d) / max(abs(held), abs(d))
+        cert = {"holds_at": show(held), "fails_at": show(d)}
+        if not s.integer:
+            cert["relative_gap"] = f"2^-{max(0, -math.ceil(math.log2(gap)))}" if gap else "0"
+        if infimum:
+            cert["note"] = (f"{'supremum' if mirrored else 'infimum'} {show(ans)}, not attained: equality there "
+                            f"fails the strict relation, which holds just {'below' if mirrored else 'above'}")
+        out = self.sol(ans, cert, attained=attained)
+        if s.check_samples:
+            bad = _sample_counterexample(s, ans if attained else b, d, show, self.how)
+            if bad:
+                return bad
+        return out
+
+
+def _integer_boundary(s, b, fail):
+    """The least integer where it holds, from the bracket's upper end ``b``: it holds there
+    and fails one below, both certified."""
+    b = Fraction(math.ceil(b))
+    for _ in range(64):
+        if s.decide_final(b) is not True:
+            b += 1
+        elif b - 1 >= fail and s.decide_final(b - 1) is True:
+            b -= 1
+        else:
+            break
+    if s.decide_final(b) is not True or s.decide_final(b - 1) is not False:
+        raise BoundcalcError(f"{s.what}: could not certify a boundary for {s.var}")
+    return b
 
 
 def _just_above(s, p, b):
@@ -673,8 +733,9 @@ def _sample_counterexample(s, hold, fail, show, how: str = ""):
 def find_value(rel: Rel, var: str, env: dict, paper, domain, *, what: str, fallback: bool, reg,
                rng: str = "") -> Solution:
     """The search for the value ``require`` asks of one relation (the one entry point of this
-    module for it; nothing here calls back into :mod:`.require`). Solve over ``domain`` (``var``'s, or the range ``rng`` of it) with the direction read
-    from the tree, else from :mod:`.monotone` (asked of the same range)."""
+    module for it; nothing here calls back into :mod:`.require`). Solve over ``domain``
+    (``var``'s, or the range ``rng`` of it) with the direction read from the tree, else from
+    :mod:`.monotone` (asked of the same range)."""
     t = None if rel.op == "==" else trend(sub(rel.lhs, rel.rhs), var, env, domain)
     if rel.op == "==" or t is not None or not fallback:
         return solve_relation(rel, var, env, domain, what=what, structural=t, scope=rng)
