@@ -345,16 +345,8 @@ class _Normal:
         return n.map(self._step)
 
     def _step(self, n: Node) -> Node | None:
-        if isinstance(n, Func) and n.name == "exp" and len(n.args) == 1 and isinstance(n.args[0], BigOp) \
-                and n.args[0].op == "sum" and _symbolic(n.args[0]):
-            s = n.args[0]
-            return self(BigOp("prod", Func("exp", (s.body,)), s.var, s.lo, s.hi))
-        if isinstance(n, Func) and n.name == "log" and len(n.args) == 1 and isinstance(n.args[0], BigOp) \
-                and n.args[0].op == "prod" and _symbolic(n.args[0]):
-            p = n.args[0]
-            if self.ctx.holds(p.body, ">", _ZERO, _Range(p.lo, p.hi), p.var, 1.0):
-                return self(BigOp("sum", Func("log", (p.body,)), p.var, p.lo, p.hi))
-            return None
+        if isinstance(n, Func):
+            return self._exp_log(n)
         if not isinstance(n, BigOp) or not _symbolic(n) or n.op not in ("sum", "prod"):
             return None
         if any(isinstance(x, BigOp) and n.var in x.symbols() for x in n.body.unique_nodes()):
@@ -366,15 +358,7 @@ class _Normal:
         body = self(body)
         rng = _Range(n.lo, n.hi)
         if n.op == "sum":
-            out = []
-            for t in _terms(body):
-                dep = [f for f in _factors(t) if i in f.symbols()]
-                free = [f for f in _factors(t) if i not in f.symbols()]
-                if not dep:
-                    out.append(_mul(free + [rng.count()]))
-                else:
-                    out.append(_mul(free + [BigOp("sum", _mul(dep), i, n.lo, n.hi)]))
-            return _add(out)
+            return self._sum(n, body, i, rng)
         fs: list[Node] = []
         for f in _factors(body):
             if i not in f.symbols():
@@ -385,6 +369,33 @@ class _Normal:
             else:
                 fs.append(BigOp("prod", f, i, n.lo, n.hi))
         return _mul(fs)
+
+    def _exp_log(self, n: Func) -> Node | None:
+        """exp(sum) = prod exp; log(prod) = sum log where every factor is proved positive."""
+        if n.name == "exp" and len(n.args) == 1 and isinstance(n.args[0], BigOp) \
+                and n.args[0].op == "sum" and _symbolic(n.args[0]):
+            s = n.args[0]
+            return self(BigOp("prod", Func("exp", (s.body,)), s.var, s.lo, s.hi))
+        if n.name == "log" and len(n.args) == 1 and isinstance(n.args[0], BigOp) \
+                and n.args[0].op == "prod" and _symbolic(n.args[0]):
+            p = n.args[0]
+            if self.ctx.holds(p.body, ">", _ZERO, _Range(p.lo, p.hi), p.var, 1.0):
+                return self(BigOp("sum", Func("log", (p.body,)), p.var, p.lo, p.hi))
+        return None
+
+    @staticmethod
+    def _sum(n: BigOp, body: Node, i: str, rng) -> Node:
+        """A sum split termwise: the factors free of the index out, a term free of it times
+        the count."""
+        out = []
+        for t in _terms(body):
+            dep = [f for f in _factors(t) if i in f.symbols()]
+            free = [f for f in _factors(t) if i not in f.symbols()]
+            if not dep:
+                out.append(_mul(free + [rng.count()]))
+            else:
+                out.append(_mul(free + [BigOp("sum", _mul(dep), i, n.lo, n.hi)]))
+        return _add(out)
 
 
 def _symbolic(n: BigOp) -> bool:
@@ -648,12 +659,23 @@ def _jensen(at: BigOp, ctx: _Ctx, share: float):
     doms = {k: ctx.domains[k] for k in f.symbols() | f2.symbols() if k in ctx.domains}
     doms[t] = dom
     ex = [r for r in ctx.rest if _indexed_free(r)]
-    # f and f'' defined on all of c's (convex) domain, strictly, as in .convexity: a convex
-    # function on each piece of a broken domain is no convex function (1/t^2 at -1, 3)
+    if not _defined_strictly(f, f2, doms, ex, ctx, share):
+        return None
+    rel = _convex_or_concave(f2, doms, ex, ctx, share)
+    if rel is None:
+        return None
+    count = _Range(at.lo, at.hi).count()
+    mean = Mul((BigOp("sum", Indexed(c, Sym(at.var)), at.var, at.lo, at.hi), Pow(count, Num(Fraction(-1)))))
+    return ("Jensen", at, rel, Mul((count, substitute(f, {t: mean}))))
+
+
+def _defined_strictly(f: Node, f2: Node, doms: dict, ex: list, ctx: _Ctx, share: float) -> bool:
+    """f and f'' defined on all of c's (convex) domain, strictly, as in .convexity: a convex
+    function on each piece of a broken domain is no convex function (1/t^2 at -1, 3)."""
     from ..expr.singularities import definedness
     for cond in definedness(f) + definedness(f2):
         if cond.op not in (">", ">=", "!="):
-            return None
+            return False
         ok = False
         for goal in ((cond.expr,) + ((Mul((Num(Fraction(-1)), cond.expr)),) if cond.op == "!=" else ())):
             with _nested():
@@ -663,21 +685,20 @@ def _jensen(at: BigOp, ctx: _Ctx, share: float):
                 ok = True
                 break
         if not ok:
-            return None
-    rel = None
+            return False
+    return True
+
+
+def _convex_or_concave(f2: Node, doms: dict, ex: list, ctx: _Ctx, share: float) -> str | None:
+    """'>=' where f'' >= 0 is proved on the domain (convex), '<=' where f'' <= 0 (concave)."""
     for op, want in ((">=", ">="), ("<=", "<=")):
         if ctx.left() < 0.2:
             break
         with _nested():
             v = ctx.decide(f2, op, _ZERO, dict(doms), list(ex), max(0.3, min(share, ctx.left())))
         if str(getattr(v, "verdict", "")) == "proved":
-            rel = want
-            break
-    if rel is None:
-        return None
-    count = _Range(at.lo, at.hi).count()
-    mean = Mul((BigOp("sum", Indexed(c, Sym(at.var)), at.var, at.lo, at.hi), Pow(count, Num(Fraction(-1)))))
-    return ("Jensen", at, rel, Mul((count, substitute(f, {t: mean}))))
+            return want
+    return None
 
 
 def _narrowed(d: Domain, r: Rel) -> Domain:
@@ -939,17 +960,10 @@ def counterexample(a: Node, rel: str, b: Node, domains: dict, layer: list, rest:
     """A certified violation of ``a rel b`` at a depth 1 .. MAX_LAYERS (see the module docstring)."""
     from ..backends import mp as mpb
     rnd = random.Random(seed)
-    atoms = [x for t in (a, b) for x in t.unique_nodes() if isinstance(x, BigOp) and _symbolic(x)]
-    ends = sorted({s for x in atoms for s in (x.lo.symbols() | x.hi.symbols())})
-    if not ends or any(e not in domains or not domains[e].integer for e in ends):
+    space = _search_space(a, rel, b, domains, layer, rest, rnd)
+    if space is None:
         return None
-    comps = sorted({x.name for t in (a, b, *rest) for x in t.unique_nodes() if isinstance(x, Indexed)}
-                   | {x.name for r in layer for x in r.unique_nodes() if isinstance(x, Indexed)})
-    scalars = sorted((Rel(rel, a, b).symbols() | set().union(*(r.symbols() for r in rest))) - set(comps) - set(ends))
-    scalars = [s for s in scalars if s in domains]
-    pools = {n: _pool(domains[n], rnd) for n in comps + scalars if n in domains}
-    if any(not v for v in pools.values()):
-        return None
+    ends, comps, scalars, pools = space
     for depth in range(1, MAX_LAYERS + 1):
         env0 = {e: Fraction(depth) for e in ends}
         if not all(domains[e].contains(env0[e]) for e in ends):
@@ -961,24 +975,49 @@ def counterexample(a: Node, rel: str, b: Node, domains: dict, layer: list, rest:
             if expired(deadline):
                 return None
             charge(1 / BALL_POINTS_PER_SECOND)          # one candidate certified in ball arithmetic
-            env: dict = dict(env0)
-            for s in scalars:
-                env[s] = pools[s][trial % len(pools[s])] if trial < 2 * len(pools[s]) else rnd.choice(pools[s])
-            for c in comps:
-                start, n = spans.get(c, (1, depth))
-                p = pools[c]
-                if trial < len(p):                       # constant layers, every candidate
-                    vals = [p[trial]] * n
-                elif trial < 2 * len(p):                 # one layer apart
-                    vals = [p[(trial + 1) % len(p)]] * n
-                    vals[trial % n] = p[trial % len(p)]
-                else:
-                    vals = [rnd.choice(p) for _ in range(n)]
-                env[c] = Vector(vals, start)
+            env = _candidate(trial, env0, scalars, comps, pools, spans, depth, rnd)
             ce = _certify(a, rel, b, layer, rest, env, domains, mpb)
             if ce is not None:
                 return ce
     return None
+
+
+def _search_space(a: Node, rel: str, b: Node, domains: dict, layer: list, rest: list, rnd: random.Random):
+    """(the ranges' integer ends, the indexed symbols, the scalars, a pool of values for each),
+    or None when an end is no integer symbol or a pool is empty."""
+    atoms = [x for t in (a, b) for x in t.unique_nodes() if isinstance(x, BigOp) and _symbolic(x)]
+    ends = sorted({s for x in atoms for s in (x.lo.symbols() | x.hi.symbols())})
+    if not ends or any(e not in domains or not domains[e].integer for e in ends):
+        return None
+    comps = sorted({x.name for t in (a, b, *rest) for x in t.unique_nodes() if isinstance(x, Indexed)}
+                   | {x.name for r in layer for x in r.unique_nodes() if isinstance(x, Indexed)})
+    scalars = sorted((Rel(rel, a, b).symbols() | set().union(*(r.symbols() for r in rest))) - set(comps) - set(ends))
+    scalars = [s for s in scalars if s in domains]
+    pools = {n: _pool(domains[n], rnd) for n in comps + scalars if n in domains}
+    if any(not v for v in pools.values()):
+        return None
+    return ends, comps, scalars, pools
+
+
+def _candidate(trial: int, env0: dict, scalars: list, comps: list, pools: dict, spans: dict, depth: int,
+               rnd: random.Random) -> dict:
+    """The ``trial``-th candidate point at ``depth``: each scalar from its pool (in turn,
+    then at random); each indexed symbol's layers constant, one layer apart, then random."""
+    env: dict = dict(env0)
+    for s in scalars:
+        env[s] = pools[s][trial % len(pools[s])] if trial < 2 * len(pools[s]) else rnd.choice(pools[s])
+    for c in comps:
+        start, n = spans.get(c, (1, depth))
+        p = pools[c]
+        if trial < len(p):                       # constant layers, every candidate
+            vals = [p[trial]] * n
+        elif trial < 2 * len(p):                 # one layer apart
+            vals = [p[(trial + 1) % len(p)]] * n
+            vals[trial % n] = p[trial % len(p)]
+        else:
+            vals = [rnd.choice(p) for _ in range(n)]
+        env[c] = Vector(vals, start)
+    return env
 
 
 def _spans(nodes, comps, env0) -> dict | None:
