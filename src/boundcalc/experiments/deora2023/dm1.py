@@ -75,13 +75,7 @@ def run_dm1(*, seed: int = 0, full: bool = False, jobs: int = 1, backend: str = 
     ``ns``/``seeds``/settings override (tests shrink them)."""
     from ...reports import sweep
 
-    if ns is None:
-        ns = (100, 200, 400, 800, 1600, 3200) if full else (100, 200, 400, 800)
-    if isinstance(ns, str):
-        ns = [as_int("ns", t) for t in ns.split(",") if t.strip()]
-    ns = [as_int("ns", x) for x in ns]
-    if not ns or min(ns) < 1:
-        raise BoundcalcError(f"option --ns: needs positive integers, got {ns!r}")
+    ns = _dm1_ns(ns, full)
     nseeds = as_int("seeds", seeds if seeds is not None else (5 if full else 3))
     if nseeds < 1:
         raise BoundcalcError(f"option --seeds: must be >= 1, got {seeds!r}")
@@ -115,22 +109,7 @@ def run_dm1(*, seed: int = 0, full: bool = False, jobs: int = 1, backend: str = 
                for pt in grp["points"]]
         accuracy = precision_check("n", ns, int(seed), [r for r in res if r["seed"] == int(seed)], ref,
                                    base["dtype"], PRECISION_METRICS)
-    from ...reports.intervals import mean_interval
-
-    keys = ("gamma_ntk", "gamma_star", "gamma_prop2", "margin_normalised", "train_loss", "test_loss", "gap",
-            "test_error", "train_loss_cor2", "gen_gap_cor2", "B_Phi", "B_2", "dist", "gamma_attn_limit",
-            "H_cor2_log10", "H_prop2_log10", "eta_max_cor2")
-    per_n = []
-    for i, n in enumerate(ns):
-        rs = res[i * nseeds:(i + 1) * nseeds]
-        row: dict[str, Any] = {"n": n}
-        for k in keys:
-            vals = [r[k] for r in rs if r.get(k) is not None]
-            iv = mean_interval(vals) if vals else None
-            row[k] = {"mean": iv["mean"] if iv else None, "sd": iv["sd"] if iv else None,
-                      "low": iv["low"] if iv else None, "high": iv["high"] if iv else None,
-                      "method": iv["method"] if iv else None, "values": vals}
-        per_n.append(row)
+    per_n = _dm1_per_n(res, ns, nseeds)
     out = {
         "name": "deora2023-dm1",
         "paper": PAPER,
@@ -156,6 +135,39 @@ def run_dm1(*, seed: int = 0, full: bool = False, jobs: int = 1, backend: str = 
     if plot_dir is not None:
         out["plots"] = plot_dm1(out, plot_dir)
     return out
+
+
+def _dm1_ns(ns, full: bool) -> list[int]:
+    """The sizes n: given (a list, or text '100,200'), else the default or --full ones."""
+    if ns is None:
+        ns = (100, 200, 400, 800, 1600, 3200) if full else (100, 200, 400, 800)
+    if isinstance(ns, str):
+        ns = [as_int("ns", t) for t in ns.split(",") if t.strip()]
+    ns = [as_int("ns", x) for x in ns]
+    if not ns or min(ns) < 1:
+        raise BoundcalcError(f"option --ns: needs positive integers, got {ns!r}")
+    return ns
+
+
+def _dm1_per_n(res: list, ns: list, nseeds: int) -> list[dict]:
+    """Each n's measurements over the seeds: mean, sd and a 95% interval of each quantity."""
+    from ...reports.intervals import mean_interval
+
+    keys = ("gamma_ntk", "gamma_star", "gamma_prop2", "margin_normalised", "train_loss", "test_loss", "gap",
+            "test_error", "train_loss_cor2", "gen_gap_cor2", "B_Phi", "B_2", "dist", "gamma_attn_limit",
+            "H_cor2_log10", "H_prop2_log10", "eta_max_cor2")
+    per_n = []
+    for i, n in enumerate(ns):
+        rs = res[i * nseeds:(i + 1) * nseeds]
+        row: dict[str, Any] = {"n": n}
+        for k in keys:
+            vals = [r[k] for r in rs if r.get(k) is not None]
+            iv = mean_interval(vals) if vals else None
+            row[k] = {"mean": iv["mean"] if iv else None, "sd": iv["sd"] if iv else None,
+                      "low": iv["low"] if iv else None, "high": iv["high"] if iv else None,
+                      "method": iv["method"] if iv else None, "values": vals}
+        per_n.append(row)
+    return per_n
 
 
 def rows_dm1(out: dict):
@@ -263,21 +275,9 @@ def _dm1_rows(out: dict, K_eq_n: bool):
 
 
 @styled
-def _plot_dm1_bounds(out: dict, plot_dir) -> list[str]:
-    """Bound vs measurement across n (log scale), and each Cor. 2 / Prop. 2 hypothesis as
-    needed/used (it holds where the curve is <= 1; the n where a log-log fit of it would reach 1
-    is marked when that extrapolation is finite, labelled as extrapolated). Two panels one
-    above the other, each with its own legend (the paper's width: reports.plots)."""
-    from pathlib import Path
-
+def _dm1_losses_panel(ax, pn: list, x) -> None:
+    """The top panel: measured losses and the Cor. 2 bounds across n, 95% bars over seeds."""
     from ...reports import plots as rp
-
-    plot_dir = Path(plot_dir)
-    plot_dir.mkdir(parents=True, exist_ok=True)
-    pn = out["per_n"]
-    x = np.array([r["n"] for r in pn], dtype=float)
-    fig = rp.figure(rp.width() * (1.75 if rp.width() < 4 else 1.2))
-    ax, bx = fig.add_subplot(2, 1, 1), fig.add_subplot(2, 1, 2)
 
     def ser(key):
         y = [r[key]["mean"] for r in pn]
@@ -307,6 +307,12 @@ def _plot_dm1_bounds(out: dict, plot_dir) -> list[str]:
     ax.set_title("bounds (hypotheses unmet) vs measured; bars: 95% Student-$t$ over seeds")
     ax.grid(True, which="major", alpha=0.3)
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.22), ncols=1 if rp.width() < 4 else 2)
+
+
+def _dm1_hypotheses_panel(bx, out: dict, pn: list, x) -> None:
+    """The bottom panel: each Cor. 2 / Prop. 2 hypothesis as needed/used across n."""
+    from ...reports import plots as rp
+
     H = float(out["settings"].get("H", 1))
     hyps = []
     missing = []
@@ -352,6 +358,26 @@ def _plot_dm1_bounds(out: dict, plot_dir) -> list[str]:
     bx.set_title("Cor. 2 / Prop. 2 hypotheses at each $n$")
     bx.grid(True, which="major", alpha=0.3)
     bx.legend(loc="upper center", bbox_to_anchor=(0.5, -0.22), ncols=1)
+
+
+def _plot_dm1_bounds(out: dict, plot_dir) -> list[str]:
+    """Bound vs measurement across n (log scale), and each Cor. 2 / Prop. 2 hypothesis as
+    needed/used (it holds where the curve is <= 1; the n where a log-log fit of it would reach 1
+    is marked when that extrapolation is finite, labelled as extrapolated). Two panels one
+    above the other, each with its own legend (the paper's width: reports.plots)."""
+    from pathlib import Path
+
+    from ...reports import plots as rp
+
+    plot_dir = Path(plot_dir)
+    plot_dir.mkdir(parents=True, exist_ok=True)
+    pn = out["per_n"]
+    x = np.array([r["n"] for r in pn], dtype=float)
+    fig = rp.figure(rp.width() * (1.75 if rp.width() < 4 else 1.2))
+    ax, bx = fig.add_subplot(2, 1, 1), fig.add_subplot(2, 1, 2)
+
+    _dm1_losses_panel(ax, pn, x)
+    _dm1_hypotheses_panel(bx, out, pn, x)
     for a_ in (ax, bx):                   # tick labels at the sizes run (log minor labels overlapped)
         rp._ticks_at(a_, set(x.tolist()))
     fig.suptitle("Deora et al. (2023), DM1: bounds vs measurements across $n$ (log scales)")
