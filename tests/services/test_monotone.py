@@ -1,4 +1,4 @@
-"""services/monotone.py: evidence levels (proved, certified, sampled) and counterexamples."""
+"""services/monotone/: evidence levels (proved, certified, sampled) and counterexamples."""
 import mpmath
 import pytest
 
@@ -170,7 +170,7 @@ source = "test"
 def test_a_sampled_verdict_names_no_direction(monkeypatch):
     """With every proof layer out of the way (monkeypatched to 'not proved'), an increasing
     function gets 'no decrease found in N samples on BOX', never 'increasing'."""
-    import boundcalc.services.monotone as M
+    import boundcalc.services.monotone.sign as M
     from boundcalc.prover import decide
     from boundcalc.prover.decide import Decision
     monkeypatch.setattr(M, "prove_sign", lambda e: None)
@@ -186,3 +186,26 @@ def test_a_sampled_verdict_names_no_direction(monkeypatch):
     assert out.startswith(f"t.f: no decrease found in x in {r.samples} samples on ") and "increasing" not in out.split("\n")[0]
     assert r.to_json()["direction"] == "no decrease found"
     _check_pairs("y*x + x**3", "x", r)        # the certified rising pair it prints
+
+
+def test_the_result_keeps_direction_and_region_apart_and_prints_the_old_verdict():
+    """The record holds a Direction member and the scope; the printed verdict (the JSON key
+    'verdict', written by hand here) adds 'on the default box only' exactly for a direction
+    on the default box, and the JSON keeps its key order."""
+    import json
+    from boundcalc.services.monotone import MonotoneResult
+    from boundcalc.verdicts import MonotoneEvidence
+    r = MonotoneResult("p.f", "x", "decreasing", "certified", "-1", "d", {"x": ("0.0", "1.0")},
+                       scope="default box")
+    assert r.direction is Direction.DECREASING and r.evidence is MonotoneEvidence.CERTIFIED
+    assert r.verdict == "decreasing on the default box only"
+    assert MonotoneResult("p.f", "x", "no decrease found", "sampled", "1", "d", scope="default box",
+                          samples=9).verdict == "no decrease found"
+    assert MonotoneResult("p.f", "x", "increasing", "proved", "1", "d").verdict == "increasing"
+    assert MonotoneResult("p.f", "x", "increasing", "certified", "1", "d", scope="box").verdict == "increasing"
+    got = json.loads(json.dumps(r.to_json(), default=str))
+    assert list(got) == ["id", "var", "verdict", "evidence", "derivative", "detail", "box", "counterexample",
+                         "scope", "asked", "samples", "setting", "direction"]
+    assert got["verdict"] == "decreasing on the default box only" and got["direction"] == "decreasing"
+    with pytest.raises(ValueError):
+        MonotoneResult("p.f", "x", "decreasing on the default box only", "certified", "-1", "d")

@@ -397,70 +397,92 @@ def _real_pow(b: Iv, e: Iv) -> Iv:
 
 
 def _func(name: str, args: list[Iv]) -> Iv:
+    """The enclosure of ``name(*args)`` (:data:`_FUNCS`: one rule per function)."""
+    rule = _FUNCS.get(name)
+    if rule is None:
+        raise ExpressionError(f"unknown function {name!r}")
+    return rule(name, args)
+
+
+def _sqrt(name: str, args: list[Iv]) -> Iv:
     x = args[0]
-    if name == "sqrt":
-        if x.upper() < 0:
+    if x.upper() < 0:
+        raise Undefined(REASONS["sqrt"])
+    if x.lower() < 0:
+        if x.point and x.lo.is_exact():
             raise Undefined(REASONS["sqrt"])
-        if x.lower() < 0:
-            if x.point and x.lo.is_exact():
-                raise Undefined(REASONS["sqrt"])
-            raise Unresolved("square root of a possibly negative number")
-        if x.point:
-            return Iv(x.lo.nonnegative_part().sqrt())
-        return Iv(x.lo.nonnegative_part().sqrt(), x.hi.sqrt())
-    if name == "log":
-        if x.upper() <= 0:
-            raise Undefined(REASONS["log"])
-        if x.lower() <= 0:
-            raise Unresolved("logarithm of a possibly non-positive number")
-        out = _increasing(arb.log, x)
-        if len(args) == 2:
-            base = args[1]
-            if base.upper() <= 0 or (base.point and base.lo.is_exact() and base.lo == 1):
-                raise Undefined(REASONS["log_base"])
-            if base.lower() <= 0 or base.lower() <= 1 <= base.upper():
-                raise Unresolved("logarithm to a base possibly <= 0 or 1")
-            return _finite(_mul(out, _int_pow(_increasing(arb.log, base), -1)), "log")
-        return out
-    if name == "exp":
-        return _finite(_increasing(arb.exp, _exp_guard(x)), "exp")
-    if name == "min":
-        return Iv(_min(*(a.lo for a in args)), _min(*(a.hi for a in args))) \
-            if not all(a.point for a in args) else Iv(_min(*(a.lo for a in args)))
-    if name == "max":
-        return Iv(_max(*(a.lo for a in args)), _max(*(a.hi for a in args))) \
-            if not all(a.point for a in args) else Iv(_max(*(a.lo for a in args)))
-    if name == "abs":
-        if x.point:
-            return Iv(abs(x.lo))
-        if x.lower() < 0 < x.upper():
-            return Iv(arb(0), _max(-x.lo, x.hi))
-        return x if x.lower() >= 0 else Iv(-x.hi, -x.lo)
-    if name == "floor":
-        return _finite(_increasing(arb.floor, x), "floor")
-    if name == "ceil":
-        return _finite(_increasing(arb.ceil, x), "ceil")
-    if name in ("tanh", "atan", "erf"):
-        return _increasing(getattr(arb, name), x)
-    if name in ("sin", "cos"):
-        return Iv(getattr(x.ball(), name)())
-    if name == "tan":
-        return _finite(Iv(x.ball().tan()), "tan near a pole")
-    if name in ("gamma", "factorial"):
-        return _gamma(x if name == "gamma" else _add(x, Iv(arb(1))))
-    if name == "binomial":
-        n, k = args
-        for a in (n, k):
-            if a.upper() < 0:
-                raise Undefined(REASONS["binomial"])
-            if a.lower() < 0:
-                raise Unresolved("binomial of a possibly negative argument")
-        one = Iv(arb(1))
-        top = _gamma(_add(n, one))
-        den = _mul(_ball_fn(arb.rgamma, _add(k, one)),
-                   _ball_fn(arb.rgamma, _add(_add(n, _mul(Iv(arb(-1)), k)), one)))
-        return _finite(_mul(top, den), "binomial")
-    raise ExpressionError(f"unknown function {name!r}")
+        raise Unresolved("square root of a possibly negative number")
+    if x.point:
+        return Iv(x.lo.nonnegative_part().sqrt())
+    return Iv(x.lo.nonnegative_part().sqrt(), x.hi.sqrt())
+
+
+def _log(name: str, args: list[Iv]) -> Iv:
+    x = args[0]
+    if x.upper() <= 0:
+        raise Undefined(REASONS["log"])
+    if x.lower() <= 0:
+        raise Unresolved("logarithm of a possibly non-positive number")
+    out = _increasing(arb.log, x)
+    if len(args) == 2:
+        base = args[1]
+        if base.upper() <= 0 or (base.point and base.lo.is_exact() and base.lo == 1):
+            raise Undefined(REASONS["log_base"])
+        if base.lower() <= 0 or base.lower() <= 1 <= base.upper():
+            raise Unresolved("logarithm to a base possibly <= 0 or 1")
+        return _finite(_mul(out, _int_pow(_increasing(arb.log, base), -1)), "log")
+    return out
+
+
+def _min_max(name: str, args: list[Iv]) -> Iv:
+    pick = _min if name == "min" else _max
+    return Iv(pick(*(a.lo for a in args)), pick(*(a.hi for a in args))) \
+        if not all(a.point for a in args) else Iv(pick(*(a.lo for a in args)))
+
+
+def _abs(name: str, args: list[Iv]) -> Iv:
+    x = args[0]
+    if x.point:
+        return Iv(abs(x.lo))
+    if x.lower() < 0 < x.upper():
+        return Iv(arb(0), _max(-x.lo, x.hi))
+    return x if x.lower() >= 0 else Iv(-x.hi, -x.lo)
+
+
+def _binomial(name: str, args: list[Iv]) -> Iv:
+    n, k = args
+    for a in (n, k):
+        if a.upper() < 0:
+            raise Undefined(REASONS["binomial"])
+        if a.lower() < 0:
+            raise Unresolved("binomial of a possibly negative argument")
+    one = Iv(arb(1))
+    top = _gamma(_add(n, one))
+    den = _mul(_ball_fn(arb.rgamma, _add(k, one)),
+               _ball_fn(arb.rgamma, _add(_add(n, _mul(Iv(arb(-1)), k)), one)))
+    return _finite(_mul(top, den), "binomial")
+
+
+#: one enclosure rule per function of the language
+_FUNCS: dict = {
+    "sqrt": _sqrt,
+    "log": _log,
+    "exp": lambda name, args: _finite(_increasing(arb.exp, _exp_guard(args[0])), "exp"),
+    "min": _min_max,
+    "max": _min_max,
+    "abs": _abs,
+    "floor": lambda name, args: _finite(_increasing(arb.floor, args[0]), "floor"),
+    "ceil": lambda name, args: _finite(_increasing(arb.ceil, args[0]), "ceil"),
+    "tanh": lambda name, args: _increasing(arb.tanh, args[0]),
+    "atan": lambda name, args: _increasing(arb.atan, args[0]),
+    "erf": lambda name, args: _increasing(arb.erf, args[0]),
+    "sin": lambda name, args: Iv(args[0].ball().sin()),
+    "cos": lambda name, args: Iv(args[0].ball().cos()),
+    "tan": lambda name, args: _finite(Iv(args[0].ball().tan()), "tan near a pole"),
+    "gamma": lambda name, args: _gamma(args[0]),
+    "factorial": lambda name, args: _gamma(_add(args[0], Iv(arb(1)))),
+    "binomial": _binomial,
+}
 
 
 #: where gamma has its minimum on (0, oo) (gamma is increasing to its right, decreasing

@@ -119,60 +119,75 @@ class _Converter:
     def plan(self, n: ast.AST, top: bool):
         """The children of ``n`` to convert, and how to build ``n``'s node from them."""
         if isinstance(n, ast.Compare):
-            if not top:
-                raise self.fail(n, "a comparison inside an expression")
-            if len(n.ops) != 1 or type(n.ops[0]) not in _CMP:
-                raise self.fail(n, "a chained or non-numeric comparison")
-            op = _CMP[type(n.ops[0])]
-            return [n.left, n.comparators[0]], lambda a: Rel(op, a[0], a[1])
+            return self._plan_compare(n, top)
         if isinstance(n, ast.BinOp):
-            kind = type(n.op)
-            if kind in (ast.Add, ast.Sub):
-                return self._chain(n, (ast.Add, ast.Sub), ast.Sub,
-                                   lambda a, neg: Add(tuple(Mul((_NEG, x)) if m else x for x, m in zip(a, neg))))
-            if kind in (ast.Mult, ast.Div):
-                return self._chain(n, (ast.Mult, ast.Div), ast.Div,
-                                   lambda a, inv: Mul(tuple(Pow(x, _NEG) if m else x for x, m in zip(a, inv))))
-            if kind is ast.Pow:
-                return [n.left, n.right], lambda a: Pow(a[0], a[1])
-            raise self.fail(n, f"the operator {kind.__name__}")
+            return self._plan_binop(n)
         if isinstance(n, ast.UnaryOp):
-            negative = False
-            inner: ast.expr = n
-            while isinstance(inner, ast.UnaryOp):
-                if isinstance(inner.op, ast.USub):
-                    negative = not negative
-                elif not isinstance(inner.op, ast.UAdd):
-                    raise self.fail(inner, f"the operator {type(inner.op).__name__}")
-                inner = inner.operand
-
-            def neg(a):
-                if not negative:
-                    return a[0]
-                return Num(-a[0].value) if isinstance(a[0], Num) else Mul((_NEG, a[0]))
-            return [inner], neg
+            return self._plan_unary(n)
         if isinstance(n, ast.Call):
-            if not isinstance(n.func, ast.Name) or n.func.id not in FUNCTIONS:
-                raise self.fail(n, "calling anything but " + ", ".join(sorted(FUNCTIONS)))
-            if n.keywords or any(isinstance(a, ast.Starred) for a in n.args):
-                raise self.fail(n, "keyword or starred arguments")
-            name, allowed, k = n.func.id, FUNCTIONS[n.func.id], len(n.args)
-            if self._big(n):
-                return self._plan_big(n)
-            if name in ("sum", "prod"):
-                raise self.fail(n, f"{name} with {k} argument(s) (write {name}(expr, i, lo, hi))")
-            if (allowed is None and k < 1) or (allowed is not None and k not in allowed):
-                raise self.fail(n, f"{name} with {k} argument(s)")
-            return list(n.args), lambda a: Func(name, tuple(a))
+            return self._plan_call(n)
         if isinstance(n, ast.Subscript):
-            if not isinstance(n.value, ast.Name) or n.value.id in CONSTANTS or n.value.id in FUNCTIONS:
-                raise self.fail(n, "a subscript of anything but a symbol name")
-            if isinstance(n.slice, (ast.Slice, ast.Tuple)):
-                raise self.fail(n, "a slice or several indices")
-            base = n.value.id
-            return [n.slice], lambda a: Indexed(base, a[0])
+            return self._plan_subscript(n)
         leaf = self.leaf(n)
         return [], lambda a: leaf
+
+    def _plan_compare(self, n: ast.Compare, top: bool):
+        if not top:
+            raise self.fail(n, "a comparison inside an expression")
+        if len(n.ops) != 1 or type(n.ops[0]) not in _CMP:
+            raise self.fail(n, "a chained or non-numeric comparison")
+        op = _CMP[type(n.ops[0])]
+        return [n.left, n.comparators[0]], lambda a: Rel(op, a[0], a[1])
+
+    def _plan_binop(self, n: ast.BinOp):
+        kind = type(n.op)
+        if kind in (ast.Add, ast.Sub):
+            return self._chain(n, (ast.Add, ast.Sub), ast.Sub,
+                               lambda a, neg: Add(tuple(Mul((_NEG, x)) if m else x for x, m in zip(a, neg))))
+        if kind in (ast.Mult, ast.Div):
+            return self._chain(n, (ast.Mult, ast.Div), ast.Div,
+                               lambda a, inv: Mul(tuple(Pow(x, _NEG) if m else x for x, m in zip(a, inv))))
+        if kind is ast.Pow:
+            return [n.left, n.right], lambda a: Pow(a[0], a[1])
+        raise self.fail(n, f"the operator {kind.__name__}")
+
+    def _plan_unary(self, n: ast.UnaryOp):
+        negative = False
+        inner: ast.expr = n
+        while isinstance(inner, ast.UnaryOp):
+            if isinstance(inner.op, ast.USub):
+                negative = not negative
+            elif not isinstance(inner.op, ast.UAdd):
+                raise self.fail(inner, f"the operator {type(inner.op).__name__}")
+            inner = inner.operand
+
+        def neg(a):
+            if not negative:
+                return a[0]
+            return Num(-a[0].value) if isinstance(a[0], Num) else Mul((_NEG, a[0]))
+        return [inner], neg
+
+    def _plan_call(self, n: ast.Call):
+        if not isinstance(n.func, ast.Name) or n.func.id not in FUNCTIONS:
+            raise self.fail(n, "calling anything but " + ", ".join(sorted(FUNCTIONS)))
+        if n.keywords or any(isinstance(a, ast.Starred) for a in n.args):
+            raise self.fail(n, "keyword or starred arguments")
+        name, allowed, k = n.func.id, FUNCTIONS[n.func.id], len(n.args)
+        if self._big(n):
+            return self._plan_big(n)
+        if name in ("sum", "prod"):
+            raise self.fail(n, f"{name} with {k} argument(s) (write {name}(expr, i, lo, hi))")
+        if (allowed is None and k < 1) or (allowed is not None and k not in allowed):
+            raise self.fail(n, f"{name} with {k} argument(s)")
+        return list(n.args), lambda a: Func(name, tuple(a))
+
+    def _plan_subscript(self, n: ast.Subscript):
+        if not isinstance(n.value, ast.Name) or n.value.id in CONSTANTS or n.value.id in FUNCTIONS:
+            raise self.fail(n, "a subscript of anything but a symbol name")
+        if isinstance(n.slice, (ast.Slice, ast.Tuple)):
+            raise self.fail(n, "a slice or several indices")
+        base = n.value.id
+        return [n.slice], lambda a: Indexed(base, a[0])
 
     @staticmethod
     def _big(n: ast.Call) -> bool:

@@ -125,7 +125,8 @@ class Visitor(Generic[R]):
         """The result for ``root``: every node's handler run once (memoised), no recursion."""
         memo = self.memo
         by_value = self.memo_by_value
-        k0: Any = root if by_value else id(root)
+        keyof: Any = _itself if by_value else id     # a node's memo key: itself, or its id
+        k0: Any = keyof(root)
         if k0 in memo:
             return memo[k0]
         has_enter, has_leave = self._hooks
@@ -176,7 +177,7 @@ class Visitor(Generic[R]):
                 i = len(res)
                 while i < len(kids):
                     c = kids[i]
-                    ck = c if by_value else id(c)
+                    ck = keyof(c)
                     if ck in memo:
                         res.append(memo[ck])
                         i += 1
@@ -190,7 +191,7 @@ class Visitor(Generic[R]):
                 try:
                     while True:
                         c = gen.send(send)
-                        ck = c if by_value else id(c)
+                        ck = keyof(c)
                         if ck in memo:
                             send = memo[ck]
                             continue
@@ -212,6 +213,11 @@ class Visitor(Generic[R]):
             frame, value = stack.pop(), out
 
     __call__ = walk
+
+
+def _itself(node: Node) -> Node:
+    """The memo key of a node under ``memo_by_value``: the node itself (equal subtrees share it)."""
+    return node
 
 
 def visitor_classes() -> list[type[Visitor]]:

@@ -345,16 +345,8 @@ class _Normal:
         return n.map(self._step)
 
     def _step(self, n: Node) -> Node | None:
-        if isinstance(n, Func) and n.name == "exp" and len(n.args) == 1 and isinstance(n.args[0], BigOp) \
-                and n.args[0].op == "sum" and _symbolic(n.args[0]):
-            s = n.args[0]
-            return self(BigOp("prod", Func("exp", (s.body,)), s.var, s.lo, s.hi))
-        if isinstance(n, Func) and n.name == "log" and len(n.args) == 1 and isinstance(n.args[0], BigOp) \
-                and n.args[0].op == "prod" and _symbolic(n.args[0]):
-            p = n.args[0]
-            if self.ctx.holds(p.body, ">", _ZERO, _Range(p.lo, p.hi), p.var, 1.0):
-                return self(BigOp("sum", Func("log", (p.body,)), p.var, p.lo, p.hi))
-            return None
+        if isinstance(n, Func):
+            return self._exp_log(n)
         if not isinstance(n, BigOp) or not _symbolic(n) or n.op not in ("sum", "prod"):
             return None
         if any(isinstance(x, BigOp) and n.var in x.symbols() for x in n.body.unique_nodes()):
@@ -366,15 +358,7 @@ class _Normal:
         body = self(body)
         rng = _Range(n.lo, n.hi)
         if n.op == "sum":
-            out = []
-            for t in _terms(body):
-                dep = [f for f in _factors(t) if i in f.symbols()]
-                free = [f for f in _factors(t) if i not in f.symbols()]
-                if not dep:
-                    out.append(_mul(free + [rng.count()]))
-                else:
-                    out.append(_mul(free + [BigOp("sum", _mul(dep), i, n.lo, n.hi)]))
-            return _add(out)
+            return self._sum(n, body, i, rng)
         fs: list[Node] = []
         for f in _factors(body):
             if i not in f.symbols():
@@ -385,6 +369,33 @@ class _Normal:
             else:
                 fs.append(BigOp("prod", f, i, n.lo, n.hi))
         return _mul(fs)
+
+    def _exp_log(self, n: Func) -> Node | None:
+        """exp(sum) = prod exp; log(prod) = sum log where every factor is proved positive."""
+        if n.name == "exp" and len(n.args) == 1 and isinstance(n.args[0], BigOp) \
+                and n.args[0].op == "sum" and _symbolic(n.args[0]):
+            s = n.args[0]
+            return self(BigOp("prod", Func("exp", (s.body,)), s.var, s.lo, s.hi))
+        if n.name == "log" and len(n.args) == 1 and isinstance(n.args[0], BigOp) \
+                and n.args[0].op == "prod" and _symbolic(n.args[0]):
+            p = n.args[0]
+            if self.ctx.holds(p.body, ">", _ZERO, _Range(p.lo, p.hi), p.var, 1.0):
+                return self(BigOp("sum", Func("log", (p.body,)), p.var, p.lo, p.hi))
+        return None
+
+    @staticmethod
+    def _sum(n: BigOp, body: Node, i: str, rng) -> Node:
+        """A sum split termwise: the factors free of the index out, a term free of it times
+        the count."""
+        out = []
+        for t in _terms(body):
+            dep = [f for f in _factors(t) if i in f.symbols()]
+            free = [f for f in _factors(t) if i not in f.symbols()]
+            if not dep:
+                out.append(_mul(free + [rng.count()]))
+            else:
+                out.append(_mul(free + [BigOp("sum", _mul(dep), i, n.lo, n.hi)]))
+        return _add(out)
 
 
 def _symbolic(n: BigOp) -> bool:
@@ -648,12 +659,23 @@ def _jensen(at: BigOp, ctx: _Ctx, share: float):
     doms = {k: ctx.domains[k] for k in f.symbols() | f2.symbols() if k in ctx.domains}
     doms[t] = dom
     ex = [r for r in ctx.rest if _indexed_free(r)]
-    # f and f'' defined on all of c's (convex) domain, strictly, as in .convexity: a convex
-    # function on each piece of a broken domain is no convex function (1/t^2 at -1, 3)
+    if not _defined_strictly(f, f2, doms, ex, ctx, share):
+        return None
+    rel = _convex_or_concave(f2, doms, ex, ctx, share)
+    if rel is None:
+        return None
+    count = _Range(at.lo, at.hi).count()
+    mean = Mul((BigOp("sum", Indexed(c, Sym(at.var)), at.var, at.lo, at.hi), Pow(count, Num(Fraction(-1)))))
+    return ("Jensen", at, rel, Mul((count, substitute(f, {t: mean}))))
+
+
+def _defined_strictly(f: Node, f2: Node, doms: dict, ex: list, ctx: _Ctx, share: float) -> bool:
+    """f and f'' defined on all of c's (convex) domain, strictly, as in .convexity: a convex
+    function on each piece of a broken domain is no convex function (1/t^2 at -1, 3)."""
     from ..expr.singularities import definedness
     for cond in definedness(f) + definedness(f2):
         if cond.op not in (">", ">=", "!="):
-            return None
+            return False
         ok = False
         for goal in ((cond.expr,) + ((Mul((Num(Fraction(-1)), cond.expr)),) if cond.op == "!=" else ())):
             with _nested():
@@ -663,21 +685,20 @@ def _jensen(at: BigOp, ctx: _Ctx, share: float):
                 ok = True
                 break
         if not ok:
-            return None
-    rel = None
+            return False
+    return True
+
+
+def _convex_or_concave(f2: Node, doms: dict, ex: list, ctx: _Ctx, share: float) -> str | None:
+    """'>=' where f'' >= 0 is proved on the domain (convex), '<=' where f'' <= 0 (concave)."""
     for op, want in ((">=", ">="), ("<=", "<=")):
         if ctx.left() < 0.2:
             break
         with _nested():
             v = ctx.decide(f2, op, _ZERO, dict(doms), list(ex), max(0.3, min(share, ctx.left())))
         if str(getattr(v, "verdict", "")) == "proved":
-            rel = want
-            break
-    if rel is None:
-        return None
-    count = _Range(at.lo, at.hi).count()
-    mean = Mul((BigOp("sum", Indexed(c, Sym(at.var)), at.var, at.lo, at.hi), Pow(count, Num(Fraction(-1)))))
-    return ("Jensen", at, rel, Mul((count, substitute(f, {t: mean}))))
+            return want
+    return None
 
 
 def _narrowed(d: Domain, r: Rel) -> Domain:
@@ -692,27 +713,9 @@ def _narrowed(d: Domain, r: Rel) -> Domain:
     return d
 
 
-def _abstract(A: Node, rel: str, B: Node, ctx: _Ctx, norm: _Normal) -> str | None:
-    """Every atom a fresh scalar; the goal decided under the atoms' signs, termwise relations
-    and the classical inequalities' instances."""
-    atoms = _atoms(Add((A, B)))
-    gl = [r for r in ctx.rest if not _indexed_free(r)]
-    for r in gl:
-        atoms += [x for x in _atoms(Add((norm(r.lhs), norm(r.rhs)))) if str(x) not in {str(y) for y in atoms}]
-    if not atoms or len(atoms) > 6:
-        return None
-    rngs = {(str(x.lo), str(x.hi)) for x in atoms}
-    if len(rngs) != 1:
-        return None
-    count = _Range(atoms[0].lo, atoms[0].hi).count()
-    if not ctx.count_ok(_Range(atoms[0].lo, atoms[0].hi)):
-        return None
-    share = max(0.3, ctx.left() / (4 * len(atoms) + 6))
-    signs = {str(x): _sign_of_body(x, ctx, share) for x in atoms}
-    lemmas = _lemmas(atoms, signs, ctx, norm, count)
-    known = {str(x) for x in atoms}
-    used = [lm for lm in lemmas if all(str(x) in known for x in _atoms(Add((lm[1], lm[3]))))]
-    # termwise relations between atoms of one operator over the range
+def _termwise_pairs(atoms: list, signs: dict, ctx: _Ctx, share: float) -> list:
+    """Termwise relations between atoms of one operator over the range (on shared indexed
+    symbols; products only of signed terms), each proved at a generic layer."""
     pairs = []
     for j, x in enumerate(atoms):
         for y in atoms[j + 1:]:
@@ -728,6 +731,11 @@ def _abstract(A: Node, rel: str, B: Node, ctx: _Ctx, norm: _Normal) -> str | Non
                 if ctx.holds(x.body, r, y.body, rng, ctx.var, share):
                     pairs.append(("termwise comparisons", x, r, y))
                     break
+    return pairs
+
+
+def _atom_names(atoms: list, signs: dict, ctx: _Ctx) -> tuple[dict[str, Node], dict]:
+    """(each atom's fresh scalar, the domains with theirs: the sign of the atom)."""
     names: dict[str, Node] = {}
     doms = {k: v for k, v in ctx.domains.items()}
     for j, x in enumerate(atoms):
@@ -738,6 +746,36 @@ def _abstract(A: Node, rel: str, B: Node, ctx: _Ctx, norm: _Normal) -> str | Non
         # range having at least one layer (count >= 1 was proved above)
         doms[nm] = Domain(lo=Fraction(0)) if s == "positive" else (
             Domain(lo=Fraction(0), lo_closed=True) if s == "nonnegative" else Domain())
+    return names, doms
+
+
+def _decide_tries(ga: Node, rel: str, gb: Node, doms: dict, tries: list, ctx: _Ctx):
+    """(the proving decision, the hypotheses it used) of the first set of hypotheses under
+    which the abstracted goal is proved, or None."""
+    for k, hs in enumerate(tries):
+        if ctx.left() < 0.3:
+            return None
+        share = 0.4 * ctx.left() if k + 1 < len(tries) else ctx.left()
+        d = ctx.decide(ga, rel, gb, {n: v for n, v in doms.items()}, hs, max(0.5, share))
+        if str(getattr(d, "verdict", "")) == "proved":
+            return d, hs
+    return None
+
+
+def _abstract(A: Node, rel: str, B: Node, ctx: _Ctx, norm: _Normal) -> str | None:
+    """Every atom a fresh scalar; the goal decided under the atoms' signs, termwise relations
+    and the classical inequalities' instances."""
+    got = _abstract_atoms(A, B, ctx, norm)
+    if got is None:
+        return None
+    atoms, gl, count = got
+    share = max(0.3, ctx.left() / (4 * len(atoms) + 6))
+    signs = {str(x): _sign_of_body(x, ctx, share) for x in atoms}
+    lemmas = _lemmas(atoms, signs, ctx, norm, count)
+    known = {str(x) for x in atoms}
+    used = [lm for lm in lemmas if all(str(x) in known for x in _atoms(Add((lm[1], lm[3]))))]
+    pairs = _termwise_pairs(atoms, signs, ctx, share)
+    names, doms = _atom_names(atoms, signs, ctx)
 
     def ab(n: Node) -> Node:
         return n.map(lambda x: names.get(str(x)) if isinstance(x, BigOp) else None)
@@ -752,20 +790,38 @@ def _abstract(A: Node, rel: str, B: Node, ctx: _Ctx, norm: _Normal) -> str | Non
     doms = {k: v for k, v in doms.items() if k in allsym}
     if ctx.left() < 0.3:
         return None
-    # first the hypotheses with a side that is a subterm of the goal (fewer names for z3), then all
+    return _prove_abstracted(ga, rel, gb, doms, hyps, named, ctx)
+
+
+def _abstract_atoms(A: Node, B: Node, ctx: _Ctx, norm: _Normal):
+    """(the atoms of the goal and of the assumptions with indexed terms, those assumptions,
+    the number of layers of the one range they share), or None (none, more than 6, several
+    ranges, or a range whose count is not shown)."""
+    atoms = _atoms(Add((A, B)))
+    gl = [r for r in ctx.rest if not _indexed_free(r)]
+    for r in gl:
+        atoms += [x for x in _atoms(Add((norm(r.lhs), norm(r.rhs)))) if str(x) not in {str(y) for y in atoms}]
+    if not atoms or len(atoms) > 6:
+        return None
+    rngs = {(str(x.lo), str(x.hi)) for x in atoms}
+    if len(rngs) != 1:
+        return None
+    count = _Range(atoms[0].lo, atoms[0].hi).count()
+    if not ctx.count_ok(_Range(atoms[0].lo, atoms[0].hi)):
+        return None
+    return atoms, gl, count
+
+
+def _prove_abstracted(ga: Node, rel: str, gb: Node, doms: dict, hyps: list, named: list, ctx: _Ctx) -> str | None:
+    """The abstracted goal decided: first under the hypotheses with a side that is a subterm
+    of the goal (fewer names for z3), then under all; the verdict text names the instances used."""
     subterms = {str(x) for t in (ga, gb) for x in t.unique_nodes()}
     relevant = [h for h in hyps if str(h.lhs) in subterms or str(h.rhs) in subterms]
     tries = ([relevant] if relevant and len(relevant) < len(hyps) else []) + [hyps]
-    d = None
-    for k, hs in enumerate(tries):
-        if ctx.left() < 0.3:
-            return None
-        share = 0.4 * ctx.left() if k + 1 < len(tries) else ctx.left()
-        d = ctx.decide(ga, rel, gb, {n: v for n, v in doms.items()}, hs, max(0.5, share))
-        if str(getattr(d, "verdict", "")) == "proved":
-            break
-    else:
+    found = _decide_tries(ga, rel, gb, doms, tries, ctx)
+    if found is None:
         return None
+    d, hs = found
     names_used = sorted({nm for nm, h in named if any(h is x for x in hs)})
     inner = getattr(d, "text", "")
     return ("each sum/product over the layers a variable, under their signs"
@@ -791,22 +847,33 @@ def _induction(a: Node, rel: str, b: Node, ctx: _Ctx) -> str | None:
         return None
     if any(L in x.body.symbols() for x in atoms) or ctx.rest or any(L in r.symbols() for r in ctx.layer):
         return None
-    # the base case L = lo: written out (the layers' components as symbols)
+    if not _induction_base(a, rel, b, ctx, L, lo, d):
+        return None
+    if not _induction_step(a, rel, b, ctx, L, lo):
+        return None
+    return f"induction on {L}: the base case {L} = {lo} and the step {L} -> {L} + 1 from the hypothesis at {L}"
+
+
+def _induction_base(a: Node, rel: str, b: Node, ctx: _Ctx, L: str, lo: int, d: Domain) -> bool:
+    """The base case L = lo, written out (the layers' components as symbols), proved."""
     from ..expr.indexed import separate
     base = separate([substitute(a, {L: Num(Fraction(lo))}), substitute(b, {L: Num(Fraction(lo))}),
                      *[at_layer(r, Num(Fraction(lo))) for r in ctx.layer]], dict(ctx.domains))
     if base is None:
-        return None
+        return False
     (ba, bb, *bex), bdoms = base
-    if d.lo < lo:
-        return None
+    if d.lo is None or d.lo < lo:
+        return False
     doms0 = {k: v for k, v in bdoms.items() if k in Rel(rel, ba, bb).symbols() | set().union(*(r.symbols() for r in bex))}
     share = max(0.5, ctx.left() / 3)
     with _nested():
         v = ctx.decide(ba, rel, bb, doms0, bex, share)
-    if str(getattr(v, "verdict", "")) != "proved":
-        return None
-    # the step: P(L) => P(L + 1), the sums/products up to L as variables, the new layer's components fresh
+    return str(getattr(v, "verdict", "")) == "proved"
+
+
+def _induction_step(a: Node, rel: str, b: Node, ctx: _Ctx, L: str, lo: int) -> bool:
+    """The step P(L) => P(L + 1) proved: the sums/products up to L as variables (signed where
+    their bodies are), the new layer's components fresh, the hypothesis at L assumed."""
     names: dict[str, Node] = {}
     hyp_doms: dict[str, Domain] = {k: v for k, v in ctx.domains.items() if k != L}
     hyp_doms[L] = Domain(True, Fraction(lo), True, None, False)
@@ -832,7 +899,7 @@ def _induction(a: Node, rel: str, b: Node, ctx: _Ctx) -> str | None:
     # the goal at L + 1 (the last layer's index is already L + 1: written L__n + 1, then L__n -> L)
     sa, sb = (substitute(substitute(t, {L: Add((Sym(L), _ONE))}), {L + "__n": Sym(L)}) for t in (sa, sb))
     if not all(_indexed_free(t) for t in (sa, sb, ih_a, ih_b)):
-        return None
+        return False
     ex = [Rel(rel, ih_a, ih_b)]
     for x in _atoms(Add((a, b))):
         s = _sign_of_body(x, ctx, 0.5)
@@ -849,9 +916,7 @@ def _induction(a: Node, rel: str, b: Node, ctx: _Ctx) -> str | None:
     doms = {k: v for k, v in hyp_doms.items() if k in used}
     with _nested():
         v = ctx.decide(sa, rel, sb, doms, ex, max(0.5, ctx.left()))
-    if str(getattr(v, "verdict", "")) != "proved":
-        return None
-    return f"induction on {L}: the base case {L} = {lo} and the step {L} -> {L} + 1 from the hypothesis at {L}"
+    return str(getattr(v, "verdict", "")) == "proved"
 
 
 def _last(y: Node, new_layer: dict, ctx: _Ctx, doms: dict, L: str) -> Node | None:
@@ -895,17 +960,10 @@ def counterexample(a: Node, rel: str, b: Node, domains: dict, layer: list, rest:
     """A certified violation of ``a rel b`` at a depth 1 .. MAX_LAYERS (see the module docstring)."""
     from ..backends import mp as mpb
     rnd = random.Random(seed)
-    atoms = [x for t in (a, b) for x in t.unique_nodes() if isinstance(x, BigOp) and _symbolic(x)]
-    ends = sorted({s for x in atoms for s in (x.lo.symbols() | x.hi.symbols())})
-    if not ends or any(e not in domains or not domains[e].integer for e in ends):
+    space = _search_space(a, rel, b, domains, layer, rest, rnd)
+    if space is None:
         return None
-    comps = sorted({x.name for t in (a, b, *rest) for x in t.unique_nodes() if isinstance(x, Indexed)}
-                   | {x.name for r in layer for x in r.unique_nodes() if isinstance(x, Indexed)})
-    scalars = sorted((Rel(rel, a, b).symbols() | set().union(*(r.symbols() for r in rest))) - set(comps) - set(ends))
-    scalars = [s for s in scalars if s in domains]
-    pools = {n: _pool(domains[n], rnd) for n in comps + scalars if n in domains}
-    if any(not v for v in pools.values()):
-        return None
+    ends, comps, scalars, pools = space
     for depth in range(1, MAX_LAYERS + 1):
         env0 = {e: Fraction(depth) for e in ends}
         if not all(domains[e].contains(env0[e]) for e in ends):
@@ -917,24 +975,49 @@ def counterexample(a: Node, rel: str, b: Node, domains: dict, layer: list, rest:
             if expired(deadline):
                 return None
             charge(1 / BALL_POINTS_PER_SECOND)          # one candidate certified in ball arithmetic
-            env: dict = dict(env0)
-            for s in scalars:
-                env[s] = pools[s][trial % len(pools[s])] if trial < 2 * len(pools[s]) else rnd.choice(pools[s])
-            for c in comps:
-                start, n = spans.get(c, (1, depth))
-                p = pools[c]
-                if trial < len(p):                       # constant layers, every candidate
-                    vals = [p[trial]] * n
-                elif trial < 2 * len(p):                 # one layer apart
-                    vals = [p[(trial + 1) % len(p)]] * n
-                    vals[trial % n] = p[trial % len(p)]
-                else:
-                    vals = [rnd.choice(p) for _ in range(n)]
-                env[c] = Vector(vals, start)
+            env = _candidate(trial, env0, scalars, comps, pools, spans, depth, rnd)
             ce = _certify(a, rel, b, layer, rest, env, domains, mpb)
             if ce is not None:
                 return ce
     return None
+
+
+def _search_space(a: Node, rel: str, b: Node, domains: dict, layer: list, rest: list, rnd: random.Random):
+    """(the ranges' integer ends, the indexed symbols, the scalars, a pool of values for each),
+    or None when an end is no integer symbol or a pool is empty."""
+    atoms = [x for t in (a, b) for x in t.unique_nodes() if isinstance(x, BigOp) and _symbolic(x)]
+    ends = sorted({s for x in atoms for s in (x.lo.symbols() | x.hi.symbols())})
+    if not ends or any(e not in domains or not domains[e].integer for e in ends):
+        return None
+    comps = sorted({x.name for t in (a, b, *rest) for x in t.unique_nodes() if isinstance(x, Indexed)}
+                   | {x.name for r in layer for x in r.unique_nodes() if isinstance(x, Indexed)})
+    scalars = sorted((Rel(rel, a, b).symbols() | set().union(*(r.symbols() for r in rest))) - set(comps) - set(ends))
+    scalars = [s for s in scalars if s in domains]
+    pools = {n: _pool(domains[n], rnd) for n in comps + scalars if n in domains}
+    if any(not v for v in pools.values()):
+        return None
+    return ends, comps, scalars, pools
+
+
+def _candidate(trial: int, env0: dict, scalars: list, comps: list, pools: dict, spans: dict, depth: int,
+               rnd: random.Random) -> dict:
+    """The ``trial``-th candidate point at ``depth``: each scalar from its pool (in turn,
+    then at random); each indexed symbol's layers constant, one layer apart, then random."""
+    env: dict = dict(env0)
+    for s in scalars:
+        env[s] = pools[s][trial % len(pools[s])] if trial < 2 * len(pools[s]) else rnd.choice(pools[s])
+    for c in comps:
+        start, n = spans.get(c, (1, depth))
+        p = pools[c]
+        if trial < len(p):                       # constant layers, every candidate
+            vals = [p[trial]] * n
+        elif trial < 2 * len(p):                 # one layer apart
+            vals = [p[(trial + 1) % len(p)]] * n
+            vals[trial % n] = p[trial % len(p)]
+        else:
+            vals = [rnd.choice(p) for _ in range(n)]
+        env[c] = Vector(vals, start)
+    return env
 
 
 def _spans(nodes, comps, env0) -> dict | None:

@@ -51,7 +51,8 @@ index no symbol of the statement) holds at every layer, and over numeric ranges 
 each of them. Its counterexamples are certified on the original relation written out at a
 depth L = 1 .. 8 and name L and every layer's value.
 
-Order: the cheap pre-pass (:mod:`.prepass`) reads the goal; a quick certified search;
+Order (the rows of the table :data:`STRATEGY`, which :func:`_decide` runs in turn: which layer,
+on which goals, with which share of the budget): the cheap pre-pass (:mod:`.prepass`) reads the goal; a quick certified search;
 quick SMT passes (on the goal with fractional powers of single symbols substituted away,
 the generalized goal, the goal); the convexity layer for a Jensen instance; the integer layer for a relation in one
 integer symbol (or two, with at most one assumption ``d <= n``);
@@ -77,9 +78,10 @@ errors (a side that is undefined everywhere it is evaluated) raise :class:`Bound
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
-from collections.abc import Generator
+from collections.abc import Callable, Generator
+from typing import Any
 
 from ..errors import BoundcalcError
 from ..expr.domains import Domain
@@ -127,37 +129,10 @@ class _FoldConstants(Visitor[Node]):
     @handles(Add, Mul, Pow)
     def _arith(self, n: Node, kids: list[Node]) -> Node:
         if all(isinstance(k, Num) for k in kids):
-            vals = [k.value for k in kids]  # type: ignore[attr-defined]
-            if isinstance(n, Add):
-                return Num(sum(vals, Fraction(0)))
-            if isinstance(n, Mul):
-                out = Fraction(1)
-                for v in vals:
-                    out *= v
-                return Num(out)
-            b, e = vals
-            if e.denominator == 1 and not (b == 0 and e <= 0):
-                bits = abs(e.numerator) * max(abs(b.numerator).bit_length(), b.denominator.bit_length(), 1)
-                if bits <= 4096:
-                    return Num(b ** e.numerator)
-        if isinstance(n, Add):
-            kept = [k for k in kids if not (isinstance(k, Num) and k.value == 0)]
-            if len(kept) < len(kids):
-                return (kept[0] if len(kept) == 1 else Add(tuple(kept))) if kept else Num(Fraction(0))
-        if isinstance(n, Mul):
-            kept = [k for k in kids if not (isinstance(k, Num) and k.value == 1)]
-            if len(kept) == 1:
-                return kept[0]
-            if len(kept) < len(kids):
-                return Mul(tuple(kept)) if kept else Num(Fraction(1))
-        if isinstance(n, Pow):
-            base, ex = kids
-            if (isinstance(base, Pow) and isinstance(ex, Num) and isinstance(base.exp, Num)
-                    and ex.value.denominator == 1 and base.exp.value.denominator == 1):
-                # (b**p)**q = b**(p*q) for integers p, q (where defined)
-                e = base.exp.value * ex.value
-                return base.base if e == 1 else Pow(base.base, Num(e))
-        return _rebuilt(n, kids)
+            folded = _fold_numbers(n, [k.value for k in kids])  # type: ignore[attr-defined]
+            if folded is not None:
+                return folded
+        return _drop_units(n, kids)
 
     @handles(Func, Rel, Indexed, BigOp)
     def _other(self, n: Node, kids: list[Node]) -> Node:
@@ -166,6 +141,46 @@ class _FoldConstants(Visitor[Node]):
     @handles(Num, Sym, Const, Ref)
     def _leaf(self, n: Node, kids: list[Node]) -> Node:
         return n
+
+
+def _fold_numbers(n: Node, vals: list[Fraction]) -> Node | None:
+    """The sum, product or power of the numbers ``vals`` (an integer power of bounded size;
+    None where it is not folded)."""
+    if isinstance(n, Add):
+        return Num(sum(vals, Fraction(0)))
+    if isinstance(n, Mul):
+        out = Fraction(1)
+        for v in vals:
+            out *= v
+        return Num(out)
+    b, e = vals
+    if e.denominator == 1 and not (b == 0 and e <= 0):
+        bits = abs(e.numerator) * max(abs(b.numerator).bit_length(), b.denominator.bit_length(), 1)
+        if bits <= 4096:
+            return Num(b ** e.numerator)
+    return None
+
+
+def _drop_units(n: Node, kids: list[Node]) -> Node:
+    """``n`` over ``kids`` without its zero terms, its unit factors, and with (b**p)**q
+    written b**(p*q) for integers p, q (where defined)."""
+    if isinstance(n, Add):
+        kept = [k for k in kids if not (isinstance(k, Num) and k.value == 0)]
+        if len(kept) < len(kids):
+            return (kept[0] if len(kept) == 1 else Add(tuple(kept))) if kept else Num(Fraction(0))
+    if isinstance(n, Mul):
+        kept = [k for k in kids if not (isinstance(k, Num) and k.value == 1)]
+        if len(kept) == 1:
+            return kept[0]
+        if len(kept) < len(kids):
+            return Mul(tuple(kept)) if kept else Num(Fraction(1))
+    if isinstance(n, Pow):
+        base, ex = kids
+        if (isinstance(base, Pow) and isinstance(ex, Num) and isinstance(base.exp, Num)
+                and ex.value.denominator == 1 and base.exp.value.denominator == 1):
+            e = base.exp.value * ex.value
+            return base.base if e == 1 else Pow(base.base, Num(e))
+    return _rebuilt(n, kids)
 
 
 def _rebuilt(n: Node, kids: list[Node]) -> Node:
@@ -232,24 +247,7 @@ def decide_relation(a: Node, rel: str, b: Node, domains: dict[str, Domain], extr
         sep = separate([a, b, *extra], domains)
         if sep is None or bigops.has_symbolic_range(sep[0]):
             # a big operator over a symbolic range: the big-operator layer (.bigops)
-            for n in {x.index.name for r in layer for x in r.unique_nodes()
-                      if isinstance(x, Indexed) and isinstance(x.index, Sym)} - Rel(rel, a, b).symbols():
-                domains.pop(n, None)      # a per-layer assumption's index is no variable
-            a, b = fold_constants(a), fold_constants(b)
-            extra = [Rel(r.op, fold_constants(r.lhs), fold_constants(r.rhs)) for r in extra]
-            res = bigops.decide_bigops(a, rel, b, domains, extra, _bigops_decider(samples, seed),
-                                       seconds=seconds, seed=seed)
-            took = round(time.perf_counter() - t0, 3)
-            if res.status == "proved":
-                _check_defined(a, what[0], domains)
-                _check_defined(b, what[1], domains)
-                return Decision(Verdict.PROVED, Layer.BIGOPS, f"proved (big operators, {res.how})", seconds=took)
-            if res.status == "disproved":
-                return Decision(Verdict.DISPROVED, Layer.COUNTEREXAMPLE, f"disproved (counterexample, {res.how})",
-                                detail="the relation written out at that depth fails at the layers' values, "
-                                "re-checked in ball arithmetic", counterexample=res.counterexample, seconds=took)
-            return _verdict("unknown", "none", "a sum/product over a symbolic range that the big-operator "
-                            "layer did not decide", detail="tried: " + ", ".join(res.tried), seconds=took)
+            return _by_bigops(a, rel, b, domains, extra, layer, samples, seed, seconds, what, t0)
         (a, b, *extra), new = sep
         used = Rel(rel, a, b).symbols() | set().union(*(r.symbols() for r in extra))
         domains.clear()
@@ -298,281 +296,458 @@ def decide_relation(a: Node, rel: str, b: Node, domains: dict[str, Domain], extr
     return out
 
 
+# ----------------------------------------------------------------------------- the strategy
+@dataclass
+class _Goal:
+    """One goal ``g op 0`` (``a rel b`` rewritten, op in >=, >, ==) on its way through
+    :data:`STRATEGY`: the relation, the domains and assumptions, the work-clock ``deadline``
+    and the decision's ``total`` seconds; and what the rows learn on the way (the pre-pass's
+    reading, the SMT runs, the rewritten candidates, the layers whose budget ran out)."""
+    a: Node
+    rel: str
+    b: Node
+    g: Node
+    op: str
+    domains: dict
+    extra: list
+    deadline: float
+    samples: int
+    seed: int
+    total: float
+    budget_hit: list = field(default_factory=list)   # the layers whose budget ran out
+    # the pre-pass's reading of the goal (row "pre-pass")
+    why: str | None = None          # why SymPy is not safe on the goal (None: it is)
+    special: bool = False           # a special function in the goal (prepass.profile)
+    n_int: Any = None               # the integer layer's reading (integers.applies), None: not its goal
+    runs: list = field(default_factory=list)       # (prefix, goal, assumptions, domains) for z3
+    settled: set = field(default_factory=set)      # runs whose relaxed problem z3 answered (sat)
+    candidates: list = field(default_factory=list)  # the goal and its logarithmic forms (exact layer)
+
+    def certify(self, point) -> dict | None:
+        """``point`` as a counterexample of the original relation, certified (or None)."""
+        from . import search
+        return search.certify_point(self.a, self.rel, self.b, self.g, self.op, self.domains, self.extra, point)
+
+
+@dataclass(frozen=True)
+class Share:
+    """A layer's share of the decision's ``total`` seconds of work:
+    ``max(floor, min(cap, fraction * total))``."""
+    fraction: float
+    cap: float
+    floor: float = 0.0
+
+    def of(self, total: float) -> float:
+        return max(self.floor, min(self.cap, self.fraction * total))
+
+
+def _always(goal: _Goal) -> bool:
+    return True
+
+
+@dataclass(frozen=True)
+class Step:
+    """One row of :data:`STRATEGY`: the ``layer`` it runs (a name of :data:`LAYERS`, or
+    "pre-pass"), on which goals (``when``, read when the row's turn comes), with which
+    ``share`` of the budget; ``run(goal, seconds)`` returns a Decision, or None to go on.
+    Every ``run`` keeps its layer's soundness contract (its module's docstring)."""
+    layer: str
+    run: Callable[..., Decision | None]
+    when: Callable[[_Goal], bool] = _always
+    share: Share | None = None
+
+
+def _by_bigops(a, rel, b, domains, extra, layer, samples, seed, seconds, what, t0) -> Decision:
+    """A relation with a big operator over a symbolic range, decided by the big-operator
+    layer alone (:mod:`.bigops`), its sub-goals by :func:`decide_relation`."""
+    from . import bigops
+    for n in {x.index.name for r in layer for x in r.unique_nodes()
+              if isinstance(x, Indexed) and isinstance(x.index, Sym)} - Rel(rel, a, b).symbols():
+        domains.pop(n, None)      # a per-layer assumption's index is no variable
+    a, b = fold_constants(a), fold_constants(b)
+    extra = [Rel(r.op, fold_constants(r.lhs), fold_constants(r.rhs)) for r in extra]
+    res = bigops.decide_bigops(a, rel, b, domains, extra, _bigops_decider(samples, seed),
+                               seconds=seconds, seed=seed)
+    took = round(time.perf_counter() - t0, 3)
+    if res.status == "proved":
+        _check_defined(a, what[0], domains)
+        _check_defined(b, what[1], domains)
+        return Decision(Verdict.PROVED, Layer.BIGOPS, f"proved (big operators, {res.how})", seconds=took)
+    if res.status == "disproved":
+        return Decision(Verdict.DISPROVED, Layer.COUNTEREXAMPLE, f"disproved (counterexample, {res.how})",
+                        detail="the relation written out at that depth fails at the layers' values, "
+                        "re-checked in ball arithmetic", counterexample=res.counterexample, seconds=took)
+    return _verdict("unknown", "none", "a sum/product over a symbolic range that the big-operator "
+                    "layer did not decide", detail="tried: " + ", ".join(res.tried), seconds=took)
+
+
 def _decide(a, rel, b, g, op, domains, extra, deadline, samples, seed, total) -> Decision:
-    """Each layer's budget is a share of ``total``, counted in work on the work clock
-    (:func:`.budget.clock`: search: points certified; SMT: z3's rlimit; exact: SymPy's
-    calls; interval: boxes), so the verdict does not depend on the machine's load.
+    """The rows of :data:`STRATEGY` in order, each on the goals it applies to; the first
+    Decision ends it. Each layer's budget is a share of ``total``, counted in work on the
+    work clock (:func:`.budget.clock`: search: points certified; SMT: z3's rlimit; exact:
+    SymPy's calls; interval: boxes), so the verdict does not depend on the machine's load.
     ``deadline`` is a work-clock value; the decision's CPU-time safety net
     (:func:`.budget.safety_net`) only stops a runaway."""
-    from . import search
-    # shares: search 20 %, quick SMT 15 %, exact 25 %, SMT and interval 30 % each
-    budget_hit = []
-    # 0. a constant relation: ball arithmetic decides it
-    if not g.symbols():
-        s = _sign(g, {})
-        if s is None:
-            return _verdict("unknown", "budget", "the constant difference could not be separated from 0",
-                            detail="ball arithmetic up to the precision limit")
-        ok = {">=": s >= 0, ">": s > 0, "==": s == 0}[op]
-        return _verdict("proved" if ok else "disproved", "interval" if ok else "counterexample",
-                        "constant, ball arithmetic" if ok else "certified",
-                        counterexample=None if ok else search.report({}, a, b, Rel(rel, a, b), extra))
-    # 1. quick counterexample search (vectorised sampling + domain boundaries)
-    ce = search.find(a, rel, b, g, op, domains, extra, samples=samples, seed=seed,
-                     deadline=min(deadline, clock() + min(2.0, 0.2 * total)))
-    if ce is not None:
-        return _verdict("disproved", "counterexample", "certified", counterexample=ce,
-                        detail="the relation fails at a point re-checked in ball arithmetic")
-    # 2. the layers the pre-pass picks for this goal, after the quick SMT pass (a relation
-    # true on the reals keeps its SMT proof; z3 refutes a false relaxation fast): the integer
-    # layer for a relation in one integer symbol; and, after the exact layer (whose
-    # simplification keeps its verdict), the identity layer for an equality with special
-    # functions, before the numeric layers
-    from .integers import applies
-    from .prepass import profile, root_substitution
-    prof = profile(g, op, domains, extra)
-    n_int = applies(g, op, domains, extra)
-    # 2a. quick SMT passes on the generalized goal (repeated subterms named) and the goal:
-    # most proofs are found here in a fraction of a second
-    from .smt import decide_smt, generalize
-    why = sympy_safe(g) or next((sympy_safe(r) for r in extra if sympy_safe(r)), None)
-    gen = None
-    if why is None:
-        try:
-            with time_limit(max(0.3, min(1.0, 0.1 * total))):
-                gen = generalize(g, extra, domains, lambda n: _sympy_sign(n, domains))
-        except _Timeout:
-            gen = None
-    runs = [("", g, extra, domains)]
-    if gen is not None:
-        g2, extra2, doms2, labels = gen
-        runs.insert(0, ("after generalizing " + ", ".join(_short(labels, 2)) + "; ", g2, extra2, doms2))
-    roots = root_substitution(g, extra, domains)
-    if roots is not None:
-        g3, extra3, doms3, labels3 = roots
-        runs.insert(0, ("after substituting " + ", ".join(_short(labels3, 2)) + "; ", fold_constants(g3),
-                        extra3, doms3))
-    settled = set()                  # runs whose relaxed problem z3 answered (sat): not re-run
-    for pre, cand, ex, doms in runs:
-        quick = decide_smt(cand, op, doms, ex, timeout_ms=int(1000 * max(0.2, min(0.6, 0.12 * total))))
-        if quick.status is SmtStatus.PROVED:
-            how = ("after naming " + ", ".join(_short(quick.named))) if quick.named else "polynomial"
-            return _verdict("proved", "SMT", pre + how)
-        if quick.status is SmtStatus.SAT:
-            settled.add(id(cand))
-            if quick.model is not None and cand is g:
-                ce = search.certify_point(a, rel, b, g, op, domains, extra, quick.model)
-                if ce is not None:
-                    return _verdict("disproved", "counterexample", "certified, from an SMT model",
-                                    counterexample=ce)
-    # 2a'. a Jensen instance f(sum w_i x_i) vs sum w_i f(x_i): the sign of f'' on the hull
-    if rel in ("<=", ">=") and not expired(deadline):
-        from .convexity import prove_convexity
-        jensen = prove_convexity(a, rel, b, domains, _real_decider(samples, seed), seconds=min(3.0, 0.35 * total))
-        if jensen is not None:
-            return Decision(Verdict.PROVED, Layer.CONVEXITY, f"proved ({jensen})")
-    if n_int is not None:
-        out = _special_layers(a, rel, b, g, op, domains, extra, deadline, samples, seed, total, n_int)
-        if out is not None:
-            return out
-    # 2b. exact (SymPy)
-    candidates = [g]
-    if why is None:
-        from .exact_layer import prove_exact
-        try:
-            with time_limit(max(0.2, min(2.5, 0.25 * total))):
-                res, rewritten = prove_exact(g, op, domains, extra)
-            if res:
-                return _verdict("proved", "exact", res)
-            candidates += rewritten
-        except _Timeout:
-            budget_hit.append("exact")
-    else:
-        budget_hit.append(f"exact skipped: {why}")
-    if op == "==" and prof.special:
-        out = _special_layers(a, rel, b, g, op, domains, extra, deadline, samples, seed, total, None)
-        if out is not None:
-            return out
-    # 2c/2d. the rewrites (a root or a quotient: squared, factors of proved sign dropped) and
-    # the ends layer (one symbol with a hard end); the rewrites first where a side has a root
-    # (the square is what the ends layer then proves), else the ends layer first
-    from . import rewrite as RW
-    first, second = ((_rewrites_step, _ends_step) if RW.has_root(a, b) else (_ends_step, _rewrites_step))
-    for step in (first, second):
-        out = step(a, rel, b, g, op, domains, extra, candidates, deadline, samples, seed, total, why, budget_hit)
-        if out is not None:
-            return out
-    # 3. SMT again with the time left: the generalized goal, the goal, the rewritten goals
-    runs += [("after taking logarithms of both sides, ", c, extra, domains) for c in candidates[1:]]
-    for pre, cand, ex, doms in runs:
-        if id(cand) in settled:
-            continue
-        if expired(deadline):
-            budget_hit.append("SMT")
-            break
-        r = decide_smt(cand, op, doms, ex, timeout_ms=int(1000 * min(3.0, 0.3 * total)))
-        if r.status is SmtStatus.PROVED:
-            how = ("after naming " + ", ".join(_short(r.named))) if r.named else "polynomial"
-            return _verdict("proved", "SMT", pre + how)
-        if r.status is SmtStatus.SAT and r.model is not None and cand is g:
-            ce = search.certify_point(a, rel, b, g, op, domains, extra, r.model)
-            if ce is not None:
-                return _verdict("disproved", "counterexample", "certified, from an SMT model",
-                                counterexample=ce)
-        if "timeout" in r.reason or "canceled" in r.reason or "budget" in r.reason:
-            budget_hit.append("SMT")
-    # 3b. SMT with the special functions bracketed by the certified bounds of .fbounds,
-    # degree raised until proved or the share runs out; a "sat" of this relaxed problem
-    # proves nothing (it is never turned into a disproof)
-    if _bracketable(g) and not expired(deadline):
-        from .smt import BRACKET_CALLS, BRACKET_DEGREES
-        # budgeted in work (z3 calls of a fixed rlimit each), so that the machine's load does
-        # not change the verdict; the decision's CPU deadline is only the safety net
-        calls = 0
-        # each degree on every candidate before the next degree: the cheap proofs first
-        bruns = list(runs)
-        for pre, cand, ex, doms in runs:
-            merged = combine_logs(cand)
-            if merged is not None:
-                bruns.append((pre + "after merging logarithms, ", merged, ex, doms))
-        dropped: set[int] = set()       # candidates z3 could not finish: higher degrees are harder
-        for deg in BRACKET_DEGREES:
-            for i, (pre, cand, ex, doms) in enumerate(bruns):
-                if expired(deadline) or calls >= BRACKET_CALLS:
-                    break
-                if i in dropped:
-                    continue
-                calls += 1
-                r = decide_smt(cand, op, doms, ex, timeout_ms=int(1000 * min(0.3, 0.04 * total)),
-                               want_model=False, bracket=deg)
-                if r.status is SmtStatus.UNKNOWN:
-                    dropped.add(i)
-                if r.status is SmtStatus.PROVED:
-                    return _verdict("proved", "SMT", pre + bracket_text(r.brackets, r.named),
-                                    detail="the special functions replaced by certified polynomial or "
-                                    "rational bounds (prover/fbounds.py): " + "; ".join(map(str, r.brackets)))
-            else:
-                continue
-            budget_hit.append("SMT bracketing")
-            break
-    # 4. interval branch-and-bound
-    from .interval import prove_interval
-    if not expired(deadline):
-        share = min(3.0, 0.3 * total)
-        ivl = prove_interval(g, op, domains, extra, seconds=share,
-                             derivatives=why is None, max_boxes=int(INTERVAL_BOXES_PER_SECOND * share))
-        if ivl.status is IntervalStatus.PROVED:
-            how = f"{ivl.boxes} boxes"
-            if ivl.taylor:
-                how += f", {ivl.taylor} closed by Taylor models"
-            if ivl.touching:
-                pts = ["(" + ", ".join(f"{k} = {sampling_str(v)}" for k, v in sorted(x0.items())) + ")"
-                       for x0 in ivl.touching[:3]]
-                how += "; touching at " + ", ".join(pts) + ", local minimum from the derivatives"
-            return _verdict("proved", "interval", how)
-        if ivl.status is IntervalStatus.DISPROVED:
-            ce = search.certify_point(a, rel, b, g, op, domains, extra, ivl.point)
-            if ce is not None:
-                return _verdict("disproved", "counterexample", "certified, found by interval search",
-                                counterexample=ce)
-        if ivl.status is IntervalStatus.BUDGET:
-            budget_hit.append("interval")
-    else:
-        budget_hit.append("interval")
-    # 5. deeper counterexample search
-    if not expired(deadline):
-        ce = search.find(a, rel, b, g, op, domains, extra, samples=samples, seed=seed + 1,
-                         deadline=deadline, deep=True)
-        if ce is not None:
-            return _verdict("disproved", "counterexample", "certified",
-                            counterexample=ce, detail="found by a local search, re-checked in ball arithmetic")
-    if budget_hit:
+    goal = _Goal(a, rel, b, g, op, domains, extra, deadline, samples, seed, total)
+    for step in STRATEGY:
+        if step.when(goal):
+            out = step.run(goal, None if step.share is None else step.share.of(total))
+            if out is not None:
+                return out
+    if goal.budget_hit:
         return _verdict("unknown", "budget", detail="no proof, no counterexample; budget ran out in: "
-                        + ", ".join(budget_hit) + " (sampling is not a proof)")
+                        + ", ".join(goal.budget_hit) + " (sampling is not a proof)")
     return _verdict("unknown", "none", detail="no layer found a proof or a counterexample "
                     f"(sampled {samples} points; sampling is not a proof)")
 
 
-def _rewrites_step(a, rel, b, g, op, domains, extra, candidates, deadline, samples, seed, total, why,
-                   budget_hit) -> Decision | None:
-    """The rewrites of :mod:`.rewrite`, each decided by a recursive decision: a Decision or None."""
-    # --- rewrites (prover/rewrite.py) ---
-    # a goal with a root or a quotient, rewritten into an equivalent goal (both sides squared,
-    # factors of proved sign dropped), decided by a recursive decision on a fixed share;
-    # a rewritten goal is rewritten again only up to rewrite.MAX_DEPTH. A disproof counts only
-    # once its point is certified on the original relation.
-    from . import rewrite as RW
+def _constant(goal: _Goal, seconds) -> Decision:
+    """A constant relation: ball arithmetic decides it."""
     from . import search
-    if (RW.depth() < RW.MAX_DEPTH and why is None and not expired(deadline)
-            and RW.worth_trying(a, b)):
-        sign_calls = [0]
+    s = _sign(goal.g, {})
+    if s is None:
+        return _verdict("unknown", "budget", "the constant difference could not be separated from 0",
+                        detail="ball arithmetic up to the precision limit")
+    ok = {">=": s >= 0, ">": s > 0, "==": s == 0}[goal.op]
+    return _verdict("proved" if ok else "disproved", "interval" if ok else "counterexample",
+                    "constant, ball arithmetic" if ok else "certified",
+                    counterexample=None if ok else search.report({}, goal.a, goal.b, Rel(goal.rel, goal.a, goal.b),
+                                                                 goal.extra))
 
-        def _rw_sign(n: Node) -> str | None:
-            # from the shape, else z3; not SymPy's prove_sign, whose strict sign holds only
-            # inside a bounded domain with closed ends (x - 1 "positive" on [1, 2])
-            return structural_sign(n, domains) or RW.smt_sign(n, domains, extra, sign_calls)
-        try:
-            rws = RW.equivalents(a, rel, b, domains, extra, _rw_sign, sympy_seconds=max(0.2, min(1.0, 0.1 * total)))
-        except _Timeout:
-            rws = []
-            budget_hit.append("rewrites")
-        for i, rw in enumerate(rws):
-            if expired(deadline):
-                budget_hit.append("rewrites")
-                break
-            try:
-                with RW.nested():
-                    # a share that lets the layers below work on it (the ends layer's nested
-                    # decisions need about two seconds on Polya's squared bound): 70 % of what is
-                    # left for a first rewrite that removed every root, else half of it
-                    rest = left(deadline)
-                    rootless = i == 0 and not RW.has_root(rw.goal, Num(Fraction(0)))
-                    share = min(0.7 * total, max(min(1.0, 0.1 * total), 0.7 * rest if rootless else rest / 2))
-                    sub_d = decide_relation(rw.goal, rw.op, Num(Fraction(0)), dict(domains), extra,
-                                            seconds=share, samples=samples, seed=seed)
-            except BoundcalcError:
-                continue
-            if sub_d.verdict is Verdict.PROVED:
-                inner = sub_d.text[len("proved ("):-1] if sub_d.text.startswith("proved (") else sub_d.text
-                head, _, how = inner.partition(", ")
-                return Decision(Verdict.PROVED, sub_d.layer, f"proved ({head}, {rw.label}{'; ' + how if how else ''})",
-                                detail="decided on the equivalent goal " + str(rw.goal) + f" {rw.op} 0"
-                                + ("; " + sub_d.detail if sub_d.detail else ""))
-            if sub_d.verdict is Verdict.DISPROVED and sub_d.counterexample:
-                env = RW.fill_point(sub_d.counterexample, domains)
-                ce = search.certify_point(a, rel, b, g, op, domains, extra, env) if env is not None else None
-                if ce is not None:
-                    return _verdict("disproved", "counterexample", "certified, found " + rw.label,
-                                    counterexample=ce)
-            if sub_d.layer is Layer.BUDGET:
-                budget_hit.append("rewrites")
+
+def _quick_search(goal: _Goal, seconds: float) -> Decision | None:
+    """A quick counterexample search (vectorised sampling + domain boundaries)."""
+    from . import search
+    ce = search.find(goal.a, goal.rel, goal.b, goal.g, goal.op, goal.domains, goal.extra, samples=goal.samples,
+                     seed=goal.seed, deadline=min(goal.deadline, clock() + seconds))
+    if ce is not None:
+        return _verdict("disproved", "counterexample", "certified", counterexample=ce,
+                        detail="the relation fails at a point re-checked in ball arithmetic")
     return None
 
 
-def _ends_step(a, rel, b, g, op, domains, extra, candidates, deadline, samples, seed, total, why,
-               budget_hit) -> Decision | None:
-    """The ends layer (:mod:`.ends`) on the goal and its logarithmic forms: a Decision or None."""
-    # 2c. the ends of a one-variable domain (infinity, an open end, a touching end) cut off
-    # by derivative arguments, the middle piece decided by the layers again (.ends)
+def _prepass(goal: _Goal, seconds: float) -> None:
+    """The pre-pass (:mod:`.prepass`) reads the goal: whether SymPy is safe on it, whether
+    it is the integer layer's, and the goals the quick SMT passes try first (fractional
+    powers of single symbols substituted away; repeated subterms named, on ``seconds``)."""
+    from .integers import applies
+    from .prepass import profile, root_substitution
+    from .smt import generalize
+    g, extra, domains = goal.g, goal.extra, goal.domains
+    goal.special = profile(g, goal.op, domains, extra).special
+    goal.n_int = applies(g, goal.op, domains, extra)
+    goal.why = sympy_safe(g) or next((sympy_safe(r) for r in extra if sympy_safe(r)), None)
+    gen = None
+    if goal.why is None:
+        try:
+            with time_limit(seconds):
+                gen = generalize(g, extra, domains, lambda n: _sympy_sign(n, domains))
+        except _Timeout:
+            gen = None
+    goal.runs = [("", g, extra, domains)]
+    if gen is not None:
+        g2, extra2, doms2, labels = gen
+        goal.runs.insert(0, ("after generalizing " + ", ".join(_short(labels, 2)) + "; ", g2, extra2, doms2))
+    roots = root_substitution(g, extra, domains)
+    if roots is not None:
+        g3, extra3, doms3, labels3 = roots
+        goal.runs.insert(0, ("after substituting " + ", ".join(_short(labels3, 2)) + "; ", fold_constants(g3),
+                             extra3, doms3))
+    goal.candidates = [g]
+
+
+def _quick_smt(goal: _Goal, seconds: float) -> Decision | None:
+    """Quick SMT passes (:mod:`.smt`) on the substituted, the generalized goal and the goal:
+    most proofs are found here in a fraction of a second (a relation true on the reals keeps
+    its SMT proof; z3 refutes a false relaxation fast, and a model of the goal itself is a
+    candidate counterexample)."""
+    from .smt import decide_smt
+    for pre, cand, ex, doms in goal.runs:
+        quick = decide_smt(cand, goal.op, doms, ex, timeout_ms=int(1000 * seconds))
+        if quick.status is SmtStatus.PROVED:
+            how = ("after naming " + ", ".join(_short(quick.named))) if quick.named else "polynomial"
+            return _verdict("proved", "SMT", pre + how)
+        if quick.status is SmtStatus.SAT:
+            goal.settled.add(id(cand))
+            if quick.model is not None and cand is goal.g:
+                ce = goal.certify(quick.model)
+                if ce is not None:
+                    return _verdict("disproved", "counterexample", "certified, from an SMT model",
+                                    counterexample=ce)
+    return None
+
+
+def _convexity(goal: _Goal, seconds: float) -> Decision | None:
+    """A Jensen instance f(sum w_i x_i) vs sum w_i f(x_i): the sign of f'' on the hull."""
+    from .convexity import prove_convexity
+    jensen = prove_convexity(goal.a, goal.rel, goal.b, goal.domains, _real_decider(goal.samples, goal.seed),
+                             seconds=seconds)
+    return None if jensen is None else Decision(Verdict.PROVED, Layer.CONVEXITY, f"proved ({jensen})")
+
+
+def _identity(goal: _Goal, seconds: float) -> Decision | None:
+    """The identity layer (:mod:`.identity`): an equality with special functions."""
+    from .identity import prove_identity
+    how = prove_identity(goal.a, goal.b, goal.domains, goal.extra, _real_decider(goal.samples, goal.seed),
+                         seconds=seconds)
+    return None if how is None else Decision(Verdict.PROVED, Layer.IDENTITY, f"proved ({how})")
+
+
+def _integers(goal: _Goal, seconds: float) -> Decision | None:
+    """The integer layer (:mod:`.integers`): one or two integer symbols; its point is a
+    counterexample only once certified on the original relation."""
+    from .integers import prove_integers
+    io = prove_integers(goal.g, goal.op, goal.n_int, goal.domains, _real_decider(goal.samples, goal.seed),
+                        seconds=seconds)
+    if io is not None and io.status == "proved":
+        return Decision(Verdict.PROVED, Layer.INTEGERS, f"proved ({io.how})")
+    if io is not None and io.status == "disproved":
+        ce = goal.certify(io.point)
+        if ce is not None:
+            return _verdict("disproved", "counterexample", "certified, an integer", counterexample=ce)
+    return None
+
+
+def _exact(goal: _Goal, seconds: float) -> Decision | None:
+    """The exact layer (:mod:`.exact_layer`, SymPy); its logarithmic forms of the goal become
+    candidates of the layers after it."""
+    if goal.why is not None:
+        goal.budget_hit.append(f"exact skipped: {goal.why}")
+        return None
+    from .exact_layer import prove_exact
+    try:
+        with time_limit(seconds):
+            res, rewritten = prove_exact(goal.g, goal.op, goal.domains, goal.extra)
+        if res:
+            return _verdict("proved", "exact", res)
+        goal.candidates += rewritten
+    except _Timeout:
+        goal.budget_hit.append("exact")
+    return None
+
+
+def _rewrites(goal: _Goal, seconds: float) -> Decision | None:
+    """The rewrites of :mod:`.rewrite` (:mod:`.rewrite`'s contract): a goal with a root or a
+    quotient, rewritten into an equivalent goal (both sides squared, factors of proved sign
+    dropped; SymPy on ``seconds``), decided by a recursive decision on a share of the time
+    left; a rewritten goal is rewritten again only up to rewrite.MAX_DEPTH. A disproof counts
+    only once its point is certified on the original relation."""
+    from . import rewrite as RW
+    a, b, domains, extra, deadline, total = goal.a, goal.b, goal.domains, goal.extra, goal.deadline, goal.total
+    if not (RW.depth() < RW.MAX_DEPTH and goal.why is None and not expired(deadline) and RW.worth_trying(a, b)):
+        return None
+    sign_calls = [0]
+
+    def _rw_sign(n: Node) -> str | None:
+        # from the shape, else z3; not SymPy's prove_sign, whose strict sign holds only
+        # inside a bounded domain with closed ends (x - 1 "positive" on [1, 2])
+        return structural_sign(n, domains) or RW.smt_sign(n, domains, extra, sign_calls)
+    try:
+        rws = RW.equivalents(a, goal.rel, b, domains, extra, _rw_sign, sympy_seconds=seconds)
+    except _Timeout:
+        rws = []
+        goal.budget_hit.append("rewrites")
+    for i, rw in enumerate(rws):
+        if expired(deadline):
+            goal.budget_hit.append("rewrites")
+            break
+        try:
+            with RW.nested():
+                # a share that lets the layers below work on it (the ends layer's nested
+                # decisions need about two seconds on Polya's squared bound): 70 % of what is
+                # left for a first rewrite that removed every root, else half of it
+                rest = left(deadline)
+                rootless = i == 0 and not RW.has_root(rw.goal, Num(Fraction(0)))
+                share = min(0.7 * total, max(min(1.0, 0.1 * total), 0.7 * rest if rootless else rest / 2))
+                sub_d = decide_relation(rw.goal, rw.op, Num(Fraction(0)), dict(domains), extra,
+                                        seconds=share, samples=goal.samples, seed=goal.seed)
+        except BoundcalcError:
+            continue
+        out = _rewritten(goal, rw, sub_d)
+        if out is not None:
+            return out
+    return None
+
+
+def _rewritten(goal: _Goal, rw, sub_d: Decision) -> Decision | None:
+    """The sub-decision on a rewritten goal as a decision of the goal: its proof reported as
+    the sub-layer's, its counterexample only once certified on the original relation."""
+    from . import rewrite as RW
+    if sub_d.verdict is Verdict.PROVED:
+        inner = sub_d.text[len("proved ("):-1] if sub_d.text.startswith("proved (") else sub_d.text
+        head, _, how = inner.partition(", ")
+        return Decision(Verdict.PROVED, sub_d.layer, f"proved ({head}, {rw.label}{'; ' + how if how else ''})",
+                        detail="decided on the equivalent goal " + str(rw.goal) + f" {rw.op} 0"
+                        + ("; " + sub_d.detail if sub_d.detail else ""))
+    if sub_d.verdict is Verdict.DISPROVED and sub_d.counterexample:
+        env = RW.fill_point(sub_d.counterexample, goal.domains)
+        ce = goal.certify(env) if env is not None else None
+        if ce is not None:
+            return _verdict("disproved", "counterexample", "certified, found " + rw.label, counterexample=ce)
+    if sub_d.layer is Layer.BUDGET:
+        goal.budget_hit.append("rewrites")
+    return None
+
+
+def _ends(goal: _Goal, seconds) -> Decision | None:
+    """The ends layer (:mod:`.ends`) on the goal and its logarithmic forms: the ends of a
+    one-variable domain (infinity, an open end, a touching end) cut off by derivative
+    arguments, the middle piece decided by the layers again."""
     from .ends import applies as ends_apply
+    from .ends import prove_ends
     from ..expr.printing import to_text
+    from . import rewrite as RW
+    op, domains, extra, deadline = goal.op, goal.domains, goal.extra, goal.deadline
     # the logarithmic forms first (they turn products into sums, whose derivatives the layers
     # below decide), except where a side has a root, which a logarithm does not remove
-    from . import rewrite as RW
-    forms = [("after taking logarithms of both sides, ", c) for c in candidates[1:]]
-    forms = [("", g)] + forms if RW.has_root(a, b) else forms + [("", g)]
+    forms = [("after taking logarithms of both sides, ", c) for c in goal.candidates[1:]]
+    forms = [("", goal.g)] + forms if RW.has_root(goal.a, goal.b) else forms + [("", goal.g)]
     ends_goals = [(pre + f"g = {_clip(to_text(c))}: ", c) for pre, c in forms
                   if ends_apply(c, op, domains, extra) and _hard_end(c, domains)]
-    from .ends import prove_ends
-    for i, (pre, cand) in enumerate(ends_goals):
+    for pre, cand in ends_goals:
         if expired(deadline):
             break
-        ends_how = prove_ends(cand, op, domains, extra, _real_decider(samples, seed),
+        ends_how = prove_ends(cand, op, domains, extra, _real_decider(goal.samples, goal.seed),
                               seconds=min(left(deadline),
-                                          max(0.6 * total, 0.75 * left(deadline)) / len(ends_goals)))
+                                          max(0.6 * goal.total, 0.75 * left(deadline)) / len(ends_goals)))
         if ends_how is not None:
             return _verdict("proved", "ends", pre + ends_how)
     return None
+
+
+def _smt(goal: _Goal, seconds: float) -> Decision | None:
+    """SMT again with the time left: the generalized goal, the goal, the rewritten goals
+    (the runs z3 answered 'sat' in the quick pass are not re-run)."""
+    from .smt import decide_smt
+    goal.runs += [("after taking logarithms of both sides, ", c, goal.extra, goal.domains)
+                  for c in goal.candidates[1:]]
+    for pre, cand, ex, doms in goal.runs:
+        if id(cand) in goal.settled:
+            continue
+        if expired(goal.deadline):
+            goal.budget_hit.append("SMT")
+            break
+        r = decide_smt(cand, goal.op, doms, ex, timeout_ms=int(1000 * seconds))
+        if r.status is SmtStatus.PROVED:
+            how = ("after naming " + ", ".join(_short(r.named))) if r.named else "polynomial"
+            return _verdict("proved", "SMT", pre + how)
+        if r.status is SmtStatus.SAT and r.model is not None and cand is goal.g:
+            ce = goal.certify(r.model)
+            if ce is not None:
+                return _verdict("disproved", "counterexample", "certified, from an SMT model",
+                                counterexample=ce)
+        if "timeout" in r.reason or "canceled" in r.reason or "budget" in r.reason:
+            goal.budget_hit.append("SMT")
+    return None
+
+
+def _bracketing(goal: _Goal, seconds: float) -> Decision | None:
+    """SMT with the special functions bracketed by the certified bounds of :mod:`.fbounds`,
+    degree raised until proved or the share runs out (``seconds`` per z3 call); a "sat" of
+    this relaxed problem proves nothing (it is never turned into a disproof)."""
+    from .smt import BRACKET_CALLS, BRACKET_DEGREES, decide_smt
+    # budgeted in work (z3 calls of a fixed rlimit each), so that the machine's load does
+    # not change the verdict; the decision's CPU deadline is only the safety net
+    calls = 0
+    # each degree on every candidate before the next degree: the cheap proofs first
+    bruns = list(goal.runs)
+    for pre, cand, ex, doms in goal.runs:
+        merged = combine_logs(cand)
+        if merged is not None:
+            bruns.append((pre + "after merging logarithms, ", merged, ex, doms))
+    dropped: set[int] = set()       # candidates z3 could not finish: higher degrees are harder
+    for deg in BRACKET_DEGREES:
+        for i, (pre, cand, ex, doms) in enumerate(bruns):
+            if expired(goal.deadline) or calls >= BRACKET_CALLS:
+                break
+            if i in dropped:
+                continue
+            calls += 1
+            r = decide_smt(cand, goal.op, doms, ex, timeout_ms=int(1000 * seconds), want_model=False, bracket=deg)
+            if r.status is SmtStatus.UNKNOWN:
+                dropped.add(i)
+            if r.status is SmtStatus.PROVED:
+                return _verdict("proved", "SMT", pre + bracket_text(r.brackets, r.named),
+                                detail="the special functions replaced by certified polynomial or "
+                                "rational bounds (prover/fbounds.py): " + "; ".join(map(str, r.brackets)))
+        else:
+            continue
+        goal.budget_hit.append("SMT bracketing")
+        break
+    return None
+
+
+def _interval(goal: _Goal, seconds: float) -> Decision | None:
+    """Interval branch-and-bound with Taylor models (:mod:`.interval`) on ``seconds`` of
+    boxes; its point is a counterexample only once certified."""
+    from .interval import prove_interval
+    if expired(goal.deadline):
+        goal.budget_hit.append("interval")
+        return None
+    ivl = prove_interval(goal.g, goal.op, goal.domains, goal.extra, seconds=seconds,
+                         derivatives=goal.why is None, max_boxes=int(INTERVAL_BOXES_PER_SECOND * seconds))
+    if ivl.status is IntervalStatus.PROVED:
+        how = f"{ivl.boxes} boxes"
+        if ivl.taylor:
+            how += f", {ivl.taylor} closed by Taylor models"
+        if ivl.touching:
+            pts = ["(" + ", ".join(f"{k} = {sampling_str(v)}" for k, v in sorted(x0.items())) + ")"
+                   for x0 in ivl.touching[:3]]
+            how += "; touching at " + ", ".join(pts) + ", local minimum from the derivatives"
+        return _verdict("proved", "interval", how)
+    if ivl.status is IntervalStatus.DISPROVED:
+        ce = goal.certify(ivl.point)
+        if ce is not None:
+            return _verdict("disproved", "counterexample", "certified, found by interval search",
+                            counterexample=ce)
+    if ivl.status is IntervalStatus.BUDGET:
+        goal.budget_hit.append("interval")
+    return None
+
+
+def _deep_search(goal: _Goal, seconds) -> Decision | None:
+    """A deeper counterexample search (a local search) with the time left."""
+    from . import search
+    ce = search.find(goal.a, goal.rel, goal.b, goal.g, goal.op, goal.domains, goal.extra, samples=goal.samples,
+                     seed=goal.seed + 1, deadline=goal.deadline, deep=True)
+    if ce is not None:
+        return _verdict("disproved", "counterexample", "certified",
+                        counterexample=ce, detail="found by a local search, re-checked in ball arithmetic")
+    return None
+
+
+def _side_has_root(goal: _Goal) -> bool:
+    from . import rewrite as RW
+    return RW.has_root(goal.a, goal.b)
+
+
+def _live(goal: _Goal) -> bool:
+    return not expired(goal.deadline)
+
+
+# The order of the layers, as data: which layer, on which goals, with which share of the
+# decision's seconds. The first Decision a row returns is the answer; a row whose ``when``
+# is false is skipped. The rewrites come before the ends layer where a side has a root (the
+# square is what the ends layer then proves), after it otherwise: two rows of one layer.
+STRATEGY: tuple[Step, ...] = (
+    Step("interval", _constant, when=lambda G: not G.g.symbols()),            # a constant: ball arithmetic
+    Step("counterexample", _quick_search, share=Share(0.2, cap=2.0)),
+    Step("pre-pass", _prepass, share=Share(0.1, cap=1.0, floor=0.3)),
+    Step("SMT", _quick_smt, share=Share(0.12, cap=0.6, floor=0.2)),
+    Step("convexity", _convexity, when=lambda G: G.rel in ("<=", ">=") and _live(G), share=Share(0.35, cap=3.0)),
+    Step("identity", _identity, when=lambda G: G.n_int is not None and G.op == "==" and _live(G),
+         share=Share(0.35, cap=3.0)),
+    Step("integers", _integers, when=lambda G: G.n_int is not None and _live(G), share=Share(0.35, cap=3.0)),
+    Step("exact", _exact, share=Share(0.25, cap=2.5, floor=0.2)),
+    Step("identity", _identity, when=lambda G: G.op == "==" and G.special and _live(G), share=Share(0.35, cap=3.0)),
+    Step("rewrites", _rewrites, when=_side_has_root, share=Share(0.1, cap=1.0, floor=0.2)),
+    Step("ends", _ends),
+    Step("rewrites", _rewrites, when=lambda G: not _side_has_root(G), share=Share(0.1, cap=1.0, floor=0.2)),
+    Step("SMT", _smt, share=Share(0.3, cap=3.0)),
+    Step("SMT", _bracketing, when=lambda G: _bracketable(G.g) and _live(G), share=Share(0.04, cap=0.3)),
+    Step("interval", _interval, share=Share(0.3, cap=3.0)),
+    Step("counterexample", _deep_search, when=_live),
+)
 
 
 def _hard_end(g: Node, domains: dict[str, Domain]) -> bool:
@@ -655,27 +830,6 @@ def _family(b) -> str:
         if key in src:
             return name
     return src.split(";")[0]
-
-
-def _special_layers(a, rel, b, g, op, domains, extra, deadline, samples, seed, total, n_int):
-    """The identity layer (equalities) and the integer layer (one or two integer symbols), each on a
-    share of ``total``: a Decision, or None to go on."""
-    from . import search
-    if op == "==" and not expired(deadline):
-        from .identity import prove_identity
-        how = prove_identity(a, b, domains, extra, _real_decider(samples, seed), seconds=min(3.0, 0.35 * total))
-        if how is not None:
-            return Decision("proved", "identity", f"proved ({how})")
-    if n_int is not None and not expired(deadline):
-        from .integers import prove_integers
-        io = prove_integers(g, op, n_int, domains, _real_decider(samples, seed), seconds=min(3.0, 0.35 * total))
-        if io is not None and io.status == "proved":
-            return Decision("proved", "integers", f"proved ({io.how})")
-        if io is not None and io.status == "disproved":
-            ce = search.certify_point(a, rel, b, g, op, domains, extra, io.point)
-            if ce is not None:
-                return _verdict("disproved", "counterexample", "certified, an integer", counterexample=ce)
-    return None
 
 
 def _real_decider(samples: int, seed: int):

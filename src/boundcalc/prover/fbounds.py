@@ -188,6 +188,43 @@ def _entries() -> list[FBound]:
         E.append(FBound(func, side, None if lo is None else Q(lo), None if hi is None else Q(hi),
                         _trim(tuple(num)), _trim(tuple(den)), source, lo_closed, hi_closed, reduced))
 
+    _entries_exp(E, add)
+    _entries_log(E, add)
+    _entries_log_reduced(E, add)
+    _entries_tanh(E, add)
+    _entries_atan(E, add)
+    _entries_erf(E, add)
+    _entries_sqrt(E, add)
+
+    # ---- derived: odd functions on x <= 0
+    derived: list[FBound] = []
+    for b in E:
+        if b.func in ("tanh", "atan", "erf") and b.lo is not None and b.lo >= 0 and b.hi is None:
+            # f(x) <= r(x) on [a, oo)  =>  f(-x) >= -r(x): f(y) >= -r(-y) on (-oo, -a]
+            num = _neg(_scale_arg(b.num, Q(-1)))
+            den = _scale_arg(b.den, Q(-1))
+            if poly_eval(den, -b.lo - 1) < 0:        # keep the denominator positive
+                num, den = _neg(num), _neg(den)
+            derived.append(FBound(b.func, "lower" if b.side == "upper" else "upper", None, -b.lo, num, den,
+                                  b.source + "; mirrored by oddness to x <= 0", True, b.lo_closed))
+    # ---- derived: the logistic sigma(x) = (1 + tanh(x/2))/2, sigma(-x) = 1 - sigma(x)
+    for b in E:
+        if b.func != "tanh" or b.degree > 9:
+            continue
+        p, q = _scale_arg(b.num, Q(1, 2)), _scale_arg(b.den, Q(1, 2))
+        num = tuple(c / 2 for c in _trim(tuple(a + c for a, c in _zip(q, p))))     # (q + p) / (2 q)
+        derived.append(FBound("logistic", b.side, Q(0), None, num, q,
+                              b.source + "; for sigma(x) = (1 + tanh(x/2))/2"))
+        # sigma(y) = 1 - sigma(-y) on y <= 0: bound 1 - num(-y)/q(-y) = (q(-y) - num(-y)) / q(-y)
+        qm, nm = _scale_arg(q, Q(-1)), _scale_arg(num, Q(-1))
+        derived.append(FBound("logistic", "lower" if b.side == "upper" else "upper", None, Q(0),
+                              _trim(tuple(a - c for a, c in _zip(qm, nm))), qm,
+                              b.source + "; for sigma(x) = (1 + tanh(x/2))/2 and sigma(-x) = 1 - sigma(x)"))
+    return E + derived
+
+
+def _entries_exp(E: list[FBound], add) -> None:
+    """The entries of exp (``add`` appends one to ``E``)."""
     # ---- exp: Taylor (remainder exp(xi) x^(n+1)/(n+1)!), reciprocals, Pade
     for n in (1, 3, 5, 7, 9):
         add("exp", "lower", None, None, _exp_taylor(n), source=f"{_T}, odd degree {n}: all x")
@@ -211,6 +248,9 @@ def _entries() -> list[FBound]:
             add("exp", "lower", 0, None, p, q, src)
             add("exp", "upper", None, 0, p, q, src)
 
+
+def _entries_log(E: list[FBound], add) -> None:
+    """The entries of log (``add`` appends one to ``E``)."""
     # ---- log(u), u > 0; families in t = u - 1 shifted to u
     def log_add(side, lo, hi, num_t, den_t=ONE, source="", lo_closed=True):
         add("log", side, lo, hi, _shift(num_t, Q(-1)), _shift(den_t, Q(-1)), source, lo_closed)
@@ -238,6 +278,9 @@ def _entries() -> list[FBound]:
         else:           # above for t >= 0 (on -1 < t < 0 it is no one-sided bound)
             log_add("upper", 1, None, *pq, source=src)
 
+
+def _entries_log_reduced(E: list[FBound], add) -> None:
+    """The entries of log reduced (``add`` appends one to ``E``)."""
     # ---- log away from 1: log u = log a + log(u/a) (u >= a) = log a - log(a/u) (u <= a),
     # with the entries on [1, oo) of degree 2..4 at u/a or a/u and a rational bound of
     # log a on the safe side (MetiTarski's range reduction)
@@ -260,6 +303,9 @@ def _entries() -> list[FBound]:
                 add("log", "lower", 0, a, _add_poly(_neg(at_au[0]), _mul((la,), at_au[1])), at_au[1], src,
                     lo_closed=False, reduced=True)
 
+
+def _entries_tanh(E: list[FBound], add) -> None:
+    """The entries of tanh (``add`` appends one to ``E``)."""
     # ---- tanh, x >= 0 (x <= 0 by oddness, below)
     for n in (1, 5, 9):
         add("tanh", "upper", 0, None, _tanh_taylor(n), source=f"{_T}, degree {n}, x >= 0")
@@ -273,6 +319,9 @@ def _entries() -> list[FBound]:
         add("tanh", "upper" if m > k else "lower", 0, None, p, q,
             f"Pade [{m}/{k}] of tanh (convergent of Lambert's continued fraction)")
 
+
+def _entries_atan(E: list[FBound], add) -> None:
+    """The entries of atan (``add`` appends one to ``E``)."""
     # ---- atan, x >= 0
     for n in (1, 5, 9):
         add("atan", "upper", 0, None, _atan_taylor(n), source=f"{_T}, degree {n}, x >= 0")
@@ -305,6 +354,9 @@ def _entries() -> list[FBound]:
         add("atan", "upper", Q(1, 2), None, tuple(cs), tuple([Q(0)] * n + [Q(1)]),
             f"atan x = pi/2 - atan(1/x), atan(1/x) >= its Taylor degree {n}; pi/2 < {HALF_PI_HI}")
 
+
+def _entries_erf(E: list[FBound], add) -> None:
+    """The entries of erf (``add`` appends one to ``E``)."""
     # ---- erf, x >= 0: erf x = (2/sqrt(pi)) int_0^x exp(-t^2) dt with exp's Taylor bounds on
     # u = -t^2 <= 0 (upper: even degree; lower: odd degree), 2/sqrt(pi) bounded by rationals
     def erf_int(n: int) -> Poly:
@@ -321,6 +373,9 @@ def _entries() -> list[FBound]:
     add("erf", "upper", None, None, ONE, source="erf < 1")
     add("erf", "lower", None, None, _P(-1), source="erf > -1")
 
+
+def _entries_sqrt(E: list[FBound], add) -> None:
+    """The entries of sqrt (``add`` appends one to ``E``)."""
     # ---- sqrt, x >= 0: AM-GM, Heron's iterates (above) and x / Heron (below)
     h1 = (_P(1, 1), _P(2))                          # (1 + x)/2
     h2 = (_P(1, 6, 1), _P(4, 4))                    # ((1 + x)^2 + 4x) / (4 (1 + x))
@@ -334,32 +389,6 @@ def _entries() -> list[FBound]:
     for a in (Q(1, 4), Q(4), Q(16)):                # tangent lines at x = a
         add("sqrt", "upper", 0, None, _P(a, 1), (2 * _sqrt_exact(a),),
             f"tangent of the concave sqrt at x = {a}")
-
-    # ---- derived: odd functions on x <= 0
-    derived: list[FBound] = []
-    for b in E:
-        if b.func in ("tanh", "atan", "erf") and b.lo is not None and b.lo >= 0 and b.hi is None:
-            # f(x) <= r(x) on [a, oo)  =>  f(-x) >= -r(x): f(y) >= -r(-y) on (-oo, -a]
-            num = _neg(_scale_arg(b.num, Q(-1)))
-            den = _scale_arg(b.den, Q(-1))
-            if poly_eval(den, -b.lo - 1) < 0:        # keep the denominator positive
-                num, den = _neg(num), _neg(den)
-            derived.append(FBound(b.func, "lower" if b.side == "upper" else "upper", None, -b.lo, num, den,
-                                  b.source + "; mirrored by oddness to x <= 0", True, b.lo_closed))
-    # ---- derived: the logistic sigma(x) = (1 + tanh(x/2))/2, sigma(-x) = 1 - sigma(x)
-    for b in E:
-        if b.func != "tanh" or b.degree > 9:
-            continue
-        p, q = _scale_arg(b.num, Q(1, 2)), _scale_arg(b.den, Q(1, 2))
-        num = tuple(c / 2 for c in _trim(tuple(a + c for a, c in _zip(q, p))))     # (q + p) / (2 q)
-        derived.append(FBound("logistic", b.side, Q(0), None, num, q,
-                              b.source + "; for sigma(x) = (1 + tanh(x/2))/2"))
-        # sigma(y) = 1 - sigma(-y) on y <= 0: bound 1 - num(-y)/q(-y) = (q(-y) - num(-y)) / q(-y)
-        qm, nm = _scale_arg(q, Q(-1)), _scale_arg(num, Q(-1))
-        derived.append(FBound("logistic", "lower" if b.side == "upper" else "upper", None, Q(0),
-                              _trim(tuple(a - c for a, c in _zip(qm, nm))), qm,
-                              b.source + "; for sigma(x) = (1 + tanh(x/2))/2 and sigma(-x) = 1 - sigma(x)"))
-    return E + derived
 
 
 def _pad(p: Poly, d: int) -> Poly:

@@ -99,53 +99,79 @@ def _holds_at(r: Rel, env) -> bool:
 def prove_identity(a: Node, b: Node, domains: dict[str, Domain], extra: list, decide_real: RealDecider, *,
                    seconds: float) -> str | None:
     """How ``a == b`` was proved on the region (see the module docstring), or None."""
-    import sympy as sp
-    from ..backends import mp as mpb
-    from ..expr.singularities import definedness
-    from .symbolic import to_sympy_with_domains
     deadline = clock() + seconds
     d_node = sub(a, b)
     names = sorted(d_node.symbols() | set().union(*(r.symbols() for r in extra)) if extra else d_node.symbols())
-    if not names or len(names) > MAX_SYMBOLS or not (_funcs(d_node) <= SMOOTH) or sympy_safe(d_node):
+    if not _applies(d_node, names, extra):
         return None
-    if sum(1 for _ in d_node.unique_nodes()) > MAX_NODES:
-        return None
-    if any(not (_funcs(r) <= SMOOTH) for r in extra):
-        return None
-    if not (_funcs(d_node) & (SMOOTH - {"sqrt"})):
-        return None                       # no special function: the exact layer's case
     real = {n: Domain(False, d.lo, d.lo_closed, d.hi, d.hi_closed) for n, d in domains.items()}
     try:
         with time_limit(max(0.3, 0.5 * seconds)):
-            D, syms = to_sympy_with_domains(d_node, {}, {n: real[n] for n in names if n in real})
-            N = _rewrite(D)
-            if _is_zero(N):
-                return "identity: both sides have the same normal form"
-            for n in names:
-                if n in syms and not _is_zero(_rewrite(sp.diff(N, syms[n]))):
-                    return None
-            p = None
-            conds = definedness(a) + definedness(b)
-            for cand in _closure_points(names, real):
-                env = dict(zip(names, cand))
-                if not all(_holds_at(Rel(r.op, r.lhs, r.rhs), env) for r in extra):
-                    continue
-                signs = [mpb.decide_sign(c.expr, env) for c in conds]
-                if any(s is None or s == 0 or (s < 0 and c.op != "!=") for s, c in zip(signs, conds)):
-                    continue
-                at = D.subs({syms[k]: sp.Rational(v.numerator, v.denominator) for k, v in env.items() if k in syms})
-                if _is_zero(at):
-                    p = (env, signs)
-                    break
-                if expired(deadline):
-                    return None
+            same, p, conds = _agreeing_point(a, b, d_node, names, real, extra, deadline)
     except Timeout:
         return None
+    if same:
+        return "identity: both sides have the same normal form"
     if p is None:
         return None
     env, signs = p
     share = max(0.3, (left(deadline)) / (len(conds) + len(extra) + 1))
-    # every definedness condition strictly, with its sign at p, on the whole region
+    if not _defined_throughout(conds, signs, real, extra, decide_real, share, deadline):
+        return None
+    if not _star_shaped(names, env, real, extra, decide_real, share, deadline):
+        return None
+    where = ", ".join(f"{n} = {v}" for n, v in env.items())
+    return (f"identity: derivatives vanish on a region star-shaped about {where}, "
+            "where both sides agree exactly")
+
+
+def _applies(d_node: Node, names: list, extra: list) -> bool:
+    """A difference of smooth functions with a special function (not the exact layer's case),
+    in at most MAX_SYMBOLS symbols and MAX_NODES nodes, SymPy safe on it."""
+    if not names or len(names) > MAX_SYMBOLS or not (_funcs(d_node) <= SMOOTH) or sympy_safe(d_node):
+        return False
+    if sum(1 for _ in d_node.unique_nodes()) > MAX_NODES:
+        return False
+    if any(not (_funcs(r) <= SMOOTH) for r in extra):
+        return False
+    return bool(_funcs(d_node) & (SMOOTH - {"sqrt"}))   # no special function: the exact layer's case
+
+
+def _agreeing_point(a: Node, b: Node, d_node: Node, names: list, real: dict, extra: list, deadline: float):
+    """(the two sides have the same normal form; else a point of the region's closure where
+    both sides are defined, the assumptions hold and they agree exactly, with the signs of
+    the definedness conditions there, or None; those conditions). Every partial derivative
+    of the difference must vanish identically (else no point is sought)."""
+    import sympy as sp
+    from ..backends import mp as mpb
+    from ..expr.singularities import definedness
+    from .symbolic import to_sympy_with_domains
+    D, syms = to_sympy_with_domains(d_node, {}, {n: real[n] for n in names if n in real})
+    N = _rewrite(D)
+    if _is_zero(N):
+        return True, None, []
+    for n in names:
+        if n in syms and not _is_zero(_rewrite(sp.diff(N, syms[n]))):
+            return False, None, []
+    conds = definedness(a) + definedness(b)
+    for cand in _closure_points(names, real):
+        env = dict(zip(names, cand))
+        if not all(_holds_at(Rel(r.op, r.lhs, r.rhs), env) for r in extra):
+            continue
+        signs = [mpb.decide_sign(c.expr, env) for c in conds]
+        if any(s is None or s == 0 or (s < 0 and c.op != "!=") for s, c in zip(signs, conds)):
+            continue
+        at = D.subs({syms[k]: sp.Rational(v.numerator, v.denominator) for k, v in env.items() if k in syms})
+        if _is_zero(at):
+            return False, (env, signs), conds
+        if expired(deadline):
+            return False, None, conds
+    return False, None, conds
+
+
+def _defined_throughout(conds, signs, real: dict, extra: list, decide_real: RealDecider, share: float,
+                        deadline: float) -> bool:
+    """Every definedness condition strictly, with its sign at the point, on the whole region."""
     seen = set()
     for c, s in zip(conds, signs):
         goal = c.expr if s is not None and s > 0 else Mul((Num(Fraction(-1)), c.expr))
@@ -154,8 +180,14 @@ def prove_identity(a: Node, b: Node, domains: dict[str, Domain], extra: list, de
             continue
         seen.add(key)
         if expired(deadline) or decide_real(goal, ">", dict(real), list(extra), share) != "proved":
-            return None
-    # the region is star-shaped about p
+            return False
+    return True
+
+
+def _star_shaped(names: list, env: dict, real: dict, extra: list, decide_real: RealDecider, share: float,
+                 deadline: float) -> bool:
+    """The region is star-shaped about the point: every assumption holds on the segment from
+    it to any point of the region."""
     t = "t_star"
     while t in names:
         t += "_"
@@ -167,7 +199,5 @@ def prove_identity(a: Node, b: Node, domains: dict[str, Domain], extra: list, de
         goal, op = {"<=": (sub(rhs, lhs), ">="), "<": (sub(rhs, lhs), ">"), ">=": (sub(lhs, rhs), ">="),
                     ">": (sub(lhs, rhs), ">"), "==": (sub(lhs, rhs), "==")}[r.op]
         if expired(deadline) or decide_real(goal, op, doms, list(extra), share) != "proved":
-            return None
-    where = ", ".join(f"{n} = {v}" for n, v in env.items())
-    return (f"identity: derivatives vanish on a region star-shaped about {where}, "
-            "where both sides agree exactly")
+            return False
+    return True

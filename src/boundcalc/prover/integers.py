@@ -515,64 +515,17 @@ def prove_integers(g: Node, op: str, n: str | IntegerPair, domains: dict[str, Do
     if hi is not None and hi < lo:
         return None
     if hi is not None and hi - lo < MAX_EXHAUSTIVE:
-        r = _check_range(g, op, n, lo, hi, deadline)
-        if r == "ok":
-            m = sum(1 for k in range(lo, hi + 1) if _defined_at(g, n, k) is not False)
-            return IntegerOutcome("proved", f"integers: all {m} values checked, certified" if m == hi - lo + 1
-                                  else f"integers: the {m} values where it is defined checked, certified")
-        return None if r is None else IntegerOutcome("disproved", f"integers: fails at {n} = {r}",
-                                                     {n: Fraction(r)})
+        return _exhaustive(g, op, n, lo, hi, deadline)
     if not relaxes_exactly(g, {n}, domains, decide_real, max(0.2, seconds / 8)):
         return None
-    step = ratio = opaque = None
-    if sympy_safe(g) is None and sum(1 for _ in g.unique_nodes()) <= MAX_NODES:
-        try:
-            with time_limit(max(0.2, 0.1 * seconds)):
-                opaque = opaque_step(g, n)
-                if opaque is None:
-                    step = shift(g, n)
-        except Timeout:
-            step = opaque = None
-        try:
-            with time_limit(max(0.2, 0.1 * seconds)):
-                ratio = ratio_step(g, n)
-        except Timeout:
-            ratio = None
-    share = max(0.3, seconds / 8)
-    limits = None                         # the monotone-to-a-limit steps, built when first needed
-    limit_of: dict[int, object] = {}      # their SymPy limits (None: no usable limit)
+    st = _Steps(g, op, n, hi, decide_real, seconds, deadline)
     for off in STARTS:
         n0 = lo + off
         if hi is not None and n0 > hi:
             break
         if expired(deadline):
             return None
-        real = Domain(False, Fraction(n0), True, None if hi is None else Fraction(hi), hi is not None)
-        how = None
-        if step is not None and decide_real(step, op, {n: real}, [Rel(op, g, _zero())], share) == "proved":
-            how, last = f"integers: induction from n\u2080 = {n0}", n0
-        if (how is None and opaque is not None and n0 >= opaque[3] and not expired(deadline)
-                and decide_real(opaque[1], op, {n: real, **opaque[2]}, [Rel(op, opaque[0], _zero())],
-                                share) == "proved"):
-            how, last = f"integers: induction from n\u2080 = {n0}", n0
-        if (how is None and ratio is not None and n0 >= 1 and not expired(deadline)
-                and decide_real(ratio, ">=", {n: real}, [], share) == "proved"):
-            how, last = f"integers: induction from n\u2080 = {n0}, ratio step", n0
-        if how is None and not expired(deadline) and decide_real(g, op, {n: real}, [], share) == "proved":
-            how, last = f"integers: real relaxation from n\u2080 = {n0}", n0 - 1
-        # (a limit step needs the sequence non-increasing on every integer from n0: no upper end)
-        if how is None and hi is None and not expired(deadline):
-            if limits is None:
-                try:
-                    with time_limit(max(0.2, 0.1 * seconds)):
-                        limits = limit_steps(g, n, ratio, step) if ratio is not None or step is not None else []
-                except Timeout:
-                    limits = []
-            for i, ls in enumerate(limits):
-                why = _limit_step(ls, i, op, n, n0, real, decide_real, share, deadline, limit_of)
-                if why is not None:           # covers every n >= n0 itself: no base case
-                    how, last = f"integers: {why}", n0 - 1
-                    break
+        how, last = st.from_n0(n0)
         if how is None:
             continue
         base = last if how.startswith("integers: induction") else None
@@ -586,6 +539,76 @@ def prove_integers(g: Node, op: str, n: str | IntegerPair, domains: dict[str, Do
             return None
         return IntegerOutcome("disproved", f"integers: fails at {n} = {r}", {n: Fraction(r)})
     return None
+
+
+def _exhaustive(g: Node, op: str, n: str, lo: int, hi: int, deadline: float) -> IntegerOutcome | None:
+    """A short range: every integer checked, certified."""
+    r = _check_range(g, op, n, lo, hi, deadline)
+    if r == "ok":
+        m = sum(1 for k in range(lo, hi + 1) if _defined_at(g, n, k) is not False)
+        return IntegerOutcome("proved", f"integers: all {m} values checked, certified" if m == hi - lo + 1
+                              else f"integers: the {m} values where it is defined checked, certified")
+    return None if r is None else IntegerOutcome("disproved", f"integers: fails at {n} = {r}",
+                                                 {n: Fraction(r)})
+
+
+class _Steps:
+    """The induction steps of one goal in one integer symbol (the shift, the opaque step, the
+    ratio step; the monotone-to-a-limit steps built when first needed), tried from each n0."""
+
+    def __init__(self, g, op, n, hi, decide_real, seconds, deadline):
+        self.g, self.op, self.n, self.hi, self.decide_real = g, op, n, hi, decide_real
+        self.seconds, self.deadline = seconds, deadline
+        self.step = self.ratio = self.opaque = None
+        if sympy_safe(g) is None and sum(1 for _ in g.unique_nodes()) <= MAX_NODES:
+            try:
+                with time_limit(max(0.2, 0.1 * seconds)):
+                    self.opaque = opaque_step(g, n)
+                    if self.opaque is None:
+                        self.step = shift(g, n)
+            except Timeout:
+                self.step = self.opaque = None
+            try:
+                with time_limit(max(0.2, 0.1 * seconds)):
+                    self.ratio = ratio_step(g, n)
+            except Timeout:
+                self.ratio = None
+        self.share = max(0.3, seconds / 8)
+        self.limits: list | None = None          # the monotone-to-a-limit steps, built when first needed
+        self.limit_of: dict[int, object] = {}    # their SymPy limits (None: no usable limit)
+
+    def from_n0(self, n0: int):
+        """(how, the last integer the base case must check) of the first step that proves
+        the goal for every n >= n0, else (None, None)."""
+        g, op, n, hi, decide_real, share, deadline = (self.g, self.op, self.n, self.hi, self.decide_real,
+                                                      self.share, self.deadline)
+        step, opaque, ratio = self.step, self.opaque, self.ratio
+        real = Domain(False, Fraction(n0), True, None if hi is None else Fraction(hi), hi is not None)
+        if step is not None and decide_real(step, op, {n: real}, [Rel(op, g, _zero())], share) == "proved":
+            return f"integers: induction from n\u2080 = {n0}", n0
+        if (opaque is not None and n0 >= opaque[3] and not expired(deadline)
+                and decide_real(opaque[1], op, {n: real, **opaque[2]}, [Rel(op, opaque[0], _zero())],
+                                share) == "proved"):
+            return f"integers: induction from n\u2080 = {n0}", n0
+        if (ratio is not None and n0 >= 1 and not expired(deadline)
+                and decide_real(ratio, ">=", {n: real}, [], share) == "proved"):
+            return f"integers: induction from n\u2080 = {n0}, ratio step", n0
+        if not expired(deadline) and decide_real(g, op, {n: real}, [], share) == "proved":
+            return f"integers: real relaxation from n\u2080 = {n0}", n0 - 1
+        # (a limit step needs the sequence non-increasing on every integer from n0: no upper end)
+        if hi is None and not expired(deadline):
+            if self.limits is None:
+                try:
+                    with time_limit(max(0.2, 0.1 * self.seconds)):
+                        self.limits = (limit_steps(g, n, ratio, step) if ratio is not None or step is not None
+                                       else [])
+                except Timeout:
+                    self.limits = []
+            for i, ls in enumerate(self.limits):
+                why = _limit_step(ls, i, op, n, n0, real, decide_real, share, deadline, self.limit_of)
+                if why is not None:           # covers every n >= n0 itself: no base case
+                    return f"integers: {why}", n0 - 1
+        return None, None
 
 
 def _limit_step(ls: LimitStep, i: int, op: str, n: str, n0: int, real: Domain, decide_real: RealDecider,
@@ -776,7 +799,7 @@ def prove_pair(g: Node, op: str, pair: IntegerPair, domains: dict[str, Domain], 
     on, :func:`_defined_on`) are decided by the real layers on the step's region, which
     imply them at its integer points. A base case disproved at an integer gives a point of
     the domain where ``g op 0`` fails. None when nothing is decided."""
-    from ..expr.nodes import Add, Num, sub
+    from ..expr.nodes import Num, sub
     if not relaxes_exactly(g, {pair.low, pair.high}, domains, decide_real, max(0.2, seconds / 8)):
         return None
     deadline = clock() + seconds
@@ -809,19 +832,8 @@ def prove_pair(g: Node, op: str, pair: IntegerPair, domains: dict[str, Domain], 
             pr = None
         if pr is None:
             continue
-        d, positive, args, gdoms = pr
         region = {v: Domain(False, Fraction(lo[v]), True, None, False) for v in (s, t)}
-        if decide_real(d, ">=", region, step_extra, share) != "proved":
-            continue
-        if not all(not expired(deadline) and decide_real(u, ">", region, step_extra, share) == "proved"
-                   for u in dict.fromkeys(args)):
-            continue
-        if not all(not expired(deadline)
-                   and decide_real(p, ">", {**region, **gdoms}, step_extra, share) == "proved"
-                   for p in positive):
-            continue
-        if not _defined_on([g, substitute(g, {s: Add((Sym(s), Num(Fraction(1))))})], region, step_extra,
-                           decide_real, share, deadline, gamma_args_proved=True):
+        if not _pair_step_holds(g, s, pr, region, step_extra, decide_real, share, deadline):
             continue
         base_g = _base_case(g, s, base)
         t_dom = Domain(True, Fraction(t_lo), True, None, False)
@@ -847,6 +859,26 @@ def prove_pair(g: Node, op: str, pair: IntegerPair, domains: dict[str, Domain], 
         return IntegerOutcome("proved", f"integers: induction in {s} from {base_text} for each {t}, ratio step; "
                                         f"base case: {inner}")
     return None
+
+
+def _pair_step_holds(g: Node, s: str, pr, region: dict, step_extra: list, decide_real: RealDecider, share: float,
+                     deadline: float) -> bool:
+    """Whether the ratio step ``pr`` (:func:`pair_ratio`) in ``s`` holds on ``region``: D >= 0,
+    the gamma arguments > 0, both sides and ratios > 0, and g defined there and one step on
+    (each decided by the real layers on the step's region)."""
+    from ..expr.nodes import Add, Num
+    d, positive, args, gdoms = pr
+    if decide_real(d, ">=", region, step_extra, share) != "proved":
+        return False
+    if not all(not expired(deadline) and decide_real(u, ">", region, step_extra, share) == "proved"
+               for u in dict.fromkeys(args)):
+        return False
+    if not all(not expired(deadline)
+               and decide_real(p, ">", {**region, **gdoms}, step_extra, share) == "proved"
+               for p in positive):
+        return False
+    return _defined_on([g, substitute(g, {s: Add((Sym(s), Num(Fraction(1))))})], region, step_extra,
+                       decide_real, share, deadline, gamma_args_proved=True)
 
 
 def _zero() -> Node:

@@ -84,7 +84,6 @@ def prove_interval(g: Node, op: str, domains: dict[str, Domain], extra=(), *, se
 
 
 def _prove_interval(g, op, domains, extra, seconds, derivatives, max_boxes) -> IntervalOutcome:
-    from ..backends import arb as A
     if op == "==":
         return IntervalOutcome(IntervalStatus.SKIPPED)
     names = sorted(g.symbols() | set().union(*(r.symbols() for r in extra)) if extra else g.symbols())
@@ -95,21 +94,77 @@ def _prove_interval(g, op, domains, extra, seconds, derivatives, max_boxes) -> I
     for n in names:
         d = domains[n]
         box0[n] = (d.lo, d.hi) if d.lo is not None and d.hi is not None else (Fraction(0), Fraction(1))
-    in_assumptions = set().union(*(r.symbols() for r in extra)) if extra else set()
-    from . import taylor as TM
-    dnodes, d2 = TM.derivatives(g, names) if derivatives else ({}, {})
-    touch_tries = [0]
-    touched: list[dict] = []
-    n_taylor = [0]
-    t0 = clock()                   # work, not time: the same boxes on any machine
+    s = _Search(g, op, domains, extra, names, seconds, derivatives)
     todo = [box0]
-    closed = 0
-    hyps = [(sub(r.lhs, r.rhs), r.op) for r in extra]
+    while todo:
+        if s.closed + len(todo) > max_boxes or expired(s.t0 + seconds):
+            return IntervalOutcome(IntervalStatus.BUDGET, s.closed)
+        charge(1 / INTERVAL_BOXES_PER_SECOND)
+        box = todo.pop()
+        env = s.env_of(box)
+        edge = env is None or _touches_open_end(box, domains)
+        if edge and s.smt_closes(box):
+            s.closed += 1
+            continue
+        if env is not None:
+            shut, e = s.closes(env)
+            if shut:
+                s.closed += 1
+                continue
+            face = s.face(box, env) if s.dnodes and e is not None else None
+            if face is not None:
+                todo.append(face)
+                continue
+        # midpoint: a certain violation is a counterexample
+        mid = {n: (lo + hi) / 2 for n, (lo, hi) in box.items()}
+        menv = s.violated_at(mid)
+        if menv is not None:
+            return IntervalOutcome(IntervalStatus.DISPROVED, s.closed, menv)
+        halves = _halves(box, mid)
+        if halves is None:
+            return IntervalOutcome(IntervalStatus.BUDGET, s.closed)
+        if edge:        # pieces at infinity or an open end wait until the rest is done
+            todo.insert(0, halves[0])
+            todo.insert(0, halves[1])
+        else:
+            todo.extend(halves)
+    return IntervalOutcome(IntervalStatus.PROVED, s.closed, taylor=s.n_taylor, touching=s.touched)
 
-    def env_of(box):
+
+def _halves(box, mid):
+    """The two halves of ``box`` across its widest side (in box coordinates), or None when
+    that side cannot be split further."""
+    widths = {n: hi - lo for n, (lo, hi) in box.items()}
+    n = max(widths, key=widths.__getitem__)
+    if widths[n] == 0 or widths[n] < Fraction(1, 2 ** 60):
+        return None
+    lo, hi = box[n]
+    m = mid[n]
+    return {**box, n: (lo, m)}, {**box, n: (m, hi)}
+
+
+class _Search:
+    """The state of one branch-and-bound run: the goal, its derivatives (:mod:`.taylor`),
+    the work clock's start, the boxes closed, the touching points found, the SMT calls made."""
+
+    def __init__(self, g, op, domains, extra, names, seconds, derivatives):
+        from . import taylor as TM
+        self.g, self.op, self.domains, self.extra, self.names, self.seconds = g, op, domains, extra, names, seconds
+        self.in_assumptions = set().union(*(r.symbols() for r in extra)) if extra else set()
+        self.dnodes, self.d2 = TM.derivatives(g, names) if derivatives else ({}, {})
+        self.touch_tries = 0
+        self.touched: list[dict] = []
+        self.n_taylor = 0
+        self.t0 = clock()                   # work, not time: the same boxes on any machine
+        self.closed = 0
+        self.hyps = [(sub(r.lhs, r.rhs), r.op) for r in extra]
+        self.smt_calls = 0
+
+    def env_of(self, box):
+        """The piece in x (None where it reaches an unbounded end)."""
         env = {}
         for n, (lo, hi) in box.items():
-            d = domains[n]
+            d = self.domains[n]
             if d.lo is not None and d.hi is not None:
                 env[n] = lo if lo == hi else (lo, hi)
             else:
@@ -121,15 +176,14 @@ def _prove_interval(g, op, domains, extra, seconds, derivatives, max_boxes) -> I
                 env[n] = a if a == b else (a, b)
         return env
 
-    smt_calls = [0]
-
-    def smt_closes(box) -> bool:
+    def smt_closes(self, box) -> bool:
         """Close a piece that ball arithmetic cannot enclose (it reaches infinity or an
         open end of the domain) with the SMT layer on that piece."""
-        if smt_calls[0] >= MAX_SMT_CALLS or expired(t0 + seconds * 0.8):
+        if self.smt_calls >= MAX_SMT_CALLS or expired(self.t0 + self.seconds * 0.8):
             return False
-        smt_calls[0] += 1
+        self.smt_calls += 1
         from .smt import decide_smt
+        domains = self.domains
         doms = dict(domains)
         for n, (lo, hi) in box.items():
             d = domains[n]
@@ -141,104 +195,79 @@ def _prove_interval(g, op, domains, extra, seconds, derivatives, max_boxes) -> I
                 doms[n] = _meet(d, lo_x, hi_x)
             if doms[n].is_empty():       # a piece outside the domain: SMT would hold vacuously
                 return False
-        r = decide_smt(g, op, doms, extra, timeout_ms=SMT_MS, want_model=False)
+        r = decide_smt(self.g, self.op, doms, self.extra, timeout_ms=SMT_MS, want_model=False)
         return r.status is SmtStatus.PROVED
 
-    while todo:
-        if closed + len(todo) > max_boxes or expired(t0 + seconds):
-            return IntervalOutcome(IntervalStatus.BUDGET, closed)
-        charge(1 / INTERVAL_BOXES_PER_SECOND)
-        box = todo.pop()
-        env = env_of(box)
-        edge = env is None or _touches_open_end(box, domains)
-        if edge and smt_closes(box):
-            closed += 1
-            continue
-        if env is not None:
-            # assumptions certainly violated on the whole piece: nothing to prove there
-            skip = False
-            for h, hop in hyps:
-                e = _enc(A, h, env)
-                if e is not None and _certainly_false(e, hop):
-                    skip = True
-                    break
-            if skip:
-                closed += 1
+    def _signed(self, c) -> bool:
+        return c is not None and (c > 0 or (self.op == ">=" and c >= 0))
+
+    def closes(self, env):
+        """(whether the piece is closed, the enclosure of g on it): an assumption certainly
+        violated on the whole piece (nothing to prove there), or a certified sign of g by the
+        enclosure, the mean-value form, the second-order Taylor form or a touching point."""
+        from ..backends import arb as A
+        from . import taylor as TM
+        for h, hop in self.hyps:
+            e = _enc(A, h, env)
+            if e is not None and _certainly_false(e, hop):
+                return True, None
+        g, dnodes, d2 = self.g, self.dnodes, self.d2
+        e = _enc(A, g, env)
+        if e is not None and (e.lower() > 0 or (self.op == ">=" and e.lower() >= 0)):
+            return True, e
+        if e is None or not dnodes:
+            return False, e
+        if self._signed(_centered(A, g, dnodes, env)):
+            return True, e
+        # second-order Taylor form: overestimation ~ width^3
+        if d2 and self._signed(TM.lower_taylor2(A, g, dnodes, d2, env)):
+            self.n_taylor += 1
+            return True, e
+        # a point where g touches 0: its local order from the derivatives
+        if d2 and self.op == ">=" and _small(env):
+            if any(TM.closes_near(A, d2, x0, env) for x0 in self.touched):
+                return True, e
+            if self.touch_tries < MAX_TOUCH_TRIES:
+                self.touch_tries += 1
+                x0 = TM.touching_point(g, dnodes, d2, env, self.domains)
+                if x0 is not None and x0 not in self.touched:
+                    self.touched.append(x0)
+                    if TM.closes_near(A, d2, x0, env):
+                        return True, e
+        return False, e
+
+    def face(self, box, env):
+        """Derivative pruning: the face of the piece where g is smallest, for a symbol in no
+        assumption whose derivative keeps one sign on the piece (g defined on it); None."""
+        from ..backends import arb as A
+        for n in self.names:
+            lo, hi = box[n]
+            if lo == hi or n in self.in_assumptions or n not in self.dnodes:
                 continue
-            e = _enc(A, g, env)
-            if e is not None and (e.lower() > 0 or (op == ">=" and e.lower() >= 0)):
-                closed += 1
+            de = _enc(A, self.dnodes[n], env)
+            if de is None or not (de.lower() >= 0 or de.upper() <= 0):
                 continue
-            if e is not None and dnodes:
-                c = _centered(A, g, dnodes, env)
-                if c is not None and (c > 0 or (op == ">=" and c >= 0)):
-                    closed += 1
-                    continue
-                # second-order Taylor form: overestimation ~ width^3
-                if d2:
-                    c2 = TM.lower_taylor2(A, g, dnodes, d2, env)
-                    if c2 is not None and (c2 > 0 or (op == ">=" and c2 >= 0)):
-                        closed += 1
-                        n_taylor[0] += 1
-                        continue
-                # a point where g touches 0: its local order from the derivatives
-                if d2 and op == ">=" and _small(env):
-                    if any(TM.closes_near(A, d2, x0, env) for x0 in touched):
-                        closed += 1
-                        continue
-                    if touch_tries[0] < MAX_TOUCH_TRIES:
-                        touch_tries[0] += 1
-                        x0 = TM.touching_point(g, dnodes, d2, env, domains)
-                        if x0 is not None and x0 not in touched:
-                            touched.append(x0)
-                            if TM.closes_near(A, d2, x0, env):
-                                closed += 1
-                                continue
-            # derivative pruning: move to the face where g is smallest (g defined on the piece)
-            if dnodes and e is not None:
-                moved = False
-                for n in names:
-                    lo, hi = box[n]
-                    if lo == hi or n in in_assumptions or n not in dnodes:
-                        continue
-                    de = _enc(A, dnodes[n], env)
-                    if de is None or not (de.lower() >= 0 or de.upper() <= 0):
-                        continue
-                    d = domains[n]
-                    inc_in_t = not (d.lo is None and d.hi is not None)
-                    at_low = (de.lower() >= 0) == inc_in_t       # g smallest at the low end of t
-                    cand = {**box, n: (lo, lo) if at_low else (hi, hi)}
-                    # a face at an open end is not part of the domain: g's infimum there is a
-                    # limit, and closing that face would prove nothing about the piece
-                    if env_of(cand) is None or _touches_open_end({n: cand[n]}, domains):
-                        continue
-                    box = cand
-                    moved = True
-                    break
-                if moved:
-                    todo.append(box)
-                    continue
-        # midpoint: a certain violation is a counterexample
-        mid = {n: (lo + hi) / 2 for n, (lo, hi) in box.items()}
-        menv = env_of({n: (m, m) for n, m in mid.items()})
-        if menv is not None and all(_holds_at(A, h, hop, menv) for h, hop in hyps):
-            e = _enc(A, g, menv)
-            if e is not None and (e.upper() < 0 or (op == ">" and e.upper() <= 0)):
-                return IntervalOutcome(IntervalStatus.DISPROVED, closed, menv)
-        # split the widest side (in box coordinates)
-        widths = {n: hi - lo for n, (lo, hi) in box.items()}
-        n = max(widths, key=widths.__getitem__)
-        if widths[n] == 0 or widths[n] < Fraction(1, 2 ** 60):
-            return IntervalOutcome(IntervalStatus.BUDGET, closed)
-        lo, hi = box[n]
-        m = mid[n]
-        if edge:        # pieces at infinity or an open end wait until the rest is done
-            todo.insert(0, {**box, n: (lo, m)})
-            todo.insert(0, {**box, n: (m, hi)})
-        else:
-            todo.append({**box, n: (lo, m)})
-            todo.append({**box, n: (m, hi)})
-    return IntervalOutcome(IntervalStatus.PROVED, closed, taylor=n_taylor[0], touching=touched)
+            d = self.domains[n]
+            inc_in_t = not (d.lo is None and d.hi is not None)
+            at_low = (de.lower() >= 0) == inc_in_t       # g smallest at the low end of t
+            cand = {**box, n: (lo, lo) if at_low else (hi, hi)}
+            # a face at an open end is not part of the domain: g's infimum there is a
+            # limit, and closing that face would prove nothing about the piece
+            if self.env_of(cand) is None or _touches_open_end({n: cand[n]}, self.domains):
+                continue
+            return cand
+        return None
+
+    def violated_at(self, mid):
+        """The point ``mid`` (box coordinates) in x where the assumptions hold and g certainly
+        has the wrong sign (a candidate counterexample), else None."""
+        from ..backends import arb as A
+        menv = self.env_of({n: (m, m) for n, m in mid.items()})
+        if menv is not None and all(_holds_at(A, h, hop, menv) for h, hop in self.hyps):
+            e = _enc(A, self.g, menv)
+            if e is not None and (e.upper() < 0 or (self.op == ">" and e.upper() <= 0)):
+                return menv
+        return None
 
 
 def _small(env) -> bool:

@@ -189,23 +189,8 @@ def _local(a, rel, b, g, op, domains, extra, pts, rel_g, fin, deadline):
                 return None
             charge(1 / BALL_POINTS_PER_SECOND)
             m = 64
-            trial = {k: np.full(m, v) for k, v in x.items()}
-            for k in names:
-                if domains[k].integer:
-                    trial[k] = trial[k] + rng.integers(-2, 3, m)
-                else:
-                    trial[k] = trial[k] * np.exp(step * rng.standard_normal(m)) if x[k] > 0 and (
-                        domains[k].lo is not None and domains[k].lo >= 0) else trial[k] + step * (abs(x[k]) + 1) * rng.standard_normal(m)
-            ok = np.ones(m, dtype=bool)
-            for k in names:
-                d = domains[k]
-                if d.lo is not None:
-                    ok &= (trial[k] >= float(d.lo)) if d.lo_closed else (trial[k] > float(d.lo))
-                if d.hi is not None:
-                    ok &= (trial[k] <= float(d.hi)) if d.hi_closed else (trial[k] < float(d.hi))
-            for r in extra:
-                lv, rv = _np_values(r.lhs, trial, m), _np_values(r.rhs, trial, m)
-                ok &= {"<=": lv <= rv, ">=": lv >= rv, "<": lv < rv, ">": lv > rv, "==": lv == rv}[r.op]
+            trial = _trials(x, names, domains, step, rng, m)
+            ok = _admissible(trial, names, domains, extra, m)
             va, vb = _np_values(a, trial, m), _np_values(b, trial, m)
             gv = (vb - va) if rel in ("<=", "<") else (va - vb)
             s = gv / (np.abs(va) + np.abs(vb) + 1e-300)
@@ -224,6 +209,35 @@ def _local(a, rel, b, g, op, domains, extra, pts, rel_g, fin, deadline):
             else:
                 step *= 0.7
     return None
+
+
+def _trials(x: dict, names: list, domains, step: float, rng, m: int) -> dict:
+    """``m`` random steps from ``x``: integers by -2..2, positive reals multiplicatively,
+    other reals additively, each of size ``step``."""
+    trial = {k: np.full(m, v) for k, v in x.items()}
+    for k in names:
+        if domains[k].integer:
+            trial[k] = trial[k] + rng.integers(-2, 3, m)
+        else:
+            trial[k] = trial[k] * np.exp(step * rng.standard_normal(m)) if x[k] > 0 and (
+                domains[k].lo is not None and domains[k].lo >= 0) else trial[k] + step * (abs(x[k]) + 1) * rng.standard_normal(m)
+    return trial
+
+
+def _admissible(trial: dict, names: list, domains, extra, m: int):
+    """The trial points inside the domains where every assumption holds (in floats: only
+    proposes; a candidate is certified)."""
+    ok = np.ones(m, dtype=bool)
+    for k in names:
+        d = domains[k]
+        if d.lo is not None:
+            ok &= (trial[k] >= float(d.lo)) if d.lo_closed else (trial[k] > float(d.lo))
+        if d.hi is not None:
+            ok &= (trial[k] <= float(d.hi)) if d.hi_closed else (trial[k] < float(d.hi))
+    for r in extra:
+        lv, rv = _np_values(r.lhs, trial, m), _np_values(r.rhs, trial, m)
+        ok &= {"<=": lv <= rv, ">=": lv >= rv, "<": lv < rv, ">": lv > rv, "==": lv == rv}[r.op]
+    return ok
 
 
 def certify_point(a, rel, b, g, op, domains, extra, env, simplify: bool = True) -> dict | None:

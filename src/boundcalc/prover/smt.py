@@ -404,10 +404,24 @@ class _Translator(Visitor):
             raise TooBig(f"{node.op} over an empty range") from None
 
     def pair_facts(self):
+        """Facts between the named terms: the log of a named root, quotients of named exps,
+        exp and log as inverses, monotonicity (and each function's pair facts) between every
+        two terms of one function, sin^2 + cos^2 = 1."""
         by: dict[str, list] = {}
         for label, func, u, F, arg in self.named:
             by.setdefault(func, []).append((u, F, arg))
-        # log(u**(p/q)) = (p/q) log(u): a named root of a named log's argument gets the log facts
+        self._root_logs(by)
+        self._exp_quotients(by)
+        self._inverses(by)
+        for func, items in by.items():
+            self._monotone_pairs(func, items[:MAX_PAIRS_PER_FUNCTION])
+        sins = {arg: F for _, func, _, F, arg in self.named if func == "sin"}
+        for _, func, _, F, arg in self.named:
+            if func == "cos" and arg in sins:
+                self.side.append(sins[arg] * sins[arg] + F * F == 1)
+
+    def _root_logs(self, by: dict) -> None:
+        """log(u**(p/q)) = (p/q) log(u): a named root of a named log's argument gets the log facts."""
         log_of = {arg: L for _, func, _, L, arg in self.named if func == "log"}
         for _, func, u, s_, arg in list(self.named):
             if func.startswith("root") and arg in log_of:
@@ -416,7 +430,9 @@ class _Translator(Visitor):
                 for _, fact in FX.FACTS["log"]:
                     self.side.append(fact(s_, Ls, self.kit))
                 by.setdefault("log", []).append((s_, Ls, None))
-        # exp(u1) = exp(u1 - u2) exp(u2): the quotient of two named exps is a named exp too
+
+    def _exp_quotients(self, by: dict) -> None:
+        """exp(u1) = exp(u1 - u2) exp(u2): the quotient of two named exps is a named exp too."""
         exps0 = list(by.get("exp", ()))[:4]
         for i in range(len(exps0)):
             for j in range(i + 1, len(exps0)):
@@ -426,8 +442,10 @@ class _Translator(Visitor):
                     self.side.append(fact(u1 - u2, W, self.kit))
                 self.side.append(E1 == W * E2)
                 by["exp"].append((u1 - u2, W, None))
-        # exp and log are inverse: exp(log(v)) = v, exp(-log(v)) = 1/v, log(exp(u)) = u enter
-        # the other function's group as known values, so that monotonicity links them
+
+    def _inverses(self, by: dict) -> None:
+        """exp and log are inverse: exp(log(v)) = v, exp(-log(v)) = 1/v, log(exp(u)) = u enter
+        the other function's group as known values, so that monotonicity links them."""
         logs, exps = list(by.get("log", ())), list(by.get("exp", ()))
         if logs and exps:
             for v, L, arg in logs[:MAX_PAIRS_PER_FUNCTION // 2]:
@@ -437,26 +455,24 @@ class _Translator(Visitor):
                 by["exp"].append((-L, R, None))
             for u, E, arg in exps[:MAX_PAIRS_PER_FUNCTION // 2]:
                 by["log"].append((E, u, None))
-        for func, items in by.items():
-            items = items[:MAX_PAIRS_PER_FUNCTION]
-            inc = func in FX.INCREASING or (func.startswith("root")) or (
-                func.startswith("pow") and int(func[3:]) % 2 == 1 and int(func[3:]) > 0)
-            even_pos = func.startswith("pow") and int(func[3:]) > 0 and int(func[3:]) % 2 == 0
-            for i in range(len(items)):
-                for j in range(len(items)):
-                    if i == j:
-                        continue
-                    (u1, F1, _), (u2, F2, _) = items[i], items[j]
-                    if inc:
-                        self.side.append(FX.monotone_pair(u1, F1, u2, F2, self.kit))
-                    elif even_pos:
-                        self.side.append(self.z3.Implies(self.z3.And(u1 >= 0, u1 <= u2), F1 <= F2))
-                    for _, fact in FX.PAIR_FACTS.get(func, ()):
-                        self.side.append(fact(u1, F1, u2, F2, self.kit))
-        sins = {arg: F for _, func, _, F, arg in self.named if func == "sin"}
-        for _, func, _, F, arg in self.named:
-            if func == "cos" and arg in sins:
-                self.side.append(sins[arg] * sins[arg] + F * F == 1)
+
+    def _monotone_pairs(self, func: str, items: list) -> None:
+        """Between every two named terms of ``func``: monotonicity (increasing functions, odd
+        powers, roots; even powers on u >= 0) and the function's pair facts."""
+        inc = func in FX.INCREASING or (func.startswith("root")) or (
+            func.startswith("pow") and int(func[3:]) % 2 == 1 and int(func[3:]) > 0)
+        even_pos = func.startswith("pow") and int(func[3:]) > 0 and int(func[3:]) % 2 == 0
+        for i in range(len(items)):
+            for j in range(len(items)):
+                if i == j:
+                    continue
+                (u1, F1, _), (u2, F2, _) = items[i], items[j]
+                if inc:
+                    self.side.append(FX.monotone_pair(u1, F1, u2, F2, self.kit))
+                elif even_pos:
+                    self.side.append(self.z3.Implies(self.z3.And(u1 >= 0, u1 <= u2), F1 <= F2))
+                for _, fact in FX.PAIR_FACTS.get(func, ()):
+                    self.side.append(fact(u1, F1, u2, F2, self.kit))
 
 
 def _integer_valued(node: Node, domains: dict[str, Domain]) -> bool:

@@ -155,14 +155,35 @@ def _atom(s: str, i: int, inner: bool = False) -> tuple[str, int] | None:
     if i > 0 and (_IDENT_CHAR.match(s[i - 1]) or s[i - 1] == "\\") and s[i] != ")":
         return None
     if s.startswith("sqrt", i):
-        j = i + 4
-        if j < len(s) and s[j] == "(":
-            k = _closing(s, j)
-            if k > 0:
-                return r"\sqrt{" + _math_inner(s[j + 1:k - 1]) + "}", k
-        m = re.compile(r" ([A-Za-z0-9]+|[" + "".join(_GREEK_CHARS) + "])(?![A-Za-z0-9_(])").match(s, j)
-        if m:
-            return r"\sqrt{" + _math_word(m.group(1)) + "}", m.end()
+        root = _root_atom(s, i)
+        if root is not None:
+            return root
+    head = _atom_name(s, i, inner)
+    if head is None:
+        return None
+    tex, j, decorated = _decorations(s, *head, inner)
+    tex, j, scripted = _scripts(s, j, tex)
+    if not (decorated or scripted) and not inner:
+        return None
+    return tex, j
+
+
+def _root_atom(s: str, i: int) -> tuple[str, int] | None:
+    """sqrt(...) or sqrt x at ``s[i]`` as ``\\sqrt{...}``."""
+    j = i + 4
+    if j < len(s) and s[j] == "(":
+        k = _closing(s, j)
+        if k > 0:
+            return r"\sqrt{" + _math_inner(s[j + 1:k - 1]) + "}", k
+    m = re.compile(r" ([A-Za-z0-9]+|[" + "".join(_GREEK_CHARS) + "])(?![A-Za-z0-9_(])").match(s, j)
+    if m:
+        return r"\sqrt{" + _math_word(m.group(1)) + "}", m.end()
+    return None
+
+
+def _atom_name(s: str, i: int, inner: bool) -> tuple[str, int, bool] | None:
+    """(LaTeX, end, decorated) of the name at ``s[i]``: a closing parenthesis or digits
+    followed by a script, or a word (X-bar as a bar; a Greek name decorated)."""
     if s[i] == ")" or s[i].isdigit():
         m = re.compile(r"\)|\d+").match(s, i)
         if m is None:
@@ -170,20 +191,23 @@ def _atom(s: str, i: int, inner: bool = False) -> tuple[str, int] | None:
         name, j = m.group(0), m.end()
         if not (j < len(s) and s[j] in "_^" and (s[j + 1:j + 2] or " ") not in " ,;."):
             return None
-        tex, decorated = name, True
-    else:
-        m = _WORD.match(s, i)
-        if not m:
-            return None
-        name, j = m.group(0), m.end()
-        if name in ("True", "False") and not inner:
-            return None
-        bar = re.fullmatch(r"([A-Za-z]|" + "|".join(sorted(_GREEK_NAMES)) + ")bar", name)
-        tex = r"\bar{" + _math_word(bar.group(1)) + "}" if bar else _math_word(name)
-        decorated = bool(bar) or name in _GREEK_NAMES or name in UNICODE_MATH or name == "eps"
-        if name in UNICODE_MATH and name not in _GREEK_CHARS:
-            return None                   # a Unicode operator: latex_escape's business
-    # decorations: X~ (tilde), X-bar, X_bar (bar), X* (star)
+        return name, j, True
+    m = _WORD.match(s, i)
+    if not m:
+        return None
+    name, j = m.group(0), m.end()
+    if name in ("True", "False") and not inner:
+        return None
+    bar = re.fullmatch(r"([A-Za-z]|" + "|".join(sorted(_GREEK_NAMES)) + ")bar", name)
+    tex = r"\bar{" + _math_word(bar.group(1)) + "}" if bar else _math_word(name)
+    decorated = bool(bar) or name in _GREEK_NAMES or name in UNICODE_MATH or name == "eps"
+    if name in UNICODE_MATH and name not in _GREEK_CHARS:
+        return None                   # a Unicode operator: latex_escape's business
+    return tex, j, decorated
+
+
+def _decorations(s: str, tex: str, j: int, decorated: bool, inner: bool) -> tuple[str, int, bool]:
+    """The decorations after a name: X~ (tilde), X-bar, X_bar (bar), X* (star), L^ (hat)."""
     while j < len(s):
         acc = re.compile(r"[-_](bar|hat|tilde)(?![A-Za-z0-9])").match(s, j)
         if s[j] in _COMBINING:
@@ -198,7 +222,12 @@ def _atom(s: str, i: int, inner: bool = False) -> tuple[str, int] | None:
             tex, j, decorated = tex + "^{*}", j + 1, True
         else:
             break
-    # scripts: a second subscript (gamma_gap_min) joins the first, gamma_{gap,min}
+    return tex, j, decorated
+
+
+def _scripts(s: str, j: int, tex: str) -> tuple[str, int, bool]:
+    """The scripts after a name (a second subscript joins the first: gamma_{gap,min}), and
+    whether there were any."""
     scripts: dict[str, list[str]] = {}
     while j < len(s) and s[j] in "_^":
         arg = _script(s, j + 1, s[j] == "^")
@@ -206,13 +235,10 @@ def _atom(s: str, i: int, inner: bool = False) -> tuple[str, int] | None:
             break
         scripts.setdefault(s[j], []).append(arg[0][1:-1])
         j = arg[1]
-        decorated = True
     for kind in ("_", "^"):
         if kind in scripts:
             tex += kind + "{" + ",".join(scripts[kind]) + "}"
-    if not decorated and not inner:
-        return None
-    return tex, j
+    return tex, j, bool(scripts)
 
 
 def _decompose(text: str) -> str:
@@ -226,6 +252,68 @@ def _decompose(text: str) -> str:
     return "".join(out)
 
 
+def _lone_letter(text: str, i: int, prev: str) -> bool:
+    """A single letter beside a relation or an operator is a variable: H = 32, <= P, 1/K."""
+    c = text[i]
+    return bool(c.isascii() and c.isalpha() and not _IDENT_CHAR.match(prev) and prev not in "'\\" and
+                not _IDENT_CHAR.match(text[i + 1:i + 2] or " ") and text[i + 1:i + 2] != "'" and
+                (re.match(r"\s*(?:[=<>≤≥≲≳+*/·×]|- )", text[i + 1:]) or re.search(r"(?:[=<>≤≥≲≳+*/·×(]| -)\s*$", text[:i])
+                 and not re.match(r"\s*[A-Za-z]", text[i + 1:])))
+
+
+def _math_piece(text: str, i: int, prev: str) -> tuple[str, str, int] | None:
+    """("math", LaTeX, end) of the math that starts at ``text[i]``: an atom, a lone letter,
+    a norm bar, a relation, a bracket, a script on what precedes; None if none starts there."""
+    c = text[i]
+    atom = _atom(text, i)
+    if atom:
+        return "math", atom[0], atom[1]
+    if _lone_letter(text, i, prev):
+        return "math", c, i + 1
+    two = text[i:i + 2]
+    if two == "||":
+        return "math", r"\|", i + 2
+    if two in _RELS:
+        return "math", _RELS[two], i + 2
+    if c in "<>|":
+        return "math", c, i + 1
+    if c in "_^" and i > 0 and not text[i - 1].isspace():       # a script on what precedes: )^3, ||^2
+        arg = _script(text, i + 1, c == "^")
+        if arg is not None:
+            return "math", "{}" + c + arg[0], arg[1]
+    return None
+
+
+def _other_piece(text: str, i: int, prev: str, wide: dict, after_math: bool) -> tuple[str, str, int]:
+    """(kind, piece, end) of what starts at ``text[i]`` when no math does: a boolean as a
+    word, a minus (of a number, or math), a number in the one number style, or a character
+    of text. ``after_math``: the last piece read was math (N-1 after the variable N)."""
+    from .numfmt import restyle_number
+    c = text[i]
+    m = re.compile(r"(True|False)(?![A-Za-z0-9_])").match(text, i)
+    if m and not _IDENT_CHAR.match(prev):
+        return "text", "yes" if m.group(1) == "True" else "no", m.end()
+    # a minus: before a number, a name or a bracket, after a space, a bracket or '='
+    if c == "-" and (prev in " ([=,:/" or i == 0) and re.compile(r"-(?=[\w(.|<⟨‖\\" + "".join(_GREEK_CHARS)
+                                                                  + "])").match(text, i):
+        n = _NUM.match(text, i + 1)
+        if n and not _IDENT_CHAR.match(prev):
+            return "num", restyle_number("-" + n.group(0), wide.get("-" + n.group(0), 6)), n.end()
+        return "math", "-", i + 1
+    if c == "-" and after_math and re.match(r"[\w(]", text[i + 1:i + 2] or " "):     # N-1 after the variable N
+        return "math", "-", i + 1
+    if c in "-~" and prev == " " and text[i + 1:i + 2] == " ":
+        return "math", ("-" if c == "-" else r"\sim"), i + 1     # a binary minus; '~' between operands
+    if c.isdigit() or (c == "." and text[i + 1:i + 2].isdigit()):
+        n = _NUM.match(text, i)
+        if n and not _IDENT_CHAR.match(prev) and prev not in ".-" and \
+                re.search(r"[.eE]", n.group(0)) and \
+                not re.search(r"\b(?:Sec|Secs|Section|App|Appendix|Lemma|Thm|Theorem|Prop|Cor|Def|Fig|"
+                              r"Table|Remark|Assumption|eq|Eq|v)\.?\s?$", text[:i]):     # Sec. 6.1
+            return "num", restyle_number(n.group(0), wide.get(n.group(0), 6)), n.end()
+    return "text", c, i + 1
+
+
 def ascii_math_parts(text: str) -> list[tuple[str, str]]:
     """Text written in the ASCII/Unicode math convention above, read into pieces
     ``(kind, piece)``: ``"math"`` (LaTeX math: ``L̂(θ^(K))``, ``Φ~(X_i)``, ``sqrt(T)(S + P)``,
@@ -233,7 +321,7 @@ def ascii_math_parts(text: str) -> list[tuple[str, str]]:
     :func:`.numfmt.restyle_number`) and ``"text"`` (the words as written, the booleans as
     words). The one reading of that convention: :func:`ascii_math` writes it as LaTeX, the
     figures as mathtext (:func:`mathtext_label`), the HTML page as MathML."""
-    from .numfmt import pair_digits, restyle_number
+    from .numfmt import pair_digits
     text = _decompose(str(text))
     text = re.sub(r"<([^<>=]+?,[^<>=]+?)>", "⟨\\1⟩", text)      # <a, b>: an inner product
     wide = pair_digits(text)          # two numbers side by side: printed to the digits that differ
@@ -246,83 +334,17 @@ def ascii_math_parts(text: str) -> list[tuple[str, str]]:
             out.append(("text", "".join(plain)))
             plain.clear()
 
-    def math(tex):
-        flush()
-        out.append(("math", tex))
-
     while i < len(text):
-        c = text[i]
         prev = text[i - 1] if i else " "
-        atom = _atom(text, i)
-        if atom:
-            math(atom[0])
-            i = atom[1]
-            continue
-        # a single letter beside a relation or an operator is a variable: H = 32, <= P, 1/K
-        if c.isascii() and c.isalpha() and not _IDENT_CHAR.match(prev) and prev not in "'\\" and \
-                not _IDENT_CHAR.match(text[i + 1:i + 2] or " ") and text[i + 1:i + 2] != "'" and \
-                (re.match(r"\s*(?:[=<>≤≥≲≳+*/·×]|- )", text[i + 1:]) or re.search(r"(?:[=<>≤≥≲≳+*/·×(]| -)\s*$", text[:i])
-                 and not re.match(r"\s*[A-Za-z]", text[i + 1:])):
-            math(c)
-            i += 1
-            continue
-        two = text[i:i + 2]
-        if two == "||":
-            math(r"\|")
-            i += 2
-            continue
-        if two in _RELS:
-            math(_RELS[two])
-            i += 2
-            continue
-        if c in "<>|":
-            math(c)
-            i += 1
-            continue
-        if c in "_^" and i > 0 and not text[i - 1].isspace():       # a script on what precedes: )^3, ||^2
-            arg = _script(text, i + 1, c == "^")
-            if arg is not None:
-                math("{}" + c + arg[0])
-                i = arg[1]
-                continue
-        m = re.compile(r"(True|False)(?![A-Za-z0-9_])").match(text, i)
-        if m and not _IDENT_CHAR.match(prev):
-            plain.append("yes" if m.group(1) == "True" else "no")
-            i = m.end()
-            continue
-        # a minus: before a number, a name or a bracket, after a space, a bracket or '='
-        if c == "-" and (prev in " ([=,:/" or i == 0) and re.compile(r"-(?=[\w(.|<⟨‖\\" + "".join(_GREEK_CHARS)
-                                                                      + "])").match(text, i):
-            n = _NUM.match(text, i + 1)
-            if n and not _IDENT_CHAR.match(prev):
-                flush()
-                out.append(("num", restyle_number("-" + n.group(0), wide.get("-" + n.group(0), 6))))
-                i = n.end()
-            else:
-                math("-")
-                i += 1
-            continue
-        if c == "-" and not plain and out and out[-1][0] == "math" and \
-                re.match(r"[\w(]", text[i + 1:i + 2] or " "):            # N-1 after the variable N
-            math("-")
-            i += 1
-            continue
-        if c in "-~" and prev == " " and text[i + 1:i + 2] == " ":
-            math("-" if c == "-" else r"\sim")          # a binary minus; '~' between operands
-            i += 1
-            continue
-        if c.isdigit() or (c == "." and text[i + 1:i + 2].isdigit()):
-            n = _NUM.match(text, i)
-            if n and not _IDENT_CHAR.match(prev) and prev not in ".-" and \
-                    re.search(r"[.eE]", n.group(0)) and \
-                    not re.search(r"\b(?:Sec|Secs|Section|App|Appendix|Lemma|Thm|Theorem|Prop|Cor|Def|Fig|"
-                                  r"Table|Remark|Assumption|eq|Eq|v)\.?\s?$", text[:i]):     # Sec. 6.1
-                flush()
-                out.append(("num", restyle_number(n.group(0), wide.get(n.group(0), 6))))
-                i = n.end()
-                continue
-        plain.append(c)
-        i += 1
+        piece = _math_piece(text, i, prev)
+        if piece is None:
+            piece = _other_piece(text, i, prev, wide, bool(not plain and out and out[-1][0] == "math"))
+        kind, got, i = piece
+        if kind == "text":
+            plain.append(got)
+        else:
+            flush()
+            out.append((kind, got))
     flush()
     return out
 

@@ -286,8 +286,6 @@ def bound_vs_measured(table, path) -> list[Path]:
 
     import mpmath
     from matplotlib.lines import Line2D
-    from matplotlib.ticker import FuncFormatter, MaxNLocator
-    from matplotlib.transforms import blended_transform_factory
     groups: dict = {g: [] for g in GROUPS}
     skipped = []
     for r in table.rows:
@@ -310,39 +308,7 @@ def bound_vs_measured(table, path) -> list[Path]:
     seen: set = set()
     wrap = 52 if w < 4 else 110
     for ax, (group, rows) in zip(axes, panels):
-        lo = math.floor(min(min(lb, lm) for _, lb, lm, _, _ in rows))
-        hi = math.ceil(max(max(lb, lm) for _, lb, lm, _, _ in rows))
-        if hi - lo < 1:
-            hi = lo + 1
-        span = hi - lo
-        n = len(rows)
-        label_at = blended_transform_factory(ax.transAxes, ax.transData)
-        integer = group == "head counts"
-        for i, (r, lb, lm, b, m) in enumerate(rows):
-            y = n - 1 - i
-            colour = HOLDS_COLOURS[r.holds]
-            seen.add(r.holds)
-            yy = y - 0.12
-            ax.plot([lb, lm], [yy, yy], color="0.75", lw=0.6, ls="-", zorder=1)
-            ax.plot([lb], [yy], marker="D", color=colour, ls="none", zorder=3)
-            ax.plot([lm], [yy], marker="o", color=MEASURED_COLOUR, mfc="none", ls="none", zorder=4)
-            # the values beside their markers, outwards: the larger to the right, the smaller to
-            # the left (the bound to the right when they are equal), never over the label above
-            right = lb >= lm
-            for x_, v_, c_, r_ in ((lb, b, colour, right), (lm, m, MEASURED_COLOUR, not right)):
-                ax.annotate(num(v_, integer), (x_, yy), xytext=(5 if r_ else -5, 0),
-                            textcoords="offset points", ha="left" if r_ else "right", va="center",
-                            fontsize="x-small", color=c_)
-            ax.text(0.005, y + 0.5, textwrap.shorten(_label(r), 400), transform=label_at, ha="left",
-                    va="top", fontsize="small")
-        ax.set_ylim(-0.65, n - 0.45)
-        ax.set_yticks([])
-        ax.set_xlim(lo - 0.2 * span, hi + 0.2 * span)          # room for the values beside the markers
-        ax.xaxis.set_major_locator(MaxNLocator(integer=True, nbins=6 if w < 4 else 10))
-        ax.xaxis.set_major_formatter(FuncFormatter(lambda t, _: f"$10^{{{int(round(t))}}}$"))
-        ax.grid(True, axis="x", alpha=0.3)
-        ax.set_ylabel(group, fontweight="bold")
-        ax.set_xlabel("bound and measured value (log scale)", fontsize="small")
+        _panel(ax, group, rows, w, seen)
     handles = [Line2D([], [], marker="D", color=HOLDS_COLOURS[h], ls="none", label=HOLDS_LABELS[h])
                for h in (True, False, None) if h in seen]
     handles.append(Line2D([], [], marker="o", color=MEASURED_COLOUR, mfc="none", ls="none", label="measured"))
@@ -353,6 +319,48 @@ def bound_vs_measured(table, path) -> list[Path]:
     fig.suptitle(textwrap.fill(f"{table.paper}: {table.title}"
                                + (f" (seed {table.seed})" if table.seed is not None else ""), wrap))
     return save(fig, path)
+
+
+def _panel(ax, group: str, rows: list, w: float, seen: set) -> None:
+    """One panel of :func:`bound_vs_measured`: each row's bound (a diamond coloured by whether
+    it holds) and measured value (a dot) on one log axis, the values beside their markers."""
+    import textwrap
+
+    from matplotlib.ticker import FuncFormatter, MaxNLocator
+    from matplotlib.transforms import blended_transform_factory
+    lo = math.floor(min(min(lb, lm) for _, lb, lm, _, _ in rows))
+    hi = math.ceil(max(max(lb, lm) for _, lb, lm, _, _ in rows))
+    if hi - lo < 1:
+        hi = lo + 1
+    span = hi - lo
+    n = len(rows)
+    label_at = blended_transform_factory(ax.transAxes, ax.transData)
+    integer = group == "head counts"
+    for i, (r, lb, lm, b, m) in enumerate(rows):
+        y = n - 1 - i
+        colour = HOLDS_COLOURS[r.holds]
+        seen.add(r.holds)
+        yy = y - 0.12
+        ax.plot([lb, lm], [yy, yy], color="0.75", lw=0.6, ls="-", zorder=1)
+        ax.plot([lb], [yy], marker="D", color=colour, ls="none", zorder=3)
+        ax.plot([lm], [yy], marker="o", color=MEASURED_COLOUR, mfc="none", ls="none", zorder=4)
+        # the values beside their markers, outwards: the larger to the right, the smaller to
+        # the left (the bound to the right when they are equal), never over the label above
+        right = lb >= lm
+        for x_, v_, c_, r_ in ((lb, b, colour, right), (lm, m, MEASURED_COLOUR, not right)):
+            ax.annotate(num(v_, integer), (x_, yy), xytext=(5 if r_ else -5, 0),
+                        textcoords="offset points", ha="left" if r_ else "right", va="center",
+                        fontsize="x-small", color=c_)
+        ax.text(0.005, y + 0.5, textwrap.shorten(_label(r), 400), transform=label_at, ha="left",
+                va="top", fontsize="small")
+    ax.set_ylim(-0.65, n - 0.45)
+    ax.set_yticks([])
+    ax.set_xlim(lo - 0.2 * span, hi + 0.2 * span)          # room for the values beside the markers
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True, nbins=6 if w < 4 else 10))
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda t, _: f"$10^{{{int(round(t))}}}$"))
+    ax.grid(True, axis="x", alpha=0.3)
+    ax.set_ylabel(group, fontweight="bold")
+    ax.set_xlabel("bound and measured value (log scale)", fontsize="small")
 
 
 @styled

@@ -63,32 +63,12 @@ def asymptotic(formula, var: str, *, fixed: dict | None = None, together: dict |
         dom = table[var].domain
         raise BoundcalcError(f"{var} {dom.describe()}: its domain is bounded above, so {var} cannot tend "
                              f"to infinity; asymptotic gives the order as {var} -> oo")
-    node = formula.expr
-    if any(isinstance(n, (BigOp, Indexed)) for n in node.unique_nodes()):
-        # sums/products over layers: fixed values enter the tree (a scalar s stands for every
-        # s[i]; a vector cannot follow a growing range) and SymPy writes the sums and products
-        # in closed form where it can (prod(2, i, 1, L) = 2**L)
-        vals: dict[str, Node] = {}
-        for k, v in (fixed or {}).items():
-            if k not in table:
-                raise BoundcalcError(f"unknown symbol {k!r} for {formula.id}")
-            q = parse_number(v, where=f"--set {k}")
-            table[k].domain.check(k, q)
-            vals[k] = Num(q)
-        node = substitute(node, vals)
-        fixed = {k: v for k, v in (fixed or {}).items() if k not in vals}
+    node, fixed = _fixed_into_tree(formula, fixed)
     expr, syms = to_sympy_with_domains(node, table)
     expr = expand_special(expr)     # closed forms of sums/products; binomial(n, 2) = n (n - 1)/2
     quantity = formula.id
     if isinstance(expr, sp.core.relational.Relational):
-        s = formula.spec.solve_for
-        if not s:
-            raise BoundcalcError(f"{formula.id} is a {formula.kind} without solve_for; nothing to take the order of")
-        sols = [r for r in sp.solve(sp.Eq(expr.lhs, expr.rhs), syms[s]) if r.is_positive is not False]
-        if len(sols) != 1:
-            raise BoundcalcError(f"cannot isolate {s} in {formula.id}")
-        expr = sols[0]
-        quantity = f"threshold on {s} in {formula.id}"
+        expr, quantity = _threshold(formula, expr, syms)
     x = syms.get(var) or sp.Symbol(var, positive=True)
     # logs of products and powers split before numbers enter: log(N**(L*m*T)) at N = 10,
     # m = 1000, T = 512 is 512000 L log(10), not the log of a 512000-digit integer
@@ -100,19 +80,7 @@ def asymptotic(formula, var: str, *, fixed: dict | None = None, together: dict |
         table[k].domain.check(k, q)
         expr = expr.subs(syms[k], sp.Rational(q.numerator, q.denominator))
     for k, v in (together or {}).items():
-        if k == var:
-            raise BoundcalcError(f"--with {k}={v}: {k} is the variable that tends to infinity; "
-                                 "it cannot also be tied to an expression (self-referential)")
-        if k not in syms:
-            raise BoundcalcError(f"unknown symbol {k!r} for {formula.id} in --with")
-        node = parse(v, allow_relation=False, where=f"--with {k}")
-        if k in node.symbols():
-            raise BoundcalcError(f"--with {k}={v}: self-referential ({k} appears on both sides)")
-        if fixed and set(fixed) & {k}:
-            raise BoundcalcError(f"--with {k}: {k} is also fixed by --set")
-        e = to_sympy(node, {n: (x if n == var else syms.get(n, sp.Symbol(n, positive=True)))
-                            for n in node.symbols()})
-        _check_tends(k, v, e, table[k].domain, x, var)
+        e = _tied(formula, var, x, syms, fixed, k, v)       # (raises unless k is a symbol of it)
         expr = expr.subs(syms[k], e)
     if x not in expr.free_symbols:
         raise BoundcalcError(f"{quantity} does not depend on {var}")
@@ -122,6 +90,55 @@ def asymptotic(formula, var: str, *, fixed: dict | None = None, together: dict |
     return AsymptoticResult(formula.id, var, quantity, str(o.a), str(o.b), str(o.c), f"Theta({core})",
                             str(o.c * core), sp.latex(o.c * core), o.method + note, dict(together or {}),
                             str(o.base))
+
+
+def _fixed_into_tree(formula, fixed: dict | None):
+    """(the tree, the ``--set`` values still to substitute): sums/products over layers get
+    the fixed values in the tree (a scalar s stands for every s[i]; a vector cannot follow a
+    growing range), so that SymPy writes them in closed form where it can (prod(2, i, 1, L) = 2**L)."""
+    table = formula.symbol_table
+    node = formula.expr
+    if not any(isinstance(n, (BigOp, Indexed)) for n in node.unique_nodes()):
+        return node, fixed
+    vals: dict[str, Node] = {}
+    for k, v in (fixed or {}).items():
+        if k not in table:
+            raise BoundcalcError(f"unknown symbol {k!r} for {formula.id}")
+        q = parse_number(v, where=f"--set {k}")
+        table[k].domain.check(k, q)
+        vals[k] = Num(q)
+    return substitute(node, vals), {k: v for k, v in (fixed or {}).items() if k not in vals}
+
+
+def _threshold(formula, expr, syms):
+    """(the relation solved for its ``solve_for`` symbol, what that quantity is called)."""
+    s = formula.spec.solve_for
+    if not s:
+        raise BoundcalcError(f"{formula.id} is a {formula.kind} without solve_for; nothing to take the order of")
+    sols = [r for r in sp.solve(sp.Eq(expr.lhs, expr.rhs), syms[s]) if r.is_positive is not False]
+    if len(sols) != 1:
+        raise BoundcalcError(f"cannot isolate {s} in {formula.id}")
+    return sols[0], f"threshold on {s} in {formula.id}"
+
+
+def _tied(formula, var: str, x, syms: dict, fixed, k: str, v: str):
+    """``--with k=v``: the expression in ``var`` that ``k`` is tied to, in SymPy (checked: not
+    the variable itself, not self-referential, not also fixed, tending to infinity where
+    ``k``'s domain requires it)."""
+    if k == var:
+        raise BoundcalcError(f"--with {k}={v}: {k} is the variable that tends to infinity; "
+                             "it cannot also be tied to an expression (self-referential)")
+    if k not in syms:
+        raise BoundcalcError(f"unknown symbol {k!r} for {formula.id} in --with")
+    node = parse(v, allow_relation=False, where=f"--with {k}")
+    if k in node.symbols():
+        raise BoundcalcError(f"--with {k}={v}: self-referential ({k} appears on both sides)")
+    if fixed and set(fixed) & {k}:
+        raise BoundcalcError(f"--with {k}: {k} is also fixed by --set")
+    e = to_sympy(node, {n: (x if n == var else syms.get(n, sp.Symbol(n, positive=True)))
+                        for n in node.symbols()})
+    _check_tends(k, v, e, formula.symbol_table[k].domain, x, var)
+    return e
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ breaks come from :func:`boundcalc.expr.singularities.breaks` (poles of ``1/g`` a
 ends of the definedness of ``log``/``sqrt``/fractional powers, ``floor``/``ceil`` jumps);
 each is shown absent on the region by the decision procedure: ``g != 0`` as ``g > 0`` or
 ``g < 0``, ``g > 0`` and ``g >= 0`` as stated — or, for an end of definedness ``g > 0`` /
-``g >= 0`` with g monotone in the variable alone (:func:`.solve.trend`), by noting that f is
+``g >= 0`` with g monotone in the variable alone (:func:`.trend.trend`), by noting that f is
 then defined on one interval (log(x - 3) on x > 0: no gap; the caller decides the derivative
 only where f is defined). A ``floor``/``ceil`` jump is absent only
 if the function is constant over a bounded region (ball arithmetic). The region is given by
@@ -72,7 +72,7 @@ def continuity(node: Node, var: str, domains: dict[str, Domain], *, seconds: flo
         if c.op in (">", ">=") and c.expr.symbols() == {var} and var in domains:
             # an end of definedness, not a pole: where g is monotone in var, {g > 0} is an
             # interval, so f stays defined (and continuous) on one interval — no gap
-            from .solve import trend
+            from .trend import trend
             if trend(c.expr, var, {}, domains[var]) in (1, -1):
                 out.shown.append(f"{{{show(c.expr)} {c.op} 0}} is an interval ({show(c.expr)} is monotone "
                                  f"in {var}: f is defined on one interval, no gap)")

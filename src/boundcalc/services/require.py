@@ -6,11 +6,12 @@ which one binds, and every input that was used.
 ``'formula REL value'`` (e.g. ``'gen_gap_cor2 <= 0.05'``): the least n for which a bound
 drops below a target, the largest step size a theorem allows, and so on.
 
-The direction of each relation in the variable is read from its expression tree
-(:func:`.solve.trend`, no SymPy). Only when the tree does not show it is
-:mod:`.monotone` asked (SymPy; proved / certified on a box / sampled / a counterexample),
-and the answer says which: a relation that is not monotone gets no answer, only its
-counterexample.
+The search for each relation's value is one call, :func:`.solve.find_value`, which
+require makes and which calls nothing back here. The direction of each relation in the
+variable is read from its expression tree (:func:`.trend.trend`, no SymPy). Only when the
+tree does not show it is :mod:`.monotone` asked (SymPy; proved / certified on a box /
+sampled / a counterexample), and the answer says which: a relation that is not monotone
+gets no answer, only its counterexample.
 """
 from __future__ import annotations
 
@@ -26,9 +27,9 @@ from ..expr.nodes import Node, Ref, Rel, Sym, sub, substitute
 from ..expr.parser import parse, parse_number
 from ..registry import get_registry
 from ..registry.model import Setting
-from ..registry.values import fmt_fraction, is_vector, vector_value
-from ..verdicts import Direction, MonotoneEvidence, RequireOutcome
-from .solve import Solution, fmt_value, relation_holds, solve_relation, trend
+from ..registry.values import is_vector, vector_value
+from ..verdicts import RequireOutcome
+from .solve import Solution, find_value, fmt_value, relation_holds
 
 
 class RequirementResult(Record):
@@ -179,6 +180,38 @@ def require(paper: str, setting_name: str | None, overrides: dict[str, str], *,
         domain, rng = search_range(var, domain, lo, hi, where="--from/--to")
     tgt = parse_target(target, reg, paper) if target else None
     allowed = input_names(setting, reg, var, [tgt] if tgt is not None else [])
+    inputs = _inputs(setting, p, var, overrides, allowed)
+    env = {k: v for k, (v, _) in inputs.items()}
+    check_lengths(p.symbols, env)
+    inline, derived = _derived(setting, reg, paper, p, var, overrides, env)
+    _check_constraints(setting, reg, paper, p, var, inline, env)
+    out = RequireResult(setting, var, inputs, derived, target=target or "", search_range=rng,
+                        var_domain=p.symbols[var].domain.describe(), var_description=p.symbols[var].description,
+                        descriptions={k: p.symbols[k].description for k in inputs if k in p.symbols})
+    for fid, title, source, status, note, node, raw_syms in _items(setting, reg, paper, target, tgt):
+        rel = _relation(substitute(node, inline), fid)
+        if var not in rel.symbols():
+            if tgt is not None:
+                raise BoundcalcError(f"the target {target!r} does not involve {var} in {setting.id}")
+            out.skipped.append(fid)
+            continue
+        missing = (rel.symbols() - {var}) - env.keys()
+        if missing:
+            raise BoundcalcError(_missing_msg(sorted(missing), p, setting))
+        sol = find_value(rel, var, env, p, domain, what=fid, fallback=monotone_fallback, reg=reg, rng=rng)
+        consts = sorted(s for s in raw_syms | _derived_syms(setting, reg)
+                        if s in p.symbols and p.symbols[s].is_constant and s in rel.symbols())
+        out.results.append(RequirementResult(fid, title, source, status, note, sol, consts))
+    if not out.results:
+        raise BoundcalcError(f"no requirement of {setting.id} involves {var} "
+                             f"({', '.join(out.skipped)}); ask with --target 'formula REL value'")
+    return out
+
+
+def _inputs(setting, p, var: str, overrides: dict, allowed: list) -> dict[str, tuple[Fraction | Vector, str]]:
+    """Every input with where it came from (default | user): the setting's values, the
+    overrides (each checked against the inputs the setting has), the symbols' defaults;
+    each value in its symbol's domain."""
     for k in overrides:
         if k == var:
             raise BoundcalcError(f"{var} is what is being solved for; do not set --{var}")
@@ -204,9 +237,13 @@ def require(paper: str, setting_name: str | None, overrides: dict[str, str], *,
         if k in p.symbols:
             for x in (val.values if isinstance(val, Vector) else (val,)):
                 p.symbols[k].domain.check(k, x)
-    env = {k: v for k, (v, _) in inputs.items()}
-    check_lengths(p.symbols, env)
-    # derived quantities are inlined as expressions (exactness is kept) and also shown as values
+    return inputs
+
+
+def _derived(setting, reg, paper: str, p, var: str, overrides: dict, env: dict):
+    """(the derived quantities inlined as expressions, so that exactness is kept; each with
+    its value, text and origin, as shown). A derived value outside its symbol's domain means
+    no value of ``var`` can work (:class:`~boundcalc.errors.UnsatisfiableError`)."""
     inline: dict[str, Node] = {}
     derived: dict[str, tuple[object, str, str]] = {}
     for sym, node, text in setting.derived:
@@ -235,6 +272,12 @@ def require(paper: str, setting_name: str | None, overrides: dict[str, str], *,
                 f" ({p.symbols[sym].description})")
         inline[sym] = expr
         derived[sym] = (value, text, "derived")
+    return inline, derived
+
+
+def _check_constraints(setting, reg, paper: str, p, var: str, inline: dict, env: dict) -> None:
+    """The setting's constraints that do not involve ``var`` hold at the inputs (else a
+    one-line error)."""
     for node, text in setting.constraints:
         rel = _relation(substitute(reg.resolve(node, paper), inline), f"constraint {text}")
         if var in rel.symbols():
@@ -244,95 +287,21 @@ def require(paper: str, setting_name: str | None, overrides: dict[str, str], *,
             raise BoundcalcError(_missing_msg(sorted(missing), p, setting))
         if not relation_holds(rel, env, what=f"constraint {text}"):
             raise BoundcalcError(f"the inputs violate the constraint {text} of {setting.id}")
-    out = RequireResult(setting, var, inputs, derived, target=target or "", search_range=rng,
-                        var_domain=p.symbols[var].domain.describe(), var_description=p.symbols[var].description,
-                        descriptions={k: p.symbols[k].description for k in inputs if k in p.symbols})
+
+
+def _items(setting, reg, paper: str, target, tgt):
+    """(id, title, source, status, note, relation, its symbols) of the target, or of each
+    requirement of the setting."""
     if tgt is not None:
-        items = [(f"target: {target}", "target", "given on the command line", "as given", "", tgt,
-                  tgt.symbols())]
-    else:
-        items = []
-        for rid in setting.requirements:
-            fid = f"{paper}.{rid}"
-            spec = reg.spec(fid)
-            items.append((fid, spec.title, spec.source, spec.status, spec.note, reg.resolved(fid),
-                          reg.resolved(fid).symbols()))
-    for fid, title, source, status, note, node, raw_syms in items:
-        rel = _relation(substitute(node, inline), fid)
-        if var not in rel.symbols():
-            if tgt is not None:
-                raise BoundcalcError(f"the target {target!r} does not involve {var} in {setting.id}")
-            out.skipped.append(fid)
-            continue
-        missing = (rel.symbols() - {var}) - env.keys()
-        if missing:
-            raise BoundcalcError(_missing_msg(sorted(missing), p, setting))
-        sol = _solve(rel, var, env, p, domain, what=fid, fallback=monotone_fallback, reg=reg, rng=rng)
-        consts = sorted(s for s in raw_syms | _derived_syms(setting, reg)
-                        if s in p.symbols and p.symbols[s].is_constant and s in rel.symbols())
-        out.results.append(RequirementResult(fid, title, source, status, note, sol, consts))
-    if not out.results:
-        raise BoundcalcError(f"no requirement of {setting.id} involves {var} "
-                             f"({', '.join(out.skipped)}); ask with --target 'formula REL value'")
-    return out
-
-
-def _solve(rel: Rel, var: str, env: dict, paper, domain, *, what: str, fallback: bool, reg,
-           rng: str = "") -> Solution:
-    """Solve over ``domain`` (``var``'s, or the range ``rng`` of it) with the direction read
-    from the tree, else from :mod:`.monotone` (asked of the same range)."""
-    t = None if rel.op == "==" else trend(sub(rel.lhs, rel.rhs), var, env, domain)
-    if rel.op == "==" or t is not None or not fallback:
-        return solve_relation(rel, var, env, domain, what=what, structural=t, scope=rng)
-    m = _monotone_evidence(rel, var, env, paper, reg, what, domain=domain)
-    if m.direction.leans in (Direction.INCREASING, Direction.DECREASING):
-        # monotone() reports the slack rhs - lhs; the solver wants lhs - rhs (a sampled
-        # 'no decrease found' is a hint the solver's certificate re-examines, and says so)
-        hint = -1 if m.direction.leans is Direction.INCREASING else 1
-        ev = _evidence_text(m, var)
-        sol = solve_relation(rel, var, env, domain, what=what, trend_hint=hint, evidence=ev, structural=None,
-                             scope=rng)
-        if m.evidence is MonotoneEvidence.PROVED or sol.value is None:
-            return sol
-        # the first evidence covers a default box only: re-examine the range the answer rests on
-        # ('least': every value below it; 'greatest': values above it, here up to 2*answer + 100)
-        ans_f = Fraction(int(sol.value)) if sol.integer else Fraction(str(sol.certificate.get("holds_at")))
-        if sol.direction == "least":
-            lo = domain.lo if domain.lo is not None else ans_f - 2 * abs(ans_f) - 100
-            span, covers = (lo, ans_f), f"covers every {var} below the answer"
-        else:
-            hi = 2 * abs(ans_f) + 100
-            if domain.hi is not None and domain.hi <= hi:
-                hi, covers = domain.hi, f"covers every {var} above the answer"
-            else:
-                covers = f"beyond {var} = {fmt_fraction(hi)} NOT established"
-            span = (ans_f, hi)
-        m2 = _monotone_evidence(rel, var, env, paper, reg, what, domain=domain,
-                                box={var: (fmt_fraction(span[0]), fmt_fraction(span[1]))})
-        if m2.direction is Direction.NEITHER:
-            cert = {"counterexample": m2.counterexample} if m2.counterexample else {}
-            cert["detail"] = m2.detail
-            _in_own_terms(cert, rel, var, env)
-            cert["boundary_found"] = fmt_value(sol.value)
-            return Solution(var, None, sol.direction, domain.integer, cert,
-                            f"neither ({m2.evidence}) on {var} in [{fmt_fraction(span[0])}, {fmt_fraction(span[1])}]: "
-                            f"{m2.detail}", "not monotone")
-        if m2.direction.leans == m.direction.leans:
-            sol.monotone = _evidence_text(m2, var) + f" — {covers}"
-        else:
-            sol.monotone = ev + f"; on [{fmt_fraction(span[0])}, {fmt_fraction(span[1])}]: {m2.direction} ({m2.evidence})"
-        return sol
-    if m.direction is Direction.CONSTANT:
-        return solve_relation(rel, var, env, domain, what=what, trend_hint=0, evidence=m.detail)
-    if m.direction is Direction.NEITHER:
-        cert = {"counterexample": m.counterexample} if m.counterexample else {}
-        cert["detail"] = m.detail
-        _in_own_terms(cert, rel, var, env)
-        return Solution(var, None, "least", domain.integer, cert,
-                        f"neither ({m.evidence}): {m.detail}", "not monotone")
-    sol = solve_relation(rel, var, env, domain, what=what, structural=None, scope=rng)   # unknown: say so
-    sol.monotone = f"unknown ({m.detail}); " + sol.monotone
-    return sol
+        return [(f"target: {target}", "target", "given on the command line", "as given", "", tgt,
+                 tgt.symbols())]
+    items = []
+    for rid in setting.requirements:
+        fid = f"{paper}.{rid}"
+        spec = reg.spec(fid)
+        items.append((fid, spec.title, spec.source, spec.status, spec.note, reg.resolved(fid),
+                      reg.resolved(fid).symbols()))
+    return items
 
 
 def _relation(node: Node, what: str) -> Rel:
@@ -340,51 +309,6 @@ def _relation(node: Node, what: str) -> Rel:
     if not isinstance(node, Rel):
         raise BoundcalcError(f"{what} is not a relation 'lhs OP rhs'")
     return node
-
-
-def _in_own_terms(cert: dict, rel: Rel, var: str, env: dict) -> None:
-    """Add ``cert['in_terms']``: the certified pairs of a 'neither' verdict (they are about the
-    slack rhs - lhs) said as values of the relation's left side, the quantity the user asked
-    about (``log(n)/sqrt(n) = 0.490129 at n = 2 ... rises ...``). Nothing when a value cannot
-    be computed."""
-    from ..expr.printing import to_text
-    ce = cert.get("counterexample") or {}
-    parts = []
-    for key, word in (("increasing_pair", "falls"), ("decreasing_pair", "rises")):   # slack up = lhs down
-        pair = ce.get(key)
-        if not pair:
-            continue
-        try:
-            pt = {k: Fraction(v) for k, v in (pair.get("point") or {}).items()}
-            a, b = Fraction(pair[f"{var}_1"]), Fraction(pair[f"{var}_2"])
-            va, vb = (mpb.evaluate(rel.lhs, {**env, **pt, var: x}, digits=6) for x in (a, b))
-        except (BoundcalcError, KeyError, ValueError, ZeroDivisionError):
-            return
-        parts.append(f"{mpb.fmt_sig(va, 6)} at {var} = {fmt_fraction(a)} and {mpb.fmt_sig(vb, 6)} at "
-                     f"{var} = {fmt_fraction(b)} (it {word})")
-    if len(parts) == 2:
-        cert["in_terms"] = f"{to_text(rel.lhs)} is " + "; ".join(parts)
-
-
-def _monotone_evidence(rel, var, env, paper, reg, what, box=None, domain=None):
-    """:func:`.monotone.monotone` of ``rel`` in ``var`` with ``var``'s domain replaced by
-    ``domain`` (the --from/--to range: a proof 'on the domain' is then a proof on the range)."""
-    from .monotone import Subject, monotone
-    table = reg.symbol_table(rel, paper.key)
-    if domain is not None and var in table and table[var].domain != domain:
-        table = {**table, var: table[var].with_domain(domain)}
-    fixed = {k: fmt_fraction(v) for k, v in env.items() if k in table and k != var}
-    # without a box: the default box only (the range the answer rests on is re-examined after)
-    return monotone(Subject(what, rel, table), var, fixed=fixed, box=box, beyond_box=False)
-
-
-def _evidence_text(m, var) -> str:
-    side = {Direction.INCREASING: "decreasing", Direction.DECREASING: "increasing"}[m.direction.leans]
-    box = f" on {var} in [{m.box[var][0]}, {m.box[var][1]}]" if m.box and var in m.box else ""
-    if m.direction.leans is not m.direction:      # sampled: the samples name no direction
-        seen = {Direction.INCREASING: "increase", Direction.DECREASING: "decrease"}[m.direction.leans]
-        return f"lhs - rhs: no {seen} found in {var} in {m.samples} samples{box} — sampled, NOT a proof"
-    return f"lhs - rhs is {side} in {var}: {m.evidence}{box if m.evidence is not MonotoneEvidence.PROVED else ''}"
 
 
 def _in_domain(dom, expr, env, value) -> bool:

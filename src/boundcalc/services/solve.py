@@ -23,16 +23,17 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import Callable, Generator
+from typing import Callable
 
 from ..expr._record import Record, factory
 from ..backends import mp as mpb
 from ..errors import BoundcalcError, UnsatisfiableError
 from ..expr.domains import Domain
-from ..expr.nodes import Add, BigOp, Const, Func, Indexed, Mul, Node, Num, Pow, Ref, Rel, Sym, sub, substitute
+from ..expr.nodes import Mul, Num, Rel, Sym, sub, substitute
 from ..expr.numbers import ExactValue, fmt_decimal, fmt_int, shortest_decimal
-from ..expr.visitor import DESCEND, Visitor, handles, top_down
-from ..verdicts import RequireOutcome, Verdict
+from ..registry.values import fmt_fraction
+from ..verdicts import Direction, MonotoneEvidence, RequireOutcome, Verdict
+from .trend import trend   # the direction read from the tree (.monotone and .continuity use it too)
 
 MAX_LOG2 = 400_000        # search up to 2^400000 (~10^120000)
 REAL_BITS = 200           # relative width of a real answer's bracket: 2^-REAL_BITS
@@ -86,157 +87,6 @@ def relation_holds(rel: Rel, env: dict, *, what: str = "relation", diff=None, ke
             raise BoundcalcError(f"{what}: cannot decide the relation at these values")
     return _sign_ok(rel.op, s)
 
-
-# ---------------------------------------------------------------------------- monotone structure
-_INCREASING = {"sqrt", "exp", "log", "atan", "tanh", "erf", "floor", "ceil", "min", "max"}
-
-
-def trend(node, var: str, env: dict, domain: Domain) -> int | None:
-    """+1 if ``node`` is non-decreasing in ``var`` over ``domain`` (the other symbols at
-    their values in ``env``), -1 if non-increasing, 0 if it does not depend on ``var``,
-    None if the expression tree does not show it. Every sign used is certified."""
-    try:
-        return _Trend(var, env, domain).dir(node)
-    except RecursionError:
-        return None
-
-
-Info = tuple["int | None", "int | None"]
-
-
-class _Trend(Visitor[Info]):
-    """(direction, sign over the domain) of each subtree: +1 means non-decreasing in
-    ``var`` / >= 0, -1 non-increasing / <= 0, 0 free of ``var``, None unknown."""
-
-    def __init__(self, var, env, domain):
-        super().__init__()
-        self.var, self.env, self.domain = var, env, domain
-
-    def const_sign(self, node) -> int | None:
-        return mpb.decide_sign(node, self.env)
-
-    def dir(self, node) -> int | None:
-        return self.walk(node)[0]
-
-    def enter(self, node):
-        if self.var not in node.symbols():
-            return 0, self.const_sign(node)
-        return DESCEND
-
-    def visit_Sym(self, node: Sym, args: list) -> Info:
-        d = self.domain
-        sign = 1 if d.lo is not None and d.lo >= 0 else (-1 if d.hi is not None and d.hi <= 0 else None)
-        return 1, sign
-
-    def visit_Add(self, node: Add, parts: list[Info]) -> Info:
-        dirs = {p[0] for p in parts}
-        if None in dirs or (1 in dirs and -1 in dirs):
-            return None, None
-        d = 1 if 1 in dirs else -1
-        signs = {p[1] for p in parts}
-        sign = 1 if signs == {1} else (-1 if signs == {-1} else self.end_sign(node, d))
-        return d, sign
-
-    def visit_Mul(self, node: Mul) -> Generator[Node, Info, Info]:
-        acc = yield node.args[0]
-        for a in node.args[1:]:
-            acc = self.mul(acc, (yield a))
-            if acc[0] is None:
-                return None, None
-        return acc
-
-    def visit_Func(self, node: Func) -> Generator[Node, Info, Info]:
-        parts = []
-        for a in node.args:
-            parts.append((yield a))
-        if node.name in _INCREASING:
-            if node.name == "log" and len(node.args) == 2:
-                x, b = node.args
-                return (yield Mul((Func("log", (x,)), Pow(Func("log", (b,)), Num(Fraction(-1))))))
-            dirs = {p[0] for p in parts} - {0}
-            if None in dirs or len(dirs) > 1:
-                return None, None
-            d = dirs.pop() if dirs else 0
-            sign = {"sqrt": 1, "exp": 1}.get(node.name)
-            if sign is None and node.name in ("atan", "tanh", "erf"):
-                sign = parts[0][1]
-            if sign is None:
-                sign = self.end_sign(node, d)
-            return d, sign
-        if node.name == "abs":
-            d, s = parts[0]
-            if d is None or s is None:
-                return None, None
-            return d * s, 1
-        return None, None
-
-    @handles(Num, Const, Ref, Rel, Indexed, BigOp)     # (free of var: enter; else no rule)
-    @top_down
-    def _unknown(self, node: Node) -> Info:
-        return None, None
-
-    def mul(self, a, b):
-        (da, sa), (db, sb) = a, b
-        if da is None or db is None:
-            return None, None
-        sign = None if sa is None or sb is None else sa * sb
-        if da == 0 or db == 0:
-            (dc, sc), (dv, sv) = (a, b) if da == 0 else (b, a)
-            if sc is None:
-                return None, None
-            return dv * sc if sc else 0, sign
-        if sa is None or sb is None or sa == 0 or sb == 0:
-            return None, None
-        # write each factor as sign * (a non-negative function): directions of the magnitudes
-        ma, mb = da * sa, db * sb
-        if ma != mb:
-            return None, None
-        return ma * sa * sb, sign
-
-    def visit_Pow(self, node: Pow) -> Generator[Node, Info, Info]:
-        base, exp = node.base, node.exp
-        db, sb = yield base
-        de, se = yield exp
-        if db is None or de is None:
-            return None, None
-        if de == 0:
-            if db == 0:
-                return 0, self.const_sign(node)
-            if isinstance(exp, Num) and exp.value.denominator == 1 and sb is not None:
-                k = exp.value.numerator
-                if k % 2 == 1 and k > 0:
-                    return db, sb
-                if k % 2 == 0 and k > 0:
-                    return db * sb, 1
-            if sb != 1 or se is None:
-                return None, None
-            return (db * se if se else 0), 1
-        # variable exponent: a positive constant base c ** f is monotone like f (c > 1)
-        if db == 0:
-            if self.const_sign(base) != 1:
-                return None, None
-            s1 = self.const_sign(sub(base, Num(Fraction(1))))
-            if s1 is None:
-                return None, None
-            return de * s1, 1
-        return (yield Func("exp", (Mul((exp, Func("log", (base,)))),)))
-
-    def end_sign(self, node, d) -> int | None:
-        """Sign over the domain of a monotone function from its value at the end where it
-        is smallest (>= 0 there: >= 0 everywhere) or largest (<= 0 there: <= 0)."""
-        dom = self.domain
-        lo = dom.lo if dom.lo is not None and dom.lo_closed else None
-        hi = dom.hi if dom.hi is not None and dom.hi_closed else None
-        low_end, high_end = (lo, hi) if d >= 0 else (hi, lo)
-        for end, want in ((low_end, 1), (high_end, -1)):
-            if end is None:
-                continue
-            e = dict(self.env)
-            e[self.var] = end
-            s = mpb.decide_sign(node, e)
-            if s is not None and s * want >= 0:
-                return want
-        return None
 
 
 # ---------------------------------------------------------------------------- solving
@@ -436,52 +286,16 @@ class _Solver:
     def refine(self, a, b, at_lo, floor):
         """Shrink (a, b), ok(a) == at_lo != ok(b), to neighbouring integers or a relative
         width 2^-REAL_BITS: safeguarded secant steps on g, bisection when they stall."""
-        # re-check the ends at full precision (the probes used 128 bits)
-        step = (b - a) or Fraction(1)
-        ga = self.g(a)
-        for _ in range(64):
-            if self._side(ga) == at_lo:
-                break
-            a, step = max(a - step, floor), step * 2
-            ga = self.g(a)
-        gb = self.g(b)
-        for _ in range(64):
-            if self._side(gb) != at_lo:
-                break
-            b, step = b + step, step * 2
-            gb = self.g(b)
+        a, ga, b, gb = self._recheck_ends(a, b, at_lo, floor)
         stall, moved = 0, None
         for _ in range(6_000):
-            if self.integer:
-                if b - a <= 1:
-                    break
-            elif b - a <= max(abs(a), abs(b)) * Fraction(1, 2 ** REAL_BITS) or b - a <= TINY:
+            if self._narrow(a, b):
                 break
-            x = None
-            spans = (a > 0 and b > 4 * a) or (b < 0 and a < 4 * b) or a <= 0 <= b
-            if spans and not (a < 0 < b and b - a <= 4):
-                x = None          # many binades (or across 0): bisect the exponent first
-            elif stall < 4 and ga is not None and gb is not None and ga != gb:
-                ga, gb = _to_fraction(ga), _to_fraction(gb)
-                if self.integer:     # in ints: Fractions of 10^4000-size values gcd at every step
-                    na, nb = ga.numerator * gb.denominator, gb.numerator * ga.denominator
-                    if na * nb <= 0 and na != nb:      # opposite signs, or g = 0 at one end
-                        ai = a.numerator
-                        x = Fraction(ai + (b.numerator - ai) * na // (na - nb))
-                else:
-                    t = ga / (ga - gb)
-                    if 0 < t < 1 or (t == 1 and b - a > abs(b) * Fraction(1, 2 ** REAL_BITS)):
-                        x = a + (b - a) * min(t, 1 - Fraction(1, 2 ** (REAL_BITS + 8)))
+            x, ga, gb = self._secant(a, b, ga, gb, stall)
             if x is None:
                 x = _bisect(a, b)
                 stall = 0
-            if self.integer:
-                x = Fraction(x.numerator // x.denominator)
-                x = min(max(x, a + 1), b - 1)
-            else:
-                x = _to_fraction(mpb._fraction_mpf(x, REAL_BITS + 40))
-                if not a < x < b:
-                    x = _bisect(a, b)
+            x = self._inside(x, a, b)
             old = b - a
             gx = self.g(x)
             # Illinois rule: an end kept twice in a row has its value halved, so the secant
@@ -500,6 +314,58 @@ class _Solver:
         else:
             raise BoundcalcError(f"{self.what}: the search for a boundary in {self.var} did not converge")
         return a, b
+
+    def _recheck_ends(self, a, b, at_lo, floor):
+        """(a, g(a), b, g(b)): the ends re-checked at full precision (the probes used 128
+        bits), moved outward (not below ``floor``) until they are on their sides."""
+        step = (b - a) or Fraction(1)
+        ga = self.g(a)
+        for _ in range(64):
+            if self._side(ga) == at_lo:
+                break
+            a, step = max(a - step, floor), step * 2
+            ga = self.g(a)
+        gb = self.g(b)
+        for _ in range(64):
+            if self._side(gb) != at_lo:
+                break
+            b, step = b + step, step * 2
+            gb = self.g(b)
+        return a, ga, b, gb
+
+    def _narrow(self, a, b) -> bool:
+        """Neighbouring integers, or a real bracket of relative width 2^-REAL_BITS (or TINY)."""
+        if self.integer:
+            return b - a <= 1
+        return b - a <= max(abs(a), abs(b)) * Fraction(1, 2 ** REAL_BITS) or b - a <= TINY
+
+    def _secant(self, a, b, ga, gb, stall):
+        """(the secant step's point or None to bisect, g(a), g(b) as fractions where used)."""
+        spans = (a > 0 and b > 4 * a) or (b < 0 and a < 4 * b) or a <= 0 <= b
+        if spans and not (a < 0 < b and b - a <= 4):
+            return None, ga, gb      # many binades (or across 0): bisect the exponent first
+        if not (stall < 4 and ga is not None and gb is not None and ga != gb):
+            return None, ga, gb
+        ga, gb = _to_fraction(ga), _to_fraction(gb)
+        x = None
+        if self.integer:     # in ints: Fractions of 10^4000-size values gcd at every step
+            na, nb = ga.numerator * gb.denominator, gb.numerator * ga.denominator
+            if na * nb <= 0 and na != nb:      # opposite signs, or g = 0 at one end
+                ai = a.numerator
+                x = Fraction(ai + (b.numerator - ai) * na // (na - nb))
+        else:
+            t = ga / (ga - gb)
+            if 0 < t < 1 or (t == 1 and b - a > abs(b) * Fraction(1, 2 ** REAL_BITS)):
+                x = a + (b - a) * min(t, 1 - Fraction(1, 2 ** (REAL_BITS + 8)))
+        return x, ga, gb
+
+    def _inside(self, x, a, b):
+        """``x`` as an integer strictly inside (a, b), or a short binary fraction inside it."""
+        if self.integer:
+            x = Fraction(x.numerator // x.denominator)
+            return min(max(x, a + 1), b - 1)
+        x = _to_fraction(mpb._fraction_mpf(x, REAL_BITS + 40))
+        return x if a < x < b else _bisect(a, b)
 
 
 # ---------------------------------------------------------------------------- the domain's ends
@@ -623,32 +489,57 @@ def _search_up(s: "_Solver", how: str, mirrored: bool) -> Solution:
        or by the decision procedure);
     3. the bracket is refined; the answer is the shortest decimal at which the relation is
        certified to hold, and a certified failing point just below is reported with it."""
-    D, var = s.domain, s.var
-    sg = -1 if mirrored else 1
-    word = ("greatest", "largest") if mirrored else ("least", "smallest")
-
-    def show(x):
-        return fmt_value(ExactValue(sg * Fraction(x)))
-
-    def sol(value, cert, status="solved", attained=True):
-        v = None if value is None else (int(sg * value) if s.integer else ExactValue(sg * value))
-        return Solution(var, v, word[0], s.integer, cert, how, status, attained)
-
+    up = _Up(s, how, mirrored)
     # 1. a point where the relation holds, from the top end
-    top, below, last, nones = None, None, None, 0
-    for x in _toward_top(D):
-        r = s.decide(x)
-        last = x
-        if r is True:
-            top = x
-            break
-        if r is False:
-            below, nones = x, 0
-        else:
-            nones += 1
-            if nones >= 2:
-                break
+    top, below, last = up.from_top()
     if top is None:
+        return up.nowhere(below, last)
+    # 2. a point where it fails, from the bottom end
+    hold, fail = up.from_bottom(top, below)
+    if fail is None:
+        return up.everywhere(hold)
+    # 3. refine the bracket (fail, hold) and certify both sides
+    return up.boundary(fail, hold)
+
+
+class _Up:
+    """One search of :func:`_search_up`: the solver, the text of its direction's evidence,
+    and whether the problem was reflected (the answers are reported in the user's terms)."""
+
+    def __init__(self, s: "_Solver", how: str, mirrored: bool):
+        self.s, self.how, self.mirrored = s, how, mirrored
+        self.sg = -1 if mirrored else 1
+        self.word = ("greatest", "largest") if mirrored else ("least", "smallest")
+
+    def show(self, x):
+        return fmt_value(ExactValue(self.sg * Fraction(x)))
+
+    def sol(self, value, cert, status="solved", attained=True):
+        s, sg = self.s, self.sg
+        v = None if value is None else (int(sg * value) if s.integer else ExactValue(sg * value))
+        return Solution(s.var, v, self.word[0], s.integer, cert, self.how, status, attained)
+
+    def from_top(self):
+        """(a point where it holds, the last point where it failed, the last point tried)."""
+        top, below, last, nones = None, None, None, 0
+        for x in _toward_top(self.s.domain):
+            r = self.s.decide(x)
+            last = x
+            if r is True:
+                top = x
+                break
+            if r is False:
+                below, nones = x, 0
+            else:
+                nones += 1
+                if nones >= 2:
+                    break
+        return top, below, last
+
+    def nowhere(self, below, last) -> Solution:
+        """No point where it holds: a counterexample to monotonicity, else no value works."""
+        s, how, mirrored, show = self.s, self.how, self.mirrored, self.show
+        D, var = s.domain, s.var
         bad = _sample_counterexample(s, None, below, show, how) if s.check_samples else None
         if bad:
             return bad
@@ -666,31 +557,40 @@ def _search_up(s: "_Solver", how: str, mirrored: bool) -> Solution:
             f"no {var} found that satisfies {s.what}: it fails at every probe toward the "
             f"{'lower' if mirrored else 'upper'} end of {s.where}, up to {where} "
             f"(beyond it not decided; {how})")
-    # 2. a point where it fails, from the bottom end
-    hold, fail, nones = top, below, 0
-    if fail is None:
-        for x in _toward_bottom(D):
-            if x >= hold:
-                continue
-            r = s.decide(x)
-            if r is False:
-                fail = x
-                break
-            if r is True:
-                hold, nones = x, 0
-            else:
-                nones += 1
-                if nones >= 2:
+
+    def from_bottom(self, top, below):
+        """(the lowest point where it holds, a point where it fails or None)."""
+        hold, fail, nones = top, below, 0
+        if fail is None:
+            for x in _toward_bottom(self.s.domain):
+                if x >= hold:
+                    continue
+                r = self.s.decide(x)
+                if r is False:
+                    fail = x
                     break
-    if fail is None:
+                if r is True:
+                    hold, nones = x, 0
+                else:
+                    nones += 1
+                    if nones >= 2:
+                        break
+        return hold, fail
+
+    def everywhere(self, hold) -> Solution:
+        """No point where it fails: the domain's end is the answer, or it holds on the whole
+        domain (proved), or it is undecided beyond the last probe."""
+        s, how, mirrored, show, word = self.s, self.how, self.mirrored, self.show, self.word
+        D, var = s.domain, s.var
         bad = _sample_counterexample(s, hold, None, show, how) if s.check_samples else None
         if bad:
             return bad
         end = _lowest(D)
         if end is not None and hold == end:
-            return sol(hold, {"holds_at": show(hold), "fails_at": None,
-                              "note": f"{show(hold)} is the {word[1]} {var} of {s.where}; the relation "
-                                      f"holds at it, hence (monotone) on the whole of {s.where.removeprefix('its ')}"})
+            return self.sol(hold, {"holds_at": show(hold), "fails_at": None,
+                                   "note": f"{show(hold)} is the {word[1]} {var} of {s.where}; the relation "
+                                           f"holds at it, hence (monotone) on the whole of "
+                                           f"{s.where.removeprefix('its ')}"})
         proof = None
         if D.lo is not None and not D.integer and _box_holds(s, D.lo, hold):
             proof = (f"one interval enclosure over [{show(D.lo)}, {show(hold)}] and monotonicity "
@@ -700,44 +600,54 @@ def _search_up(s: "_Solver", how: str, mirrored: bool) -> Solution:
         if mirrored:
             inf = "+oo" if D.lo is None else inf
         if proof:
-            return sol(None, {"holds_at": show(hold), "fails_at": None,
-                              "bound": f"{'supremum' if mirrored else 'infimum'} {inf}, not attained",
-                              "proof": proof}, "holds everywhere", attained=False)
-        return sol(None, {"holds_at": show(hold), "fails_at": None,
-                          "note": f"holds at every probe toward the end of the domain, down to {var} = "
-                                  f"{show(hold)}; beyond it not decided"}, "undecided", attained=None)
-    # 3. refine the bracket (fail, hold) and certify both sides
-    a, b = s.refine(fail, hold, False, floor=fail)
-    if s.integer:
-        b = Fraction(math.ceil(b))
-        for _ in range(64):
-            if s.decide_final(b) is not True:
-                b += 1
-            elif b - 1 >= fail and s.decide_final(b - 1) is True:
-                b -= 1
-            else:
-                break
-        if s.decide_final(b) is not True or s.decide_final(b - 1) is not False:
-            raise BoundcalcError(f"{s.what}: could not certify a boundary for {var}")
-        ans, d = b, b - 1
-        attained, infimum = True, False
-    else:
-        ans, d, infimum = _certify_real(s, a, b, fail, hold)
-        attained = not infimum
-    held = ans if not infimum else _just_above(s, ans, b)
-    gap = abs(held - d) / max(abs(held), abs(d))
-    cert = {"holds_at": show(held), "fails_at": show(d)}
-    if not s.integer:
-        cert["relative_gap"] = f"2^-{max(0, -math.ceil(math.log2(gap)))}" if gap else "0"
-    if infimum:
-        cert["note"] = (f"{'supremum' if mirrored else 'infimum'} {show(ans)}, not attained: equality there "
-                        f"fails the strict relation, which holds just {'below' if mirrored else 'above'}")
-    out = sol(ans, cert, attained=attained)
-    if s.check_samples:
-        bad = _sample_counterexample(s, ans if attained else b, d, show, how)
-        if bad:
-            return bad
-    return out
+            return self.sol(None, {"holds_at": show(hold), "fails_at": None,
+                                   "bound": f"{'supremum' if mirrored else 'infimum'} {inf}, not attained",
+                                   "proof": proof}, "holds everywhere", attained=False)
+        return self.sol(None, {"holds_at": show(hold), "fails_at": None,
+                               "note": f"holds at every probe toward the end of the domain, down to {var} = "
+                                       f"{show(hold)}; beyond it not decided"}, "undecided", attained=None)
+
+    def boundary(self, fail, hold) -> Solution:
+        """The bracket (fail, hold) refined; the answer certified on both sides."""
+        s, mirrored, show = self.s, self.mirrored, self.show
+        a, b = s.refine(fail, hold, False, floor=fail)
+        if s.integer:
+            ans = _integer_boundary(s, b, fail)
+            d = ans - 1
+            attained, infimum = True, False
+        else:
+            ans, d, infimum = _certify_real(s, a, b, fail, hold)
+            attained = not infimum
+        held = ans if not infimum else _just_above(s, ans, b)
+        gap = abs(held - d) / max(abs(held), abs(d))
+        cert = {"holds_at": show(held), "fails_at": show(d)}
+        if not s.integer:
+            cert["relative_gap"] = f"2^-{max(0, -math.ceil(math.log2(gap)))}" if gap else "0"
+        if infimum:
+            cert["note"] = (f"{'supremum' if mirrored else 'infimum'} {show(ans)}, not attained: equality there "
+                            f"fails the strict relation, which holds just {'below' if mirrored else 'above'}")
+        out = self.sol(ans, cert, attained=attained)
+        if s.check_samples:
+            bad = _sample_counterexample(s, ans if attained else b, d, show, self.how)
+            if bad:
+                return bad
+        return out
+
+
+def _integer_boundary(s, b, fail):
+    """The least integer where it holds, from the bracket's upper end ``b``: it holds there
+    and fails one below, both certified."""
+    b = Fraction(math.ceil(b))
+    for _ in range(64):
+        if s.decide_final(b) is not True:
+            b += 1
+        elif b - 1 >= fail and s.decide_final(b - 1) is True:
+            b -= 1
+        else:
+            break
+    if s.decide_final(b) is not True or s.decide_final(b - 1) is not False:
+        raise BoundcalcError(f"{s.what}: could not certify a boundary for {s.var}")
+    return b
 
 
 def _just_above(s, p, b):
@@ -817,6 +727,112 @@ def _sample_counterexample(s, hold, fail, show, how: str = ""):
                     "detail": f"the relation holds at {s.var} = {show(h)} but fails at {s.var} = {show(f)}"},
                     (how + "; " if how else "") + f"contradicted at certified points ({s.var} = {show(h)}, "
                     f"{show(f)}): not monotone over {s.where.removeprefix('its ')}", "not monotone")
+
+
+# ---------------------------------------------------------------------------- the search for a value
+def find_value(rel: Rel, var: str, env: dict, paper, domain, *, what: str, fallback: bool, reg,
+               rng: str = "") -> Solution:
+    """The search for the value ``require`` asks of one relation (the one entry point of this
+    module for it; nothing here calls back into :mod:`.require`). Solve over ``domain``
+    (``var``'s, or the range ``rng`` of it) with the direction read from the tree, else from
+    :mod:`.monotone` (asked of the same range)."""
+    t = None if rel.op == "==" else trend(sub(rel.lhs, rel.rhs), var, env, domain)
+    if rel.op == "==" or t is not None or not fallback:
+        return solve_relation(rel, var, env, domain, what=what, structural=t, scope=rng)
+    m = _monotone_evidence(rel, var, env, paper, reg, what, domain=domain)
+    if m.direction.leans in (Direction.INCREASING, Direction.DECREASING):
+        # monotone() reports the slack rhs - lhs; the solver wants lhs - rhs (a sampled
+        # 'no decrease found' is a hint the solver's certificate re-examines, and says so)
+        hint = -1 if m.direction.leans is Direction.INCREASING else 1
+        ev = _evidence_text(m, var)
+        sol = solve_relation(rel, var, env, domain, what=what, trend_hint=hint, evidence=ev, structural=None,
+                             scope=rng)
+        if m.evidence is MonotoneEvidence.PROVED or sol.value is None:
+            return sol
+        # the first evidence covers a default box only: re-examine the range the answer rests on
+        # ('least': every value below it; 'greatest': values above it, here up to 2*answer + 100)
+        ans_f = Fraction(int(sol.value)) if sol.integer else Fraction(str(sol.certificate.get("holds_at")))
+        if sol.direction == "least":
+            lo = domain.lo if domain.lo is not None else ans_f - 2 * abs(ans_f) - 100
+            span, covers = (lo, ans_f), f"covers every {var} below the answer"
+        else:
+            hi = 2 * abs(ans_f) + 100
+            if domain.hi is not None and domain.hi <= hi:
+                hi, covers = domain.hi, f"covers every {var} above the answer"
+            else:
+                covers = f"beyond {var} = {fmt_fraction(hi)} NOT established"
+            span = (ans_f, hi)
+        m2 = _monotone_evidence(rel, var, env, paper, reg, what, domain=domain,
+                                box={var: (fmt_fraction(span[0]), fmt_fraction(span[1]))})
+        if m2.direction is Direction.NEITHER:
+            cert = {"counterexample": m2.counterexample} if m2.counterexample else {}
+            cert["detail"] = m2.detail
+            _in_own_terms(cert, rel, var, env)
+            cert["boundary_found"] = fmt_value(sol.value)
+            return Solution(var, None, sol.direction, domain.integer, cert,
+                            f"neither ({m2.evidence}) on {var} in [{fmt_fraction(span[0])}, {fmt_fraction(span[1])}]: "
+                            f"{m2.detail}", "not monotone")
+        if m2.direction.leans == m.direction.leans:
+            sol.monotone = _evidence_text(m2, var) + f" — {covers}"
+        else:
+            sol.monotone = ev + f"; on [{fmt_fraction(span[0])}, {fmt_fraction(span[1])}]: {m2.direction} ({m2.evidence})"
+        return sol
+    if m.direction is Direction.CONSTANT:
+        return solve_relation(rel, var, env, domain, what=what, trend_hint=0, evidence=m.detail)
+    if m.direction is Direction.NEITHER:
+        cert = {"counterexample": m.counterexample} if m.counterexample else {}
+        cert["detail"] = m.detail
+        _in_own_terms(cert, rel, var, env)
+        return Solution(var, None, "least", domain.integer, cert,
+                        f"neither ({m.evidence}): {m.detail}", "not monotone")
+    sol = solve_relation(rel, var, env, domain, what=what, structural=None, scope=rng)   # unknown: say so
+    sol.monotone = f"unknown ({m.detail}); " + sol.monotone
+    return sol
+
+
+def _in_own_terms(cert: dict, rel: Rel, var: str, env: dict) -> None:
+    """Add ``cert['in_terms']``: the certified pairs of a 'neither' verdict (they are about the
+    slack rhs - lhs) said as values of the relation's left side, the quantity the user asked
+    about (``log(n)/sqrt(n) = 0.490129 at n = 2 ... rises ...``). Nothing when a value cannot
+    be computed."""
+    from ..expr.printing import to_text
+    ce = cert.get("counterexample") or {}
+    parts = []
+    for key, word in (("increasing_pair", "falls"), ("decreasing_pair", "rises")):   # slack up = lhs down
+        pair = ce.get(key)
+        if not pair:
+            continue
+        try:
+            pt = {k: Fraction(v) for k, v in (pair.get("point") or {}).items()}
+            a, b = Fraction(pair[f"{var}_1"]), Fraction(pair[f"{var}_2"])
+            va, vb = (mpb.evaluate(rel.lhs, {**env, **pt, var: x}, digits=6) for x in (a, b))
+        except (BoundcalcError, KeyError, ValueError, ZeroDivisionError):
+            return
+        parts.append(f"{mpb.fmt_sig(va, 6)} at {var} = {fmt_fraction(a)} and {mpb.fmt_sig(vb, 6)} at "
+                     f"{var} = {fmt_fraction(b)} (it {word})")
+    if len(parts) == 2:
+        cert["in_terms"] = f"{to_text(rel.lhs)} is " + "; ".join(parts)
+
+
+def _monotone_evidence(rel, var, env, paper, reg, what, box=None, domain=None):
+    """:func:`.monotone.monotone` of ``rel`` in ``var`` with ``var``'s domain replaced by
+    ``domain`` (the --from/--to range: a proof 'on the domain' is then a proof on the range)."""
+    from .monotone import Subject, monotone
+    table = reg.symbol_table(rel, paper.key)
+    if domain is not None and var in table and table[var].domain != domain:
+        table = {**table, var: table[var].with_domain(domain)}
+    fixed = {k: fmt_fraction(v) for k, v in env.items() if k in table and k != var}
+    # without a box: the default box only (the range the answer rests on is re-examined after)
+    return monotone(Subject(what, rel, table), var, fixed=fixed, box=box, beyond_box=False)
+
+
+def _evidence_text(m, var) -> str:
+    side = {Direction.INCREASING: "decreasing", Direction.DECREASING: "increasing"}[m.direction.leans]
+    box = f" on {var} in [{m.box[var][0]}, {m.box[var][1]}]" if m.box and var in m.box else ""
+    if m.direction.leans is not m.direction:      # sampled: the samples name no direction
+        seen = {Direction.INCREASING: "increase", Direction.DECREASING: "decrease"}[m.direction.leans]
+        return f"lhs - rhs: no {seen} found in {var} in {m.samples} samples{box} — sampled, NOT a proof"
+    return f"lhs - rhs is {side} in {var}: {m.evidence}{box if m.evidence is not MonotoneEvidence.PROVED else ''}"
 
 
 def solve_requirement(formula, var: str, values: dict, within: tuple | None = None) -> Solution:

@@ -94,7 +94,6 @@ def run_table1(*, seed: int = 0, full: bool = False, jobs: int = 1, backend: str
     from boundcalc.experiments.precision import parse_dtype
     from boundcalc.experiments.settings import bad
     from boundcalc.runs import sweep
-    from boundcalc.runs.intervals import mean_interval
 
     seed = _check_seed(seed)
     dtype = parse_dtype(dtype, bad)
@@ -105,15 +104,7 @@ def run_table1(*, seed: int = 0, full: bool = False, jobs: int = 1, backend: str
     preset = TABLE1_FULL if full else TABLE1_REDUCED
     epochs = preset["epochs"] if epochs is None else as_int("epochs", epochs)
     seeds = preset["seeds"] if seeds is None else as_int("seeds", seeds)
-    _require(isinstance(n_test, int) and 1 <= n_test <= n_img - 2, "n_test",
-             f"an integer in [1, {n_img - 2}]", n_test)
-    _require(len(cells) > 0 and all(dm >= 1 for dm, _ in cells), "dms",
-             "a non-empty list of positive integers", [c[0] for c in cells])
-    _require(all(2 <= N <= n_img - n_test for _, N in cells), "Ns",
-             f"a non-empty list of integers in [2, {n_img - n_test}] ({n_img} images minus n_test)",
-             [c[1] for c in cells])
-    _require(isinstance(epochs, int) and epochs >= 1, "epochs", "a positive integer", epochs)
-    _require(isinstance(seeds, int) and seeds >= 1, "seeds", "a positive integer", seeds)
+    _check_table1_options(n_test, n_img, cells, epochs, seeds)
     configs = [{"d_m": dm, "N": N, "n_test": n_test, "epochs": epochs, "lr": 0.1, "seed": seed + k,
                 "data": data, "dtype": dtype} for dm, N in cells for k in range(seeds)]
     from boundcalc.engine.anon2025 import memory_estimate
@@ -123,16 +114,7 @@ def run_table1(*, seed: int = 0, full: bool = False, jobs: int = 1, backend: str
                  f"anon2025-table1 cell (d_m={dm}, N={N}, n_test={n_test}, epochs={epochs})")
     runs = sweep.run(table1_cell, configs, jobs=jobs, backend=backend, scheduler=scheduler,
                      cache_dir=cache_dir, progress=progress, desc="anon2025 table 1")
-    ours = []
-    for dm, N in cells:
-        rs = [r for r in runs if r["d_m"] == dm and r["N"] == N]
-        ours.append({"d_m": dm, "N": N, "seeds": [r["seed"] for r in rs],
-                     "lowest_test_loss": mean_interval([r["lowest_test_loss"] for r in rs]),
-                     "epoch": mean_interval([r["epoch"] for r in rs]),
-                     "test_error_at_lowest": mean_interval([r["test_error_at_lowest"] for r in rs]),
-                     "per_seed": [r["lowest_test_loss"] for r in rs],
-                     "lowest_at_last_epoch": sum(r["lowest_at_last_epoch"] for r in rs)})
-    ours.sort(key=lambda o: (o["d_m"], o["N"]))
+    ours = _table1_cells(runs, cells)
     accuracy = None
     if dtype != "float64":               # the first seed of every cell again in float64
         from boundcalc.experiments.precision import precision_check
@@ -159,12 +141,42 @@ def run_table1(*, seed: int = 0, full: bool = False, jobs: int = 1, backend: str
                   "claim": "the test loss decreases with N for every d_m tested"},
         "findings": findings, "precision_check": accuracy,
         "intervals_method": "mean over seeds with a two-sided 95% Student-t interval "
-                            "(runs.intervals.mean_interval)",
+                            "(reports.intervals.mean_interval)",
     }
     out["paper_vs_ours"], out["not_run"] = _table1_rows(out, data, n_img, n_test)
     if plot_dir is not None:
         out["plots"] = plot_table1(out, plot_dir)
     return out
+
+
+def _check_table1_options(n_test, n_img: int, cells: list, epochs, seeds) -> None:
+    """The sizes asked for: a test set and cells the shipped images cover, positive counts."""
+    _require(isinstance(n_test, int) and 1 <= n_test <= n_img - 2, "n_test",
+             f"an integer in [1, {n_img - 2}]", n_test)
+    _require(len(cells) > 0 and all(dm >= 1 for dm, _ in cells), "dms",
+             "a non-empty list of positive integers", [c[0] for c in cells])
+    _require(all(2 <= N <= n_img - n_test for _, N in cells), "Ns",
+             f"a non-empty list of integers in [2, {n_img - n_test}] ({n_img} images minus n_test)",
+             [c[1] for c in cells])
+    _require(isinstance(epochs, int) and epochs >= 1, "epochs", "a positive integer", epochs)
+    _require(isinstance(seeds, int) and seeds >= 1, "seeds", "a positive integer", seeds)
+
+
+def _table1_cells(runs: list, cells: list) -> list[dict]:
+    """Each cell's runs over the seeds: 95% intervals of its lowest test loss, its epoch and
+    the test error there, ordered by (d_m, N)."""
+    from boundcalc.runs.intervals import mean_interval
+    ours = []
+    for dm, N in cells:
+        rs = [r for r in runs if r["d_m"] == dm and r["N"] == N]
+        ours.append({"d_m": dm, "N": N, "seeds": [r["seed"] for r in rs],
+                     "lowest_test_loss": mean_interval([r["lowest_test_loss"] for r in rs]),
+                     "epoch": mean_interval([r["epoch"] for r in rs]),
+                     "test_error_at_lowest": mean_interval([r["test_error_at_lowest"] for r in rs]),
+                     "per_seed": [r["lowest_test_loss"] for r in rs],
+                     "lowest_at_last_epoch": sum(r["lowest_at_last_epoch"] for r in rs)})
+    ours.sort(key=lambda o: (o["d_m"], o["N"]))
+    return ours
 
 
 _DM_COLOUR = {64: "C0", 1024: "C1", 4096: "C2"}     # ours and the paper's in one colour per d_m
@@ -208,7 +220,7 @@ def _dur(seconds: float) -> str:
 def trend_findings(ours: list[dict]) -> list[dict]:
     """Per d_m with two or more N: does the lowest test loss fall as N grows?  Decided by the
     log-log slope of lowest test loss on N, fitted per seed (seed k is the same seed at every
-    N), with the Student-t interval of the mean slope (``runs.fit``): *decreases* when the
+    N), with the Student-t interval of the mean slope (``reports.fit``): *decreases* when the
     whole interval is below 0, *increases* when it is above, *undecided* when it contains 0.
     With one seed the slope has no interval and the verdict says so."""
     from boundcalc.runs.fit import loglog_slope

@@ -75,13 +75,7 @@ def run_dm1(*, seed: int = 0, full: bool = False, jobs: int = 1, backend: str = 
     ``ns``/``seeds``/settings override (tests shrink them)."""
     from ...runs import sweep
 
-    if ns is None:
-        ns = (100, 200, 400, 800, 1600, 3200) if full else (100, 200, 400, 800)
-    if isinstance(ns, str):
-        ns = [as_int("ns", t) for t in ns.split(",") if t.strip()]
-    ns = [as_int("ns", x) for x in ns]
-    if not ns or min(ns) < 1:
-        raise BoundcalcError(f"option --ns: needs positive integers, got {ns!r}")
+    ns = _dm1_ns(ns, full)
     nseeds = as_int("seeds", seeds if seeds is not None else (5 if full else 3))
     if nseeds < 1:
         raise BoundcalcError(f"option --seeds: must be >= 1, got {seeds!r}")
@@ -115,6 +109,48 @@ def run_dm1(*, seed: int = 0, full: bool = False, jobs: int = 1, backend: str = 
                for pt in grp["points"]]
         accuracy = precision_check("n", ns, int(seed), [r for r in res if r["seed"] == int(seed)], ref,
                                    base["dtype"], PRECISION_METRICS)
+    per_n = _dm1_per_n(res, ns, nseeds)
+    out = {
+        "name": "deora2023-dm1",
+        "paper": PAPER,
+        "description": DM1_DESCRIPTION,
+        "settings": {k: v for k, v in base.items() if k != "n"} | ({"K": "n"} if K_eq_n else {}),
+        "ns": ns, "seeds": [int(seed) + k for k in range(nseeds)],
+        "per_n": per_n, "points": res, "precision_check": accuracy,
+        "paper_reported": {"note": "The paper (main body) reports no numbers for DM1 experiments (they are in "
+                                   "an appendix not available); it predicts train loss and expected gap "
+                                   "O~(1/(eta gamma_*^2 n)) for K = n (Sec. 5.1), and gamma_attn = S sqrt(T)/sqrt 2 "
+                                   "as the margin of saturated attention (Sec. 5.3)."},
+        "plots": [],
+        "full": bool(full),
+        "intervals_method": "mean over seeds with a two-sided 95% Student-t interval "
+                            "(reports.intervals.mean_interval)",
+    }
+    out["paper_vs_ours"], out["conclusions"] = _dm1_rows(out, K_eq_n)
+    if not full:     # second phase costs ~ n K per point (n1, n_test and the SVM are smaller)
+        ours = nseeds * sum(n * (n if K_eq_n else base["K"]) for n in ns)
+        paper = 5 * sum(n * n for n in (100, 200, 400, 800, 1600, 3200))
+        out["not_run"] = [f"--full (ns up to 3200, K = n, 5 seeds) costs about {paper / ours:.0f} times this run "
+                          "(second-phase GD ~ n K per point)"]
+    if plot_dir is not None:
+        out["plots"] = plot_dm1(out, plot_dir)
+    return out
+
+
+def _dm1_ns(ns, full: bool) -> list[int]:
+    """The sizes n: given (a list, or text '100,200'), else the default or --full ones."""
+    if ns is None:
+        ns = (100, 200, 400, 800, 1600, 3200) if full else (100, 200, 400, 800)
+    if isinstance(ns, str):
+        ns = [as_int("ns", t) for t in ns.split(",") if t.strip()]
+    ns = [as_int("ns", x) for x in ns]
+    if not ns or min(ns) < 1:
+        raise BoundcalcError(f"option --ns: needs positive integers, got {ns!r}")
+    return ns
+
+
+def _dm1_per_n(res: list, ns: list, nseeds: int) -> list[dict]:
+    """Each n's measurements over the seeds: mean, sd and a 95% interval of each quantity."""
     from ...runs.intervals import mean_interval
 
     keys = ("gamma_ntk", "gamma_star", "gamma_prop2", "margin_normalised", "train_loss", "test_loss", "gap",
@@ -131,31 +167,7 @@ def run_dm1(*, seed: int = 0, full: bool = False, jobs: int = 1, backend: str = 
                       "low": iv["low"] if iv else None, "high": iv["high"] if iv else None,
                       "method": iv["method"] if iv else None, "values": vals}
         per_n.append(row)
-    out = {
-        "name": "deora2023-dm1",
-        "paper": PAPER,
-        "description": DM1_DESCRIPTION,
-        "settings": {k: v for k, v in base.items() if k != "n"} | ({"K": "n"} if K_eq_n else {}),
-        "ns": ns, "seeds": [int(seed) + k for k in range(nseeds)],
-        "per_n": per_n, "points": res, "precision_check": accuracy,
-        "paper_reported": {"note": "The paper (main body) reports no numbers for DM1 experiments (they are in "
-                                   "an appendix not available); it predicts train loss and expected gap "
-                                   "O~(1/(eta gamma_*^2 n)) for K = n (Sec. 5.1), and gamma_attn = S sqrt(T)/sqrt 2 "
-                                   "as the margin of saturated attention (Sec. 5.3)."},
-        "plots": [],
-        "full": bool(full),
-        "intervals_method": "mean over seeds with a two-sided 95% Student-t interval "
-                            "(runs.intervals.mean_interval)",
-    }
-    out["paper_vs_ours"], out["conclusions"] = _dm1_rows(out, K_eq_n)
-    if not full:     # second phase costs ~ n K per point (n1, n_test and the SVM are smaller)
-        ours = nseeds * sum(n * (n if K_eq_n else base["K"]) for n in ns)
-        paper = 5 * sum(n * n for n in (100, 200, 400, 800, 1600, 3200))
-        out["not_run"] = [f"--full (ns up to 3200, K = n, 5 seeds) costs about {paper / ours:.0f} times this run "
-                          "(second-phase GD ~ n K per point)"]
-    if plot_dir is not None:
-        out["plots"] = plot_dm1(out, plot_dir)
-    return out
+    return per_n
 
 
 def rows_dm1(out: dict):
@@ -175,7 +187,7 @@ SEC53 = "Sec. 5.3: the margin of saturated attention is gamma_attn = S sqrt(T)/s
 
 
 def _loss_fit(out: dict, key: str):
-    from ...runs import fit
+    from ...reports import fit
     ns = [r["n"] for r in out["per_n"]]
     ys = list(zip(*[r[key]["values"] for r in out["per_n"]]))
     if not ys or any(len(r[key]["values"]) != len(out["seeds"]) for r in out["per_n"]) \
@@ -263,21 +275,9 @@ def _dm1_rows(out: dict, K_eq_n: bool):
 
 
 @styled
-def _plot_dm1_bounds(out: dict, plot_dir) -> list[str]:
-    """Bound vs measurement across n (log scale), and each Cor. 2 / Prop. 2 hypothesis as
-    needed/used (it holds where the curve is <= 1; the n where a log-log fit of it would reach 1
-    is marked when that extrapolation is finite, labelled as extrapolated). Two panels one
-    above the other, each with its own legend (the paper's width: reports.plots)."""
-    from pathlib import Path
-
+def _dm1_losses_panel(ax, pn: list, x) -> None:
+    """The top panel: measured losses and the Cor. 2 bounds across n, 95% bars over seeds."""
     from ...reports import plots as rp
-
-    plot_dir = Path(plot_dir)
-    plot_dir.mkdir(parents=True, exist_ok=True)
-    pn = out["per_n"]
-    x = np.array([r["n"] for r in pn], dtype=float)
-    fig = rp.figure(rp.width() * (1.75 if rp.width() < 4 else 1.2))
-    ax, bx = fig.add_subplot(2, 1, 1), fig.add_subplot(2, 1, 2)
 
     def ser(key):
         y = [r[key]["mean"] for r in pn]
@@ -307,6 +307,12 @@ def _plot_dm1_bounds(out: dict, plot_dir) -> list[str]:
     ax.set_title("bounds (hypotheses unmet) vs measured; bars: 95% Student-$t$ over seeds")
     ax.grid(True, which="major", alpha=0.3)
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.22), ncols=1 if rp.width() < 4 else 2)
+
+
+def _dm1_hypotheses_panel(bx, out: dict, pn: list, x) -> None:
+    """The bottom panel: each Cor. 2 / Prop. 2 hypothesis as needed/used across n."""
+    from ...reports import plots as rp
+
     H = float(out["settings"].get("H", 1))
     hyps = []
     missing = []
@@ -352,6 +358,26 @@ def _plot_dm1_bounds(out: dict, plot_dir) -> list[str]:
     bx.set_title("Cor. 2 / Prop. 2 hypotheses at each $n$")
     bx.grid(True, which="major", alpha=0.3)
     bx.legend(loc="upper center", bbox_to_anchor=(0.5, -0.22), ncols=1)
+
+
+def _plot_dm1_bounds(out: dict, plot_dir) -> list[str]:
+    """Bound vs measurement across n (log scale), and each Cor. 2 / Prop. 2 hypothesis as
+    needed/used (it holds where the curve is <= 1; the n where a log-log fit of it would reach 1
+    is marked when that extrapolation is finite, labelled as extrapolated). Two panels one
+    above the other, each with its own legend (the paper's width: reports.plots)."""
+    from pathlib import Path
+
+    from ...reports import plots as rp
+
+    plot_dir = Path(plot_dir)
+    plot_dir.mkdir(parents=True, exist_ok=True)
+    pn = out["per_n"]
+    x = np.array([r["n"] for r in pn], dtype=float)
+    fig = rp.figure(rp.width() * (1.75 if rp.width() < 4 else 1.2))
+    ax, bx = fig.add_subplot(2, 1, 1), fig.add_subplot(2, 1, 2)
+
+    _dm1_losses_panel(ax, pn, x)
+    _dm1_hypotheses_panel(bx, out, pn, x)
     for a_ in (ax, bx):                   # tick labels at the sizes run (log minor labels overlapped)
         rp._ticks_at(a_, set(x.tolist()))
     fig.suptitle("Deora et al. (2023), DM1: bounds vs measurements across $n$ (log scales)")

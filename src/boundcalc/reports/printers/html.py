@@ -226,7 +226,6 @@ class HtmlPrinter(Printer):
 
     def _report_page(self, report) -> str:
         from ...verdicts import GRADES, Grade
-        from . import evidence as ev_
         grades = [g for g in GRADES if g is not Grade.OK]
         fs = report.findings
         n_by = {(p, g): sum(f.paper == p and f.severity is g for f in fs) for p in report.papers for g in grades}
@@ -246,7 +245,17 @@ class HtmlPrinter(Printer):
                '(not counted as a pass); <b>conditional</b> = passes only under an assumption added by us. '
                'Expressions are typeset in the paper\'s notation; one over 120 characters gets named '
                'subterms A, B, … defined first. The JSON (<code>check --json</code>) keeps SymPy\'s text.</p>']
-        # the counts, a table that reads without the script
+        out += self._counts_and_filters(report, n_by, shown_grades, passed)
+        for p in report.papers:
+            out += self._paper_section(report, p)
+        if passed:
+            out.append(self._passed_table(passed))
+        return page(f"boundcalc check: {', '.join(report.papers)}", "\n".join(out))
+
+    def _counts_and_filters(self, report, n_by: dict, shown_grades: list, passed: list) -> list[str]:
+        """The counts, a table that reads without the script, and the filters it shows."""
+        fs = report.findings
+        out: list[str] = []
         rows = ["<tr><th>paper</th>" + "".join(f'<th class="num">{badge(g)}</th>' for g in shown_grades)
                 + '<th class="num">passed</th></tr>']
         for p in report.papers:
@@ -262,30 +271,40 @@ class HtmlPrinter(Printer):
         out.append(f'<form id="filters" hidden><fieldset><legend>paper</legend>{boxes_p}</fieldset>'
                    f'<fieldset><legend>grade</legend>{boxes_g}</fieldset> '
                    f'<span>showing <b id="shown-count">{len(fs)}</b> of {len(fs)} findings</span></form>')
-        for p in report.papers:
-            mine = sorted((f for f in fs if f.paper == p), key=lambda f: GRADES.index(f.severity))
-            shown = {f"{x.paper}.{x.check}" for x in mine}
-            out.append(f'<section class="paper" id="paper-{_slug(p)}" data-paper="{_e(p)}">'
-                       f'<h2>{_e(p)} <small class="meta">(<span class="paper-shown">{len(mine)}</span> of '
-                       f'{len(mine)} findings shown)</small></h2>')
-            if not mine:
-                out.append("<p>No findings.</p>")
-            for f in (x for x in mine if not x.root or x.root not in shown):
-                out.append(self._finding(f))
-                for c in (x for x in fs if x.root == f"{f.paper}.{f.check}"):
-                    out.append(self._finding(c, consequence=True))
-            out.append("</section>")
-        if passed:
-            items = "".join(f"<tr><td><code>{_e(r.paper)}.{_e(r.check)}</code></td><td>{_e(r.kind)}</td>"
-                            f"<td>{_e(r.message)}" + "".join(f"<br><small>{_e(x)}</small>" for x in ev_.strength_lines(r))
-                            + "</td></tr>" for r in passed)
-            out.append(f'<h2 id="passed">Passed</h2><details><summary>{len(passed)} passed checks</summary>'
-                       f"<table><tr><th>check</th><th>kind</th><th>message</th></tr>{items}</table></details>")
-        return page(f"boundcalc check: {', '.join(report.papers)}", "\n".join(out))
+        return out
+
+    def _paper_section(self, report, p) -> list[str]:
+        """One paper's findings, each followed by its consequences."""
+        from ...verdicts import GRADES
+        fs = report.findings
+        out: list[str] = []
+        mine = sorted((f for f in fs if f.paper == p), key=lambda f: GRADES.index(f.severity))
+        shown = {f"{x.paper}.{x.check}" for x in mine}
+        out.append(f'<section class="paper" id="paper-{_slug(p)}" data-paper="{_e(p)}">'
+                   f'<h2>{_e(p)} <small class="meta">(<span class="paper-shown">{len(mine)}</span> of '
+                   f'{len(mine)} findings shown)</small></h2>')
+        if not mine:
+            out.append("<p>No findings.</p>")
+        for f in (x for x in mine if not x.root or x.root not in shown):
+            out.append(self._finding(f))
+            for c in (x for x in fs if x.root == f"{f.paper}.{f.check}"):
+                out.append(self._finding(c, consequence=True))
+        out.append("</section>")
+        return out
+
+    @staticmethod
+    def _passed_table(passed: list) -> str:
+        """The passed checks (with the mutants each caught), folded."""
+        from . import evidence as ev_
+        items = "".join(f"<tr><td><code>{_e(r.paper)}.{_e(r.check)}</code></td><td>{_e(r.kind)}</td>"
+                        f"<td>{_e(r.message)}" + "".join(f"<br><small>{_e(x)}</small>" for x in ev_.strength_lines(r))
+                        + "</td></tr>" for r in passed)
+        return (f'<h2 id="passed">Passed</h2><details><summary>{len(passed)} passed checks</summary>'
+                f"<table><tr><th>check</th><th>kind</th><th>message</th></tr>{items}</table></details>")
 
     def _finding(self, f, consequence: bool = False) -> str:
         from . import evidence as ev_
-        from ..mathml import math, text_with_math
+        from ..mathml import text_with_math
         ev = f.evidence if isinstance(f.evidence, dict) else {}
         keys = ev_.typeset_keys(ev)
         names = dict(getattr(f, "notation", None) or {})
@@ -304,6 +323,28 @@ class HtmlPrinter(Printer):
             parts.append(f'<p class="meta">{text_with_math(line)}</p>')
         for line in ev_.strength_lines(f):
             parts.append(f'<p class="meta">{_e(line)}</p>')
+        dl = self._math_terms(ev, keys, names)
+        if dl:
+            parts.append('<dl class="math">' + "".join(f"<dt>{_e(k)}</dt><dd>{v}</dd>" for k, v in dl) + "</dl>")
+        for key, label in (("hypotheses_at_counterexample", "Hypotheses at the counterexample"),
+                           ("hypotheses_at_point", "Hypotheses at the point")):
+            rows = ev.get(key)
+            if isinstance(rows, list) and rows:
+                parts.append(self._hypotheses(rows, label))
+        parts.append(rerun_line(f.rerun) if f.rerun else "")
+        if f.api and f.kind == "measured":
+            parts.append(rerun_line(f.api, "Python"))
+        parts.append(self._evidence_details(ev, keys))
+        cls = "finding consequence" if consequence else "finding"
+        return (f'<article class="{cls}" id="{_slug(fid)}" data-paper="{_e(f.paper)}" data-grade="{_e(grade)}" '
+                f'style="--grade:{GRADE_COLOURS.get(grade, "#595959")}">' + "".join(parts) + "</article>")
+
+    @staticmethod
+    def _math_terms(ev: dict, keys, names: dict) -> list:
+        """(label, MathML) of the evidence's expressions (named subterms first), its
+        counterexample and its point, typeset in the paper's notation."""
+        from . import evidence as ev_
+        from ..mathml import math
         dl = []
         if any(k in ev_.EXPRESSIONS for k in keys):
             defs, exprs, more = ev_.expressions(ev)
@@ -317,33 +358,28 @@ class HtmlPrinter(Printer):
         at = ev.get("at")
         if isinstance(at, dict) and ev_._is_point(at):
             dl.append(("at the point", _point(at, names)))
-        if dl:
-            parts.append('<dl class="math">' + "".join(f"<dt>{_e(k)}</dt><dd>{v}</dd>" for k, v in dl) + "</dl>")
-        for key, label in (("hypotheses_at_counterexample", "Hypotheses at the counterexample"),
-                           ("hypotheses_at_point", "Hypotheses at the point")):
-            rows = ev.get(key)
-            if isinstance(rows, list) and rows:
-                parts.append(self._hypotheses(rows, label))
-        parts.append(rerun_line(f.rerun) if f.rerun else "")
-        if f.api and f.kind == "measured":
-            parts.append(rerun_line(f.api, "Python"))
+        return dl
+
+    @staticmethod
+    def _evidence_details(ev: dict, keys) -> str:
+        """The rest of the evidence and the hypotheses as the paper states them, folded ('' if none)."""
+        from . import evidence as ev_
+        from ..mathml import text_with_math
         rest = [(k, v) for k, v in ev.items() if k not in keys and k not in _OWN_PLACE and v not in (None, {}, [], "")]
         quotes = []
         for h in ev.get("hypotheses") or []:
             if isinstance(h, dict) and h.get("quote") and h["quote"] not in quotes:
                 quotes.append(h["quote"])
-        if rest or quotes:
-            items = "".join(f"<dt>{_e(k)}</dt><dd>{_e(ev_.evidence_text({k: v}, limit=4000)[len(k) + 2:])}</dd>"
-                            for k, v in rest)
-            q = ""
-            if quotes:
-                q = ("<dt>hypotheses, as the paper states them</dt>"
-                     + "".join(f'<dd class="quote">“{text_with_math(s)}”</dd>' for s in quotes))
-            parts.append(f'<details class="evidence"><summary>evidence</summary><dl class="evidence">{items}{q}</dl>'
-                         "</details>")
-        cls = "finding consequence" if consequence else "finding"
-        return (f'<article class="{cls}" id="{_slug(fid)}" data-paper="{_e(f.paper)}" data-grade="{_e(grade)}" '
-                f'style="--grade:{GRADE_COLOURS.get(grade, "#595959")}">' + "".join(parts) + "</article>")
+        if not (rest or quotes):
+            return ""
+        items = "".join(f"<dt>{_e(k)}</dt><dd>{_e(ev_.evidence_text({k: v}, limit=4000)[len(k) + 2:])}</dd>"
+                        for k, v in rest)
+        q = ""
+        if quotes:
+            q = ("<dt>hypotheses, as the paper states them</dt>"
+                 + "".join(f'<dd class="quote">“{text_with_math(s)}”</dd>' for s in quotes))
+        return (f'<details class="evidence"><summary>evidence</summary><dl class="evidence">{items}{q}</dl>'
+                "</details>")
 
     @staticmethod
     def _hypotheses(rows: list, label: str) -> str:

@@ -87,7 +87,10 @@ class JsonPrinter(Printer):
         return dict(d.__dict__)
 
     def _print_MonotoneResult(self, r) -> dict:
-        return {**r.__dict__, "direction": r.direction}
+        # the printed verdict (direction and region) in the record's first fields' place,
+        # the direction member last, as the JSON has always been laid out
+        fields = {k: v for k, v in r.__dict__.items() if k not in ("id", "var", "direction")}
+        return {"id": r.id, "var": r.var, "verdict": r.verdict, **fields, "direction": r.direction}
 
     def _print_AsymptoticResult(self, r) -> dict:
         return dict(r.__dict__)

@@ -149,21 +149,9 @@ def _settings(settings: dict) -> str:
                      for k, v in settings.items())
 
 
-def table_latex(table, label: str | None = None, long: bool = False, env: str = "table*",
-                notes: str = "short") -> str:
-    """The table as LaTeX (see the module docstring): a ``table*``/``table`` float, or with
-    ``long`` a table that breaks across pages; ``notes`` short, full or none."""
-    if env not in ENVS:
-        raise BoundcalcError(f"unknown --env {env!r}; use one of {', '.join(ENVS)}")
-    if notes not in NOTES:
-        raise BoundcalcError(f"unknown --notes {notes!r}; use one of {', '.join(NOTES)}")
-    label = label or f"tab:{table.paper}-bounds"
-    label = re.sub(r"[^A-Za-z0-9:._\-]", "-", label)
-    key, _ = _paper_ref(table.paper)
-    cite = f"~\\cite{{{key}}}" if key else f" ({latex_escape(table.paper)})"
-    caption = latex_escape(table.title.rstrip(".")) + cite + "."
-    num = [[s_cell(r.bound), s_cell(r.measured), s_cell(r.ratio)] for r in table.rows]
-    fmts = [table_format([n[i] for n in num]) for i in range(3)]
+def _body_rows(table, num: list, notes: str) -> tuple[list[str], list[str]]:
+    """(the table's rows, the notes they mark): each row's quantity with its source and the
+    mark of its note (after the source, never on the math, where it would read as an exponent)."""
     marks = _marks()
     body, items, seen = [], [], {}
     row_notes = [_row_note(r, notes) if notes != "none" else "" for r in table.rows]
@@ -186,6 +174,13 @@ def table_latex(table, label: str | None = None, long: bool = False, env: str = 
         else:
             q += f"\\,{mark}" if mark else ""
         body.append(" & ".join([q, *n, yesno(r.holds, "--"), yesno(r.hypotheses_met, "--")]) + " \\\\")
+    return body, items
+
+
+def _footnotes(table, notes: str) -> list[str]:
+    """The notes under the table: the table's notes, what the columns mean, the settings
+    (``full``), or one line pointing to them (``short``)."""
+    items: list[str] = []
     if notes == "full":
         items += [f"\\item[] {ascii_math(n)}" for n in table.notes]
         items.append("\\item[] Ratio: bound/measured. Holds: the bound holds for the measured value "
@@ -197,7 +192,26 @@ def table_latex(table, label: str | None = None, long: bool = False, env: str = 
         items.append("\\item[] Ratio = bound/measured; Hyp.: the theorem's hypotheses were met. "
                      + (f"Seed {table.seed}; " if table.seed is not None else "") + "all settings and full notes: "
                      f"\\texttt{{boundcalc compare {latex_escape(table.paper)} --notes full}}.")
-    items = list(dict.fromkeys(items))
+    return items
+
+
+def table_latex(table, label: str | None = None, long: bool = False, env: str = "table*",
+                notes: str = "short") -> str:
+    """The table as LaTeX (see the module docstring): a ``table*``/``table`` float, or with
+    ``long`` a table that breaks across pages; ``notes`` short, full or none."""
+    if env not in ENVS:
+        raise BoundcalcError(f"unknown --env {env!r}; use one of {', '.join(ENVS)}")
+    if notes not in NOTES:
+        raise BoundcalcError(f"unknown --notes {notes!r}; use one of {', '.join(NOTES)}")
+    label = label or f"tab:{table.paper}-bounds"
+    label = re.sub(r"[^A-Za-z0-9:._\-]", "-", label)
+    key, _ = _paper_ref(table.paper)
+    cite = f"~\\cite{{{key}}}" if key else f" ({latex_escape(table.paper)})"
+    caption = latex_escape(table.title.rstrip(".")) + cite + "."
+    num = [[s_cell(r.bound), s_cell(r.measured), s_cell(r.ratio)] for r in table.rows]
+    fmts = [table_format([n[i] for n in num]) for i in range(3)]
+    body, items = _body_rows(table, num, notes)
+    items = list(dict.fromkeys(items + _footnotes(table, notes)))
     cols = (">{\\raggedright\\arraybackslash}X"
             + "".join(f"S[table-format={f},table-alignment-mode=none,print-zero-exponent=false,tight-spacing=true]"
                       for f in fmts)

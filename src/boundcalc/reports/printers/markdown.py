@@ -50,8 +50,17 @@ class MarkdownPrinter(Printer):
         return out
 
     def _print_Report(self, report) -> str:
-        from ...verdicts import GRADES, Grade
         d = report.to_json()
+        out = self._report_summary(report, d)
+        for p in report.papers:
+            out += self._report_paper(report, d, p)
+        out += self._report_assumptions(d)
+        out += self._report_passed(report)
+        return "\n".join(out) + "\n"
+
+    def _report_summary(self, report, d) -> list[str]:
+        """The title, the counts, and what the grades and the evidence mean."""
+        from ...verdicts import Grade
         out = [f"# boundcalc check: {md_cell(', '.join(report.papers))}", ""]
         cmd = f"boundcalc check{'' if len(report.papers) > 1 else ' ' + report.papers[0]} --markdown{report.options}"
         out.append(f"{d['checks_run']} checks in {d['seconds']} s (wall clock). Reproduce: {md_code(cmd)}.")
@@ -82,28 +91,38 @@ class MarkdownPrinter(Printer):
                 "", "Evidence: the expressions compared and the counterexample are typeset in the paper's "
                 "notation (an expression over 120 characters gets named subterms A, B, … defined first); "
                 "report.json keeps SymPy's text."]
-        for p in report.papers:
-            fs = sorted((f for f in report.findings if f.paper == p), key=lambda f: GRADES.index(f.severity))
-            out += ["", f"## {md_cell(p)}", ""]
-            if not fs:
-                out.append("No findings.")
-            shown = {f"{x.paper}.{x.check}" for x in fs}
-            for f in (x for x in fs if not x.root or x.root not in shown):
-                out += self._finding(f, "")
-                if f.root:                       # its root was not run in this report (--only)
-                    out.append(f"  consequence of {md_code(f.root)} ({md_cell(f.because)})")
-                for c in (x for x in report.findings if x.root == f"{f.paper}.{f.check}"):
-                    out.append(f"  - consequence ({md_cell(c.because)}):")
-                    out += self._finding(c, "    ")
-            cov = d["coverage"].get(p) or []
-            if cov:
-                audited = sum(r["status"] == "audited" for r in cov)
-                out += ["", f"### Coverage of {md_cell(p)}: {audited}/{len(cov)} numbered results audited", "",
-                        "| result | status | checks (grade) |", "|---|---|---|"]
-                for r in cov:
-                    checks = ", ".join(f"{c['id']} ({c.get('grade', '?')})" for c in r["checks"]) or "—"
-                    out.append(f"| {md_cell(r['result'])} | {md_cell(r['status'])} | {md_cell(checks)} |")
-            out += step_table(d.get("step_coverage", {}).get(p))
+        return out
+
+    def _report_paper(self, report, d, p) -> list[str]:
+        """One paper's findings (each with its consequences), coverage and step coverage."""
+        from ...verdicts import GRADES
+        out: list[str] = []
+        fs = sorted((f for f in report.findings if f.paper == p), key=lambda f: GRADES.index(f.severity))
+        out += ["", f"## {md_cell(p)}", ""]
+        if not fs:
+            out.append("No findings.")
+        shown = {f"{x.paper}.{x.check}" for x in fs}
+        for f in (x for x in fs if not x.root or x.root not in shown):
+            out += self._finding(f, "")
+            if f.root:                       # its root was not run in this report (--only)
+                out.append(f"  consequence of {md_code(f.root)} ({md_cell(f.because)})")
+            for c in (x for x in report.findings if x.root == f"{f.paper}.{f.check}"):
+                out.append(f"  - consequence ({md_cell(c.because)}):")
+                out += self._finding(c, "    ")
+        cov = d["coverage"].get(p) or []
+        if cov:
+            audited = sum(r["status"] == "audited" for r in cov)
+            out += ["", f"### Coverage of {md_cell(p)}: {audited}/{len(cov)} numbered results audited", "",
+                    "| result | status | checks (grade) |", "|---|---|---|"]
+            for r in cov:
+                checks = ", ".join(f"{c['id']} ({c.get('grade', '?')})" for c in r["checks"]) or "—"
+                out.append(f"| {md_cell(r['result'])} | {md_cell(r['status'])} | {md_cell(checks)} |")
+        out += step_table(d.get("step_coverage", {}).get(p))
+        return out
+
+    def _report_assumptions(self, d) -> list[str]:
+        """The assumptions the checks add (beyond the papers' hypotheses), a table."""
+        out: list[str] = []
         if d.get("added_assumptions"):
             out += ["", "## Assumptions the checks add", "",
                     "Added by us: beyond the hypotheses of the results they cover (`[[hypotheses]]`, quoted from "
@@ -114,6 +133,12 @@ class MarkdownPrinter(Printer):
                 out.append(f"| {md_cell(a['paper'] + '.' + a['check'])} | {md_code(a['assumption'], table=True)} | "
                            f"{md_cell(a['kind'])} | {need} | {md_cell(a['reason']) or '**none given**'} | "
                            f"{md_cell(a['grade'])} |")
+        return out
+
+    def _report_passed(self, report) -> list[str]:
+        """The passed checks, a table (with the mutants each caught under --strength)."""
+        from ...verdicts import Grade
+        out: list[str] = []
         passed = [r for r in report.results if r.severity is Grade.OK]
         if passed:
             from . import evidence as ev_
@@ -123,7 +148,7 @@ class MarkdownPrinter(Printer):
             for r in passed:
                 out.append(f"| {md_cell(r.paper + '.' + r.check)} | {md_cell(r.kind)} | {md_cell(r.message)} |"
                            + (f" {md_cell('; '.join(ev_.strength_lines(r)))} |" if st else ""))
-        return "\n".join(out) + "\n"
+        return out
 
 
 def step_table(sc: dict | None) -> list[str]:

@@ -233,9 +233,6 @@ def _require(c, data: dict, explain: bool = False) -> None:
     """The answer first: one headline (value, binding condition, status, qualifier), then a
     compact requirements table that fits 80 columns; ``explain`` adds every input, derived
     value, certificate and the monotonicity evidence."""
-    from rich import box
-    from rich.table import Table
-    from ...verdicts import RequireOutcome
     var = data["var"]
     reqs = data["requirements"]
     b = next(r for r in reqs if r["id"] == data["binding"])
@@ -245,6 +242,21 @@ def _require(c, data: dict, explain: bool = False) -> None:
     def short(fid):
         return fid.removeprefix(paper)
 
+    _require_headline(c, data, b, word, short, explain)
+    _require_table(c, data, reqs, word, short)
+    _require_certs(c, reqs, var, short)
+    if data.get("skipped"):
+        c.print(_e(f"not involving {var}: {', '.join(data['skipped'])}"))
+    if not explain:
+        _require_brief(c, data, reqs, var, word)
+        return
+    _require_explained(c, data, reqs)
+
+
+def _require_headline(c, data: dict, b: dict, word: str, short, explain: bool) -> None:
+    """The answer (value, binding condition, status, qualifier), feasibility, what was asked."""
+    from ...verdicts import RequireOutcome
+    var = data["var"]
     if data[var] is not None:
         head = word if data.get("attained", True) is not False else \
             ("infimum" if word == "least" else "supremum") + " (not attained)"
@@ -262,6 +274,13 @@ def _require(c, data: dict, explain: bool = False) -> None:
     if data.get("range"):
         what += f"; searched only {data['range']}"
     c.print(_e(what), overflow="ellipsis", no_wrap=not explain, soft_wrap=explain)
+
+
+def _require_table(c, data: dict, reqs: list, word: str, short) -> None:
+    """The requirements, a compact table that fits 80 columns (the binding one first)."""
+    from rich import box
+    from rich.table import Table
+    var = data["var"]
     t = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=(0, 1))
     t.add_column(f"{word} {var}", no_wrap=True, overflow="fold")
     t.add_column("condition", no_wrap=True)
@@ -273,6 +292,11 @@ def _require(c, data: dict, explain: bool = False) -> None:
         t.add_row(_e(val + mark), _e(short(r["id"])), _e(r["status"]),
                   _e(_short_qualifier(r["qualifier"])))
     c.print(t)
+
+
+def _require_certs(c, reqs: list, var: str, short) -> None:
+    """What is certified of each value, and the counterexamples of the non-monotone ones."""
+    from ...verdicts import RequireOutcome
     certs = {short(r["id"]): _cert_text(r, var) for r in reqs if r["result"] != RequireOutcome.NOT_MONOTONE}
     if len(set(certs.values())) == 1:
         c.print(_e(f"certified: each value holds, {next(iter(certs.values()))}"), soft_wrap=False)
@@ -282,19 +306,23 @@ def _require(c, data: dict, explain: bool = False) -> None:
         if r["result"] == RequireOutcome.NOT_MONOTONE and r["certificate"].get("counterexample"):
             c.print(_e(f"not monotone in {var} ({short(r['id'])}): counterexample "
                        f"{r['certificate']['counterexample']}"), soft_wrap=False)
-    if data.get("skipped"):
-        c.print(_e(f"not involving {var}: {', '.join(data['skipped'])}"))
-    if not explain:
-        how = {r["monotone"] for r in reqs}
-        if all(h.startswith("the expression is monotone") for h in how):
-            scope = f"the {word} in the range {data['range']}" if data.get("range") else f"the global {word}"
-            c.print(_e(f"monotone in {var} (read from each expression): each is {scope}."),
-                    soft_wrap=False)
-        else:
-            for h in sorted(how):
-                c.print(_e(f"monotone: {h}"), soft_wrap=False)
-        c.print(_e("--explain: inputs, derived values, certificates; --json for scripts"), soft_wrap=False)
-        return
+
+
+def _require_brief(c, data: dict, reqs: list, var: str, word: str) -> None:
+    """Without --explain: how monotonicity was shown, in one line where it was read from the trees."""
+    how = {r["monotone"] for r in reqs}
+    if all(h.startswith("the expression is monotone") for h in how):
+        scope = f"the {word} in the range {data['range']}" if data.get("range") else f"the global {word}"
+        c.print(_e(f"monotone in {var} (read from each expression): each is {scope}."),
+                soft_wrap=False)
+    else:
+        for h in sorted(how):
+            c.print(_e(f"monotone: {h}"), soft_wrap=False)
+    c.print(_e("--explain: inputs, derived values, certificates; --json for scripts"), soft_wrap=False)
+
+
+def _require_explained(c, data: dict, reqs: list) -> None:
+    """--explain: every input, derived value, certificate and the monotonicity evidence."""
     t = simple_table("inputs (every value used; 'default' = not given on the command line)",
               ["symbol", "value", "from", "description"])
     for k, v in data["inputs"].items():
