@@ -25,11 +25,11 @@ from ...verdicts import Grade
 
 
 def run(reg, paper, t, f: Finding):
-    node = formula(reg, paper, t["formula"])
+    node = formula(reg, paper, t.formula)
     if isinstance(node, Rel):
-        node = node.rhs if t.get("side", "rhs") == "rhs" else node.lhs
+        node = node.rhs if t.side == "rhs" else node.lhs
     node = claim("formula", node)
-    env = values(reg, paper, t["at"])
+    env = values(reg, paper, t.at)
     table = reg.symbol_table(node, paper.key)
     for n in sorted(node.symbols()):          # sorted: the point's keys in one order in every run
         if n not in env:
@@ -48,17 +48,17 @@ def _grade_at(reg, paper, t, f: Finding, node, env: dict, at: dict, where: str =
     ``where`` names the point in the messages."""
     import mpmath
     from ...backends import mp as mpb
-    upper = t["direction"] == "upper"
+    upper = t.direction == "upper"
     try:
-        v = mpb.evaluate(node, env, digits=15, what=t["formula"])
+        v = mpb.evaluate(node, env, digits=15, what=t.formula)
     except BoundcalcError as e:
         f.evidence = {"at": at}
         f.grade(Grade.ERROR, "invalid bound", f"the bound has no value {where}: {e}")
         return
-    triv = mpb.evaluate(expr(reg, paper, t["trivial"]), env, digits=15)
-    if t.get("trivial_is") == "radius":
+    triv = mpb.evaluate(expr(reg, paper, t.trivial), env, digits=15)
+    if t.trivial_is == "radius":
         return _radius(f, v, triv, upper, at, where)
-    exact = t.get("trivial_is", "exact") == "exact"
+    exact = t.trivial_is == "exact"
     f.evidence = {"value": mpmath.nstr(v, 10), "trivial": mpmath.nstr(triv, 10),
                   "trivial_is": "exact" if exact else "an upper bound on the trivial value", "at": at}
     s = lambda x: mpmath.nstr(x, 6)  # noqa: E731
@@ -66,7 +66,7 @@ def _grade_at(reg, paper, t, f: Finding, node, env: dict, at: dict, where: str =
         f.grade(Grade.ERROR, "invalid bound", f"the bound is {s(v)} {where}")
         return
     limit_key = "floor" if upper else "ceiling"
-    limit = t.get(limit_key, "0" if upper else None)
+    limit = (t.floor if t.floor is not None else "0") if upper else t.ceiling
     if limit is not None:
         lim = mpb.evaluate(expr(reg, paper, limit), env, digits=15)
         f.evidence[limit_key] = mpmath.nstr(lim, 10)
@@ -133,7 +133,7 @@ def _outside(reg, paper, t, f: Finding, node, env, at) -> bool:
     if not bad:
         return False
     try:
-        v = mpmath.nstr(mpb.evaluate(node, env, digits=15, what=t["formula"]), 6)
+        v = mpmath.nstr(mpb.evaluate(node, env, digits=15, what=t.formula), 6)
     except Exception:
         v = "undefined"
     outside = "; ".join(_fails_by(r) for r in bad)
