@@ -158,16 +158,16 @@ def _keys(fail, f, table, required: set[str], optional: set[str]) -> dict:
     """``table`` with exactly the keys allowed: one line naming a missing or unknown one."""
     if not isinstance(table, dict):
         raise fail(f, "expected a table")
-    missing = required - table.keys()
-    if missing:
-        raise FormulaFileError(f"{fail.file}: {fail.where}: missing field(s) {', '.join(sorted(missing))}")
     unknown = table.keys() - required - optional
-    if unknown:
+    if unknown:                  # first: a misspelt required field is named as the typo it is
         from ..suggest import did_you_mean
         first = min(unknown)
         raise FormulaFileError(f"{fail.file}: {fail.where}: unknown field(s) {', '.join(sorted(unknown))} "
                                f"(allowed: {', '.join(sorted(required | optional))})"
                                f"{did_you_mean(first, sorted(required | optional))}")
+    missing = required - table.keys()
+    if missing:
+        raise FormulaFileError(f"{fail.file}: {fail.where}: missing field(s) {', '.join(sorted(missing))}")
     return table
 
 
@@ -226,7 +226,8 @@ def _regimes(fail, f, v, words=()):
             _expr(sub, "order", r["order"])
         if "limit" in r:
             _word(sub, "limit", r["limit"], LIMITS)
-        out.append(Regime(**{k: (dict(x) if isinstance(x, dict) else x) for k, x in r.items()}))
+        out.append(Regime(name=r.get("name"), together=r.get("together"), fixed=r.get("fixed"),
+                          limit=r.get("limit", "oo"), var=r.get("var"), order=r.get("order")))
     return tuple(out)
 
 
@@ -578,40 +579,36 @@ def fields_doc(cls: type[CheckFields]) -> str:
 
 def reference_table() -> str:
     """The table of check kinds in formulas/README.md (between its ``checks-reference``
-    markers), written from :data:`KINDS`: ``python -m boundcalc.registry.checks``."""
+    markers), written from :data:`KINDS` (``python tests/registry/test_checks.py --write``)."""
     rows = ["| kind | fields | passes when |", "|---|---|---|"]
     rows += [f"| `{k}` | {fields_doc(c)} | {c.PASSES} |" for k, c in KINDS.items()]
     return "\n".join(rows) + "\n"
 
 
-BEGIN = "<!-- checks-reference: written by `python -m boundcalc.registry.checks --write` from registry/checks.py -->"
+BEGIN = ("<!-- checks-reference: generated from src/boundcalc/registry/checks.py by "
+         "`python tests/registry/test_checks.py --write`; tests/registry/test_checks.py checks they agree -->")
 END = "<!-- end of checks-reference -->"
+
+
+def _split(text: str) -> tuple[str, str, str]:
+    """formulas/README.md's text as (before and with the opening marker, the generated part,
+    the closing marker and after)."""
+    opening = "<!-- checks-reference:"
+    if opening not in text or END not in text:
+        raise BoundcalcError("formulas/README.md has no checks-reference markers")
+    i = text.index("\n", text.index(opening)) + 1
+    j = text.index(END, i)
+    return text[:i], text[i:j], text[j:]
 
 
 def readme_section(text: str) -> str:
     """The generated part of formulas/README.md's text (between the markers)."""
-    if BEGIN not in text or END not in text:
-        raise BoundcalcError("formulas/README.md has no checks-reference markers")
-    return text.split(BEGIN, 1)[1].split(END, 1)[0].strip("\n") + "\n"
+    return _split(text)[1]
 
 
 def with_reference(text: str) -> str:
-    """``text`` (formulas/README.md) with its generated part rewritten from :data:`KINDS`."""
-    head, rest = text.split(BEGIN, 1)
-    return f"{head}{BEGIN}\n{reference_table()}{END}{rest.split(END, 1)[1]}"
-
-
-def _main(argv: list[str]) -> int:
-    from pathlib import Path
-    readme = Path(__file__).resolve().parents[3] / "formulas" / "README.md"
-    if argv[:1] == ["--write"]:
-        readme.write_text(with_reference(readme.read_text(encoding="utf-8")), encoding="utf-8")
-        print(f"wrote the checks reference of {readme}")
-    else:
-        print(reference_table(), end="")
-    return 0
-
-
-if __name__ == "__main__":
-    import sys
-    raise SystemExit(_main(sys.argv[1:]))
+    """``text`` (formulas/README.md) with its generated part rewritten from :data:`KINDS`
+    (the opening marker too)."""
+    head, _, tail = _split(text)
+    head = head[:head.rindex("<!-- checks-reference:")] + BEGIN + "\n"
+    return head + reference_table() + tail

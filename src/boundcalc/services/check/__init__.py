@@ -48,6 +48,7 @@ import os
 import re
 import time
 from dataclasses import dataclass
+from collections.abc import Callable
 from pathlib import Path
 
 from ...errors import BoundcalcError
@@ -55,6 +56,7 @@ from ...parallel import closing_pools, worker_count
 from ...prover import budget as _budget
 from ...prover.budget import Timeout
 from ...registry import get_registry
+from ...registry.checks import KINDS
 from . import (derivation, hypotheses, identity, measured, order, premises, relations, strength as _strength,
                transcription as transcription_mod, vacuity)
 from ...verdicts import FAIL_LEVELS, Grade
@@ -64,9 +66,11 @@ from .steps import step_coverage
 __all__ = ["run_checks", "Report", "Finding", "coverage", "RUNNERS", "SEVERITIES", "UNDECIDED_REASONS",
            "undecided_why"]
 
-RUNNERS = {"derivation": derivation.run, "order": order.run, "monotone": relations.monotone,
+# kind -> its runner, which takes the kind's typed spec (boundcalc.registry.checks.KINDS)
+RUNNERS: dict[str, Callable[..., None]] = {"derivation": derivation.run, "order": order.run, "monotone": relations.monotone,
            "compare": relations.compare, "restatement": relations.restatement, "vacuity": vacuity.run,
            "identity": identity.run, "measured": measured.run, "transcription": transcription_mod.run}
+assert RUNNERS.keys() == KINDS.keys(), "a check kind without a runner, or a runner without a kind"
 # ``check --fail-on LEVEL`` (or a file's ``[paper] fail_on``): the grades that make the
 # command exit 1; ``undecided`` adds the findings of :data:`UNDECIDED_REASONS` to the errors
 FAIL_ON = {"error": (Grade.ERROR,), "warning": (Grade.ERROR, Grade.WARNING, Grade.CANNOT_FAIL, Grade.CONDITIONAL),

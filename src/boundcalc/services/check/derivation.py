@@ -24,6 +24,7 @@ from ...expr.nodes import Func, Mul, Num, Pow, Rel, sub, substitute
 from . import hypotheses
 from .common import Finding, claim as _claim, decide, domains, formula, hidden_constants, pin, show, subst
 from ...verdicts import Grade, Verdict
+from ...registry.checks import Derivation
 
 # a least constant above this is a warning ("large hidden constant"): a ≲ or "some
 # constant C" that needs more than 100 hides more than a reader would assume
@@ -34,7 +35,7 @@ LEAST_UNDECIDED = 2
 FACTORS = [Fraction(10) ** k for k in (1, -1, 2, -2, 3, -3, 4, -4, 6, -6, 8, -8)]
 
 
-def run(reg, paper, t, f: Finding):
+def run(reg, paper, t: Derivation, f: Finding):
     uses = t.uses
     claim = _claim("claim", formula(reg, paper, t.claim))
     derived = _claim("premise", substitute(formula(reg, paper, t.premise),

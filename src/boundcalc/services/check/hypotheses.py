@@ -17,6 +17,7 @@ from fractions import Fraction
 from ...expr.nodes import Node, Num, Ref, Rel, Sym, sub, substitute
 from ...expr.parser import parse
 from ...verdicts import Verdict
+from ...registry.checks import CheckFields
 
 # the hypotheses that share no symbol with a check's expressions are left out (they
 # constrain nothing the check evaluates); a hypothesis on a hidden constant of the
@@ -55,7 +56,7 @@ class Hyp:
         return out
 
 
-def for_check(reg, paper, t, symbols: set[str] | None = None) -> list[Hyp]:
+def for_check(reg, paper, t: CheckFields, symbols: set[str] | None = None) -> list[Hyp]:
     """The hypotheses of the results ``t`` covers (those sharing a symbol with
     ``symbols``, all when None) followed by the check's own assumptions."""
     from .common import hidden_constants, pin

@@ -6,9 +6,10 @@ from fractions import Fraction
 from ...errors import BoundcalcError
 from .common import Finding, claim, expr, values
 from ...verdicts import Grade
+from ...registry.checks import Identity
 
 
-def run(reg, paper, t, f: Finding):
+def run(reg, paper, t: Identity, f: Finding):
     import mpmath
     from ...backends import mp as mpb
     uses = t.uses

@@ -16,9 +16,10 @@ from ...errors import BoundcalcError
 from ...expr.parser import parse_number
 from .common import Finding, claim, expr
 from ...verdicts import Grade
+from ...registry.checks import Measured
 
 
-def sizes_of(t) -> dict:
+def sizes_of(t: Measured) -> dict:
     out = {}
     for k, v in t.at.items():
         q = Fraction(parse_number(str(v), where=f"measured check size {k}"))
@@ -26,13 +27,13 @@ def sizes_of(t) -> dict:
     return out
 
 
-def api_call(t) -> str:
+def api_call(t: Measured) -> str:
     args = ", ".join(f"{k}={v!r}" for k, v in sizes_of(t).items())
     return (f"from boundcalc.engine.measurements import measure; "
             f"print(measure({t.measurement!r}, {args}, seed={int(t.seed)}))")
 
 
-def run(reg, paper, t, f: Finding):
+def run(reg, paper, t: Measured, f: Finding):
     import numpy as np
     from ...backends import mp as mpb
     from ...engine.measurements import MEASUREMENTS, measure

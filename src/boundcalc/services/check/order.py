@@ -24,11 +24,12 @@ from ...expr.parser import parse, parse_number
 from .common import Finding, claim, expr, formula_id
 from .growth import growth
 from ...verdicts import Grade
+from ...registry.checks import Order
 
 _PRIMES = (13, 17, 19, 23, 29, 31, 37, 41, 43, 47, 53, 59, 61, 67, 71, 73)
 
 
-def run(reg, paper, t, f: Finding):
+def run(reg, paper, t: Order, f: Finding):
     fid = formula_id(paper, t.formula)
     node = reg.resolved(fid)
     table = reg.symbol_table(fid)

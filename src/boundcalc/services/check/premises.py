@@ -71,7 +71,7 @@ def same_expression(a, op: str, b) -> bool:
     return {"==": v == 0, "<=": v <= 0, "<": v < 0, ">=": v >= 0, ">": v > 0}[op]
 
 
-def added_by_us(reg, paper, t) -> list[dict]:
+def added_by_us(reg, paper, t: checks.CheckFields) -> list[dict]:
     """The assumptions a check makes beyond the quoted hypotheses of the results it covers:
     its ``assume`` entries and its substitutions of a number for a symbol (``substitute``,
     ``substitute_a``, ``substitute_b``) that no covered hypothesis states."""

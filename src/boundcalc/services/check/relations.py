@@ -7,9 +7,10 @@ from ...expr.nodes import Rel, sub, substitute
 from . import hypotheses
 from .common import Finding, claim, decide, domains, expr, formula, formula_id, show, subst
 from ...verdicts import Direction, Grade, MonotoneEvidence, Verdict
+from ...registry.checks import Compare, Monotone, Restatement
 
 
-def compare(reg, paper, t, f: Finding):
+def compare(reg, paper, t: Compare, f: Finding):
     uses = t.uses
     a, b = claim("lhs", expr(reg, paper, t.lhs, uses)), claim("rhs", expr(reg, paper, t.rhs, uses))
     f.sides = (a, t.rel, b)
@@ -31,7 +32,7 @@ def compare(reg, paper, t, f: Finding):
         f.grade(Grade.WARNING, "undecided", f"undecided: no proof, no counterexample [{r.method}]")
 
 
-def restatement(reg, paper, t, f: Finding):
+def restatement(reg, paper, t: Restatement, f: Finding):
     """``a`` and ``b`` are the same statement. ``substitute`` rewrites BOTH sides (a symbol is
     replaced wherever it occurs); ``substitute_a`` / ``substitute_b`` rewrite one side only
     (after ``substitute``): formulas/README.md, kind ``restatement``."""
@@ -62,7 +63,7 @@ def restatement(reg, paper, t, f: Finding):
                                         f"[{r.method}]")
 
 
-def monotone(reg, paper, t, f: Finding):
+def monotone(reg, paper, t: Monotone, f: Finding):
     from ..monotone import Subject
     from ..monotone import monotone as run
     fid = formula_id(paper, t.formula)

@@ -38,6 +38,7 @@ from fractions import Fraction
 from ...errors import BoundcalcError
 from ...expr.nodes import Mul, Num, Pow, Ref, Rel, Sym, sub
 from .common import Finding, claim, decide, domains, formula_id, hidden_constants
+from ...registry.checks import Transcription
 
 #: points compared for relations written differently
 POINTS = 64
@@ -92,7 +93,7 @@ def _uses(reg, paper, spec) -> frozenset:
     return frozenset(out)
 
 
-def run(reg, paper, t, f: Finding):
+def run(reg, paper, t: Transcription, f: Finding):
     fid = formula_id(paper, t.formula)
     spec = reg.spec(fid)
     if not spec.latex:

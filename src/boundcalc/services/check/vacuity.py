@@ -22,9 +22,10 @@ from ...expr.nodes import Rel
 from . import hypotheses
 from .common import Finding, claim, expr, formula, values
 from ...verdicts import Grade
+from ...registry.checks import Vacuity
 
 
-def run(reg, paper, t, f: Finding):
+def run(reg, paper, t: Vacuity, f: Finding):
     node = formula(reg, paper, t.formula)
     if isinstance(node, Rel):
         node = node.rhs if t.side == "rhs" else node.lhs
