@@ -100,27 +100,33 @@ def monotone(reg, paper, t: Monotone, f: Finding):
     layer = getattr(r, "layer", None)
     if layer:
         f.evidence["layer"] = layer
+    _grade_monotone(f, r, want, t.var)
+
+
+def _grade_monotone(f: Finding, r, want: str, var: str) -> None:
+    """Grade a monotone check from the result ``r`` of :func:`boundcalc.services.monotone.monotone`
+    over the whole range (no hypotheses, or shown there)."""
     if r.direction.leans == want:
         if r.evidence is MonotoneEvidence.SAMPLED:     # 'no decrease found in N samples': graded as sampled
-            f.grade(Grade.NOTE, "sampled only", f"stated {want} in {t.var}: only sampled, {r.direction} in "
+            f.grade(Grade.NOTE, "sampled only", f"stated {want} in {var}: only sampled, {r.direction} in "
                                                 f"{r.samples} samples (no proof, no certificate)")
         elif r.scope == "default box":
-            f.grade(Grade.NOTE, "default box only", f"stated {want} in {t.var}: {r.evidence} on the default box "
+            f.grade(Grade.NOTE, "default box only", f"stated {want} in {var}: {r.evidence} on the default box "
                                                 f"{r.box} only, not on the whole domain")
         else:
-            f.message = f"stated {want} in {t.var}: {r.evidence}"
+            f.message = f"stated {want} in {var}: {r.evidence}"
     elif r.scope != "default box" and r.direction is not Direction.UNKNOWN \
             and r.evidence in (MonotoneEvidence.PROVED, MonotoneEvidence.CERTIFIED, MonotoneEvidence.COUNTEREXAMPLE):
-        f.grade(Grade.ERROR, "false as printed", f"stated {want} in {t.var}, but it is {r.direction} ({r.evidence})")
+        f.grade(Grade.ERROR, "false as printed", f"stated {want} in {var}, but it is {r.direction} ({r.evidence})")
     elif (r.counterexample or {}).get({"decreasing": "increasing_pair", "increasing": "decreasing_pair"}.get(want, "")):
         pair = (r.counterexample or {})[{"decreasing": "increasing_pair", "increasing": "decreasing_pair"}[want]]
-        v = t.var
+        v = var
         f.grade(Grade.ERROR, "false as printed",
                 f"stated {want} in {v}, but f {'rises' if want == 'decreasing' else 'falls'} from "
                 f"{v} = {pair[v + '_1']} to {pair[v + '_2']} (f: {pair['f_1']} -> {pair['f_2']}, compared in "
                 f"ball arithmetic); elsewhere {r.verdict} ({r.evidence})")
     else:
-        f.grade(Grade.WARNING, "undecided", f"stated {want} in {t.var}: not confirmed ({r.verdict}, {r.evidence})")
+        f.grade(Grade.WARNING, "undecided", f"stated {want} in {var}: not confirmed ({r.verdict}, {r.evidence})")
 
 
 def _monotone_within(reg, paper, t, f: Finding, node, hyps, box):
