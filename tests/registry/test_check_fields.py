@@ -12,7 +12,13 @@ import sys
 import pytest
 
 from boundcalc.errors import FormulaFileError
-from boundcalc.registry.loader import CHECK_FIELDS, _CHECK_COMMON, load_file
+from boundcalc.registry.checks import KINDS, CheckFields
+from boundcalc.registry.loader import load_file
+
+# kind -> (required, optional) fields of its own, and the fields every check has: from the specs
+CHECK_FIELDS = {k: (c.required() - set(CheckFields.field_names()), c.optional() - set(CheckFields.field_names()))
+                for k, c in KINDS.items()}
+_CHECK_COMMON = set(CheckFields.field_names())
 
 HEAD = '''[paper]
 key = "fields"

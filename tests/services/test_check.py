@@ -791,9 +791,9 @@ direction = "equal"
 
 
 @pytest.mark.parametrize("bad, msg", [
-    ('limit = "inf"', "limit must be"),
+    ('limit = "inf"', "'inf' is not one of oo, 0"),
     ('regimes = [{ name = "x", coupling = { n = "x" } }]', "unknown field"),
-    ('regimes = [{ name = "x", limit = "-oo" }]', "limit must be"),
+    ('regimes = [{ name = "x", limit = "-oo" }]', "'-oo' is not one of oo, 0"),
 ])
 def test_loader_rejects_bad_order_regimes(write_formula_file, bad, msg):
     from boundcalc.errors import FormulaFileError
@@ -1185,15 +1185,17 @@ def test_strength_mutates_inside_referenced_formulas():
     from boundcalc.expr.parser import parse
     from boundcalc.expr.nodes import Mul, Num, Pow, Sym
     from fractions import Fraction
+    from boundcalc.registry.checks import Compare
     from boundcalc.services.check.strength import mutants
+    spec = Compare(id="c", kind="compare", location="", description="", lhs="x", rel="<=", rhs="y")
     inner = parse("(a + b**2)**3")                 # a referenced formula, resolved
     top = Mul((Sym("c"), Pow(Sym("d"), Num(Fraction(4))), Pow(Sym("e"), Num(Fraction(5))), inner))
-    labels = [m[0] for m in mutants("compare", {"rel": "<="}, {"lhs": top}, {"F": inner})]
+    labels = [m[0] for m in mutants("compare", spec, {"lhs": top}, {"F": inner})]
     assert any(x.startswith("lhs: in F: exponent 3 -> 7/2") for x in labels)
     assert any(x.startswith("lhs: in F: exponent 2 -> 5/2") for x in labels)
     # the sum inside F is the claim's first sum: its drop mutants are listed once, as the claim's
     assert sum("drop term 1" in x for x in labels) == 1
-    assert not any(x[0].startswith("lhs: in G") for x in mutants("compare", {"rel": "<="}, {"lhs": top},
+    assert not any(x[0].startswith("lhs: in G") for x in mutants("compare", spec, {"lhs": top},
                                                               {"G": parse("z**2")}))
 
 
@@ -1207,11 +1209,10 @@ def test_every_added_assumption_of_the_packaged_papers_quotes_the_paper():
     bad = []
     for key in reg.papers:
         for c in reg.paper(key).checks:
-            for a in c.fields.get("assume") or []:
-                reason = a.get("reason", "") if isinstance(a, dict) else ""
-                src, _, rest = reason.partition(":")
+            for a in c.spec.assumptions:
+                src, _, rest = a.reason.partition(":")
                 if not (src.strip() and re.search(r"'[^']{3,}'", rest)):
-                    bad.append(f"{key}.{c.id}: {a if isinstance(a, str) else a.get('expr')}")
+                    bad.append(f"{key}.{c.id}: {a.expr}")
     assert not bad, f"{len(bad)} added assumption(s) without a quoted reason: {bad[:10]}"
 
 

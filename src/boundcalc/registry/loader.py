@@ -19,6 +19,7 @@ from ..expr.domains import parse_domain
 from ..expr.indexed import Vector, range_start
 from ..expr.nodes import BigOp, Indexed, Node, Num, Ref, Rel, Sym
 from ..expr.parser import parse, parse_number, reserved
+from . import checks
 from .indexed import check_lengths
 from .steps import Step
 from .model import (KINDS, ROLES, STATUSES, VALUE_KINDS, CheckSpec, FormulaSpec, Hypothesis, Paper, Setting,
@@ -26,32 +27,7 @@ from .model import (KINDS, ROLES, STATUSES, VALUE_KINDS, CheckSpec, FormulaSpec,
 
 _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
-CHECK_FIELDS: dict[str, tuple[set[str], set[str]]] = {
-    # kind: (required, optional)
-    "derivation": ({"claim", "premise", "direction"}, {"substitute", "uses", "assume", "existential"}),
-    "order": ({"formula", "var", "order", "relation"}, {"fixed", "together", "side", "limit", "regimes"}),
-    "monotone": ({"formula", "var", "claim"}, {"box", "fixed", "assume", "uses"}),
-    "compare": ({"lhs", "rel", "rhs"}, {"uses", "assume", "approximate"}),
-    "restatement": ({"a", "b"}, {"substitute", "substitute_a", "substitute_b", "assume", "uses"}),
-    "vacuity": ({"formula", "at", "trivial", "direction"}, {"side", "trivial_is", "floor", "ceiling", "derived",
-                                                          "derived_source", "instances", "uses"}),
-    "identity": ({"function", "derivative", "wrt", "at"}, {"tol", "uses"}),
-    "measured": ({"measurement", "expected", "at"}, {"tol", "atol", "seed", "uses"}),
-    "transcription": ({"formula"}, set()),
-}
-_REGIME_FIELDS = {"name", "together", "fixed", "limit", "var", "order"}
-_CHECK_COMMON = {"id", "kind", "location", "description", "severity", "note", "covers", "reading", "explained_by",
-                 "identity"}
-# reading: what a check's finding rests on.  "printed" (default): the paper's text as
-# printed; "garbled": one reading of an expression the text copy lost (graded as a note);
-# "versions": a comparison of two versions of the paper (a revision, graded as a note).
-# "approximate": a step the paper itself states with '≈' ('roughly', 'about'), checked
-# exactly (graded as a note; a compare check can instead grade the approximation's relative
-# error with `approximate = {tol, quote}`).
-READINGS = ("printed", "garbled", "versions", "approximate")
-# severity: the highest grade a finding of the check may get, lowered from "error" only
-# with a `note` that says why (e.g. an ill-typed typo whose meaning is unambiguous).
-from ..verdicts import FAIL_LEVELS, SEVERITIES, Grade
+from ..verdicts import FAIL_LEVELS
 
 
 def _fail(path: Path, where: str, msg: str) -> FormulaFileError:
@@ -558,123 +534,47 @@ def _load_hypotheses(path: Path, paper: Paper, items: Any) -> None:
     paper.hypotheses = tuple(out)
 
 
-def _assumption(path: Path, where: str, a: Any) -> None:
-    """A check's own assumption: ``"x <= y"`` or ``{ expr = "x <= y", reason = "..." }``
-    (the reason quotes why the paper's argument allows it)."""
-    if isinstance(a, dict):
-        _fields(path, f"{where} assume", a, {"expr", "reason"}, set())
-        if not _str(path, where, a["reason"], "reason").strip():
-            raise _fail(path, where, "an assumption's reason must not be empty")
-        a = _str(path, where, a["expr"], "assume expr")
-    elif not isinstance(a, str):
-        raise _fail(path, where, "assume entries must be relations (strings) or tables {expr, reason}")
-    if not isinstance(_parse(path, f"{where} assume", a), Rel):
-        raise _fail(path, where, f"assumption {a!r} must be a relation 'lhs OP rhs'")
-
-
-_EXPR_FIELDS = {"lhs", "rhs", "trivial", "function", "derivative", "order", "expected", "floor", "ceiling"}
-_FORMULA_FIELDS = {"claim", "premise", "formula", "a", "b"}
-
-
 def _load_checks(path: Path, paper: Paper, items: Any, out: list, steps: Any = None) -> None:
-    """``[[checks]]``, then ``[[steps]]`` (which name checks; :mod:`.steps`)."""
+    """``[[checks]]`` (each read into its kind's typed spec, :mod:`.checks`, then checked
+    against the paper), then ``[[steps]]`` (which name checks; :mod:`.steps`)."""
     if not isinstance(items, list):
         raise _fail(path, "[[checks]]", "checks must be an array of tables [[checks]]")
     seen = set()
     for i, t in enumerate(items):
-        where = f"[[checks]] #{i + 1}"
         if not isinstance(t, dict) or "kind" not in t or "id" not in t:
-            raise _fail(path, where, "a check needs 'id' and 'kind'")
-        kind = t["kind"]
+            raise _fail(path, f"[[checks]] #{i + 1}", "a check needs 'id' and 'kind'")
         where = f"check {t['id']!r}"
-        if kind not in CHECK_FIELDS:
-            raise _fail(path, where, f"kind must be one of {', '.join(CHECK_FIELDS)}, not {kind!r}")
-        req, opt = CHECK_FIELDS[kind]
-        _fields(path, where, t, req | {"id", "kind", "location", "description"}, opt | _CHECK_COMMON)
-        if t["id"] in seen:
+        cls = checks.KINDS.get(t["kind"])
+        if cls is None:
+            from ..suggest import did_you_mean
+            raise _fail(path, where, f"field 'kind': kind must be one of {', '.join(checks.KINDS)}, not "
+                                     f"{t['kind']!r}{did_you_mean(str(t['kind']), list(checks.KINDS))}")
+        spec = cls.from_table(t, file=path.name, where=where)
+        if spec.id in seen:
             raise _fail(path, where, "duplicate check id")
-        seen.add(t["id"])
-        for f in _FORMULA_FIELDS & t.keys():
-            if kind == "monotone" and f == "claim":
-                if t[f] not in ("increasing", "decreasing", "nonincreasing", "nondecreasing"):
-                    raise _fail(path, where, "claim must be 'increasing' or 'decreasing'")
-                continue
-            ref = t[f]
-            if not isinstance(ref, str):
-                raise _fail(path, where, f"{f} must name a formula")
-            pk, _, nm = ref.rpartition(".")
-            if (pk or paper.key) == paper.key and nm not in paper.formulas:
-                raise _fail(path, where, f"{f} names unknown formula {ref!r}")
-        for f in _EXPR_FIELDS & t.keys():
-            _parse(path, f"{where} {f}", t[f], allow_relation=False)
-        for f in ("substitute", "substitute_a", "substitute_b", "at", "fixed", "together", "box"):
-            if f in t:
-                if not isinstance(t[f], dict):
-                    raise _fail(path, where, f"{f} must be a table")
-                for k, v in t[f].items():
-                    if isinstance(v, list):
-                        for x in v:
-                            _parse(path, f"{where} {f}.{k}", str(x), allow_relation=False)
-                    else:
-                        _parse(path, f"{where} {f}.{k}", str(v), allow_relation=False)
-        if "rel" in t and t["rel"] not in ("<=", ">=", "<", ">", "=="):
-            raise _fail(path, where, f"field 'rel': {t['rel']!r} is not one of <=, >=, <, >, ==")
-        _check_kind_fields(path, where, paper, kind, t)
-        _check_values(path, where, paper, kind, t)
-        if not isinstance(t.get("assume", []), list):
-            raise _fail(path, where, "assume must be an array")
-        for a in t.get("assume", []):
-            _assumption(path, where, a)
-        covers = _str_list(path, where, t.get("covers", []), "covers")
-        unknown = [c for c in covers if c not in paper.results]
-        if unknown:
-            raise _fail(path, where, f"covers {', '.join(map(repr, unknown))}, which [paper] results "
-                                     f"does not list")
-        if t.get("reading", "printed") not in READINGS:
-            raise _fail(path, where, f"reading must be one of {', '.join(READINGS)}, "
-                                     f"not {t['reading']!r}")
-        if "severity" in t:
-            if t["severity"] not in SEVERITIES:
-                raise _fail(path, where, f"severity must be one of {', '.join(SEVERITIES)}, not {t['severity']!r}")
-            if t["severity"] != Grade.ERROR and not str(t.get("note", "")).strip():
-                raise _fail(path, where, f"severity = {t['severity']!r} lowers the grade: give a note saying why")
-        if "explained_by" in t:
-            e = _fields(path, f"{where} explained_by", t["explained_by"], {"check", "because"}, {"where", "uses"})
-            for u in _str_list(path, where, e.get("uses", []), "explained_by uses"):
-                if u not in paper.formulas:
-                    raise _fail(path, where, f"explained_by uses unknown formula {u!r}")
-            if "where" in e and not isinstance(_parse(path, f"{where} explained_by where", e["where"]), Rel):
-                raise _fail(path, where, "explained_by where must be a relation (checked at the finding's point)")
-            if not _str(path, where, e["because"], "explained_by because").strip():
-                raise _fail(path, where, "explained_by needs 'because' (how the root explains this finding)")
-            if _str(path, where, e["check"], "explained_by check") == t["id"]:
-                raise _fail(path, where, "a check cannot be explained by itself")
-        if not isinstance(t.get("identity", False), bool):
-            raise _fail(path, where, "identity must be true or false")
-        out.append(CheckSpec(paper.key, t["id"], kind, t.get("location", ""),
-                                      t.get("description", ""), dict(t)))
-    ids = {c.id for c in out}
+        seen.add(spec.id)
+        _check_against_paper(path, where, paper, spec)
+        out.append(CheckSpec(paper.key, spec.id, spec.kind, spec.location, spec.description, spec))
+    _check_roots(path, out)
+    paper._steps = load_steps(path, paper, [] if steps is None else steps, {c.id for c in out})
+
+
+def _check_roots(path: Path, out: list[CheckSpec]) -> None:
+    """Every ``explained_by`` names a check of the file, and no chain of them is a cycle."""
+    by_id = {c.id: c.spec for c in out}
+
+    def root_of(spec) -> str | None:
+        return spec.explained_by.check if spec.explained_by is not None else None
     for c in out:
-        root = c.fields.get("explained_by", {}).get("check")
-        if root is not None and root not in ids:
+        root = root_of(c.spec)
+        if root is not None and root not in by_id:
             raise _fail(path, f"check {c.id!r}", f"explained_by names unknown check {root!r}")
         seen_roots, r = {c.id}, root
         while r is not None:                 # no cycles: a root is never its own consequence
             if r in seen_roots:
                 raise _fail(path, f"check {c.id!r}", "explained_by forms a cycle")
             seen_roots.add(r)
-            r = next(x for x in out if x.id == r).fields.get("explained_by", {}).get("check")
-    paper._steps = load_steps(path, paper, [] if steps is None else steps, ids)
-
-
-# the closed vocabularies of check fields: field -> allowed values (per kind where they differ)
-CHECK_WORDS: dict[tuple[str, str], tuple[str, ...]] = {
-    ("derivation", "direction"): ("equal", "upper", "lower"),
-    ("vacuity", "direction"): ("upper", "lower"),
-    ("order", "relation"): ("O", "Omega", "Theta"),
-    ("order", "side"): ("lhs", "rhs"),
-    ("vacuity", "side"): ("lhs", "rhs"),
-}
+            r = root_of(by_id[r])
 
 
 def _formula_symbols(paper: Paper, ref: str, seen: set | None = None) -> set[str] | None:
@@ -697,111 +597,163 @@ def _formula_symbols(paper: Paper, ref: str, seen: set | None = None) -> set[str
     return out
 
 
-def _check_values(path: Path, where: str, paper: Paper, kind: str, t: dict) -> None:
-    """The value of every field of a check, against the paper (issue 18: a misspelt value is
+class _PaperCheck:
+    """The fields of one check's typed spec against the paper (issue 18: a misspelt value is
     one line naming the file, the check and the field when the file loads, never a KeyError
-    when the check runs): strings where text is expected, the closed vocabularies of
-    :data:`CHECK_WORDS`, names in expressions (a symbol of the paper or a formula listed in
-    ``uses``), the symbols a table names (``substitute``/``at``/``fixed``/``together``/
-    ``box`` keys, ``var``, ``wrt``: symbols of the formula the check is about), ``box``
-    ranges, tolerances."""
-    from ..suggest import did_you_mean
+    when the check runs): formulas named exist, ``covers`` lists results, names in
+    expressions are symbols of the paper or formulas listed in ``uses``, the symbols a table
+    names (``substitute``/``at``/``fixed``/``together``/``box`` keys, ``var``, ``wrt``) occur
+    in the formula the check is about, ``box`` ranges, measurements and their sizes."""
 
-    def fail(field, msg):
-        raise _fail(path, where, f"field {field!r}: {msg}")
+    def __init__(self, path: Path, where: str, paper: Paper, spec: checks.CheckFields):
+        self.path, self.where, self.paper, self.spec = path, where, paper, spec
+        existential = spec.existential if isinstance(spec, checks.Derivation) else ()
+        self.known = set(paper.symbols) | set(spec.used) | set(existential)
+        self.refs = [r for r in spec.about() if isinstance(r, str)]
 
-    if not isinstance(t["id"], str) or not _IDENT.match(t["id"]):
-        fail("id", f"{t['id']!r} must be an identifier (letters, digits, _)")
-    for f in ("location", "description", "note"):
-        if f in t and not isinstance(t[f], str):
-            fail(f, "must be a string")
-    for (k, f), words in CHECK_WORDS.items():
-        if k == kind and f in t and t[f] not in words:
-            fail(f, f"{t[f]!r} is not one of {', '.join(words)}{did_you_mean(str(t[f]), words)}")
-    uses = _str_list(path, where, t.get("uses", []), "uses")
-    for u in uses:
-        if "." not in u and u not in paper.formulas:
-            fail("uses", f"names unknown formula {u!r}{did_you_mean(u, list(paper.formulas))}")
-    known = set(paper.symbols) | set(uses) | set(t.get("existential", []) or [])
+    def fail(self, fld: str, msg: str) -> FormulaFileError:
+        return _fail(self.path, self.where, f"field {fld!r}: {msg}")
 
-    def names(field, text):
+    def run(self) -> None:
+        self.formulas()
+        self.common()
+        self.names_in_expressions()
+        about = self.about()
+        for name, table, md in self.spec.present("table"):
+            if md["of_symbols"]:
+                self.table(name, table, md, about)
+        if isinstance(self.spec, checks.Order):
+            self.regimes(self.spec.regimes)
+        self.variables(about)
+        if isinstance(self.spec, checks.Measured):
+            self.measurement(self.spec)
+
+    def formulas(self) -> None:
+        from ..suggest import did_you_mean
+        for name, ref, _ in self.spec.present("formula"):
+            pk, _, nm = ref.rpartition(".")
+            if (pk or self.paper.key) == self.paper.key and nm not in self.paper.formulas:
+                raise _fail(self.path, self.where, f"{name} names unknown formula {ref!r}")
+        for u in self.spec.used:
+            if "." not in u and u not in self.paper.formulas:
+                raise self.fail("uses", f"names unknown formula {u!r}{did_you_mean(u, list(self.paper.formulas))}")
+
+    def common(self) -> None:
+        spec, paper = self.spec, self.paper
+        unknown = [c for c in spec.covers if c not in paper.results]
+        if unknown:
+            raise _fail(self.path, self.where, f"covers {', '.join(map(repr, unknown))}, which [paper] results "
+                                               f"does not list")
+        e = spec.explained_by
+        for u in (e.uses if e is not None else ()):
+            if u not in paper.formulas:
+                raise _fail(self.path, self.where, f"explained_by uses unknown formula {u!r}")
+        for n in (spec.existential if isinstance(spec, checks.Derivation) else ()):
+            if n not in paper.symbols:
+                raise _fail(self.path, self.where, f"existential names unknown symbol {n!r}")
+
+    def names(self, fld: str, text: Any) -> None:
+        """Every name in expression ``text`` is known (a symbol, a formula in ``uses``)."""
+        from ..suggest import did_you_mean
         if isinstance(text, (int, float)) and not isinstance(text, bool):
             text = str(text)
-        node = _parse(path, f"{where} {field}", text, allow_relation=True)
+        node = _parse(self.path, f"{self.where} {fld}", text, allow_relation=True)
         # an assumption on components at an undeclared index (a[i] >= 1) holds at every layer
-        layer = {x.index.name for x in node.unique_nodes() if field == "assume" and isinstance(x, Indexed)
-                 and isinstance(x.index, Sym) and x.name in paper.symbols}
+        layer = {x.index.name for x in node.unique_nodes() if fld == "assume" and isinstance(x, Indexed)
+                 and isinstance(x.index, Sym) and x.name in self.paper.symbols}
         for n in sorted(node.symbols()):
-            if n not in known and n not in layer:
-                fail(field, f"unknown name {n!r} in {text!r}{did_you_mean(n, sorted(known))}: declare it under "
-                            f"[symbols.{n}] or list a formula of that name in 'uses'")
-    for f in _EXPR_FIELDS & t.keys():
-        names(f, t[f])
-    for a in t.get("assume", []):
-        names("assume", a["expr"] if isinstance(a, dict) else a)
-    about = None                      # the symbols of the formula(s) the check is about
-    refs = [t[f] for f in ("formula", "premise", "a", "b") if isinstance(t.get(f), str)]
-    if kind == "identity":
-        fn = _parse(path, f"{where} function", t["function"], allow_relation=False)
-        about = _union([_formula_symbols(paper, n) if n in uses else {n} for n in fn.symbols()])
-        if fn.refs():
-            about = None
-    elif refs:
-        about = _union([_formula_symbols(paper, r) for r in refs])
-    for f in ("substitute", "substitute_a", "substitute_b", "fixed", "together", "box", "at"):
-        if f not in t or (kind == "measured" and f == "at"):
-            continue
-        side = {"substitute_a": t.get("a"), "substitute_b": t.get("b")}.get(f)
-        here = about if side is None else _formula_symbols(paper, side)
-        for k, v in t[f].items():
-            if k not in paper.symbols:
-                fail(f, f"names unknown symbol {k!r}{did_you_mean(k, list(paper.symbols))}")
-            if here is not None and k not in here and f != "at":
-                fail(f, f"{k!r} does not occur in {side or ' / '.join(refs) or 'the function'}")
-            if f == "box":
-                if not isinstance(v, list) or len(v) != 2:
-                    fail(f, f"{k} = {v!r}: expected [lo, hi]")
-                lo, hi = (_number(path, f"{where} box.{k}", x) for x in v)
-                if lo > hi:
-                    fail(f, f"{k} = {v!r}: reversed range (lo must be <= hi)")
-            elif f == "at":
-                if not isinstance(v, str) or _plain_number(v):
-                    _number(path, f"{where} at.{k}", v)
-                else:
-                    names(f, v)
-                    # a value that is an expression may use only symbols 'at' itself sets
-                    free = sorted(_parse(path, f"{where} at.{k}", v, allow_relation=False).symbols()
-                                  - set(t[f]) - set(uses))
-                    if free:
-                        fail(f, f"{k} = {v!r} uses {', '.join(map(repr, free))}, which 'at' does not set: "
-                                f"give {'it' if len(free) == 1 else 'them'} a value in 'at' or write a number")
+            if n not in self.known and n not in layer:
+                raise self.fail(fld, f"unknown name {n!r} in {text!r}{did_you_mean(n, sorted(self.known))}: declare "
+                                     f"it under [symbols.{n}] or list a formula of that name in 'uses'")
+
+    def names_in_expressions(self) -> None:
+        for name, text, _ in self.spec.present("expr"):
+            self.names(name, text)
+        for a in self.spec.assumptions:
+            self.names("assume", a.expr)
+
+    def about(self) -> set[str] | None:
+        """The symbols of the formula(s) the check is about; None when unknown."""
+        if isinstance(self.spec, checks.Identity):
+            fn = _parse(self.path, f"{self.where} function", self.spec.function, allow_relation=False)
+            if fn.refs():
+                return None
+            uses = self.spec.used
+            return _union([_formula_symbols(self.paper, n) if n in uses else {n} for n in fn.symbols()])
+        return _union([_formula_symbols(self.paper, r) for r in self.refs]) if self.refs else None
+
+    def table(self, fld: str, table: dict, md: Any, about: set[str] | None) -> None:
+        from ..suggest import did_you_mean
+        side = getattr(self.spec, md["side"]) if md["side"] else None
+        here = about if side is None else _formula_symbols(self.paper, side)
+        for k, v in table.items():
+            if k not in self.paper.symbols:
+                raise self.fail(fld, f"names unknown symbol {k!r}{did_you_mean(k, list(self.paper.symbols))}")
+            # 'at' and a vacuity's 'derived' set the point's values, which the hypotheses and the
+            # derived values themselves use, not only the formula
+            if here is not None and k not in here and fld not in ("at", "derived"):
+                raise self.fail(fld, f"{k!r} does not occur in {side or ' / '.join(self.refs) or 'the function'}")
+            if fld == "box":
+                self.box_range(k, v)
+            elif fld == "at":
+                self.at_value(table, k, v)
             else:
-                names(f, v)
-    for r in t.get("regimes", []) or []:
-        for f in ("together", "fixed"):
-            for k, v in (r.get(f) or {}).items():
-                if k not in paper.symbols:
-                    fail("regimes", f"{f} names unknown symbol {k!r}")
-                names("regimes", v)
-        if "order" in r:
-            names("regimes", r["order"])
-        for v in _var_list(r.get("var", [])):
-            if v not in paper.symbols:
-                fail("regimes", f"var names unknown symbol {v!r}")
-    for f in ("var", "wrt"):
-        if f not in t:
-            continue
-        vs = _var_list(t[f]) if f == "var" and kind == "order" else [t[f]]
-        for v in vs:
-            if not isinstance(v, str) or v not in paper.symbols:
-                fail(f, f"{v!r} is not a symbol of {paper.key}{did_you_mean(str(v), list(paper.symbols))}")
-            if about is not None and v not in about:
-                fail(f, f"{v!r} does not occur in {' / '.join(refs) or 'the function'}")
-    for f in ("tol", "atol"):
-        if f in t:
-            x = _number(path, f"{where} field {f!r}", t[f])
-            if x < 0:
-                fail(f, "must be >= 0")
+                self.names(fld, v)
+
+    def box_range(self, k: str, v: Any) -> None:
+        if not isinstance(v, list) or len(v) != 2:
+            raise self.fail("box", f"{k} = {v!r}: expected [lo, hi]")
+        lo, hi = (_number(self.path, f"{self.where} box.{k}", x) for x in v)
+        if lo > hi:
+            raise self.fail("box", f"{k} = {v!r}: reversed range (lo must be <= hi)")
+
+    def at_value(self, at: dict, k: str, v: Any) -> None:
+        if not isinstance(v, str) or _plain_number(v):
+            _number(self.path, f"{self.where} at.{k}", v)
+            return
+        self.names("at", v)
+        # a value that is an expression may use only symbols 'at' itself sets
+        free = sorted(_parse(self.path, f"{self.where} at.{k}", v, allow_relation=False).symbols()
+                      - set(at) - set(self.spec.used))
+        if free:
+            raise self.fail("at", f"{k} = {v!r} uses {', '.join(map(repr, free))}, which 'at' does not set: "
+                                  f"give {'it' if len(free) == 1 else 'them'} a value in 'at' or write a number")
+
+    def regimes(self, regimes: tuple[checks.Regime, ...]) -> None:
+        for r in regimes:
+            for fld, table in (("together", r.together), ("fixed", r.fixed)):
+                for k, v in (table or {}).items():
+                    if k not in self.paper.symbols:
+                        raise self.fail("regimes", f"{fld} names unknown symbol {k!r}")
+                    self.names("regimes", v)
+            if r.order is not None:
+                self.names("regimes", r.order)
+            for v in _var_list(r.var if r.var is not None else []):
+                if v not in self.paper.symbols:
+                    raise self.fail("regimes", f"var names unknown symbol {v!r}")
+
+    def variables(self, about: set[str] | None) -> None:
+        from ..suggest import did_you_mean
+        for fld, value, _ in self.spec.present("var"):
+            for v in (_var_list(value) if isinstance(self.spec, checks.Order) else [value]):
+                if not isinstance(v, str) or v not in self.paper.symbols:
+                    raise self.fail(fld, f"{v!r} is not a symbol of {self.paper.key}"
+                                         f"{did_you_mean(str(v), list(self.paper.symbols))}")
+                if about is not None and v not in about:
+                    raise self.fail(fld, f"{v!r} does not occur in {' / '.join(self.refs) or 'the function'}")
+
+    def measurement(self, spec: checks.Measured) -> None:
+        from ..engine.measurements import MEASUREMENTS
+        if spec.measurement not in MEASUREMENTS:
+            raise _fail(self.path, self.where, f"unknown measurement {spec.measurement!r} "
+                                               f"(known: {', '.join(sorted(MEASUREMENTS))})")
+        for k in spec.at:
+            if k not in MEASUREMENTS[spec.measurement].sizes:
+                raise _fail(self.path, self.where, f"field 'at': measurement {spec.measurement!r} takes no size {k!r}")
+
+
+def _check_against_paper(path: Path, where: str, paper: Paper, spec: checks.CheckFields) -> None:
+    _PaperCheck(path, where, paper, spec).run()
 
 
 def _union(sets: list[set[str] | None]) -> set[str] | None:
@@ -825,82 +777,6 @@ def _plain_number(text: str) -> bool:
         return True
     except BoundcalcError:
         return False
-
-
-def _vacuity_fields(path: Path, where: str, t: dict) -> None:
-    """A vacuity check's ``derived`` values (symbol -> expression of the point, recomputed
-    wherever the point moves; the paper's words for them in ``derived_source``) and its
-    ``instances`` (tables of values that replace some of ``at``: one finding, graded at each)."""
-    d = t.get("derived", {})
-    if not isinstance(d, dict):
-        raise _fail(path, where, "derived must be a table (symbol = expression)")
-    for k, v in d.items():
-        _parse(path, f"{where} derived.{k}", str(v), allow_relation=False)
-        if k in t["at"]:
-            raise _fail(path, where, f"{k!r} is both in 'at' and in 'derived'")
-    if "derived_source" in t:
-        _str(path, where, t["derived_source"], "derived_source")
-    if d and not str(t.get("derived_source", "")).strip():
-        raise _fail(path, where, "derived needs the paper's words for the values (derived_source)")
-    insts = t.get("instances", [])
-    if not isinstance(insts, list) or not all(isinstance(i, dict) and i for i in insts):
-        raise _fail(path, where, "instances must be an array of non-empty tables")
-    for i, inst in enumerate(insts):
-        for k, v in inst.items():
-            if k in d:
-                raise _fail(path, where, f"instance #{i + 1} sets the derived value {k!r}")
-            _parse(path, f"{where} instances #{i + 1}.{k}", str(v), allow_relation=False)
-
-
-def _check_kind_fields(path: Path, where: str, paper: Paper, kind: str, t: dict) -> None:
-    """Fields of the newer check options: order regimes and limits, existential
-    constants, vacuity's trivial_is, measured checks' measurement, tolerances and seed."""
-    for lim in [t.get("limit")] + [r.get("limit") for r in t.get("regimes", []) if isinstance(r, dict)]:
-        if lim is not None and lim not in ("oo", "0"):
-            raise _fail(path, where, f"limit must be 'oo' or '0', not {lim!r}")
-    if "regimes" in t:
-        if not isinstance(t["regimes"], list):
-            raise _fail(path, where, "regimes must be an array of tables")
-        for i, r in enumerate(t["regimes"]):
-            w = f"{where} field 'regimes' #{i + 1}"
-            _fields(path, w, r, set(), _REGIME_FIELDS)
-            for f in ("together", "fixed"):
-                if not isinstance(r.get(f, {}), dict):
-                    raise _fail(path, w, f"{f} must be a table")
-                for k, v in r.get(f, {}).items():
-                    _parse(path, f"{w} {f}.{k}", str(v), allow_relation=False)
-            if "order" in r:
-                _parse(path, f"{w} order", r["order"], allow_relation=False)
-    if "existential" in t:
-        for n in _str_list(path, where, t["existential"], "existential"):
-            if n not in paper.symbols:
-                raise _fail(path, where, f"existential names unknown symbol {n!r}")
-    if "approximate" in t:
-        a = _fields(path, f"{where} approximate", t["approximate"], {"tol", "quote"}, set())
-        tol = _number(path, f"{where} approximate tol", a["tol"])
-        if not 0 < tol < 1:
-            raise _fail(path, where, "approximate tol (a relative error) must be in (0, 1)")
-        if not _str(path, where, a["quote"], "approximate quote").strip():
-            raise _fail(path, where, "approximate needs the paper's words (quote) for its '≈'")
-        if t.get("rel") != "==":
-            raise _fail(path, where, "an approximate claim compares with rel = '=='")
-    if t.get("trivial_is", "exact") not in ("exact", "bound", "radius"):
-        raise _fail(path, where, f"trivial_is must be 'exact', 'bound' or 'radius', not {t['trivial_is']!r}")
-    if kind == "vacuity":
-        _vacuity_fields(path, where, t)
-    if kind == "measured":
-        from ..engine.measurements import MEASUREMENTS
-        if t["measurement"] not in MEASUREMENTS:
-            raise _fail(path, where, f"unknown measurement {t['measurement']!r} "
-                                     f"(known: {', '.join(sorted(MEASUREMENTS))})")
-        for k in t["at"]:
-            if k not in MEASUREMENTS[t["measurement"]].sizes:
-                raise _fail(path, where, f"field 'at': measurement {t['measurement']!r} takes no size {k!r}")
-        if "seed" in t and (not isinstance(t["seed"], int) or isinstance(t["seed"], bool) or t["seed"] < 0):
-            raise _fail(path, where, "seed must be a nonnegative integer")
-        for f in ("tol", "atol"):
-            if f in t:
-                _number(path, f"{where} {f}", t[f])
 
 
 def load_steps(path: Path, paper, items: Any, check_ids: set[str]) -> tuple[Step, ...]:

@@ -123,23 +123,24 @@ class Hypothesis(Record, frozen=True):
 
 class CheckSpec(Record, frozen=True):
     """A check of a paper as its file declares it: ``kind`` (the runner of
-    :mod:`boundcalc.services.check`), where in the paper, and the kind's ``fields``."""
+    :mod:`boundcalc.services.check`), where in the paper, and ``spec``: the kind's typed
+    spec (:data:`boundcalc.registry.checks.KINDS`), every field validated at load."""
     paper: str
     id: str
     kind: str
     location: str
     description: str
-    fields: dict[str, Any]
+    spec: Any                     # a boundcalc.registry.checks.CheckFields of the kind
 
     @property
     def covers(self) -> tuple[str, ...]:
         """The numbered results of the paper (``[paper] results``) the check audits."""
-        return tuple(self.fields.get("covers", ()))
+        return tuple(self.spec.covers)
 
     @property
     def reading(self) -> str:
         """How the check reads the paper (its ``reading`` field; default ``printed``)."""
-        return self.fields.get("reading", "printed")
+        return self.spec.reading
 
 
 class Paper(Record):

@@ -343,7 +343,9 @@ source = "s"
     p.write_text('[paper]\nkey = "hyp"\ntitle = "t"\n' + body, encoding="utf-8")
     reg = get_registry([str(p)])
     paper = reg.paper("hyp")
-    kept = hypotheses.for_check(reg, paper, {"covers": ["Thm. 1"]}, {"x"})
+    from boundcalc.registry.checks import Transcription
+    spec = Transcription(id="t", kind="transcription", location="", description="", formula="f", covers=("Thm. 1",))
+    kept = hypotheses.for_check(reg, paper, spec, {"x"})
     assert [h.text for h in kept] == ["x**2 <= 1/4"]
-    both = hypotheses.for_check(reg, paper, {"covers": ["Thm. 1"]}, {"x", "H"})
+    both = hypotheses.for_check(reg, paper, spec, {"x", "H"})
     assert [h.text for h in both] == ["sqrt(H) >= 10*x", "x**2 <= 1/4"]

@@ -48,6 +48,7 @@ import os
 import re
 import time
 from dataclasses import dataclass
+from collections.abc import Callable
 from pathlib import Path
 
 from ...errors import BoundcalcError
@@ -55,6 +56,7 @@ from ...parallel import closing_pools, worker_count
 from ...prover import budget as _budget
 from ...prover.budget import Timeout
 from ...registry import get_registry
+from ...registry.checks import KINDS
 from . import (derivation, hypotheses, identity, measured, order, premises, relations, strength as _strength,
                transcription as transcription_mod, vacuity)
 from ...verdicts import FAIL_LEVELS, Grade
@@ -64,9 +66,11 @@ from .steps import step_coverage
 __all__ = ["run_checks", "Report", "Finding", "coverage", "RUNNERS", "SEVERITIES", "UNDECIDED_REASONS",
            "undecided_why"]
 
-RUNNERS = {"derivation": derivation.run, "order": order.run, "monotone": relations.monotone,
+# kind -> its runner, which takes the kind's typed spec (boundcalc.registry.checks.KINDS)
+RUNNERS: dict[str, Callable[..., None]] = {"derivation": derivation.run, "order": order.run, "monotone": relations.monotone,
            "compare": relations.compare, "restatement": relations.restatement, "vacuity": vacuity.run,
            "identity": identity.run, "measured": measured.run, "transcription": transcription_mod.run}
+assert RUNNERS.keys() == KINDS.keys(), "a check kind without a runner, or a runner without a kind"
 # ``check --fail-on LEVEL`` (or a file's ``[paper] fail_on``): the grades that make the
 # command exit 1; ``undecided`` adds the findings of :data:`UNDECIDED_REASONS` to the errors
 FAIL_ON = {"error": (Grade.ERROR,), "warning": (Grade.ERROR, Grade.WARNING, Grade.CANNOT_FAIL, Grade.CONDITIONAL),
@@ -253,24 +257,24 @@ def _attach_roots(reg, results: list[Finding]) -> None:
         if r.severity is Grade.OK:
             continue
         spec = next((c for c in reg.paper(r.paper).checks if c.id == r.check), None)
-        e = spec.fields.get("explained_by") if spec is not None else None
+        e = spec.spec.explained_by if spec is not None else None
         if not e:
             continue
-        if "where" in e and not _holds_at_point(reg, r, e):
-            r.evidence["declared_root_not_shown"] = (f"{r.paper}.{e['check']}: {e['where']} is not shown to hold "
+        if e.where is not None and not _holds_at_point(reg, r, e):
+            r.evidence["declared_root_not_shown"] = (f"{r.paper}.{e.check}: {e.where} is not shown to hold "
                                                      "at this finding's point")
             continue
-        root = by_id.get((r.paper, e["check"])) or _run_by_id(reg, r.paper, e["check"])
+        root = by_id.get((r.paper, e.check)) or _run_by_id(reg, r.paper, e.check)
         while root.severity is not Grade.OK and root.root:          # attach to the root of the root
             p, _, c = root.root.partition(".")
             root = by_id.get((p, c)) or _run_by_id(reg, p, c)
         if root.severity is Grade.OK:
             r.evidence["declared_root_passed"] = f"{root.paper}.{root.check}"
             continue
-        r.root, r.because = f"{root.paper}.{root.check}", e["because"]
+        r.root, r.because = f"{root.paper}.{root.check}", e.because
 
 
-def _holds_at_point(reg, r: Finding, e: dict) -> bool:
+def _holds_at_point(reg, r: Finding, e) -> bool:
     """The declared condition of a consequence (``explained_by.where``) at the finding's
     own point (its counterexample, or the derivative's point of a monotone one), decided in
     ball arithmetic; False when it fails, is undecided or the finding has no point."""
@@ -283,8 +287,8 @@ def _holds_at_point(reg, r: Finding, e: dict) -> bool:
         ce = ce["derivative_at"]
     pt = {k: _frac(v) for k, v in ce.items() if isinstance(v, str) and _frac(v) is not None} \
         if isinstance(ce, dict) else {}
-    uses = set(e.get("uses", []))
-    rel = parse(e["where"], where="explained_by where").map(
+    uses = set(e.uses)
+    rel = parse(e.where, where="explained_by where").map(
         lambda n: Ref(None, n.name) if isinstance(n, Sym) and n.name in uses else None)
     rel = reg.resolve(rel, r.paper)
     if not pt or not rel.symbols() <= pt.keys():
@@ -292,7 +296,7 @@ def _holds_at_point(reg, r: Finding, e: dict) -> bool:
     s = mpb.decide_sign(sub(rel.lhs, rel.rhs), pt)
     ok = s is not None and {"<=": s <= 0, ">=": s >= 0, "<": s < 0, ">": s > 0, "==": s == 0}[rel.op]
     if ok:
-        r.evidence["root_condition_at_point"] = e["where"]
+        r.evidence["root_condition_at_point"] = e.where
     return ok
 
 
@@ -354,24 +358,24 @@ def _run_one(reg, paper, c, options: str = "", strength: bool = False) -> Findin
 
 def _run_one_counted(reg, paper, c, options: str = "", strength: bool = False) -> Finding:
     f = Finding(paper.key, c.id, c.kind, Grade.OK, c.location, c.description,
-                reading=c.reading, covers=list(c.covers), note=str(c.fields.get("note") or ""))
+                reading=c.reading, covers=list(c.covers), note=c.spec.note)
     f.rerun = f"boundcalc check {paper.key} --only {c.id}{options}"
     f.api = (f"boundcalc.services.check.run_checks({paper.key!r}, only=[{c.id!r}]"
              + (", strength=True)" if strength else ")"))
     if c.kind == "measured":
-        f.api = measured.api_call(c.fields)
+        f.api = measured.api_call(c.spec)
     claims: dict = {}
     token = _CLAIM_HOOK.set(_strength.recorder(claims) if strength else None)
     try:
-        _run_kind(reg, paper, c.fields, f)
+        _run_kind(reg, paper, c.spec, f)
     finally:
         _CLAIM_HOOK.reset(token)
     _hypotheses_at_counterexample(reg, paper, c, f)
     f.notation = _notation(paper, f.evidence)
     _grade_reading(f)
-    _cap_severity(f, c.fields)
-    f.added = premises.added_by_us(reg, paper, c.fields)
-    if f.severity is Grade.OK and c.fields.get("identity"):
+    _cap_severity(f, c.spec)
+    f.added = premises.added_by_us(reg, paper, c.spec)
+    if f.severity is Grade.OK and c.spec.identity:
         f.grade(Grade.IDENTITY, "identity", f"records an identity (identity = true), not evidence: {f.message}")
     elif f.severity is Grade.OK:
         _premises(reg, paper, c, f)
@@ -381,14 +385,14 @@ def _run_one_counted(reg, paper, c, options: str = "", strength: bool = False) -
     return f
 
 
-def _rerun(reg, paper, c, fields: dict, hyp_hook=None) -> Finding:
-    """The check's kind re-run on ``fields`` (and, with ``hyp_hook``, its hypotheses
+def _rerun(reg, paper, c, spec, hyp_hook=None) -> Finding:
+    """The check's kind re-run on ``spec`` (a typed spec, :mod:`boundcalc.registry.checks`) (and, with ``hyp_hook``, its hypotheses
     rewritten), each decision capped at :data:`.premises.RERUN_SECONDS`."""
     m = Finding(paper.key, c.id, c.kind, Grade.OK, c.location, c.description)
     cap = _SECONDS_CAP.set(premises.RERUN_SECONDS)
     hook = hypotheses.HYP_HOOK.set(hyp_hook)
     try:
-        _run_kind(reg, paper, fields, m)
+        _run_kind(reg, paper, spec, m)
     finally:
         hypotheses.HYP_HOOK.reset(hook)
         _SECONDS_CAP.reset(cap)
@@ -398,7 +402,7 @@ def _rerun(reg, paper, c, fields: dict, hyp_hook=None) -> Finding:
 def _premises(reg, paper, c, f: Finding) -> None:
     """A pass that is a tautology of the encoding is graded identity; one that needs an
     assumption added by us is graded conditional (:mod:`.premises`)."""
-    rerun = lambda fields, hook: _rerun(reg, paper, c, fields, hook)
+    rerun = lambda spec, hook: _rerun(reg, paper, c, spec, hook)
     why = premises.tautology(reg, paper, c, f, rerun)
     if why:
         f.grade(Grade.IDENTITY, "tautology", f"{why}; not a pass: {f.message}")
@@ -416,12 +420,12 @@ def _mutate(reg, paper, c, f: Finding, claims: dict) -> None:
     try:
         refs = {name: reg.resolved(spec.id) for name, spec in sorted(paper.formulas.items())}
         hyps = f.evidence.get("hypotheses", []) if isinstance(f.evidence, dict) else []
-        for mu in _strength.mutants(c.kind, c.fields, claims, refs, hyps):
+        for mu in _strength.mutants(c.kind, c.spec, claims, refs, hyps):
             m = Finding(paper.key, c.id, c.kind, Grade.OK, c.location, c.description)
             token = _CLAIM_HOOK.set(mu.hook)
             htoken = hypotheses.HYP_HOOK.set(mu.hyp_hook)
             try:
-                _run_kind(reg, paper, mu.fields, m)
+                _run_kind(reg, paper, mu.spec, m)
             finally:
                 hypotheses.HYP_HOOK.reset(htoken)
                 _CLAIM_HOOK.reset(token)
@@ -443,10 +447,10 @@ def _mutate(reg, paper, c, f: Finding, claims: dict) -> None:
                 f"{other}: {f.message}")
 
 
-def _run_kind(reg, paper, fields, f: Finding) -> None:
-    """Run one check kind into ``f``; what goes wrong is graded an undecided warning."""
+def _run_kind(reg, paper, spec, f: Finding) -> None:
+    """Run one check kind (its typed spec) into ``f``; what goes wrong is graded an undecided warning."""
     try:
-        RUNNERS[f.kind](reg, paper, fields, f)
+        RUNNERS[f.kind](reg, paper, spec, f)
     except BoundcalcError as e:
         f.grade(Grade.WARNING, "undecided", f"check could not be run: {e}")
     except (NotImplementedError, ValueError, TypeError, ZeroDivisionError, RecursionError) as e:
@@ -471,7 +475,7 @@ def _hypotheses_at_counterexample(reg, paper, c, f: Finding) -> None:
     if f.severity is Grade.OK or not isinstance(ce, dict) or "derivative_at" in ce or "pair" in ce:
         return
     pt = {k: v for k, v in ce.items() if k not in ("lhs", "rhs") and k.isidentifier()}   # not a side's label
-    hyps = [h for h in hypotheses.for_check(reg, paper, c.fields) if h.rel.symbols() <= pt.keys()]
+    hyps = [h for h in hypotheses.for_check(reg, paper, c.spec) if h.rel.symbols() <= pt.keys()]
     if not hyps or not pt:
         return
     rows = hypotheses.status_at(hyps, pt)
@@ -510,11 +514,11 @@ def _grade_reading(f: Finding) -> None:
     f.severity, f.reason = Grade.NOTE, f"reading: {f.reading}"
 
 
-def _cap_severity(f: Finding, fields: dict) -> None:
+def _cap_severity(f: Finding, spec) -> None:
     """A check's declared ``severity`` is the highest grade its finding gets (the loader
     requires a ``note`` saying why whenever it is below 'error'); the grade it would have had
     stays in the evidence."""
-    cap = Grade(fields.get("severity", "error"))
+    cap = Grade(spec.severity)
     order = (Grade.OK, Grade.NOTE, Grade.WARNING, Grade.ERROR)
     if f.severity is Grade.OK or order.index(f.severity) <= order.index(cap):
         return

@@ -24,6 +24,7 @@ from ...expr.nodes import Func, Mul, Num, Pow, Rel, sub, substitute
 from . import hypotheses
 from .common import Finding, claim as _claim, decide, domains, formula, hidden_constants, pin, show, subst
 from ...verdicts import Grade, Verdict
+from ...registry.checks import Derivation
 
 # a least constant above this is a warning ("large hidden constant"): a ≲ or "some
 # constant C" that needs more than 100 hides more than a reader would assume
@@ -34,12 +35,12 @@ LEAST_UNDECIDED = 2
 FACTORS = [Fraction(10) ** k for k in (1, -1, 2, -2, 3, -3, 4, -4, 6, -6, 8, -8)]
 
 
-def run(reg, paper, t, f: Finding):
-    uses = tuple(t.get("uses", []))
-    claim = _claim("claim", formula(reg, paper, t["claim"]))
-    derived = _claim("premise", substitute(formula(reg, paper, t["premise"]),
-                                           subst(reg, paper, t.get("substitute"), uses)))
-    direction = t["direction"]
+def run(reg, paper, t: Derivation, f: Finding):
+    uses = t.uses
+    claim = _claim("claim", formula(reg, paper, t.claim))
+    derived = _claim("premise", substitute(formula(reg, paper, t.premise),
+                                           subst(reg, paper, t.substitute, uses)))
+    direction = t.direction
     if isinstance(claim, Rel) != isinstance(derived, Rel):
         raise BoundcalcError("claim and premise must both be values or both be relations")
     ratio_ok = True
@@ -61,7 +62,7 @@ def run(reg, paper, t, f: Finding):
         f.evidence["hypotheses"] = [h.to_json() for h in hyps]
     both = Rel("==", c_side, d_side)
     every = Func("max", (c_side, d_side) + tuple(x for r in extra for x in (r.lhs, r.rhs)))
-    consts = hidden_constants(reg, paper, every, t.get("existential", []))
+    consts = hidden_constants(reg, paper, every, t.existential)
     doms = {n: d for n, d in domains(reg, paper, both).items() if n not in consts}
     for r in extra:
         for n, d in domains(reg, paper, r).items():
@@ -81,7 +82,7 @@ def run(reg, paper, t, f: Finding):
         if eq.verdict is Verdict.DISPROVED:
             f.evidence["counterexample"] = eq.counterexample
             k = _constant_factor(c0, d0, doms, ex0) if ratio_ok else None
-            safe = _safe_relation(reg, paper, t["claim"], claim)
+            safe = _safe_relation(reg, paper, t.claim, claim)
             if k is not None:
                 f.evidence["claim/derived"] = _num(k)
                 looser = safe is not None and ((k > 1) == (safe == ">="))
@@ -127,7 +128,7 @@ def run(reg, paper, t, f: Finding):
 
 
 def _existential(reg, paper, t, f, c_side, d_side, extra, consts, doms, rel, r0, ratio_ok, direction, hyps=()):
-    declared = set(t.get("existential", []))
+    declared = set(t.existential)
     # the claim's own constants are the ones to choose; the premise's keep their values
     # (all are scaled when the claim has none of its own)
     own = {n for n in consts if n not in d_side.symbols()} or set(consts)

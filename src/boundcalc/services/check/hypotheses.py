@@ -17,6 +17,7 @@ from fractions import Fraction
 from ...expr.nodes import Node, Num, Ref, Rel, Sym, sub, substitute
 from ...expr.parser import parse
 from ...verdicts import Verdict
+from ...registry.checks import CheckFields
 
 # the hypotheses that share no symbol with a check's expressions are left out (they
 # constrain nothing the check evaluates); a hypothesis on a hidden constant of the
@@ -55,11 +56,11 @@ class Hyp:
         return out
 
 
-def for_check(reg, paper, t: dict, symbols: set[str] | None = None) -> list[Hyp]:
+def for_check(reg, paper, t: CheckFields, symbols: set[str] | None = None) -> list[Hyp]:
     """The hypotheses of the results ``t`` covers (those sharing a symbol with
     ``symbols``, all when None) followed by the check's own assumptions."""
     from .common import hidden_constants, pin
-    covers = set(t.get("covers", ()))
+    covers = set(t.covers)
     out: list[Hyp] = []
     for h in paper.hypotheses:
         if h.result not in covers:
@@ -81,10 +82,10 @@ def for_check(reg, paper, t: dict, symbols: set[str] | None = None) -> list[Hyp]
         out.append(Hyp(node, h.text, h.result, h.quote, h.source, pinned))
     if symbols is not None:
         out = _project(reg, paper, out, symbols)
-    for a in t.get("assume", []) or []:
-        text, reason = (a["expr"], a["reason"]) if isinstance(a, dict) else (a, "")
+    for a in t.assumptions:
+        text, reason = a.expr, a.reason
         r = parse(text, where="assume")
-        uses = set(t.get("uses", []))
+        uses = set(t.used)
         r = r.map(lambda n: Ref(None, n.name) if isinstance(n, Sym) and n.name in uses else None)
         out.append(Hyp(reg.resolve(r, paper.key), text, "added by the check", reason))
     hook = HYP_HOOK.get()

@@ -6,19 +6,20 @@ from fractions import Fraction
 from ...errors import BoundcalcError
 from .common import Finding, claim, expr, values
 from ...verdicts import Grade
+from ...registry.checks import Identity
 
 
-def run(reg, paper, t, f: Finding):
+def run(reg, paper, t: Identity, f: Finding):
     import mpmath
     from ...backends import mp as mpb
-    uses = tuple(t.get("uses", []))
-    fn = claim("function", expr(reg, paper, t["function"], uses))
-    dv = claim("derivative", expr(reg, paper, t["derivative"], uses))
-    env = values(reg, paper, t["at"])
-    var = t["wrt"]
+    uses = t.uses
+    fn = claim("function", expr(reg, paper, t.function, uses))
+    dv = claim("derivative", expr(reg, paper, t.derivative, uses))
+    env = values(reg, paper, t.at)
+    var = t.wrt
     if var not in env:
         raise BoundcalcError(f"identity check: 'at' has no value for {var!r}")
-    tol = mpmath.mpf(str(t.get("tol", "1e-20")))
+    tol = mpmath.mpf(str(t.tol))
     # the step stays inside the continuity interval of the point (a difference across a pole
     # of tan or 1/g, or a jump of floor, measures nothing): 1e-15, or 1e-12 of the certified
     # radius r when r < 1e-3 (truncation ~ (h/r)^2 = 1e-24 relative)

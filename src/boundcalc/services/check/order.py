@@ -24,26 +24,27 @@ from ...expr.parser import parse, parse_number
 from .common import Finding, claim, expr, formula_id
 from .growth import growth
 from ...verdicts import Grade
+from ...registry.checks import Order
 
 _PRIMES = (13, 17, 19, 23, 29, 31, 37, 41, 43, 47, 53, 59, 61, 67, 71, 73)
 
 
-def run(reg, paper, t, f: Finding):
-    fid = formula_id(paper, t["formula"])
+def run(reg, paper, t: Order, f: Finding):
+    fid = formula_id(paper, t.formula)
     node = reg.resolved(fid)
     table = reg.symbol_table(fid)
     if isinstance(node, Rel):
         node = _isolate(reg, fid, node, t)
     node = claim("formula", node)
-    stated = claim("order", expr(reg, paper, t["order"]))
-    relation = t["relation"]
-    regimes = [{"name": "other variables held fixed" if not t.get("together") else "as declared",
-                "together": t.get("together") or {}, "fixed": t.get("fixed") or {},
-                "limit": t.get("limit", "oo"), "var": t["var"]}]
-    for r in t.get("regimes", []):
-        regimes.append({"name": r.get("name", f"regime {len(regimes) + 1}"), "together": r.get("together") or {},
-                        "fixed": r.get("fixed") or {}, "limit": r.get("limit", "oo"),
-                        "var": r.get("var", t["var"]), "order": r.get("order")})
+    stated = claim("order", expr(reg, paper, t.order))
+    relation = t.relation
+    regimes = [{"name": "other variables held fixed" if not t.together else "as declared",
+                "together": t.together, "fixed": t.fixed,
+                "limit": t.limit, "var": t.var}]
+    for r in t.regimes:
+        regimes.append({"name": f"regime {len(regimes) + 1}" if r.name is None else r.name,
+                        "together": r.together or {}, "fixed": r.fixed or {}, "limit": r.limit,
+                        "var": t.var if r.var is None else r.var, "order": r.order})
     rows = []
     for reg_ in regimes:
         st = expr(reg, paper, reg_["order"]) if reg_.get("order") else stated
@@ -54,15 +55,15 @@ def run(reg, paper, t, f: Finding):
     f.evidence = {"per_variable": rows}
     bad = [r for r in rows if not r["holds"]]
     if not bad:
-        f.message = f"stated {relation}({t['order']}) agrees with the exact growth" + (
+        f.message = f"stated {relation}({t.order}) agrees with the exact growth" + (
             f" in every regime ({'; '.join(r['name'] for r in regimes)})" if len(regimes) > 1 else "")
         return
     where = " | ".join(_summary(rows, name) for name in dict.fromkeys(r["regime"] for r in rows))
     if all(r["power_agrees"] for r in bad):
         f.grade(Grade.WARNING, "polylog factor",
-                f"stated {relation}({t['order']}) is off only by a polylog factor — {where}")
+                f"stated {relation}({t.order}) is off only by a polylog factor — {where}")
     else:
-        f.grade(Grade.ERROR, "false as printed", f"stated {relation}({t['order']}) disagrees with the exact growth "
+        f.grade(Grade.ERROR, "false as printed", f"stated {relation}({t.order}) disagrees with the exact growth "
                                              f"— {where}")
 
 
@@ -158,8 +159,8 @@ def _isolate(reg, fid, node, t):
     import sympy as sp
     from ...prover.symbolic import to_sympy_with_domains
     spec = reg.spec(fid)
-    if t.get("side") in ("lhs", "rhs"):
-        return node.lhs if t["side"] == "lhs" else node.rhs
+    if t.side in ("lhs", "rhs"):
+        return node.lhs if t.side == "lhs" else node.rhs
     s = spec.solve_for
     table = reg.symbol_table(fid)
     e, syms = to_sympy_with_domains(node, table)

@@ -45,9 +45,11 @@ cautious answer: a pass is never made unconditional or a tautology by a budget).
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 
 from ...expr.nodes import Num, Rel
+from ...registry import checks
 from ...verdicts import Grade
 
 __all__ = ["RERUN_SECONDS", "added_by_us", "conditional", "same_expression", "tautology", "written_twice"]
@@ -98,18 +100,17 @@ def _fields_but_kids(node) -> tuple:
                  if not isinstance(getattr(node, s_), (Node, tuple)))
 
 
-def added_by_us(reg, paper, t: dict) -> list[dict]:
+def added_by_us(reg, paper, t: checks.CheckFields) -> list[dict]:
     """The assumptions a check makes beyond the quoted hypotheses of the results it covers:
     its ``assume`` entries and its substitutions of a number for a symbol (``substitute``,
     ``substitute_a``, ``substitute_b``) that no covered hypothesis states."""
     from ...expr.parser import parse
     out = []
-    for a in t.get("assume", []) or []:
-        text, reason = (a["expr"], a["reason"]) if isinstance(a, dict) else (a, "")
-        out.append({"assumption": text, "kind": "assume", "reason": reason})
+    for a in t.assumptions:
+        out.append({"assumption": a.expr, "kind": "assume", "reason": a.reason})
     stated = _stated_values(reg, paper, t)
-    for key in ("substitute", "substitute_a", "substitute_b"):
-        for sym, val in (t.get(key) or {}).items():
+    for key, table in t.substitutions().items():
+        for sym, val in table.items():
             try:
                 node = parse(str(val), allow_relation=False, where="substitute")
             except Exception:
@@ -129,10 +130,10 @@ def _value(node):
         return None
 
 
-def _stated_values(reg, paper, t: dict) -> set:
+def _stated_values(reg, paper, t) -> set:
     """(symbol, value) for each covered hypothesis of the form ``symbol == number``."""
     from ...expr.nodes import Sym
-    covers = set(t.get("covers", ()))
+    covers = set(t.covers)
     out = set()
     for h in paper.hypotheses:
         if h.result not in covers or not isinstance(h.expr, Rel) or h.expr.op != "==":
@@ -146,12 +147,12 @@ def _stated_values(reg, paper, t: dict) -> set:
 def tautology(reg, paper, c, f, rerun) -> str | None:
     """Why a passing check ``c`` (its finding ``f``) is a tautology of the encoding, or
     None. ``rerun(fields, hyp_hook)`` re-runs the check's kind and returns its finding."""
-    t = c.fields
-    if c.kind == "identity" and not t.get("uses"):
+    t = c.spec
+    if isinstance(t, checks.Identity) and not t.uses:
         from .common import expr
-        fn = expr(reg, paper, t["function"])
-        if fn.symbols() <= {t["wrt"]}:
-            return (f"a textbook identity: the function is one of {t['wrt']} alone, naming no formula or other "
+        fn = expr(reg, paper, t.function)
+        if fn.symbols() <= {t.wrt}:
+            return (f"a textbook identity: the function is one of {t.wrt} alone, naming no formula or other "
                     "symbol of the paper — it holds whatever the paper printed")
     if f.sides is None:
         return None
@@ -159,13 +160,13 @@ def tautology(reg, paper, c, f, rerun) -> str | None:
     if isinstance(a, Rel) or isinstance(b, Rel):
         return None
     if same_expression(a, op, b):
-        subst = any(t.get(k) for k in ("substitute", "substitute_a", "substitute_b"))
+        subst = any(t.substitutions().values())
         ours = _not_printed(reg, paper, c)
-        inline = c.kind == "compare" and not t.get("uses")
+        inline = isinstance(t, checks.Compare) and not t.uses
         if inline and any(_collapses(x) for x in (a, b)):
             return ("a tautology of the encoding: a side written by the check collapses to a number once like "
                     "terms are collected (its terms cancel) — no step of the paper is checked")
-        bare = c.kind != "compare" or (t["lhs"] in t.get("uses", ()) and t["rhs"] in t.get("uses", ()))
+        bare = not isinstance(t, checks.Compare) or (t.lhs in t.uses and t.rhs in t.uses)
         if not subst and bare and written_twice(a, b):
             return ("a tautology of the encoding: the two sides are the same expression up to the order of "
                     "terms and factors (one formula written twice) — no step of the paper is checked")
@@ -173,12 +174,12 @@ def tautology(reg, paper, c, f, rerun) -> str | None:
             return (f"a tautology of the encoding: after the check's substitution the two sides are the same "
                     f"expression once like terms are collected, and {', '.join(ours)} is not printed by the paper "
                     "(its status says so): the substitution defines that side — no step of the paper is checked")
-    if c.kind != "compare" or t.get("uses"):
+    if not isinstance(t, checks.Compare) or t.uses:
         return None
     hyps = f.evidence.get("hypotheses") if isinstance(f.evidence, dict) else None
-    if not (t.get("assume") or hyps):
+    if not (t.assume or hyps):
         return None
-    alone = rerun({k: v for k, v in t.items() if k != "assume"}, lambda hs: [])
+    alone = rerun(replace(t, assume=()), lambda hs: [])
     if alone.severity is Grade.OK:
         return ("an identity of the algebra the check wrote: it names no formula of the paper and holds "
                 "without its premises (hypotheses and assumptions dropped, the claim alone under the "
@@ -201,12 +202,14 @@ def _not_printed(reg, paper, c) -> list[str]:
     """The formulas a derivation or restatement compares that the paper does not print as
     they are (status ``derived`` or ``corrected``: written by us)."""
     from .common import formula_id
-    keys = {"derivation": ("claim", "premise"), "restatement": ("a", "b")}.get(c.kind, ())
+    t = c.spec
+    names = (t.claim, t.premise) if isinstance(t, checks.Derivation) else \
+        (t.a, t.b) if isinstance(t, checks.Restatement) else ()
     out = []
-    for k in keys:
-        spec = reg.spec(formula_id(paper, c.fields[k]))
+    for name in names:
+        spec = reg.spec(formula_id(paper, name))
         if spec.status not in ("as printed", ""):
-            out.append(f"{c.fields[k]} ({spec.status})")
+            out.append(f"{name} ({spec.status})")
     return out
 
 
@@ -223,8 +226,8 @@ def _restates(reg, paper, t, a, op, b) -> str | None:
     except Exception:
         return None
     import sympy
-    for x in t.get("assume", []) or []:
-        text = x["expr"] if isinstance(x, dict) else x
+    for x in t.assumptions:
+        text = x.expr
         r = parse(text, where="assume")
         if not isinstance(r, Rel) or r.op not in ORIENT or r.symbols() - {str(s) for s in gc.free_symbols}:
             continue
@@ -258,7 +261,7 @@ def conditional(c, f, rerun) -> bool:
         return False
     assumes = [x for x in f.added if x["kind"] == "assume"]
     if assumes:
-        without = rerun({k: v for k, v in c.fields.items() if k != "assume"}, None)
+        without = rerun(replace(c.spec, assume=()), None)
         needed = without.severity is not Grade.OK
         for x in assumes:
             x["needed"] = needed

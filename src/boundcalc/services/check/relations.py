@@ -7,18 +7,19 @@ from ...expr.nodes import Rel, sub, substitute
 from . import hypotheses
 from .common import Finding, claim, decide, domains, expr, formula, formula_id, show, subst
 from ...verdicts import Direction, Grade, MonotoneEvidence, Verdict
+from ...registry.checks import Compare, Monotone, Restatement
 
 
-def compare(reg, paper, t, f: Finding):
-    uses = tuple(t.get("uses", []))
-    a, b = claim("lhs", expr(reg, paper, t["lhs"], uses)), claim("rhs", expr(reg, paper, t["rhs"], uses))
-    f.sides = (a, t["rel"], b)
+def compare(reg, paper, t: Compare, f: Finding):
+    uses = t.uses
+    a, b = claim("lhs", expr(reg, paper, t.lhs, uses)), claim("rhs", expr(reg, paper, t.rhs, uses))
+    f.sides = (a, t.rel, b)
     hyps = hypotheses.for_check(reg, paper, t, a.symbols() | b.symbols())
     doms = hypotheses.add_domains(reg, paper, domains(reg, paper, Rel("==", a, b)), hyps)
-    if "approximate" in t:
+    if t.approximate is not None:
         return _approximate(t, f, a, b, doms, hyps)
-    r = hypotheses.decide_within(a, t["rel"], b, doms, hypotheses.relations(hyps), hypotheses.inherited_count(hyps),
-                                 statement=f"{t['lhs']} {t['rel']} {t['rhs']}")
+    r = hypotheses.decide_within(a, t.rel, b, doms, hypotheses.relations(hyps), hypotheses.inherited_count(hyps),
+                                 statement=f"{t.lhs} {t.rel} {t.rhs}")
     f.evidence = {"verdict": r.method, "counterexample": r.counterexample}
     if hyps:
         f.evidence["hypotheses"] = [h.to_json() for h in hyps]
@@ -26,20 +27,20 @@ def compare(reg, paper, t, f: Finding):
         f.message = f"holds [{r.method}]"
     elif r.verdict is Verdict.DISPROVED:
         f.grade(Grade.ERROR, "false as printed",
-                f"does not hold: {t['lhs']} {t['rel']} {t['rhs']} fails at a certified point [{r.method}]")
+                f"does not hold: {t.lhs} {t.rel} {t.rhs} fails at a certified point [{r.method}]")
     else:
         f.grade(Grade.WARNING, "undecided", f"undecided: no proof, no counterexample [{r.method}]")
 
 
-def restatement(reg, paper, t, f: Finding):
+def restatement(reg, paper, t: Restatement, f: Finding):
     """``a`` and ``b`` are the same statement. ``substitute`` rewrites BOTH sides (a symbol is
     replaced wherever it occurs); ``substitute_a`` / ``substitute_b`` rewrite one side only
     (after ``substitute``): formulas/README.md, kind ``restatement``."""
-    both = subst(reg, paper, t.get("substitute"))
-    a = claim("a", substitute(substitute(formula(reg, paper, t["a"]), both),
-                              subst(reg, paper, t.get("substitute_a"))))
-    b = claim("b", substitute(substitute(formula(reg, paper, t["b"]), both),
-                              subst(reg, paper, t.get("substitute_b"))))
+    both = subst(reg, paper, t.substitute)
+    a = claim("a", substitute(substitute(formula(reg, paper, t.a), both),
+                              subst(reg, paper, t.substitute_a)))
+    b = claim("b", substitute(substitute(formula(reg, paper, t.b), both),
+                              subst(reg, paper, t.substitute_b)))
     if isinstance(a, Rel) and isinstance(b, Rel):
         a, b = sub(a.lhs, a.rhs), sub(b.lhs, b.rhs)
     f.evidence = {"a": show(a, reg, paper), "b": show(b, reg, paper)}
@@ -49,27 +50,27 @@ def restatement(reg, paper, t, f: Finding):
         f.evidence["hypotheses"] = [h.to_json() for h in hyps]
     doms = hypotheses.add_domains(reg, paper, domains(reg, paper, Rel("==", a, b)), hyps)
     r = hypotheses.decide_within(a, "==", b, doms, hypotheses.relations(hyps), hypotheses.inherited_count(hyps),
-                                 statement=f"{t['a']} == {t['b']}")
+                                 statement=f"{t.a} == {t.b}")
     f.evidence["verdict"] = r.method
     if r.verdict is Verdict.PROVED:
         f.message = f"the two statements are identical [{r.method}]"
     elif r.verdict is Verdict.DISPROVED:
         f.evidence["counterexample"] = r.counterexample
         f.grade(Grade.ERROR, "false as printed",
-                f"the restatements differ: {t['a']} and {t['b']} give different values [{r.method}]")
+                f"the restatements differ: {t.a} and {t.b} give different values [{r.method}]")
     else:
         f.grade(Grade.WARNING, "undecided", f"undecided: could not decide whether the two statements agree "
                                         f"[{r.method}]")
 
 
-def monotone(reg, paper, t, f: Finding):
+def monotone(reg, paper, t: Monotone, f: Finding):
     from ..monotone import Subject
     from ..monotone import monotone as run
-    fid = formula_id(paper, t["formula"])
-    box = {k: (str(v[0]), str(v[1])) for k, v in (t.get("box") or {}).items()}
-    node = claim("formula", formula(reg, paper, t["formula"]))
+    fid = formula_id(paper, t.formula)
+    box = {k: (str(v[0]), str(v[1])) for k, v in t.box.items()}
+    node = claim("formula", formula(reg, paper, t.formula))
     hyps = hypotheses.for_check(reg, paper, t, node.symbols())
-    want = {"nondecreasing": "increasing", "nonincreasing": "decreasing"}.get(t["claim"], t["claim"])
+    want = {"nondecreasing": "increasing", "nonincreasing": "decreasing"}.get(t.claim, t.claim)
     r = None
     # a certificate on the box, unless some hypothesis fails on the whole box (the result is
     # not stated there: reported as outside the hypotheses below, never as a pass)
@@ -82,10 +83,10 @@ def monotone(reg, paper, t, f: Finding):
                       "how": cert["how"]}
         if hyps:
             f.evidence["hypotheses"] = [h.to_json() for h in hyps]
-        f.message = f"stated {want} in {t['var']}: certified on the box ({cert['how']})"
+        f.message = f"stated {want} in {t.var}: certified on the box ({cert['how']})"
         return
     if not [h for h in hyps if h.origin == "added by the check"]:
-        r = run(Subject(fid, node, reg.symbol_table(fid)), t["var"], box=box, fixed=t.get("fixed"))
+        r = run(Subject(fid, node, reg.symbol_table(fid)), t.var, box=box, fixed=t.fixed)
     if hyps and (r is None or r.direction != want or r.scope == "default box"
                  or r.evidence not in (MonotoneEvidence.PROVED, MonotoneEvidence.CERTIFIED)):
         # not shown over the whole range: decided where the hypotheses hold
@@ -99,27 +100,33 @@ def monotone(reg, paper, t, f: Finding):
     layer = getattr(r, "layer", None)
     if layer:
         f.evidence["layer"] = layer
+    _grade_monotone(f, r, want, t.var)
+
+
+def _grade_monotone(f: Finding, r, want: str, var: str) -> None:
+    """Grade a monotone check from the result ``r`` of :func:`boundcalc.services.monotone.monotone`
+    over the whole range (no hypotheses, or shown there)."""
     if r.direction.leans == want:
         if r.evidence is MonotoneEvidence.SAMPLED:     # 'no decrease found in N samples': graded as sampled
-            f.grade(Grade.NOTE, "sampled only", f"stated {want} in {t['var']}: only sampled, {r.direction} in "
+            f.grade(Grade.NOTE, "sampled only", f"stated {want} in {var}: only sampled, {r.direction} in "
                                                 f"{r.samples} samples (no proof, no certificate)")
         elif r.scope == "default box":
-            f.grade(Grade.NOTE, "default box only", f"stated {want} in {t['var']}: {r.evidence} on the default box "
+            f.grade(Grade.NOTE, "default box only", f"stated {want} in {var}: {r.evidence} on the default box "
                                                 f"{r.box} only, not on the whole domain")
         else:
-            f.message = f"stated {want} in {t['var']}: {r.evidence}"
+            f.message = f"stated {want} in {var}: {r.evidence}"
     elif r.scope != "default box" and r.direction is not Direction.UNKNOWN \
             and r.evidence in (MonotoneEvidence.PROVED, MonotoneEvidence.CERTIFIED, MonotoneEvidence.COUNTEREXAMPLE):
-        f.grade(Grade.ERROR, "false as printed", f"stated {want} in {t['var']}, but it is {r.direction} ({r.evidence})")
+        f.grade(Grade.ERROR, "false as printed", f"stated {want} in {var}, but it is {r.direction} ({r.evidence})")
     elif (r.counterexample or {}).get({"decreasing": "increasing_pair", "increasing": "decreasing_pair"}.get(want, "")):
         pair = (r.counterexample or {})[{"decreasing": "increasing_pair", "increasing": "decreasing_pair"}[want]]
-        v = t["var"]
+        v = var
         f.grade(Grade.ERROR, "false as printed",
                 f"stated {want} in {v}, but f {'rises' if want == 'decreasing' else 'falls'} from "
                 f"{v} = {pair[v + '_1']} to {pair[v + '_2']} (f: {pair['f_1']} -> {pair['f_2']}, compared in "
                 f"ball arithmetic); elsewhere {r.verdict} ({r.evidence})")
     else:
-        f.grade(Grade.WARNING, "undecided", f"stated {want} in {t['var']}: not confirmed ({r.verdict}, {r.evidence})")
+        f.grade(Grade.WARNING, "undecided", f"stated {want} in {var}: not confirmed ({r.verdict}, {r.evidence})")
 
 
 def _monotone_within(reg, paper, t, f: Finding, node, hyps, box):
@@ -130,8 +137,8 @@ def _monotone_within(reg, paper, t, f: Finding, node, hyps, box):
     from fractions import Fraction
     from ...backends.sym import from_sympy, to_sympy
     from ...expr.nodes import Num
-    v = t["var"]
-    want = {"nondecreasing": "increasing", "nonincreasing": "decreasing"}.get(t["claim"], t["claim"])
+    v = t.var
+    want = {"nondecreasing": "increasing", "nonincreasing": "decreasing"}.get(t.claim, t.claim)
     node, hyps, extra, doms, nowhere = _within(reg, paper, t, node, hyps, box)
     if nowhere:
         f.evidence = {"hypotheses": [h.to_json() for h in hyps], "outside": nowhere}
@@ -214,12 +221,12 @@ def _certified_on_box(node, t, want):
     from ...expr.nodes import Mul, Num, Sym
     from ...expr.singularities import breaks
     from ...prover.interval import prove_interval
-    v = t["var"]
+    v = t.var
     if want not in ("increasing", "decreasing"):
         return None
-    fixed = {k: Fraction(str(x)) for k, x in (t.get("fixed") or {}).items()}
+    fixed = {k: Fraction(str(x)) for k, x in (t.fixed or {}).items()}
     fnode = hypotheses.pin_point(sub(node.rhs, node.lhs) if isinstance(node, Rel) else node, fixed)
-    box = {k: (Fraction(str(a)), Fraction(str(b))) for k, (a, b) in (t.get("box") or {}).items()}
+    box = {k: (Fraction(str(a)), Fraction(str(b))) for k, (a, b) in t.box.items()}
     free = fnode.symbols()
     if v not in free or not free <= box.keys() or any(a > b for a, b in box.values()):
         return None
@@ -259,7 +266,7 @@ def _within(reg, paper, t, node, hyps, box):
     from ..verify import apply_box
     if isinstance(node, Rel):
         node = sub(node.rhs, node.lhs)
-    fixed = {k: Fraction(str(x)) for k, x in (t.get("fixed") or {}).items()}
+    fixed = {k: Fraction(str(x)) for k, x in (t.fixed or {}).items()}
     node = hypotheses.pin_point(node, fixed)
     hyps = [replace(h, rel=Rel(h.rel.op, hypotheses.pin_point(h.rel.lhs, fixed),
                                hypotheses.pin_point(h.rel.rhs, fixed))) for h in hyps]
@@ -339,10 +346,10 @@ def _approximate(t, f: Finding, a, b, doms, hyps):
     from ...backends import mp as mpb
     from ...expr.nodes import Func, Mul, Num
     from ...prover.sampling import point, sample, values
-    tol = Fraction(str(t["approximate"]["tol"]))
+    tol = Fraction(str(t.approximate.tol))
     err, scale = Func("abs", (sub(a, b),)), Mul((Num(tol), Func("abs", (b,))))
     extra = hypotheses.relations(hyps)
-    f.evidence = {"approximate": {"tol": str(tol), "quote": t["approximate"]["quote"]}}
+    f.evidence = {"approximate": {"tol": str(tol), "quote": t.approximate.quote}}
     if hyps:
         f.evidence["hypotheses"] = [h.to_json() for h in hyps]
     worst = None
@@ -362,7 +369,7 @@ def _approximate(t, f: Finding, a, b, doms, hyps):
                 e = mpb.evaluate(err, at, digits=15) / abs(mpb.evaluate(b, at, digits=15))
                 worst = {"relative_error": mpmath.nstr(e, 6), "at": {k: str(v) for k, v in at.items()}}
                 f.evidence["largest_sampled_error"] = worst
-    r = decide(err, "<=", scale, doms, extra, statement=f"|{t['lhs']} - {t['rhs']}| <= {tol} |{t['rhs']}|")
+    r = decide(err, "<=", scale, doms, extra, statement=f"|{t.lhs} - {t.rhs}| <= {tol} |{t.rhs}|")
     f.evidence["verdict"] = r.method
     shown = f"relative error {worst['relative_error']} at most (sampled)" if worst else ""
     if r.verdict is Verdict.PROVED:

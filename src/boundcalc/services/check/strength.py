@@ -42,8 +42,9 @@ tautology of the encoding: :mod:`.premises`) are not mutated.
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from ...expr.nodes import Add, BigOp, Const, Func, Indexed, Mul, Node, Num, Pow, Ref, Rel, Sym
 from ...expr.visitor import Visitor, handles
@@ -69,7 +70,7 @@ FORM = ("scale by 2", "scale by 1/2", "exponent 1 -> 3/2", "exponent 1 -> 1/2")
 
 class Mutant(NamedTuple):
     label: str
-    fields: dict
+    spec: Any                 # the check's typed spec, mutated (boundcalc.registry.checks)
     hook: object              # the claim hook (:func:`replacer`), or None
     side: str                 # one of SIDES
     hyp_hook: object = None   # a rewrite of the hypotheses (:data:`.hypotheses.HYP_HOOK`), or None
@@ -184,7 +185,7 @@ def recorder(store: dict):
     return hook
 
 
-def mutants(kind: str, fields: dict, claims: dict, refs: dict | None = None,
+def mutants(kind: str, spec, claims: dict, refs: dict | None = None,
             hyps: list[dict] | tuple = ()) -> list[Mutant]:
     """The mutants of a passing check of ``kind`` whose claim nodes (role -> node) were
     recorded during its run; ``refs``: formula name -> its resolved node, for the mutants
@@ -193,19 +194,19 @@ def mutants(kind: str, fields: dict, claims: dict, refs: dict | None = None,
     out: list[Mutant] = []
     if kind in FLIPS:
         key, table = FLIPS[kind]
-        if fields.get(key) in table:
-            out.append(Mutant(f"flip {fields[key]} -> {table[fields[key]]}", {**fields, key: table[fields[key]]},
-                              None, "form"))
+        was = getattr(spec, key)
+        if was in table:
+            out.append(Mutant(f"flip {was} -> {table[was]}", replace(spec, **{key: table[was]}), None, "form"))
     seen = set()
     if kind == "order" and "order" in claims:
         # the stated rate's exponent in the variable, moved by +-1/2 (an order "1" has no
         # exponent of its own to move)
-        var = fields["var"]                   # an order check always names its variable
+        var = spec.var                        # an order check always names its variable
         var = var[0] if isinstance(var, list) else var
         top = claims["order"]
         for d in (Fraction(1, 2), Fraction(-1, 2)):
             moved = Mul((top, Pow(Sym(var), Num(d))))
-            out.append(Mutant(f"order: exponent of {var} {'+' if d > 0 else '-'}1/2", fields,
+            out.append(Mutant(f"order: exponent of {var} {'+' if d > 0 else '-'}1/2", spec,
                               replacer(top, moved, "order", 0), "paper"))
     premise = PREMISE_ROLES.get(kind, ())
     for role in CLAIM_ROLES.get(kind, ()) + premise:
@@ -227,54 +228,53 @@ def mutants(kind: str, fields: dict, claims: dict, refs: dict | None = None,
                     continue
                 seen.add(k)
                 side = "form" if (not prefix and role not in premise and label in FORM) else "paper"
-                out.append(Mutant(f"{role}: {prefix}{label}", fields, replacer(site, rep, role, where.get(id(site))),
+                out.append(Mutant(f"{role}: {prefix}{label}", spec, replacer(site, rep, role, where.get(id(site))),
                                   side))
-    out += _premise_mutants(fields, hyps)
-    out += _encoding_mutants(fields)
+    out += _premise_mutants(spec, hyps)
+    out += _encoding_mutants(spec)
     return out
 
 
-def _premise_mutants(fields: dict, hyps) -> list[Mutant]:
+def _premise_mutants(spec, hyps) -> list[Mutant]:
     """A quoted hypothesis the pass ran under dropped, or its bound (the right side)
     doubled or halved: the paper stating its premise otherwise."""
     out: list[Mutant] = []
     quoted = [h["hypothesis"] for h in hyps if isinstance(h, dict) and h.get("from") != "added by the check"]
     for text in list(dict.fromkeys(quoted))[:MAX_HYPS]:
-        out.append(Mutant(f"premise: drop '{text}'", fields, None, "paper",
+        out.append(Mutant(f"premise: drop '{text}'", spec, None, "paper",
                           lambda hs, t=text: [h for h in hs if h.text != t]))
         for k, word in ((Fraction(2), "doubled"), (Fraction(1, 2), "halved")):
             def moved(hs, t=text, k=k):
                 return [_scaled(h, k) if h.text == t else h for h in hs]
-            out.append(Mutant(f"premise: '{text}' with its right side {word}", fields, None, "paper", moved))
+            out.append(Mutant(f"premise: '{text}' with its right side {word}", spec, None, "paper", moved))
     return out
 
 
 def _scaled(h, k: Fraction):
-    from dataclasses import replace
     if h.rel.op == "==" or not h.rel.rhs.symbols() and _number(h.rel.rhs) == 0:
         return replace(h, rel=Rel(h.rel.op, h.rel.lhs, Add((h.rel.rhs, Num(k - 1)))))   # a 0 bound: moved by k - 1
     return replace(h, rel=Rel(h.rel.op, h.rel.lhs, Mul((Num(k), h.rel.rhs))))
 
 
-def _encoding_mutants(fields: dict) -> list[Mutant]:
+def _encoding_mutants(spec) -> list[Mutant]:
     """Our encoding changed: two values of a substitution swapped, a number substituted for
     a symbol doubled, an ``assume`` entry dropped (each shown, none counted)."""
     out: list[Mutant] = []
-    for key in ("substitute", "substitute_a", "substitute_b"):
-        sub = dict(fields.get(key) or {})
+    for key, table in spec.substitutions().items():
+        sub = dict(table)
         names = list(sub)
         if len(names) >= 2:
             a, b = names[0], names[1]
             out.append(Mutant(f"encoding: {key} values of {a} and {b} swapped",
-                              {**fields, key: {**sub, a: sub[b], b: sub[a]}}, None, "encoding"))
+                              replace(spec, **{key: {**sub, a: sub[b], b: sub[a]}}), None, "encoding"))
         nums = [(n, v) for n in names if (v := _plain_number(sub[n])) is not None][:MAX_ENCODING]
         for n, v in nums:
             out.append(Mutant(f"encoding: {key} {n} = {sub[n]} doubled",
-                              {**fields, key: {**sub, n: str(2 * v)}}, None, "encoding"))
-    for i, a in enumerate((fields.get("assume") or [])[:MAX_ENCODING]):
-        text = a["expr"] if isinstance(a, dict) else a
-        rest = [x for j, x in enumerate(fields["assume"]) if j != i]
-        out.append(Mutant(f"encoding: drop the assumption '{text}'", {**fields, "assume": rest}, None, "encoding"))
+                              replace(spec, **{key: {**sub, n: str(2 * v)}}), None, "encoding"))
+    for i, a in enumerate(spec.assumptions[:MAX_ENCODING]):
+        rest = tuple(x for j, x in enumerate(spec.assumptions) if j != i)
+        out.append(Mutant(f"encoding: drop the assumption '{a.expr}'", replace(spec, assume=rest), None,
+                          "encoding"))
     return out
 
 

@@ -38,6 +38,7 @@ from fractions import Fraction
 from ...errors import BoundcalcError
 from ...expr.nodes import Mul, Num, Pow, Ref, Rel, Sym, sub
 from .common import Finding, claim, decide, domains, formula_id, hidden_constants
+from ...registry.checks import Transcription
 
 #: points compared for relations written differently
 POINTS = 64
@@ -49,13 +50,14 @@ def checks(paper) -> list:
     """One ``transcription`` check (id ``latex:NAME``) per formula of ``paper`` that has
     both a printed LaTeX and an expression of its own (a formula given by its LaTeX alone
     would only be compared with itself)."""
+    from ...registry.checks import Transcription
     from ...registry.model import CheckSpec
     out = []
     for n, f in paper.formulas.items():
         if f.latex and not f.from_latex:
-            fields = {"id": PREFIX + n, "kind": "transcription", "formula": n, "location": f.source,
-                      "description": f"the printed LaTeX of {f.id} states its expression"}
-            out.append(CheckSpec(paper.key, PREFIX + n, "transcription", f.source, fields["description"], fields))
+            spec = Transcription(id=PREFIX + n, kind="transcription", formula=n, location=f.source,
+                                 description=f"the printed LaTeX of {f.id} states its expression")
+            out.append(CheckSpec(paper.key, spec.id, spec.kind, spec.location, spec.description, spec))
     return out
 
 
@@ -91,8 +93,8 @@ def _uses(reg, paper, spec) -> frozenset:
     return frozenset(out)
 
 
-def run(reg, paper, t, f: Finding):
-    fid = formula_id(paper, t["formula"])
+def run(reg, paper, t: Transcription, f: Finding):
+    fid = formula_id(paper, t.formula)
     spec = reg.spec(fid)
     if not spec.latex:
         raise BoundcalcError(f"{fid} has no printed LaTeX to compare")

@@ -28,20 +28,21 @@ from ...expr.nodes import Rel
 from . import hypotheses
 from .common import Finding, claim, expr, formula, values
 from ...verdicts import Grade
+from ...registry.checks import Vacuity
 
 
-def run(reg, paper, t, f: Finding):
+def run(reg, paper, t: Vacuity, f: Finding):
     """The check at its point (``at`` with the ``derived`` values), or at each of its
     ``instances``: one finding for all of them (the worst grade; every instance's value in
     the evidence), since the instances restate one fact at several sizes."""
-    insts = t.get("instances")
+    insts = t.instances
     if not insts:
-        _run_at(reg, paper, t, f, dict(t["at"]))
+        _run_at(reg, paper, t, f, dict(t.at))
         return
     probes = []
     for inst in insts:
         p = Finding(f.paper, f.check, f.kind, Grade.OK, f.location, f.message)
-        _run_at(reg, paper, t, p, {**t["at"], **inst})
+        _run_at(reg, paper, t, p, {**t.at, **inst})
         probes.append((inst, p))
     worst = min(probes, key=lambda ip: ip[1].severity.rank)[1]     # the first of the worst grade
     rows = [_instance_row(inst, p) for inst, p in probes]
@@ -70,9 +71,9 @@ def _instance_row(inst: dict, p: Finding) -> dict:
 
 
 def _run_at(reg, paper, t, f: Finding, at_values: dict) -> None:
-    node = formula(reg, paper, t["formula"])
+    node = formula(reg, paper, t.formula)
     if isinstance(node, Rel):
-        node = node.rhs if t.get("side", "rhs") == "rhs" else node.lhs
+        node = node.rhs if t.side == "rhs" else node.lhs
     node = claim("formula", node)
     env = _derive(reg, paper, t, values(reg, paper, at_values))
     table = reg.symbol_table(node, paper.key)
@@ -96,8 +97,8 @@ def _derive(reg, paper, t, pt: dict) -> dict:
     from fractions import Fraction
     from ...backends import mp as mpb
     out = dict(pt)
-    for k, text in t.get("derived", {}).items():
-        v = mpb.evaluate(expr(reg, paper, text, t.get("uses", ())), out, digits=40, what=f"derived {k}")
+    for k, text in t.derived.items():
+        v = mpb.evaluate(expr(reg, paper, text, t.uses), out, digits=40, what=f"derived {k}")
         out[k] = Fraction(mpmath.nstr(v, 40))
     return out
 
@@ -107,17 +108,17 @@ def _grade_at(reg, paper, t, f: Finding, node, env: dict, at: dict, where: str =
     ``where`` names the point in the messages."""
     import mpmath
     from ...backends import mp as mpb
-    upper = t["direction"] == "upper"
+    upper = t.direction == "upper"
     try:
-        v = mpb.evaluate(node, env, digits=15, what=t["formula"])
+        v = mpb.evaluate(node, env, digits=15, what=t.formula)
     except BoundcalcError as e:
         f.evidence = {"at": at}
         f.grade(Grade.ERROR, "invalid bound", f"the bound has no value {where}: {e}")
         return
-    triv = mpb.evaluate(expr(reg, paper, t["trivial"]), env, digits=15)
-    if t.get("trivial_is") == "radius":
+    triv = mpb.evaluate(expr(reg, paper, t.trivial), env, digits=15)
+    if t.trivial_is == "radius":
         return _radius(f, v, triv, upper, at, where)
-    exact = t.get("trivial_is", "exact") == "exact"
+    exact = t.trivial_is == "exact"
     f.evidence = {"value": mpmath.nstr(v, 10), "trivial": mpmath.nstr(triv, 10),
                   "trivial_is": "exact" if exact else "an upper bound on the trivial value", "at": at}
     s = lambda x: mpmath.nstr(x, 6)  # noqa: E731
@@ -125,7 +126,7 @@ def _grade_at(reg, paper, t, f: Finding, node, env: dict, at: dict, where: str =
         f.grade(Grade.ERROR, "invalid bound", f"the bound is {s(v)} {where}")
         return
     limit_key = "floor" if upper else "ceiling"
-    limit = t.get(limit_key, "0" if upper else None)
+    limit = (t.floor if t.floor is not None else "0") if upper else t.ceiling
     if limit is not None:
         lim = mpb.evaluate(expr(reg, paper, limit), env, digits=15)
         f.evidence[limit_key] = mpmath.nstr(lim, 10)
@@ -192,7 +193,7 @@ def _outside(reg, paper, t, f: Finding, node, env, at) -> bool:
     if not bad:
         return False
     try:
-        v = mpmath.nstr(mpb.evaluate(node, env, digits=15, what=t["formula"]), 6)
+        v = mpmath.nstr(mpb.evaluate(node, env, digits=15, what=t.formula), 6)
     except Exception:
         v = "undefined"
     outside = "; ".join(_fails_by(r) for r in bad)
@@ -205,9 +206,9 @@ def _outside(reg, paper, t, f: Finding, node, env, at) -> bool:
         _grade_at(reg, paper, t, probe, node, env_in, {k: str(x) for k, x in env_in.items()},
                   "at the nearest point inside the hypotheses")
         moved = ", ".join(f"{k} = {_short(x)}" for k, x in inside["moved"].items())
-        tied = [k for k in t.get("derived", {}) if inside["point"].get(k) != pt.get(k)]
+        tied = [k for k in t.derived if inside["point"].get(k) != pt.get(k)]
         if tied:
-            moved += "; with it, as the paper's setup ties them (" + t["derived_source"].rstrip(". ") + "): " + \
+            moved += "; with it, as the paper's setup ties them (" + t.derived_source.rstrip(". ") + "): " + \
                 ", ".join(f"{k} = {_short(inside['point'][k])}" for k in tied)
         if probe.severity is not Grade.OK:
             f.evidence.update(probe.evidence)
@@ -250,7 +251,7 @@ def _nearest_inside(reg, paper, t, node, hyps, pt: dict, bad: list[dict]) -> dic
     move puts the point inside."""
     from ...backends import mp as mpb
     texts = {r["hypothesis"] for r in bad}
-    tied = set(t.get("derived", {}))
+    tied = set(t.derived)
     try:
         v0 = mpb.evaluate(node, pt, digits=15)
     except Exception:
