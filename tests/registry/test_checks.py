@@ -25,7 +25,8 @@ EXPECTED = {
     "monotone": ({"formula", "var", "claim"}, {"box", "fixed", "assume", "uses"}),
     "compare": ({"lhs", "rel", "rhs"}, {"uses", "assume", "approximate"}),
     "restatement": ({"a", "b"}, {"substitute", "substitute_a", "substitute_b", "assume", "uses"}),
-    "vacuity": ({"formula", "at", "trivial", "direction"}, {"side", "trivial_is", "floor", "ceiling"}),
+    "vacuity": ({"formula", "at", "trivial", "direction"}, {"side", "trivial_is", "floor", "ceiling", "derived",
+                                                          "derived_source", "instances", "uses"}),   # issue 35
     "identity": ({"function", "derivative", "wrt", "at"}, {"tol", "uses"}),
     "measured": ({"measurement", "expected", "at"}, {"tol", "atol", "seed", "uses"}),
     "transcription": ({"formula"}, set()),
@@ -37,7 +38,7 @@ COMMON = ({"id", "kind", "location", "description"},
 VALID = {"text": "x", "ident": "c1", "formula": "f", "expr": "x + 1", "table": {"x": "1"}, "names": ["a"],
          "var": "x", "number": "0.5", "seed": 3, "flag": True, "assume": ["x >= 1", {"expr": "x <= 2", "reason": "r"}],
          "regimes": [{"name": "r", "together": {"x": "y"}, "limit": "0"}],
-         "approximate": {"tol": "0.1", "quote": "about"}, "explained_by": {"check": "other", "because": "b"}}
+         "approximate": {"tol": "0.1", "quote": "about"}, "instances": [{"y": "2"}], "explained_by": {"check": "other", "because": "b"}}
 
 
 def _full_table(kind: str) -> dict:
@@ -50,6 +51,9 @@ def _full_table(kind: str) -> dict:
     t.update(kind=kind, note="why")
     if kind == "compare":
         t["rel"] = "=="                     # an approximate claim compares with ==
+    if kind == "vacuity":
+        t["derived"] = {"y": "x + 1"}       # a derived value is not also a value of 'at'
+
     return t
 
 
