@@ -38,7 +38,7 @@ COMMON = ({"id", "kind", "location", "description"},
 VALID = {"text": "x", "ident": "c1", "formula": "f", "expr": "x + 1", "table": {"x": "1"}, "names": ["a"],
          "var": "x", "number": "0.5", "seed": 3, "flag": True, "assume": ["x >= 1", {"expr": "x <= 2", "reason": "r"}],
          "regimes": [{"name": "r", "together": {"x": "y"}, "limit": "0"}],
-         "approximate": {"tol": "0.1", "quote": "about"}, "instances": [{"y": "2"}], "explained_by": {"check": "other", "because": "b"}}
+         "approximate": {"tol": "0.1", "quote": "about"}, "instances": [{"z": "2"}], "explained_by": {"check": "other", "because": "b"}}
 
 
 def _full_table(kind: str) -> dict:
@@ -91,6 +91,8 @@ def test_a_full_table_reads_into_a_frozen_typed_spec(kind):
     if kind == "order":
         assert spec.regimes == (checks.Regime(name="r", together={"x": "y"}, limit="0"),)
     assert spec.explained_by == checks.ExplainedBy("other", "b")
+    if kind == "vacuity":
+        assert (spec.derived, spec.instances) == ({"y": "x + 1"}, ({"z": "2"},))
 
 
 def test_defaults_are_the_documented_ones():
