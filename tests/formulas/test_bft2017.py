@@ -23,8 +23,8 @@ ENV = {k: v for k, v in os.environ.items() if not k.startswith("BOUNDCALC")}
 
 
 def run(*args):
-    return subprocess.run([sys.executable, "-m", "boundcalc.cli", "--formulas", BFT, *args], capture_output=True,
-                          text=True, env=ENV, timeout=300)
+    from support import cli                     # the real entry point, in this process
+    return cli(["--formulas", BFT, *args], env=ENV)
 
 
 def _hand_R_A(rho, s, b):

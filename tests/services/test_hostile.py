@@ -97,9 +97,9 @@ def test_self_referential_with_is_rejected():
     ("x**x", ">=", "0.7", ("disproved", "unknown")),      # false: min of x**x is exp(-1/e) = 0.6922
 ])
 def test_budgets(lhs, rel, rhs, verdicts):
-    t = time.perf_counter()
+    t = time.process_time()
     r = verify(lhs, rel, rhs, [])
-    assert time.perf_counter() - t < 10
+    assert time.process_time() - t < 10
     assert r.verdict in verdicts
     if r.verdict == "unknown":
         assert "budget" in r.method or "none" in r.method
@@ -136,10 +136,10 @@ def test_asymptotic_refuses_orders_outside_its_form(write_formula_file, expr):
     # is slower than any power of log: none is c a^x x^b log(x)^c, each is refused in one line
     # (e^x is such an order since issue 18: test_asymptotic_exponential_orders)
     f = _f_of_x(write_formula_file, expr)
-    t = time.perf_counter()
+    t = time.process_time()
     with pytest.raises(BoundcalcError, match=r"could not determine the order of asy\.f in x \(not of the form"):
         f.asymptotic("x")
-    assert time.perf_counter() - t < 10
+    assert time.process_time() - t < 10
 
 
 @pytest.mark.parametrize("expr,order,coefficient", [
