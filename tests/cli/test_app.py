@@ -474,8 +474,8 @@ def run_ascii(*args):
     (("list",), b"deora2023.beta2"),
     # four checks of four kinds (derivation, order, monotone, compare), not the whole audit
     # (~16 s of CPU): each prints its formulas, verdict and evidence through the same stream
-    (("check", "deora2023", "--only", "cor2_train_from_thm1", "--only", "cor2_heads_polylog", "--only",
-      "gap_grows_as_sparsity_decreases", "--only", "gamma_attn_ge_gamma_star", "--fail-on", "never"), b"deora2023"),
+    (("check", "deora2023", "--only", "cor1_beta1_from_prop1", "--only", "cor2_heads_polylog", "--only",
+      "beta3_increasing_eq15", "--only", "gamma_attn_ge_gamma_star", "--fail-on", "never"), b"deora2023"),
     (("monotone", "deora2023.beta2", "--var", "H"), b"deora2023.beta2"),
     (("eval", "nosuch.\u03b8"), b"in id 'nosuch.theta'"),                     # on stderr
 ])
