@@ -493,13 +493,22 @@ def test_to_ascii_spells_symbols_out():
 
 
 # ---------------------------------------------------------------------------- issue 21: Ctrl-C, broken pipe
+def _cpu_seconds(pid: int) -> float:
+    """CPU seconds a running process has used (Linux: utime + stime of /proc/PID/stat)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def test_ctrl_c_prints_one_line_and_exits_130():
     import signal
     p = subprocess.Popen([sys.executable, "-m", "boundcalc.cli", "compare", "deora2023", "--K", "10000000",
                           "--n1", "8", "--n", "8", "--n-test", "8", "--H", "2", "--no-cache"],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=ENV,
                          preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-    time.sleep(4)
+    # interrupt once the run has used 3 s of CPU (past its imports, into the training), not
+    # after 4 s of wall clock: on a busy machine the interpreter may not have started by then
+    while p.poll() is None and _cpu_seconds(p.pid) < 3:
+        time.sleep(0.05)
     assert p.poll() is None, "the run ended before the interrupt; make it longer"
     p.send_signal(signal.SIGINT)
     out, err = p.communicate(timeout=60)
