@@ -16,7 +16,7 @@ os.environ.pop("BOUNDCALC_BUILTIN", None)
 # into the work tree by parallel workers. Each property test keeps its own max_examples
 # (what it needs to find what it tests); HYPOTHESIS_PROFILE=explore draws fresh random
 # examples on each run instead.
-from hypothesis import settings  # noqa: E402
+from hypothesis import settings
 
 settings.register_profile("ci", deadline=None, derandomize=True, database=None, print_blob=True)
 settings.register_profile("explore", deadline=None, derandomize=False, database=None)
