@@ -10,6 +10,18 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))   # tests/support.py
 os.environ.pop("BOUNDCALC_FORMULAS", None)
 os.environ.pop("BOUNDCALC_BUILTIN", None)
 
+# Hypothesis: no verdict on the wall clock (no per-example deadline: a busy machine slows an
+# example down, it does not make it wrong), the same examples on every run (derandomize: a
+# failure in CI is a failure on the developer's machine), and no example database written
+# into the work tree by parallel workers. Each property test keeps its own max_examples
+# (what it needs to find what it tests); HYPOTHESIS_PROFILE=explore draws fresh random
+# examples on each run instead.
+from hypothesis import settings
+
+settings.register_profile("ci", deadline=None, derandomize=True, database=None, print_blob=True)
+settings.register_profile("explore", deadline=None, derandomize=False, database=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
 
 @pytest.fixture
 def write_formula_file(tmp_path):

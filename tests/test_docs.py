@@ -113,10 +113,13 @@ def workdir(tmp_path_factory):
 
 
 def _run(line: str, cwd: Path):
+    """The command line in this process (tests/support.py's ``cli``: the real entry point, the
+    page's environment and folder); the python blocks below and tests/cli/test_app.py's
+    end-to-end tests start real processes."""
+    from support import cli
     argv = shlex.split(line)
     assert argv[0] == "boundcalc"
-    return subprocess.run([sys.executable, "-m", "boundcalc", *argv[1:]], cwd=cwd, env=ENV,
-                          capture_output=True, text=True, check=False, timeout=120)
+    return cli(argv[1:], cwd=cwd, env=ENV)
 
 
 def _check(item, workdir: Path, group) -> str | None:
@@ -144,14 +147,12 @@ def _check(item, workdir: Path, group) -> str | None:
 
 
 def test_every_command_of_the_docs_runs(workdir):
-    from concurrent.futures import ThreadPoolExecutor
     from typer.main import get_command
     from boundcalc.cli.app import app
     group = get_command(app)
     t0 = time.perf_counter()
     items = commands()
-    with ThreadPoolExecutor(2) as pool:                  # subprocesses: two at a time
-        failures = [f for f in pool.map(lambda it: _check(it, workdir, group), items) if f]
+    failures = [f for f in (_check(it, workdir, group) for it in items) if f]   # in process: one at a time
     assert not failures, "\n\n".join(failures)
     print(f"{sum(not is_slow(i[1]) for i in items)} commands run, "
           f"{sum(is_slow(i[1]) for i in items)} parsed, in {time.perf_counter() - t0:.1f} s")

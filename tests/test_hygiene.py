@@ -132,7 +132,7 @@ UNTESTED_MODULES: dict[str, str] = {
     # entry points and plumbing, run by every CLI test
     "boundcalc": "the public names; tests/test_api.py",
     "boundcalc.__main__": "`python -m boundcalc`, two lines",
-    "boundcalc.cli": "main(); every subprocess of tests/cli/test_app.py",
+    "boundcalc.cli": "main(); every run of tests/cli/test_app.py (tests/support.py cli calls it in process)",
     "boundcalc.cli.__main__": "`python -m boundcalc.cli`, two lines",
     "boundcalc.cli.docs": "the help pages, through the commands of tests/cli/test_app.py",
     "boundcalc.cli.output": "tests/cli/test_app.py, tests/reports/test_printers.py",

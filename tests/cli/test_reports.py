@@ -167,10 +167,9 @@ def test_other_commands_do_not_import_reporting_stack():
 
 
 def test_reproduce_refuses_a_non_empty_plot_dir(tmp_path):
-    import subprocess, sys
+    from support import cli                      # in process, through the real entry point
     (tmp_path / "mine.png").write_bytes(b"user's file")
-    p = subprocess.run([sys.executable, "-m", "boundcalc", "reproduce", "tarzanagh2023-fig1", "--plot-dir",
-                        str(tmp_path)], capture_output=True, text=True, timeout=120)
+    p = cli(["reproduce", "tarzanagh2023-fig1", "--plot-dir", tmp_path])
     assert p.returncode == 2 and "not an empty folder" in p.stderr
     assert (tmp_path / "mine.png").read_bytes() == b"user's file"
 

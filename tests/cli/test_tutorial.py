@@ -11,12 +11,11 @@ from __future__ import annotations
 import os
 import re
 import shlex
-import subprocess
-import sys
 from pathlib import Path
 
 import mpmath
 import pytest
+from support import cli
 
 ROOT = Path(__file__).resolve().parents[2]
 ENV = {k: v for k, v in os.environ.items() if not k.startswith("BOUNDCALC")}
@@ -116,8 +115,7 @@ def test_the_tutorial_lists_the_commands_this_test_knows():
 def test_tutorial_command_runs_as_printed(args):
     assert args[0] == "boundcalc"
     code, needles = EXPECT[_key(args[1:])]
-    p = subprocess.run([sys.executable, "-m", "boundcalc.cli", *args[1:]], capture_output=True, text=True,
-                       cwd=ROOT, env=ENV, timeout=300)
+    p = cli(args[1:], cwd=ROOT, env=ENV)          # in process, through the real entry point
     assert p.returncode == code, (args, p.stderr)
     out = " ".join(p.stdout.split())
     for s in needles:
@@ -133,15 +131,13 @@ def test_a_planted_error_exits_1_and_its_rerun_line_runs_as_printed(tmp_path):
     assert planted != src
     f = tmp_path / "my_paper.toml"
     f.write_text(planted, encoding="utf-8")
-    p = subprocess.run([sys.executable, "-m", "boundcalc.cli", "check", "--formulas", str(f), "my_paper"],
-                       capture_output=True, text=True, cwd=tmp_path, env=ENV, timeout=300)
+    p = cli(["check", "--formulas", f, "my_paper"], cwd=tmp_path, env=ENV)
     assert p.returncode == 1 and "1 error(s)" in p.stdout and "gap_order_in_n" in p.stdout
     reruns = {check: line for line, check in re.findall(r"re-run: (boundcalc .*--only (\S+).*)", p.stdout)}
     # the error's line, and the conditional pass's (it needs an assumption added by us)
     assert set(reruns) == {"gap_order_in_n", "cor1_from_thm1"}, p.stdout
     for check, line in reruns.items():
-        q = subprocess.run([sys.executable, "-m", "boundcalc.cli", *shlex.split(line)[1:]], capture_output=True,
-                           text=True, cwd=tmp_path, env=ENV, timeout=300)
+        q = cli(shlex.split(line)[1:], cwd=tmp_path, env=ENV)
         if check == "gap_order_in_n":
             assert q.returncode == 1 and "gap_order_in_n" in q.stdout and "1 error(s)" in q.stdout, q.stdout
         else:

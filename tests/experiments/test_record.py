@@ -49,20 +49,18 @@ def test_record_writes_json_markdown_and_figures(tmp_path, monkeypatch):
 
 def test_cli_reproduce_passes_settings_and_rejects_unknown(tmp_path):
     import os
-    import subprocess
-    import sys
+    from support import cli                      # in process, through the real entry point
     env = dict(os.environ, BOUNDCALC_CACHE=str(tmp_path / "cache"))
-    args = [sys.executable, "-m", "boundcalc.cli", "reproduce", "arda2026-fig1", "--json", "--no-cache",
+    args = ["reproduce", "arda2026-fig1", "--json", "--no-cache",
             "--teacher", "authors-code", "--widths", "4,8", "--d", "3", "--T", "4", "--n", "20", "--R", "2",
             "--pool", "16", "--tau", "5", "--seeds", "2"]
-    p = subprocess.run(args, capture_output=True, text=True, env=env)
+    p = cli(args, env=env)
     assert p.returncode == 0, p.stderr
     data = json.loads(p.stdout)
     assert data["settings"]["teacher"] == "authors-code" and data["widths"] == [4, 8]
-    p = subprocess.run(args[:5] + ["--teacher", "code"], capture_output=True, text=True, env=env)
+    p = cli(args[:2] + ["--teacher", "code"], env=env)
     assert p.returncode == 2 and "--teacher" in p.stderr and "Traceback" not in p.stderr
-    p = subprocess.run([sys.executable, "-m", "boundcalc.cli", "reproduce", "anon2025-table1", "--widths", "4"],
-                       capture_output=True, text=True, env=env)
+    p = cli(["reproduce", "anon2025-table1", "--widths", "4"], env=env)
     assert p.returncode == 2 and "--widths" in p.stderr and "Traceback" not in p.stderr
 
 
@@ -82,16 +80,13 @@ def test_cli_reproduce_settings_of_every_paper(tmp_path, name, settings, check):
     # Every reproduction's size overrides work from the command line (strings converted and
     # checked), as they do from Python.
     import os
-    import subprocess
-    import sys
+    from support import cli                      # in process, through the real entry point
     env = dict(os.environ, BOUNDCALC_CACHE=str(tmp_path / "cache"))
-    p = subprocess.run([sys.executable, "-m", "boundcalc.cli", "reproduce", name, "--json", "--no-cache",
-                        *settings], capture_output=True, text=True, env=env)
+    p = cli(["reproduce", name, "--json", "--no-cache", *settings], env=env)
     assert p.returncode == 0, p.stderr
     assert check(json.loads(p.stdout))
     bad = settings[:-1] + ["x"]               # the last value made invalid: one line naming it, exit 2
-    p = subprocess.run([sys.executable, "-m", "boundcalc.cli", "reproduce", name, "--no-cache", *bad],
-                       capture_output=True, text=True, env=env)
+    p = cli(["reproduce", name, "--no-cache", *bad], env=env)
     assert p.returncode == 2 and settings[-2] in p.stderr and "Traceback" not in p.stderr
 
 

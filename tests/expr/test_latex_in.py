@@ -3,8 +3,6 @@ user file whose formulas are given by their LaTeX alone (eval, require, check, s
 transcription check, and the round trip of every built-in formula through the LaTeX our
 printer writes. Expected values are computed by hand with mpmath, never by the code."""
 import os
-import subprocess
-import sys
 from fractions import Fraction
 
 import mpmath
@@ -163,8 +161,8 @@ description = "the hand-typed expression of Thm. 1 states the printed LaTeX"
 
 
 def _cli(path, *args):
-    return subprocess.run([sys.executable, "-m", "boundcalc.cli", "--formulas", str(path), *args],
-                          capture_output=True, text=True, env=ENV, timeout=900)
+    from support import cli                     # the real entry point, in this process
+    return cli(["--formulas", path, *args], env=ENV)
 
 
 def _write(tmp_path, tail="3*sqrt(log(2/delta)/(2*n))", extra=""):
@@ -216,8 +214,8 @@ def test_planted_transcription_error_fails_check(tmp_path):
     assert ids == ["gap_typed_latex", "latex:gap_typed"], ids
     rerun = next(f["rerun"] for f in data["findings"] if f["check"] == "latex:gap_typed")
     assert rerun.startswith("boundcalc check latexpaper --only latex:gap_typed --formulas "), rerun
-    q = subprocess.run([sys.executable, "-m", "boundcalc.cli", *rerun.split()[1:]], capture_output=True, text=True,
-                       env=ENV, timeout=900)
+    from support import cli
+    q = cli(rerun.split()[1:], env=ENV)
     assert q.returncode == 1 and "1 error(s)" in q.stdout, q.stdout + q.stderr
 
 

@@ -1,6 +1,6 @@
-"""Issue 21 (monotonicity part): each reported case rerun through the CLI in a fresh process,
-its verdict checked against an independent evaluation (mpmath at 50 digits, exact integer
-arithmetic), never against boundcalc's own earlier output.
+"""Issue 21 (monotonicity part): each reported case rerun through the CLI (in this process, its
+real entry point: tests/fuzz/fuzzsupport.py), its verdict checked against an independent evaluation
+(mpmath at 50 digits, exact integer arithmetic), never against boundcalc's own earlier output.
 
 - continuity is part of every monotonicity proof (tan over x > 0 or [1, 2], 1/z over R);
 - abs/floor/ceil get answers, not refusals;
@@ -18,7 +18,7 @@ from pathlib import Path
 import mpmath
 import pytest
 
-from fuzzsupport import check_guarantee, run_subprocess
+from fuzzsupport import check_guarantee, run      # in process: the real entry point
 
 SYMBOLS = {"x": "positive", "z": "real", "u": "real", "y": "real", "n": "integer >= 1"}
 FORMULAS = {"tanx": "tan(x)", "inv": "1/z", "sp": "log(1 + exp(u)) - u/2", "absy": "abs(y - 3)",
@@ -43,7 +43,7 @@ def ffile(tmp_path_factory) -> Path:
 
 def _monotone(ffile, fid, var, *extra) -> dict:
     args = ["--formulas", str(ffile), "monotone", f"c21.{fid}", "--var", var, "--json", *extra]
-    code, out, err = run_subprocess(args, timeout=120)
+    code, out, err = run(args, timeout=120)
     check_guarantee(args, code, out, err)
     r = json.loads(out)
     # the documented exit status of the verdict: 0 proved/certified on what was asked,
@@ -61,7 +61,7 @@ def _monotone(ffile, fid, var, *extra) -> dict:
 
 def _text(ffile, fid, var, *extra) -> str:
     args = ["--formulas", str(ffile), "monotone", f"c21.{fid}", "--var", var, *extra]
-    code, out, err = run_subprocess(args, timeout=120)
+    code, out, err = run(args, timeout=120)
     check_guarantee(args, code, out, err)
     return out
 
@@ -153,32 +153,32 @@ def test_a_verdict_on_the_default_box_says_so(ffile):
 
 def test_verify_refuses_an_undefined_side_like_eval(tmp_path):
     args = ["verify", "log(x, 1)", "==", "log(x, 1) + 1"]
-    code, out, err = run_subprocess(args, timeout=60)
+    code, out, err = run(args, timeout=60)
     check_guarantee(args, code, out, err)
     assert code == 2 and "undefined" in err and "base" in err and "PROVED" not in out
     # the same rule refuses the constant, and a base that is not 1 is fine
     args = ["verify", "log(2, 1)", "<=", "1"]
-    code, out, err = run_subprocess(args, timeout=60)
+    code, out, err = run(args, timeout=60)
     assert code == 2 and "undefined" in err
     args = ["verify", "log(x, 2)", ">=", "100"]          # defined: decided, not refused
-    code, out, err = run_subprocess(args, timeout=60)
+    code, out, err = run(args, timeout=60)
     assert code == 4 and "DISPROVED" in out and "undefined" not in err      # disproved: exit 4
     assert mpmath.log(8, 2) < 100                       # e.g. x = 8 refutes it
 
 
 def test_contradictory_assumptions_are_vacuous():
     args = ["verify", "x*y", ">=", "5", "--assume", "x + y >= 2", "--assume", "x + y <= 1"]
-    code, out, err = run_subprocess(args, timeout=60)
+    code, out, err = run(args, timeout=60)
     check_guarantee(args, code, out, err)
     assert code == 5 and "VACUOUS" in out and "inconsistent" in out and "PROVED" not in out   # nothing shown
     args = ["verify", "x", ">=", "0", "--assume", "x >= 2", "--assume", "x <= 1"]
-    code, out, err = run_subprocess(args, timeout=60)
+    code, out, err = run(args, timeout=60)
     check_guarantee(args, code, out, err)
     # bounds on one symbol that leave it no value: vacuous (exit 5), as z3's finding above (issue 30)
     assert code == 5 and "VACUOUS" in out and "PROVED" not in out
     # consistent assumptions still prove: x*y >= 0 for positive x, y
     args = ["verify", "x*y", ">=", "0", "--assume", "x + y >= 2", "--assume", "x + y <= 3"]
-    code, out, err = run_subprocess(args, timeout=60)
+    code, out, err = run(args, timeout=60)
     assert code == 0 and "PROVED" in out
 
 
@@ -230,7 +230,7 @@ def test_finite_differences_stay_inside_the_continuity_interval(tmp_path):
     p = tmp_path / "id21.toml"
     p.write_text(IDENTITY, encoding="utf-8")
     args = ["--formulas", str(p), "check", "id21", "--json", "--fail-on", "never"]
-    code, out, err = run_subprocess(args, timeout=120)
+    code, out, err = run(args, timeout=120)
     check_guarantee(args, code, out, err)
     rep = json.loads(out)
     res = {r["check"]: r for r in rep["findings"] + rep["passed"]}
@@ -256,7 +256,7 @@ def test_require_gets_the_continuity_verdict_from_monotone(tmp_path):
                  '[settings.s]\nname = "s"\nsource = "s"\ndefault = true\nvalues = {}\n', encoding="utf-8")
     assert Fraction(1, 1) >= Fraction(1, 2)                       # z = 1: 1/z = 1 >= 0.5
     args = ["--formulas", str(p), "require", "z", "--paper", "rq21", "--target", "inv >= 0.5"]
-    code, out, err = run_subprocess(args, timeout=120)
+    code, out, err = run(args, timeout=120)
     assert code == 3, (code, err)                                 # no answer: not monotone (exit 3)
     assert "not monotone" in out and "no z in its domain satisfies" not in out, out
     assert len(err.strip().splitlines()) == 1 and "not monotone in z" in err

@@ -124,13 +124,11 @@ def test_check_kinds_reach_the_layer_end_to_end():
     premise sum a_i^2) fails at L = 1, a_1 = 1/2: log(3/2) = 0.405 > 1/4."""
     import json
     import os
-    import subprocess
-    import sys
     from pathlib import Path
+    from support import cli                      # in process, through the real entry point
     path = Path(__file__).with_name("bigops_check.toml")
     env = {k: v for k, v in os.environ.items() if not k.startswith("BOUNDCALC")}
-    p = subprocess.run([sys.executable, "-m", "boundcalc.cli", "--formulas", str(path), "check", "bigops_check",
-                        "--json"], capture_output=True, text=True, env=env, timeout=300)
+    p = cli(["--formulas", path, "check", "bigops_check", "--json"], env=env)
     data = json.loads(p.stdout)
     rows = {r["check"]: r for r in data["findings"] + data["passed"]}
     # passes; "conditional" where a per-layer assumption (a[i] >= 1) is ours, not a quoted hypothesis

@@ -143,10 +143,10 @@ def _holds(op, a, b):
 @pytest.mark.parametrize("lhs,rel,rhs,assume,expected", CASES,
                          ids=[f"{c[0]} {c[1]} {c[2]}"[:60] for c in CASES])
 def test_relation(lhs, rel, rhs, assume, expected):
-    t = time.perf_counter()
+    t = time.process_time()                   # CPU seconds: steady on a busy machine
     r = verify(lhs, rel, rhs, list(assume))
-    took = time.perf_counter() - t
-    assert took < 10, f"{took:.1f} s"
+    took = time.process_time() - t
+    assert took < 10, f"{took:.1f} s of CPU"
     assert r.verdict == expected, r.describe()
     assert r.layer in ("exact", "SMT", "ends", "interval", "counterexample")
     if expected == FALSE:

@@ -8,12 +8,11 @@ import csv
 import io
 import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import mpmath
 import pytest
+from support import cli as cli_run              # the real entry point, in this process
 
 from boundcalc.api import compare_measured
 from boundcalc.errors import BoundcalcError
@@ -54,8 +53,7 @@ def test_python_api_bound_measured_ratio_per_row():
 
 
 def cli(*args):
-    return subprocess.run([sys.executable, "-m", "boundcalc.cli", "--formulas", TOML, "compare", "my_paper",
-                           "--measured", str(RUNS), *args], capture_output=True, text=True, env=ENV, timeout=120)
+    return cli_run(["--formulas", TOML, "compare", "my_paper", "--measured", RUNS, *args], env=ENV)
 
 
 def test_every_output_format():
@@ -102,8 +100,7 @@ def test_bad_csv_is_one_line_naming_the_culprit(tmp_path, text, needle):
     with pytest.raises(BoundcalcError) as e:
         compare_measured(f, paper="my_paper", formulas_path=[TOML])
     assert needle in str(e.value) and "\n" not in str(e.value), str(e.value)
-    p = subprocess.run([sys.executable, "-m", "boundcalc.cli", "--formulas", TOML, "compare", "my_paper",
-                        "--measured", str(f)], capture_output=True, text=True, env=ENV, timeout=120)
+    p = cli_run(["--formulas", TOML, "compare", "my_paper", "--measured", f], env=ENV)
     assert p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1 and needle in p.stderr, p.stderr
 
 
@@ -178,12 +175,10 @@ def test_map_and_seed_errors_are_one_line(tmp_path, text, mapping, needle):
 def test_cli_map_option(tmp_path):
     f = tmp_path / "seeds.csv"
     f.write_text(SEEDS)
-    r = subprocess.run([sys.executable, "-m", "boundcalc", "--formulas", TOML, "compare", "my_paper",
-                        "--measured", str(f), "--map", "N=n", "--map", "gap=gen_gap", "--json"],
-                       capture_output=True, text=True, env=ENV, timeout=120)
+    r = cli_run(["--formulas", TOML, "compare", "my_paper", "--measured", f, "--map", "N=n", "--map", "gap=gen_gap",
+             "--json"], env=ENV)
     assert r.returncode == 0, r.stderr
     rows = json.loads(r.stdout)["rows"]
     assert [round(x["measured"], 12) for x in rows] == [0.21, 0.06]
-    bad = subprocess.run([sys.executable, "-m", "boundcalc", "--formulas", TOML, "compare", "my_paper",
-                          "--measured", str(f), "--map", "N"], capture_output=True, text=True, env=ENV, timeout=120)
+    bad = cli_run(["--formulas", TOML, "compare", "my_paper", "--measured", f, "--map", "N"], env=ENV)
     assert bad.returncode == 2 and "write COLUMN=NAME" in bad.stderr and "Traceback" not in bad.stderr

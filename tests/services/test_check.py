@@ -4,8 +4,6 @@ import json
 import os
 import re
 import shlex
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -297,9 +295,7 @@ def test_every_planted_error_is_found(synthetic):
 
 
 def test_check_cli_json_all_papers_lists_findings_with_evidence():
-    env = {k: v for k, v in os.environ.items() if not k.startswith("BOUNDCALC")}
-    p = subprocess.run([sys.executable, "-m", "boundcalc", "check", "--json"], capture_output=True, text=True,
-                       env=env, timeout=600)
+    p = _cli(["check", "--json"])
     d = json.loads(p.stdout)
     # the papers have errors: check exits 1 (--fail-on error, the default), the report still printed
     assert any(f["severity"] == "error" for f in d["findings"]) and p.returncode == 1, p.stderr
@@ -688,9 +684,7 @@ def test_coverage_lists_every_result_and_unaudited_ones(hidden_report):
     assert cov["Lemma 9"]["status"] == "unaudited" and cov["Lemma 9"]["checks"] == []
     assert [c["id"] for c in cov["Thm. 4"]["checks"]] == ["trivial_exact"]
     assert cov["Cor. 2"]["checks"][0]["grade"] == "error"
-    env = {k: v for k, v in os.environ.items() if not k.startswith("BOUNDCALC")}
-    p = subprocess.run([sys.executable, "-m", "boundcalc", "--formulas", path, "check", "hid", "--coverage",
-                        "--json"], capture_output=True, text=True, env=env, timeout=300)
+    p = _cli(["--formulas", path, "check", "hid", "--coverage", "--json"])
     assert p.returncode == 0, p.stderr
     rows = json.loads(p.stdout)["coverage"]["hid"]
     assert [x["result"] for x in rows if x["status"] == "unaudited"] == ["Lemma 9"]
@@ -898,10 +892,9 @@ def test_note_printed_whenever_declared(write_formula_file):
 
 # ----------------------------------------------------------------------------- exit code, re-run lines
 def _cli(args, cwd=None):
-    env = {k: v for k, v in os.environ.items() if not k.startswith("BOUNDCALC")}
-    env["PYTHONPATH"] = str(Path(__file__).resolve().parents[2] / "src")
-    return subprocess.run([sys.executable, "-m", "boundcalc", *args], capture_output=True, text=True,
-                          env=env, timeout=300, cwd=cwd)
+    """``boundcalc ARGS`` in this process, through the real entry point (tests/support.py)."""
+    from support import cli
+    return cli(args, env={k: v for k, v in os.environ.items() if not k.startswith("BOUNDCALC")}, cwd=cwd)
 
 
 def test_check_exit_code_gates_on_the_grade(synthetic, tmp_path):

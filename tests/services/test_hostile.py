@@ -97,9 +97,9 @@ def test_self_referential_with_is_rejected():
     ("x**x", ">=", "0.7", ("disproved", "unknown")),      # false: min of x**x is exp(-1/e) = 0.6922
 ])
 def test_budgets(lhs, rel, rhs, verdicts):
-    t = time.perf_counter()
+    t = time.process_time()
     r = verify(lhs, rel, rhs, [])
-    assert time.perf_counter() - t < 10
+    assert time.process_time() - t < 10
     assert r.verdict in verdicts
     if r.verdict == "unknown":
         assert "budget" in r.method or "none" in r.method
@@ -136,10 +136,10 @@ def test_asymptotic_refuses_orders_outside_its_form(write_formula_file, expr):
     # is slower than any power of log: none is c a^x x^b log(x)^c, each is refused in one line
     # (e^x is such an order since issue 18: test_asymptotic_exponential_orders)
     f = _f_of_x(write_formula_file, expr)
-    t = time.perf_counter()
+    t = time.process_time()
     with pytest.raises(BoundcalcError, match=r"could not determine the order of asy\.f in x \(not of the form"):
         f.asymptotic("x")
-    assert time.perf_counter() - t < 10
+    assert time.process_time() - t < 10
 
 
 @pytest.mark.parametrize("expr,order,coefficient", [
@@ -158,6 +158,13 @@ def test_asymptotic_finds_the_form_it_can(write_formula_file):
     assert (r.exponent, r.log_power, r.coefficient) == ("2", "1", "3")   # 3 x^2 log x + x ~ 3 x^2 log x (by hand)
 
 
+def _order_and_identity_checks(paper: str) -> list[str]:
+    """The paper's order checks (the runner the two tests below break) and its identity
+    checks (another runner, left whole): what those tests need, not the paper's whole audit."""
+    from boundcalc.registry import get_registry
+    return [c.id for c in get_registry().paper(paper).checks if c.kind in ("order", "identity")]
+
+
 def test_a_defect_in_a_check_is_said_as_one_not_as_a_time_budget(monkeypatch):
     # a KeyError inside a runner is boundcalc's defect: graded undecided, named as an internal
     # error with its message (it used to read "KeyError (time budget)")
@@ -167,7 +174,7 @@ def test_a_defect_in_a_check_is_said_as_one_not_as_a_time_budget(monkeypatch):
         raise KeyError("epsilon")
 
     monkeypatch.setitem(check.RUNNERS, "order", broken)
-    rep = check.run_checks("anon2025")
+    rep = check.run_checks("anon2025", only=_order_and_identity_checks("anon2025"))
     orders = [r for r in rep.results if r.kind == "order"]
     assert orders and all(r.severity == "warning" and r.reason == "undecided" for r in orders)
     assert all("internal error (KeyError: 'epsilon')" in r.message and "time budget" not in r.message
@@ -183,7 +190,7 @@ def test_a_check_sympy_gives_up_on_is_undecided_not_a_crash(monkeypatch):
         raise NotImplementedError("limit of Min(x, y) in several variables")
 
     monkeypatch.setitem(check.RUNNERS, "order", gives_up)
-    rep = check.run_checks("anon2025")
+    rep = check.run_checks("anon2025", only=_order_and_identity_checks("anon2025"))
     orders = [r for r in rep.results if r.kind == "order"]
     assert orders and all(r.severity == "warning" and r.reason == "undecided" for r in orders)
     assert all("SymPy could not decide it (NotImplementedError: limit of Min" in r.message for r in orders)

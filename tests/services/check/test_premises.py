@@ -6,10 +6,9 @@ conditional (``--strict``: a warning); --strength counting only the paper's side
 
 Each expected grade is argued by hand in the test's docstring or comment."""
 import json
-import subprocess
-import sys
 
 import pytest
+from support import cli       # the real entry point, in this process
 
 from boundcalc.services.check import run_checks
 from boundcalc.services.check.premises import same_expression
@@ -216,9 +215,8 @@ def test_strict_grades_conditional_passes_warnings(paper):
     (r,) = rep.results
     assert (r.severity, r.reason) == ("warning", "added assumption") and "--strict" in r.message
     assert r.rerun.endswith("--strict")
-    p = subprocess.run([sys.executable, "-m", "boundcalc", "check", "prem", "--only", "needs_assume",
-                        "--formulas", paper, "--strict", "--json", "--fail-on", "warning"],
-                       capture_output=True, text=True)
+    p = cli(["check", "prem", "--only", "needs_assume",
+                        "--formulas", paper, "--strict", "--json", "--fail-on", "warning"])
     assert p.returncode == 1 and json.loads(p.stdout)["counts"]["warning"] == 1
 
 

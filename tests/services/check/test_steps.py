@@ -4,12 +4,11 @@ steps in the check report (services/check/steps.py).
 Expected counts are computed by hand from the small files below, or read independently
 from the packaged TOML with tomllib (not through the loader under test)."""
 import json
-import subprocess
-import sys
 import tomllib
 from pathlib import Path
 
 import pytest
+from support import cli       # the real entry point, in this process
 
 from boundcalc.errors import FormulaFileError
 from boundcalc.registry.loader import load_file
@@ -132,8 +131,7 @@ def test_a_malformed_step_is_one_error_line(tmp_path, bad, msg):
 
 def test_cli_names_the_misspelled_check_in_one_line(tmp_path):
     p = _write(tmp_path, HEAD + STEPS.replace('"false_step", "holds"', '"false_stp", "holds"'))
-    r = subprocess.run([sys.executable, "-m", "boundcalc", "--formulas", str(p), "check", "toystep", "--coverage"],
-                       capture_output=True, text=True)
+    r = cli(["--formulas", str(p), "check", "toystep", "--coverage"])
     assert r.returncode == 2 and "Traceback" not in r.stderr
     assert r.stderr.strip().count("\n") == 0 and "checks names unknown check 'false_stp'" in r.stderr
 
@@ -155,8 +153,8 @@ def test_packaged_papers_declare_their_steps():
 
 def test_check_coverage_json_has_step_coverage(tmp_path):
     p = _write(tmp_path, HEAD + STEPS)
-    r = subprocess.run([sys.executable, "-m", "boundcalc", "--formulas", str(p), "check", "toystep", "--coverage",
-                        "--json"], capture_output=True, text=True)
+    r = cli(["--formulas", str(p), "check", "toystep", "--coverage",
+                        "--json"])
     assert r.returncode == 0, r.stderr
     d = json.loads(r.stdout)["step_coverage"]["toystep"]
     assert (d["displayed"], [s["status"] for s in d["steps"]]) == (3, ["declared", "declared", "unchecked"])
@@ -167,11 +165,10 @@ def test_cli_text_shows_steps_and_step_coverage(tmp_path):
     env_cols = {"COLUMNS": "200"}
     import os
     env = {**os.environ, **env_cols}
-    r = subprocess.run([sys.executable, "-m", "boundcalc", "--formulas", str(p), "check", "toystep", "--coverage"],
-                       capture_output=True, text=True, env=env)
+    r = cli(["--formulas", str(p), "check", "toystep", "--coverage"], env=env)
     assert r.returncode == 0, r.stderr
     assert "steps of toystep: 2/3 displayed proof steps have a check" in r.stdout and "unchecked" in r.stdout
-    r = subprocess.run([sys.executable, "-m", "boundcalc", "--formulas", str(p), "check", "toystep",
-                        "--fail-on", "never", "--jobs", "1"], capture_output=True, text=True, env=env)
+    r = cli(["--formulas", str(p), "check", "toystep",
+                        "--fail-on", "never", "--jobs", "1"], env=env)
     assert r.returncode == 0, r.stderr
     assert "step coverage toystep: 2/3 displayed proof steps checked (67%); not checked: limit" in r.stdout
