@@ -170,6 +170,10 @@ def r_loss_from_Phi(v):
     return sqrt(2 * g(v, "Phi_t") / g(v, "N"))
 
 
+def r_loss_from_residual(v):
+    return g(v, "norm_fy") / sqrt(g(v, "N"))
+
+
 def r_Phi_bound_M(v):
     return g(v, "alpha") ** 4 / (128 * r_rho(v) ** 2 * r_M(v) ** 2)
 
@@ -230,6 +234,7 @@ REFS = {
     "prob_lemma4": r_prob_lemma4,
     "prob_theorem5": r_prob_theorem5,
     "loss_from_Phi": r_loss_from_Phi,
+    "loss_from_residual": r_loss_from_residual,
     "Phi_bound_M": r_Phi_bound_M,
     "Phi_bound_z": r_Phi_bound_z,
     "Phi_bound": lambda v: min(r_Phi_bound_M(v), r_Phi_bound_z(v)),
@@ -255,7 +260,7 @@ REQS = {
 # A small input with every value distinct, so that swapped symbols show up.
 SMALL = dict(N=1000, d_s=7, d_m=50, R_X="1.5", R_Q="0.3", R_K="0.4", R_V="0.5", R_O="0.6",
              eta_Q="2.1", eta_K="2.3", eta_V="2.7", eta_O="1.2", xi_Q="1.1", xi_K="1.3", xi_V="1.7",
-             alpha="0.9", Phi_0="3.5", Phi_t="0.8", delta="0.05", c_hat="0.3", eps="0.25",
+             alpha="0.9", Phi_0="3.5", Phi_t="0.8", norm_fy="1.3", delta="0.05", c_hat="0.3", eps="0.25",
              delta_D="0.01", R_S="0.12", L_S="0.07", rho_lip="1.25", c_loss="2", B_X="3.1",
              W_V0_21="5.5", W_K0_12="4.5", W_Q0_21="6.5", W_V0_2="1.9", B_V="0.35", B_K="0.45",
              B_Q="0.55", b_V="0.15", c="0.8", C_1="1.3", C_2="1.7", C_6="0.6", C_5="1.1",
@@ -287,6 +292,7 @@ BIG = {
     "M": dict(SMALL, R_O="1e-400"),
     "M_hat": dict(SMALL, R_V="1e-400"),
     "loss_from_Phi": dict(SMALL, Phi_t=10 ** 800),
+    "loss_from_residual": dict(SMALL, norm_fy=10 ** 800),
     "Phi_bound_M": dict(SMALL, alpha=10 ** 200),
     "Phi_bound_z": dict(SMALL, alpha=10 ** 200),
     "Phi_bound": dict(SMALL, alpha=10 ** 200),
@@ -453,21 +459,37 @@ def _checks():
     return tomllib.loads(TOML.read_text(encoding="utf-8"))["checks"]
 
 
+def _at_initialization(at):
+    """The point with the values the paper's setup ties to d_m, typed from Sec. 3.1.3 and
+    Sec. 4 (d = d_m): ||W^0||_F = sqrt(d_m), ||W^0||_2 = 2, ||w_O^0||_2 = 1, and alpha =
+    ||W_V^0||_2 sqrt(d_s) R_X (the checks' ``derived``, written here independently)."""
+    with mpmath.workdps(DPS):
+        d_m = q(at["d_m"])
+        x = {f"eta_{k}": sqrt(d_m) + q(at[f"R_{k}"]) for k in "QKV"}
+        x.update({f"xi_{k}": 2 + q(at[f"R_{k}"]) for k in "QKV"})
+        x["eta_O"] = 1 + q(at["R_O"])
+        x["alpha"] = 2 * sqrt(q(at["d_s"])) * q(at["R_X"])
+        return dict(at, **{k: mpmath.nstr(v, DPS) for k, v in x.items()})
+
+
 @pytest.mark.parametrize("check", [c for c in _checks() if c["kind"] == "vacuity"], ids=lambda c: c["id"])
 def test_vacuity_points(check):
-    """Each vacuity point evaluates; theorem5 is negative there (sqrt(P/N) > A), the corrected
-    bound is above log 2, the probability is negative (values by hand)."""
-    at = dict(check["at"])
-    with mpmath.workdps(DPS):
-        expected = REFS[check["formula"]](at)
-    v = ev(check["formula"], **at)
-    assert_close(v, expected)
-    if check["formula"] == "theorem5":
-        assert expected < 0
-    elif check["formula"] == "theorem5_corrected":
-        assert expected > log(2)
-    else:
-        assert expected < 0
+    """Each vacuity point (each instance) evaluates; theorem5 is negative there (sqrt(P/N) > A),
+    the corrected bound is above log 2, the probability is negative (values by hand)."""
+    for inst in check.get("instances", [{}]):
+        at = dict(check["at"], **inst)
+        if "derived" in check:
+            at = _at_initialization(at)
+        with mpmath.workdps(DPS):
+            expected = REFS[check["formula"]](at)
+        v = ev(check["formula"], **at)
+        assert_close(v, expected)
+        if check["formula"] == "theorem5":
+            assert expected < 0
+        elif check["formula"] == "theorem5_corrected":
+            assert expected > log(2)
+        else:
+            assert expected < 0
 
 
 def test_theorem5_increases_with_N_at_table1():
@@ -579,3 +601,96 @@ def test_tightens_with_N_at_table1_is_outside_thm5_hypotheses():
     th5 = boundcalc.formula("anon2025.theorem5")
     a, b = th5.evaluate(N=400, digits=20, **fixed).mpf, th5.evaluate(N=401, digits=20, **fixed).mpf
     assert a < b < 0
+
+
+def _thm5_at_init(N, d_m, d_s=13, R_X=1, r=1, delta=mpmath.mpf("0.05")):
+    """Thm. 5's printed bound (constants 1) typed from the statement, at the LeCun
+    initialization of Sec. 3.1.3 with d = d_m (Sec. 4): ||W^0||_F = sqrt(d_m), ||W^0||_2 = 2,
+    ||w_O^0||_2 = 1, unit radii, alpha = ||W_V^0||_2 sqrt(d_s) R_X (its largest value)."""
+    with mpmath.workdps(DPS):
+        N, d_m = mpmath.mpf(N), mpmath.mpf(d_m)
+        eta, eta_O, xi = sqrt(d_m) + r, mpmath.mpf(1 + r), mpmath.mpf(2 + r)
+        alpha = (xi - r) * sqrt(d_s) * R_X
+        rho = sqrt(N) * mpmath.mpf(d_s) ** mpmath.mpf("1.5") * R_X
+        M_hat = max(eta / r, eta_O / r, 2 / sqrt(d_m) * R_X ** 2 * d_s * eta * eta * eta_O / r)
+        z_hat = eta_O ** 2 * (1 + 4 / d_m * R_X ** 4 * d_s ** 2 * eta ** 2 * (2 * eta ** 2))
+        lemma4 = min(alpha ** 2 / (8 * rho * M_hat * sqrt(N)), alpha ** 3 * eta_O / (32 * rho ** 4 * z_hat * sqrt(N)))
+        P = d_s * R_X ** 2 * ((sqrt(d_m) * eta) ** tt() + (sqrt(d_m) * eta ** 3) ** tt()) ** 3 * log(N * d_s)
+        A = eta_O * eta * sqrt(d_s) * R_X
+        return lemma4 + sqrt(P / N) * (1 + log(A * sqrt(N / P))) + sqrt(log(2 * r / delta) / N)
+
+
+def test_theorem5_negative_inside_its_hypotheses_at_the_initialization():
+    """issue 35: the nine Table 1 cells are outside d_m >= N^3; inside, at the least d_m = 2^k
+    above N^3 (2^26, 2^31, 2^40 for N = 400, 1200, 10000; by hand) with the norms of the
+    initialization moved with d_m, Thm. 5's bound is negative — one finding with nine
+    instances, every hypothesis certified at the point, the values those typed here."""
+    from boundcalc.services.check import run_checks
+    assert [2 ** 26 >= 400 ** 3 > 2 ** 25, 2 ** 31 >= 1200 ** 3 > 2 ** 30, 2 ** 40 >= 10000 ** 3 > 2 ** 39] == [True] * 3
+    # the referee's figures (examples/check/referee.md) at d_m = 1.05 N^3
+    for N, fig in ((400, "-5.6e16"), (1200, "-3.0e19"), (10000, "-5.0e24")):
+        v = _thm5_at_init(N, mpmath.mpf("1.05") * N ** 3)
+        assert abs(v / mpmath.mpf(fig) - 1) < 0.02, (N, v)
+    (f,) = run_checks(PAPER, only=["vacuity_theorem5_table1"]).results
+    assert (f.severity, f.reason) == ("error", "invalid bound") and f.root == "anon2025.lemma2_bound_nonnegative"
+    rows = f.evidence["instances"]
+    assert [(r["instance"]["d_m"], r["instance"]["N"]) for r in rows] == \
+        [(d, n) for d in ("64", "1024", "4096") for n in ("400", "1200", "10000")]
+    inside = {"400": 2 ** 26, "1200": 2 ** 31, "10000": 2 ** 40}
+    for r in rows:
+        assert r["grade"] == "error" and r["moved"] == {"d_m": str(inside[r["instance"]["N"]])}
+        x = _thm5_at_init(int(r["instance"]["N"]), inside[r["instance"]["N"]])
+        assert abs(mpmath.mpf(r["value"]) / x - 1) < mpmath.mpf(10) ** -8, (r, x)
+    assert all(h["holds"] is True for h in f.evidence["point_inside"]["hypotheses"])
+    # Phi_0 at the point: half the largest value the two conditions on alpha allow (by hand)
+    with mpmath.workdps(DPS):
+        alpha, rho, M, z = 2 * sqrt(13), 20 * mpmath.mpf(13) ** mpmath.mpf("1.5"), mpmath.mpf(3), None
+        d_m = mpmath.mpf(2) ** 26
+        z = 4 * (1 + 4 / d_m * 13 ** 2 * 9 * 18)
+        phi = min(alpha ** 4 / (128 * rho ** 2 * M ** 2), alpha ** 6 * 4 / (2048 * rho ** 4 * z ** 2)) / 2
+    assert abs(mpmath.mpf(f.evidence["at"]["Phi_0"]) / phi - 1) < mpmath.mpf(10) ** -20
+
+
+def test_probability_of_theorem5_stands_inside_the_hypotheses():
+    """issue 35: the probability hardly depends on the width; at the point inside (d_m = 4096 *
+    2^14 = 2^26, every hypothesis certified) it is still 1 - 8e^{-2^25} - 0.1 - e^{-399^{-0.01}/13}
+    = -0.0301 (by hand) < 0: the warning stands, no downgrade to 'outside the hypotheses'."""
+    from boundcalc.services.check import run_checks
+    (f,) = run_checks(PAPER, only=["vacuity_prob_theorem5_dm4096_N400"]).results
+    with mpmath.workdps(DPS):
+        x = 1 - 8 * exp(-mpmath.mpf(2) ** 25) - mpmath.mpf("0.1") - exp(-mpmath.mpf(399) ** mpmath.mpf("-0.01") / 13)
+    assert (f.severity, f.reason) == ("warning", "vacuous"), f.message
+    assert f.evidence["point_inside"]["moved"] == {"d_m": str(2 ** 26)}
+    assert all(h["holds"] is True for h in f.evidence["point_inside"]["hypotheses"])
+    assert abs(mpmath.mpf(f.evidence["value"]) / x - 1) < mpmath.mpf(10) ** -8
+
+
+def test_lemma4_residual_to_phi():
+    """Proof of Lemma 4: ||f - y||_2/sqrt(N) = sqrt(2 Phi/N) from Phi = 1/2 ||f - y||_2^2
+    (Sec. 4.3), by hand at a residual e = (0.3, -1.2, 2): the check passes; the chain with
+    the 2 lost, sqrt(Phi/N), would differ by a factor sqrt(2)."""
+    from boundcalc.services.check import run_checks
+    with mpmath.workdps(DPS):
+        e = [mpmath.mpf("0.3"), mpmath.mpf("-1.2"), mpmath.mpf(2)]
+        N = len(e)
+        norm = sqrt(sum(x * x for x in e))
+        phi = norm ** 2 / 2
+        assert abs(norm / sqrt(N) - sqrt(2 * phi / N)) < mpmath.mpf(10) ** -50
+        assert abs(sqrt(phi / N) * sqrt(2) - norm / sqrt(N)) < mpmath.mpf(10) ** -50
+    (f,) = run_checks(PAPER, only=["lemma4_residual_to_phi"]).results
+    assert f.severity == "ok", f.message
+
+
+def test_lemma1_sup_constraint_KQ():
+    """Proof of Lemma 1, first display: ||W_K^T W_Q||_F/sqrt(d_m) <= eta_K eta_Q/sqrt(d_m) on
+    F_R from submultiplicativity and ||W_K||_F <= eta_K, ||W_Q||_F <= eta_Q: conditional on
+    those (ours); printed with 1/d_m on the right it would fail, e.g. at W_K = W_Q = 2 I_1
+    (||W_K^T W_Q||_F = 4 = eta_K eta_Q) and d_m = 4: 4/2 = 2 > 4/4 = 1 (by hand)."""
+    from boundcalc.services.check import run_checks
+    import numpy as np
+    rng = np.random.default_rng(3)
+    K, Q = rng.normal(size=(5, 4)), rng.normal(size=(5, 4))
+    assert np.linalg.norm(K.T @ Q) <= np.linalg.norm(K) * np.linalg.norm(Q)
+    assert 4 / 2 > 4 / 4
+    (f,) = run_checks(PAPER, only=["lemma1_sup_constraint_KQ"]).results
+    assert f.severity == "conditional", f.message

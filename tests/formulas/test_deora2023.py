@@ -323,3 +323,20 @@ def test_gap_grows_referee_pair():
     at = dict(T="16", M="1", S="1.18", P="6.6e-5", Z="0", Z_mu="0", Z_nu="0")
     assert close(ev("attn_ntk_gap", zeta="0.99", **at), g1)
     assert close(ev("attn_ntk_gap", zeta="0.995", **at), g2)
+
+
+def test_gamma_attn_from_eq10_is_a_pass_not_a_tautology():
+    """issue 35 (referee): the printed (11), sqrt(T)/(sqrt(2) S) (S^2 (1-eps) - 2 eps Z_mu),
+    against the derivation from (9)-(10), T ((1-eps) S^2 - 2 eps Z_mu)/(S sqrt(2T)): they agree
+    only because T/sqrt(2T) = sqrt(T/2) (by hand; mpmath below), and a misprinted prefactor
+    sqrt(T)/(2S) would differ — a pass, not 'one formula written twice'."""
+    import mpmath
+    from boundcalc.services.check import run_checks
+    with mpmath.workdps(50):
+        T, S, eps, Z = mpmath.mpf(7), mpmath.mpf("1.3"), mpmath.mpf("0.01"), mpmath.mpf("0.2")
+        printed = mpmath.sqrt(T) / (mpmath.sqrt(2) * S) * (S ** 2 * (1 - eps) - 2 * eps * Z)
+        derived = T * ((1 - eps) * S ** 2 - 2 * eps * Z) / (S * mpmath.sqrt(2 * T))
+        misprint = mpmath.sqrt(T) / (2 * S) * (S ** 2 * (1 - eps) - 2 * eps * Z)
+        assert abs(printed - derived) < mpmath.mpf(10) ** -45 and abs(misprint - derived) > 0.1
+    (r,) = run_checks("deora2023", only=["gamma_attn_from_eq10"]).results
+    assert r.severity == "ok", r.message

@@ -265,9 +265,11 @@ def test_correct_steps_are_not_flagged(synthetic):
     rep = run_checks("clean", formulas_path=[p])
     sev = {r.check: (r.severity, r.message) for r in rep.results}
     # issue 35: the corollaries pin b = 3, which no quoted hypothesis states (an assumption
-    # added by us: conditional); 'same' is the rate written twice (log(n)/sqrt(n) and
-    # log(n) n^(-1/2) collect to one expression: a tautology of the encoding, an identity)
-    want = {"cor_equal_follows": "conditional", "cor_looser_valid": "conditional", "restated_same": "identity"}
+    # added by us: conditional); 'same' restates the printed rate of Eq. (5) as printed in
+    # Sec. 6 in another form (log(n)/sqrt(n) and log(n) n^(-1/2): two printed expressions that
+    # agree by arithmetic, not one tree written twice): a pass that a misprint in either fails
+    # (the planted 'typo', log(n)/n, is caught in test_every_planted_error_is_found)
+    want = {"cor_equal_follows": "conditional", "cor_looser_valid": "conditional"}
     assert {k: s for k, (s, _) in sev.items()} == {k: want.get(k, "ok") for k in sev}, sev
     assert "exactly" in sev["cor_equal_follows"][1] and "b = 3" in sev["cor_equal_follows"][1]
     assert "looser" in sev["cor_looser_valid"][1]
@@ -325,13 +327,16 @@ def test_check_cli_json_all_papers_lists_findings_with_evidence():
     assert grade["tarzanagh2023.R_pi_gives_L3_tail"] == ("warning", "large hidden constant")
     assert grade["tarzanagh2023.factor_56_from_lemma7"] == ("note", "reading: garbled")
     assert grade["arda2026.informal_v1_vs_site"] == ("note", "reading: versions")
-    # Thm. 5 at Table 1's d_m = 64, N = 400: its width condition d_m >= N^3 fails (64 < 6.4e7);
-    # re-searched inside (issue 35), d_m = 64 * 2^20 = 67108864 >= 6.4e7 (by hand) and the bound
-    # is still negative there: an invalid bound, a consequence of Lemma 2's negative closed form;
-    # no vacuity pass is <= 0
-    assert grade["anon2025.vacuity_theorem5_dm64_N400"] == ("error", "invalid bound")
-    v64 = next(f for f in d["findings"] if f["check"] == "vacuity_theorem5_dm64_N400")
+    # Thm. 5 at Table 1's nine cells: its width condition d_m >= N^3 fails (64 < 6.4e7); re-searched
+    # inside (issue 35), d_m = 64 * 2^20 = 67108864 >= 6.4e7 (by hand) with eta = sqrt(d_m) + 1 =
+    # 8193 moved with it, and the bound is still negative there: an invalid bound, a consequence of
+    # Lemma 2's negative closed form, reported once with its nine instances; no vacuity pass is <= 0
+    assert grade["anon2025.vacuity_theorem5_table1"] == ("error", "invalid bound")
+    v64 = next(f for f in d["findings"] if f["check"] == "vacuity_theorem5_table1")
     assert v64["evidence"]["point_inside"]["moved"] == {"d_m": "67108864"}
+    assert float(v64["evidence"]["at"]["eta_V"]) == 8193
+    assert all(r["holds"] is True for r in v64["evidence"]["point_inside"]["hypotheses"])
+    assert len(v64["evidence"]["instances"]) == 9
     assert v64["root"] == "anon2025.lemma2_bound_nonnegative"
     assert float(v64["evidence"]["value"]) < 0
     for r in d["passed"]:

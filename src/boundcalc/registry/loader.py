@@ -33,7 +33,8 @@ CHECK_FIELDS: dict[str, tuple[set[str], set[str]]] = {
     "monotone": ({"formula", "var", "claim"}, {"box", "fixed", "assume", "uses"}),
     "compare": ({"lhs", "rel", "rhs"}, {"uses", "assume", "approximate"}),
     "restatement": ({"a", "b"}, {"substitute", "substitute_a", "substitute_b", "assume", "uses"}),
-    "vacuity": ({"formula", "at", "trivial", "direction"}, {"side", "trivial_is", "floor", "ceiling"}),
+    "vacuity": ({"formula", "at", "trivial", "direction"}, {"side", "trivial_is", "floor", "ceiling", "derived",
+                                                          "derived_source", "instances", "uses"}),
     "identity": ({"function", "derivative", "wrt", "at"}, {"tol", "uses"}),
     "measured": ({"measurement", "expected", "at"}, {"tol", "atol", "seed", "uses"}),
     "transcription": ({"formula"}, set()),
@@ -826,6 +827,31 @@ def _plain_number(text: str) -> bool:
         return False
 
 
+def _vacuity_fields(path: Path, where: str, t: dict) -> None:
+    """A vacuity check's ``derived`` values (symbol -> expression of the point, recomputed
+    wherever the point moves; the paper's words for them in ``derived_source``) and its
+    ``instances`` (tables of values that replace some of ``at``: one finding, graded at each)."""
+    d = t.get("derived", {})
+    if not isinstance(d, dict):
+        raise _fail(path, where, "derived must be a table (symbol = expression)")
+    for k, v in d.items():
+        _parse(path, f"{where} derived.{k}", str(v), allow_relation=False)
+        if k in t["at"]:
+            raise _fail(path, where, f"{k!r} is both in 'at' and in 'derived'")
+    if "derived_source" in t:
+        _str(path, where, t["derived_source"], "derived_source")
+    if d and not str(t.get("derived_source", "")).strip():
+        raise _fail(path, where, "derived needs the paper's words for the values (derived_source)")
+    insts = t.get("instances", [])
+    if not isinstance(insts, list) or not all(isinstance(i, dict) and i for i in insts):
+        raise _fail(path, where, "instances must be an array of non-empty tables")
+    for i, inst in enumerate(insts):
+        for k, v in inst.items():
+            if k in d:
+                raise _fail(path, where, f"instance #{i + 1} sets the derived value {k!r}")
+            _parse(path, f"{where} instances #{i + 1}.{k}", str(v), allow_relation=False)
+
+
 def _check_kind_fields(path: Path, where: str, paper: Paper, kind: str, t: dict) -> None:
     """Fields of the newer check options: order regimes and limits, existential
     constants, vacuity's trivial_is, measured checks' measurement, tolerances and seed."""
@@ -860,6 +886,8 @@ def _check_kind_fields(path: Path, where: str, paper: Paper, kind: str, t: dict)
             raise _fail(path, where, "an approximate claim compares with rel = '=='")
     if t.get("trivial_is", "exact") not in ("exact", "bound", "radius"):
         raise _fail(path, where, f"trivial_is must be 'exact', 'bound' or 'radius', not {t['trivial_is']!r}")
+    if kind == "vacuity":
+        _vacuity_fields(path, where, t)
     if kind == "measured":
         from ..engine.measurements import MEASUREMENTS
         if t["measurement"] not in MEASUREMENTS:

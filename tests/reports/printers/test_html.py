@@ -46,7 +46,7 @@ def parse(page: str) -> _Refs:
 def report():
     # an error with a counterexample (and its consequence), hypotheses at a point, a pass
     return run_checks(only=["anon2025.lemma1_vs_its_proof", "anon2025.lemma1_from_lemma2",
-                            "anon2025.vacuity_theorem5_dm64_N400", "anon2025.lemma6_frobenius_form"])
+                            "anon2025.vacuity_theorem5_table1", "anon2025.lemma6_frobenius_form"])
 
 
 def test_report_page_is_self_contained(report):
@@ -65,7 +65,7 @@ def test_report_page_is_self_contained(report):
     for part in ("side a", "side b", "counterexample", 'class="rerun"',
                  "boundcalc check anon2025 --only lemma1_vs_its_proof", "<details class=\"evidence\">"):
         assert part in art, part
-    vac = page[page.index('id="anon2025.vacuity_theorem5_dm64_N400"'):]
+    vac = page[page.index('id="anon2025.vacuity_theorem5_table1"'):]
     vac = vac[:vac.index("</article>")]
     assert "Hypotheses at the point" in vac and re.search(r'class="holds-false">fails<', vac)
     assert 'data-grade="error"' in page and 'data-paper="anon2025"' in page

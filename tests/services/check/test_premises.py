@@ -61,6 +61,34 @@ status = "derived"
 note = "F with d = 1"
 expr = "x**2 + y"
 
+[formulas.H]
+name = "H, printed"
+kind = "definition"
+source = "Eq. (3)"
+expr = "sqrt(x)/(sqrt(2)*y)"
+
+[formulas.H_misprint]
+name = "H with a misprinted prefactor, printed"
+kind = "definition"
+source = "Eq. (3')"
+expr = "sqrt(x)/(2*y)"
+
+[formulas.H_derived]
+name = "H, derived by us from earlier displays"
+kind = "definition"
+source = "Eqs. (1)-(2)"
+status = "derived"
+note = "ours, from (1)-(2)"
+expr = "x/(y*sqrt(2*x))"
+
+[formulas.H_twice]
+name = "H written again by us"
+kind = "definition"
+source = "Eq. (3)"
+status = "derived"
+note = "ours, (3) again"
+expr = "sqrt(x)/(y*sqrt(2))"
+
 [[hypotheses]]
 result = "Thm. 1"
 expr = "x <= 1"
@@ -99,6 +127,12 @@ CHECKS = "".join([
     # x <= 2 under the quoted x <= 1: inline, fails without it (x = 3), so not a tautology; under
     # --strength the premise mutant 'drop x <= 1' is caught: it can fail
     _check("uses_premise", 'kind = "compare"\ncovers = ["Thm. 1"]\nlhs = "x"\nrel = "<="\nrhs = "2"\n'),
+    # the printed H against our derivation: they agree only by arithmetic (x/sqrt(2x) = sqrt(x/2)),
+    # and a misprinted prefactor would fail (next check): a pass, not a tautology
+    _check("agree_by_arithmetic", 'kind = "derivation"\nclaim = "H"\npremise = "H_derived"\ndirection = "equal"\n'),
+    _check("misprinted", 'kind = "derivation"\nclaim = "H_misprint"\npremise = "H_derived"\ndirection = "equal"\n'),
+    # the printed H against the same expression with its factors reordered: written twice
+    _check("written_twice", 'kind = "derivation"\nclaim = "H"\npremise = "H_twice"\ndirection = "equal"\n'),
 ])
 
 
@@ -123,11 +157,20 @@ def test_same_expression_is_automatic_collection_only():
     assert not same_expression(parse("x"), "<=", parse("x - 1"))
 
 
-@pytest.mark.parametrize("cid", ["cancels", "defined_by_substitution", "holds_alone", "restates", "textbook"])
+@pytest.mark.parametrize("cid", ["cancels", "defined_by_substitution", "holds_alone", "restates", "textbook",
+                                 "written_twice"])
 def test_tautologies_of_the_encoding_are_identities_not_passes(plain, cid):
     r = plain[cid]
     assert (r.severity, r.reason) == ("identity", "tautology"), r.message
     assert "not a pass" in r.message
+
+
+def test_two_expressions_agreeing_by_arithmetic_are_a_pass_that_can_fail(plain):
+    """sqrt(x)/(sqrt(2) y) (printed) = x/(y sqrt(2x)) (ours) for x > 0 by arithmetic, not by
+    being one tree: a pass; with the prefactor misprinted as 1/(2y) the same check fails
+    (at x = y = 1: 1/sqrt(2) vs 1/2, by hand)."""
+    assert plain["agree_by_arithmetic"].severity == "ok", plain["agree_by_arithmetic"].message
+    assert plain["misprinted"].severity == "error", plain["misprinted"].message
 
 
 def test_restating_an_assumption_names_it(plain):
@@ -266,3 +309,45 @@ def test_a_vacuity_outside_the_hypotheses_is_re_searched_inside(write_formula_fi
         assert r.reason == "outside the hypotheses" and "goes away" in r.message
     else:
         assert r.reason == "vacuous" and "the finding stands inside the hypotheses" in r.message
+
+
+VAC_TIED = VAC.replace('''[symbols.N]''', '''[symbols.b]
+description = "a quantity the setup ties to w"
+domain = "positive"
+
+[symbols.N]''').replace('''[[checks]]''', '''[[hypotheses]]
+result = "Thm. 1"
+expr = "b >= 1"
+quote = "if b >= 1"
+source = "Thm. 1"
+
+[[checks]]''')
+
+
+@pytest.mark.parametrize("extra, grade", [
+    # b is not fixed at the point: b >= 1 undecided, so no point is certified inside: a note
+    ("", "note"),
+    # b tied to w (b = w/100): 1.6 >= 1 at w = 160 (by hand), every hypothesis certified there
+    ('derived = { b = "w/100" }\nderived_source = "the setup: b = w/100"\n', "warning"),
+])
+def test_a_point_inside_certifies_every_hypothesis_and_moves_tied_values(write_formula_file, extra, grade):
+    text = VAC_TIED.format(expr="2 + 1/w").replace('trivial = "1"\n', 'trivial = "1"\n' + extra)
+    p = write_formula_file("vac", text)
+    (r,) = run_checks("vac", formulas_path=[str(p)]).results
+    assert r.severity == grade, r.message
+    if grade == "note":
+        assert "no point where every hypothesis is certified" in r.message
+    else:
+        assert r.evidence["point_inside"]["moved"] == {"w": "160"}
+        assert r.evidence["at"]["b"] == "8/5" and "b = 1.6" in r.message
+        assert all(h["holds"] is True for h in r.evidence["point_inside"]["hypotheses"])
+
+
+def test_a_vacuity_with_instances_is_one_finding(write_formula_file):
+    text = VAC.format(expr="2 + 1/w").replace('trivial = "1"\n',
+                                              'trivial = "1"\ninstances = [{ N = "10" }, { N = "20" }]\n')
+    p = write_formula_file("vac", text)
+    (r,) = run_checks("vac", formulas_path=[str(p)]).results
+    # w moved to 10 * 2^4 = 160 >= 100 and 10 * 2^6 = 640 >= 400 (by hand): vacuous at both
+    assert r.severity == "warning" and "2 of the 2 instances graded warning" in r.message
+    assert [x["moved"] for x in r.evidence["instances"]] == [{"w": "160"}, {"w": "640"}]

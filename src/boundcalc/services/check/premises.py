@@ -10,7 +10,10 @@ the pass gives the same answer as asking before, for no cost on a finding):
   - the two sides the check compares are the same expression once SymPy's automatic
     canonicalisation has collected like terms (no simplification), and either a side the
     check writes inline collapses to a number by itself (``c h + (-c) h == 0``: its terms
-    cancel), or the two sides are bare formulas (one formula written twice), or a derivation
+    cancel), or the two sides are bare formulas that are one tree up to the order of terms
+    and factors (one formula written twice, :func:`written_twice`; two different expressions
+    that agree only by arithmetic — the printed (11) against our derivation from (9)-(10) —
+    are a step checked, since a misprinted prefactor would fail), or a derivation
     (restatement) whose premise, after the check's own substitution, *is* a claim the paper
     does not print (status ``derived`` / ``corrected``: the substitution defines that side).
     Sides made equal by SymPy's arithmetic (``H^(-p) H^(1/2) == H^(1/2 - p)``, a union bound
@@ -47,7 +50,7 @@ from fractions import Fraction
 from ...expr.nodes import Num, Rel
 from ...verdicts import Grade
 
-__all__ = ["RERUN_SECONDS", "added_by_us", "conditional", "same_expression", "tautology"]
+__all__ = ["RERUN_SECONDS", "added_by_us", "conditional", "same_expression", "tautology", "written_twice"]
 
 RERUN_SECONDS = 2.0
 ORIENT = {"<=": 1, "<": 1, ">=": -1, ">": -1}
@@ -67,6 +70,32 @@ def same_expression(a, op: str, b) -> bool:
     if v is None:
         return False
     return {"==": v == 0, "<=": v <= 0, "<": v < 0, ">=": v >= 0, ">": v > 0}[op]
+
+
+def written_twice(a, b) -> bool:
+    """Whether ``a`` and ``b`` are one expression written twice: the same tree up to the
+    order of the terms of a sum and the factors of a product — no arithmetic (``T/sqrt(2 T)``
+    and ``sqrt(T)/sqrt(2)`` are two expressions that agree, not one written twice: a
+    misprinted prefactor in either would tell them apart)."""
+    return _canon(a) == _canon(b)
+
+
+def _canon(node) -> str:
+    """The tree as text, the terms of a sum and the factors of a product sorted."""
+    from ...expr.nodes import Add, Mul
+    if isinstance(node, (Add, Mul)):
+        kids = sorted(_canon(k) for k in node.args)
+        return ("+" if isinstance(node, Add) else "*") + "(" + ",".join(kids) + ")"
+    kids = node.children()
+    if not kids:
+        return repr(node)
+    return type(node).__name__ + "[" + repr(_fields_but_kids(node)) + "](" + ",".join(_canon(k) for k in kids) + ")"
+
+
+def _fields_but_kids(node) -> tuple:
+    from ...expr.nodes import Node
+    return tuple(getattr(node, s_) for s_ in getattr(type(node), "__slots__", ())
+                 if not isinstance(getattr(node, s_), (Node, tuple)))
 
 
 def added_by_us(reg, paper, t: dict) -> list[dict]:
@@ -137,10 +166,10 @@ def tautology(reg, paper, c, f, rerun) -> str | None:
             return ("a tautology of the encoding: a side written by the check collapses to a number once like "
                     "terms are collected (its terms cancel) — no step of the paper is checked")
         bare = c.kind != "compare" or (t["lhs"] in t.get("uses", ()) and t["rhs"] in t.get("uses", ()))
-        if not subst and bare:
-            return ("a tautology of the encoding: the two sides are the same expression once like terms are "
-                    "collected (one formula written twice) — no step of the paper is checked")
-        if ours:
+        if not subst and bare and written_twice(a, b):
+            return ("a tautology of the encoding: the two sides are the same expression up to the order of "
+                    "terms and factors (one formula written twice) — no step of the paper is checked")
+        if subst and ours:
             return (f"a tautology of the encoding: after the check's substitution the two sides are the same "
                     f"expression once like terms are collected, and {', '.join(ours)} is not printed by the paper "
                     "(its status says so): the substitution defines that side — no step of the paper is checked")

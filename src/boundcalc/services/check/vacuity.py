@@ -14,6 +14,12 @@
   ``direction = "upper"``: the experiment is covered when its value is at least the radius
   (``"lower"``: at most). Not covered is a note, reason "outside the proof's radius": the
   experiment lies where the proof says nothing — it is not a vacuous bound.
+
+A point outside the hypotheses of the results the check covers is re-searched inside them
+(:func:`_outside`): the nearest point where every hypothesis is certified, with the check's
+``derived`` values (the quantities the paper's setup ties to others, e.g. a norm at
+initialization to the width) recomputed there. A check with ``instances`` is graded at each
+and reported once (:func:`run`).
 """
 from __future__ import annotations
 
@@ -25,11 +31,50 @@ from ...verdicts import Grade
 
 
 def run(reg, paper, t, f: Finding):
+    """The check at its point (``at`` with the ``derived`` values), or at each of its
+    ``instances``: one finding for all of them (the worst grade; every instance's value in
+    the evidence), since the instances restate one fact at several sizes."""
+    insts = t.get("instances")
+    if not insts:
+        _run_at(reg, paper, t, f, dict(t["at"]))
+        return
+    probes = []
+    for inst in insts:
+        p = Finding(f.paper, f.check, f.kind, Grade.OK, f.location, f.message)
+        _run_at(reg, paper, t, p, {**t["at"], **inst})
+        probes.append((inst, p))
+    worst = min(probes, key=lambda ip: ip[1].severity.rank)[1]     # the first of the worst grade
+    rows = [_instance_row(inst, p) for inst, p in probes]
+    same = sum(p.severity is worst.severity and p.reason == worst.reason for _, p in probes)
+    f.evidence = {**worst.evidence, "instances": rows}
+    def name(inst):
+        return ", ".join(f"{k} = {v}" for k, v in inst.items())
+    listing = "; ".join(f"{name(inst)}: {r['grade']}" + (f" ({r['value']})" if "value" in r else "")
+                        for inst, r in zip(insts, rows))
+    head = (f"{same} of the {len(probes)} instances graded {worst.severity.value}"
+            + (f" ({worst.reason})" if worst.reason else "") + f" — one fact at several sizes, reported once "
+            f"[{listing}]; the first of them: ")
+    if worst.severity is Grade.OK:
+        f.message = head + worst.message
+    else:
+        f.grade(worst.severity, worst.reason, head + worst.message)
+
+
+def _instance_row(inst: dict, p: Finding) -> dict:
+    row = {"instance": {k: str(v) for k, v in inst.items()}, "grade": p.severity.value, "reason": p.reason}
+    if "value" in p.evidence:
+        row["value"] = p.evidence["value"]
+    if "point_inside" in p.evidence:
+        row["moved"] = p.evidence["point_inside"].get("moved", {})
+    return row
+
+
+def _run_at(reg, paper, t, f: Finding, at_values: dict) -> None:
     node = formula(reg, paper, t["formula"])
     if isinstance(node, Rel):
         node = node.rhs if t.get("side", "rhs") == "rhs" else node.lhs
     node = claim("formula", node)
-    env = values(reg, paper, t["at"])
+    env = _derive(reg, paper, t, values(reg, paper, at_values))
     table = reg.symbol_table(node, paper.key)
     for n in sorted(node.symbols()):          # sorted: the point's keys in one order in every run
         if n not in env:
@@ -41,6 +86,20 @@ def run(reg, paper, t, f: Finding):
     if _outside(reg, paper, t, f, node, env, at):
         return
     _grade_at(reg, paper, t, f, node, env, at)
+
+
+def _derive(reg, paper, t, pt: dict) -> dict:
+    """``pt`` with the check's ``derived`` values (symbol -> expression, in their order,
+    each may use the ones before) computed at it: the quantities the paper's setup ties to
+    others (a norm at initialization to the width), recomputed wherever the point moves."""
+    import mpmath
+    from fractions import Fraction
+    from ...backends import mp as mpb
+    out = dict(pt)
+    for k, text in t.get("derived", {}).items():
+        v = mpb.evaluate(expr(reg, paper, text, t.get("uses", ())), out, digits=40, what=f"derived {k}")
+        out[k] = Fraction(mpmath.nstr(v, 40))
+    return out
 
 
 def _grade_at(reg, paper, t, f: Finding, node, env: dict, at: dict, where: str = "at the paper's setting") -> None:
@@ -139,28 +198,33 @@ def _outside(reg, paper, t, f: Finding, node, env, at) -> bool:
     outside = "; ".join(_fails_by(r) for r in bad)
     # the same claim re-searched inside the hypotheses: only if it goes away there is the
     # finding "outside the hypotheses"
-    inside = _nearest_inside(reg, paper, node, hyps, pt, bad)
+    inside = _nearest_inside(reg, paper, t, node, hyps, pt, bad)
     if inside is not None:
         probe = Finding(f.paper, f.check, f.kind, Grade.OK, f.location, f.message)
         env_in = {k: x for k, x in inside["point"].items() if k in env}
         _grade_at(reg, paper, t, probe, node, env_in, {k: str(x) for k, x in env_in.items()},
                   "at the nearest point inside the hypotheses")
         moved = ", ".join(f"{k} = {_short(x)}" for k, x in inside["moved"].items())
+        tied = [k for k in t.get("derived", {}) if inside["point"].get(k) != pt.get(k)]
+        if tied:
+            moved += "; with it, as the paper's setup ties them (" + t["derived_source"].rstrip(". ") + "): " + \
+                ", ".join(f"{k} = {_short(inside['point'][k])}" for k in tied)
         if probe.severity is not Grade.OK:
             f.evidence.update(probe.evidence)
             f.evidence["hypotheses_at_point"] = rows
             f.evidence["point_inside"] = {"moved": {k: str(x) for k, x in inside["moved"].items()},
                                           "hypotheses": inside["rows"]}
             f.grade(probe.severity, probe.reason,
-                    f"{probe.message} ({moved}, the other values as at the check's point; the failing hypotheses "
-                    f"certified there, no other failing) — the finding stands inside the hypotheses; at the "
-                    f"check's own point {outside}")
+                    f"{probe.message} ({moved}; the other values as at the check's point; every hypothesis "
+                    f"of the results it covers certified there in ball arithmetic) — the finding stands inside "
+                    f"the hypotheses; at the check's own point {outside}")
             return True
         f.evidence["point_inside"] = {"moved": {k: str(x) for k, x in inside["moved"].items()},
                                       "message": probe.message}
         gone = f"; at the nearest point inside them ({moved}) it goes away: {probe.message}"
     else:
-        gone = "; no point inside the hypotheses was found by moving one of their symbols (not re-searched)"
+        gone = ("; no point where every hypothesis is certified was found by moving one of their symbols "
+                "(the finding is not re-graded there)")
     f.evidence.update({"value": v, "at": at})
     f.grade(Grade.NOTE, "outside the hypotheses",
             "outside the hypotheses: " + outside
@@ -174,16 +238,19 @@ def _outside(reg, paper, t, f: Finding, node, env, at) -> bool:
 MOVE_STEPS = 64
 
 
-def _nearest_inside(reg, paper, node, hyps, pt: dict, bad: list[dict]) -> dict | None:
+def _nearest_inside(reg, paper, t, node, hyps, pt: dict, bad: list[dict]) -> dict | None:
     """The point ``pt`` with one symbol of a failing hypothesis moved, by the least factor
-    2^k (k = 1 … MOVE_STEPS; integers rounded outwards), to where the failing hypotheses
-    hold and no other fails (certified in ball arithmetic, :func:`.hypotheses.status_at`; one
-    the point does not fix stays undecided, as at the check's point). First a symbol of the
-    side a failing hypothesis bounds from below, moved up (the width d_m of "d_m >= C N^3",
-    not N down: the experiment's other sizes stay); else any of their symbols, up or down.
-    None when no such move puts the point inside."""
+    2^k (k = 1 … MOVE_STEPS; integers rounded outwards), to where EVERY hypothesis holds,
+    certified in ball arithmetic (:func:`.hypotheses.status_at`; one left undecided, e.g.
+    because the point does not fix all its symbols, does not count as holding). The
+    check's ``derived`` values are recomputed at each candidate (they move with the symbol
+    they are tied to) and are never moved themselves. First a symbol of the side a failing
+    hypothesis bounds from below, moved up (the width d_m of "d_m >= C N^3", not N down: the
+    experiment's other sizes stay); else any of their symbols, up or down. None when no such
+    move puts the point inside."""
     from ...backends import mp as mpb
     texts = {r["hypothesis"] for r in bad}
+    tied = set(t.get("derived", {}))
     try:
         v0 = mpb.evaluate(node, pt, digits=15)
     except Exception:
@@ -194,15 +261,17 @@ def _nearest_inside(reg, paper, node, hyps, pt: dict, bad: list[dict]) -> dict |
            for s_ in sorted((h.rel.lhs if h.rel.op in (">=", ">") else h.rel.rhs).symbols())]
     anyway = sorted(set().union(*(h.rel.symbols() for h in hyps if h.text in texts)))
     for moves in ([(s_, (1,)) for s_ in dict.fromkeys(ups)], [(s_, (1, -1)) for s_ in anyway]):
-        best = _best_move(reg, paper, node, hyps, pt, texts, v0, [(s_, d) for s_, d in moves if s_ in pt])
+        best = _best_move(reg, paper, t, node, hyps, pt, v0,
+                          [(s_, d) for s_, d in moves if s_ in pt and s_ not in tied])
         if best is not None:
             return best
     return None
 
 
-def _best_move(reg, paper, node, hyps, pt, texts, v0, moves):
+def _best_move(reg, paper, t, node, hyps, pt, v0, moves):
     """Of the moves (symbol, signs of k), the one with the least |k| that puts the point
-    inside (ties: the least change of the bound's value, then the symbol's name)."""
+    inside every hypothesis (ties: the least change of the bound's value, then the
+    symbol's name)."""
     import mpmath
     from fractions import Fraction
     from ...backends import mp as mpb
@@ -221,9 +290,12 @@ def _best_move(reg, paper, node, hyps, pt, texts, v0, moves):
                     x = Fraction(-(-x.numerator // x.denominator)) if sign > 0 else Fraction(x.numerator // x.denominator)
                 if x == x0 or (dom is not None and not dom.contains(x)):
                     continue
-                q = {**pt, s_: x}
+                try:
+                    q = _derive(reg, paper, t, {**pt, s_: x})
+                except Exception:
+                    continue
                 rows = hypotheses.status_at(hyps, q)
-                if not hypotheses.failing(rows) and all(r["holds"] is True for r in rows if r["hypothesis"] in texts):
+                if all(r["holds"] is True for r in rows):
                     hit = (x, q, rows)
                     break
             if hit is None:
