@@ -670,3 +670,39 @@ def test_remarks_3_4_can_fail():
         assert res[cid].strength["paper_caught"], (cid, res[cid].strength)
     assert "premise: scale by 2" in res["remark3_M_bounded"].strength["paper_caught"]
     assert any("drop term" in m for m in res["remark3_M_covariance"].strength["paper_caught"])
+
+
+def test_prop1_statement_from_drift_by_hand():
+    """Prop. 1's form from the telescoped drift (sigma = 1, rho = nu = 3): with G^2 <= 1 + 16 L^2,
+    K <= 9 + sqrt(18) L + 3 sqrt(d), sqrt(d) <= L, L >= 1, Lam_0 <= 27, the bound
+    (Lam_0/4 + G^2 K^2)/sqrt(tau) + K eps <= 4496 (L^4/sqrt(tau) + L eps) on random points (mpmath),
+    the constant 17 * 16.25^2 + 27/4 = 4495.81 by hand, and L^{7/2} in place of L^4 fails at L = 1e4."""
+    rng = _rng()
+    with mpmath.workdps(40):
+        assert 17 * mpmath.mpf("16.25") ** 2 + mpmath.mpf(27) / 4 < 4496
+        assert 12 + mpmath.sqrt(18) < mpmath.mpf("16.25")
+        worst = mpmath.mpf(0)
+        for _ in range(2000):
+            L = mpmath.mpf(10) ** mpmath.mpf(rng.uniform(0, 6))
+            sd = L * mpmath.mpf(rng.uniform(0, 1))
+            G2 = (1 + 16 * L ** 2) * mpmath.mpf(rng.uniform(0, 1))
+            K = (9 + mpmath.sqrt(18) * L + 3 * sd) * mpmath.mpf(rng.uniform(0, 1))
+            lam0, tau, eps = 27 * mpmath.mpf(rng.uniform(0, 1)), mpmath.mpf(int(rng.integers(1, 10 ** 6))), mpmath.mpf(rng.uniform(0, 50))
+            lhs = (lam0 / 4 + G2 * K ** 2) / mpmath.sqrt(tau) + K * eps
+            rhs = 4496 * (L ** 4 / mpmath.sqrt(tau) + L * eps)
+            assert lhs <= rhs
+            worst = max(worst, lhs / rhs)
+        assert worst < 1
+        L = mpmath.mpf(10) ** 4                                   # at the bounds, d = L^2, tau = 1
+        at_bounds = mpmath.mpf(27) / 4 + (1 + 16 * L ** 2) * (9 + (3 + mpmath.sqrt(18)) * L) ** 2
+        assert at_bounds > 4496 * L ** mpmath.mpf(3.5)
+        assert abs(at_bounds / L ** 4 - 16 * (3 + mpmath.sqrt(18)) ** 2) < 1
+
+
+def test_prop1_statement_check_is_evidence():
+    """The check of Prop. 1's statement passes under its quoted bounds (conditional) and --strength
+    catches paper-side mutants (a dropped term of the printed form)."""
+    from boundcalc.services.check import run_checks
+    f, = run_checks("arda2026", only=["prop1_statement_from_drift"], strength=True).results
+    assert f.severity == "conditional" and "holds" in f.message, (f.severity, f.message)
+    assert {"rhs: drop term 1 of a sum", "rhs: drop term 2 of a sum"} <= set(f.strength["paper_caught"])
