@@ -694,3 +694,28 @@ def test_lemma1_sup_constraint_KQ():
     assert 4 / 2 > 4 / 4
     (f,) = run_checks(PAPER, only=["lemma1_sup_constraint_KQ"]).results
     assert f.severity == "conditional", f.message
+
+
+def test_output_bound_A_is_tight():
+    """App. A's end: |w_O^T sigma_r(W_V X_n^T s)| <= ||w_O|| ||W_V||_2 ||X_n||_2 <= eta_O eta_V sqrt(d_s) R_X = A
+    on random weights and inputs (s a softmax column, sigma_r = ReLU); the product of the three norms
+    reaches A when each is at its bound, so A printed without sqrt(d_s) fails (d_s = 4: 2 eta_O eta_V R_X
+    > eta_O eta_V R_X), the reason the check's pass is evidence though --strength has no operator for a
+    product's factor (issue 35)."""
+    import numpy as np
+    rng = np.random.default_rng(35)
+    d_s, d, d_m, eta_O, eta_V, R_X = 4, 3, 5, 1.7, 2.3, 0.6
+    for _ in range(300):
+        w = rng.normal(size=d_m)
+        w *= eta_O / np.linalg.norm(w) * rng.uniform(0, 1)
+        W = rng.normal(size=(d_m, d))
+        W *= eta_V / np.linalg.norm(W) * rng.uniform(0, 1)              # ||W_V||_2 <= ||W_V||_F <= eta_V
+        X = rng.normal(size=(d_s, d))
+        X *= np.sqrt(d_s) * R_X / np.linalg.norm(X) * rng.uniform(0, 1)   # ||X_n||_F <= sqrt(d_s) R_X
+        z = rng.normal(size=d_s)
+        s = np.exp(z) / np.exp(z).sum()
+        f = abs(w @ np.maximum(W @ X.T @ s, 0))
+        chain = np.linalg.norm(w) * np.linalg.norm(W, 2) * np.linalg.norm(X, 2)
+        assert f <= chain + 1e-12 <= eta_O * eta_V * np.sqrt(d_s) * R_X + 2e-12
+    at_bounds = eta_O * eta_V * (np.sqrt(d_s) * R_X)
+    assert at_bounds == pytest.approx(2 * eta_O * eta_V * R_X) and at_bounds > eta_O * eta_V * R_X

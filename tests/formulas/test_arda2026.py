@@ -139,6 +139,11 @@ REFS = {
     "informal_site": r_informal_site,
     "grad_h_bound": r_grad_h,
     "B_app_hoeffding": r_Bapp_hoeffding,
+    # Remarks 3-4 at d = 1, T = 2: the covariance by its second form alpha (1 - alpha) (x_1 - x_2)^2
+    "remark3_trM": lambda v: q(v["alpha_1"]) * (1 - q(v["alpha_1"])) * (q(v["x_1"]) - q(v["x_2"])) ** 2,
+    "remark3_bound": lambda v: mpmath.mpf(1),
+    "remark4_a_norm": lambda v: abs(q(v["alpha_1"]) * q(v["x_1"]) + (1 - q(v["alpha_1"])) * q(v["x_2"])),
+    "remark4_bound": lambda v: mpmath.mpf(1),
 }
 
 # A small input with every value distinct, so that swapped symbols show up.
@@ -147,7 +152,7 @@ SMALL = dict(m=64, d=8, n=5000, tau=4000, delta="0.05", delta_prime="0.1",
              sigma_0="1.25", sigma_1="0.9", sigma_2="0.75", epsilon="0.3",
              Delta_c="0.2", Delta_theta="0.35",
              C_CoF="0.7", C_thm1_min="1.3", C_thm1_avg="2.1", C_prop1_min="1.7", C_prop1_avg="0.6",
-             C_inf_v1="1.1", C_inf_site="0.45")
+             C_inf_v1="1.1", C_inf_site="0.45", alpha_1="0.3", x_1="0.8", x_2="-0.45")
 
 # Huge inputs: every value formula is pushed beyond 1e308.
 BIG_D = dict(SMALL, d=10 ** 700)                       # sqrt(d) = 1e350
@@ -424,7 +429,9 @@ def test_fig1_monotone_certified_whatever_the_speed(monkeypatch):
         monkeypatch.setattr(_time, clock, lambda real=real, t0=t0: t0 + 5 * (real() - t0))
     slow = {f.check: f for f in run_checks("arda2026", only=["fig1_monotone_lin", "fig1_monotone_thm1"]).results}
     for cid in ("fig1_monotone_lin", "fig1_monotone_thm1"):
-        assert fast[cid].severity == "ok" and fast[cid].evidence["evidence"] == "certified"
+        # Thm. 1's decrease is recorded as an identity (issue 35: no paper-side mutant reverses it)
+        assert fast[cid].severity == ("identity" if cid == "fig1_monotone_thm1" else "ok")
+        assert fast[cid].evidence["evidence"] == "certified"
         assert (slow[cid].severity, slow[cid].message) == (fast[cid].severity, fast[cid].message)
 
 
@@ -606,3 +613,96 @@ def test_symmetric_pair_and_transport_by_hand():
     c0 = rng.choice([-1.0, 1.0], 1000)
     assert (np.abs(c0 * v) / np.sqrt(m) <= rho / np.sqrt(m) + 1e-15).all()
     assert (np.abs(1.2 * nu * c0) / np.sqrt(m) > rho / np.sqrt(m)).all()   # budget exceeded: outside
+
+
+# --------------------------------------------------------------------------- issue 35: Remarks 3-4
+def test_remark3_covariance_by_hand():
+    """Eq. (8)'s M = X J_s X^T with J_s = diag(alpha) - alpha alpha^T, as a matrix product at random
+    tokens (d = 3, T = 5), is Remark 3's sum_t alpha_t X_t X_t^T - mu mu^T; it is PSD with trace at most
+    1 when ||X_t|| <= 1, so ||M||_F <= tr M <= 1, and 1 is attained (T = 2, alpha = 1/2, X_1 = -X_2 unit).
+    With + mu mu^T, or J_s = diag(alpha), the two forms differ."""
+    import numpy as np
+    rng = _rng()
+    for _ in range(200):
+        X = rng.normal(size=(3, 5))
+        X /= np.maximum(1.0, np.linalg.norm(X, axis=0))          # tokens in the unit ball
+        z = rng.normal(size=5)
+        alpha = np.exp(z) / np.exp(z).sum()
+        J = np.diag(alpha) - np.outer(alpha, alpha)
+        M8 = X @ J @ X.T
+        mu = X @ alpha
+        M3 = sum(alpha[t] * np.outer(X[:, t], X[:, t]) for t in range(5)) - np.outer(mu, mu)
+        assert np.allclose(M8, M3, atol=1e-12)
+        assert np.linalg.norm(M8) <= np.trace(M8) + 1e-12 <= 1 + 2e-12
+        assert not np.allclose(X @ np.diag(alpha) @ X.T, M3) or np.allclose(mu, 0)
+    x = np.array([[1.0, -1.0]])
+    a = np.array([0.5, 0.5])
+    M = x @ (np.diag(a) - np.outer(a, a)) @ x.T
+    assert abs(M[0, 0] - 1.0) < 1e-15                              # the constant 1 is attained
+    # the instance of the checks (d = 1, T = 2): alpha_1 = 1/2, x = (1, 0): 1/4; with + mu^2: 3/4
+    assert (0.5 * 1 + 0.5 * 0 - 0.25, 0.5 * 1 + 0.5 * 0 + 0.25) == (0.25, 0.75)
+
+
+def test_remark4_convex_combination_by_hand():
+    """||sum_t alpha_t X_t|| <= max_t ||X_t|| <= 1 (random softmax weights, tokens in the unit ball),
+    attained at equal unit tokens; twice a would exceed 1 there."""
+    import numpy as np
+    rng = _rng()
+    X = rng.normal(size=(1000, 3, 4))
+    X /= np.maximum(1.0, np.linalg.norm(X, axis=1, keepdims=True))
+    z = rng.normal(size=(1000, 4))
+    alpha = np.exp(z) / np.exp(z).sum(axis=1, keepdims=True)
+    a = np.einsum("kdt,kt->kd", X, alpha)
+    assert (np.linalg.norm(a, axis=1) <= 1 + 1e-12).all()
+    e = np.array([1.0, 0.0, 0.0])
+    assert abs(np.linalg.norm(np.stack([e] * 4, axis=1) @ alpha[0]) - 1) < 1e-12
+
+
+def test_remarks_3_4_can_fail():
+    """The Remark 3-4 checks pass and --strength catches a mutant of the paper's side for each
+    (the printed constant 1 is attained, so M or a printed twice as large fails; Remark 3's M with a
+    term dropped differs from eq. (8))."""
+    from boundcalc.services.check import run_checks
+    ids = ["remark3_M_covariance", "remark3_M_bounded", "remark4_a_bounded"]
+    res = {f.check: f for f in run_checks("arda2026", only=ids, strength=True).results}
+    for cid in ids:
+        assert res[cid].severity == "ok", (cid, res[cid].severity, res[cid].message)
+        assert res[cid].strength["paper_caught"], (cid, res[cid].strength)
+    assert "premise: scale by 2" in res["remark3_M_bounded"].strength["paper_caught"]
+    assert any("drop term" in m for m in res["remark3_M_covariance"].strength["paper_caught"])
+
+
+def test_prop1_statement_from_drift_by_hand():
+    """Prop. 1's form from the telescoped drift (sigma = 1, rho = nu = 3): with G^2 <= 1 + 16 L^2,
+    K <= 9 + sqrt(18) L + 3 sqrt(d), sqrt(d) <= L, L >= 1, Lam_0 <= 27, the bound
+    (Lam_0/4 + G^2 K^2)/sqrt(tau) + K eps <= 4496 (L^4/sqrt(tau) + L eps) on random points (mpmath),
+    the constant 17 * 16.25^2 + 27/4 = 4495.81 by hand, and L^{7/2} in place of L^4 fails at L = 1e4."""
+    rng = _rng()
+    with mpmath.workdps(40):
+        assert 17 * mpmath.mpf("16.25") ** 2 + mpmath.mpf(27) / 4 < 4496
+        assert 12 + mpmath.sqrt(18) < mpmath.mpf("16.25")
+        worst = mpmath.mpf(0)
+        for _ in range(2000):
+            L = mpmath.mpf(10) ** mpmath.mpf(rng.uniform(0, 6))
+            sd = L * mpmath.mpf(rng.uniform(0, 1))
+            G2 = (1 + 16 * L ** 2) * mpmath.mpf(rng.uniform(0, 1))
+            K = (9 + mpmath.sqrt(18) * L + 3 * sd) * mpmath.mpf(rng.uniform(0, 1))
+            lam0, tau, eps = 27 * mpmath.mpf(rng.uniform(0, 1)), mpmath.mpf(int(rng.integers(1, 10 ** 6))), mpmath.mpf(rng.uniform(0, 50))
+            lhs = (lam0 / 4 + G2 * K ** 2) / mpmath.sqrt(tau) + K * eps
+            rhs = 4496 * (L ** 4 / mpmath.sqrt(tau) + L * eps)
+            assert lhs <= rhs
+            worst = max(worst, lhs / rhs)
+        assert worst < 1
+        L = mpmath.mpf(10) ** 4                                   # at the bounds, d = L^2, tau = 1
+        at_bounds = mpmath.mpf(27) / 4 + (1 + 16 * L ** 2) * (9 + (3 + mpmath.sqrt(18)) * L) ** 2
+        assert at_bounds > 4496 * L ** mpmath.mpf(3.5)
+        assert abs(at_bounds / L ** 4 - 16 * (3 + mpmath.sqrt(18)) ** 2) < 1
+
+
+def test_prop1_statement_check_is_evidence():
+    """The check of Prop. 1's statement passes under its quoted bounds (conditional) and --strength
+    catches paper-side mutants (a dropped term of the printed form)."""
+    from boundcalc.services.check import run_checks
+    f, = run_checks("arda2026", only=["prop1_statement_from_drift"], strength=True).results
+    assert f.severity == "conditional" and "holds" in f.message, (f.severity, f.message)
+    assert {"rhs: drop term 1 of a sum", "rhs: drop term 2 of a sum"} <= set(f.strength["paper_caught"])

@@ -80,6 +80,7 @@ def test_thm1_thm2_bounds(L, D, eta, K, n):
     Lm, Dm, em = mpf(L), mpf(D), mpf(eta)
     assert close(ev("train_loss_thm1", L_hat=L, dist0=D, eta=eta, K=K), 2 * Lm + 5 * Dm ** 2 / (4 * em * K))
     assert close(ev("iterate_dist_thm1", dist0=D), 4 * Dm)
+    assert close(ev("iterate_dist_lemma10", dist0=D), 3 * Dm + Dm)      # Lemma 10's 3 D plus D
     assert close(ev("gen_gap_thm2", L_hat=L, dist0=D, eta=eta, K=K, n=n),
                  mpf(4) / n * (2 * K * Lm + 9 * Dm ** 2 / (4 * em)))
 
@@ -340,3 +341,20 @@ def test_gamma_attn_from_eq10_is_a_pass_not_a_tautology():
         assert abs(printed - derived) < mpmath.mpf(10) ** -45 and abs(misprint - derived) > 0.1
     (r,) = run_checks("deora2023", only=["gamma_attn_from_eq10"]).results
     assert r.severity == "ok", r.message
+
+
+def test_iterate_distance_constant_is_exact():
+    """Eq. (4)'s 4 is Lemma 10's 3 plus the triangle inequality's 1, attained: iterates on a line with
+    theta_K - theta = 3 (theta - theta_0) give ||theta_K - theta_0|| = 4 ||theta - theta_0||; a printed 3
+    (or Lemma 10 with 2) would fail. The check grades it 'follows exactly' and --strength catches a
+    paper-side mutant (issue 35)."""
+    import numpy as np
+    rng = np.random.default_rng(35)
+    th0 = rng.normal(size=5)
+    th = th0 + rng.normal(size=5)
+    thK = th + 3 * (th - th0)
+    D = np.linalg.norm(th - th0)
+    assert np.linalg.norm(thK - th0) == pytest.approx(4 * D) and 4 * D > 3 * D
+    from boundcalc.services.check import run_checks
+    f, = run_checks("deora2023", only=["iterate_dist_from_lemma10"], strength=True).results
+    assert f.severity == "ok" and f.strength["paper_caught"], (f.severity, f.message, f.strength)
