@@ -616,15 +616,15 @@ NEW_CHECKS = {
     "lemma3_T2_instance": "conditional", "lemma4_T2_instance": "ok", "cls_row_transpose": "ok",
     "abstract_model_transpose": "note", "lemma1_grad_W": "ok", "lemma1_update": "ok",
     "assumptionA_logistic_M0": "ok", "assumptionA_logistic_second_derivative": "ok",
-    "assumptionA_logistic_M1": "ok", "assumptionA_logistic_decreasing": "ok", "attsvm_selects": "identity",
+    "assumptionA_logistic_M1": "ok", "assumptionA_logistic_decreasing": "identity", "attsvm_selects": "identity",
     "thm1_eps_positive": "warning", "cone_7_distance": "identity", "thm7_margin_gap": "conditional",
     "exampleC_nu_positive": "conditional", "grad_sum_from_25": "ok", "lemma8_sandwich_radius": "identity",
     "mu_below_one": "ok", "exampleC_vmm_feasible": "conditional", "fig3a_vmm_optimal": "conditional",
-    "fig3a_vmm_feasible": "ok", "fig3b_yellow_not_support": "ok", "softmax_tail_from_33": "ok",
+    "fig3a_vmm_feasible": "ok", "fig3b_yellow_not_support": "ok", "softmax_tail_from_33": "conditional",
     "ratio_31c_from_31a_31b": "ok", "factor_31c_unit_at_most_one": "conditional", "factor_56_at_most_one": "note",
     "C1_54_bounds_norm_growth": "conditional", "thm1_C_lower_85": "conditional",
     "lemma8_case1_threshold": "conditional", "lemma8_case2_order": "ok", "logistic_bias_fig5_scores": "conditional",
-    "logistic_below_exp": "ok", "logistic_lower_75": "ok", "thm5_74_from_eps_max": "conditional", "thm5_73_from_72": "ok",
+    "logistic_below_exp": "identity", "logistic_lower_75": "ok", "thm5_74_from_eps_max": "conditional", "thm5_73_from_72": "ok",
 }
 
 
@@ -933,3 +933,74 @@ def test_cone_invariance_55_by_hand():
     got = value("eta_55", mu="0.1", eps="0.05", rho="1", grad_norm="1")
     with mp.workdps(40):
         assert close(got, (M("0.1") - M("0.05")) / (1 - M("0.1")))
+
+
+# ------------------------------------------------------------------ issue 35: passes that could not fail
+# identity: textbook facts and restatements (no display of the paper is checked)
+IDENTITY_35 = ("logistic_below_exp", "assumptionA_logistic_decreasing", "corr_loss_bias", "lemma11_feasible")
+
+
+def test_textbook_facts_and_restatements_are_identities():
+    from boundcalc.services.check import run_checks
+    rep = run_checks(PAPER, only=list(IDENTITY_35))
+    assert {r.check: r.severity for r in rep.results} == dict.fromkeys(IDENTITY_35, "identity")
+
+
+def test_softmax_tail_of_35_and_71_by_hand():
+    """T = 3, selected token 1, both tail terms at their bound y = e^{-x} (x = R Theta/2 for (35),
+    R Xi for (71)): the mass 2y/(1 + 2y) is at most 3y for every x >= 0 (50 digits), and the
+    misprints the rewritten checks catch fail: 3e^{-2x} (exponent doubled) at x = 2 and 4, y alone
+    (T dropped) at x = 1."""
+    with mp.workdps(50):
+        for k in range(0, 401):
+            y = mp.exp(-M(k) / 20)
+            assert 2 * y / (1 + 2 * y) <= 3 * y
+        mass = lambda x: 2 * mp.exp(-x) / (1 + 2 * mp.exp(-x))
+        assert mass(2) > 3 * mp.exp(-4) and mp.nstr(mass(2), 3) == "0.213" and mp.nstr(3 * mp.exp(-4), 2) == "0.055"
+        assert mass(4) > 3 * mp.exp(-8) and mp.nstr(mass(4), 3) == "0.0353"
+        assert mass(1) > mp.exp(-1)
+
+
+# (check, where the paper's display is encoded, a misprint of it) -- each must turn the pass into
+# an error; check --strength's operators (an exponent of a power moved, a term of a sum dropped)
+# have no site in these products, so the misprints are planted here
+MISPRINTS_35 = [
+    ("softmax_tail_from_33", 'expr = "T*exp(-R*Theta/2)"', 'expr = "T*exp(-R*Theta)"'),     # (35)'s exponent
+    ("thm5_71_softmax_tail_T3", 'expr = "T*exp(-R*Xi)"', 'expr = "exp(-R*Xi)"'),            # (71)'s T dropped
+    ("lemma7_sandwich_lower", 'rhs = "(l7S + l7Q)*l7gg/8"', 'rhs = "(l7S + l7Q)*l7gg/4"'),  # 1/8 -> 1/4
+    ("lemma7_case2_upper", 'rhs = "2*l7AoT*l7S*l7ggb"', 'rhs = "l7AoT*l7S*l7ggb"'),         # the factor 2 dropped
+    ("lemma7_36_Q_term", 'rhs = "2*Gamma*A_q*s_q3"', 'rhs = "Gamma*A_q*s_q3"'),             # 2 Gamma A -> Gamma A
+    ("thm1_C_lower_85", 'expr = "-min(gamma_min_all, 0)"', 'expr = "min(gamma_min_all, 0)"'),  # C's sign
+    ("nnz_at_least_1", 'expr = "s_l1/s_l2**2"', 'expr = "s_l2**2/s_l1"'),                    # the ratio inverted
+    ("logistic_bias_approx", 'expr = "gamma_opt*exp(-gamma_opt)"', 'expr = "gamma_opt**2*exp(-gamma_opt)"'),
+]
+
+
+def _planted_run(tmp_path, text: str, ids: list[str]) -> dict:
+    import json
+    import subprocess
+    import sys
+    # a user file may not redefine a shipped paper: the (planted) copy is a paper of its own
+    assert text.count('key = "tarzanagh2023"') == 1
+    f = tmp_path / "planted2023.toml"
+    f.write_text(text.replace('key = "tarzanagh2023"', 'key = "planted2023"'), encoding="utf-8")
+    only = [a for c in ids for a in ("--only", c)]
+    p = subprocess.run([sys.executable, "-m", "boundcalc.cli", "check", "--formulas", str(f), "planted2023", *only,
+                        "--json", "--no-timings"], capture_output=True, text=True, timeout=600)
+    return json.loads(p.stdout)
+
+
+def test_planted_misprints_of_the_paper_fail_the_checks(tmp_path):
+    from pathlib import Path
+    src = (Path(boundcalc.__file__).resolve().parents[2] / "formulas" / "tarzanagh2023.toml").read_text(encoding="utf-8")
+    ids = [c for c, _, _ in MISPRINTS_35]
+    clean = _planted_run(tmp_path, src, ids)            # the control: as shipped, no finding
+    assert clean["counts"]["error"] == 0 and clean["checks_run"] == len(ids), clean["counts"]
+    planted = src
+    for _, old, new in MISPRINTS_35:
+        assert planted.count(old) == 1, old
+        planted = planted.replace(old, new)
+    out = _planted_run(tmp_path, planted, ids)
+    rows = {r["check"]: r["severity"] for r in out["findings"]}
+    assert out["counts"]["error"] == len(ids), out["counts"]
+    assert rows == dict.fromkeys(ids, "error"), rows
