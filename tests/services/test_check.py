@@ -853,7 +853,7 @@ def test_declared_severity_caps_the_grade_and_needs_a_note(write_formula_file):
                   'lhs = "x"\nrel = ">="\nrhs = "x + 1"\nseverity = "warning"\n')
     with pytest.raises(FormulaFileError, match="severity = 'warning' lowers the grade: give a note"):
         load_file(write_formula_file("sev1", bad))
-    with pytest.raises(FormulaFileError, match="severity must be one of error, warning, note"):
+    with pytest.raises(FormulaFileError, match="field 'severity': 'minor' is not one of error, warning, note"):
         load_file(write_formula_file("sev2", bad.replace('"warning"', '"minor"')))
     p = write_formula_file("sev3", bad + 'note = "why"\n'
                            + bad[len(head):].replace('id = "c"', 'id = "ok"').replace('lhs = "x"', 'lhs = "2*x + 1"')
