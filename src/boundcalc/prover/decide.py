@@ -369,11 +369,11 @@ def _by_bigops(a, rel, b, domains, extra, layer, samples, seed, seconds, what, t
     res = bigops.decide_bigops(a, rel, b, domains, extra, _bigops_decider(samples, seed),
                                seconds=seconds, seed=seed)
     took = round(time.perf_counter() - t0, 3)
-    if res.status == "proved":
+    if res.status is Verdict.PROVED:
         _check_defined(a, what[0], domains)
         _check_defined(b, what[1], domains)
         return Decision(Verdict.PROVED, Layer.BIGOPS, f"proved (big operators, {res.how})", seconds=took)
-    if res.status == "disproved":
+    if res.status is Verdict.DISPROVED:
         return Decision(Verdict.DISPROVED, Layer.COUNTEREXAMPLE, f"disproved (counterexample, {res.how})",
                         detail="the relation written out at that depth fails at the layers' values, "
                         "re-checked in ball arithmetic", counterexample=res.counterexample, seconds=took)
@@ -499,9 +499,9 @@ def _integers(goal: _Goal, seconds: float) -> Decision | None:
     from .integers import prove_integers
     io = prove_integers(goal.g, goal.op, goal.n_int, goal.domains, _real_decider(goal.samples, goal.seed),
                         seconds=seconds)
-    if io is not None and io.status == "proved":
+    if io is not None and io.status is Verdict.PROVED:
         return Decision(Verdict.PROVED, Layer.INTEGERS, f"proved ({io.how})")
-    if io is not None and io.status == "disproved":
+    if io is not None and io.status is Verdict.DISPROVED:
         ce = goal.certify(io.point)
         if ce is not None:
             return _verdict("disproved", "counterexample", "certified, an integer", counterexample=ce)
@@ -836,12 +836,12 @@ def _real_decider(samples: int, seed: int):
     """``goal op 0`` on real domains by the layers of :func:`_decide` (for the integer
     layer, which may not import this module): its verdict, within ``seconds`` of work (inside
     the calling decision's safety net, or a net of its own)."""
-    def run(goal: Node, op: str, doms: dict, ex: list, seconds: float) -> str:
+    def run(goal: Node, op: str, doms: dict, ex: list, seconds: float) -> Verdict:
         goal = fold_constants(goal)
         with safety_net(seconds):
             d = _decide(goal, op, Num(Fraction(0)), goal, op, dict(doms), list(ex),
                         clock() + seconds, min(samples, 1000), seed, seconds)
-        return str(d.verdict)
+        return d.verdict
     return run
 
 

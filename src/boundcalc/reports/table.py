@@ -27,6 +27,7 @@ How ``holds`` is decided when it is not given (``None``):
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import mpmath
 
@@ -64,8 +65,8 @@ class Row:
 
     def __post_init__(self):
         # certified digits of boundcalc Values, kept for the exact columns
-        self._digits = {k: getattr(v, "digits") for k, v in (("bound", self.bound), ("measured", self.measured))
-                        if isinstance(getattr(v, "digits", None), int) and hasattr(v, "mpf")}
+        given: tuple[tuple[str, Any], ...] = (("bound", self.bound), ("measured", self.measured))
+        self._digits = {k: v.digits for k, v in given if isinstance(getattr(v, "digits", None), int) and hasattr(v, "mpf")}
         if self.kind not in KINDS:
             raise BoundcalcError(f"row {self.quantity!r}: kind must be one of {', '.join(KINDS)}, "
                                  f"got {self.kind!r}")
@@ -148,7 +149,7 @@ class Table:
         tables concatenate into one tidy frame); settings, seed, paper and title are in
         ``frame.attrs`` too."""
         import pandas as pd
-        data = {c: [] for c in FRAME_COLUMNS}
+        data: dict[str, list] = {c: [] for c in FRAME_COLUMNS}
         for r in self.rows:
             for c in ("quantity", "source", "kind", "formula", "holds", "hypotheses_met", "hypotheses",
                       "constant", "note"):

@@ -37,8 +37,9 @@ import json
 import os
 import re
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
+from typing import Any
 
 from ..errors import BoundcalcError
 from ..parallel import closing_pools, worker_count
@@ -259,8 +260,8 @@ class _Progress:
         self.enabled, self.total, self.desc = enabled, total, desc
         self.t0 = time.monotonic()
         self.done = 0
-        self.bar = None
-        self.task = None
+        self.bar: Any = None            # a rich Progress while shown
+        self.task: Any = None
 
     def advance(self):
         self.done += 1

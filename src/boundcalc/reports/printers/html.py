@@ -214,11 +214,12 @@ class HtmlPrinter(Printer):
         report as a page."""
         if self._settings["page"]:
             return self._report_page(report)
+        from ...verdicts import Grade
         from ..frames import FINDING_COLUMNS
         df = report.to_frame()
         counts = df["severity"].value_counts().reindex(df["severity"].cat.categories, fill_value=0)
         head = ", ".join(f"{int(n)} {s}" for s, n in counts.items()
-                         if n or s not in ("cannot fail", "identity", "conditional"))   # the newer grades when present
+                         if n or s not in (Grade.CANNOT_FAIL, Grade.IDENTITY, Grade.CONDITIONAL))   # the newer grades when present
         findings = report.to_frame(passed=False).sort_values(["severity", "paper", "check"], kind="stable")
         table = _frame_html(findings[list(FINDING_COLUMNS)]) if len(findings) else "<p>no findings</p>"
         return (f"<p><b>boundcalc check</b> ({_e(', '.join(report.papers))}): "

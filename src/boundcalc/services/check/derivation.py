@@ -20,7 +20,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ...errors import BoundcalcError
-from ...expr.nodes import Func, Mul, Num, Pow, Rel, sub, substitute
+from ...expr.nodes import Func, Mul, Node, Num, Pow, Rel, sub, substitute
 from . import hypotheses
 from .common import Finding, claim as _claim, decide, domains, formula, hidden_constants, pin, show, subst
 from ...verdicts import Grade, Verdict
@@ -48,7 +48,7 @@ def run(reg, paper, t, f: Finding):
             raise BoundcalcError(f"claim uses {claim.op!r} but the premise {derived.op!r}")
         # a sufficient condition 'L >= c' implies 'L >= d' when c >= d (same left side)
         c_side, d_side = claim.rhs, derived.rhs
-        if _same(claim.lhs, derived.lhs, reg, paper) != "proved":
+        if _same(claim.lhs, derived.lhs, reg, paper) is not Verdict.PROVED:
             c_side, d_side = sub(claim.rhs, claim.lhs), sub(derived.rhs, derived.lhs)
             ratio_ok = False
     else:
@@ -133,7 +133,7 @@ def _existential(reg, paper, t, f, c_side, d_side, extra, consts, doms, rel, r0,
     own = {n for n in consts if n not in d_side.symbols()} or set(consts)
     # can any constant work?  The ratio must stay bounded (cheap: growth exponents)
     if ratio_ok:
-        ratio = Mul((d_side, Pow(c_side, Num(Fraction(-1))))) if direction == "upper" else \
+        ratio: Node = Mul((d_side, Pow(c_side, Num(Fraction(-1))))) if direction == "upper" else \
             Mul((c_side, Pow(d_side, Num(Fraction(-1)))))
         ratio = pin(ratio, consts)
         grows = _unbounded(reg, paper, ratio, pin(c_side if direction == "upper" else d_side, consts), doms, extra)
@@ -172,7 +172,7 @@ def _existential(reg, paper, t, f, c_side, d_side, extra, consts, doms, rel, r0,
                             "does not suffice"))
             else:
                 f.message = (f"valid up to the hidden constant: {shown}; at {_vals(consts)} it "
-                             f"{'fails' if r0.verdict == 'disproved' else 'is undecided'}")
+                             f"{'fails' if r0.verdict is Verdict.DISPROVED else 'is undecided'}")
             return
     for k in FACTORS:
         vals = {n: v * k if n in own else v for n, v in consts.items()}
@@ -198,7 +198,7 @@ def _existential(reg, paper, t, f, c_side, d_side, extra, consts, doms, rel, r0,
         else:
             f.message = (f"valid up to the hidden constant: {_vals(vals)} makes the printed statement a "
                          f"{direction} bound of what the premise gives [{r.method}]; at {_vals(consts)} it "
-                         f"{'fails' if r0.verdict == 'disproved' else 'is undecided'}")
+                         f"{'fails' if r0.verdict is Verdict.DISPROVED else 'is undecided'}")
         return
     if r0.verdict is Verdict.DISPROVED and not least:
         ends = []

@@ -6,7 +6,7 @@ from __future__ import annotations
 from ...expr.nodes import Rel, sub, substitute
 from . import hypotheses
 from .common import Finding, claim, decide, domains, expr, formula, formula_id, show, subst
-from ...verdicts import Direction, Grade, MonotoneEvidence, Verdict
+from ...verdicts import Direction, Grade, IntervalStatus, MonotoneEvidence, Verdict
 
 
 def compare(reg, paper, t, f: Finding):
@@ -228,7 +228,7 @@ def _certified_on_box(node, t, want):
     def proved(g, op) -> int | None:
         r = prove_interval(g, op, {n: doms[n] for n in sorted(g.symbols())}, [], seconds=BOX_SAFETY_SECONDS,
                            derivatives=False, max_boxes=BOX_BUDGET)
-        return r.boxes if r.status == "proved" else None
+        return r.boxes if r.status is IntervalStatus.PROVED else None
 
     neg = lambda g: Mul((Num(Fraction(-1)), g))
     shown = []

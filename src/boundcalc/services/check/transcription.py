@@ -37,6 +37,7 @@ from fractions import Fraction
 
 from ...errors import BoundcalcError
 from ...expr.nodes import Mul, Num, Pow, Ref, Rel, Sym, sub
+from ...verdicts import Verdict
 from .common import Finding, claim, decide, domains, formula_id, hidden_constants
 
 #: points compared for relations written differently
@@ -122,21 +123,21 @@ def run(reg, paper, t, f: Finding):
     doms = domains(reg, paper, Rel("==", a, b))
     r = decide(a, "==", b, doms, statement=f"{fid}: printed == ours")
     f.evidence["verdict"] = r.method
-    if r.verdict == "proved":
+    if r.verdict is Verdict.PROVED:
         f.message = f"the printed LaTeX states the expression [{r.method}]"
         return
     if p.chained:
         for o in p.others:             # Q = a \le b: the expression may be any value of the chain
             ro = decide(claim("printed", o), "==", b, domains(reg, paper, Rel("==", o, b)),
                         statement=f"{fid}: printed (chain) == ours")
-            if ro.verdict == "proved":
+            if ro.verdict is Verdict.PROVED:
                 f.evidence["verdict"] = ro.method
                 f.message = f"a value of the printed chain states the expression [{ro.method}]"
                 return
         f.grade("note", "not compared", "the printed statement chains relations and none of its values is "
                                         f"shown equal to the expression [{r.method}]: not graded")
         return
-    if r.verdict != "disproved":
+    if r.verdict is not Verdict.DISPROVED:
         f.grade("warning", "undecided", f"undecided: could not decide whether the printed LaTeX states the "
                                         f"expression [{r.method}]")
         return
@@ -152,7 +153,7 @@ def _relation(reg, paper, spec, p, ours: Rel, f: Finding):
     doms = domains(reg, paper, Rel("==", ga, gb))
     if oa == ob:
         r = decide(ga, "==", gb, doms, statement=f"{spec.id}: printed relation == ours")
-        if r.verdict == "proved":
+        if r.verdict is Verdict.PROVED:
             f.evidence["verdict"] = r.method
             f.message = f"the printed LaTeX states the relation [{r.method}]"
             return
