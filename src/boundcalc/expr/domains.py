@@ -6,13 +6,16 @@ values, describes itself, and is what the symbolic services turn into assumption
 from __future__ import annotations
 
 import re
-from ._record import Record
+from dataclasses import dataclass
 from fractions import Fraction
 
+from ._record import record_repr
 from ..errors import BoundcalcError, DomainError, FormulaFileError
 
 
-class Domain(Record, frozen=True):
+@dataclass(frozen=True)
+class Domain:
+    __repr__ = record_repr       # integers of any size (boundcalc.expr._record)
     integer: bool = False
     lo: Fraction | None = None
     lo_closed: bool = False

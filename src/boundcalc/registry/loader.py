@@ -196,11 +196,11 @@ def load_file(path: str | Path, *, lazy_checks: bool = False) -> Paper:
     _load_hypotheses(path, paper, data.get("hypotheses", []))
     items, steps = data.get("checks", []), data.get("steps", [])
     if lazy_checks:
-        paper._load_checks = lambda out: _load_checks(path, paper, items, out, steps)
+        vars(paper)["_load_checks"] = lambda out: _load_checks(path, paper, items, out, steps)   # read by Paper.checks
     else:
         out: list = []
         _load_checks(path, paper, items, out, steps)
-        paper._checks = out
+        vars(paper)["_checks"] = out
     return paper
 
 
@@ -664,7 +664,7 @@ def _load_checks(path: Path, paper: Paper, items: Any, out: list, steps: Any = N
                 raise _fail(path, f"check {c.id!r}", "explained_by forms a cycle")
             seen_roots.add(r)
             r = next(x for x in out if x.id == r).fields.get("explained_by", {}).get("check")
-    paper._steps = load_steps(path, paper, [] if steps is None else steps, ids)
+    vars(paper)["_steps"] = load_steps(path, paper, [] if steps is None else steps, ids)
 
 
 # the closed vocabularies of check fields: field -> allowed values (per kind where they differ)

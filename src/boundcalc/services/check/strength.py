@@ -42,8 +42,8 @@ tautology of the encoding: :mod:`.premises`) are not mutated.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from fractions import Fraction
-from typing import NamedTuple
 
 from ...expr.nodes import Add, BigOp, Const, Func, Indexed, Mul, Node, Num, Pow, Ref, Rel, Sym
 from ...expr.visitor import Visitor, handles
@@ -67,7 +67,8 @@ PREMISE_ROLES = {"derivation": ("premise",), "restatement": ("b",)}
 FORM = ("scale by 2", "scale by 1/2", "exponent 1 -> 3/2", "exponent 1 -> 1/2")
 
 
-class Mutant(NamedTuple):
+@dataclass(frozen=True)
+class Mutant:
     label: str
     fields: dict
     hook: object              # the claim hook (:func:`replacer`), or None
