@@ -28,7 +28,10 @@ def evaluator(paper: str):
     return ev
 
 
-def assert_close(value, expected, rel=mpmath.mpf(10) ** -25):
+_REL = mpmath.mpf(10) ** -25
+
+
+def assert_close(value, expected, rel=_REL):
     got = value.mpf
     assert abs(got - expected) <= rel * abs(expected), (str(value), mpmath.nstr(expected, 35))
 

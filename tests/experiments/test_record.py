@@ -55,14 +55,14 @@ def test_cli_reproduce_passes_settings_and_rejects_unknown(tmp_path):
     args = [sys.executable, "-m", "boundcalc.cli", "reproduce", "arda2026-fig1", "--json", "--no-cache",
             "--teacher", "authors-code", "--widths", "4,8", "--d", "3", "--T", "4", "--n", "20", "--R", "2",
             "--pool", "16", "--tau", "5", "--seeds", "2"]
-    p = subprocess.run(args, capture_output=True, text=True, env=env)
+    p = subprocess.run(args, capture_output=True, text=True, env=env, check=False)
     assert p.returncode == 0, p.stderr
     data = json.loads(p.stdout)
     assert data["settings"]["teacher"] == "authors-code" and data["widths"] == [4, 8]
-    p = subprocess.run(args[:5] + ["--teacher", "code"], capture_output=True, text=True, env=env)
+    p = subprocess.run(args[:5] + ["--teacher", "code"], capture_output=True, text=True, env=env, check=False)
     assert p.returncode == 2 and "--teacher" in p.stderr and "Traceback" not in p.stderr
     p = subprocess.run([sys.executable, "-m", "boundcalc.cli", "reproduce", "anon2025-table1", "--widths", "4"],
-                       capture_output=True, text=True, env=env)
+                       capture_output=True, text=True, env=env, check=False)
     assert p.returncode == 2 and "--widths" in p.stderr and "Traceback" not in p.stderr
 
 
@@ -86,12 +86,12 @@ def test_cli_reproduce_settings_of_every_paper(tmp_path, name, settings, check):
     import sys
     env = dict(os.environ, BOUNDCALC_CACHE=str(tmp_path / "cache"))
     p = subprocess.run([sys.executable, "-m", "boundcalc.cli", "reproduce", name, "--json", "--no-cache",
-                        *settings], capture_output=True, text=True, env=env)
+                        *settings], capture_output=True, text=True, env=env, check=False)
     assert p.returncode == 0, p.stderr
     assert check(json.loads(p.stdout))
     bad = settings[:-1] + ["x"]               # the last value made invalid: one line naming it, exit 2
     p = subprocess.run([sys.executable, "-m", "boundcalc.cli", "reproduce", name, "--no-cache", *bad],
-                       capture_output=True, text=True, env=env)
+                       capture_output=True, text=True, env=env, check=False)
     assert p.returncode == 2 and settings[-2] in p.stderr and "Traceback" not in p.stderr
 
 

@@ -164,7 +164,7 @@ description = "the hand-typed expression of Thm. 1 states the printed LaTeX"
 
 def _cli(path, *args):
     return subprocess.run([sys.executable, "-m", "boundcalc.cli", "--formulas", str(path), *args],
-                          capture_output=True, text=True, env=ENV, timeout=900)
+                          capture_output=True, text=True, env=ENV, timeout=900, check=False)
 
 
 def _write(tmp_path, tail="3*sqrt(log(2/delta)/(2*n))", extra=""):
@@ -217,7 +217,7 @@ def test_planted_transcription_error_fails_check(tmp_path):
     rerun = next(f["rerun"] for f in data["findings"] if f["check"] == "latex:gap_typed")
     assert rerun.startswith("boundcalc check latexpaper --only latex:gap_typed --formulas "), rerun
     q = subprocess.run([sys.executable, "-m", "boundcalc.cli", *rerun.split()[1:]], capture_output=True, text=True,
-                       env=ENV, timeout=900)
+                       env=ENV, timeout=900, check=False)
     assert q.returncode == 1 and "1 error(s)" in q.stdout, q.stdout + q.stderr
 
 
@@ -262,6 +262,7 @@ def _round_trip_failures():
     their own LaTeX, references inlined) parsed back, compared with SymPy (exact equality of
     the SymPy forms, else simplify(a - b) == 0; relations: same type and lhs - rhs)."""
     import sympy as sp
+
     from boundcalc.api import Formula
     from boundcalc.backends.sym import to_sympy
     from boundcalc.registry import get_registry

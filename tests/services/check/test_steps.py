@@ -133,7 +133,7 @@ def test_a_malformed_step_is_one_error_line(tmp_path, bad, msg):
 def test_cli_names_the_misspelled_check_in_one_line(tmp_path):
     p = _write(tmp_path, HEAD + STEPS.replace('"false_step", "holds"', '"false_stp", "holds"'))
     r = subprocess.run([sys.executable, "-m", "boundcalc", "--formulas", str(p), "check", "toystep", "--coverage"],
-                       capture_output=True, text=True)
+                       capture_output=True, text=True, check=False)
     assert r.returncode == 2 and "Traceback" not in r.stderr
     assert r.stderr.strip().count("\n") == 0 and "checks names unknown check 'false_stp'" in r.stderr
 
@@ -156,7 +156,7 @@ def test_packaged_papers_declare_their_steps():
 def test_check_coverage_json_has_step_coverage(tmp_path):
     p = _write(tmp_path, HEAD + STEPS)
     r = subprocess.run([sys.executable, "-m", "boundcalc", "--formulas", str(p), "check", "toystep", "--coverage",
-                        "--json"], capture_output=True, text=True)
+                        "--json"], capture_output=True, text=True, check=False)
     assert r.returncode == 0, r.stderr
     d = json.loads(r.stdout)["step_coverage"]["toystep"]
     assert (d["displayed"], [s["status"] for s in d["steps"]]) == (3, ["declared", "declared", "unchecked"])
@@ -168,10 +168,10 @@ def test_cli_text_shows_steps_and_step_coverage(tmp_path):
     import os
     env = {**os.environ, **env_cols}
     r = subprocess.run([sys.executable, "-m", "boundcalc", "--formulas", str(p), "check", "toystep", "--coverage"],
-                       capture_output=True, text=True, env=env)
+                       capture_output=True, text=True, env=env, check=False)
     assert r.returncode == 0, r.stderr
     assert "steps of toystep: 2/3 displayed proof steps have a check" in r.stdout and "unchecked" in r.stdout
     r = subprocess.run([sys.executable, "-m", "boundcalc", "--formulas", str(p), "check", "toystep",
-                        "--fail-on", "never", "--jobs", "1"], capture_output=True, text=True, env=env)
+                        "--fail-on", "never", "--jobs", "1"], capture_output=True, text=True, env=env, check=False)
     assert r.returncode == 0, r.stderr
     assert "step coverage toystep: 2/3 displayed proof steps checked (67%); not checked: limit" in r.stdout
