@@ -78,9 +78,9 @@ errors (a side that is undefined everywhere it is evaluated) raise :class:`Bound
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
 from fractions import Fraction
-from collections.abc import Callable, Generator
 from typing import Any
 
 from ..errors import BoundcalcError
@@ -88,11 +88,23 @@ from ..expr.domains import Domain
 from ..expr.indexed import separate
 from ..expr.nodes import Add, BigOp, Const, Func, Indexed, Mul, Node, Num, Pow, Ref, Rel, Sym, sub
 from ..expr.visitor import Visitor, handles, top_down
-# the budgets (time limits, size guards) live in the bottom module every layer imports
-from .budget import (INTERVAL_BOXES_PER_SECOND, SAMPLES, SECONDS, clock, expired, left, safety_net,
-                     safety_net_hits, safety_nets_fired, sympy_safe, time_limit)
-from .budget import Timeout as _Timeout
 from ..verdicts import IntervalStatus, Layer, SmtStatus, Verdict
+
+# the budgets (time limits, size guards) live in the bottom module every layer imports
+from .budget import (
+    INTERVAL_BOXES_PER_SECOND,
+    SAMPLES,
+    SECONDS,
+    clock,
+    expired,
+    left,
+    safety_net,
+    safety_net_hits,
+    safety_nets_fired,
+    sympy_safe,
+    time_limit,
+)
+from .budget import Timeout as _Timeout
 
 LAYERS = ("exact", "identity", "convexity", "big operators", "integers", "ends", "SMT", "interval", "counterexample",
           "budget", "safety net", "none")
@@ -213,7 +225,8 @@ def _narrow(d: Domain, op: str, c: Fraction) -> Domain:
 
 def _absorb_bounds(domains, extra):
     """Assumptions 'x OP number' narrow x's domain instead of staying hypotheses."""
-    from ..expr.nodes import Num as _Num, Sym as _Sym
+    from ..expr.nodes import Num as _Num
+    from ..expr.nodes import Sym as _Sym
     rest = []
     for r in extra:
         if isinstance(r.lhs, _Sym) and isinstance(r.rhs, _Num) and r.op != "==":
@@ -593,10 +606,10 @@ def _ends(goal: _Goal, seconds) -> Decision | None:
     """The ends layer (:mod:`.ends`) on the goal and its logarithmic forms: the ends of a
     one-variable domain (infinity, an open end, a touching end) cut off by derivative
     arguments, the middle piece decided by the layers again."""
-    from .ends import applies as ends_apply
-    from .ends import prove_ends
     from ..expr.printing import to_text
     from . import rewrite as RW
+    from .ends import applies as ends_apply
+    from .ends import prove_ends
     op, domains, extra, deadline = goal.op, goal.domains, goal.extra, goal.deadline
     # the logarithmic forms first (they turn products into sums, whose derivatives the layers
     # below decide), except where a side has a root, which a logarithm does not remove
@@ -1032,9 +1045,10 @@ def _undefined_where(a: Node, b: Node, domains, what, fatal: bool = True) -> str
     points), otherwise a note naming one point (the relation is decided where both sides
     are defined). Points are certified undefined in ball arithmetic."""
     import numpy as np
+
     from ..backends import arb as A
-    from . import sampling
     from ..expr.printing import to_text as show
+    from . import sampling
     names = sorted(domains)
     if not names:
         return ""
@@ -1098,8 +1112,8 @@ def check_defined_somewhere(node: Node, where: str, integers=frozenset()) -> Non
     :mod:`boundcalc.expr.singularities`) is certainly false as a constant: then ``node`` is
     undefined at every point (``log(x, 1)``, ``sqrt(-1) * x``). ``integers``: the integer
     symbols (``(-1)**n`` is defined for an integer n)."""
-    from ..expr.singularities import first_undefined_constant
     from ..expr.printing import to_text as show
+    from ..expr.singularities import first_undefined_constant
     c = first_undefined_constant(node, lambda e: _sign(fold_constants(e), {}), integers)
     if c is not None:
         raise UndefinedError(f"{where} {_clip(show(node))} is undefined"

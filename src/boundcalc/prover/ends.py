@@ -162,6 +162,7 @@ def _deriv(ctx: _Ctx, k: int) -> Node | None:
     while len(ctx.ders) <= k:
         try:
             import sympy as sp
+
             from ..backends.sym import from_sympy, to_sympy
             with time_limit(max(0.2, min(1.0, ctx.left() / 4))):
                 if ctx.sym is None:
@@ -483,6 +484,7 @@ def _end_value(ctx: _Ctx, side: str, e: Fraction | None, grid: list[Fraction], i
             return None
     try:
         import sympy as sp
+
         from ..backends.sym import from_sympy
         lnode: Node
         point = (sp.oo if side == "hi" else -sp.oo) if e is None else sp.Rational(e.numerator, e.denominator)

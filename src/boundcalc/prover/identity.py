@@ -144,6 +144,7 @@ def _agreeing_point(a: Node, b: Node, d_node: Node, names: list, real: dict, ext
     the definedness conditions there, or None; those conditions). Every partial derivative
     of the difference must vanish identically (else no point is sought)."""
     import sympy as sp
+
     from ..backends import mp as mpb
     from ..expr.singularities import definedness
     from .symbolic import to_sympy_with_domains

@@ -242,6 +242,7 @@ def opaque_step(g: Node, n: str) -> tuple[Node, Node, dict[str, Domain], int] | 
     returned smallest n0 makes both the identities and ``F > 0`` hold there. None when a
     factorial/gamma has another argument or survives the rewrite."""
     import sympy as sp
+
     from .symbolic import to_sympy_with_domains
     e, syms = to_sympy_with_domains(g, {}, {n: Domain()})
     x = syms[n]
@@ -289,6 +290,7 @@ def ratio_step(g: Node, n: str) -> Node | None:
     log(x)`` as ``log(1 + 1/x)``). Valid only where ``x > 0``: the caller uses it from
     ``n0 >= 1``."""
     import sympy as sp
+
     from ..backends.sym import from_sympy
     from .symbolic import to_sympy_with_domains
     e, syms = to_sympy_with_domains(g, {}, {n: Domain()})
@@ -384,6 +386,7 @@ def limit_steps(g: Node, n: str, ratio: Node | None, shifted: Node | None) -> li
     ``ratio`` exists (then ``g = A - B``, ``A, B > 0`` for ``n > 0``), the difference form when
     ``shifted`` (``g(n + 1)``, :func:`shift`) exists."""
     import sympy as sp
+
     from ..backends.sym import from_sympy
     from ..expr.nodes import Mul, Num, Pow, sub
     from .symbolic import to_sympy_with_domains
@@ -415,6 +418,7 @@ def sequence_limit(step: LimitStep, seconds: float):
     the logarithm's finite limit, so never 0); else None. Never runs where
     :func:`.budget.time_limit` cannot interrupt it."""
     import sympy as sp
+
     from .budget import can_interrupt
     from .symbolic import finite_limit
     if not can_interrupt():
@@ -677,6 +681,7 @@ def pair_ratio(g: Node, s: str) -> tuple[Node, list[Node], list[Node], dict[str,
     Both lists leave out what SymPy's sign rules already show positive (every symbol is
     ``> 0`` on the region: the symbols from 1 or more, the ``G``)."""
     import sympy as sp
+
     from ..backends.sym import from_sympy
     from .symbolic import to_sympy_with_domains
     e, syms = to_sympy_with_domains(g, {}, {v: Domain() for v in g.symbols()})

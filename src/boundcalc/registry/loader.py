@@ -20,9 +20,8 @@ from ..expr.indexed import Vector, range_start
 from ..expr.nodes import BigOp, Indexed, Node, Num, Ref, Rel, Sym
 from ..expr.parser import parse, parse_number, reserved
 from .indexed import check_lengths
+from .model import KINDS, ROLES, STATUSES, VALUE_KINDS, CheckSpec, FormulaSpec, Hypothesis, Paper, Setting, Symbol
 from .steps import Step
-from .model import (KINDS, ROLES, STATUSES, VALUE_KINDS, CheckSpec, FormulaSpec, Hypothesis, Paper, Setting,
-                    Symbol)
 
 _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 

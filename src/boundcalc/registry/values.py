@@ -5,8 +5,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from ..expr._record import record_repr
 from ..errors import BoundcalcError
+from ..expr._record import record_repr
 from ..expr.indexed import Vector, range_start
 from ..expr.parser import parse_number
 from .indexed import check_lengths

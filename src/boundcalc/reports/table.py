@@ -34,16 +34,29 @@ import mpmath
 from ..errors import BoundcalcError
 
 KINDS = ("upper", "lower", "condition", "info")
-from .printers.cells import COLUMNS  # noqa: E402,F401  (the columns people read)
+from .printers.cells import COLUMNS  # noqa: F401  (the columns people read)
+
 _JSON_DIGITS = 17
 
 
 # numbers and escaping: the one formatter (numfmt) and the one escaper (escape); the names
 # are re-exported here for code that imported them from this module
-from .escape import latex_escape, md_cell  # noqa: E402,F401
-from .numfmt import (as_number, exact_str, float_or_mpf, float_or_nan, float_or_none,  # noqa: E402,F401
-                     fmt_full, fmt_human, fmt_latex_num, fmt_settings, is_finite, json_setting,
-                     sci_parts, yesno)
+from .escape import latex_escape, md_cell  # noqa: F401
+from .numfmt import (  # noqa: F401
+    as_number,
+    exact_str,
+    float_or_mpf,
+    float_or_nan,
+    float_or_none,
+    fmt_full,
+    fmt_human,
+    fmt_latex_num,
+    fmt_settings,
+    is_finite,
+    json_setting,
+    sci_parts,
+    yesno,
+)
 
 
 # ---------------------------------------------------------------------------- Row / Table
@@ -204,7 +217,7 @@ class Table:
 
 
 def diverged_table(paper: str, title: str, settings: dict, seed: int, *, run: str, source: str,
-                   error, step_name: str, step_value) -> "Table":
+                   error, step_name: str, step_value) -> Table:
     """The table of a comparison whose training run diverged (``error``: an
     ``engine.budget.Divergence``): one row saying at which step, and no measurement."""
     step = error.step

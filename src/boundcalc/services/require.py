@@ -19,14 +19,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from ..expr._record import record_repr
 from ..backends import mp as mpb
 from ..errors import BoundcalcError, UnsatisfiableError
+from ..expr._record import record_repr
 from ..expr.indexed import Vector
-from ..registry.indexed import check_lengths
 from ..expr.nodes import Node, Ref, Rel, Sym, sub, substitute
 from ..expr.parser import parse, parse_number
 from ..registry import get_registry
+from ..registry.indexed import check_lengths
 from ..registry.model import Setting
 from ..registry.values import is_vector, vector_value
 from ..verdicts import RequireOutcome

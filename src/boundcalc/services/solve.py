@@ -22,19 +22,19 @@ use the monotone structure of the relation:
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Generator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from ..expr._record import record_repr
 from ..backends import mp as mpb
 from ..errors import BoundcalcError, UnsatisfiableError
+from ..expr._record import record_repr
 from ..expr.domains import Domain
 from ..expr.nodes import Mul, Num, Rel, Sym, sub, substitute
 from ..expr.numbers import ExactValue, fmt_decimal, fmt_int, shortest_decimal
 from ..registry.values import fmt_fraction
 from ..verdicts import Direction, MonotoneEvidence, RequireOutcome, Verdict
-from .trend import trend   # the direction read from the tree (.monotone and .continuity use it too)
+from .trend import trend  # the direction read from the tree (.monotone and .continuity use it too)
 
 MAX_LOG2 = 400_000        # search up to 2^400000 (~10^120000)
 REAL_BITS = 200           # relative width of a real answer's bracket: 2^-REAL_BITS
@@ -481,7 +481,7 @@ def _box_holds(s, lo: Fraction, hi: Fraction) -> bool:
     return False
 
 
-def _search_up(s: "_Solver", how: str, mirrored: bool) -> Solution:
+def _search_up(s: _Solver, how: str, mirrored: bool) -> Solution:
     """The least value of ``s.var`` in ``s.domain`` where the relation holds, its holds-set
     being an up-set (``mirrored``: the problem was reflected, report in the user's terms).
 
@@ -509,7 +509,7 @@ class _Up:
     """One search of :func:`_search_up`: the solver, the text of its direction's evidence,
     and whether the problem was reflected (the answers are reported in the user's terms)."""
 
-    def __init__(self, s: "_Solver", how: str, mirrored: bool):
+    def __init__(self, s: _Solver, how: str, mirrored: bool):
         self.s, self.how, self.mirrored = s, how, mirrored
         self.sg = -1 if mirrored else 1
         self.word = ("greatest", "largest") if mirrored else ("least", "smallest")

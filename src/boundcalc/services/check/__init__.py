@@ -55,14 +55,23 @@ from ...parallel import closing_pools, worker_count
 from ...prover import budget as _budget
 from ...prover.budget import Timeout
 from ...registry import get_registry
-from . import (derivation, hypotheses, identity, measured, order, premises, relations, strength as _strength,
-               transcription as transcription_mod, vacuity)
 from ...verdicts import FAIL_LEVELS, Grade
+from . import derivation, hypotheses, identity, measured, order, premises, relations, vacuity
+from . import strength as _strength
+from . import transcription as transcription_mod
 from .common import _CLAIM_HOOK, _SECONDS_CAP, GRADES, SEVERITIES, Finding
 from .steps import step_coverage
 
-__all__ = ["run_checks", "Report", "Finding", "coverage", "RUNNERS", "SEVERITIES", "UNDECIDED_REASONS",
-           "undecided_why"]
+__all__ = [
+    "RUNNERS",
+    "SEVERITIES",
+    "UNDECIDED_REASONS",
+    "Finding",
+    "Report",
+    "coverage",
+    "run_checks",
+    "undecided_why",
+]
 
 RUNNERS = {"derivation": derivation.run, "order": order.run, "monotone": relations.monotone,
            "compare": relations.compare, "restatement": relations.restatement, "vacuity": vacuity.run,
@@ -314,6 +323,7 @@ def rerun_options(reg, key: str, formulas_path=None) -> str:
     may reference; absolute paths, so the line runs from any directory). A packaged paper
     needs none."""
     import shlex
+
     from ...registry.registry import ENV_VAR, packaged_dir
     path = reg.paper(key).path
     if path is None or Path(path).resolve().parent == packaged_dir().resolve():

@@ -21,9 +21,10 @@ from fractions import Fraction
 
 from ...errors import BoundcalcError
 from ...expr.nodes import Func, Mul, Node, Num, Pow, Rel, sub, substitute
-from . import hypotheses
-from .common import Finding, claim as _claim, decide, domains, formula, hidden_constants, pin, show, subst
 from ...verdicts import Grade, Verdict
+from . import hypotheses
+from .common import Finding, decide, domains, formula, hidden_constants, pin, show, subst
+from .common import claim as _claim
 
 # a least constant above this is a warning ("large hidden constant"): a ≲ or "some
 # constant C" that needs more than 100 hides more than a reader would assume
@@ -233,6 +234,7 @@ def _existential(reg, paper, t, f, c_side, d_side, extra, consts, doms, rel, r0,
 def _constant_factor(c, d, doms, extra):
     """claim/derived when it is a constant k (sampled, then proved c == k d), else None."""
     import numpy as np
+
     from ...prover.sampling import sample, values
     if not doms:
         return None
@@ -278,8 +280,8 @@ def _threshold(c_side, d_side, extra, consts, own, doms, rel, k: Fraction):
 def _unbounded(reg, paper, ratio, claim, doms, extra) -> list[dict]:
     """The variables along which ``ratio`` grows without bound while the claim stays
     positive (others at generic values; variables the assumptions constrain are skipped)."""
-    from .order import _core, _generic_env
     from .growth import growth
+    from .order import _core, _generic_env
     table = reg.symbol_table(ratio, paper.key)
     out = []
     tied = set().union(*(x.symbols() for x in extra)) if extra else set()
@@ -308,6 +310,7 @@ def _sym(v):
 def _survives(c, rel, d, doms, extra, n=800) -> bool:
     """No sampled point violates ``c rel d`` (a cheap filter before a decision)."""
     import numpy as np
+
     from ...prover.sampling import sample, values
     if not doms:
         return True
@@ -350,6 +353,7 @@ def _least_constants(c_side, d_side, extra, consts, own, doms, rel) -> list[dict
     a smaller ``upper`` (both certified), no constant works (``none_works``)."""
     import numpy as np
     import sympy as sp
+
     from ...backends.sym import from_sympy, to_sympy
     from ...prover.sampling import sample, values
     out: list[dict] = []
@@ -452,6 +456,7 @@ def _certified_ratio(q, extra, pts, i):
     """(q at the i-th sample in ball arithmetic, the point) when the point is certified to
     satisfy every hypothesis; else None."""
     import mpmath
+
     from ...backends import mp as mpb
     from ...prover.sampling import point
     if i is None:

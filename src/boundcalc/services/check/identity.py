@@ -4,12 +4,13 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ...errors import BoundcalcError
-from .common import Finding, claim, expr, values
 from ...verdicts import Grade
+from .common import Finding, claim, expr, values
 
 
 def run(reg, paper, t, f: Finding):
     import mpmath
+
     from ...backends import mp as mpb
     uses = tuple(t.get("uses", []))
     fn = claim("function", expr(reg, paper, t["function"], uses))

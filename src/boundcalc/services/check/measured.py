@@ -14,8 +14,8 @@ from fractions import Fraction
 
 from ...errors import BoundcalcError
 from ...expr.parser import parse_number
-from .common import Finding, claim, expr
 from ...verdicts import Grade
+from .common import Finding, claim, expr
 
 
 def sizes_of(t) -> dict:
@@ -34,6 +34,7 @@ def api_call(t) -> str:
 
 def run(reg, paper, t, f: Finding):
     import numpy as np
+
     from ...backends import mp as mpb
     from ...engine.measurements import MEASUREMENTS, measure
     name = t["measurement"]

@@ -232,8 +232,9 @@ def _grade_difference(reg, paper, spec, p, a, b, f: Finding, what: str):
 def _ratio_symbols(a, b) -> set[str] | None:
     """The symbols of a/b simplified by SymPy (None if SymPy cannot)."""
     try:
-        from ...backends.sym import to_sympy
         import sympy as sp
+
+        from ...backends.sym import to_sympy
         syms: dict = {}
         q = sp.simplify(to_sympy(Mul((a, Pow(b, Num(Fraction(-1))))), syms))
         return {s.name for s in q.free_symbols}
