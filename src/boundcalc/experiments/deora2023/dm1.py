@@ -187,7 +187,7 @@ SEC53 = "Sec. 5.3: the margin of saturated attention is gamma_attn = S sqrt(T)/s
 
 
 def _loss_fit(out: dict, key: str):
-    from ...reports import fit
+    from ...runs import fit
     ns = [r["n"] for r in out["per_n"]]
     ys = list(zip(*[r[key]["values"] for r in out["per_n"]]))
     if not ys or any(len(r[key]["values"]) != len(out["seeds"]) for r in out["per_n"]) \
