@@ -28,7 +28,10 @@ def evaluator(paper: str):
     return ev
 
 
-def assert_close(value, expected, rel=mpmath.mpf(10) ** -25):
+_REL = mpmath.mpf(10) ** -25
+
+
+def assert_close(value, expected, rel=_REL):
     got = value.mpf
     assert abs(got - expected) <= rel * abs(expected), (str(value), mpmath.nstr(expected, 35))
 
@@ -66,6 +69,7 @@ def cli(args, *, env: dict | None = None, cwd=None, input: str | None = None):
     import os
     import subprocess
     import sys
+
     from boundcalc.cli import main
     from boundcalc.registry import registry as _registry
     argv = [str(a) for a in args]

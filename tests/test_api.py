@@ -13,23 +13,23 @@ from boundcalc.errors import BoundcalcError, DomainError, FormulaFileError
 from boundcalc.expr.domains import parse_domain
 
 beta2 = boundcalc.formula("deora2023.beta2")
-INSIDE = dict(T=8, R=1, H=4, d=8, theta_2inf=1)
+INSIDE = {"T": 8, "R": 1, "H": 4, "d": 8, "theta_2inf": 1}
 
 
 
 
 # ---------------------------------------------------------------- 1. grid enforces domains
 @pytest.mark.parametrize("kw, bad, message", [
-    (dict(T=[-4, 0, 8]), -4, "T = -4 (entry [0]) is outside its domain: T must be an integer >= 1"),
-    (dict(R=[0.5, -1.0]), 0.5, "R = 1/2 (entry [0]) is outside its domain: R must be real >= 1"),
-    (dict(H=[0, -1]), 0, "H = 0 (entry [0]) is outside its domain: H must be an integer >= 1"),
-    (dict(T=[8.5]), 8.5, "T = 17/2 (entry [0]) is outside its domain: T must be an integer >= 1"),
-    (dict(T=[8, float("nan")]), math.nan, "T = nan (entry [1]) is not a finite number: T must be an integer >= 1"),
-    (dict(R=np.array([[1.0, 2.0], [3.0, -np.inf]])), -math.inf,
+    ({"T": [-4, 0, 8]}, -4, "T = -4 (entry [0]) is outside its domain: T must be an integer >= 1"),
+    ({"R": [0.5, -1.0]}, 0.5, "R = 1/2 (entry [0]) is outside its domain: R must be real >= 1"),
+    ({"H": [0, -1]}, 0, "H = 0 (entry [0]) is outside its domain: H must be an integer >= 1"),
+    ({"T": [8.5]}, 8.5, "T = 17/2 (entry [0]) is outside its domain: T must be an integer >= 1"),
+    ({"T": [8, float("nan")]}, math.nan, "T = nan (entry [1]) is not a finite number: T must be an integer >= 1"),
+    ({"R": np.array([[1.0, 2.0], [3.0, -np.inf]])}, -math.inf,
      "R = -inf (entry [1, 1]) is not a finite number: R must be real >= 1"),
-    (dict(theta_2inf=[1, float(np.nextafter(0, -1))]), -5e-324,
+    ({"theta_2inf": [1, float(np.nextafter(0, -1))]}, -5e-324,
      "theta_2inf = ~-5.0e-324 (entry [1]) is outside its domain: theta_2inf must be real >= 0"),
-    (dict(R=[2.0, float(np.nextafter(1, 0))]), 0.9999999999999999,
+    ({"R": [2.0, float(np.nextafter(1, 0))]}, 0.9999999999999999,
      "R = 9999999999999999/10000000000000000 (entry [1]) is outside its domain: R must be real >= 1"),
 ])
 def test_grid_refuses_values_outside_the_domain_like_evaluate(kw, bad, message):
@@ -47,11 +47,11 @@ def test_grid_refuses_values_outside_the_domain_like_evaluate(kw, bad, message):
 
 
 def test_grid_refuses_non_numbers_and_shapes_naming_the_symbol():
-    for kw, part in [(dict(T=[True]), "value of T: expected real numbers, got bool"),
-                     (dict(T=["a"]), "value of T: expected real numbers"),
-                     (dict(R=10 ** 400), "value of R: expected real numbers within the double range"),
-                     (dict(T=[1, 2, 3], R=[1, 2]), "do not broadcast together"),
-                     (dict(Q=[1]), "unknown symbol 'Q'")]:
+    for kw, part in [({"T": [True]}, "value of T: expected real numbers, got bool"),
+                     ({"T": ["a"]}, "value of T: expected real numbers"),
+                     ({"R": 10 ** 400}, "value of R: expected real numbers within the double range"),
+                     ({"T": [1, 2, 3], "R": [1, 2]}, "do not broadcast together"),
+                     ({"Q": [1]}, "unknown symbol 'Q'")]:
         with pytest.raises(BoundcalcError) as e:
             beta2.grid(**{**INSIDE, **kw})
         assert part in str(e.value), (kw, str(e.value))
@@ -95,7 +95,7 @@ def test_check_array_agrees_with_the_scalar_check_entry_by_entry(dom, x, ulps):
 
 
 # ---------------------------------------------------------------- 4. argument checks
-HEADS = dict(d=1, T=1, R=1, theta_2inf=1, dist0=1)
+HEADS = {"d": 1, "T": 1, "R": 1, "theta_2inf": 1, "dist0": 1}
 
 
 @pytest.mark.parametrize("call, message", [
@@ -121,8 +121,8 @@ HEADS = dict(d=1, T=1, R=1, theta_2inf=1, dist0=1)
      "T = nan (entry [0]) is not a finite number: T must be an integer >= 1"),
     (lambda: beta2.grid([1], **INSIDE),
      "deora2023.beta2: arrays must be a mapping symbol -> value (or keywords), not a list"),
-    (lambda: beta2.evaluate(20, **INSIDE), "deora2023.beta2: values must be a mapping symbol -> value (or "
-                                           "keywords), not a int (digits is a keyword: digits=...)"),
+    (lambda: beta2.evaluate(20, **INSIDE), ("deora2023.beta2: values must be a mapping symbol -> value (or "
+                                           "keywords), not a int (digits is a keyword: digits=...)")),
     (lambda: beta2.bind(5), "values for deora2023.beta2: expected a mapping symbol -> value, got a int"),
     (lambda: beta2.bind(INSIDE, allow_extra="yes"), "allow_extra must be True or False, not 'yes'"),
     (lambda: beta2.holds(**INSIDE), "deora2023.beta2 is a definition, not a relation"),
@@ -188,7 +188,7 @@ kind = "requirement"
 expr = "var >= digits + 10*json"
 source = "x"
 '''
-NAMED = dict(digits=1, json=2, help=3, self=4, var=5, values=6)
+NAMED = {"digits": 1, "json": 2, "help": 3, "self": 4, "var": 5, "values": 6}
 
 
 def test_symbols_named_like_options_or_parameters_work(write_formula_file):

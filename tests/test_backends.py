@@ -59,7 +59,7 @@ def test_numpy_grid_matches_mpmath_and_falls_back_beyond_double():
        th=st.fractions(min_value=0, max_value=10 ** 6, max_denominator=1000))
 def test_property_beta2_mp_numpy_and_identity(T, d, H, R, th):
     """beta2 = beta3/sqrt(H) + beta1^2/4 and beta2 >= beta1^2/4 on random inputs; NumPy agrees."""
-    kw = dict(T=T, d=d, R=R, theta_2inf=th)
+    kw = {"T": T, "d": d, "R": R, "theta_2inf": th}
     b1 = boundcalc.formula("deora2023.beta1").evaluate(T=T, R=R, theta_2inf=th, digits=30).mpf
     b3 = boundcalc.formula("deora2023.beta3").evaluate(digits=30, **kw).mpf
     b2 = beta2.evaluate(H=H, digits=30, **kw).mpf
@@ -78,7 +78,7 @@ def test_property_beta2_mp_numpy_and_identity(T, d, H, R, th):
 def test_property_least_heads_is_least(d, T, R, th, D):
     """The solver's H satisfies (3) and H - 1 does not (decided exactly: the inputs are rationals)."""
     f = boundcalc.formula("deora2023.heads_thm1")
-    kw = dict(d=d, T=T, R=R, theta_2inf=th, dist0=D)
+    kw = {"d": d, "T": T, "R": R, "theta_2inf": th, "dist0": D}
     sol = f.solve("H", **kw)
     assert f.holds(H=sol.value, **kw)
     if sol.value > 1:

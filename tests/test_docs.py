@@ -147,7 +147,9 @@ def _check(item, workdir: Path, group) -> str | None:
 
 
 def test_every_command_of_the_docs_runs(workdir):
+
     from typer.main import get_command
+
     from boundcalc.cli.app import app
     group = get_command(app)
     t0 = time.perf_counter()

@@ -38,7 +38,7 @@ def outputs(tmp_path_factory):
                BOUNDCALC_CACHE=str(out / "cache"), MPLBACKEND="Agg")
     t = time.perf_counter()
     p = subprocess.run([sys.executable, "-c", RUNNER, *(str(EXAMPLES / s) for s in SCRIPTS)],
-                       capture_output=True, text=True, env=env, timeout=300, cwd=out)
+                       capture_output=True, text=True, env=env, timeout=300, cwd=out, check=False)
     assert p.returncode == 0, p.stderr[-3000:]
     times = json.loads(p.stdout.rsplit("TIMES ", 1)[1])
     return out, times, time.perf_counter() - t

@@ -53,11 +53,10 @@ def test_worker_pools_are_closed_on_every_way_out(fail):
     from joblib import Parallel, delayed
     work = [0, 1, 2, 3] if fail else [0, 1, 2]
     seen = []
-    with pytest.raises(ValueError) if fail else contextlib.nullcontext():
-        with parallel.closing_pools():
-            Parallel(n_jobs=2, backend="loky")(delayed(_boom)(i) for i in work)
-            seen.append(_executor())
-            assert seen[0] is not None and _alive(seen[0])      # the pool was up inside the block
+    with pytest.raises(ValueError) if fail else contextlib.nullcontext(), parallel.closing_pools():
+        Parallel(n_jobs=2, backend="loky")(delayed(_boom)(i) for i in work)
+        seen.append(_executor())
+        assert seen[0] is not None and _alive(seen[0])      # the pool was up inside the block
     ex = _executor()
     assert ex is not None and not _alive(ex)                 # and no worker outlives it
 

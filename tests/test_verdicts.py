@@ -4,8 +4,8 @@ import json
 import pytest
 
 from boundcalc.prover.decide import Decision
-from boundcalc.services.solve import Solution
 from boundcalc.services.check.common import Finding
+from boundcalc.services.solve import Solution
 from boundcalc.verdicts import GRADES, Grade, Layer, RequireOutcome, Verdict
 
 

@@ -10,10 +10,10 @@ import sympy as sp
 
 from boundcalc.backends import arb as A
 from boundcalc.backends import mp as mpb
-from boundcalc.expr.exact import NotExact, evaluate_exact
 from boundcalc.backends.np import evaluate_grid
 from boundcalc.backends.sym import from_sympy, to_latex, to_sympy
 from boundcalc.errors import ExpressionError
+from boundcalc.expr.exact import NotExact, evaluate_exact
 from boundcalc.expr.indexed import Vector
 from boundcalc.expr.parser import parse
 

@@ -1,6 +1,5 @@
 """bench/peak.py prints a line for every model and size issue 20 asks for, in both precisions."""
 import numpy as np
-
 from support import load_bench
 
 

@@ -6,7 +6,6 @@ skipped, saying so. The scanner itself is tested on hand-written text."""
 import tomllib
 
 import pytest
-
 from support import load_bench
 
 sc = load_bench("steps_candidates")

@@ -116,7 +116,7 @@ def test_numeric_commands_do_not_import_sympy_or_pandas():
                 "  try: main()\n  except SystemExit: pass\n"
                 "print(sorted(m for m in ('sympy','pandas','numpy','scipy','z3','mpmath','latex2mathml') "
                 "if m in sys.modules))")
-        p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=ENV)
+        p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=ENV, check=False)
         assert p.stdout.strip() == "[]", (extra, p.stdout + p.stderr)
 
 
@@ -131,8 +131,8 @@ def run80(*args, check=True):
 def _dm1_values(**over):
     """Deora et al.'s DM1 quantities, by hand (mpmath), at the dm1 setting's defaults."""
     mp = mpmath
-    v = dict(S=1, zeta="0.5", M=2, Z="0.1", Z_mu="0.01", Z_nu="0.01", n1="1e8", n=1000, delta="0.01", K=1000,
-             T=8, d=16, C_P=1)
+    v = {"S": 1, "zeta": "0.5", "M": 2, "Z": "0.1", "Z_mu": "0.01", "Z_nu": "0.01", "n1": "1e8", "n": 1000, "delta": "0.01", "K": 1000,
+             "T": 8, "d": 16, "C_P": 1}
     v.update(over)
     S, zeta, M, Z, Zmu, Znu, n1, n, delta, K, T, d, CP = (mp.mpf(str(v[k])) for k in
                                                           ("S", "zeta", "M", "Z", "Z_mu", "Z_nu", "n1", "n",
@@ -144,7 +144,7 @@ def _dm1_values(**over):
           / (4 * mp.sqrt(2 * (M + 1))) - P * T ** mp.mpf(2.5) * (S + Z) ** 3
           + S * mp.sqrt(T) * (zeta - 2 * (1 - zeta) * Zmu / S ** 2) / mp.sqrt(2))
     BP = T * R * (S + P) * mp.sqrt(2 * mp.log(n / delta))
-    return dict(R=R, P=P, gamma=gs / 2, B_Phi=BP, K=K, n=n)
+    return {"R": R, "P": P, "gamma": gs / 2, "B_Phi": BP, "K": K, "n": n}
 
 
 def test_require_heads_answer_first_at_80_columns():
@@ -332,7 +332,7 @@ def test_require_fast_path_stays_free_of_sympy_for_structural_relations():
             "require('tarzanagh2023', 'fig1a', {}, var='eta')\n"
             "require('deora2023', None, {'d': '16', 'T': '8', 'C': '1e-300'})\n"
             "print(sorted(m for m in ('sympy','pandas','numpy','scipy') if m in sys.modules))")
-    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=ENV)
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=ENV, check=False)
     assert p.stdout.strip() == "[]", p.stdout + p.stderr
 
 
@@ -446,9 +446,9 @@ def test_compare_arda_radius_beyond_the_double_range_is_an_answer():
     # B_lin >= L2 rho_u^2 / sqrt(m) with rho_u = 1e300: far beyond the doubles, printed exactly
     p = run("compare", "arda2026", "--rho", "3,1e300,3", *TINY_ARDA, "--json")
     rows = json.loads(p.stdout)["rows"]
-    lin = [r for r in rows if r["quantity"] == "m=2: eps_lin (sup_j) at boundary of Omega_rho"][0]
+    lin = next(r for r in rows if r["quantity"] == "m=2: eps_lin (sup_j) at boundary of Omega_rho")
     assert mpmath.mpf(lin["bound_exact"]) > mpmath.mpf("1e500") and lin["bound"] is None
-    thm = [r for r in rows if r["quantity"] == "m=2: min_(s<tau) train loss of ProjGD"][0]
+    thm = next(r for r in rows if r["quantity"] == "m=2: min_(s<tau) train loss of ProjGD")
     term = thm["note"].split("L1 B_lin = ")[1].split(",")[0]
     assert mpmath.mpf(term) > mpmath.mpf("1e500")
 
@@ -464,7 +464,7 @@ def run_ascii(*args):
     """A real process: the interpreter itself opens its streams in ASCII. No wall-clock
     timeout (a busy machine slows a run down; it does not make it wrong)."""
     return subprocess.run([sys.executable, "-m", "boundcalc.cli", *args], capture_output=True,
-                          env={**ENV, "PYTHONIOENCODING": "ascii"})
+                          env={**ENV, "PYTHONIOENCODING": "ascii"}, check=False)
 
 
 @pytest.mark.parametrize("args, spelled", [
@@ -504,14 +504,15 @@ def test_ctrl_c_prints_one_line_and_exits_130():
     p = subprocess.Popen([sys.executable, "-m", "boundcalc.cli", "compare", "deora2023", "--K", "10000000",
                           "--n1", "8", "--n", "8", "--n-test", "8", "--H", "2", "--no-cache"],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=ENV,
-                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+                         # the child needs SIGINT's default handler back; this test starts no threads
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # noqa: PLW1509
     # interrupt once the run has used 3 s of CPU (past its imports, into the training), not
     # after 4 s of wall clock: on a busy machine the interpreter may not have started by then
     while p.poll() is None and _cpu_seconds(p.pid) < 3:
         time.sleep(0.05)
     assert p.poll() is None, "the run ended before the interrupt; make it longer"
     p.send_signal(signal.SIGINT)
-    out, err = p.communicate(timeout=60)
+    _out, err = p.communicate(timeout=60)
     assert p.returncode == 130 and err == b"error: interrupted\n", (p.returncode, err)
 
 
@@ -523,7 +524,7 @@ def test_a_closed_pipe_ends_quietly_with_141(args):
     os.close(r)                        # the reader is gone before the first write: EPIPE for sure
     try:
         p = subprocess.run([sys.executable, "-m", "boundcalc.cli", *args], stdout=w, stderr=subprocess.PIPE,
-                           env=ENV, timeout=120)
+                           env=ENV, timeout=120, check=False)
     finally:
         os.close(w)
     assert p.returncode == 141 and p.stderr == b"", (p.returncode, p.stderr)
@@ -566,7 +567,7 @@ def test_the_same_value_twice_is_accepted():
                                         (("reproduce", "tarzanagh2023-fig1", "--plot-dir", "-"), "--plot-dir")])
 def test_figures_cannot_go_to_standard_output(tmp_path, args, flag):
     p = subprocess.run([sys.executable, "-m", "boundcalc", *args], capture_output=True, text=True,
-                       cwd=tmp_path, timeout=120)
+                       cwd=tmp_path, timeout=120, check=False)
     assert p.returncode == 2 and p.stderr == (f"error: {flag} -: figures are written as PNG and PDF files and "
                                               "cannot go to standard output; give a file name\n")
     assert list(tmp_path.iterdir()) == []                    # no file named '-' (or '-.png')
@@ -578,7 +579,7 @@ def test_figures_cannot_go_to_standard_output(tmp_path, args, flag):
 ])
 def test_output_dash_is_standard_output(tmp_path, args, first):
     p = subprocess.run([sys.executable, "-m", "boundcalc.cli", *args, "--output", "-"], capture_output=True,
-                       text=True, env={**ENV, "PYTHONPATH": str(ROOT / "src")}, cwd=tmp_path, timeout=120)
+                       text=True, env={**ENV, "PYTHONPATH": str(ROOT / "src")}, cwd=tmp_path, timeout=120, check=False)
     assert p.returncode == 0, p.stderr
     assert p.stdout.startswith(first), p.stdout[:200]
     assert list(tmp_path.iterdir()) == [], "a file was written instead of standard output"
@@ -767,6 +768,7 @@ def test_monotone_takes_a_setting_in_process():
     variable under test is left free even though the setting does not mention it. By hand,
     my_paper.gen_gap = B sqrt(d/n) + sqrt(log(1/delta)/(2n)) falls in n for any d, B, delta."""
     from typer.testing import CliRunner
+
     from boundcalc.cli.app import app, hoist_global_options
     ex = str(Path(__file__).resolve().parents[2] / "examples" / "my_paper.toml")
     r = CliRunner().invoke(app, hoist_global_options(["monotone", "my_paper.gen_gap", "--var", "n", "--setting",

@@ -83,7 +83,7 @@ def _fifty_digits():
 
 
 def run(ffile, *args):
-    from support import cli                     # the real entry point, in this process
+    from support import cli  # the real entry point, in this process
     return cli(["--formulas", ffile, *args], env=ENV)
 
 
@@ -197,7 +197,7 @@ def test_python_api_ranges():
     toml = [str(Path(__file__).resolve().parents[2] / "examples" / "my_paper.toml")]
     least = int(mpmath.ceil(((10 + mpmath.sqrt(mpmath.log(20) / 2)) / mpmath.mpf("0.1")) ** 2))
     f = boundcalc.formula("my_paper.samples_cor1", formulas_path=toml)
-    vals = dict(d=100, B=1, delta="0.05", C=1, epsilon="0.1")
+    vals = {"d": 100, "B": 1, "delta": "0.05", "C": 1, "epsilon": "0.1"}
     assert f.solve("n", within=(1, "inf"), **vals).value == least
     assert f.solve("n", within=(20000, None), **vals).value == 20000         # holds at the range's end
     with pytest.raises(UnsatisfiableError, match="range n in \\[1, 100\\]"):

@@ -39,7 +39,7 @@ def tutorial_commands() -> list[str]:
     text = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
     section = text.split("## Add your own paper", 1)[1].split("\n## ", 1)[0]
     lines = []
-    for block in re.findall(r"```bash\n(.*?)```", section, flags=re.S):
+    for block in re.findall(r"```bash\n(.*?)```", section, flags=re.DOTALL):
         lines += [ln for ln in block.splitlines() if ln.startswith("boundcalc ")]
     for ln in (ROOT / "examples" / "my_paper.toml").read_text(encoding="utf-8").splitlines():
         m = re.match(r"#\s+(boundcalc .*)", ln)

@@ -28,7 +28,7 @@ def test_gradient_matches_finite_differences(loss, seed):
 
 def test_forward_by_explicit_formula():
     # Sec. 3.1.2 written out row by row for one input
-    X, y, P = small(3, N=1)
+    X, _y, P = small(3, N=1)
     X0 = X[0]
     dm = P.dims[0]
     out = 0.0
@@ -40,7 +40,7 @@ def test_forward_by_explicit_formula():
 
 def test_zero_query_gives_uniform_attention():
     # W_Q = 0: beta_i uniform, so f(X) = w_O^T ReLU(W_V mean_t x_t)
-    X, y, P = small(4)
+    X, _y, P = small(4)
     P0 = an.Params(np.zeros_like(P.WQ), P.WK, P.WV, P.wO)
     expect = np.maximum(X.mean(axis=1) @ P.WV.T, 0.0) @ P.wO
     np.testing.assert_allclose(an.predict(P0, X), expect, rtol=1e-13)
@@ -68,7 +68,7 @@ def test_lecun_initialisation_statistics():
 
 
 def test_alpha_and_input_radius():
-    X, y, P = small(7, N=4, dm=10)
+    X, _y, P = small(7, N=4, dm=10)
     F = an.features(P, X)
     # second method: sigma_min^2 = smallest eigenvalue of F F^T when N <= d_m
     lam = np.linalg.eigvalsh(F @ F.T)[0]
@@ -160,7 +160,7 @@ def test_float32_gradient_is_the_float64_gradient_to_single_precision(loss):
     v64, g64, f64 = an._value_grad_outputs(P, X, y, loss)
     v32, g32, f32 = an._value_grad_outputs(P, X, y, loss, np.float32)
     assert g32.WQ.dtype == np.float64 and f32.dtype == np.float64
-    assert v32 == pytest.approx(v64, rel=1e-5) and not v32 == v64
+    assert v32 == pytest.approx(v64, rel=1e-5) and v32 != v64
     np.testing.assert_allclose(g32.vector(), g64.vector(), rtol=1e-4, atol=1e-6 * np.abs(g64.vector()).max())
     np.testing.assert_allclose(f32, f64, rtol=1e-5, atol=1e-6)
 

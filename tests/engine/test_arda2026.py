@@ -234,7 +234,7 @@ def test_linearization_error_respects_lemma3_bound_v1():
     p0 = A.paired_init(m, d, seed=2)
     X = clipped_gaussian_inputs(40, d, 5, seed=3)
     rho = np.array([1.0, 1.0, 1.0])
-    s0, s1, s2 = A.TANH.sigma_bar
+    _s0, s1, s2 = A.TANH.sigma_bar
     BU = np.max(np.linalg.norm(p0.U, axis=1)) + rho[1] / np.sqrt(m)
     L1 = s1 * np.sqrt(1 + BU ** 2)
     L2 = s2 * (1 + BU ** 2) + 8 * s1 * np.sqrt(1 + BU ** 2)
@@ -262,7 +262,7 @@ def test_transported_parameters_closed_form_and_membership():
     want = (F["phi_c"] @ vc + np.einsum("nkd,kd->n", F["phi_u"], vu)
             + np.einsum("nkde,kde->n", phi_w, vw)) / m
     np.testing.assert_allclose(A.f_lin(tilde, p0, X), want, rtol=1e-12, atol=1e-15)
-    sup, mean = A.approximation_error(p0, teacher, X, want)
+    sup, _mean = A.approximation_error(p0, teacher, X, want)
     assert sup < 1e-13
     # Remark 10: rho >= nu implies phi~ in Omega_rho
     dist = A.distance(tilde, p0)
@@ -342,7 +342,7 @@ def _rel(a, b):
 @pytest.mark.parametrize("m,d,T,n,chunk", [(8, 8, 16, 300, None), (64, 8, 16, 200, None),
                                            (6, 3, 5, 37, 4), (4, 2, 2, 9, 1)])
 def test_fused_gradient_equals_unfused_reference(m, d, T, n, chunk):
-    p0, p, X, y = _instance(m=m, d=d, T=T, n=n, seed=m + n)
+    _p0, p, X, y = _instance(m=m, d=d, T=T, n=n, seed=m + n)
     L, g = A._loss_and_grad(p, X, X[:, :, -1].copy(), y, A.TANH, chunk=chunk)
     Lr, gr = _reference_loss_and_grad(p, X, y)
     assert L == pytest.approx(Lr, rel=1e-13)
@@ -350,7 +350,7 @@ def test_fused_gradient_equals_unfused_reference(m, d, T, n, chunk):
 
 
 def test_logit_bound_holds_and_is_attained_by_aligned_tokens():
-    p0, p, X, y = _instance(m=6, d=3, T=5, n=40, seed=3, jitter=2.0)
+    _p0, p, X, _y = _instance(m=6, d=3, T=5, n=40, seed=3, jitter=2.0)
     q = X[:, :, -1]
     z = np.einsum("nat,mab,nb->nmt", X, p.W, q)
     bound = A.logit_bound(p.W, A.input_scale(X, q))
@@ -369,7 +369,6 @@ def test_softmax_without_shift_is_exact_at_the_edge_of_the_bound(side):
     +-700 (bound over it: the shifted path); exp(700) alone would overflow float64."""
     d, T, m, n = 2, 3, 2, 4
     g = ops.rng(0)
-    u = np.array([1.0, 0.0])
     X = np.zeros((n, d, T))
     X[:, 0, :] = g.uniform(0.2, 1.0, size=(n, T))        # tokens along u, norms <= 1
     X[:, 0, -1] = 1.0                                      # the query q = X_T = u

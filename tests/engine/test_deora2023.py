@@ -51,10 +51,10 @@ def test_hvp_matches_finite_differences_of_gradient(decoder):
 
 @pytest.mark.parametrize("decoder", DEC)
 def test_model_jvp_features_and_gram_match_finite_differences(decoder):
-    p, X, y = _instance(decoder, seed=5)
+    p, X, _y = _instance(decoder, seed=5)
     th = p.flat()
     n = X.shape[0]
-    J_fd = np.stack([ops.finite_difference_grad(lambda v: D.forward(p.like(v), X)[i], th)
+    J_fd = np.stack([ops.finite_difference_grad(lambda v, i=i: D.forward(p.like(v), X)[i], th)
                      for i in range(n)])
     J = D.ntk_features(p, X, max_bytes=1)          # one head per chunk
     np.testing.assert_allclose(J, J_fd, rtol=1e-6, atol=1e-8)
@@ -243,7 +243,7 @@ def test_ntk_margin_normalisation_against_independent_primal_solve():
     p1, _ = D.first_phase(s1.X, s1.y, 4, "full", seed=0)
     res = D.ntk_margin(p1, s2.X, s2.y)
     assert res.status == "optimal"
-    F = np.stack([ops.finite_difference_grad(lambda v: D.forward(p1.like(v), s2.X)[i], p1.flat())
+    F = np.stack([ops.finite_difference_grad(lambda v, i=i: D.forward(p1.like(v), s2.X)[i], p1.flat())
                   for i in range(12)])
     Z = s2.y[:, None] * F
     w0 = np.linalg.lstsq(Z, np.ones(12), rcond=None)[0]
@@ -322,7 +322,7 @@ def test_fused_step_equals_unfused_path(decoder):
 
 
 def test_logit_bound_bounds_every_logit_and_the_edge_of_the_limit():
-    p, X, y = _instance("full", H=3, T=5, d=4, n=20, seed=4, std_W=3.0)
+    p, X, _y = _instance("full", H=3, T=5, d=4, n=20, seed=4, std_W=3.0)
     Z = np.einsum("nta,hab,nsb->nhts", X, p.W, X)
     assert np.max(np.abs(Z)) <= D.logit_bound(p, X)
     # logits up to 599 (bound under the limit: no shift) and 700 (shifted); exp(700) alone

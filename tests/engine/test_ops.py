@@ -48,7 +48,7 @@ def test_extreme_eigenvalues_dense_and_lanczos_agree_with_numpy():
         A = rng.standard_normal((n, n))
         A = A + A.T
         w = np.linalg.eigvalsh(A)
-        lo, hi = ops.extreme_eigenvalues(lambda v: A @ v, n)
+        lo, hi = ops.extreme_eigenvalues(lambda v, A=A: A @ v, n)
         assert abs(lo - w[0]) < 1e-6 * abs(w[0]) and abs(hi - w[-1]) < 1e-6 * abs(w[-1])
 
 

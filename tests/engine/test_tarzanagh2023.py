@@ -100,7 +100,7 @@ def test_descent_lemma_with_step_one_over_Lp():
 
 
 def test_zero_key_query_is_mean_pooling():
-    X, Y, v, W, p = instance(3)
+    X, _Y, v, W, p = instance(3)
     np.testing.assert_allclose(tz.attention_features(X, np.zeros_like(W), p), X.mean(axis=1),
                                rtol=1e-14)
     np.testing.assert_allclose(tz.predict(X, v, W, np.zeros(3)), X.mean(axis=1) @ v, rtol=1e-13)
@@ -274,6 +274,7 @@ def test_gradient_accurate_when_softmax_saturates():
 
 def test_trajectory_estimate_covers_the_measured_peak():
     import tracemalloc
+
     from boundcalc.engine import tarzanagh2023 as tz
     from boundcalc.engine.data import tokens
     data = tokens.fig3a()
@@ -306,7 +307,7 @@ def test_gd_p_in_float32_tracks_float64_and_keeps_float64_iterates():
     data = tokens.appendix_e(4, 6, 10, seed=3)
     gamma = data.Y[:, None] * (data.X @ data.v)
     p0 = 0.01 * ops.rng(2).standard_normal(10)
-    kw = dict(lr=0.5, steps=40, loss="logistic", normalized=True)
+    kw = {"lr": 0.5, "steps": 40, "loss": "logistic", "normalized": True}
     a = tz.gd_p(data.keys, gamma, p0, **kw)
     b = tz.gd_p(data.keys, gamma, p0, dtype="float32", **kw)
     assert b["p"].dtype == np.float64 and b["grad_norm"].dtype == np.float64

@@ -9,13 +9,13 @@ import pytest
 import boundcalc
 from boundcalc.engine import anon2025 as an
 from boundcalc.errors import BoundcalcError
-from boundcalc.experiments.settings import derive_seed
 from boundcalc.experiments import anon2025 as E
+from boundcalc.experiments.settings import derive_seed
 
-SMALL = dict(d_m=8, N=20, n_test=30, epochs=6)
+SMALL = {"d_m": 8, "N": 20, "n_test": 30, "epochs": 6}
 
 
-from support import row as _row  # noqa: E402
+from support import row as _row
 
 
 def _independent_inputs(seed, d_m, N, n_test, epochs):
@@ -90,8 +90,8 @@ def test_bad_settings_name_the_option(kw, name):
 
 
 def test_table1_tiny_run_digits_variant():
-    kw = dict(seed=0, cells=[(4, 10), (4, 20)], seeds=2, epochs=5, n_test=20, data="digits",
-              cache_dir=False, progress=False)
+    kw = {"seed": 0, "cells": [(4, 10), (4, 20)], "seeds": 2, "epochs": 5, "n_test": 20, "data": "digits",
+              "cache_dir": False, "progress": False}
     out = E.run_table1(**kw)
     json.dumps(out)                            # JSON-serialisable
     # Table 1 of App. B as printed: 9 rows, including d_m = 4096, N = 10000 (0.0123 at epoch 312)
@@ -188,8 +188,8 @@ def test_cell_estimate_is_calibrated_on_the_recorded_runs():
 def test_table1_float32_records_its_accuracy_against_float64():
     from boundcalc.experiments.paper_vs_ours import markdown_report
 
-    kw = dict(seed=0, cache_dir=False, progress=False, cells=[(16, 40), (32, 60)], epochs=30, seeds=2,
-              n_test=40, data="digits")
+    kw = {"seed": 0, "cache_dir": False, "progress": False, "cells": [(16, 40), (32, 60)], "epochs": 30, "seeds": 2,
+              "n_test": 40, "data": "digits"}
     out = E.run_table1(dtype="float32", **kw)
     ref = E.run_table1(**{**kw, "seeds": 1})                # float64, computed here
     assert ref["precision_check"] is None and out["setup"]["dtype"] == "float32"
@@ -209,7 +209,7 @@ def test_table1_float32_records_its_accuracy_against_float64():
 
 
 def test_compare_takes_dtype_float32():
-    kw = dict(seed=0, d_m=8, N=20, n_test=20, epochs=5)
+    kw = {"seed": 0, "d_m": 8, "N": 20, "n_test": 20, "epochs": 5}
     a, b = E.compare(**kw), E.compare(**kw, dtype="float32")
     assert b.settings["dtype"] == "float32"
     ma, mb = ([r.measured for r in t.rows if isinstance(r.measured, float)] for t in (a, b))

@@ -14,10 +14,10 @@ from boundcalc.errors import BoundcalcError
 from boundcalc.experiments import arda2026 as X
 from boundcalc.reports.table import Table
 
-SMALL = dict(widths="4,8", d=3, T=4, n=40, R=4, pool=64, tau=20)
+SMALL = {"widths": "4,8", "d": 3, "T": 4, "n": 40, "R": 4, "pool": 64, "tau": 20}
 
 
-from support import row as _row  # noqa: E402
+from support import row as _row
 
 
 @pytest.fixture(scope="module")
@@ -99,8 +99,8 @@ def test_bad_settings_name_the_option(bad, name):
 
 def test_reproduction_tiny(tmp_path):
     rep = X.REPRODUCTIONS["arda2026-fig1"]
-    kw = dict(seed=0, cache_dir=False, progress=False, widths="4,8,16", d=3, T=4, n=30, R=3, pool=64, tau=10,
-              seeds=2)
+    kw = {"seed": 0, "cache_dir": False, "progress": False, "widths": "4,8,16", "d": 3, "T": 4, "n": 30, "R": 3, "pool": 64, "tau": 10,
+              "seeds": 2}
     out = rep.run(plot_dir=tmp_path, **kw)
     json.dumps(out)
     assert out["widths"] == [4, 8, 16] and out["seeds"] == [0, 1]
@@ -124,7 +124,7 @@ def test_reproduction_tiny(tmp_path):
         rep.run(**{**kw, "widths": "8"})
 
 
-TINY = dict(widths="4,8,16", d=3, T=4, n=30, R=3, pool=64, tau=10, seeds=2)
+TINY = {"widths": "4,8,16", "d": 3, "T": 4, "n": 30, "R": 3, "pool": 64, "tau": 10, "seeds": 2}
 
 
 def test_fig1_intervals_are_student_t_and_rows_carry_verdicts():

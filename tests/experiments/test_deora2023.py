@@ -14,10 +14,10 @@ from boundcalc.errors import BoundcalcError
 from boundcalc.experiments import deora2023 as X
 from boundcalc.reports.table import Table
 
-SMALL = dict(T=4, d=8, M=2, H=8, n1=60, n=40, K=15, n_test=100, eta=0.5)
+SMALL = {"T": 4, "d": 8, "M": 2, "H": 8, "n1": 60, "n": 40, "K": 15, "n_test": 100, "eta": 0.5}
 
 
-from support import row as _row  # noqa: E402
+from support import row as _row
 
 
 @pytest.fixture(scope="module")
@@ -36,7 +36,7 @@ def _retrain(seed=3, **kw):
     th1, _ = E.first_phase(s1.X, s1.y, c["H"], "full", alphas=alphas)
     p = th1.copy()
     for _ in range(c["K"]):           # plain GD written out here, not via engine.train
-        L, gr = E.loss_and_grad(p, s.X, s.y)
+        _L, gr = E.loss_and_grad(p, s.X, s.y)
         p.U -= c["eta"] * gr.U
         p.W -= c["eta"] * gr.W
     return D, s, st, th1, p
@@ -44,7 +44,7 @@ def _retrain(seed=3, **kw):
 
 def test_compare_numbers_match_an_independent_rerun(table):
     assert isinstance(table, Table) and table.paper == "deora2023" and table.seed == 3
-    D, s, st, th1, p = _retrain()
+    _D, s, st, th1, p = _retrain()
     # B_2 = max_h ||theta_h^(1)|| and B_Phi = max_i |Phi~(X_i; theta^(1))| from first principles
     b2 = max(np.sqrt(np.sum(th1.U[h] ** 2) + np.sum(th1.W[h] ** 2)) for h in range(th1.H))
     assert _row(table, "B_2").measured == pytest.approx(b2, rel=1e-12)
@@ -64,7 +64,7 @@ def test_compare_numbers_match_an_independent_rerun(table):
 
 def test_ntk_margin_is_a_feasible_svm_value(table):
     """The measured NTK margin: the returned theta* (norm sqrt 2) attains it on the features."""
-    D, s, st, th1, p = _retrain()
+    _D, s, _st, th1, _p = _retrain()
     gamma = _row(table, "NTK margin").measured
     nm = E.ntk_margin(th1, s.X, s.y)
     F = E.ntk_features(th1, s.X)
@@ -88,7 +88,7 @@ def test_bounds_are_the_formulas_at_the_measured_inputs(table):
     assert float(gap.bound) == pytest.approx(17 * (2 * bphi + np.log(K)) ** 2 / (gamma ** 2 * eta * c["n"]))
     # gamma_*/2 with the realised noise levels and P = realised ||p||
     P = _row(table, "first-phase error").measured
-    D, s, *_ = _retrain()
+    _D, s, *_ = _retrain()
     gs = boundcalc.formula("deora2023.gamma_prop2").evaluate(
         M=c["M"], P=repr(P), S=repr(c["S"]), T=c["T"], zeta=repr(c["zeta"]), Z=repr(s.Z), Z_mu=repr(s.Z_mu),
         Z_nu=repr(s.Z_nu))
@@ -101,8 +101,8 @@ def test_bounds_are_the_formulas_at_the_measured_inputs(table):
     assert hr.kind == "condition" and hr.measured == c["H"] and "C" in hr.constant
     F = boundcalc.formula("deora2023.heads_cor2")
     R = max(1.0, s.R, float(np.max(np.linalg.norm(s.X, axis=2))))
-    args = dict(B_2=repr(max(1.0, _row(table, "B_2").measured)), B_Phi=repr(bphi), K=K, R=repr(R), T=c["T"],
-                d=c["d"], gamma=repr(gamma))
+    args = {"B_2": repr(max(1.0, _row(table, "B_2").measured)), "B_Phi": repr(bphi), "K": K, "R": repr(R), "T": c["T"],
+                "d": c["d"], "gamma": repr(gamma)}
     assert F.holds(H=int(hr.bound), **args) and not F.holds(H=int(hr.bound) - 1, **args)
     assert r.hypotheses_met is (c["H"] >= int(hr.bound) and _row(table, "step size").holds)
     assert _row(table, "step size").holds is (c["eta"] <= float(_row(table, "step size").bound))
@@ -131,8 +131,8 @@ def test_bad_settings_name_the_option(bad, name):
 
 def test_reproduction_tiny(tmp_path):
     rep = X.REPRODUCTIONS["deora2023-dm1"]
-    kw = dict(seed=0, cache_dir=False, progress=False, ns=(20, 40), seeds=2, T=4, d=8, M=2, H=4, n1=40, K=5,
-              n_test=50)
+    kw = {"seed": 0, "cache_dir": False, "progress": False, "ns": (20, 40), "seeds": 2, "T": 4, "d": 8, "M": 2, "H": 4, "n1": 40, "K": 5,
+              "n_test": 50}
     out = rep.run(plot_dir=tmp_path, **kw)
     json.dumps(out)
     assert out["ns"] == [20, 40] and out["seeds"] == [0, 1]
@@ -150,8 +150,8 @@ def test_reproduction_tiny(tmp_path):
 
 
 def test_dm1_paper_vs_ours_and_bounds_plot(tmp_path):
-    kw = dict(seed=0, cache_dir=False, progress=False, ns=(20, 40, 80), seeds=2, T=4, d=8, M=2, H=2, n1=20,
-              K=3, n_test=20)
+    kw = {"seed": 0, "cache_dir": False, "progress": False, "ns": (20, 40, 80), "seeds": 2, "T": 4, "d": 8, "M": 2, "H": 2, "n1": 20,
+              "K": 3, "n_test": 20}
     out = X.run_dm1(plot_dir=tmp_path, **kw)
     rows = {r["quantity"]: r for r in out["paper_vs_ours"]}
     tr = rows["log-log slope of the train loss vs n"]
@@ -190,8 +190,8 @@ def test_gap_as_an_upper_rate():
 def test_dm1_float32_records_its_accuracy_against_float64():
     from boundcalc.experiments.paper_vs_ours import markdown_report
 
-    kw = dict(seed=0, cache_dir=False, progress=False, ns=(20, 40, 80), seeds=2, T=4, d=8, M=2, H=2, n1=20,
-              K=5, n_test=20)
+    kw = {"seed": 0, "cache_dir": False, "progress": False, "ns": (20, 40, 80), "seeds": 2, "T": 4, "d": 8, "M": 2, "H": 2, "n1": 20,
+              "K": 5, "n_test": 20}
     out = X.run_dm1(dtype="float32", **kw)
     pc = out["precision_check"]
     assert pc["dtype"] == "float32" and pc["size_key"] == "n" and pc["sizes"] == [20, 40, 80]
@@ -210,7 +210,7 @@ def test_dm1_float32_records_its_accuracy_against_float64():
 def test_dm1_seeds_batched_equal_each_seed_alone():
     """deora2023-dm1 trains the seeds of one n as one batch (a leading batch axis): every
     recorded number equals that of the seed's point computed alone, to 1e-12."""
-    cfg = {**X.parse_settings(dict(T=4, d=8, M=2, H=3, n1=30, n=90, K=8, n_test=40)), "seeds": [3, 4, 5]}
+    cfg = {**X.parse_settings({"T": 4, "d": 8, "M": 2, "H": 3, "n1": 30, "n": 90, "K": 8, "n_test": 40}), "seeds": [3, 4, 5]}
     got = X.dm1_points(cfg)["points"]
     assert [p["seed"] for p in got] == [3, 4, 5]
     for p in got:

@@ -49,7 +49,8 @@ def test_record_writes_json_markdown_and_figures(tmp_path, monkeypatch):
 
 def test_cli_reproduce_passes_settings_and_rejects_unknown(tmp_path):
     import os
-    from support import cli                      # in process, through the real entry point
+
+    from support import cli  # in process, through the real entry point
     env = dict(os.environ, BOUNDCALC_CACHE=str(tmp_path / "cache"))
     args = ["reproduce", "arda2026-fig1", "--json", "--no-cache",
             "--teacher", "authors-code", "--widths", "4,8", "--d", "3", "--T", "4", "--n", "20", "--R", "2",
@@ -80,7 +81,8 @@ def test_cli_reproduce_settings_of_every_paper(tmp_path, name, settings, check):
     # Every reproduction's size overrides work from the command line (strings converted and
     # checked), as they do from Python.
     import os
-    from support import cli                      # in process, through the real entry point
+
+    from support import cli  # in process, through the real entry point
     env = dict(os.environ, BOUNDCALC_CACHE=str(tmp_path / "cache"))
     p = cli(["reproduce", name, "--json", "--no-cache", *settings], env=env)
     assert p.returncode == 0, p.stderr

@@ -13,13 +13,13 @@ from boundcalc.engine import ops
 from boundcalc.engine import tarzanagh2023 as tz
 from boundcalc.engine.data import tokens
 from boundcalc.errors import BoundcalcError
-from boundcalc.experiments.settings import derive_seed
 from boundcalc.experiments import tarzanagh2023 as E
+from boundcalc.experiments.settings import derive_seed
 
-SMALL = dict(n=2, T=3, d=3, steps=40, hessian_points=3, random_points=2)
+SMALL = {"n": 2, "T": 3, "d": 3, "steps": 40, "hessian_points": 3, "random_points": 2}
 
 
-from support import row as _row  # noqa: E402
+from support import row as _row
 
 
 @pytest.mark.parametrize("normalized,lr", [(True, 0.5), (False, 2.0)])
@@ -43,7 +43,7 @@ def test_batched_gd_equals_each_problem_alone(normalized):
     gamma = np.stack([x.Y[:, None] * (x.X @ x.v) for x in data])
     p0 = 0.01 * ops.rng(3).standard_normal((5, 10))
     p0[2] = 0.0
-    kw = dict(lr=1.0, steps=300, loss="logistic", normalized=normalized, record=(0, 150))
+    kw = {"lr": 1.0, "steps": 300, "loss": "logistic", "normalized": normalized, "record": (0, 150)}
     got = tz.gd_p(keys, gamma, p0, **kw)
     assert got["p"].shape == (5, 10) and got["grad_norm"].shape == (5, 301)
     for b in range(5):
@@ -150,7 +150,7 @@ def test_bad_settings_name_the_option(kw, name):
 
 
 def test_fig9_tiny_run_carries_numbers_and_is_deterministic():
-    kw = dict(seed=1, trials=3, steps=30, dims=(2, 5), cache_dir=False, progress=False)
+    kw = {"seed": 1, "trials": 3, "steps": 30, "dims": (2, 5), "cache_dir": False, "progress": False}
     out = E.run_fig9(**kw)
     text = json.dumps(out)
     assert out["paper"]["avg_correlation_saturated"] == 0.997
@@ -242,7 +242,7 @@ def test_fig1_and_fig3_figures_come_from_their_json(tmp_path):
 def test_float32_reproductions_record_their_accuracy_against_float64():
     from boundcalc.experiments.paper_vs_ours import markdown_report
 
-    kw = dict(seed=0, cache_dir=False, progress=False, trials=6, steps=150, dims=(3, 20))
+    kw = {"seed": 0, "cache_dir": False, "progress": False, "trials": 6, "steps": 150, "dims": (3, 20)}
     out = E.run_fig9(dtype="float32", **kw)
     ref = E.run_fig9(**kw)                                  # float64, computed here
     assert ref["precision_check"] is None and out["setup"]["dtype"] == "float32"

@@ -149,8 +149,9 @@ NM = latex_in.names({"s": "s", "rho": r"\rho", "b": "b", "L": "L", "n": "n", "k"
 def test_latex_input(tex, text):
     got = latex_in.parse_value(tex, NM)
     want = parse(text)
-    from boundcalc.backends.sym import to_sympy
     import sympy as sp
+
+    from boundcalc.backends.sym import to_sympy
     assert got == want or sp.simplify(to_sympy(got) - to_sympy(want)) == 0, (str(got), text)
 
 

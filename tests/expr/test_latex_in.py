@@ -161,7 +161,7 @@ description = "the hand-typed expression of Thm. 1 states the printed LaTeX"
 
 
 def _cli(path, *args):
-    from support import cli                     # the real entry point, in this process
+    from support import cli  # the real entry point, in this process
     return cli(["--formulas", path, *args], env=ENV)
 
 
@@ -260,6 +260,7 @@ def _round_trip_failures():
     their own LaTeX, references inlined) parsed back, compared with SymPy (exact equality of
     the SymPy forms, else simplify(a - b) == 0; relations: same type and lhs - rhs)."""
     import sympy as sp
+
     from boundcalc.api import Formula
     from boundcalc.backends.sym import to_sympy
     from boundcalc.registry import get_registry

@@ -38,8 +38,8 @@ SECOND_READER_WRONG = {
     # part -> (why the second reader is wrong, our value at x = 4, y = 2 computed by hand)
     r"x^\frac12": ("SymPy's grammar drops the \\frac12 of an unbraced exponent (reads x)", Fraction(2)),
     r"\sqrt{x}^\frac12": ("SymPy's grammar drops the exponent (reads sqrt(x))", None),
-    r"\prod_{i=1}^{n} s_i \sum_{i=1}^{n} s_i^2": ("SymPy's grammar puts the sum inside the product; the "
-                                                  "convention (formulas/README.md) ends the product there", None),
+    r"\prod_{i=1}^{n} s_i \sum_{i=1}^{n} s_i^2": (("SymPy's grammar puts the sum inside the product; the "
+                                                  "convention (formulas/README.md) ends the product there"), None),
 }
 _PH = "bcvar"
 _LETTERS = "abcefghijk"            # never 'd' (SymPy's lexer reads \mathit{..d..} as a differential)
@@ -81,8 +81,9 @@ def _brace_args(toks) -> list:
 def _second(part: list, nm: L.Names):
     """The second reader's SymPy expression of one part (tokens), names as SymPy symbols of
     our tree's names; None if it refuses."""
-    from boundcalc.expr.nodes import Indexed, Sym
     from sympy.parsing.latex import parse_latex
+
+    from boundcalc.expr.nodes import Indexed, Sym
     toks = L._minmax(L._recognise(list(part), nm, None, "d", ""), "d", "")
     table, out, i = {}, [], 0
     while i < len(toks):
@@ -198,7 +199,7 @@ def test_differential_against_a_second_reader():
     both = ours_refused = second_refused = 0
     silent, known = [], []
     for where, part, nm in corpus:
-        node, a = _ours(part, nm)
+        _node, a = _ours(part, nm)
         if a is None:
             ours_refused += 1
             continue

@@ -46,7 +46,7 @@ latex = '{latex}'
 
 
 def _cli(path, *args):
-    from support import cli                     # the real entry point, in this process
+    from support import cli  # the real entry point, in this process
     return cli(["--formulas", path, *args], env=ENV)
 
 
@@ -66,8 +66,8 @@ def _refused(p, *needles):
     (r"x^{2}_{3} + 1", "x_3"), (r"x^2_3", "x_3"),
 ])
 def test_a_subscript_is_part_of_a_name(tmp_path, latex, name):
-    line = _refused(_cli(_file(tmp_path, latex), "eval", "m.q", "--x", "2", "--y", "3"),
-                    f"unknown symbol {name}", "declared: n, x, y")
+    _refused(_cli(_file(tmp_path, latex), "eval", "m.q", "--x", "2", "--y", "3"),
+             f"unknown symbol {name}", "declared: n, x, y")
 
 
 def test_a_declared_subscripted_symbol_is_read(tmp_path):

@@ -37,7 +37,8 @@ def test_the_files_hold_only_math_and_the_list_is_math_only():
     import tomllib
     seen = 0
     for f in glob.glob("formulas/*.toml") + glob.glob("examples/*.toml"):
-        d = tomllib.load(open(f, "rb"))
+        with open(f, "rb") as fh:
+            d = tomllib.load(fh)
         for sec in ("formulas", "symbols"):
             for name, t in d.get(sec, {}).items():
                 for field in ("latex", "printed"):

@@ -8,10 +8,10 @@ from fractions import Fraction
 
 import pytest
 
+from boundcalc.backends.sym import to_latex, to_sympy_text
 from boundcalc.expr.exact import NotExact, evaluate_exact
 from boundcalc.expr.nodes import Add, Const, Func, Mul, Num, Pow, Ref, Rel, Sym, sub
 from boundcalc.expr.parser import parse
-from boundcalc.backends.sym import to_latex, to_sympy_text
 from boundcalc.expr.printing import to_markdown, to_text
 
 

@@ -9,8 +9,8 @@ import pytest
 from boundcalc.backends import arb as A
 from boundcalc.expr.indexed import instantiate
 from boundcalc.expr.parser import parse
-from boundcalc.prover.decide import fold_constants
 from boundcalc.expr.singularities import definedness, first_undefined_constant, is_integer_valued
+from boundcalc.prover.decide import fold_constants
 
 
 @pytest.mark.parametrize("text, integer", [

@@ -14,8 +14,7 @@ import pytest
 
 import boundcalc
 from boundcalc.expr.nodes import Add, Const, Func, Mul, Node, Num, Pow, Ref, Rel, Sym, _Fields
-from boundcalc.expr.visitor import (DESCEND, MissingHandler, Visitor, handles, node_classes, top_down,
-                                    visitor_classes)
+from boundcalc.expr.visitor import DESCEND, MissingHandler, Visitor, handles, node_classes, top_down, visitor_classes
 
 SRC = Path(boundcalc.__file__).parent
 PACKAGES = ("boundcalc.expr", "boundcalc.backends", "boundcalc.services", "boundcalc.prover", "boundcalc.registry")
@@ -38,7 +37,7 @@ def test_every_visitor_of_the_source_is_enumerated():
     source (found by reading the files, a second method) is among the classes tested."""
     declared = set()
     for path in SRC.rglob("*.py"):
-        for m in re.finditer(r"^class (\w+)\(Visitor\b", path.read_text(), re.M):
+        for m in re.finditer(r"^class (\w+)\(Visitor\b", path.read_text(), re.MULTILINE):
             declared.add(m.group(1))
     found = {v.__name__ for v in _project_visitors()}
     assert len(declared) >= 15

@@ -24,7 +24,7 @@ REL = mpmath.mpf(10) ** -25
 
 
 # --------------------------------------------------------------------------- helpers
-from support import assert_close, evaluator, q  # noqa: E402
+from support import assert_close, evaluator, q
 
 ev = evaluator(PAPER)
 
@@ -258,13 +258,13 @@ REQS = {
 }
 
 # A small input with every value distinct, so that swapped symbols show up.
-SMALL = dict(N=1000, d_s=7, d_m=50, R_X="1.5", R_Q="0.3", R_K="0.4", R_V="0.5", R_O="0.6",
-             eta_Q="2.1", eta_K="2.3", eta_V="2.7", eta_O="1.2", xi_Q="1.1", xi_K="1.3", xi_V="1.7",
-             alpha="0.9", Phi_0="3.5", Phi_t="0.8", norm_fy="1.3", delta="0.05", c_hat="0.3", eps="0.25",
-             delta_D="0.01", R_S="0.12", L_S="0.07", rho_lip="1.25", c_loss="2", B_X="3.1",
-             W_V0_21="5.5", W_K0_12="4.5", W_Q0_21="6.5", W_V0_2="1.9", B_V="0.35", B_K="0.45",
-             B_Q="0.55", b_V="0.15", c="0.8", C_1="1.3", C_2="1.7", C_6="0.6", C_5="1.1",
-             C_5O="2.2", C_w="0.9", C_p="1.4")
+SMALL = {"N": 1000, "d_s": 7, "d_m": 50, "R_X": "1.5", "R_Q": "0.3", "R_K": "0.4", "R_V": "0.5", "R_O": "0.6",
+             "eta_Q": "2.1", "eta_K": "2.3", "eta_V": "2.7", "eta_O": "1.2", "xi_Q": "1.1", "xi_K": "1.3", "xi_V": "1.7",
+             "alpha": "0.9", "Phi_0": "3.5", "Phi_t": "0.8", "norm_fy": "1.3", "delta": "0.05", "c_hat": "0.3", "eps": "0.25",
+             "delta_D": "0.01", "R_S": "0.12", "L_S": "0.07", "rho_lip": "1.25", "c_loss": "2", "B_X": "3.1",
+             "W_V0_21": "5.5", "W_K0_12": "4.5", "W_Q0_21": "6.5", "W_V0_2": "1.9", "B_V": "0.35", "B_K": "0.45",
+             "B_Q": "0.55", "b_V": "0.15", "c": "0.8", "C_1": "1.3", "C_2": "1.7", "C_6": "0.6", "C_5": "1.1",
+             "C_5O": "2.2", "C_w": "0.9", "C_p": "1.4"}
 # The same with sqrt(P/N) <= A (the other branch of rademacher_G_restricted).
 SMALL_LARGE_N = dict(SMALL, N=10 ** 7)
 # At SMALL the second (alpha^3) argument of the Lemma 4 min is the smaller one; with a large
@@ -509,7 +509,7 @@ def test_settings_require():
     r = require(PAPER, "mnist_width_N400", {})
     assert r.binding.solution.value == 400 ** 3
     r = require(PAPER, "mnist_dm64_N400", {})
-    v = dict(d_m=64, N=400, d_s=13, R_X=1, R_Q=1, R_K=1, R_V=1, R_O=1, Phi_0=200)
+    v = {"d_m": 64, "N": 400, "d_s": 13, "R_X": 1, "R_Q": 1, "R_K": 1, "R_V": 1, "R_O": 1, "Phi_0": 200}
     with mpmath.workdps(DPS):
         v.update(eta_Q=sqrt(64) + 1, eta_K=sqrt(64) + 1, eta_V=sqrt(64) + 1, eta_O=2,
                  xi_Q=1 + sqrt(mpmath.mpf(64) / 64) + 1, xi_K=3, xi_V=3)
@@ -596,14 +596,17 @@ def test_tightens_with_N_at_table1_is_outside_thm5_hypotheses():
     assert (f.severity, f.reason) == ("note", "outside the hypotheses"), f.message
     assert "cond_width [Thm. 5, with C_w = 1] fails at every point" in f.message
     assert 64 < 400 ** 3
-    fixed = dict(d_m=64, d_s=13, R_X=1, R_Q=1, R_K=1, R_V=1, R_O=1, eta_Q=9, eta_K=9, eta_V=9, eta_O=2,
-                 alpha=0, delta="0.05", C_5=1, C_5O=1)
+    fixed = {"d_m": 64, "d_s": 13, "R_X": 1, "R_Q": 1, "R_K": 1, "R_V": 1, "R_O": 1, "eta_Q": 9, "eta_K": 9, "eta_V": 9, "eta_O": 2,
+                 "alpha": 0, "delta": "0.05", "C_5": 1, "C_5O": 1}
     th5 = boundcalc.formula("anon2025.theorem5")
     a, b = th5.evaluate(N=400, digits=20, **fixed).mpf, th5.evaluate(N=401, digits=20, **fixed).mpf
     assert a < b < 0
 
 
-def _thm5_at_init(N, d_m, d_s=13, R_X=1, r=1, delta=mpmath.mpf("0.05")):
+_DELTA_005 = mpmath.mpf("0.05")      # the default delta of _thm5_at_init (B008: built once, at import)
+
+
+def _thm5_at_init(N, d_m, d_s=13, R_X=1, r=1, delta=_DELTA_005):
     """Thm. 5's printed bound (constants 1) typed from the statement, at the LeCun
     initialization of Sec. 3.1.3 with d = d_m (Sec. 4): ||W^0||_F = sqrt(d_m), ||W^0||_2 = 2,
     ||w_O^0||_2 = 1, unit radii, alpha = ||W_V^0||_2 sqrt(d_s) R_X (its largest value)."""
@@ -686,8 +689,9 @@ def test_lemma1_sup_constraint_KQ():
     F_R from submultiplicativity and ||W_K||_F <= eta_K, ||W_Q||_F <= eta_Q: conditional on
     those (ours); printed with 1/d_m on the right it would fail, e.g. at W_K = W_Q = 2 I_1
     (||W_K^T W_Q||_F = 4 = eta_K eta_Q) and d_m = 4: 4/2 = 2 > 4/4 = 1 (by hand)."""
-    from boundcalc.services.check import run_checks
     import numpy as np
+
+    from boundcalc.services.check import run_checks
     rng = np.random.default_rng(3)
     K, Q = rng.normal(size=(5, 4)), rng.normal(size=(5, 4))
     assert np.linalg.norm(K.T @ Q) <= np.linalg.norm(K) * np.linalg.norm(Q)

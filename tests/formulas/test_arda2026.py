@@ -26,7 +26,7 @@ REL = mpmath.mpf(10) ** -25
 
 
 # --------------------------------------------------------------------------- helpers
-from support import assert_close, evaluator, q  # noqa: E402
+from support import assert_close, evaluator, q
 
 ev = evaluator(PAPER)
 
@@ -147,12 +147,12 @@ REFS = {
 }
 
 # A small input with every value distinct, so that swapped symbols show up.
-SMALL = dict(m=64, d=8, n=5000, tau=4000, delta="0.05", delta_prime="0.1",
-             rho_c="3", rho_u="2.5", rho_w="1.5", nu_c="1", nu_u="2", nu_w="0.5",
-             sigma_0="1.25", sigma_1="0.9", sigma_2="0.75", epsilon="0.3",
-             Delta_c="0.2", Delta_theta="0.35",
-             C_CoF="0.7", C_thm1_min="1.3", C_thm1_avg="2.1", C_prop1_min="1.7", C_prop1_avg="0.6",
-             C_inf_v1="1.1", C_inf_site="0.45", alpha_1="0.3", x_1="0.8", x_2="-0.45")
+SMALL = {"m": 64, "d": 8, "n": 5000, "tau": 4000, "delta": "0.05", "delta_prime": "0.1",
+             "rho_c": "3", "rho_u": "2.5", "rho_w": "1.5", "nu_c": "1", "nu_u": "2", "nu_w": "0.5",
+             "sigma_0": "1.25", "sigma_1": "0.9", "sigma_2": "0.75", "epsilon": "0.3",
+             "Delta_c": "0.2", "Delta_theta": "0.35",
+             "C_CoF": "0.7", "C_thm1_min": "1.3", "C_thm1_avg": "2.1", "C_prop1_min": "1.7", "C_prop1_avg": "0.6",
+             "C_inf_v1": "1.1", "C_inf_site": "0.45", "alpha_1": "0.3", "x_1": "0.8", "x_2": "-0.45"}
 
 # Huge inputs: every value formula is pushed beyond 1e308.
 BIG_D = dict(SMALL, d=10 ** 700)                       # sqrt(d) = 1e350
@@ -214,7 +214,7 @@ def test_huge_value_is_not_a_float():
 
 
 def test_thm1_prob_tiny_delta():
-    vals = dict(delta="1e-400", delta_prime="0.25")
+    vals = {"delta": "1e-400", "delta_prime": "0.25"}
     with mpmath.workdps(DPS + 450):
         expected = 1 - q(vals["delta"]) - q(vals["delta_prime"])
     assert_close(ev("thm1_prob", **vals), expected)
@@ -238,8 +238,8 @@ def test_hidden_constants_default_to_one():
 
 def test_tanh_setting_values():
     """Fig. 1 values (d = 8, n = 5000, tau = 4000, rho = nu = 3, tanh, delta = delta' = 0.05)."""
-    fig = dict(d=8, n=5000, tau=4000, rho_c=3, rho_u=3, rho_w=3, nu_c=3, nu_u=3, nu_w=3,
-               sigma_0=1, sigma_1=1, delta="0.05", delta_prime="0.05")
+    fig = {"d": 8, "n": 5000, "tau": 4000, "rho_c": 3, "rho_u": 3, "rho_w": 3, "nu_c": 3, "nu_u": 3, "nu_w": 3,
+               "sigma_0": 1, "sigma_1": 1, "delta": "0.05", "delta_prime": "0.05"}
     for m in (8, 16, 64, 128, 256):
         vals = dict(fig, m=m, sigma_2="0.7698003589195010")
         with mpmath.workdps(DPS):
@@ -401,6 +401,7 @@ def test_thm1_projection_step_checked():
     |clip(c) - c~| <= |c - c~| for c~ in the ball of Definition 2; NumPy on 10^5 random points
     agrees, and with c~ outside the ball the inequality fails (so the assumption is needed)."""
     import numpy as np
+
     from boundcalc.services.check import run_checks
     (f,) = run_checks("arda2026", only=["thm1_projection_nonexpansive"]).results
     # it needs its assumption |c~ - c(0)| <= rho_c/sqrt(m) (added by the check; issue 35: conditional)
@@ -421,6 +422,7 @@ def test_fig1_monotone_certified_whatever_the_speed(monkeypatch):
     prover/budget.py), so a machine 5x slower (every CPU clock of the time module scaled, below
     the safety nets' 10x) gives the same grade and message."""
     import time as _time
+
     from boundcalc.services.check import run_checks
     fast = {f.check: f for f in run_checks("arda2026", only=["fig1_monotone_lin", "fig1_monotone_thm1"]).results}
     for clock in ("process_time", "thread_time"):      # every CPU clock a layer reads, 5x slower
@@ -498,7 +500,7 @@ def test_cof_constant_by_hand():
     with mpmath.workdps(40):
         r, rc = mpmath.sqrt(18), mpmath.mpf(3)
         norm = 2 * mpmath.sqrt(27)
-        ratio = lambda t: norm * mpmath.sqrt((t * r) ** 2 + (rc * t + r) ** 2) / (1 + t)  # noqa: E731
+        ratio = lambda t: norm * mpmath.sqrt((t * r) ** 2 + (rc * t + r) ** 2) / (1 + t)
         assert abs(ratio(mpmath.mpf(0)) - 18 * mpmath.sqrt(6)) < mpmath.mpf(10) ** -30
         grid = [mpmath.mpf(k) / 8000 for k in range(1, 1001)]            # t in (0, 1/8]
         assert max(ratio(t) for t in grid) < 18 * mpmath.sqrt(6)

@@ -2,10 +2,9 @@
 (mpmath, 50 digits), at small inputs and at inputs whose values exceed 1e308."""
 import mpmath
 import pytest
+import pytest as _pytest
 
 import boundcalc
-
-import pytest as _pytest
 
 
 @_pytest.fixture(autouse=True)
@@ -25,8 +24,8 @@ def close(a, b):
     return mpmath.almosteq(a, b, rel_eps=EPS, abs_eps=mpf(10) ** -40)
 
 
-SMALL = dict(T=8, d=16, R="1.5", theta_2inf="2.5", H=64, dist0="0.75")
-HUGE = dict(T=10 ** 6, d=10 ** 5, R="1e80", theta_2inf="1e60", H=3, dist0="1e75")
+SMALL = {"T": 8, "d": 16, "R": "1.5", "theta_2inf": "2.5", "H": 64, "dist0": "0.75"}
+HUGE = {"T": 10 ** 6, "d": 10 ** 5, "R": "1e80", "theta_2inf": "1e60", "H": 3, "dist0": "1e75"}
 
 
 def b1(T, R, th):
@@ -87,7 +86,7 @@ def test_thm1_thm2_bounds(L, D, eta, K, n):
 
 def test_cor2_bounds_and_g0():
     BP, g, K, eta, n = mpf("3.5"), mpf("0.25"), 1000, mpf("0.01"), 5000
-    kw = dict(B_Phi="3.5", gamma="0.25", K=K)
+    kw = {"B_Phi": "3.5", "gamma": "0.25", "K": K}
     g0 = (2 * BP + log(K)) / g
     assert close(ev("g0", **kw), g0)
     assert close(ev("train_loss_cor2", eta="0.01", **kw), mpf(2) / K + 5 * (2 * BP + log(K)) ** 2 / (4 * g ** 2 * eta * K))
@@ -111,8 +110,8 @@ def gamma_star(T, zeta, S, M, Z, Zmu, Znu, P):
 
 
 @pytest.mark.parametrize("args", [
-    dict(T=8, zeta="0.5", S=1, M=2, Z="0.1", Z_mu="0.01", Z_nu="0.02", P="0.001"),
-    dict(T=10 ** 8, zeta="0.25", S="1e40", M=10, Z="1e39", Z_mu="1e70", Z_nu="1e71", P="1e-30"),
+    {"T": 8, "zeta": "0.5", "S": 1, "M": 2, "Z": "0.1", "Z_mu": "0.01", "Z_nu": "0.02", "P": "0.001"},
+    {"T": 10 ** 8, "zeta": "0.25", "S": "1e40", "M": 10, "Z": "1e39", "Z_mu": "1e70", "Z_nu": "1e71", "P": "1e-30"},
 ])
 def test_gamma_star_eq7(args):
     m = {k: mpf(v) for k, v in args.items()}
@@ -151,7 +150,7 @@ def test_requirements_hold_exactly_at_boundary():
     # Thm 1 (3): sqrt(H) >= d sqrt(T) R^5 theta dist0^3 with d=16, T=8, R=3/2, theta=dist0=1:
     # (16 * (3/2)^5)^2 * 8 = 118098 exactly, so H = 118098 satisfies it with equality.
     f = boundcalc.formula("deora2023.heads_thm1")
-    kw = dict(d=16, T=8, R="1.5", theta_2inf=1, dist0=1)
+    kw = {"d": 16, "T": 8, "R": "1.5", "theta_2inf": 1, "dist0": 1}
     assert f.holds(H=118098, **kw) and not f.holds(H=118097, **kw)
     sol = f.solve("H", **kw)
     assert sol.value == 118098 and sol.integer
@@ -188,7 +187,7 @@ def test_heads_requirements_values():
 
 
 def test_step_size_conditions():
-    kw = dict(T=4, d=4, R=1, theta_2inf=1, dist0=1, H=16, K=10, L_hat="0.1", L_hat0="0.7")
+    kw = {"T": 4, "d": 4, "R": 1, "theta_2inf": 1, "dist0": 1, "H": 16, "K": 10, "L_hat": "0.1", "L_hat0": "0.7"}
     alpha = 3 * 2 * (3 * 2 * (3 + 1) + 2 * 2)
     rho = (2 * 2 * 4 / 4 + mpf(4) / 4) * alpha ** 2
     bound = min(1, 1 / rho, mpf(1) / (10 * mpf("0.1")), 1 / mpf("0.7"))
@@ -288,6 +287,7 @@ def test_gap_grows_refuted_inside_the_hypotheses():
     moving sampled points onto the hypotheses). The pair is recomputed here from eq. (7) with
     mpmath at 50 digits, and the hypotheses re-checked there."""
     from fractions import Fraction
+
     from boundcalc.services.check import run_checks
     (f,) = run_checks("deora2023", only=["gap_grows_as_sparsity_decreases"]).results
     assert f.severity == "error" and f.reason == "false as printed"
@@ -316,12 +316,12 @@ def test_gap_grows_referee_pair():
     gamma_* = T(1 - zeta) zeta^2 S^4/8 - P T^(5/2) S^3 + S sqrt(T) zeta/sqrt 2 at M = 1, Z = 0)."""
     with mpmath.workdps(50):
         T, S, P = mpmath.mpf(16), mpmath.mpf("1.18"), mpmath.mpf("6.6e-5")
-        gs = lambda z: T * (1 - z) * z ** 2 * S ** 4 / 8 - P * T ** mpmath.mpf(2.5) * S ** 3 + S * mpmath.sqrt(T) * z / mpmath.sqrt(2)  # noqa: E731
+        gs = lambda z: T * (1 - z) * z ** 2 * S ** 4 / 8 - P * T ** mpmath.mpf(2.5) * S ** 3 + S * mpmath.sqrt(T) * z / mpmath.sqrt(2)
         ga = S * mpmath.sqrt(T) / mpmath.sqrt(2)
         g1, g2 = ga - gs(mpmath.mpf("0.99")), ga - gs(mpmath.mpf("0.995"))
     assert mpmath.almosteq(g1, mpmath.mpf("0.106414193108"), rel_eps=1e-11)
     assert mpmath.almosteq(g2, mpmath.mpf("0.108536010206"), rel_eps=1e-11)
-    at = dict(T="16", M="1", S="1.18", P="6.6e-5", Z="0", Z_mu="0", Z_nu="0")
+    at = {"T": "16", "M": "1", "S": "1.18", "P": "6.6e-5", "Z": "0", "Z_mu": "0", "Z_nu": "0"}
     assert close(ev("attn_ntk_gap", zeta="0.99", **at), g1)
     assert close(ev("attn_ntk_gap", zeta="0.995", **at), g2)
 
@@ -332,6 +332,7 @@ def test_gamma_attn_from_eq10_is_a_pass_not_a_tautology():
     only because T/sqrt(2T) = sqrt(T/2) (by hand; mpmath below), and a misprinted prefactor
     sqrt(T)/(2S) would differ — a pass, not 'one formula written twice'."""
     import mpmath
+
     from boundcalc.services.check import run_checks
     with mpmath.workdps(50):
         T, S, eps, Z = mpmath.mpf(7), mpmath.mpf("1.3"), mpmath.mpf("0.01"), mpmath.mpf("0.2")

@@ -14,7 +14,7 @@ def _deora_dm1(T, M, S, zeta, d=None, rng=None):
     d = d or M + 2
     E = np.eye(d) * S
     mu_p, mu_m, nus = E[0], E[1], E[2:M + 2]
-    rel = int(round(zeta * T))
+    rel = round(zeta * T)
     js = (rng or np.random.default_rng(0)).integers(0, M, T - rel)
     X = np.vstack([np.tile(mu_p, (rel, 1)), nus[js]])
     return X, mu_p, mu_m, nus
@@ -105,6 +105,7 @@ def test_anon_rows_ratio_measurement_by_hand():
     model (Sec. 3.1.2: k_i = sigma_r(W_V X^T sigma_s(X W_K^T W_Q x_i/sqrt(d_m))), f = (1/d_s)
     w_O^T sum_i k_i), sharing only the parameter draws; at d_s = 1 the ratio is exactly 1."""
     import itertools
+
     from boundcalc.engine import anon2025 as A
     from boundcalc.engine.measurements import measure
     N, ds, dm, K, seed = 5, 3, 3, 6, 4

@@ -61,7 +61,7 @@ def run_subprocess(args: list[str], *, env: dict | None = None, timeout: float =
         resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
     full_env = {**os.environ, "COLUMNS": "200", **(env or {})}
     p = subprocess.run([str(EXE), *args], capture_output=True, text=True, timeout=timeout,
-                       env=full_env, preexec_fn=limit, cwd=cwd)
+                       env=full_env, preexec_fn=limit, cwd=cwd, check=False)
     return p.returncode, p.stdout, p.stderr
 
 

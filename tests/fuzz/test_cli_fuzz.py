@@ -12,9 +12,9 @@ import os
 import string
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
-
 from fuzzsupport import check_guarantee, run, run_subprocess
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 FUZZ = settings(max_examples=int(os.environ.get("BOUNDCALC_FUZZ_EXAMPLES", "40")), deadline=None,
                 derandomize=not os.environ.get("BOUNDCALC_FUZZ_RANDOM"), database=None,

@@ -10,6 +10,7 @@ real entry point: tests/fuzz/fuzzsupport.py), its verdict checked against an ind
 - contradictory assumptions give 'vacuous', not a proof."""
 from __future__ import annotations
 
+import itertools
 import json
 import math
 from fractions import Fraction
@@ -17,8 +18,7 @@ from pathlib import Path
 
 import mpmath
 import pytest
-
-from fuzzsupport import check_guarantee, run      # in process: the real entry point
+from fuzzsupport import check_guarantee, run  # in process: the real entry point
 
 SYMBOLS = {"x": "positive", "z": "real", "u": "real", "y": "real", "n": "integer >= 1"}
 FORMULAS = {"tanx": "tan(x)", "inv": "1/z", "sp": "log(1 + exp(u)) - u/2", "absy": "abs(y - 3)",
@@ -103,7 +103,7 @@ def test_continuity_proved_keeps_the_proof(ffile):
     assert "continuous on the region" in r["detail"]
     with mpmath.workdps(30):
         xs = [mpmath.mpf("0.1") + k * mpmath.mpf("1.4") / 199 for k in range(200)]
-        assert all(mpmath.tan(a) < mpmath.tan(b) for a, b in zip(xs, xs[1:]))
+        assert all(mpmath.tan(a) < mpmath.tan(b) for a, b in itertools.pairwise(xs))
 
 
 def test_abs_is_neither_with_certified_pairs(ffile):
@@ -117,12 +117,12 @@ def test_floor_and_ceil_are_non_strictly_monotone(ffile):
     r = _monotone(ffile, "fl", "n")
     assert (r["verdict"], r["evidence"]) == ("decreasing", "proved") and "non-strict" in r["detail"]
     vals = [100 // n for n in range(1, 400)]                    # exact integer arithmetic
-    assert all(a >= b for a, b in zip(vals, vals[1:])) and vals[0] > vals[-1]
-    assert any(a == b for a, b in zip(vals, vals[1:]))           # not strictly: non-strict is right
+    assert all(a >= b for a, b in itertools.pairwise(vals)) and vals[0] > vals[-1]
+    assert any(a == b for a, b in itertools.pairwise(vals))           # not strictly: non-strict is right
     r = _monotone(ffile, "ce", "y")
     assert (r["verdict"], r["evidence"]) == ("increasing", "proved") and "non-strict" in r["detail"]
     ys = sorted(Fraction(k, 7) for k in range(-300, 300))
-    assert all(math.ceil(a) <= math.ceil(b) for a, b in zip(ys, ys[1:]))
+    assert all(math.ceil(a) <= math.ceil(b) for a, b in itertools.pairwise(ys))
 
 
 def test_softplus_is_not_monotone_over_the_real_line(ffile):

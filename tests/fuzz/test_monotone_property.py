@@ -11,17 +11,19 @@ pair moving the wrong way fails the test. A 'neither' with a counterexample has 
 re-checked the same way. Examples per run: BOUNDCALC_MONO_EXAMPLES (default 24)."""
 from __future__ import annotations
 
+import itertools
 import os
 import random
 from fractions import Fraction
 from types import SimpleNamespace
 
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from boundcalc.backends import mp as mpb
 from boundcalc.errors import BoundcalcError
 from boundcalc.expr.domains import Domain
-from boundcalc.expr.nodes import Num, Sym, sub, substitute
+from boundcalc.expr.nodes import Num, sub, substitute
 from boundcalc.expr.parser import parse
 from boundcalc.services.monotone import monotone
 
@@ -74,7 +76,7 @@ def _pairs(breaks, lo, hi, rng) -> list[tuple[Fraction, Fraction]]:
                 out.append((b - d, b + d))
     xs = sorted(Fraction(rng.randint(-1000, 1000), 97) for _ in range(24))
     xs = [x for x in xs if lo <= x <= hi]
-    out += list(zip(xs, xs[1:])) + [(xs[0], xs[-1])] if len(xs) > 1 else []
+    out += list(itertools.pairwise(xs)) + [(xs[0], xs[-1])] if len(xs) > 1 else []
     return out
 
 

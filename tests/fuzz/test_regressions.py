@@ -8,7 +8,6 @@ import re
 from pathlib import Path
 
 import pytest
-
 from fuzzsupport import check_guarantee, refused, run
 
 BETA2 = ["eval", "deora2023.beta2", "--set", "T=8", "--set", "d=16", "--set", "theta_2inf=2",
@@ -97,6 +96,7 @@ def test_5000_digit_toml_integer(tmp_path):
 
 def test_number_parser_budget_directly():
     from fractions import Fraction
+
     from boundcalc.errors import BoundcalcError
     from boundcalc.expr.parser import parse_number
     assert parse_number("1e400") == Fraction(10) ** 400
@@ -111,6 +111,7 @@ def test_number_parser_budget_directly():
 
 def test_exact_integers_of_any_size_print_with_digit_count():
     from fractions import Fraction
+
     from boundcalc.expr.numbers import exact_digits, fmt_int
     from boundcalc.registry.values import fmt_fraction
     n = 7 * 10 ** 5000 + 3
@@ -252,6 +253,7 @@ def test_divergence_is_reported_not_inf(args):
 
 def test_divergence_unit():
     import numpy as np
+
     from boundcalc.engine.budget import Divergence, check_finite, numpy_quiet
     check_finite(3, loss=1.0, p=np.ones(3))
     with pytest.raises(Divergence) as e:

@@ -16,7 +16,8 @@ from fractions import Fraction
 
 import mpmath
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from boundcalc.errors import BoundcalcError, UnsatisfiableError
 from boundcalc.expr.domains import Domain
@@ -57,9 +58,8 @@ def _holds(fam, a, op, t, x):
         u = fam[1](x, a)
         if u is None:
             return None
-        if not isinstance(u, Fraction):
-            if abs(u - _mp(t)) <= mpmath.mpf(10) ** -45 * (1 + abs(u)):
-                return None
+        if not isinstance(u, Fraction) and abs(u - _mp(t)) <= mpmath.mpf(10) ** -45 * (1 + abs(u)):
+            return None
         return OPS[op](u, t if isinstance(u, Fraction) else _mp(t))
 
 

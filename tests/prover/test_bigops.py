@@ -81,7 +81,7 @@ def test_score_by_category():
         test_case(c)
     by = Counter()
     right = Counter()
-    for cid, (cat, truth, verdict, _) in _results.items():
+    for (cat, truth, verdict, _) in _results.values():
         by[cat] += 1
         right[cat] += verdict is (Verdict.PROVED if truth else Verdict.DISPROVED)
     report = ", ".join(f"{c}: {right[c]}/{by[c]}" for c in by)
@@ -125,7 +125,8 @@ def test_check_kinds_reach_the_layer_end_to_end():
     import json
     import os
     from pathlib import Path
-    from support import cli                      # in process, through the real entry point
+
+    from support import cli  # in process, through the real entry point
     path = Path(__file__).with_name("bigops_check.toml")
     env = {k: v for k, v in os.environ.items() if not k.startswith("BOUNDCALC")}
     p = cli(["--formulas", path, "check", "bigops_check", "--json"], env=env)
@@ -143,6 +144,7 @@ def test_check_kinds_reach_the_layer_end_to_end():
 def test_a_per_layer_assumption_names_only_the_layer_index(tmp_path):
     # 'a[i] >= 1' loads (i: every layer); an undeclared name beside it is still refused in one line
     from pathlib import Path
+
     from boundcalc.errors import BoundcalcError
     from boundcalc.registry.loader import load_file
     text = Path(__file__).with_name("bigops_check.toml").read_text()

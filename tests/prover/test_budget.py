@@ -189,7 +189,7 @@ def test_sympy_imported_under_a_limit_is_whole():
         import sympy
         print(sympy.core.cache.__name__, sympy.simplify(sympy.sqrt(4)))
     """)
-    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, check=False)
     assert p.returncode == 0 and p.stdout.split() == ["sympy.core.cache", "2"], p.stderr
 
 
@@ -216,7 +216,7 @@ def test_threads_importing_sympy_at_once_see_it_whole():
         [t.join() for t in ts]
         print(errors)
     """)
-    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, check=False)
     assert p.returncode == 0 and p.stdout.strip() == "[]", (p.stdout, p.stderr)
 
 

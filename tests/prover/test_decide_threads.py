@@ -13,7 +13,7 @@ def test_verdicts_in_threads_match():
     # the registry loads papers lazily and that loading is not thread-safe (reported);
     # load it here so that this test is about the decision procedure only
     from boundcalc.registry import get_registry
-    get_registry().papers
+    _ = get_registry().papers
     with ThreadPoolExecutor(max_workers=4) as ex:
         got = list(ex.map(lambda c: verify(c[0], c[1], c[2], []).verdict, CASES * 2))
     want = [c[3] for c in CASES] * 2

@@ -342,8 +342,8 @@ def test_entries_agree_with_mpmath_at_50_digits():
 # re-checked here at 50 digits.
 TRUE_CASES = [
     ("tanh(x)", "<=", "x - x**3/3 + 2*x**5/15", [],
-     "Lambert's convergent x(15 + x^2)/(15 + 6x^2) >= tanh x for x >= 0, and "
-     "T5 - x(15 + x^2)/(15 + 6x^2) = (4/5) x^7/(15 + 6x^2) >= 0"),
+     ("Lambert's convergent x(15 + x^2)/(15 + 6x^2) >= tanh x for x >= 0, and "
+     "T5 - x(15 + x^2)/(15 + 6x^2) = (4/5) x^7/(15 + 6x^2) >= 0")),
     ("atan(x)", ">=", "3*x/(1 + 2*sqrt(1 + x**2))", [],
      "Shafer's inequality (Shafer 1966; Mitrinovic, Analytic Inequalities, 3.4.30)"),
     ("log(1 + x)", "<=", "x*(6 + x)/(6 + 4*x)", [],
@@ -438,8 +438,8 @@ def test_bracketing_never_turns_a_relaxed_model_into_a_disproof():
     """A true relation whose bracketed relaxation is satisfiable at a low degree (tanh's
     degree-1 entries cannot prove T5 >= tanh): decide_smt says 'sat' with no model, and
     the decision is still a proof at a higher degree, never a disproof."""
-    from boundcalc.prover.smt import decide_smt
     from boundcalc.expr.nodes import sub
+    from boundcalc.prover.smt import decide_smt
     g = sub(parse_("x - x**3/3 + 2*x**5/15"), parse_("tanh(x)"))
     low = decide_smt(g, ">=", {"x": _dom0()}, (), timeout_ms=1000, bracket=1)
     assert low.status in ("sat", "unknown") and low.model is None

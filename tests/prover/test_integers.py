@@ -6,16 +6,27 @@ from fractions import Fraction
 
 import mpmath
 
-from boundcalc.expr.exact import evaluate_exact
+from boundcalc.backends.mp import evaluate
 from boundcalc.expr.domains import Domain
+from boundcalc.expr.exact import evaluate_exact
+from boundcalc.expr.nodes import Rel, Sym
 from boundcalc.expr.parser import parse
+from boundcalc.expr.printing import to_text
 from boundcalc.prover import budget
 from boundcalc.prover.decide import _real_decider
-from boundcalc.backends.mp import evaluate
-from boundcalc.expr.nodes import Rel, Sym
-from boundcalc.expr.printing import to_text
-from boundcalc.prover.integers import (IntegerPair, _limit_step, applies, limit_cross_check, limit_steps, opaque_step,
-                                       pair_ratio, prove_integers, ratio_step, sequence_limit, shift)
+from boundcalc.prover.integers import (
+    IntegerPair,
+    _limit_step,
+    applies,
+    limit_cross_check,
+    limit_steps,
+    opaque_step,
+    pair_ratio,
+    prove_integers,
+    ratio_step,
+    sequence_limit,
+    shift,
+)
 
 Z1 = Domain(integer=True, lo=Fraction(1), lo_closed=True)
 
@@ -256,6 +267,7 @@ def test_finite_limit_refuses_what_is_not_a_finite_real_constant():
     # prover/symbolic.finite_limit, shared with the ends layer: (1 + 1/x)^x -> e, exp(-x) -> 0;
     # x -> oo, sin(x) oscillates (SymPy: AccumBounds(-1, 1)): no limit
     import sympy as sp
+
     from boundcalc.prover.symbolic import finite_limit
     x = sp.Symbol("x", positive=True)
     assert finite_limit((1 + 1 / x) ** x, x, sp.oo, "-") == sp.E
@@ -370,9 +382,10 @@ def test_a_base_case_at_an_undefined_point_is_no_base_case():
     """n**n - 1 >= 0 for integers n >= 0: n = 0 is 0**0, undefined (as eval says); the proof
     starts at n = 1 and its text does not name n = 0 as checked (it said "n = 0…1 each
     checked"). The relation holds at every n >= 1 (n**n >= 1), so 'proved' is right."""
+    import pytest
+
     from boundcalc.backends import arb as A
     from boundcalc.expr.nodes import Num, substitute
-    import pytest
     with pytest.raises(A.Undefined, match="0 to the power 0"):
         A.enclose(substitute(parse("n**n - 1"), {"n": Num(Fraction(0))}), {}, prec=64)
     r = _ints("n**n - 1", Z0)

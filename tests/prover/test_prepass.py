@@ -3,8 +3,8 @@ checked by evaluating both forms at the same points (x = X**k) with exact ration
 asking z3 about a false near-miss after the substitution."""
 from fractions import Fraction
 
-from boundcalc.expr.exact import evaluate_exact
 from boundcalc.expr.domains import Domain
+from boundcalc.expr.exact import evaluate_exact
 from boundcalc.expr.nodes import Rel
 from boundcalc.expr.parser import parse as _parse
 from boundcalc.prover.decide import fold_constants

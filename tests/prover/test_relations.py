@@ -13,11 +13,11 @@ from fractions import Fraction
 
 import mpmath
 import pytest
+from prover.relation_cases import NEW_CASES  # issue 22's categories (tests/prover/relation_cases.py)
 
 from boundcalc.expr.domains import Domain
 from boundcalc.expr.parser import parse
 from boundcalc.services.verify import decide, verify
-from prover.relation_cases import NEW_CASES   # issue 22's categories (tests/prover/relation_cases.py)
 
 TRUE, FALSE = "proved", "disproved"
 
@@ -195,8 +195,8 @@ NODE_CASES = [
     ("binomial(n, d)", "<=", "n**d/factorial(d)", ["d <= n"], True, TRUE,
      "C(n,k) = n (n-1) ... (n-k+1)/k! and each of the k factors is <= n"),
     ("binomial(n, d)", "<=", "2**n", ["d <= n"], True, UNKNOWN,
-     "C(n,k) is one term of sum_j C(n,j) = 2^n (no ratio induction: C(n+1,k)/C(n,k) = (n+1)/(n+1-k) > 2 "
-     "at k = n, C(n,k+1)/C(n,k) = (n-k)/(k+1) against 1)"),
+     ("C(n,k) is one term of sum_j C(n,j) = 2^n (no ratio induction: C(n+1,k)/C(n,k) = (n+1)/(n+1-k) > 2 "
+     "at k = n, C(n,k+1)/C(n,k) = (n-k)/(k+1) against 1)")),
     ("factorial(n)*factorial(d)", "<=", "factorial(n + d)", [], True, TRUE, "(n+d)!/(n! d!) = C(n+d, n) >= 1"),
     ("factorial(n)*factorial(d)", "<=", "factorial(n + d - 2)", [], False, FALSE, "near miss: n = 1, d = 2: 2 > 1"),
     ("binomial(n, 2)", "==", "n*(n - 1)/2", [], True, TRUE, "n!/(2 (n-2)!) = n (n-1)/2"),

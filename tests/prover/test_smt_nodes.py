@@ -9,8 +9,13 @@ import pytest
 from boundcalc.expr.domains import parse_domain
 from boundcalc.expr.parser import parse
 from boundcalc.prover.facts import MP_KIT
-from boundcalc.prover.smt import (BINOMIAL_INTEGER_FACTS, FACTORIAL_INTEGER_FACTS, GAMMA_FACTS, _integer_valued,
-                                  decide_smt)
+from boundcalc.prover.smt import (
+    BINOMIAL_INTEGER_FACTS,
+    FACTORIAL_INTEGER_FACTS,
+    GAMMA_FACTS,
+    _integer_valued,
+    decide_smt,
+)
 
 
 @pytest.fixture(autouse=True)
@@ -37,21 +42,21 @@ def test_gamma_fact(label, fact):
 
 @pytest.mark.parametrize("label,fact", FACTORIAL_INTEGER_FACTS, ids=[lb for lb, _ in FACTORIAL_INTEGER_FACTS])
 def test_factorial_integer_fact(label, fact):
-    for n in range(0, 200):
+    for n in range(200):
         assert fact(mpmath.mpf(n), mpmath.factorial(n), MP_KIT), (label, n)
 
 
 @pytest.mark.parametrize("label,fact", BINOMIAL_INTEGER_FACTS, ids=[lb for lb, _ in BINOMIAL_INTEGER_FACTS])
 def test_binomial_integer_fact(label, fact):
-    for n in range(0, 40):
-        for k in range(0, 45):
+    for n in range(40):
+        for k in range(45):
             assert fact(mpmath.mpf(n), mpmath.mpf(k), mpmath.binomial(n, k), MP_KIT), (label, n, k)
 
 
 def test_the_facts_can_fail():
     """A wrong fact of the same shape is caught by the same loops (the checks above are not
     vacuous): n! >= 2n for integers fails at n = 1, gamma(g) >= 0.89 fails at 1.5."""
-    assert not all(mpmath.factorial(n) >= 2 * n for n in range(0, 10))
+    assert not all(mpmath.factorial(n) >= 2 * n for n in range(10))
     assert not all(mpmath.gamma(g) >= mpmath.mpf("0.89") for g in _reals() if g > 0)
 
 

@@ -124,7 +124,7 @@ def _toml_value(v) -> str:
 
 def _file(checks: dict[str, dict]) -> str:
     out = [HEAD]
-    for cid, t in checks.items():
+    for t in checks.values():
         out.append("[[checks]]")
         for k, v in t.items():
             out.append(f"{k} = {_toml_value(v)}")
@@ -287,7 +287,7 @@ def test_bad_field_is_one_line_at_load(tmp_path, check, field, value, words):
 def test_bad_field_cli_exit_2_before_running(tmp_path, check, field, value, words, capsys, monkeypatch):
     """The command line: one line on stderr, exit 2, for a sample of the cases (every 7th)."""
     from boundcalc.cli import main
-    p, cid = _bad_file(tmp_path, check, field, value)
+    p, _cid = _bad_file(tmp_path, check, field, value)
     monkeypatch.setattr(sys, "argv", ["boundcalc", "--formulas", str(p), "check", "fields"])
     with pytest.raises(SystemExit) as e:
         main()

@@ -13,7 +13,7 @@ import pytest
 
 from boundcalc.errors import BoundcalcError, FormulaFileError
 from boundcalc.registry import checks
-from boundcalc.registry.checks import KINDS, CheckFields
+from boundcalc.registry.checks import KINDS
 
 README = Path(__file__).resolve().parents[2] / "formulas" / "README.md"
 

@@ -71,7 +71,7 @@ source = "nowhere"
 def test_malformed_files_name_the_culprit(write_formula_file, patch, needle):
     p = write_formula_file("toy", GOOD.replace(*patch, 1))
     with pytest.raises(FormulaFileError) as e:
-        Registry([p]).papers
+        _ = Registry([p]).papers
     assert needle in str(e.value)
     assert "toy.toml" in str(e.value)
 

@@ -11,7 +11,7 @@ def test_threads_racing_on_a_fresh_registry_all_see_linked_papers():
         errors: list = []
         barrier = threading.Barrier(8)
 
-        def work(i):
+        def work(i, reg=reg, barrier=barrier, errors=errors):
             try:
                 barrier.wait()
                 key = ("anon2025", "deora2023", "tarzanagh2023", "arda2026")[i % 4]

@@ -19,7 +19,8 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, Phase, given, settings, strategies as st
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from boundcalc.cli.app import app
@@ -198,10 +199,10 @@ def assert_tex_safe(tex: str) -> None:
 
 def _tex_tree() -> tuple[str, ...]:
     """The folders a TeX run may read: its distribution, configuration and caches."""
-    out = subprocess.run(["kpsewhich", "-var-value=TEXMFDIST;$TEXMFSYSVAR;$TEXMFSYSCONFIG;$TEXMFVAR;"
-                          "$TEXMFCONFIG;$TEXMFLOCAL;$TEXMFMAIN"], capture_output=True, text=True).stdout
+    out = subprocess.run(["kpsewhich", ("-var-value=TEXMFDIST;$TEXMFSYSVAR;$TEXMFSYSCONFIG;$TEXMFVAR;"
+                          "$TEXMFCONFIG;$TEXMFLOCAL;$TEXMFMAIN")], capture_output=True, text=True, check=False).stdout
     roots = {str(Path(p).resolve()) for p in re.split(r"[;:\s]+", out) if p.strip()}
-    cnf = subprocess.run(["kpsewhich", "texmf.cnf"], capture_output=True, text=True).stdout.strip()
+    cnf = subprocess.run(["kpsewhich", "texmf.cnf"], capture_output=True, text=True, check=False).stdout.strip()
     if cnf:
         roots.add(str(Path(cnf).resolve().parent))
     return tuple(sorted(roots | {"/usr/share/texlive", "/usr/share/texmf", "/var/lib/texmf", "/etc/texmf"}))
@@ -362,7 +363,7 @@ def test_a_hand_written_bibtex_entry_with_tex_commands_is_refused(tmp_path):
     f = hostile_file(tmp_path, "mine", {}, bibtex="@misc{mine, title = {\\input{/etc/passwd}}}")
     import sys
     p = subprocess.run([sys.executable, "-m", "boundcalc", "--formulas", str(f), "cite", "mine"],
-                       capture_output=True, text=True, timeout=120)
+                       capture_output=True, text=True, timeout=120, check=False)
     assert p.returncode == 2 and not p.stdout, p.stderr
     assert p.stderr.startswith("error: ") and len(p.stderr.splitlines()) == 1
     assert "\\input" in p.stderr and "mine.toml" in p.stderr
@@ -417,12 +418,12 @@ def test_input_in_a_bibtex_title_reads_no_file(tmp_path):
                                    "\\bibliography{refs}\\end{document}\n")
     latex = ["pdflatex", "-no-shell-escape", "-recorder", "-interaction=nonstopmode", "-halt-on-error", "doc.tex"]
     for cmd in (latex, ["bibtex", "doc"], latex, latex):
-        p = subprocess.run(cmd, cwd=build, capture_output=True, text=True, timeout=120)
+        p = subprocess.run(cmd, cwd=build, capture_output=True, text=True, timeout=120, check=False)
         assert p.returncode == 0, p.stdout[-2000:]
     reads, writes = recorded_files(build / "doc.fls")
     assert secret.resolve() not in reads
     assert all(w.is_relative_to(build.resolve()) for w in writes)
-    text = subprocess.run(["pdftotext", "doc.pdf", "-"], cwd=build, capture_output=True, text=True).stdout \
+    text = subprocess.run(["pdftotext", "doc.pdf", "-"], cwd=build, capture_output=True, text=True, check=False).stdout \
         if shutil.which("pdftotext") else (build / "doc.bbl").read_text()
     assert "SECRETCONTENT" not in text and "input" in text
 

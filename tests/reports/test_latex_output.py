@@ -177,7 +177,7 @@ def compile_once(tex: str, folder, name: str) -> dict:
     folder.mkdir(parents=True, exist_ok=True)
     (folder / f"{name}.tex").write_text(tex, encoding="utf-8")
     subprocess.run(["pdflatex", "-interaction=nonstopmode", f"{name}.tex"], cwd=folder,
-                   capture_output=True, text=True, timeout=180)
+                   capture_output=True, text=True, timeout=180, check=False)
     log = (folder / f"{name}.log").read_text(encoding="utf-8", errors="replace")
     return {"pdf": folder / f"{name}.pdf",
             "errors": re.findall(r"(?m)^! .*$", log),
@@ -305,8 +305,8 @@ def test_latex_fields_are_checked_and_used(tmp_path, value, why):
     ("min_(s<τ) loss", r"\ensuremath{\min_{s<\tau}} loss"),
     ("needs H >= 3.26e+7, used True", r"needs \ensuremath{H} \ensuremath{\geq} \num{3.26e7}, used yes"),
     ("γ_* = -5.435; 1 - δ", r"\ensuremath{\gamma_{*}} = \num{-5.435}; 1 \ensuremath{-} \ensuremath{\delta}"),
-    ("<a, b> and ||x||_{2,inf}", r"\ensuremath{\langle}a, b\ensuremath{\rangle} and \ensuremath{\|}x\ensuremath{\|}"
-                                 r"\ensuremath{{}_{2,\infty}}"),
+    ("<a, b> and ||x||_{2,inf}", (r"\ensuremath{\langle}a, b\ensuremath{\rangle} and \ensuremath{\|}x\ensuremath{\|}"
+                                 r"\ensuremath{{}_{2,\infty}}")),
     ("gamma_gap_min", r"\ensuremath{\gamma_{\mathrm{gap},\min}}"),
     ("Sec. 6.1, Thms 2-3, non-negative", "Sec. 6.1, Thms 2-3, non-negative"),
 ])

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import mpmath
 import pytest
-from support import cli as cli_run              # the real entry point, in this process
+from support import cli as cli_run  # the real entry point, in this process
 
 from boundcalc.api import compare_measured
 from boundcalc.errors import BoundcalcError

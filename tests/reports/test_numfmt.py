@@ -61,6 +61,7 @@ def test_numfmt_imports_no_printer():
 def test_float_or_mpf_of_a_fraction_beyond_the_double_range():
     """A Fraction too large for a double is kept as an mpf (it raised OverflowError)."""
     from fractions import Fraction
+
     from boundcalc.reports.numfmt import float_or_mpf
     big = float_or_mpf(Fraction(10) ** 999)
     assert isinstance(big, mpmath.mpf) and mpmath.log10(big) == mpmath.mpf(999)
@@ -72,6 +73,7 @@ def test_two_values_side_by_side_print_to_the_digits_that_differ():
     -7.44625e17. They first differ at the 6th digit after rounding to 7: -7.446253 vs
     -7.446249 (by hand)."""
     import mpmath
+
     from boundcalc.reports.numfmt import differing_digits, pair_digits, restyle_number
     a, b = "-7.44625289589e+17", "-7.44624935232e+17"
     assert restyle_number(a) == restyle_number(b) == "-7.44625e17"       # the old printing

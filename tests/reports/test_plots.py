@@ -9,8 +9,8 @@ import pytest
 
 from boundcalc.errors import BoundcalcError
 from boundcalc.reports import plots
-from boundcalc.runs.fit import loglog_slope
 from boundcalc.reports.table import Row, Table
+from boundcalc.runs.fit import loglog_slope
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
@@ -31,8 +31,8 @@ def test_scaling(tmp_path):
     x = [8, 16, 32, 64]
     ys = [[v ** -0.5 * (1 + 0.01 * s) for v in x] for s in range(3)]
     fit = loglog_slope(x, ys)
-    out = plots.scaling({"measured": dict(x=x, y=np.mean(ys, axis=0), yerr=np.std(ys, axis=0), fit=fit),
-                         "bound": dict(x=x, y=[2 * v ** -0.5 for v in x])},
+    out = plots.scaling({"measured": {"x": x, "y": np.mean(ys, axis=0), "yerr": np.std(ys, axis=0), "fit": fit},
+                         "bound": {"x": x, "y": [2 * v ** -0.5 for v in x]}},
                         tmp_path / "sub" / "scale.png", title="test error", xlabel="n", ylabel="error")
     check_files(out, "scale")
 
@@ -61,7 +61,7 @@ def test_trajectories(tmp_path):
 
 def test_bad_suffix(tmp_path):
     with pytest.raises(BoundcalcError, match=r"\.svg"):
-        plots.scaling({"a": dict(x=[1, 2], y=[1, 2])}, tmp_path / "a.svg", title="", xlabel="", ylabel="")
+        plots.scaling({"a": {"x": [1, 2], "y": [1, 2]}}, tmp_path / "a.svg", title="", xlabel="", ylabel="")
 
 
 @pytest.fixture
@@ -89,7 +89,7 @@ def assert_labelled(saved):
 
 def test_every_plot_names_its_axes(tmp_path, saved_figures):
     t = np.linspace(0, 1, 20)[:, None]
-    plots.scaling({"a": dict(x=[1, 2, 4], y=[1, 0.7, 0.5])}, tmp_path / "scale-a", title="t",
+    plots.scaling({"a": {"x": [1, 2, 4], "y": [1, 0.7, 0.5]}}, tmp_path / "scale-a", title="t",
                   xlabel="width m", ylabel="error")
     plots.bound_vs_measured(Table("p", "demo", {}, 0, [Row("q", "s", bound=2.0, measured=1.0)]),
                             tmp_path / "bars-a")

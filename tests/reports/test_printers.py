@@ -107,6 +107,8 @@ def test_readable_exponents_survive_an_ascii_stream():
 def test_every_record_has_a_printer_in_each_of_its_formats():
     """The records x formats the CLI and the API print: a missing ``_print_<Class>`` fails
     here, not at run time."""
+    from boundcalc.experiments import ReproductionListing
+    from boundcalc.prover.decide import Decision
     from boundcalc.reports.printers.csv import CsvPrinter
     from boundcalc.reports.printers.html import HtmlPrinter
     from boundcalc.reports.printers.json import JsonPrinter
@@ -116,13 +118,11 @@ def test_every_record_has_a_printer_in_each_of_its_formats():
     from boundcalc.reports.printers.text import TextPrinter
     from boundcalc.services.asymptotic import AsymptoticResult
     from boundcalc.services.check import Report
-    from boundcalc.prover.decide import Decision
+    from boundcalc.services.formula import Evaluation, FormulaDetails, FormulaListing
     from boundcalc.services.monotone import MonotoneResult
     from boundcalc.services.require import RequireResult
-    from boundcalc.services.verify import VerifyResult
-    from boundcalc.services.formula import Evaluation, FormulaDetails, FormulaListing
     from boundcalc.services.simplify import Simplified
-    from boundcalc.experiments import ReproductionListing
+    from boundcalc.services.verify import VerifyResult
     matrix = {Table: (TextPrinter, RichPrinter, RichConsolePrinter, MarkdownPrinter, LatexPrinter, CsvPrinter,
                       JsonPrinter, HtmlPrinter),
               Report: (RichConsolePrinter, MarkdownPrinter, CsvPrinter, JsonPrinter, HtmlPrinter),

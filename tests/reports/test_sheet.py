@@ -23,7 +23,7 @@ def run(*args):
 
 def parse_bibtex(entry: str) -> tuple[str, str, dict]:
     """A small BibTeX reader: ``@type{key, field = {value}, ...}`` with balanced braces."""
-    m = re.fullmatch(r"\s*@(\w+)\{([^,\s]+),(.*)\}\s*", entry, flags=re.S)
+    m = re.fullmatch(r"\s*@(\w+)\{([^,\s]+),(.*)\}\s*", entry, flags=re.DOTALL)
     assert m, entry
     kind, key, body = m.groups()
     fields, i = {}, 0
@@ -47,7 +47,7 @@ def parse_bibtex(entry: str) -> tuple[str, str, dict]:
 def test_cite_prints_a_bibtex_entry(key):
     r = run("cite", key)
     assert r.exit_code == 0, r.output
-    kind, ckey, fields = parse_bibtex(r.output)
+    _kind, ckey, fields = parse_bibtex(r.output)
     p = boundcalc.api.paper(key)
     assert ckey == p.refs["cite_key"] and fields["title"] == p.title
     assert fields["year"] == p.refs["year"]
@@ -245,11 +245,11 @@ def _balance_problems(tex: str) -> list[str]:
 
 
 def _latex_displays(tex: str) -> list[str]:
-    return re.findall(r"\$\\displaystyle (.*?)\$\\end\{adjustbox\}", tex, flags=re.S)
+    return re.findall(r"\$\\displaystyle (.*?)\$\\end\{adjustbox\}", tex, flags=re.DOTALL)
 
 
 def _markdown_displays(md: str) -> list[str]:
-    return re.findall(r"^\$\$(.*?)\$\$$", md, flags=re.M | re.S)
+    return re.findall(r"^\$\$(.*?)\$\$$", md, flags=re.MULTILINE | re.DOTALL)
 
 
 @pytest.mark.parametrize("key", PAPERS)

@@ -5,15 +5,14 @@ import json
 import sys
 from pathlib import Path
 
+# Worker processes (loky) and Dask workers cannot import this test module by name
+# (pytest imports it with --import-mode=importlib): ship its functions by value.
+import cloudpickle
 import numpy as np
 import pytest
 
 from boundcalc.errors import BoundcalcError
 from boundcalc.runs import sweep
-
-# Worker processes (loky) and Dask workers cannot import this test module by name
-# (pytest imports it with --import-mode=importlib): ship its functions by value.
-import cloudpickle  # noqa: E402  (a dependency of joblib >= 1.5, which loky pickles with)
 
 cloudpickle.register_pickle_by_value(sys.modules[__name__])
 

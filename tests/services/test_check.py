@@ -833,6 +833,7 @@ def test_markdown_report_has_counts_findings_rerun_lines_and_coverage(hidden_rep
 ])
 def test_structural_growth_against_hand_exponents(text, want):
     from fractions import Fraction
+
     from boundcalc.expr.parser import parse
     from boundcalc.services.check.growth import growth
     g = growth(parse(text, allow_relation=False), "n", {"a": Fraction(2), "b": Fraction(3)})
@@ -870,7 +871,9 @@ def test_note_printed_whenever_declared(write_formula_file):
     """A check's ``note`` is printed with its finding whether or not a severity cap applies
     (JSON, Markdown, rich); a check without one prints no note line."""
     import io
+
     from rich.console import Console
+
     from boundcalc.reports.printers.rich import print_rich
     head = ('[symbols.x]\ndescription = "x"\ndomain = "positive"\n'
             '[formulas.f]\nname = "f"\nkind = "definition"\nsource = "s"\nexpr = "x"\n')
@@ -1092,6 +1095,7 @@ def test_identity_checks_are_reported_as_identity_not_as_evidence(strength_repor
 
 def test_strength_mutants_replace_a_shared_subterm_everywhere():
     from fractions import Fraction
+
     from boundcalc.expr.nodes import Num, Pow, Sym, substitute
     from boundcalc.expr.parser import parse
     from boundcalc.services.check.strength import replacer, tree_mutants
@@ -1175,9 +1179,10 @@ def test_vacuity_of_a_proof_radius(write_formula_file):
 def test_strength_mutates_inside_referenced_formulas():
     """The mutants of a claim include exponent and drop-term mutants inside the formulas
     it inlines (the same node object wherever the formula is used)."""
-    from boundcalc.expr.parser import parse
-    from boundcalc.expr.nodes import Mul, Num, Pow, Sym
     from fractions import Fraction
+
+    from boundcalc.expr.nodes import Mul, Num, Pow, Sym
+    from boundcalc.expr.parser import parse
     from boundcalc.registry.checks import Compare
     from boundcalc.services.check.strength import mutants
     spec = Compare(id="c", kind="compare", location="", description="", lhs="x", rel="<=", rhs="y")
@@ -1197,6 +1202,7 @@ def test_every_added_assumption_of_the_packaged_papers_quotes_the_paper():
     reason that names its source and quotes the paper ('Source: ... 'quoted words' ...');
     a bare assumption (no reason) fails this test (issue 17: hypotheses as data)."""
     import re
+
     from boundcalc.registry import get_registry
     reg = get_registry()
     bad = []
@@ -1236,7 +1242,7 @@ def test_strength_mutates_inside_a_formula_both_sides_share(write_formula_file):
     p = write_formula_file("strength2", body)
     got = {f.check: f for f in run_checks("strength2", formulas_path=[str(p)], strength=True).results}
     sh, ap = got["shared"].strength, got["apart"].strength
-    inside = lambda st: [x for x in st["survivors"] if ": in F: " in x]  # noqa: E731
+    inside = lambda st: [x for x in st["survivors"] if ": in F: " in x]
     # x**5 and y**7 are the claim's first two powers: F's exponents are reached only as 'in F'
     assert inside(sh) and all("in F" in x or not x.startswith("lhs: in") for x in sh["survivors"])
     assert not inside(ap)

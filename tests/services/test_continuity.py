@@ -13,8 +13,8 @@ from boundcalc.errors import BoundcalcError
 from boundcalc.expr.domains import Domain
 from boundcalc.expr.parser import parse
 from boundcalc.expr.singularities import breaks, definedness
-from boundcalc.services.continuity import continuity, continuity_radius
 from boundcalc.prover.decide import UndefinedError, check_defined_somewhere, decide_relation
+from boundcalc.services.continuity import continuity, continuity_radius
 
 REAL, POS = Domain(), Domain(lo=Fraction(0))
 

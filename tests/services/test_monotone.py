@@ -69,15 +69,16 @@ def test_certified_on_a_box():
 
 
 # ----------------------------------------------------------------- issue 31: sampling names no direction
-from fractions import Fraction  # noqa: E402
-from types import SimpleNamespace  # noqa: E402
+from fractions import Fraction
+from types import SimpleNamespace
 
-from hypothesis import HealthCheck, given, settings, strategies as st  # noqa: E402
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from boundcalc.expr.domains import Domain  # noqa: E402
-from boundcalc.expr.parser import parse  # noqa: E402
-from boundcalc.services.monotone import monotone  # noqa: E402
-from boundcalc.verdicts import Direction  # noqa: E402
+from boundcalc.expr.domains import Domain
+from boundcalc.expr.parser import parse
+from boundcalc.services.monotone import monotone
+from boundcalc.verdicts import Direction
 
 _PAIRS = (("increasing_pair", True), ("decreasing_pair", False))
 
@@ -140,7 +141,7 @@ def test_a_narrow_bump_among_free_symbols_is_neither(write_formula_file):
     f(20) = 14.59 at T = 50, m = 1 (computed by hand below)."""
     text = "d/10 + 1000*d**2*exp(-d/2)*exp(-100*(T - 50)**2)*log(1 + m)"
     with mpmath.workdps(30):
-        v = lambda d: d / 10 + 1000 * d ** 2 * mpmath.exp(-mpmath.mpf(d) / 2) * mpmath.log(2)  # noqa: E731
+        v = lambda d: d / 10 + 1000 * d ** 2 * mpmath.exp(-mpmath.mpf(d) / 2) * mpmath.log(2)
         assert abs(v(5) - mpmath.mpf("1422.92463406056")) < 1e-9 and abs(v(20) - mpmath.mpf("14.5875333249944")) < 1e-9
     p = write_formula_file("bump", f'''
 [symbols.d]
@@ -193,6 +194,7 @@ def test_the_result_keeps_direction_and_region_apart_and_prints_the_old_verdict(
     'verdict', written by hand here) adds 'on the default box only' exactly for a direction
     on the default box, and the JSON keeps its key order."""
     import json
+
     from boundcalc.services.monotone import MonotoneResult
     from boundcalc.verdicts import MonotoneEvidence
     r = MonotoneResult("p.f", "x", "decreasing", "certified", "-1", "d", {"x": ("0.0", "1.0")},

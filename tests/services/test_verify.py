@@ -27,8 +27,8 @@ def eval_fraction(s):
 
 # --- issue 30: integer powers of negative bases, n an integer (my_paper's n: integer >= 1) -----
 
-from fractions import Fraction as _F       # noqa: E402
-from pathlib import Path as _Path          # noqa: E402
+from fractions import Fraction as _F
+from pathlib import Path as _Path
 
 _MY_PAPER = [str(_Path(__file__).resolve().parents[2] / "examples" / "my_paper.toml")]
 _OPS = {"<=": lambda a, b: a <= b, ">=": lambda a, b: a >= b, "<": lambda a, b: a < b,

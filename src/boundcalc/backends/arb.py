@@ -38,9 +38,9 @@ non-integer end, or a max/min over an empty range, is :class:`Undefined`.
 from __future__ import annotations
 
 import threading
+from collections.abc import Generator
 from contextlib import contextmanager
 from fractions import Fraction
-from typing import Generator
 
 import flint
 from flint import arb, arf, fmpq, fmpz
@@ -48,9 +48,8 @@ from flint import arb, arf, fmpq, fmpz
 from ..errors import ExpressionError
 from ..expr.indexed import component
 from ..expr.nodes import Add, BigOp, Const, EmptyRange, Func, Indexed, Mul, Node, Num, Pow, Ref, Rel, Sym, expand
-from ..expr.visitor import DESCEND, Visitor, handles, top_down
 from ..expr.singularities import REASONS
-
+from ..expr.visitor import DESCEND, Visitor, handles, top_down
 from .limits import LOG2_LIMIT, MAX_DIGITS, MAX_PREC  # noqa: F401  (re-exported)
 
 _LOCK = threading.RLock()

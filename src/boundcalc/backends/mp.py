@@ -26,8 +26,8 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from ..errors import ExpressionError
-from ..expr.nodes import Node
 from ..expr.exact import NotExact, evaluate_exact
+from ..expr.nodes import Node
 from .limits import MAX_DIGITS, MAX_PREC, SIGN_MAX_PREC, digits_error  # noqa: F401
 
 if TYPE_CHECKING:          # annotations only; mpmath is imported by the functions that use it

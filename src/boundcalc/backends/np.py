@@ -7,8 +7,9 @@ recomputes those entries with mpmath (object array), so no value silently become
 from __future__ import annotations
 
 import operator
+from collections.abc import Callable
 from fractions import Fraction
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 

@@ -77,9 +77,10 @@ def main() -> None:
 
 
 def _main(interrupted: list) -> None:
+    from typer._click.exceptions import UsageError
+
     from ..errors import BoundcalcError
     from .app import app, hoist_global_options, usage_error
-    from typer._click.exceptions import UsageError
     from .output import ascii_fallback
     ascii_fallback()                  # a non-UTF-8 stdout/stderr spells symbols out (<=, theta, sqrt)
     debug = os.environ.get("BOUNDCALC_DEBUG", "") not in ("", "0")

@@ -7,7 +7,6 @@ numbers are values (``--set x=-5``, ``--x -5``). Every user-visible string is pr
 with rich markup escaped, so labels such as ``[exact constant; as printed]`` survive."""
 from __future__ import annotations
 
-
 import typer
 from typer.core import TyperCommand
 
@@ -65,6 +64,7 @@ def usage_error(e) -> int:
     commands); returns the exit status (2)."""
     import re
     import sys
+
     from typer._click.exceptions import NoArgsIsHelpError
     if isinstance(e, NoArgsIsHelpError):    # bare `boundcalc`: the help (typer printed it) is the answer
         text = e.format_message()
@@ -335,12 +335,12 @@ def settings_inputs_help(paper: str | None = None) -> str:
     """Every setting (of one paper, or all) with its inputs and their default values,
     read from the formula files (the epilog of ``require --help``)."""
     from ..registry import get_registry
-    from ..services.require import input_names
     from ..registry.values import fmt_fraction
+    from ..services.require import input_names
     reg = get_registry(formula_paths())
     keys = [paper] if paper else list(reg.papers)
-    parts = ["Settings and their inputs (--NAME VALUE or --set NAME=VALUE; default in parentheses,"
-             " 'derived' = computed from the others unless given):"]
+    parts = [("Settings and their inputs (--NAME VALUE or --set NAME=VALUE; default in parentheses,"
+             " 'derived' = computed from the others unless given):")]
     for key in keys:
         p = reg.paper(key)
         for st in p.settings.values():
@@ -412,6 +412,7 @@ def _run_require(var: str | None, paper: str | None, setting: str | None, ctx: t
                  set_: list[str] | None, target: str | None, explain: bool, json: bool,
                  from_: str | None = None, to: str | None = None):
     import sys
+
     from ..services.require import no_answer_reason, require, to_json
     args = list(ctx.args)
     if var is not None and var.startswith("-"):      # `require --d 16 ...`: no VAR, a flag came first
@@ -564,9 +565,10 @@ def check(paper: str | None = typer.Argument(None),
     else:
         print_check(report)
     if html is not None:
+        import shlex
+
         from ..reports.printers.html import to_html
         from .output import write_output
-        import shlex
         cmd = ("boundcalc check" + (f" {paper}" if paper else "") + "".join(f" --only {shlex.quote(o)}" for o in only or ())
                + report.options + f" --html {shlex.quote(html)}")
         write_output(html, to_html(report, page=True, command=cmd), what="report")

@@ -47,6 +47,7 @@ def new(key: str = typer.Argument(..., help="The new paper's key (an identifier;
     """Write a commented skeleton formula file KEY.toml (a toy bound with symbols, formulas,
     a setting and checks) that loads as it is; never overwrites an existing file."""
     import os
+
     from ..registry.template import check_key, skeleton_path, write_skeleton
     from .output import check_outputs
     check_key(key)

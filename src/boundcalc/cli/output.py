@@ -1,10 +1,11 @@
 """Printing helpers: JSON for scripts, rich for people."""
 from __future__ import annotations
 
-from ..paths import user_path
 import json
 import os
 import sys
+
+from ..paths import user_path
 
 
 def _default(o):
@@ -99,6 +100,7 @@ def console():
             # control characters (ESC, BEL, CR, C1) as visible escapes; rich's own styling
             # and cursor codes are added after this, and its control segments pass
             from rich.segment import Segment
+
             from ..reports.escape import visible_controls
             return super()._render_buffer(
                 s if s.control else Segment(visible_controls(s.text), s.style, s.control) for s in buffer)
@@ -136,6 +138,7 @@ def check_outputs(outputs: list[tuple[str, object]], *, force: bool = False) -> 
     Returns the resolved paths; raises one BoundcalcError naming the flag and the path."""
     import stat
     from pathlib import Path
+
     from ..errors import BoundcalcError
     seen: dict = {}
     out, existing = [], []

@@ -6,13 +6,13 @@ commands keep their fast start-up.
 """
 from __future__ import annotations
 
-from ..paths import user_path
 import sys
 
 from typer.core import TyperCommand
 
 from ..errors import BoundcalcError
 from ..parallel import worker_count
+from ..paths import user_path
 
 FORMATS = ("rich", "markdown", "latex", "csv", "json")
 BACKENDS = ("loky", "dask")
@@ -63,6 +63,7 @@ def _set_max_memory(text: str | None) -> None:
     if text is None:
         return
     import os
+
     from ..engine.budget import ENV_VAR, parse_size
     parse_size(text)
     os.environ[ENV_VAR] = str(text)
@@ -174,6 +175,7 @@ def compare(paper: str, settings: dict[str, str], *, seed: int = 0, jobs: int = 
     write the table as a page; ``figsize``: the --plot width; ``argv``: the settings as given (the
     page's re-run command)."""
     import shlex
+
     from ..experiments import experiment_module
     from ..reports.table import Table
     jobs = worker_count(jobs)
@@ -191,7 +193,6 @@ def compare(paper: str, settings: dict[str, str], *, seed: int = 0, jobs: int = 
         raise BoundcalcError(f"the experiments of {paper} returned {type(t).__name__}, not a Table")
     cmd = shlex.join(["boundcalc", "compare", paper, "--seed", str(seed), *(argv or []), "--html", html or ""])
     _emit_table(t, fmt, output, plot, latex=latex, html=html, command=cmd, figsize=figsize)
-    return None
 
 
 def compare_measured(paper: str, csv_path: str, *, setting: str | None, fmt: str, output: str | None,
@@ -200,6 +201,7 @@ def compare_measured(paper: str, csv_path: str, *, setting: str | None, fmt: str
     """``compare PAPER --measured runs.csv``: the table of :func:`boundcalc.api.compare_measured`
     in ``fmt``, to standard output or ``--output``, the ``--html`` page and the ``--plot`` figure."""
     import shlex
+
     from ..api import compare_measured as build
     from ..paths import user_path
     from .state import formula_paths
@@ -256,10 +258,9 @@ def reproduce(name: str | None, *, list_: bool = False, full: bool = False, json
             raise BoundcalcError(f"--plot-dir {plot_dir!r} exists and is not a folder")
         from .output import check_outputs
         check_outputs([("--plot-dir", d / ".boundcalc-write-test")], force=force)
-    if plot_dir and not force:
-        if d.exists() and (not d.is_dir() or any(d.iterdir())):
-            raise BoundcalcError(f"--plot-dir {plot_dir!r} exists and is not an empty folder: figures there "
-                                 "could be overwritten; use a new folder or pass --force")
+    if plot_dir and not force and d.exists() and (not d.is_dir() or any(d.iterdir())):
+        raise BoundcalcError(f"--plot-dir {plot_dir!r} exists and is not an empty folder: figures there "
+                             "could be overwritten; use a new folder or pass --force")
     _set_max_memory(max_memory)
     cache = _cache(no_cache)
     from ..experiments import reproduction

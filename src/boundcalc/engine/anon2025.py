@@ -66,7 +66,7 @@ class Params:
         return np.concatenate([self.WQ.ravel(), self.WK.ravel(), self.WV.ravel(), self.wO])
 
     @classmethod
-    def from_vector(cls, vec, dm: int, d: int) -> "Params":
+    def from_vector(cls, vec, dm: int, d: int) -> Params:
         vec = np.asarray(vec, dtype=np.float64)
         if vec.shape != (3 * dm * d + dm,):
             raise ValueError(f"vector must have length {3 * dm * d + dm}, got {vec.shape}")
@@ -74,7 +74,7 @@ class Params:
         return cls(vec[:k].reshape(dm, d), vec[k:2 * k].reshape(dm, d),
                    vec[2 * k:3 * k].reshape(dm, d), vec[3 * k:])
 
-    def axpy(self, a: float, other: "Params") -> "Params":
+    def axpy(self, a: float, other: Params) -> Params:
         """self + a * other."""
         return Params(self.WQ + a * other.WQ, self.WK + a * other.WK,
                       self.WV + a * other.WV, self.wO + a * other.wO)
@@ -320,7 +320,7 @@ def train(params0: Params, X, y, *, lr: float, steps: int, loss: str = "logistic
         val, g, f = _value_grad_outputs(theta, X, y, loss, dt)
         dist = np.array(distances(theta, params0))
         if not (np.isfinite(val) and np.isfinite(dist).all()):
-            from .budget import Divergence       # non-finite loss or iterate: stop here
+            from .budget import Divergence  # non-finite loss or iterate: stop here
             raise Divergence(t, "loss or iterate")
         radii = np.maximum(radii, dist)
         if t % record_every == 0 or t == steps:

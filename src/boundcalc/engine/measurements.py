@@ -62,6 +62,7 @@ def _int(name, v) -> int:
            "U_h^(1)/alpha_h ~ c 1_T u_*^T, averaged over 2 heads")
 def _first_phase_coefficient(*, T, d, M, n1, zeta, S, seed):
     import numpy as np
+
     from . import deora2023 as D
     from .data.dm1 import make_dm1
     dm = make_dm1(_int("T", T), _int("d", d), _int("M", M), S=float(S), zeta=float(zeta),
@@ -79,6 +80,7 @@ def _first_phase_coefficient(*, T, d, M, n1, zeta, S, seed):
            "can stand for the T x d decoder); the engine's 'pooling' decoder is 1_T u^T")
 def _pooling_decoder_difference(*, T, seed):
     import numpy as np
+
     from . import deora2023 as D
     T = _int("T", T)
     d = T
@@ -96,6 +98,7 @@ def _pooling_decoder_difference(*, T, seed):
            "by central differences of the engine's softmax (step 1e-6)")
 def _softmax_jacobian_11(*, v1, v2, seed):
     import numpy as np
+
     from . import deora2023 as D
 
     def phi1(a):
@@ -116,6 +119,7 @@ def _rademacher_rows_ratio(*, N, d_s, d_m, K, seed):
     import itertools
 
     import numpy as np
+
     from . import anon2025 as A
     N, ds, dm, K = _int("N", N), _int("d_s", d_s), _int("d_m", d_m), _int("K", K)
     from ..errors import BoundcalcError

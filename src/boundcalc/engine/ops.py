@@ -6,7 +6,7 @@ Hessian-vector product, and a central finite-difference checker for tests.
 """
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 

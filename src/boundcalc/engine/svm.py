@@ -254,7 +254,7 @@ def _check_keys_alpha(keys, alpha) -> tuple[Array, Array]:
 
 def _difference_rows(keys: Array, alpha: Array) -> tuple[Array, Array, Array]:
     """Rows k_{i alpha_i} - k_it for t != alpha_i, and their (i, t) indices."""
-    n, T, d = keys.shape
+    n, T, _d = keys.shape
     sel = keys[np.arange(n), alpha]                      # (n, d)
     diff = sel[:, None, :] - keys                          # (n, T, d)
     mask = np.ones((n, T), dtype=bool)
@@ -290,7 +290,7 @@ class AttSVMResult:
 
 
 def _solve_att(keys: Array, alpha: Array, rhs: Array) -> AttSVMResult:
-    n, T, d = keys.shape
+    n, T, _d = keys.shape
     G, ii, tt = _difference_rows(keys, alpha)
     h = rhs[ii]
     sol = min_norm_point(G, h)

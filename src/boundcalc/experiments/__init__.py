@@ -17,9 +17,9 @@ that importing it costs nothing (no NumPy).
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Callable
 
 from ..errors import BoundcalcError
 

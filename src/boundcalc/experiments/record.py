@@ -81,10 +81,9 @@ def record(name: str, *, full: bool = False, seed: int = 0, jobs: int = 1, out=N
     The wall time recorded is this run's (a cache hit makes it short: the sweep cache is keyed
     on the package's source, so a recording after any code change recomputes)."""
     from ..experiments import reproduction
+    from ..parallel import worker_count
     from ..runs import sweep
     from .paper_vs_ours import markdown_report
-
-    from ..parallel import worker_count
     jobs = worker_count(jobs)
     rep = reproduction(name)
     folder = Path(out or Path("examples") / name) / ("full" if full else "reduced")

@@ -6,13 +6,16 @@ values, describes itself, and is what the symbolic services turn into assumption
 from __future__ import annotations
 
 import re
-from ._record import Record
+from dataclasses import dataclass
 from fractions import Fraction
 
 from ..errors import BoundcalcError, DomainError, FormulaFileError
+from ._record import record_repr
 
 
-class Domain(Record, frozen=True):
+@dataclass(frozen=True)
+class Domain:
+    __repr__ = record_repr       # integers of any size (boundcalc.expr._record)
     integer: bool = False
     lo: Fraction | None = None
     lo_closed: bool = False
@@ -34,9 +37,7 @@ class Domain(Record, frozen=True):
                 return False
         if lo is not None and (x < lo or (x == lo and not self.lo_closed)):
             return False
-        if hi is not None and (x > hi or (x == hi and not self.hi_closed)):
-            return False
-        return True
+        return not (hi is not None and (x > hi or x == hi and not self.hi_closed))
 
     def check(self, name: str, x, *, at: str = "") -> None:
         """Refuse ``x`` outside the domain, naming the symbol, the value (``at``: where it
@@ -50,6 +51,7 @@ class Domain(Record, frozen=True):
         :func:`boundcalc.expr.parser.parse_number`). Entries within one ulp of a bound are
         decided exactly; NaN and infinities are refused. Raises for the first offender."""
         import numpy as np
+
         from .parser import parse_number
         x = np.asarray(values, dtype=np.float64)
         flat = x.reshape(-1)

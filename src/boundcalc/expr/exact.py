@@ -6,8 +6,8 @@ not exactly rational (``log``, ``pi``, an irrational root) raises :class:`NotExa
 from __future__ import annotations
 
 import math
+from collections.abc import Generator
 from fractions import Fraction
-from typing import Generator
 
 from .indexed import component
 from .nodes import Add, BigOp, Const, EmptyRange, Func, Indexed, Mul, Node, Num, Pow, Ref, Rel, Sym, expand
@@ -168,7 +168,7 @@ class _Radical(Visitor["Radical | None"]):
         except (ZeroDivisionError, KeyError):
             return None
 
-    def visit_Mul(self, node: Mul) -> Generator[Node, "Radical | None", "Radical | None"]:
+    def visit_Mul(self, node: Mul) -> Generator[Node, Radical | None, Radical | None]:
         s, k, v = 1, 1, Fraction(1)
         for a in node.args:
             r = yield a
@@ -181,12 +181,12 @@ class _Radical(Visitor["Radical | None"]):
             s, k, v = s * sa, K, v ** (K // k) * va ** (K // ka)
         return s, k, v
 
-    def visit_Func(self, node: Func) -> Generator[Node, "Radical | None", "Radical | None"]:
+    def visit_Func(self, node: Func) -> Generator[Node, Radical | None, Radical | None]:
         if node.name == "sqrt" and len(node.args) == 1:
             return (yield Pow(node.args[0], Num(Fraction(1, 2))))
         return None
 
-    def visit_Pow(self, node: Pow) -> Generator[Node, "Radical | None", "Radical | None"]:
+    def visit_Pow(self, node: Pow) -> Generator[Node, Radical | None, Radical | None]:
         try:
             e = evaluate_exact(node.exp, self.env)
         except (NotExact, ZeroDivisionError, KeyError):

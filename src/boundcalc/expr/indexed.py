@@ -5,8 +5,8 @@ one number for every index (broadcast). One rule, used by every back end through
 """
 from __future__ import annotations
 
-from fractions import Fraction
 from collections.abc import Sequence
+from fractions import Fraction
 from typing import Any
 
 from ..errors import ExpressionError

@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 
 from ..errors import ExpressionError
@@ -359,6 +359,11 @@ class Parsed:
     others: tuple = ()
     chain: tuple = ()
     unread: tuple = ()           # strict=False: the parts not read, (text, why)
+    # the node as read, before a caller resolves its references (check/transcription.py)
+    raw: Node = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self):
+        self.raw = self.node
 
 
 def _flip(op: str) -> str:
@@ -532,7 +537,9 @@ def _minmax(toks, where, tex) -> list:
         if len(ops) > 1:
             raise ExpressionError(f"{where}: \\vee and \\wedge mixed without brackets, in {_short(tex)}")
         op = ops.pop()
-        pieces, cur, d = [], [], 0
+        pieces: list[list] = []
+        cur: list = []
+        d = 0
         for t in seq:
             if t in _OPEN:
                 d += 1

@@ -13,18 +13,19 @@ big operator by :func:`expand` once ``lo`` and ``hi`` are concrete integers.
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator, Mapping
 from fractions import Fraction
-from typing import TYPE_CHECKING, Callable, Iterator, Mapping
+from typing import TYPE_CHECKING
 
 
-def _no_printer(node: "Node") -> str:
+def _no_printer(node: Node) -> str:
     raise RuntimeError("no text printer registered: import boundcalc.expr.printing")
 
 
-_text_printer: Callable[["Node"], str] = _no_printer
+_text_printer: Callable[[Node], str] = _no_printer
 
 
-def set_text_printer(printer: Callable[["Node"], str]) -> None:
+def set_text_printer(printer: Callable[[Node], str]) -> None:
     """Install the function ``str(node)`` calls (done once, by :mod:`.printing`)."""
     global _text_printer
     _text_printer = printer
@@ -39,10 +40,10 @@ class Node:
         imports its printer, so the two form no import cycle)."""
         return _text_printer(self)
 
-    def children(self) -> tuple["Node", ...]:
+    def children(self) -> tuple[Node, ...]:
         return ()
 
-    def walk(self) -> Iterator["Node"]:
+    def walk(self) -> Iterator[Node]:
         """Every node, pre-order (a shared subtree as often as it occurs); no recursion."""
         stack = [self]
         while stack:
@@ -50,7 +51,7 @@ class Node:
             yield n
             stack.extend(reversed(n.children()))
 
-    def unique_nodes(self) -> Iterator["Node"]:
+    def unique_nodes(self) -> Iterator[Node]:
         """Each distinct node object once (inlined formulas share subtrees: a DAG)."""
         seen: set[int] = set()
         stack = [self]
@@ -76,7 +77,7 @@ class Node:
     def refs(self) -> set[tuple[str | None, str]]:
         return {(n.paper, n.name) for n in self.unique_nodes() if isinstance(n, Ref)}
 
-    def map(self, f: Callable[["Node"], "Node | None"], _memo: dict | None = None) -> "Node":
+    def map(self, f: Callable[[Node], Node | None], _memo: dict | None = None) -> Node:
         """Rebuild bottom-up; ``f`` may return a replacement for a node or None to keep it.
         Shared subtrees are rebuilt once and stay shared. No recursion: any depth."""
         memo = {} if _memo is None else _memo
@@ -101,7 +102,7 @@ class Node:
             memo[key] = n if all(a is b for a, b in zip(new, kids)) else n._rebuild(new)
         return memo[id(self)]
 
-    def _rebuild(self, kids: tuple["Node", ...]) -> "Node":
+    def _rebuild(self, kids: tuple[Node, ...]) -> Node:
         return self
 
 
@@ -295,7 +296,7 @@ class EmptyRange(ValueError):
     """A max or min over an empty index range (it has no value)."""
 
 
-def expand(node: "BigOp", lo: int, hi: int) -> Node:
+def expand(node: BigOp, lo: int, hi: int) -> Node:
     """The big operator written out for the integer range ``lo .. hi``: the body with the
     index replaced by each integer, joined by ``Add``/``Mul``/``max``/``min``. An empty
     range gives 0 or 1 (sum, product) and raises :class:`EmptyRange` for max/min; more
@@ -364,7 +365,7 @@ class Rel(_Fields):
         return Rel(self.op, kids[0], kids[1])
 
 
-def _flat(kind: type[Add] | type[Mul], kids: tuple[Node, ...]) -> tuple[Node, ...]:
+def _flat(kind: type[Add | Mul], kids: tuple[Node, ...]) -> tuple[Node, ...]:
     if not any(type(k) is kind for k in kids):
         return kids
     return tuple(x for k in kids for x in (k.args if type(k) is kind and isinstance(k, (Add, Mul)) else (k,)))

@@ -8,6 +8,7 @@ lambdas, keywords -- is rejected with an error naming what was found and where.
 from __future__ import annotations
 
 import ast
+import math
 import re
 from fractions import Fraction
 
@@ -250,7 +251,7 @@ class _Converter:
         raise self.fail(n, type(n).__name__)
 
 
-def parse_number(text: str | int | float | Fraction, *, where: str = "value") -> Fraction:
+def parse_number(text: str | float | Fraction, *, where: str = "value") -> Fraction:
     """An exact rational from user input: ``"1.5"`` is 3/2, ``"1e400"`` is exact, ``"2/3"`` too.
 
     Floats are converted by their shortest decimal repr (``0.1`` means 1/10). Every
@@ -267,7 +268,7 @@ def parse_number(text: str | int | float | Fraction, *, where: str = "value") ->
     if isinstance(text, int):
         return check_budget(Fraction(text), where=where)
     if isinstance(text, float):
-        if text != text or text in (float("inf"), float("-inf")):
+        if not math.isfinite(text):
             raise ExpressionError(f"{where}: expected a finite number, got {text!r}")
         value = decimal(repr(text), where=where)
         assert value is not None, text           # repr of a finite float is a decimal literal
@@ -289,7 +290,7 @@ def parse_number(text: str | int | float | Fraction, *, where: str = "value") ->
             raise ExpressionError(f"{where}: {text!r} divides by zero")
         return check_budget(num / den, where=where, text=s)
     # allow a constant expression such as "2**100" or "sqrt(2)" only if rational-exact
-    from .exact import evaluate_exact, NotExact
+    from .exact import NotExact, evaluate_exact
     try:
         node = parse(s, allow_relation=False, where=where)
     except ExpressionError as e:

@@ -17,8 +17,8 @@ thousands of levels deep prints, and each shared subtree is printed once.
 """
 from __future__ import annotations
 
+from collections.abc import Generator
 from fractions import Fraction
-from typing import Generator
 
 from .nodes import Add, BigOp, Const, Func, Indexed, Mul, Node, Num, Pow, Ref, Rel, Sym, set_text_printer
 from .visitor import Visitor, handles

@@ -34,8 +34,9 @@ caller's).
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from types import GeneratorType
-from typing import Any, Callable, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from .nodes import Node
 

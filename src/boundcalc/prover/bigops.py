@@ -60,9 +60,10 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from ..expr.domains import Domain
-from .budget import BALL_POINTS_PER_SECOND, charge, clock, expired, left
 from ..expr.indexed import Vector, _number, instantiate
 from ..expr.nodes import Add, BigOp, Func, Indexed, Mul, Node, Num, Pow, Rel, Sym, sub, substitute
+from ..verdicts import Verdict
+from .budget import BALL_POINTS_PER_SECOND, charge, clock, expired, left
 
 __all__ = ["MAX_DEPTH", "MAX_LAYERS", "BigOpsResult", "decide_bigops", "has_symbolic_range", "per_layer"]
 
@@ -85,7 +86,7 @@ _depth = [0]
 class BigOpsResult:
     """``status`` proved | disproved | None (unknown), ``how`` (the method, as printed),
     ``counterexample`` (for disproved: depth, every layer's value, both sides)."""
-    status: str | None
+    status: Verdict | None
     how: str = ""
     counterexample: dict | None = None
     tried: list[str] = field(default_factory=list)
@@ -257,7 +258,7 @@ class _Ctx:
                 doms = {k: v for k, v in doms.items() if k in set().union(g.symbols(), *(r.symbols() for r in ex))}
                 with _nested():
                     d = self.decide(g, rel, _ZERO, doms, ex, max(0.3, min(share, self.left())))
-                ok = str(getattr(d, "verdict", "")) == "proved"
+                ok = getattr(d, "verdict", None) is Verdict.PROVED
         self.cache[key] = ok
         return ok
 
@@ -277,8 +278,8 @@ class _Ctx:
         if key not in self.cache:
             doms = {k: self.domains[k] for k in Rel(rel, a, b).symbols() if k in self.domains}
             ex = [r for r in self.rest if _indexed_free(r)]
-            self.cache[key] = str(getattr(self.decide(a, rel, b, doms, ex, max(0.2, min(share, self.left()))),
-                                          "verdict", "")) == "proved"
+            d = self.decide(a, rel, b, doms, ex, max(0.2, min(share, self.left())))
+            self.cache[key] = getattr(d, "verdict", None) is Verdict.PROVED
         return self.cache[key]
 
 
@@ -681,7 +682,7 @@ def _defined_strictly(f: Node, f2: Node, doms: dict, ex: list, ctx: _Ctx, share:
             with _nested():
                 v = ctx.decide(goal, ">", _ZERO, {k: doms[k] for k in goal.symbols() if k in doms}, list(ex),
                                max(0.3, min(share, ctx.left())))
-            if str(getattr(v, "verdict", "")) == "proved":
+            if getattr(v, "verdict", None) is Verdict.PROVED:
                 ok = True
                 break
         if not ok:
@@ -696,7 +697,7 @@ def _convex_or_concave(f2: Node, doms: dict, ex: list, ctx: _Ctx, share: float) 
             break
         with _nested():
             v = ctx.decide(f2, op, _ZERO, dict(doms), list(ex), max(0.3, min(share, ctx.left())))
-        if str(getattr(v, "verdict", "")) == "proved":
+        if getattr(v, "verdict", None) is Verdict.PROVED:
             return want
     return None
 
@@ -757,7 +758,7 @@ def _decide_tries(ga: Node, rel: str, gb: Node, doms: dict, tries: list, ctx: _C
             return None
         share = 0.4 * ctx.left() if k + 1 < len(tries) else ctx.left()
         d = ctx.decide(ga, rel, gb, {n: v for n, v in doms.items()}, hs, max(0.5, share))
-        if str(getattr(d, "verdict", "")) == "proved":
+        if getattr(d, "verdict", None) is Verdict.PROVED:
             return d, hs
     return None
 
@@ -868,7 +869,7 @@ def _induction_base(a: Node, rel: str, b: Node, ctx: _Ctx, L: str, lo: int, d: D
     share = max(0.5, ctx.left() / 3)
     with _nested():
         v = ctx.decide(ba, rel, bb, doms0, bex, share)
-    return str(getattr(v, "verdict", "")) == "proved"
+    return getattr(v, "verdict", None) is Verdict.PROVED
 
 
 def _induction_step(a: Node, rel: str, b: Node, ctx: _Ctx, L: str, lo: int) -> bool:
@@ -916,7 +917,7 @@ def _induction_step(a: Node, rel: str, b: Node, ctx: _Ctx, L: str, lo: int) -> b
     doms = {k: v for k, v in hyp_doms.items() if k in used}
     with _nested():
         v = ctx.decide(sa, rel, sb, doms, ex, max(0.5, ctx.left()))
-    return str(getattr(v, "verdict", "")) == "proved"
+    return getattr(v, "verdict", None) is Verdict.PROVED
 
 
 def _last(y: Node, new_layer: dict, ctx: _Ctx, doms: dict, L: str) -> Node | None:
@@ -1120,12 +1121,12 @@ def decide_bigops(a: Node, rel: str, b: Node, domains: dict[str, Domain], extra,
         return BigOpsResult(None, tried=["nested too deep"])
     how = _congruence(a, rel, b, ctx) if not rest or all(_indexed_free(r) for r in rest) else None
     if how:
-        return BigOpsResult("proved", how)
+        return BigOpsResult(Verdict.PROVED, how)
     tried.append("congruence")
     ce = counterexample(a, rel, b, domains, layer, rest, seed=seed,
                         deadline=min(deadline, clock() + max(0.5, 0.2 * seconds)))
     if ce is not None:
-        return BigOpsResult("disproved", "certified, at depth " + ", ".join(
+        return BigOpsResult(Verdict.DISPROVED, "certified, at depth " + ", ".join(
             f"{k} = {v}" for k, v in ce.items() if "[" not in k and k not in ("lhs", "rhs")), ce)
     tried.append(f"counterexample search (depths 1..{MAX_LAYERS})")
     norm = _Normal(ctx)
@@ -1135,16 +1136,16 @@ def decide_bigops(a: Node, rel: str, b: Node, domains: dict[str, Domain], extra,
             break
         how = method(A, rel, B, ctx) if all(_indexed_free(r) for r in rest) else None
         if how:
-            return BigOpsResult("proved", how)
+            return BigOpsResult(Verdict.PROVED, how)
         tried.append(name)
     if ctx.left() > 0.3:
         how = _abstract(A, rel, B, ctx, norm)
         if how:
-            return BigOpsResult("proved", how)
+            return BigOpsResult(Verdict.PROVED, how)
         tried.append("abstraction with the classical inequalities")
     if ctx.left() > 0.5:
         how = _induction(a, rel, b, ctx)
         if how:
-            return BigOpsResult("proved", how)
+            return BigOpsResult(Verdict.PROVED, how)
         tried.append("induction on the depth")
     return BigOpsResult(None, tried=tried)

@@ -32,6 +32,7 @@ from fractions import Fraction
 from ..expr.domains import Domain
 from ..expr.nodes import Add, Func, Mul, Node, Num, Sym, substitute
 from ..expr.singularities import SMOOTH_FUNCTIONS
+from ..verdicts import Verdict
 from .budget import Timeout, clock, expired, left, time_limit
 
 __all__ = ["jensen_instance", "prove_convexity"]
@@ -230,14 +231,14 @@ def prove_convexity(a: Node, rel: str, b: Node, domains: dict[str, Domain], deci
         seen.add(key)
         if expired(deadline):
             return None
-        if decide_real(gexpr, ">", dict(doms), [], share) == "proved":
+        if decide_real(gexpr, ">", dict(doms), [], share) is Verdict.PROVED:
             continue
-        if c.op == "!=" and decide_real(Mul((Num(Fraction(-1)), gexpr)), ">", dict(doms), [], share) == "proved":
+        if c.op == "!=" and decide_real(Mul((Num(Fraction(-1)), gexpr)), ">", dict(doms), [], share) is Verdict.PROVED:
             continue
         return None
     # concave (f'' <= 0) gives single >= mean; convex (f'' >= 0) gives single <= mean
     goal = Mul((Num(Fraction(-1)), f2)) if single_ge else f2
-    if expired(deadline) or decide_real(goal, ">=", dict(doms), [], share) != "proved":
+    if expired(deadline) or decide_real(goal, ">=", dict(doms), [], share) is not Verdict.PROVED:
         return None
     from ..expr.printing import to_text
     shape, sign = ("concave", "<= 0") if single_ge else ("convex", ">= 0")

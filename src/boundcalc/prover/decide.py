@@ -78,9 +78,9 @@ errors (a side that is undefined everywhere it is evaluated) raise :class:`Bound
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
 from fractions import Fraction
-from collections.abc import Callable, Generator
 from typing import Any
 
 from ..errors import BoundcalcError
@@ -88,11 +88,23 @@ from ..expr.domains import Domain
 from ..expr.indexed import separate
 from ..expr.nodes import Add, BigOp, Const, Func, Indexed, Mul, Node, Num, Pow, Ref, Rel, Sym, sub
 from ..expr.visitor import Visitor, handles, top_down
-# the budgets (time limits, size guards) live in the bottom module every layer imports
-from .budget import (INTERVAL_BOXES_PER_SECOND, SAMPLES, SECONDS, clock, expired, left, safety_net,
-                     safety_net_hits, safety_nets_fired, sympy_safe, time_limit)
-from .budget import Timeout as _Timeout
 from ..verdicts import IntervalStatus, Layer, SmtStatus, Verdict
+
+# the budgets (time limits, size guards) live in the bottom module every layer imports
+from .budget import (
+    INTERVAL_BOXES_PER_SECOND,
+    SAMPLES,
+    SECONDS,
+    clock,
+    expired,
+    left,
+    safety_net,
+    safety_net_hits,
+    safety_nets_fired,
+    sympy_safe,
+    time_limit,
+)
+from .budget import Timeout as _Timeout
 
 LAYERS = ("exact", "identity", "convexity", "big operators", "integers", "ends", "SMT", "interval", "counterexample",
           "budget", "safety net", "none")
@@ -213,7 +225,8 @@ def _narrow(d: Domain, op: str, c: Fraction) -> Domain:
 
 def _absorb_bounds(domains, extra):
     """Assumptions 'x OP number' narrow x's domain instead of staying hypotheses."""
-    from ..expr.nodes import Num as _Num, Sym as _Sym
+    from ..expr.nodes import Num as _Num
+    from ..expr.nodes import Sym as _Sym
     rest = []
     for r in extra:
         if isinstance(r.lhs, _Sym) and isinstance(r.rhs, _Num) and r.op != "==":
@@ -369,11 +382,11 @@ def _by_bigops(a, rel, b, domains, extra, layer, samples, seed, seconds, what, t
     res = bigops.decide_bigops(a, rel, b, domains, extra, _bigops_decider(samples, seed),
                                seconds=seconds, seed=seed)
     took = round(time.perf_counter() - t0, 3)
-    if res.status == "proved":
+    if res.status is Verdict.PROVED:
         _check_defined(a, what[0], domains)
         _check_defined(b, what[1], domains)
         return Decision(Verdict.PROVED, Layer.BIGOPS, f"proved (big operators, {res.how})", seconds=took)
-    if res.status == "disproved":
+    if res.status is Verdict.DISPROVED:
         return Decision(Verdict.DISPROVED, Layer.COUNTEREXAMPLE, f"disproved (counterexample, {res.how})",
                         detail="the relation written out at that depth fails at the layers' values, "
                         "re-checked in ball arithmetic", counterexample=res.counterexample, seconds=took)
@@ -499,9 +512,9 @@ def _integers(goal: _Goal, seconds: float) -> Decision | None:
     from .integers import prove_integers
     io = prove_integers(goal.g, goal.op, goal.n_int, goal.domains, _real_decider(goal.samples, goal.seed),
                         seconds=seconds)
-    if io is not None and io.status == "proved":
+    if io is not None and io.status is Verdict.PROVED:
         return Decision(Verdict.PROVED, Layer.INTEGERS, f"proved ({io.how})")
-    if io is not None and io.status == "disproved":
+    if io is not None and io.status is Verdict.DISPROVED:
         ce = goal.certify(io.point)
         if ce is not None:
             return _verdict("disproved", "counterexample", "certified, an integer", counterexample=ce)
@@ -593,10 +606,10 @@ def _ends(goal: _Goal, seconds) -> Decision | None:
     """The ends layer (:mod:`.ends`) on the goal and its logarithmic forms: the ends of a
     one-variable domain (infinity, an open end, a touching end) cut off by derivative
     arguments, the middle piece decided by the layers again."""
-    from .ends import applies as ends_apply
-    from .ends import prove_ends
     from ..expr.printing import to_text
     from . import rewrite as RW
+    from .ends import applies as ends_apply
+    from .ends import prove_ends
     op, domains, extra, deadline = goal.op, goal.domains, goal.extra, goal.deadline
     # the logarithmic forms first (they turn products into sums, whose derivatives the layers
     # below decide), except where a side has a root, which a logarithm does not remove
@@ -836,12 +849,12 @@ def _real_decider(samples: int, seed: int):
     """``goal op 0`` on real domains by the layers of :func:`_decide` (for the integer
     layer, which may not import this module): its verdict, within ``seconds`` of work (inside
     the calling decision's safety net, or a net of its own)."""
-    def run(goal: Node, op: str, doms: dict, ex: list, seconds: float) -> str:
+    def run(goal: Node, op: str, doms: dict, ex: list, seconds: float) -> Verdict:
         goal = fold_constants(goal)
         with safety_net(seconds):
             d = _decide(goal, op, Num(Fraction(0)), goal, op, dict(doms), list(ex),
                         clock() + seconds, min(samples, 1000), seed, seconds)
-        return str(d.verdict)
+        return d.verdict
     return run
 
 
@@ -1032,9 +1045,10 @@ def _undefined_where(a: Node, b: Node, domains, what, fatal: bool = True) -> str
     points), otherwise a note naming one point (the relation is decided where both sides
     are defined). Points are certified undefined in ball arithmetic."""
     import numpy as np
+
     from ..backends import arb as A
-    from . import sampling
     from ..expr.printing import to_text as show
+    from . import sampling
     names = sorted(domains)
     if not names:
         return ""
@@ -1098,8 +1112,8 @@ def check_defined_somewhere(node: Node, where: str, integers=frozenset()) -> Non
     :mod:`boundcalc.expr.singularities`) is certainly false as a constant: then ``node`` is
     undefined at every point (``log(x, 1)``, ``sqrt(-1) * x``). ``integers``: the integer
     symbols (``(-1)**n`` is defined for an integer n)."""
-    from ..expr.singularities import first_undefined_constant
     from ..expr.printing import to_text as show
+    from ..expr.singularities import first_undefined_constant
     c = first_undefined_constant(node, lambda e: _sign(fold_constants(e), {}), integers)
     if c is not None:
         raise UndefinedError(f"{where} {_clip(show(node))} is undefined"

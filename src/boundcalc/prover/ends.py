@@ -54,6 +54,7 @@ from typing import Any
 
 from ..expr.domains import Domain
 from ..expr.nodes import Func, Mul, Node, Num
+from ..verdicts import Verdict
 from .budget import Timeout, charge_nodes, clock, left, sympy_safe, time_limit
 
 __all__ = ["MAX_DEPTH", "applies", "prove_ends"]
@@ -92,7 +93,7 @@ class _Ctx:
     op: str
     name: str
     dom: Domain
-    decide_real: Callable[..., str]
+    decide_real: Callable[..., Verdict]
     deadline: float
     ders: list                 # [g, g', g'', ...] as trees, filled lazily
     sym: Any = None            # SymPy's expressions, same order
@@ -161,6 +162,7 @@ def _deriv(ctx: _Ctx, k: int) -> Node | None:
     while len(ctx.ders) <= k:
         try:
             import sympy as sp
+
             from ..backends.sym import from_sympy, to_sympy
             with time_limit(max(0.2, min(1.0, ctx.left() / 4))):
                 if ctx.sym is None:
@@ -226,7 +228,7 @@ def _interval(d: Domain) -> str:
 def _sub(ctx: _Ctx, goal: Node, op: str, dom: Domain, share: float) -> bool:
     if ctx.left() <= 0.05:
         return False
-    return ctx.decide_real(goal, op, {ctx.name: dom}, [], max(0.2, min(share, ctx.left()))) == "proved"
+    return ctx.decide_real(goal, op, {ctx.name: dom}, [], max(0.2, min(share, ctx.left()))) is Verdict.PROVED
 
 
 def _smooth_on(ctx: _Ctx, nodes: list[Node], dom: Domain, share: float) -> bool:
@@ -482,6 +484,7 @@ def _end_value(ctx: _Ctx, side: str, e: Fraction | None, grid: list[Fraction], i
             return None
     try:
         import sympy as sp
+
         from ..backends.sym import from_sympy
         lnode: Node
         point = (sp.oo if side == "hi" else -sp.oo) if e is None else sp.Rational(e.numerator, e.denominator)

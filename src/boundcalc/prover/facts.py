@@ -18,6 +18,7 @@ them. A fact that is only "usually" true must not be added.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 
 class _MpKit:
@@ -46,7 +47,7 @@ MP_KIT = _MpKit()
 
 # Each entry: function name -> list of (label, fact). ``domain`` lists where the function
 # is defined (the SMT layer asserts it as a definedness condition of the relation).
-FACTS: dict[str, list[tuple[str, Callable]]] = {
+FACTS: dict[str, list[tuple[str, Callable[..., Any]]]] = {
     "exp": [
         ("exp(u) > 0", lambda u, F, K: F > 0),
         ("exp(u) >= 1 + u (tangent at 0)", lambda u, F, K: F >= 1 + u),
@@ -121,7 +122,7 @@ FACTS: dict[str, list[tuple[str, Callable]]] = {
 INCREASING = ("exp", "log", "tanh", "atan", "erf", "root")
 
 #: facts about two named terms of the same function (u1, F1, u2, F2)
-PAIR_FACTS: dict[str, list[tuple[str, Callable]]] = {
+PAIR_FACTS: dict[str, list[tuple[str, Callable[..., Any]]]] = {
     "exp": [
         ("exp(u1) exp(u2) relation: u1 - u2 >= 0 gives exp(u1) >= exp(u2) (1 + u1 - u2)",
          lambda u1, F1, u2, F2, K: F1 >= F2 * (1 + u1 - u2)),

@@ -38,6 +38,7 @@ from fractions import Fraction
 from ..expr.domains import Domain
 from ..expr.nodes import Add, Func, Mul, Node, Num, Rel, Sym, sub, substitute
 from ..expr.singularities import SMOOTH_FUNCTIONS
+from ..verdicts import Verdict
 from .budget import Timeout, clock, expired, left, sympy_safe, time_limit
 
 __all__ = ["MAX_NODES", "MAX_SYMBOLS", "SMOOTH", "prove_identity"]
@@ -48,7 +49,7 @@ MAX_NODES = 200       # SymPy's simplify of derivatives grows fast; in a thread 
 _CANDIDATES = [Fraction(v) for v in ("0", "1", "-1", "2", "1/2", "-2", "-1/2", "3", "1/3", "-3", "-1/3")]
 MAX_POINTS = 400
 
-RealDecider = Callable[[Node, str, dict, list, float], str]
+RealDecider = Callable[[Node, str, dict, list, float], Verdict]
 
 
 def _funcs(node: Node) -> set[str]:
@@ -143,6 +144,7 @@ def _agreeing_point(a: Node, b: Node, d_node: Node, names: list, real: dict, ext
     the definedness conditions there, or None; those conditions). Every partial derivative
     of the difference must vanish identically (else no point is sought)."""
     import sympy as sp
+
     from ..backends import mp as mpb
     from ..expr.singularities import definedness
     from .symbolic import to_sympy_with_domains
@@ -179,7 +181,7 @@ def _defined_throughout(conds, signs, real: dict, extra: list, decide_real: Real
         if key in seen:
             continue
         seen.add(key)
-        if expired(deadline) or decide_real(goal, ">", dict(real), list(extra), share) != "proved":
+        if expired(deadline) or decide_real(goal, ">", dict(real), list(extra), share) is not Verdict.PROVED:
             return False
     return True
 
@@ -198,6 +200,6 @@ def _star_shaped(names: list, env: dict, real: dict, extra: list, decide_real: R
         lhs, rhs = substitute(r.lhs, seg), substitute(r.rhs, seg)
         goal, op = {"<=": (sub(rhs, lhs), ">="), "<": (sub(rhs, lhs), ">"), ">=": (sub(lhs, rhs), ">="),
                     ">": (sub(lhs, rhs), ">"), "==": (sub(lhs, rhs), "==")}[r.op]
-        if expired(deadline) or decide_real(goal, op, doms, list(extra), share) != "proved":
+        if expired(deadline) or decide_real(goal, op, doms, list(extra), share) is not Verdict.PROVED:
             return False
     return True

@@ -61,6 +61,7 @@ from math import ceil, floor
 
 from ..expr.domains import Domain
 from ..expr.nodes import Node, Rel, Sym, substitute
+from ..verdicts import Verdict
 from .budget import BALL_POINTS_PER_SECOND, Timeout, charge, clock, expired, left, sympy_safe, time_limit
 
 __all__ = ["LIMIT_POINTS", "MAX_EXHAUSTIVE", "MAX_NODES", "MAX_SHIFT", "STARTS", "IntegerOutcome", "IntegerPair",
@@ -74,16 +75,16 @@ STARTS = (0, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 64)   # n0 - lo tried, in this or
 
 @dataclass
 class IntegerOutcome:
-    """``status`` "proved" or "disproved"; ``how`` for the verdict's text; ``point`` (for
+    """``status`` proved or disproved; ``how`` for the verdict's text; ``point`` (for
     disproved) the integer as {name: Fraction}."""
-    status: str
+    status: Verdict
     how: str
     point: dict | None = None
 
 
-# decide_real(goal, op, domains, extra, seconds) -> "proved" | "disproved" | other, from the
+# decide_real(goal, op, domains, extra, seconds) -> a Verdict (proved | disproved | other), from the
 # layers below (passed in by the orchestrator, which this module must not import)
-RealDecider = Callable[[Node, str, dict, list, float], str]
+RealDecider = Callable[[Node, str, dict, list, float], Verdict]
 
 
 @dataclass(frozen=True)
@@ -241,6 +242,7 @@ def opaque_step(g: Node, n: str) -> tuple[Node, Node, dict[str, Domain], int] | 
     returned smallest n0 makes both the identities and ``F > 0`` hold there. None when a
     factorial/gamma has another argument or survives the rewrite."""
     import sympy as sp
+
     from .symbolic import to_sympy_with_domains
     e, syms = to_sympy_with_domains(g, {}, {n: Domain()})
     x = syms[n]
@@ -288,6 +290,7 @@ def ratio_step(g: Node, n: str) -> Node | None:
     log(x)`` as ``log(1 + 1/x)``). Valid only where ``x > 0``: the caller uses it from
     ``n0 >= 1``."""
     import sympy as sp
+
     from ..backends.sym import from_sympy
     from .symbolic import to_sympy_with_domains
     e, syms = to_sympy_with_domains(g, {}, {n: Domain()})
@@ -383,6 +386,7 @@ def limit_steps(g: Node, n: str, ratio: Node | None, shifted: Node | None) -> li
     ``ratio`` exists (then ``g = A - B``, ``A, B > 0`` for ``n > 0``), the difference form when
     ``shifted`` (``g(n + 1)``, :func:`shift`) exists."""
     import sympy as sp
+
     from ..backends.sym import from_sympy
     from ..expr.nodes import Mul, Num, Pow, sub
     from .symbolic import to_sympy_with_domains
@@ -414,6 +418,7 @@ def sequence_limit(step: LimitStep, seconds: float):
     the logarithm's finite limit, so never 0); else None. Never runs where
     :func:`.budget.time_limit` cannot interrupt it."""
     import sympy as sp
+
     from .budget import can_interrupt
     from .symbolic import finite_limit
     if not can_interrupt():
@@ -493,9 +498,9 @@ def relaxes_exactly(g: Node, names, domains: dict[str, Domain], decide_real: Rea
     for c in extra:
         if c.op not in (">", ">=", "!="):
             return False
-        if decide_real(c.expr, ">" if c.op == "!=" else c.op, region, hyps, share) == "proved":
+        if decide_real(c.expr, ">" if c.op == "!=" else c.op, region, hyps, share) is Verdict.PROVED:
             continue
-        if c.op == "!=" and decide_real(Mul((Num(Fraction(-1)), c.expr)), ">", region, hyps, share) == "proved":
+        if c.op == "!=" and decide_real(Mul((Num(Fraction(-1)), c.expr)), ">", region, hyps, share) is Verdict.PROVED:
             continue
         return False
     return True
@@ -534,10 +539,10 @@ def prove_integers(g: Node, op: str, n: str | IntegerPair, domains: dict[str, Do
             first = _first_defined(g, n, lo, last)       # the points named: defined ones only
             checked = ("nothing below" if first is None else f"{n} = {first} checked, certified" if last == first
                        else f"{n} = {first}\u2026{last} each checked, certified")
-            return IntegerOutcome("proved", f"{how}; {checked}")
+            return IntegerOutcome(Verdict.PROVED, f"{how}; {checked}")
         if r is None:
             return None
-        return IntegerOutcome("disproved", f"integers: fails at {n} = {r}", {n: Fraction(r)})
+        return IntegerOutcome(Verdict.DISPROVED, f"integers: fails at {n} = {r}", {n: Fraction(r)})
     return None
 
 
@@ -546,9 +551,9 @@ def _exhaustive(g: Node, op: str, n: str, lo: int, hi: int, deadline: float) -> 
     r = _check_range(g, op, n, lo, hi, deadline)
     if r == "ok":
         m = sum(1 for k in range(lo, hi + 1) if _defined_at(g, n, k) is not False)
-        return IntegerOutcome("proved", f"integers: all {m} values checked, certified" if m == hi - lo + 1
+        return IntegerOutcome(Verdict.PROVED, f"integers: all {m} values checked, certified" if m == hi - lo + 1
                               else f"integers: the {m} values where it is defined checked, certified")
-    return None if r is None else IntegerOutcome("disproved", f"integers: fails at {n} = {r}",
+    return None if r is None else IntegerOutcome(Verdict.DISPROVED, f"integers: fails at {n} = {r}",
                                                  {n: Fraction(r)})
 
 
@@ -584,16 +589,16 @@ class _Steps:
                                                       self.share, self.deadline)
         step, opaque, ratio = self.step, self.opaque, self.ratio
         real = Domain(False, Fraction(n0), True, None if hi is None else Fraction(hi), hi is not None)
-        if step is not None and decide_real(step, op, {n: real}, [Rel(op, g, _zero())], share) == "proved":
+        if step is not None and decide_real(step, op, {n: real}, [Rel(op, g, _zero())], share) is Verdict.PROVED:
             return f"integers: induction from n\u2080 = {n0}", n0
         if (opaque is not None and n0 >= opaque[3] and not expired(deadline)
                 and decide_real(opaque[1], op, {n: real, **opaque[2]}, [Rel(op, opaque[0], _zero())],
-                                share) == "proved"):
+                                share) is Verdict.PROVED):
             return f"integers: induction from n\u2080 = {n0}", n0
         if (ratio is not None and n0 >= 1 and not expired(deadline)
-                and decide_real(ratio, ">=", {n: real}, [], share) == "proved"):
+                and decide_real(ratio, ">=", {n: real}, [], share) is Verdict.PROVED):
             return f"integers: induction from n\u2080 = {n0}, ratio step", n0
-        if not expired(deadline) and decide_real(g, op, {n: real}, [], share) == "proved":
+        if not expired(deadline) and decide_real(g, op, {n: real}, [], share) is Verdict.PROVED:
             return f"integers: real relaxation from n\u2080 = {n0}", n0 - 1
         # (a limit step needs the sequence non-increasing on every integer from n0: no upper end)
         if hi is None and not expired(deadline):
@@ -620,7 +625,7 @@ def _limit_step(ls: LimitStep, i: int, op: str, n: str, n0: int, real: Domain, d
     from ..expr.nodes import Num, sub
     if ls.form == "ratio" and n0 < 1:     # the ratio step is valid where n > 0
         return None
-    if decide_real(ls.decrease, ">=", {n: real}, [], share) != "proved":
+    if decide_real(ls.decrease, ">=", {n: real}, [], share) is not Verdict.PROVED:
         return None
     # the chain s(k) >= s(k + 1) >= ... must not cross a point where s has no value (the
     # ratio form's A, B are positive for every n > 0: ratio_step showed it)
@@ -641,7 +646,7 @@ def _limit_step(ls: LimitStep, i: int, op: str, n: str, n0: int, real: Domain, d
         return None
     strict = ""
     if op == ">" and side == 0:
-        if expired(deadline) or decide_real(ls.decrease, ">", {n: real}, [], share) != "proved":
+        if expired(deadline) or decide_real(ls.decrease, ">", {n: real}, [], share) is not Verdict.PROVED:
             return None
         strict = "strictly "
     if not limit_cross_check(ls, n, lim, n0):
@@ -676,6 +681,7 @@ def pair_ratio(g: Node, s: str) -> tuple[Node, list[Node], list[Node], dict[str,
     Both lists leave out what SymPy's sign rules already show positive (every symbol is
     ``> 0`` on the region: the symbols from 1 or more, the ``G``)."""
     import sympy as sp
+
     from ..backends.sym import from_sympy
     from .symbolic import to_sympy_with_domains
     e, syms = to_sympy_with_domains(g, {}, {v: Domain() for v in g.symbols()})
@@ -756,9 +762,9 @@ def _defined_on(nodes: list[Node], region: dict[str, Domain], extra: list, decid
         seen.add((c.expr, c.op))
         if c.op not in (">", ">=", "!=") or expired(deadline):
             return False
-        if decide_real(c.expr, ">" if c.op == "!=" else c.op, region, extra, share) == "proved":
+        if decide_real(c.expr, ">" if c.op == "!=" else c.op, region, extra, share) is Verdict.PROVED:
             continue
-        if c.op == "!=" and decide_real(Mul((Num(Fraction(-1)), c.expr)), ">", region, extra, share) == "proved":
+        if c.op == "!=" and decide_real(Mul((Num(Fraction(-1)), c.expr)), ">", region, extra, share) is Verdict.PROVED:
             continue
         return False
     return True
@@ -844,19 +850,19 @@ def prove_pair(g: Node, op: str, pair: IntegerPair, domains: dict[str, Domain], 
             io = prove_integers(base_g, op, t, {t: t_dom}, decide_real, seconds=rest)
         else:
             k = _check_range(base_g, op, t, t_lo, t_lo, deadline, t_lo)
-            io = (IntegerOutcome("proved", "integers: a constant, its sign certified") if k == "ok" else
-                  None if k is None else IntegerOutcome("disproved", "", {t: Fraction(k)}))
+            io = (IntegerOutcome(Verdict.PROVED, "integers: a constant, its sign certified") if k == "ok" else
+                  None if k is None else IntegerOutcome(Verdict.DISPROVED, "", {t: Fraction(k)}))
         if io is None:
             continue
-        if io.status == "disproved" and io.point is not None:
+        if io.status is Verdict.DISPROVED and io.point is not None:
             (k,) = io.point.values()
             at = {t: k, s: k if isinstance(base, Sym) else Fraction(lo[s])}
-            return IntegerOutcome("disproved", f"integers: fails at {s} = {at[s]}, {t} = {at[t]}", at)
-        if io.status != "proved":
+            return IntegerOutcome(Verdict.DISPROVED, f"integers: fails at {s} = {at[s]}, {t} = {at[t]}", at)
+        if io.status is not Verdict.PROVED:
             continue
         base_text = f"{s} = {t}" if isinstance(base, Sym) else f"{s} = {lo[s]}"
         inner = io.how.removeprefix("integers: ")
-        return IntegerOutcome("proved", f"integers: induction in {s} from {base_text} for each {t}, ratio step; "
+        return IntegerOutcome(Verdict.PROVED, f"integers: induction in {s} from {base_text} for each {t}, ratio step; "
                                         f"base case: {inner}")
     return None
 
@@ -868,13 +874,13 @@ def _pair_step_holds(g: Node, s: str, pr, region: dict, step_extra: list, decide
     (each decided by the real layers on the step's region)."""
     from ..expr.nodes import Add, Num
     d, positive, args, gdoms = pr
-    if decide_real(d, ">=", region, step_extra, share) != "proved":
+    if decide_real(d, ">=", region, step_extra, share) is not Verdict.PROVED:
         return False
-    if not all(not expired(deadline) and decide_real(u, ">", region, step_extra, share) == "proved"
+    if not all(not expired(deadline) and decide_real(u, ">", region, step_extra, share) is Verdict.PROVED
                for u in dict.fromkeys(args)):
         return False
     if not all(not expired(deadline)
-               and decide_real(p, ">", {**region, **gdoms}, step_extra, share) == "proved"
+               and decide_real(p, ">", {**region, **gdoms}, step_extra, share) is Verdict.PROVED
                for p in positive):
         return False
     return _defined_on([g, substitute(g, {s: Add((Sym(s), Num(Fraction(1))))})], region, step_extra,

@@ -25,6 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 from math import lcm
+from typing import Literal
 
 from ..expr.domains import Domain
 from ..expr.nodes import Func, Node, Num, Pow, Rel, Sym
@@ -57,7 +58,7 @@ def profile(g: Node, op: str, domains: dict[str, Domain], extra=()) -> Profile:
     return Profile(nodes, frozenset(funcs), ints, op == "==", special)
 
 
-def _root(v: Fraction | None, k: int) -> Fraction | None | bool:
+def _root(v: Fraction | None, k: int) -> Fraction | None | Literal[False]:
     """The exact k-th root of v >= 0 (None stays None), or False when it is irrational."""
     if v is None:
         return None
@@ -126,6 +127,7 @@ def root_substitution(g: Node, extra: list[Rel], domains: dict[str, Domain]):
     for name, k in ks.items():
         d = domains[name]
         lo, hi = _root(d.lo, k), _root(d.hi, k)
+        assert lo is not False and hi is not False     # a name with an irrational root is not in ks
         doms[new_names[name]] = Domain(False, lo, d.lo_closed, hi, d.hi_closed)
     labels = [f"{name} = {new_names[name]}**{k}" for name, k in ks.items()]
     return g.map(rewrite), [Rel(r.op, r.lhs.map(rewrite), r.rhs.map(rewrite)) for r in extra], doms, labels

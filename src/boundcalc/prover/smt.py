@@ -40,6 +40,7 @@ import operator
 import time
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Any
 
 from ..expr.domains import Domain
 from ..expr.nodes import Add, BigOp, Const, EmptyRange, Func, Indexed, Mul, Node, Num, Pow, Ref, Rel, Sym, expand
@@ -117,7 +118,7 @@ class _Translator(Visitor):
         self.kit = _Kit(z3, ctx, self)
         self.vars: dict[str, object] = {}
         self.side: list = []             # definedness conditions and facts
-        self.named: list[tuple[str, str, object, object, Node]] = []   # (label, func, u, F, arg)
+        self.named: list[tuple[str, str, Any, Any, Node]] = []   # (label, func, u, F, arg): z3 terms
         self.consts: dict[str, object] = {}
         self.fresh = 0
         self.bracket: int | None = None  # max degree of the fbounds entries to add
@@ -599,7 +600,7 @@ def decide_smt(goal: Node, op: str, domains: dict[str, Domain], extra=(), *, tim
         # goes before its Context (in a cycle, the garbage collector may delete the Context
         # first, and z3 then aborts the process in Z3_dec_ref)
         t.kit.translator = None
-        t.kit = None
+        t.kit = None  # type: ignore[assignment]  # the translator is not used after this
 
 
 def _decide_smt(z3, ctx, t, goal, op, domains, extra, timeout_ms, want_model) -> SmtOutcome:

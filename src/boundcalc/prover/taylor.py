@@ -45,6 +45,7 @@ def derivatives(g: Node, names, seconds: float = 1.0):
     from .budget import Timeout, time_limit
     try:
         import sympy as sp
+
         from ..backends.sym import from_sympy, to_sympy
         syms = {n: sp.Symbol(n, real=True) for n in names}
         with time_limit(seconds):
@@ -152,6 +153,7 @@ def _newton(g, d1, d2, env, names) -> dict | None:
     """A candidate point where grad g = 0 (or a face point), by Newton's method in mpmath
     from the box's midpoint, rounded to a rational with a small denominator."""
     import mpmath
+
     from ..backends import mp as mpb
     def mpq(q: Fraction):
         return mpmath.mpf(q.numerator) / q.denominator
@@ -195,6 +197,7 @@ def _exact_touch(g, d1, x0, domains) -> bool:
     from .budget import Timeout, time_limit
     try:
         import sympy as sp
+
         from ..backends.sym import to_sympy
         syms = {n: sp.Symbol(n, real=True) for n in x0}
         sub = {syms[n]: sp.Rational(v.numerator, v.denominator) for n, v in x0.items()}

@@ -21,9 +21,8 @@ from ..expr.nodes import BigOp, Indexed, Node, Num, Ref, Rel, Sym
 from ..expr.parser import parse, parse_number, reserved
 from . import checks
 from .indexed import check_lengths
+from .model import KINDS, ROLES, STATUSES, VALUE_KINDS, CheckSpec, FormulaSpec, Hypothesis, Paper, Setting, Symbol
 from .steps import Step
-from .model import (KINDS, ROLES, STATUSES, VALUE_KINDS, CheckSpec, FormulaSpec, Hypothesis, Paper, Setting,
-                    Symbol)
 
 _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
@@ -172,11 +171,11 @@ def load_file(path: str | Path, *, lazy_checks: bool = False) -> Paper:
     _load_hypotheses(path, paper, data.get("hypotheses", []))
     items, steps = data.get("checks", []), data.get("steps", [])
     if lazy_checks:
-        paper._load_checks = lambda out: _load_checks(path, paper, items, out, steps)
+        vars(paper)["_load_checks"] = lambda out: _load_checks(path, paper, items, out, steps)   # read by Paper.checks
     else:
         out: list = []
         _load_checks(path, paper, items, out, steps)
-        paper._checks = out
+        vars(paper)["_checks"] = out
     return paper
 
 
@@ -556,7 +555,7 @@ def _load_checks(path: Path, paper: Paper, items: Any, out: list, steps: Any = N
         _check_against_paper(path, where, paper, spec)
         out.append(CheckSpec(paper.key, spec.id, spec.kind, spec.location, spec.description, spec))
     _check_roots(path, out)
-    paper._steps = load_steps(path, paper, [] if steps is None else steps, {c.id for c in out})
+    vars(paper)["_steps"] = load_steps(path, paper, [] if steps is None else steps, {c.id for c in out})
 
 
 def _check_roots(path: Path, out: list[CheckSpec]) -> None:

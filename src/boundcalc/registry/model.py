@@ -1,15 +1,18 @@
 """The validated content of formula files: papers, symbols, formulas, settings, checks."""
 from __future__ import annotations
 
-from ..expr._record import Record, factory
+import threading
+from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import threading
-
+from ..expr._record import record_repr
 from ..expr.domains import Domain
-from ..expr.nodes import Node, Rel
+from ..expr.nodes import Node
+
+if TYPE_CHECKING:
+    from ..expr.indexed import Vector
 
 _CHECKS_LOCK = threading.Lock()
 
@@ -19,13 +22,15 @@ STATUSES = ("as printed", "corrected", "derived")
 ROLES = ("input", "constant", "measured")
 
 
-class Symbol(Record, frozen=True):
+@dataclass(frozen=True)
+class Symbol:
     """A symbol of a paper: its description, LaTeX (unique in its file), :class:`Domain`,
     default value, role (``input``, ``constant`` or ``measured``) and, where the paper writes
     several symbols with one letter, that letter (``printed``: read in printed LaTeX, where
     the formula's expression settles which symbol it is). An *indexed* symbol (``s[i]``)
     names its ``index`` and the index ``range`` (two trees, ``lo .. hi``, e.g. ``1 .. L``);
     its domain is that of every component, and its value is a vector or one number for all."""
+    __repr__ = record_repr       # integers of any size (boundcalc.expr._record)
     paper: str
     name: str
     description: str
@@ -55,9 +60,11 @@ class Symbol(Record, frozen=True):
                       self.printed)
 
 
-class FormulaSpec(Record, frozen=True):
+@dataclass(frozen=True)
+class FormulaSpec:
     """A formula as its file declares it: the parsed expression (references to other
     formulas as :class:`Ref` nodes, not yet inlined), its kind, source, status and notes."""
+    __repr__ = record_repr       # integers of any size (boundcalc.expr._record)
     paper: str
     name: str
     title: str
@@ -79,7 +86,7 @@ class FormulaSpec(Record, frozen=True):
     bounds_latex: str = ""
     # a LaTeX-only formula's chained statement (``Q := a = b``): the relations it states
     # between its other values (``a == b``), each read in full (expr/latex_in.py)
-    chain: tuple[Rel, ...] = ()
+    chain: tuple[Node, ...] = ()              # relations (Rel nodes)
 
     @property
     def id(self) -> str:
@@ -87,14 +94,16 @@ class FormulaSpec(Record, frozen=True):
         return f"{self.paper}.{self.name}"
 
 
-class Setting(Record, frozen=True):
+@dataclass(frozen=True)
+class Setting:
     """A setting of a paper (a theorem's regime, a table's row): input values, derived
     quantities, the requirements ``require`` solves and the variable it solves for."""
+    __repr__ = record_repr       # integers of any size (boundcalc.expr._record)
     paper: str
     name: str
     title: str
     source: str
-    values: dict[str, Fraction]
+    values: dict[str, Fraction | Vector]      # a Vector for an indexed symbol
     derived: tuple[tuple[str, Node, str], ...]   # (symbol, expression, text)
     requirements: tuple[str, ...]
     solve_for: str = ""
@@ -109,9 +118,11 @@ class Setting(Record, frozen=True):
         return f"{self.paper}.{self.name}"
 
 
-class Hypothesis(Record, frozen=True):
+@dataclass(frozen=True)
+class Hypothesis:
     """A condition under which the paper states a result: a relation over the result's
     symbols (formula references allowed through ``uses``), quoted from the statement."""
+    __repr__ = record_repr       # integers of any size (boundcalc.expr._record)
     paper: str
     result: str                   # an entry of ``[paper] results``
     expr: Node                    # a relation (Rel); bare references already Ref nodes
@@ -121,7 +132,8 @@ class Hypothesis(Record, frozen=True):
     note: str = ""
 
 
-class CheckSpec(Record, frozen=True):
+@dataclass(frozen=True)
+class CheckSpec:
     """A check of a paper as its file declares it: ``kind`` (the runner of
     :mod:`boundcalc.services.check`), where in the paper, and ``spec``: the kind's typed
     spec (:data:`boundcalc.registry.checks.KINDS`), every field validated at load."""
@@ -143,7 +155,8 @@ class CheckSpec(Record, frozen=True):
         return self.spec.reading
 
 
-class Paper(Record):
+@dataclass
+class Paper:
     """One formula file: the paper's reference fields, symbols, formulas, settings and
     hypotheses; its checks are validated on first use (:attr:`checks`)."""
     key: str
@@ -153,10 +166,10 @@ class Paper(Record):
     path: Path
     text: str = ""
     results: tuple[str, ...] = ()          # the numbered results of the main text (coverage)
-    refs: dict[str, str] = factory(dict)   # arxiv, doi, url, year, venue, cite_key, bibtex
-    symbols: dict[str, Symbol] = factory(dict)
-    formulas: dict[str, FormulaSpec] = factory(dict)
-    settings: dict[str, Setting] = factory(dict)
+    refs: dict[str, str] = field(default_factory=dict)   # arxiv, doi, url, year, venue, cite_key, bibtex
+    symbols: dict[str, Symbol] = field(default_factory=dict)
+    formulas: dict[str, FormulaSpec] = field(default_factory=dict)
+    settings: dict[str, Setting] = field(default_factory=dict)
     hypotheses: tuple = ()                 # Hypothesis records, in file order
     fail_on: str = ""                      # [paper] fail_on: check's gate for this paper ('' = the default)
 

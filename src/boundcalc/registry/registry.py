@@ -5,7 +5,6 @@ Like pint's unit registry, it is built from declarative files: the packaged
 """
 from __future__ import annotations
 
-from ..paths import user_path
 import os
 import threading
 from functools import lru_cache
@@ -13,6 +12,7 @@ from pathlib import Path
 
 from ..errors import BoundcalcError, FormulaFileError
 from ..expr.nodes import Node, Ref
+from ..paths import user_path
 from .loader import check_formula_file, load_file
 from .model import FormulaSpec, Paper, Setting, Symbol
 
@@ -113,7 +113,7 @@ class Registry:
                                  f"papers: {', '.join(self._files)}")
         p = self.paper(paper)
         if name not in p.formulas:
-            from ..suggest import close_matches     # by similarity (difflib): bta2 -> beta2
+            from ..suggest import close_matches  # by similarity (difflib): bta2 -> beta2
             close = close_matches(name, p.formulas) if name else []
             hint = f"; did you mean {', '.join(paper + '.' + c for c in close[:4])}?" if close else ""
             raise BoundcalcError(f"unknown formula {fid!r}{hint} (see `boundcalc list --paper {paper}`)")

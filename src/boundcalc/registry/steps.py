@@ -7,13 +7,17 @@ a misspelled field, step id, result or check id is one error line naming the fil
 """
 from __future__ import annotations
 
-from ..expr._record import Record
+from dataclasses import dataclass
+
+from ..expr._record import record_repr
 
 
-class Step(Record, frozen=True):
+@dataclass(frozen=True)
+class Step:
     """One displayed step of a proof: where it is (``place``: equation number or the
     display's position), what it states (``step``: the paper's words or display), the
     result whose proof it belongs to and the checks that cover it (empty: unchecked)."""
+    __repr__ = record_repr       # integers of any size (boundcalc.expr._record)
     paper: str
     id: str
     result: str

@@ -1,11 +1,12 @@
 """Binding user values to symbols, and the :class:`Value` a formula evaluates to."""
 from __future__ import annotations
 
-from ..expr._record import Record, factory
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from ..errors import BoundcalcError
+from ..expr._record import record_repr
 from ..expr.indexed import Vector, range_start
 from ..expr.parser import parse_number
 from .indexed import check_lengths
@@ -15,11 +16,13 @@ if TYPE_CHECKING:          # annotations only: the fast path does not import mpm
     import mpmath
 
 
-class Binding(Record):
+@dataclass
+class Binding:
     """Exact values for the symbols of an expression, and where each came from."""
+    __repr__ = record_repr       # integers of any size (boundcalc.expr._record)
     env: dict[str, Any]          # exact Fractions; float64 arrays when bound for a grid
-    defaults_used: dict[str, Fraction] = factory(dict)
-    constants: list[str] = factory(list)
+    defaults_used: dict[str, Fraction] = field(default_factory=dict)
+    constants: list[str] = field(default_factory=list)
 
 
 def bind(table: dict[str, Symbol], values: dict, *, what: str, allow_extra: bool = False,
@@ -111,7 +114,7 @@ def _float_array(name: str, v):
                              f"({type(e).__name__}: {str(e)[:80]})") from None
 
 
-def fmt_fraction(x: Fraction) -> str:
+def fmt_fraction(x: Fraction | Vector) -> str:
     """An exact rational as text. Integers of any size: exact up to 40 digits, else
     ``m.mmme+E (D digits)`` (never through the 4300-digit int/str limit; all digits only
     on request: :func:`boundcalc.expr.numbers.exact_digits`)."""
@@ -136,12 +139,13 @@ def fmt_fraction(x: Fraction) -> str:
     return f"{x.numerator}/{x.denominator}"
 
 
-class Value(Record):
+@dataclass
+class Value:
     """A certified value: ``mpf`` correct to ``digits`` significant digits."""
     mpf: mpmath.mpf
     digits: int
-    defaults_used: dict[str, Fraction] = factory(dict)
-    constants: list[str] = factory(list)
+    defaults_used: dict[str, Fraction] = field(default_factory=dict)
+    constants: list[str] = field(default_factory=list)
 
     def __float__(self) -> float:
         f = float(self.mpf)

@@ -19,7 +19,6 @@ exact values beside them).
 """
 from __future__ import annotations
 
-
 FORMULA_COLUMNS = ("id", "paper", "name", "kind", "source", "status", "expression", "latex",
                    "symbols", "constants", "note")
 PAPER_COLUMNS = ("key", "title", "authors", "year", "venue", "arxiv", "doi", "url", "cite_key",

@@ -24,9 +24,8 @@ PACKAGES = ("\\usepackage[T1]{fontenc}\n\\usepackage[utf8]{inputenc}\n\\usepacka
 REQUIRES = ("% requires \\usepackage[T1]{fontenc}, amsmath, amssymb, booktabs, siunitx, "
             "threeparttable, tabularx")
 
-from .escape import _COMBINING, _GREEK, _LATEX_SPECIAL, UNICODE_MATH, latex_escape  # noqa: F401  (the one LaTeX escaper)
 from ..expr.latex_tokens import _tokens, latex_balance_error, latex_text_error, quantity_latex, split_relation  # noqa: F401  (LaTeX checks)
-
+from .escape import _COMBINING, _GREEK, _LATEX_SPECIAL, UNICODE_MATH, latex_escape  # noqa: F401  (the one LaTeX escaper)
 
 # ---------------------------------------------------------------------------- ASCII math
 # The notes of the experiments and the texts of the formula files write math in one ASCII /
@@ -428,8 +427,8 @@ def document(body: str, *, title: str = "", bibitems: list[tuple[str, str]] | No
 class Compiled:
     def __init__(self, pdf: Path, log: str, reads: frozenset = frozenset(), writes: frozenset = frozenset()):
         self.pdf, self.log = pdf, log
-        self.overfull = re.findall(r"^Overfull \\hbox.*$", log, flags=re.M)
-        self.typeout = dict(re.findall(r"^BOUNDCALC (\w+)=(\S+)$", log, flags=re.M))
+        self.overfull = re.findall(r"^Overfull \\hbox.*$", log, flags=re.MULTILINE)
+        self.typeout = dict(re.findall(r"^BOUNDCALC (\w+)=(\S+)$", log, flags=re.MULTILINE))
         self.reads, self.writes = reads, writes       # absolute paths, from pdflatex's -recorder
 
 
@@ -464,7 +463,7 @@ def compile_pdf(tex: str, folder, name: str = "doc", runs: int = 2) -> Compiled:
         p = subprocess.run(["pdflatex", "-no-shell-escape", "-recorder", "-interaction=nonstopmode",
                             "-halt-on-error", f"{name}.tex"],
                            cwd=folder, capture_output=True, text=True, encoding="utf-8", errors="replace",
-                           timeout=120)
+                           timeout=120, check=False)
         if p.returncode != 0:
             raise RuntimeError(f"pdflatex failed on {folder / name}.tex:\n{p.stdout[-3000:]}")
         r, w = recorded_files(folder / f"{name}.fls")

@@ -12,8 +12,9 @@ holding the LaTeX, so that a failure shows on the page and the browser test
 """
 from __future__ import annotations
 
-from .escape import html_text
 import re
+
+from .escape import html_text
 
 __all__ = ["FAILED", "math", "text_with_math"]
 

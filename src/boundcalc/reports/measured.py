@@ -32,6 +32,7 @@ without a measured column is refused in one line naming the file, the row and th
 """
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 from ..errors import BoundcalcError
@@ -49,8 +50,8 @@ def measured_table(paper: str, csv_path, *, formula, setting: str | None = None,
     input raises :class:`~boundcalc.errors.BoundcalcError` in one line naming the culprit."""
     from ..expr.parser import parse_number
     from ..registry import get_registry
-    from ..suggest import did_you_mean
     from ..runs.intervals import describe, mean_interval
+    from ..suggest import did_you_mean
     from .numfmt import float_or_mpf
     from .table import Row, Table
     path = Path(csv_path)
@@ -129,7 +130,7 @@ def measured_table(paper: str, csv_path, *, formula, setting: str | None = None,
         for i, name in measured:
             if cells[i].strip():
                 m = float_or_mpf(parse_number(cells[i], where=f"{path.name}: line {r}, column {name!r}"))
-                if not isinstance(m, (int, float)) or m != m or m in (float("inf"), float("-inf")):
+                if not isinstance(m, (int, float)) or (isinstance(m, float) and not math.isfinite(m)):
                     raise BoundcalcError(f"{path.name}: line {r}, column {name!r}: {cells[i].strip()!r} is not "
                                          "a finite double-precision number, which a measured value is")
                 run["measured"].setdefault(name, []).append(m)

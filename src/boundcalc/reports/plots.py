@@ -22,7 +22,6 @@ The look, in one place (:func:`styled`, :data:`PALETTE`, :data:`LINESTYLES`, :da
 """
 from __future__ import annotations
 
-from ..paths import user_path
 import contextvars
 import functools
 import math
@@ -31,6 +30,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from ..errors import BoundcalcError
+from ..paths import user_path
 
 _SUFFIXES = (".png", ".pdf")
 
@@ -178,8 +178,8 @@ def scaling(series: dict, path, *, title: str, xlabel: str, ylabel: str) -> list
         colour = s.get("color", st["color"])
         marker = s.get("marker", st["marker"])
         fit = s.get("fit")
-        style = dict(marker=marker, color=colour, mfc="none" if s.get("open") else colour,
-                     ls="none" if fit else st["ls"])
+        style = {"marker": marker, "color": colour, "mfc": "none" if s.get("open") else colour,
+                     "ls": "none" if fit else st["ls"]}
         yerr = s.get("yerr")
         label = str(name)
         if fit:
@@ -357,7 +357,7 @@ def _panel(ax, group: str, rows: list, w: float, seen: set) -> None:
     ax.set_yticks([])
     ax.set_xlim(lo - 0.2 * span, hi + 0.2 * span)          # room for the values beside the markers
     ax.xaxis.set_major_locator(MaxNLocator(integer=True, nbins=6 if w < 4 else 10))
-    ax.xaxis.set_major_formatter(FuncFormatter(lambda t, _: f"$10^{{{int(round(t))}}}$"))
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda t, _: f"$10^{{{round(t)}}}$"))
     ax.grid(True, axis="x", alpha=0.3)
     ax.set_ylabel(group, fontweight="bold")
     ax.set_xlabel("bound and measured value (log scale)", fontsize="small")

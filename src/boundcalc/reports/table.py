@@ -27,22 +27,36 @@ How ``holds`` is decided when it is not given (``None``):
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import mpmath
 
 from ..errors import BoundcalcError
 
 KINDS = ("upper", "lower", "condition", "info")
-from .printers.cells import COLUMNS  # noqa: E402,F401  (the columns people read)
+from .printers.cells import COLUMNS  # noqa: F401  (the columns people read)
+
 _JSON_DIGITS = 17
 
 
 # numbers and escaping: the one formatter (numfmt) and the one escaper (escape); the names
 # are re-exported here for code that imported them from this module
-from .escape import latex_escape, md_cell  # noqa: E402,F401
-from .numfmt import (as_number, exact_str, float_or_mpf, float_or_nan, float_or_none,  # noqa: E402,F401
-                     fmt_full, fmt_human, fmt_latex_num, fmt_settings, is_finite, json_setting,
-                     sci_parts, yesno)
+from .escape import latex_escape, md_cell  # noqa: F401
+from .numfmt import (  # noqa: F401
+    as_number,
+    exact_str,
+    float_or_mpf,
+    float_or_nan,
+    float_or_none,
+    fmt_full,
+    fmt_human,
+    fmt_latex_num,
+    fmt_settings,
+    is_finite,
+    json_setting,
+    sci_parts,
+    yesno,
+)
 
 
 # ---------------------------------------------------------------------------- Row / Table
@@ -64,8 +78,8 @@ class Row:
 
     def __post_init__(self):
         # certified digits of boundcalc Values, kept for the exact columns
-        self._digits = {k: getattr(v, "digits") for k, v in (("bound", self.bound), ("measured", self.measured))
-                        if isinstance(getattr(v, "digits", None), int) and hasattr(v, "mpf")}
+        given: tuple[tuple[str, Any], ...] = (("bound", self.bound), ("measured", self.measured))
+        self._digits = {k: v.digits for k, v in given if isinstance(getattr(v, "digits", None), int) and hasattr(v, "mpf")}
         if self.kind not in KINDS:
             raise BoundcalcError(f"row {self.quantity!r}: kind must be one of {', '.join(KINDS)}, "
                                  f"got {self.kind!r}")
@@ -148,7 +162,7 @@ class Table:
         tables concatenate into one tidy frame); settings, seed, paper and title are in
         ``frame.attrs`` too."""
         import pandas as pd
-        data = {c: [] for c in FRAME_COLUMNS}
+        data: dict[str, list] = {c: [] for c in FRAME_COLUMNS}
         for r in self.rows:
             for c in ("quantity", "source", "kind", "formula", "holds", "hypotheses_met", "hypotheses",
                       "constant", "note"):
@@ -203,7 +217,7 @@ class Table:
 
 
 def diverged_table(paper: str, title: str, settings: dict, seed: int, *, run: str, source: str,
-                   error, step_name: str, step_value) -> "Table":
+                   error, step_name: str, step_value) -> Table:
     """The table of a comparison whose training run diverged (``error``: an
     ``engine.budget.Divergence``): one row saying at which step, and no measurement."""
     step = error.step

@@ -31,17 +31,18 @@ it ends.
 """
 from __future__ import annotations
 
-from ..paths import user_path
 import hashlib
 import json
 import os
 import re
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
+from typing import Any
 
 from ..errors import BoundcalcError
 from ..parallel import closing_pools, worker_count
+from ..paths import user_path
 
 BACKENDS = ("loky", "threading", "multiprocessing", "sequential", "dask")
 PROGRESS_AFTER = 2.0   # seconds: show a progress bar only for work longer than this
@@ -259,8 +260,8 @@ class _Progress:
         self.enabled, self.total, self.desc = enabled, total, desc
         self.t0 = time.monotonic()
         self.done = 0
-        self.bar = None
-        self.task = None
+        self.bar: Any = None            # a rich Progress while shown
+        self.task: Any = None
 
     def advance(self):
         self.done += 1
@@ -268,8 +269,14 @@ class _Progress:
             return
         if self.bar is None and time.monotonic() - self.t0 > PROGRESS_AFTER and self.done < self.total:
             from rich.console import Console
-            from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
-                                       TimeElapsedColumn, TimeRemainingColumn)
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                Progress,
+                TextColumn,
+                TimeElapsedColumn,
+                TimeRemainingColumn,
+            )
             self.bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                                 TimeElapsedColumn(), TimeRemainingColumn(),
                                 console=Console(stderr=True), transient=True)

@@ -16,10 +16,10 @@ from typing import Any
 
 import sympy as sp
 
-from ..errors import BoundcalcError
-from ..expr.parser import parse, parse_number
 from ..backends.sym import expand_special, to_sympy
+from ..errors import BoundcalcError
 from ..expr.nodes import BigOp, Indexed, Node, Num, substitute
+from ..expr.parser import parse, parse_number
 from ..prover.symbolic import to_sympy_with_domains
 
 

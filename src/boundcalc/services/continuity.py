@@ -53,8 +53,8 @@ def _fails(op: str) -> str:
 def continuity(node: Node, var: str, domains: dict[str, Domain], *, seconds: float = SECONDS) -> Continuity:
     """Is ``node`` continuous in ``var`` at every point of ``domains`` (all symbols ranging
     over their domains)? Sound: ``ok`` only when every candidate break is shown absent."""
-    from ..prover.decide import decide_relation, structural_sign
     from ..expr.printing import to_text as show
+    from ..prover.decide import decide_relation, structural_sign
     out = Continuity(True)
     zero = Num(Fraction(0))
     for c in breaks(node, var):

@@ -98,6 +98,7 @@ class Formula:
         ``vary``: symbols left free (``monotone --setting``: the variable and the box's
         symbols), neither taken from the setting nor inlined."""
         import copy
+
         from ..expr.nodes import substitute
         given = dict(values or {})
         st = self._reg.setting(self.paper, setting)
@@ -220,8 +221,8 @@ class Formula:
         except _E as e:
             return {"refused": str(e)}
         from ..backends.sym import to_latex
-        from ..expr.nodes import Ref, Sym
         from ..expr.latex_tokens import quantity_latex
+        from ..expr.nodes import Ref, Sym
         names = {n: s.latex for n, s in self._reg.symbol_table(p.node, self.paper).items()}
         refs: dict = {}
 

@@ -16,26 +16,29 @@ gets no answer, only its counterexample.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from fractions import Fraction
 
-from ..expr._record import Record, factory
 from ..backends import mp as mpb
 from ..errors import BoundcalcError, UnsatisfiableError
+from ..expr._record import record_repr
 from ..expr.indexed import Vector
-from ..registry.indexed import check_lengths
 from ..expr.nodes import Node, Ref, Rel, Sym, sub, substitute
 from ..expr.parser import parse, parse_number
 from ..registry import get_registry
+from ..registry.indexed import check_lengths
 from ..registry.model import Setting
 from ..registry.values import is_vector, vector_value
 from ..verdicts import RequireOutcome
 from .solve import Solution, find_value, fmt_value, relation_holds
 
 
-class RequirementResult(Record):
+@dataclass
+class RequirementResult:
     """One requirement of a setting (a formula, or the ``--target`` relation) solved for
     the variable: the formula's id, title, source, status and note, the
     :class:`~.solve.Solution`, and the paper's constants it rests on."""
+    __repr__ = record_repr       # integers of any size (boundcalc.expr._record)
     id: str
     name: str
     source: str
@@ -45,10 +48,12 @@ class RequirementResult(Record):
     constants: list[str]
 
 
-class RequireResult(Record):
+@dataclass
+class RequireResult:
     """What :func:`require` found: every requirement solved for ``var`` (``results``),
     those free of ``var`` (``skipped``), the inputs used and where each came from, and the
     derived quantities; :attr:`binding` is the requirement that decides ``var``."""
+    __repr__ = record_repr       # integers of any size (boundcalc.expr._record)
     setting: Setting
     var: str
     inputs: dict[str, tuple[Fraction | Vector, str]]   # name -> (value, "user" | "default")
@@ -56,14 +61,14 @@ class RequireResult(Record):
     # domain check: a Fraction (the midpoint of a 128-bit ball, not an exact value), or an mpf
     # where the certified evaluator had to decide; requirements use the expression itself
     derived: dict[str, tuple[object, str, str]]
-    results: list[RequirementResult] = factory(list)
-    skipped: list[str] = factory(list)                 # requirements of the setting free of var
+    results: list[RequirementResult] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)                 # requirements of the setting free of var
     target: str = ""
     search_range: str = ""                             # --from/--to: 'n in [8, +inf) (integers)'; '' = domain
     # looked up in the registry once, when the result is built (printers never reach back):
     var_domain: str = ""                               # the variable's domain, as written
     var_description: str = ""
-    descriptions: dict[str, str] = factory(dict)       # input name -> its description
+    descriptions: dict[str, str] = field(default_factory=dict)       # input name -> its description
 
     def to_json(self) -> dict:
         """JSON-ready data (:mod:`boundcalc.reports.printers.json`)."""

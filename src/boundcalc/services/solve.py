@@ -22,18 +22,19 @@ use the monotone structure of the relation:
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Callable
 
-from ..expr._record import Record, factory
 from ..backends import mp as mpb
 from ..errors import BoundcalcError, UnsatisfiableError
+from ..expr._record import record_repr
 from ..expr.domains import Domain
 from ..expr.nodes import Mul, Num, Rel, Sym, sub, substitute
 from ..expr.numbers import ExactValue, fmt_decimal, fmt_int, shortest_decimal
 from ..registry.values import fmt_fraction
 from ..verdicts import Direction, MonotoneEvidence, RequireOutcome, Verdict
-from .trend import trend   # the direction read from the tree (.monotone and .continuity use it too)
+from .trend import trend  # the direction read from the tree (.monotone and .continuity use it too)
 
 MAX_LOG2 = 400_000        # search up to 2^400000 (~10^120000)
 REAL_BITS = 200           # relative width of a real answer's bracket: 2^-REAL_BITS
@@ -90,12 +91,14 @@ def relation_holds(rel: Rel, env: dict, *, what: str = "relation", diff=None, ke
 
 
 # ---------------------------------------------------------------------------- solving
-class Solution(Record):
+@dataclass
+class Solution:
+    __repr__ = record_repr       # integers of any size (boundcalc.expr._record)
     var: str
     value: int | Fraction | None  # int for integer variables, an exact ExactValue otherwise; None: no value
     direction: str                # "least" or "greatest"
     integer: bool
-    certificate: dict = factory(dict)
+    certificate: dict = field(default_factory=dict)
     monotone: str = ""            # how the direction is known
     status: RequireOutcome = RequireOutcome.SOLVED   # solved | holds everywhere | undecided | not monotone
     attained: bool | None = True  # False: the value is an infimum/supremum the relation misses
@@ -256,7 +259,7 @@ class _Solver:
             x = next(iter(_toward_top(self.domain)))
             if self.holds(x):
                 return Solution(self.var, None, "least", self.integer, {"holds_at": fmt_value(x)}, how,
-                                "holds everywhere")
+                                RequireOutcome.HOLDS_EVERYWHERE)
             raise UnsatisfiableError(f"no {self.var} satisfies {self.what}: it does not depend on {self.var} "
                                      f"and fails (at {self.var} = {fmt_value(x)})")
         # holds-set is an up-set ("least") when sign * diff is non-decreasing; a down-set is
@@ -275,7 +278,7 @@ class _Solver:
         return Solution(self.var, None, "least", self.integer,
                         {"note": f"monotonicity in {self.var} not established: no least or largest "
                                  f"{self.var} is claimed"},
-                        "NOT established", "undecided", attained=None)
+                        "NOT established", RequireOutcome.UNDECIDED, attained=None)
 
     def _side(self, gx) -> bool:
         """ok() from a value of g (one evaluation per point)."""
@@ -478,7 +481,7 @@ def _box_holds(s, lo: Fraction, hi: Fraction) -> bool:
     return False
 
 
-def _search_up(s: "_Solver", how: str, mirrored: bool) -> Solution:
+def _search_up(s: _Solver, how: str, mirrored: bool) -> Solution:
     """The least value of ``s.var`` in ``s.domain`` where the relation holds, its holds-set
     being an up-set (``mirrored``: the problem was reflected, report in the user's terms).
 
@@ -506,7 +509,7 @@ class _Up:
     """One search of :func:`_search_up`: the solver, the text of its direction's evidence,
     and whether the problem was reflected (the answers are reported in the user's terms)."""
 
-    def __init__(self, s: "_Solver", how: str, mirrored: bool):
+    def __init__(self, s: _Solver, how: str, mirrored: bool):
         self.s, self.how, self.mirrored = s, how, mirrored
         self.sg = -1 if mirrored else 1
         self.word = ("greatest", "largest") if mirrored else ("least", "smallest")
@@ -602,10 +605,10 @@ class _Up:
         if proof:
             return self.sol(None, {"holds_at": show(hold), "fails_at": None,
                                    "bound": f"{'supremum' if mirrored else 'infimum'} {inf}, not attained",
-                                   "proof": proof}, "holds everywhere", attained=False)
+                                   "proof": proof}, RequireOutcome.HOLDS_EVERYWHERE, attained=False)
         return self.sol(None, {"holds_at": show(hold), "fails_at": None,
                                "note": f"holds at every probe toward the end of the domain, down to {var} = "
-                                       f"{show(hold)}; beyond it not decided"}, "undecided", attained=None)
+                                       f"{show(hold)}; beyond it not decided"}, RequireOutcome.UNDECIDED, attained=None)
 
     def boundary(self, fail, hold) -> Solution:
         """The bracket (fail, hold) refined; the answer certified on both sides."""
@@ -726,7 +729,7 @@ def _sample_counterexample(s, hold, fail, show, how: str = ""):
     return Solution(s.var, None, "least", s.integer, {"counterexample": ce,
                     "detail": f"the relation holds at {s.var} = {show(h)} but fails at {s.var} = {show(f)}"},
                     (how + "; " if how else "") + f"contradicted at certified points ({s.var} = {show(h)}, "
-                    f"{show(f)}): not monotone over {s.where.removeprefix('its ')}", "not monotone")
+                    f"{show(f)}): not monotone over {s.where.removeprefix('its ')}", RequireOutcome.NOT_MONOTONE)
 
 
 # ---------------------------------------------------------------------------- the search for a value
@@ -771,7 +774,7 @@ def find_value(rel: Rel, var: str, env: dict, paper, domain, *, what: str, fallb
             cert["boundary_found"] = fmt_value(sol.value)
             return Solution(var, None, sol.direction, domain.integer, cert,
                             f"neither ({m2.evidence}) on {var} in [{fmt_fraction(span[0])}, {fmt_fraction(span[1])}]: "
-                            f"{m2.detail}", "not monotone")
+                            f"{m2.detail}", RequireOutcome.NOT_MONOTONE)
         if m2.direction.leans == m.direction.leans:
             sol.monotone = _evidence_text(m2, var) + f" — {covers}"
         else:
@@ -784,7 +787,7 @@ def find_value(rel: Rel, var: str, env: dict, paper, domain, *, what: str, fallb
         cert["detail"] = m.detail
         _in_own_terms(cert, rel, var, env)
         return Solution(var, None, "least", domain.integer, cert,
-                        f"neither ({m.evidence}): {m.detail}", "not monotone")
+                        f"neither ({m.evidence}): {m.detail}", RequireOutcome.NOT_MONOTONE)
     sol = solve_relation(rel, var, env, domain, what=what, structural=None, scope=rng)   # unknown: say so
     sol.monotone = f"unknown ({m.detail}); " + sol.monotone
     return sol

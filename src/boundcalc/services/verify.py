@@ -16,10 +16,10 @@ from ..errors import BoundcalcError
 from ..expr.domains import Domain
 from ..expr.nodes import Num, Rel, Sym
 from ..expr.parser import parse, parse_number
-from ..registry import get_registry
-from ..verdicts import Layer, Verdict
 from ..prover.budget import SAMPLES, SECONDS
 from ..prover.decide import _narrow, decide_relation
+from ..registry import get_registry
+from ..verdicts import Layer, Verdict
 
 RELS = ("==", "<=", ">=", "<", ">")
 

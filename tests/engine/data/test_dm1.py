@@ -82,16 +82,16 @@ def test_sec52_targets():
 
 
 @pytest.mark.parametrize("kwargs, match", [
-    (dict(T=4, d=3, M=2), "d >= M \\+ 2"),
-    (dict(T=4, d=4, M=2, z_perp_norm=0.1), "M \\+ 3"),
-    (dict(T=5, d=6, M=2, zeta=0.5), "integer"),
-    (dict(T=4, d=6, M=2, zeta=1.0), "zeta"),
-    (dict(T=4, d=6, M=2, S=0.0), "S"),
-    (dict(T=4, d=6, M=2, z_mu=-1.0), "z_mu"),
-    (dict(T=4, d=6, M=0), "M"),
+    ({"T": 4, "d": 3, "M": 2}, "d >= M \\+ 2"),
+    ({"T": 4, "d": 4, "M": 2, "z_perp_norm": 0.1}, "M \\+ 3"),
+    ({"T": 5, "d": 6, "M": 2, "zeta": 0.5}, "integer"),
+    ({"T": 4, "d": 6, "M": 2, "zeta": 1.0}, "zeta"),
+    ({"T": 4, "d": 6, "M": 2, "S": 0.0}, "S"),
+    ({"T": 4, "d": 6, "M": 2, "z_mu": -1.0}, "z_mu"),
+    ({"T": 4, "d": 6, "M": 0}, "M"),
 ])
 def test_bad_configuration_raises(kwargs, match):
-    kw = dict(S=1.0, zeta=0.5)
+    kw = {"S": 1.0, "zeta": 0.5}
     kw.update(kwargs)
     with pytest.raises(ValueError, match=match):
         make_dm1(**kw)

@@ -8,7 +8,7 @@ Each expected grade is argued by hand in the test's docstring or comment."""
 import json
 
 import pytest
-from support import cli       # the real entry point, in this process
+from support import cli  # the real entry point, in this process
 
 from boundcalc.services.check import run_checks
 from boundcalc.services.check.premises import same_expression

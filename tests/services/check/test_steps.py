@@ -8,7 +8,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
-from support import cli       # the real entry point, in this process
+from support import cli  # the real entry point, in this process
 
 from boundcalc.errors import FormulaFileError
 from boundcalc.registry.loader import load_file

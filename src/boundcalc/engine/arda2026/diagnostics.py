@@ -3,8 +3,8 @@ approximation errors, boundary points, distances, gradient norm.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 

@@ -27,7 +27,7 @@ class HeadTerms:
 
 def head_terms(U: Array, W: Array, X: Array, q: Array) -> HeadTerms:
     """Attention weights, outputs and pre-activations of heads (U (k,d), W (k,d,d)) on X (n,d,T)."""
-    n, d, T = X.shape
+    n, d, _T = X.shape
     k = U.shape[0]
     Wq = (q @ W.reshape(k * d, d).T).reshape(n, k, d)         # W_i q_X
     alpha = np.matmul(Wq, X)                                   # z_t = X_t^T W_i q_X

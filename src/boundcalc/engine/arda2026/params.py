@@ -43,14 +43,14 @@ class ShallowParams:
     def size(self) -> int:
         return self.m * (1 + self.d + self.d * self.d)
 
-    def copy(self) -> "ShallowParams":
+    def copy(self) -> ShallowParams:
         return ShallowParams(self.c.copy(), self.U.copy(), self.W.copy())
 
     def flat(self) -> Array:
         m = self.m
         return np.concatenate([self.c[:, None], self.U, self.W.reshape(m, -1)], axis=1).ravel()
 
-    def like(self, vec: Array) -> "ShallowParams":
+    def like(self, vec: Array) -> ShallowParams:
         vec = np.asarray(vec, dtype=np.float64)
         if vec.shape != (self.size,):
             raise ValueError(f"flat vector must have shape ({self.size},), got {vec.shape}")
@@ -59,11 +59,11 @@ class ShallowParams:
         return ShallowParams(per[:, 0].copy(), per[:, 1:1 + d].copy(),
                              per[:, 1 + d:].reshape(m, d, d).copy())
 
-    def __sub__(self, other: "ShallowParams") -> "ShallowParams":
+    def __sub__(self, other: ShallowParams) -> ShallowParams:
         _check_same(self, other)
         return ShallowParams(self.c - other.c, self.U - other.U, self.W - other.W)
 
-    def __add__(self, other: "ShallowParams") -> "ShallowParams":
+    def __add__(self, other: ShallowParams) -> ShallowParams:
         _check_same(self, other)
         return ShallowParams(self.c + other.c, self.U + other.U, self.W + other.W)
 

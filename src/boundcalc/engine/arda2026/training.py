@@ -136,6 +136,7 @@ def _train(params0, X, y, *, eta, steps, rho, query, act, batch, seed, X_test, y
         if batch is None:
             tl[s], gr = _loss_and_grad(p, Xl, ql, yl, A, Xtl, dtype=dt, scale=scale)
         else:
+            assert g is not None                                # made above when batch is given
             idx = g.integers(0, n, size=batch)                  # J_s iid Unif([n])
             if track_full_loss:
                 tl[s] = _mse(p, X, q, y, A)

@@ -53,7 +53,7 @@ class DigitTokens:
     scheme: str
     size: int | None
 
-    def split(self, n_train: int, seed: int = 0) -> tuple["DigitTokens", "DigitTokens"]:
+    def split(self, n_train: int, seed: int = 0) -> tuple[DigitTokens, DigitTokens]:
         """Random train/test split: a permutation from ``ops.rng(seed)``; the first
         ``n_train`` examples train, the rest test."""
         N = self.X.shape[0]

@@ -88,7 +88,7 @@ class DM1:
     @property
     def n_relevant(self) -> int:
         """|R| = zeta T."""
-        return int(round(self.zeta * self.T))
+        return round(self.zeta * self.T)
 
     @property
     def W_star(self) -> Array:

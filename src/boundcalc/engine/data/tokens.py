@@ -44,7 +44,7 @@ class TokenDataset:
         W = np.asarray(self.W, dtype=np.float64)
         if X.ndim != 3:
             raise ValueError(f"X must have shape (n, T, d), got {X.shape}")
-        n, T, d = X.shape
+        n, _T, d = X.shape
         if Y.shape != (n,) or not np.all(np.isin(Y, (-1.0, 1.0))):
             raise ValueError(f"Y must be a ({n},) array of -1/+1 labels")
         if W.shape != (d, d):

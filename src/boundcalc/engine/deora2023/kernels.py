@@ -6,8 +6,8 @@ along K) and P = X U_eff^T is a single GEMM.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 
@@ -103,7 +103,7 @@ def _attn_adjoint(f: _Fwd, Ueff: Array) -> Array:
 
 def _backward(params: MHAParams, f: _Fwd, c: Array) -> tuple[Array, Array]:
     """(grad U_eff, grad W_rows) of sum_i c_i Phi~(X_i), in internal layouts."""
-    n, T, d = f.X.shape
+    n, _T, d = f.X.shape
     Tq = f.Q.shape[1]
     gUeff = f.scale * (c @ f.O.reshape(n, -1))
     B = np.matmul(_attn_adjoint(f, f.Ueff).transpose(0, 2, 1), f.X)      # (n, K, d)

@@ -45,7 +45,7 @@ def _tangent_blocks(params: MHAParams, X: Array, V: MHAParams | None, coeffs,
     ``coeffs(sl, phi_block) -> (c_block, cdot_of or None)`` gives each block's weights; all
     weights are per-sample, so summing the blocks is exact.  Returns (phidot (n,), sum).
     """
-    n, T, d = X.shape
+    n, T, _d = X.shape
     Tq = 1 if params.decoder == "last" else T
     _check_chunk(chunk)
     step = int(chunk) if chunk is not None else max(1, _auto_chunk(n, T, Tq * params.H) // 4)

@@ -52,7 +52,7 @@ class MHAParams:
     def size(self) -> int:
         return self.H * self.per_head_size
 
-    def copy(self) -> "MHAParams":
+    def copy(self) -> MHAParams:
         return MHAParams(self.U.copy(), self.W.copy(), self.decoder)
 
     def flat(self) -> Array:
@@ -60,7 +60,7 @@ class MHAParams:
         H = self.H
         return np.concatenate([self.U.reshape(H, -1), self.W.reshape(H, -1)], axis=1).ravel()
 
-    def like(self, vec: Array) -> "MHAParams":
+    def like(self, vec: Array) -> MHAParams:
         """Parameters with this shape filled from a flat vector (inverse of :meth:`flat`)."""
         vec = np.asarray(vec, dtype=np.float64)
         if vec.shape != (self.size,):
@@ -70,7 +70,7 @@ class MHAParams:
         return MHAParams(per[:, :nu].reshape(self.U.shape).copy(),
                          per[:, nu:].reshape(self.W.shape).copy(), self.decoder)
 
-    def heads(self, idx) -> "MHAParams":
+    def heads(self, idx) -> MHAParams:
         """Sub-model made of the heads ``idx`` (a slice or index array)."""
         return MHAParams(self.U[idx], self.W[idx], self.decoder)
 

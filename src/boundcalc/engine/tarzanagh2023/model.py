@@ -16,7 +16,7 @@ def _arrays(X, Y, v, W, p):
     X = np.asarray(X, dtype=np.float64)
     if X.ndim != 3:
         raise ValueError(f"X must have shape (n, T, d), got {X.shape}")
-    n, T, d = X.shape
+    n, _T, d = X.shape
     Y = np.asarray(Y, dtype=np.float64)
     if Y.shape != (n,) or not np.all(np.isin(Y, (-1.0, 1.0))):
         raise ValueError(f"Y must be a ({n},) array of -1/+1 labels")

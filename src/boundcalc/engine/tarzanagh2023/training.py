@@ -37,7 +37,7 @@ def gd_p(keys: Array, gamma: Array, p0: Array, *, lr: float, steps: int, loss: s
     batched = keys.ndim == 4
     gnorm = np.empty(p.shape[:-1] + (steps + 1,))
     rec = {}
-    want = set(int(r) for r in record)
+    want = {int(r) for r in record}
     for t in range(steps + 1):
         g, _ = _grad_p_keys(keys, gamma, p if dt == np.float64 else p.astype(dt), d1)
         g = np.asarray(g, dtype=np.float64)

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from boundcalc.services.formula import formula
 from boundcalc.errors import BoundcalcError
 from boundcalc.experiments.settings import check_seed as _check_seed
 from boundcalc.experiments.settings import parse as _parse
 from boundcalc.reports.table import Row, Table, diverged_table
+from boundcalc.services.formula import formula
 
 from .data import measured_inputs, train_run
 from .settings import PAPER, SETTINGS, _check
@@ -138,9 +138,9 @@ def compare(*, seed: int = 0, jobs: int = 1, cache_dir=None, **settings) -> Tabl
                  "on the class)"),
     ]
     notes = [
-        f"digits 0 vs 1 (scikit-learn 8x8, row tokens: d_s = {vals['d_s']}, d = 8); N = {vals['N']}, "
+        (f"digits 0 vs 1 (scikit-learn 8x8, row tokens: d_s = {vals['d_s']}, d = 8); N = {vals['N']}, "
         f"n_test = {s['n_test']}; d_m = {vals['d_m']}; LeCun init; full-batch GD lr = {s['lr']}, "
-        f"{s['epochs']} epochs, cross-entropy",
+        f"{s['epochs']} epochs, cross-entropy"),
         "measured inputs: " + ", ".join(f"{k} = {vals[k]:.4g}" for k in
                                         ("R_Q", "R_K", "R_V", "R_O", "eta_Q", "eta_K", "eta_V",
                                          "eta_O", "xi_Q", "xi_K", "xi_V", "R_X", "alpha", "Phi_0")),
@@ -149,10 +149,10 @@ def compare(*, seed: int = 0, jobs: int = 1, cache_dir=None, **settings) -> Tabl
         "the pixels in use never fires)" + ("; N exceeds the live columns, hence alpha = "
                                            "sigma_min(F_pre^0) = 0 up to rounding"
                                            if F0.shape[0] > F0.shape[1] - dead else ""),
-        f"final train loss {float(h.train_loss[-1]):.4g}, final test loss {test_final:.4g}, "
-        f"final test error {float(h.test_error[-1]):.4g}",
-        "bound = formula evaluated with the measured inputs; constants hidden by the paper's "
-        "'lesssim' and O(.) set to 1 (the values are then not certified bounds).",
+        (f"final train loss {float(h.train_loss[-1]):.4g}, final test loss {test_final:.4g}, "
+        f"final test error {float(h.test_error[-1]):.4g}"),
+        ("bound = formula evaluated with the measured inputs; constants hidden by the paper's "
+        "'lesssim' and O(.) set to 1 (the values are then not certified bounds)."),
     ]
     settings_used = dict(s, seed=seed)
     return Table(PAPER, "Theorem 5 (true-loss bound) beside training on digits 0 vs 1",

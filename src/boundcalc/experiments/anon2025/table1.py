@@ -2,9 +2,8 @@
 """
 from __future__ import annotations
 
-from typing import Any
-
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -253,8 +252,8 @@ def _trend_row(f: dict, data: str):
     verdict, why = {
         "decreases": ("reproduced", f"{what} lies below 0"),
         "increases": ("not reproduced", f"{what} lies at or above 0: the loss does not fall with N"),
-        "undecided": ("not comparable", f"{what} contains 0: over these N the decrease is within "
-                                        "seed-to-seed noise"),
+        "undecided": ("not comparable", (f"{what} contains 0: over these N the decrease is within "
+                                        "seed-to-seed noise")),
     }[f["trend"]]
     why += "; the paper's trend runs over N = 400 to 10000, beyond the 800 training images that ship" if data != "digits" \
         else " (sklearn digits, not MNIST)"

@@ -21,8 +21,8 @@ def bounds_at(c: dict, m: int) -> dict:
     nc, nu_, nw = (_num(v) for v in c["nu"])
     dp, de = _num(c["delta_prime"]), _num(c["delta"])
     d, n, tau = c["d"], c["n"], c["tau"]
-    lin = dict(d=d, delta_prime=dp, m=m, rho_c=rc, rho_u=ru, rho_w=rw, sigma_1=s1, sigma_2=s2)
-    app = dict(delta=de, m=m, n=n, nu_c=nc, nu_u=nu_, nu_w=nw, sigma_0=s0, sigma_1=s1)
+    lin = {"d": d, "delta_prime": dp, "m": m, "rho_c": rc, "rho_u": ru, "rho_w": rw, "sigma_1": s1, "sigma_2": s2}
+    app = {"delta": de, "m": m, "n": n, "nu_c": nc, "nu_u": nu_, "nu_w": nw, "sigma_0": s0, "sigma_1": s1}
     thm = {**lin, **app, "tau": tau}
     out = {"B_lin": _f("B_lin").evaluate(**lin), "B_app": _f("B_app").evaluate(**app),
            "U0_radius": _f("U0_radius").evaluate(d=d, delta_prime=dp, m=m),

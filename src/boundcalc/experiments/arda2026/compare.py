@@ -79,8 +79,8 @@ def compare(*, seed: int = 0, jobs: int = 1, cache_dir=None, **settings):
              f"tau = {c['tau']}, eta = {eta:.6g}, n = {c['n']}, pool = {c['pool']}, anchor weights {c['weights']}, "
              f"teacher {c['teacher']}" + (" (the authors' code: diag(W_k) in the teacher's attention scores, "
                                           "full W_k in the model)." if c["teacher"] != "paper" else "."),
-             "tanh: sigma_bar = (1, 1, 4/(3 sqrt 3)). Lemma 3/5 and Theorem 1 are v1's printed forms "
-             "(v2 constants unrecoverable, notes Sec. 9).",
+             ("tanh: sigma_bar = (1, 1, 4/(3 sqrt 3)). Lemma 3/5 and Theorem 1 are v1's printed forms "
+             "(v2 constants unrecoverable, notes Sec. 9)."),
              "Theorem 1 hides a constant depending on (sigma_bar, nu, rho) and eps_CoF another: both set to 1."]
     return Table(paper=PAPER, title="Arda et al. (2026), Sec. 6.1: bounds beside measurements across widths",
                  settings={**c, "eta_used": eta}, seed=seed, rows=rows, notes=notes)

@@ -107,11 +107,11 @@ def rows_fig1(out: dict) -> dict:
     if len(out["seeds"]) < FULL["seeds"]:
         full = parse_settings(FULL)
         f32 = {**full, "dtype": "float32"}
-        derived["not_run"] = [f"the paper's sizes with its 10 seeds (6 widths x 10 seeds, n = 5000, tau = 4000) are "
+        derived["not_run"] = [(f"the paper's sizes with its 10 seeds (6 widths x 10 seeds, n = 5000, tau = 4000) are "
                               f"estimated at {estimate_seconds(full) / 3600:.1f} CPU-hours in float64 "
                               f"({estimate_seconds(f32) / 3600:.1f} in float32 with its float64 check; "
                               f"{estimate_wall_seconds(f32, 2) / 3600:.1f} h of wall time on 2 free cores) by the "
-                              "time model fitted to the CPU seconds of the points recorded at those sizes"]
+                              "time model fitted to the CPU seconds of the points recorded at those sizes")]
     return derived
 
 

@@ -3,9 +3,8 @@ ranges.
 """
 from __future__ import annotations
 
-from typing import Any
-
 import math
+from typing import Any
 
 import numpy as np
 
@@ -78,7 +77,7 @@ def run_minloss(*, seed: int = 0, full: bool = False, jobs: int = 1, backend: st
     if conditions is None:
         conditions = range(len(MINLOSS_CONDITIONS)) if full else MINLOSS_REDUCED_CONDITIONS
     idx = list(conditions)
-    kw = dict(jobs=jobs, backend=backend, scheduler=scheduler, cache_dir=cache_dir, progress=progress)
+    kw = {"jobs": jobs, "backend": backend, "scheduler": scheduler, "cache_dir": cache_dir, "progress": progress}
     results = []
     for i in idx:
         name, over = MINLOSS_CONDITIONS[i]

@@ -15,7 +15,7 @@ def render_fig1(out: dict):
     for col in ("quantity", *[f"m={m}" for m in out["widths"]], "slope", "95% interval (Student-t)",
                 "paper predicts"):
         t.add_column(col, justify="right" if col != "quantity" else "left")
-    for key, law in out["laws"].items():
+    for law in out["laws"].values():
         f = law["fit"]
         t.add_row(law["label"], *[f"{v:.3g}" for v in law["mean"]],
                   "-" if f is None else f"{f['slope']:.3f}",

@@ -22,13 +22,13 @@ SETTINGS: dict[str, tuple[object, str]] = {
     "tau": (300, "ProjGD steps"),
     "eta": ("paper", "step size: 'paper' = 1/sqrt(tau) (Theorem 1), or a number"),
     "weights": ("uniform", "teacher anchor weights: uniform (paper, 1/R) | signed (authors' code)"),
-    "teacher": ("paper", "teacher features: paper (X^T W q_X) | authors-code (X^T diag(W) q_X, the "
-                         "einsum('kdd,bd->bkd') of the authors' data.py)"),
+    "teacher": ("paper", ("teacher features: paper (X^T W q_X) | authors-code (X^T diag(W) q_X, the "
+                         "einsum('kdd,bd->bkd') of the authors' data.py)")),
     "seeds": (1, "number of seeds (seed, seed+1, ...); table shows the worst case over seeds"),
     "delta": (0.05, "failure probability delta of Lemma 5"),
     "delta_prime": (0.05, "failure probability delta' of Definition 1"),
-    "dtype": ("float64", "precision of the ProjGD steps: float64 | float32 (a float32 run also trains "
-                         "its first seed in float64 and records the difference)"),
+    "dtype": ("float64", ("precision of the ProjGD steps: float64 | float32 (a float32 run also trains "
+                         "its first seed in float64 and records the difference)")),
 }
 
 

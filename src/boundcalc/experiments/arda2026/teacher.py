@@ -28,7 +28,7 @@ def run_teacher(*, seed: int = 0, full: bool = False, jobs: int = 1, backend: st
                        "use arda2026-fig1 --teacher for one of them")
     base = {**STUDY_BASE, **(STUDY_FULL if full else {}), **settings}
     seed = as_int("seed", seed)
-    kw = dict(jobs=jobs, backend=backend, scheduler=scheduler, cache_dir=cache_dir, progress=progress)
+    kw = {"jobs": jobs, "backend": backend, "scheduler": scheduler, "cache_dir": cache_dir, "progress": progress}
     per = {}
     for t in ("paper", "authors-code"):
         c = parse_settings({**base, "teacher": t})
@@ -64,10 +64,10 @@ def run_teacher(*, seed: int = 0, full: bool = False, jobs: int = 1, backend: st
         "slopes (paper teacher -> authors'-code teacher): " + "; ".join(
             f"{k}: {slope['paper'][k]:.3f} -> {slope['authors-code'][k]:.3f}" for k in slope["paper"]
             if slope["paper"][k] is not None and slope["authors-code"][k] is not None),
-        f"label rms: paper's teacher {np.mean([d['rms_paper'] for d in diffs]):.3g}, authors' code's "
-        f"{np.mean([d['rms_authors_code'] for d in diffs]):.3g} (mean over seeds)",
-        "the student is the paper's model (full W_k) under both teachers, as in the authors' model.py "
-        "(einsum 'mdk,bk->bmd'); only the labels change; eps_lin does not depend on them"]
+        (f"label rms: paper's teacher {np.mean([d['rms_paper'] for d in diffs]):.3g}, authors' code's "
+        f"{np.mean([d['rms_authors_code'] for d in diffs]):.3g} (mean over seeds)"),
+        ("the student is the paper's model (full W_k) under both teachers, as in the authors' model.py "
+        "(einsum 'mdk,bk->bmd'); only the labels change; eps_lin does not depend on them")]
     if plot_dir is not None:
         out["plots"] = plot_teacher(out, plot_dir)
     return out

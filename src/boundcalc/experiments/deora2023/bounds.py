@@ -38,7 +38,7 @@ def bounds_for(c: dict, m: dict) -> dict:
         P = float(c["P"])
         out["P_source"] = "given"
     out["P"] = P
-    noise = dict(Z=_num(m["Z"]), Z_mu=_num(m["Z_mu"]), Z_nu=_num(m["Z_nu"]))
+    noise = {"Z": _num(m["Z"]), "Z_mu": _num(m["Z_mu"]), "Z_nu": _num(m["Z_nu"])}
     out["gamma_star"] = _f("gamma_star").evaluate(M=M, P=_num(P), S=_num(S), T=T, zeta=_num(zeta), **noise)
     out["gamma_prop2"] = _f("gamma_prop2").evaluate(M=M, P=_num(P), S=_num(S), T=T, zeta=_num(zeta), **noise)
     out["B2_prop2"] = _f("B2").evaluate(P=_num(P), S=_num(S), T=T)
@@ -53,7 +53,7 @@ def bounds_for(c: dict, m: dict) -> dict:
     B_2 = max(1.0, m["B_2"])
     out["B_Phi_used"], out["B_2_used"] = B_Phi, B_2
     if out["cor2_applicable"]:
-        g = dict(B_Phi=_num(B_Phi), K=K, gamma=_num(gamma))
+        g = {"B_Phi": _num(B_Phi), "K": K, "gamma": _num(gamma)}
         out["g0"] = _f("g0").evaluate(**g)
         out["train_loss_cor2"] = _f("train_loss_cor2").evaluate(eta=_num(c["eta"]), **g)
         out["gen_gap_cor2"] = _f("gen_gap_cor2").evaluate(eta=_num(c["eta"]), n=n, **g)

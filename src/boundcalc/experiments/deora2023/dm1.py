@@ -8,11 +8,11 @@ from typing import Any
 import numpy as np
 
 from ...errors import BoundcalcError
+from ...reports.plots import styled
 from ..settings import as_bool, as_int
 from .bounds import bounds_for
 from .measure import measure, measure_seeds
 from .settings import PAPER, parse_settings
-from ...reports.plots import styled
 
 
 def dm1_point(config: dict) -> dict:
@@ -130,8 +130,8 @@ def run_dm1(*, seed: int = 0, full: bool = False, jobs: int = 1, backend: str = 
     if not full:     # second phase costs ~ n K per point (n1, n_test and the SVM are smaller)
         ours = nseeds * sum(n * (n if K_eq_n else base["K"]) for n in ns)
         paper = 5 * sum(n * n for n in (100, 200, 400, 800, 1600, 3200))
-        out["not_run"] = [f"--full (ns up to 3200, K = n, 5 seeds) costs about {paper / ours:.0f} times this run "
-                          "(second-phase GD ~ n K per point)"]
+        out["not_run"] = [(f"--full (ns up to 3200, K = n, 5 seeds) costs about {paper / ours:.0f} times this run "
+                          "(second-phase GD ~ n K per point)")]
     if plot_dir is not None:
         out["plots"] = plot_dm1(out, plot_dir)
     return out
@@ -187,7 +187,7 @@ SEC53 = "Sec. 5.3: the margin of saturated attention is gamma_attn = S sqrt(T)/s
 
 
 def _loss_fit(out: dict, key: str):
-    from ...reports import fit
+    from ...runs import fit
     ns = [r["n"] for r in out["per_n"]]
     ys = list(zip(*[r[key]["values"] for r in out["per_n"]]))
     if not ys or any(len(r[key]["values"]) != len(out["seeds"]) for r in out["per_n"]) \

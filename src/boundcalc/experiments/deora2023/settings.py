@@ -28,10 +28,10 @@ SETTINGS: dict[str, tuple[object, str]] = {
     "n_test": (2000, "test samples (for the test loss)"),
     "delta": (0.05, "failure probability delta in Prop. 2 / Lemma 2"),
     "eps": (0.01, "softmax leakage eps of Prop. 3 (for gamma_attn(eps))"),
-    "P": ("measured", "first-phase error bound P of Lemma 2: 'measured' (realised ||p||, see notes), "
-                      "'lemma2' (eq. (6) with its constant C = 1) or a number >= 0"),
-    "dtype": ("float64", "precision of the second-phase GD steps: float64 | float32 (deora2023-dm1 in "
-                         "float32 also trains its first seed in float64 and records the difference)"),
+    "P": ("measured", ("first-phase error bound P of Lemma 2: 'measured' (realised ||p||, see notes), "
+                      "'lemma2' (eq. (6) with its constant C = 1) or a number >= 0")),
+    "dtype": ("float64", ("precision of the second-phase GD steps: float64 | float32 (deora2023-dm1 in "
+                         "float32 also trains its first seed in float64 and records the difference)")),
 }
 
 _INT = ("T", "d", "M", "H", "n1", "n", "K", "n_test")

@@ -6,12 +6,12 @@ import math
 
 import numpy as np
 
-from boundcalc.services.formula import formula
 from boundcalc.experiments.settings import check_seed as _check_seed
 from boundcalc.experiments.settings import derive_seed as _seed
 from boundcalc.experiments.settings import parse as _parse
 from boundcalc.experiments.settings import require as _require
 from boundcalc.reports.table import Row, Table, diverged_table
+from boundcalc.services.formula import formula
 
 from .instance import _instance, _scores, _svm_constants
 from .settings import PAPER, SETTINGS, _check_common
@@ -60,9 +60,9 @@ def compare(*, seed: int = 0, jobs: int = 1, cache_dir=None, **settings) -> Tabl
     g_lo, g_hi = float(gamma.min()), float(gamma.max())
     M0, M1 = tz.loss_constants(loss, g_lo, g_hi)
     xs = np.linalg.norm(data.X, ord=2, axis=(1, 2))
-    Lp_inputs = dict(M0=M0, M1=M1, v_norm=float(np.linalg.norm(data.v)),
-                     W_norm=float(np.linalg.norm(data.W, 2)), X4_mean=float(np.mean(xs ** 4)),
-                     X3_mean=float(np.mean(xs ** 3)))
+    Lp_inputs = {"M0": M0, "M1": M1, "v_norm": float(np.linalg.norm(data.v)),
+                     "W_norm": float(np.linalg.norm(data.W, 2)), "X4_mean": float(np.mean(xs ** 4)),
+                     "X3_mean": float(np.mean(xs ** 3))}
     Lp = _f("L_p", **Lp_inputs)
 
     def local_smoothness(q):
@@ -135,10 +135,10 @@ def compare(*, seed: int = 0, jobs: int = 1, cache_dir=None, **settings) -> Tabl
                     f"GD selected the GMM tokens: {bool(rep.globally_optimal)}"))
 
     # --- Lemma 7 / Theorem 3 cone constants
-    notes = [f"instance {data.name}: n = {n}, T = {T}, d = {d}; p(0) = {s['p0_scale']} N(0, I); "
+    notes = [(f"instance {data.name}: n = {n}, T = {T}, d = {d}; p(0) = {s['p0_scale']} N(0, I); "
              f"{'normalised ' if s['normalized'] else ''}GD, lr = {s['lr']}, {s['steps']} steps, "
              f"{loss} loss; final ||p|| = {float(np.linalg.norm(p)):.4g}, final loss "
-             f"{tz.loss_value(data.X, data.Y, data.v, data.W, p, loss):.4g}"]
+             f"{tz.loss_value(data.X, data.Y, data.v, data.W, p, loss):.4g}")]
     if rep.svm.feasible and rep.locally_optimal:
         c = _svm_constants(data, rep.svm)
         if not (math.isfinite(c["gamma_gap_min"]) and c["gamma_gap_min"] > 0):
@@ -146,7 +146,7 @@ def compare(*, seed: int = 0, jobs: int = 1, cache_dir=None, **settings) -> Tabl
                          "and R^0_mu (57) cannot be evaluated")
         else:
             dlt = c["delta"] if math.isfinite(c["delta"]) else 0.5
-            base = dict(K_max=c["K_max"], pmm_norm=c["pmm_norm"], delta=dlt)
+            base = {"K_max": c["K_max"], "pmm_norm": c["pmm_norm"], "delta": dlt}
             mu = _f("mu_max", **base)
             mu_f = float(mu.mpf)
             R_mu = _f("R_mu", Gamma=c["Gamma"], gamma_gap_min=c["gamma_gap_min"], T=T, **base)

@@ -2,9 +2,8 @@
 """
 from __future__ import annotations
 
-from typing import Any
-
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -33,8 +32,8 @@ def _fig1_run(data, dirs: dict, p0, steps: int, dtype: str) -> dict:
             "path": tr.p[: min(steps, 200) + 1, :2].tolist()}   # what the figure draws
 
 
-FIG1_PRECISION_METRICS = (("final_loss", "final training loss"), ("best_correlation", "correlation with the "
-                          "direction reached"), ("p_norm", "||p|| after the last step"))
+FIG1_PRECISION_METRICS = (("final_loss", "final training loss"), ("best_correlation", ("correlation with the "
+                          "direction reached")), ("p_norm", "||p|| after the last step"))
 
 
 FIG1_DESCRIPTION = ("Fig. 1 (a)-(c): GD trajectories on p against the GMM/LMM directions")

@@ -2,10 +2,9 @@
 """
 from __future__ import annotations
 
-from typing import Any
-
 import math
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -14,10 +13,10 @@ from boundcalc.experiments.settings import check_seed as _check_seed
 from boundcalc.experiments.settings import derive_seed as _seed
 from boundcalc.experiments.settings import require as _require
 
+from ...reports.plots import styled
 from .instance import _scores
 from .render import _fmt
 from .settings import _dtype
-from ...reports.plots import styled
 
 FIG9_D = (2, 5, 10, 100, 300, 500)
 FIG9_PAPER = {
@@ -51,8 +50,8 @@ def fig9_trials(config: dict) -> dict:
     seeds = [int(x) for x in config["seeds"]]
     data = [tokens.appendix_e(n, T, d, seed=_seed(sd, 1)) for sd in seeds]
     p0 = np.stack([float(config["p0_scale"]) * ops.rng(_seed(sd, 2)).standard_normal(d) for sd in seeds])
-    kw = dict(lr=float(config["lr"]), steps=int(config["steps"]), loss=config["loss"], normalized=True,
-              dtype=config.get("dtype", "float64"))
+    kw = {"lr": float(config["lr"]), "steps": int(config["steps"]), "loss": config["loss"], "normalized": True,
+              "dtype": config.get("dtype", "float64")}
     try:
         ps = tz.gd_p(np.stack([x.keys for x in data]), np.stack([_scores(x) for x in data]), p0, **kw)["p"]
     except Divergence:

@@ -37,6 +37,7 @@ def rich_table(t):
     from rich.console import Group
     from rich.table import Table as RTable
     from rich.text import Text
+
     from ..escape import terminal as escape
     rt = RTable(title=escape(f"{t.paper}: {t.title}"), title_justify="left",
                 caption=escape(caption(t)), caption_justify="left")

@@ -170,8 +170,8 @@ class HtmlPrinter(Printer):
         if self._settings["page"]:
             return self._table_page(t)
         from .cells import caption, display_frame, notes
-        parts = [f"<p><b>{_e(t.paper)}: {_e(t.title)}</b><br>"
-                 f"{_e(caption(t))}</p>", _frame_html(display_frame(t))]
+        parts = [(f"<p><b>{_e(t.paper)}: {_e(t.title)}</b><br>"
+                 f"{_e(caption(t))}</p>"), _frame_html(display_frame(t))]
         extra = notes(t)
         if extra:
             parts.append("<ul>" + "".join(f"<li>{_e(n)}</li>" for n in extra) + "</ul>")
@@ -214,11 +214,12 @@ class HtmlPrinter(Printer):
         report as a page."""
         if self._settings["page"]:
             return self._report_page(report)
+        from ...verdicts import Grade
         from ..frames import FINDING_COLUMNS
         df = report.to_frame()
         counts = df["severity"].value_counts().reindex(df["severity"].cat.categories, fill_value=0)
         head = ", ".join(f"{int(n)} {s}" for s, n in counts.items()
-                         if n or s not in ("cannot fail", "identity", "conditional"))   # the newer grades when present
+                         if n or s not in (Grade.CANNOT_FAIL, Grade.IDENTITY, Grade.CONDITIONAL))   # the newer grades when present
         findings = report.to_frame(passed=False).sort_values(["severity", "paper", "check"], kind="stable")
         table = _frame_html(findings[list(FINDING_COLUMNS)]) if len(findings) else "<p>no findings</p>"
         return (f"<p><b>boundcalc check</b> ({_e(', '.join(report.papers))}): "
@@ -235,16 +236,16 @@ class HtmlPrinter(Printer):
         cmd = self._settings["command"] or (
             "boundcalc check" + ("" if len(report.papers) > 1 else " " + report.papers[0]) + report.options)
         out = [f"<h1>boundcalc check: {_e(', '.join(report.papers))}</h1>",
-               f'<p>{len(report.results)} checks in {report.seconds:.1f} s: <b>{len(fs)} findings</b> '
+               (f'<p>{len(report.results)} checks in {report.seconds:.1f} s: <b>{len(fs)} findings</b> '
                f'({", ".join(f"{sum(n_by[p, g] for p in report.papers)} {g}" for g in shown_grades)}), '
-               f'{len(passed)} passed.</p>', rerun_line(cmd, "this report"),
-               '<p class="meta">Grades: <b>error</b> = false as printed (or an invalid bound); <b>warning</b> = '
+               f'{len(passed)} passed.</p>'), rerun_line(cmd, "this report"),
+               ('<p class="meta">Grades: <b>error</b> = false as printed (or an invalid bound); <b>warning</b> = '
                'imprecise (polylog factor, larger constant, vacuous) or undecided; <b>note</b> = rests on a '
                'reading of garbled text, on comparing versions, or on sampling only, or evaluates a result '
                'outside its hypotheses; <b>identity</b> = records an identity or is a tautology of the encoding '
                '(not counted as a pass); <b>conditional</b> = passes only under an assumption added by us. '
                'Expressions are typeset in the paper\'s notation; one over 120 characters gets named '
-               'subterms A, B, … defined first. The JSON (<code>check --json</code>) keeps SymPy\'s text.</p>']
+               'subterms A, B, … defined first. The JSON (<code>check --json</code>) keeps SymPy\'s text.</p>')]
         out += self._counts_and_filters(report, n_by, shown_grades, passed)
         for p in report.papers:
             out += self._paper_section(report, p)
@@ -303,8 +304,8 @@ class HtmlPrinter(Printer):
                 f"<table><tr><th>check</th><th>kind</th><th>message</th></tr>{items}</table></details>")
 
     def _finding(self, f, consequence: bool = False) -> str:
-        from . import evidence as ev_
         from ..mathml import text_with_math
+        from . import evidence as ev_
         ev = f.evidence if isinstance(f.evidence, dict) else {}
         keys = ev_.typeset_keys(ev)
         names = dict(getattr(f, "notation", None) or {})
@@ -343,8 +344,8 @@ class HtmlPrinter(Printer):
     def _math_terms(ev: dict, keys, names: dict) -> list:
         """(label, MathML) of the evidence's expressions (named subterms first), its
         counterexample and its point, typeset in the paper's notation."""
-        from . import evidence as ev_
         from ..mathml import math
+        from . import evidence as ev_
         dl = []
         if any(k in ev_.EXPRESSIONS for k in keys):
             defs, exprs, more = ev_.expressions(ev)
@@ -363,8 +364,8 @@ class HtmlPrinter(Printer):
     @staticmethod
     def _evidence_details(ev: dict, keys) -> str:
         """The rest of the evidence and the hypotheses as the paper states them, folded ('' if none)."""
-        from . import evidence as ev_
         from ..mathml import text_with_math
+        from . import evidence as ev_
         rest = [(k, v) for k, v in ev.items() if k not in keys and k not in _OWN_PLACE and v not in (None, {}, [], "")]
         quotes = []
         for h in ev.get("hypotheses") or []:
@@ -383,8 +384,8 @@ class HtmlPrinter(Printer):
 
     @staticmethod
     def _hypotheses(rows: list, label: str) -> str:
-        from . import evidence as ev_
         from ..mathml import math
+        from . import evidence as ev_
         trs = []
         for r in rows:
             if not isinstance(r, dict):
@@ -445,8 +446,8 @@ def _number(cell: str) -> str:
 
 def _point(ce: dict, names: dict) -> str:
     """A point as ``symbol = value`` items, each its own math, wrapping between items."""
-    from . import evidence as ev_
     from ..mathml import math
+    from . import evidence as ev_
     return '<span class="point">' + ", ".join(math(t) for t in ev_.point_latex_items(ce, names)) + "</span>"
 
 

@@ -6,10 +6,9 @@ Imports only the standard library at module level: the numeric commands use it.
 """
 from __future__ import annotations
 
-from typing import ClassVar
-
 import json as _json
 from fractions import Fraction
+from typing import ClassVar
 
 from .base import Printer
 

@@ -24,9 +24,8 @@ bound holds and the theorem's hypotheses were met (yes/no). Notes (``notes=``):
 """
 from __future__ import annotations
 
-from typing import ClassVar
-
 import re
+from typing import ClassVar
 
 from ...errors import BoundcalcError
 from ..escape import latex_escape

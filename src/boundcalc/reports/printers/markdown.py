@@ -25,8 +25,8 @@ class MarkdownPrinter(Printer):
     # -- the check report
     def _finding(self, f, pad: str) -> list[str]:
         from . import evidence as ev_
-        out = [f"{pad}- **{md_cell(f.severity)}** {md_code(f.check)} ({md_cell(f.kind)}; {md_cell(f.reason)}) "
-               f"— {md_cell(f.location)}  ", f"{pad}  {md_cell(f.message)}  "]
+        out = [(f"{pad}- **{md_cell(f.severity)}** {md_code(f.check)} ({md_cell(f.kind)}; {md_cell(f.reason)}) "
+               f"— {md_cell(f.location)}  "), f"{pad}  {md_cell(f.message)}  "]
         if f.note:
             out.append(f"{pad}  note: {md_cell(f.note)}  ")
         for line in ev_.added_lines(f) + ev_.strength_lines(f):
@@ -69,8 +69,8 @@ class MarkdownPrinter(Printer):
         for p, k in list(d["counts_by_paper"].items()) + [("**all**", d["counts"])]:
             out.append(f"| {p if p == '**all**' else md_cell(p)} | {k['error']} | {k['warning']} | {k['undecided']} | {k['note']} | {k['ok']} |")
         if d["counts"].get(Grade.CONDITIONAL):
-            out += ["", f"Conditional passes: {d['counts'][Grade.CONDITIONAL]} (pass only under an assumption added "
-                    "by us, not a quoted hypothesis of the paper; listed with each; warnings under `--strict`)."]
+            out += ["", (f"Conditional passes: {d['counts'][Grade.CONDITIONAL]} (pass only under an assumption added "
+                    "by us, not a quoted hypothesis of the paper; listed with each; warnings under `--strict`).")]
         extra = {g: d["counts"][g] for g in (Grade.CANNOT_FAIL, Grade.IDENTITY) if d["counts"].get(g)}
         if extra:
             out += ["", "Not counted as passes: " + ", ".join(f"{n} {g}" for g, n in extra.items())
@@ -78,19 +78,19 @@ class MarkdownPrinter(Printer):
                     "identity (`identity = true`) or is a tautology of the encoding)."]
         if d.get("strength"):
             s = d["strength"]
-            out += ["", f"Strength (--strength): {s['mutated']} passes mutated, {s['mutants']} mutants, {s['killed']} "
+            out += ["", (f"Strength (--strength): {s['mutated']} passes mutated, {s['mutants']} mutants, {s['killed']} "
                     f"killed ({s['paper_killed']} of the paper's side); {s['passes_killing_some']} of "
-                    f"{s['mutated']} passes catch a mutant of the paper's side, {s['cannot_fail']} cannot fail."]
+                    f"{s['mutated']} passes catch a mutant of the paper's side, {s['cannot_fail']} cannot fail.")]
         out += ["", "Findings by reason: " + ", ".join(f"{md_cell(r or 'none')}: {n}" for r, n in d["counts_by_reason"].items()),
                 "", "Findings by kind: " + ", ".join(f"{md_cell(k)}: {n}" for k, n in d["counts_by_kind"].items())
                 + " (a consequence is listed under the root finding that explains it)",
-                "", "Grades: **error** = false as printed (or an invalid bound); **warning** = imprecise "
+                "", ("Grades: **error** = false as printed (or an invalid bound); **warning** = imprecise "
                 "(polylog factor, larger constant, vacuous) or undecided; **note** = rests on a reading of "
                 "garbled text, on comparing versions, or on sampling only, or evaluates a result outside the "
-                "hypotheses the paper states it under (\"outside the hypotheses\").",
-                "", "Evidence: the expressions compared and the counterexample are typeset in the paper's "
+                "hypotheses the paper states it under (\"outside the hypotheses\")."),
+                "", ("Evidence: the expressions compared and the counterexample are typeset in the paper's "
                 "notation (an expression over 120 characters gets named subterms A, B, … defined first); "
-                "report.json keeps SymPy's text."]
+                "report.json keeps SymPy's text.")]
         return out
 
     def _report_paper(self, report, d, p) -> list[str]:
@@ -125,8 +125,8 @@ class MarkdownPrinter(Printer):
         out: list[str] = []
         if d.get("added_assumptions"):
             out += ["", "## Assumptions the checks add", "",
-                    "Added by us: beyond the hypotheses of the results they cover (`[[hypotheses]]`, quoted from "
-                    "the papers); `assume` entries and numbers substituted for symbols.", "",
+                    ("Added by us: beyond the hypotheses of the results they cover (`[[hypotheses]]`, quoted from "
+                    "the papers); `assume` entries and numbers substituted for symbols."), "",
                     "| check | assumption | kind | needed by the pass | reason | grade |", "|---|---|---|---|---|---|"]
             for a in d["added_assumptions"]:
                 need = {True: "yes", False: "no"}.get(a.get("needed"), "—")
@@ -155,8 +155,8 @@ def step_table(sc: dict | None) -> list[str]:
     """Markdown lines: a paper's step coverage (checked / displayed proof steps) and its steps."""
     if not sc or not sc["displayed"]:
         return []
-    out = ["", f"### Step coverage: {sc['checked']}/{sc['displayed']} displayed proof steps checked "
-               f"({100 * sc['coverage']:.0f}%)", "",
+    out = ["", (f"### Step coverage: {sc['checked']}/{sc['displayed']} displayed proof steps checked "
+               f"({100 * sc['coverage']:.0f}%)"), "",
            "| step | result | place | status | checks (grade) |", "|---|---|---|---|---|"]
     for r in sc["steps"]:
         checks = ", ".join(f"{c['id']} ({c.get('grade', '?')})" for c in r["checks"]) or "—"

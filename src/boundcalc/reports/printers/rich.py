@@ -184,6 +184,7 @@ def print_rich(obj, **settings) -> None:
 def simple_table(title: str, columns: list[str]):
     """A rich table with a left-justified title; the first column does not wrap."""
     from rich.table import Table
+
     from ..escape import terminal
     t = Table(title=terminal(title), title_justify="left", show_lines=False)
     for i, c in enumerate(columns):

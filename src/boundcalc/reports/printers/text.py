@@ -77,7 +77,9 @@ class TextPrinter(Printer):
 
     def _print_Table(self, t) -> str:
         import io
+
         from rich.console import Console
+
         from .cells import rich_table
         buf = io.StringIO()
         Console(file=buf, width=self._settings["width"] or 200, color_system=None, highlight=False,

@@ -47,8 +47,8 @@ from __future__ import annotations
 import os
 import re
 import time
-from dataclasses import dataclass
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from ...errors import BoundcalcError
@@ -57,14 +57,23 @@ from ...prover import budget as _budget
 from ...prover.budget import Timeout
 from ...registry import get_registry
 from ...registry.checks import KINDS
-from . import (derivation, hypotheses, identity, measured, order, premises, relations, strength as _strength,
-               transcription as transcription_mod, vacuity)
 from ...verdicts import FAIL_LEVELS, Grade
+from . import derivation, hypotheses, identity, measured, order, premises, relations, vacuity
+from . import strength as _strength
+from . import transcription as transcription_mod
 from .common import _CLAIM_HOOK, _SECONDS_CAP, GRADES, SEVERITIES, Finding
 from .steps import step_coverage
 
-__all__ = ["run_checks", "Report", "Finding", "coverage", "RUNNERS", "SEVERITIES", "UNDECIDED_REASONS",
-           "undecided_why"]
+__all__ = [
+    "RUNNERS",
+    "SEVERITIES",
+    "UNDECIDED_REASONS",
+    "Finding",
+    "Report",
+    "coverage",
+    "run_checks",
+    "undecided_why",
+]
 
 # kind -> its runner, which takes the kind's typed spec (boundcalc.registry.checks.KINDS)
 RUNNERS: dict[str, Callable[..., None]] = {"derivation": derivation.run, "order": order.run, "monotone": relations.monotone,
@@ -318,6 +327,7 @@ def rerun_options(reg, key: str, formulas_path=None) -> str:
     may reference; absolute paths, so the line runs from any directory). A packaged paper
     needs none."""
     import shlex
+
     from ...registry.registry import ENV_VAR, packaged_dir
     path = reg.paper(key).path
     if path is None or Path(path).resolve().parent == packaged_dir().resolve():

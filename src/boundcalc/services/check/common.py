@@ -16,6 +16,7 @@ from ...expr.parser import parse, parse_number
 # so by :mod:`.premises`), "conditional" (passes only under an assumption added by us), then
 # "ok" (passed). "conditional" and "ok" are passes; only "ok" is an unconditional one.
 from ...verdicts import GRADES, SEVERITIES, Grade  # noqa: F401
+
 # seconds one decision may take inside `check` (the CLI's `verify` allows more)
 DECIDE_SECONDS = 4.0
 
@@ -154,6 +155,7 @@ def show(node: Node, reg=None, paper=None) -> Shown:
 
 def values(reg, paper, at: dict, uses=()) -> dict[str, Fraction]:
     import mpmath
+
     from ...backends import mp as mpb
     env = {}
     for k, v in (at or {}).items():

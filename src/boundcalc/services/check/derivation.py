@@ -20,11 +20,12 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ...errors import BoundcalcError
-from ...expr.nodes import Func, Mul, Num, Pow, Rel, sub, substitute
-from . import hypotheses
-from .common import Finding, claim as _claim, decide, domains, formula, hidden_constants, pin, show, subst
-from ...verdicts import Grade, Verdict
+from ...expr.nodes import Func, Mul, Node, Num, Pow, Rel, sub, substitute
 from ...registry.checks import Derivation
+from ...verdicts import Grade, Verdict
+from . import hypotheses
+from .common import Finding, decide, domains, formula, hidden_constants, pin, show, subst
+from .common import claim as _claim
 
 # a least constant above this is a warning ("large hidden constant"): a ≲ or "some
 # constant C" that needs more than 100 hides more than a reader would assume
@@ -49,7 +50,7 @@ def run(reg, paper, t: Derivation, f: Finding):
             raise BoundcalcError(f"claim uses {claim.op!r} but the premise {derived.op!r}")
         # a sufficient condition 'L >= c' implies 'L >= d' when c >= d (same left side)
         c_side, d_side = claim.rhs, derived.rhs
-        if _same(claim.lhs, derived.lhs, reg, paper) != "proved":
+        if _same(claim.lhs, derived.lhs, reg, paper) is not Verdict.PROVED:
             c_side, d_side = sub(claim.rhs, claim.lhs), sub(derived.rhs, derived.lhs)
             ratio_ok = False
     else:
@@ -134,7 +135,7 @@ def _existential(reg, paper, t, f, c_side, d_side, extra, consts, doms, rel, r0,
     own = {n for n in consts if n not in d_side.symbols()} or set(consts)
     # can any constant work?  The ratio must stay bounded (cheap: growth exponents)
     if ratio_ok:
-        ratio = Mul((d_side, Pow(c_side, Num(Fraction(-1))))) if direction == "upper" else \
+        ratio: Node = Mul((d_side, Pow(c_side, Num(Fraction(-1))))) if direction == "upper" else \
             Mul((c_side, Pow(d_side, Num(Fraction(-1)))))
         ratio = pin(ratio, consts)
         grows = _unbounded(reg, paper, ratio, pin(c_side if direction == "upper" else d_side, consts), doms, extra)
@@ -173,7 +174,7 @@ def _existential(reg, paper, t, f, c_side, d_side, extra, consts, doms, rel, r0,
                             "does not suffice"))
             else:
                 f.message = (f"valid up to the hidden constant: {shown}; at {_vals(consts)} it "
-                             f"{'fails' if r0.verdict == 'disproved' else 'is undecided'}")
+                             f"{'fails' if r0.verdict is Verdict.DISPROVED else 'is undecided'}")
             return
     for k in FACTORS:
         vals = {n: v * k if n in own else v for n, v in consts.items()}
@@ -199,7 +200,7 @@ def _existential(reg, paper, t, f, c_side, d_side, extra, consts, doms, rel, r0,
         else:
             f.message = (f"valid up to the hidden constant: {_vals(vals)} makes the printed statement a "
                          f"{direction} bound of what the premise gives [{r.method}]; at {_vals(consts)} it "
-                         f"{'fails' if r0.verdict == 'disproved' else 'is undecided'}")
+                         f"{'fails' if r0.verdict is Verdict.DISPROVED else 'is undecided'}")
         return
     if r0.verdict is Verdict.DISPROVED and not least:
         ends = []
@@ -234,6 +235,7 @@ def _existential(reg, paper, t, f, c_side, d_side, extra, consts, doms, rel, r0,
 def _constant_factor(c, d, doms, extra):
     """claim/derived when it is a constant k (sampled, then proved c == k d), else None."""
     import numpy as np
+
     from ...prover.sampling import sample, values
     if not doms:
         return None
@@ -279,8 +281,8 @@ def _threshold(c_side, d_side, extra, consts, own, doms, rel, k: Fraction):
 def _unbounded(reg, paper, ratio, claim, doms, extra) -> list[dict]:
     """The variables along which ``ratio`` grows without bound while the claim stays
     positive (others at generic values; variables the assumptions constrain are skipped)."""
-    from .order import _core, _generic_env
     from .growth import growth
+    from .order import _core, _generic_env
     table = reg.symbol_table(ratio, paper.key)
     out = []
     tied = set().union(*(x.symbols() for x in extra)) if extra else set()
@@ -309,6 +311,7 @@ def _sym(v):
 def _survives(c, rel, d, doms, extra, n=800) -> bool:
     """No sampled point violates ``c rel d`` (a cheap filter before a decision)."""
     import numpy as np
+
     from ...prover.sampling import sample, values
     if not doms:
         return True
@@ -351,6 +354,7 @@ def _least_constants(c_side, d_side, extra, consts, own, doms, rel) -> list[dict
     a smaller ``upper`` (both certified), no constant works (``none_works``)."""
     import numpy as np
     import sympy as sp
+
     from ...backends.sym import from_sympy, to_sympy
     from ...prover.sampling import sample, values
     out: list[dict] = []
@@ -453,6 +457,7 @@ def _certified_ratio(q, extra, pts, i):
     """(q at the i-th sample in ball arithmetic, the point) when the point is certified to
     satisfy every hypothesis; else None."""
     import mpmath
+
     from ...backends import mp as mpb
     from ...prover.sampling import point
     if i is None:

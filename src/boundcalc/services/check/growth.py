@@ -46,8 +46,9 @@ def growth(node: Node, x: str, env: dict) -> Growth | None:
 
 
 def _free_value(node: Node, env):
-    from ...backends import mp as mpb
     import mpmath
+
+    from ...backends import mp as mpb
     try:
         v = mpb.evaluate(node, env, digits=20)
     except Exception:                     # undefined at the generic point

@@ -16,8 +16,8 @@ from fractions import Fraction
 
 from ...expr.nodes import Node, Num, Ref, Rel, Sym, sub, substitute
 from ...expr.parser import parse
-from ...verdicts import Verdict
 from ...registry.checks import CheckFields
+from ...verdicts import Verdict
 
 # the hypotheses that share no symbol with a check's expressions are left out (they
 # constrain nothing the check evaluates); a hypothesis on a hidden constant of the
@@ -86,7 +86,8 @@ def for_check(reg, paper, t: CheckFields, symbols: set[str] | None = None) -> li
         text, reason = a.expr, a.reason
         r = parse(text, where="assume")
         uses = set(t.used)
-        r = r.map(lambda n: Ref(None, n.name) if isinstance(n, Sym) and n.name in uses else None)
+        # map() runs the lambda in this iteration: no late binding of `uses`
+        r = r.map(lambda n: Ref(None, n.name) if isinstance(n, Sym) and n.name in uses else None)  # noqa: B023
         out.append(Hyp(reg.resolve(r, paper.key), text, "added by the check", reason))
     hook = HYP_HOOK.get()
     return out if hook is None else hook(out)
@@ -117,7 +118,8 @@ def _project(reg, paper, hyps: list[Hyp], symbols: set[str]) -> list[Hyp]:
 
 def _grows_in(node) -> str | None:
     """s when ``node`` is s, sqrt(s), s**k with k > 0, or log(s) (tends to +oo with s)."""
-    from ...expr.nodes import Func, Pow, Sym as S
+    from ...expr.nodes import Func, Pow
+    from ...expr.nodes import Sym as S
     if isinstance(node, S):
         return node.name
     if isinstance(node, Func) and node.name in ("sqrt", "log") and len(node.args) == 1 and isinstance(node.args[0], S):
@@ -147,6 +149,7 @@ def status_at(hyps: list[Hyp], env: dict) -> list[dict]:
     decided in ball arithmetic: ``holds`` True/False/None (undecided or not all of its
     symbols given), and the values of both sides."""
     import mpmath
+
     from ...backends import mp as mpb
     pt = {k: _frac(v) for k, v in env.items() if _frac(v) is not None}
     out = []
@@ -252,6 +255,7 @@ def search_inside(node: Node, rel: str, doms: dict, extra: list[Rel], *, seed: i
     is imposed by setting ``s``. Budget: counts (:data:`INSIDE_SAMPLES`, ...), so the
     candidates do not depend on the machine's speed."""
     import numpy as np
+
     from ...prover.sampling import box_for, sample, values
     names = sorted(n for n in doms if n in node.symbols() | set().union(*(r.symbols() for r in extra)))
     if not names:

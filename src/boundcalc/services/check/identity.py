@@ -4,13 +4,14 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ...errors import BoundcalcError
-from .common import Finding, claim, expr, values
-from ...verdicts import Grade
 from ...registry.checks import Identity
+from ...verdicts import Grade
+from .common import Finding, claim, expr, values
 
 
 def run(reg, paper, t: Identity, f: Finding):
     import mpmath
+
     from ...backends import mp as mpb
     uses = t.uses
     fn = claim("function", expr(reg, paper, t.function, uses))

@@ -14,9 +14,9 @@ from fractions import Fraction
 
 from ...errors import BoundcalcError
 from ...expr.parser import parse_number
-from .common import Finding, claim, expr
-from ...verdicts import Grade
 from ...registry.checks import Measured
+from ...verdicts import Grade
+from .common import Finding, claim, expr
 
 
 def sizes_of(t: Measured) -> dict:
@@ -35,6 +35,7 @@ def api_call(t: Measured) -> str:
 
 def run(reg, paper, t: Measured, f: Finding):
     import numpy as np
+
     from ...backends import mp as mpb
     from ...engine.measurements import MEASUREMENTS, measure
     name = t.measurement

@@ -21,10 +21,10 @@ from ...errors import BoundcalcError
 from ...expr.domains import Domain
 from ...expr.nodes import Num, Pow, Rel, Sym, substitute
 from ...expr.parser import parse, parse_number
+from ...registry.checks import Order
+from ...verdicts import Grade
 from .common import Finding, claim, expr, formula_id
 from .growth import growth
-from ...verdicts import Grade
-from ...registry.checks import Order
 
 _PRIMES = (13, 17, 19, 23, 29, 31, 37, 41, 43, 47, 53, 59, 61, 67, 71, 73)
 
@@ -133,6 +133,7 @@ def _generic(d: Domain | None, i: int) -> Fraction:
 
 def _sympy_exponents(e, v, env, table):
     import sympy as sp
+
     from ...prover.symbolic import to_sympy_with_domains
     se, syms = to_sympy_with_domains(e, table)
     x = syms[v]
@@ -157,6 +158,7 @@ def _exponents(e, x) -> tuple:
 def _isolate(reg, fid, node, t):
     """A requirement 'lhs OP rhs' solved for its solve_for variable (SymPy), as a Node."""
     import sympy as sp
+
     from ...prover.symbolic import to_sympy_with_domains
     spec = reg.spec(fid)
     if t.side in ("lhs", "rhs"):

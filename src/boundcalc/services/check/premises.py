@@ -50,7 +50,7 @@ from fractions import Fraction
 
 from ...expr.nodes import Num, Rel
 from ...registry import checks
-from ...verdicts import Grade
+from ...verdicts import Grade, Verdict
 
 __all__ = ["RERUN_SECONDS", "added_by_us", "conditional", "same_expression", "tautology", "written_twice"]
 
@@ -247,7 +247,7 @@ def _restates(reg, paper, t, a, op, b) -> str | None:
             ok = q.is_positive is True
         else:
             ok = decide(node, ">", Num(Fraction(0)), doms, statement=f"claim / ({text}) > 0",
-                        seconds=RERUN_SECONDS).verdict == "proved"
+                        seconds=RERUN_SECONDS).verdict is Verdict.PROVED
         if ok:
             return (f"a tautology of the encoding: the claim is its own assumption {text} up to the positive "
                     f"factor {q} — it restates its premise")

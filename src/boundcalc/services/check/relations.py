@@ -4,10 +4,10 @@ procedure, whose verdict names the layer that produced it."""
 from __future__ import annotations
 
 from ...expr.nodes import Rel, sub, substitute
+from ...registry.checks import Compare, Monotone, Restatement
+from ...verdicts import Direction, Grade, IntervalStatus, MonotoneEvidence, Verdict
 from . import hypotheses
 from .common import Finding, claim, decide, domains, expr, formula, formula_id, show, subst
-from ...verdicts import Direction, Grade, MonotoneEvidence, Verdict
-from ...registry.checks import Compare, Monotone, Restatement
 
 
 def compare(reg, paper, t: Compare, f: Finding):
@@ -135,6 +135,7 @@ def _monotone_within(reg, paper, t, f: Finding, node, hyps, box):
     assumptions; a refutation is a pair of points differing only in the variable, both
     inside the hypotheses (re-verified in ball arithmetic), where f moves the wrong way."""
     from fractions import Fraction
+
     from ...backends.sym import from_sympy, to_sympy
     from ...expr.nodes import Num
     v = t.var
@@ -216,6 +217,7 @@ def _certified_on_box(node, t, want):
     seconds: the same work decides it on any machine. None when it does not certify (the
     caller then runs the general procedure)."""
     from fractions import Fraction
+
     from ...backends.sym import from_sympy, to_sympy
     from ...expr.domains import Domain
     from ...expr.nodes import Mul, Num, Sym
@@ -235,7 +237,7 @@ def _certified_on_box(node, t, want):
     def proved(g, op) -> int | None:
         r = prove_interval(g, op, {n: doms[n] for n in sorted(g.symbols())}, [], seconds=BOX_SAFETY_SECONDS,
                            derivatives=False, max_boxes=BOX_BUDGET)
-        return r.boxes if r.status == "proved" else None
+        return r.boxes if r.status is IntervalStatus.PROVED else None
 
     neg = lambda g: Mul((Num(Fraction(-1)), g))
     shown = []
@@ -263,6 +265,7 @@ def _within(reg, paper, t, node, hyps, box):
     relations, the domains (with the ``box``), and the hypotheses that fail on all of them."""
     from dataclasses import replace
     from fractions import Fraction
+
     from ..verify import apply_box
     if isinstance(node, Rel):
         node = sub(node.rhs, node.lhs)
@@ -311,7 +314,9 @@ def _pair_within(node, v, at, doms, hyps, extra, rising: bool):
     """x_1 < x_2 differing only in ``v``, both in the domains and the hypotheses (each
     decided in ball arithmetic), with f(x_1) < f(x_2) (``rising``) or >, certified."""
     from fractions import Fraction
+
     import mpmath
+
     from ...backends import mp as mpb
     x0 = at[v]
     for k in range(1, 9):
@@ -341,8 +346,10 @@ def _approximate(t, f: Finding, a, b, doms, hyps):
     tolerance. Within it (proved): passes; beyond it at a certified point: a warning
     (reason "approximation") with the error there and the largest sampled error."""
     from fractions import Fraction
+
     import mpmath
     import numpy as np
+
     from ...backends import mp as mpb
     from ...expr.nodes import Func, Mul, Num
     from ...prover.sampling import point, sample, values

@@ -42,9 +42,9 @@ tautology of the encoding: :mod:`.premises`) are not mutated.
 """
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import Any, NamedTuple
+from typing import Any
 
 from ...expr.nodes import Add, BigOp, Const, Func, Indexed, Mul, Node, Num, Pow, Ref, Rel, Sym
 from ...expr.visitor import Visitor, handles
@@ -68,7 +68,8 @@ PREMISE_ROLES = {"derivation": ("premise",), "restatement": ("b",)}
 FORM = ("scale by 2", "scale by 1/2", "exponent 1 -> 3/2", "exponent 1 -> 1/2")
 
 
-class Mutant(NamedTuple):
+@dataclass(frozen=True)
+class Mutant:
     label: str
     spec: Any                 # the check's typed spec, mutated (boundcalc.registry.checks)
     hook: object              # the claim hook (:func:`replacer`), or None

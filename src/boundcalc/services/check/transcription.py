@@ -37,8 +37,9 @@ from fractions import Fraction
 
 from ...errors import BoundcalcError
 from ...expr.nodes import Mul, Num, Pow, Ref, Rel, Sym, sub
-from .common import Finding, claim, decide, domains, formula_id, hidden_constants
 from ...registry.checks import Transcription
+from ...verdicts import Verdict
+from .common import Finding, claim, decide, domains, formula_id, hidden_constants
 
 #: points compared for relations written differently
 POINTS = 64
@@ -124,21 +125,21 @@ def run(reg, paper, t: Transcription, f: Finding):
     doms = domains(reg, paper, Rel("==", a, b))
     r = decide(a, "==", b, doms, statement=f"{fid}: printed == ours")
     f.evidence["verdict"] = r.method
-    if r.verdict == "proved":
+    if r.verdict is Verdict.PROVED:
         f.message = f"the printed LaTeX states the expression [{r.method}]"
         return
     if p.chained:
         for o in p.others:             # Q = a \le b: the expression may be any value of the chain
             ro = decide(claim("printed", o), "==", b, domains(reg, paper, Rel("==", o, b)),
                         statement=f"{fid}: printed (chain) == ours")
-            if ro.verdict == "proved":
+            if ro.verdict is Verdict.PROVED:
                 f.evidence["verdict"] = ro.method
                 f.message = f"a value of the printed chain states the expression [{ro.method}]"
                 return
         f.grade("note", "not compared", "the printed statement chains relations and none of its values is "
                                         f"shown equal to the expression [{r.method}]: not graded")
         return
-    if r.verdict != "disproved":
+    if r.verdict is not Verdict.DISPROVED:
         f.grade("warning", "undecided", f"undecided: could not decide whether the printed LaTeX states the "
                                         f"expression [{r.method}]")
         return
@@ -154,7 +155,7 @@ def _relation(reg, paper, spec, p, ours: Rel, f: Finding):
     doms = domains(reg, paper, Rel("==", ga, gb))
     if oa == ob:
         r = decide(ga, "==", gb, doms, statement=f"{spec.id}: printed relation == ours")
-        if r.verdict == "proved":
+        if r.verdict is Verdict.PROVED:
             f.evidence["verdict"] = r.method
             f.message = f"the printed LaTeX states the relation [{r.method}]"
             return
@@ -233,8 +234,9 @@ def _grade_difference(reg, paper, spec, p, a, b, f: Finding, what: str):
 def _ratio_symbols(a, b) -> set[str] | None:
     """The symbols of a/b simplified by SymPy (None if SymPy cannot)."""
     try:
-        from ...backends.sym import to_sympy
         import sympy as sp
+
+        from ...backends.sym import to_sympy
         syms: dict = {}
         q = sp.simplify(to_sympy(Mul((a, Pow(b, Num(Fraction(-1))))), syms))
         return {s.name for s in q.free_symbols}

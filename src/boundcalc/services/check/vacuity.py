@@ -25,10 +25,10 @@ from __future__ import annotations
 
 from ...errors import BoundcalcError
 from ...expr.nodes import Rel
+from ...registry.checks import Vacuity
+from ...verdicts import Grade
 from . import hypotheses
 from .common import Finding, claim, expr, formula, values
-from ...verdicts import Grade
-from ...registry.checks import Vacuity
 
 
 def run(reg, paper, t: Vacuity, f: Finding):
@@ -93,8 +93,10 @@ def _derive(reg, paper, t, pt: dict) -> dict:
     """``pt`` with the check's ``derived`` values (symbol -> expression, in their order,
     each may use the ones before) computed at it: the quantities the paper's setup ties to
     others (a norm at initialization to the width), recomputed wherever the point moves."""
-    import mpmath
     from fractions import Fraction
+
+    import mpmath
+
     from ...backends import mp as mpb
     out = dict(pt)
     for k, text in t.derived.items():
@@ -107,6 +109,7 @@ def _grade_at(reg, paper, t, f: Finding, node, env: dict, at: dict, where: str =
     """The bound at the point ``env`` against its trivial value (the module docstring);
     ``where`` names the point in the messages."""
     import mpmath
+
     from ...backends import mp as mpb
     upper = t.direction == "upper"
     try:
@@ -121,7 +124,7 @@ def _grade_at(reg, paper, t, f: Finding, node, env: dict, at: dict, where: str =
     exact = t.trivial_is == "exact"
     f.evidence = {"value": mpmath.nstr(v, 10), "trivial": mpmath.nstr(triv, 10),
                   "trivial_is": "exact" if exact else "an upper bound on the trivial value", "at": at}
-    s = lambda x: mpmath.nstr(x, 6)  # noqa: E731
+    s = lambda x: mpmath.nstr(x, 6)
     if not mpmath.isfinite(v):
         f.grade(Grade.ERROR, "invalid bound", f"the bound is {s(v)} {where}")
         return
@@ -151,7 +154,7 @@ def _grade_at(reg, paper, t, f: Finding, node, env: dict, at: dict, where: str =
 def _radius(f: Finding, v, value, upper: bool, at: dict, where: str = "at the paper's setting") -> None:
     """A proof's radius ``v`` against the experiment's ``value`` (see the module docstring)."""
     import mpmath
-    s = lambda x: mpmath.nstr(x, 6)  # noqa: E731
+    s = lambda x: mpmath.nstr(x, 6)
     f.evidence = {"radius": mpmath.nstr(v, 10), "experiment": mpmath.nstr(value, 10), "at": at}
     if not mpmath.isfinite(v):
         f.grade(Grade.ERROR, "invalid bound", f"the radius is {s(v)} {where}")
@@ -177,6 +180,7 @@ def _outside(reg, paper, t, f: Finding, node, env, at) -> bool:
     invalid bound); if it stands there too, it keeps its grade, with the point inside.
     True when the finding is settled here."""
     import mpmath
+
     from ...backends import mp as mpb
     hyps = hypotheses.for_check(reg, paper, t)
     if not hyps:
@@ -273,8 +277,10 @@ def _best_move(reg, paper, t, node, hyps, pt, v0, moves):
     """Of the moves (symbol, signs of k), the one with the least |k| that puts the point
     inside every hypothesis (ties: the least change of the bound's value, then the
     symbol's name)."""
-    import mpmath
     from fractions import Fraction
+
+    import mpmath
+
     from ...backends import mp as mpb
     best = None
     for s_, signs in moves:

@@ -196,6 +196,7 @@ def _on_unbounded(formula, var, box, unbounded, fixed, samples, seed, beyond_box
     'on the domain' is a proof on the whole unbounded range; the result says which range
     was asked (``asked``) and covers the box (scope ``box``) only when it was decided on it."""
     from dataclasses import replace
+
     from ...expr.numbers import fmt_exact
     table = dict(formula.symbol_table)
     node = formula.expr

@@ -157,6 +157,7 @@ def _scan(ctx: _Ctx) -> _Scan:
     evaluation), and the derivative's sign there: neighbouring values that rise or fall are
     candidate pairs, re-checked in ball arithmetic by :func:`_certify`. Proposes only."""
     import numpy as np
+
     from ...prover import sampling
     var = ctx.var
     fr = {k: (float(a), float(b)) for k, (a, b) in ctx.ranges.items()}
