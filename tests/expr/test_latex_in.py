@@ -237,6 +237,12 @@ def test_latex_only_formula_outside_the_whitelist_is_one_line(tmp_path):
 
 
 # ----------------------------------------------------------------------------- built-ins
+def _transcription(name):
+    """The typed spec of a transcription check of formula ``name`` (registry/checks.py)."""
+    from boundcalc.registry.checks import Transcription
+    return Transcription(id="t", kind="transcription", formula=name, location="", description="")
+
+
 def test_transcription_of_built_in_formulas():
     from boundcalc.registry import get_registry
     from boundcalc.services.check import _run_kind
@@ -245,7 +251,7 @@ def test_transcription_of_built_in_formulas():
 
     def run(key, name):
         f = Finding(key, "t", "transcription", "ok", "", "")
-        _run_kind(reg, reg.paper(key), {"formula": name}, f)
+        _run_kind(reg, reg.paper(key), _transcription(name), f)
         return f
     assert run("deora2023", "beta2").severity == "ok"          # \beta_2 := \frac1{\sqrt H}\beta_3 + \frac14\beta_1^2
     assert run("deora2023", "gamma_star").severity == "ok"     # \bar Z is the formula Zbar the expr uses
@@ -307,7 +313,7 @@ def test_transcription_of_a_latex_only_formula_cannot_fail(tmp_path):
     spec = reg.spec("latexpaper.gap")
     assert spec.from_latex and spec.text == "2*capacity + 3*sqrt(log(2/delta)/(2*n))"
     f = Finding("latexpaper", "t", "transcription", "ok", "", "")
-    _run_kind(reg, reg.paper("latexpaper"), {"formula": "gap"}, f)
+    _run_kind(reg, reg.paper("latexpaper"), _transcription("gap"), f)
     assert f.severity == "cannot fail", f.message
 
 
