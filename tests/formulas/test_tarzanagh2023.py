@@ -615,8 +615,8 @@ def test_printed_gradient_matches_finite_differences():
 NEW_CHECKS = {
     "lemma3_T2_instance": "conditional", "lemma4_T2_instance": "ok", "cls_row_transpose": "ok",
     "abstract_model_transpose": "note", "lemma1_grad_W": "ok", "lemma1_update": "ok",
-    "assumptionA_logistic_M0": "ok", "assumptionA_logistic_second_derivative": "ok",
-    "assumptionA_logistic_M1": "ok", "assumptionA_logistic_decreasing": "identity", "attsvm_selects": "identity",
+    "assumptionA_logistic_M0": "identity", "assumptionA_logistic_second_derivative": "identity",
+    "assumptionA_logistic_M1": "identity", "assumptionA_logistic_decreasing": "identity", "attsvm_selects": "identity",
     "thm1_eps_positive": "warning", "cone_7_distance": "identity", "thm7_margin_gap": "conditional",
     "exampleC_nu_positive": "conditional", "grad_sum_from_25": "ok", "lemma8_sandwich_radius": "identity",
     "mu_below_one": "ok", "exampleC_vmm_feasible": "conditional", "fig3a_vmm_optimal": "conditional",
@@ -944,6 +944,36 @@ def test_textbook_facts_and_restatements_are_identities():
     from boundcalc.services.check import run_checks
     rep = run_checks(PAPER, only=list(IDENTITY_35))
     assert {r.check: r.severity for r in rep.results} == dict.fromkeys(IDENTITY_35, "identity")
+
+
+# REFEREE3: the logistic loss's M0, M1 and l'' are the formula sheet's values, not the paper's
+LOGISTIC_SHEET = ("assumptionA_logistic_M0", "assumptionA_logistic_M1", "assumptionA_logistic_second_derivative")
+
+
+def test_logistic_constants_of_the_sheet_are_recorded_not_passes():
+    """The paper names the logistic loss under Assumption A but prints no M0, M1 or l'': the notes
+    mark 1/4 and 1 as 'my values', so the three checks are identities with that reason; the values
+    themselves are right (by hand: l''(u) = e^{-u}/(1 + e^{-u})^2 = 1/(4 cosh^2(u/2)) <= 1/4, equal
+    at u = 0; |l'| = 1/(1 + e^u) < 1), checked here at 50 digits on a grid."""
+    from boundcalc.services.check import run_checks
+    import os
+    from pathlib import Path
+    root = Path(os.environ.get("BOUNDCALC_PAPERS", Path(__file__).resolve().parents[3] / "shared" / "papers"))
+    notes = root / "notes" / "tarzanagh2023.md"
+    if notes.exists():                 # the sheet's own words (absent outside the project's machine)
+        assert "$M_0=1/4$ and $M_1=1$ (my values)" in notes.read_text()
+    rep = {r.check: r for r in run_checks(PAPER, only=list(LOGISTIC_SHEET)).results}
+    for cid in LOGISTIC_SHEET:
+        assert rep[cid].severity == "identity" and "my values" in rep[cid].note
+    with mp.workdps(50):
+        for k in range(-200, 201):
+            u = M(k) / 10
+            l2 = mp.exp(-u) / (1 + mp.exp(-u)) ** 2
+            assert close(l2, 1 / (4 * mp.cosh(u / 2) ** 2)) and l2 <= M(1) / 4
+            assert mp.exp(-u) / (1 + mp.exp(-u)) < 1
+        assert mp.exp(0) / (1 + mp.exp(0)) ** 2 == M(1) / 4
+        assert close(mp.diff(lambda u: mp.exp(-u) / (1 + mp.exp(-u)), M("0.3")),
+                     -mp.exp(M("-0.3")) / (1 + mp.exp(M("-0.3"))) ** 2)
 
 
 def test_softmax_tail_of_35_and_71_by_hand():
