@@ -781,7 +781,11 @@ def test_t1_drift_split_average_iterate_unchecked():
     vals = dict(m=64, d=8, n=5000, tau=4000, rho_c=3, rho_u=3, rho_w=3, nu_c=3, nu_u=3, nu_w=3, sigma_0=1,
                 sigma_1=1, sigma_2="0.7698003589195010", delta="0.05", delta_prime="0.05", C_CoF=1)
     with mpmath.workdps(30):
-        blin = ev("B_lin", **{k: vals[k] for k in ("m", "d", "rho_c", "rho_u", "rho_w", "sigma_1", "sigma_2",
-                                                    "delta_prime")})
-        diff = ev("thm1_avg", C_thm1_avg=1, **vals) - ev("thm1_min", C_thm1_min=1, **vals)
-        assert_close(diff, blin ** 2)
+        # B_lin by hand (Lemma 3): (L_1 rho_c sqrt(rho_w^2 + rho_u^2) + L_2 (rho_w^2 + rho_u^2))/sqrt(m)
+        m, r = mpmath.mpf(64), 3
+        bu = mpmath.sqrt(8) + mpmath.sqrt(2 * mpmath.log(m / (2 * mpmath.mpf("0.05")))) + r / mpmath.sqrt(m)
+        l1, l2 = mpmath.sqrt(1 + bu**2), mpmath.mpf("0.7698003589195010") * (1 + bu**2) + 8 * mpmath.sqrt(1 + bu**2)
+        blin = (l1 * r * mpmath.sqrt(2 * r**2) + l2 * 2 * r**2) / mpmath.sqrt(m)
+        assert_close(ev("B_lin", **vals), blin)
+        diff = ev("thm1_avg", C_thm1_avg=1, **vals).mpf - ev("thm1_min", C_thm1_min=1, **vals).mpf
+        assert abs(diff - blin**2) <= mpmath.mpf(10) ** -20 * blin**2
