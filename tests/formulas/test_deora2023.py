@@ -359,3 +359,50 @@ def test_iterate_distance_constant_is_exact():
     from boundcalc.services.check import run_checks
     f, = run_checks("deora2023", only=["iterate_dist_from_lemma10"], strength=True).results
     assert f.severity == "ok" and f.strength["paper_caught"], (f.severity, f.message, f.strength)
+
+
+# --------------------------------------------------------------------------- REFEREE3: (7)'s terms as formulas
+def test_eq7_terms_are_formulas_and_misprints_fail(tmp_path):
+    """(7)'s W-, P- and U-terms are formulas of the file (gamma_star is their combination), the two
+    checks reference them, and misprints of (7) planted in a copy of the file fail them. By hand
+    (mpmath): at T = 4, S = 1, Z = 1/2, P = 1/10 the Cauchy-Schwarz bound P T^2 (S + Z)^3 = 5.4 sits
+    below (7)'s P T^{5/2} (S + Z)^3 = 10.8 and above a misprinted P T^{3/2} (S + Z)^3 = 2.7; at
+    Zbar = 0 (7)'s W-term is half the exact noise-free one, a W-term without its 4 is twice it."""
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from boundcalc.services.check import run_checks
+    m = mpmath.mpf
+    args = dict(T=4, zeta="0.25", S=1, M=2, Z="0.5", Z_mu="0.1", Z_nu="0.05", P="0.1")
+    with mpmath.workdps(40):
+        T, z, S, M, Z, Zmu, Znu, P = 4, m("0.25"), 1, 2, m("0.5"), m("0.1"), m("0.05"), m("0.1")
+        Zb = max(Zmu, Znu)
+        w = T * (1 - z) * z * (z * S**4 - 7 * Zb * S**2 - 12 * Zb**2 - 16 * Zb**3 / S**2) / (4 * mpmath.sqrt(2 * (M + 1)))
+        pt = P * m(T) ** m(2.5) * (S + Z) ** 3
+        u = S * mpmath.sqrt(T) * (z - 2 * (1 - z) * Zmu / S**2) / mpmath.sqrt(2)
+        sub = lambda *ks: {k: args[k] for k in ks}
+        assert close(ev("eq7_W_term", **sub("T", "zeta", "S", "M", "Z_mu", "Z_nu")), w)
+        assert close(ev("eq7_P_term", **sub("P", "T", "S", "Z")), pt)
+        assert close(ev("eq7_U_term", **sub("S", "T", "zeta", "Z_mu")), u)
+        assert close(ev("gamma_star", **args), w - pt + u)
+        assert P * T**2 * (S + Z) ** 3 < pt and P * T**2 * (S + Z) ** 3 > P * m(T) ** m(1.5) * (S + Z) ** 3
+    ids = ["eq7_W_term_noise_free", "eq7_P_term_cauchy_schwarz"]
+    got = {f.check: f for f in run_checks("deora2023", only=ids).results}
+    assert got["eq7_W_term_noise_free"].severity == "ok" and got["eq7_P_term_cauchy_schwarz"].severity == "ok"
+    src = (Path(boundcalc.__file__).resolve().parents[2] / "formulas" / "deora2023.toml").read_text(encoding="utf-8")
+    plants = [('expr = "P*T**(5/2)*(S + Z)**3"', 'expr = "P*T**(3/2)*(S + Z)**3"'),
+              ("16*Zbar**3/S**2)/(4*sqrt(2*(M + 1)))", "16*Zbar**3/S**2)/(sqrt(2*(M + 1)))")]
+    planted = src
+    for old, new in plants:
+        assert planted.count(old) == 1, old
+        planted = planted.replace(old, new)
+    assert planted.count('key = "deora2023"') == 1
+    f = tmp_path / "planted2023.toml"
+    f.write_text(planted.replace('key = "deora2023"', 'key = "planted2023"'), encoding="utf-8")
+    p = subprocess.run([sys.executable, "-m", "boundcalc.cli", "check", "--formulas", str(f), "planted2023",
+                        *[a for c in ids for a in ("--only", c)], "--json", "--no-timings"],
+                       capture_output=True, text=True, timeout=600)
+    out = json.loads(p.stdout)
+    assert {r["check"]: r["severity"] for r in out["findings"]} == dict.fromkeys(ids, "error")

@@ -276,12 +276,12 @@ for d in (L7_SMALL, L7_HUGE):
 case("C0_min_eps", {"eps": "0.2"}, M(16))
 case("C0_min_eps", {"eps": "0.9999999999999999999999999999999999999999999"},
      64 * M("0.9999999999999999999999999999999999999999999") / M("1e-43"))
-case("C0_min_57", {"mu": "0.5"}, 64 * M("0.5") / M("1.5"))
-case("C0_min_57", {"mu": "1e-400"}, 64 * M("1e-400") / (2 - M("1e-400")))
-case("C1_54", {"eta": "0.1", "rho": "0.3", "p_norm": "20", "grad_norm": "0.05"},
-     1 + M("0.1") * M("0.3") / 20 + M("0.01") * M("0.0025") / 400)
-case("C1_54", {"eta": "1e200", "rho": "1e200", "p_norm": "1", "grad_norm": "1"}, 1 + M("1e400") + M("1e400"))
-case("eta_55", {"mu": "0.01", "eps": "0.004", "rho": "0.3", "grad_norm": "0.05"},
+case("C0_min_57", dict(mu="0.5"), 64 * M("0.5") / M("1.5"))
+case("C0_min_57", dict(mu="1e-400"), 64 * M("1e-400") / (2 - M("1e-400")))
+case("C1_54", dict(eta="0.1", rho="0.3", p_norm="20", grad_norm="0.05"),
+     1 + M("0.1") * M("0.3") / 20 + M("0.01") * M("0.0025") / 20)   # eta^2 g^2/||p|| (REFEREE3)
+case("C1_54", dict(eta="1e200", rho="1e200", p_norm="1", grad_norm="1"), 1 + M("1e400") + M("1e400"))
+case("eta_55", dict(mu="0.01", eps="0.004", rho="0.3", grad_norm="0.05"),
      (M("0.01") - M("0.004")) / (1 - M("0.01")) * M("0.3") / M("0.0025"))
 case("eta_55", {"mu": "0.01", "eps": "0.004", "rho": "1", "grad_norm": "1e-200"},
      (M("0.006") / M("0.99")) * M("1e400"))
@@ -615,8 +615,8 @@ def test_printed_gradient_matches_finite_differences():
 NEW_CHECKS = {
     "lemma3_T2_instance": "conditional", "lemma4_T2_instance": "ok", "cls_row_transpose": "ok",
     "abstract_model_transpose": "note", "lemma1_grad_W": "ok", "lemma1_update": "ok",
-    "assumptionA_logistic_M0": "ok", "assumptionA_logistic_second_derivative": "ok",
-    "assumptionA_logistic_M1": "ok", "assumptionA_logistic_decreasing": "identity", "attsvm_selects": "identity",
+    "assumptionA_logistic_M0": "identity", "assumptionA_logistic_second_derivative": "identity",
+    "assumptionA_logistic_M1": "identity", "assumptionA_logistic_decreasing": "identity", "attsvm_selects": "identity",
     "thm1_eps_positive": "warning", "cone_7_distance": "identity", "thm7_margin_gap": "conditional",
     "exampleC_nu_positive": "conditional", "grad_sum_from_25": "ok", "lemma8_sandwich_radius": "identity",
     "mu_below_one": "ok", "exampleC_vmm_feasible": "conditional", "fig3a_vmm_optimal": "conditional",
@@ -913,26 +913,58 @@ def test_gradient_14a_matches_finite_differences():
 
 
 def test_cone_invariance_55_by_hand():
-    """(1 - mu + eta rho (1 - eps))/C_1 >= 1 - mu with C_1 = 1 + eta rho/P + eta^2 g^2/P^2 and eta at the
-    bound (mu - eps)/(1 - mu) rho/g^2 of (55)-(56), for P = ||p(t)|| >= 1; at P = 1/2 it fails
-    (mu = 0.1, eps = 0.05), which is why the check declares P >= 1 as ours."""
+    """REFEREE3 re-encoding: (1 - mu + eta rho (1 - eps)/P)/C_1 >= 1 - mu with C_1 = 1 + eta rho/P +
+    eta^2 g^2/P (P = ||p(t)||) under eta <= (mu - eps)/(1 - mu) rho/g^2 of (55)-(56), for EVERY
+    P > 0 (300 random points, 40 digits; P from 10^-3 to 10^3); the difference is the paper's
+    last line eta/(C_1 P)((mu - eps) rho - eta (1 - mu) g^2), exactly 0 at the bound. The old
+    encoding (numerator without /P, C_1 with P^2) failed at P = 1/2 — the artefact the referee
+    rejected; the misprinted step size (1 - eps)/(1 - mu) rho/g^2 fails (0.600 < 0.9)."""
     rng = __import__("random").Random(55)
     with mp.workdps(40):
+        def c1(rho, g, P, eta):
+            return 1 + eta * rho / P + eta ** 2 * g ** 2 / P
+
         def lhs(mu, eps, rho, g, P, eta):
-            C1 = 1 + eta * rho / P + eta ** 2 * g ** 2 / P ** 2
-            return (1 - mu + eta * rho * (1 - eps)) / C1
+            return (1 - mu + eta * rho * (1 - eps) / P) / c1(rho, g, P, eta)
         for _ in range(300):
             mu = M(rng.uniform(0.01, 0.99))
             eps = mu * M(rng.uniform(0.001, 0.999))
-            rho, g, P = M(rng.uniform(0.01, 10)), M(rng.uniform(0.01, 10)), M(rng.uniform(1, 100))
+            rho, g, P = M(rng.uniform(0.01, 10)), M(rng.uniform(0.01, 10)), 10 ** M(rng.uniform(-3, 3))
             eta = (mu - eps) / (1 - mu) * rho / g ** 2 * M(rng.uniform(0, 1))
-            assert lhs(mu, eps, rho, g, P, eta) >= 1 - mu
+            d = lhs(mu, eps, rho, g, P, eta) - (1 - mu)
+            assert d >= 0
+            assert close(d, eta / (c1(rho, g, P, eta) * P) * ((mu - eps) * rho - eta * (1 - mu) * g ** 2))
         mu, eps, rho, g = M("0.1"), M("0.05"), M(1), M(1)
         eta = (mu - eps) / (1 - mu) * rho / g ** 2
-        assert lhs(mu, eps, rho, g, M(1) / 2, eta) < 1 - mu
-    got = value("eta_55", mu="0.1", eps="0.05", rho="1", grad_norm="1")
+        for P in (M(1) / 100, M(1) / 2, M(1), M(100)):
+            assert abs(lhs(mu, eps, rho, g, P, eta) - (1 - mu)) < M(10) ** -35
+        # the old encoding's failure at P = 1/2
+        old = (1 - mu + eta * rho * (1 - eps)) / (1 + eta * rho * 2 + eta ** 2 * g ** 2 * 4)
+        assert old < 1 - mu
+        bad = (1 - eps) / (1 - mu) * rho / g ** 2
+        assert mp.nstr(lhs(mu, eps, rho, g, M(1), bad), 3) == "0.6"
+    got = value("C1_54", eta="0.5", rho="2", p_norm="0.5", grad_norm="3")
     with mp.workdps(40):
-        assert close(got, (M("0.1") - M("0.05")) / (1 - M("0.1")))
+        assert close(got, 1 + M("0.5") * 2 / M("0.5") + M("0.25") * 9 / M("0.5"))
+
+
+def test_C1_54_norm_growth_needs_half():
+    """(54): ||p - eta grad L||/||p|| = sqrt(1 + 2x + y) <= 1 + x + y/2 <= C_1 needs ||p|| >= 1/2 for
+    y/2 = eta^2 g^2/(2P^2) <= eta^2 g^2/P; at P = 1/4, x = 0 (rho -> 0), eta g = 1/2 the ratio is
+    sqrt 5 > C_1 = 2. The check quotes ||p(t)|| >= 1/2 and passes (conditional)."""
+    from boundcalc.services.check import run_checks
+    with mp.workdps(40):
+        rng = __import__("random").Random(54)
+        for _ in range(300):
+            P = M(rng.uniform(0.5, 50))
+            eta, g, rho = M(rng.uniform(0, 3)), M(rng.uniform(0, 3)), M(rng.uniform(0, 3))
+            x = M(rng.uniform(-1, 1)) * min(eta * g / P, eta * rho / P) if rng.random() < 0.5 \
+                else M(rng.uniform(float(-eta * g / P), float(eta * rho / P)))
+            assert mp.sqrt(1 + 2 * x + eta ** 2 * g ** 2 / P ** 2) <= 1 + eta * rho / P + eta ** 2 * g ** 2 / P
+        assert mp.sqrt(5) > 1 + (M(1) / 4) / (M(1) / 4)
+    (f,) = run_checks(PAPER, only=["C1_54_bounds_norm_growth"]).results
+    assert f.severity == "conditional"
+    assert [a["assumption"] for a in f.added if a["needed"]][-1] == "p_norm >= 1/2"
 
 
 # ------------------------------------------------------------------ issue 35: passes that could not fail
@@ -944,6 +976,37 @@ def test_textbook_facts_and_restatements_are_identities():
     from boundcalc.services.check import run_checks
     rep = run_checks(PAPER, only=list(IDENTITY_35))
     assert {r.check: r.severity for r in rep.results} == dict.fromkeys(IDENTITY_35, "identity")
+
+
+# REFEREE3: the logistic loss's M0, M1 and l'' are the formula sheet's values, not the paper's
+LOGISTIC_SHEET = ("assumptionA_logistic_M0", "assumptionA_logistic_M1", "assumptionA_logistic_second_derivative")
+
+
+def test_logistic_constants_of_the_sheet_are_recorded_not_passes():
+    """The paper names the logistic loss under Assumption A but prints no M0, M1 or l'': the notes
+    mark 1/4 and 1 as 'my values', so the three checks are identities with that reason; the values
+    themselves are right (by hand: l''(u) = e^{-u}/(1 + e^{-u})^2 = 1/(4 cosh^2(u/2)) <= 1/4, equal
+    at u = 0; |l'| = 1/(1 + e^u) < 1), checked here at 50 digits on a grid."""
+    import os
+    from pathlib import Path
+
+    from boundcalc.services.check import run_checks
+    root = Path(os.environ.get("BOUNDCALC_PAPERS", Path(__file__).resolve().parents[3] / "shared" / "papers"))
+    notes = root / "notes" / "tarzanagh2023.md"
+    if notes.exists():                 # the sheet's own words (absent outside the project's machine)
+        assert "$M_0=1/4$ and $M_1=1$ (my values)" in notes.read_text()
+    rep = {r.check: r for r in run_checks(PAPER, only=list(LOGISTIC_SHEET)).results}
+    for cid in LOGISTIC_SHEET:
+        assert rep[cid].severity == "identity" and "my values" in rep[cid].note
+    with mp.workdps(50):
+        for k in range(-200, 201):
+            u = M(k) / 10
+            l2 = mp.exp(-u) / (1 + mp.exp(-u)) ** 2
+            assert close(l2, 1 / (4 * mp.cosh(u / 2) ** 2)) and l2 <= M(1) / 4
+            assert mp.exp(-u) / (1 + mp.exp(-u)) < 1
+        assert mp.exp(0) / (1 + mp.exp(0)) ** 2 == M(1) / 4
+        assert close(mp.diff(lambda u: mp.exp(-u) / (1 + mp.exp(-u)), M("0.3")),
+                     -mp.exp(M("-0.3")) / (1 + mp.exp(M("-0.3"))) ** 2)
 
 
 def test_softmax_tail_of_35_and_71_by_hand():
