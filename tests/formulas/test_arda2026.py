@@ -741,9 +741,9 @@ def test_thm1_rate_m_fig1_asymptotic_only():
         # the log^2 growth: the bound rises again far beyond the figure
         assert _r_thm1_min_fig1(10**12) > _r_thm1_min_fig1(10**6)
         # the tool's formula is the one typed here (so the note's figures are about it)
-        vals = dict(d=8, tau=4000, rho_c=3, rho_u=3, rho_w=3, nu_c=3, nu_u=3, nu_w=3, sigma_0=1,
-                    sigma_1=1, sigma_2="0.7698003589195010", n=5000, delta="0.05",
-                    delta_prime="0.05", C_CoF=1, C_thm1_min=1)
+        vals = {"d": 8, "tau": 4000, "rho_c": 3, "rho_u": 3, "rho_w": 3, "nu_c": 3, "nu_u": 3, "nu_w": 3, "sigma_0": 1,
+                    "sigma_1": 1, "sigma_2": "0.7698003589195010", "n": 5000, "delta": "0.05",
+                    "delta_prime": "0.05", "C_CoF": 1, "C_thm1_min": 1}
         for m in (8, 256):
             assert_close(ev("thm1_min", m=m, **vals), _r_thm1_min_fig1(m))
     (f,) = run_checks(PAPER, only=["thm1_rate_m_fig1"]).results
@@ -760,7 +760,7 @@ def test_width_log_n_and_fig1_lin_are_recorded_not_passes():
     assert got["width_log_n"].severity == "identity" and "hand solution" in got["width_log_n"].note
     assert got["fig1_monotone_lin"].severity == "identity"
     assert "measured curves" in got["fig1_monotone_lin"].note
-    vals = dict(sigma_0=1, sigma_1=1, nu_c=1, nu_u=1, nu_w=1, delta="0.5", epsilon=1)
+    vals = {"sigma_0": 1, "sigma_1": 1, "nu_c": 1, "nu_u": 1, "nu_w": 1, "delta": "0.5", "epsilon": 1}
     with mpmath.workdps(30):
         n = mpmath.mpf(10) ** 40
         # 8 (1 + 1 + 1)^2 log(2n/delta)/eps^2 = 72 log(4n): 72 log n + O(1)
@@ -780,8 +780,8 @@ def test_t1_drift_split_average_iterate_unchecked():
     rows = {s["id"]: s for s in step_coverage(paper, res)["steps"]}
     assert rows["t1_drift"]["status"] == "checked"
     assert rows["t1_avg_iterate"]["status"] == "unchecked" and "B_lin^2" in rows["t1_avg_iterate"]["step"]
-    vals = dict(m=64, d=8, n=5000, tau=4000, rho_c=3, rho_u=3, rho_w=3, nu_c=3, nu_u=3, nu_w=3, sigma_0=1,
-                sigma_1=1, sigma_2="0.7698003589195010", delta="0.05", delta_prime="0.05", C_CoF=1)
+    vals = {"m": 64, "d": 8, "n": 5000, "tau": 4000, "rho_c": 3, "rho_u": 3, "rho_w": 3, "nu_c": 3, "nu_u": 3, "nu_w": 3, "sigma_0": 1,
+                "sigma_1": 1, "sigma_2": "0.7698003589195010", "delta": "0.05", "delta_prime": "0.05", "C_CoF": 1}
     with mpmath.workdps(30):
         # B_lin by hand (Lemma 3): (L_1 rho_c sqrt(rho_w^2 + rho_u^2) + L_2 (rho_w^2 + rho_u^2))/sqrt(m)
         m, r = mpmath.mpf(64), 3
