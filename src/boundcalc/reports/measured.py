@@ -48,12 +48,8 @@ def measured_table(paper: str, csv_path, *, formula, setting: str | None = None,
     turns an id into a formula that evaluates (:func:`boundcalc.api.formula`, passed in by
     :func:`boundcalc.api.compare_measured`: reports/ does not import the API layer). Bad
     input raises :class:`~boundcalc.errors.BoundcalcError` in one line naming the culprit."""
-    from ..expr.parser import parse_number
     from ..registry import get_registry
-    from ..runs.intervals import describe, mean_interval
-    from ..suggest import did_you_mean
-    from .numfmt import float_or_mpf
-    from .table import Row, Table
+    from .table import Table
     path = Path(csv_path)
     reg = get_registry(formulas_path)
     p = reg.paper(paper)
@@ -65,6 +61,29 @@ def measured_table(paper: str, csv_path, *, formula, setting: str | None = None,
         raise BoundcalcError(f"--map {unknown[0]}=...: {path.name} has no column {unknown[0]!r} "
                              f"(its columns: {', '.join(head)})")
     head = [mapping.get(c, c) for c in head]
+    inputs, measured = _columns(head, p, paper, path)
+    if not body:
+        raise BoundcalcError(f"{path.name}: no runs below the header line")
+    seed_at = head.index(SEED) if SEED in head else None
+    runs = _group_runs(path, head, body, inputs, measured)
+    rows: list = []
+    for run in runs.values():
+        rows += _run_rows(run, measured, paper, p, st, formula, formulas_path, path, seed_at is not None)
+    settings = {"measured": path.name}
+    if mapping:
+        settings["map"] = ", ".join(f"{c}={n}" for c, n in mapping.items())
+    if st is not None:
+        settings["setting"] = st.name
+    return Table(paper, f"{p.title}: bounds beside the measurements of {path.name}", settings, None, rows,
+                 notes=[f"measured values from {path.name}; bounds certified at each run's inputs"])
+
+
+def _columns(head: list[str], p, paper: str, path: Path):
+    """The columns of the (renamed) header ``head``: the inputs and the measured ones, each
+    a list of (index, name); a column without a name, a repeated one, one that is neither a
+    symbol nor a bound or definition of ``p``, or a header without a measured column is
+    refused."""
+    from ..suggest import did_you_mean
     seen: set[str] = set()
     inputs, measured = [], []
     for i, c in enumerate(head):
@@ -91,20 +110,22 @@ def measured_table(paper: str, csv_path, *, formula, setting: str | None = None,
     if not measured:
         raise BoundcalcError(f"{path.name}: no measured column; name a column after a bound of {paper} "
                              f"({', '.join(n for n, s in p.formulas.items() if s.kind == 'bound')})")
-    if not body:
-        raise BoundcalcError(f"{path.name}: no runs below the header line")
+    return inputs, measured
+
+
+def _group_runs(path: Path, head: list[str], body, inputs, measured) -> dict[object, dict]:
+    """The lines of ``body``, grouped into runs: a run is one label (or, without labels, one
+    set of inputs), a dict with its label, inputs, first line, seeds (seed -> line) and
+    measured values (formula -> list, one per seed). Lines of one run with other inputs,
+    a bad or repeated seed, a repeated run without seeds, or a measured cell that is not a
+    finite double are refused."""
     label_at = head.index(LABEL) if LABEL in head else None
     seed_at = head.index(SEED) if SEED in head else None
-    # the lines, grouped into runs: a run is one label (or, without labels, one set of inputs)
     runs: dict[object, dict] = {}
     for r, cells in enumerate(body, start=2):
         if len(cells) != len(head):
             raise BoundcalcError(f"{path.name}: line {r} has {len(cells)} cells, the header {len(head)}")
-        values = {}
-        for i, name in inputs:
-            if cells[i].strip():
-                parse_number(cells[i], where=f"{path.name}: line {r}, column {name!r}")
-                values[name] = cells[i].strip()
+        values = _line_inputs(path, r, cells, inputs)
         label = cells[label_at].strip() if label_at is not None and cells[label_at].strip() else None
         key = label if label is not None else (tuple(sorted(values.items())) if seed_at is not None else r)
         run = runs.setdefault(key, {"label": label or f"row {r - 1}", "values": values, "line": r,
@@ -113,68 +134,97 @@ def measured_table(paper: str, csv_path, *, formula, setting: str | None = None,
             raise BoundcalcError(f"{path.name}: line {r} ({run['label']}) gives other inputs than line "
                                  f"{run['line']} of the same run; give each setting its own '{LABEL}'")
         if seed_at is not None:
-            sd = cells[seed_at].strip()
-            if not sd:
-                raise BoundcalcError(f"{path.name}: line {r}, column '{SEED}' is empty")
-            if not sd.isascii() or not sd.isdigit():
-                raise BoundcalcError(f"{path.name}: line {r}, column '{SEED}': {sd!r} is not a seed "
-                                     "(a non-negative integer)")
-            sd = str(int(sd))                      # 007 and 7 are one seed
-            if sd in run["seeds"]:
-                raise BoundcalcError(f"{path.name}: line {r} repeats seed {sd} of run {run['label']} "
-                                     f"(line {run['seeds'][sd]})")
-            run["seeds"][sd] = r
+            _add_seed(path, r, cells[seed_at], run)
         elif key in runs and run["line"] != r:
             raise BoundcalcError(f"{path.name}: line {r} repeats run {run['label']} (line {run['line']}); "
                                  f"add a '{SEED}' column for repeated runs")
-        for i, name in measured:
-            if cells[i].strip():
-                m = float_or_mpf(parse_number(cells[i], where=f"{path.name}: line {r}, column {name!r}"))
-                if not isinstance(m, (int, float)) or (isinstance(m, float) and not math.isfinite(m)):
-                    raise BoundcalcError(f"{path.name}: line {r}, column {name!r}: {cells[i].strip()!r} is not "
-                                         "a finite double-precision number, which a measured value is")
-                run["measured"].setdefault(name, []).append(m)
+        _add_measured(path, r, cells, measured, run)
+    return runs
+
+
+def _line_inputs(path: Path, r: int, cells, inputs) -> dict[str, str]:
+    """The non-empty input cells of line ``r`` (symbol -> its text), each checked to be a
+    number."""
+    from ..expr.parser import parse_number
+    values = {}
+    for i, name in inputs:
+        if cells[i].strip():
+            parse_number(cells[i], where=f"{path.name}: line {r}, column {name!r}")
+            values[name] = cells[i].strip()
+    return values
+
+
+def _add_seed(path: Path, r: int, cell: str, run: dict) -> None:
+    """Record the seed ``cell`` of line ``r`` in ``run``; an empty, non-integer or
+    repeated seed is refused."""
+    sd = cell.strip()
+    if not sd:
+        raise BoundcalcError(f"{path.name}: line {r}, column '{SEED}' is empty")
+    if not sd.isascii() or not sd.isdigit():
+        raise BoundcalcError(f"{path.name}: line {r}, column '{SEED}': {sd!r} is not a seed "
+                             "(a non-negative integer)")
+    sd = str(int(sd))                      # 007 and 7 are one seed
+    if sd in run["seeds"]:
+        raise BoundcalcError(f"{path.name}: line {r} repeats seed {sd} of run {run['label']} "
+                             f"(line {run['seeds'][sd]})")
+    run["seeds"][sd] = r
+
+
+def _add_measured(path: Path, r: int, cells, measured, run: dict) -> None:
+    """Append the non-empty measured cells of line ``r`` to ``run``'s measured values; a
+    cell that is not a finite double-precision number is refused."""
+    from ..expr.parser import parse_number
+    from .numfmt import float_or_mpf
+    for i, name in measured:
+        if cells[i].strip():
+            m = float_or_mpf(parse_number(cells[i], where=f"{path.name}: line {r}, column {name!r}"))
+            if not isinstance(m, (int, float)) or (isinstance(m, float) and not math.isfinite(m)):
+                raise BoundcalcError(f"{path.name}: line {r}, column {name!r}: {cells[i].strip()!r} is not "
+                                     "a finite double-precision number, which a measured value is")
+            run["measured"].setdefault(name, []).append(m)
+
+
+def _run_rows(run: dict, measured, paper: str, p, st, formula, formulas_path, path: Path, seeded: bool):
+    """The table rows of one run: each measured formula evaluated (certified) at the run's
+    inputs (``st``'s values and the defaults filling in), beside the measured value (with
+    seeds, their mean and its 95% interval in the note); a run missing an input a formula
+    needs is refused."""
+    from ..runs.intervals import describe, mean_interval
+    from .table import Row
     rows: list[Row] = []
-    for run in runs.values():
-        r, values, label = run["line"], run["values"], run["label"]
-        for _, name in measured:
-            ms = run["measured"].get(name)
-            if not ms:
-                continue
-            f = formula(f"{paper}.{name}", formulas_path=formulas_path)
-            vals = {k: v for k, v in values.items() if k in f.symbol_table}
-            if st is not None:
-                f, vals = f.at_setting(st.name, vals)
-            missing = [s for s in f.symbol_table if s not in vals and f.symbol_table[s].default is None]
-            if missing:
-                raise BoundcalcError(f"{path.name}: line {r} ({label}): {name} needs {', '.join(missing)}; "
-                                     f"add a column {missing[0]!r} (or give --setting)")
-            try:
-                v = f.evaluate(vals, digits=15)
-            except BoundcalcError as e:
-                raise BoundcalcError(f"{path.name}: line {r} ({label}), {name}: {e}") from None
-            spec = p.formulas[name]
-            kind = {"upper": "upper", "lower": "lower"}.get(getattr(spec, "direction", None) or "", "info")
-            consts = [f"{k} = {x}" for k, x in v.defaults_used.items()
-                      if k in p.symbols and p.symbols[k].is_constant]
-            note = ", ".join(f"{k} = {x}" for k, x in vals.items())
-            measured_value = ms[0]
-            if seed_at is not None:
-                iv = mean_interval([float(x) for x in ms])
-                measured_value = iv["mean"]
-                note = (note + "; " if note else "") + "mean " + describe(iv)
-                b = float(v.mpf)
-                if iv["low"] is not None and iv["low"] <= b <= iv["high"]:
-                    note += "; the interval reaches past the bound"
-            rows.append(Row(f"{name} ({label})", spec.source, v, measured_value, kind=kind,
-                            formula=f"{paper}.{name}",
-                            constant=("with " + ", ".join(consts) + " (default)") if consts
-                            else v.qualifier,
-                            note=note))
-    settings = {"measured": path.name}
-    if mapping:
-        settings["map"] = ", ".join(f"{c}={n}" for c, n in mapping.items())
-    if st is not None:
-        settings["setting"] = st.name
-    return Table(paper, f"{p.title}: bounds beside the measurements of {path.name}", settings, None, rows,
-                 notes=[f"measured values from {path.name}; bounds certified at each run's inputs"])
+    r, values, label = run["line"], run["values"], run["label"]
+    for _, name in measured:
+        ms = run["measured"].get(name)
+        if not ms:
+            continue
+        f = formula(f"{paper}.{name}", formulas_path=formulas_path)
+        vals = {k: v for k, v in values.items() if k in f.symbol_table}
+        if st is not None:
+            f, vals = f.at_setting(st.name, vals)
+        missing = [s for s in f.symbol_table if s not in vals and f.symbol_table[s].default is None]
+        if missing:
+            raise BoundcalcError(f"{path.name}: line {r} ({label}): {name} needs {', '.join(missing)}; "
+                                 f"add a column {missing[0]!r} (or give --setting)")
+        try:
+            v = f.evaluate(vals, digits=15)
+        except BoundcalcError as e:
+            raise BoundcalcError(f"{path.name}: line {r} ({label}), {name}: {e}") from None
+        spec = p.formulas[name]
+        kind = {"upper": "upper", "lower": "lower"}.get(getattr(spec, "direction", None) or "", "info")
+        consts = [f"{k} = {x}" for k, x in v.defaults_used.items()
+                  if k in p.symbols and p.symbols[k].is_constant]
+        note = ", ".join(f"{k} = {x}" for k, x in vals.items())
+        measured_value = ms[0]
+        if seeded:
+            iv = mean_interval([float(x) for x in ms])
+            measured_value = iv["mean"]
+            note = (note + "; " if note else "") + "mean " + describe(iv)
+            b = float(v.mpf)
+            if iv["low"] is not None and iv["low"] <= b <= iv["high"]:
+                note += "; the interval reaches past the bound"
+        rows.append(Row(f"{name} ({label})", spec.source, v, measured_value, kind=kind,
+                        formula=f"{paper}.{name}",
+                        constant=("with " + ", ".join(consts) + " (default)") if consts
+                        else v.qualifier,
+                        note=note))
+    return rows

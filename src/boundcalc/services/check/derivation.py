@@ -42,19 +42,7 @@ def run(reg, paper, t: Derivation, f: Finding):
     derived = _claim("premise", substitute(formula(reg, paper, t.premise),
                                            subst(reg, paper, t.substitute, uses)))
     direction = t.direction
-    if isinstance(claim, Rel) != isinstance(derived, Rel):
-        raise BoundcalcError("claim and premise must both be values or both be relations")
-    ratio_ok = True
-    if isinstance(claim, Rel) and isinstance(derived, Rel):      # (both or neither, above)
-        if claim.op != derived.op:
-            raise BoundcalcError(f"claim uses {claim.op!r} but the premise {derived.op!r}")
-        # a sufficient condition 'L >= c' implies 'L >= d' when c >= d (same left side)
-        c_side, d_side = claim.rhs, derived.rhs
-        if _same(claim.lhs, derived.lhs, reg, paper) is not Verdict.PROVED:
-            c_side, d_side = sub(claim.rhs, claim.lhs), sub(derived.rhs, derived.lhs)
-            ratio_ok = False
-    else:
-        c_side, d_side = claim, derived
+    c_side, d_side, ratio_ok = _sides(reg, paper, claim, derived)
     f.evidence = {"claim": show(c_side, reg, paper), "derived_from_premise": show(d_side, reg, paper)}
     f.sides = (c_side, {"equal": "==", "upper": ">=", "lower": "<="}[direction], d_side)
     hyps = hypotheses.for_check(reg, paper, t, c_side.symbols() | d_side.symbols())
@@ -64,11 +52,7 @@ def run(reg, paper, t: Derivation, f: Finding):
     both = Rel("==", c_side, d_side)
     every = Func("max", (c_side, d_side) + tuple(x for r in extra for x in (r.lhs, r.rhs)))
     consts = hidden_constants(reg, paper, every, t.existential)
-    doms = {n: d for n, d in domains(reg, paper, both).items() if n not in consts}
-    for r in extra:
-        for n, d in domains(reg, paper, r).items():
-            if n not in consts:
-                doms.setdefault(n, d)
+    doms = _check_domains(reg, paper, both, extra, consts)
     c0, d0 = pin(c_side, consts), pin(d_side, consts)
     ex0 = [Rel(r.op, pin(r.lhs, consts), pin(r.rhs, consts)) for r in extra]
     if consts:
@@ -80,28 +64,7 @@ def run(reg, paper, t: Derivation, f: Finding):
             _at(consts) if consts else "") + f" [{eq.method}]"
         return
     if direction == "equal":
-        if eq.verdict is Verdict.DISPROVED:
-            f.evidence["counterexample"] = eq.counterexample
-            k = _constant_factor(c0, d0, doms, ex0) if ratio_ok else None
-            safe = _safe_relation(reg, paper, t.claim, claim)
-            if k is not None:
-                f.evidence["claim/derived"] = _num(k)
-                looser = safe is not None and ((k > 1) == (safe == ">="))
-                if looser:
-                    f.grade(Grade.WARNING, "looser constant",
-                            f"valid but looser than stated: the printed statement is {_num(k)} times what the "
-                            f"premise gives{_at(consts) if consts else ''}")
-                else:
-                    f.grade(Grade.ERROR, "false as printed",
-                            f"not implied as printed: the printed statement is {_num(k)} times what the premise "
-                            f"gives{_at(consts) if consts else ''}"
-                            + (", on the unsafe side" if safe else ""))
-                return
-            f.grade(Grade.ERROR, "false as printed", "not implied as printed: the premise with the stated "
-                    f"substitutions gives a different expression{_at(consts) if consts else ''} [{eq.method}]")
-        else:
-            f.grade(Grade.WARNING, "undecided", f"undecided: could not decide whether the printed statement "
-                    f"equals the derived one [{eq.method}]")
+        _grade_equal(reg, paper, t, f, claim, eq, c0, d0, doms, ex0, consts, ratio_ok)
         return
     rel = ">=" if direction == "upper" else "<="
     r = hypotheses.decide_within(c0, rel, d0, doms, ex0, inh, statement=f"claim {rel} derived")
@@ -128,54 +91,137 @@ def run(reg, paper, t: Derivation, f: Finding):
     _existential(reg, paper, t, f, c_side, d_side, extra, consts, doms, rel, r, ratio_ok, direction, hyps)
 
 
+def _sides(reg, paper, claim, derived):
+    """The two sides to compare, (claim's, derived's, whether their ratio means anything):
+    two values themselves; two relations with the same left side their right sides (a
+    sufficient condition 'L >= c' implies 'L >= d' when c >= d), else rhs - lhs of each."""
+    if isinstance(claim, Rel) != isinstance(derived, Rel):
+        raise BoundcalcError("claim and premise must both be values or both be relations")
+    ratio_ok = True
+    if isinstance(claim, Rel) and isinstance(derived, Rel):      # (both or neither, above)
+        if claim.op != derived.op:
+            raise BoundcalcError(f"claim uses {claim.op!r} but the premise {derived.op!r}")
+        # a sufficient condition 'L >= c' implies 'L >= d' when c >= d (same left side)
+        c_side, d_side = claim.rhs, derived.rhs
+        if _same(claim.lhs, derived.lhs, reg, paper) is not Verdict.PROVED:
+            c_side, d_side = sub(claim.rhs, claim.lhs), sub(derived.rhs, derived.lhs)
+            ratio_ok = False
+    else:
+        c_side, d_side = claim, derived
+    return c_side, d_side, ratio_ok
+
+
+def _check_domains(reg, paper, both, extra, consts) -> dict:
+    """The domains of the symbols of ``both`` and of the hypotheses ``extra``, without the
+    hidden constants ``consts`` (pinned)."""
+    doms = {n: d for n, d in domains(reg, paper, both).items() if n not in consts}
+    for r in extra:
+        for n, d in domains(reg, paper, r).items():
+            if n not in consts:
+                doms.setdefault(n, d)
+    return doms
+
+
+def _grade_equal(reg, paper, t, f, claim, eq, c0, d0, doms, ex0, consts, ratio_ok) -> None:
+    """Grade ``f`` for an equality claim not proved equal (``eq``): a constant factor off
+    (looser on the safe side is a warning), a different expression, or undecided."""
+    if eq.verdict is Verdict.DISPROVED:
+        f.evidence["counterexample"] = eq.counterexample
+        k = _constant_factor(c0, d0, doms, ex0) if ratio_ok else None
+        safe = _safe_relation(reg, paper, t.claim, claim)
+        if k is not None:
+            f.evidence["claim/derived"] = _num(k)
+            looser = safe is not None and ((k > 1) == (safe == ">="))
+            if looser:
+                f.grade(Grade.WARNING, "looser constant",
+                        f"valid but looser than stated: the printed statement is {_num(k)} times what the "
+                        f"premise gives{_at(consts) if consts else ''}")
+            else:
+                f.grade(Grade.ERROR, "false as printed",
+                        f"not implied as printed: the printed statement is {_num(k)} times what the premise "
+                        f"gives{_at(consts) if consts else ''}"
+                        + (", on the unsafe side" if safe else ""))
+            return
+        f.grade(Grade.ERROR, "false as printed", "not implied as printed: the premise with the stated "
+                f"substitutions gives a different expression{_at(consts) if consts else ''} [{eq.method}]")
+    else:
+        f.grade(Grade.WARNING, "undecided", f"undecided: could not decide whether the printed statement "
+                f"equals the derived one [{eq.method}]")
+
+
 def _existential(reg, paper, t, f, c_side, d_side, extra, consts, doms, rel, r0, ratio_ok, direction, hyps=()):
+    """Grade a claim with hidden constants that fails or is undecided at their defaults:
+    no constant works (the ratio grows), the least constant that works, a scaled
+    constant that works, or undecided."""
     declared = set(t.existential)
     # the claim's own constants are the ones to choose; the premise's keep their values
     # (all are scaled when the claim has none of its own)
     own = {n for n in consts if n not in d_side.symbols()} or set(consts)
     # can any constant work?  The ratio must stay bounded (cheap: growth exponents)
-    if ratio_ok:
-        ratio: Node = Mul((d_side, Pow(c_side, Num(Fraction(-1))))) if direction == "upper" else \
-            Mul((c_side, Pow(d_side, Num(Fraction(-1)))))
-        ratio = pin(ratio, consts)
-        grows = _unbounded(reg, paper, ratio, pin(c_side if direction == "upper" else d_side, consts), doms, extra)
-        if grows:
-            f.evidence["ratio_growth"] = grows
-            power = [g for g in grows if g["power"] > 0]
-            if power:
-                f.grade(Grade.ERROR, "false as printed",
-                        f"not implied for any value of the hidden constant(s) {', '.join(consts)}: the ratio "
-                        f"{'derived/claim' if direction == 'upper' else 'claim/derived'} grows like "
-                        + ", ".join(f"{g['growth']} as {g['var']} -> {g['limit']}" for g in power))
-            else:
-                f.grade(Grade.WARNING, "polylog factor",
-                        "implied only up to a polylog factor: the ratio grows like "
-                        + ", ".join(f"{g['growth']} as {g['var']} -> {g['limit']}" for g in grows))
-            return
+    if ratio_ok and _ratio_grows(reg, paper, f, c_side, d_side, extra, consts, doms, direction):
+        return
     least = _least_constants(c_side, d_side, extra, consts, own, doms, rel)
-    if least:
-        f.evidence["least_constants"] = least
-        if all(x.get("none_works") for x in least):
+    if least and _grade_least(f, least, declared, consts, direction, r0):
+        return
+    if _scaled_witness(f, c_side, d_side, extra, consts, own, declared, doms, rel, r0, direction, hyps):
+        return
+    _grade_undecided(f, c_side, d_side, extra, consts, own, doms, rel, r0, least)
+
+
+def _ratio_grows(reg, paper, f, c_side, d_side, extra, consts, doms, direction) -> bool:
+    """Grade ``f`` when the ratio of the two sides grows without bound (no constant works;
+    only a polylog factor is a warning); True when it does."""
+    ratio: Node = Mul((d_side, Pow(c_side, Num(Fraction(-1))))) if direction == "upper" else \
+        Mul((c_side, Pow(d_side, Num(Fraction(-1)))))
+    ratio = pin(ratio, consts)
+    grows = _unbounded(reg, paper, ratio, pin(c_side if direction == "upper" else d_side, consts), doms, extra)
+    if grows:
+        f.evidence["ratio_growth"] = grows
+        power = [g for g in grows if g["power"] > 0]
+        if power:
             f.grade(Grade.ERROR, "false as printed",
-                    "no constant works: " + "; ".join(
-                        f"{x['constant']} must be >= {x['lower']:.6g} at one point and <= {x['upper']:.6g} at "
-                        f"another, both inside the hypotheses (ratios in ball arithmetic)" for x in least))
-            return
-        ok = [x for x in least if x["certified"]]
-        if ok:
-            shown = "; ".join(_least_text(x, direction) for x in ok)
-            big = [x for x in ok if x["sufficient"] > LEAST_THRESHOLD]
-            declared_big = [x for x in ok if x["constant"] in declared and x["sufficient"] > consts[x["constant"]]]
-            if declared_big or (big and len(big) == len(ok)):
-                f.grade(Grade.WARNING, "large hidden constant",
-                        f"holds only with a larger constant: {shown}" + (
-                            f" (above the threshold {LEAST_THRESHOLD} for a hidden constant)" if big else
-                            f"; the stated {_vals({x['constant']: consts[x['constant']] for x in declared_big})} "
-                            "does not suffice"))
-            else:
-                f.message = (f"valid up to the hidden constant: {shown}; at {_vals(consts)} it "
-                             f"{'fails' if r0.verdict is Verdict.DISPROVED else 'is undecided'}")
-            return
+                    f"not implied for any value of the hidden constant(s) {', '.join(consts)}: the ratio "
+                    f"{'derived/claim' if direction == 'upper' else 'claim/derived'} grows like "
+                    + ", ".join(f"{g['growth']} as {g['var']} -> {g['limit']}" for g in power))
+        else:
+            f.grade(Grade.WARNING, "polylog factor",
+                    "implied only up to a polylog factor: the ratio grows like "
+                    + ", ".join(f"{g['growth']} as {g['var']} -> {g['limit']}" for g in grows))
+        return True
+    return False
+
+
+def _grade_least(f, least, declared, consts, direction, r0) -> bool:
+    """Grade ``f`` from the least constants (:func:`_least_constants`): none works, or a
+    certified one (large, or above a declared one, is a warning); True when graded."""
+    f.evidence["least_constants"] = least
+    if all(x.get("none_works") for x in least):
+        f.grade(Grade.ERROR, "false as printed",
+                "no constant works: " + "; ".join(
+                    f"{x['constant']} must be >= {x['lower']:.6g} at one point and <= {x['upper']:.6g} at "
+                    f"another, both inside the hypotheses (ratios in ball arithmetic)" for x in least))
+        return True
+    ok = [x for x in least if x["certified"]]
+    if ok:
+        shown = "; ".join(_least_text(x, direction) for x in ok)
+        big = [x for x in ok if x["sufficient"] > LEAST_THRESHOLD]
+        declared_big = [x for x in ok if x["constant"] in declared and x["sufficient"] > consts[x["constant"]]]
+        if declared_big or (big and len(big) == len(ok)):
+            f.grade(Grade.WARNING, "large hidden constant",
+                    f"holds only with a larger constant: {shown}" + (
+                        f" (above the threshold {LEAST_THRESHOLD} for a hidden constant)" if big else
+                        f"; the stated {_vals({x['constant']: consts[x['constant']] for x in declared_big})} "
+                        "does not suffice"))
+        else:
+            f.message = (f"valid up to the hidden constant: {shown}; at {_vals(consts)} it "
+                         f"{'fails' if r0.verdict is Verdict.DISPROVED else 'is undecided'}")
+        return True
+    return False
+
+
+def _scaled_witness(f, c_side, d_side, extra, consts, own, declared, doms, rel, r0, direction, hyps) -> bool:
+    """Grade ``f`` when the claim's own constants scaled by one of :data:`FACTORS` make it
+    proved (a declared constant that needs it is a warning); True when one does."""
     for k in FACTORS:
         vals = {n: v * k if n in own else v for n, v in consts.items()}
         c, d = pin(c_side, vals), pin(d_side, vals)
@@ -201,7 +247,13 @@ def _existential(reg, paper, t, f, c_side, d_side, extra, consts, doms, rel, r0,
             f.message = (f"valid up to the hidden constant: {_vals(vals)} makes the printed statement a "
                          f"{direction} bound of what the premise gives [{r.method}]; at {_vals(consts)} it "
                          f"{'fails' if r0.verdict is Verdict.DISPROVED else 'is undecided'}")
-        return
+        return True
+    return False
+
+
+def _grade_undecided(f, c_side, d_side, extra, consts, own, doms, rel, r0, least) -> None:
+    """Grade ``f`` undecided when no constant was shown to work nor none to: saying whether
+    it fails at the extreme constants, or the sampled least constant."""
     if r0.verdict is Verdict.DISPROVED and not least:
         ends = []
         for k in (FACTORS[-2], FACTORS[-1]):
@@ -352,11 +404,7 @@ def _least_constants(c_side, d_side, extra, consts, own, doms, rel) -> list[dict
     ``lower`` it fails at a point (the point certified inside the hypotheses and the ratio
     evaluated in ball arithmetic). When a point needs C above ``lower`` and another C below
     a smaller ``upper`` (both certified), no constant works (``none_works``)."""
-    import numpy as np
-    import sympy as sp
-
-    from ...backends.sym import from_sympy, to_sympy
-    from ...prover.sampling import sample, values
+    from ...prover.sampling import sample
     out: list[dict] = []
     if not doms:
         return out
@@ -364,63 +412,101 @@ def _least_constants(c_side, d_side, extra, consts, own, doms, rel) -> list[dict
     for name in sorted(own):
         if name in d_side.symbols() or any(name in x.symbols() for x in extra):
             continue            # in the premise too, or assumed on: the scan below handles it
-        others = {n: v for n, v in consts.items() if n != name}
-        c, d = pin(c_side, others), pin(d_side, others)
-        ex = [Rel(x.op, pin(x.lhs, others), pin(x.rhs, others)) for x in extra]
-        with np.errstate(all="ignore"):
-            inside = np.ones(len(next(iter(pts.values()))), dtype=bool)
-            for x in ex:
-                lv, rv = values(x.lhs, pts), values(x.rhs, pts)
-                inside &= {"<=": lv <= rv, ">=": lv >= rv, "<": lv < rv, ">": lv > rv,
-                           "==": np.isclose(lv, rv)}[x.op]
-        sym = sp.Symbol(name, positive=True)
-        try:
-            cs = to_sympy(c, {name: sym})
-            if sp.simplify(sp.diff(cs, sym, 2)) != 0:
-                continue
-            a, b = from_sympy(sp.simplify(cs.subs(sym, 0))), from_sympy(sp.simplify(sp.diff(cs, sym)))
-        except Exception:          # a form SymPy or the expression language cannot hold
-            continue
-        q = Mul((sub(d, a), Pow(b, Num(Fraction(-1)))))
-        with np.errstate(all="ignore"):
-            qv, bv = values(q, pts), values(b, pts)
-        ok = inside & np.isfinite(qv) & np.isfinite(bv)
-        # rel '>=': b > 0 gives a lower limit on C, b < 0 an upper one ('<=': the reverse)
-        low_set, high_set = (ok & (bv > 0), ok & (bv < 0)) if rel == ">=" else (ok & (bv < 0), ok & (bv > 0))
-        row = {"constant": name, "with": {n: str(v) for n, v in others.items()}, "certified": False}
-        lo_i = int(np.flatnonzero(low_set)[np.argmax(qv[low_set])]) if low_set.any() else None
-        hi_i = int(np.flatnonzero(high_set)[np.argmin(qv[high_set])]) if high_set.any() else None
-        lo_v = float(qv[lo_i]) if lo_i is not None else None
-        hi_v = float(qv[hi_i]) if hi_i is not None else None
-        row["sampled_sup"] = lo_v if lo_v is not None else 0.0
-        lo_c = _certified_ratio(q, ex, pts, lo_i)
-        hi_c = _certified_ratio(q, ex, pts, hi_i)
-        if lo_c is not None:
-            row["lower"], row["lower_at"] = lo_c
-        if hi_c is not None:
-            row["upper"], row["upper_at"] = hi_c
-        if lo_c is not None and hi_c is not None and lo_c[0] > hi_c[0]:
-            row["none_works"] = True          # two certified points ask for incompatible C
+        row = _least_constant(name, c_side, d_side, extra, consts, doms, rel, pts)
+        if row is not None:
             out.append(row)
-            continue
-        base = max(lo_v, 0.0) if lo_v is not None else 0.0
-        cands = _round_up(base) + [
-            Fraction(base + sl * max(abs(base), 1e-9)).limit_denominator(10 ** 9) for sl in (1e-6, 1e-2, 0.1, 1.0)]
-        unknown = 0
-        for cf in dict.fromkeys(cands):          # at most 7 candidates
-            if unknown >= LEAST_UNDECIDED:
-                row["budget"] = f"{LEAST_UNDECIDED} undecided candidates spent"
-                break
-            if cf <= 0 or (lo_v is not None and cf < lo_v) or (hi_v is not None and cf > hi_v):
-                continue
-            r = _decide_difference(pin(c, {name: cf}), rel, d, doms, ex,
-                                   statement=f"claim {rel} derived with {name} = {cf}")
-            if r.verdict is Verdict.PROVED:
-                row.update(certified=True, sufficient=float(cf), verdict=r.method)
-                break
-            unknown += r.verdict is Verdict.UNKNOWN
-        out.append(row)
     return out
+
+
+def _inside(ex, pts):
+    """Which sampled points of ``pts`` satisfy every relation of ``ex`` (floating point)."""
+    import numpy as np
+
+    from ...prover.sampling import values
+    with np.errstate(all="ignore"):
+        inside = np.ones(len(next(iter(pts.values()))), dtype=bool)
+        for x in ex:
+            lv, rv = values(x.lhs, pts), values(x.rhs, pts)
+            inside &= {"<=": lv <= rv, ">=": lv >= rv, "<": lv < rv, ">": lv > rv,
+                       "==": np.isclose(lv, rv)}[x.op]
+    return inside
+
+
+def _affine_parts(c, name: str):
+    """(a, b) with c = a + b * name when ``c`` is affine in the symbol ``name``, else None."""
+    import sympy as sp
+
+    from ...backends.sym import from_sympy, to_sympy
+    sym = sp.Symbol(name, positive=True)
+    try:
+        cs = to_sympy(c, {name: sym})
+        if sp.simplify(sp.diff(cs, sym, 2)) != 0:
+            return None
+        return from_sympy(sp.simplify(cs.subs(sym, 0))), from_sympy(sp.simplify(sp.diff(cs, sym)))
+    except Exception:          # a form SymPy or the expression language cannot hold
+        return None
+
+
+def _least_constant(name, c_side, d_side, extra, consts, doms, rel, pts) -> dict | None:
+    """The row of :func:`_least_constants` for the hidden constant ``name`` (the others at
+    their defaults), over the sampled points ``pts``; None when the claim is not affine
+    in it."""
+    import numpy as np
+
+    from ...prover.sampling import values
+    others = {n: v for n, v in consts.items() if n != name}
+    c, d = pin(c_side, others), pin(d_side, others)
+    ex = [Rel(x.op, pin(x.lhs, others), pin(x.rhs, others)) for x in extra]
+    inside = _inside(ex, pts)
+    parts = _affine_parts(c, name)
+    if parts is None:
+        return None
+    a, b = parts
+    q = Mul((sub(d, a), Pow(b, Num(Fraction(-1)))))
+    with np.errstate(all="ignore"):
+        qv, bv = values(q, pts), values(b, pts)
+    ok = inside & np.isfinite(qv) & np.isfinite(bv)
+    # rel '>=': b > 0 gives a lower limit on C, b < 0 an upper one ('<=': the reverse)
+    low_set, high_set = (ok & (bv > 0), ok & (bv < 0)) if rel == ">=" else (ok & (bv < 0), ok & (bv > 0))
+    row = {"constant": name, "with": {n: str(v) for n, v in others.items()}, "certified": False}
+    lo_i = int(np.flatnonzero(low_set)[np.argmax(qv[low_set])]) if low_set.any() else None
+    hi_i = int(np.flatnonzero(high_set)[np.argmin(qv[high_set])]) if high_set.any() else None
+    lo_v = float(qv[lo_i]) if lo_i is not None else None
+    hi_v = float(qv[hi_i]) if hi_i is not None else None
+    row["sampled_sup"] = lo_v if lo_v is not None else 0.0
+    lo_c = _certified_ratio(q, ex, pts, lo_i)
+    hi_c = _certified_ratio(q, ex, pts, hi_i)
+    if lo_c is not None:
+        row["lower"], row["lower_at"] = lo_c
+    if hi_c is not None:
+        row["upper"], row["upper_at"] = hi_c
+    if lo_c is not None and hi_c is not None and lo_c[0] > hi_c[0]:
+        row["none_works"] = True          # two certified points ask for incompatible C
+        return row
+    _try_candidates(row, name, c, d, ex, doms, rel, lo_v, hi_v)
+    return row
+
+
+def _try_candidates(row: dict, name, c, d, ex, doms, rel, lo_v, hi_v) -> None:
+    """Try the candidate values of the constant ``name`` just above the sampled least one
+    ``lo_v`` (not above ``hi_v``), in order; the first proved sufficient is recorded in
+    ``row``; stop after :data:`LEAST_UNDECIDED` undecided ones."""
+    base = max(lo_v, 0.0) if lo_v is not None else 0.0
+    cands = _round_up(base) + [
+        Fraction(base + sl * max(abs(base), 1e-9)).limit_denominator(10 ** 9) for sl in (1e-6, 1e-2, 0.1, 1.0)]
+    unknown = 0
+    for cf in dict.fromkeys(cands):          # at most 7 candidates
+        if unknown >= LEAST_UNDECIDED:
+            row["budget"] = f"{LEAST_UNDECIDED} undecided candidates spent"
+            break
+        if cf <= 0 or (lo_v is not None and cf < lo_v) or (hi_v is not None and cf > hi_v):
+            continue
+        r = _decide_difference(pin(c, {name: cf}), rel, d, doms, ex,
+                               statement=f"claim {rel} derived with {name} = {cf}")
+        if r.verdict is Verdict.PROVED:
+            row.update(certified=True, sufficient=float(cf), verdict=r.method)
+            break
+        unknown += r.verdict is Verdict.UNKNOWN
 
 
 def _decide_difference(c, rel, d, doms, extra, *, statement, seconds=3.0):

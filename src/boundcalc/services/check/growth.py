@@ -189,43 +189,65 @@ def _func(node: Func):
         gs = []
         for a in args:
             gs.append(_need((yield a)))
-        if any(g != ZERO and g.sign < 0 for g in gs):
-            raise _GiveUp
-        pos = [g for g in gs if g != ZERO]
-        if name == "min" and len(pos) < len(gs):
-            return ZERO                    # min(0, positive things) = 0
-        if not pos:
-            return ZERO
-        pick = max if name == "max" else min
-        return Growth(1, *pick(g.ab for g in pos))
+        return _extremum(name, gs)
     if name == "abs":
         g = _need((yield args[0]))
         return ZERO if g == ZERO else Growth(1, g[1], g[2])
     g = _need((yield args[0]))
     if name == "log":
-        if len(args) != 1 or g == ZERO or g.sign < 0:
-            raise _GiveUp
-        if g[1] > 0:
-            return Growth(1, 0, 1)
-        if g[1] < 0:
-            return Growth(-1, 0, 1)
-        raise _GiveUp                      # log of a polylog or of a constant limit
+        return _log(args, g)
     if name == "exp":
-        if g == ZERO or g[1] < 0 or (g[1] == 0 and g[2] <= 0):
-            return Growth(1, 0, 0)         # exp(tends to a constant) -> a positive constant
-        if g.sign < 0 and g[1] > 0:
-            return TINY                    # exp(-c x^a), a > 0: below every power of x
-        raise _GiveUp
+        return _exp(g)
     if name in ("tanh", "atan", "erf", "sin", "tan"):
-        if g == ZERO:
-            return ZERO
-        if g[1] < 0 or (g[1] == 0 and g[2] < 0):
-            return g                       # f(u) ~ c u as u -> 0 (c = 2/sqrt(pi) for erf)
-        if name in ("tanh", "atan", "erf"):
-            return Growth(g.sign, 0, 0)    # tends to a nonzero constant
-        raise _GiveUp
+        return _saturating(name, g)
     if name in ("floor", "ceil"):
         if g != ZERO and g[1] > 0:
             return g
         raise _GiveUp
+    raise _GiveUp
+
+
+def _extremum(name: str, gs):
+    """The growth of max(...) or min(...) (``name``) of arguments of growths ``gs``; only
+    non-negative arguments are decided."""
+    if any(g != ZERO and g.sign < 0 for g in gs):
+        raise _GiveUp
+    pos = [g for g in gs if g != ZERO]
+    if name == "min" and len(pos) < len(gs):
+        return ZERO                    # min(0, positive things) = 0
+    if not pos:
+        return ZERO
+    pick = max if name == "max" else min
+    return Growth(1, *pick(g.ab for g in pos))
+
+
+def _log(args, g):
+    """The growth of log(u), u of growth ``g`` (one argument, positive, a power of x)."""
+    if len(args) != 1 or g == ZERO or g.sign < 0:
+        raise _GiveUp
+    if g[1] > 0:
+        return Growth(1, 0, 1)
+    if g[1] < 0:
+        return Growth(-1, 0, 1)
+    raise _GiveUp                      # log of a polylog or of a constant limit
+
+
+def _exp(g):
+    """The growth of exp(u), u of growth ``g``."""
+    if g == ZERO or g[1] < 0 or (g[1] == 0 and g[2] <= 0):
+        return Growth(1, 0, 0)         # exp(tends to a constant) -> a positive constant
+    if g.sign < 0 and g[1] > 0:
+        return TINY                    # exp(-c x^a), a > 0: below every power of x
+    raise _GiveUp
+
+
+def _saturating(name: str, g):
+    """The growth of tanh/atan/erf/sin/tan (``name``) of u, u of growth ``g``: ~ c u as
+    u -> 0; tanh, atan and erf tend to a nonzero constant as u grows."""
+    if g == ZERO:
+        return ZERO
+    if g[1] < 0 or (g[1] == 0 and g[2] < 0):
+        return g                       # f(u) ~ c u as u -> 0 (c = 2/sqrt(pi) for erf)
+    if name in ("tanh", "atan", "erf"):
+        return Growth(g.sign, 0, 0)    # tends to a nonzero constant
     raise _GiveUp

@@ -256,44 +256,19 @@ def search_inside(node: Node, rel: str, doms: dict, extra: list[Rel], *, seed: i
     candidates do not depend on the machine's speed."""
     import numpy as np
 
-    from ...prover.sampling import box_for, sample, values
+    from ...prover.sampling import box_for, sample
     names = sorted(n for n in doms if n in node.symbols() | set().union(*(r.symbols() for r in extra)))
     if not names:
         return []
-    eqs: list[tuple[str, Node]] = []          # symbol == expression: the symbol is set
-    for r in extra:
-        if r.op != "==":
-            continue
-        if isinstance(r.lhs, Sym) and r.lhs.name not in r.rhs.symbols():
-            eqs.append((r.lhs.name, r.rhs))
-        elif isinstance(r.rhs, Sym) and r.rhs.name not in r.lhs.symbols():
-            eqs.append((r.rhs.name, r.lhs))
-    eq_set = {id(r) for r in extra if r.op == "=="}
-    ineqs = [r for r in extra if id(r) not in eq_set]
-    if len(eqs) != len(eq_set):
+    split = _split_equalities(extra)
+    if split is None:
         return []                   # an equality not of the form symbol == expression
+    eqs, ineqs = split
 
     def evaluate(pts):
         """The claim's failure at each point, and how far the point is from the
-        hypotheses: the number broken (domain bounds included) plus, below 1, their
-        relative shortfall (so that a move that breaks no fewer may still come closer)."""
-        for name, e in eqs:
-            pts[name] = values(e, pts)
-        with np.errstate(all="ignore"):
-            g = values(node, pts)
-            bad = {"<=": g > 0, "<": g >= 0, ">=": g < 0, ">": g <= 0}[rel] & np.isfinite(g)
-            miss = np.zeros(len(g))
-            short = np.zeros(len(g))
-            for r in ineqs:
-                lv, rv = values(r.lhs, pts), values(r.rhs, pts)
-                holds = {"<=": lv <= rv, ">=": lv >= rv, "<": lv < rv, ">": lv > rv}[r.op]
-                miss += ~holds
-                gap = np.abs(lv - rv) / (np.abs(lv) + np.abs(rv) + 1e-300)
-                short += np.where(holds, 0.0, np.nan_to_num(gap, nan=1.0))
-            for name in names:
-                miss += ~_in_domain(doms[name], pts[name])
-        score = np.where(bad, miss + np.minimum(short, len(ineqs)) / (len(ineqs) + 1), np.inf)
-        return score
+        hypotheses (:func:`_inside_score`)."""
+        return _inside_score(node, rel, eqs, ineqs, doms, names, pts)
 
     pts = sample({n: doms[n] for n in names}, INSIDE_SAMPLES, seed)
     score = evaluate(pts)
@@ -341,6 +316,58 @@ def search_inside(node: Node, rel: str, doms: dict, extra: list[Rel], *, seed: i
             keep = cur_s > 0
             cur = {n: x[keep] for n, x in cur.items()}
             cur_s = cur_s[keep]
+    return _distinct_fractions(found)
+
+
+def _split_equalities(extra: list[Rel]):
+    """``extra`` split into its equalities ``symbol == expression`` (as pairs (symbol,
+    expression): the symbol is set) and its other relations; None when an equality is not
+    of that form."""
+    eqs: list[tuple[str, Node]] = []          # symbol == expression: the symbol is set
+    for r in extra:
+        if r.op != "==":
+            continue
+        if isinstance(r.lhs, Sym) and r.lhs.name not in r.rhs.symbols():
+            eqs.append((r.lhs.name, r.rhs))
+        elif isinstance(r.rhs, Sym) and r.rhs.name not in r.lhs.symbols():
+            eqs.append((r.rhs.name, r.lhs))
+    eq_set = {id(r) for r in extra if r.op == "=="}
+    ineqs = [r for r in extra if id(r) not in eq_set]
+    if len(eqs) != len(eq_set):
+        return None
+    return eqs, ineqs
+
+
+def _inside_score(node: Node, rel: str, eqs, ineqs, doms: dict, names, pts):
+    """The claim's failure at each point of ``pts`` (symbol -> array; the symbols of the
+    equalities ``eqs`` are set in it), and how far the point is from the hypotheses: the
+    number broken (domain bounds included) plus, below 1, their relative shortfall (so
+    that a move that breaks no fewer may still come closer); inf where the claim holds."""
+    import numpy as np
+
+    from ...prover.sampling import values
+    for name, e in eqs:
+        pts[name] = values(e, pts)
+    with np.errstate(all="ignore"):
+        g = values(node, pts)
+        bad = {"<=": g > 0, "<": g >= 0, ">=": g < 0, ">": g <= 0}[rel] & np.isfinite(g)
+        miss = np.zeros(len(g))
+        short = np.zeros(len(g))
+        for r in ineqs:
+            lv, rv = values(r.lhs, pts), values(r.rhs, pts)
+            holds = {"<=": lv <= rv, ">=": lv >= rv, "<": lv < rv, ">": lv > rv}[r.op]
+            miss += ~holds
+            gap = np.abs(lv - rv) / (np.abs(lv) + np.abs(rv) + 1e-300)
+            short += np.where(holds, 0.0, np.nan_to_num(gap, nan=1.0))
+        for name in names:
+            miss += ~_in_domain(doms[name], pts[name])
+    score = np.where(bad, miss + np.minimum(short, len(ineqs)) / (len(ineqs) + 1), np.inf)
+    return score
+
+
+def _distinct_fractions(found: list[dict]) -> list[dict]:
+    """The points of ``found`` (symbol -> float) as exact Fractions, without repeats, in
+    the order found."""
     out: list[dict] = []
     for p in found:                 # distinct points, in the order found
         q = {n: Fraction(repr(float(x))) for n, x in p.items()}
