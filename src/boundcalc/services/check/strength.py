@@ -149,6 +149,8 @@ def tree_mutants(node: Node, scale: bool = True, constants: bool = True) -> list
             e = e0 + d
             rep = p.base if e == 1 else Pow(p.base, Num(e))
             out.append((f"exponent {e0} -> {e} (power {i + 1})", p, rep))
+        if e0 < 0:                                   # a ratio inverted: the denominator printed as a numerator
+            out.append((f"exponent {e0} -> {-e0} (power {i + 1})", p, p.base if e0 == -1 else Pow(p.base, Num(-e0))))
     if scale and not pows and top.symbols():         # the implicit exponent 1 of the claim
         for e in (Fraction(3, 2), Fraction(1, 2)):
             out.append((f"exponent 1 -> {e}", top, Pow(top, Num(e))))
