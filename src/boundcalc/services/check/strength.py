@@ -12,9 +12,16 @@ Each mutant is of one **side** (:data:`SIDES`):
   increasing <-> decreasing), the whole claim scaled by 2 and by 1/2, raised to 3/2 or 1/2.
   These die even for ``x - x = 0`` (a claim that cannot fail), so they are shown but **do not
   count**;
-- ``paper`` — the paper's side: an exponent of the claim moved by +-1/2 (the first
-  :data:`MAX_POW` powers with a number exponent; for an order check the stated rate's
-  exponent in its variable), a term of a sum dropped (at most :data:`MAX_DROP`), the same
+- ``paper`` — the paper's side: an exponent of the claim moved by +-1/2, and a negative one
+  negated (a denominator printed as a numerator) (the first :data:`MAX_POW` powers with a
+  number exponent; for an order check the stated rate's exponent in its variable), a term
+  of a sum dropped (at most :data:`MAX_DROP`) or its sign flipped (:data:`MAX_SIGN`), a
+  numeric constant doubled and halved (:data:`MAX_CONST`; not an exponent, not the
+  coefficient of the whole claim — that rescales the claim: its form), one factor with
+  symbols of a product dropped (:data:`MAX_FACTOR`), the argument of a function of one
+  argument (exp, log, sqrt, ...) doubled and halved (:data:`MAX_FUNC`), at most
+  :data:`MAX_MUTANTS` per role in a fixed pre-order (the report is the same for any
+  ``--jobs``); the same
   inside each formula the claim inlines (the first :data:`MAX_REFS` in pre-order: the paper
   printing that formula otherwise, wherever the check uses it); the **premise**: a
   derivation's premise formula (a restatement's side ``b``) mutated in the same ways and
