@@ -35,6 +35,10 @@ A pass **can fail** only if a mutant of the paper's side is caught; one that cat
 none is graded ``cannot fail`` and is not counted as a pass, and the mutants caught are
 listed (``strength["caught"]``, of which ``strength["paper_caught"]`` count).
 
+A mutant at a node two roles share (a formula both sides inline) changes both sides alike:
+it can die only through the claim's form (``F <= 2 F`` dies when a flipped sign makes ``F``
+negative), so it is of the ``form`` side, labelled "(in a formula both sides use)".
+
 A mutation replaces its subterm **everywhere in the check**: wherever the same formula is
 inlined (every side, the premise, the other formula of a restatement), and any whole side
 written the same as the mutated one. A check whose reference is built from the claim
@@ -311,9 +315,13 @@ def mutants(kind: str, spec, claims: dict, refs: dict | None = None,
             out.append(Mutant(f"order: exponent of {var} {'+' if d > 0 else '-'}1/2", spec,
                               replacer(top, moved, "order", 0), "paper"))
     premise = PREMISE_ROLES.get(kind, ())
-    for role in CLAIM_ROLES.get(kind, ()) + premise:
-        if role not in claims:
-            continue
+    roles = [r for r in CLAIM_ROLES.get(kind, ()) + premise if r in claims]
+    # nodes two roles share (a formula both sides inline): a mutant there changes both sides
+    # alike, so it can die only by the claim's form (F <= 2 F dies when a sign flip makes F
+    # negative) — it does not test the formula, and is not counted
+    ids = [{id(n) for n in _preorder(claims[r])} for r in roles]
+    shared = {i for k, a in enumerate(ids) for b in ids[k + 1:] for i in a & b}
+    for role in roles:
         where = {id(n): i for i, n in enumerate(_preorder(claims[role]))}
         # the claim's own mutants, then those inside each formula it references (inlined:
         # the same node object wherever the formula is used, so a mutant there is the paper
@@ -332,6 +340,8 @@ def mutants(kind: str, spec, claims: dict, refs: dict | None = None,
                 seen.add(k)
                 n_role += 1
                 side = "form" if (not prefix and role not in premise and label in FORM) else "paper"
+                if id(site) in shared:
+                    side, label = "form", f"{label} (in a formula both sides use)"
                 out.append(Mutant(f"{role}: {prefix}{label}", spec, replacer(site, rep, role, where.get(id(site))),
                                   side))
     out += _premise_mutants(spec, hyps)
