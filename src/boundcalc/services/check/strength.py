@@ -207,7 +207,7 @@ def _constant_mutants(node: Node, top: Node, constants: bool) -> list[tuple[str,
         if isinstance(n, Pow) and n.base.symbols():
             kids = (n.base,)                           # the exponent: the exponent mutants
         stack.extend((k, isinstance(n, Add)) for k in reversed(kids))
-    out = []
+    out: list[tuple[str, Node, Node]] = []
     for i, c in enumerate(found):
         v = _number(c)
         for k, word in ((Fraction(2), "doubled"), (Fraction(1, 2), "halved")):
@@ -240,7 +240,7 @@ def _argument_mutants(node: Node) -> list[tuple[str, Node, Node]]:
     """The argument of a function of one argument with symbols (exp, log, sqrt, ...)
     doubled and halved, the first :data:`MAX_FUNC` functions in pre-order."""
     funcs = [n for n in _preorder(node) if isinstance(n, Func) and len(n.args) == 1 and n.args[0].symbols()]
-    out = []
+    out: list[tuple[str, Node, Node]] = []
     for f in funcs[:MAX_FUNC]:
         for k, word in ((Fraction(2), "doubled"), (Fraction(1, 2), "halved")):
             out.append((f"argument of {f.name} {word}", f, Func(f.name, (Mul((Num(k), f.args[0])),))))
