@@ -243,11 +243,12 @@ def test_strength_a_pass_caught_only_by_form_mutants_cannot_fail(write_formula_f
     assert r.severity == "cannot fail", (r.message, r.strength)
     assert r.strength["paper_killed"] == 0 and r.strength["killed"] >= 1
     assert "flip <= -> >=" in r.strength["caught"]
-    # issue 35's operators reach inside F = x^2 + d y too (a factor of d y dropped, a term's
-    # sign flipped): both sides alike, so not counted; x^2 - d y <= 2 (x^2 - d y) is false at
+    # issue 35's operators reach inside F = x^2 + d y too: a factor of d y dropped (x^2 + y <=
+    # 2 (x^2 + y) holds: survives), a term's sign flipped: both sides alike, shown as the
+    # claim's form and not counted — x^2 - d y <= 2 (x^2 - d y) is false at
     # x = d = y = 1 (-1 <= -2), yet only says the claim's form needs F >= 0
     everything = r.strength["caught"] + r.strength["survivors"]
-    assert any("factor" in x and "dropped (in a formula both sides use)" in x for x in everything), everything
+    assert "lhs: factor d of a product dropped" in r.strength["survivors"], everything
     assert "rhs: sign of term 2 of a sum flipped (in a formula both sides use)" in r.strength["caught"], everything
     assert "the claim's form or our encoding" in r.message
 

@@ -35,9 +35,10 @@ A pass **can fail** only if a mutant of the paper's side is caught; one that cat
 none is graded ``cannot fail`` and is not counted as a pass, and the mutants caught are
 listed (``strength["caught"]``, of which ``strength["paper_caught"]`` count).
 
-A mutant at a node two roles share (a formula both sides inline) changes both sides alike:
-it can die only through the claim's form (``F <= 2 F`` dies when a flipped sign makes ``F``
-negative), so it is of the ``form`` side, labelled "(in a formula both sides use)".
+A sign flipped at a node two roles share (a formula both sides inline) changes both sides
+alike and dies by making that formula negative (``F <= 2 F``, true for every ``F >= 0``):
+it tests the claim's form, not the formula, so it is of the ``form`` side, labelled "(in a
+formula both sides use)". (The other operators keep a formula of positive terms positive.)
 
 A mutation replaces its subterm **everywhere in the check**: wherever the same formula is
 inlined (every side, the premise, the other formula of a restatement), and any whole side
@@ -316,9 +317,9 @@ def mutants(kind: str, spec, claims: dict, refs: dict | None = None,
                               replacer(top, moved, "order", 0), "paper"))
     premise = PREMISE_ROLES.get(kind, ())
     roles = [r for r in CLAIM_ROLES.get(kind, ()) + premise if r in claims]
-    # nodes two roles share (a formula both sides inline): a mutant there changes both sides
-    # alike, so it can die only by the claim's form (F <= 2 F dies when a sign flip makes F
-    # negative) — it does not test the formula, and is not counted
+    # nodes two roles share (a formula both sides inline): a sign flipped there changes both
+    # sides alike and dies by making the formula negative (F <= 2 F at F = x^2 - d y): the
+    # claim's form (F <= 2 F holds for every F >= 0), not the formula, is what it tests
     ids = [{id(n) for n in _preorder(claims[r])} for r in roles]
     shared = {i for k, a in enumerate(ids) for b in ids[k + 1:] for i in a & b}
     for role in roles:
@@ -340,7 +341,7 @@ def mutants(kind: str, spec, claims: dict, refs: dict | None = None,
                 seen.add(k)
                 n_role += 1
                 side = "form" if (not prefix and role not in premise and label in FORM) else "paper"
-                if id(site) in shared:
+                if id(site) in shared and label.startswith("sign of"):
                     side, label = "form", f"{label} (in a formula both sides use)"
                 out.append(Mutant(f"{role}: {prefix}{label}", spec, replacer(site, rep, role, where.get(id(site))),
                                   side))
