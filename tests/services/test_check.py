@@ -1103,7 +1103,12 @@ def test_strength_mutants_replace_a_shared_subterm_everywhere():
     b = substitute(parse("A/2 + Y + y**2"), {"A": a, "Y": a.args[1]})   # shares a's nodes
     muts = tree_mutants(a)
     assert [m[0] for m in muts] == ["scale by 2", "scale by 1/2", "exponent 2 -> 5/2 (power 1)",
-                                    "exponent 2 -> 3/2 (power 1)", "drop term 1 of a sum", "drop term 2 of a sum"]
+                                    "exponent 2 -> 3/2 (power 1)",
+                                    "drop term 1 of a sum", "drop term 2 of a sum",
+                                    "sign of term 1 of a sum flipped", "sign of term 2 of a sum flipped",
+                                    "constant 3 doubled (-> 6)", "constant 3 halved (-> 3/2)",
+                                    ]
+    assert {m[0]: str(m[2]) for m in muts}["sign of term 1 of a sum flipped"] == str(parse("-3*x + y**2"))
     _, site, rep = muts[2]
     hook = replacer(site, rep)
     q = {"Q": Pow(Sym("y"), Num(Fraction(5, 2)))}
@@ -1247,3 +1252,54 @@ def test_strength_mutates_inside_a_formula_both_sides_share(write_formula_file):
     assert inside(sh) and all("in F" in x or not x.startswith("lhs: in") for x in sh["survivors"])
     assert not inside(ap)
     assert ap["killed"] > sh["killed"]
+
+
+PRODUCT = """
+[symbols.c]
+description = "c"
+domain = "positive"
+[symbols.z]
+description = "z"
+domain = "positive"
+[formulas.G]
+name = "a product"
+kind = "definition"
+source = "Eq. (1)"
+expr = "c*b*a"
+[[checks]]
+id = "product"
+kind = "compare"
+location = "-"
+description = "abc == G = cba"
+lhs = "a*b*c"
+rel = "=="
+rhs = "G"
+uses = ["G"]
+"""
+
+
+def test_strength_drops_a_factor_of_a_product(write_formula_file):
+    """issue 35: a product claim has paper-side mutants (one factor dropped)."""
+    p = write_formula_file("prod", HEADER + PRODUCT)
+    got = {f.check: f for f in run_checks("prod", formulas_path=[str(p)], strength=True).results}
+    st = got["product"].strength
+    # by hand: G printed without a (b c), without b (c a), without c (b a): each differs from
+    # a b c at a = b = c = 2 (4 against 8) — caught, of the paper's side; G has no power and no
+    # sum, so before these operators only its form mutants existed (it graded "cannot fail")
+    assert got["product"].severity == "ok", got["product"].message
+    for f in ("a", "b", "c"):
+        assert f"rhs: factor {f} of a product dropped" in st["paper_caught"], st
+    # x <= x**2 (no product, no constant but its exponent) still catches none of the paper's
+    # side with the new operators: test_a_pass_only_its_form_mutants_kill_cannot_fail
+
+
+def test_strength_constants_mutants_skip_exponents_and_the_whole_claims_coefficient():
+    """Constants doubled and halved: 1/8 (a denominator) and the term 1 of a sum, not the
+    exponent 2 of x (the exponent mutants move it) and not the coefficient 3 of the whole
+    claim (that is the claim rescaled: its form)."""
+    from boundcalc.expr.parser import parse
+    from boundcalc.services.check.strength import tree_mutants
+    labels = [m[0] for m in tree_mutants(parse("3*(x**2/8 + 1)*y"))]
+    consts = [x for x in labels if x.startswith("constant")]
+    assert consts == ["constant 1/8 doubled (-> 1/4)", "constant 1/8 halved (-> 1/16)",
+                      "constant 1 doubled (-> 2)", "constant 1 halved (-> 1/2)"], labels

@@ -499,8 +499,10 @@ def check(paper: str | None = typer.Argument(None),
                                              "not run the checks."),
           strength: bool = typer.Option(False, "--strength",
                                         help="Mutation-test every pass: re-run it on mutants of its claim "
-                                             "(flipped relation, scaled by 2 and 1/2, exponents +-1/2, a term "
-                                             "dropped), of its premise (a hypothesis dropped or moved) and of "
+                                             "(flipped relation, scaled by 2 and 1/2, exponents +-1/2, a "
+                                             "denominator inverted, a term dropped or its sign flipped, a "
+                                             "constant doubled or halved, a factor of a product dropped, the "
+                                             "argument of exp/log/sqrt doubled or halved), of its premise (a hypothesis dropped or moved) and of "
                                              "its encoding (substitutions swapped or moved); a pass that "
                                              "catches no mutant of the paper's side is graded 'cannot fail'."),
           strict: bool = typer.Option(False, "--strict",

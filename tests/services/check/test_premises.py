@@ -240,9 +240,16 @@ def test_strength_a_pass_caught_only_by_form_mutants_cannot_fail(write_formula_f
     p = write_formula_file("formonly", SYMS + _check(
         "form_only", 'kind = "compare"\nlhs = "F"\nrel = "<="\nrhs = "2*F"\nuses = ["F"]\n'))
     (r,) = run_checks("formonly", formulas_path=[str(p)], strength=True).results
-    assert r.severity == "cannot fail", r.message
+    assert r.severity == "cannot fail", (r.message, r.strength)
     assert r.strength["paper_killed"] == 0 and r.strength["killed"] >= 1
     assert "flip <= -> >=" in r.strength["caught"]
+    # issue 35's operators reach inside F = x^2 + d y too: a factor of d y dropped (x^2 + y <=
+    # 2 (x^2 + y) holds: survives), a term's sign flipped: both sides alike, shown as the
+    # claim's form and not counted — x^2 - d y <= 2 (x^2 - d y) is false at
+    # x = d = y = 1 (-1 <= -2), yet only says the claim's form needs F >= 0
+    everything = r.strength["caught"] + r.strength["survivors"]
+    assert "lhs: factor d of a product dropped" in r.strength["survivors"], everything
+    assert "rhs: sign of term 2 of a sum flipped (in a formula both sides use)" in r.strength["caught"], everything
     assert "the claim's form or our encoding" in r.message
 
 
@@ -349,3 +356,80 @@ def test_a_vacuity_with_instances_is_one_finding(write_formula_file):
     # w moved to 10 * 2^4 = 160 >= 100 and 10 * 2^6 = 640 >= 400 (by hand): vacuous at both
     assert r.severity == "warning" and "2 of the 2 instances graded warning" in r.message
     assert [x["moved"] for x in r.evidence["instances"]] == [{"w": "160"}, {"w": "640"}]
+
+
+STEP = '''
+results = ["Thm. 2", "Thm. 3"]
+
+[symbols.eta]
+description = "step size"
+domain = "positive"
+
+[symbols.D]
+description = "distance"
+domain = "positive"
+
+[symbols.L]
+description = "loss"
+domain = "positive"
+
+[symbols.L0]
+description = "initial loss"
+domain = "positive"
+
+[symbols.K]
+description = "iterations"
+domain = "integer >= 1"
+
+[formulas.cond]
+name = "step-size condition of Thm. 2"
+kind = "requirement"
+source = "Thm. 2 (step size)"
+expr = "eta <= min(1, D**2/L0)"
+
+[formulas.P]
+name = "the bound before the step-size condition, derived by us"
+kind = "bound"
+bounds = "loss"
+direction = "upper"
+source = "Sec. 6"
+status = "derived"
+note = "ours"
+expr = "2*L + L0/K"
+
+[formulas.Q]
+name = "Thm. 2's bound, printed"
+kind = "bound"
+bounds = "loss"
+direction = "upper"
+source = "Thm. 2"
+expr = "2*L + D**2/(eta*K)"
+
+[formulas.Q_misprint]
+name = "Thm. 2's bound with a misprinted constant"
+kind = "bound"
+bounds = "loss"
+direction = "upper"
+source = "Thm. 2"
+expr = "2*L + D**2/(2*eta*K)"
+'''
+
+
+def _step(cid, claim, covers):
+    return _check(cid, f'kind = "derivation"\nclaim = "{claim}"\npremise = "P"\nsubstitute = {{ L0 = "D**2/eta" }}\n'
+                       f'direction = "upper"\ncovers = ["{covers}"]\n')
+
+
+def test_a_substitution_that_is_a_quoted_condition_does_not_define_a_side(write_formula_file):
+    """deora2023 thm1_train_from_sec61's pattern: the premise (ours) at L0 = D^2/eta — the
+    boundary of Thm. 2's printed eta <= D^2/L0 — is the printed claim. That substitution is
+    the paper's hypothesis, not a definition of a side by us: a pass (by hand: 2L + L0/K at
+    L0 = D^2/eta is 2L + D^2/(eta K), the claim), and a misprinted 1/2 fails it (2L + D^2/(2 eta K)
+    is below it: an upper bound tighter than derived). Covering Thm. 3 instead (whose
+    conditions do not include it), the substitution is ours: a tautology of the encoding."""
+    p = write_formula_file("step", STEP + _step("quoted", "Q", "Thm. 2") + _step("misprint", "Q_misprint", "Thm. 2")
+                           + _step("not_quoted", "Q", "Thm. 3"))
+    got = {r.check: r for r in run_checks("step", formulas_path=[str(p)]).results}
+    assert got["quoted"].severity == "ok", got["quoted"].message
+    assert got["misprint"].severity == "error", got["misprint"].message
+    assert (got["not_quoted"].severity, got["not_quoted"].reason) == ("identity", "tautology")

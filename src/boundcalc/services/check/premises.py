@@ -170,7 +170,7 @@ def tautology(reg, paper, c, f, rerun) -> str | None:
         if not subst and bare and written_twice(a, b):
             return ("a tautology of the encoding: the two sides are the same expression up to the order of "
                     "terms and factors (one formula written twice) — no step of the paper is checked")
-        if subst and ours:
+        if subst and ours and not _quoted_substitution(reg, paper, t):
             return (f"a tautology of the encoding: after the check's substitution the two sides are the same "
                     f"expression once like terms are collected, and {', '.join(ours)} is not printed by the paper "
                     "(its status says so): the substitution defines that side — no step of the paper is checked")
@@ -185,6 +185,58 @@ def tautology(reg, paper, c, f, rerun) -> str | None:
                 "without its premises (hypotheses and assumptions dropped, the claim alone under the "
                 "symbols' domains)")
     return _restates(reg, paper, t, a, op, b)
+
+
+def _quoted_substitution(reg, paper, t) -> bool:
+    """Whether every substitution of the check is a condition the paper states for a result
+    the check covers, taken at its boundary (``L_hat0 = dist0**2/eta`` from Thm. 1's quoted
+    ``eta <= ... wedge dist0**2/L_hat0``): the condition becomes ``x op x`` (one side, or an
+    argument of a ``min``/``max`` side, the same expression as the other) after the
+    substitution. Such a substitution is the paper's own step, not a definition of a side
+    by us. The conditions: the covered results' ``[[hypotheses]]`` and the paper's
+    ``requirement`` formulas whose source names a covered result."""
+    from ...expr.nodes import Func, substitute
+    from ...expr.parser import parse
+    conds = _covered_conditions(reg, paper, t)
+    tables = [tb for tb in t.substitutions().values() if tb]
+    if not conds or not tables:
+        return False
+
+    def sides(x):
+        return (x,) + (x.args if isinstance(x, Func) and x.name in ("min", "max") else ())
+    for table in tables:
+        for sym, val in table.items():
+            try:
+                rep = {sym: parse(str(val), allow_relation=False, where="substitute")}
+            except Exception:
+                return False
+            hit = False
+            for r in conds:
+                if sym not in r.symbols():
+                    continue
+                r2 = substitute(r, rep)
+                if isinstance(r2, Rel) and any(same_expression(u, "==", v) for u in sides(r2.lhs)
+                                               for v in sides(r2.rhs)):
+                    hit = True
+                    break
+            if not hit:
+                return False
+    return True
+
+
+def _covered_conditions(reg, paper, t) -> list:
+    """The relations the paper states as conditions of the results ``t`` covers."""
+    import re
+    covers = set(t.covers)
+    out = [h.expr for h in paper.hypotheses if h.result in covers and isinstance(h.expr, Rel)]
+    for name, spec in sorted(paper.formulas.items()):
+        if spec.kind != "requirement" or spec.status not in ("as printed", ""):
+            continue
+        if any(re.match(re.escape(r) + r"(?![\w.])", spec.source) for r in covers):
+            node = reg.resolved(spec.id)
+            if isinstance(node, Rel):
+                out.append(node)
+    return out
 
 
 def _collapses(node) -> bool:

@@ -12,9 +12,16 @@ Each mutant is of one **side** (:data:`SIDES`):
   increasing <-> decreasing), the whole claim scaled by 2 and by 1/2, raised to 3/2 or 1/2.
   These die even for ``x - x = 0`` (a claim that cannot fail), so they are shown but **do not
   count**;
-- ``paper`` — the paper's side: an exponent of the claim moved by +-1/2 (the first
-  :data:`MAX_POW` powers with a number exponent; for an order check the stated rate's
-  exponent in its variable), a term of a sum dropped (at most :data:`MAX_DROP`), the same
+- ``paper`` — the paper's side: an exponent of the claim moved by +-1/2, and a negative one
+  negated (a denominator printed as a numerator) (the first :data:`MAX_POW` powers with a
+  number exponent; for an order check the stated rate's exponent in its variable), a term
+  of a sum dropped (at most :data:`MAX_DROP`) or its sign flipped (:data:`MAX_SIGN`), a
+  numeric constant doubled and halved (:data:`MAX_CONST`; not an exponent, not the
+  coefficient of the whole claim — that rescales the claim: its form), one factor with
+  symbols of a product dropped (:data:`MAX_FACTOR`), the argument of a function of one
+  argument (exp, log, sqrt, ...) doubled and halved (:data:`MAX_FUNC`), at most
+  :data:`MAX_MUTANTS` per role in a fixed pre-order (the report is the same for any
+  ``--jobs``); the same
   inside each formula the claim inlines (the first :data:`MAX_REFS` in pre-order: the paper
   printing that formula otherwise, wherever the check uses it); the **premise**: a
   derivation's premise formula (a restatement's side ``b``) mutated in the same ways and
@@ -27,6 +34,11 @@ Each mutant is of one **side** (:data:`SIDES`):
 A pass **can fail** only if a mutant of the paper's side is caught; one that catches
 none is graded ``cannot fail`` and is not counted as a pass, and the mutants caught are
 listed (``strength["caught"]``, of which ``strength["paper_caught"]`` count).
+
+A sign flipped at a node two roles share (a formula both sides inline) changes both sides
+alike and dies by making that formula negative (``F <= 2 F``, true for every ``F >= 0``):
+it tests the claim's form, not the formula, so it is of the ``form`` side, labelled "(in a
+formula both sides use)". (The other operators keep a formula of positive terms positive.)
 
 A mutation replaces its subterm **everywhere in the check**: wherever the same formula is
 inlined (every side, the premise, the other formula of a restatement), and any whole side
@@ -53,6 +65,11 @@ from ...verdicts import Grade
 MUTANT_SECONDS = 1.0
 MAX_POW = 2
 MAX_DROP = 2
+MAX_SIGN = 2          # terms of the first sum whose sign is flipped
+MAX_CONST = 2         # numeric constants doubled / halved, the first in pre-order
+MAX_FACTOR = 4        # factors of a product dropped, over the products in pre-order
+MAX_FUNC = 1          # functions of one argument whose argument is doubled / halved
+MAX_MUTANTS = 32      # mutants of one role's claim and its formulas, the first in the fixed order
 MAX_REFS = 2          # referenced formulas mutated inside, the first in the claim's pre-order
 MAX_HYPS = 3          # quoted hypotheses dropped / moved, the first in the check's order
 MAX_ENCODING = 2      # substitutions moved, assumptions dropped
@@ -125,9 +142,10 @@ def _number(node: Node) -> Fraction | None:
     return v if isinstance(v, Fraction) else None
 
 
-def tree_mutants(node: Node, scale: bool = True) -> list[tuple[str, Node, Node]]:
+def tree_mutants(node: Node, scale: bool = True, constants: bool = True) -> list[tuple[str, Node, Node]]:
     """(label, site, replacement) for one claim node, in a fixed order (``scale=False``:
-    without the two scalings and the implicit exponent, for a formula inside a claim)."""
+    without the two scalings and the implicit exponent, for a formula inside a claim;
+    ``constants=False``: without the constants' mutants, for a rate up to constants)."""
     top = node.rhs if isinstance(node, Rel) else node
     out: list[tuple[str, Node, Node]] = [("scale by 2", top, Mul((Num(Fraction(2)), top))),
            ("scale by 1/2", top, Mul((Num(Fraction(1, 2)), top)))] if scale else []
@@ -144,6 +162,8 @@ def tree_mutants(node: Node, scale: bool = True) -> list[tuple[str, Node, Node]]
             e = e0 + d
             rep = p.base if e == 1 else Pow(p.base, Num(e))
             out.append((f"exponent {e0} -> {e} (power {i + 1})", p, rep))
+        if e0 < 0:                                   # a ratio inverted: the denominator printed as a numerator
+            out.append((f"exponent {e0} -> {-e0} (power {i + 1})", p, p.base if e0 == -1 else Pow(p.base, Num(-e0))))
     if scale and not pows and top.symbols():         # the implicit exponent 1 of the claim
         for e in (Fraction(3, 2), Fraction(1, 2)):
             out.append((f"exponent 1 -> {e}", top, Pow(top, Num(e))))
@@ -152,7 +172,94 @@ def tree_mutants(node: Node, scale: bool = True) -> list[tuple[str, Node, Node]]
         for i in range(min(MAX_DROP, len(add.args))):
             rest = add.args[:i] + add.args[i + 1:]
             out.append((f"drop term {i + 1} of a sum", add, rest[0] if len(rest) == 1 else Add(rest)))
+        for i in range(min(MAX_SIGN, len(add.args))):
+            flipped = add.args[:i] + (_negated(add.args[i]),) + add.args[i + 1:]
+            out.append((f"sign of term {i + 1} of a sum flipped", add, Add(flipped)))
+    out += _constant_mutants(node, top, constants)
+    out += _factor_mutants(node)
+    out += _argument_mutants(node)
     return out
+
+
+def _constant_mutants(node: Node, top: Node, constants: bool) -> list[tuple[str, Node, Node]]:
+    """Each numeric constant of the claim (a maximal subtree without symbols: ``1/8`` in
+    ``x/8``, ``sqrt(2)``) doubled and halved, the first :data:`MAX_CONST` in pre-order: the
+    paper misprinting a constant. Left out: an exponent of a power of a symbol (moved by the
+    exponent mutants), a coefficient of the whole claim (that is the claim rescaled, a mutant
+    of its form), and 0 and +-1 except as a term of a sum (a ``-1`` is a subtraction's sign:
+    the sign mutants move it)."""
+    if not constants:
+        return []
+    skip = {id(a) for a in top.args} if isinstance(top, Mul) else set()
+    found: list[Node] = []
+    seen: set[int] = set()
+    stack: list[tuple[Node, bool]] = [(node, False)]
+    while stack and len(found) < MAX_CONST:
+        n, in_sum = stack.pop()
+        if id(n) in seen:
+            continue
+        seen.add(id(n))
+        if not n.symbols():
+            v = _number(n)
+            if id(n) not in skip and isinstance(n, (Num, Pow, Mul, Func)) and (v is None or v not in (0, 1, -1)
+                                                                              or in_sum and v != 0):
+                found.append(n)
+            continue                                   # a constant's parts are not constants of the claim
+        kids = n.children()
+        if isinstance(n, Pow) and n.base.symbols():
+            kids = (n.base,)                           # the exponent: the exponent mutants
+        stack.extend((k, isinstance(n, Add)) for k in reversed(kids))
+    out: list[tuple[str, Node, Node]] = []
+    for i, c in enumerate(found):
+        v = _number(c)
+        for k, word in ((Fraction(2), "doubled"), (Fraction(1, 2), "halved")):
+            rep = Num(k * v) if v is not None else Mul((Num(k), c))
+            what = f"{v} {word} (-> {k * v})" if v is not None else f"{c} {word}"
+            out.append((f"constant {what}", c, rep))
+    return out
+
+
+def _factor_mutants(node: Node) -> list[tuple[str, Node, Node]]:
+    """One factor with symbols of a product dropped, each in turn (a denominator among
+    them), over the products of the claim in pre-order, the first :data:`MAX_FACTOR`: the
+    paper misprinting a product (``2 Gamma A`` printed ``2 A``)."""
+    out: list[tuple[str, Node, Node]] = []
+    for n in _preorder(node):
+        if not isinstance(n, Mul):
+            continue
+        symbolic = [i for i, a in enumerate(n.args) if a.symbols()]
+        if len(symbolic) < 2:
+            continue
+        for i in symbolic:
+            rest = n.args[:i] + n.args[i + 1:]
+            out.append((f"factor {n.args[i]} of a product dropped", n, rest[0] if len(rest) == 1 else Mul(rest)))
+            if len(out) == MAX_FACTOR:
+                return out
+    return out
+
+
+def _argument_mutants(node: Node) -> list[tuple[str, Node, Node]]:
+    """The argument of a function of one argument with symbols (exp, log, sqrt, ...)
+    doubled and halved, the first :data:`MAX_FUNC` functions in pre-order."""
+    funcs = [n for n in _preorder(node) if isinstance(n, Func) and len(n.args) == 1 and n.args[0].symbols()]
+    out: list[tuple[str, Node, Node]] = []
+    for f in funcs[:MAX_FUNC]:
+        for k, word in ((Fraction(2), "doubled"), (Fraction(1, 2), "halved")):
+            out.append((f"argument of {f.name} {word}", f, Func(f.name, (Mul((Num(k), f.args[0])),))))
+    return out
+
+
+def _negated(term: Node) -> Node:
+    """``-term``, a leading numeric coefficient's sign changed rather than a -1 prefixed."""
+    if isinstance(term, Num):
+        return Num(-term.value)
+    if isinstance(term, Mul) and isinstance(term.args[0], Num):
+        c = -term.args[0].value
+        rest = term.args[1:]
+        if c == 1:
+            return rest[0] if len(rest) == 1 else Mul(rest)
+        return Mul((Num(c),) + rest)
+    return Mul((Num(Fraction(-1)), term))
 
 
 def replacer(site: Node, rep: Node, role: str | None = None, index: int | None = None):
@@ -210,9 +317,13 @@ def mutants(kind: str, spec, claims: dict, refs: dict | None = None,
             out.append(Mutant(f"order: exponent of {var} {'+' if d > 0 else '-'}1/2", spec,
                               replacer(top, moved, "order", 0), "paper"))
     premise = PREMISE_ROLES.get(kind, ())
-    for role in CLAIM_ROLES.get(kind, ()) + premise:
-        if role not in claims:
-            continue
+    roles = [r for r in CLAIM_ROLES.get(kind, ()) + premise if r in claims]
+    # nodes two roles share (a formula both sides inline): a sign flipped there changes both
+    # sides alike and dies by making the formula negative (F <= 2 F at F = x^2 - d y): the
+    # claim's form (F <= 2 F holds for every F >= 0), not the formula, is what it tests
+    ids = [{id(n) for n in _preorder(claims[r])} for r in roles]
+    shared = {i for k, a in enumerate(ids) for b in ids[k + 1:] for i in a & b}
+    for role in roles:
         where = {id(n): i for i, n in enumerate(_preorder(claims[role]))}
         # the claim's own mutants, then those inside each formula it references (inlined:
         # the same node object wherever the formula is used, so a mutant there is the paper
@@ -222,13 +333,17 @@ def mutants(kind: str, spec, claims: dict, refs: dict | None = None,
                         key=lambda x: x[0])
         tops: list[tuple[str, Node]] = [("", claims[role])]
         tops += [(f"in {name}: ", node) for _, name, node in placed[:MAX_REFS]]
+        n_role = 0
         for prefix, top in tops:
-            for label, site, rep in tree_mutants(top, scale=not prefix):
+            for label, site, rep in tree_mutants(top, scale=not prefix, constants=role != "order"):
                 k = (role, id(site), repr(rep)[:2000])
-                if k in seen:
+                if k in seen or n_role == MAX_MUTANTS:
                     continue
                 seen.add(k)
+                n_role += 1
                 side = "form" if (not prefix and role not in premise and label in FORM) else "paper"
+                if id(site) in shared and label.startswith("sign of"):
+                    side, label = "form", f"{label} (in a formula both sides use)"
                 out.append(Mutant(f"{role}: {prefix}{label}", spec, replacer(site, rep, role, where.get(id(site))),
                                   side))
     out += _premise_mutants(spec, hyps)
