@@ -1193,12 +1193,12 @@ def test_strength_mutates_inside_referenced_formulas():
     spec = Compare(id="c", kind="compare", location="", description="", lhs="x", rel="<=", rhs="y")
     inner = parse("(a + b**2)**3")                 # a referenced formula, resolved
     top = Mul((Sym("c"), Pow(Sym("d"), Num(Fraction(4))), Pow(Sym("e"), Num(Fraction(5))), inner))
-    labels = [m[0] for m in mutants("compare", spec, {"lhs": top}, {"F": inner})]
+    labels = [m.label for m in mutants("compare", spec, {"lhs": top}, {"F": inner})]
     assert any(x.startswith("lhs: in F: exponent 3 -> 7/2") for x in labels)
     assert any(x.startswith("lhs: in F: exponent 2 -> 5/2") for x in labels)
     # the sum inside F is the claim's first sum: its drop mutants are listed once, as the claim's
     assert sum("drop term 1" in x for x in labels) == 1
-    assert not any(x[0].startswith("lhs: in G") for x in mutants("compare", spec, {"lhs": top},
+    assert not any(x.label.startswith("lhs: in G") for x in mutants("compare", spec, {"lhs": top},
                                                               {"G": parse("z**2")}))
 
 
