@@ -19,6 +19,7 @@ from support import cli
 
 ROOT = Path(__file__).resolve().parents[2]
 ENV = {k: v for k, v in os.environ.items() if not k.startswith("BOUNDCALC")}
+ENV["COLUMNS"] = "200"      # the tables at the width a pipe gets, whatever the worker's environment holds
 
 
 def _least_n() -> int:

@@ -371,7 +371,6 @@ def test_eq7_terms_are_formulas_and_misprints_fail(tmp_path):
     import json
     import subprocess
     import sys
-    from pathlib import Path
 
     from boundcalc.services.check import run_checks
     m = mpmath.mpf
@@ -391,7 +390,8 @@ def test_eq7_terms_are_formulas_and_misprints_fail(tmp_path):
     ids = ["eq7_W_term_noise_free", "eq7_P_term_cauchy_schwarz"]
     got = {f.check: f for f in run_checks("deora2023", only=ids).results}
     assert got["eq7_W_term_noise_free"].severity == "ok" and got["eq7_P_term_cauchy_schwarz"].severity == "ok"
-    src = (Path(boundcalc.__file__).resolve().parents[2] / "formulas" / "deora2023.toml").read_text(encoding="utf-8")
+    from boundcalc.registry.registry import packaged_dir
+    src = (packaged_dir() / "deora2023.toml").read_text(encoding="utf-8")
     plants = [('expr = "P*T**(5/2)*(S + Z)**3"', 'expr = "P*T**(3/2)*(S + Z)**3"'),
               ("16*Zbar**3/S**2)/(4*sqrt(2*(M + 1)))", "16*Zbar**3/S**2)/(sqrt(2*(M + 1)))")]
     planted = src

@@ -1054,8 +1054,8 @@ def _planted_run(tmp_path, text: str, ids: list[str]) -> dict:
 
 
 def test_planted_misprints_of_the_paper_fail_the_checks(tmp_path):
-    from pathlib import Path
-    src = (Path(boundcalc.__file__).resolve().parents[2] / "formulas" / "tarzanagh2023.toml").read_text(encoding="utf-8")
+    from boundcalc.registry.registry import packaged_dir
+    src = (packaged_dir() / "tarzanagh2023.toml").read_text(encoding="utf-8")
     ids = [c for c, _, _ in MISPRINTS_35]
     clean = _planted_run(tmp_path, src, ids)            # the control: as shipped, no finding
     assert clean["counts"]["error"] == 0 and clean["checks_run"] == len(ids), clean["counts"]
