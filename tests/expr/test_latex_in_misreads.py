@@ -236,3 +236,30 @@ def test_e_is_euler_unless_a_symbol_is_written_e(tmp_path):
     assert p.returncode == 0 and "m.q = 2.71828182845905" in p.stdout, p.stdout + p.stderr   # Euler's e, 15 digits
     p = _cli(_file(tmp_path, r"e + y", xlatex="e"), "eval", "m.q", "--x", "5", "--y", "1")   # x is written e
     assert p.returncode == 0 and "m.q = 6" in p.stdout, p.stdout + p.stderr
+
+
+# what TeX typesets otherwise than a person reads it: a program's float notation (1e-3 is 1·e − 3 on
+# the page) and a number right after a factor (y2 reads as y_2, or as a typo, as easily as 2y)
+@pytest.mark.parametrize("latex, culprit", [
+    (r"1e-3 x", "'1e-3'"), (r"1.5e3 x", "'1.5e3'"), (r"x + 2E+4", "'2E+4'"),
+    (r"y2", "the number 2 right after a factor"), (r"(x+1)2", "the number 2"), (r"\frac12 3", "the number 3"),
+    (r"x 0.5", "the number 0.5"),
+])
+def test_what_reads_otherwise_than_it_looks_is_refused(tmp_path, latex, culprit):
+    _refused(_cli(_file(tmp_path, latex), "eval", "m.q", "--x", "2", "--y", "3"), "ambiguous", culprit)
+
+
+@pytest.mark.parametrize("latex, values, want", [
+    (r"y 2^{x}", ("--x", "2", "--y", "3"), "12"),  # y * 2^x at x = 2, y = 3, by hand: 3 * 4 = 12 (a power)
+    (r"2e - 3", (), None),                         # 2e - 3 (Euler's e; TeX ignores the spaces): 2.43656...
+    (r"2y", ("--y", "3"), "6"),
+])
+def test_numbers_before_a_factor_or_as_a_power_base_are_read(tmp_path, latex, values, want):
+    p = _cli(_file(tmp_path, latex), "eval", "m.q", *values)
+    assert p.returncode == 0, p.stderr
+    got = p.stdout.split("=")[1].split()[0]
+    if want is None:
+        import mpmath
+        assert abs(float(got) - float(2 * mpmath.e - 3)) < 1e-9, got
+    else:
+        assert got.rstrip("0").rstrip(".") == want, p.stdout

@@ -21,7 +21,7 @@ Nothing is ever ``eval``-ed or ``sympify``-ed, and this module imports no SymPy.
 * **one meaning or a refusal** -- the conventions of formulas/README.md ("LaTeX alone"):
   a big operator binds the factors up to the next ``+``/``-`` or big operator, ``\\sin^2 x``
   is (sin x)^2, a function without parentheses takes one factor; ``a/b c``, ``\\log 2n``,
-  ``x^23``, ``\\sin^{-1}``, ``n!!`` and an index bound twice are refused as ambiguous or
+  ``x^23``, ``y2``, ``1e-3``, ``\\sin^{-1}``, ``n!!`` and an index bound twice are refused as ambiguous or
   outside the language; ``e`` is Euler's number when no symbol is written ``e``;
 * **statements** -- :func:`parse_statement` cuts the text at its top-level relations
   (``:=``, ``=:``, ``\\triangleq``, ``=``, ``\\le``, ``\\ge``, ``<``, ``>``, ``\\lesssim``,
@@ -475,6 +475,11 @@ def check(tex: str, where: str = "LaTeX") -> None:
             why = (f"ambiguous: {m.group(0)!r} -- TeX reads a one-token script, so this is "
                    f"^{{{m.group(1)}}}{m.group(2)}: write {m.group(0)[0]}{{{m.group(1)}{m.group(2)}}} or "
                    f"{m.group(0)[0]}{{{m.group(1)}}} {m.group(2)}")
+    if not why:
+        m = _FLOAT_NOTATION.search(tex)
+        if m:
+            why = (f"ambiguous: {m.group(0)!r} -- TeX typesets the letter e between the digits (a product "
+                   f"with e, not a power of ten): write it with \\times 10^{{...}}")
     if why:
         raise ExpressionError(f"{where}: {why}, in {_short(tex)}")
 
@@ -597,6 +602,9 @@ _STOP = {"+", "-", ")", "}", "]", ",", r"\rfloor", r"\rceil", "^", "_", "!", "'"
 _BIG = {r"\sum": "sum", r"\prod": "prod"}
 _NEG1 = Num(Fraction(-1))
 _SCRIPT_DIGITS = re.compile(r"[\^_]\s*(\d)(\d)")
+# a number in a program's floating-point notation, 1e-3 or 2.5E4: TeX typesets the letter e (Euler's
+# number, or a symbol) between the digits, so the reading a person means (10^{-3}) is not TeX's
+_FLOAT_NOTATION = re.compile(r"(?<![\\A-Za-z])\d+(?:\.\d+)?[eE][+-]?\d+")
 
 
 def _why(t: str) -> str:
@@ -745,6 +753,16 @@ class _Reader:
             elif self.starts_factor(t):
                 if body and t in _BIG:
                     break                        # the next big operator ends this one's body
+                if isinstance(t, str) and (t.isdigit() or t == "."):
+                    # y2, (y+1)2, \frac12 3: TeX prints the digits after the factor, which reads as a
+                    # subscript or a typo as easily as a product (y 2^{k} reads as one: a power)
+                    j = self.i
+                    while isinstance(self.t[j] if j < len(self.t) else None, str) and (
+                            self.t[j].isdigit() or self.t[j] == "."):
+                        j += 1
+                    if j >= len(self.t) or self.t[j] != "^":
+                        raise self.fail(f"ambiguous: the number {''.join(self.t[self.i:j])} right after a factor "
+                                        "-- write the number first (2y), y \\cdot 2, or y_{2}")
                 factors.append(self.factor())
             else:
                 break
