@@ -12,6 +12,7 @@ from __future__ import annotations
 import csv
 import io
 import itertools
+import html as _html
 import re
 import shutil
 import subprocess
@@ -240,6 +241,18 @@ def test_markdown_cell():
     assert E.md_link("p", "javascript:alert(1)") == "p (javascript:alert(1))"
     assert E.md_link("p", "https://arxiv.org/abs/1") == "[p](<https://arxiv.org/abs/1>)"
     assert E.md_math("a<b>c|d") == "$a\\lt b\\gt c\\vert d$"
+
+
+@pytest.mark.parametrize("text", ["$x$ costs $5", "~~struck~~", "(_g0/2) and _emph_", "a*b*", "`code`"])
+def test_markdown_cell_makes_no_math_strikethrough_or_emphasis(text):
+    # rendered as Jupyter / GitHub / MyST render Markdown (dollar math and strikethrough on): the
+    # user's text comes back as the same text, in one paragraph and no other element
+    from markdown_it import MarkdownIt
+    from mdit_py_plugins.dollarmath import dollarmath_plugin
+    md = MarkdownIt("commonmark").enable("strikethrough").use(dollarmath_plugin)
+    html = md.render(E.md_cell(text)).strip()
+    assert html.startswith("<p>") and html.endswith("</p>") and "<" not in html[3:-4], html
+    assert _html.unescape(html[3:-4]) == text, html
 
 
 def test_html_text():

@@ -66,7 +66,7 @@ def html_text(s) -> str:
 
 
 # ---------------------------------------------------------------------------- Markdown
-_MD_SPECIAL = re.compile(r"([\\`\[\]|*])")
+_MD_SPECIAL = re.compile(r"([\\`\[\]|*$~]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9]))")   # $ math, ~~ strikethrough
 _MD_TAG = re.compile(r"<(?=[A-Za-z/!?])")       # what opens a tag, a comment or an autolink
 _MD_ENTITY = re.compile(r"&(?=#?[A-Za-z0-9]+;)")
 _MD_BLOCK = re.compile(r"^(\s*)(>|#{1,6}(?=\s|$)|[-+=](?=\s|$))")     # a quote, heading, list, rule
@@ -77,7 +77,8 @@ def md_cell(s) -> str:
     """Text for Markdown (a table cell, a list item, a line of a paragraph), on one line:
     control characters shown, a ``<`` that opens a tag and an entity's ``&`` escaped (no tag, no entity
     survives: ``<script>`` is text), the characters that make links, images, code spans,
-    emphasis and cells (``\\ ` [ ] | *``; ``_`` inside a word makes none and is kept)
+    emphasis, math, strikethrough and cells (``\\ ` [ ] | * $ ~``, and ``_`` at a word's edge;
+    ``_`` inside a word, ``L_p``, makes none and is kept)
     backslash-escaped, and a leading ``#``, ``>``, ``-``, ``+``, ``=`` or ``1.`` escaped
     so the text starts no heading, quote or list."""
     s = visible_controls(re.sub(r"[\n\t]", " ", str(s)), keep="")
