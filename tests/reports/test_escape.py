@@ -10,9 +10,9 @@ with -no-shell-escape and -recorder, and the files it read and wrote are listed.
 from __future__ import annotations
 
 import csv
+import html as _html
 import io
 import itertools
-import html as _html
 import re
 import shutil
 import subprocess
