@@ -522,22 +522,27 @@ class _Up:
         v = None if value is None else (int(sg * value) if s.integer else ExactValue(sg * value))
         return Solution(s.var, v, self.word[0], s.integer, cert, self.how, status, attained)
 
-    def from_top(self):
-        """(a point where it holds, the last point where it failed, the last point tried)."""
-        top, below, last, nones = None, None, None, 0
-        for x in _toward_top(self.s.domain):
+    def _walk(self, points, stop: bool):
+        """Decide at ``points`` in turn until the answer is ``stop``: (that point or None, the last
+        point with the other answer, the last point tried); two undecided points in a row end it."""
+        hit, other, last, nones = None, None, None, 0
+        for x in points:
             r = self.s.decide(x)
             last = x
-            if r is True:
-                top = x
+            if r is stop:
+                hit = x
                 break
-            if r is False:
-                below, nones = x, 0
+            if r is (not stop):
+                other, nones = x, 0
             else:
                 nones += 1
                 if nones >= 2:
                     break
-        return top, below, last
+        return hit, other, last
+
+    def from_top(self):
+        """(a point where it holds, the last point where it failed, the last point tried)."""
+        return self._walk(_toward_top(self.s.domain), True)
 
     def nowhere(self, below, last) -> Solution:
         """No point where it holds: a counterexample to monotonicity, else no value works."""
@@ -563,22 +568,10 @@ class _Up:
 
     def from_bottom(self, top, below):
         """(the lowest point where it holds, a point where it fails or None)."""
-        hold, fail, nones = top, below, 0
-        if fail is None:
-            for x in _toward_bottom(self.s.domain):
-                if x >= hold:
-                    continue
-                r = self.s.decide(x)
-                if r is False:
-                    fail = x
-                    break
-                if r is True:
-                    hold, nones = x, 0
-                else:
-                    nones += 1
-                    if nones >= 2:
-                        break
-        return hold, fail
+        if below is not None:
+            return top, below
+        fail, hold, _ = self._walk((x for x in _toward_bottom(self.s.domain) if x < top), False)
+        return (top if hold is None else hold), fail
 
     def everywhere(self, hold) -> Solution:
         """No point where it fails: the domain's end is the answer, or it holds on the whole
