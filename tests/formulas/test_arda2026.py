@@ -839,7 +839,8 @@ def test_avg_iterate_Blin2_not_absorbed():
     sqrt(d/m)); typed from the notes (Lemmas 2, 3, 5, Thm. 1), mpmath."""
     mp_ = mpmath.mpf
 
-    def parts(d, m=64, r=3, s2=mp_("0.7698003589195010"), n=5000, de=mp_("0.05")):
+    def parts(d, m=64, r=3, n=5000):
+        s2, de = mp_("0.7698003589195010"), mp_("0.05")
         bu = mpmath.sqrt(d) + mpmath.sqrt(2 * mpmath.log(mp_(m) / (2 * de))) + r / mpmath.sqrt(m)
         l1 = mpmath.sqrt(1 + bu**2)
         l2 = s2 * (1 + bu**2) + 8 * l1
