@@ -9,6 +9,7 @@ C_6, C_w, C_p) and the Dudley constant c multiply as documented in the TOML note
 """
 from __future__ import annotations
 
+import math
 import tomllib
 from pathlib import Path
 
@@ -750,3 +751,40 @@ def test_l4_lipschitz_split_shows_the_inequalities_unchecked():
         phi = norm ** 2 / 2
         assert mpmath.almosteq(mpmath.sqrt(2 * phi / 50), norm / mpmath.sqrt(50), 1e-35)
         assert mpmath.fsum(abs(x) for x in e) / 50 <= norm / mpmath.sqrt(50)
+
+
+def test_issue35_unchecked_steps_say_why():
+    """Issue 35: the steps of anon2025 that no check can decide are listed with the reason. The
+    proof of Lemma 4's first three displays (xi <= eta, a display with algebra that [[steps]] did not
+    list) is spectral <= Frobenius, true of every matrix (NumPy on random matrices: it cannot fail);
+    a_P_form names the numerator of the Frobenius form P, so its one check is an identity."""
+    import numpy as np
+
+    from boundcalc.registry import get_registry
+    from boundcalc.services.check import run_checks
+    from boundcalc.services.check.steps import step_coverage
+    paper = get_registry().paper("anon2025")
+    res = run_checks("anon2025", only=["lemma6_P_form", "lemma4_xi_to_eta"]).results
+    rows = {s["id"]: s for s in step_coverage(paper, res)["steps"]}
+    assert rows["l4_xi_le_eta"]["status"] == "unchecked" and rows["l4_xi_le_eta"]["checks"] == []
+    assert "no premise" in rows["l4_xi_le_eta"]["note"]
+    assert rows["a_P_form"]["status"] == "no evidence"
+    assert [c["grade"] for c in rows["a_P_form"]["checks"]] == ["identity"]
+    assert "character for character" in rows["a_P_form"]["note"]
+    # the inequality of l4_xi_le_eta holds for every matrix (d_m x d, any entries), with equality
+    # for rank one: no value of the paper's symbols could make it fail
+    rng = np.random.default_rng(35)
+    for _ in range(200):
+        W = rng.normal(size=(int(rng.integers(1, 9)), int(rng.integers(1, 9)))) * rng.uniform(0, 5)
+        R = rng.uniform(0, 3)
+        assert np.linalg.norm(W, 2) + R <= np.linalg.norm(W, "fro") + R + 1e-12
+    u, v = rng.normal(size=5), rng.normal(size=3)
+    W = np.outer(u, v)
+    assert math.isclose(np.linalg.norm(W, 2), np.linalg.norm(W, "fro"), rel_tol=1e-12)
+    # P as App. A defines it is the numerator of the Frobenius form (a_frobenius): the two formulas
+    # agree at a point, by hand (mpmath)
+    v = {"d_s": 7, "R_X": "1.5", "d_m": 64, "eta_V": 3, "eta_K": 2, "eta_Q": "2.5", "N": 1000, "epsilon": "0.1"}
+    with mpmath.workdps(40):
+        num = (mpmath.sqrt(7) * mpmath.mpf("1.5")) ** 2 * ((8 * mpmath.mpf(3)) ** (mpmath.mpf(2) / 3)
+               + (8 * 2 * mpmath.mpf("2.5") * 3) ** (mpmath.mpf(2) / 3)) ** 3 * mpmath.log(7000)
+        assert_close(ev("P", **v), num)
