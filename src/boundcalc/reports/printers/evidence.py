@@ -41,9 +41,22 @@ def evidence_text(ev: dict, limit: int = 700, skip=()) -> str:
         if k == "per_variable" and isinstance(v, list):
             v = ", ".join(f"{r['var']} -> {r['limit']} [{r['regime']}]: {r['exact']} vs {r['stated']} "
                           f"({'holds' if r['holds'] else 'fails'})" for r in v)
-        parts.append(f"{k}: {v}")
+        parts.append(f"{k}: {plain(v)}")
     text = "; ".join(parts)
     return text if len(text) <= limit else text[:limit] + " …"
+
+
+def plain(v, nested: bool = False) -> str:
+    """A value of the evidence as text, not as Python's repr: a mapping ``k = v, ...`` (in
+    brackets inside a list), a list ``a, b, ...``, a string as it is (no quotes, no doubled
+    backslashes)."""
+    if isinstance(v, dict):
+        inner = ", ".join(f"{k} = {plain(x, True)}" for k, x in v.items())
+        return f"[{inner}]" if nested else inner
+    if isinstance(v, (list, tuple)):
+        inner = ", ".join(plain(x, True) for x in v)
+        return f"[{inner}]" if nested else inner
+    return str(v)
 
 
 def typeset_keys(ev: dict) -> list[str]:
