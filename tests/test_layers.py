@@ -121,5 +121,7 @@ def test_the_docs_picture_is_drawn_from_the_contracts():
         positions = [text.index("  " + row + "\n") for row in rows]
         assert positions == sorted(positions), (cid, rows)
     assert "engine" in text and "no import cycle" in text
+    # a literal block does not wrap: every line fits the page's code column (80 characters)
+    assert max(len(line) for line in text.splitlines()) <= 80, text
     page = (ROOT / "docs" / "explanation" / "layers.md").read_text(encoding="utf-8")
     assert "```{boundcalc-layers}" in page

@@ -3,6 +3,7 @@ contracts in ``pyproject.toml`` (the ones ``lint-imports`` enforces, tests/test_
 so the picture on the site cannot drift from the rule CI applies."""
 from __future__ import annotations
 
+import textwrap
 import tomllib
 from pathlib import Path
 
@@ -29,22 +30,27 @@ def _layer_lines(contract: dict) -> list[str]:
     return out
 
 
+def _wrap(text: str, width: int = 78) -> list[str]:
+    """Prose lines of the picture, at most ``width`` characters (a code block does not wrap)."""
+    return textwrap.wrap(text, width, break_on_hyphens=False)
+
+
 def picture(pyproject: Path = PYPROJECT) -> str:
     """The text picture of the layers contract (the package), the engine's two forbidden
     contracts, and the decision procedure's own layers contract."""
     cs = contracts(pyproject)
     top = cs["layers"]
-    lines = [f"boundcalc ({'every module placed' if top.get('exhaustive') else 'listed modules'};"
-             " imports inside functions count). A layer imports only the layers below it;",
-             "'a | b': a and b import neither each other, 'a : b': they may.", ""]
+    lines = _wrap(f"boundcalc ({'every module placed' if top.get('exhaustive') else 'listed modules'};"
+                  " imports inside functions count). A layer imports only the layers below it;"
+                  " 'a | b': a and b import neither each other, 'a : b': they may.") + [""]
     lines += _layer_lines(top)
     leaf = cs["engine-leaf"]
     barred = sorted(m.rsplit(".", 1)[-1] for m in leaf["forbidden_modules"])
-    lines += ["", f"beside the layers: {', '.join(s.rsplit('.', 1)[-1] for s in leaf['source_modules'])}"
-              f" -- a leaf that imports none of {', '.join(barred)};",
-              "never imported by " + ", ".join(sorted(m.rsplit(".", 1)[-1]
-                                                      for m in cs["engine-consumers"]["source_modules"])) + ".",
-              "", "boundcalc.prover (the decision procedure's own layers):", ""]
+    never = sorted(m.rsplit(".", 1)[-1] for m in cs["engine-consumers"]["source_modules"])
+    lines += [""] + _wrap(f"beside the layers: {', '.join(s.rsplit('.', 1)[-1] for s in leaf['source_modules'])}"
+                          f" -- a leaf that imports none of {', '.join(barred)}; never imported by "
+                          f"{', '.join(never)}.")
+    lines += ["", "boundcalc.prover (the decision procedure's own layers):", ""]
     lines += _layer_lines(cs["prover-layers"])
     if "acyclic" in cs:
         lines += ["", "and no import cycle between sibling modules, at any depth."]
