@@ -842,3 +842,17 @@ def test_verify_contradictory_bounds_is_vacuous_exit_5(monkeypatch, capsys):
     code, out, lines = _main(monkeypatch, capsys, "verify", "x**2", ">=", "x", "--assume", "x >= 2",
                              "--assume", "x <= 1")
     assert code == 5 and "VACUOUS" in out and "the domain of x is empty" in out and lines == [], (out, lines)
+
+
+def test_help_is_wrapped_by_the_terminal_not_by_the_source():
+    # before: each command's docstring kept its source line breaks, so at 80 columns the command
+    # list broke "Audit a paper's algebra (all papers if none given):" / "derivations, stated
+    # orders," ... mid-sentence, half a line each
+    from support import cli
+    p = cli(["--help"], env={"COLUMNS": "80"})
+    assert p.returncode == 0
+    lines = p.stdout.splitlines()
+    i = next(k for k, line in enumerate(lines) if "│ check " in line)
+    assert any("derivations, stated orders, monotonicity" in line for line in lines[i:i + 3]), lines[i:i + 3]
+    assert all(len(line) <= 80 for line in lines), max(lines, key=len)
+    assert "``" not in p.stdout

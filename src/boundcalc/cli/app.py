@@ -665,3 +665,16 @@ def reproduce(ctx: typer.Context,
     run(name, list_=list_, full=full, json=json, seed=seed, jobs=jobs, backend=backend,
         scheduler=scheduler, plot_dir=plot_dir, no_cache=no_cache, force=force, max_memory=max_memory,
         settings=_dynamic_flags(list(ctx.args)), figsize=figsize)
+
+
+def _prose(doc: str) -> str:
+    """A command's docstring as help: its paragraphs (blank-line separated) each on one line, so
+    that the terminal, not the source's line breaks, decides where a line ends."""
+    import inspect
+    text = inspect.cleandoc(doc).replace("``", "'")           # rST literals, for the terminal
+    return "\n\n".join(" ".join(p.split()) for p in text.split("\n\n"))
+
+
+for _info in app.registered_commands:
+    if _info.help is None and _info.callback is not None and _info.callback.__doc__:
+        _info.help = _prose(_info.callback.__doc__)
