@@ -1124,7 +1124,8 @@ def test_lemma11_projection_by_hand():
     W = g.standard_normal((6, 3)) @ g.standard_normal((3, 6))
     v_in, v_out = W.T @ g.standard_normal(6), g.standard_normal(6)
     x1, x2 = g.standard_normal(6), g.standard_normal(6)
-    lhs = lambda P, v: float((W @ x1 - W @ x2) @ (P @ v))          # noqa: E731
+    def lhs(P, v):
+        return float((W @ x1 - W @ x2) @ (P @ v))
     assert abs(lhs(np.linalg.pinv(W.T), v_in) - (x1 - x2) @ v_in) < 1e-9
     assert abs(lhs(np.linalg.pinv(W), v_in) - (x1 - x2) @ v_in) > 1e-3
     assert abs(lhs(np.linalg.pinv(W.T), v_out) - (x1 - x2) @ v_out) > 1e-3
