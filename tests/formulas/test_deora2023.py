@@ -406,3 +406,27 @@ def test_eq7_terms_are_formulas_and_misprints_fail(tmp_path):
                        capture_output=True, text=True, timeout=600, check=False)
     out = json.loads(p.stdout)
     assert {r["check"]: r["severity"] for r in out["findings"]} == dict.fromkeys(ids, "error")
+
+
+def test_sec52_target_scale_by_a_second_method():
+    """Sec. 5.2's target scale (step s52_mha): the scale c making the multi-head NTK margin of
+    c concat(theta_*(theta_h^(1))) the mean of the heads' margins, recomputed with the engine's
+    forward-mode tangent (model_jvp) instead of the measurement's finite differences, is 1/sqrt(H)
+    as printed (H = 1, 4, 9); the check passes and catches a mutant of the printed scale."""
+    import numpy as np
+
+    from boundcalc.engine import deora2023 as D
+    from boundcalc.engine.measurements import _sec52_target, measure
+    from boundcalc.services.check import run_checks
+    sizes = {"T": 8, "d": 12, "M": 3, "n1": 2000, "zeta": 0.25, "S": 1}
+    for H in (1, 4, 9):
+        _, p1, V, X, y = _sec52_target(H=H, seed=0, **sizes)
+        multi = float(y @ D.model_jvp(p1, X, V))
+        single = np.mean([float(y @ D.model_jvp(D.MHAParams(p1.U[h:h + 1], p1.W[h:h + 1]), X,
+                                                D.MHAParams(V.U[h:h + 1], V.W[h:h + 1])))
+                          for h in range(H)])
+        assert single > 0                                       # a positive margin per head
+        assert abs(single / multi - 1 / np.sqrt(H)) < 1e-12
+        assert abs(measure("deora2023.sec52_margin_scale", H=H, seed=0, **sizes) - 1 / np.sqrt(H)) < 1e-8
+    (r,) = run_checks("deora2023", only=["sec52_target_scale_margin"], strength=True).results
+    assert r.severity == "ok" and r.strength["paper_killed"] >= 1

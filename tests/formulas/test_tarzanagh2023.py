@@ -1067,3 +1067,69 @@ def test_planted_misprints_of_the_paper_fail_the_checks(tmp_path):
     rows = {r["check"]: r["severity"] for r in out["findings"]}
     assert out["counts"]["error"] == len(ids), out["counts"]
     assert rows == dict.fromkeys(ids, "error"), rows
+
+
+# ------------------------------------------------------------------ issue 35: steps l7_33 and l2_via_l11
+EQ33_CHECKS = {"eq33_neighbour_vs_non": "conditional", "eq33_optimal_vs_non": "conditional",
+               "eq33_neighbour_lower": "conditional", "eq33_neighbour_upper": "conditional",
+               "lemma11_witness_projection": "ok"}
+
+
+def test_eq33_and_lemma11_checks_grades_and_strength():
+    """(33)'s four inequalities pass only under their (quoted, partly reconstructed) premises, and
+    each pass, like Lemma 11's measured projection, catches a mutant of the paper's side."""
+    from boundcalc.services.check import run_checks
+    rep = run_checks(PAPER, only=list(EQ33_CHECKS), strength=True)
+    got = {r.check: r for r in rep.results}
+    assert {k: r.severity for k, r in got.items()} == EQ33_CHECKS
+    for k, r in got.items():
+        assert r.strength["paper_killed"] >= 1, k
+    for k in EQ33_CHECKS:
+        if k.startswith("eq33_"):
+            assert got[k].reading == "garbled"
+            assert any(a["assumption"] == "mu <= mu_max" for a in got[k].added), k
+
+
+def test_eq33_by_hand_tight_at_the_edge_of_the_cone():
+    """(32)-(33) by hand: with mu = (1/8)(min(1/2, delta)/A)^2 the deviation bound 2 sqrt(2) A sqrt(mu)
+    is min(1/2, delta) exactly, and at gap = 2 delta, deviation -min(1/2, delta) the first two
+    inequalities of (33) hold with equality (delta <= 1/2): so 'delta' cannot be replaced by a larger
+    multiple of delta, nor '1/2' and '3/2' by tighter numbers."""
+    with mp.workdps(60):
+        for A, delta in ((M(2), M("0.3")), (M("0.7"), M("0.05")), (M(3), M(2))):
+            tol = min(M(1) / 2, delta)
+            mu = (tol / A) ** 2 / 8
+            dev = 2 * mp.sqrt(2) * A * mp.sqrt(mu)
+            assert mp.almosteq(dev, tol, rel_eps=REL)
+            first = 2 * delta - dev                       # (k_t - k_tau)^T q at the edge
+            second = 1 + 2 * delta - dev                  # (k_alpha - k_tau)^T q, svm_nb = 1
+            low, high = 1 - dev, 1 + dev                  # (k_alpha - k_t)^T q, t in T_i
+            assert first >= delta - REL and second >= 1 + delta - REL
+            assert low >= M(1) / 2 - REL and high <= M(3) / 2 + REL
+            if delta <= M(1) / 2:
+                assert mp.almosteq(first, delta, rel_eps=REL) and mp.almosteq(second, 1 + delta, rel_eps=REL)
+            else:
+                assert mp.almosteq(low, M(1) / 2, rel_eps=REL) and mp.almosteq(high, M(3) / 2, rel_eps=REL)
+
+
+def test_lemma11_projection_by_hand():
+    """Lemma 11 with NumPy by hand (not through the measurement): for v in range(W^T) and a rank-3 W
+    of size 6, (W x_1 - W x_2)^T (W^T)^+ v = (x_1 - x_2)^T v; with W^+ in place of (W^T)^+, or a v
+    outside range(W^T), the two sides differ (so the measured check can fail). The measurement at
+    the check's sizes gives gap/gamma_bar = 0.75/0.25 = 3 for several seeds."""
+    import numpy as np
+
+    from boundcalc.engine.measurements import measure
+    g = np.random.default_rng(11)
+    W = g.standard_normal((6, 3)) @ g.standard_normal((3, 6))
+    v_in, v_out = W.T @ g.standard_normal(6), g.standard_normal(6)
+    x1, x2 = g.standard_normal(6), g.standard_normal(6)
+    def lhs(P, v):
+        return float((W @ x1 - W @ x2) @ (P @ v))
+    assert abs(lhs(np.linalg.pinv(W.T), v_in) - (x1 - x2) @ v_in) < 1e-9
+    assert abs(lhs(np.linalg.pinv(W), v_in) - (x1 - x2) @ v_in) > 1e-3
+    assert abs(lhs(np.linalg.pinv(W.T), v_out) - (x1 - x2) @ v_out) > 1e-3
+    for seed in range(3):
+        val = measure("tarzanagh2023.lemma11_witness_margin", n=4, T=3, d=6, rank=3,
+                      gamma_bar=0.25, gap_pair=0.75, seed=seed)
+        assert abs(val - 3) < 1e-9

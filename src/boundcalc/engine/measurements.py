@@ -108,6 +108,51 @@ def _softmax_jacobian_11(*, v1, v2, seed):
     return float((phi1(float(v1) + h) - phi1(float(v1) - h)) / (2 * h))
 
 
+def _sec52_target(*, H, T, d, M, n1, zeta, S, seed):
+    """First-phase heads theta_h^(1) on DM1 (H heads), the per-head targets theta_*(theta_h^(1)) =
+    (U_*/||U_*||_F, sign(alpha_h) W_*/||W_*||_F) of Sec. 5.2 stacked WITHOUT the 1/sqrt(H), and a
+    fresh DM1 sample (X, y) of 16 inputs."""
+    import numpy as np
+
+    from . import deora2023 as D
+    from .data.dm1 import make_dm1
+    T, d, M, H = _int("T", T), _int("d", d), _int("M", M), _int("H", H)
+    dm = make_dm1(T, d, M, S=float(S), zeta=float(zeta), z_mu=0.05, z_nu=0.2,
+                  z_perp_norm=0.3 if d > M + 2 else 0.0)
+    s1 = dm.sample(_int("n1", n1), seed=seed)
+    p1, alphas = D.first_phase(s1.X, s1.y, H, "full", seed=seed + 1, loss="logistic")
+    Ubar = dm.U_star / np.linalg.norm(dm.U_star)
+    Wbar = dm.W_star / np.linalg.norm(dm.W_star)
+    V = D.MHAParams(np.stack([Ubar] * H), np.stack([np.sign(a) * Wbar for a in alphas]), "full")
+    s2 = dm.sample(16, seed=seed + 2)
+    return D, p1, V, s2.X, s2.y
+
+
+def _margin_fd(D, params, V, X, y) -> float:
+    """sum_i y_i <grad Phi~(X_i; params), V> by central differences (step 1e-5) of the model's
+    forward pass (eq. (2), its 1/sqrt(H) included)."""
+    import numpy as np
+    h = 1e-5
+    up = D.MHAParams(params.U + h * V.U, params.W + h * V.W, params.decoder)
+    dn = D.MHAParams(params.U - h * V.U, params.W - h * V.W, params.decoder)
+    return float(np.sum(y * (D.forward(up, X) - D.forward(dn, X))) / (2 * h))
+
+
+@_register("deora2023.sec52_margin_scale", ("H", "T", "d", "M", "n1", "zeta", "S"),
+           "the scale c for which the H-head target c concat(theta_*(theta_h^(1))) has the multi-head NTK "
+           "margin sum_i y_i <grad Phi~(X_i; theta~^(1)), .> equal to the mean over heads of the single-head "
+           "margins sum_i y_i <grad Phi(X_i; theta_h^(1)), theta_*(theta_h^(1))>: c = (mean single-head "
+           "margin)/(multi-head margin of the unscaled concat), both by central differences of the engine's "
+           "forward pass (eq. (2) with H heads; one head for the single-head model), first-phase heads on "
+           "DM1 (small noise), 16 fresh inputs")
+def _sec52_margin_scale(*, H, T, d, M, n1, zeta, S, seed):
+    D, p1, V, X, y = _sec52_target(H=H, T=T, d=d, M=M, n1=n1, zeta=zeta, S=S, seed=seed)
+    multi = _margin_fd(D, p1, V, X, y)
+    single = [_margin_fd(D, D.MHAParams(p1.U[h:h + 1], p1.W[h:h + 1], "full"),
+                         D.MHAParams(V.U[h:h + 1], V.W[h:h + 1], "full"), X, y) for h in range(p1.H)]
+    return float(sum(single) / len(single) / multi)
+
+
 # ----------------------------------------------------------------------------- anon2025
 @_register("anon2025.rademacher_rows_ratio", ("N", "d_s", "d_m", "K"),
            "R_S(F) / ((1/d_s) sum_i R_S(G_i)) for the class of K LeCun-initialised parameter sets "
@@ -137,3 +182,39 @@ def _rademacher_rows_ratio(*, N, d_s, d_m, K, seed):
     r_f = rad(rows.mean(axis=2))
     r_g = np.mean([rad(rows[:, :, i]) for i in range(ds)])
     return r_f / r_g
+
+
+# ----------------------------------------------------------------------------- tarzanagh2023
+@_register("tarzanagh2023.lemma11_witness_margin", ("n", "T", "d", "rank", "gamma_bar", "gap_pair"),
+           "(k_{1 opt_1} - k_{12})^T p for Lemma 11's witness p = gamma_bar^{-1} (W^T)^+ v (NumPy pinv; "
+           "gamma_bar the least gap gamma_{i opt_i} - gamma_it computed from the data), keys k_it = W x_it, "
+           "on n Gaussian inputs of T tokens in R^d with Y_i = 1, a Gaussian d x d W of rank `rank` and v = W^T w in "
+           "range(W^T); the tokens are moved along v so that the scores v^T x_it have least gap gamma_bar "
+           "(attained at input 2, token 2) and gap gap_pair at input 1, token 2 (opt_i = token 1)")
+def _lemma11_witness_margin(*, n, T, d, rank, gamma_bar, gap_pair, seed):
+    import numpy as np
+
+    from ..errors import BoundcalcError
+    from .tarzanagh2023.model import keys
+    n, T, d, r = _int("n", n), _int("T", T), _int("d", d), _int("rank", rank)
+    gb, gp = float(gamma_bar), float(gap_pair)
+    if n < 2 or T < 2 or not 1 <= r <= d or not 0 < gb <= gp:
+        raise BoundcalcError("tarzanagh2023.lemma11_witness_margin needs n >= 2, T >= 2, "
+                             "1 <= rank <= d and 0 < gamma_bar <= gap_pair")
+    g = np.random.default_rng(seed)
+    W = g.standard_normal((d, r)) @ g.standard_normal((r, d))        # rank r (almost surely)
+    v = W.T @ g.standard_normal(d)                                    # v in range(W^T)
+    X = g.standard_normal((n, T, d))
+    gaps = gb + g.uniform(0.0, 1.0, size=(n, T))                      # gamma_{i1} - gamma_it >= gamma_bar
+    gaps[:, 0] = 0.0
+    gaps[0, 1], gaps[1, 1] = gp, gb
+    target = g.standard_normal((n, 1)) - gaps                         # scores: token 1 the optimum
+    X += ((target - X @ v) / (v @ v))[:, :, None] * v                 # now v^T x_it = target_it
+    scores = X @ v                                                    # gamma_it (Y_i = 1)
+    opt = np.argmax(scores, axis=1)
+    others = np.ones((n, T), dtype=bool)
+    others[np.arange(n), opt] = False
+    gbar = float(np.min((scores[np.arange(n), opt][:, None] - scores)[others]))
+    p = np.linalg.pinv(W.T) @ v / gbar
+    K = keys(X, W)                                                    # k_it = W x_it
+    return float((K[0, opt[0]] - K[0, 1]) @ p)
