@@ -123,24 +123,107 @@ def tarzanagh_cases():
 CASES = {"arda2026": arda_cases, "deora2023": deora_cases, "tarzanagh2023": tarzanagh_cases}
 
 
+# --- the ceiling: the step's matrix products alone ---------------------------------------
+
+def arda_products():
+    """``engine.arda2026._loss_and_grad``'s products at its own block size, nothing else."""
+    from boundcalc.engine.arda2026.model import _auto_chunk
+
+    n, d, T = 5000, 8, 16
+    g = np.random.default_rng(0)
+    for m in (8, 64, 256):
+        for dt in (np.float64, np.float32):
+            chunk = _auto_chunk(n, T, m, np.dtype(dt).itemsize)
+            X = g.standard_normal((n, d, T)).astype(dt)
+            Xt = np.ascontiguousarray(X.transpose(0, 2, 1))
+            q = np.ascontiguousarray(X[:, :, -1])
+            Wp = g.standard_normal((d, d * m)).astype(dt)
+            UT = g.standard_normal((d, m)).astype(dt)
+
+            def fn(X=X, Xt=Xt, q=q, Wp=Wp, UT=UT, m=m, chunk=chunk):
+                for i0 in range(0, n, chunk):
+                    Xc, Xtc, qc = X[i0:i0 + chunk], Xt[i0:i0 + chunk], q[i0:i0 + chunk]
+                    nc = Xc.shape[0]
+                    E = np.matmul(Xtc, (qc @ Wp).reshape(nc, d, m))
+                    s = np.matmul(Xtc, UT)
+                    np.matmul(Xc, E)
+                    G = np.matmul(Xc, s)
+                    G.reshape(nc, d * m).T @ qc
+            yield f"arda2026 n={n} d={d} T={T} m={m}", dt, fn
+
+
+def deora_products():
+    """``engine.deora2023._loss_grad_batch``'s products (one problem, its block size)."""
+    from boundcalc.engine.deora2023.kernels import _step_chunk
+
+    n, T, d, H = 3200, 8, 16, 32
+    K = T * H
+    g = np.random.default_rng(0)
+    for dt in (np.float64, np.float32):
+        chunk = _step_chunk(n, T, K, np.dtype(dt).itemsize)
+        X = g.standard_normal((1, n, T, d)).astype(dt)
+        Wr = g.standard_normal((1, d, H * d)).astype(dt)
+        UkT = g.standard_normal((1, d, K)).astype(dt)
+        S = g.standard_normal((1, chunk, T, K)).astype(dt)
+
+        def fn(X=X, Wr=Wr, UkT=UkT, S=S, chunk=chunk):
+            for i0 in range(0, n, chunk):
+                Xc = X[:, i0:i0 + chunk]
+                nc = Xc.shape[1]
+                A = (Xc.reshape(1, nc * T, d) @ Wr).reshape(1, nc, K, d)
+                np.matmul(Xc, A.transpose(0, 1, 3, 2))
+                Sc = S[:, :nc]
+                np.matmul(Sc.transpose(0, 1, 3, 2), Xc)
+                (Xc.reshape(1, nc * T, d) @ UkT).reshape(1, nc, T, K)
+                B = np.matmul(Sc.transpose(0, 1, 3, 2), Xc)
+                Xc.reshape(1, nc * T, d).transpose(0, 2, 1) @ B.reshape(1, nc * T, H * d)
+        yield f"deora2023 n={n} T={T} d={d} H={H}", dt, fn
+
+
+def tarzanagh_products():
+    """``engine.tarzanagh2023.gd_p``'s two batched matrix-vector products, per step."""
+    B, n, T, steps = 100, 4, 6, 20
+    g = np.random.default_rng(0)
+    for d in (10, 500):
+        for dt in (np.float64, np.float32):
+            keys = g.standard_normal((B, n * T, d)).astype(dt)
+            p = g.standard_normal((B, d, 1)).astype(dt)
+            ga = g.standard_normal((B, 1, n * T)).astype(dt)
+
+            def fn(keys=keys, p=p, ga=ga):
+                for _ in range(steps):
+                    keys @ p
+                    ga @ keys
+            yield f"tarzanagh2023 B={B} n={n} T={T} d={d} ({steps} steps)", dt, fn
+
+
+PRODUCTS = {"arda2026": arda_products, "deora2023": deora_products, "tarzanagh2023": tarzanagh_products}
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--only", nargs="*", choices=MODELS, default=list(MODELS))
+    ap.add_argument("--ceiling", action="store_true",
+                    help="also time each step's matrix products alone (products_fraction=)")
     args = ap.parse_args(argv)
     from boundcalc.engine.ops import single_threaded_blas
 
     gemms = {np.float64: _gemm(np.float64), np.float32: _gemm(np.float32)}
     with single_threaded_blas():
         for model in args.only:
+            products = ({(size, dt): fn for size, dt, fn in PRODUCTS[model]()} if args.ceiling else {})
             for size, dt, fn, flops in CASES[model]():
                 gfn, gfl = gemms[dt]
                 tf, tg = _best(fn, gfn, args.repeat)
                 rate, peak = flops / tf / 1e9, gfl / tg / 1e9
                 extra = ""
+                if products:
+                    tp, tg2 = _best(products[(size, dt)], gfn, args.repeat)
+                    extra += f" products_fraction={flops / tp / (gfl / tg2):.3f}"
                 if dt is np.float32:
                     _, tg64 = _best(lambda: None, gemms[np.float64][0], 2)
-                    extra = f" fraction64={rate / (gfl / tg64 / 1e9):.3f}"
+                    extra += f" fraction64={rate / (gfl / tg64 / 1e9):.3f}"
                 print(f"{size} dtype={np.dtype(dt).name} step_ms={1e3 * tf:.2f} gflop_s={rate:.2f} "
                       f"gemm_gflop_s={peak:.2f} fraction={rate / peak:.3f}{extra}", flush=True)
     return 0
