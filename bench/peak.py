@@ -1,31 +1,49 @@
 """How close each engine step comes to this machine's own matrix-multiply rate.
 
-Run:  python bench/peak.py [--repeat 5] [--only arda2026 deora2023 tarzanagh2023]
+Run:  python bench/peak.py [--repeat 5] [--only arda2026 deora2023 tarzanagh2023] [--ceiling]
 
 For each model at the sizes its reproduction uses, one line
 
-    MODEL SIZE dtype=D step_ms=S gflop_s=G gemm_gflop_s=R fraction=F
+    MODEL SIZE dtype=D step_ms=S gflop_s=G gemm_gflop_s=R fraction=F [products_fraction=P]
 
 where G = FLOPs / step time, R is the 1024 x 1024 GEMM rate of the same dtype measured in
 the same run, and F = G / R. Both are CPU seconds (``time.process_time``) on one BLAS
 thread, best of ``repeat`` rounds, and each round times the GEMM right before the step, so
 a loaded machine slows both alike (the ratio is the figure; the absolute times are not).
 Every model is timed in float64 and in float32 (its ``dtype`` option); float32 lines are
-printed against the float32 GEMM rate, and their ``fraction64=`` against the float64 rate
-(the question asked of the step: how much of the f64 peak it reaches, in whichever
-precision).
+printed against the float32 GEMM rate, and their ``fraction64=`` against the float64 rate.
+
+``--ceiling`` also times the step's matrix products *alone* (the same products, shapes and
+block sizes as the kernel, on random data, with none of its elementwise work: exp, tanh,
+the softmax's sums, the weights): P = FLOPs / that time / R is a bound the step cannot
+pass, set by the models' own dimensions (arda2026: inner dimensions d = 8 and T = 16;
+deora2023: d = 16 and T = 8; tarzanagh2023: one matrix-vector product per trial).
 
 FLOPs are counted from the code (2 per multiply-add of every matrix product; elementwise
 work, exp and tanh are not counted, so a fraction is a lower bound on the work done):
 
 * arda2026 ``engine.arda2026._loss_and_grad``, per sample: logits q W (2 d^2 m) and
-  X_t^T (W q) (2 T d m); s = X^T U (2 T d m); pre = E . s (2 T m); h c (2 m); r h (2 m);
-  grad_U GEMM (2 T d m); X s (2 T d m); grad_W (2 d^2 m):
-  4 d^2 m + 8 T d m + 2 T m + 4 m.
+  X_t^T (W q) (2 T d m); s = X^T U (2 T d m); X E and X (E s) (2 T d m each); h c (2 m);
+  r h (2 m); grad_W (2 d^2 m): 4 d^2 m + 8 T d m + 4 m (sum_t E and sum_t E s are
+  reductions, not counted).
 * deora2023 ``engine.deora2023.gd_step`` (``_loss_grad_blocks``), K = Tq H query rows:
   4 n Tq H d^2 + 8 n T K d + 4 n K d (``bench/torch_deora2023.flops``).
 * tarzanagh2023 ``engine.tarzanagh2023.gd_p`` with a batch of B trials, per step:
   K p (2 B n T d) and the gradient contraction (2 B n T d): 4 B n T d.
+
+Measured (issue 37) on the shared 2-core machine at load 10-12 (never idle), three runs
+alternating the code before and after, the same FLOP count for both: fraction before ->
+after, and the products alone (--ceiling) after:
+
+    arda2026 m=256 float64  0.157-0.169 -> 0.174-0.190   products 0.53-0.57
+    arda2026 m=256 float32  0.132-0.151 -> 0.142-0.156   products 0.48-0.56
+    deora2023      float64  0.214-0.231 -> 0.231-0.254   products 0.42-0.47
+    deora2023      float32  0.131-0.170 -> 0.203-0.221   products 0.38-0.45
+    tarzanagh2023 d=10 f64  0.007       -> 0.007-0.008   products 0.055-0.063
+
+The products alone reach 0.50 only at arda2026 float64, and by less than the exponentials
+of its logits cost (~15 ms a step); at d = 10 they stay under 0.10. docs/howto/benchmarks.md
+has the step times and the reasons, model by model.
 """
 from __future__ import annotations
 
@@ -76,7 +94,7 @@ def arda_cases():
     scale = A.input_scale(X, q)
     for m in (8, 64, 256):
         p = A.paired_init(m, d, seed=0)
-        flops = float(n * (4 * d * d * m + 8 * T * d * m + 2 * T * m + 4 * m))
+        flops = float(n * (4 * d * d * m + 8 * T * d * m + 4 * m))
         for dt in (np.float64, np.float32):
             Xc, Xtc, qc, yc = (a.astype(dt) for a in (X, Xt, q, y))
             yield (f"arda2026 n={n} d={d} T={T} m={m}", dt,
