@@ -128,7 +128,8 @@ def logit_bound(params: MHAParams, X: Array) -> float:
 
 
 def _auto_chunk(n: int, T: int, K: int) -> int:
-    """Samples per block so one (block, T, K) float64 array is about 1 MiB (stays in cache)."""
+    """Samples per block so one (block, T, K) float64 array is about 1 MiB (stays in cache):
+    the forward and tangent passes; the fused step uses :func:`_step_chunk`."""
     return int(max(1, min(n, (1 << 17) // max(1, T * K))))
 
 
