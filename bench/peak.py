@@ -1,31 +1,49 @@
 """How close each engine step comes to this machine's own matrix-multiply rate.
 
-Run:  python bench/peak.py [--repeat 5] [--only arda2026 deora2023 tarzanagh2023]
+Run:  python bench/peak.py [--repeat 5] [--only arda2026 deora2023 tarzanagh2023] [--ceiling]
 
 For each model at the sizes its reproduction uses, one line
 
-    MODEL SIZE dtype=D step_ms=S gflop_s=G gemm_gflop_s=R fraction=F
+    MODEL SIZE dtype=D step_ms=S gflop_s=G gemm_gflop_s=R fraction=F [products_fraction=P]
 
 where G = FLOPs / step time, R is the 1024 x 1024 GEMM rate of the same dtype measured in
 the same run, and F = G / R. Both are CPU seconds (``time.process_time``) on one BLAS
 thread, best of ``repeat`` rounds, and each round times the GEMM right before the step, so
 a loaded machine slows both alike (the ratio is the figure; the absolute times are not).
 Every model is timed in float64 and in float32 (its ``dtype`` option); float32 lines are
-printed against the float32 GEMM rate, and their ``fraction64=`` against the float64 rate
-(the question asked of the step: how much of the f64 peak it reaches, in whichever
-precision).
+printed against the float32 GEMM rate, and their ``fraction64=`` against the float64 rate.
+
+``--ceiling`` also times the step's matrix products *alone* (the same products, shapes and
+block sizes as the kernel, on random data, with none of its elementwise work: exp, tanh,
+the softmax's sums, the weights): P = FLOPs / that time / R is a bound the step cannot
+pass, set by the models' own dimensions (arda2026: inner dimensions d = 8 and T = 16;
+deora2023: d = 16 and T = 8; tarzanagh2023: one matrix-vector product per trial).
 
 FLOPs are counted from the code (2 per multiply-add of every matrix product; elementwise
 work, exp and tanh are not counted, so a fraction is a lower bound on the work done):
 
 * arda2026 ``engine.arda2026._loss_and_grad``, per sample: logits q W (2 d^2 m) and
-  X_t^T (W q) (2 T d m); s = X^T U (2 T d m); pre = E . s (2 T m); h c (2 m); r h (2 m);
-  grad_U GEMM (2 T d m); X s (2 T d m); grad_W (2 d^2 m):
-  4 d^2 m + 8 T d m + 2 T m + 4 m.
+  X_t^T (W q) (2 T d m); s = X^T U (2 T d m); X E and X (E s) (2 T d m each); h c (2 m);
+  r h (2 m); grad_W (2 d^2 m): 4 d^2 m + 8 T d m + 4 m (sum_t E and sum_t E s are
+  reductions, not counted).
 * deora2023 ``engine.deora2023.gd_step`` (``_loss_grad_blocks``), K = Tq H query rows:
   4 n Tq H d^2 + 8 n T K d + 4 n K d (``bench/torch_deora2023.flops``).
 * tarzanagh2023 ``engine.tarzanagh2023.gd_p`` with a batch of B trials, per step:
   K p (2 B n T d) and the gradient contraction (2 B n T d): 4 B n T d.
+
+Measured (issue 37) on the shared 2-core machine at load 10-12 (never idle), three runs
+alternating the code before and after, the same FLOP count for both: fraction before ->
+after, and the products alone (--ceiling) after:
+
+    arda2026 m=256 float64  0.157-0.169 -> 0.174-0.190   products 0.53-0.57
+    arda2026 m=256 float32  0.132-0.151 -> 0.142-0.156   products 0.48-0.56
+    deora2023      float64  0.214-0.231 -> 0.231-0.254   products 0.42-0.47
+    deora2023      float32  0.131-0.170 -> 0.203-0.221   products 0.38-0.45
+    tarzanagh2023 d=10 f64  0.007       -> 0.007-0.008   products 0.055-0.063
+
+The products alone reach 0.50 only at arda2026 float64, and by less than the exponentials
+of its logits cost (~15 ms a step); at d = 10 they stay under 0.10. docs/howto/benchmarks.md
+has the step times and the reasons, model by model.
 """
 from __future__ import annotations
 
@@ -76,7 +94,7 @@ def arda_cases():
     scale = A.input_scale(X, q)
     for m in (8, 64, 256):
         p = A.paired_init(m, d, seed=0)
-        flops = float(n * (4 * d * d * m + 8 * T * d * m + 2 * T * m + 4 * m))
+        flops = float(n * (4 * d * d * m + 8 * T * d * m + 4 * m))
         for dt in (np.float64, np.float32):
             Xc, Xtc, qc, yc = (a.astype(dt) for a in (X, Xt, q, y))
             yield (f"arda2026 n={n} d={d} T={T} m={m}", dt,
@@ -123,24 +141,107 @@ def tarzanagh_cases():
 CASES = {"arda2026": arda_cases, "deora2023": deora_cases, "tarzanagh2023": tarzanagh_cases}
 
 
+# --- the ceiling: the step's matrix products alone ---------------------------------------
+
+def arda_products():
+    """``engine.arda2026._loss_and_grad``'s products at its own block size, nothing else."""
+    from boundcalc.engine.arda2026.model import _auto_chunk
+
+    n, d, T = 5000, 8, 16
+    g = np.random.default_rng(0)
+    for m in (8, 64, 256):
+        for dt in (np.float64, np.float32):
+            chunk = _auto_chunk(n, T, m, np.dtype(dt).itemsize)
+            X = g.standard_normal((n, d, T)).astype(dt)
+            Xt = np.ascontiguousarray(X.transpose(0, 2, 1))
+            q = np.ascontiguousarray(X[:, :, -1])
+            Wp = g.standard_normal((d, d * m)).astype(dt)
+            UT = g.standard_normal((d, m)).astype(dt)
+
+            def fn(X=X, Xt=Xt, q=q, Wp=Wp, UT=UT, m=m, chunk=chunk):
+                for i0 in range(0, n, chunk):
+                    Xc, Xtc, qc = X[i0:i0 + chunk], Xt[i0:i0 + chunk], q[i0:i0 + chunk]
+                    nc = Xc.shape[0]
+                    E = np.matmul(Xtc, (qc @ Wp).reshape(nc, d, m))
+                    s = np.matmul(Xtc, UT)
+                    np.matmul(Xc, E)
+                    G = np.matmul(Xc, s)
+                    G.reshape(nc, d * m).T @ qc
+            yield f"arda2026 n={n} d={d} T={T} m={m}", dt, fn
+
+
+def deora_products():
+    """``engine.deora2023._loss_grad_batch``'s products (one problem, its block size)."""
+    from boundcalc.engine.deora2023.kernels import _step_chunk
+
+    n, T, d, H = 3200, 8, 16, 32
+    K = T * H
+    g = np.random.default_rng(0)
+    for dt in (np.float64, np.float32):
+        chunk = _step_chunk(n, T, K, np.dtype(dt).itemsize)
+        X = g.standard_normal((1, n, T, d)).astype(dt)
+        Wr = g.standard_normal((1, d, H * d)).astype(dt)
+        UkT = g.standard_normal((1, d, K)).astype(dt)
+        S = g.standard_normal((1, chunk, T, K)).astype(dt)
+
+        def fn(X=X, Wr=Wr, UkT=UkT, S=S, chunk=chunk):
+            for i0 in range(0, n, chunk):
+                Xc = X[:, i0:i0 + chunk]
+                nc = Xc.shape[1]
+                A = (Xc.reshape(1, nc * T, d) @ Wr).reshape(1, nc, K, d)
+                np.matmul(Xc, A.transpose(0, 1, 3, 2))
+                Sc = S[:, :nc]
+                np.matmul(Sc.transpose(0, 1, 3, 2), Xc)
+                (Xc.reshape(1, nc * T, d) @ UkT).reshape(1, nc, T, K)
+                B = np.matmul(Sc.transpose(0, 1, 3, 2), Xc)
+                Xc.reshape(1, nc * T, d).transpose(0, 2, 1) @ B.reshape(1, nc * T, H * d)
+        yield f"deora2023 n={n} T={T} d={d} H={H}", dt, fn
+
+
+def tarzanagh_products():
+    """``engine.tarzanagh2023.gd_p``'s two batched matrix-vector products, per step."""
+    B, n, T, steps = 100, 4, 6, 20
+    g = np.random.default_rng(0)
+    for d in (10, 500):
+        for dt in (np.float64, np.float32):
+            keys = g.standard_normal((B, n * T, d)).astype(dt)
+            p = g.standard_normal((B, d, 1)).astype(dt)
+            ga = g.standard_normal((B, 1, n * T)).astype(dt)
+
+            def fn(keys=keys, p=p, ga=ga):
+                for _ in range(steps):
+                    keys @ p
+                    ga @ keys
+            yield f"tarzanagh2023 B={B} n={n} T={T} d={d} ({steps} steps)", dt, fn
+
+
+PRODUCTS = {"arda2026": arda_products, "deora2023": deora_products, "tarzanagh2023": tarzanagh_products}
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--only", nargs="*", choices=MODELS, default=list(MODELS))
+    ap.add_argument("--ceiling", action="store_true",
+                    help="also time each step's matrix products alone (products_fraction=)")
     args = ap.parse_args(argv)
     from boundcalc.engine.ops import single_threaded_blas
 
     gemms = {np.float64: _gemm(np.float64), np.float32: _gemm(np.float32)}
     with single_threaded_blas():
         for model in args.only:
+            products = ({(size, dt): fn for size, dt, fn in PRODUCTS[model]()} if args.ceiling else {})
             for size, dt, fn, flops in CASES[model]():
                 gfn, gfl = gemms[dt]
                 tf, tg = _best(fn, gfn, args.repeat)
                 rate, peak = flops / tf / 1e9, gfl / tg / 1e9
                 extra = ""
+                if products:
+                    tp, tg2 = _best(products[(size, dt)], gfn, args.repeat)
+                    extra += f" products_fraction={flops / tp / (gfl / tg2):.3f}"
                 if dt is np.float32:
                     _, tg64 = _best(lambda: None, gemms[np.float64][0], 2)
-                    extra = f" fraction64={rate / (gfl / tg64 / 1e9):.3f}"
+                    extra += f" fraction64={rate / (gfl / tg64 / 1e9):.3f}"
                 print(f"{size} dtype={np.dtype(dt).name} step_ms={1e3 * tf:.2f} gflop_s={rate:.2f} "
                       f"gemm_gflop_s={peak:.2f} fraction={rate / peak:.3f}{extra}", flush=True)
     return 0

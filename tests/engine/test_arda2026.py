@@ -339,7 +339,7 @@ def _rel(a, b):
     return float(np.max(np.abs(a - b)) / np.max(np.abs(b)))
 
 
-@pytest.mark.parametrize("m,d,T,n,chunk", [(8, 8, 16, 300, None), (64, 8, 16, 200, None),
+@pytest.mark.parametrize("m,d,T,n,chunk", [(8, 8, 16, 300, None), (64, 8, 16, 200, None), (256, 8, 16, 40, 7),
                                            (6, 3, 5, 37, 4), (4, 2, 2, 9, 1)])
 def test_fused_gradient_equals_unfused_reference(m, d, T, n, chunk):
     _p0, p, X, y = _instance(m=m, d=d, T=T, n=n, seed=m + n)

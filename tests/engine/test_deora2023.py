@@ -321,6 +321,29 @@ def test_fused_step_equals_unfused_path(decoder):
     assert np.max(np.abs(g.flat() - gr.flat())) <= 1e-12 * np.max(np.abs(gr.flat()))
 
 
+@pytest.mark.parametrize("decoder", DEC)
+def test_fused_step_in_several_default_blocks_equals_unfused_path(decoder):
+    """At the bench's shape (T = 8, d = 16, H = 32) the default block is 16 samples in
+    float64 and 32 in float32 (issue 37; 128 and 256 for the 'last' decoder, K = H), so
+    n = 70 (300) runs in several blocks, a short last one."""
+    from boundcalc.engine.deora2023.kernels import _step_chunk
+
+    n, K = (300, 32) if decoder == "last" else (70, 8 * 32)
+    p, X, y = _instance(decoder, H=32, T=8, d=16, n=n, seed=3, std_W=0.1)
+    for itemsize in (8, 4):
+        chunk = _step_chunk(n, 8, K, itemsize)
+        assert chunk < n and n % chunk != 0
+    L, g = D.loss_and_grad(p, X, y)
+    Lr, gr = _reference_grad(p, X, y)
+    assert L == pytest.approx(Lr, rel=1e-13)
+    assert np.max(np.abs(g.flat() - gr.flat())) <= 1e-12 * np.max(np.abs(gr.flat()))
+    # float32: the block arithmetic in single precision, the result within its rounding
+    L32, gU32, gW32 = D.kernels._loss_grad_blocks(p, X.astype(np.float32), y, "logistic", dtype=np.float32)
+    g32 = D.kernels._to_params(p, gU32, gW32)
+    assert gU32.dtype == np.float64 and L32 == pytest.approx(Lr, rel=1e-5)
+    assert np.max(np.abs(g32.flat() - gr.flat())) <= 1e-4 * np.max(np.abs(gr.flat()))
+
+
 def test_logit_bound_bounds_every_logit_and_the_edge_of_the_limit():
     p, X, _y = _instance("full", H=3, T=5, d=4, n=20, seed=4, std_W=3.0)
     Z = np.einsum("nta,hab,nsb->nhts", X, p.W, X)

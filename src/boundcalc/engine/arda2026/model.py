@@ -26,9 +26,10 @@ def loss(params: ShallowParams, X: Array, y: Array, query="last",
     return float(np.mean((f - y) ** 2))
 
 
-def _auto_chunk(n: int, T: int, m: int) -> int:
-    """Samples per block so one (block, T, m) float64 array is about 256 KiB (cache-resident)."""
-    return int(max(1, min(n, (1 << 15) // max(1, T * m))))
+def _auto_chunk(n: int, T: int, m: int, itemsize: int = 8) -> int:
+    """Samples per block so one (block, T, m) array is about 256 KiB (cache-resident): in
+    bytes, so a float32 block holds twice the samples of a float64 one (issue 37)."""
+    return int(max(1, min(n, (1 << 18) // max(1, T * m * itemsize))))
 
 
 def input_scale(X: Array, q: Array) -> float:
@@ -63,12 +64,18 @@ def _loss_and_grad(params: ShallowParams, X: Array, q: Array, y: Array, A: Activ
     Fusions, each exact in real arithmetic:
 
     * the softmax is left unnormalised, E = exp(z), and 1/sum_t E is applied on the small
-      (block, m) arrays: pre = (E . s) / sum E, and the backward weight alpha * gpre is
-      E * (gpre / sum E);
+      (block, m) arrays;
+    * the two contractions with X are taken *before* the head weights are known (issue 37):
+      X E and X (E s) (one (d, T) x (T, m) product per sample each, s = X^T U). The
+      backward weight of head i, w = gpre / sum_t E, is constant over t, so
+      grad_U = sum_j w (X E) and gpre (M U) = X (alpha gpre (s - pre)) = w (X (E s) - pre X E)
+      are formed on the (block, d, m) results: the (block, T, m) arrays see only exp and
+      one product (no pass for the weights, none for the centring s - pre);
+    * pre = U_i^T a_i = (sum_t E s) / (sum_t E);
     * the maximum is subtracted from the logits only when :func:`logit_bound` exceeds
       :data:`ops.LOGIT_LIMIT` (a bound, not a test on the values: safe by construction);
     * sigma and sigma' come from one evaluation (``Activation.f_d1``: tanh once);
-    * a(X; W_i) is never formed: grad_U = sum_jt X_jt (alpha gpre)_jt is one GEMM.
+    * a(X; W_i) is never formed.
 
     ``dtype`` float32 runs the block arithmetic in single precision (parameters and the
     gradient returned stay float64; the loss is accumulated in float64).
@@ -82,9 +89,10 @@ def _loss_and_grad(params: ShallowParams, X: Array, q: Array, y: Array, A: Activ
     if scale is None:
         scale = input_scale(X, q)
     shift = ops.softmax_needs_shift(logit_bound(params.W, scale), dt)
-    chunk = _auto_chunk(n, T, m) if chunk is None else int(chunk)
+    chunk = _auto_chunk(n, T, m, dt.itemsize) if chunk is None else int(chunk)
     X, Xt, q, y = (a if a.dtype == dt else a.astype(dt) for a in (X, Xt, q, y))
-    c, U = params.c.astype(dt), params.U.astype(dt)
+    c = params.c.astype(dt)
+    UT = np.ascontiguousarray(params.U.T, dtype=dt)                 # (d, m)
     Wp = np.ascontiguousarray(params.W.transpose(2, 1, 0), dtype=dt).reshape(d, d * m)
     gc = np.zeros(m, dtype=dt)
     gUt = np.zeros((d, m), dtype=dt)
@@ -99,23 +107,28 @@ def _loss_and_grad(params: ShallowParams, X: Array, q: Array, y: Array, A: Activ
             if shift:
                 E -= E.max(axis=1, keepdims=True)
             np.exp(E, out=E)
-            inv = 1.0 / E.sum(axis=1)                               # (nc,m)
-            s = (Xtc.reshape(nc * T, d) @ U.T).reshape(nc, T, m)    # X_t^T U_i
-            pre = np.einsum("ntm,ntm->nm", E, s)
+            s = np.matmul(Xtc, UT)                                  # X_t^T U_i
+            s *= E                                                  # E s
+            XE = np.matmul(Xc, E)                                   # (nc,d,m)
+            G = np.matmul(Xc, s)                                    # X (E s)
+            inv = 1.0 / E.sum(axis=1)                               # (nc,m): 1 / sum_t E
+            pre = s.sum(axis=1)
             pre *= inv                                              # U_i^T a_i
-            h, d1 = A.f_d1(pre)                                     # (3)
+            h, w = A.f_d1(pre)                                      # (3)
             res = sm * (h @ c) - yc                                 # f - y   (4)
             total += float(res @ res)
             r = (2.0 / n) * res
             gc += sm * (r @ h)                                      # (5)
-            d1 *= c[None, :]
-            d1 *= (sm * r)[:, None]
-            d1 *= inv                                               # gpre / sum_t E
-            E *= d1[:, None, :]                                     # alpha * gpre
-            gUt += Xtc.reshape(nc * T, d).T @ E.reshape(nc * T, m)  # (6)
-            s -= pre[:, None, :]
-            s *= E                                                  # gpre * J_s(z) X^T U
-            gWp += np.matmul(Xc, s).reshape(nc, d * m).T @ qc       # (7): gpre (M U) q^T
+            w *= c[None, :]
+            w *= (sm * r)[:, None]
+            w *= inv                                                # gpre / sum_t E
+            wb = w[:, None, :]
+            XE *= wb                                                # X (alpha gpre)
+            gUt += XE.sum(axis=0)                                   # (6)
+            G *= wb
+            XE *= pre[:, None, :]
+            G -= XE                                                 # gpre (M U)
+            gWp += G.reshape(nc, d * m).T @ qc                      # (7): gpre (M U) q^T
     gW = np.ascontiguousarray(gWp.reshape(d, m, d).transpose(1, 0, 2), dtype=np.float64)
     return total / n, ShallowParams(gc.astype(np.float64), np.ascontiguousarray(gUt.T, dtype=np.float64), gW)
 

@@ -128,8 +128,18 @@ def logit_bound(params: MHAParams, X: Array) -> float:
 
 
 def _auto_chunk(n: int, T: int, K: int) -> int:
-    """Samples per block so one (block, T, K) float64 array is about 1 MiB (stays in cache)."""
+    """Samples per block so one (block, T, K) float64 array is about 1 MiB (stays in cache):
+    the forward and tangent passes; the fused step uses :func:`_step_chunk`."""
     return int(max(1, min(n, (1 << 17) // max(1, T * K))))
+
+
+def _step_chunk(n: int, T: int, K: int, itemsize: int) -> int:
+    """Samples per block of the fused step: one (block, T, K) array of about 256 KiB, in
+    bytes (a float32 block holds twice the samples), so that the step's half-dozen
+    temporaries of that size or twice it stay within a 2 MiB L2 (issue 37: on the 2-core
+    machine at load ~11, the float64 step at 1 MiB blocks ran at 0.22 of the GEMM rate, at
+    128-512 KiB blocks at 0.26-0.28)."""
+    return int(max(1, min(n, (1 << 18) // max(1, T * K * itemsize))))
 
 
 def _loss_grad_blocks(params: MHAParams, X: Array, y: Array, loss_name: str,
@@ -166,7 +176,7 @@ def _loss_grad_batch(plist: list, X: Array, y: Array, loss_name: str, chunk: int
     Tq = 1 if p0.decoder == "last" else T
     K = Tq * H
     s = 1.0 / np.sqrt(H)
-    chunk = max(1, _auto_chunk(n, T, K) // nb) if chunk is None else int(chunk)
+    chunk = max(1, _step_chunk(n, T, K, dt.itemsize) // nb) if chunk is None else int(chunk)
     Wr = np.stack([_w_rows(p.W) for p in plist]).astype(dt)                     # (B, d, H d)
     Uk = np.stack([_u_eff(p.decoder, p.U, T).reshape(K, d) for p in plist]).astype(dt)   # (B, K, d)
     UkT = np.ascontiguousarray(Uk.transpose(0, 2, 1))
@@ -189,7 +199,8 @@ def _loss_grad_batch(plist: list, X: Array, y: Array, loss_name: str, chunk: int
             Of = O.reshape(nb, nc, K * d)
             m = yc * (s * (Of @ u_col)[..., 0])
             total += np.sum(lf(m), axis=1)
-            c = (s / n) * l1(m) * yc
+            c = ((s / n) * l1(m) * yc).astype(dt, copy=False)     # float64 (m is): back to dt,
+            #   else the two products below run in float64 on float64 copies (issue 37)
             gU += c[:, None, :] @ Of
             P = (Xc.reshape(nb, nc * T, d) @ UkT).reshape(nb, nc, T, K)
             P -= _rowdot(S, P)[:, :, None, :]

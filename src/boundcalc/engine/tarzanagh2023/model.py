@@ -73,20 +73,31 @@ def _grad_p_keys(keys: Array, gamma: Array, p: Array, d1) -> tuple[Array, Array]
 
     Unbatched: keys (n, T, d), gamma (n, T), p (d,). Batched (independent problems along a
     leading axis B): keys (B, n, T, d), gamma (B, n, T), p (B, d); every problem gets the
-    same arithmetic as alone except that its two contractions run as one batched GEMM.
+    same arithmetic as alone except that its two contractions run as one batched GEMM
+    (one matrix-vector product per problem, over its n T keys).
     """
     batched = keys.ndim == 4
     n = keys.shape[-3]
-    z = (keys @ p[:, None, :, None])[..., 0] if batched else keys @ p
-    s = ops.softmax(z, axis=-1)
-    c = _centred(gamma, s)
+    T, d = keys.shape[-2:]
+    if batched:                                  # one matrix-vector product per problem
+        B = keys.shape[0]
+        z = (keys.reshape(B, n * T, d) @ p[:, :, None]).reshape(B, n, T)
+    else:
+        z = (keys.reshape(n * T, d) @ p).reshape(n, T)
+    z -= np.max(z, axis=-1, keepdims=True)       # the softmax (ops.softmax), in place
+    s = np.exp(z, out=z)
+    s /= np.sum(s, axis=-1, keepdims=True)
+    # _centred(gamma, s), with its t* and its value there reused for the margin:
+    # c_t* = (gamma_t* - gamma_t*) + sc = sc exactly, so m = gamma_t* - sc
     star = np.argmax(s, axis=-1)[..., None]
-    m = (np.take_along_axis(gamma, star, axis=-1) - np.take_along_axis(c, star, axis=-1))[..., 0]
+    gs = np.take_along_axis(gamma, star, axis=-1)
+    sc = np.sum(s * (gs - gamma), axis=-1, keepdims=True)
+    c = (gamma - gs) + sc
+    m = (gs - sc)[..., 0]
     ga = (d1(m) / n)[..., None] * s * c
     if batched:
-        B, _, T, d = keys.shape
         return (ga.reshape(B, 1, n * T) @ keys.reshape(B, n * T, d))[:, 0, :], s
-    return ga.reshape(-1) @ keys.reshape(-1, keys.shape[2]), s
+    return ga.reshape(-1) @ keys.reshape(-1, d), s
 
 
 @dataclass(frozen=True)
