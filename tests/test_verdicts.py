@@ -30,7 +30,7 @@ def test_records_coerce_and_refuse_misspelt_words():
     with pytest.raises(ValueError):
         f.grade("warn", "undecided")
     s = Solution("x", None, "least", False, {}, "", "not monotone")
-    assert s.status is RequireOutcome.NOT_MONOTONE
+    assert s.outcome is RequireOutcome.NOT_MONOTONE
     with pytest.raises(ValueError):
         Solution("x", None, "least", False, {}, "", "no monotone")
 
