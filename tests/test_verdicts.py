@@ -30,7 +30,7 @@ def test_records_coerce_and_refuse_misspelt_words():
     with pytest.raises(ValueError):
         f.grade("warn", "undecided")
     s = Solution("x", None, "least", False, {}, "", "not monotone")
-    assert s.status is RequireOutcome.NOT_MONOTONE
+    assert s.outcome is RequireOutcome.NOT_MONOTONE
     with pytest.raises(ValueError):
         Solution("x", None, "least", False, {}, "", "no monotone")
 
@@ -54,3 +54,19 @@ def test_the_smt_and_interval_layers_answer_with_their_enums():
         SmtOutcome("unsat")
     with pytest.raises(ValueError):
         IntervalOutcome("timeout")
+
+
+def test_a_formulas_status_is_an_enum_and_a_target_is_as_given():
+    import boundcalc
+    from boundcalc.services.require import require
+    from boundcalc.verdicts import FORMULA_STATUSES, FormulaStatus
+    assert [s.value for s in FORMULA_STATUSES] == ["as printed", "corrected", "derived"]
+    assert boundcalc.formula("anon2025.theorem5_corrected").status is FormulaStatus.CORRECTED
+    assert boundcalc.formula("anon2025.true_loss_union").status is FormulaStatus.DERIVED
+    with pytest.raises(ValueError):
+        FormulaStatus("as-printed")
+    res = require("arda2026", "fig1", {"delta": "0.05", "epsilon": "0.1"})
+    assert res.results and all(type(r.status) is FormulaStatus for r in res.results)
+    res = require("deora2023", "dm1", {"d": "16", "T": "8", "eta": "0.5"}, var="n", target="gen_gap_cor2 <= 0.05")
+    assert [r.status for r in res.results] == [FormulaStatus.AS_GIVEN]
+    assert res.to_json()["requirements"][0]["status"] == "as given"

@@ -1,6 +1,13 @@
 """The words boundcalc answers with, as enums: decision verdicts and the layer that
 decided, the SMT and interval layers' internal statuses, monotonicity, the outcome of a
-``require``, the grade of a check.
+``require``, the grade of a check, the status of a formula (as printed / corrected /
+derived).
+
+One field name per idea in the records that carry them: a decision's ``verdict``
+(:class:`Verdict`), a requirement's ``outcome`` (:class:`RequireOutcome`), a check's
+``severity`` (:class:`Grade`), a formula's ``status`` (:class:`FormulaStatus`), a
+monotonicity's ``direction`` and ``evidence``; the SMT and interval layers' own answers
+(:class:`SmtStatus`, :class:`IntervalStatus`: not yet verdicts) are their ``status``.
 
 Each is a :class:`enum.StrEnum`: a member *is* its string (``Verdict.PROVED ==
 "proved"``, ``f"{Verdict.PROVED}"`` and ``json.dumps`` give ``proved``), so the JSON
@@ -20,9 +27,11 @@ from enum import StrEnum
 
 __all__ = [
     "FAIL_LEVELS",
+    "FORMULA_STATUSES",
     "GRADES",
     "SEVERITIES",
     "Direction",
+    "FormulaStatus",
     "Grade",
     "IntervalStatus",
     "Layer",
@@ -111,11 +120,23 @@ class IntervalStatus(_Word):
 
 
 class RequireOutcome(_Word):
-    """The outcome of one requirement of ``require`` (``Solution.status``)."""
+    """The outcome of one requirement of ``require`` (``Solution.outcome``)."""
     SOLVED = "solved"
     HOLDS_EVERYWHERE = "holds everywhere"
     UNDECIDED = "undecided"
     NOT_MONOTONE = "not monotone"
+
+
+class FormulaStatus(_Word):
+    """The status of a formula (``FormulaSpec.status``): how it relates to the paper's text."""
+    AS_PRINTED = "as printed"
+    CORRECTED = "corrected"          # the paper's formula with a mistake corrected (its note says which)
+    DERIVED = "derived"              # not printed: derived by us from the paper (its note says how)
+    AS_GIVEN = "as given"            # not a formula of a file: a relation given on the command line (require --target)
+
+
+# the statuses a formula file may give (formulas/README.md)
+FORMULA_STATUSES = (FormulaStatus.AS_PRINTED, FormulaStatus.CORRECTED, FormulaStatus.DERIVED)
 
 
 class Grade(_Word):

@@ -112,17 +112,17 @@ def test_every_require_answer_holds_at_it_and_fails_just_beyond(prob):
     except BoundcalcError:
         return                            # an honest refusal
     c = sol.certificate
-    if sol.status == "not monotone":
+    if sol.outcome == "not monotone":
         ce = c["counterexample"]
         assert _holds(fam, a, op, t, F(ce["holds_at"])) is True
         assert _holds(fam, a, op, t, F(ce["fails_at"])) is False
         return
-    if sol.status == "holds everywhere":
+    if sol.outcome == "holds everywhere":
         if structural is not None:
             assert all(_holds(fam, a, op, t, p) is not False for p in pts), (text, op, t, dom)
         return
     if sol.value is None:
-        assert sol.status == "undecided"
+        assert sol.outcome == "undecided"
         return
     v, h = F(sol.value), F(c["holds_at"])
     assert dom.contains(v) or sol.attained is False

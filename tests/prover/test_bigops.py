@@ -168,4 +168,4 @@ def test_a_range_that_can_be_empty_is_not_counted_negative():
                         {"x": Domain(lo=Fraction(0)), "a": DOMAINS["a"]}, [],
                         lambda a, r, b, doms, ex, s: decide_relation(a, r, b, dict(doms), list(ex), seconds=s),
                         seconds=3.0)
-    assert res.status is None
+    assert res.verdict is None

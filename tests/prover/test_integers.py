@@ -38,28 +38,28 @@ def _ints(g, dom, seconds=3.0):
 def test_integer_layer_induction_and_exhaustive_part():
     # 3^n - n^3 >= 0: n = 1, 2, 3 give 2, 1, 0; the step holds for n >= 3
     r = _ints("3**n - n**3", Z1)
-    assert r is not None and r.status == "proved" and "n\u2080 = 3" in r.how, r
+    assert r is not None and r.verdict == "proved" and "n\u2080 = 3" in r.how, r
     # 2^n >= n^2 from n = 4 (16 = 16)
     r = _ints("2**n - n**2", Domain(integer=True, lo=Fraction(4), lo_closed=True))
-    assert r is not None and r.status == "proved", r
+    assert r is not None and r.verdict == "proved", r
 
 
 def test_integer_layer_finds_the_integer_where_it_fails():
     # 2^n - n^2 at n = 3 is 8 - 9 = -1: the step from n0 = 4 holds, the exhaustive part fails
     r = _ints("2**n - n**2", Z1)
-    assert r is not None and r.status == "disproved" and r.point == {"n": Fraction(3)}, r
+    assert r is not None and r.verdict == "disproved" and r.point == {"n": Fraction(3)}, r
     # a bounded domain is checked value by value: 10 - n >= 0 fails at n = 11 only
     r = _ints("10 - n", Domain(integer=True, lo=Fraction(1), lo_closed=True, hi=Fraction(11), hi_closed=True))
-    assert r is not None and r.status == "disproved" and r.point == {"n": Fraction(11)}, r
+    assert r is not None and r.verdict == "disproved" and r.point == {"n": Fraction(11)}, r
 
 
 def test_integer_layer_does_not_prove_a_false_tail():
     # n - 50 >= 0 fails at every n < 50 and holds from 50: never "proved" on n >= 1
     r = _ints("n - 50", Z1)
-    assert r is None or r.status == "disproved"
+    assert r is None or r.verdict == "disproved"
     # (log n)^2/n <= 0.5409 fails at n = 7 (0.540938...)
     r = _ints("0.5409 - log(n)**2/n", Z1)
-    assert r is None or (r.status == "disproved" and r.point == {"n": Fraction(7)})
+    assert r is None or (r.verdict == "disproved" and r.point == {"n": Fraction(7)})
 
 
 def test_shift_splits_constant_base_powers():
@@ -113,7 +113,7 @@ def test_factorial_relations_by_induction():
               "n**n - factorial(n)",            # 1 = 1; (n+1)^(n+1)/n^n = (n+1)(1+1/n)^n >= n + 1
               "factorial(n) - (n/E)**n"):       # 1 >= 1/e; n + 1 >= (n+1)(1+1/n)^n/e as (1+1/n)^n <= e
         r = _ints(g, Z1)
-        assert r is not None and r.status == "proved", (g, r)
+        assert r is not None and r.verdict == "proved", (g, r)
         assert r.how.startswith("integers: induction from n\u2080 = 1"), r.how
     assert "ratio step" in r.how, r.how
 
@@ -127,7 +127,7 @@ def test_factorial_near_misses_fail_where_the_hand_says():
               lambda k: mpmath.factorial(k) - mpmath.mpf("2.75") * (k / mpmath.e) ** k)]
     for g, op, k, f in cases:
         r = prove_integers(parse(g), op, "n", {"n": Z1}, _real_decider(500, 0), seconds=3.0)
-        assert r is not None and r.status == "disproved" and r.point == {"n": Fraction(k)}, (g, r)
+        assert r is not None and r.verdict == "disproved" and r.point == {"n": Fraction(k)}, (g, r)
         with mpmath.workdps(50):
             v = f(mpmath.mpf(k))
             assert v < 0 or (op == ">" and v == 0), (g, v)
@@ -141,10 +141,10 @@ def test_stirling_bounds():
     # (Stirling's formula), so r >= 1: the limit step. The upper bound's ratio e sqrt(n)
     # (n/e)^n/n! increases from 1 at n = 1 (the same log-ratio, negated): the ratio step
     r = _ints("factorial(n) - sqrt(2*pi*n)*(n/E)**n", Z1)
-    assert r is not None and r.status == "proved", r
+    assert r is not None and r.verdict == "proved", r
     assert "non-increasing from n\u2080 = 1, limit 1 at infinity (SymPy" in r.how, r.how
     r = _ints("E*sqrt(n)*(n/E)**n - factorial(n)", Z1)
-    assert r is not None and r.status == "proved" and "induction from n\u2080 = 1, ratio step" in r.how, r
+    assert r is not None and r.verdict == "proved" and "induction from n\u2080 = 1, ratio step" in r.how, r
     # the log-ratio in the form the bracketing layer decides, log(n + 1) - log(n) as log(1 + 1/n)
     d = ratio_step(parse("E*sqrt(n)*(n/E)**n - factorial(n)"), "n")
     assert "log(1 + 1/n)" in to_text(d) and "log(n)" not in to_text(d), to_text(d)
@@ -181,10 +181,10 @@ def test_opaque_step_proves_and_the_base_decides():
     Z4 = Domain(integer=True, lo=Fraction(4), lo_closed=True)
     # n! >= 2^n + n from n = 4 (24 >= 20); step (n+1) F >= (n+1)(2^n + n) >= 2^(n+1) + n + 1
     r = _ints("factorial(n) - 2**n - n", Z4)
-    assert r is not None and r.status == "proved" and "induction from n\u2080 = 4" in r.how, r
+    assert r is not None and r.verdict == "proved" and "induction from n\u2080 = 4" in r.how, r
     # on n >= 1 it fails at n = 1, 2, 3 (1 - 3, 2 - 6, 6 - 11): the first is reported
     r = _ints("factorial(n) - 2**n - n", Z1)
-    assert r is not None and r.status == "disproved" and r.point == {"n": Fraction(1)}, r
+    assert r is not None and r.verdict == "disproved" and r.point == {"n": Fraction(1)}, r
     with mpmath.workdps(50):
         assert [mpmath.factorial(k) - 2 ** k - k for k in (1, 2, 3, 4)] == [-2, -4, -5, 4]
 
@@ -240,7 +240,7 @@ def test_limit_step_refuses_a_limit_below_the_target():
             assert _limit_step(st, i, ">=", "n", 1, ZR1, _real_decider(500, 0), 1.0, budget.clock() + 5,
                                {}) is None, (g, st.form)
         r = _ints(g, Z1)
-        assert r is None or r.status == "disproved", (g, r)
+        assert r is None or r.verdict == "disproved", (g, r)
         with mpmath.workdps(50):
             assert f(mpmath.mpf(k)) < 0 and f(mpmath.mpf(k - 1)) >= 0, g
             if r is not None:
@@ -285,7 +285,7 @@ def test_stirling_near_misses_are_never_proved():
             def f(j, c=c):
                 return mpmath.factorial(j) - mpmath.mpf(c) * mpmath.sqrt(2 * mpmath.pi * j) * (j / mpmath.e) ** j
             assert f(mpmath.mpf(k)) < 0 and f(mpmath.mpf(k - 1)) > 0, c
-            assert r is None or (r.status == "disproved" and f(mpmath.mpf(r.point["n"])) < 0), (c, r)
+            assert r is None or (r.verdict == "disproved" and f(mpmath.mpf(r.point["n"])) < 0), (c, r)
 
 
 # ---- two integer symbols (issue 22, h20): a ratio step in one, the other fixed
@@ -331,17 +331,17 @@ def test_pair_binomial_bounds():
     # C(n, d) <= (e n/d)^d: induction in d (C(n, d + 1)/C(n, d) = (n - d)/(d + 1) <= e n (d/(d+1))^d
     # /(d + 1) as (1 + 1/d)^d <= e), base d = 1: n <= e n
     r = _pair("(E*n/d)**d - binomial(n, d)")
-    assert r is not None and r.status == "proved" and "induction in d from d = 1 for each n" in r.how, r
+    assert r is not None and r.verdict == "proved" and "induction in d from d = 1 for each n" in r.how, r
     # C(n, d) >= (n/d)^d: induction in n from n = d (C(n + 1, d)/C(n, d) = (n + 1)/(n + 1 - d)
     # >= (1 + 1/n)^d, convex in d and equal at d = 0, 1), base C(d, d) = 1 = (d/d)^d
     r = _pair("binomial(n, d) - (n/d)**d")
-    assert r is not None and r.status == "proved" and "induction in n from n = d for each d" in r.how, r
+    assert r is not None and r.verdict == "proved" and "induction in n from n = d for each d" in r.how, r
 
 
 def test_pair_near_misses():
     # C(n, d) > (n/d)^d: the step holds, the base case n = d gives 1 > 1 (false at every d)
     r = _pair("binomial(n, d) - (n/d)**d", ">")
-    assert r is None or (r.status == "disproved" and r.point["n"] == r.point["d"]), r
+    assert r is None or (r.verdict == "disproved" and r.point["n"] == r.point["d"]), r
     # C(n, d) <= (n/d)^d fails at n = 4, d = 2 (6 > 4); C(n, d) <= (2n/d)^d at n = 100, d = 10
     # (1.731e13 > 1.024e13; true for small n): never proved
     with mpmath.workdps(50):
@@ -349,7 +349,7 @@ def test_pair_near_misses():
         assert mpmath.binomial(20, 10) <= mpmath.mpf(4) ** 10
     for g in ("(n/d)**d - binomial(n, d)", "(2*n/d)**d - binomial(n, d)"):
         r = _pair(g)
-        assert r is None or r.status == "disproved", (g, r)
+        assert r is None or r.verdict == "disproved", (g, r)
         if r is not None:
             with mpmath.workdps(50):
                 n, d = (int(r.point[v]) for v in ("n", "d"))
@@ -360,7 +360,7 @@ def test_pair_base_case_fails_at_an_integer():
     # C(n, d) >= (2/d) (n/d)^d: the step in n is that of C(n, d) >= (n/d)^d (2/d does not
     # change with n); the base case n = d is 1 >= 2/d: true from d = 2, false at d = 1
     r = _pair("binomial(n, d) - (2/d)*(n/d)**d")
-    assert r is not None and r.status == "disproved" and r.point == {"n": 1, "d": 1}, r
+    assert r is not None and r.verdict == "disproved" and r.point == {"n": 1, "d": 1}, r
     with mpmath.workdps(50):
         def f(n, d):
             return mpmath.binomial(n, d) - (mpmath.mpf(2) / d) * (mpmath.mpf(n) / d) ** d
@@ -389,17 +389,17 @@ def test_a_base_case_at_an_undefined_point_is_no_base_case():
     with pytest.raises(A.Undefined, match="0 to the power 0"):
         A.enclose(substitute(parse("n**n - 1"), {"n": Num(Fraction(0))}), {}, prec=64)
     r = _ints("n**n - 1", Z0)
-    assert r is not None and r.status == "proved", r
+    assert r is not None and r.verdict == "proved", r
     assert "n = 0" not in r.how and "0\u2026" not in r.how, r.how
 
 
 def test_undefined_points_are_skipped_not_counted_as_checked():
     # bounded: n in [0, 5]; n**n - 1 >= 0 at n = 1..5 (5 values), n = 0 undefined
     r = _ints("n**n - 1", Domain(integer=True, lo=Fraction(0), lo_closed=True, hi=Fraction(5), hi_closed=True))
-    assert r is not None and r.status == "proved" and "the 5 values where it is defined" in r.how, r
+    assert r is not None and r.verdict == "proved" and "the 5 values where it is defined" in r.how, r
     # false at n = 1 (1 - 2 < 0): disproved there, not at the undefined n = 0
     r = _ints("n**n - 2", Z0)
-    assert r is not None and r.status == "disproved" and r.point == {"n": Fraction(1)}, r
+    assert r is not None and r.verdict == "disproved" and r.point == {"n": Fraction(1)}, r
 
 
 def test_verify_k_pow_k_names_no_undefined_point(tmp_path):

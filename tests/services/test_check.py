@@ -1303,3 +1303,25 @@ def test_strength_constants_mutants_skip_exponents_and_the_whole_claims_coeffici
     consts = [x for x in labels if x.startswith("constant")]
     assert consts == ["constant 1/8 doubled (-> 1/4)", "constant 1/8 halved (-> 1/16)",
                       "constant 1 doubled (-> 2)", "constant 1 halved (-> 1/2)"], labels
+
+
+def test_strength_tree_operators_in_their_order():
+    """Every tree mutant of x**2 + 3*y, in the order of the operators (worked out by hand
+    from strength.py's docstring): the two scalings; the power x**2's exponent moved by
+    +-1/2 (no implicit exponent: the claim has a power); the first sum's two terms dropped,
+    then each sign flipped; the constant 3 (not +-1, not the whole claim's coefficient)
+    doubled and halved; no product of two factors with symbols; no function."""
+    from boundcalc.expr.parser import parse
+    from boundcalc.services.check.strength import tree_mutants
+    labels = [m[0] for m in tree_mutants(parse("x**2 + 3*y"))]
+    assert labels == ["scale by 2", "scale by 1/2", "exponent 2 -> 5/2 (power 1)", "exponent 2 -> 3/2 (power 1)",
+                      "drop term 1 of a sum", "drop term 2 of a sum", "sign of term 1 of a sum flipped",
+                      "sign of term 2 of a sum flipped", "constant 3 doubled (-> 6)", "constant 3 halved (-> 3/2)"]
+    # without scale (a formula inside a claim) and without constants (a rate up to constants)
+    labels = [m[0] for m in tree_mutants(parse("exp(x*y)"), scale=False, constants=False)]
+    assert labels == ["factor x of a product dropped", "factor y of a product dropped",
+                      "argument of exp doubled", "argument of exp halved"]
+    # no power in the claim: its implicit exponent 1 raised to 3/2 and 1/2 (with scale only)
+    assert [m[0] for m in tree_mutants(parse("x"))] == ["scale by 2", "scale by 1/2", "exponent 1 -> 3/2",
+                                                        "exponent 1 -> 1/2"]
+    assert tree_mutants(parse("x"), scale=False) == []

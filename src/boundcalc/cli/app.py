@@ -333,31 +333,11 @@ def _exit(code: Exit) -> None:
 # ---------------------------------------------------------------------------- requirements
 def settings_inputs_help(paper: str | None = None) -> str:
     """Every setting (of one paper, or all) with its inputs and their default values,
-    read from the formula files (the epilog of ``require --help``)."""
-    from ..registry import get_registry
-    from ..registry.values import fmt_fraction
-    from ..services.require import input_names
-    reg = get_registry(formula_paths())
-    keys = [paper] if paper else list(reg.papers)
-    parts = [("Settings and their inputs (--NAME VALUE or --set NAME=VALUE; default in parentheses,"
-             " 'derived' = computed from the others unless given):")]
-    for key in keys:
-        p = reg.paper(key)
-        for st in p.settings.values():
-            derived = {sym for sym, _, _ in st.derived}
-            names = input_names(st, reg)
-            vals = []
-            for n in names:
-                if n in st.values:
-                    vals.append(f"--{n} ({fmt_fraction(st.values[n])})")
-                elif n in derived:
-                    vals.append(f"--{n} (derived)")
-                else:
-                    vals.append(f"--{n}")
-            head = f"{key} --setting {st.name}" + (f" (also {', '.join(st.aliases)})" if st.aliases else "")
-            head += f"{' [default]' if st.default else ''}: solves {st.solve_for or '?'}; {st.title}"
-            parts.append(head + "\n  " + " ".join(vals))
-    return "\n\n".join(parts)
+    read from the formula files (the epilog of ``require --help``):
+    :func:`boundcalc.services.require.settings_help` as text."""
+    from ..reports.printers import render
+    from ..services.require import settings_help
+    return render(settings_help(paper, formulas_path=formula_paths()), "text")
 
 
 def _lazy_epilog(paper: str | None):
@@ -534,20 +514,8 @@ def check(paper: str | None = typer.Argument(None),
     if fail_on is not None and fail_on not in FAIL_ON:
         raise BoundcalcError(f"--fail-on must be one of {', '.join(FAIL_ON)}, not {fail_on!r}")
     if coverage:
-        from ..registry import get_registry
-        from ..services.check import coverage as cov
-        from ..services.check.steps import step_coverage
-        from .render import print_coverage, print_steps
-        reg = get_registry(formula_paths())
-        keys = [paper] if paper else list(reg.papers)
-        rows = {k: cov(k, formulas_path=formula_paths()) for k in keys}
-        steps = {k: step_coverage(reg.paper(k)) for k in keys}
-        if json:
-            emit_json({"coverage": rows, "step_coverage": steps})
-            return
-        for k in keys:
-            print_coverage(k, rows[k])
-            print_steps(k, steps[k])
+        from ..services.check import coverage_report
+        _print(coverage_report(paper, formulas_path=formula_paths()), json)
         return
     from ..services.check import run_checks
     from .render import print_check

@@ -33,10 +33,9 @@ def cite(paper: str = typer.Argument(..., help="deora2023, anon2025, tarzanagh20
     [paper] fields), or one line of text."""
     from ..reports.sheet import cite as make
     if json:
-        from ..registry import get_registry
+        from ..reports.sheet import reference
         from .output import emit_json
-        p = get_registry(formula_paths()).paper(paper)
-        emit_json({"key": p.key, "title": p.title, "authors": p.authors, **p.refs})
+        emit_json(reference(paper, formulas_path=formula_paths()))
         return
     sys.stdout.write(make(paper, format_, formulas_path=formula_paths()))
 

@@ -82,10 +82,10 @@ def for_require(res) -> Exit:
     domain or range at all is an :class:`~boundcalc.errors.UnsatisfiableError`: also 4.)"""
     from ..verdicts import RequireOutcome
     for r in res.results:
-        if r.solution.status is RequireOutcome.NOT_MONOTONE:
+        if r.solution.outcome is RequireOutcome.NOT_MONOTONE:
             return Exit.NOT_MONOTONE
     for r in res.results:
-        if r.solution.status is RequireOutcome.UNDECIDED:
+        if r.solution.outcome is RequireOutcome.UNDECIDED:
             return Exit.UNKNOWN
     if res.feasible is False:
         return Exit.NO_ANSWER

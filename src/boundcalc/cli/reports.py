@@ -21,23 +21,10 @@ BACKENDS = ("loky", "dask")
 # ---------------------------------------------------------------------------- help text
 def settings_help() -> str:
     """The per-paper settings of ``compare``, read from each experiment module's
-    ``SETTINGS`` (a paper whose module cannot be imported is named as such)."""
-    from ..experiments import PAPERS, ExperimentUnavailable, experiment_module
-    parts = ["Paper-specific settings (--NAME VALUE; hyphens or underscores):"]
-    for paper in PAPERS:
-        try:
-            mod = experiment_module(paper)
-        except ExperimentUnavailable as e:
-            parts.append(f"{paper}: not available ({e})")
-            continue
-        settings = getattr(mod, "SETTINGS", None) or {}
-        if not settings:
-            parts.append(f"{paper}: no settings")
-            continue
-        lines = [f"{paper}:"] + [f"  --{name.replace('_', '-')} (default {default!r}): {text}"
-                                 for name, (default, text) in settings.items()]
-        parts.append("\n".join(lines))
-    return "\n\n".join(parts)
+    ``SETTINGS`` (:func:`boundcalc.experiments.compare_settings`, as text)."""
+    from ..experiments import compare_settings
+    from ..reports.printers import render
+    return render(compare_settings(), "text")
 
 
 class LazyEpilogCommand(TyperCommand):

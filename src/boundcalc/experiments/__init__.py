@@ -144,5 +144,38 @@ def listing() -> ReproductionListing:
                                      for n, r in reps.items()), unavailable())
 
 
-__all__ = ["PAPERS", "ExperimentUnavailable", "Reproduction", "ReproductionEntry", "ReproductionListing",
-           "experiment_module", "listing", "reproduction", "reproductions", "unavailable"]
+@dataclass(frozen=True)
+class PaperSettings:
+    """One paper's settings of ``compare`` (its experiment module's ``SETTINGS``): each
+    (name, default, description); ``unavailable``: why its module cannot be imported ('':
+    it can)."""
+    paper: str
+    settings: tuple[tuple[str, object, str], ...]
+    unavailable: str = ""
+
+
+@dataclass(frozen=True)
+class CompareSettings:
+    """The per-paper settings of ``compare`` (the epilog of ``compare --help``; printed by
+    :mod:`boundcalc.reports.printers.text`)."""
+    papers: tuple[PaperSettings, ...]
+
+
+def compare_settings() -> CompareSettings:
+    """The :class:`CompareSettings` of every paper of :data:`PAPERS` (a paper whose module
+    cannot be imported is named as such)."""
+    out = []
+    for paper in PAPERS:
+        try:
+            mod = experiment_module(paper)
+        except ExperimentUnavailable as e:
+            out.append(PaperSettings(paper, (), str(e)))
+            continue
+        settings = getattr(mod, "SETTINGS", None) or {}
+        out.append(PaperSettings(paper, tuple((name, default, text) for name, (default, text) in settings.items())))
+    return CompareSettings(tuple(out))
+
+
+__all__ = ["PAPERS", "CompareSettings", "ExperimentUnavailable", "PaperSettings", "Reproduction", "ReproductionEntry",
+           "ReproductionListing", "compare_settings", "experiment_module", "listing", "reproduction", "reproductions",
+           "unavailable"]

@@ -84,9 +84,9 @@ _depth = [0]
 
 @dataclass
 class BigOpsResult:
-    """``status`` proved | disproved | None (unknown), ``how`` (the method, as printed),
+    """``verdict`` proved | disproved | None (unknown), ``how`` (the method, as printed),
     ``counterexample`` (for disproved: depth, every layer's value, both sides)."""
-    status: Verdict | None
+    verdict: Verdict | None
     how: str = ""
     counterexample: dict | None = None
     tried: list[str] = field(default_factory=list)

@@ -382,11 +382,11 @@ def _by_bigops(a, rel, b, domains, extra, layer, samples, seed, seconds, what, t
     res = bigops.decide_bigops(a, rel, b, domains, extra, _bigops_decider(samples, seed),
                                seconds=seconds, seed=seed)
     took = round(time.perf_counter() - t0, 3)
-    if res.status is Verdict.PROVED:
+    if res.verdict is Verdict.PROVED:
         _check_defined(a, what[0], domains)
         _check_defined(b, what[1], domains)
         return Decision(Verdict.PROVED, Layer.BIGOPS, f"proved (big operators, {res.how})", seconds=took)
-    if res.status is Verdict.DISPROVED:
+    if res.verdict is Verdict.DISPROVED:
         return Decision(Verdict.DISPROVED, Layer.COUNTEREXAMPLE, f"disproved (counterexample, {res.how})",
                         detail="the relation written out at that depth fails at the layers' values, "
                         "re-checked in ball arithmetic", counterexample=res.counterexample, seconds=took)
@@ -512,9 +512,9 @@ def _integers(goal: _Goal, seconds: float) -> Decision | None:
     from .integers import prove_integers
     io = prove_integers(goal.g, goal.op, goal.n_int, goal.domains, _real_decider(goal.samples, goal.seed),
                         seconds=seconds)
-    if io is not None and io.status is Verdict.PROVED:
+    if io is not None and io.verdict is Verdict.PROVED:
         return Decision(Verdict.PROVED, Layer.INTEGERS, f"proved ({io.how})")
-    if io is not None and io.status is Verdict.DISPROVED:
+    if io is not None and io.verdict is Verdict.DISPROVED:
         ce = goal.certify(io.point)
         if ce is not None:
             return _verdict("disproved", "counterexample", "certified, an integer", counterexample=ce)

@@ -75,9 +75,9 @@ STARTS = (0, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 64)   # n0 - lo tried, in this or
 
 @dataclass
 class IntegerOutcome:
-    """``status`` proved or disproved; ``how`` for the verdict's text; ``point`` (for
+    """``verdict`` proved or disproved; ``how`` for the verdict's text; ``point`` (for
     disproved) the integer as {name: Fraction}."""
-    status: Verdict
+    verdict: Verdict
     how: str
     point: dict | None = None
 
@@ -854,11 +854,11 @@ def prove_pair(g: Node, op: str, pair: IntegerPair, domains: dict[str, Domain], 
                   None if k is None else IntegerOutcome(Verdict.DISPROVED, "", {t: Fraction(k)}))
         if io is None:
             continue
-        if io.status is Verdict.DISPROVED and io.point is not None:
+        if io.verdict is Verdict.DISPROVED and io.point is not None:
             (k,) = io.point.values()
             at = {t: k, s: k if isinstance(base, Sym) else Fraction(lo[s])}
             return IntegerOutcome(Verdict.DISPROVED, f"integers: fails at {s} = {at[s]}, {t} = {at[t]}", at)
-        if io.status is not Verdict.PROVED:
+        if io.verdict is not Verdict.PROVED:
             continue
         base_text = f"{s} = {t}" if isinstance(base, Sym) else f"{s} = {lo[s]}"
         inner = io.how.removeprefix("integers: ")

@@ -26,7 +26,7 @@ from .steps import Step
 
 _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
-from ..verdicts import FAIL_LEVELS
+from ..verdicts import FAIL_LEVELS, FormulaStatus
 
 
 def _fail(path: Path, where: str, msg: str) -> FormulaFileError:
@@ -394,7 +394,7 @@ def _load_formulas(path: Path, paper: Paper, table: Any) -> None:
         paper.formulas[name] = FormulaSpec(
             paper=paper.key, name=name, title=_str(path, where, t["name"], "name"), kind=kind,
             text=text, expr=expr, source=_str(path, where, t["source"], "source"),
-            latex=t.get("latex", ""), uses=tuple(uses), status=status, note=t.get("note", ""),
+            latex=t.get("latex", ""), uses=tuple(uses), status=FormulaStatus(status), note=t.get("note", ""),
             bounds=t.get("bounds", ""), direction=direction, solve_for=solve_for, from_latex="expr" not in t,
             title_latex=_latex_text(path, where, t, "name_latex"), note_latex=_latex_text(path, where, t, "note_latex"),
             bounds_latex=_latex_text(path, where, t, "bounds_latex"),

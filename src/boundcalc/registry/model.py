@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from ..expr._record import record_repr
 from ..expr.domains import Domain
 from ..expr.nodes import Node
+from ..verdicts import FORMULA_STATUSES, FormulaStatus
 
 if TYPE_CHECKING:
     from ..expr.indexed import Vector
@@ -18,7 +19,7 @@ _CHECKS_LOCK = threading.Lock()
 
 KINDS = ("definition", "bound", "requirement", "claim")
 VALUE_KINDS = ("definition", "bound")
-STATUSES = ("as printed", "corrected", "derived")
+STATUSES = FORMULA_STATUSES                 # as printed | corrected | derived
 ROLES = ("input", "constant", "measured")
 
 
@@ -74,7 +75,7 @@ class FormulaSpec:
     source: str
     latex: str = ""
     uses: tuple[str, ...] = ()
-    status: str = "as printed"
+    status: FormulaStatus = FormulaStatus.AS_PRINTED
     note: str = ""
     bounds: str = ""
     direction: str = ""

@@ -155,6 +155,13 @@ def cite(key: str, fmt: str = "bibtex", formulas_path=None) -> str:
     return bibtex(p) if fmt == "bibtex" else citation_text(p)
 
 
+def reference(key: str, formulas_path=None) -> dict:
+    """The paper's reference fields (``cite --json``): its key, title, authors and every
+    ``[paper]`` reference field as its file gives it."""
+    p = _paper(key, formulas_path)
+    return {"key": p.key, "title": p.title, "authors": p.authors, **p.refs}
+
+
 def _bibitem_latex(paper) -> str:
     r = paper.refs
     out = f"{latex_escape(paper.authors)}. \\emph{{{latex_escape(paper.title)}}}."

@@ -14,6 +14,7 @@ from ..expr.nodes import Node, Rel, sub
 from ..registry import get_registry
 from ..registry.model import FormulaSpec, Setting, Symbol
 from ..registry.values import Value, bind
+from ..verdicts import FormulaStatus
 
 
 class Formula:
@@ -360,7 +361,7 @@ class FormulaEntry:
     name: str
     kind: str
     source: str
-    status: str
+    status: FormulaStatus
 
 
 @dataclass(frozen=True)
@@ -386,7 +387,7 @@ class FormulaDetails:
     source: str
     latex_printed: str
     latex_read: dict
-    status: str
+    status: FormulaStatus
     note: str
     uses: list[str]
     symbols: dict[str, dict[str, Any]]     # name -> description, domain, latex, role, default
@@ -410,7 +411,7 @@ class Evaluation:
     certified digits, or -- a relation -- whether it holds, with its two sides."""
     id: str
     kind: str
-    status: str
+    status: FormulaStatus
     qualifier: str
     digits: int
     defaults_used: dict[str, str]           # symbol -> its default, for those not given

@@ -29,7 +29,7 @@ from ..registry import get_registry
 from ..registry.indexed import check_lengths
 from ..registry.model import Setting
 from ..registry.values import is_vector, vector_value
-from ..verdicts import RequireOutcome
+from ..verdicts import FormulaStatus, RequireOutcome
 from .solve import Solution, find_value, fmt_value, relation_holds
 
 
@@ -42,7 +42,7 @@ class RequirementResult:
     id: str
     name: str
     source: str
-    status: str
+    status: FormulaStatus
     note: str
     solution: Solution
     constants: list[str]
@@ -108,6 +108,51 @@ def _answer(r: RequirementResult) -> int | Fraction:
     v = r.solution.value
     assert v is not None, r.id           # only solved requirements are compared
     return v
+
+
+@dataclass(frozen=True)
+class SettingInput:
+    """One input of a setting: its name, and its default value (None: no default) or
+    ``derived`` (computed from the others unless given)."""
+    name: str
+    default: Fraction | Vector | None = None
+    derived: bool = False
+
+
+@dataclass(frozen=True)
+class SettingInputs:
+    """One setting of a paper with its inputs (:func:`input_names`), as ``require --help``
+    lists it."""
+    paper: str
+    name: str
+    aliases: tuple[str, ...]
+    default: bool                       # the paper's default setting
+    solve_for: str
+    title: str
+    inputs: tuple[SettingInput, ...]
+
+
+@dataclass(frozen=True)
+class SettingsHelp:
+    """Every setting (of one paper, or of all) with its inputs and their default values,
+    read from the formula files: the epilog of ``require --help`` (the text printer,
+    :mod:`boundcalc.reports.printers.text`)."""
+    settings: tuple[SettingInputs, ...]
+
+
+def settings_help(paper: str | None = None, *, formulas_path=None) -> SettingsHelp:
+    """The :class:`SettingsHelp` of ``paper`` (every paper when None)."""
+    reg = get_registry(formulas_path)
+    keys = [paper] if paper else list(reg.papers)
+    out = []
+    for key in keys:
+        for st in reg.paper(key).settings.values():
+            derived = {sym for sym, _, _ in st.derived}
+            inputs = tuple(SettingInput(n, st.values.get(n), n not in st.values and n in derived)
+                           for n in input_names(st, reg))
+            out.append(SettingInputs(key, st.name, tuple(st.aliases), bool(st.default), st.solve_for, st.title,
+                                     inputs))
+    return SettingsHelp(tuple(out))
 
 
 def input_names(setting: Setting, reg, var: str | None = None, relations: Sequence[Node] = ()) -> list[str]:
@@ -298,7 +343,7 @@ def _items(setting, reg, paper: str, target, tgt):
     """(id, title, source, status, note, relation, its symbols) of the target, or of each
     requirement of the setting."""
     if tgt is not None:
-        return [(f"target: {target}", "target", "given on the command line", "as given", "", tgt,
+        return [(f"target: {target}", "target", "given on the command line", FormulaStatus.AS_GIVEN, "", tgt,
                  tgt.symbols())]
     items = []
     for rid in setting.requirements:
@@ -352,7 +397,7 @@ def no_answer_reason(res: RequireResult) -> str | None:
     var = res.var
     for r in res.results:
         sol = r.solution
-        if sol.status is RequireOutcome.NOT_MONOTONE:
+        if sol.outcome is RequireOutcome.NOT_MONOTONE:
             ce = sol.certificate.get("counterexample") or {}
             if "holds_at" in ce:
                 return (f"{r.id} is not monotone in {var}: it holds at {var} = {ce['holds_at']} but fails at "
@@ -361,7 +406,7 @@ def no_answer_reason(res: RequireResult) -> str | None:
                 return (f"{r.id} is not monotone in {var}: {sol.certificate['in_terms']}; give --from/--to "
                         f"for a range where it is")
             return f"{r.id} is not monotone in {var}: {sol.certificate.get('detail', sol.monotone)}"
-        if sol.status is RequireOutcome.UNDECIDED:
+        if sol.outcome is RequireOutcome.UNDECIDED:
             return f"{r.id}: no answer for {var}: {sol.certificate.get('note', 'undecided')}"
     if res.feasible is False:
         least = max((r for r in res.solved if r.solution.direction == "least"), key=_answer)

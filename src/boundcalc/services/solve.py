@@ -100,11 +100,11 @@ class Solution:
     integer: bool
     certificate: dict = field(default_factory=dict)
     monotone: str = ""            # how the direction is known
-    status: RequireOutcome = RequireOutcome.SOLVED   # solved | holds everywhere | undecided | not monotone
+    outcome: RequireOutcome = RequireOutcome.SOLVED  # solved | holds everywhere | undecided | not monotone
     attained: bool | None = True  # False: the value is an infimum/supremum the relation misses
 
     def __post_init__(self):
-        self.status = RequireOutcome(self.status)
+        self.outcome = RequireOutcome(self.outcome)
 
     @property
     def json_value(self):
@@ -113,7 +113,7 @@ class Solution:
 
     def __str__(self) -> str:
         if self.value is None:
-            return self.status
+            return self.outcome
         return fmt_value(self.value)
 
 
@@ -517,10 +517,10 @@ class _Up:
     def show(self, x):
         return fmt_value(ExactValue(self.sg * Fraction(x)))
 
-    def sol(self, value, cert, status="solved", attained=True):
+    def sol(self, value, cert, outcome=RequireOutcome.SOLVED, attained=True):
         s, sg = self.s, self.sg
         v = None if value is None else (int(sg * value) if s.integer else ExactValue(sg * value))
-        return Solution(s.var, v, self.word[0], s.integer, cert, self.how, status, attained)
+        return Solution(s.var, v, self.word[0], s.integer, cert, self.how, outcome, attained)
 
     def _walk(self, points, stop: bool):
         """Decide at ``points`` in turn until the answer is ``stop``: (that point or None, the last

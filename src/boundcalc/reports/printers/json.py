@@ -122,7 +122,7 @@ class JsonPrinter(Printer):
                 var: r.solution.json_value,
                 "direction": r.solution.direction,
                 "attained": r.solution.attained,
-                "result": r.solution.status,
+                "result": r.solution.outcome,
                 "monotone": r.solution.monotone,
                 "certificate": dict(r.solution.certificate),
                 "qualifier": ("up to the absolute constant(s) " + ", ".join(r.constants)) if r.constants
@@ -156,6 +156,9 @@ class JsonPrinter(Printer):
 
     def _print_Simplified(self, s) -> dict:
         return dict(s.__dict__)
+
+    def _print_CoverageReport(self, r) -> dict:
+        return {"coverage": r.results, "step_coverage": r.steps}
 
     def _print_dict(self, d) -> dict:
         return d

@@ -172,6 +172,12 @@ class RichConsolePrinter(Printer):
                         f"({100 * sc['coverage']:.0f}%)" + (f"; not checked: {_e(', '.join(un))}" if un else ""))
 
 
+    def _print_CoverageReport(self, r):
+        for k in r.papers:
+            print_coverage(k, r.results[k], self.c)
+            print_steps(k, r.steps[k], self.c)
+
+
 def print_rich(obj, **settings) -> None:
     """Print ``obj`` on ``console`` (default: a new rich console). ``explain``: a
     ``require`` answer with every input, derived value and certificate."""
@@ -204,6 +210,19 @@ def print_coverage(paper: str, rows: list[dict], console) -> None:
         checks = ", ".join(ch["id"] + (f" ({ch['grade']})" if "grade" in ch else "") for ch in r["checks"])
         t.add_row(_e(r["result"]), "[red]unaudited[/red]" if r["status"] == "unaudited" else "audited",
                   _e(checks or "—"))
+    console.print(t)
+
+
+def print_steps(paper: str, sc: dict, console) -> None:
+    """A paper's displayed proof steps with their place and the checks covering each."""
+    if not sc["displayed"]:
+        console.print(f"{_e(paper)} lists no displayed proof steps ({_e('[[steps]]')} in its formula file)")
+        return
+    t = simple_table(f"steps of {paper}: {sum(r['status'] != 'unchecked' for r in sc['steps'])}/{sc['displayed']} "
+                     f"displayed proof steps have a check", ["step", "result", "place", "checks"])
+    for r in sc["steps"]:
+        t.add_row(_e(r["id"]), _e(r["result"]), _e(r["place"]),
+                  _e(", ".join(ch["id"] for ch in r["checks"])) if r["checks"] else "[red]unchecked[/red]")
     console.print(t)
 
 

@@ -26,6 +26,30 @@ class TextPrinter(Printer):
             s += f"\n  {r.detail}"
         return s
 
+    def _print_CompareSettings(self, s) -> str:
+        parts = ["Paper-specific settings (--NAME VALUE; hyphens or underscores):"]
+        for p in s.papers:
+            if p.unavailable:
+                parts.append(f"{p.paper}: not available ({p.unavailable})")
+            elif not p.settings:
+                parts.append(f"{p.paper}: no settings")
+            else:
+                parts.append("\n".join([f"{p.paper}:"] + [f"  --{name.replace('_', '-')} (default {default!r}): {text}"
+                                                          for name, default, text in p.settings]))
+        return "\n\n".join(parts)
+
+    def _print_SettingsHelp(self, h) -> str:
+        from ...registry.values import fmt_fraction
+        parts = [("Settings and their inputs (--NAME VALUE or --set NAME=VALUE; default in parentheses,"
+                  " 'derived' = computed from the others unless given):")]
+        for st in h.settings:
+            vals = [f"--{i.name} ({fmt_fraction(i.default)})" if i.default is not None
+                    else f"--{i.name} (derived)" if i.derived else f"--{i.name}" for i in st.inputs]
+            head = f"{st.paper} --setting {st.name}" + (f" (also {', '.join(st.aliases)})" if st.aliases else "")
+            head += f"{' [default]' if st.default else ''}: solves {st.solve_for or '?'}; {st.title}"
+            parts.append(head + "\n  " + " ".join(vals))
+        return "\n\n".join(parts)
+
     def _print_MonotoneResult(self, r) -> str:
         from ...verdicts import Direction, MonotoneEvidence
         box = ", ".join(f"{k} in [{a}, {b}]" for k, (a, b) in r.box.items())

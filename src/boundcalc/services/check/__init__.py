@@ -68,9 +68,11 @@ __all__ = [
     "RUNNERS",
     "SEVERITIES",
     "UNDECIDED_REASONS",
+    "CoverageReport",
     "Finding",
     "Report",
     "coverage",
+    "coverage_report",
     "run_checks",
     "undecided_why",
 ]
@@ -550,3 +552,27 @@ def coverage(paper: str, *, formulas_path=None, results: list[Finding] | None = 
                   for c in p.checks if res in c.covers]
         rows.append({"result": res, "status": "audited" if checks else "unaudited", "checks": checks})
     return rows
+@dataclass(frozen=True)
+class CoverageReport:
+    """``check --coverage``: each paper's numbered results (:func:`coverage`) and displayed
+    proof steps (:func:`.steps.step_coverage`) with the checks covering each; no check is
+    run. Printed by :mod:`boundcalc.reports.printers` (JSON: ``{"coverage": ...,
+    "step_coverage": ...}``)."""
+    papers: tuple[str, ...]
+    results: dict[str, list[dict]]       # paper -> its rows (:func:`coverage`)
+    steps: dict[str, dict]               # paper -> its step coverage (:func:`.steps.step_coverage`)
+
+    def to_json(self) -> dict:
+        """JSON-ready data (:mod:`boundcalc.reports.printers.json`)."""
+        from ... import formats
+        return formats.call("json", self)
+
+
+def coverage_report(paper: str | None = None, *, formulas_path=None) -> CoverageReport:
+    """The :class:`CoverageReport` of ``paper`` (every paper when None)."""
+    reg = get_registry(formulas_path)
+    keys = [paper] if paper else list(reg.papers)
+    return CoverageReport(tuple(keys), {k: coverage(k, formulas_path=formulas_path) for k in keys},
+                          {k: step_coverage(reg.paper(k)) for k in keys})
+
+

@@ -50,7 +50,7 @@ from fractions import Fraction
 
 from ...expr.nodes import Num, Rel
 from ...registry import checks
-from ...verdicts import Grade, Verdict
+from ...verdicts import FormulaStatus, Grade, Verdict
 
 __all__ = ["RERUN_SECONDS", "added_by_us", "conditional", "same_expression", "tautology", "written_twice"]
 
@@ -230,7 +230,7 @@ def _covered_conditions(reg, paper, t) -> list:
     covers = set(t.covers)
     out = [h.expr for h in paper.hypotheses if h.result in covers and isinstance(h.expr, Rel)]
     for name, spec in sorted(paper.formulas.items()):
-        if spec.kind != "requirement" or spec.status not in ("as printed", ""):
+        if spec.kind != "requirement" or spec.status is not FormulaStatus.AS_PRINTED:
             continue
         if any(re.match(re.escape(r) + r"(?![\w.])", spec.source) for r in covers):
             node = reg.resolved(spec.id)
@@ -260,7 +260,7 @@ def _not_printed(reg, paper, c) -> list[str]:
     out = []
     for name in names:
         spec = reg.spec(formula_id(paper, name))
-        if spec.status not in ("as printed", ""):
+        if spec.status is not FormulaStatus.AS_PRINTED:
             out.append(f"{name} ({spec.status})")
     return out
 

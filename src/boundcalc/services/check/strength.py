@@ -145,11 +145,27 @@ def _number(node: Node) -> Fraction | None:
 def tree_mutants(node: Node, scale: bool = True, constants: bool = True) -> list[tuple[str, Node, Node]]:
     """(label, site, replacement) for one claim node, in a fixed order (``scale=False``:
     without the two scalings and the implicit exponent, for a formula inside a claim;
-    ``constants=False``: without the constants' mutants, for a rate up to constants)."""
+    ``constants=False``: without the constants' mutants, for a rate up to constants): the
+    operators of :data:`TREE_OPERATORS`, each in turn."""
     top = node.rhs if isinstance(node, Rel) else node
-    out: list[tuple[str, Node, Node]] = [("scale by 2", top, Mul((Num(Fraction(2)), top))),
-           ("scale by 1/2", top, Mul((Num(Fraction(1, 2)), top)))] if scale else []
-    pows = []
+    out: list[tuple[str, Node, Node]] = []
+    for operator in TREE_OPERATORS:
+        out += operator(node, top, scale, constants)
+    return out
+
+
+def _scale_mutants(node: Node, top: Node, scale: bool, constants: bool) -> list[tuple[str, Node, Node]]:
+    """The whole claim (the right side of a relation) scaled by 2 and by 1/2 (its form)."""
+    if not scale:
+        return []
+    return [("scale by 2", top, Mul((Num(Fraction(2)), top))),
+            ("scale by 1/2", top, Mul((Num(Fraction(1, 2)), top)))]
+
+
+def _powers(node: Node) -> list[tuple[Pow, Fraction]]:
+    """The first :data:`MAX_POW` powers of a base with symbols and a number exponent, in
+    pre-order, with their exponents."""
+    pows: list[tuple[Pow, Fraction]] = []
     for n in _preorder(node):
         if isinstance(n, Pow) and n.base.symbols():
             e = _number(n.exp)
@@ -157,6 +173,15 @@ def tree_mutants(node: Node, scale: bool = True, constants: bool = True) -> list
                 pows.append((n, e))
         if len(pows) == MAX_POW:
             break
+    return pows
+
+
+def _exponent_mutants(node: Node, top: Node, scale: bool, constants: bool) -> list[tuple[str, Node, Node]]:
+    """Each exponent of :func:`_powers` moved by +-1/2, a negative one negated (a
+    denominator printed as a numerator); with no such power (and ``scale``), the implicit
+    exponent 1 of the claim raised to 3/2 and 1/2 (its form)."""
+    pows = _powers(node)
+    out: list[tuple[str, Node, Node]] = []
     for i, (p, e0) in enumerate(pows):
         for d in (Fraction(1, 2), Fraction(-1, 2)):
             e = e0 + d
@@ -167,29 +192,46 @@ def tree_mutants(node: Node, scale: bool = True, constants: bool = True) -> list
     if scale and not pows and top.symbols():         # the implicit exponent 1 of the claim
         for e in (Fraction(3, 2), Fraction(1, 2)):
             out.append((f"exponent 1 -> {e}", top, Pow(top, Num(e))))
-    add = next((n for n in _preorder(node) if isinstance(n, Add) and len(n.args) >= 2), None)
-    if add is not None:
-        for i in range(min(MAX_DROP, len(add.args))):
-            rest = add.args[:i] + add.args[i + 1:]
-            out.append((f"drop term {i + 1} of a sum", add, rest[0] if len(rest) == 1 else Add(rest)))
-        for i in range(min(MAX_SIGN, len(add.args))):
-            flipped = add.args[:i] + (_negated(add.args[i]),) + add.args[i + 1:]
-            out.append((f"sign of term {i + 1} of a sum flipped", add, Add(flipped)))
-    out += _constant_mutants(node, top, constants)
-    out += _factor_mutants(node)
-    out += _argument_mutants(node)
     return out
 
 
-def _constant_mutants(node: Node, top: Node, constants: bool) -> list[tuple[str, Node, Node]]:
+def _sum_mutants(node: Node, top: Node, scale: bool, constants: bool) -> list[tuple[str, Node, Node]]:
+    """In the first sum of two terms or more (pre-order): a term dropped (the first
+    :data:`MAX_DROP`), then a term's sign flipped (the first :data:`MAX_SIGN`)."""
+    add = next((n for n in _preorder(node) if isinstance(n, Add) and len(n.args) >= 2), None)
+    if add is None:
+        return []
+    out: list[tuple[str, Node, Node]] = []
+    for i in range(min(MAX_DROP, len(add.args))):
+        rest = add.args[:i] + add.args[i + 1:]
+        out.append((f"drop term {i + 1} of a sum", add, rest[0] if len(rest) == 1 else Add(rest)))
+    for i in range(min(MAX_SIGN, len(add.args))):
+        flipped = add.args[:i] + (_negated(add.args[i]),) + add.args[i + 1:]
+        out.append((f"sign of term {i + 1} of a sum flipped", add, Add(flipped)))
+    return out
+
+
+def _constant_mutants(node: Node, top: Node, scale: bool, constants: bool) -> list[tuple[str, Node, Node]]:
     """Each numeric constant of the claim (a maximal subtree without symbols: ``1/8`` in
     ``x/8``, ``sqrt(2)``) doubled and halved, the first :data:`MAX_CONST` in pre-order: the
-    paper misprinting a constant. Left out: an exponent of a power of a symbol (moved by the
-    exponent mutants), a coefficient of the whole claim (that is the claim rescaled, a mutant
-    of its form), and 0 and +-1 except as a term of a sum (a ``-1`` is a subtraction's sign:
-    the sign mutants move it)."""
+    paper misprinting a constant (none when ``constants`` is false). Left out: an exponent
+    of a power of a symbol (moved by the exponent mutants), a coefficient of the whole claim
+    (that is the claim rescaled, a mutant of its form), and 0 and +-1 except as a term of a
+    sum (a ``-1`` is a subtraction's sign: the sign mutants move it)."""
     if not constants:
         return []
+    out: list[tuple[str, Node, Node]] = []
+    for c in _constants(node, top):
+        v = _number(c)
+        for k, word in ((Fraction(2), "doubled"), (Fraction(1, 2), "halved")):
+            rep = Num(k * v) if v is not None else Mul((Num(k), c))
+            what = f"{v} {word} (-> {k * v})" if v is not None else f"{c} {word}"
+            out.append((f"constant {what}", c, rep))
+    return out
+
+
+def _constants(node: Node, top: Node) -> list[Node]:
+    """The constants :func:`_constant_mutants` moves, the first :data:`MAX_CONST` in pre-order."""
     skip = {id(a) for a in top.args} if isinstance(top, Mul) else set()
     found: list[Node] = []
     seen: set[int] = set()
@@ -200,26 +242,24 @@ def _constant_mutants(node: Node, top: Node, constants: bool) -> list[tuple[str,
             continue
         seen.add(id(n))
         if not n.symbols():
-            v = _number(n)
-            if id(n) not in skip and isinstance(n, (Num, Pow, Mul, Func)) and (v is None or v not in (0, 1, -1)
-                                                                              or in_sum and v != 0):
+            if id(n) not in skip and _is_constant(n, in_sum):
                 found.append(n)
             continue                                   # a constant's parts are not constants of the claim
         kids = n.children()
         if isinstance(n, Pow) and n.base.symbols():
             kids = (n.base,)                           # the exponent: the exponent mutants
         stack.extend((k, isinstance(n, Add)) for k in reversed(kids))
-    out: list[tuple[str, Node, Node]] = []
-    for i, c in enumerate(found):
-        v = _number(c)
-        for k, word in ((Fraction(2), "doubled"), (Fraction(1, 2), "halved")):
-            rep = Num(k * v) if v is not None else Mul((Num(k), c))
-            what = f"{v} {word} (-> {k * v})" if v is not None else f"{c} {word}"
-            out.append((f"constant {what}", c, rep))
-    return out
+    return found
 
 
-def _factor_mutants(node: Node) -> list[tuple[str, Node, Node]]:
+def _is_constant(n: Node, in_sum: bool) -> bool:
+    """A subtree without symbols that is a constant of the claim: a number, power, product
+    or function value, not 0 nor +-1 unless it is a (non-zero) term of a sum."""
+    v = _number(n)
+    return isinstance(n, (Num, Pow, Mul, Func)) and (v is None or v not in (0, 1, -1) or in_sum and v != 0)
+
+
+def _factor_mutants(node: Node, top: Node, scale: bool, constants: bool) -> list[tuple[str, Node, Node]]:
     """One factor with symbols of a product dropped, each in turn (a denominator among
     them), over the products of the claim in pre-order, the first :data:`MAX_FACTOR`: the
     paper misprinting a product (``2 Gamma A`` printed ``2 A``)."""
@@ -238,7 +278,7 @@ def _factor_mutants(node: Node) -> list[tuple[str, Node, Node]]:
     return out
 
 
-def _argument_mutants(node: Node) -> list[tuple[str, Node, Node]]:
+def _argument_mutants(node: Node, top: Node, scale: bool, constants: bool) -> list[tuple[str, Node, Node]]:
     """The argument of a function of one argument with symbols (exp, log, sqrt, ...)
     doubled and halved, the first :data:`MAX_FUNC` functions in pre-order."""
     funcs = [n for n in _preorder(node) if isinstance(n, Func) and len(n.args) == 1 and n.args[0].symbols()]
@@ -247,6 +287,12 @@ def _argument_mutants(node: Node) -> list[tuple[str, Node, Node]]:
         for k, word in ((Fraction(2), "doubled"), (Fraction(1, 2), "halved")):
             out.append((f"argument of {f.name} {word}", f, Func(f.name, (Mul((Num(k), f.args[0])),))))
     return out
+
+
+# the operators of :func:`tree_mutants`, in their order: each takes (node, top, scale,
+# constants) and returns its (label, site, replacement) rows
+TREE_OPERATORS = (_scale_mutants, _exponent_mutants, _sum_mutants, _constant_mutants, _factor_mutants,
+                  _argument_mutants)
 
 
 def _negated(term: Node) -> Node:
@@ -298,24 +344,47 @@ def mutants(kind: str, spec, claims: dict, refs: dict | None = None,
     """The mutants of a passing check of ``kind`` whose claim nodes (role -> node) were
     recorded during its run; ``refs``: formula name -> its resolved node, for the mutants
     inside the formulas a claim inlines (:data:`MAX_REFS` of them); ``hyps``: the
-    hypotheses the pass ran under (its evidence's ``hypotheses`` rows)."""
+    hypotheses the pass ran under (its evidence's ``hypotheses`` rows). In this order: the
+    relation flipped, an order's exponent moved, the claims' own mutants, the premise's,
+    the encoding's."""
+    out = _flip_mutants(kind, spec)
+    out += _order_mutants(kind, spec, claims)
+    out += _claim_mutants(kind, spec, claims, refs or {})
+    out += _premise_mutants(spec, hyps)
+    out += _encoding_mutants(spec)
+    return out
+
+
+def _flip_mutants(kind: str, spec) -> list[Mutant]:
+    """The claim's relation flipped (:data:`FLIPS`): a mutant of its form."""
+    if kind not in FLIPS:
+        return []
+    key, table = FLIPS[kind]
+    was = getattr(spec, key)
+    if was not in table:
+        return []
+    return [Mutant(f"flip {was} -> {table[was]}", replace(spec, **{key: table[was]}), None, "form")]
+
+
+def _order_mutants(kind: str, spec, claims: dict) -> list[Mutant]:
+    """The stated rate's exponent in the variable, moved by +-1/2 (an order "1" has no
+    exponent of its own to move)."""
+    if kind != "order" or "order" not in claims:
+        return []
+    var = spec.var                        # an order check always names its variable
+    var = var[0] if isinstance(var, list) else var
+    top = claims["order"]
     out: list[Mutant] = []
-    if kind in FLIPS:
-        key, table = FLIPS[kind]
-        was = getattr(spec, key)
-        if was in table:
-            out.append(Mutant(f"flip {was} -> {table[was]}", replace(spec, **{key: table[was]}), None, "form"))
-    seen = set()
-    if kind == "order" and "order" in claims:
-        # the stated rate's exponent in the variable, moved by +-1/2 (an order "1" has no
-        # exponent of its own to move)
-        var = spec.var                        # an order check always names its variable
-        var = var[0] if isinstance(var, list) else var
-        top = claims["order"]
-        for d in (Fraction(1, 2), Fraction(-1, 2)):
-            moved = Mul((top, Pow(Sym(var), Num(d))))
-            out.append(Mutant(f"order: exponent of {var} {'+' if d > 0 else '-'}1/2", spec,
-                              replacer(top, moved, "order", 0), "paper"))
+    for d in (Fraction(1, 2), Fraction(-1, 2)):
+        moved = Mul((top, Pow(Sym(var), Num(d))))
+        out.append(Mutant(f"order: exponent of {var} {'+' if d > 0 else '-'}1/2", spec,
+                          replacer(top, moved, "order", 0), "paper"))
+    return out
+
+
+def _claim_mutants(kind: str, spec, claims: dict, refs: dict) -> list[Mutant]:
+    """The tree mutants (:func:`tree_mutants`) of each recorded claim role of ``kind``
+    (:data:`CLAIM_ROLES`, then :data:`PREMISE_ROLES`) and of the formulas it inlines."""
     premise = PREMISE_ROLES.get(kind, ())
     roles = [r for r in CLAIM_ROLES.get(kind, ()) + premise if r in claims]
     # nodes two roles share (a formula both sides inline): a sign flipped there changes both
@@ -323,32 +392,52 @@ def mutants(kind: str, spec, claims: dict, refs: dict | None = None,
     # claim's form (F <= 2 F holds for every F >= 0), not the formula, is what it tests
     ids = [{id(n) for n in _preorder(claims[r])} for r in roles]
     shared = {i for k, a in enumerate(ids) for b in ids[k + 1:] for i in a & b}
+    out: list[Mutant] = []
     for role in roles:
-        where = {id(n): i for i, n in enumerate(_preorder(claims[role]))}
-        # the claim's own mutants, then those inside each formula it references (inlined:
-        # the same node object wherever the formula is used, so a mutant there is the paper
-        # printing that formula otherwise, in every place the check uses it)
-        placed = sorted(((where[id(node)], name, node) for name, node in sorted((refs or {}).items())
-                         if id(node) in where and node is not claims[role] and node.symbols()),
-                        key=lambda x: x[0])
-        tops: list[tuple[str, Node]] = [("", claims[role])]
-        tops += [(f"in {name}: ", node) for _, name, node in placed[:MAX_REFS]]
-        n_role = 0
-        for prefix, top in tops:
-            for label, site, rep in tree_mutants(top, scale=not prefix, constants=role != "order"):
-                k = (role, id(site), repr(rep)[:2000])
-                if k in seen or n_role == MAX_MUTANTS:
-                    continue
-                seen.add(k)
-                n_role += 1
-                side = "form" if (not prefix and role not in premise and label in FORM) else "paper"
-                if id(site) in shared and label.startswith("sign of"):
-                    side, label = "form", f"{label} (in a formula both sides use)"
-                out.append(Mutant(f"{role}: {prefix}{label}", spec, replacer(site, rep, role, where.get(id(site))),
-                                  side))
-    out += _premise_mutants(spec, hyps)
-    out += _encoding_mutants(spec)
+        out += _role_mutants(spec, role, claims[role], refs, role in premise, shared)
     return out
+
+
+def _role_mutants(spec, role: str, claim: Node, refs: dict, is_premise: bool, shared: set[int]) -> list[Mutant]:
+    """The claim's own mutants, then those inside each formula it references (inlined: the
+    same node object wherever the formula is used, so a mutant there is the paper printing
+    that formula otherwise, in every place the check uses it); distinct, at most
+    :data:`MAX_MUTANTS`."""
+    where = {id(n): i for i, n in enumerate(_preorder(claim))}
+    tops: list[tuple[str, Node]] = [("", claim)]
+    tops += [(f"in {name}: ", node) for name, node in _inlined(claim, where, refs)]
+    seen = set()
+    out: list[Mutant] = []
+    for prefix, top in tops:
+        for label, site, rep in tree_mutants(top, scale=not prefix, constants=role != "order"):
+            k = (id(site), repr(rep)[:2000])
+            if k in seen:
+                continue
+            if len(out) == MAX_MUTANTS:
+                return out
+            seen.add(k)
+            side, label = _side(label, prefix, is_premise, id(site) in shared)
+            out.append(Mutant(f"{role}: {prefix}{label}", spec, replacer(site, rep, role, where.get(id(site))),
+                              side))
+    return out
+
+
+def _inlined(claim: Node, where: dict[int, int], refs: dict) -> list[tuple[str, Node]]:
+    """The referenced formulas (name, node) with symbols the claim inlines, other than the
+    whole claim, the first :data:`MAX_REFS` in the claim's pre-order."""
+    placed = sorted(((where[id(node)], name, node) for name, node in sorted(refs.items())
+                     if id(node) in where and node is not claim and node.symbols()),
+                    key=lambda x: x[0])
+    return [(name, node) for _, name, node in placed[:MAX_REFS]]
+
+
+def _side(label: str, prefix: str, is_premise: bool, shared: bool) -> tuple[str, str]:
+    """The side of a tree mutant and its label: the claim's own scalings and implicit
+    exponent are of its form (not a formula inside it, not the premise); a sign flipped in a
+    formula both sides use, too (labelled so); every other, of the paper."""
+    if shared and label.startswith("sign of"):
+        return "form", f"{label} (in a formula both sides use)"
+    return ("form" if (not prefix and not is_premise and label in FORM) else "paper"), label
 
 
 def _premise_mutants(spec, hyps) -> list[Mutant]:

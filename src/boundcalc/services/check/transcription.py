@@ -38,7 +38,7 @@ from fractions import Fraction
 from ...errors import BoundcalcError
 from ...expr.nodes import Mul, Num, Pow, Ref, Rel, Sym, sub
 from ...registry.checks import Transcription
-from ...verdicts import Verdict
+from ...verdicts import FormulaStatus, Verdict
 from .common import Finding, claim, decide, domains, formula_id, hidden_constants
 
 #: points compared for relations written differently
@@ -220,7 +220,7 @@ def _grade_difference(reg, paper, spec, p, a, b, f: Finding, what: str):
         f.grade("note", "names differ", f"{what}; the printed LaTeX names {', '.join(foreign)}, which the "
                                         f"expression does not use (a LaTeX name read as another symbol or "
                                         f"formula, or a different notation): not graded an error")
-    elif spec.status in ("corrected", "derived"):
+    elif spec.status in (FormulaStatus.CORRECTED, FormulaStatus.DERIVED):
         f.grade("note", "documented", f"{what}; the formula's status is '{spec.status}' (its note says why the "
                                       f"expression is not the printed text)")
     elif p.up_to_constants:
