@@ -525,8 +525,10 @@ def test_settings_require():
 # issue 35: a pass that needs one of its `assume` entries (it fails when re-run without them:
 # an assumption added by us, not a quoted [[hypotheses]] entry) is "conditional"; a tautology of
 # the encoding (a side that cancels, a claim that is its own assumption up to a positive factor)
-# or a check marked identity = true is "identity"
-NEW_CHECKS = {"theorem5_prob_union": "ok", "radius_from_components": "conditional", "output_bound_A": "conditional",
+# or a check marked identity = true is "identity". radius_from_components: its four block bounds
+# are Sec. 4.1's own "where ||W_Q^{t+1} - W_Q^0||_F <= R_Q, ..." (quoted [[hypotheses]], fourth
+# referee reading): ok, not conditional
+NEW_CHECKS = {"theorem5_prob_union": "ok", "radius_from_components": "ok", "output_bound_A": "conditional",
               "lemma4_loss_at_label": "error", "theorem5_rate_under_width": "error",
               "lemma4_phi_nonincreasing": "conditional", "table1_loss_decreases_in_N": "ok"}
 
@@ -788,3 +790,70 @@ def test_issue35_unchecked_steps_say_why():
         num = (mpmath.sqrt(7) * mpmath.mpf("1.5")) ** 2 * ((8 * mpmath.mpf(3)) ** (mpmath.mpf(2) / 3)
                + (8 * 2 * mpmath.mpf("2.5") * 3) ** (mpmath.mpf(2) / 3)) ** 3 * mpmath.log(7000)
         assert_close(ev("P", **v), num)
+
+
+# --------------------------------------------------------------------------- issue 35, fourth referee reading
+def test_radius_from_components_rests_on_the_quoted_block_bounds():
+    """Sec. 4.1 states the display of ||theta^{t+1} - theta^0||_2^2 'where ||W_Q^{t+1} - W_Q^0||_F <=
+    R_Q, ...': the four bounds are [[hypotheses]] of Sec. 4.1 quoted word for word from the text, the
+    check inherits them (none added by us) and passes; at D_Q = 2 R_Q (outside them) the claim fails:
+    sqrt(4 + 1 + 1 + 1) > sqrt(4) at R = 1 each (by hand)."""
+    from boundcalc.services.check import run_checks
+    paper_txt = Path("/work/shared/papers/002_ca845a00a60efb13.txt")
+    hyps = [h for h in tomllib.loads(TOML.read_text(encoding="utf-8"))["hypotheses"] if h["result"] == "Sec. 4.1"]
+    assert sorted(h["expr"] for h in hyps) == ["D_K <= R_K", "D_O <= R_O", "D_Q <= R_Q", "D_V <= R_V"]
+    if paper_txt.exists():
+        body = paper_txt.read_text(encoding="utf-8")
+        for h in hyps:
+            assert h["quote"] in body, h["quote"]
+    (f,) = run_checks(PAPER, only=["radius_from_components"]).results
+    assert f.severity == "ok" and f.added == [], (f.severity, f.added)
+    assert sqrt(4 + 1 + 1 + 1) > sqrt(4)
+
+
+def _dudley_point():
+    v = {"d_s": 2, "R_X": 1, "d_m": 8, "eta_V": mpmath.mpf(1) / 2, "eta_K": mpmath.mpf(1) / 2,
+         "eta_Q": mpmath.mpf(1) / 2, "eta_O": 1, "N": 100}
+    return v, r_P(v), r_A(v)
+
+
+def test_dudley_integral_checks_the_printed_line_by_the_lower_limit():
+    """App. A, proof of Lemma 2: delta + int_delta^A sqrt(P/(eps^2 N)) d eps = delta + sqrt(P/N) log(A/delta).
+    Independently of boundcalc: mpmath.quad of the second line's integral at the check's point
+    (delta = 1/4, P = 2 (2^(1/3) + 1/2)^3 log 200 = 57.76, A = 0.7071) equals the printed fourth line, and its delta-derivative (the
+    integrand at the lower limit, 1 - sqrt(P/N)/delta = -2.0401) is the check's derivative; the check
+    passes, and with the printed sqrt(P/N) misprinted P/N (planted) it fails."""
+    from boundcalc.services.check import run_checks
+    with mpmath.workdps(40):
+        _, P, A = _dudley_point()
+        N, d = mpmath.mpf(100), mpmath.mpf(1) / 4
+        assert 0 < d < A and abs(d - sqrt(P / N)) > mpmath.mpf("0.5")
+        line2 = lambda x: x + mpmath.quad(lambda e: sqrt(P / (e ** 2 * N)), [x, A])
+        line4 = d + sqrt(P / N) * log(A / d)
+        assert mpmath.almosteq(line2(d), line4, 1e-30)
+        assert mpmath.almosteq(mpmath.diff(line2, d), 1 - sqrt(P / (d ** 2 * N)), 1e-20)
+        assert mpmath.nstr(1 - sqrt(P / (d ** 2 * N)), 5) == "-2.0401"
+    (f,) = run_checks(PAPER, only=["dudley_integral"]).results
+    assert f.severity == "ok", f.message
+
+
+def test_dudley_integral_fails_on_a_planted_misprint(tmp_path):
+    """The printed line with P/N for sqrt(P/N) (a paper-side misprint, planted in a copy): its
+    delta-derivative 1 - (P/N)/delta = -1.311 by hand differs from the integrand's -2.0401."""
+    import json
+    import subprocess
+    import sys
+    src = TOML.read_text(encoding="utf-8")
+    old = 'expr = "C_2*c*(delta_D + sqrt(P/N)*log(A/delta_D))"'
+    assert src.count(old) == 1 and src.count('key = "anon2025"') == 1
+    f = tmp_path / "planted2025.toml"
+    f.write_text(src.replace(old, 'expr = "C_2*c*(delta_D + (P/N)*log(A/delta_D))"')
+                 .replace('key = "anon2025"', 'key = "planted2025"'), encoding="utf-8")
+    p = subprocess.run([sys.executable, "-m", "boundcalc.cli", "check", "--formulas", str(f), "planted2025",
+                        "--only", "dudley_integral", "--json", "--no-timings"],
+                       capture_output=True, text=True, timeout=600, check=False)
+    out = json.loads(p.stdout)
+    assert [r["severity"] for r in out["findings"]] == ["error"], out["counts"]
+    with mpmath.workdps(30):
+        _, P, _ = _dudley_point()
+        assert mpmath.nstr(1 - (P / 100) / (mpmath.mpf(1) / 4), 4) == "-1.311"

@@ -433,3 +433,155 @@ def test_a_substitution_that_is_a_quoted_condition_does_not_define_a_side(write_
     assert got["quoted"].severity == "ok", got["quoted"].message
     assert got["misprint"].severity == "error", got["misprint"].message
     assert (got["not_quoted"].severity, got["not_quoted"].reason) == ("identity", "tautology")
+
+
+# --------------------------------------------------------------------------- issue 35, fourth referee reading
+# An order read straight off its own formula (premises.read_off) is an identity; an order that
+# needs the algebra of a sum under a power stays a pass.
+ORDERS = '''
+results = ["Thm. 1"]
+
+[symbols.t]
+description = "steps"
+domain = "positive"
+
+[symbols.L]
+description = "a constant free of t"
+domain = "positive"
+
+[symbols.d]
+description = "dimension"
+domain = "positive"
+
+[symbols.C]
+description = "hidden constant"
+domain = "positive"
+default = "1"
+role = "constant"
+
+[formulas.opt]
+name = "optimization term"
+kind = "definition"
+source = "Thm. 1"
+expr = "L**4/sqrt(t)"
+
+[formulas.total]
+name = "bound"
+kind = "definition"
+source = "Thm. 1"
+expr = "C*(opt + L*sqrt(log(2*t/L)/d))"
+uses = ["opt"]
+
+[formulas.lip]
+name = "Lipschitz constant"
+kind = "definition"
+source = "Lemma 2"
+expr = "(1 + (sqrt(d) + L)**2)**2"
+
+[[checks]]
+id = "rate_t"
+kind = "order"
+location = "l"
+description = "d"
+formula = "opt"
+var = "t"
+order = "t**(-1/2)"
+relation = "Theta"
+
+[[checks]]
+id = "rate_t_through_a_sum"
+kind = "order"
+location = "l"
+description = "d"
+formula = "total"
+var = "L"
+order = "L**4"
+relation = "O"
+
+[[checks]]
+id = "rate_d_algebra"
+kind = "order"
+location = "l"
+description = "d"
+formula = "lip"
+var = "d"
+order = "d**2"
+relation = "Theta"
+
+[[checks]]
+id = "vac"
+kind = "vacuity"
+location = "l"
+description = "d"
+formula = "total"
+at = { t = "4", L = "2", d = "1" }
+trivial = "1"
+direction = "upper"
+
+[[checks]]
+id = "vac_plain"
+kind = "vacuity"
+location = "l"
+description = "d"
+formula = "opt"
+at = { t = "4", L = "2" }
+trivial = "1"
+direction = "upper"
+'''
+
+
+@pytest.fixture(scope="module")
+def orders(tmp_path_factory):
+    p = tmp_path_factory.mktemp("orders") / "ords.toml"
+    p.write_text('[paper]\nkey = "ords"\ntitle = "t"\n' + ORDERS, encoding="utf-8")
+    return {r.check: r for r in run_checks("ords", formulas_path=[str(p)]).results}
+
+
+def test_an_order_read_off_its_own_formula_is_an_identity(orders):
+    # L^4/sqrt(t): t occurs once, as the factor t^(-1/2): Theta(t^(-1/2)) restates the formula
+    r = orders["rate_t"]
+    assert r.severity == "identity" and r.reason == "tautology", (r.severity, r.message)
+    assert "read off its own formula" in r.message and "t occurs once in opt" in r.message
+    # L occurs several times in total: its order L^4 needs the sum (a pass, not read off)
+    assert orders["rate_t_through_a_sum"].severity == "ok", orders["rate_t_through_a_sum"].message
+
+
+def test_an_order_through_a_sum_under_a_power_stays_a_pass(orders):
+    # (1 + (sqrt(d) + L)^2)^2 ~ d^2: d occurs once, but under a power of a sum (the algebra of
+    # expanding (sqrt(d) + L)^2 is the step), so it is checked, not read off
+    r = orders["rate_d_algebra"]
+    assert r.severity == "ok", (r.severity, r.message)
+
+
+def test_read_off_walks_sums_and_products_then_no_sum():
+    from boundcalc.expr.parser import parse
+    from boundcalc.services.check.premises import read_off
+
+    class _Reg:
+        def __init__(self, node):
+            self.node = node
+
+        def resolved(self, fid):
+            return self.node
+
+    class _Paper:
+        key = "p"
+    def t(var):
+        return type("T", (), {"regimes": (), "together": {}, "var": var, "fixed": {}, "formula": "f"})()
+    # C (a + b sqrt(log(2 n/delta)/m)) in n: a sum at the top, then products, powers, functions
+    assert read_off(_Reg(parse("C*(a + b*sqrt(log(2*n/delta)/m))")), _Paper(), t("n"))
+    # log(n + 1): a sum below a function: not read off
+    assert read_off(_Reg(parse("C*log(n + 1)")), _Paper(), t("n")) is None
+    # n twice: not read off
+    assert read_off(_Reg(parse("n/(1 + n)")), _Paper(), t("n")) is None
+
+
+def test_a_vacuity_at_hidden_constants_says_so(orders):
+    # total at t = 4, L = 2, d = 1, C = 1 (its default, role constant): 16/2 + 2 sqrt(log 4) =
+    # 8 + 2.3548 = 10.35 > 1 (by hand): vacuous, and the message names C = 1
+    r = orders["vac"]
+    assert r.severity == "warning" and r.reason == "vacuous"
+    assert r.message.startswith("vacuous at the paper's setting, with the hidden constant C = 1: the bound is 10.35")
+    # opt has no hidden constant: the message is as before
+    r = orders["vac_plain"]
+    assert r.message.startswith("vacuous at the paper's setting: the bound is 8.0, above"), r.message

@@ -29,7 +29,10 @@ the pass gives the same answer as asking before, for no cost on a finding):
   - a ``compare`` written inline whose claim is one of its own assumptions up to a factor
     proved positive (``nu/sqrt(m) <= rho/sqrt(m)`` assuming ``rho >= nu``);
   - an ``identity`` check of a function of its variable alone, naming no formula or other
-    symbol of the paper: a textbook identity (``tanh' = 1 - tanh^2``), no step of the paper.
+    symbol of the paper: a textbook identity (``tanh' = 1 - tanh^2``), no step of the paper;
+  - an ``order`` check whose order is read straight off its own formula (:func:`read_off`:
+    the variable occurs once, inside a factor reached through sums and products only, as in
+    ``L_1^4/sqrt(tau)`` for "the 1/sqrt(tau) rate"): the sentence restates that factor.
 
 * **Assumptions added by us** (:func:`added_by_us`): every ``assume`` entry (a quote in its
   reason does not make it a hypothesis of the paper: only a ``[[hypotheses]]`` entry of a
@@ -52,7 +55,8 @@ from ...expr.nodes import Num, Rel
 from ...registry import checks
 from ...verdicts import FormulaStatus, Grade, Verdict
 
-__all__ = ["RERUN_SECONDS", "added_by_us", "conditional", "same_expression", "tautology", "written_twice"]
+__all__ = ["RERUN_SECONDS", "added_by_us", "conditional", "read_off", "same_expression", "tautology",
+           "written_twice"]
 
 RERUN_SECONDS = 2.0
 ORIENT = {"<=": 1, "<": 1, ">=": -1, ">": -1}
@@ -154,6 +158,8 @@ def tautology(reg, paper, c, f, rerun) -> str | None:
         if fn.symbols() <= {t.wrt}:
             return (f"a textbook identity: the function is one of {t.wrt} alone, naming no formula or other "
                     "symbol of the paper — it holds whatever the paper printed")
+    if isinstance(t, checks.Order):
+        return read_off(reg, paper, t)
     if f.sides is None:
         return None
     a, op, b = f.sides
@@ -185,6 +191,42 @@ def tautology(reg, paper, c, f, rerun) -> str | None:
                 "without its premises (hypotheses and assumptions dropped, the claim alone under the "
                 "symbols' domains)")
     return _restates(reg, paper, t, a, op, b)
+
+
+def read_off(reg, paper, t) -> str | None:
+    """Why an ``order`` check states an order read straight off its own formula, or None:
+    in the default regime (no coupling, no further regime) the variable occurs once in the
+    formula (definitions inlined, ``fixed`` values put in), and the way from the top of the
+    formula down to it passes sums and products first, then only products, powers and
+    functions — no sum below a power or a function (``L_1^4/sqrt(tau)`` in tau,
+    ``C (a + L_1 sqrt(log(2n/delta)/m))`` in n; not ``(1 + (sqrt(d) + b)^2)^2`` in d, whose
+    order is the algebra of a sum under a power). Its order is then the factor the variable
+    sits in, whatever the paper printed: no step of the paper is checked."""
+    from ...expr.nodes import Add, Func, Mul, Pow, Sym, substitute
+    from ...expr.parser import parse_number
+    from .common import formula_id
+    if t.regimes or t.together or isinstance(t.var, list):
+        return None
+    node = reg.resolved(formula_id(paper, t.formula))
+    if isinstance(node, Rel):
+        return None
+    node = substitute(node, {k: Num(parse_number(str(v))) for k, v in t.fixed.items()})
+    v = t.var
+    if sum(1 for n in node.walk() if isinstance(n, Sym) and n.name == v) != 1:
+        return None
+    linear, cur = True, node
+    while not (isinstance(cur, Sym) and cur.name == v):
+        kids = [k for k in cur.children() if v in k.symbols()]
+        if isinstance(cur, Add) and not linear:
+            return None
+        if not isinstance(cur, (Add, Mul, Pow, Func)) or len(kids) != 1:
+            return None
+        linear = linear and isinstance(cur, (Add, Mul))
+        cur = kids[0]
+    return (f"an order read off its own formula: {v} occurs once in {t.formula}, reached through its sums and "
+            f"products and then only products, powers and functions, so the stated order is the order of the "
+            f"factor {v} sits in, read off the formula (the sentence restates that factor) — no step of the paper "
+            "is checked")
 
 
 def _quoted_substitution(reg, paper, t) -> bool:

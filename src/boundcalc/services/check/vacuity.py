@@ -84,9 +84,22 @@ def _run_at(reg, paper, t, f: Finding, at_values: dict) -> None:
             else:
                 raise BoundcalcError(f"vacuity check needs a value for {n!r}")
     at = {k: str(x) for k, x in env.items()}
-    if _outside(reg, paper, t, f, node, env, at):
+    hidden = _hidden_constants(node, env, table)
+    if _outside(reg, paper, t, f, node, env, at, hidden):
         return
-    _grade_at(reg, paper, t, f, node, env, at)
+    _grade_at(reg, paper, t, f, node, env, at, "at the paper's setting" + hidden)
+
+
+def _hidden_constants(node, env: dict, table) -> str:
+    """``, with the hidden constants C = 1, ...`` for the formula's symbols of role
+    ``constant`` (constants the paper hides) that the point sets to their defaults: the
+    value is at those, not at the paper's (unknown) constants; else empty."""
+    hid = [n for n in sorted(node.symbols()) if n in table and table[n].role == "constant"
+           and table[n].default is not None and env.get(n) == table[n].default]
+    if not hid:
+        return ""
+    return (f", with the hidden constant{'s' if len(hid) > 1 else ''} "
+            + ", ".join(f"{n} = {_short(table[n].default)}" for n in hid))
 
 
 def _derive(reg, paper, t, pt: dict) -> dict:
@@ -171,7 +184,7 @@ def _radius(f: Finding, v, value, upper: bool, at: dict, where: str = "at the pa
                 "bound, not an error of the result)")
 
 
-def _outside(reg, paper, t, f: Finding, node, env, at) -> bool:
+def _outside(reg, paper, t, f: Finding, node, env, at, hidden: str = "") -> bool:
     """The point against the hypotheses of the results the check covers (each decided in
     ball arithmetic; a hypothesis symbol the point does not fix takes its default). Where
     one fails, the same claim is re-searched inside the hypotheses (:func:`_nearest_inside`):
@@ -208,7 +221,7 @@ def _outside(reg, paper, t, f: Finding, node, env, at) -> bool:
         probe = Finding(f.paper, f.check, f.kind, Grade.OK, f.location, f.message)
         env_in = {k: x for k, x in inside["point"].items() if k in env}
         _grade_at(reg, paper, t, probe, node, env_in, {k: str(x) for k, x in env_in.items()},
-                  "at the nearest point inside the hypotheses")
+                  "at the nearest point inside the hypotheses" + hidden)
         moved = ", ".join(f"{k} = {_short(x)}" for k, x in inside["moved"].items())
         tied = [k for k in t.derived if inside["point"].get(k) != pt.get(k)]
         if tied:
