@@ -537,6 +537,8 @@ def _onto_lattice(hyps, rows, pt, sides):
 
     x = hypotheses.lattice(bad[0].rel)
     from ...expr.exact import NotExact, evaluate_exact
+    if x is None:
+        return None
     try:
         xv = evaluate_exact(x, pt)
     except (NotExact, ZeroDivisionError, ValueError, OverflowError, KeyError):

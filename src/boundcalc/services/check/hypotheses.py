@@ -190,10 +190,11 @@ def status_at(hyps: list[Hyp], env: dict) -> list[dict]:
             continue
         lat = lattice(h.rel)
         if lat is not None:                  # an integrality: decided exactly, not in balls
-            row["holds"] = _lattice_holds(lat, pt)
+            holds = _lattice_holds(lat, pt)
+            row["holds"] = holds
             try:
                 row["lhs"] = mpmath.nstr(mpb.evaluate(lat, pt, digits=12), 8)
-                row["rhs"] = {True: "an integer", False: "not an integer", None: "undecided"}[row["holds"]]
+                row["rhs"] = {True: "an integer", False: "not an integer", None: "undecided"}[holds]
             except Exception:
                 pass
             out.append(row)
