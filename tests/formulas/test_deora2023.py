@@ -308,6 +308,13 @@ def test_gap_grows_refuted_inside_the_hypotheses():
             assert attn >= gstar(z)
         assert attn - gstar(z2) > attn - gstar(z1)          # the gap rises with zeta
         assert mpmath.almosteq(attn - gstar(z1), mpmath.mpf(pair["f_1"]), rel_eps=1e-9)
+    # issue 35 (referee 4): |R| = zeta T is a number of tokens (Assumption 3), so the pair is
+    # two neighbouring whole numbers of relevant tokens at one T (not T = 1, zeta = 0.9901)
+    T = Fraction(pair["point"]["T"])
+    r1, r2 = Fraction(pair["zeta_1"]) * T, Fraction(pair["zeta_2"]) * T
+    assert T.denominator == 1 and r1.denominator == 1 and r2 == r1 + 1 and 1 <= r1 and r2 < T
+    rows = pair["hypotheses_1"] + pair["hypotheses_2"]
+    assert [r["holds"] for r in rows if r["hypothesis"] == "floor(zeta*T) == zeta*T"] == [True, True]
 
 
 def test_gap_grows_referee_pair():
@@ -430,3 +437,67 @@ def test_sec52_target_scale_by_a_second_method():
         assert abs(measure("deora2023.sec52_margin_scale", H=H, seed=0, **sizes) - 1 / np.sqrt(H)) < 1e-8
     (r,) = run_checks("deora2023", only=["sec52_target_scale_margin"], strength=True).results
     assert r.severity == "ok" and r.strength["paper_killed"] >= 1
+
+
+# ------------------------------------------------ issue 35 (referee 4): passes that test the paper's step
+def _planted_run(tmp_path, text: str, ids: list[str]) -> dict:
+    import json
+    import subprocess
+    import sys
+    # a user file may not redefine a shipped paper: the (planted) copy is a paper of its own
+    assert text.count('key = "deora2023"') == 1
+    f = tmp_path / "planted2023.toml"
+    f.write_text(text.replace('key = "deora2023"', 'key = "planted2023"'), encoding="utf-8")
+    only = [a for c in ids for a in ("--only", c)]
+    p = subprocess.run([sys.executable, "-m", "boundcalc.cli", "check", "--formulas", str(f), "planted2023", *only,
+                        "--json", "--no-timings"], capture_output=True, text=True, timeout=600, check=False)
+    return json.loads(p.stdout)
+
+
+# (check, the paper's display as encoded, a misprint of it): each misprint must make the pass an error
+MISPRINTS_35B = [
+    # (16): -(1/2) beta_3/sqrt(H) max L ||.||^2; a 1/4 asks more than (14) with (15) gives
+    ("taylor_eq16_direction", 'expr = "tay_Lk + tay_g - (1/2)*tay_b3/sqrt(H)*tay_Lmax*tay_D**2"',
+     'expr = "tay_Lk + tay_g - (1/4)*tay_b3/sqrt(H)*tay_Lmax*tay_D**2"'),
+    # Sec. 5.2's scale 1/sqrt(H) of theta~_*: 1/H gives ||theta~_*|| = sqrt(2/H), not sqrt(2)
+    ("theta_star_norm_sec52", 'expr = "1/sqrt(H)"', 'expr = "1/H"'),
+    # (9)'s scale 1/(S sqrt(2T)) of U_opt: 1/(S sqrt(T)) gives ||theta_opt||^2 = 2 + 1 = 3, not 2
+    ("theta_opt_norm_eq9", 'expr = "1/(S*sqrt(2*T))"', 'expr = "1/(S*sqrt(T))"'),
+]
+
+
+def test_eq16_and_theta_star_norm_test_the_printed_step(tmp_path):
+    """taylor_eq16_direction was one numeric point of the textbook Taylor bound (0.127 >= -0.097),
+    theta_star_norm_sec52 the literal sqrt(H*2/H), theta_opt_norm_eq9 (9)'s scales written inline:
+    none could fail. Now (16) as printed is
+    derived from (14) ('>=') with (15) quoted as its hypothesis — by hand: L_k + g + lam D^2/2 >=
+    L_k + g - (1/2)(b3/sqrt(H)) Lmax D^2 iff lam >= -(b3/sqrt(H)) Lmax, which is (15) — and the norm
+    uses the printed scale: H (1/sqrt(H))^2 (1 + 1) = 2. Both pass as shipped (ok, not identity)
+    and fail with the paper's side misprinted (1/4 for 1/2 at H = 1, D = Lmax = b3 = 1 gives
+    L_k + g - 1/4 > L_k + g - 1/2; 1/H gives sqrt(2/H) != sqrt(2) at H = 4)."""
+    from boundcalc.registry.registry import packaged_dir
+    src = (packaged_dir() / "deora2023.toml").read_text(encoding="utf-8")
+    ids = [c for c, _, _ in MISPRINTS_35B]
+    clean = _planted_run(tmp_path, src, ids)
+    assert {r["check"]: r["severity"] for r in clean["passed"]} == dict.fromkeys(ids, "ok"), clean["counts"]
+    planted = src
+    for _, old, new in MISPRINTS_35B:
+        assert planted.count(old) == 1, old
+        planted = planted.replace(old, new)
+    out = _planted_run(tmp_path, planted, ids)
+    assert {r["check"]: r["severity"] for r in out["findings"]} == dict.fromkeys(ids, "error"), out["counts"]
+
+
+def test_quoted_hypotheses_make_conditionals_ok():
+    """prop4_four_thirds_from_eq16 rests on x <= 1/2, which is Prop. 4's own (18) (2 b3 ||.||^2 <=
+    sqrt(H), x = b3 ||.||^2/sqrt(H)); cor2_gen_from_thm2 on eta <= 4 B^2/(gamma^2 log(1 + e^B)),
+    the third term of Cor. 2's step-size condition. Both are now quoted [[hypotheses]]: ok, with
+    nothing added by us (before: conditional, 'added assumption')."""
+    from boundcalc.services.check import run_checks
+    ids = ["prop4_four_thirds_from_eq16", "cor2_gen_from_thm2"]
+    got = {f.check: f for f in run_checks("deora2023", only=ids).results}
+    for i in ids:
+        assert got[i].severity == "ok", (i, got[i].severity, got[i].message)
+        assert not getattr(got[i], "added", None), got[i].added
+        froms = [h["from"] for h in got[i].evidence["hypotheses"]]
+        assert "added by the check" not in froms and ("Prop. 4" in froms or "Cor. 2" in froms)

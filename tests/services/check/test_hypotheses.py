@@ -349,3 +349,35 @@ source = "s"
     assert [h.text for h in kept] == ["x**2 <= 1/4"]
     both = hypotheses.for_check(reg, paper, spec, {"x", "H"})
     assert [h.text for h in both] == ["sqrt(H) >= 10*x", "x**2 <= 1/4"]
+
+
+# ------------------------------------------------ issue 35 (referee 4): the paper's integrality
+def test_integrality_hypothesis_is_decided_exactly_and_relaxed_for_proofs():
+    """``floor(X) == X`` states that X is an integer (deora2023: |R| = zeta T tokens). At a
+    point it is decided exactly (188/194 * 194 = 188 is one, 0.9901 * 1 is not); the decision
+    procedure gets the other hypotheses only (dropping one only relaxes the premises); the
+    inherited count matches what relations() hands on."""
+    from boundcalc.expr.parser import parse
+    from boundcalc.services.check import hypotheses as hy
+    lat = hy.Hyp(parse("floor(zeta*T) == zeta*T"), "floor(zeta*T) == zeta*T", "Assumption 3", "q")
+    pos = hy.Hyp(parse("zeta > 0"), "zeta > 0", "Assumption 3", "q")
+    own = hy.Hyp(parse("T >= 3"), "T >= 3", "added by the check", "r")
+    assert hy.lattice(lat.rel) == parse("zeta*T") and hy.lattice(pos.rel) is None
+    assert hy.lattice(parse("zeta*T == floor(zeta*T)")) == parse("zeta*T")
+    (row,) = hy.status_at([lat], {"zeta": Fraction(188, 194), "T": Fraction(194)})
+    assert row["holds"] is True
+    (row,) = hy.status_at([lat], {"zeta": Fraction(9901, 10000), "T": Fraction(1)})
+    assert row["holds"] is False
+    assert hy.relations([lat, pos, own]) == [pos.rel, own.rel]
+    assert hy.inherited_count([lat, pos, own]) == 1
+
+
+def test_lattice_step_of_a_monotone_variable():
+    """zeta T integer gives the lattice zeta = k/T: the step's c is T (X/zeta, free of zeta);
+    an integrality that does not involve the variable gives none."""
+    from boundcalc.expr.parser import parse
+    from boundcalc.services.check import hypotheses as hy
+    from boundcalc.services.check.relations import _lattice_step
+    lat = hy.Hyp(parse("floor(zeta*T) == zeta*T"), "", "Assumption 3", "q")
+    assert _lattice_step(parse("zeta**2*T"), "zeta", [lat]) == parse("T")
+    assert _lattice_step(parse("M*T"), "M", [lat]) is None

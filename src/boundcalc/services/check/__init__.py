@@ -491,12 +491,73 @@ def _hypotheses_at_counterexample(reg, paper, c, f: Finding) -> None:
     if not hyps or not pt:
         return
     rows = hypotheses.status_at(hyps, pt)
+    moved = _onto_lattice(hyps, rows, pt, f.sides)
+    if moved is not None:                # off the paper's integrality only: a point on it
+        pt, rows, how = moved
+        ce.clear()
+        ce.update({k: str(v) for k, v in pt.items()})
+        f.evidence["counterexample_moved"] = how
     f.evidence["hypotheses_at_counterexample"] = rows
     if any(r["holds"] is not True for r in rows):
         f.grade(Grade.WARNING, "undecided", f"{f.message} — but the counterexample is not certified inside the "
                                         f"hypotheses ({hypotheses.describe(rows)}): not counted")
     else:
-        f.message += f" — inside the hypotheses: {hypotheses.describe(rows)}"
+        f.message += f" — inside the hypotheses: {hypotheses.describe(rows)}" + (
+            f" (the point {f.evidence['counterexample_moved']})" if moved is not None else "")
+
+
+LATTICE_MULTIPLES = 64       # integer multipliers tried to put a counterexample on a lattice
+
+
+def _onto_lattice(hyps, rows, pt, sides):
+    """When the only hypotheses a counterexample breaks are integralities (``floor(X) ==
+    X``: zeta T tokens), the nearest point on their lattice where the check's claim still
+    fails and every hypothesis holds (decided exactly and in ball arithmetic): one symbol
+    of X changed — an integer one multiplied by m = 2, 3, ... (X scales with it), a real
+    one set so that X becomes the whole number nearest it. (point, rows, how) or None."""
+    from fractions import Fraction
+
+    from ...backends import mp as mpb
+    from ...expr.nodes import sub
+    bad = [h for h, r in zip(hyps, rows) if r["holds"] is not True]
+    if not bad or sides is None or any(hypotheses.lattice(h.rel) is None for h in bad):
+        return None
+    a, op, b = sides
+    if op not in ("<=", "<", ">=", ">", "=="):
+        return None
+    try:
+        pt = {k: Fraction(str(v)) for k, v in pt.items()}
+    except (ValueError, ZeroDivisionError):
+        return None
+
+    def fails(q) -> bool:
+        try:
+            s_ = mpb.decide_sign(sub(a, b), q)
+        except Exception:
+            return False
+        return s_ is not None and not {"<=": s_ <= 0, "<": s_ < 0, ">=": s_ >= 0, ">": s_ > 0, "==": s_ == 0}[op]
+
+    x = hypotheses.lattice(bad[0].rel)
+    from ...expr.exact import NotExact, evaluate_exact
+    if x is None:
+        return None
+    try:
+        xv = evaluate_exact(x, pt)
+    except (NotExact, ZeroDivisionError, ValueError, OverflowError, KeyError):
+        return None
+    tries = []
+    for n in sorted(x.symbols() & pt.keys()):
+        if pt[n].denominator == 1 and pt[n] != 0:        # an integer symbol: T -> m T
+            tries += [(n, pt[n] * m, f"{n} multiplied by {m}") for m in range(2, LATTICE_MULTIPLES + 1)]
+        elif xv != 0:                                    # a real one: X -> the nearest whole number
+            for w in sorted({max(Fraction(round(xv)), Fraction(1)), Fraction(-(-xv.numerator // xv.denominator))}):
+                tries.append((n, pt[n] * w / xv, f"{n} set so that {x} = {w}"))
+    for n, val, how in tries:
+        q = {**pt, n: val}
+        if any(r["holds"] is not True for r in hypotheses.status_at(hyps, q)) or not fails(q):
+            continue
+        return q, hypotheses.status_at(hyps, q), f"moved onto the paper's integrality ({how})"
+    return None
 
 
 def _notation(paper, ev) -> dict:

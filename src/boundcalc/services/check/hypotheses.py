@@ -130,7 +130,34 @@ def _grows_in(node) -> str | None:
 
 
 def relations(hyps: list[Hyp]) -> list[Rel]:
-    return [h.rel for h in hyps]
+    """The hypotheses as relations for the decision procedure, without the integrality
+    ones (:func:`lattice`, ``floor(X) == X``): dropping a hypothesis only relaxes it, so a
+    proof without them holds with them; every point a finding shows is checked against
+    them exactly (:func:`status_at`), and a monotone check searches its pairs on their
+    lattice (relations._lattice_pair)."""
+    return [h.rel for h in hyps if lattice(h.rel) is None]
+
+
+def lattice(rel) -> Node | None:
+    """X when ``rel`` states that X is an integer, ``floor(X) == X`` (either order): the
+    paper's integrality (deora2023: |R| = zeta T tokens, a whole number), else None."""
+    from ...expr.nodes import Func
+    if not isinstance(rel, Rel) or rel.op != "==":
+        return None
+    for a, b in ((rel.lhs, rel.rhs), (rel.rhs, rel.lhs)):
+        if isinstance(a, Func) and a.name == "floor" and len(a.args) == 1 and a.args[0] == b:
+            return b
+    return None
+
+
+def _lattice_holds(x: Node, pt: dict) -> bool | None:
+    """Whether X is an integer at the exact point ``pt`` (None: not exact there)."""
+    from ...expr.exact import NotExact, evaluate_exact
+    try:
+        v = evaluate_exact(x, pt)
+    except (NotExact, ZeroDivisionError, ValueError, OverflowError):
+        return None
+    return v.denominator == 1
 
 
 def add_domains(reg, paper, doms: dict, hyps: list[Hyp], skip=()) -> dict:
@@ -159,6 +186,17 @@ def status_at(hyps: list[Hyp], env: dict) -> list[dict]:
             row["holds"] = None
             row["why"] = "not all of its symbols are fixed at the point: " + ", ".join(
                 sorted(h.rel.symbols() - pt.keys()))
+            out.append(row)
+            continue
+        lat = lattice(h.rel)
+        if lat is not None:                  # an integrality: decided exactly, not in balls
+            holds = _lattice_holds(lat, pt)
+            row["holds"] = holds
+            try:
+                row["lhs"] = mpmath.nstr(mpb.evaluate(lat, pt, digits=12), 8)
+                row["rhs"] = {True: "an integer", False: "not an integer", None: "undecided"}[holds]
+            except Exception:
+                pass
             out.append(row)
             continue
         s = mpb.decide_sign(sub(h.rel.lhs, h.rel.rhs), pt)
@@ -223,11 +261,43 @@ def decide_within(a, rel: str, b, doms: dict, extra: list, inherited: int, *, st
         r = decide(a, rel, b, {n: d for n, d in doms.items() if n in used}, own, statement=statement, **kw)
         if r.verdict is Verdict.PROVED:
             return r
-    return decide(a, rel, b, doms, extra, statement=statement, **kw)
+        # then without the inherited relations that take a min/max (a requirement 'eta <= 1 ^
+        # 1/rho ^ c' beside its term 'eta <= c' stated on its own): fewer, smaller relations,
+        # and a proof under some of the hypotheses holds a fortiori under all of them
+        plain = [x for x in extra[:inherited] if not _has_minmax(x)]
+        if len(plain) < inherited:
+            part = plain + own
+            used = a.symbols() | b.symbols() | set().union(*(x.symbols() for x in part))
+            r = decide(a, rel, b, {n: d for n, d in doms.items() if n in used}, part, statement=statement, **kw)
+            if r.verdict is Verdict.PROVED:
+                return r
+    r = decide(a, rel, b, doms, extra, statement=statement, **kw)
+    if r.verdict is Verdict.UNKNOWN and 2 <= inherited <= SINGLE_HYPOTHESES:
+        # undecided under all of them together (a threshold of one step of a proof beside
+        # another step's, both stated for the same result): each inherited hypothesis
+        # alone with the check's own assumptions; a proof under one holds under all, a
+        # counterexample is only ever taken from the decision under all of them
+        for x in extra[:inherited]:
+            part = [x, *extra[inherited:]]
+            used = a.symbols() | b.symbols() | set().union(*(y.symbols() for y in part))
+            r1 = decide(a, rel, b, {n: d for n, d in doms.items() if n in used}, part, statement=statement, **kw)
+            if r1.verdict is Verdict.PROVED:
+                return r1
+    return r
+
+
+# at most this many inherited hypotheses are tried one at a time after an undecided
+# decision under all of them (:func:`decide_within`): a count, so the same work on any machine
+SINGLE_HYPOTHESES = 4
+
+
+def _has_minmax(rel) -> bool:
+    from ...expr.nodes import Func
+    return any(isinstance(n, Func) and n.name in ("min", "max") for n in rel.walk())
 
 
 def inherited_count(hyps: list[Hyp]) -> int:
-    return sum(h.origin != "added by the check" for h in hyps)
+    return sum(h.origin != "added by the check" and lattice(h.rel) is None for h in hyps)   # as in relations()
 
 
 # --------------------------------------------------------------------- search inside them

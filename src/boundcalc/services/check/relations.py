@@ -3,6 +3,8 @@ statements of one result, a stated monotonicity — each decided by the shared d
 procedure, whose verdict names the layer that produced it."""
 from __future__ import annotations
 
+from fractions import Fraction
+
 from ...expr.nodes import Rel, sub, substitute
 from ...registry.checks import Compare, Monotone, Restatement
 from ...verdicts import Direction, Grade, IntervalStatus, MonotoneEvidence, Verdict
@@ -165,6 +167,22 @@ def _monotone_within(reg, paper, t, f: Finding, node, hyps, box):
             at[n] = _inside(doms.get(n), table[n].default if n in table else None)
         return at
 
+    lat = _lattice_step(node, v, hyps)
+    if lat is not None:
+        # an integrality of the paper on v (zeta T tokens, a whole number): the pairs are
+        # two neighbouring points of its lattice, v = k/c and (k + 1)/c, both inside every
+        # hypothesis; the derivative's counterexample (on the continuum) is only a start
+        starts = [] if r.verdict is not Verdict.DISPROVED else [
+            completed({k: hypotheses._frac(x) for k, x in r.counterexample.items() if k not in ("lhs", "rhs")})]
+        pair, how = _lattice_pair(node, v, lat, starts, doms, hyps, extra, completed, rising=want == "decreasing")
+        if pair is not None:
+            f.evidence["counterexample"] = {"found_by": how, "pair": pair}
+            f.evidence["verdict"] += "; refuted by a certified pair of neighbouring lattice points inside the hypotheses"
+            return _refuted(f, want, v, pair)
+        f.grade(Grade.WARNING, "undecided", f"stated {want} in {v}: not decided within the hypotheses "
+                                        f"[{r.method}]; no certified pair of neighbouring points of the lattice "
+                                        f"{show(lat, reg, paper)} * {v} integer found inside them")
+        return
     if r.verdict is not Verdict.DISPROVED:
         # the decision found no point; one inside a thin part of the hypotheses may still
         # exist: candidates moved onto them (hypotheses.search_inside), each certified as a pair
@@ -285,8 +303,9 @@ def _nowhere(hyps, extra, doms) -> list[dict]:
     proved by the shared procedure over the domains, box and fixed values)."""
     neg = {"<=": ">", "<": ">=", ">=": "<", ">": "<="}
     out = []
-    for h, r in zip(hyps, extra):
-        if r.op not in neg or not r.symbols() <= doms.keys():
+    for h in hyps:
+        r = h.rel
+        if hypotheses.lattice(r) is not None or r.op not in neg or not r.symbols() <= doms.keys():
             continue
         d = decide(r.lhs, neg[r.op], r.rhs, {n: doms[n] for n in r.symbols()}, statement=f"not ({h.text})",
                    seconds=2.0)
@@ -338,6 +357,124 @@ def _pair_within(node, v, at, doms, hyps, extra, rising: bool):
         if doms[v].integer:
             break
     return None
+
+
+def _lattice_step(node, v, hyps):
+    """c when a hypothesis states that c v is an integer (``floor(X) == X`` with X = c v,
+    c free of ``v``; :func:`hypotheses.lattice`), else None."""
+    from ...backends.sym import from_sympy, to_sympy
+    for h in hyps:
+        x = hypotheses.lattice(h.rel)
+        if x is None or v not in x.symbols():
+            continue
+        c = to_sympy(x, {}) / to_sympy(_sym(v), {})
+        if to_sympy(_sym(v), {}) in c.free_symbols:
+            continue
+        return from_sympy(c)
+    return None
+
+
+LATTICE_NEIGHBOURS = 2      # lattice pairs tried around each start point (k - 1, k, k + 1)
+LATTICE_RETRIES = 4         # candidates certified after each snapped point is moved again
+
+
+def _lattice_pair(node, v, c, starts, doms, hyps, extra, completed, rising: bool):
+    """A certified pair of neighbouring lattice points v = k/c < (k + 1)/c (the rest of the
+    point the same), both inside every hypothesis (the integrality decided exactly), with f
+    rising (``rising``) or falling between them: first around the ``starts`` (snapped to the
+    lattice), then among the candidates of :func:`hypotheses.search_inside` for the
+    difference f((k + 1)/c) - f(k/c) over an integer k, with the hypotheses at both points
+    (a count-bounded search, the same on every machine). (pair, how it was found) or
+    (None, "")."""
+    import math
+
+    from ...expr.domains import Domain
+    from ...expr.exact import NotExact, evaluate_exact
+    from ...expr.nodes import Add, Mul, Num, Pow, Sym
+
+    def at_k(at, k):
+        try:
+            cv = evaluate_exact(c, {n: x for n, x in at.items() if n != v})
+        except (NotExact, ZeroDivisionError, ValueError, OverflowError, KeyError):
+            return None
+        if cv <= 0:
+            return None
+        return _pair_at(node, v, at, k / cv, (k + 1) / cv, doms, hyps, rising)
+
+    for at in starts:
+        try:
+            cv = evaluate_exact(c, {n: x for n, x in at.items() if n != v})
+        except (NotExact, ZeroDivisionError, ValueError, OverflowError, KeyError):
+            continue
+        if cv <= 0:
+            continue
+        k0 = math.floor(at[v] * cv)
+        for k in range(k0 - LATTICE_NEIGHBOURS + 1, k0 + LATTICE_NEIGHBOURS):
+            pair = at_k(at, k)
+            if pair is not None:
+                return pair, "the derivative's counterexample moved onto the lattice"
+    kname = "lattice_k"
+    while kname in node.symbols():
+        kname += "_"
+    inv = Pow(c, Num(Fraction(-1)))
+    v1, v2 = Mul((Sym(kname), inv)), Mul((Add((Sym(kname), Num(Fraction(1)))), inv))
+    g = sub(substitute(node, {v: v2}), substitute(node, {v: v1}))
+    ex = [Rel(r.op, substitute(r.lhs, {v: w}), substitute(r.rhs, {v: w})) for w in (v1, v2) for r in extra]
+    d = doms[v]
+    if d.lo is not None:
+        ex.append(Rel(">=" if d.lo_closed else ">", v1, Num(d.lo)))
+    if d.hi is not None:
+        ex.append(Rel("<=" if d.hi_closed else "<", v2, Num(d.hi)))
+    doms2 = {n: x for n, x in doms.items() if n != v}
+    # k searched as a real (the repair moves it finely onto a thin region), then snapped to
+    # the integers around it: each pair is certified on the lattice itself
+    doms2[kname] = Domain(False, Fraction(0), True, None, False)
+    rel = "<=" if rising else ">="
+    for cand in hypotheses.search_inside(g, rel, doms2, ex):
+        k = cand.pop(kname, None)
+        if k is None:
+            continue
+        for kk in range(math.floor(k) - LATTICE_NEIGHBOURS + 1, math.floor(k) + LATTICE_NEIGHBOURS):
+            at = completed({**cand, v: Fraction(0)})
+            pair = at_k(at, Fraction(kk))
+            if pair is not None:
+                return pair, "a point of the lattice moved onto the hypotheses"
+            # the snapped point left the thin region: k and the integer symbols held there,
+            # the real ones moved onto the hypotheses again (the same count-bounded search)
+            fixed = {kname: Fraction(kk), **{n: x for n, x in cand.items() if doms2[n].integer}}
+            g2 = hypotheses.pin_point(g, fixed)
+            ex2 = [Rel(r.op, hypotheses.pin_point(r.lhs, fixed), hypotheses.pin_point(r.rhs, fixed)) for r in ex]
+            rest = {n: x for n, x in doms2.items() if n not in fixed}
+            for c2 in hypotheses.search_inside(g2, rel, rest, ex2)[:LATTICE_RETRIES]:
+                at = completed({**cand, **c2, v: Fraction(0)})
+                at.pop(kname, None)
+                pair = at_k(at, Fraction(kk))
+                if pair is not None:
+                    return pair, "a point of the lattice moved onto the hypotheses"
+    return None, ""
+
+
+def _pair_at(node, v, at, a, b, doms, hyps, rising: bool):
+    """The pair (a, b) of values of ``v`` at ``at`` if both are in v's domain and every
+    hypothesis holds at both (decided in ball arithmetic, integralities exactly), and f
+    rises (``rising``) or falls from a to b, certified; else None."""
+    import mpmath
+
+    from ...backends import mp as mpb
+    e1, e2 = dict(at), dict(at)
+    e1[v], e2[v] = a, b
+    if not (doms[v].contains(a) and doms[v].contains(b)):
+        return None
+    rows = [hypotheses.status_at(hyps, e) for e in (e1, e2)]
+    if any(r["holds"] is not True for rs in rows for r in rs):
+        return None
+    s = mpb.decide_sign(sub(hypotheses.pin_point(node, e1), hypotheses.pin_point(node, e2)), {})
+    if s is None or not ((rising and s < 0) or (not rising and s > 0)):
+        return None
+    return {"point": {n: str(x) for n, x in at.items() if n != v}, f"{v}_1": str(a), f"{v}_2": str(b),
+            "f_1": mpmath.nstr(mpb.evaluate(node, e1, digits=12), 12),
+            "f_2": mpmath.nstr(mpb.evaluate(node, e2, digits=12), 12),
+            "hypotheses_1": rows[0], "hypotheses_2": rows[1]}
 
 
 def _approximate(t, f: Finding, a, b, doms, hyps):
