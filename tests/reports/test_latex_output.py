@@ -88,7 +88,8 @@ STAND_INS = {
     "X-bar / X_bar": re.compile(r"[-_]bar\b|(?<![\\\w])[A-Za-z]{1,2}bar\b"),
     "^( or ^ in text": re.compile(r"\^"),
     "_ in text (\\_)": re.compile(r"\\_"),
-    "True/False": re.compile(r"\b(?:True|False)\b"),
+    # a Python boolean; not the English adjective ("True loss", "True-loss bound")
+    "True/False": re.compile(r"\b(?:True|False)\b(?!-\w)(?!\s+[A-Za-z])"),
     "hyphen as minus": re.compile(r"(?:^|(?<=[\s(\[=,:]))-(?=[\d.(\\])|(?<=\s)-(?=\s)"),
     "ASCII relation or norm": re.compile(r"<=|>=|!=|\|\||\\textless|\\textgreater|\\textbar"),
     "raw exponent (1e-5)": re.compile(r"\d[eE][-+]?\d"),
@@ -114,14 +115,14 @@ def stand_ins(tex: str) -> list[tuple[str, str]]:
 def test_the_scan_finds_what_it_looks_for():
     """The scanner on known stand-ins (and on their typeset forms, which pass)."""
     bad = [r"L\textasciicircum{}(x)", r"\ensuremath{\Phi}\textasciitilde{}", "bound sqrt(T)(S + P)", "s-bar",
-           r"R-\ensuremath{\mathrm{bar}_{\mu}}", r"needs: False", r"gamma = -5.4", "1 - delta", r"n\_test",
+           r"R-\ensuremath{\mathrm{bar}_{\mu}}", r"needs: False", "used True", "used True, then", r"gamma = -5.4", "1 - delta", r"n\_test",
            r"a \textless{}= b", "x = 3.26e+7", r"[U+2603 SNOWMAN]"]
     for b in bad:
         assert stand_ins(b), b
     good = [r"\ensuremath{\hat{L}}(x)", r"\ensuremath{\tilde\Phi}", r"\ensuremath{\sqrt{T}}(S + P)", r"\ensuremath{\bar s}",
             r"needs: no", r"\num{-5.4}", r"1 \ensuremath{-} \ensuremath{\delta}", r"\texttt{--n-test}~2000",
             r"non-negative, Thms 2-3, (L1-L3)", r"x & -2.72 & 1.00e-4 & 3.2e7 \\", r"\num{3.26e7}",
-            r"% requires siunitx"]
+            r"% requires siunitx", "True-loss bound", "True loss from"]
     for g in good:
         assert stand_ins(g) == [], (g, stand_ins(g))
 

@@ -336,3 +336,50 @@ def test_a_user_sheet_states_the_structured_formula(tmp_path):
 def test_split_relation_cuts_only_at_top_level(tex, parts):
     from boundcalc.expr.latex_tokens import split_relation
     assert [p for p, _ in split_relation(tex)] == parts
+
+
+def _shipped_toml(key):
+    """The shipped formula file of ``key``, read with tomllib (not through boundcalc)."""
+    import tomllib
+
+    from boundcalc.registry import packaged_dir
+    return tomllib.loads((packaged_dir() / f"{key}.toml").read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("key", PAPERS)
+def test_arxiv_ids_are_printed_as_written(key):
+    """Issue 34 (3): the number formatter rounded identifiers in free text ("arXiv 2310.13" for
+    2310.12680). Every arXiv-shaped id of the [paper] reference, as the formula file writes it,
+    appears verbatim on the Reference line of the LaTeX sheet and in the Markdown sheet."""
+    ref = _shipped_toml(key)["paper"]["reference"]
+    ids = re.findall(r"\d{4}\.\d{4,5}", ref)
+    assert ids or key == "anon2025" and "2110.10090" in ref, ref
+    tex, md = sheet(key, "latex"), sheet(key, "markdown")
+    line = next(x for x in tex.splitlines() if x.startswith("\\noindent Reference:"))
+    for i in ids:
+        assert i in line and f"\\num{{{i[:7]}" not in line, line
+    assert "\\num{" not in line.split("arXiv", 1)[1][:12], line
+
+
+def test_an_identifier_in_free_text_is_not_a_number():
+    """Ids and versions stay as written (the user's arXiv 1707.09564 was printed 1707.10); a
+    measured number is still set in the one number style (expected strings by hand)."""
+    from boundcalc.reports.latex import ascii_math
+    assert ascii_math("arXiv 1707.09564") == "arXiv 1707.09564"
+    assert ascii_math("see arXiv:2310.12680v2.") == "see arXiv:2310.12680v2."
+    assert ascii_math("version 2.10.1") == "version 2.10.1"
+    assert ascii_math("loss 0.123456789") == r"loss \num{0.123457}"
+
+
+def test_true_as_an_adjective_is_not_a_boolean():
+    """Issue 34 (4): "True-loss bound" was printed "yes-loss bound" in anon2025's headings.
+    The titles as written in the formula file appear in the sheet's headings."""
+    from boundcalc.reports.latex import ascii_math
+    tex = sheet("anon2025", "latex")
+    names = [f["name"] for f in _shipped_toml("anon2025")["formulas"].values() if f["name"].startswith("True")]
+    assert len(names) == 3, names
+    heads = [x for x in tex.splitlines() if x.startswith("\\subsubsection*")]
+    for n in names:
+        assert any(h.endswith(": " + n + "}") for h in heads), n
+    assert "yes-loss" not in tex and "yes loss" not in tex
+    assert ascii_math("used True, causal=False") == "used yes, causal=no"

@@ -50,6 +50,10 @@ _RELS = {"<=": r"\leq", ">=": r"\geq", "!=": r"\neq", "->": r"\to", ">~": r"\gtr
 _WORD = re.compile(r"[A-Za-z]+|[" + "".join(sorted(UNICODE_MATH)) + r"]")
 _NUM = re.compile(r"(?:\d+(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+)?(?![\w.]*[A-Za-z_])")
 _IDENT_CHAR = re.compile(r"[A-Za-z0-9_]")
+_BOOLEAN = re.compile(r"(True|False)(?![A-Za-z0-9_\-])(?!\s+[A-Za-z])")
+# a run of digits and dots (with an arXiv version) that starts an identifier
+_IDENTIFIER = re.compile(r"\d+(?:\.\d+)+(?:v\d+)?(?![\w])|\d+(?:\.\d+)+(?=v\d)")
+_ARXIV_ID = r"\d{4}\.\d{4,5}(?:v\d+)?"      # arXiv's identifiers since 2007: YYMM.NNNNN
 
 
 def _math_word(w: str) -> str:
@@ -289,9 +293,18 @@ def _other_piece(text: str, i: int, prev: str, wide: dict, after_math: bool) -> 
     of text. ``after_math``: the last piece read was math (N-1 after the variable N)."""
     from .numfmt import restyle_number
     c = text[i]
-    m = re.compile(r"(True|False)(?![A-Za-z0-9_])").match(text, i)
+    # a boolean value (``used True``, ``normalized=False``) as a word; an English adjective
+    # (``True loss``, ``True-loss bound``) as written
+    m = _BOOLEAN.match(text, i)
     if m and not _IDENT_CHAR.match(prev):
         return "text", "yes" if m.group(1) == "True" else "no", m.end()
+    # an identifier (an arXiv id 2310.12680v2, a version 1.2.3, ``arXiv 1707.09564``) is text,
+    # never a number to be restyled or rounded
+    m = _IDENTIFIER.match(text, i)
+    if m and not _IDENT_CHAR.match(prev) and prev not in ".-" and (
+            m.group(0).count(".") > 1 or re.fullmatch(_ARXIV_ID, m.group(0))
+            or re.search(r"\b(?:arXiv|arxiv|eprint|version|v)[:\s]*$", text[:i])):
+        return "text", m.group(0), m.end()
     # a minus: before a number, a name or a bracket, after a space, a bracket or '='
     if c == "-" and (prev in " ([=,:/" or i == 0) and re.compile(r"-(?=[\w(.|<⟨‖\\" + "".join(_GREEK_CHARS)
                                                                   + "])").match(text, i):
