@@ -337,3 +337,44 @@ def test_one_number_style(x, text):
 def test_latex_options_are_checked_before_any_work(args, message):
     r = CliRunner().invoke(app, ["compare", "tarzanagh2023", *args])
     assert r.exit_code != 0 and str(r.exception) == message, (r.output, r.exception)
+
+
+def _toml(key):
+    import tomllib
+
+    from boundcalc.registry import packaged_dir
+    return tomllib.loads((packaged_dir() / f"{key}.toml").read_text(encoding="utf-8"))
+
+
+def test_notes_name_the_papers_symbols_and_formulas():
+    """Issue 34 (2): a symbol named in a note is typeset as its formula file typesets it (read
+    here with tomllib), not guessed from its name ("C_5O" was C_5 O, "M0" upright); a formula's
+    key is code ("rademacher_G_restricted" was rademacher_{G,restricted}); outside a paper the
+    convention alone reads the text; the times sign, the element sign and plus-minus are math."""
+    from boundcalc.reports.latex import ascii_math, names_of
+    syms = _toml("anon2025")["symbols"]
+    c5o = syms["C_5O"]["latex"]
+    text = "O(.) hides a constant: C_5O; see rademacher_G_restricted."
+    with names_of("anon2025"):
+        got = ascii_math(text)
+    assert got == (f"O(.) hides a constant: \\ensuremath{{{c5o}}}; see "
+                   r"\texttt{rademacher\_\allowbreak{}G\_\allowbreak{}restricted}.")
+    assert ascii_math("C_5O") == r"\ensuremath{C_{5}}O"          # no paper: the convention alone
+    t = _toml("tarzanagh2023")["symbols"]
+    with names_of("tarzanagh2023"):
+        assert ascii_math("(M0, M1)") == f"(\\ensuremath{{{t['M0']['latex']}}}, \\ensuremath{{{t['M1']['latex']}}})"
+    assert ascii_math("4 x 24 = 96") == r"4 \ensuremath{\times} 24 = 96"
+    assert ascii_math("R^(T x d)") == r"\ensuremath{R^{T\times d}}"
+    assert ascii_math("min_(t in T_i)") == r"\ensuremath{\min_{t\in T_{i}}}"
+    assert ascii_math("mu_+-") == r"\ensuremath{\mu_{\pm}}"
+    assert ascii_math("labels +-1") == r"labels \ensuremath{\pm}1"
+    assert ascii_math("grad_U") == r"\ensuremath{\nabla_{U}}"
+    assert ascii_math("max x of the set") == "max x of the set"
+
+
+def test_sheets_show_symbols_as_their_latex():
+    """In the sheet, the note of anon2025.theorem5 names C_5O: its LaTeX from the formula
+    file, not \\ensuremath{C_{5}}O."""
+    tex = sheet("anon2025")
+    c5o = _toml("anon2025")["symbols"]["C_5O"]["latex"]
+    assert r"\ensuremath{C_{5}}O" not in tex and f"\\ensuremath{{{c5o}}}" in tex
