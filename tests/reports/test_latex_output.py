@@ -168,6 +168,7 @@ def preamble(tex: str, twocolumn: bool) -> str:
                                                or "longtable needs two or three" in line), line
     pkgs = line[len("% requires "):].split(";")[0]
     uses = []
+    pkgs = re.sub(r"\s*\(not with (\w+)[^)]*\)", "", pkgs)      # a remark for one class (acmart)
     for p in (x.strip() for x in pkgs.split(",")):
         uses.append(p if p.startswith("\\usepackage") else f"\\usepackage{{{p}}}")
     return "\n".join([f"\\documentclass{'[twocolumn]' if twocolumn else ''}{{article}}", *uses])
@@ -378,3 +379,21 @@ def test_sheets_show_symbols_as_their_latex():
     tex = sheet("anon2025")
     c5o = _toml("anon2025")["symbols"]["C_5O"]["latex"]
     assert r"\ensuremath{C_{5}}O" not in tex and f"\\ensuremath{{{c5o}}}" in tex
+
+
+def test_code_keeps_its_double_hyphens():
+    """Issue 34 (5): in the T1 typewriter font "--" is a ligature, so "--notes full" printed as
+    "–notes full". Code goes through latex_code, which breaks the ligature (by hand)."""
+    from boundcalc.reports.escape import latex_code
+    assert latex_code("boundcalc compare x --notes full") == r"\texttt{boundcalc compare x -{}-notes full}"
+    assert latex_code("a_b", breaks=True) == r"\texttt{a\_\allowbreak{}b}"
+    tex = table("tarzanagh2023")
+    assert "--notes full" not in tex and "-{}-notes full" in tex
+
+
+@pytest.mark.skipif(not (HAVE_PDFLATEX and shutil.which("pdftotext")), reason="pdflatex or pdftotext not on PATH")
+def test_the_typeset_table_reads_two_hyphens(tmp_path):
+    """The PDF's text (pdftotext) has "--notes full", not an en dash."""
+    c = compile_once(table_document(table("tarzanagh2023"), False), tmp_path, "t")
+    text = subprocess.run(["pdftotext", str(c["pdf"]), "-"], capture_output=True, text=True, check=True).stdout
+    assert "--notes full" in " ".join(text.split()) and "\N{EN DASH}notes" not in text

@@ -137,6 +137,8 @@ def test_latex_sheet_compiles_within_the_text_width(key, tmp_path):
     ids = tex.replace("\\allowbreak{}", "")          # ids may break after their dots and underscores
     for f in p.formulas.values():
         assert ids.count(f"\\texttt{{{f.id.replace('_', chr(92) + '_')}}}") == 1, f.id
+    # issue 34 (1): no display is scaled (the worst was 1/8.2): a long one breaks over lines
+    assert "adjustbox" not in tex and "resizebox" not in tex and "scalebox" not in tex
     c = compile_pdf(tex, tmp_path, key)
     assert c.pdf.read_bytes()[:5] == b"%PDF-"
     assert c.overfull == [], c.overfull[:3]
@@ -383,3 +385,42 @@ def test_true_as_an_adjective_is_not_a_boolean():
         assert any(h.endswith(": " + n + "}") for h in heads), n
     assert "yes-loss" not in tex and "yes loss" not in tex
     assert ascii_math("used True, causal=False") == "used yes, causal=no"
+
+
+@pytest.mark.parametrize("tex, broken", [
+    # a \left group outside braces is sized by hand (its inside may break), after a factor a
+    # discretionary times; one inside a fraction's braces stays
+    (r"C \left(a + b\right)^{2}", r"C\*\bigl(a+b\bigr)^{2}"),
+    (r"\left(\frac{a}{b} + c\right)", r"\biggl(\frac{a}{b}+c\biggr)"),
+    (r"\frac{\left(a+b\right)}{c}", r"\frac{\left(a+b\right)}{c}"),
+    # a small parenthesised factor is one unit; a max list may break after its commas
+    (r"(a + b)(c + d)", r"{(a+b)}\*{(c+d)}"),
+    (r"\max(a, b)", r"\max(a,\allowbreak b)"),
+    (r"\left.x\right|_{0}", r"\left.x\right|_{0}"),
+])
+def test_breakable_displays(tex, broken):
+    """The breakable form of a display (expected strings by hand): the same math, only
+    the delimiters' sizing and break points change."""
+    from boundcalc.reports.display import breakable
+    assert breakable(tex) == broken
+
+
+def test_long_formulas_get_named_subterms():
+    """arda2026.thm1_min (2000 characters of LaTeX, shown at 1/8.2 before): our statement in
+    terms of named subterms, each defined beneath it, and the definitions substituted back
+    give our expression again (SymPy, structurally)."""
+    import sympy as sp
+
+    from boundcalc.backends.sym import to_sympy
+    from boundcalc.reports.printers.evidence import name_subterms
+    from boundcalc.reports.sheet import NAME_LIMIT
+    tex = sheet("arda2026", "latex")
+    block = tex.split("thm1\\_\\allowbreak{}min}")[1].split("\\subsubsection*")[0]
+    assert "\\noindent where" in block and block.count("\\bcdisplay{") >= 4
+    f = boundcalc.api.formula("arda2026.thm1_min")
+    e = to_sympy(f.expr, {})
+    defs, out = name_subterms({"e": e}, NAME_LIMIT)
+    back = out["e"]
+    for name, d in reversed(defs):
+        back = back.xreplace({name: d})
+    assert sp.simplify(back - e) == 0 and len(defs) >= 2

@@ -23,11 +23,12 @@ PACKAGES = ("\\usepackage[T1]{fontenc}\n\\usepackage[utf8]{inputenc}\n\\usepacka
             "\\usepackage{siunitx}\n\\usepackage{threeparttable}\n\\usepackage{threeparttablex}\n"
             "\\usepackage{tabularx}\n\\usepackage{xltabular}\n"
             "\\usepackage{adjustbox}\n")
-REQUIRES = ("% requires \\usepackage[T1]{fontenc}, amsmath, amssymb, booktabs, siunitx, "
-            "threeparttable, tabularx")
+# (acmart's newtx fonts define amssymb's symbols: loading amssymb there is "\\Bbbk already defined")
+REQUIRES = ("% requires \\usepackage[T1]{fontenc}, amsmath, amssymb (not with acmart: it has these symbols), "
+            "booktabs, siunitx, threeparttable, tabularx")
 
 from ..expr.latex_tokens import _tokens, latex_balance_error, latex_text_error, quantity_latex, split_relation  # noqa: F401  (LaTeX checks)
-from .escape import _COMBINING, _GREEK, _LATEX_SPECIAL, UNICODE_MATH, latex_escape  # noqa: F401  (the one LaTeX escaper)
+from .escape import _COMBINING, _GREEK, _LATEX_SPECIAL, UNICODE_MATH, latex_code, latex_escape  # noqa: F401  (the one LaTeX escaper)
 
 # ---------------------------------------------------------------------------- ASCII math
 # The notes of the experiments and the texts of the formula files write math in one ASCII /
@@ -381,24 +382,32 @@ def _math_piece(text: str, i: int, prev: str) -> tuple[str, str, int] | None:
     return None
 
 
+def _word_piece(text: str, i: int, prev: str) -> tuple[str, str, int] | None:
+    """A boolean value (``used True``, ``normalized=False``) as a word -- an English adjective
+    (``True loss``, ``True-loss bound``) stays as written --, or an identifier (an arXiv id
+    2310.12680v2, a version 1.2.3, ``arXiv 1707.09564``) as text, never a number to be
+    restyled or rounded: ``("text", piece, end)``; None for anything else."""
+    if _IDENT_CHAR.match(prev):
+        return None
+    m = _BOOLEAN.match(text, i)
+    if m:
+        return "text", "yes" if m.group(1) == "True" else "no", m.end()
+    m = _IDENTIFIER.match(text, i)
+    if m and prev not in ".-" and (m.group(0).count(".") > 1 or re.fullmatch(_ARXIV_ID, m.group(0))
+                                   or re.search(r"\b(?:arXiv|arxiv|eprint|version|v)[:\s]*$", text[:i])):
+        return "text", m.group(0), m.end()
+    return None
+
+
 def _other_piece(text: str, i: int, prev: str, wide: dict, after_math: bool) -> tuple[str, str, int]:
     """(kind, piece, end) of what starts at ``text[i]`` when no math does: a boolean as a
     word, a minus (of a number, or math), a number in the one number style, or a character
     of text. ``after_math``: the last piece read was math (N-1 after the variable N)."""
     from .numfmt import restyle_number
     c = text[i]
-    # a boolean value (``used True``, ``normalized=False``) as a word; an English adjective
-    # (``True loss``, ``True-loss bound``) as written
-    m = _BOOLEAN.match(text, i)
-    if m and not _IDENT_CHAR.match(prev):
-        return "text", "yes" if m.group(1) == "True" else "no", m.end()
-    # an identifier (an arXiv id 2310.12680v2, a version 1.2.3, ``arXiv 1707.09564``) is text,
-    # never a number to be restyled or rounded
-    m = _IDENTIFIER.match(text, i)
-    if m and not _IDENT_CHAR.match(prev) and prev not in ".-" and (
-            m.group(0).count(".") > 1 or re.fullmatch(_ARXIV_ID, m.group(0))
-            or re.search(r"\b(?:arXiv|arxiv|eprint|version|v)[:\s]*$", text[:i])):
-        return "text", m.group(0), m.end()
+    word = _word_piece(text, i, prev)
+    if word is not None:
+        return word
     # a minus: before a number, a name or a bracket, after a space, a bracket or '='
     if c == "-" and (prev in " ([=,:/" or i == 0) and re.compile(r"-(?=[\w(.|<⟨‖\\" + "".join(_GREEK_CHARS)
                                                                   + "])").match(text, i):
@@ -462,7 +471,7 @@ def ascii_math(text: str) -> str:
     (:func:`ascii_math_parts` reads it)."""
     wrap = {"math": lambda p: "\\ensuremath{" + p + "}", "num": lambda p: "\\num{" + p + "}",
             "text": latex_escape,
-            "code": lambda p: "\\texttt{" + latex_escape(p).replace("\\_", "\\_\\allowbreak{}") + "}"}
+            "code": lambda p: latex_code(p, breaks=True)}
     return "".join(wrap[kind](p) for kind, p in ascii_math_parts(text))
 
 
