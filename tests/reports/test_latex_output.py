@@ -371,6 +371,13 @@ def test_notes_name_the_papers_symbols_and_formulas():
     assert ascii_math("labels +-1") == r"labels \ensuremath{\pm}1"
     assert ascii_math("grad_U") == r"\ensuremath{\nabla_{U}}"
     assert ascii_math("max x of the set") == "max x of the set"
+    # constant(s) is a plural (the s was italic math), grad L the gradient, delta' a prime
+    # (a closing quote stays a quote)
+    assert ascii_math("the constant(s) C_1") == r"the constant(s) \ensuremath{C_{1}}"
+    assert ascii_math("f(s) = 1") == r"f(\ensuremath{s}) = 1"
+    assert ascii_math("lr/||grad L(p)||") == r"lr/\ensuremath{\|}\ensuremath{\nabla L}(\ensuremath{p})\ensuremath{\|}"
+    assert ascii_math("E_{U,m}(delta')") == r"\ensuremath{E_{U,m}}(\ensuremath{\delta'})"
+    assert ascii_math("hides 'besides N and d_s': C") == r"hides 'besides N and \ensuremath{d_{s}}': C"
 
 
 def test_sheets_show_symbols_as_their_latex():

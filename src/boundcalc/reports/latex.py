@@ -55,6 +55,7 @@ _NUM = re.compile(r"(?:\d+(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+)?(?![\w.]*[A-Za-z_])"
 _IDENT_CHAR = re.compile(r"[A-Za-z0-9_]")
 # a times sign written x between operands: 4 x 24, T x d, (T x d) -- one character (a digit
 # or a lone letter) on each side, single spaces around
+_GRAD = re.compile(r"grad ?([A-Z])(?![A-Za-z0-9_])")
 _TIMES = re.compile(r"(?:(?<![\w\\])[A-Za-z]|\d) x (?:[A-Za-z](?![\w(])|\d)")
 _BOOLEAN = re.compile(r"(True|False)(?![A-Za-z0-9_\-])(?!\s+[A-Za-z])")
 # a run of digits and dots (with an arXiv version) that starts an identifier
@@ -238,6 +239,8 @@ def _decorations(s: str, tex: str, j: int, decorated: bool, inner: bool) -> tupl
             tex, j, decorated = "\\" + acc.group(1) + "{" + tex + "}", acc.end(), True
         elif s[j] == "*" and (j + 1 == len(s) or not s[j + 1].isalnum()):
             tex, j, decorated = tex + "^{*}", j + 1, True
+        elif s[j] == "'" and not s[j + 1:j + 2].isalpha() and len(re.findall(r"(?:^|(?<=[\s(]))'", s[:j])) % 2 == 0:
+            tex, j, decorated = tex + "'", j + 1, True       # delta': a prime (not a closing quote)
         else:
             break
     return tex, j, decorated
@@ -273,6 +276,8 @@ def _decompose(text: str) -> str:
 def _lone_letter(text: str, i: int, prev: str) -> bool:
     """A single letter beside a relation or an operator is a variable: H = 32, <= P, 1/K."""
     c = text[i]
+    if c == "s" and text[i + 1:i + 2] == ")" and re.search(r"[A-Za-z]{3}\($", text[:i]):
+        return False                  # constant(s): a plural, not the variable s
     return bool(c.isascii() and c.isalpha() and not _IDENT_CHAR.match(prev) and prev not in "'\\" and
                 not _IDENT_CHAR.match(text[i + 1:i + 2] or " ") and text[i + 1:i + 2] != "'" and
                 (re.match(r"\s*(?:[=<>≤≥≲≳+*/·×]|- )", text[i + 1:]) or re.search(r"(?:[=<>≤≥≲≳+*/·×(]| -)\s*$", text[:i])
@@ -363,6 +368,9 @@ def _math_piece(text: str, i: int, prev: str) -> tuple[str, str, int] | None:
         return "math", r"\times", i + 1
     if text.startswith("+-", i) and (prev in " ([=,:" or i == 0):
         return "math", r"\pm", i + 2
+    grad = _GRAD.match(text, i)
+    if grad and not _IDENT_CHAR.match(prev):       # grad L(p): the gradient, nabla L(p)
+        return "math", r"\nabla " + grad.group(1), grad.end()
     atom = _atom(text, i)
     if atom:
         return "math", atom[0], atom[1]
