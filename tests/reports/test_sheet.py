@@ -138,7 +138,7 @@ def test_latex_sheet_compiles_within_the_text_width(key, tmp_path):
     for f in p.formulas.values():
         assert ids.count(f"\\texttt{{{f.id.replace('_', chr(92) + '_')}}}") == 1, f.id
     # issue 34 (1): no display is scaled (the worst was 1/8.2): a long one breaks over lines
-    assert "adjustbox" not in tex and "resizebox" not in tex and "scalebox" not in tex
+    assert "\\begin{adjustbox}" not in tex and "resizebox" not in tex and "scalebox" not in tex
     c = compile_pdf(tex, tmp_path, key)
     assert c.pdf.read_bytes()[:5] == b"%PDF-"
     assert c.overfull == [], c.overfull[:3]
@@ -246,8 +246,26 @@ def _balance_problems(tex: str) -> list[str]:
     return out + [f"unclosed {x}" for x in stack]
 
 
-def _latex_displays(tex: str) -> list[str]:
-    return re.findall(r"\$\\displaystyle (.*?)\$\\end\{adjustbox\}", tex, flags=re.DOTALL)
+def _latex_displays(tex: str, broken: bool = False) -> list[str]:
+    """The math of every ``\\bcdisplay{math}{breakable math}`` (the second argument with
+    ``broken``), read with brace matching."""
+    out = []
+    for m in re.finditer(r"\\bcdisplay\{", tex):
+        args, i = [], m.end() - 1
+        for _ in range(2):
+            depth, j = 0, i
+            while True:
+                if tex[j] == "\\":
+                    j += 2
+                    continue
+                depth += {"{": 1, "}": -1}.get(tex[j], 0)
+                j += 1
+                if depth == 0:
+                    break
+            args.append(tex[i + 1:j - 1])
+            i = j
+        out.append(args[1] if broken else args[0])
+    return out
 
 
 def _markdown_displays(md: str) -> list[str]:
@@ -260,7 +278,7 @@ def test_every_display_of_every_sheet_is_balanced(key):
     shown = _latex_displays(tex)
     p = boundcalc.api.paper(key)
     assert len(shown) >= len(p.formulas)          # every formula's statement is a display
-    for d in shown + _markdown_displays(md):
+    for d in shown + _latex_displays(tex, broken=True) + _markdown_displays(md):
         assert "$" not in d and _balance_problems(d) == [], d
     assert _balance_problems(tex) == []
 

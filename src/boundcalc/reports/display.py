@@ -8,7 +8,8 @@ operator as it breaks inline math. :func:`breakable` makes those break points re
 a ``\\left( ... \\right)`` group that is not inside braces (a fraction, a root, a script)
 becomes ``\\biggl( ... \\biggr)`` (``\\bigl``/``\\Bigl``/``\\biggl`` by what it holds), whose
 inside is on the outer line and may break at its own ``+``; a fraction with a long numerator
-over a short denominator is set as ``\\frac{1}{D}`` times the numerator, which may then break;
+over a short denominator is set as ``\\frac{1}{D}`` times the numerator, which may then break
+(a short numerator over a long denominator as ``N (D)^{-1}``);
 a comma of a ``\\max(a, b, c)`` list allows a break after it; a small parenthesised factor
 ``(a + b)`` is one unit, never broken; between factors a break shows a times sign (``\\*``).
 A piece that still cannot fit
@@ -31,6 +32,7 @@ _SIZES = (r"\bigl", r"\Bigl", r"\biggl")
 _NO_TIMES = {"+", "-", "=", "<", ">", "(", "[", ",", "{", r"\leq", r"\geq", r"\le", r"\ge", r"\lesssim",
              r"\gtrsim", r"\cdot", r"\times", r"\log", r"\exp", r"\max", r"\min", r"\sup", r"\inf", r"\sqrt",
              r"\allowbreak", r"\bigl", r"\Bigl", r"\biggl", r"\left", "^", "_"}
+_FUNCTIONS = {r"\log", r"\exp", r"\max", r"\min", r"\sin", r"\cos", r"\ln"}
 _TALL = {r"\frac", r"\dfrac", r"\tfrac", r"\cfrac", r"\sum", r"\prod", r"\int", r"\binom", r"\dbinom"}
 _OPENERS = {"(", "[", r"\{", "|", r"\|", r"\langle", r"\lVert", r"\lvert", r"\lbrace", r"\lfloor", r"\lceil"}
 
@@ -105,7 +107,12 @@ def _open_fraction(toks: list[str], i: int) -> tuple[list[str], int, int] | None
     if b < 0:
         return None
     num, den = toks[i + 2:a - 1], toks[a + 1:b - 1]
-    if len(num) < 40 or len(den) > 16:
+    if len(den) >= 40 and len(num) <= 16:             # N over a long D: N (D)^{-1}, D may break
+        body, own = _open_groups(den)
+        size = _SIZES[max(own, 1) - 1]
+        head = [] if num == ["1"] else (["(", *num, ")"] if _has_top_sum(num) else ["{", *num, "}"]) + [r"\*"]
+        return [*head, size, "(", *body, size[:-1] + "r", ")", "^", "{", "-", "1", "}"], max(own, 3), b
+    if len(num) < 40 or len(den) > 30:
         return None
     body, own = _open_groups(num)
     if _has_top_sum(num):
@@ -120,6 +127,7 @@ class _Opener:
     def __init__(self, toks: list[str]):
         self.toks, self.level = toks, 0
         self.out: list[str] = []
+        self.op = False
         self.parens: list[bool] = []     # the plain parentheses open here: whether of a max/min list
 
     def paren(self, i: int) -> int | None:
@@ -160,8 +168,30 @@ class _Opener:
         self.level = max(self.level, own)
         return j + 2
 
+    def function(self, i: int) -> int | None:
+        """A function of a braced ``\\left`` group (SymPy's ``\\log{\\left(x\\right)}``): the
+        braces dropped so the group may open; after a factor, a product break."""
+        toks = self.toks
+        if self.out and self.out[-1] not in _NO_TIMES:
+            self.out.append(r"\*")
+        j = _group(toks, i + 1)
+        if j > 0 and toks[i + 2:i + 3] == [r"\left"] and _match_right(toks, i + 2) == j - 3:
+            body, own = _open_groups(toks[i + 2:j - 1])
+            self.out += [toks[i], *body]
+            self.level = max(self.level, own)
+            return j
+        self.out.append(toks[i])
+        return i + 1
+
     def step(self, i: int, t: str) -> int | None:
         """The index after what starts at ``toks[i]`` (outside braces) when it is rewritten."""
+        if t in (r"\underbrace", r"\overbrace"):
+            self.op = True
+        elif t in ("+", "-") and self.op:    # after an underbrace (an Op) a + is no binary
+            self.out.append("{}")             # operator, and no break, unless an Ord comes between
+            self.op = False
+        if t in _FUNCTIONS:
+            return self.function(i)
         if t == ")" and self.parens:
             self.parens.pop()
         if t in _TALL:
