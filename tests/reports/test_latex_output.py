@@ -54,6 +54,10 @@ def prose(tex: str) -> str:
     ``\\ensuremath``, ``\\num``, displays), code (``\\texttt``), labels, references,
     column specifications, and the numbers of ``S`` cells (siunitx sets those)."""
     tex = re.sub(r"(?m)(?<!\\)%.*$", "", tex)
+    # a sheet's display, \bcdisplay{math}{breakable math}: both arguments are math
+    while (m := re.search(r"\\bcdisplay(?=\{)", tex)) is not None:
+        j = _balanced(tex, _balanced(tex, m.end()))
+        tex = tex[:m.start()] + " " + tex[j:]
     tex = re.sub(r"(?m)^\\begin\{(?:tabularx|xltabular|longtable)\}.*$", "", tex)
     out, i = [], 0
     drop = re.compile(r"\\(ensuremath|num|texttt|label|ref|cite|url|begin|end|usepackage|documentclass|sisetup)"

@@ -55,7 +55,7 @@ _NUM = re.compile(r"(?:\d+(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+)?(?![\w.]*[A-Za-z_])"
 _IDENT_CHAR = re.compile(r"[A-Za-z0-9_]")
 # a times sign written x between operands: 4 x 24, T x d, (T x d) -- one character (a digit
 # or a lone letter) on each side, single spaces around
-_GRAD = re.compile(r"grad ?([A-Z])(?![A-Za-z0-9_])")
+_GRAD = re.compile(r"grad ?(?=[A-Z](?![A-Za-z0-9]))")
 _TIMES = re.compile(r"(?:(?<![\w\\])[A-Za-z]|\d) x (?:[A-Za-z](?![\w(])|\d)")
 _BOOLEAN = re.compile(r"(True|False)(?![A-Za-z0-9_\-])(?!\s+[A-Za-z])")
 # a run of digits and dots (with an arXiv version) that starts an identifier
@@ -370,7 +370,9 @@ def _math_piece(text: str, i: int, prev: str) -> tuple[str, str, int] | None:
         return "math", r"\pm", i + 2
     grad = _GRAD.match(text, i)
     if grad and not _IDENT_CHAR.match(prev):       # grad L(p): the gradient, nabla L(p)
-        return "math", r"\nabla " + grad.group(1), grad.end()
+        name = _atom(text, grad.end(), inner=True)
+        if name is not None:
+            return "math", r"\nabla " + name[0], name[1]
     atom = _atom(text, i)
     if atom:
         return "math", atom[0], atom[1]
@@ -417,7 +419,7 @@ def _other_piece(text: str, i: int, prev: str, wide: dict, after_math: bool) -> 
     if word is not None:
         return word
     # a minus: before a number, a name or a bracket, after a space, a bracket or '='
-    if c == "-" and (prev in " ([=,:/" or i == 0) and re.compile(r"-(?=[\w(.|<⟨‖\\" + "".join(_GREEK_CHARS)
+    if c == "-" and (prev in " ([=,:/⟨" or i == 0) and re.compile(r"-(?=[\w(.|<⟨‖\\" + "".join(_GREEK_CHARS)
                                                                   + "])").match(text, i):
         n = _NUM.match(text, i + 1)
         if n and not _IDENT_CHAR.match(prev):
