@@ -89,8 +89,9 @@ def _wide(t):
     rt = RTable(title=escape(f"{t.paper}: {t.title}"), title_justify="left",
                 caption=escape(caption(t)), caption_justify="left")
     for i, c in enumerate(COLUMNS):
+        # every header whole (min_width); the quantity wraps at word boundaries like the rest
         rt.add_column(c, overflow="fold", justify="right" if c in ("bound", "measured", "bound/measured")
-                      else "left", no_wrap=(i == 0))
+                      else "left", min_width=max(len(w) for w in c.split(" ")) if i == 0 else len(c))
     for r in t.rows:
         row = [escape(str(c)) for c in cells(r)]     # labels in [...] survive
         colour = {True: "green", False: "red", None: "dim"}[r.holds]
