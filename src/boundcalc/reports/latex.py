@@ -316,9 +316,10 @@ def known_names(paper) -> tuple[re.Pattern | None, dict[str, tuple[str, str]]]:
     convention would mangle (``rademacher_G_restricted``, ``prob_theorem5``) -> ``("code",
     key)``. Only names with an underscore or a digit (a plain word or letter is read by the
     convention). ``(pattern, map)``; the pattern is None when there are none."""
-    key = (paper.key, id(paper))
-    if key in _NAMES_CACHE:
-        return _NAMES_CACHE[key]
+    key = id(paper)
+    hit = _NAMES_CACHE.get(key)
+    if hit is not None and hit[0] is paper:        # the paper itself is kept: no id is reused
+        return hit[1]
     names: dict[str, tuple[str, str]] = {}
     for sym in paper.symbols.values():
         if sym.latex and re.search(r"[_\d]", sym.name) and not latex_balance_error(sym.latex):
@@ -331,7 +332,7 @@ def known_names(paper) -> tuple[re.Pattern | None, dict[str, tuple[str, str]]]:
             names[k] = ("code", k)
     rx = re.compile(r"(?<![\w\\])(?:" + "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
                     + r")(?![\w])") if names else None
-    _NAMES_CACHE[key] = (rx, names)
+    _NAMES_CACHE[key] = (paper, (rx, names))
     return rx, names
 
 
