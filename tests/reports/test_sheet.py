@@ -405,24 +405,6 @@ def test_true_as_an_adjective_is_not_a_boolean():
     assert ascii_math("used True, causal=False") == "used yes, causal=no"
 
 
-@pytest.mark.parametrize("tex, broken", [
-    # a \left group outside braces is sized by hand (its inside may break), after a factor a
-    # discretionary times; one inside a fraction's braces stays
-    (r"C \left(a + b\right)^{2}", r"C\*\bigl(a+b\bigr)^{2}"),
-    (r"\left(\frac{a}{b} + c\right)", r"\biggl(\frac{a}{b}+c\biggr)"),
-    (r"\frac{\left(a+b\right)}{c}", r"\frac{\left(a+b\right)}{c}"),
-    # a small parenthesised factor is one unit; a max list may break after its commas
-    (r"(a + b)(c + d)", r"{(a+b)}\*{(c+d)}"),
-    (r"\max(a, b)", r"\max(a,\allowbreak b)"),
-    (r"\left.x\right|_{0}", r"\left.x\right|_{0}"),
-])
-def test_breakable_displays(tex, broken):
-    """The breakable form of a display (expected strings by hand): the same math, only
-    the delimiters' sizing and break points change."""
-    from boundcalc.reports.display import breakable
-    assert breakable(tex) == broken
-
-
 def test_long_formulas_get_named_subterms():
     """arda2026.thm1_min (2000 characters of LaTeX, shown at 1/8.2 before): our statement in
     terms of named subterms, each defined beneath it, and the definitions substituted back
