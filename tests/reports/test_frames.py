@@ -182,14 +182,19 @@ def test_symbols_frame_one_row_per_symbol():
     from fractions import Fraction
     sf = boundcalc.symbols("deora2023").to_frame()
     data = _toml("deora2023")["symbols"]
-    assert list(sf.columns) == ["paper", "name", "description", "domain", "default", "role", "latex"]
+    assert list(sf.columns) == ["paper", "name", "description", "domain", "default", "default_exact", "role",
+                                "latex"]
+    assert sf["default"].dtype == "float64"           # issue 34 (9): numbers, not Fraction objects
     assert list(sf["name"]) == list(data) and set(sf["paper"]) == {"deora2023"}
     for r in sf.to_dict("records"):
         t = data[r["name"]]
         assert r["description"] == t["description"] and r["role"] == t.get("role", "input")
         assert r["latex"] == t.get("latex", r["name"]) and isinstance(r["domain"], str)
         want = t.get("default")
-        assert r["default"] == (None if want is None else Fraction(str(want)))
+        if want is None:
+            assert pd.isna(r["default"]) and pd.isna(r["default_exact"])
+        else:
+            assert Fraction(r["default_exact"]) == Fraction(str(want)) and r["default"] == float(Fraction(str(want)))
     every = boundcalc.symbols().to_frame()
     assert len(every) == sum(len(_toml(k)["symbols"]) for k in ("deora2023", "anon2025", "tarzanagh2023",
                                                                  "arda2026"))
@@ -205,3 +210,10 @@ def test_table_frame_has_settings_as_columns():
     t2 = Table("deora2023", "demo", {"T": 4}, 1, [Row("x", "s", bound=1, measured=2)])
     both = pd.concat([df, t2.to_frame()], ignore_index=True)
     assert list(both["settings.T"]) == [2] * len(t.rows) + [4]
+    # issue 34 (9): a setting that is a number is a numeric column (it was object dtype)
+    t3 = Table("deora2023", "demo", {"T": 4, "eta": 0.5, "causal": True, "name": "x"}, 1,
+               [Row("x", "s", bound=1, measured=2)])
+    f3 = t3.to_frame()
+    assert [str(f3[f"settings.{k}"].dtype) for k in ("T", "eta", "causal", "name")] == \
+        ["int64", "float64", "boolean", "object"]
+    assert str(both["settings.T"].dtype) == "int64"

@@ -54,6 +54,10 @@ def prose(tex: str) -> str:
     ``\\ensuremath``, ``\\num``, displays), code (``\\texttt``), labels, references,
     column specifications, and the numbers of ``S`` cells (siunitx sets those)."""
     tex = re.sub(r"(?m)(?<!\\)%.*$", "", tex)
+    # a sheet's display, \bcdisplay{math}{breakable math}: both arguments are math
+    while (m := re.search(r"\\bcdisplay(?=\{)", tex)) is not None:
+        j = _balanced(tex, _balanced(tex, m.end()))
+        tex = tex[:m.start()] + " " + tex[j:]
     tex = re.sub(r"(?m)^\\begin\{(?:tabularx|xltabular|longtable)\}.*$", "", tex)
     out, i = [], 0
     drop = re.compile(r"\\(ensuremath|num|texttt|label|ref|cite|url|begin|end|usepackage|documentclass|sisetup)"
@@ -88,7 +92,8 @@ STAND_INS = {
     "X-bar / X_bar": re.compile(r"[-_]bar\b|(?<![\\\w])[A-Za-z]{1,2}bar\b"),
     "^( or ^ in text": re.compile(r"\^"),
     "_ in text (\\_)": re.compile(r"\\_"),
-    "True/False": re.compile(r"\b(?:True|False)\b"),
+    # a Python boolean; not the English adjective ("True loss", "True-loss bound")
+    "True/False": re.compile(r"\b(?:True|False)\b(?!-\w)(?!\s+[A-Za-z])"),
     "hyphen as minus": re.compile(r"(?:^|(?<=[\s(\[=,:]))-(?=[\d.(\\])|(?<=\s)-(?=\s)"),
     "ASCII relation or norm": re.compile(r"<=|>=|!=|\|\||\\textless|\\textgreater|\\textbar"),
     "raw exponent (1e-5)": re.compile(r"\d[eE][-+]?\d"),
@@ -114,14 +119,14 @@ def stand_ins(tex: str) -> list[tuple[str, str]]:
 def test_the_scan_finds_what_it_looks_for():
     """The scanner on known stand-ins (and on their typeset forms, which pass)."""
     bad = [r"L\textasciicircum{}(x)", r"\ensuremath{\Phi}\textasciitilde{}", "bound sqrt(T)(S + P)", "s-bar",
-           r"R-\ensuremath{\mathrm{bar}_{\mu}}", r"needs: False", r"gamma = -5.4", "1 - delta", r"n\_test",
+           r"R-\ensuremath{\mathrm{bar}_{\mu}}", r"needs: False", "used True", "used True, then", r"gamma = -5.4", "1 - delta", r"n\_test",
            r"a \textless{}= b", "x = 3.26e+7", r"[U+2603 SNOWMAN]"]
     for b in bad:
         assert stand_ins(b), b
     good = [r"\ensuremath{\hat{L}}(x)", r"\ensuremath{\tilde\Phi}", r"\ensuremath{\sqrt{T}}(S + P)", r"\ensuremath{\bar s}",
             r"needs: no", r"\num{-5.4}", r"1 \ensuremath{-} \ensuremath{\delta}", r"\texttt{--n-test}~2000",
             r"non-negative, Thms 2-3, (L1-L3)", r"x & -2.72 & 1.00e-4 & 3.2e7 \\", r"\num{3.26e7}",
-            r"% requires siunitx"]
+            r"% requires siunitx", "True-loss bound", "True loss from"]
     for g in good:
         assert stand_ins(g) == [], (g, stand_ins(g))
 
@@ -167,6 +172,7 @@ def preamble(tex: str, twocolumn: bool) -> str:
                                                or "longtable needs two or three" in line), line
     pkgs = line[len("% requires "):].split(";")[0]
     uses = []
+    pkgs = re.sub(r"\s*\(not with (\w+)[^)]*\)", "", pkgs)      # a remark for one class (acmart)
     for p in (x.strip() for x in pkgs.split(",")):
         uses.append(p if p.startswith("\\usepackage") else f"\\usepackage{{{p}}}")
     return "\n".join([f"\\documentclass{'[twocolumn]' if twocolumn else ''}{{article}}", *uses])
@@ -336,3 +342,69 @@ def test_one_number_style(x, text):
 def test_latex_options_are_checked_before_any_work(args, message):
     r = CliRunner().invoke(app, ["compare", "tarzanagh2023", *args])
     assert r.exit_code != 0 and str(r.exception) == message, (r.output, r.exception)
+
+
+def _toml(key):
+    import tomllib
+
+    from boundcalc.registry import packaged_dir
+    return tomllib.loads((packaged_dir() / f"{key}.toml").read_text(encoding="utf-8"))
+
+
+def test_notes_name_the_papers_symbols_and_formulas():
+    """Issue 34 (2): a symbol named in a note is typeset as its formula file typesets it (read
+    here with tomllib), not guessed from its name ("C_5O" was C_5 O, "M0" upright); a formula's
+    key is code ("rademacher_G_restricted" was rademacher_{G,restricted}); outside a paper the
+    convention alone reads the text; the times sign, the element sign and plus-minus are math."""
+    from boundcalc.reports.latex import ascii_math, names_of
+    syms = _toml("anon2025")["symbols"]
+    c5o = syms["C_5O"]["latex"]
+    text = "O(.) hides a constant: C_5O; see rademacher_G_restricted."
+    with names_of("anon2025"):
+        got = ascii_math(text)
+    assert got == (f"O(.) hides a constant: \\ensuremath{{{c5o}}}; see "
+                   r"\texttt{rademacher\_\allowbreak{}G\_\allowbreak{}restricted}.")
+    assert ascii_math("C_5O") == r"\ensuremath{C_{5}}O"          # no paper: the convention alone
+    t = _toml("tarzanagh2023")["symbols"]
+    with names_of("tarzanagh2023"):
+        assert ascii_math("(M0, M1)") == f"(\\ensuremath{{{t['M0']['latex']}}}, \\ensuremath{{{t['M1']['latex']}}})"
+    assert ascii_math("4 x 24 = 96") == r"4 \ensuremath{\times} 24 = 96"
+    assert ascii_math("R^(T x d)") == r"\ensuremath{R^{T\times d}}"
+    assert ascii_math("min_(t in T_i)") == r"\ensuremath{\min_{t\in T_{i}}}"
+    assert ascii_math("mu_+-") == r"\ensuremath{\mu_{\pm}}"
+    assert ascii_math("labels +-1") == r"labels \ensuremath{\pm}1"
+    assert ascii_math("grad_U") == r"\ensuremath{\nabla_{U}}"
+    assert ascii_math("max x of the set") == "max x of the set"
+    # constant(s) is a plural (the s was italic math), grad L the gradient, delta' a prime
+    # (a closing quote stays a quote)
+    assert ascii_math("the constant(s) C_1") == r"the constant(s) \ensuremath{C_{1}}"
+    assert ascii_math("f(s) = 1") == r"f(\ensuremath{s}) = 1"
+    assert ascii_math("lr/||grad L(p)||") == r"lr/\ensuremath{\|}\ensuremath{\nabla L}(\ensuremath{p})\ensuremath{\|}"
+    assert ascii_math("E_{U,m}(delta')") == r"\ensuremath{E_{U,m}}(\ensuremath{\delta'})"
+    assert ascii_math("hides 'besides N and d_s': C") == r"hides 'besides N and \ensuremath{d_{s}}': C"
+
+
+def test_sheets_show_symbols_as_their_latex():
+    """In the sheet, the note of anon2025.theorem5 names C_5O: its LaTeX from the formula
+    file, not \\ensuremath{C_{5}}O."""
+    tex = sheet("anon2025")
+    c5o = _toml("anon2025")["symbols"]["C_5O"]["latex"]
+    assert r"\ensuremath{C_{5}}O" not in tex and f"\\ensuremath{{{c5o}}}" in tex
+
+
+def test_code_keeps_its_double_hyphens():
+    """Issue 34 (5): in the T1 typewriter font "--" is a ligature, so "--notes full" printed as
+    "–notes full". Code goes through latex_code, which breaks the ligature (by hand)."""
+    from boundcalc.reports.escape import latex_code
+    assert latex_code("boundcalc compare x --notes full") == r"\texttt{boundcalc compare x -{}-notes full}"
+    assert latex_code("a_b", breaks=True) == r"\texttt{a\_\allowbreak{}b}"
+    tex = table("tarzanagh2023")
+    assert "--notes full" not in tex and "-{}-notes full" in tex
+
+
+@pytest.mark.skipif(not (HAVE_PDFLATEX and shutil.which("pdftotext")), reason="pdflatex or pdftotext not on PATH")
+def test_the_typeset_table_reads_two_hyphens(tmp_path):
+    """The PDF's text (pdftotext) has "--notes full", not an en dash."""
+    c = compile_once(table_document(table("tarzanagh2023"), False), tmp_path, "t")
+    text = subprocess.run(["pdftotext", str(c["pdf"]), "-"], capture_output=True, text=True, check=True).stdout
+    assert "--notes full" in " ".join(text.split()) and "\N{EN DASH}notes" not in text

@@ -222,3 +222,18 @@ def test_directions_are_told_apart(tmp_path, figures):
     assert len(rays) == 3
     assert len({(str(r.get_linestyle()), r.get_marker()) for r in rays}) == 3
     assert all(r.get_zorder() > 2 for r in rays)             # above the paths that run along them
+
+
+def test_compare_figure_at_column_width_has_short_panels_and_no_title(tmp_path, figures):
+    """Issue 34 (6): the figures were 4.7-13 in tall at 3.25 in wide, with a title baked in.
+    At column width: 3.25 in wide, no panel taller than 2.6 in, no suptitle."""
+    from boundcalc.reports.table import Row, Table
+    rows = [Row(f"loss of run {i}", "Thm. 1", bound=2.0 + i, measured=1.0 + i) for i in range(14)]
+    plots.bound_vs_measured(Table("demo", "many losses", {}, 0, rows), tmp_path / "many", figsize="column")
+    fig = figures[0]
+    fig.canvas.draw()
+    w, h = fig.get_size_inches()
+    assert w == pytest.approx(3.25)
+    assert fig._suptitle is None or not fig._suptitle.get_text()
+    assert all(ax.get_position().height * h <= 2.6 for ax in fig.axes)
+    assert len(fig.axes) >= 3 and {ax.get_ylabel() for ax in fig.axes} == {"losses"}

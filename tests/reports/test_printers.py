@@ -137,3 +137,36 @@ def test_every_record_has_a_printer_in_each_of_its_formats():
     missing = [(rec.__name__, p.__name__) for rec, ps in matrix.items() for p in ps if not p.handles(rec)]
     assert missing == []
     assert not TextPrinter.handles(Report) and not LatexPrinter.handles(Finding)
+
+
+def _drawn(width: int) -> str:
+    import io
+
+    from rich.console import Console
+    t = Table("demo", "a bound", {"n": 10}, 0,
+              [Row("first-phase error ||p|| (P used in (7))", "Lemma 2, eq. (6)", bound=0.0248, measured=0.0124,
+                   hypotheses_met=True, hypotheses="almost surely, given ||p|| <= P")])
+    c = Console(width=width, file=io.StringIO(), color_system=None, record=True)
+    c.print(t.to_rich())
+    return c.export_text()
+
+
+@pytest.mark.parametrize("width", [80, 100])
+def test_a_narrow_terminal_gets_a_stacked_table(width):
+    """Issue 34 (8): at 80 columns the eight columns were one character wide. Below
+    STACK_BELOW columns each row is a block: the quantity whole on its line, then one field a
+    line with its label whole (values by hand: 0.0248/0.0124 = 2.00)."""
+    text = _drawn(width)
+    lines = [x.rstrip() for x in text.splitlines()]
+    assert max(len(x) for x in lines) <= width
+    assert "first-phase error ||p|| (P used in (7))" in lines
+    for label, value in (("source", "Lemma 2, eq. (6)"), ("bound", "0.0248"), ("measured", "0.0124"),
+                         ("bound/measured", "2.00"), ("hypotheses met", "yes (almost surely, given ||p|| <= P)")):
+        assert any(x.startswith(label) and x.endswith(value) for x in lines), (label, text)
+
+
+def test_a_wide_terminal_gets_the_table_side_by_side():
+    text = _drawn(160)
+    header = next(x for x in text.splitlines() if "quantity" in x)
+    for c in ("quantity", "source", "bound", "measured", "bound/measured", "holds", "hypotheses met"):
+        assert c in header, header

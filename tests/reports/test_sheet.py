@@ -137,6 +137,8 @@ def test_latex_sheet_compiles_within_the_text_width(key, tmp_path):
     ids = tex.replace("\\allowbreak{}", "")          # ids may break after their dots and underscores
     for f in p.formulas.values():
         assert ids.count(f"\\texttt{{{f.id.replace('_', chr(92) + '_')}}}") == 1, f.id
+    # issue 34 (1): no display is scaled (the worst was 1/8.2): a long one breaks over lines
+    assert "\\begin{adjustbox}" not in tex and "resizebox" not in tex and "scalebox" not in tex
     c = compile_pdf(tex, tmp_path, key)
     assert c.pdf.read_bytes()[:5] == b"%PDF-"
     assert c.overfull == [], c.overfull[:3]
@@ -244,8 +246,26 @@ def _balance_problems(tex: str) -> list[str]:
     return out + [f"unclosed {x}" for x in stack]
 
 
-def _latex_displays(tex: str) -> list[str]:
-    return re.findall(r"\$\\displaystyle (.*?)\$\\end\{adjustbox\}", tex, flags=re.DOTALL)
+def _latex_displays(tex: str, broken: bool = False) -> list[str]:
+    """The math of every ``\\bcdisplay{math}{breakable math}`` (the second argument with
+    ``broken``), read with brace matching."""
+    out = []
+    for m in re.finditer(r"\\bcdisplay\{", tex):
+        args, i = [], m.end() - 1
+        for _ in range(2):
+            depth, j = 0, i
+            while True:
+                if tex[j] == "\\":
+                    j += 2
+                    continue
+                depth += {"{": 1, "}": -1}.get(tex[j], 0)
+                j += 1
+                if depth == 0:
+                    break
+            args.append(tex[i + 1:j - 1])
+            i = j
+        out.append(args[1] if broken else args[0])
+    return out
 
 
 def _markdown_displays(md: str) -> list[str]:
@@ -258,7 +278,7 @@ def test_every_display_of_every_sheet_is_balanced(key):
     shown = _latex_displays(tex)
     p = boundcalc.api.paper(key)
     assert len(shown) >= len(p.formulas)          # every formula's statement is a display
-    for d in shown + _markdown_displays(md):
+    for d in shown + _latex_displays(tex, broken=True) + _markdown_displays(md):
         assert "$" not in d and _balance_problems(d) == [], d
     assert _balance_problems(tex) == []
 
@@ -336,3 +356,71 @@ def test_a_user_sheet_states_the_structured_formula(tmp_path):
 def test_split_relation_cuts_only_at_top_level(tex, parts):
     from boundcalc.expr.latex_tokens import split_relation
     assert [p for p, _ in split_relation(tex)] == parts
+
+
+def _shipped_toml(key):
+    """The shipped formula file of ``key``, read with tomllib (not through boundcalc)."""
+    import tomllib
+
+    from boundcalc.registry import packaged_dir
+    return tomllib.loads((packaged_dir() / f"{key}.toml").read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("key", PAPERS)
+def test_arxiv_ids_are_printed_as_written(key):
+    """Issue 34 (3): the number formatter rounded identifiers in free text ("arXiv 2310.13" for
+    2310.12680). Every arXiv-shaped id of the [paper] reference, as the formula file writes it,
+    appears verbatim on the Reference line of the LaTeX sheet."""
+    ref = _shipped_toml(key)["paper"]["reference"]
+    ids = re.findall(r"\d{4}\.\d{4,5}", ref)
+    assert ids, ref
+    tex = sheet(key, "latex")
+    line = next(x for x in tex.splitlines() if x.startswith("\\noindent Reference:"))
+    for i in ids:
+        assert i in line and f"\\num{{{i[:7]}" not in line, line
+    assert "\\num{" not in line.split("arXiv", 1)[1][:12], line
+
+
+def test_an_identifier_in_free_text_is_not_a_number():
+    """Ids and versions stay as written (the user's arXiv 1707.09564 was printed 1707.10); a
+    measured number is still set in the one number style (expected strings by hand)."""
+    from boundcalc.reports.latex import ascii_math
+    assert ascii_math("arXiv 1707.09564") == "arXiv 1707.09564"
+    assert ascii_math("see arXiv:2310.12680v2.") == "see arXiv:2310.12680v2."
+    assert ascii_math("version 2.10.1") == "version 2.10.1"
+    assert ascii_math("loss 0.123456789") == r"loss \num{0.123457}"
+
+
+def test_true_as_an_adjective_is_not_a_boolean():
+    """Issue 34 (4): "True-loss bound" was printed "yes-loss bound" in anon2025's headings.
+    The titles as written in the formula file appear in the sheet's headings."""
+    from boundcalc.reports.latex import ascii_math
+    tex = sheet("anon2025", "latex")
+    names = [f["name"] for f in _shipped_toml("anon2025")["formulas"].values() if f["name"].startswith("True")]
+    assert len(names) == 3, names
+    heads = [x for x in tex.splitlines() if x.startswith("\\subsubsection*")]
+    for n in names:
+        assert any(h.endswith(": " + n + "}") for h in heads), n
+    assert "yes-loss" not in tex and "yes loss" not in tex
+    assert ascii_math("used True, causal=False") == "used yes, causal=no"
+
+
+def test_long_formulas_get_named_subterms():
+    """arda2026.thm1_min (2000 characters of LaTeX, shown at 1/8.2 before): our statement in
+    terms of named subterms, each defined beneath it, and the definitions substituted back
+    give our expression again (SymPy, structurally)."""
+    import sympy as sp
+
+    from boundcalc.backends.sym import to_sympy
+    from boundcalc.reports.printers.evidence import name_subterms
+    from boundcalc.reports.sheet import NAME_LIMIT
+    tex = sheet("arda2026", "latex")
+    block = tex.split("thm1\\_\\allowbreak{}min}")[1].split("\\subsubsection*")[0]
+    assert "\\noindent where" in block and block.count("\\bcdisplay{") >= 4
+    f = boundcalc.api.formula("arda2026.thm1_min")
+    e = to_sympy(f.expr, {})
+    defs, out = name_subterms({"e": e}, NAME_LIMIT)
+    back = out["e"]
+    for name, d in reversed(defs):
+        back = back.xreplace({name: d})
+    assert sp.simplify(back - e) == 0 and len(defs) >= 2

@@ -248,6 +248,17 @@ def latex_escape(s: str) -> str:
     return "".join(_latex_pieces(s))
 
 
+def latex_code(s: str, breaks: bool = False) -> str:
+    """``s`` as code: ``\\texttt`` of :func:`latex_escape`'s text, with TeX's ligatures of
+    the T1 typewriter font broken (``--notes`` would print as an en dash and ``notes``:
+    ``-{}-notes``; ``<<``, ``>>``, ``,,`` likewise); ``breaks``: a line may break after an
+    underscore."""
+    text = re.sub(r"([-<>,`'])(?=[-<>,`'])", r"\1{}", latex_escape(s))
+    if breaks:
+        text = text.replace("\\_", "\\_\\allowbreak{}")
+    return "\\texttt{" + text + "}"
+
+
 def latex_url(url) -> str:
     """An ``\\url{...}`` for an http(s) URL of plain URL characters (:func:`safe_url`);
     anything else is escaped text in ``\\texttt`` (never a brace or a backslash inside

@@ -23,7 +23,7 @@ FORMULA_COLUMNS = ("id", "paper", "name", "kind", "source", "status", "expressio
                    "symbols", "constants", "note")
 PAPER_COLUMNS = ("key", "title", "authors", "year", "venue", "arxiv", "doi", "url", "cite_key",
                  "formulas", "symbols", "settings", "checks", "results", "setting_names")
-SYMBOL_COLUMNS = ("paper", "name", "description", "domain", "default", "role", "latex")
+SYMBOL_COLUMNS = ("paper", "name", "description", "domain", "default", "default_exact", "role", "latex")
 FINDING_COLUMNS = ("paper", "check", "kind", "severity", "location", "message")
 
 
@@ -62,12 +62,16 @@ def papers_frame(papers):
 def symbols_frame(symbols):
     """One row per symbol (:class:`~boundcalc.registry.model.Symbol`): the paper that
     declares it, its name, description, domain (as written, e.g. ``integer >= 1``),
-    default (an exact :class:`fractions.Fraction`, or None), role (input / constant /
-    measured) and LaTeX."""
+    default (float64, NaN when none) and ``default_exact`` (the exact value as a string,
+    ``1/3``; None when none), role (input / constant / measured) and LaTeX."""
     import pandas as pd
     rows = [{"paper": s.paper, "name": s.name, "description": s.description, "domain": str(s.domain),
-             "default": s.default, "role": s.role, "latex": s.latex} for s in symbols]
-    return pd.DataFrame(rows, columns=list(SYMBOL_COLUMNS))
+             "default": float("nan") if s.default is None else float(s.default),
+             "default_exact": None if s.default is None else str(s.default),
+             "role": s.role, "latex": s.latex} for s in symbols]
+    df = pd.DataFrame(rows, columns=list(SYMBOL_COLUMNS))
+    df["default"] = df["default"].astype("float64")
+    return df
 
 
 def report_frame(report, *, passed: bool = True):

@@ -12,6 +12,8 @@
 """
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import re
 from pathlib import Path
 
@@ -21,11 +23,12 @@ PACKAGES = ("\\usepackage[T1]{fontenc}\n\\usepackage[utf8]{inputenc}\n\\usepacka
             "\\usepackage{siunitx}\n\\usepackage{threeparttable}\n\\usepackage{threeparttablex}\n"
             "\\usepackage{tabularx}\n\\usepackage{xltabular}\n"
             "\\usepackage{adjustbox}\n")
-REQUIRES = ("% requires \\usepackage[T1]{fontenc}, amsmath, amssymb, booktabs, siunitx, "
-            "threeparttable, tabularx")
+# (acmart's newtx fonts define amssymb's symbols: loading amssymb there is "\\Bbbk already defined")
+REQUIRES = ("% requires \\usepackage[T1]{fontenc}, amsmath, amssymb (not with acmart: it has these symbols), "
+            "booktabs, siunitx, threeparttable, tabularx")
 
 from ..expr.latex_tokens import _tokens, latex_balance_error, latex_text_error, quantity_latex, split_relation  # noqa: F401  (LaTeX checks)
-from .escape import _COMBINING, _GREEK, _LATEX_SPECIAL, UNICODE_MATH, latex_escape  # noqa: F401  (the one LaTeX escaper)
+from .escape import _COMBINING, _GREEK, _LATEX_SPECIAL, UNICODE_MATH, latex_code, latex_escape  # noqa: F401  (the one LaTeX escaper)
 
 # ---------------------------------------------------------------------------- ASCII math
 # The notes of the experiments and the texts of the formula files write math in one ASCII /
@@ -42,7 +45,7 @@ _GREEK_NAMES = set(_GREEK) - {"omicron", "varsigma"} | {"Gamma", "Delta", "Theta
                                                           "Sigma", "Phi", "Psi", "Omega", "varepsilon", "eps"}
 _GREEK_CHARS = {ch for ch, tex in UNICODE_MATH.items() if tex[1:] in _GREEK_NAMES | {"epsilon", "varphi",
                                                                                       "vartheta"}}
-_OPERATORS = {"min": r"\min", "max": r"\max", "sup": r"\sup", "inf": r"\infty", "log": r"\log", "exp": r"\exp",
+_OPERATORS = {"grad": r"\nabla", "min": r"\min", "max": r"\max", "sup": r"\sup", "inf": r"\infty", "log": r"\log", "exp": r"\exp",
               "sum": r"\sum", "prod": r"\prod",
               "lim": r"\lim", "det": r"\det", "argmax": r"\operatorname{arg\,max}",
               "argmin": r"\operatorname{arg\,min}"}
@@ -50,6 +53,14 @@ _RELS = {"<=": r"\leq", ">=": r"\geq", "!=": r"\neq", "->": r"\to", ">~": r"\gtr
 _WORD = re.compile(r"[A-Za-z]+|[" + "".join(sorted(UNICODE_MATH)) + r"]")
 _NUM = re.compile(r"(?:\d+(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+)?(?![\w.]*[A-Za-z_])")
 _IDENT_CHAR = re.compile(r"[A-Za-z0-9_]")
+# a times sign written x between operands: 4 x 24, T x d, (T x d) -- one character (a digit
+# or a lone letter) on each side, single spaces around
+_GRAD = re.compile(r"grad ?(?=[A-Z](?![A-Za-z0-9]))")
+_TIMES = re.compile(r"(?:(?<![\w\\])[A-Za-z]|\d) x (?:[A-Za-z](?![\w(])|\d)")
+_BOOLEAN = re.compile(r"(True|False)(?![A-Za-z0-9_\-])(?!\s+[A-Za-z])")
+# a run of digits and dots (with an arXiv version) that starts an identifier
+_IDENTIFIER = re.compile(r"\d+(?:\.\d+)+(?:v\d+)?(?![\w])|\d+(?:\.\d+)+(?=v\d)")
+_ARXIV_ID = r"\d{4}\.\d{4,5}(?:v\d+)?"      # arXiv's identifiers since 2007: YYMM.NNNNN
 
 
 def _math_word(w: str) -> str:
@@ -90,7 +101,14 @@ def _math_inner(s: str) -> str:
             i = atom[1]
             continue
         rel = s[i:i + 2]
-        if rel in _RELS:
+        word = re.compile(r" (in|x) (?=\S)").match(s, i)
+        if word and i > 0:                             # min_(t in T_i), R^(T x d)
+            out.append(r"\in " if word.group(1) == "in" else r"\times ")
+            i = word.end()
+        elif rel == "+-":
+            out.append(r"\pm ")
+            i += 2
+        elif rel in _RELS:
             out.append(_RELS[rel] + " ")
             i += 2
         elif s.startswith("||", i):
@@ -135,6 +153,8 @@ def _script(s: str, i: int, sup: bool) -> tuple[str, int] | None:
         # an index in parentheses (theta^(K), U^(K+1)) keeps them; a grouped exponent (^(-c), ^(1/2)) not
         keep = s[i] == "(" and sup and not (raw.startswith(("-", "+")) or re.search(r"[/ ^*]", raw))
         return ("{(" + inner + ")}" if keep else "{" + inner + "}"), j
+    if s.startswith("+-", i):                           # mu_+-
+        return "{\\pm}", i + 2
     if s[i] in "*+-±∓":
         return "{" + UNICODE_MATH.get(s[i], s[i]) + "}", i + 1
     m = re.compile(r"[0-9]+|[A-Za-z]+|[" + "".join(_GREEK_CHARS) + "]").match(s, i)
@@ -219,6 +239,8 @@ def _decorations(s: str, tex: str, j: int, decorated: bool, inner: bool) -> tupl
             tex, j, decorated = "\\" + acc.group(1) + "{" + tex + "}", acc.end(), True
         elif s[j] == "*" and (j + 1 == len(s) or not s[j + 1].isalnum()):
             tex, j, decorated = tex + "^{*}", j + 1, True
+        elif s[j] == "'" and not s[j + 1:j + 2].isalpha() and len(re.findall(r"(?:^|(?<=[\s(]))'", s[:j])) % 2 == 0:
+            tex, j, decorated = tex + "'", j + 1, True       # delta': a prime (not a closing quote)
         else:
             break
     return tex, j, decorated
@@ -254,16 +276,104 @@ def _decompose(text: str) -> str:
 def _lone_letter(text: str, i: int, prev: str) -> bool:
     """A single letter beside a relation or an operator is a variable: H = 32, <= P, 1/K."""
     c = text[i]
+    if c == "s" and text[i + 1:i + 2] == ")" and re.search(r"[A-Za-z]{3}\($", text[:i]):
+        return False                  # constant(s): a plural, not the variable s
     return bool(c.isascii() and c.isalpha() and not _IDENT_CHAR.match(prev) and prev not in "'\\" and
                 not _IDENT_CHAR.match(text[i + 1:i + 2] or " ") and text[i + 1:i + 2] != "'" and
                 (re.match(r"\s*(?:[=<>≤≥≲≳+*/·×]|- )", text[i + 1:]) or re.search(r"(?:[=<>≤≥≲≳+*/·×(]| -)\s*$", text[:i])
                  and not re.match(r"\s*[A-Za-z]", text[i + 1:])))
 
 
+_NAMES_OF: contextvars.ContextVar = contextvars.ContextVar("boundcalc_names", default=None)
+_NAMES_CACHE: dict = {}
+
+
+@contextlib.contextmanager
+def names_of(paper):
+    """While inside, text read in the ASCII convention names ``paper``'s identifiers as what
+    they are (:func:`known_names`); ``paper``: a :class:`~boundcalc.registry.model.Paper`, a
+    paper key of the shipped registry, or None (the convention alone)."""
+    if isinstance(paper, str):
+        try:
+            from ..registry import get_registry
+            paper = get_registry().paper(paper)
+        except Exception:          # a key the shipped registry does not know (a user's CSV)
+            paper = None
+    if paper is None:              # no paper named here: whatever an enclosing call set
+        yield
+        return
+    token = _NAMES_OF.set(known_names(paper))
+    try:
+        yield
+    finally:
+        _NAMES_OF.reset(token)
+
+
+def known_names(paper) -> tuple[re.Pattern | None, dict[str, tuple[str, str]]]:
+    """The identifiers of one paper's formula file that its notes name, read as what they
+    are rather than guessed by the ASCII convention: a symbol's name (``C_5O``, ``M0``,
+    ``theta2_2inf``) -> ``("math", its LaTeX)`` (``C_{5,O}``); a formula's key that the
+    convention would mangle (``rademacher_G_restricted``, ``prob_theorem5``) -> ``("code",
+    key)``. Only names with an underscore or a digit (a plain word or letter is read by the
+    convention). ``(pattern, map)``; the pattern is None when there are none."""
+    key = id(paper)
+    hit = _NAMES_CACHE.get(key)
+    if hit is not None and hit[0] is paper:        # the paper itself is kept: no id is reused
+        return hit[1]
+    names: dict[str, tuple[str, str]] = {}
+    for sym in paper.symbols.values():
+        if sym.latex and re.search(r"[_\d]", sym.name) and not latex_balance_error(sym.latex):
+            names[sym.name] = ("math", sym.latex)
+    for k in getattr(paper, "formulas", {}):
+        k = k.split(".", 1)[-1]
+        # a key the convention reads into upright words or loose digits (prob_theorem5 ->
+        # prob_{theorem}5) is an identifier: shown as code
+        if k not in names and "_" in k and _mangled(k):
+            names[k] = ("code", k)
+    rx = re.compile(r"(?<![\w\\])(?:" + "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
+                    + r")(?![\w])") if names else None
+    _NAMES_CACHE[key] = (paper, (rx, names))
+    return rx, names
+
+
+def _mangled(key: str) -> bool:
+    """Whether the ASCII convention reads a formula's key into something other than one
+    clean symbol: loose pieces (``gamma_attn_sec7`` -> gamma_{attn,sec} 7) or an upright word
+    as the symbol itself (``prob_theorem5`` -> prob_{theorem}5)."""
+    pieces = ascii_math_parts(key)
+    return len(pieces) != 1 or pieces[0][0] != "math" or pieces[0][1].startswith("\\mathrm{")
+
+
+def _known_piece(text: str, i: int) -> tuple[str, str, int] | None:
+    known = _NAMES_OF.get()
+    if known is None or known[0] is None or not text[i].isalpha():
+        return None
+    rx, names = known
+    m = rx.match(text, i)
+    if m is None or text[m.end():m.end() + 1] in ("(", "~", "*") and names[m.group(0)][0] == "math":
+        return None            # a call or a decorated name: the convention reads it whole
+    kind, piece = names[m.group(0)]
+    return kind, piece, m.end()
+
+
 def _math_piece(text: str, i: int, prev: str) -> tuple[str, str, int] | None:
-    """("math", LaTeX, end) of the math that starts at ``text[i]``: an atom, a lone letter,
-    a norm bar, a relation, a bracket, a script on what precedes; None if none starts there."""
+    """("math", LaTeX, end) of the math that starts at ``text[i]``: a known name
+    (:func:`known_names`), an atom, a lone letter, a norm bar, a relation, a bracket, a script
+    on what precedes, a times sign between operands (``4 x 24``, ``T x d``); None if none
+    starts there."""
     c = text[i]
+    known = _known_piece(text, i) if not _IDENT_CHAR.match(prev) and prev != "\\" else None
+    if known:
+        return known
+    if c == "x" and _TIMES.match(text, i - 2 if i >= 2 else 0) and i >= 2 and text[i - 1] == " ":
+        return "math", r"\times", i + 1
+    if text.startswith("+-", i) and (prev in " ([=,:" or i == 0):
+        return "math", r"\pm", i + 2
+    grad = _GRAD.match(text, i)
+    if grad and not _IDENT_CHAR.match(prev):       # grad L(p): the gradient, nabla L(p)
+        name = _atom(text, grad.end(), inner=True)
+        if name is not None:
+            return "math", r"\nabla " + name[0], name[1]
     atom = _atom(text, i)
     if atom:
         return "math", atom[0], atom[1]
@@ -283,17 +393,34 @@ def _math_piece(text: str, i: int, prev: str) -> tuple[str, str, int] | None:
     return None
 
 
+def _word_piece(text: str, i: int, prev: str) -> tuple[str, str, int] | None:
+    """A boolean value (``used True``, ``normalized=False``) as a word -- an English adjective
+    (``True loss``, ``True-loss bound``) stays as written --, or an identifier (an arXiv id
+    2310.12680v2, a version 1.2.3, ``arXiv 1707.09564``) as text, never a number to be
+    restyled or rounded: ``("text", piece, end)``; None for anything else."""
+    if _IDENT_CHAR.match(prev):
+        return None
+    m = _BOOLEAN.match(text, i)
+    if m:
+        return "text", "yes" if m.group(1) == "True" else "no", m.end()
+    m = _IDENTIFIER.match(text, i)
+    if m and prev not in ".-" and (m.group(0).count(".") > 1 or re.fullmatch(_ARXIV_ID, m.group(0))
+                                   or re.search(r"\b(?:arXiv|arxiv|eprint|version|v)[:\s]*$", text[:i])):
+        return "text", m.group(0), m.end()
+    return None
+
+
 def _other_piece(text: str, i: int, prev: str, wide: dict, after_math: bool) -> tuple[str, str, int]:
     """(kind, piece, end) of what starts at ``text[i]`` when no math does: a boolean as a
     word, a minus (of a number, or math), a number in the one number style, or a character
     of text. ``after_math``: the last piece read was math (N-1 after the variable N)."""
     from .numfmt import restyle_number
     c = text[i]
-    m = re.compile(r"(True|False)(?![A-Za-z0-9_])").match(text, i)
-    if m and not _IDENT_CHAR.match(prev):
-        return "text", "yes" if m.group(1) == "True" else "no", m.end()
+    word = _word_piece(text, i, prev)
+    if word is not None:
+        return word
     # a minus: before a number, a name or a bracket, after a space, a bracket or '='
-    if c == "-" and (prev in " ([=,:/" or i == 0) and re.compile(r"-(?=[\w(.|<⟨‖\\" + "".join(_GREEK_CHARS)
+    if c == "-" and (prev in " ([=,:/⟨" or i == 0) and re.compile(r"-(?=[\w(.|<⟨‖\\" + "".join(_GREEK_CHARS)
                                                                   + "])").match(text, i):
         n = _NUM.match(text, i + 1)
         if n and not _IDENT_CHAR.match(prev):
@@ -317,8 +444,8 @@ def ascii_math_parts(text: str) -> list[tuple[str, str]]:
     """Text written in the ASCII/Unicode math convention above, read into pieces
     ``(kind, piece)``: ``"math"`` (LaTeX math: ``L̂(θ^(K))``, ``Φ~(X_i)``, ``sqrt(T)(S + P)``,
     ``R-bar_μ``, ``||p||``, a minus), ``"num"`` (a number in the one number style,
-    :func:`.numfmt.restyle_number`) and ``"text"`` (the words as written, the booleans as
-    words). The one reading of that convention: :func:`ascii_math` writes it as LaTeX, the
+    :func:`.numfmt.restyle_number`), ``"code"`` (a formula's key, :func:`known_names`) and
+    ``"text"`` (the words as written, the booleans as words). The one reading of that convention: :func:`ascii_math` writes it as LaTeX, the
     figures as mathtext (:func:`mathtext_label`), the HTML page as MathML."""
     from .numfmt import pair_digits
     text = _decompose(str(text))
@@ -354,7 +481,8 @@ def ascii_math(text: str) -> str:
     booleans as words, everything else escaped by :func:`latex_escape`
     (:func:`ascii_math_parts` reads it)."""
     wrap = {"math": lambda p: "\\ensuremath{" + p + "}", "num": lambda p: "\\num{" + p + "}",
-            "text": latex_escape}
+            "text": latex_escape,
+            "code": lambda p: latex_code(p, breaks=True)}
     return "".join(wrap[kind](p) for kind, p in ascii_math_parts(text))
 
 
@@ -388,7 +516,7 @@ def mathtext_label(row) -> str:
     """The row's quantity for a matplotlib label (mathtext ``$...$``; a text ``$`` escaped)."""
     out = []
     for kind, p in label_parts(row):
-        out.append(p.replace("$", r"\$") if kind == "text" else f"${p if kind == 'math' else num_math(p)}$")
+        out.append(p.replace("$", r"\$") if kind in ("text", "code") else f"${p if kind == 'math' else num_math(p)}$")
     return "".join(out)
 
 

@@ -44,6 +44,7 @@ MARKERS = ("o", "s", "^", "D", "v", "P", "X", "<")
 HOLDS_COLOURS = {True: "#009E73", False: "#D55E00", None: "#7F7F7F"}
 HOLDS_LABELS = {True: "bound (holds)", False: "bound (violated)", None: "bound (not decided)"}
 MEASURED_COLOUR = "#000000"
+PANEL_MAX = 2.6          # inches: the tallest panel of a figure (more rows: another panel)
 FIGSIZES = {"column": 3.25, "page": 6.75}       # inches: one column / the text width of a paper
 FONT_PT = {"column": 7.5, "page": 9.0}           # body of the figure; a 10-pt paper's captions are 9 pt
 DPI = 300
@@ -281,9 +282,9 @@ def bound_vs_measured(table, path) -> list[Path]:
 
     Positions are powers of ten computed with mpmath, so a bound of 1e400 is drawn at its
     true place, not clipped to the double range. Rows without a positive bound and a
-    positive measured value are listed under the plot as not plotted."""
-    import textwrap
-
+    positive measured value are listed under the plot as not plotted. No panel is taller than
+    :data:`PANEL_MAX` (a kind with more rows takes several panels), and no title is drawn in
+    (the caption belongs to the paper)."""
     import mpmath
     from matplotlib.lines import Line2D
     groups: dict = {g: [] for g in GROUPS}
@@ -296,17 +297,17 @@ def bound_vs_measured(table, path) -> list[Path]:
             groups[quantity_group(r)].append((r, float(mpmath.log10(b)), float(mpmath.log10(m)), b, m))
         else:
             skipped.append(r)
-    panels = [(g, rows) for g, rows in groups.items() if rows]
+    w = width()
+    row_h = 0.36 if w < 4 else 0.32
+    per_panel = int((PANEL_MAX - 0.5) / row_h)         # rows of one panel at most PANEL_MAX tall
+    panels = [(g, rows[k:k + per_panel]) for g, rows in groups.items() for k in range(0, len(rows), per_panel)]
     if not panels:
         raise BoundcalcError(f"bound-vs-measured plot of {table.paper}: no row has a positive bound "
                              "and a positive measured value")
-    w = width()
-    row_h = 0.36 if w < 4 else 0.32
     heights = [0.5 + row_h * len(rows) for _, rows in panels]
     fig = figure(sum(heights) + 0.9 + (0.25 if skipped else 0))
     axes = fig.subplots(len(panels), 1, height_ratios=heights, squeeze=False)[:, 0]
     seen: set = set()
-    wrap = 52 if w < 4 else 110
     for ax, (group, rows) in zip(axes, panels):
         _panel(ax, group, rows, w, seen)
     handles = [Line2D([], [], marker="D", color=HOLDS_COLOURS[h], ls="none", label=HOLDS_LABELS[h])
@@ -316,8 +317,7 @@ def bound_vs_measured(table, path) -> list[Path]:
     if skipped:                       # one line each: a mathtext label is not cut by wrapping
         axes[-1].set_xlabel(axes[-1].get_xlabel() + "\n\nnot plotted (no positive bound and measured value):\n"
                             + "\n".join(_label(r) for r in skipped), fontsize="small")
-    fig.suptitle(textwrap.fill(f"{table.paper}: {table.title}"
-                               + (f" (seed {table.seed})" if table.seed is not None else ""), wrap))
+    # no title drawn into the figure: the caption belongs to the paper
     return save(fig, path)
 
 

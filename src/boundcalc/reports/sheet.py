@@ -8,17 +8,29 @@ prints it, our statement (left side, relation, right side: the quantity from the
 LaTeX's top-level relation, our expression via SymPy with references inlined; a formula
 without LaTeX gets the SymPy LaTeX of its expression), what a bound bounds, and the note.
 Every display is balanced LaTeX: one that is not is shown as text, with the reason.
-Displays wider than the text are scaled down to the line width, never left overfull.
+Displays wider than the text are broken over lines (:mod:`.display`), never scaled down; our
+expression, when long, is shown with named subterms defined beneath it.
 """
 from __future__ import annotations
 
 import re
 
 from ..errors import BoundcalcError
-from .escape import bibtex_entry_error, bibtex_field, latex_escape, latex_url, md_code, md_fence, safe_url, terminal
+from .display import MACROS, display
+from .escape import (
+    bibtex_entry_error,
+    bibtex_field,
+    latex_code,
+    latex_escape,
+    latex_url,
+    md_code,
+    md_fence,
+    safe_url,
+    terminal,
+)
 from .escape import md_cell as _md
 from .escape import md_math as _md_math
-from .latex import ascii_math, document, latex_balance_error
+from .latex import ascii_math, document, latex_balance_error, names_of
 
 FORMATS = ("latex", "markdown")
 CITE_FORMATS = ("bibtex", "text")
@@ -192,7 +204,7 @@ def _formulas(paper, formulas_path):
 def _t(s: str) -> str:
     """Text for the sheet: escaped, with break points after ``/`` and ``_`` so that ASCII
     formulas in notes (``beta_3/sqrt(H)``) wrap instead of running into the margin."""
-    return ascii_math(s).replace("/", "/\\allowbreak{}").replace("\\_", "\\_\\allowbreak{}")
+    return re.sub(r"\\_(?!\\allowbreak)", r"\\_\\allowbreak{}", ascii_math(s).replace("/", "/\\allowbreak{}"))
 
 
 def _domain(sym) -> str:
@@ -215,14 +227,47 @@ def _ours(f) -> str:
 
 
 def _display(tex: str) -> str:
-    """A display of ``tex``; LaTeX that is not balanced (:func:`latex_balance_error`) is
+    """A display of ``tex``, broken over lines when it is wider than the line, never scaled
+    (:func:`.display.display`); LaTeX that is not balanced (:func:`latex_balance_error`) is
     shown verbatim as text with the reason, never pasted into math where it would break
     the document."""
     bad = latex_balance_error(tex)
     if bad:
         return f"\\par\\noindent\\texttt{{{_t(tex)}}} (not typeset: {latex_escape(bad)})\\par"
-    return ("\\par\\noindent\\begin{adjustbox}{max width=\\linewidth,center}"
-            f"$\\displaystyle {tex}$\\end{{adjustbox}}\\par")
+    return display(tex)
+
+
+# our expression longer than this many characters of text gets named subterms (A, B, ...),
+# each defined beneath it: a formula of 2000 characters of LaTeX is read as a few lines
+NAME_LIMIT = 90
+
+
+def _ours_named(f) -> list[str]:
+    """Our statement as displays: one when it is short; else the statement in terms of named
+    subterms (:func:`.printers.evidence.name_subterms`, as the check report names them) and
+    "where" each name's definition. ``[]`` if SymPy cannot typeset it."""
+    try:
+        from ..backends.sym import to_sympy
+        from .printers.evidence import latex as ev_latex
+        from .printers.evidence import name_subterms, text
+        syms: dict = {}
+        expr = to_sympy(f.expr, syms)
+        names = {n: s.latex for n, s in f.symbol_table.items() if s.latex}
+        if len(text(expr)) <= NAME_LIMIT:
+            return [_display(f.definition_latex())]
+        avoid = {v for v in names.values() if re.fullmatch(r"[A-Z]", v)}
+        defs, out = name_subterms({"e": expr}, NAME_LIMIT, avoid=avoid)
+        body = ev_latex(out["e"], names)
+        whole = f.definition_latex()
+        lhs = whole[:len(whole) - len(f.latex())] if whole.endswith(f.latex()) else ""
+        shown = [_display(lhs + body)]
+        if defs:
+            shown.append("\\noindent where")
+            shown += [_display(f"{name} = {ev_latex(d, names)}") for name, d in defs]
+        return shown
+    except Exception:              # never let one formula's rendering lose the sheet
+        ours = _ours(f)
+        return [_display(ours)] if ours else []
 
 
 def _md_display(tex: str) -> list[str]:
@@ -236,9 +281,13 @@ def _md_display(tex: str) -> list[str]:
 
 def sheet_latex(key: str, formulas_path=None) -> str:
     p = _paper(key, formulas_path)
-    fs = _formulas(p, formulas_path)
+    with names_of(p):              # the notes name the paper's symbols and formulas
+        return _sheet_latex(p, _formulas(p, formulas_path))
+
+
+def _sheet_latex(p, fs) -> str:
     # the reference in full, not a \\cite: the sheet compiles in one pdflatex pass
-    out = ["\\raggedright\\emergencystretch=3em", f"\\noindent {_bibitem_latex(p)}\\par"]
+    out = [MACROS, "\\raggedright\\emergencystretch=3em", f"\\noindent {_bibitem_latex(p)}\\par"]
     if p.text:
         out.append(f"\\noindent Numbering: {_t(p.text)}.\\par")
     if p.reference:
@@ -246,7 +295,7 @@ def sheet_latex(key: str, formulas_path=None) -> str:
     note = getattr(p, "note", "")
     if note:
         out.append(f"\\noindent {_t(note)}\\par")
-    out.append(f"\\noindent Generated by boundcalc from \\texttt{{{latex_escape(p.path.name)}}}: "
+    out.append(f"\\noindent Generated by boundcalc from {latex_code(p.path.name)}: "
                f"{len(p.symbols)} symbols, {len(fs)} formulas. Status: \\emph{{as printed}} in the paper, "
                "\\emph{corrected} (the printed version is wrong) or \\emph{derived} by us; "
                "``ours'' is the expression boundcalc evaluates, references inlined.\\par")
@@ -257,7 +306,7 @@ def sheet_latex(key: str, formulas_path=None) -> str:
         role = "" if s.role == "input" else f" \\emph{{({latex_escape(s.role)})}}"
         default = _default(s)
         out.append(f"\\par\\noindent\\hangindent=1.5em ${s.latex or latex_escape(s.name)}$ "
-                   f"(\\texttt{{{latex_escape(s.name)}}}): {s.description_latex or _t(s.description)}{role}. "
+                   f"({latex_code(s.name)}): {s.description_latex or _t(s.description)}{role}. "
                    f"Domain: {_t(_domain(s))}" + (f"; default {latex_escape(default)}" if default else "") + ".")
     out += ["\\par\\endgroup", "\\subsection*{Formulas}"]
     for f in fs:
@@ -268,9 +317,9 @@ def sheet_latex(key: str, formulas_path=None) -> str:
                    f"{_t(f.source)}; status: \\emph{{{latex_escape(f.status)}}}.\\par")
         if f.latex_printed:
             out += ["\\noindent As printed:", _display(f.latex_printed)]
-        ours = _ours(f)
+        ours = _ours_named(f)
         if ours:
-            out += ["\\noindent Ours:", _display(ours)]
+            out += ["\\noindent Ours:", *ours]
         else:
             out.append(f"\\noindent Ours: \\texttt{{{_t(f.spec.text)}}}\\par")
         if f.spec.bounds:

@@ -128,6 +128,18 @@ class Row:
         return to_json(self)
 
 
+def _setting_dtype(v) -> str:
+    """The column type of a setting's value: ``boolean``, ``int64`` (within its range),
+    ``float64``, or ``object`` for anything else (a string, a list)."""
+    if isinstance(v, bool):
+        return "boolean"
+    if isinstance(v, int) and -2 ** 63 <= v < 2 ** 63:
+        return "int64"
+    if isinstance(v, float):
+        return "float64"
+    return "object"
+
+
 FRAME_COLUMNS = ("quantity", "source", "kind", "formula", "bound", "measured", "ratio", "holds",
                  "hypotheses_met", "hypotheses", "constant", "note", "bound_exact", "measured_exact",
                  "ratio_exact")
@@ -159,7 +171,8 @@ class Table:
         missing), ``holds``/``hypotheses_met`` as nullable booleans, and ``*_exact``
         (strings) with the exact value wherever the float is not exact. Each setting is
         also a column ``settings.NAME`` (the same value on every row, so frames of several
-        tables concatenate into one tidy frame); settings, seed, paper and title are in
+        tables concatenate into one tidy frame), numeric where the value is a number
+        (``int64``/``float64``/``boolean``); settings, seed, paper and title are in
         ``frame.attrs`` too."""
         import pandas as pd
         data: dict[str, list] = {c: [] for c in FRAME_COLUMNS}
@@ -175,7 +188,7 @@ class Table:
         df = pd.DataFrame({c: pd.Series(v, dtype=dtypes.get(c, object)) for c, v in data.items()},
                           columns=list(FRAME_COLUMNS))
         for k, v in self.settings.items():
-            df[f"settings.{k}"] = pd.Series([v] * len(df), dtype=object)
+            df[f"settings.{k}"] = pd.Series([v] * len(df), dtype=_setting_dtype(v))
         df.attrs.update(paper=self.paper, title=self.title, seed=self.seed, settings=dict(self.settings),
                         notes=list(self.notes))
         return df

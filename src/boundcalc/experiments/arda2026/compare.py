@@ -61,8 +61,8 @@ def compare(*, seed: int = 0, jobs: int = 1, cache_dir=None, **settings):
                         hypotheses=f"rho >= nu: {'yes' if radius_ok else 'no'}; eta = 1/sqrt(tau): "
                                    f"{'yes' if step_ok else 'no'}; {ev}",
                         constant=b["thm1_min"].qualifier,
-                        note=over + "terms: opt L1^4/sqrt(tau) = {}, L1 B_app = {}, L1 B_lin = {}, "
-                                    "L1 eps_CoF = {}; labels' mean square (loss at phi^(0)) = {:.3g}".format(
+                        note=over + "terms: L_(1,m)^4/sqrt(tau) = {}, L_(1,m) B_app = {}, L_(1,m) B_lin = {}, "
+                                    "L_(1,m) eps_CoF = {}; labels' mean square (loss at phi^(0)) = {:.3g}".format(
                                         *(_g3(b[t]) for t in ("thm1_opt", "thm1_app", "thm1_lin", "thm1_cof")),
                                         worst["label_mean_square"])))
         rows.append(Row(f"m={m}: event E_{{U,m}}(delta') (max_i ||U_i^(0)|| within radius)", "Definition 1", latex=rf"m={m}\colon \mathcal E_{{U,m}}(\delta')\colon \max_i \|U_i^{{(0)}}\|",

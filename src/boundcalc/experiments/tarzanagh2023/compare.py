@@ -82,7 +82,7 @@ def compare(*, seed: int = 0, jobs: int = 1, cache_dir=None, **settings) -> Tabl
         gn = run["grad_norm"][:-1]
         eff = np.where(gn > 0, s["lr"] / np.where(gn > 0, gn, 1.0), 0.0)
         eta_used = float(np.max(eff))
-        eta_note = (f"normalised GD: effective step lr/||grad L(p(t))|| over t < {s['steps']} "
+        eta_note = (f"normalised GD: effective step eta/||grad L(p(t))|| (eta = lr) over t < {s['steps']} "
                     f"(min {float(np.min(eff)):.3g}, max {eta_used:.3g})")
     else:
         eta_used = s["lr"]
@@ -156,7 +156,7 @@ def compare(*, seed: int = 0, jobs: int = 1, cache_dir=None, **settings) -> Tabl
             corr0 = tz.correlation(p0, rep.svm.p) if np.any(p0) else math.nan
             in_cone0 = math.isfinite(corr0) and corr0 >= 1 - mu_f
             big0 = float(np.linalg.norm(p0)) >= float(R0.mpf)
-            hyp = f"p(0) in cone_mu: {in_cone0}; ||p(0)|| >= R^0_mu: {big0}"
+            hyp = f"p(0) \N{ELEMENT OF} cone_mu: {in_cone0}; ||p(0)|| >= R^0_mu: {big0}"
             dnote = ("delta = inf (no input has both neighbours and non-neighbours): min(0.5, delta) = 0.5"
                      if not math.isfinite(c["delta"]) else f"delta of (32) = {c['delta']:.4g}")
             rows += [

@@ -17,10 +17,14 @@ class Printer:
         self._settings = {**self._default_settings, **settings}
 
     def doprint(self, obj):
+        from ..latex import names_of
         for cls in type(obj).__mro__:
             method = getattr(self, f"_print_{cls.__name__}", None)
             if method is not None:
-                return method(obj)
+                paper = getattr(obj, "paper", None)
+                # a record of one paper: its notes name that paper's symbols and formulas
+                with names_of(paper if isinstance(paper, str) else None):
+                    return method(obj)
         from ...errors import BoundcalcError
         raise BoundcalcError(f"no {self.format} printer for {type(obj).__name__}")
 

@@ -32,8 +32,55 @@ def display_frame(t):
     return pd.DataFrame([cells(r) for r in t.rows], columns=list(COLUMNS))
 
 
+# below this many columns a comparison table is stacked: one block per row, a field a line
+# (eight columns side by side at 80 columns are one character wide)
+STACK_BELOW = 130
+
+
+class _Folding:
+    """A comparison table that chooses its layout by the console's width when it is drawn:
+    the table side by side at :data:`STACK_BELOW` columns and more, stacked below."""
+
+    def __init__(self, t):
+        self.t = t
+
+    def __rich_console__(self, console, options):
+        yield (_stacked(self.t) if options.max_width < STACK_BELOW else _wide(self.t))
+
+
+def _stacked(t):
+    """One block per row: the quantity, then each field on its own line (label: value), the
+    value wrapping in its own column; then the notes."""
+    from rich.console import Group
+    from rich.table import Table as RTable
+    from rich.text import Text
+
+    from ..escape import terminal as escape
+    blocks: list = [Text(escape(f"{t.paper}: {t.title}", markup=False), style="italic")]
+    for r in t.rows:
+        row = [escape(str(c)) for c in cells(r)]
+        colour = {True: "green", False: "red", None: "dim"}[r.holds]
+        row[5] = f"[{colour}]{row[5]}[/{colour}]"
+        if r.hypotheses_met is False:
+            row[6] = f"[yellow]{row[6]}[/yellow]"
+        g = RTable.grid(padding=(0, 1))
+        g.add_column(style="dim", no_wrap=True)
+        g.add_column(overflow="fold")
+        for name, v in zip(COLUMNS[1:], row[1:]):
+            if v:
+                g.add_row(name, v)
+        blocks += [Text(""), Text(escape(str(r.quantity), markup=False), style="bold"), g]
+    blocks += [Text(""), Text(escape(caption(t), markup=False))]
+    return Group(*blocks, *(Text("• " + escape(n, markup=False)) for n in notes(t)))
+
+
 def rich_table(t):
-    """The table as a rich renderable: the table (holds in colour), then the notes."""
+    """The table as a rich renderable: the table (holds in colour), then the notes; stacked
+    (a block per row) on a console narrower than :data:`STACK_BELOW` columns."""
+    return _Folding(t)
+
+
+def _wide(t):
     from rich.console import Group
     from rich.table import Table as RTable
     from rich.text import Text
@@ -42,8 +89,9 @@ def rich_table(t):
     rt = RTable(title=escape(f"{t.paper}: {t.title}"), title_justify="left",
                 caption=escape(caption(t)), caption_justify="left")
     for i, c in enumerate(COLUMNS):
+        # every header whole (min_width); the quantity wraps at word boundaries like the rest
         rt.add_column(c, overflow="fold", justify="right" if c in ("bound", "measured", "bound/measured")
-                      else "left", no_wrap=(i == 0))
+                      else "left", min_width=max(len(w) for w in c.split(" ")) if i == 0 else len(c))
     for r in t.rows:
         row = [escape(str(c)) for c in cells(r)]     # labels in [...] survive
         colour = {True: "green", False: "red", None: "dim"}[r.holds]

@@ -127,12 +127,13 @@ def latex(expr, names: dict) -> str:
         return "\\text{" + latex_escape(text(expr)) + "}"
 
 
-def name_subterms(exprs: dict, limit: int = LIMIT):
+def name_subterms(exprs: dict, limit: int = LIMIT, avoid=frozenset()):
     """``(definitions, exprs)``: subterms named until every expression's text (and every
     definition's) fits in ``limit`` characters, largest first, one name per distinct
-    subterm across all the expressions. ``definitions`` is a list of (name, subterm)."""
+    subterm across all the expressions. ``definitions`` is a list of (name, subterm);
+    ``avoid``: letters not to use as names (a symbol typeset as that letter)."""
     import sympy as sp
-    taken = {s.name for e in exprs.values() for s in e.free_symbols}
+    taken = {s.name for e in exprs.values() for s in e.free_symbols} | set(avoid)
     taken |= {n.split("_")[0] for n in taken}      # no A beside the paper's A_1
     fresh = (c for c in "ABCDEFGHKLMPQRSTUVWXYZ" if c not in taken)
     defs: list = []

@@ -408,7 +408,8 @@ def _pieces(parts) -> str:
     """:func:`..latex.ascii_math_parts` pieces as HTML: text escaped, math and numbers as MathML."""
     from ..latex import num_math
     from ..mathml import math
-    return "".join(_e(p) if kind == "text" else math(p if kind == "math" else num_math(p)) for kind, p in parts)
+    return "".join(_e(p) if kind == "text" else f"<code>{_e(p)}</code>" if kind == "code"
+                   else math(p if kind == "math" else num_math(p)) for kind, p in parts)
 
 
 def _label(row) -> str:

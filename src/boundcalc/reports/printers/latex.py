@@ -28,7 +28,7 @@ import re
 from typing import ClassVar
 
 from ...errors import BoundcalcError
-from ..escape import latex_escape
+from ..escape import latex_code, latex_escape
 from ..latex import REQUIRES, ascii_math, formula_quantity
 from ..numfmt import s_cell, table_format, yesno
 from .base import Printer
@@ -144,8 +144,7 @@ def _settings(settings: dict) -> str:
     """The settings as the command-line options that give them (``--eta 1.0``)."""
     def value(v):
         return yesno(v) if isinstance(v, bool) else str(v)
-    return ", ".join("\\texttt{" + latex_escape(f"--{k.replace('_', '-')} {value(v)}") + "}"
-                     for k, v in settings.items())
+    return ", ".join(latex_code(f"--{k.replace('_', '-')} {value(v)}") for k, v in settings.items())
 
 
 def _body_rows(table, num: list, notes: str) -> tuple[list[str], list[str]]:
@@ -190,7 +189,7 @@ def _footnotes(table, notes: str) -> list[str]:
     elif notes == "short":
         items.append("\\item[] Ratio = bound/measured; Hyp.: the theorem's hypotheses were met. "
                      + (f"Seed {table.seed}; " if table.seed is not None else "") + "all settings and full notes: "
-                     f"\\texttt{{boundcalc compare {latex_escape(table.paper)} --notes full}}.")
+                     + latex_code(f"boundcalc compare {table.paper} --notes full") + ".")
     return items
 
 
