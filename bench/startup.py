@@ -1,8 +1,23 @@
-"""Start-up cost of the headline numeric command against importing SymPy.
+"""Start-up cost of the headline numeric command against importing SymPy, in CPU time.
 
 Runs `boundcalc require-heads --d 16 --T 8` and `python -c "import sympy"` alternately,
-REPEAT times each, in this same run, and prints the medians and their ratio
-(target: ratio <= 0.4). Usage: python bench/startup.py [REPEAT]
+REPEAT times each, in this same run, and measures each whole process's CPU time (user +
+system, from os.wait4: the child's own rusage, so other processes on a shared machine do
+not count, as wall time would). Prints the medians, the paired ratios (run i of ours over
+run i of SymPy's) as median [min, max], and the load average before and after.
+Target: the median paired ratio <= 0.40. Usage: python bench/startup.py [REPEAT]
+
+The first (warm-up) run of each command also fills the registry cache
+(boundcalc.registry.cache); `BOUNDCALC_REGISTRY_CACHE=0 python bench/startup.py` measures
+without it. Bytecode matters: with PYTHONDONTWRITEBYTECODE set and no __pycache__ (a fresh
+editable checkout), every boundcalc module is compiled from source on every run while
+SymPy's site-packages have their .pyc; the script says which case it measured
+(`python -m compileall -q src` compiles a checkout once).
+
+Measured on the shared 2-core machine (issue 37; CPU time, bytecode compiled, 15 pairs):
+before (main at 7c673a3), load ~9-10: ratio 0.72 [0.69, 0.76] (0.27 s against 0.38 s);
+after (registry cache, lazy loader and API), see docs/howto/benchmarks.md for the figures
+and their loads.
 """
 from __future__ import annotations
 
@@ -11,14 +26,23 @@ import shutil
 import statistics
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 
-def timed(cmd: list[str]) -> float:
-    t = time.perf_counter()
-    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
-    return time.perf_counter() - t
+def cpu(cmd: list[str]) -> float:
+    """The CPU seconds (user + system) of the process ``cmd``, whole."""
+    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
+    _, status, usage = os.wait4(p.pid, 0)
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise SystemExit(f"{' '.join(cmd)} failed")
+    return usage.ru_utime + usage.ru_stime
+
+
+def bytecode_state() -> str:
+    import boundcalc
+    pkg = Path(boundcalc.__file__).parent
+    compiled = any((pkg / "__pycache__").glob("__init__.*.pyc"))
+    return "bytecode compiled" if compiled else "NO bytecode for boundcalc (compiled from source each run)"
 
 
 def main() -> None:
@@ -27,14 +51,19 @@ def main() -> None:
     cli = [str(exe)] if exe.exists() else [shutil.which("boundcalc") or "boundcalc"]
     ours = cli + ["require-heads", "--d", "16", "--T", "8"]
     ref = [sys.executable, "-c", "import sympy"]
-    timed(ours), timed(ref)  # warm the file cache
+    cpu(ours), cpu(ref)          # warm the file cache (and the registry cache)
+    load0 = os.getloadavg()[0]
     a, b = [], []
     for _ in range(repeat):
-        a.append(timed(ours))
-        b.append(timed(ref))
-    ma, mb = statistics.median(a), statistics.median(b)
-    print(f"require-heads median_s={ma:.4f}  import-sympy median_s={mb:.4f}  ratio={ma / mb:.3f} "
-          f"(target <= 0.4; {repeat} runs each, {os.cpu_count()} cpus)")
+        a.append(cpu(ours))
+        b.append(cpu(ref))
+    load1 = os.getloadavg()[0]
+    r = [x / y for x, y in zip(a, b)]
+    cache = "off" if os.environ.get("BOUNDCALC_REGISTRY_CACHE", "").lower() in ("0", "off", "false", "no") else "on"
+    print(f"require-heads cpu_s={statistics.median(a):.4f}  import-sympy cpu_s={statistics.median(b):.4f}  "
+          f"paired ratio={statistics.median(r):.3f} [{min(r):.3f}, {max(r):.3f}] (target <= 0.40; "
+          f"{repeat} pairs, {os.cpu_count()} cpus, load {load0:.1f} -> {load1:.1f}, registry cache {cache}, "
+          f"{bytecode_state()})")
 
 
 if __name__ == "__main__":

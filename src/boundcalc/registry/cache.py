@@ -41,7 +41,6 @@ describe a different (still well-formed) paper -- as editing the formula file it
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import tempfile
@@ -56,6 +55,14 @@ from ..expr.domains import Domain
 from ..expr.indexed import Vector
 from ..expr.nodes import Add, BigOp, Const, Func, Indexed, Mul, Node, Num, Pow, Ref, Rel, Sym
 from .model import FormulaSpec, Hypothesis, Paper, Setting, Symbol
+
+try:                  # the built-in SHA-256 (hashlib's import loads OpenSSL: ~3 ms of start-up)
+    from _sha256 import sha256 as _sha256  # type: ignore[import-not-found]
+except ImportError:   # pragma: no cover - Python 3.12+ names it _sha2; any Python has hashlib
+    try:
+        from _sha2 import sha256 as _sha256  # type: ignore[import-not-found,no-redef]
+    except ImportError:
+        from hashlib import sha256 as _sha256  # type: ignore[assignment]
 
 __all__ = ["ENV_VAR", "FORMAT", "cache_dir", "entry_path", "load_cached"]
 
@@ -83,7 +90,7 @@ def cache_dir() -> Path | None:
 
 def entry_path(folder: Path, path: Path) -> Path:
     """The cache entry of the formula file ``path`` (its stem and a hash of its resolved path)."""
-    where = hashlib.sha256(str(path.resolve()).encode("utf-8", "surrogateescape")).hexdigest()[:20]
+    where = _sha256(str(path.resolve()).encode("utf-8", "surrogateescape")).hexdigest()[:20]
     return folder / f"{path.stem}-{where}.json"
 
 
@@ -91,7 +98,7 @@ def entry_path(folder: Path, path: Path) -> Path:
 def code_stamp() -> str:
     """A hash of the name, size and modification time of the loader's code (see the module doc)."""
     root = Path(__file__).resolve().parents[1]
-    h = hashlib.sha256()
+    h = _sha256()
     for sub in ("registry", "expr"):
         try:
             entries = sorted(os.scandir(root / sub), key=lambda e: e.name)
@@ -106,7 +113,7 @@ def code_stamp() -> str:
 
 def _key(path: Path, text: str) -> dict[str, Any]:
     return {"format": FORMAT, "version": __version__, "code": code_stamp(),
-            "path": str(path.resolve()), "sha256": hashlib.sha256(text.encode("utf-8")).hexdigest()}
+            "path": str(path.resolve()), "sha256": _sha256(text.encode("utf-8")).hexdigest()}
 
 
 def load_cached(path: Path, *, lazy_checks: bool = True) -> Paper:
