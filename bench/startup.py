@@ -39,10 +39,29 @@ def cpu(cmd: list[str]) -> float:
 
 
 def bytecode_state() -> str:
+    """Whether every module of boundcalc has an up-to-date .pyc (its header's source mtime
+    and size match the .py), else how many are compiled from source on each run."""
+    import importlib.util
+
     import boundcalc
     pkg = Path(boundcalc.__file__).parent
-    compiled = any((pkg / "__pycache__").glob("__init__.*.pyc"))
-    return "bytecode compiled" if compiled else "NO bytecode for boundcalc (compiled from source each run)"
+    stale = total = 0
+    for src in pkg.rglob("*.py"):
+        total += 1
+        st = src.stat()
+        try:
+            head = Path(importlib.util.cache_from_source(str(src))).read_bytes()[:16]
+        except OSError:
+            stale += 1
+            continue
+        flags = int.from_bytes(head[4:8], "little")
+        fresh = flags != 0 or (int.from_bytes(head[8:12], "little") == int(st.st_mtime) & 0xFFFFFFFF
+                               and int.from_bytes(head[12:16], "little") == st.st_size & 0xFFFFFFFF)
+        stale += not fresh
+    if not stale:
+        return "bytecode compiled"
+    return (f"{stale} of {total} boundcalc modules WITHOUT up-to-date bytecode (compiled from source on "
+            "each run unless Python may write __pycache__; `python -m compileall -q src`)")
 
 
 def main() -> None:
