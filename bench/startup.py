@@ -14,10 +14,12 @@ editable checkout), every boundcalc module is compiled from source on every run 
 SymPy's site-packages have their .pyc; the script says which case it measured
 (`python -m compileall -q src` compiles a checkout once).
 
-Measured on the shared 2-core machine (issue 37; CPU time, bytecode compiled, 15 pairs):
-before (main at 7c673a3), load ~9-10: ratio 0.72 [0.69, 0.76] (0.27 s against 0.38 s);
-after (registry cache, lazy loader and API), see docs/howto/benchmarks.md for the figures
-and their loads.
+Measured on the shared 2-core machine (issue 37; CPU time, bytecode compiled, load 10-11,
+21 rounds, paired ratios to SymPy in the same round as median [min, max]): main before the
+change (7c673a3) 0.716 [0.612, 0.785]; this code 0.511 [0.433, 0.568] (0.187 s against
+0.360 s); with BOUNDCALC_REGISTRY_CACHE=0 0.633 [0.535, 0.689]; the interpreter with typer,
+rich and python-flint alone 0.334 [0.286, 0.358]. The 0.40 target is not met: those three
+imports, which the command needs, already take 0.33 of SymPy's import.
 """
 from __future__ import annotations
 
