@@ -201,7 +201,12 @@ class _Enclose(Visitor[Iv]):
         super().__init__()
         self.env = env
         self.keep = keep
-        self.free = _FreeOf(var)
+        free = None
+        if keep is not None:        # one _FreeOf per keep and var: its memo (nodes kept alive) outlives the call
+            free = keep.get(("free of", var))
+            if free is None:
+                free = keep[("free of", var)] = _FreeOf(var)
+        self.free = free if free is not None else _FreeOf(var)
 
     def enter(self, node: Node):
         if self.keep is not None:
