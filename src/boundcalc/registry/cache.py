@@ -77,15 +77,20 @@ class _Corrupt(ValueError):
 
 
 def cache_dir() -> Path | None:
-    """The folder of the registry cache, or None when ``$BOUNDCALC_REGISTRY_CACHE`` turns it off."""
+    """The folder of the registry cache, or None when ``$BOUNDCALC_REGISTRY_CACHE`` turns it
+    off (or no home folder can be found and neither variable names a folder)."""
     env = os.environ.get(ENV_VAR, "").strip()
     if env.lower() in _OFF:
         return None
     if env:
         return Path(env).expanduser()
     xdg = os.environ.get("XDG_CACHE_HOME", "")
-    base = Path(xdg) if xdg and os.path.isabs(xdg) else Path.home() / ".cache"
-    return base / "boundcalc" / "registry"
+    if xdg and os.path.isabs(xdg):
+        return Path(xdg) / "boundcalc" / "registry"
+    home = os.path.expanduser("~")
+    if not os.path.isabs(home):        # no home folder to be found: no cache (never one in the cwd)
+        return None
+    return Path(home) / ".cache" / "boundcalc" / "registry"
 
 
 def entry_path(folder: Path, path: Path) -> Path:
