@@ -14,12 +14,13 @@ editable checkout), every boundcalc module is compiled from source on every run 
 SymPy's site-packages have their .pyc; the script says which case it measured
 (`python -m compileall -q src` compiles a checkout once).
 
-Measured on the shared 2-core machine (issue 37; CPU time, bytecode compiled, load 10-11,
+Measured on the shared 2-core machine (issue 37; CPU time, bytecode compiled, load 3-5,
 21 rounds, paired ratios to SymPy in the same round as median [min, max]): main before the
-change (7c673a3) 0.716 [0.612, 0.785]; this code 0.511 [0.433, 0.568] (0.187 s against
-0.360 s); with BOUNDCALC_REGISTRY_CACHE=0 0.633 [0.535, 0.689]; the interpreter with typer,
-rich and python-flint alone 0.334 [0.286, 0.358]. The 0.40 target is not met: those three
-imports, which the command needs, already take 0.33 of SymPy's import.
+change (7c673a3) 0.739 [0.706, 0.819]; this code 0.510 [0.493, 0.577] (0.163 s against
+0.319 s); with BOUNDCALC_REGISTRY_CACHE=0 0.639 [0.606, 0.697]; the interpreter with typer,
+rich and python-flint alone 0.344 [0.313, 0.371]. This script right after, 15 pairs:
+0.500 [0.480, 0.528]. The 0.40 target is not met: those three imports, which the command
+needs, already take 0.34 of SymPy's import (docs/howto/benchmarks.md).
 """
 from __future__ import annotations
 
