@@ -10,6 +10,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))   # tests/support.py
 os.environ.pop("BOUNDCALC_FORMULAS", None)
 os.environ.pop("BOUNDCALC_BUILTIN", None)
 
+# The registry cache (boundcalc.registry.cache) in a folder of this session, removed at exit:
+# tests never read or fill the developer's ~/.cache, and each xdist worker has its own.
+import atexit
+import shutil
+import tempfile
+
+_REGISTRY_CACHE = tempfile.mkdtemp(prefix="boundcalc-test-registry-cache-")
+os.environ["BOUNDCALC_REGISTRY_CACHE"] = _REGISTRY_CACHE
+atexit.register(shutil.rmtree, _REGISTRY_CACHE, True)
+
 # Hypothesis: no verdict on the wall clock (no per-example deadline: a busy machine slows an
 # example down, it does not make it wrong), the same examples on every run (derandomize: a
 # failure in CI is a failure on the developer's machine), and no example database written

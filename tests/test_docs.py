@@ -24,7 +24,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
 sys.path.insert(0, str(DOCS / "_ext"))
-ENV = {k: v for k, v in os.environ.items() if not k.startswith("BOUNDCALC")}
+ENV = {k: v for k, v in os.environ.items() if not k.startswith("BOUNDCALC") or k == "BOUNDCALC_REGISTRY_CACHE"}
 ENV.update(COLUMNS="80", LINES="50", NO_COLOR="1", TERM="dumb", PYTHONIOENCODING="utf-8")
 ENV["PYTHONPATH"] = os.pathsep.join([str(ROOT / "src"), ENV.get("PYTHONPATH", "")])
 

@@ -33,7 +33,7 @@ print("TIMES " + json.dumps(times))
 @pytest.fixture(scope="module")
 def outputs(tmp_path_factory):
     out = tmp_path_factory.mktemp("examples")
-    env = {k: v for k, v in os.environ.items() if not k.startswith("BOUNDCALC")}
+    env = {k: v for k, v in os.environ.items() if not k.startswith("BOUNDCALC") or k == "BOUNDCALC_REGISTRY_CACHE"}
     env.update(BOUNDCALC_EXAMPLES_QUICK="1", BOUNDCALC_EXAMPLES_OUT=str(out),
                BOUNDCALC_CACHE=str(out / "cache"), MPLBACKEND="Agg")
     t = time.perf_counter()

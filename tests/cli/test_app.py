@@ -14,7 +14,7 @@ from support import cli
 
 ROOT = Path(__file__).resolve().parents[2]
 
-ENV = {k: v for k, v in os.environ.items() if not k.startswith("BOUNDCALC")}
+ENV = {k: v for k, v in os.environ.items() if not k.startswith("BOUNDCALC") or k == "BOUNDCALC_REGISTRY_CACHE"}
 
 
 def run(*args, check=True):

@@ -11,7 +11,7 @@ import pytest
 
 from boundcalc.cli.exits import Exit
 
-ENV = {k: v for k, v in os.environ.items() if not k.startswith("BOUNDCALC")}
+ENV = {k: v for k, v in os.environ.items() if not k.startswith("BOUNDCALC") or k == "BOUNDCALC_REGISTRY_CACHE"}
 
 FILE = '''[paper]
 key = "logn"

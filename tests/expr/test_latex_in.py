@@ -13,7 +13,7 @@ from boundcalc.expr import latex_in as L
 from boundcalc.expr.nodes import Sym
 from boundcalc.expr.printing import to_text
 
-ENV = {k: v for k, v in os.environ.items() if not k.startswith("BOUNDCALC")}
+ENV = {k: v for k, v in os.environ.items() if not k.startswith("BOUNDCALC") or k == "BOUNDCALC_REGISTRY_CACHE"}
 
 SYMS = {"n": "n", "B": "B", "gamma": r"\gamma", "delta": r"\delta", "theta": r"\|\tilde\theta\|_{2,\infty}",
         "Zmu": r"Z_\mu", "Znu": r"Z_\nu", "T": "T"}

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-ENV = {k: v for k, v in os.environ.items() if not k.startswith("BOUNDCALC")}
+ENV = {k: v for k, v in os.environ.items() if not k.startswith("BOUNDCALC") or k == "BOUNDCALC_REGISTRY_CACHE"}
 
 HEAD = r"""
 [paper]

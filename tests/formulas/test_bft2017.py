@@ -19,7 +19,7 @@ from boundcalc.registry.loader import load_file
 
 ROOT = Path(__file__).resolve().parents[2]
 BFT = str(ROOT / "examples" / "bft2017.toml")
-ENV = {k: v for k, v in os.environ.items() if not k.startswith("BOUNDCALC")}
+ENV = {k: v for k, v in os.environ.items() if not k.startswith("BOUNDCALC") or k == "BOUNDCALC_REGISTRY_CACHE"}
 
 
 def run(*args):

@@ -128,7 +128,7 @@ def test_check_kinds_reach_the_layer_end_to_end():
 
     from support import cli  # in process, through the real entry point
     path = Path(__file__).with_name("bigops_check.toml")
-    env = {k: v for k, v in os.environ.items() if not k.startswith("BOUNDCALC")}
+    env = {k: v for k, v in os.environ.items() if not k.startswith("BOUNDCALC") or k == "BOUNDCALC_REGISTRY_CACHE"}
     p = cli(["--formulas", path, "check", "bigops_check", "--json"], env=env)
     data = json.loads(p.stdout)
     rows = {r["check"]: r for r in data["findings"] + data["passed"]}

@@ -20,7 +20,7 @@ from boundcalc.errors import BoundcalcError
 ROOT = Path(__file__).resolve().parents[2]
 TOML = str(ROOT / "examples" / "my_paper.toml")
 RUNS = ROOT / "examples" / "my_paper_runs.csv"
-ENV = {k: v for k, v in os.environ.items() if not k.startswith("BOUNDCALC")}
+ENV = {k: v for k, v in os.environ.items() if not k.startswith("BOUNDCALC") or k == "BOUNDCALC_REGISTRY_CACHE"}
 
 
 @pytest.fixture(autouse=True)

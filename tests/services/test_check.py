@@ -897,7 +897,7 @@ def test_note_printed_whenever_declared(write_formula_file):
 def _cli(args, cwd=None):
     """``boundcalc ARGS`` in this process, through the real entry point (tests/support.py)."""
     from support import cli
-    return cli(args, env={k: v for k, v in os.environ.items() if not k.startswith("BOUNDCALC")}, cwd=cwd)
+    return cli(args, env={k: v for k, v in os.environ.items() if not k.startswith("BOUNDCALC") or k == "BOUNDCALC_REGISTRY_CACHE"}, cwd=cwd)
 
 
 def test_check_exit_code_gates_on_the_grade(synthetic, tmp_path):

@@ -18,7 +18,7 @@ from boundcalc.expr.numbers import ExactValue, fmt_decimal, shortest_decimal
 from boundcalc.expr.parser import parse
 from boundcalc.services.require import require
 
-ENV = {k: v for k, v in os.environ.items() if not k.startswith("BOUNDCALC")}
+ENV = {k: v for k, v in os.environ.items() if not k.startswith("BOUNDCALC") or k == "BOUNDCALC_REGISTRY_CACHE"}
 
 SYMBOLS = {"z": "real", "x": "positive", "k": "integer in [1, 10]", "w": "(0, 1)"}
 FORMULAS = {"inv": "1/z", "idz": "z", "ex": "exp(z)", "xr": "1/x", "kk": "k", "ww": "w", "ax": "a*x"}

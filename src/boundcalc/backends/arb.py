@@ -201,7 +201,12 @@ class _Enclose(Visitor[Iv]):
         super().__init__()
         self.env = env
         self.keep = keep
-        self.free = _FreeOf(var)
+        free = None
+        if keep is not None:        # one _FreeOf per keep and var: its memo (nodes kept alive) outlives the call
+            free = keep.get(("free of", var))
+            if free is None:
+                free = keep[("free of", var)] = _FreeOf(var)
+        self.free = free if free is not None else _FreeOf(var)
 
     def enter(self, node: Node):
         if self.keep is not None:
@@ -210,12 +215,23 @@ class _Enclose(Visitor[Iv]):
                 return hit[1]
         return DESCEND
 
+    def walk(self, root: Node) -> Iv:
+        """The enclosure of ``root``; with ``keep``, whether each node is free of ``var`` is
+        found first, in one walk of the whole tree (not one walk per node from :meth:`leave`)."""
+        if self.keep is not None:
+            self.free.walk(root)
+        return super().walk(root)
+
     def leave(self, node: Node, out: Iv) -> Iv:
         _check_magnitude(out.lo)
         if not out.point:
             _check_magnitude(out.hi)
-        if self.keep is not None and self.free.walk(node):
-            self.keep[id(node)] = (node, out)         # keeps the node alive, so its id stays its own
+        if self.keep is not None:
+            free = self.free.memo.get(id(node))       # memoised by identity (the node is kept alive)
+            if free is None:                          # a node built during the walk (a big operator expanded)
+                free = self.free.walk(node)
+            if free:
+                self.keep[id(node)] = (node, out)     # keeps the node alive, so its id stays its own
         return out
 
     def visit_Num(self, node: Num, args: list) -> Iv:

@@ -76,11 +76,34 @@ def main() -> None:
         restore()
 
 
+_FROZEN: list = []
+
+
+def _imports_without_gc():
+    """The command line's modules, imported with the cyclic garbage collector paused; what
+    they created is then moved out of its generations (:func:`gc.freeze`, once per process),
+    so the collections the command itself triggers do not re-scan every module object
+    (a tenth of ``require-heads``' CPU time). The collector runs as usual afterwards."""
+    import gc
+    paused = gc.isenabled() and not _FROZEN
+    if paused:
+        gc.disable()
+    try:
+        from typer._click.exceptions import UsageError
+
+        from .app import app, hoist_global_options, usage_error
+    finally:
+        if paused:
+            gc.freeze()
+            _FROZEN.append(True)
+            gc.enable()
+    return UsageError, app, hoist_global_options, usage_error
+
+
 def _main(interrupted: list) -> None:
-    from typer._click.exceptions import UsageError
+    UsageError, app, hoist_global_options, usage_error = _imports_without_gc()
 
     from ..errors import BoundcalcError
-    from .app import app, hoist_global_options, usage_error
     from .output import ascii_fallback
     ascii_fallback()                  # a non-UTF-8 stdout/stderr spells symbols out (<=, theta, sqrt)
     debug = os.environ.get("BOUNDCALC_DEBUG", "") not in ("", "0")

@@ -5,7 +5,6 @@ Values are given the same way everywhere: ``--set name=value`` (repeatable) or
 ``--name value`` flags named after the symbols (hyphens or underscores); negative
 numbers are values (``--set x=-5``, ``--x -5``). Every user-visible string is printed
 with rich markup escaped, so labels such as ``[exact constant; as printed]`` survive."""
-from __future__ import annotations
 
 import typer
 from typer.core import TyperCommand

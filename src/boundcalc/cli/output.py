@@ -172,7 +172,7 @@ def check_outputs(outputs: list[tuple[str, object]], *, force: bool = False) -> 
             if stat.S_ISDIR(st.st_mode):
                 raise BoundcalcError(f"{flag} {str(p)!r} is a folder; give a file name")
             if not stat.S_ISREG(st.st_mode):
-                from ..registry.loader import file_kind
+                from ..registry.files import file_kind
                 raise BoundcalcError(f"{flag} {str(p)!r} is {file_kind(st.st_mode)}, not a regular file")
             if not force:
                 existing.append((flag, str(p)))

@@ -7,9 +7,7 @@ checks that point at things that do not exist. Each error names the file and ent
 """
 from __future__ import annotations
 
-import os
 import re
-import stat
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -20,9 +18,15 @@ from ..expr.indexed import Vector, range_start
 from ..expr.nodes import BigOp, Indexed, Node, Num, Ref, Rel, Sym
 from ..expr.parser import parse, parse_number, reserved
 from . import checks
+from .files import MAX_FILE_BYTES, check_formula_file, file_kind, read_formula_text
 from .indexed import check_lengths
 from .model import KINDS, ROLES, STATUSES, VALUE_KINDS, CheckSpec, FormulaSpec, Hypothesis, Paper, Setting, Symbol
 from .steps import Step
+
+# check_formula_file, read_formula_text, file_kind and MAX_FILE_BYTES moved to .files (the
+# registry reads and hashes a file without importing this module); still importable from here
+__all__ = ["MAX_FILE_BYTES", "check_formula_file", "defer_checks", "file_kind", "load_checks", "load_data", "load_file",
+           "load_steps", "parse_toml", "read_formula_text"]
 
 _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
@@ -68,74 +72,18 @@ def _number(path, where, v) -> Fraction:
         raise FormulaFileError(str(e)) from None
 
 
-#: the largest formula file read (the packaged ones are under 100 kB)
-MAX_FILE_BYTES = 2 * 1024 * 1024
-_KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
-          (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
-          (stat.S_ISSOCK, "a socket"))
-
-
-def file_kind(mode: int) -> str:
-    """What a path that is not a regular file is (``a folder``, ``a socket``), for messages."""
-    for test, name in _KINDS:
-        if test(mode):
-            return name
-    return "not a regular file"
-
-
-def _mb(n: int) -> str:
-    return f"{n / 1024 / 1024:.1f} MB"
-
-
-def check_formula_file(path: str | Path) -> Path:
-    """``path`` if it is a regular file (symlinks followed) of at most MAX_FILE_BYTES;
-    otherwise one error naming the file and what it is. Nothing is opened."""
-    path = Path(path)
-    try:
-        st = os.stat(path)
-    except FileNotFoundError:
-        raise FormulaFileError(f"formula file {str(path)!r} does not exist") from None
-    except OSError as e:
-        raise FormulaFileError(f"formula file {str(path)!r} cannot be read: {e.strerror}") from None
-    if not stat.S_ISREG(st.st_mode):
-        raise FormulaFileError(f"formula file {str(path)!r} is {file_kind(st.st_mode)}, not a regular file")
-    if st.st_size > MAX_FILE_BYTES:
-        raise FormulaFileError(f"formula file {str(path)!r} is {_mb(st.st_size)}, above the "
-                               f"{_mb(MAX_FILE_BYTES)} limit for formula files")
-    return path
-
-
-def read_formula_text(path: Path) -> str:
-    """The text of a formula file: only a regular file is opened (non-blocking, so a
-    FIFO swapped in after the check cannot hang), and at most MAX_FILE_BYTES are read."""
-    check_formula_file(path)
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    except OSError as e:
-        raise FormulaFileError(f"cannot read formula file {path}: {e.strerror}") from None
-    with os.fdopen(fd, "rb") as fh:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise FormulaFileError(f"formula file {str(path)!r} is not a regular file")
-        raw = fh.read(MAX_FILE_BYTES + 1)
-    if len(raw) > MAX_FILE_BYTES:
-        raise FormulaFileError(f"formula file {str(path)!r} is larger than the "
-                               f"{_mb(MAX_FILE_BYTES)} limit for formula files")
-    if b"\x00" in raw:
-        raise FormulaFileError(f"{path.name}: a binary file (NUL bytes), not a TOML text file")
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise FormulaFileError(f"{path.name}: not a UTF-8 text file") from None
-
-
 def load_file(path: str | Path, *, lazy_checks: bool = False) -> Paper:
     """Read and validate one formula file. With ``lazy_checks`` the ``[[checks]]`` tables
     are validated on the first use of ``paper.checks`` instead of now."""
-    import tomllib
     path = Path(path)
-    text = read_formula_text(path)
+    return load_data(path, parse_toml(path, read_formula_text(path)), lazy_checks=lazy_checks)
+
+
+def parse_toml(path: Path, text: str) -> dict:
+    """The TOML tables of a formula file's ``text``; one error naming the file otherwise."""
+    import tomllib
     try:
-        data = tomllib.loads(text)
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise FormulaFileError(f"{path.name}: not valid TOML: {e}") from None
     except ValueError as e:       # e.g. a bare integer beyond Python's 4300-digit int/str limit
@@ -144,6 +92,10 @@ def load_file(path: str | Path, *, lazy_checks: bool = False) -> Paper:
                                "strings such as \"1e5000\", within the number budget)") from None
     except RecursionError:
         raise FormulaFileError(f"{path.name}: not usable TOML: nested too deeply") from None
+
+
+def load_data(path: Path, data: dict, *, lazy_checks: bool = False) -> Paper:
+    """A :class:`Paper` from the TOML tables ``data`` of the file ``path``, validated."""
     _fields(path, "top level", data, {"paper"}, {"symbols", "formulas", "settings", "checks", "hypotheses",
                                                  "steps"})
     meta = _fields(path, "[paper]", data["paper"], {"key", "title"},
@@ -171,12 +123,24 @@ def load_file(path: str | Path, *, lazy_checks: bool = False) -> Paper:
     _load_hypotheses(path, paper, data.get("hypotheses", []))
     items, steps = data.get("checks", []), data.get("steps", [])
     if lazy_checks:
-        vars(paper)["_load_checks"] = lambda out: _load_checks(path, paper, items, out, steps)   # read by Paper.checks
+        defer_checks(path, paper, items, steps)
     else:
         out: list = []
         _load_checks(path, paper, items, out, steps)
         vars(paper)["_checks"] = out
     return paper
+
+
+def defer_checks(path: Path, paper: Paper, items: Any, steps: Any) -> None:
+    """Validate the ``[[checks]]`` tables ``items`` (and ``[[steps]]``) on the first use of
+    ``paper.checks`` (:attr:`Paper.checks` reads ``_load_checks``)."""
+    vars(paper)["_load_checks"] = lambda out: _load_checks(path, paper, items, out, steps)
+
+
+def load_checks(path: Path, paper: Paper, items: Any, out: list, steps: Any = None) -> None:
+    """Validate the ``[[checks]]`` tables ``items`` and ``[[steps]]`` of ``paper`` into ``out``
+    (what :attr:`Paper.checks` runs on first use; :mod:`.cache` calls it on a cache hit)."""
+    _load_checks(path, paper, items, out, steps)
 
 
 def _load_symbols(path: Path, paper: Paper, table: Any) -> None:

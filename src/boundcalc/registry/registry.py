@@ -13,7 +13,7 @@ from pathlib import Path
 from ..errors import BoundcalcError, FormulaFileError
 from ..expr.nodes import Node, Ref
 from ..paths import user_path
-from .loader import check_formula_file, load_file
+from .files import check_formula_file
 from .model import FormulaSpec, Paper, Setting, Symbol
 
 ENV_VAR = "BOUNDCALC_FORMULAS"
@@ -85,7 +85,8 @@ class Registry:
                 from ..suggest import did_you_mean
                 raise BoundcalcError(f"unknown paper {key!r}{did_you_mean(key, self._files)}; "
                                      f"papers: {', '.join(self._files)}")
-            paper = self._papers[key] = load_file(self._files[key], lazy_checks=True)
+            from .cache import load_cached  # the loader itself only on a cache miss
+            paper = self._papers[key] = load_cached(self._files[key], lazy_checks=True)
             try:
                 self._link(paper)
             except BaseException:        # not half-loaded: the next use reports the same error

@@ -26,7 +26,6 @@ when the file loads and printed as math, never through :func:`latex_escape`.
 """
 from __future__ import annotations
 
-import html as _html
 import re
 import unicodedata
 
@@ -62,7 +61,8 @@ def terminal(s, markup: bool = True) -> str:
 # ---------------------------------------------------------------------------- HTML
 def html_text(s) -> str:
     """Text for HTML (an element's content or an attribute's value)."""
-    return _html.escape(visible_controls(s), quote=True)
+    import html  # here, not at the top: html imports html.entities (2000 entries), which the terminal never needs
+    return html.escape(visible_controls(s), quote=True)
 
 
 # ---------------------------------------------------------------------------- Markdown
