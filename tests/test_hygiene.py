@@ -191,7 +191,6 @@ UNTESTED_MODULES: dict[str, str] = {
     "boundcalc.reports.printers.base": "the dispatch every printer uses; tests/reports/test_printers.py",
     "boundcalc.reports.printers.cells": "table cells, through the text/markdown/html printers' tests",
     "boundcalc.reports.printers.csv": "tests/reports/test_printers.py",
-    "boundcalc.reports.printers.evidence": "tests/reports/test_printers.py",
     "boundcalc.reports.printers.json": "tests/reports/test_printers.py",
     "boundcalc.reports.printers.latex": "tests/reports/test_printers.py, tests/reports/test_table.py",
     "boundcalc.reports.printers.markdown": "tests/reports/test_printers.py",
