@@ -93,7 +93,7 @@ from .budget import SAMPLES, SECONDS, safety_net, safety_net_hits, safety_nets_f
 from .fold import fold_constants
 from .goal import LAYERS, Budget, Decision, Goal, SubGoals
 from .goal import verdict as _verdict
-from .pipeline import STRATEGY, Share, sampling_str
+from .pipeline import STRATEGY, Share, proof_certificate, sampling_str
 from .signs import structural_sign
 
 __all__ = ["LAYERS", "STRATEGY", "Decision", "Share", "UndefinedError", "check_defined_somewhere",
@@ -141,9 +141,10 @@ def _absorb_bounds(domains, extra):
 # ----------------------------------------------------------------------------- main
 def decide_relation(a: Node, rel: str, b: Node, domains: dict[str, Domain], extra=(), *,
                     seconds: float = SECONDS, samples: int = SAMPLES, seed: int = 0,
-                    what: tuple[str, str] = ("LHS", "RHS")) -> Decision:
+                    what: tuple[str, str] = ("LHS", "RHS"), certify: bool = False) -> Decision:
     """Decide ``a rel b`` (rel in <=, >=, <, >, ==) for every point of ``domains`` where
-    the assumptions ``extra`` (relations) hold. See the module docstring."""
+    the assumptions ``extra`` (relations) hold. See the module docstring. ``certify``: the
+    Decision carries a certificate (:func:`_certified`)."""
     t0 = time.perf_counter()
     extra = list(extra)
     for n in Rel(rel, a, b).symbols() | set().union(*(r.symbols() for r in extra)):
@@ -159,7 +160,8 @@ def decide_relation(a: Node, rel: str, b: Node, domains: dict[str, Domain], extr
         sep = separate([a, b, *extra], domains)
         if sep is None or bigops.has_symbolic_range(sep[0]):
             # a big operator over a symbolic range: the big-operator layer (.bigops)
-            return _by_bigops(a, rel, b, domains, extra, layer, Budget.starting_now(seconds, samples, seed), what, t0)
+            out = _by_bigops(a, rel, b, domains, extra, layer, Budget.starting_now(seconds, samples, seed), what, t0)
+            return _certified(Goal(a, rel, b, a, rel, domains, extra), out, bigops=True) if certify else out
         (a, b, *extra), new = sep
         used = Rel(rel, a, b).symbols() | set().union(*(r.symbols() for r in extra))
         domains.clear()
@@ -194,8 +196,9 @@ def decide_relation(a: Node, rel: str, b: Node, domains: dict[str, Domain], extr
     g = fold_constants(g)
     note = _undefined_where(a, b, domains, what, fatal=not extra)
     hits = safety_net_hits()
+    goal = Goal(a, rel, b, g, op, domains, extra)
     with safety_net(seconds):
-        out = _decide(Goal(a, rel, b, g, op, domains, extra), Budget.starting_now(seconds, samples, seed))
+        out = _decide(goal, Budget.starting_now(seconds, samples, seed, certify))
     if safety_net_hits() > hits:
         # a net fired (CPU time, z3's wall clock): what was found depends on the machine
         fired = "; ".join(dict.fromkeys(safety_nets_fired()))
@@ -204,7 +207,44 @@ def decide_relation(a: Node, rel: str, b: Node, domains: dict[str, Domain], extr
                        "reported (the work budgets are in prover/budget.py)")
     if note:
         out.detail = (out.detail + "; " if out.detail else "") + note
+    if certify:
+        out = _certified(goal, out)
     out.seconds = round(time.perf_counter() - t0, 3)
+    return out
+
+
+# what a "trusted" certificate names for a layer's proof that the checker cannot replay
+TRUSTED = {"SMT": "z3", "exact": "SymPy", "big operators": "the big-operator layer"}
+
+
+def _certified(goal: Goal, out: Decision, bigops: bool = False) -> Decision:
+    """``out`` with its certificate (:mod:`.certificates`) on the goal as decided here
+    (constants folded, bounds on single symbols in the domains): the layer's own (exact,
+    boxes, rewrite), else a counterexample from the reported point (a disproof), else a
+    "trusted" one naming what the checker cannot replay (z3, SymPy, a layer); none for
+    unknown or vacuous. Every certificate is re-checked (:func:`boundcalc.recheck.recheck`);
+    one that fails makes the verdict "unknown (certificate rejected: ...)"."""
+    from ..recheck import recheck
+    from . import certificates as C
+    claim = C.claim(goal.a, goal.rel, goal.b, goal.domains, goal.extra)
+    cert = out.certificate
+    layer = str(out.layer)
+    if cert is None and out.verdict is Verdict.DISPROVED and bigops:
+        cert = C.trusted(claim, "the big-operator layer", "a counterexample written out at a depth: " + out.text)
+    elif cert is None and out.verdict is Verdict.DISPROVED and out.counterexample:
+        cert = C.counterexample(claim, out.counterexample)
+    elif cert is None and out.verdict is Verdict.PROVED:
+        # a second method the checker replays (a polynomial identity, a plain box cover),
+        # else what it cannot replay, named
+        cert = proof_certificate(goal, ("exact", "boxes")) or C.trusted(
+            claim, TRUSTED.get(layer, f"the {layer} layer"), out.text)
+    if cert is None:
+        return out
+    r = recheck(cert)
+    if not r.valid:
+        return _verdict("unknown", "none", f"certificate rejected: {r.reason}",
+                        detail=f"the {layer} layer's {out.verdict} did not survive the independent checker")
+    out.certificate = cert
     return out
 
 
@@ -242,7 +282,7 @@ def _decide(goal: Goal, budget: Budget) -> Decision:
     interval: boxes), so the verdict does not depend on the machine's load. The decision's
     CPU-time safety net (:func:`.budget.safety_net`) only stops a runaway."""
     goal = replace(goal, subgoals=SubGoals(real=_real_decider(budget.samples, budget.seed),
-                                           relation=_relation_decider(budget.samples, budget.seed)))
+                                           relation=_relation_decider(budget.samples, budget.seed, budget.certify)))
     for row in STRATEGY:
         if row.admits(goal, budget):
             out = row.layer.run(goal.opening(row.opens), row.budget(budget))
@@ -269,12 +309,13 @@ def _real_decider(samples: int, seed: int):
     return run
 
 
-def _relation_decider(samples: int, seed: int):
+def _relation_decider(samples: int, seed: int, certify: bool = False):
     """A "relation" sub-goal (the rewrites' equivalent goals) decided by
-    :func:`decide_relation` with the decision's samples and seed: its Decision, within
-    ``seconds`` (a :class:`BoundcalcError` propagates: the caller skips that goal)."""
+    :func:`decide_relation` with the decision's samples, seed and ``certify``: its Decision,
+    within ``seconds`` (a :class:`BoundcalcError` propagates: the caller skips that goal)."""
     def run(a: Node, rel: str, b: Node, doms: dict, ex: list, seconds: float) -> Decision:
-        return decide_relation(a, rel, b, doms, ex, seconds=seconds, samples=samples, seed=seed)
+        return decide_relation(a, rel, b, doms, ex, seconds=seconds, samples=samples, seed=seed,
+                               certify=certify)
     return run
 
 

@@ -31,13 +31,16 @@ class Decision:
     """The answer of :func:`.decide.decide_relation`: ``verdict`` (proved | disproved |
     unknown | vacuous), the ``layer`` that decided it (one of :data:`LAYERS`), the verdict as
     printed (``text``), a ``counterexample`` re-checked in ball arithmetic for ``disproved``,
-    and ``detail`` and ``seconds``. See :mod:`.decide`'s docstring."""
+    and ``detail`` and ``seconds``; with ``certify=True``, its ``certificate`` (a proof term
+    of :mod:`.certificates`, re-verified by :mod:`boundcalc.recheck`). See :mod:`.decide`'s
+    docstring."""
     verdict: Verdict
     layer: Layer
     text: str
     detail: str = ""
     counterexample: dict | None = None
     seconds: float = 0.0
+    certificate: dict | None = None
 
     def __post_init__(self):
         self.verdict, self.layer = Verdict(self.verdict), Layer(self.layer)
@@ -150,17 +153,20 @@ class Budget:
     (:func:`.budget.clock`, never a clock's): the decision's ``total``, its ``deadline`` (a
     work-clock value), the ``samples`` of its counterexample searches (and their ``seed``),
     and ``seconds``, the running layer's share of ``total`` (None: the layer has no share of
-    its own and works up to the deadline)."""
+    its own and works up to the deadline); ``certify``: whether the layers build a
+    certificate with their verdict (:mod:`.certificates`; outside the work budget, after
+    the verdict, which it never changes)."""
     total: float
     deadline: float
     samples: int
     seed: int
     seconds: float | None = None
+    certify: bool = False
 
     @classmethod
-    def starting_now(cls, seconds: float, samples: int, seed: int) -> Budget:
+    def starting_now(cls, seconds: float, samples: int, seed: int, certify: bool = False) -> Budget:
         """A decision of ``seconds`` of work from the work clock's present value."""
-        return cls(seconds, clock() + seconds, samples, seed)
+        return cls(seconds, clock() + seconds, samples, seed, certify=certify)
 
     def expired(self) -> bool:
         """Whether the decision's deadline has passed (or its safety net fired)."""

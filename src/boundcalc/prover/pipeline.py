@@ -91,6 +91,21 @@ def certify(goal: Goal, point) -> dict | None:
     return search.certify_point(goal, point)
 
 
+def proof_certificate(goal: Goal, kinds: tuple[str, ...]) -> dict | None:
+    """A certificate of a proved goal of the first of ``kinds`` ("exact": a polynomial
+    identity; "boxes": a plain bisection cover) that the checker accepts, or None (the
+    decision then gives a "trusted" one). Built outside the work budget, after the proof."""
+    from ..recheck import recheck
+    from . import certificates as C
+    claim = C.claim(goal.a, goal.rel, goal.b, goal.domains, goal.extra)
+    for kind in kinds:
+        cert = (C.exact(claim, goal.a, goal.rel, goal.b) if kind == "exact"
+                else C.boxes(claim, goal.a, goal.rel, goal.b, goal.domains, goal.extra))
+        if cert is not None and recheck(cert).valid:
+            return cert
+    return None
+
+
 def _sign(node: Node, env) -> int | None:
     from ..backends import mp as mpb
     return mpb.decide_sign(node, env)
@@ -118,7 +133,8 @@ class Constant:
         return verdict("proved" if ok else "disproved", "interval" if ok else "counterexample",
                        "constant, ball arithmetic" if ok else "certified",
                        counterexample=None if ok else search.report({}, goal.a, goal.b,
-                                                                    Rel(goal.rel, goal.a, goal.b), goal.extra))
+                                                                    Rel(goal.rel, goal.a, goal.b), goal.extra),
+                       certificate=proof_certificate(goal, ("exact", "boxes")) if ok and budget.certify else None)
 
 
 class QuickSearch:
@@ -275,7 +291,8 @@ class Exact:
             with time_limit(budget.seconds):
                 res, rewritten = prove_exact(goal.g, goal.op, goal.domains, goal.extra)
             if res:
-                return verdict("proved", "exact", res)
+                return verdict("proved", "exact", res, certificate=proof_certificate(goal, ("exact", "boxes"))
+                               if budget.certify else None)
             found.candidates += rewritten
         except _Timeout:
             found.budget_hit.append("exact")
@@ -341,9 +358,14 @@ def _rewritten(goal: Goal, rw, sub_d: Decision) -> Outcome:
     if sub_d.verdict is Verdict.PROVED:
         inner = sub_d.text[len("proved ("):-1] if sub_d.text.startswith("proved (") else sub_d.text
         head, _, how = inner.partition(", ")
+        cert = None
+        if sub_d.certificate is not None:
+            from . import certificates as C
+            cert = C.rewrite(C.claim(goal.a, goal.rel, goal.b, goal.domains, goal.extra), rw.label,
+                             sub_d.certificate)
         return Decision(Verdict.PROVED, sub_d.layer, f"proved ({head}, {rw.label}{'; ' + how if how else ''})",
                         detail="decided on the equivalent goal " + str(rw.goal) + f" {rw.op} 0"
-                        + ("; " + sub_d.detail if sub_d.detail else ""))
+                        + ("; " + sub_d.detail if sub_d.detail else ""), certificate=cert)
     if sub_d.verdict is Verdict.DISPROVED and sub_d.counterexample:
         env = RW.fill_point(sub_d.counterexample, goal.domains)
         ce = certify(goal, env) if env is not None else None
@@ -488,7 +510,8 @@ class Interval:
                 pts = ["(" + ", ".join(f"{k} = {sampling_str(v)}" for k, v in sorted(x0.items())) + ")"
                        for x0 in ivl.touching[:3]]
                 how += "; touching at " + ", ".join(pts) + ", local minimum from the derivatives"
-            return verdict("proved", "interval", how)
+            return verdict("proved", "interval", how,
+                           certificate=proof_certificate(goal, ("boxes",)) if budget.certify else None)
         if ivl.status is IntervalStatus.DISPROVED:
             ce = certify(goal, ivl.point)
             if ce is not None:
