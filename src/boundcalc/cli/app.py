@@ -353,7 +353,7 @@ def recheck(file: Path = typer.Argument(..., metavar="FILE"), json: bool = typer
         cert = _json.loads(file.read_text(encoding="utf-8"))
     except OSError as e:
         raise BoundcalcError(f"recheck {file}: cannot read it ({e.strerror or e})") from None
-    except ValueError as e:
+    except (ValueError, RecursionError) as e:
         raise BoundcalcError(f"recheck {file}: not JSON ({e})") from None
     r = run(cert)
     if json:

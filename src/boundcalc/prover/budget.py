@@ -49,8 +49,8 @@ of the layers above it; a layer that runs out of a budget here must answer "unkn
 never a verdict.
 
 Layer order (bottom to top; each imports only layers below it: the prover-layers
-contract of pyproject.toml, checked by lint-imports): budget, fbounds, fold < goal < facts, prepass, sampling,
-symbolic, taylor < exact_layer, smt, signs < interval, search < bigops, convexity, ends, identity, integers,
+contract of pyproject.toml, checked by lint-imports): budget, certificates, fbounds, fold < goal < facts, prepass, sampling,
+symbolic, taylor < exact_layer, signs, smt, statement < interval, search < bigops, convexity, ends, identity, integers,
 rewrite < pipeline < decide.
 
 How a layer uses it::

@@ -35,6 +35,7 @@ from .budget import Timeout as _Timeout
 from .fold import fold_constants
 from .goal import Budget, Decision, Goal, SmtRun, verdict
 from .signs import structural_sign, sympy_sign
+from .statement import sampling_str
 
 Outcome = Decision | None          # a layer's answer: a Decision ends the decision, None goes on
 
@@ -671,11 +672,6 @@ def _family(b) -> str:
 def _short(labels: list[str], limit: int = 4) -> list[str]:
     out = [lb if len(lb) <= 40 else lb[:37] + "..." for lb in dict.fromkeys(labels)]
     return out[:limit] + ([f"{len(out) - limit} more"] if len(out) > limit else [])
-
-
-def sampling_str(x: Fraction) -> str:
-    """A sampled coordinate as written in messages: ``3`` or ``7/2``."""
-    return str(x.numerator) if x.denominator == 1 else str(x)
 
 
 def _clip(s: str, n: int = 120) -> str:

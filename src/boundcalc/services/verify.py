@@ -17,7 +17,8 @@ from ..expr.domains import Domain
 from ..expr.nodes import Num, Rel, Sym
 from ..expr.parser import parse, parse_number
 from ..prover.budget import SAMPLES, SECONDS
-from ..prover.decide import _narrow, decide_relation
+from ..prover.decide import decide_relation
+from ..prover.statement import narrow as _narrow
 from ..registry import get_registry
 from ..verdicts import Layer, Verdict
 
