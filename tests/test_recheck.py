@@ -109,6 +109,18 @@ def test_a_box_cover_with_an_assumption_closing_boxes():
     assert recheck(cert).valid
 
 
+def test_a_huge_enclosure_is_recorded_by_a_short_bound():
+    # exp(10000 x) >= e**10000 on [1, 2]: an enclosure end of 4343 digits, more than Python
+    # writes as a string; the certificate records 1 instead (1 <= the enclosure's end), and
+    # 1/2**k under a tiny positive one (exp(-10000 x) > 0: about 10**-8686)
+    cert = _boxes("exp(10000*x)", ">", "0", {"x": Domain(lo=Fraction(1), lo_closed=True, hi=Fraction(2),
+                                                              hi_closed=True)})
+    assert cert is not None and cert["tree"]["lower"] == "1" and recheck(cert).valid
+    tiny = _boxes("exp(-10*x)", ">", "0", {"x": UNIT2})
+    assert tiny is not None and recheck(tiny).valid
+    assert all(Fraction(leaf["lower"]) > 0 and len(leaf["lower"]) < 100 for leaf in _leaves(tiny["tree"]))
+
+
 def test_a_false_claim_gets_no_box_cover_and_a_forged_one_is_rejected():
     assert _boxes("x**2", ">", "x", {"x": UNIT2}) is None           # fails on (0, 1)
     claim = _claim("x**2", ">", "x", {"x": UNIT2})
@@ -140,7 +152,7 @@ def _nodes(tree):
 
 def _mutants(cert, rng, n):
     """``n`` certificates, each with one number changed in the direction that breaks it: a
-    box edge or a split point moved, a recorded enclosure end raised past the enclosure."""
+    box edge or a split point moved, a recorded enclosure end raised past the function's values."""
     for _ in range(n):
         m = copy.deepcopy(cert)
         nodes = _nodes(m["tree"])
@@ -158,7 +170,9 @@ def _mutants(cert, rng, n):
         else:
             t = rng.choice(leaves)
             key = "lower" if t["by"] == "goal" else "upper"
-            t[key] = str(Fraction(t[key]) + (delta if key == "lower" else 1 + delta))
+            # raised past what any enclosure can show: x**2 - x + 1 <= 3 on [0, 2], so a lower
+            # end above 10 is false; an assumption's recorded upper end above 0 closes nothing
+            t[key] = str(Fraction(t[key]) + (10 + delta if key == "lower" else 1 + delta))
         yield m
 
 

@@ -30,6 +30,19 @@ def _q(x: Fraction) -> str:
     return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
 
 
+MAX_BITS = 256              # a recorded enclosure end: a power of 2 of at most this many bits
+
+
+def _short_below(x: Fraction) -> Fraction | None:
+    """A short number in (0, x] for x > 0 (1, or a power 1/2**k), or None when x is below
+    2**-MAX_BITS: the enclosure's own end may have thousands of digits (exp(1e4) is an
+    ordinary ball), which a certificate need not carry."""
+    if x >= 1:
+        return Fraction(1)
+    k = x.denominator.bit_length() - x.numerator.bit_length() + 1     # 2**-k <= x
+    return Fraction(1, 2 ** k) if k <= MAX_BITS else None
+
+
 def _domain(d: Domain) -> dict:
     return {"integer": d.integer, "lo": None if d.lo is None else _q(d.lo), "lo_closed": d.lo_closed,
             "hi": None if d.hi is None else _q(d.hi), "hi_closed": d.hi_closed}
@@ -106,8 +119,11 @@ class _Builder:
         try:
             lo, _ = A.enclose_interval(self.g, dict(box), prec=PREC)
             low = A.to_fraction(lo)
-            if low > 0 or (low >= 0 and not self.strict):
-                return {"box": self._box(box), "by": "goal", "prec": PREC, "lower": _q(low)}
+            rec = _short_below(low) if low > 0 else None
+            if rec is None and low >= 0 and not self.strict:
+                rec = Fraction(0)
+            if rec is not None:
+                return {"box": self._box(box), "by": "goal", "prec": PREC, "lower": _q(rec)}
         except (A.Undefined, A.Unresolved, A.TooLarge):
             pass
         for i, r in enumerate(self.extra):
@@ -119,8 +135,10 @@ class _Builder:
             except (A.Undefined, A.Unresolved, A.TooLarge):
                 continue
             up = A.to_fraction(hi)
-            if up < 0 or (up <= 0 and r.op in ("<", ">")):
-                return {"box": self._box(box), "by": "assumption", "index": i, "prec": PREC, "upper": _q(up)}
+            short = _short_below(-up) if up < 0 else None
+            rec = -short if short is not None else (Fraction(0) if up <= 0 and r.op in ("<", ">") else None)
+            if rec is not None:
+                return {"box": self._box(box), "by": "assumption", "index": i, "prec": PREC, "upper": _q(rec)}
         return None
 
     def cover(self, box: dict, widths: dict, depth: int) -> dict | None:

@@ -100,8 +100,11 @@ def proof_certificate(goal: Goal, kinds: tuple[str, ...]) -> dict | None:
     from . import certificates as C
     claim = C.claim(goal.a, goal.rel, goal.b, goal.domains, goal.extra)
     for kind in kinds:
-        cert = (C.exact(claim, goal.a, goal.rel, goal.b) if kind == "exact"
-                else C.boxes(claim, goal.a, goal.rel, goal.b, goal.domains, goal.extra))
+        try:
+            cert = (C.exact(claim, goal.a, goal.rel, goal.b) if kind == "exact"
+                    else C.boxes(claim, goal.a, goal.rel, goal.b, goal.domains, goal.extra))
+        except (ValueError, OverflowError, RecursionError, MemoryError):
+            cert = None                  # numbers too large to write: this kind gives none
         if cert is not None and recheck(cert).valid:
             return cert
     return None
