@@ -160,14 +160,33 @@ def read_claim(c) -> Claim:
 
 
 # ----------------------------------------------------------------------------- signs
+MAX_EXACT_BITS = 100_000        # exact evaluation only of trees whose values stay about this small
+
+
+def _bits(n: Node) -> float:
+    """A bound of the bits of ``n``'s exact value from sums, products and integer powers
+    (inf for anything else: ball arithmetic then), so that 10**10**10 is never expanded."""
+    if isinstance(n, Num):
+        return max(n.value.numerator.bit_length(), n.value.denominator.bit_length(), 1)
+    if isinstance(n, Sym):
+        return 64.0
+    if isinstance(n, (Add, Mul)):
+        parts = [_bits(k) for k in n.args]
+        return max(parts) + len(parts) if isinstance(n, Add) else sum(parts)
+    if isinstance(n, Pow) and isinstance(n.exp, Num) and n.exp.value.denominator == 1:
+        return _bits(n.base) * max(1, abs(n.exp.value.numerator))
+    return float("inf")
+
+
 def _sign_at(node: Node, env: dict[str, Fraction]) -> int:
     """The sign of ``node`` at the exact point ``env`` (-1, 0, 1), from exact rational
     evaluation where it applies, else from ball arithmetic; Invalid if neither decides."""
     from .backends import arb as A
     from .expr.exact import NotExact, evaluate_exact
     try:
-        v = evaluate_exact(node, env)
-        return (v > 0) - (v < 0)
+        if _bits(node) + 64 * len(env) <= MAX_EXACT_BITS:
+            v = evaluate_exact(node, env)
+            return (v > 0) - (v < 0)
     except NotExact:
         pass
     except (ZeroDivisionError, KeyError) as e:
@@ -333,14 +352,12 @@ class _Boxes:
             lo, hi = A.enclose_interval(expr, env, prec=prec)
         except (A.Undefined, A.Unresolved, A.TooLarge) as e:
             raise Invalid(f"no enclosure over the box {box}: {e}") from None
+        # compared as balls (an end may have billions of digits: never written out)
         if key == "lower":
-            got = A.to_fraction(lo)
-            if not (got >= recorded and (recorded > 0 if strict else recorded >= 0)):
-                raise Invalid(f"the enclosure's lower end {got} over {box} does not close the box")
-        else:
-            got = A.to_fraction(hi)
-            if not (got <= recorded and (recorded <= 0 if strict else recorded < 0)):
-                raise Invalid(f"assumption's enclosure upper end {got} over {box} does not exclude the box")
+            if not (lo >= A.ball(recorded) and (recorded > 0 if strict else recorded >= 0)):
+                raise Invalid(f"the enclosure's lower end {lo} over {box} does not close the box")
+        elif not (hi <= A.ball(recorded) and (recorded <= 0 if strict else recorded < 0)):
+            raise Invalid(f"assumption's enclosure upper end {hi} over {box} does not exclude the box")
 
 
 def _boxes(cert, claim: Claim, out: Recheck) -> None:

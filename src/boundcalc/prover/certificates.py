@@ -33,14 +33,18 @@ def _q(x: Fraction) -> str:
 MAX_BITS = 256              # a recorded enclosure end: a power of 2 of at most this many bits
 
 
-def _short_below(x: Fraction) -> Fraction | None:
-    """A short number in (0, x] for x > 0 (1, or a power 1/2**k), or None when x is below
-    2**-MAX_BITS: the enclosure's own end may have thousands of digits (exp(1e4) is an
-    ordinary ball), which a certificate need not carry."""
-    if x >= 1:
-        return Fraction(1)
-    k = x.denominator.bit_length() - x.numerator.bit_length() + 1     # 2**-k <= x
-    return Fraction(1, 2 ** k) if k <= MAX_BITS else None
+def _short_below(x) -> Fraction | None:
+    """A short number in (0, x] for an exact arb x > 0 (1, or a power 1/2**k), or None when
+    x is below 2**-MAX_BITS: the enclosure's own end may have thousands of digits, or
+    billions (10**10**10 is an ordinary ball), which a certificate need not carry and
+    which is never written out as an integer here (arb compares it)."""
+    from ..backends import arb as A
+    k = 0
+    while k <= MAX_BITS:
+        if x >= A.ball(Fraction(1, 2 ** k)):
+            return Fraction(1, 2 ** k)
+        k = 1 if k == 0 else 2 * k
+    return None
 
 
 def _domain(d: Domain) -> dict:
@@ -118,9 +122,8 @@ class _Builder:
         from ..backends import arb as A
         try:
             lo, _ = A.enclose_interval(self.g, dict(box), prec=PREC)
-            low = A.to_fraction(lo)
-            rec = _short_below(low) if low > 0 else None
-            if rec is None and low >= 0 and not self.strict:
+            rec = _short_below(lo) if lo > 0 else None
+            if rec is None and lo >= 0 and not self.strict:
                 rec = Fraction(0)
             if rec is not None:
                 return {"box": self._box(box), "by": "goal", "prec": PREC, "lower": _q(rec)}
@@ -134,9 +137,8 @@ class _Builder:
                 _, hi = A.enclose_interval(e, dict(box), prec=PREC)
             except (A.Undefined, A.Unresolved, A.TooLarge):
                 continue
-            up = A.to_fraction(hi)
-            short = _short_below(-up) if up < 0 else None
-            rec = -short if short is not None else (Fraction(0) if up <= 0 and r.op in ("<", ">") else None)
+            short = _short_below(-hi) if hi < 0 else None
+            rec = -short if short is not None else (Fraction(0) if hi <= 0 and r.op in ("<", ">") else None)
             if rec is not None:
                 return {"box": self._box(box), "by": "assumption", "index": i, "prec": PREC, "upper": _q(rec)}
         return None
