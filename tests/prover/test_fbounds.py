@@ -388,8 +388,9 @@ def _bracketing_proves(lhs, rel, rhs, assume) -> bool:
     from boundcalc.expr.domains import Domain
     from boundcalc.expr.nodes import sub
     from boundcalc.expr.parser import parse
-    from boundcalc.prover.decide import _absorb_bounds, fold_constants
+    from boundcalc.prover.decide import fold_constants
     from boundcalc.prover.smt import BRACKET_DEGREES, decide_smt
+    from boundcalc.prover.statement import absorb_bounds as _absorb_bounds
     from boundcalc.verdicts import SmtStatus
     a, b = parse(lhs, allow_relation=False), parse(rhs, allow_relation=False)
     g, op = (sub(b, a), ">=") if rel == "<=" else (sub(a, b), ">=")

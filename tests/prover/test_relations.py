@@ -295,21 +295,3 @@ def test_new_relation(lhs, rel, rhs, assume, expected, spec, needs):
                 m = re.match(r"(.+?)\s*(<=|>=|<|>)\s*(.+)", a)
                 assert _holds(m.group(2), _mp(m.group(1), env), _mp(m.group(3), env)), a
             assert not _holds(rel, _mp(lhs, env), _mp(rhs, env)), (env, r.counterexample)
-
-
-def test_the_strategy_table_orders_the_rewrites_around_the_ends_layer():
-    """The prose rule as data: the rewrites before the ends layer where a side has a root,
-    after it otherwise (two rows of one layer in :data:`decide.STRATEGY`)."""
-    from boundcalc.prover import decide as D
-    names = [s.layer for s in D.STRATEGY]
-    assert names.count("rewrites") == 2 and names.index("rewrites") < names.index("ends") < \
-        len(names) - 1 - names[::-1].index("rewrites")
-
-    def applying(lhs, rhs):
-        a, b = parse(lhs, allow_relation=False), parse(rhs, allow_relation=False)
-        goal = D._Goal(a, "<=", b, D.sub(b, a), ">=", {"x": Domain(lo=Fraction(0))}, [], 0.0, 100, 0, 1.0)
-        return [s.layer for s in D.STRATEGY if s.layer in ("rewrites", "ends") and s.when(goal)]
-    assert applying("sqrt(x)", "1 + x") == ["rewrites", "ends"]
-    assert applying("x", "1 + x**2") == ["ends", "rewrites"]
-    assert D.Share(0.3, cap=3.0).of(20.0) == 3.0 and D.Share(0.3, cap=3.0).of(1.0) == 0.3
-    assert D.Share(0.1, cap=1.0, floor=0.3).of(1.0) == 0.3

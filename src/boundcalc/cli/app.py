@@ -6,6 +6,8 @@ Values are given the same way everywhere: ``--set name=value`` (repeatable) or
 numbers are values (``--set x=-5``, ``--x -5``). Every user-visible string is printed
 with rich markup escaped, so labels such as ``[exact constant; as printed]`` survive."""
 
+from pathlib import Path
+
 import typer
 from typer.core import TyperCommand
 
@@ -311,16 +313,55 @@ def asymptotic(ctx: typer.Context,
 def verify(lhs: str = typer.Argument(...), rel: str = typer.Argument(..., metavar="REL"),
            rhs: str = typer.Argument(...),
            assume: list[str] | None = typer.Option(None, "--assume", help="e.g. 'x>=1' (repeatable)."),
-           json: bool = typer.Option(False, "--json")):
+           json: bool = typer.Option(False, "--json"),
+           certificate: Path | None = typer.Option(
+               None, "--certificate", help="Write the verdict's certificate (JSON) to this file; "
+               "'boundcalc recheck FILE' re-verifies it without the prover.")):
     """Decide LHS REL RHS (REL one of ==, <=, >=, <, >): proved / disproved / unknown.
     Exit 0 proved, 4 disproved, 5 unknown or vacuous."""
     from ..services.verify import verify as run
-    r = run(lhs, rel, rhs, assume or [], formulas_path=formula_paths())
+    r = run(lhs, rel, rhs, assume or [], formulas_path=formula_paths(), certify=certificate is not None)
+    if certificate is not None:
+        _write_certificate(certificate, r.certificate)
     if json:
         emit_json(r.to_json())
     else:
         _say(r.describe())
     _exit(for_verify(r))
+
+
+def _write_certificate(path: Path, cert: dict | None) -> None:
+    """The certificate as JSON at ``path`` (``null`` for an unknown or vacuous verdict,
+    which has none); a file that cannot be written is one line, exit 2."""
+    import json as _json
+    try:
+        path.write_text(_json.dumps(cert, indent=1) + "\n", encoding="utf-8")
+    except OSError as e:
+        raise BoundcalcError(f"--certificate {path}: cannot write it ({e.strerror or e})") from None
+
+
+@app.command()
+def recheck(file: Path = typer.Argument(..., metavar="FILE"), json: bool = typer.Option(False, "--json")):
+    """Re-verify a certificate (written by 'verify --certificate FILE') with the
+    independent checker: exact rationals and ball arithmetic, no prover, no SymPy. Prints
+    valid / invalid with the reason and every fact taken on trust. Exit 0 valid, 1 invalid."""
+    import json as _json
+
+    from ..recheck import recheck as run
+    try:
+        cert = _json.loads(file.read_text(encoding="utf-8"))
+    except OSError as e:
+        raise BoundcalcError(f"recheck {file}: cannot read it ({e.strerror or e})") from None
+    except (ValueError, RecursionError) as e:
+        raise BoundcalcError(f"recheck {file}: not JSON ({e})") from None
+    r = run(cert)
+    if json:
+        emit_json(r.to_json())
+    else:
+        _say(("VALID: " if r.valid else "INVALID: ") + r.reason.removeprefix("invalid: ")
+             + "".join(f"\n  {t}" for t in r.trusted))
+    if not r.valid:
+        _exit(Exit.FINDINGS)
 
 
 def _exit(code: Exit) -> None:

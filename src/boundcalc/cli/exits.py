@@ -7,7 +7,8 @@ reading their output:
 0     an answer: ``require`` found the least/largest value (or the requirement holds on
       the whole domain or range); ``monotone`` proved or certified a direction on what was
       asked (the domain, or ``--box``); ``verify`` proved the relation
-1     ``check`` found a finding at or above ``--fail-on``; or a bug in boundcalc
+1     ``check`` found a finding at or above ``--fail-on``; ``recheck`` found the certificate
+      invalid; or a bug in boundcalc
 2     bad input or a refusal (one line on stderr naming the culprit)
 3     not monotone: ``require``'s relation, or ``monotone``'s verdict, is *neither*
       (a certified counterexample in both directions)
@@ -44,8 +45,8 @@ class Exit(IntEnum):
 
 
 EXIT_HELP = ("Exit status: 0 an answer (require: a least/largest value; monotone: a proved or "
-             "certified direction; verify: proved); 1 check found a finding at --fail-on, or a bug in "
-             "boundcalc; 2 bad input or a refusal (one line on stderr); 3 not monotone (require, "
+             "certified direction; verify: proved); 1 check found a finding at --fail-on, recheck an "
+             "invalid certificate, or a bug in boundcalc; 2 bad input or a refusal (one line on stderr); 3 not monotone (require, "
              "monotone: a certified counterexample both ways); 4 no answer (require: no value in the "
              "domain or --from/--to range, or impossible; verify: disproved); 5 unknown (undecided, "
              "sampled only, on the default box only, vacuous); 130 interrupted (Ctrl-C); 141 standard "

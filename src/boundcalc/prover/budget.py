@@ -49,8 +49,9 @@ of the layers above it; a layer that runs out of a budget here must answer "unkn
 never a verdict.
 
 Layer order (bottom to top; each imports only layers below it: the prover-layers
-contract of pyproject.toml, checked by lint-imports): budget < facts, prepass, sampling, symbolic < exact_layer, smt <
-interval, search < convexity, ends, identity, integers, rewrite < decide.
+contract of pyproject.toml, checked by lint-imports): budget, certificates, fbounds, fold < goal < facts, prepass, sampling,
+symbolic, taylor < exact_layer, signs, smt, statement < interval, search < bigops, convexity, ends, identity, integers,
+rewrite < pipeline < decide.
 
 How a layer uses it::
 

@@ -29,6 +29,7 @@ from typing import Literal
 
 from ..expr.domains import Domain
 from ..expr.nodes import Func, Node, Num, Pow, Rel, Sym
+from .goal import Reformulation
 
 __all__ = ["MAX_ROOT", "Profile", "profile", "root_substitution"]
 
@@ -85,8 +86,8 @@ def _exponents(roots: list[Node], name: str) -> list[Fraction] | None:
     return out
 
 
-def root_substitution(g: Node, extra: list[Rel], domains: dict[str, Domain]):
-    """(g', extra', domains', labels) with fractional powers of single symbols removed, or
+def root_substitution(g: Node, extra: list[Rel], domains: dict[str, Domain]) -> Reformulation | None:
+    """The :class:`.goal.Reformulation` (g', extra', domains', labels) with fractional powers of single symbols removed, or
     None when no symbol qualifies (see the module docstring). Exponents are read as numbers:
     pass trees whose constants are folded (:func:`.decide.fold_constants`)."""
     roots = [g, *extra]
@@ -130,4 +131,5 @@ def root_substitution(g: Node, extra: list[Rel], domains: dict[str, Domain]):
         assert lo is not False and hi is not False     # a name with an irrational root is not in ks
         doms[new_names[name]] = Domain(False, lo, d.lo_closed, hi, d.hi_closed)
     labels = [f"{name} = {new_names[name]}**{k}" for name, k in ks.items()]
-    return g.map(rewrite), [Rel(r.op, r.lhs.map(rewrite), r.rhs.map(rewrite)) for r in extra], doms, labels
+    return Reformulation(g.map(rewrite), [Rel(r.op, r.lhs.map(rewrite), r.rhs.map(rewrite)) for r in extra], doms,
+                         labels)

@@ -22,6 +22,7 @@ import numpy as np
 from ..expr.domains import Domain
 from ..expr.nodes import Node, Rel, Sym
 from .budget import BALL_POINTS_PER_SECOND, charge, expired, net_tripped
+from .goal import Goal
 
 CERT_PREC = 4096          # bits: a violation not separated from 0 by then is not reported
 SIMPLIFY_TRIES = 48       # shorter coordinates tried when a counterexample is simplified
@@ -110,16 +111,16 @@ def _candidates(domains, extra, samples, seed, deep):
     return pts
 
 
-def find(a, rel, b, g, op, domains, extra, *, samples: int, seed: int, deadline: float,
-         deep: bool = False) -> dict | None:
-    """A certified counterexample to ``a rel b`` (as a report dict), or None. ``deadline``
+def find(goal: Goal, *, samples: int, seed: int, deadline: float, deep: bool = False) -> dict | None:
+    """A certified counterexample to the goal's ``a rel b`` (as a report dict), or None. ``deadline``
     is on the work clock (:func:`.budget.clock`), charged per point certified and per local
     step; the search is also bounded by counts (candidates certified, local steps)."""
     with np.errstate(all="ignore"):
-        return _find(a, rel, b, g, op, domains, extra, samples, seed, deadline, deep)
+        return _find(goal, samples, seed, deadline, deep)
 
 
-def _find(a, rel, b, g, op, domains, extra, samples, seed, deadline, deep):
+def _find(goal: Goal, samples: int, seed: int, deadline: float, deep: bool):
+    a, rel, b, op, domains, extra = goal.a, goal.rel, goal.b, goal.op, goal.domains, goal.extra
     if not domains:
         return None
     names = sorted(domains)
@@ -163,17 +164,18 @@ def _find(a, rel, b, g, op, domains, extra, samples, seed, deadline, deep):
             if near > NEAR_ZERO_TRIES:
                 break
         env = {k: Fraction(repr(float(pts[k][i]))) for k in names}
-        ce = certify_point(a, rel, b, g, op, domains, extra, env)
+        ce = certify_point(goal, env)
         if ce is not None:
             return ce
     if deep and not expired(deadline):
-        return _local(a, rel, b, g, op, domains, extra, pts, rel_g, fin, deadline)
+        return _local(goal, pts, rel_g, fin, deadline)
     return None
 
 
-def _local(a, rel, b, g, op, domains, extra, pts, rel_g, fin, deadline):
+def _local(goal: Goal, pts, rel_g, fin, deadline: float):
     """Coordinate-wise shrinking random steps from the best points (minimising the
     normalised slack); candidates are certified like every other."""
+    a, rel, b, op, domains, extra = goal.a, goal.rel, goal.b, goal.op, goal.domains, goal.extra
     names = sorted(domains)
     val = np.where(fin, rel_g if op != "==" else -np.abs(rel_g), np.inf)
     starts = np.argsort(val)[:8]
@@ -203,7 +205,7 @@ def _local(a, rel, b, g, op, domains, extra, pts, rel_g, fin, deadline):
                 x = {k: float(trial[k][j]) for k in names}
                 if (op == ">=" and best < 0) or (op == ">" and best <= 0) or (op == "==" and best < -1e-12):
                     env = {k: Fraction(repr(v)) for k, v in x.items()}
-                    ce = certify_point(a, rel, b, g, op, domains, extra, env)
+                    ce = certify_point(goal, env)
                     if ce is not None:
                         return ce
             else:
@@ -240,11 +242,12 @@ def _admissible(trial: dict, names: list, domains, extra, m: int):
     return ok
 
 
-def certify_point(a, rel, b, g, op, domains, extra, env, simplify: bool = True) -> dict | None:
-    """The report of a certified violation at ``env`` (exact rationals), or None: every
-    value lies in its domain, every assumption holds, and the relation fails — each
-    decided exactly or in ball arithmetic."""
+def certify_point(goal: Goal, env, simplify: bool = True) -> dict | None:
+    """The report of a certified violation of the goal at ``env`` (exact rationals), or
+    None: every value lies in its domain, every assumption holds, and the relation fails —
+    each decided exactly or in ball arithmetic."""
     from ..backends import mp as mpb
+    a, rel, b, g, op, domains, extra = goal.a, goal.rel, goal.b, goal.g, goal.op, goal.domains, goal.extra
     if env is None:
         return None
     charge(1 / BALL_POINTS_PER_SECOND)
@@ -271,7 +274,7 @@ def certify_point(a, rel, b, g, op, domains, extra, env, simplify: bool = True) 
     if not violated:
         return None
     if simplify:
-        env = _simpler(a, rel, b, g, op, domains, extra, env)
+        env = _simpler(goal, env)
     return report(env, a, b, Rel(rel, a, b), extra)
 
 
@@ -287,7 +290,7 @@ def _short_fractions(x: Fraction):
     return [v for v in dict.fromkeys(out) if v != x]
 
 
-def _simpler(a, rel, b, g, op, domains, extra, env) -> dict:
+def _simpler(goal: Goal, env) -> dict:
     """The same counterexample with shorter coordinates where they still certify: each
     symbol in turn is replaced by the shortest nearby number that keeps the violation,
     assumptions met with equality at the point being kept with equality; at most
@@ -295,7 +298,7 @@ def _simpler(a, rel, b, g, op, domains, extra, env) -> dict:
     from ..expr.exact import NotExact, evaluate_exact
     tries = 0
     pins = []
-    for x, e in _pinnable(extra):
+    for x, e in _pinnable(goal.extra):
         try:
             if x in env and evaluate_exact(e, env) == env[x]:
                 pins.append((x, e))
@@ -318,7 +321,7 @@ def _simpler(a, rel, b, g, op, domains, extra, env) -> dict:
                         trial[x] = evaluate_exact(e, trial)
             except (NotExact, ZeroDivisionError, KeyError):
                 continue
-            if certify_point(a, rel, b, g, op, domains, extra, trial, simplify=False) is not None:
+            if certify_point(goal, trial, simplify=False) is not None:
                 cur = trial
                 break
     return cur

@@ -49,6 +49,7 @@ from ..expr.visitor import Visitor, handles, top_down
 from ..verdicts import SmtStatus
 from . import facts as FX
 from . import fbounds as FB
+from .goal import Reformulation
 
 # Budgets are work, not time, so that a verdict does not depend on the machine's load:
 # z3's resource limit (``rlimit``, deterministic) is RLIMIT_PER_MS units per millisecond of
@@ -518,11 +519,12 @@ BINOMIAL_INTEGER_FACTS = [
 ]
 
 
-def generalize(g: Node, extra, domains: dict[str, Domain], sign_of) -> tuple | None:
+def generalize(g: Node, extra, domains: dict[str, Domain], sign_of) -> Reformulation | None:
     """Replace each maximal repeated subterm (at least 4 nodes, occurring twice or more) by
     a fresh symbol with the sign ``sign_of(subterm)`` proves ("positive"/"nonnegative").
     Proving the generalized goal for every value of the fresh symbols proves the original
-    (a strengthening); returns (goal, extra, domains, labels) or None."""
+    (a strengthening); returns the :class:`.goal.Reformulation` (goal, extra, domains,
+    labels) or None."""
     counts: dict[Node, int] = {}
     sizes: dict[Node, int] = {}
     visits = 0
@@ -570,7 +572,7 @@ def generalize(g: Node, extra, domains: dict[str, Domain], sign_of) -> tuple | N
     rep = lambda m: mapping.get(m) if not isinstance(m, (Num, Sym)) else None
     g2 = g.map(rep)
     extra2 = [Rel(r.op, r.lhs.map(rep), r.rhs.map(rep)) for r in extra]
-    return g2, extra2, doms, labels
+    return Reformulation(g2, extra2, doms, labels)
 
 
 def _domain_constraints(z3, x, d: Domain, ctx):

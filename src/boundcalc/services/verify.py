@@ -17,7 +17,8 @@ from ..expr.domains import Domain
 from ..expr.nodes import Num, Rel, Sym
 from ..expr.parser import parse, parse_number
 from ..prover.budget import SAMPLES, SECONDS
-from ..prover.decide import _narrow, decide_relation
+from ..prover.decide import decide_relation
+from ..prover.statement import narrow as _narrow
 from ..registry import get_registry
 from ..verdicts import Layer, Verdict
 
@@ -38,6 +39,7 @@ class VerifyResult:
     domains: dict = field(default_factory=dict)
     layer: Layer | str = ""         # the layer that decided (decide.LAYERS)
     seconds: float = 0.0
+    certificate: dict | None = None  # with certify=True: the verdict's certificate (boundcalc.recheck)
 
     def __post_init__(self):
         object.__setattr__(self, "verdict", Verdict(self.verdict))
@@ -56,7 +58,7 @@ class VerifyResult:
 
 def verify(lhs: str, rel: str, rhs: str, assume: list[str], *, formulas_path=None,
            samples: int = SAMPLES, seed: int = 0, box: dict | None = None,
-           seconds: float = SECONDS) -> VerifyResult:
+           seconds: float = SECONDS, certify: bool = False) -> VerifyResult:
     """Decide ``lhs rel rhs`` (``rel`` one of :data:`RELS`) at every point of the symbols'
     domains where the relations ``assume`` hold: proved, disproved (with a counterexample
     certified in ball arithmetic), vacuous (the assumptions are inconsistent) or unknown.
@@ -64,8 +66,9 @@ def verify(lhs: str, rel: str, rhs: str, assume: list[str], *, formulas_path=Non
     ``lhs`` and ``rhs`` are expressions that may name formulas (``deora2023.beta1``);
     symbols take their domains from the formula files (unknown ones: ``> 0``), narrowed
     by assumptions ``x OP number`` and by ``box`` (symbol -> (lo, hi)). ``samples``,
-    ``seed`` and ``seconds`` are the budgets of :func:`.decide.decide_relation`. Bad input
-    raises :class:`~boundcalc.errors.BoundcalcError`."""
+    ``seed`` and ``seconds`` are the budgets of :func:`.decide.decide_relation`; ``certify``:
+    the result carries the verdict's certificate (re-checked by :mod:`boundcalc.recheck`).
+    Bad input raises :class:`~boundcalc.errors.BoundcalcError`."""
     if rel not in RELS:
         raise BoundcalcError(f"REL must be one of {', '.join(RELS)}, not {rel!r}")
     reg = get_registry(formulas_path)
@@ -94,12 +97,12 @@ def verify(lhs: str, rel: str, rhs: str, assume: list[str], *, formulas_path=Non
         if n in table and table[n].domain.is_empty():
             table[n].domain.check_nonempty(n)
     return decide(a, rel, b, domains, extra, statement=statement, assumptions=list(assume),
-                  samples=samples, seed=seed, box=box, seconds=seconds)
+                  samples=samples, seed=seed, box=box, seconds=seconds, certify=certify)
 
 
 def decide(a, rel: str, b, domains: dict[str, Domain], extra=(), *, statement: str = "",
            assumptions: list[str] | None = None, samples: int = SAMPLES, seed: int = 0,
-           seconds: float = SECONDS, box: dict | None = None) -> VerifyResult:
+           seconds: float = SECONDS, box: dict | None = None, certify: bool = False) -> VerifyResult:
     """``verify`` on parsed, resolved sides: the layered procedure of :mod:`.decide`
     (exact -> SMT -> interval -> counterexample search). ``box`` (name -> (lo, hi)) narrows
     the domains; it is validated (reversed, empty or outside the domain: an error)."""
@@ -112,9 +115,10 @@ def decide(a, rel: str, b, domains: dict[str, Domain], extra=(), *, statement: s
     if box:
         domains = apply_box(domains, box)
     dom_text = {n: str(d) for n, d in domains.items()}
-    d = decide_relation(a, rel, b, domains, list(extra), seconds=seconds, samples=samples, seed=seed)
+    d = decide_relation(a, rel, b, domains, list(extra), seconds=seconds, samples=samples, seed=seed,
+                        certify=certify)
     return VerifyResult(statement, d.verdict, d.text, assume, d.counterexample, d.detail,
-                        domains=dom_text, layer=d.layer, seconds=d.seconds)
+                        domains=dom_text, layer=d.layer, seconds=d.seconds, certificate=d.certificate)
 
 
 def apply_box(domains: dict[str, Domain], box: dict) -> dict[str, Domain]:

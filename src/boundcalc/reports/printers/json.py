@@ -80,10 +80,10 @@ class JsonPrinter(Printer):
 
     # -- decisions
     def _print_VerifyResult(self, r) -> dict:
-        return dict(r.__dict__)
+        return _without_empty_certificate(r.__dict__)
 
     def _print_Decision(self, d) -> dict:
-        return dict(d.__dict__)
+        return _without_empty_certificate(d.__dict__)
 
     def _print_MonotoneResult(self, r) -> dict:
         # the printed verdict (direction and region) in the record's first fields' place,
@@ -176,3 +176,9 @@ def to_json(obj, **settings):
 def dumps(obj, *, indent: int = 2, **settings) -> str:
     """``obj`` as JSON text (a newline at the end)."""
     return _json.dumps(to_json(obj, **settings), indent=indent, default=default) + "\n"
+
+
+def _without_empty_certificate(fields: dict) -> dict:
+    """A verdict's fields; its certificate only where one was asked for (``verify
+    --certificate``), so that the JSON of every other run stays as it was."""
+    return {k: v for k, v in fields.items() if not (k == "certificate" and v is None)}

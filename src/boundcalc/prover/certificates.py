@@ -1,0 +1,164 @@
+"""Certificates of the decision procedure's verdicts: JSON-serialisable proof terms in the
+vocabulary that the independent checker :mod:`boundcalc.recheck` re-verifies (its module
+docstring, and docs/explanation/decision-procedure.md, describe the kinds: counterexample,
+exact, boxes, rewrite, trusted).
+
+Built only on request (``decide_relation(..., certify=True)``), after a layer has decided:
+building one never changes a verdict. The ``boxes`` builder is a second method (a plain
+bisection with one arb enclosure per box, bounded domains only, at most
+:data:`MAX_LEAVES` boxes), not the interval layer's own search; where it does not close the
+domain, or the proof is of a kind the checker cannot re-verify (z3's unsat, SymPy's
+simplification, the ends and integer layers' nested decisions), the certificate says so: a
+``trusted`` certificate naming what is trusted.
+
+Soundness contract: none to give; this module decides nothing (the checker does).
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+
+from ..expr.domains import Domain
+from ..expr.nodes import Node, Rel, sub
+from ..expr.printing import to_text
+
+MAX_LEAVES = 4096            # boxes of a `boxes` certificate
+MAX_DEPTH = 40               # bisections along one path
+PREC = 64                    # bits of the enclosures
+
+
+def _q(x: Fraction) -> str:
+    return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
+
+
+MAX_BITS = 256              # a recorded enclosure end: a power of 2 of at most this many bits
+
+
+def _short_below(x) -> Fraction | None:
+    """A short number in (0, x] for an exact arb x > 0 (1, or a power 1/2**k), or None when
+    x is below 2**-MAX_BITS: the enclosure's own end may have thousands of digits, or
+    billions (10**10**10 is an ordinary ball), which a certificate need not carry and
+    which is never written out as an integer here (arb compares it)."""
+    from ..backends import arb as A
+    k = 0
+    while k <= MAX_BITS:
+        if x >= A.ball(Fraction(1, 2 ** k)):
+            return Fraction(1, 2 ** k)
+        k = 1 if k == 0 else 2 * k
+    return None
+
+
+def _domain(d: Domain) -> dict:
+    return {"integer": d.integer, "lo": None if d.lo is None else _q(d.lo), "lo_closed": d.lo_closed,
+            "hi": None if d.hi is None else _q(d.hi), "hi_closed": d.hi_closed}
+
+
+def claim(a: Node, rel: str, b: Node, domains: dict[str, Domain], extra) -> dict:
+    """The claim ``a rel b`` on ``domains`` under the assumptions ``extra`` (relations)."""
+    used = Rel(rel, a, b).symbols() | set().union(*(r.symbols() for r in extra))
+    return {"lhs": to_text(a), "rel": rel, "rhs": to_text(b),
+            "domains": {n: _domain(d) for n, d in sorted(domains.items()) if n in used},
+            "assumptions": [to_text(r) for r in extra]}
+
+
+def counterexample(the_claim: dict, point: dict) -> dict:
+    """A counterexample certificate from a reported point (symbol -> exact "p/q")."""
+    syms = set(the_claim["domains"])
+    return {"kind": "counterexample", "claim": the_claim,
+            "point": {k: str(v) for k, v in sorted(point.items()) if k in syms}}
+
+
+def trusted(the_claim: dict, by: str, how: str) -> dict:
+    """A proof the checker cannot re-verify: ``by`` (z3, SymPy, a layer) and ``how``."""
+    return {"kind": "trusted", "claim": the_claim, "by": by, "how": how}
+
+
+def rewrite(the_claim: dict, rule: str, sub_cert: dict) -> dict:
+    """The claim proved through an equivalent one (``rule``), with that one's certificate."""
+    return {"kind": "rewrite", "claim": the_claim, "rule": rule, "sub": sub_cert}
+
+
+def exact(the_claim: dict, a: Node, rel: str, b: Node) -> dict | None:
+    """An ``exact`` certificate when ``a - b`` is a polynomial (its degree in each symbol),
+    else None; whether it vanishes is the checker's to find."""
+    from ..recheck import Invalid, polynomial_degrees
+    if rel not in ("==", "<=", ">="):
+        return None
+    try:
+        degrees = polynomial_degrees(sub(a, b))
+    except Invalid:
+        return None
+    return {"kind": "exact", "claim": the_claim, "degrees": {k: str(v) for k, v in sorted(degrees.items())}}
+
+
+def boxes(the_claim: dict, a: Node, rel: str, b: Node, domains: dict[str, Domain], extra) -> dict | None:
+    """A ``boxes`` certificate (a bisection tree of the bounded domain, each leaf closed by
+    an arb enclosure of the goal or of a failing assumption), or None when the domain is
+    unbounded or the bisection does not close within :data:`MAX_LEAVES` boxes."""
+    if rel == "==":
+        return None
+    names = sorted(the_claim["domains"])
+    lhs, rhs = (b, a) if rel in ("<=", "<") else (a, b)
+    builder = _Builder(sub(lhs, rhs), rel in ("<", ">"), list(extra))
+    root: dict[str, tuple[Fraction, Fraction]] = {}
+    for n in names:
+        lo, hi = domains[n].lo, domains[n].hi
+        if lo is None or hi is None:
+            return None
+        root[n] = (lo, hi)
+    widths = {n: (hi - lo) or Fraction(1) for n, (lo, hi) in root.items()}
+    tree = builder.cover(root, widths, 0)
+    return None if tree is None else {"kind": "boxes", "claim": the_claim, "tree": tree}
+
+
+class _Builder:
+    def __init__(self, g: Node, strict: bool, extra: list) -> None:
+        self.g, self.strict, self.extra = g, strict, extra
+        self.leaves = 0
+
+    def _box(self, box: dict) -> dict:
+        return {n: [_q(lo), _q(hi)] for n, (lo, hi) in box.items()}
+
+    def _close(self, box: dict) -> dict | None:
+        from ..backends import arb as A
+        try:
+            lo, _ = A.enclose_interval(self.g, dict(box), prec=PREC)
+            rec = _short_below(lo) if lo > 0 else None
+            if rec is None and lo >= 0 and not self.strict:
+                rec = Fraction(0)
+            if rec is not None:
+                return {"box": self._box(box), "by": "goal", "prec": PREC, "lower": _q(rec)}
+        except (A.Undefined, A.Unresolved, A.TooLarge):
+            pass
+        for i, r in enumerate(self.extra):
+            if r.op == "==":
+                continue
+            e = sub(r.lhs, r.rhs) if r.op in (">=", ">") else sub(r.rhs, r.lhs)
+            try:
+                _, hi = A.enclose_interval(e, dict(box), prec=PREC)
+            except (A.Undefined, A.Unresolved, A.TooLarge):
+                continue
+            short = _short_below(-hi) if hi < 0 else None
+            rec = -short if short is not None else (Fraction(0) if hi <= 0 and r.op in ("<", ">") else None)
+            if rec is not None:
+                return {"box": self._box(box), "by": "assumption", "index": i, "prec": PREC, "upper": _q(rec)}
+        return None
+
+    def cover(self, box: dict, widths: dict, depth: int) -> dict | None:
+        leaf = self._close(box)
+        if leaf is not None:
+            self.leaves += 1
+            return leaf if self.leaves <= MAX_LEAVES else None
+        if depth >= MAX_DEPTH or not box or self.leaves >= MAX_LEAVES:
+            return None
+        x = max(box, key=lambda n: ((box[n][1] - box[n][0]) / widths[n], n))
+        lo, hi = box[x]
+        if lo == hi:
+            return None
+        at = (lo + hi) / 2
+        left = self.cover({**box, x: (lo, at)}, widths, depth + 1)
+        if left is None:
+            return None
+        right = self.cover({**box, x: (at, hi)}, widths, depth + 1)
+        if right is None:
+            return None
+        return {"box": self._box(box), "split": {"var": x, "at": _q(at)}, "parts": [left, right]}

@@ -1,0 +1,113 @@
+"""Certificates with the decision procedure's verdicts (``decide_relation(..., certify=True)``,
+prover/certificates.py), replayed by the independent checker (boundcalc.recheck).
+
+What is expected is worked by hand: (x + y)**2 - (x**2 + 2xy + y**2) is the zero polynomial;
+x**2 - x + 1 >= 3/4 > 0 on [0, 2]; x**2 <= x fails at every x > 1; exp(x) >= 1 + x on
+x > 0 has no bounded box cover (the domain is unbounded), so its certificate names what it
+trusts; sqrt(log(2/d)/(2n)) <= 1/sqrt(n) for d >= 0.270672 is tests/prover/test_rewrite.py's
+target, proved after squaring.
+"""
+from __future__ import annotations
+
+import copy
+import json
+from fractions import Fraction
+
+from support import cli
+
+from boundcalc.expr.domains import Domain
+from boundcalc.expr.parser import parse
+from boundcalc.prover.decide import decide_relation
+from boundcalc.recheck import recheck
+
+P = Domain(lo=Fraction(0))
+Z1 = Domain(integer=True, lo=Fraction(1), lo_closed=True)
+B = Domain(lo=Fraction(0), lo_closed=True, hi=Fraction(2), hi_closed=True)
+
+
+def _t(s):
+    return parse(s, allow_relation=False)
+
+
+def _both(lhs, rel, rhs, doms, assume=()):
+    """The decision without and with a certificate (the verdict must not change)."""
+    plain = decide_relation(_t(lhs), rel, _t(rhs), dict(doms), [parse(a) for a in assume])
+    cert = decide_relation(_t(lhs), rel, _t(rhs), dict(doms), [parse(a) for a in assume], certify=True)
+    assert (plain.verdict, plain.text, plain.counterexample) == (cert.verdict, cert.text, cert.counterexample)
+    assert plain.certificate is None
+    return cert
+
+
+def test_a_polynomial_identity_carries_an_exact_certificate():
+    d = _both("(x + y)**2", "==", "x**2 + 2*x*y + y**2", {"x": Domain(), "y": Domain()})
+    assert str(d.verdict) == "proved" and d.certificate["kind"] == "exact"
+    r = recheck(json.loads(json.dumps(d.certificate)))
+    assert r.valid and r.trusted == []
+
+
+def test_a_bounded_inequality_carries_a_box_cover():
+    d = _both("x**2 + 1", ">", "x", {"x": B})
+    assert str(d.verdict) == "proved" and d.certificate["kind"] == "boxes"
+    assert recheck(d.certificate).valid and recheck(d.certificate).trusted == []
+
+
+def test_a_disproof_carries_its_counterexample():
+    d = _both("x**2", "<=", "x", {"x": P})
+    assert str(d.verdict) == "disproved" and d.certificate["kind"] == "counterexample"
+    assert Fraction(d.certificate["point"]["x"]) > 1
+    assert recheck(d.certificate).valid
+    wrong = copy.deepcopy(d.certificate)
+    wrong["point"]["x"] = "1/2"                  # 1/4 <= 1/2: the relation holds there
+    assert not recheck(wrong).valid
+
+
+def test_a_proof_the_checker_cannot_replay_says_what_it_trusts():
+    d = _both("exp(x)", ">=", "1 + x", {"x": P})
+    assert str(d.verdict) == "proved" and d.certificate["kind"] == "trusted"
+    r = recheck(d.certificate)
+    assert r.valid and r.trusted and r.trusted[0].startswith("trusted: z3")
+
+
+def test_a_proof_after_a_rewrite_carries_the_rewrite_and_its_sub_certificate():
+    d = _both("sqrt(log(2/d)/(2*n))", "<=", "1/sqrt(n)", {"d": P, "n": Z1}, ["d >= 0.270672"])
+    c = d.certificate
+    assert str(d.verdict) == "proved" and c["kind"] == "rewrite"
+    assert c["rule"].startswith("after squaring both sides (both >= 0)") and "sub" in c
+    r = recheck(c)
+    assert r.valid and r.kinds[0] == "rewrite" and any("squaring" in t for t in r.trusted)
+
+
+def test_a_certificate_the_checker_rejects_makes_the_verdict_unknown(monkeypatch):
+    import boundcalc.recheck as R
+    real = R.recheck
+    monkeypatch.setattr(R, "recheck", lambda c: R.Recheck(False, "invalid: tampered in the test")
+                        if c.get("kind") == "boxes" and "tree" in c and "split" in c["tree"] else real(c))
+    d = decide_relation(_t("x**2 + 1"), ">", _t("x"), {"x": B}, certify=True)
+    # the box cover the builder made is now rejected: the builder gives it up for a
+    # trusted one (z3 proved it), which the checker accepts
+    assert str(d.verdict) == "proved" and d.certificate["kind"] == "trusted"
+    monkeypatch.setattr(R, "recheck", lambda c: R.Recheck(False, "invalid: tampered in the test"))
+    d = decide_relation(_t("x**2 + 1"), ">", _t("x"), {"x": B}, certify=True)
+    assert str(d.verdict) == "unknown" and "certificate rejected" in d.text and d.certificate is None
+
+
+def test_verify_writes_the_certificate_and_recheck_replays_it(tmp_path):
+    f = tmp_path / "cert.json"
+    r = cli(["verify", "x**2 + 1", ">", "x", "--assume", "x <= 2", "--certificate", f])
+    assert r.returncode == 0 and "PROVED" in r.stdout, r.stdout + r.stderr
+    cert = json.loads(f.read_text())
+    assert cert["kind"] == "boxes"
+    r = cli(["recheck", f])
+    assert r.returncode == 0 and r.stdout.startswith("VALID: boxes"), r.stdout + r.stderr
+    cert["tree"]["split"]["at"] = "3/4"          # a moved box edge
+    f.write_text(json.dumps(cert))
+    r = cli(["recheck", f])
+    assert r.returncode == 1 and r.stdout.startswith("INVALID:"), r.stdout + r.stderr
+    f.write_text("not json")
+    r = cli(["recheck", f])
+    assert r.returncode == 2 and r.stderr.startswith("error: recheck") and len(r.stderr.splitlines()) == 1
+
+
+def test_the_default_json_has_no_certificate_field():
+    r = cli(["verify", "x**2 + 1", ">", "x", "--json"])
+    assert r.returncode == 0 and "certificate" not in json.loads(r.stdout), r.stdout

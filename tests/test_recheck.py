@@ -1,0 +1,235 @@
+"""The independent certificate checker (boundcalc.recheck): every kind of the vocabulary
+replayed, tampered certificates rejected, and the checker's independence of the prover.
+
+The expected answers are worked by hand: 2 is a counterexample to x**2 <= x (4 > 2), 1/2
+is not (1/4 <= 1/2); (x + y)**2 - x**2 - 2xy - y**2 is the zero polynomial and
+(x + y)**2 - x**2 - y**2 = 2xy is not (2 at x = y = 1); x**2 - x + 1 >= 3/4 > 0 everywhere
+(its minimum, at x = 1/2); 4x - 1 >= 0 wherever x >= 1/4.
+"""
+from __future__ import annotations
+
+import copy
+import json
+import random
+import subprocess
+import sys
+from fractions import Fraction
+
+import pytest
+
+from boundcalc.expr.domains import Domain
+from boundcalc.expr.parser import parse
+from boundcalc.prover import certificates as C
+from boundcalc.recheck import recheck
+
+
+def _claim(lhs, rel, rhs, domains, assume=()):
+    return C.claim(parse(lhs, allow_relation=False), rel, parse(rhs, allow_relation=False), domains,
+                   [parse(a) for a in assume])
+
+
+P = Domain(lo=Fraction(0))
+UNIT2 = Domain(lo=Fraction(0), lo_closed=True, hi=Fraction(2), hi_closed=True)
+UNIT = Domain(lo=Fraction(0), lo_closed=True, hi=Fraction(1), hi_closed=True)
+
+
+# ----------------------------------------------------------------------------- counterexample
+def test_a_counterexample_is_replayed_and_a_wrong_point_rejected():
+    claim = _claim("x**2", "<=", "x", {"x": P})
+    assert recheck(C.counterexample(claim, {"x": "2"})).valid
+    r = recheck(C.counterexample(claim, {"x": "1/2"}))       # 1/4 <= 1/2 holds there
+    assert not r.valid and "holds at the point" in r.reason
+    r = recheck(C.counterexample(claim, {"x": "-3"}))        # outside x > 0
+    assert not r.valid and "outside its domain" in r.reason
+    r = recheck(C.counterexample(claim, {}))
+    assert not r.valid and "no value for x" in r.reason
+
+
+def test_a_counterexample_must_satisfy_the_assumptions():
+    claim = _claim("x", "<=", "1", {"x": P, "y": P}, ["x <= y"])
+    assert recheck(C.counterexample(claim, {"x": "2", "y": "3"})).valid
+    r = recheck(C.counterexample(claim, {"x": "2", "y": "1"}))   # x <= y fails: not a point of the claim
+    assert not r.valid and "assumption 0" in r.reason
+
+
+def test_a_counterexample_with_a_transcendental_side_is_decided_in_balls():
+    claim = _claim("exp(x)", "<=", "1 + x + x**2/2", {"x": P})
+    assert recheck(C.counterexample(claim, {"x": "1"})).valid           # e > 2.5
+    assert not recheck(C.counterexample(claim, {"x": "-1/2"})).valid    # outside the domain
+
+
+# ----------------------------------------------------------------------------- exact
+def test_an_exact_identity_is_replayed_and_a_lowered_degree_rejected():
+    a, b = parse("(x + y)**2", allow_relation=False), parse("x**2 + 2*x*y + y**2", allow_relation=False)
+    claim = C.claim(a, "==", b, {"x": Domain(), "y": Domain()}, [])
+    cert = C.exact(claim, a, "==", b)
+    assert cert is not None and cert["degrees"] == {"x": "2", "y": "2"}
+    assert recheck(cert).valid
+    bad = copy.deepcopy(cert)
+    bad["degrees"]["x"] = "1"
+    r = recheck(bad)
+    assert not r.valid and "degree bound of x" in r.reason
+    wrong = copy.deepcopy(cert)
+    wrong["claim"]["rhs"] = "x**2 + y**2"
+    r = recheck(wrong)
+    assert not r.valid and "not 0" in r.reason
+
+
+def test_exact_evaluation_is_no_proof_of_a_non_polynomial_identity():
+    a, b = parse("sqrt(x)**2", allow_relation=False), parse("x", allow_relation=False)
+    assert C.exact(C.claim(a, "==", b, {"x": P}, []), a, "==", b) is None
+    cert = {"kind": "exact", "claim": C.claim(a, "==", b, {"x": P}, []), "degrees": {"x": "2"}}
+    r = recheck(cert)
+    assert not r.valid and "not a polynomial" in r.reason
+
+
+# ----------------------------------------------------------------------------- boxes
+def _boxes(lhs, rel, rhs, domains, assume=()):
+    a, b = parse(lhs, allow_relation=False), parse(rhs, allow_relation=False)
+    extra = [parse(t) for t in assume]
+    return C.boxes(C.claim(a, rel, b, domains, extra), a, rel, b, domains, extra)
+
+
+def _leaves(tree):
+    return [tree] if "split" not in tree else _leaves(tree["parts"][0]) + _leaves(tree["parts"][1])
+
+
+def test_a_box_cover_is_replayed():
+    cert = _boxes("x**2 + 1", ">", "x", {"x": UNIT2})
+    assert cert is not None and len(_leaves(cert["tree"])) >= 2     # 0 <= x**2 - x + 1 needs a split
+    r = recheck(cert)
+    assert r.valid and r.trusted == [] and "boxes cover" in r.reason
+    assert recheck(json.loads(json.dumps(cert))).valid             # JSON-serialisable as it stands
+
+
+def test_a_box_cover_with_an_assumption_closing_boxes():
+    cert = _boxes("4*x - 1", ">=", "0", {"x": UNIT}, ["x >= 1/2"])
+    assert cert is not None
+    assert {leaf["by"] for leaf in _leaves(cert["tree"])} == {"goal", "assumption"}
+    assert recheck(cert).valid
+
+
+def test_a_huge_enclosure_is_recorded_by_a_short_bound():
+    # exp(10000 x) >= e**10000 on [1, 2]: an enclosure end of 4343 digits, more than Python
+    # writes as a string; the certificate records 1 instead (1 <= the enclosure's end), and
+    # 1/2**k under a tiny positive one (exp(-10000 x) > 0: about 10**-8686)
+    cert = _boxes("exp(10000*x)", ">", "0", {"x": Domain(lo=Fraction(1), lo_closed=True, hi=Fraction(2),
+                                                              hi_closed=True)})
+    assert cert is not None and cert["tree"]["lower"] == "1" and recheck(cert).valid
+    tiny = _boxes("exp(-10*x)", ">", "0", {"x": UNIT2})
+    assert tiny is not None and recheck(tiny).valid
+    assert all(Fraction(leaf["lower"]) > 0 and len(leaf["lower"]) < 100 for leaf in _leaves(tiny["tree"]))
+
+
+def test_a_false_claim_gets_no_box_cover_and_a_forged_one_is_rejected():
+    assert _boxes("x**2", ">", "x", {"x": UNIT2}) is None           # fails on (0, 1)
+    claim = _claim("x**2", ">", "x", {"x": UNIT2})
+    forged = {"kind": "boxes", "claim": claim,
+              "tree": {"box": {"x": ["0", "2"]}, "by": "goal", "prec": 64, "lower": "1"}}
+    r = recheck(forged)
+    assert not r.valid and "does not close" in r.reason
+    unbounded = {"kind": "boxes", "claim": _claim("x**2 + 1", ">", "x", {"x": P}), "tree": forged["tree"]}
+    assert "unbounded" in recheck(unbounded).reason
+
+
+def test_a_moved_box_edge_is_rejected():
+    cert = _boxes("x**2 + 1", ">", "x", {"x": UNIT2})
+    moved = copy.deepcopy(cert)
+    moved["tree"]["split"]["at"] = "9/10"           # the parts still say 1
+    assert not recheck(moved).valid
+    leaf = copy.deepcopy(cert)
+    _leaves(leaf["tree"])[0]["box"]["x"][1] = "3/7"
+    r = recheck(leaf)
+    assert not r.valid and "not the part of its parent" in r.reason
+    root = copy.deepcopy(cert)
+    root["claim"]["domains"]["x"]["hi"] = "3"        # the cover no longer covers the domain
+    assert not recheck(root).valid
+
+
+def _nodes(tree):
+    return [tree] + [n for p in tree.get("parts", []) for n in _nodes(p)]
+
+
+def _mutants(cert, rng, n):
+    """``n`` certificates, each with one number changed in the direction that breaks it: a
+    box edge or a split point moved, a recorded enclosure end raised past the function's values."""
+    for _ in range(n):
+        m = copy.deepcopy(cert)
+        nodes = _nodes(m["tree"])
+        splits = [t for t in nodes if "split" in t]
+        leaves = [t for t in nodes if "split" not in t]
+        what = rng.choice(["edge", "split", "bound"])
+        delta = Fraction(rng.randint(1, 97), rng.randint(98, 997))
+        if what == "edge":
+            t = rng.choice(nodes)
+            end = rng.randint(0, 1)
+            t["box"]["x"][end] = str(Fraction(t["box"]["x"][end]) + (delta if end else -delta))
+        elif what == "split" and splits:
+            t = rng.choice(splits)
+            t["split"]["at"] = str(Fraction(t["split"]["at"]) + rng.choice([-1, 1]) * delta / 64)
+        else:
+            t = rng.choice(leaves)
+            key = "lower" if t["by"] == "goal" else "upper"
+            # raised past what any enclosure can show: x**2 - x + 1 <= 3 on [0, 2], so a lower
+            # end above 10 is false; an assumption's recorded upper end above 0 closes nothing
+            t[key] = str(Fraction(t[key]) + (10 + delta if key == "lower" else 1 + delta))
+        yield m
+
+
+def test_two_hundred_mutated_certificates_are_all_rejected():
+    rng = random.Random(33)
+    cert = _boxes("x**2 + 1", ">", "x", {"x": UNIT2})
+    bad = [m for m in _mutants(cert, rng, 150) if recheck(m).valid]
+    assert bad == []
+    claim = _claim("x**2", "<=", "x", {"x": P})
+    for _ in range(50):                  # points where x**2 <= x holds, or outside x > 0
+        x = Fraction(rng.randint(-50, 50), rng.randint(51, 100))
+        assert not recheck(C.counterexample(claim, {"x": str(x)})).valid, x
+
+
+# ----------------------------------------------------------------------------- rewrite, trusted, malformed
+def test_a_rewrite_is_as_good_as_its_sub_certificate_and_names_what_it_trusts():
+    inner = _boxes("x**2 + 1", ">", "x", {"x": UNIT2})
+    outer = C.rewrite(_claim("sqrt(x**2 + 1)", ">", "sqrt(x)", {"x": UNIT2}), "squaring both sides (both >= 0)",
+                      inner)
+    r = recheck(outer)
+    assert r.valid and r.kinds == ["rewrite", "boxes"]
+    assert r.trusted and "squaring both sides" in r.trusted[0]
+    broken = copy.deepcopy(outer)
+    broken["sub"]["tree"]["split"]["at"] = "1/3"
+    assert not recheck(broken).valid
+
+
+def test_a_trusted_certificate_is_accepted_and_says_what_it_trusts():
+    r = recheck(C.trusted(_claim("x", "<=", "x + 1", {"x": P}), "z3", "nonlinear real arithmetic"))
+    assert r.valid and r.trusted == ["trusted: z3 (nonlinear real arithmetic)"]
+
+
+@pytest.mark.parametrize("cert, why", [
+    ({}, "missing field 'kind'"),
+    ({"kind": "magic"}, "unknown kind"),
+    ({"kind": "counterexample", "claim": {"lhs": "x", "rel": "<=", "rhs": "1", "domains": {}, "assumptions": []},
+      "point": {"x": "2"}}, "no domain for x"),
+    ({"kind": "counterexample", "claim": {"lhs": "x", "rel": "<=", "rhs": "1",
+      "domains": {"x": {"integer": False, "lo": None, "lo_closed": False, "hi": None, "hi_closed": False}},
+      "assumptions": []}, "point": {"x": "two"}}, "not an exact number"),
+    ({"kind": "counterexample", "claim": {"lhs": "x +", "rel": "<=", "rhs": "1", "domains": {},
+      "assumptions": []}, "point": {}}, "does not parse"),
+    ([], "missing field 'kind'"),
+])
+def test_a_malformed_certificate_is_invalid_with_a_reason_never_a_traceback(cert, why):
+    r = recheck(cert)
+    assert not r.valid and why in r.reason, r.reason
+
+
+def test_the_checker_imports_neither_the_prover_nor_sympy():
+    cert = _boxes("x**2 + 1", ">", "x", {"x": UNIT2})
+    # the package's own __init__ loads its API (the registry among it): what the checker
+    # adds on top of that, importing and replaying a certificate, is what is tested
+    code = ("import json, sys; import boundcalc; before = set(sys.modules); "
+            "from boundcalc.recheck import recheck; "
+            f"r = recheck(json.loads({json.dumps(json.dumps(cert))})); assert r.valid, r.reason; "
+            "bad = sorted(m for m in set(sys.modules) - before if m.startswith(('sympy', 'boundcalc.prover', "
+            "'boundcalc.services', 'boundcalc.registry', 'z3'))); print(bad)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]", out.stdout + out.stderr
