@@ -160,3 +160,13 @@ def test_a_base_of_modulus_at_most_one_to_an_integer_power():
     doms = {"n": parse_domain("integer >= 0"), "b": parse_domain("[-1, 1]")}
     assert decide_smt(parse("1 - b**n"), ">=", doms).status == "proved"
     assert decide_smt(parse("b**n - 1/2"), ">=", doms).status != "proved"
+
+
+def test_a_generalized_term_is_named_where_its_name_is_used():
+    # the proof text used the internal name _g0 ("after naming ... sqrt(_g0/n)") without saying what
+    # it stands for; now "after generalizing log(1/delta) as _g0"
+    from boundcalc.services.verify import verify
+    r = verify("sqrt(log(1/delta)/(2*n))", "<=", "sqrt(log(1/delta)/n)", assume=["n >= 1", "delta > 0", "delta < 1"])
+    text = str(r.text if hasattr(r, "text") else r)
+    assert "proved" in text.lower(), text
+    assert "after generalizing log(1/delta) as _g0" in text, text

@@ -233,11 +233,11 @@ def _by_bigops(a, rel, b, domains, extra, layer, budget: Budget, what, t0) -> De
     res = bigops.decide_bigops(a, rel, b, domains, extra, _bigops_decider(budget.samples, budget.seed),
                                seconds=budget.total, seed=budget.seed)
     took = round(time.perf_counter() - t0, 3)
-    if res.status is Verdict.PROVED:
+    if res.verdict is Verdict.PROVED:
         _check_defined(a, what[0], domains)
         _check_defined(b, what[1], domains)
         return Decision(Verdict.PROVED, Layer.BIGOPS, f"proved (big operators, {res.how})", seconds=took)
-    if res.status is Verdict.DISPROVED:
+    if res.verdict is Verdict.DISPROVED:
         return Decision(Verdict.DISPROVED, Layer.COUNTEREXAMPLE, f"disproved (counterexample, {res.how})",
                         detail="the relation written out at that depth fails at the layers' values, "
                         "re-checked in ball arithmetic", counterexample=res.counterexample, seconds=took)

@@ -267,9 +267,9 @@ class Integers:
         assert budget.seconds is not None
         io = prove_integers(goal.g, goal.op, goal.found.n_int, goal.domains, goal.subgoals.open("real"),
                             seconds=budget.seconds)
-        if io is not None and io.status is Verdict.PROVED:
+        if io is not None and io.verdict is Verdict.PROVED:
             return Decision(Verdict.PROVED, LayerName.INTEGERS, f"proved ({io.how})")
-        if io is not None and io.status is Verdict.DISPROVED:
+        if io is not None and io.verdict is Verdict.DISPROVED:
             ce = certify(goal, io.point)
             if ce is not None:
                 return verdict("disproved", "counterexample", "certified, an integer", counterexample=ce)

@@ -566,7 +566,7 @@ def generalize(g: Node, extra, domains: dict[str, Domain], sign_of) -> Reformula
         name = f"_g{i}"
         mapping[n] = Sym(name)
         doms[name] = Domain(lo=Fraction(0), lo_closed=sg == "nonnegative")
-        labels.append(to_text(n))
+        labels.append(f"{to_text(n)} as {name}")     # the name the later text uses
     if not mapping:
         return None
     rep = lambda m: mapping.get(m) if not isinstance(m, (Num, Sym)) else None
