@@ -1160,3 +1160,59 @@ def test_quoted_hypotheses_make_conditionals_ok():
         assert not f.added, (cid, f.added)
         froms = [h["from"] for h in f.evidence.get("hypotheses", [])]
         assert any(result in x for x in froms) and "added by the check" not in froms, (cid, froms)
+
+
+# --------------------------------------------------------------------------- issue 35, fifth referee reading
+QUOTED_35_5 = {
+    # (SVM)'s constraints Y_i v^T r_i >= 1 at Fig. 3(a)'s printed optimal tokens and labels
+    "fig3a_vmm_optimal": "eq. (SVM)", "lemma3_T2_instance": "Lemma 3",
+    # Lemma 6: 'the function L(p) is Lp-smooth' and 'if eta <= 1/Lp'
+    "lemma6_descent_25": "Lemma 6",
+    # Lemma 3's definitions: s a softmax vector, A = sup_t |k_t^T q|, Gamma = sup |gamma_t - gamma_tau|
+    "lemma3_T3_instance_upper": "Lemma 3", "lemma3_T3_instance_lower": "Lemma 3",
+}
+
+
+def test_quoted_hypotheses_make_conditionals_ok_fifth_reading():
+    """Every assumption these passed under was a hypothesis or definition the paper states
+    (their reasons quoted it): as [[hypotheses]] they are the paper's, ok, nothing added."""
+    from boundcalc.services.check import run_checks
+    got = {f.check: f for f in run_checks(PAPER, only=list(QUOTED_35_5)).results}
+    for cid, result in QUOTED_35_5.items():
+        f = got[cid]
+        assert f.severity == "ok", (cid, f.severity, f.message)
+        assert not f.added, (cid, f.added)
+        froms = [h["from"] for h in f.evidence.get("hypotheses", [])]
+        assert any(result in x for x in froms) and "added by the check" not in froms, (cid, froms)
+
+
+def test_eq33_lists_only_the_reconstructions_as_added():
+    """(33) from delta's definition (32) and Definition 2 (quoted hypotheses) and the two
+    reconstructed parts, the deviation bound and mu <= mu_max [R]: conditional, and only those
+    two are listed as added by us."""
+    from boundcalc.services.check import run_checks
+    ids = ["eq33_neighbour_vs_non", "eq33_optimal_vs_non", "eq33_neighbour_lower", "eq33_neighbour_upper"]
+    got = {f.check: f for f in run_checks(PAPER, only=ids).results}
+    for cid in ids:
+        f = got[cid]
+        assert f.severity == "conditional", (cid, f.severity, f.message)
+        assert sorted(x["assumption"] for x in f.added) == ["abs(dev_q) <= cone_deviation", "mu <= mu_max"], f.added
+        froms = {h["from"] for h in f.evidence["hypotheses"]}
+        assert "Definition 2" in froms or "Lemma 7" in froms, (cid, froms)
+
+
+def test_nnz_ends_restate_their_assumption():
+    """nnz_hat = s_l1/s_l2^2 >= 1 assuming s_l2^2 <= s_l1, and <= T assuming T s_l2^2 >= s_l1^2,
+    both at s_l1 = 1: the claim is the assumption divided by s_l2^2 > 0: identity (tautology),
+    not a pass."""
+    from boundcalc.services.check import run_checks
+    got = {f.check: f for f in run_checks(PAPER, only=["nnz_at_least_1", "nnz_at_most_T"]).results}
+    for cid, a in (("nnz_at_least_1", "s_l2**2 <= s_l1"), ("nnz_at_most_T", "T*s_l2**2 >= s_l1**2")):
+        f = got[cid]
+        assert (f.severity, f.reason) == ("identity", "tautology"), (cid, f.severity, f.message)
+        assert f"its own assumption {a}" in f.message and "s_l1 = 1" in f.message, f.message
+    # the rule's edge: thm2_eq52_from_summing_51's claim is its assumption L_t >= L_star times
+    # 2 eta (1 - eps)/||p(t)||, a factor of the named formula's symbols (eps, eta, p_norm), not of
+    # the assumption's: (52)'s constant is checked, the pass stays (conditional)
+    (g,) = run_checks(PAPER, only=["thm2_eq52_from_summing_51"]).results
+    assert g.severity == "conditional", (g.severity, g.message)
