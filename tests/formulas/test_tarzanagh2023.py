@@ -611,15 +611,18 @@ def test_printed_gradient_matches_finite_differences():
 # issue 35: a pass that needs one of its `assume` entries (it fails when re-run without them:
 # an assumption added by us, not a quoted [[hypotheses]] entry) is "conditional"; a tautology of
 # the encoding (a side that cancels, a claim that is its own assumption up to a positive factor)
-# or a check marked identity = true is "identity"
+# or a check marked identity = true is "identity". Fifth reading: lemma3_T2_instance's and
+# fig3a_vmm_optimal's assumptions are Lemma 3's definitions and (SVM)'s constraints, quoted
+# [[hypotheses]] (ok); exampleC_nu_positive's claim nu = ||a|| - sup ||x_it|| > 0 is its assumption
+# ||x_it|| < ||a|| (identity)
 NEW_CHECKS = {
-    "lemma3_T2_instance": "conditional", "lemma4_T2_instance": "ok", "cls_row_transpose": "ok",
+    "lemma3_T2_instance": "ok", "lemma4_T2_instance": "ok", "cls_row_transpose": "ok",
     "abstract_model_transpose": "note", "lemma1_grad_W": "ok", "lemma1_update": "ok",
     "assumptionA_logistic_M0": "identity", "assumptionA_logistic_second_derivative": "identity",
     "assumptionA_logistic_M1": "identity", "assumptionA_logistic_decreasing": "identity", "attsvm_selects": "identity",
     "thm1_eps_positive": "warning", "cone_7_distance": "identity", "thm7_margin_gap": "conditional",
-    "exampleC_nu_positive": "conditional", "grad_sum_from_25": "ok", "lemma8_sandwich_radius": "identity",
-    "mu_below_one": "ok", "exampleC_vmm_feasible": "conditional", "fig3a_vmm_optimal": "conditional",
+    "exampleC_nu_positive": "identity", "grad_sum_from_25": "ok", "lemma8_sandwich_radius": "identity",
+    "mu_below_one": "ok", "exampleC_vmm_feasible": "conditional", "fig3a_vmm_optimal": "ok",
     "fig3a_vmm_feasible": "ok", "fig3b_yellow_not_support": "ok", "softmax_tail_from_33": "conditional",
     "ratio_31c_from_31a_31b": "ok", "factor_31c_unit_at_most_one": "conditional", "factor_56_at_most_one": "note",
     "C1_54_bounds_norm_growth": "conditional", "thm1_C_lower_85": "conditional",
@@ -790,7 +793,7 @@ def test_logistic_loss_between_the_bounds_of_74_and_75():
 # [[hypotheses]] of Thm. 3 / Lemma 7 (the referee's reading), so their passes are ok
 STEP_CHECKS = {
     "combined_covers_58": "ok", "eq58_restates_56": "ok", "lemma5_scen1_23": "conditional",
-    "lemma6_descent_25": "conditional", "lemma7_50_neighbour_mass_T3": "conditional",
+    "lemma6_descent_25": "ok", "lemma7_50_neighbour_mass_T3": "conditional",
     "thm5_76_loss_lower": "conditional", "lemma12_quadrant_77": "conditional", "grad_14a_fd": "ok",
     "cone_invariance_55": "conditional",
 }
