@@ -1179,7 +1179,21 @@ QUOTED_35_5 = {
 def test_quoted_hypotheses_make_conditionals_ok_fifth_reading():
     """Every assumption these passed under was a hypothesis or definition the paper states
     (their reasons quoted it): as [[hypotheses]] they are the paper's, ok, nothing added."""
+    import tomllib
+    from pathlib import Path
+
     from boundcalc.services.check import run_checks
+    # each quote is word for word in the text or the formula sheet
+    root = Path("/work/shared/papers")
+    if (root / "notes" / "tarzanagh2023.md").exists():
+        body = (root / "notes" / "tarzanagh2023.md").read_text("utf-8") + \
+            (root / "003_04b0af99deb573f1.txt").read_text("utf-8")
+        data = tomllib.loads((Path(__file__).resolve().parents[2] / "formulas" / "tarzanagh2023.toml").read_text("utf-8"))
+        hyps = [h for h in data["hypotheses"] if h["result"] in ("Lemma 3", "Lemma 6", "eq. (SVM)", "Definition 2")
+                or h.get("expr") == "gap_nbr_non >= 2*delta"]
+        assert len(hyps) == 14
+        for h in hyps:
+            assert h["quote"] in body, h["quote"]
     got = {f.check: f for f in run_checks(PAPER, only=list(QUOTED_35_5)).results}
     for cid, result in QUOTED_35_5.items():
         f = got[cid]
