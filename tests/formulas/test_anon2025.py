@@ -857,3 +857,24 @@ def test_dudley_integral_fails_on_a_planted_misprint(tmp_path):
     with mpmath.workdps(30):
         _, P, _ = _dudley_point()
         assert mpmath.nstr(1 - (P / 100) / (mpmath.mpf(1) / 4), 4) == "-1.311"
+
+
+# --------------------------------------------------------------------------- issue 35, fifth referee reading
+def test_theorem5_from_lemmas_rests_on_the_proofs_own_index_range():
+    """R >= 1 is the proof of Thm. 5's own 'Let us set R_i = i for i in {1, 2, ..., R}' (R a positive
+    integer): a [[hypotheses]] entry of Thm. 5 quoted word for word from the text, not an assumption
+    added by us, so the derivation is ok (was conditional)."""
+    from boundcalc.services.check import run_checks
+    paper_txt = Path("/work/shared/papers/002_ca845a00a60efb13.txt")
+    hyps = [h for h in tomllib.loads(TOML.read_text(encoding="utf-8"))["hypotheses"]
+            if h["result"] == "Thm. 5" and h.get("expr") == "R >= 1"]
+    assert len(hyps) == 1
+    if paper_txt.exists():
+        assert hyps[0]["quote"] in paper_txt.read_text(encoding="utf-8")
+    (f,) = run_checks(PAPER, only=["theorem5_from_lemmas"]).results
+    assert f.severity == "ok" and not f.added, (f.severity, f.added, f.message)
+    froms = [h["from"] for h in f.evidence["hypotheses"]]
+    assert "added by the check" not in froms and "Thm. 5" in froms
+    # the union over R_i = i (theorem5_union_over_integer_R) rests on the same quoted R >= 1
+    (g,) = run_checks(PAPER, only=["theorem5_union_over_integer_R"]).results
+    assert g.severity == "ok" and not g.added, (g.severity, g.added, g.message)

@@ -501,3 +501,35 @@ def test_quoted_hypotheses_make_conditionals_ok():
         assert not getattr(got[i], "added", None), got[i].added
         froms = [h["from"] for h in got[i].evidence["hypotheses"]]
         assert "added by the check" not in froms and ("Prop. 4" in froms or "Cor. 2" in froms)
+
+
+# --------------------------------------------------------------------------- issue 35, fifth referee reading
+def test_descent_eq13_rests_on_sec61s_step_size():
+    """eta_k <= 1/rho_k is Sec. 6.1's own condition of (13) ('where step-size at each iteration
+    eta_k <= 1/rho_k'): a quoted [[hypotheses]] entry of eq. (13), so the check is ok (was
+    conditional). By hand: -eta g + rho eta^2 g/2 <= -eta g/2 iff rho eta <= 1 (g > 0); at
+    eta = 3, rho = 1 (outside the hypothesis) -3 + 4.5 = 1.5 > -1.5."""
+    from pathlib import Path
+
+    from boundcalc.services.check import run_checks
+    txt = Path("/work/shared/papers/000_e1f759d336c0f7ff.txt")
+    import tomllib
+    data = tomllib.loads((Path(__file__).resolve().parents[2] / "formulas" / "deora2023.toml").read_text("utf-8"))
+    (h,) = [h for h in data["hypotheses"] if h["result"] == "eq. (13)"]
+    assert h["expr"] == "eta*rho_k <= 1"
+    if txt.exists():
+        assert h["quote"] in txt.read_text(encoding="utf-8")
+    (f,) = run_checks("deora2023", only=["descent_eq13"]).results
+    assert f.severity == "ok" and not f.added, (f.severity, f.added, f.message)
+    assert any(x["from"] == "eq. (13)" for x in f.evidence["hypotheses"])
+    assert -3 + 9 / 2 > -3 / 2
+
+
+def test_first_phase_rate_is_read_off_lemma2s_formula():
+    """Sec. 5.1's O(1/sqrt(n1)) for P = C (2S + Z)(sqrt(d/n1) + sqrt(log(1/delta)/n1)) of Lemma 2:
+    n1 occurs twice only because n1^(-1/2) is not factored out (P = C (2S + Z)(sqrt(d) +
+    sqrt(log(1/delta))) n1^(-1/2)), so the stated order restates the formula: identity, not a pass."""
+    from boundcalc.services.check import run_checks
+    (f,) = run_checks("deora2023", only=["first_phase_rate_sec51"]).results
+    assert (f.severity, f.reason) == ("identity", "tautology"), (f.severity, f.message)
+    assert "n1 occurs 2 times in P_lemma2" in f.message and "n1^(-1/2)" in f.message

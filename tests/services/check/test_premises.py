@@ -488,6 +488,38 @@ var = "t"
 order = "t**(-1/2)"
 relation = "Theta"
 
+[formulas.unfactored]
+name = "an estimation error, not factored"
+kind = "definition"
+source = "Lemma 2"
+expr = "C*(2*L + d)*(sqrt(d/t) + sqrt(log(1/L)/t))"
+
+[formulas.two_rates]
+name = "two rates"
+kind = "definition"
+source = "Lemma 2"
+expr = "sqrt(d/t) + L/t"
+
+[[checks]]
+id = "rate_unfactored"
+kind = "order"
+location = "l"
+description = "d"
+formula = "unfactored"
+var = "t"
+order = "t**(-1/2)"
+relation = "Theta"
+
+[[checks]]
+id = "rate_two_rates"
+kind = "order"
+location = "l"
+description = "d"
+formula = "two_rates"
+var = "t"
+order = "t**(-1/2)"
+relation = "Theta"
+
 [[checks]]
 id = "rate_t_through_a_sum"
 kind = "order"
@@ -574,6 +606,36 @@ def test_read_off_walks_sums_and_products_then_no_sum():
     assert read_off(_Reg(parse("C*log(n + 1)")), _Paper(), t("n")) is None
     # n twice: not read off
     assert read_off(_Reg(parse("n/(1 + n)")), _Paper(), t("n")) is None
+
+
+def test_an_order_of_an_unfactored_monomial_is_read_off(orders):
+    # issue 35, fifth reading (deora2023 first_phase_rate_sec51): t occurs twice in
+    # C (2L + d)(sqrt(d/t) + sqrt(log(1/L)/t)) only because t^(-1/2) is not factored out:
+    # Theta(t^(-1/2)) restates the formula
+    r = orders["rate_unfactored"]
+    assert (r.severity, r.reason) == ("identity", "tautology"), (r.severity, r.message)
+    assert "t occurs 2 times in unfactored" in r.message and "t^(-1/2)" in r.message
+    # sqrt(d/t) + L/t: two different powers of t, the order is the comparison of the two: a pass
+    r = orders["rate_two_rates"]
+    assert r.severity == "ok", (r.severity, r.message)
+
+
+def test_monomial_factor_rule_by_hand():
+    from fractions import Fraction
+
+    from boundcalc.expr.parser import parse
+    from boundcalc.services.check.premises import _monomial, _read_off_walk
+    # sqrt(d/n) + sqrt(log(1/delta)/n) = n^(-1/2) (sqrt(d) + sqrt(log(1/delta))): exponent -1/2
+    x = parse("C*(2*S + Z)*(sqrt(d/n) + sqrt(log(1/delta)/n))")
+    assert _read_off_walk(x, "n", True) and _monomial(x, "n") == Fraction(-1, 2)
+    # a/n^2 + b/n^2: -2
+    assert _monomial(parse("a/n**2 + b/n**2"), "n") == Fraction(-2)
+    # sqrt(n)/n = n^(-1/2) only by adding exponents: not a read-off
+    assert _monomial(parse("sqrt(n)/n"), "n") is None and _read_off_walk(parse("sqrt(n)/n"), "n", True) is None
+    # a sum of two different powers, a sum under a power, a log: not read off
+    assert _read_off_walk(parse("sqrt(n) + 1/n"), "n", True) is None
+    assert _read_off_walk(parse("(a/n + b/n)**2"), "n", True) is None
+    assert _read_off_walk(parse("n + n*log(n)"), "n", True) is None
 
 
 def test_a_vacuity_at_hidden_constants_says_so(orders):

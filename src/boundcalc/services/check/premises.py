@@ -26,8 +26,10 @@ the pass gives the same answer as asking before, for no cost on a finding):
     premises (the hypotheses it inherits and its ``assume`` entries) taken away: the claim
     alone, under the symbols' domains, decided by the prover — an identity of the algebra
     the check itself wrote;
-  - a ``compare`` written inline whose claim is one of its own assumptions up to a factor
-    proved positive (``nu/sqrt(m) <= rho/sqrt(m)`` assuming ``rho >= nu``);
+  - a ``compare`` (written inline, or naming formulas, inlined; then the factor a function
+    of the assumption's own symbols) whose claim is one of its own assumptions up to a factor
+    proved positive, once the symbols its assumptions pin to a number are put in (``nu/sqrt(m) <= rho/sqrt(m)`` assuming ``rho >= nu``;
+    ``s_l1/s_l2^2 <= T`` assuming ``T s_l2^2 >= s_l1^2`` and ``s_l1 = 1``);
   - an ``identity`` check of a function of its variable alone, naming no formula or other
     symbol of the paper: a textbook identity (``tanh' = 1 - tanh^2``), no step of the paper;
   - an ``order`` check whose order is read straight off its own formula (:func:`read_off`:
@@ -180,8 +182,10 @@ def tautology(reg, paper, c, f, rerun) -> str | None:
             return (f"a tautology of the encoding: after the check's substitution the two sides are the same "
                     f"expression once like terms are collected, and {', '.join(ours)} is not printed by the paper "
                     "(its status says so): the substitution defines that side — no step of the paper is checked")
-    if not isinstance(t, checks.Compare) or t.uses:
+    if not isinstance(t, checks.Compare):
         return None
+    if t.uses:                 # a formula of the paper named: only a restated assumption is a tautology
+        return _restates(reg, paper, t, a, op, b, own=True) if t.assume else None
     hyps = f.evidence.get("hypotheses") if isinstance(f.evidence, dict) else None
     if not (t.assume or hyps):
         return None
@@ -195,14 +199,19 @@ def tautology(reg, paper, c, f, rerun) -> str | None:
 
 def read_off(reg, paper, t) -> str | None:
     """Why an ``order`` check states an order read straight off its own formula, or None:
-    in the default regime (no coupling, no further regime) the variable occurs once in the
-    formula (definitions inlined, ``fixed`` values put in), and the way from the top of the
-    formula down to it passes sums and products first, then only products, powers and
-    functions — no sum below a power or a function (``L_1^4/sqrt(tau)`` in tau,
+    in the default regime (no coupling, no further regime), with definitions inlined and
+    ``fixed`` values put in, the way from the top of the formula down to each occurrence of
+    the variable passes sums and products first, then only products, powers and functions —
+    no sum below a power or a function (``L_1^4/sqrt(tau)`` in tau,
     ``C (a + L_1 sqrt(log(2n/delta)/m))`` in n; not ``(1 + (sqrt(d) + b)^2)^2`` in d, whose
-    order is the algebra of a sum under a power). Its order is then the factor the variable
-    sits in, whatever the paper printed: no step of the paper is checked."""
-    from ...expr.nodes import Add, Func, Mul, Pow, Sym, substitute
+    order is the algebra of a sum under a power) — and either the variable occurs once, or
+    (:func:`_monomial`) every term of a sum that holds it holds it as the same single monomial
+    factor ``v^k`` reached through products and numeric powers only, no two factors of one
+    product holding it (``C (2S + Z)(sqrt(d/n1) + sqrt(log(1/delta)/n1))`` in n1: the formula
+    is ``n1^(-1/2)`` times an n1-free part, merely not factored; not ``sqrt(n) n^-1``, whose
+    exponents are added by arithmetic, nor ``sqrt(n) + 1/n``). Its order is then the factor
+    the variable sits in, whatever the paper printed: no step of the paper is checked."""
+    from ...expr.nodes import Sym, substitute
     from ...expr.parser import parse_number
     from .common import formula_id
     if t.regimes or t.together or isinstance(t.var, list):
@@ -212,21 +221,67 @@ def read_off(reg, paper, t) -> str | None:
         return None
     node = substitute(node, {k: Num(parse_number(str(v))) for k, v in t.fixed.items()})
     v = t.var
-    if sum(1 for n in node.walk() if isinstance(n, Sym) and n.name == v) != 1:
+    count = sum(1 for n in node.walk() if isinstance(n, Sym) and n.name == v)
+    if count == 0 or _read_off_walk(node, v, True) is None:
         return None
-    linear, cur = True, node
-    while not (isinstance(cur, Sym) and cur.name == v):
-        kids = [k for k in cur.children() if v in k.symbols()]
-        if isinstance(cur, Add) and not linear:
+    if count == 1:
+        return (f"an order read off its own formula: {v} occurs once in {t.formula}, reached through its sums "
+                f"and products and then only products, powers and functions, so the stated order is the order "
+                f"of the factor {v} sits in, read off the formula (the sentence restates that factor) — no step "
+                "of the paper is checked")
+    k = _monomial(node, v)
+    return (f"an order read off its own formula: {v} occurs {count} times in {t.formula}, but every term that "
+            f"holds it holds the same single factor {v}^({k}) (through products and numeric powers only), so "
+            f"the part of {t.formula} that holds {v} is {v}^({k}) times a {v}-free part, not factored; the stated "
+            "order is that factor, read off the formula (the sentence restates it) — no step of the paper is checked")
+
+
+def _read_off_walk(cur, v: str, linear: bool):
+    """The path rule of :func:`read_off` below ``cur`` (which holds ``v``): True when it holds,
+    None when not. A sum of the linear part (sums and products from the top) with several
+    terms holding ``v`` holds when each term does and all share one monomial factor of ``v``."""
+    from ...expr.nodes import Add, Func, Mul, Pow, Sym
+    if isinstance(cur, Sym) and cur.name == v:
+        return True
+    kids = [k for k in cur.children() if v in k.symbols()]
+    if isinstance(cur, Add) and not linear:
+        return None
+    if isinstance(cur, Add) and len(kids) > 1:
+        exps = [_monomial(k, v) for k in kids]
+        if any(e is None for e in exps) or len(set(exps)) != 1:
             return None
-        if not isinstance(cur, (Add, Mul, Pow, Func)) or len(kids) != 1:
+        return True if all(_read_off_walk(k, v, True) for k in kids) else None
+    if not isinstance(cur, (Add, Mul, Pow, Func)) or len(kids) != 1:
+        return None
+    return _read_off_walk(kids[0], v, linear and isinstance(cur, (Add, Mul)))
+
+
+def _monomial(cur, v: str):
+    """The exponent k (a Fraction) when ``cur`` holds ``v`` as one factor ``v^k`` reached
+    through products and numeric powers only (``sqrt`` a power 1/2), one factor of each product
+    holding it (so no exponents are added: ``sqrt(n)/n`` is not one); a sum whose terms all
+    hold the same monomial counts as that monomial (the factor taken out). None otherwise."""
+    from ...expr.nodes import Add, Func, Mul, Pow, Sym
+    if isinstance(cur, Sym) and cur.name == v:
+        return Fraction(1)
+    kids = [k for k in cur.children() if v in k.symbols()]
+    if isinstance(cur, Add):
+        exps = [_monomial(k, v) for k in kids]
+        return exps[0] if exps and None not in exps and len(set(exps)) == 1 else None
+    if len(kids) != 1:
+        return None
+    if isinstance(cur, Mul):
+        return _monomial(kids[0], v)
+    if isinstance(cur, Func) and cur.name == "sqrt":
+        inner = _monomial(kids[0], v)
+        return None if inner is None else inner / 2
+    if isinstance(cur, Pow) and kids[0] is cur.base and not cur.exp.symbols():
+        e = _value(cur.exp)
+        inner = _monomial(cur.base, v)
+        if inner is None or not isinstance(e, Fraction):
             return None
-        linear = linear and isinstance(cur, (Add, Mul))
-        cur = kids[0]
-    return (f"an order read off its own formula: {v} occurs once in {t.formula}, reached through its sums and "
-            f"products and then only products, powers and functions, so the stated order is the order of the "
-            f"factor {v} sits in, read off the formula (the sentence restates that factor) — no step of the paper "
-            "is checked")
+        return inner * e
+    return None
 
 
 def _quoted_substitution(reg, paper, t) -> bool:
@@ -307,9 +362,15 @@ def _not_printed(reg, paper, c) -> list[str]:
     return out
 
 
-def _restates(reg, paper, t, a, op, b) -> str | None:
+def _restates(reg, paper, t, a, op, b, own: bool = False) -> str | None:
     """The claim ``a op b`` is one of the check's assumptions up to a factor proved
-    positive (SymPy's cancel of the two differences, then the shared decision)."""
+    positive (SymPy's cancel of the two differences, then the shared decision), once the
+    symbols its assumptions pin to a number (:func:`_pinned`) are put in. Asked also of a
+    compare that names formulas of the paper (``nnz_hat >= 1`` assuming ``s_l2^2 <= s_l1``
+    with ``nnz_hat = s_l1/s_l2^2``): the formula inlined, the claim is still its premise —
+    there (``own``) only when the factor is one of the assumption's own symbols, so that no
+    algebra of the named formula is checked (``thm2_eq52_from_summing_51``, whose claim is
+    ``L_t >= L_star`` times 2 eta (1 - eps)/||p||, checks (52)'s constant: a step)."""
     from ...backends.sym import from_sympy, to_sympy
     from ...expr.parser import parse
     from .common import decide, domains
@@ -320,17 +381,28 @@ def _restates(reg, paper, t, a, op, b) -> str | None:
     except Exception:
         return None
     import sympy
+    pins = _pinned(t)
+    if pins:
+        gc = gc.subs({sympy.Symbol(k, positive=True): sympy.Rational(v.numerator, v.denominator)
+                      for k, v in pins.items()})
     for x in t.assumptions:
         text = x.expr
         r = parse(text, where="assume")
-        if not isinstance(r, Rel) or r.op not in ORIENT or r.symbols() - {str(s) for s in gc.free_symbols}:
+        if not isinstance(r, Rel) or r.op not in ORIENT or set(r.symbols()) <= set(pins):
             continue
         try:
             ga = ORIENT[r.op] * (to_sympy(r.lhs, {}) - to_sympy(r.rhs, {}))
+            if pins:
+                ga = ga.subs({sympy.Symbol(k, positive=True): sympy.Rational(v.numerator, v.denominator)
+                              for k, v in pins.items()})
+            if ga.free_symbols - gc.free_symbols:
+                continue
             q = sympy.cancel(gc / ga)
         except Exception:
             continue
         if not q.free_symbols <= gc.free_symbols or sympy.count_ops(q) > 20:
+            continue
+        if own and not {str(x) for x in q.free_symbols} <= set(r.symbols()):
             continue
         try:
             node = from_sympy(q)
@@ -343,9 +415,35 @@ def _restates(reg, paper, t, a, op, b) -> str | None:
             ok = decide(node, ">", Num(Fraction(0)), doms, statement=f"claim / ({text}) > 0",
                         seconds=RERUN_SECONDS).verdict is Verdict.PROVED
         if ok:
+            at = (" once " + ", ".join(f"{k} = {v}" for k, v in sorted(pins.items())) + " (pinned by its other "
+                  "assumptions) is put in") if pins else ""
             return (f"a tautology of the encoding: the claim is its own assumption {text} up to the positive "
-                    f"factor {q} — it restates its premise")
+                    f"factor {q}{at} — it restates its premise")
     return None
+
+
+def _pinned(t) -> dict:
+    """The symbols the check's ``assume`` entries pin to one number: ``x == c``, or the pair
+    ``x >= c`` and ``x <= c`` (``s_l1 >= 1``, ``s_l1 <= 1``: a softmax vector's ||s||_1 = 1)."""
+    from ...expr.nodes import Sym
+    from ...expr.parser import parse
+    lo: dict = {}
+    hi: dict = {}
+    for x in t.assumptions:
+        try:
+            r = parse(x.expr, where="assume")
+        except Exception:
+            continue
+        if not isinstance(r, Rel) or not isinstance(r.lhs, Sym) or r.rhs.symbols():
+            continue
+        v = _value(r.rhs)
+        if not isinstance(v, Fraction):
+            continue
+        if r.op in ("==", ">="):
+            lo.setdefault(r.lhs.name, set()).add(v)
+        if r.op in ("==", "<="):
+            hi.setdefault(r.lhs.name, set()).add(v)
+    return {k: next(iter(lo[k] & hi[k])) for k in lo if k in hi and lo[k] & hi[k]}
 
 
 def conditional(c, f, rerun) -> bool:
