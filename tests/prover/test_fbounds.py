@@ -359,8 +359,8 @@ TRUE_CASES = [
     ("tan(x)", ">=", "x + x**3/3 + 2*x**5/15", ["x <= 3/2"],
      "tan's Maclaurin series has positive terms and converges on |x| < pi/2 > 3/2"),
     ("tan(x)", "<=", "x + x**3/3 + x**5/2", ["x <= 1"],
-     "tan - x - x^3/3 = sum_{k>=2} c_k x^(2k+1) <= x^5 sum_{k>=2} c_k = x^5 (tan 1 - 4/3) = 0.224... x^5 "
-     "on [0, 1] (c_k > 0)"),
+     ("tan - x - x^3/3 = sum_{k>=2} c_k x^(2k+1) <= x^5 sum_{k>=2} c_k = x^5 (tan 1 - 4/3) = 0.224... x^5 "
+      "on [0, 1] (c_k > 0)")),
 ]
 FALSE_CASES = [
     ("tanh(x)", "<=", "x - x**3/3 + 2*x**5/15 - x**7/10", [],

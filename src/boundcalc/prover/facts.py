@@ -114,6 +114,19 @@ FACTS: dict[str, list[tuple[str, Callable[..., Any]]]] = {
         ("tan(u) has the sign of u for |u| < 1.5707", lambda u, F, K: K.all(
             K.imp(K.all(u > 0, u < K.q(15707, 10000)), F > 0), K.imp(K.all(u < 0, u > -K.q(15707, 10000)), F < 0))),
         ("tan(u) >= u for 0 <= u < 1.5707", lambda u, F, K: K.imp(K.all(u >= 0, u < K.q(15707, 10000)), F >= u)),
+        # issue 36: up to the pole, through the SMT layer's pi (tan's Maclaurin terms are positive;
+        # cot t = 1/t - S(t), S(t) = sum c_k t^(2k-1) with c_k > 0, c_1 = 1/3, and S(t)/t increasing,
+        # so t/3 <= S(t) <= t S(pi/2)/(pi/2) = 4t/pi^2 for 0 < t <= pi/2; tan u = cot(pi/2 - u))
+        ("tan(u) >= u + u^3/3 + 2u^5/15 for 0 <= u < pi/2 (mirrored for u <= 0)", lambda u, F, K: K.all(
+            K.imp(K.all(u >= 0, 2 * u < K.pi), F >= u + u * u * u / 3 + 2 * u * u * u * u * u / 15),
+            K.imp(K.all(u <= 0, 2 * u > -K.pi), F <= u + u * u * u / 3 + 2 * u * u * u * u * u / 15))),
+        ("tan(u) >= 1/t - 4t/pi^2 for 0 < u < pi/2, t = pi/2 - u (mirrored for u < 0)", lambda u, F, K: K.all(
+            K.imp(K.all(u > 0, 2 * u < K.pi), F * (K.pi / 2 - u) * K.pi * K.pi >= K.pi * K.pi - 4 * (K.pi / 2 - u) ** 2),
+            K.imp(K.all(u < 0, 2 * u > -K.pi),
+                  F * (K.pi / 2 + u) * K.pi * K.pi <= 4 * (K.pi / 2 + u) ** 2 - K.pi * K.pi))),
+        ("tan(u) <= 1/t - t/3 for 0 < u < pi/2, t = pi/2 - u (mirrored for u < 0)", lambda u, F, K: K.all(
+            K.imp(K.all(u > 0, 2 * u < K.pi), F * (K.pi / 2 - u) <= 1 - (K.pi / 2 - u) ** 2 / 3),
+            K.imp(K.all(u < 0, 2 * u > -K.pi), F * (K.pi / 2 + u) >= (K.pi / 2 + u) ** 2 / 3 - 1))),
     ],
 }
 
