@@ -5,12 +5,15 @@
     python bench/relations.py --no-main          # this tree only
     python bench/relations.py --json out.json    # also the per-case rows
     python bench/relations.py --src /snapshot/src # measure a copy (keeps measuring while you edit)
+    python bench/relations.py --only classical --no-main   # issue 36's held-out suite alone
 
 The cases are those of tests/prover/test_relations.py: CASES (the old suite, through
 ``verify``), NEW_CASES (tests/prover/relation_cases.py: issue 22's categories, on their own domains, through
 ``services.verify.decide``) and NODE_CASES (factorial, gamma, binomial, sums and products,
 through ``verify`` as the test does; graded against each case's truth, so that a case the
-test pins as "unknown" counts as unknown here). Each tree runs in its own process (PYTHONPATH = its src/), one
+test pins as "unknown" counts as unknown here), and CLASSICAL (tests/prover/classical_cases.py,
+issue 36's held-out suite: each classical theorem and its false near-miss twin on the case's
+own domain through ``services.verify.decide`` with a 15 s budget each, reported by family). Each tree runs in its own process (PYTHONPATH = its src/), one
 case after the other; the rows give each case's verdict, wall seconds and CPU seconds
 (``time.process_time`` of the worker: what the budgets count, so that a loaded machine
 changes the wall column and not the CPU column nor the verdicts). A verdict is "wrong"
@@ -37,6 +40,7 @@ SUITE = ROOT / "tests" / "prover" / "test_relations.py"
 def _load(path: Path, name: str):
     spec = importlib.util.spec_from_file_location(name, path)
     mod = importlib.util.module_from_spec(spec)
+    sys.modules[name] = mod                     # (a dataclass's module must be importable)
     spec.loader.exec_module(mod)
     return mod
 
@@ -53,6 +57,23 @@ def load_cases() -> tuple[list, list, list]:
     return old, new, nodes
 
 
+def load_classical() -> list:
+    """Issue 36's held-out suite: every theorem and its false twin, with the prover's domains."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    mod = _load(ROOT / "tests" / "prover" / "classical_cases.py", "_classical_suite")
+    out = []
+    for c in mod.CASES:
+        doms, extra = mod.prover_input(c.dom, c.assume)
+        doms = {n: {k: (str(v) if k in ("lo", "hi") else v) for k, v in kw.items()} for n, kw in doms.items()}
+        for (lhs, rel, rhs), expected in (((c.lhs, c.rel, c.rhs), "proved"), (c.twin_rel(), "disproved")):
+            out.append({"suite": "classical", "family": c.family, "lhs": lhs, "rel": rel, "rhs": rhs,
+                        "assume": extra, "expected": expected, "doms": doms, "seconds": CLASSICAL_SECONDS})
+    return out
+
+
+CLASSICAL_SECONDS = 15.0       # issue 36: 15 s per relation
+
+
 # ----------------------------------------------------------------------------- worker
 def worker() -> None:
     """Read cases (JSON on stdin), decide each with the boundcalc on sys.path, print rows."""
@@ -66,7 +87,12 @@ def worker() -> None:
     for c in cases:
         t0, c0 = time.perf_counter(), time.process_time()
         try:
-            if "domains" in c:
+            if "doms" in c:
+                doms = {n: Domain(**{k: (Fraction(v) if k in ("lo", "hi") else v) for k, v in kw.items()})
+                        for n, kw in c["doms"].items()}
+                r = decide(parse(c["lhs"], allow_relation=False), c["rel"], parse(c["rhs"], allow_relation=False),
+                           doms, [parse(a) for a in c["assume"]], seconds=c["seconds"])
+            elif "domains" in c:
                 doms = {n: Domain(**kinds[k]) for n, k in (s.split(":") for s in c["domains"].split())}
                 r = decide(parse(c["lhs"], allow_relation=False), c["rel"], parse(c["rhs"], allow_relation=False),
                            doms, [parse(a) for a in c["assume"]])
@@ -120,6 +146,25 @@ def summary(name: str, cases: list, rows: list) -> str:
             f"CPU median {statistics.median(cpu):5.2f} s worst {max(cpu):5.1f} s")
 
 
+def by_family(name: str, cases: list, rows: list) -> list[str]:
+    """The classical suite's lines: each family's theorems (proved) and twins (disproved)."""
+    lines = []
+    for fam in dict.fromkeys(c["family"] for c in cases):
+        idx = [i for i, c in enumerate(cases) if c["family"] == fam]
+        th = [i for i in idx if cases[i]["expected"] == "proved"]
+        tw = [i for i in idx if cases[i]["expected"] == "disproved"]
+        g = {i: grade(cases[i], rows[i]) for i in idx}
+        wall = [rows[i]["wall"] for i in idx]
+        cpu = [rows[i]["cpu"] for i in idx]
+        lines.append(f"{name}: {fam:<13} theorems {len(th):>3} proved {sum(g[i] == 'right' for i in th):>3}  "
+                     f"twins {len(tw):>3} disproved {sum(g[i] == 'right' for i in tw):>3}  "
+                     f"unknown {sum(g[i] == 'unknown' for i in idx):>2}  wrong {sum(g[i] == 'wrong' for i in idx)}  "
+                     f"error {sum(g[i] == 'error' for i in idx)}  "
+                     f"wall median {statistics.median(wall):5.2f} s worst {max(wall):5.1f} s  "
+                     f"CPU median {statistics.median(cpu):5.2f} s worst {max(cpu):5.1f} s")
+    return lines
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
@@ -127,12 +172,14 @@ def main() -> None:
     ap.add_argument("--no-main", action="store_true", help="measure this tree only")
     ap.add_argument("--src", type=Path, default=ROOT / "src", help="src/ of the tree to measure (default: this one)")
     ap.add_argument("--json", type=Path, help="write every row here")
+    ap.add_argument("--only", choices=("classical",), help="measure one suite only")
     args = ap.parse_args()
     if args.worker:
         worker()
         return
-    old, new, nodes = load_cases()
-    every = old + new + nodes
+    old, new, nodes = ([], [], []) if args.only else load_cases()
+    classical = load_classical()
+    every = old + new + nodes + classical
     trees = [("this tree", args.src)]
     tmp = None
     if not args.no_main:
@@ -144,9 +191,13 @@ def main() -> None:
     for name, src in trees:
         rows = run_tree(src, every)
         out[name] = rows
-        lines.append(summary(f"{name}: old", old, rows[:len(old)]))
-        lines.append(summary(f"{name}: new", new, rows[len(old):len(old) + len(new)]))
-        lines.append(summary(f"{name}: nodes", nodes, rows[len(old) + len(new):]))
+        k = len(old) + len(new) + len(nodes)
+        if not args.only:
+            lines.append(summary(f"{name}: old", old, rows[:len(old)]))
+            lines.append(summary(f"{name}: new", new, rows[len(old):len(old) + len(new)]))
+            lines.append(summary(f"{name}: nodes", nodes, rows[len(old) + len(new):k]))
+        lines.append(summary(f"{name}: classical", classical, rows[k:]))
+        lines += by_family(f"{name}: classical", classical, rows[k:])
         lines.append(summary(f"{name}: all", every, rows))
     print("\n".join(lines))
     mine = out["this tree"]

@@ -45,3 +45,21 @@ def test_pair_facts_hold(func):
                 assert monotone_pair(u1, F1, u2, F2, MP_KIT)
                 for label, fact in PAIR_FACTS.get(func, ()):
                     assert fact(u1, F1, u2, F2, MP_KIT), (label, u1, u2)
+
+
+def test_tan_facts_hold_up_to_the_pole_and_can_fail():
+    """tan's facts through pi (issue 36) at 150 digits at pi/2 - 10^-k (k = 1..25; beyond, t = pi/2 - u
+    loses the digits that the margin t^4/45 needs) and their
+    mirror images; F moved by 1e-6 relative breaks the pole bounds there (the check can fail)."""
+    facts = [fa for lb, fa in FACTS["tan"] if "pi/2" in lb]
+    assert len(facts) == 3
+    with mpmath.workdps(150):
+        pts = [mpmath.pi / 2 - mpmath.mpf(10) ** -k for k in range(1, 26)]
+        pts += [mpmath.pi / 2 * k / 64 for k in range(1, 64)]
+        for u in pts + [-x for x in pts]:
+            for fa in facts:
+                assert fa(u, mpmath.tan(u), MP_KIT), u
+        u = mpmath.pi / 2 - mpmath.mpf(10) ** -8
+        low, up = facts[1], facts[2]
+        assert not low(u, mpmath.tan(u) * (1 - mpmath.mpf(10) ** -6), MP_KIT)
+        assert not up(u, mpmath.tan(u) * (1 + mpmath.mpf(10) ** -6), MP_KIT)

@@ -123,11 +123,11 @@ def holds_on(conds, lo, hi, lo_closed=True, hi_closed=True) -> bool:
 
 
 # ------------------------------------------------------------------ the certificate
-ANCHOR = {"exp": (Q(0), Q(1)), "log": (Q(1), Q(0)), "tanh": (Q(0), Q(0)), "atan": (Q(0), Q(0)),
+ANCHOR = {"exp": (Q(0), Q(1)), "log": (Q(1), Q(0)), "tanh": (Q(0), Q(0)), "atan": (Q(0), Q(0)), "tan": (Q(0), Q(0)),
           "erf": (Q(0), Q(0)), "logistic": (Q(0), Q(1, 2))}
 # a-priori bounds (inf, sup) of f over its whole domain (None: unbounded), as rationals
 # on the safe side: only used as "M >= sup f", "m <= inf f"
-GLOBAL = {"exp": (Q(0), None), "log": (None, None), "tanh": (Q(-1), Q(1)),
+GLOBAL = {"exp": (Q(0), None), "log": (None, None), "tanh": (Q(-1), Q(1)), "tan": (None, None),
           "atan": (-FB.HALF_PI_HI, FB.HALF_PI_HI), "erf": (Q(-1), Q(1)), "logistic": (Q(0), Q(1))}
 # limits at +oo for the functions whose F does not depend on y
 LIMIT_AT_INF = {"atan": lambda: arb.pi() / 2, "erf": lambda: arb(1)}
@@ -153,6 +153,8 @@ def _ode_polys(func: str, p: sp.Poly, q: sp.Poly, want: str) -> list[sp.Poly]:
         return [d - p * q + p * p]
     if func == "atan":
         return [d * sp.Poly(1 + X ** 2, X, domain=sp.QQ) - q * q]
+    if func == "tan":
+        return [d - q * q - p * p]
     if func == "log":
         return [d * sp.Poly(X, X, domain=sp.QQ) - q * q]
     if func == "erf":
@@ -178,6 +180,9 @@ def certify(b: FBound) -> tuple[bool, str]:
     if not holds_on([(q, ">0")], *rng):
         return False, "denominator not positive on the range"
     up = b.side == "upper"
+    if b.func == "tan" and not (b.lo is not None and b.hi is not None and -FB.HALF_PI_LO <= b.lo
+                                and b.hi <= FB.HALF_PI_LO):
+        return False, "tan entries must lie inside (-pi/2, pi/2), where y' = 1 + y^2 has the solution tan"
     if b.func == "sqrt":
         xq2 = sp.Poly(X, X, domain=sp.QQ) * q * q
         if b.lo is None or b.lo < 0:
@@ -324,7 +329,7 @@ def test_entries_agree_with_mpmath_at_50_digits():
     """A cross-check, not the proof: every entry holds at a few points of its range."""
     import mpmath
     fs = {"exp": mpmath.exp, "log": mpmath.log, "tanh": mpmath.tanh, "atan": mpmath.atan, "erf": mpmath.erf,
-          "sqrt": mpmath.sqrt, "logistic": lambda x: 1 / (1 + mpmath.exp(-x))}
+          "sqrt": mpmath.sqrt, "logistic": lambda x: 1 / (1 + mpmath.exp(-x)), "tan": mpmath.tan}
     with mpmath.workdps(50):
         for b in TABLE:
             for x in (Q(1, 1000), Q(1, 3), Q(1), Q(7, 3), Q(10), Q(-1, 3), Q(-3), Q(1, 2), Q(-1, 2)):
@@ -350,6 +355,12 @@ TRUE_CASES = [
      "equal at 0, and d/dx (rhs - log(1 + x)) = x^3/((1 + x)(3 + 2x)^2) >= 0"),
     ("sqrt(log(2/p)/(2*n))", ">=", "n**(-1/2)", ["p <= 27067/100000", "n >= 1"],
      "log(2/p) >= 2 iff p <= 2/e^2 = 0.2706705664...; 0.27067 is below it by 6e-7"),
+    # issue 36: tan's entries (ranges inside (-pi/2, pi/2))
+    ("tan(x)", ">=", "x + x**3/3 + 2*x**5/15", ["x <= 3/2"],
+     "tan's Maclaurin series has positive terms and converges on |x| < pi/2 > 3/2"),
+    ("tan(x)", "<=", "x + x**3/3 + x**5/2", ["x <= 1"],
+     ("tan - x - x^3/3 = sum_{k>=2} c_k x^(2k+1) <= x^5 sum_{k>=2} c_k = x^5 (tan 1 - 4/3) = 0.224... x^5 "
+      "on [0, 1] (c_k > 0)")),
 ]
 FALSE_CASES = [
     ("tanh(x)", "<=", "x - x**3/3 + 2*x**5/15 - x**7/10", [],
@@ -360,9 +371,11 @@ FALSE_CASES = [
      "near 0, rhs - log(1 + x) = x^4/36 - x^4/30 + ... < 0"),
     ("sqrt(log(2/p)/(2*n))", ">=", "n**(-1/2)", ["p <= 27068/100000", "n >= 1"],
      "2/e^2 = 0.2706705664... < 0.27068: at p = 0.27068, log(2/p) < 2"),
+    ("tan(x)", ">=", "x + x**3/3 + 2*x**5/15 + x**7/10", ["x <= 3/2"],
+     "near 0, tan - T5 = 17 x^7/315 + ..., and 17/315 < 1/10"),
 ]
 _MP = {"sqrt": mpmath.sqrt, "exp": mpmath.exp, "log": mpmath.log, "tanh": mpmath.tanh, "atan": mpmath.atan,
-       "erf": mpmath.erf, "pi": mpmath.pi, "E": mpmath.e}
+       "erf": mpmath.erf, "tan": mpmath.tan, "pi": mpmath.pi, "E": mpmath.e}
 
 
 def _mpeval(expr: str, env: dict):
@@ -456,3 +469,21 @@ def parse_(s):
 def _dom0():
     from boundcalc.expr.domains import Domain
     return Domain(lo=Q(0), lo_closed=True)
+
+
+def test_tan_entries_agree_with_mpmath_on_a_dense_grid_at_50_digits():
+    """A cross-check, not the proof: tan's entries (issue 36) at 2001 evenly spaced points
+    of their ranges and points clustered at each end, at 50 digits."""
+    import mpmath
+    with mpmath.workdps(50):
+        for b in FB.bounds_for("tan"):
+            lo, hi = b.lo, b.hi
+            pts = [lo + (hi - lo) * Q(k, 2000) for k in range(2001)]
+            # (near 0, where bound and tan agree to O(x^9), 50 digits resolve x >= 2^-12)
+            pts += [e + s * (hi - lo) * Q(1, 2 ** j) for e, s in ((lo, 1), (hi, -1))
+                    for j in range(1, 13 if e == 0 else 41)]
+            for x in pts:
+                f = mpmath.tan(mpmath.mpf(x.numerator) / x.denominator)
+                r = b.value(x)
+                r = mpmath.mpf(r.numerator) / r.denominator
+                assert (f <= r) if b.side == "upper" else (f >= r), (str(b), x)

@@ -45,6 +45,63 @@ class _MpKit:
 
 MP_KIT = _MpKit()
 
+def _sin_t(t, n: int):
+    """sin's Maclaurin sum of degree n (odd) at t: t - t^3/3! + ... (integer divisors only)."""
+    out, term, k = t, t, 1
+    while k + 2 <= n:
+        term = -term * t * t / ((k + 1) * (k + 2))
+        out, k = out + term, k + 2
+    return out
+
+
+def _cos_t(t, n: int):
+    """cos's Maclaurin sum of degree n (even) at t."""
+    out, term, k = 1 + 0 * t, 1 + 0 * t, 0
+    while k + 2 <= n:
+        term = -term * t * t / ((k + 1) * (k + 2))
+        out, k = out + term, k + 2
+    return out
+
+
+def _sin_cos_facts() -> tuple[list, list]:
+    """issue 36: sin and cos by Maclaurin sums (the remainders alternate for t >= 0: T_(4k+3) < sin t
+    < T_(4k+1) for t > 0; T_(4k+2) <= cos t <= T_(4k) for every t) and range reduction through the
+    SMT layer's pi (sin u = sin(pi - u), cos u = sin(pi/2 - u) = sin(pi/2 + u)). The sums of degree
+    >= 6 are stated for |u| >= 1/10 only: their margin near 0 is below the digits the facts' test
+    can resolve (and the lower degrees close that part)."""
+    S = [
+        ("sin(u) < u and sin(u) > u - u^3/6 for u > 0 (mirrored for u < 0)", lambda u, F, K: K.all(
+            K.imp(u > 0, K.all(F < u, F > _sin_t(u, 3))), K.imp(u < 0, K.all(F > u, F < _sin_t(u, 3))))),
+        ("sin(u) < u - u^3/6 + u^5/120 for u > 0 (mirrored)", lambda u, F, K: K.all(
+            K.imp(u > 0, F < _sin_t(u, 5)), K.imp(u < 0, F > _sin_t(u, 5)))),
+        ("sin(u) > T7(u) and sin(u) < T9(u) for u >= 1/10 (mirrored)", lambda u, F, K: K.all(
+            K.imp(u >= K.q(1, 10), K.all(F > _sin_t(u, 7), F < _sin_t(u, 9))),
+            K.imp(u <= -K.q(1, 10), K.all(F < _sin_t(u, 7), F > _sin_t(u, 9))))),
+        ("sin(u) = sin(pi - u): t - t^3/6 <= sin(u) <= t - t^3/6 + t^5/120 for t = pi - u >= 0", lambda u, F, K: K.imp(
+            u <= K.pi, K.all(F >= _sin_t(K.pi - u, 3), F <= _sin_t(K.pi - u, 5)))),
+        ("sin(u) = -sin(u + pi): mirrored bounds for t = u + pi >= 0", lambda u, F, K: K.imp(
+            u >= -K.pi, K.all(-F >= _sin_t(K.pi + u, 3), -F <= _sin_t(K.pi + u, 5)))),
+        ("sin(u) >= 0 for 0 <= u <= pi, <= 0 for -pi <= u <= 0", lambda u, F, K: K.all(
+            K.imp(K.all(u >= 0, u <= K.pi), F >= 0), K.imp(K.all(u <= 0, u >= -K.pi), F <= 0))),
+    ]
+    C = [
+        ("cos(u) > 1 - u^2/2 and cos(u) < 1 - u^2/2 + u^4/24 for u != 0", lambda u, F, K: K.all(
+            K.imp(u > 0, K.all(F > _cos_t(u, 2), F < _cos_t(u, 4))),
+            K.imp(u < 0, K.all(F > _cos_t(u, 2), F < _cos_t(u, 4))))),
+        ("T6(u) < cos(u) < T8(u) for |u| >= 1/10", lambda u, F, K: K.all(
+            K.imp(u >= K.q(1, 10), K.all(F > _cos_t(u, 6), F < _cos_t(u, 8))),
+            K.imp(u <= -K.q(1, 10), K.all(F > _cos_t(u, 6), F < _cos_t(u, 8))))),
+        ("cos(u) = sin(pi/2 - u): t - t^3/6 <= cos(u) <= t - t^3/6 + t^5/120, t = pi/2 - u >= 0",
+         lambda u, F, K: K.imp(2 * u <= K.pi, K.all(F >= _sin_t(K.pi / 2 - u, 3), F <= _sin_t(K.pi / 2 - u, 5)))),
+        ("cos(u) = sin(pi/2 + u): the same bounds for t = pi/2 + u >= 0",
+         lambda u, F, K: K.imp(2 * u >= -K.pi, K.all(F >= _sin_t(K.pi / 2 + u, 3), F <= _sin_t(K.pi / 2 + u, 5)))),
+        ("cos(u) >= 0 for |u| <= pi/2", lambda u, F, K: K.imp(K.all(2 * u <= K.pi, 2 * u >= -K.pi), F >= 0)),
+    ]
+    return S, C
+
+
+_SIN_MORE, _COS_MORE = _sin_cos_facts()
+
 # Each entry: function name -> list of (label, fact). ``domain`` lists where the function
 # is defined (the SMT layer asserts it as a definedness condition of the relation).
 FACTS: dict[str, list[tuple[str, Callable[..., Any]]]] = {
@@ -103,17 +160,32 @@ FACTS: dict[str, list[tuple[str, Callable[..., Any]]]] = {
         ("sin(u) >= u - u^3/6 for u >= 0", lambda u, F, K: K.imp(u >= 0, F >= u - u * u * u / 6)),
         ("sin(u) <= u - u^3/6 for u <= 0", lambda u, F, K: K.imp(u <= 0, F <= u - u * u * u / 6)),
         ("sin(u) > 0 for 0 < u < 3.14159", lambda u, F, K: K.imp(K.all(u > 0, u < K.q(314159, 100000)), F > 0)),
+        *_SIN_MORE,
     ],
     "cos": [
         ("-1 <= cos(u) <= 1", lambda u, F, K: K.all(F >= -1, F <= 1)),
         ("cos(u) >= 1 - u^2/2", lambda u, F, K: F >= 1 - u * u / 2),
         ("cos(u) <= 1 - u^2/2 + u^4/24", lambda u, F, K: F <= 1 - u * u / 2 + u * u * u * u / 24),
         ("cos(u) > 0 for |u| < 1.5707", lambda u, F, K: K.imp(K.all(u > -K.q(15707, 10000), u < K.q(15707, 10000)), F > 0)),
+        *_COS_MORE,
     ],
     "tan": [
         ("tan(u) has the sign of u for |u| < 1.5707", lambda u, F, K: K.all(
             K.imp(K.all(u > 0, u < K.q(15707, 10000)), F > 0), K.imp(K.all(u < 0, u > -K.q(15707, 10000)), F < 0))),
         ("tan(u) >= u for 0 <= u < 1.5707", lambda u, F, K: K.imp(K.all(u >= 0, u < K.q(15707, 10000)), F >= u)),
+        # issue 36: up to the pole, through the SMT layer's pi (tan's Maclaurin terms are positive;
+        # cot t = 1/t - S(t), S(t) = sum c_k t^(2k-1) with c_k > 0, c_1 = 1/3, and S(t)/t increasing,
+        # so t/3 <= S(t) <= t S(pi/2)/(pi/2) = 4t/pi^2 for 0 < t <= pi/2; tan u = cot(pi/2 - u))
+        ("tan(u) >= u + u^3/3 + 2u^5/15 for 0 <= u < pi/2 (mirrored for u <= 0)", lambda u, F, K: K.all(
+            K.imp(K.all(u >= 0, 2 * u < K.pi), F >= u + u * u * u / 3 + 2 * u * u * u * u * u / 15),
+            K.imp(K.all(u <= 0, 2 * u > -K.pi), F <= u + u * u * u / 3 + 2 * u * u * u * u * u / 15))),
+        ("tan(u) >= 1/t - 4t/pi^2 for 0 < u < pi/2, t = pi/2 - u (mirrored for u < 0)", lambda u, F, K: K.all(
+            K.imp(K.all(u > 0, 2 * u < K.pi), F * (K.pi / 2 - u) * K.pi * K.pi >= K.pi * K.pi - 4 * (K.pi / 2 - u) ** 2),
+            K.imp(K.all(u < 0, 2 * u > -K.pi),
+                  F * (K.pi / 2 + u) * K.pi * K.pi <= 4 * (K.pi / 2 + u) ** 2 - K.pi * K.pi))),
+        ("tan(u) <= 1/t - t/3 for 0 < u < pi/2, t = pi/2 - u (mirrored for u < 0)", lambda u, F, K: K.all(
+            K.imp(K.all(u > 0, 2 * u < K.pi), F * (K.pi / 2 - u) <= 1 - (K.pi / 2 - u) ** 2 / 3),
+            K.imp(K.all(u < 0, 2 * u > -K.pi), F * (K.pi / 2 + u) >= (K.pi / 2 + u) ** 2 / 3 - 1))),
     ],
 }
 

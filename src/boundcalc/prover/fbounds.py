@@ -35,7 +35,7 @@ from math import factorial
 
 __all__ = ["FUNCTIONS", "TABLE", "FBound", "bounds_for", "poly_eval"]
 
-FUNCTIONS = ("exp", "log", "tanh", "atan", "erf", "sqrt", "logistic")
+FUNCTIONS = ("exp", "log", "tanh", "atan", "erf", "sqrt", "logistic", "tan")
 
 Poly = tuple[Q, ...]            # coefficients, lowest degree first
 
@@ -195,6 +195,7 @@ def _entries() -> list[FBound]:
     _entries_atan(E, add)
     _entries_erf(E, add)
     _entries_sqrt(E, add)
+    _entries_tan(E, add)
 
     # ---- derived: odd functions on x <= 0
     derived: list[FBound] = []
@@ -372,6 +373,42 @@ def _entries_erf(E: list[FBound], add) -> None:
             source=f"(2/sqrt(pi)) x int of exp's Taylor degree {n} lower bound at -t^2; 2/sqrt(pi) > {TWO_OVER_SQRT_PI_LO}")
     add("erf", "upper", None, None, ONE, source="erf < 1")
     add("erf", "lower", None, None, _P(-1), source="erf > -1")
+
+
+# tan's Taylor coefficients 2^(2k)(2^(2k) - 1)|B_(2k)|/(2k)! (x, x^3, ..., x^11): all positive
+_TAN = (Q(1), Q(1, 3), Q(2, 15), Q(17, 315), Q(62, 2835), Q(1382, 155925))
+
+
+def _tan_taylor(n: int) -> Poly:
+    return _alt_odd(n, lambda k: _TAN[(k - 1) // 2])
+
+
+def _entries_tan(E: list[FBound], add) -> None:
+    """The entries of tan, on ranges inside (-pi/2, pi/2) only (tan' = 1 + tan^2, tan(0) = 0:
+    the comparison principle holds up to the pole; beyond it tan is another branch). Every
+    entry on [0, h] is mirrored to [-h, 0] by oddness (an odd r: -r(-x) = r(x))."""
+    h = HALF_PI_LO
+    mine: list[tuple] = []
+    for n in (1, 3, 5, 7, 9):   # the Maclaurin series has positive terms: partial sums below tan on [0, pi/2)
+        mine.append(("lower", h, _tan_taylor(n), ONE, f"{_T}: Maclaurin partial sum of degree {n}, 0 <= x < pi/2"))
+    # Lambert's continued fraction tan x = x/(1 - x^2/(3 - x^2/(5 - ...))): convergents below tan
+    mine.append(("lower", h, _P(0, 3), _P(3, 0, -1), f"{_PADE}: Lambert's 3x/(3 - x^2)"))
+    mine.append(("lower", h, _P(0, 15, 0, -1), _P(15, 0, -6), f"{_PADE}: Lambert's x(15 - x^2)/(15 - 6x^2)"))
+    mine.append(("lower", h, _P(0, 105, 0, -10), _P(105, 0, -45, 0, 1),
+                 f"{_PADE}: Lambert's x(105 - 10x^2)/(105 - 45x^2 + x^4)"))
+    # above tan on [0, a]: Lambert's continued fraction with its tail x^2/(7 - ...) replaced by
+    # x^2/m, m < 7 - (the rest): x(15m - (m + 3)x^2)/(15m - (6m + 3)x^2 + x^4) -- its pole
+    # lies just before pi/2 (so the range stops before it) -- and Taylor sums with a raised
+    # last coefficient on [0, 1]
+    for m, a in ((Q(6), Q(15694, 10000)), (Q(13, 2), Q(15704, 10000)), (Q(33, 5), Q(15706, 10000))):
+        mine.append(("upper", a, _P(0, 15 * m, 0, -(m + 3)), _P(15 * m, 0, -(6 * m + 3), 0, 1),
+                     f"Lambert's continued fraction of tan with the tail bounded by x^2/{m}, 0 <= x <= {a}"))
+    for n, top in ((3, Q(1, 2)), (5, Q(1, 5)), (7, Q(1, 10))):
+        t = list(_tan_taylor(n)) + [Q(0), top]
+        mine.append(("upper", Q(1), tuple(t), ONE, f"Maclaurin sum of degree {n} + {top} x^{n + 2}, 0 <= x <= 1"))
+    for side, a, num, den, src in mine:
+        add("tan", side, 0, a, num, den, src)
+        add("tan", "upper" if side == "lower" else "lower", -a, 0, num, den, src + "; mirrored by oddness to x <= 0")
 
 
 def _entries_sqrt(E: list[FBound], add) -> None:

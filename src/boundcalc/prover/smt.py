@@ -26,7 +26,7 @@ sides are defined; "sat" is never a disproof by itself (a model is only a candid
 caller certifies); running out of rlimit or the wall-clock net is "unknown".
 
 Bracketing (``bracket=d``, MetiTarski-style): each named ``exp``, ``log``, ``tanh``,
-``atan``, ``erf`` term ``F = f(u)`` also gets the entries of :mod:`.fbounds` of degree
+``atan``, ``erf``, ``tan`` term ``F = f(u)`` also gets the entries of :mod:`.fbounds` of degree
 ``d - 4`` to ``d`` (and the linear ones; ``bracket=-d``: the range-reduced log entries
 up to degree ``d`` instead), each as ``range(u) -> den(u) F <= num(u)`` (or ``>=``). Every entry is a
 theorem proved in the tests, so the problem stays an over-approximation: ``unsat`` is a
@@ -63,7 +63,7 @@ MAX_EXPAND_TERMS = 12         # a sum/product over a numeric range of at most th
 MAX_NAMED = 40                 # more named terms than this: give up (size budget)
 TOWER_PREC = 128               # bits of the enclosure of a constant over a named constant (Translator.tower)
 MAX_PAIRS_PER_FUNCTION = 12    # pairwise facts among at most this many terms of one function
-BRACKETED = ("exp", "log", "tanh", "atan", "erf")   # named functions that get fbounds entries
+BRACKETED = ("exp", "log", "tanh", "atan", "erf", "tan")   # named functions that get fbounds entries
 BRACKET_SPAN = 4               # with bracket=d, entries of degree d-4 .. d (and the linear ones)
 # the degrees tried in turn by the decision procedure; a negative one -d: the range-reduced
 # log entries (about 2, 8, 32) of degree up to d instead of the others
