@@ -71,8 +71,9 @@ def test_an_exact_identity_is_replayed_and_a_lowered_degree_rejected():
     assert not r.valid and "degree bound of x" in r.reason
     wrong = copy.deepcopy(cert)
     wrong["claim"]["rhs"] = "x**2 + y**2"
-    r = recheck(wrong)
+    r = recheck(wrong, spot=False)                   # the exact grid alone
     assert not r.valid and "not 0" in r.reason
+    assert "the claim fails at" in recheck(wrong).reason    # and the spot check, before the proof
 
 
 def test_exact_evaluation_is_no_proof_of_a_non_polynomial_identity():
@@ -126,8 +127,9 @@ def test_a_false_claim_gets_no_box_cover_and_a_forged_one_is_rejected():
     claim = _claim("x**2", ">", "x", {"x": UNIT2})
     forged = {"kind": "boxes", "claim": claim,
               "tree": {"box": {"x": ["0", "2"]}, "by": "goal", "prec": 64, "lower": "1"}}
-    r = recheck(forged)
+    r = recheck(forged, spot=False)                  # the box cover alone
     assert not r.valid and "does not close" in r.reason
+    assert "the claim fails at x = 0 " in recheck(forged).reason     # 0 > 0 is false
     unbounded = {"kind": "boxes", "claim": _claim("x**2 + 1", ">", "x", {"x": P}), "tree": forged["tree"]}
     assert "unbounded" in recheck(unbounded).reason
 
@@ -233,3 +235,28 @@ def test_the_checker_imports_neither_the_prover_nor_sympy():
             "'boundcalc.services', 'boundcalc.registry', 'z3'))); print(bad)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]", out.stdout + out.stderr
+
+
+def test_an_edited_claim_is_rejected_even_when_its_proof_is_trusted():
+    # before: a `trusted` certificate whose claim was edited from x**2 + 1 >= 2*x to the false
+    # x**2 + 1 >= 3*x (1.25 < 1.5 at x = 1/2) was VALID, since nothing of a trusted step is checked
+    claim = _claim("x**2 + 1", ">=", "2*x", {"x": P})
+    cert = {"kind": "trusted", "claim": claim, "by": "z3", "how": "proved (SMT, polynomial)"}
+    r = recheck(cert)
+    assert r.valid and not r.complete and r.trusted == ["trusted: z3 (proved (SMT, polynomial))"]
+    bad = copy.deepcopy(cert)
+    bad["claim"]["rhs"] = "3*x"
+    r = recheck(bad)
+    assert not r.valid and "the claim fails at x = 1/2" in r.reason
+
+
+def test_the_cli_tells_a_complete_check_from_one_up_to_trusted_facts(tmp_path):
+    from support import cli
+    claim = _claim("x**2 + 1", ">=", "2*x", {"x": P})
+    f = tmp_path / "c.json"
+    f.write_text(json.dumps({"kind": "trusted", "claim": claim, "by": "z3"}), encoding="utf-8")
+    p = cli(["recheck", str(f)])
+    assert p.returncode == 5 and p.stdout.startswith("VALID UP TO TRUSTED FACTS"), (p.returncode, p.stdout)
+    f.write_text(json.dumps(_boxes("x**2 + 1", ">", "x", {"x": UNIT2})), encoding="utf-8")
+    p = cli(["recheck", str(f)])
+    assert p.returncode == 0 and p.stdout.startswith("VALID: "), (p.returncode, p.stdout)

@@ -73,8 +73,14 @@ class Recheck:
     trusted: list[str] = field(default_factory=list)
     kinds: list[str] = field(default_factory=list)      # the kinds met, outermost first
 
+    @property
+    def complete(self) -> bool:
+        """Valid with nothing taken on trust: the checker re-verified every step."""
+        return self.valid and not self.trusted
+
     def to_json(self) -> dict:
-        return {"valid": self.valid, "reason": self.reason, "trusted": list(self.trusted), "kinds": list(self.kinds)}
+        return {"valid": self.valid, "complete": self.complete, "reason": self.reason,
+                "trusted": list(self.trusted), "kinds": list(self.kinds)}
 
 
 class Invalid(Exception):
@@ -391,12 +397,61 @@ def _check(cert, out: Recheck, depth: int = 0) -> None:
     {"counterexample": _counterexample, "exact": _exact, "boxes": _boxes}[kind](cert, claim, out)
 
 
-def recheck(cert) -> Recheck:
+SPOT_VALUES = (Fraction(1, 3), Fraction(1, 2), Fraction(1), Fraction(3, 2), Fraction(2), Fraction(7, 2),
+               Fraction(10), Fraction(-1, 2), Fraction(-1), Fraction(-3), Fraction(100))
+MAX_SPOTS = 64
+
+
+def _spot_values(d: Domain) -> list[Fraction]:
+    """A few exact values of ``d``: its ends where closed, its midpoint where bounded, and
+    :data:`SPOT_VALUES` (shifted by the lower end) that lie in it; integers on an integer domain."""
+    vals = [v for v in (d.lo if d.lo_closed else None, d.hi if d.hi_closed else None) if v is not None]
+    if d.lo is not None and d.hi is not None:
+        vals.append((d.lo + d.hi) / 2)
+    base = d.lo if d.lo is not None else Fraction(0)
+    vals += [base + v for v in SPOT_VALUES if v > 0] + list(SPOT_VALUES)
+    if d.integer:
+        vals = [Fraction(int(v) + (1 if v > int(v) else 0)) for v in vals]
+    out: list[Fraction] = []
+    for v in vals:
+        if d.contains(v) and v not in out:
+            out.append(v)
+    return out[:4]
+
+
+def _spot_check(claim: Claim) -> None:
+    """A proof's claim must hold at every exact point tried (a grid of :func:`_spot_values`,
+    at most :data:`MAX_SPOTS` points, where the assumptions hold and both sides are certified):
+    a certificate whose claim was edited into a false one fails here whatever its proof says,
+    ``trusted`` steps included."""
+    import itertools
+    names = sorted(claim.symbols())
+    grids = [_spot_values(claim.domains[n]) for n in names]
+    for k, combo in enumerate(itertools.product(*grids)):
+        if k >= MAX_SPOTS:
+            return
+        env = dict(zip(names, combo))
+        try:
+            if not all(_holds(rel, _sign_at(sub(a, b), env)) for a, rel, b in claim.assumptions):
+                continue
+            ok = _holds(claim.rel, _sign_at(sub(claim.lhs, claim.rhs), env))
+        except Invalid:
+            continue                    # undefined or unresolved there: no evidence either way
+        if not ok:
+            shown = ", ".join(f"{n} = {v}" for n, v in env.items())
+            raise Invalid(f"the claim fails at {shown} (exact point, certified sign)")
+
+
+def recheck(cert, *, spot: bool = True) -> Recheck:
     """Re-verify the certificate ``cert`` (a parsed JSON object, see the module docstring):
-    valid or not, with the reason and the facts taken on trust. Never raises on a malformed
-    certificate."""
+    valid or not, with the reason and the facts taken on trust. A proof's claim is also
+    evaluated at exact sample points (:func:`_spot_check`), so an edited claim is rejected even
+    when its proof is taken on trust (``spot=False``: the proof alone, for testing its kinds).
+    Never raises on a malformed certificate."""
     out = Recheck(False, "")
     try:
+        if spot and isinstance(cert, dict) and cert.get("kind") != "counterexample" and isinstance(cert.get("claim"), dict):
+            _spot_check(read_claim(cert["claim"]))
         _check(cert, out)
     except Invalid as e:
         return Recheck(False, f"invalid: {e}", out.trusted, out.kinds)

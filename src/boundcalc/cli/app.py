@@ -344,7 +344,8 @@ def _write_certificate(path: Path, cert: dict | None) -> None:
 def recheck(file: Path = typer.Argument(..., metavar="FILE"), json: bool = typer.Option(False, "--json")):
     """Re-verify a certificate (written by 'verify --certificate FILE') with the
     independent checker: exact rationals and ball arithmetic, no prover, no SymPy. Prints
-    valid / invalid with the reason and every fact taken on trust. Exit 0 valid, 1 invalid."""
+    valid / valid up to trusted facts / invalid with the reason and every fact taken on trust. Exit 0
+    valid (every step re-verified), 5 valid up to the facts taken on trust (z3, SymPy, a layer), 1 invalid."""
     import json as _json
 
     from ..recheck import recheck as run
@@ -358,10 +359,12 @@ def recheck(file: Path = typer.Argument(..., metavar="FILE"), json: bool = typer
     if json:
         emit_json(r.to_json())
     else:
-        _say(("VALID: " if r.valid else "INVALID: ") + r.reason.removeprefix("invalid: ")
-             + "".join(f"\n  {t}" for t in r.trusted))
+        head = "VALID: " if r.complete else "VALID UP TO TRUSTED FACTS: " if r.valid else "INVALID: "
+        _say(head + r.reason.removeprefix("invalid: ") + "".join(f"\n  {t}" for t in r.trusted))
     if not r.valid:
         _exit(Exit.FINDINGS)
+    if not r.complete:
+        _exit(Exit.UNKNOWN)             # re-verified only up to the facts taken on trust
 
 
 def _exit(code: Exit) -> None:

@@ -18,7 +18,8 @@ reading their output:
 5     unknown: nothing was established — ``require`` left the relation undecided,
       ``monotone`` found only sampled evidence, no direction, or a direction on the
       default box only, ``verify`` answered unknown or the assumptions are inconsistent
-      (vacuous)
+      (vacuous); ``recheck`` found the certificate valid only up to facts it takes on trust
+      (z3, SymPy, a layer)
 130   interrupted (Ctrl-C); 141 standard output closed early (``| head``)
 ====  =========================================================================
 
