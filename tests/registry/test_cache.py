@@ -254,3 +254,18 @@ def test_a_hit_runs_neither_toml_nor_the_expression_parser(tmp_path):
     assert first.stdout.split()[0] != "0"                 # the miss parses (the test can fail)
     second = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
     assert second.stdout.strip() == "0 []", second.stdout + second.stderr
+
+
+def test_a_formulas_status_comes_back_from_the_cache_as_its_enum(cache_folder, monkeypatch):
+    # before: FormulaStatus (a str enum) was stored as a bare string, so a cache hit gave 'corrected'
+    # where a miss gave FormulaStatus.CORRECTED (tests/test_verdicts.py failed in CI after a hit)
+    from boundcalc.registry.registry import packaged_dir
+    from boundcalc.verdicts import FormulaStatus
+    path = packaged_dir() / "deora2023.toml"
+    miss = cache.load_cached(path)                     # writes the entry
+    _forbid_loader(monkeypatch)
+    hit = cache.load_cached(path)
+    got = {k: f.status for k, f in hit.formulas.items()}
+    assert all(type(s) is FormulaStatus for s in got.values()), got
+    assert got == {k: f.status for k, f in miss.formulas.items()}
+    assert FormulaStatus.CORRECTED in got.values()

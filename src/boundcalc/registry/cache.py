@@ -54,7 +54,12 @@ from .._version import __version__
 from ..expr.domains import Domain
 from ..expr.indexed import Vector
 from ..expr.nodes import Add, BigOp, Const, Func, Indexed, Mul, Node, Num, Pow, Ref, Rel, Sym
+from .. import verdicts as _verdicts
 from .model import FormulaSpec, Hypothesis, Paper, Setting, Symbol
+
+# the enums a record may hold, by name: a stored ["E", name, value] is rebuilt only from these
+_ENUMS = {c.__name__: c for c in vars(_verdicts).values()
+          if isinstance(c, type) and issubclass(c, _verdicts.StrEnum) and c.__module__ == _verdicts.__name__}
 
 try:                  # the built-in SHA-256 (hashlib's import loads OpenSSL: ~3 ms of start-up)
     from _sha256 import sha256 as _sha256  # type: ignore[import-not-found]
@@ -68,7 +73,7 @@ __all__ = ["ENV_VAR", "FORMAT", "cache_dir", "entry_path", "load_cached"]
 
 ENV_VAR = "BOUNDCALC_REGISTRY_CACHE"
 #: the layout of an entry; bump it when the encoding below changes
-FORMAT = 1
+FORMAT = 2                       # 2: enum members tagged (1 stored FormulaStatus as a bare string)
 _OFF = ("0", "off", "false", "no")
 
 
@@ -265,6 +270,14 @@ class _Decoder:
             return tuple(self.value(x) for x in v[1:])
         if tag == "q":
             return _frac(v[1])
+        if tag == "E":
+            cls = _ENUMS.get(_s(v[1]))
+            if cls is None:
+                raise _Corrupt("enum")
+            try:
+                return cls(v[2])
+            except ValueError:
+                raise _Corrupt("enum value") from None
         if tag == "N":
             return _kid(self.nodes, v[1], len(self.nodes))
         if tag == "d":
@@ -300,6 +313,10 @@ class _Encoder:
         return {f.name: self.value(getattr(obj, f.name)) for f in fields(obj)}
 
     def value(self, v: Any) -> Any:
+        if isinstance(v, _verdicts.StrEnum):            # before str: the verdict words are str enums
+            if _ENUMS.get(type(v).__name__) is not type(v):
+                raise TypeError(f"cannot cache the enum {type(v).__qualname__}")
+            return ["E", type(v).__name__, v.value]
         if v is None or isinstance(v, (str, bool)):
             return v
         if type(v) is int and abs(v) < 2 ** 53:
