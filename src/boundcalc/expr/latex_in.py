@@ -64,7 +64,7 @@ _ALLOWED_CHARS = set("0123456789+-*/^_(){}[]|,<>=")
 _RELS = {":=": ("==", False), "=:": ("=:", False), "=": ("==", False), r"\leq": ("<=", False),
          r"\geq": (">=", False), "<": ("<", False), ">": (">", False), r"\lesssim": ("<=", True),
          r"\gtrsim": (">=", True), r"\approx": ("==", True)}
-_OPEN, _CLOSE = {"(", "{", r"\lfloor", r"\lceil"}, {")", "}", r"\rfloor", r"\rceil"}
+_OPEN, _CLOSE = {"(", "{", r"\lfloor", r"\lceil", r"\langle"}, {")", "}", r"\rfloor", r"\rceil", r"\rangle"}
 _ASYMPTOTIC = {r"\mathcal": "a calligraphic name no [symbols] entry writes this way (or \\mathcal O: asymptotic "
                             "notation)", r"\Omega": "asymptotic notation",
                r"\Theta": "asymptotic notation", r"\widetilde": "asymptotic notation (or a decoration)",
