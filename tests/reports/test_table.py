@@ -148,7 +148,8 @@ def test_latex_structure_always():
     full = t.to_latex(label="tab:demo", notes="full")
     assert boundcalc.formula("deora2023.beta1").latex_printed.startswith(r"\beta_1(\tilde\theta)")
     assert r"$\beta_1(\tilde\theta)$" in full and r"$\beta_1(\tilde\theta)$" not in tex
-    assert r"Settings: \texttt{--H 64}, \texttt{--eta-1 0.1}, \texttt{--n 100}; seed 7." in full
+    # -{}- : the T1 typewriter font would print -- as an en dash (issue 34 (5))
+    assert r"Settings: \texttt{-{}-H 64}, \texttt{-{}-eta-1 0.1}, \texttt{-{}-n 100}; seed 7." in full
     # Unicode in text becomes LaTeX, never '?'
     assert latex_escape("Z̄ ≲ C · ö ☃") == (r"\ensuremath{\bar{Z}} \ensuremath{\lesssim} C "
                                          r"\ensuremath{\cdot} ö [U+2603 SNOWMAN]")
@@ -176,6 +177,7 @@ def test_ascii_math_is_typeset():
     t = Table("deora2023", "demo", {}, 0, [Row("B_2 = max_h ||theta_h^(1)||", "Prop. 2 (P1)", bound=2.9,
                                                measured=0.5, formula="deora2023.B2")])
     tex = t.to_latex(notes="full")
-    assert r"\ensuremath{B_{2}} = \ensuremath{\max_{h}} \ensuremath{\|}" in tex
+    # the paper's own LaTeX of its symbol B_2 (issue 34: names as the formula file writes them)
+    assert r"\ensuremath{B_2} = \ensuremath{\max_{h}} \ensuremath{\|}" in tex
     assert r"Prop. 2 (P1): $B_2$" in tex           # the formula file's LaTeX of the quantity
     assert "theta\\_h" not in tex and "||" not in tex
