@@ -52,7 +52,7 @@ def tutorial_commands() -> list[str]:
 LEAST = _least_n()
 # the command's words after 'boundcalc' that identify it -> (exit status, strings in stdout)
 EXPECT = {
-    ("check", "my_paper"): (0, ["3 checks", "0 error(s)", "2 passed", "1 conditional"]),
+    ("check", "my_paper"): (0, ["3 checks", "0 error(s)", "1 passed", "1 conditional", "1 identity"]),
     ("list", "--paper"): (0, ["my_paper.gen_gap", "my_paper.samples_cor1"]),
     ("require", "--epsilon"): (0, [f"least n = {LEAST}"]),
     ("require", "--target"): (0, [f"least n = {LEAST}"]),
