@@ -50,11 +50,11 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from .. import verdicts as _verdicts
 from .._version import __version__
 from ..expr.domains import Domain
 from ..expr.indexed import Vector
 from ..expr.nodes import Add, BigOp, Const, Func, Indexed, Mul, Node, Num, Pow, Ref, Rel, Sym
-from .. import verdicts as _verdicts
 from .model import FormulaSpec, Hypothesis, Paper, Setting, Symbol
 
 # the enums a record may hold, by name: a stored ["E", name, value] is rebuilt only from these
