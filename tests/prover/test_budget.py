@@ -272,3 +272,33 @@ def test_z3_is_budgeted_in_its_resource_count():
         decide_smt(parse("x**3 + y**3 - x**2*y - x*y**2"), ">=", dom)
         used.append(budget.clock() - w0)
     assert used[0] > 0 and used[0] == used[1]
+
+
+def test_fresh_state_reseeds_sympys_random_generators_whatever_ran_before():
+    """SymPy's factoring draws evaluation points from ``sympy.core.random``; after
+    :func:`budget.fresh_state` the draws are the same whatever was drawn before, so the same
+    check does the same work (an unlucky draw made one factorisation 1000x slower)."""
+    from sympy.core.random import _randint
+    budget.fresh_state()
+    first = [_randint()(-10**9, 10**9) for _ in range(8)]
+    [_randint()(0, 5) for _ in range(101)]          # other work draws in between
+    budget.fresh_state()
+    again = [_randint()(-10**9, 10**9) for _ in range(8)]
+    assert first == again and len(set(first)) > 1
+
+
+def test_fresh_state_gives_every_process_the_same_draws():
+    """Two interpreters with different hash seeds draw the same points after
+    :func:`budget.fresh_state` (each process seeds SymPy from the operating system)."""
+    code = textwrap.dedent("""
+        from boundcalc.prover import budget
+        from sympy.core.random import _randint
+        budget.fresh_state()
+        print([_randint()(-10**9, 10**9) for _ in range(4)])
+    """)
+    outs = set()
+    for hash_seed in ("1", "2"):
+        env = {**__import__("os").environ, "PYTHONHASHSEED": hash_seed}
+        outs.add(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                                env=env, check=True).stdout)
+    assert len(outs) == 1

@@ -88,6 +88,7 @@ __all__ = [
     "SECONDS",
     "SYMPY_CALLS_PER_SECOND",
     "SYMPY_MAX_POWER",
+    "SYMPY_SEED",
     "WALL_SAFETY",
     "Timeout",
     "can_interrupt",
@@ -247,17 +248,31 @@ def safety_net(seconds: float) -> Iterator[None]:
 
 
 def fresh_state() -> None:
-    """Empty SymPy's caches (importing it), so that what follows counts about the same
-    SymPy calls whatever ran before it in this process. The first time, SymPy is warmed up
-    first (:func:`_warm_up`): its one-time set-up would make the first piece of work count
-    more calls than the same work later."""
+    """Empty SymPy's caches (importing it) and reseed its random generators
+    (:data:`SYMPY_SEED`), so that what follows does the same SymPy work whatever ran before
+    it in this process and in whichever process. The first time, SymPy is warmed up first
+    (:func:`_warm_up`): its one-time set-up would make the first piece of work count more
+    calls than the same work later.
+
+    The seed matters: SymPy's multivariate factoring (Wang's algorithm, ``dmp_zz_wang``)
+    draws its evaluation points from ``sympy.core.random``, which each process seeds from
+    the operating system; an unlucky draw made one factorisation of anon2025's Lemma 4 take
+    70-90 s of CPU instead of 0.05 s, work that SymPy's call counter barely sees, so only
+    the safety net stopped it and the verdict depended on the process."""
     global _cleared, _warm
     from sympy.core.cache import clear_cache
+    from sympy.core.random import seed
     if not _warm:
         _warm = True
         _warm_up()
     _cleared = sympy_calls()
     clear_cache()
+    seed(SYMPY_SEED)
+
+
+#: the seed of SymPy's random generators after :func:`fresh_state` (any fixed value: what
+#: matters is that it is the same in every process)
+SYMPY_SEED = 20261202
 
 
 _warm = False
