@@ -108,6 +108,64 @@ def test_verify_writes_the_certificate_and_recheck_replays_it(tmp_path):
     assert r.returncode == 2 and r.stderr.startswith("error: recheck") and len(r.stderr.splitlines()) == 1
 
 
-def test_the_default_json_has_no_certificate_field():
-    r = cli(["verify", "x**2 + 1", ">", "x", "--json"])
-    assert r.returncode == 0 and "certificate" not in json.loads(r.stdout), r.stdout
+def test_verify_json_carries_the_certificate_the_checker_accepts():
+    r = cli(["verify", "x**2 + 1", ">", "x", "--assume", "x <= 2", "--json"])
+    assert r.returncode == 0, r.stdout + r.stderr
+    out = json.loads(r.stdout)
+    assert out["certificate"]["kind"] == "boxes" and recheck(out["certificate"]).complete
+
+
+def test_every_proof_is_rechecked_even_when_no_certificate_is_asked(monkeypatch):
+    """The loop closed: a "proved" whose certificate the checker rejects is never reported,
+    with or without certify (the certificate itself is kept only when asked)."""
+    import boundcalc.recheck as R
+    calls = []
+    real = R.recheck
+
+    def spy(c, **kw):
+        calls.append(c["kind"])
+        return real(c, **kw)
+    monkeypatch.setattr(R, "recheck", spy)
+    d = decide_relation(_t("x**2 + 1"), ">=", _t("2*x"), {"x": P})
+    assert str(d.verdict) == "proved" and d.certificate is None and calls
+    monkeypatch.setattr(R, "recheck", lambda c, **kw: R.Recheck(False, "invalid: tampered in the test"))
+    d = decide_relation(_t("x**2 + 1"), ">=", _t("2*x"), {"x": P})
+    assert str(d.verdict) == "unknown" and d.text.startswith("unknown (certificate rejected: invalid: tampered")
+    # a disproof is not re-checked unless a certificate is asked (its point is already
+    # certified in ball arithmetic by the layer that found it)
+    d = decide_relation(_t("x**2"), "<=", _t("x"), {"x": P})
+    assert str(d.verdict) == "disproved"
+
+
+def test_check_writes_a_certificate_per_decided_relation_and_all_recheck(tmp_path):
+    """check --certificates DIR on one paper: one file per decided relation, named from the
+    check id, each accepted by the checker; the default --json report carries none."""
+    r = cli(["check", "deora2023", "--certificates", tmp_path / "certs", "--jobs", "1", "--fail-on", "never",
+             "--json", "--no-timings"])
+    assert r.returncode == 0, r.stderr
+    assert "certificate" not in r.stdout
+    files = sorted((tmp_path / "certs").iterdir())
+    assert len(files) >= 20
+    kinds = set()
+    for f in files:
+        assert f.name.startswith("deora2023.") and f.name.endswith(".json")
+        cert = json.loads(f.read_text())
+        got = recheck(cert)
+        assert got.valid, (f.name, got.reason)
+        kinds.add(cert["kind"])
+        assert cert["verdict"] in ("proved", "disproved") and cert["check"].startswith("deora2023.")
+    assert "counterexample" in kinds and kinds - {"counterexample"}
+
+
+def test_a_certificate_file_name_is_safe():
+    from boundcalc.cli.app import certificate_file_name
+    assert certificate_file_name("p", "../../etc/passwd", 1) == "p.______etc_passwd.1.json"
+    assert certificate_file_name("p", "latex:B_2", 3) == "p.latex_B_2.3.json"
+    assert "/" not in certificate_file_name("a/b", "", 1)
+
+
+def test_check_certificates_into_a_file_is_one_line(tmp_path):
+    f = tmp_path / "file"
+    f.write_text("x")
+    r = cli(["check", "deora2023", "--certificates", f, "--only", "B2_from_lemma2"])
+    assert r.returncode == 2 and r.stderr.startswith("error: --certificates") and len(r.stderr.splitlines()) == 1
