@@ -380,7 +380,7 @@ def _write_certificates(path: Path, certs: dict) -> None:
 
 @app.command()
 def recheck(file: Path = typer.Argument(..., metavar="FILE"), json: bool = typer.Option(False, "--json")):
-    """Re-verify a certificate (written by 'verify --certificate FILE') with the
+    """Re-verify a certificate (written by 'verify --certificate FILE' or 'check --certificates DIR') with the
     independent checker: exact rationals and ball arithmetic, no prover, no SymPy. Prints
     valid / valid up to trusted facts / invalid with the reason and every fact taken on trust. Exit 0
     valid (every step re-verified), 5 valid up to the facts taken on trust (z3, SymPy, a layer), 1 invalid."""
