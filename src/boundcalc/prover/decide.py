@@ -193,7 +193,10 @@ def _closed(goal: Goal, out: Decision, certify: bool, recheck: bool, bigops: boo
     verdict) with its certificate re-checked (:func:`_certified`; not in a nested decision,
     ``recheck=False``, whose caller re-checks it), the certificate kept only with
     ``certify``."""
-    if out.verdict is Verdict.PROVED or certify:
+    # a big-operator proof is trusted to its layer whatever: its sub-goals' proofs are the ones
+    # re-checked (each by its own decision); its claim (a per-layer assumption's bound index)
+    # is not always one the checker reads, so it is certified only when asked
+    if (out.verdict is Verdict.PROVED and not bigops) or certify:
         out = _certified(goal, out, bigops, check=recheck)
     if not certify:
         out.certificate = None
