@@ -108,6 +108,144 @@ def test_verify_writes_the_certificate_and_recheck_replays_it(tmp_path):
     assert r.returncode == 2 and r.stderr.startswith("error: recheck") and len(r.stderr.splitlines()) == 1
 
 
-def test_the_default_json_has_no_certificate_field():
-    r = cli(["verify", "x**2 + 1", ">", "x", "--json"])
-    assert r.returncode == 0 and "certificate" not in json.loads(r.stdout), r.stdout
+def test_verify_json_carries_the_certificate_the_checker_accepts():
+    r = cli(["verify", "x**2 + 1", ">", "x", "--assume", "x <= 2", "--json"])
+    assert r.returncode == 0, r.stdout + r.stderr
+    out = json.loads(r.stdout)
+    assert out["certificate"]["kind"] == "boxes" and recheck(out["certificate"]).complete
+
+
+def test_every_proof_is_rechecked_even_when_no_certificate_is_asked(monkeypatch):
+    """The loop closed: a "proved" whose certificate the checker rejects is never reported,
+    with or without certify (the certificate itself is kept only when asked)."""
+    import boundcalc.recheck as R
+    calls = []
+    real = R.recheck
+
+    def spy(c, **kw):
+        calls.append(c["kind"])
+        return real(c, **kw)
+    monkeypatch.setattr(R, "recheck", spy)
+    d = decide_relation(_t("x**2 + 1"), ">=", _t("2*x"), {"x": P})
+    assert str(d.verdict) == "proved" and d.certificate is None and calls
+    monkeypatch.setattr(R, "recheck", lambda c, **kw: R.Recheck(False, "invalid: tampered in the test"))
+    d = decide_relation(_t("x**2 + 1"), ">=", _t("2*x"), {"x": P})
+    assert str(d.verdict) == "unknown" and d.text.startswith("unknown (certificate rejected: invalid: tampered")
+    # a disproof is not re-checked unless a certificate is asked (its point is already
+    # certified in ball arithmetic by the layer that found it)
+    d = decide_relation(_t("x**2"), "<=", _t("x"), {"x": P})
+    assert str(d.verdict) == "disproved"
+
+
+def test_check_writes_a_certificate_per_decided_relation_and_all_recheck(tmp_path):
+    """check --certificates DIR on one paper: one file per decided relation, named from the
+    check id, each accepted by the checker; the default --json report carries none."""
+    r = cli(["check", "deora2023", "--certificates", tmp_path / "certs", "--jobs", "1", "--fail-on", "never",
+             "--json", "--no-timings"])
+    assert r.returncode == 0, r.stderr
+    assert "certificate" not in r.stdout
+    files = sorted((tmp_path / "certs").iterdir())
+    assert len(files) >= 20
+    kinds = set()
+    for f in files:
+        assert f.name.startswith("deora2023.") and f.name.endswith(".json")
+        cert = json.loads(f.read_text())
+        got = recheck(cert)
+        assert got.valid, (f.name, got.reason)
+        kinds.add(cert["kind"])
+        assert cert["verdict"] in ("proved", "disproved") and cert["check"].startswith("deora2023.")
+    assert "counterexample" in kinds and kinds - {"counterexample"}
+
+
+def test_a_certificate_file_name_is_safe():
+    from boundcalc.cli.app import certificate_file_name
+    assert certificate_file_name("p", "../../etc/passwd", 1) == "p.______etc_passwd.1.json"
+    assert certificate_file_name("p", "latex:B_2", 3) == "p.latex_B_2.3.json"
+    assert "/" not in certificate_file_name("a/b", "", 1)
+
+
+def test_check_certificates_into_a_file_is_one_line(tmp_path):
+    f = tmp_path / "file"
+    f.write_text("x")
+    r = cli(["check", "deora2023", "--certificates", f, "--only", "B2_from_lemma2"])
+    assert r.returncode == 2 and r.stderr.startswith("error: --certificates") and len(r.stderr.splitlines()) == 1
+
+
+# ----------------------------------------------------------------------------- tampering
+NEGATE = {">=": "<", ">": "<=", "<=": ">", "<": ">=", "==": "<"}
+
+
+def _nodes(tree):
+    yield tree
+    for p in tree.get("parts", ()):
+        yield from _nodes(p)
+
+
+def _claims(cert):
+    while True:
+        yield cert["claim"]
+        if cert["kind"] != "rewrite":
+            return
+        cert = cert["sub"]
+
+
+def _tamper(cert, how: str, rng):
+    """``cert`` with one edit that makes it false whatever else it says: a box's number
+    changed (the box is then not the part of its parent the split says, or the domain's
+    closure), a box dropped (a split left with one part), a claim edited into its negation
+    (every point where the claim holds then refutes it), a counterexample moved to where the
+    relation holds, an identity's degree bound lowered below the degree."""
+    m = copy.deepcopy(cert)
+    inner = m
+    while inner["kind"] == "rewrite":
+        inner = inner["sub"]
+    if how == "claim":
+        c = rng.choice(list(_claims(m)))
+        c["rel"] = NEGATE[c["rel"]]
+    elif how == "number" and inner["kind"] == "boxes":
+        node = rng.choice(list(_nodes(inner["tree"])))
+        var = rng.choice(sorted(node["box"]))
+        end = rng.randrange(2)
+        node["box"][var][end] = str(Fraction(node["box"][var][end]) + Fraction(rng.choice([-1, 1]), rng.randint(3, 97)))
+    elif how == "number" and inner["kind"] == "exact":
+        var = rng.choice(sorted(k for k, v in inner["degrees"].items() if int(v) > 0))
+        inner["degrees"][var] = str(int(inner["degrees"][var]) - 1)
+    elif how == "number" and inner["kind"] == "counterexample":
+        inner["point"]["x"] = str(Fraction(rng.randint(1, 99), 100))     # x**2 <= x holds on (0, 1]
+    elif how == "drop":
+        splits = [n for n in _nodes(inner["tree"]) if "parts" in n]
+        rng.choice(splits)["parts"].pop(rng.randrange(2))
+    return m
+
+
+def test_two_hundred_tampered_certificates_of_real_decisions_are_all_rejected():
+    """Certificates the decision procedure itself produced (a box cover, a polynomial
+    identity, a counterexample, a proof by z3 taken on trust), 210 of them tampered with
+    one edit each, of a kind the certificate has (fixed seed): every one rejected."""
+    import random
+    made = [
+        decide_relation(_t("x**2 + 1"), ">", _t("x"), {"x": B}, certify=True),
+        decide_relation(_t("x*y + 1"), ">=", _t("x/2"), {"x": B, "y": B}, certify=True),
+        decide_relation(_t("(x + y)**2"), "==", _t("x**2 + 2*x*y + y**2"), {"x": P, "y": P}, certify=True),
+        decide_relation(_t("x**2"), "<=", _t("x"), {"x": P}, certify=True),
+        decide_relation(_t("sqrt(x**2 + 1)"), ">", _t("x"), {"x": B}, certify=True),
+        decide_relation(_t("x**2 + 1"), ">=", _t("2*x"), {"x": P}, certify=True),
+    ]
+    certs = [d.certificate for d in made]
+    kinds = [c["kind"] for c in certs]
+    assert {"boxes", "exact", "counterexample", "trusted"} <= set(kinds), kinds
+    assert all(recheck(c).valid for c in certs)
+    rng = random.Random(3333)
+    tampered = []
+    while len(tampered) < 210:
+        c = rng.choice(certs)
+        inner = c
+        while inner["kind"] == "rewrite":
+            inner = inner["sub"]
+        hows = ["claim"] + (["number"] if inner["kind"] in ("boxes", "exact", "counterexample") else []) \
+            + (["drop"] if inner["kind"] == "boxes" and "parts" in inner["tree"] else [])
+        how = rng.choice(hows)
+        tampered.append((how, _tamper(c, how, rng)))
+    assert {h for h, _ in tampered} == {"claim", "number", "drop"}
+    accepted = [(h, m["kind"]) for h, m in tampered if recheck(json.loads(json.dumps(m))).valid]
+    assert accepted == []

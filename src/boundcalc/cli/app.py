@@ -320,7 +320,7 @@ def verify(lhs: str = typer.Argument(...), rel: str = typer.Argument(..., metava
     """Decide LHS REL RHS (REL one of ==, <=, >=, <, >): proved / disproved / unknown.
     Exit 0 proved, 4 disproved, 5 unknown or vacuous."""
     from ..services.verify import verify as run
-    r = run(lhs, rel, rhs, assume or [], formulas_path=formula_paths(), certify=certificate is not None)
+    r = run(lhs, rel, rhs, assume or [], formulas_path=formula_paths(), certify=certificate is not None or json)
     if certificate is not None:
         _write_certificate(certificate, r.certificate)
     if json:
@@ -340,9 +340,47 @@ def _write_certificate(path: Path, cert: dict | None) -> None:
         raise BoundcalcError(f"--certificate {path}: cannot write it ({e.strerror or e})") from None
 
 
+def _certificate_dir(path: Path) -> None:
+    """``path`` as a directory for certificates (created), or one line, exit 2."""
+    if path.exists() and not path.is_dir():
+        raise BoundcalcError(f"--certificates {path}: not a directory")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise BoundcalcError(f"--certificates {path}: cannot create it ({e.strerror or e})") from None
+
+
+def certificate_file_name(paper: str, check: str, k: int) -> str:
+    """A safe file name for the ``k``-th certificate of ``paper``'s check ``check``: letters,
+    digits, '-' and '_' kept, anything else (a '/', a '..', a ':') written as '_'."""
+    import re
+    def safe(t: str) -> str:
+        return re.sub(r"[^A-Za-z0-9_-]", "_", t)[:100] or "_"
+    return f"{safe(paper)}.{safe(check)}.{k}.json"
+
+
+def _write_certificates(path: Path, certs: dict) -> None:
+    """One JSON file per decided relation of each check: its certificate, with the
+    statement, verdict and method beside it (fields the checker does not read)."""
+    import json as _json
+    seen: set[str] = set()
+    for (paper, check), items in certs.items():
+        for k, item in enumerate(items, 1):
+            name = certificate_file_name(paper, check, k)
+            while name in seen:              # two ids that differ only in unsafe characters
+                name = name[:-5] + "_.json"
+            seen.add(name)
+            body = {**item["certificate"], "check": f"{paper}.{check}", "statement": item["statement"],
+                    "verdict": item["verdict"], "method": item["method"]}
+            try:
+                (path / name).write_text(_json.dumps(body, indent=1) + "\n", encoding="utf-8")
+            except OSError as e:
+                raise BoundcalcError(f"--certificates {path}: cannot write {name} ({e.strerror or e})") from None
+
+
 @app.command()
 def recheck(file: Path = typer.Argument(..., metavar="FILE"), json: bool = typer.Option(False, "--json")):
-    """Re-verify a certificate (written by 'verify --certificate FILE') with the
+    """Re-verify a certificate (written by 'verify --certificate FILE' or 'check --certificates DIR') with the
     independent checker: exact rationals and ball arithmetic, no prover, no SymPy. Prints
     valid / valid up to trusted facts / invalid with the reason and every fact taken on trust. Exit 0
     valid (every step re-verified), 5 valid up to the facts taken on trust (z3, SymPy, a layer), 1 invalid."""
@@ -549,7 +587,11 @@ def check(paper: str | None = typer.Argument(None),
                                           help="Also write the report as one self-contained web page "
                                                "(math as MathML; filters by paper and grade; nothing "
                                                "fetched when viewed) to this file."),
-          force: bool = typer.Option(False, "--force", help="Overwrite the --html file.")):
+          force: bool = typer.Option(False, "--force", help="Overwrite the --html file."),
+          certificates: Path | None = typer.Option(
+              None, "--certificates", metavar="DIR",
+              help="Write the certificate of every relation each check decided to DIR (created; one "
+                   "JSON file each, named PAPER.CHECK.N.json); 'boundcalc recheck FILE' re-verifies one.")):
     """Audit a paper's algebra (all papers if none given): derivations, stated orders,
     monotonicity, restatements, vacuity, identities, engine measurements. Exits 1 when
     it finds an error (``--fail-on``), so it can gate a paper's CI."""
@@ -569,8 +611,12 @@ def check(paper: str | None = typer.Argument(None),
         check_outputs([("--html", html)], force=force)       # before any work
     from ..parallel import worker_count
     jobs = worker_count(jobs)                                 # before any work: capped at the cores
+    if certificates is not None:
+        _certificate_dir(certificates)                        # before any work
     report = run_checks(paper, formulas_path=formula_paths(), only=only, strength=strength, jobs=jobs,
-                        transcription=transcription, strict=strict)
+                        transcription=transcription, strict=strict, certificates=certificates is not None)
+    if certificates is not None:
+        _write_certificates(certificates, report.certificates or {})
     if json:
         emit_json(report.to_json(timings=timings))
     elif markdown:

@@ -52,19 +52,34 @@ def _domain(d: Domain) -> dict:
             "hi": None if d.hi is None else _q(d.hi), "hi_closed": d.hi_closed}
 
 
+def name(n: str) -> str:
+    """A symbol's name as the checker's parser reads it: a component of an indexed symbol
+    (``a[i]``, a variable of its own once separated, expr.indexed) becomes ``a_i_``, and the
+    claim and its proof use that name throughout (a function of the name alone)."""
+    return n if n.isidentifier() else "".join(c if c.isalnum() or c == "_" else "_" for c in n)
+
+
+def readable(x: Node) -> Node:
+    """``x`` with every symbol named by :func:`name`."""
+    from ..expr.nodes import Sym
+    if all(n.isidentifier() for n in x.symbols()):
+        return x
+    return x.map(lambda t: Sym(name(t.name)) if isinstance(t, Sym) and not t.name.isidentifier() else None)
+
+
 def claim(a: Node, rel: str, b: Node, domains: dict[str, Domain], extra) -> dict:
     """The claim ``a rel b`` on ``domains`` under the assumptions ``extra`` (relations)."""
     used = Rel(rel, a, b).symbols() | set().union(*(r.symbols() for r in extra))
-    return {"lhs": to_text(a), "rel": rel, "rhs": to_text(b),
-            "domains": {n: _domain(d) for n, d in sorted(domains.items()) if n in used},
-            "assumptions": [to_text(r) for r in extra]}
+    return {"lhs": to_text(readable(a)), "rel": rel, "rhs": to_text(readable(b)),
+            "domains": {name(n): _domain(d) for n, d in sorted(domains.items()) if n in used},
+            "assumptions": [to_text(readable(r)) for r in extra]}
 
 
 def counterexample(the_claim: dict, point: dict) -> dict:
     """A counterexample certificate from a reported point (symbol -> exact "p/q")."""
     syms = set(the_claim["domains"])
     return {"kind": "counterexample", "claim": the_claim,
-            "point": {k: str(v) for k, v in sorted(point.items()) if k in syms}}
+            "point": {name(k): str(v) for k, v in sorted(point.items()) if name(k) in syms}}
 
 
 def trusted(the_claim: dict, by: str, how: str) -> dict:
@@ -84,7 +99,7 @@ def exact(the_claim: dict, a: Node, rel: str, b: Node) -> dict | None:
     if rel not in ("==", "<=", ">="):
         return None
     try:
-        degrees = polynomial_degrees(sub(a, b))
+        degrees = polynomial_degrees(readable(sub(a, b)))
     except Invalid:
         return None
     return {"kind": "exact", "claim": the_claim, "degrees": {k: str(v) for k, v in sorted(degrees.items())}}
@@ -98,10 +113,11 @@ def boxes(the_claim: dict, a: Node, rel: str, b: Node, domains: dict[str, Domain
         return None
     names = sorted(the_claim["domains"])
     lhs, rhs = (b, a) if rel in ("<=", "<") else (a, b)
-    builder = _Builder(sub(lhs, rhs), rel in ("<", ">"), list(extra))
+    builder = _Builder(readable(sub(lhs, rhs)), rel in ("<", ">"), [readable(r) for r in extra])
+    doms = {name(n): d for n, d in domains.items()}
     root: dict[str, tuple[Fraction, Fraction]] = {}
     for n in names:
-        lo, hi = domains[n].lo, domains[n].hi
+        lo, hi = doms[n].lo, doms[n].hi
         if lo is None or hi is None:
             return None
         root[n] = (lo, hi)

@@ -107,10 +107,16 @@ __all__ = ["LAYERS", "STRATEGY", "Decision", "Share", "UndefinedError", "check_d
 # ----------------------------------------------------------------------------- main
 def decide_relation(a: Node, rel: str, b: Node, domains: dict[str, Domain], extra=(), *,
                     seconds: float = SECONDS, samples: int = SAMPLES, seed: int = 0,
-                    what: tuple[str, str] = ("LHS", "RHS"), certify: bool = False) -> Decision:
+                    what: tuple[str, str] = ("LHS", "RHS"), certify: bool = False,
+                    recheck: bool = True) -> Decision:
     """Decide ``a rel b`` (rel in <=, >=, <, >, ==) for every point of ``domains`` where
-    the assumptions ``extra`` (relations) hold. See the module docstring. ``certify``: the
-    Decision carries a certificate (:func:`_certified`)."""
+    the assumptions ``extra`` (relations) hold. See the module docstring.
+
+    Every "proved" carries a certificate, re-checked by :mod:`boundcalc.recheck` before it
+    is reported (:func:`_certified`; rejected: "unknown (certificate rejected: ...)").
+    ``certify``: the Decision keeps it (and a disproof gets one too), else it is dropped
+    once checked. ``recheck=False``: a nested decision (a rewrite's equivalent goal) whose
+    certificate the calling decision re-checks inside its own."""
     t0 = time.perf_counter()
     extra = list(extra)
     for n in Rel(rel, a, b).symbols() | set().union(*(r.symbols() for r in extra)):
@@ -127,7 +133,7 @@ def decide_relation(a: Node, rel: str, b: Node, domains: dict[str, Domain], extr
         if sep is None or bigops.has_symbolic_range(sep[0]):
             # a big operator over a symbolic range: the big-operator layer (.bigops)
             out = _by_bigops(a, rel, b, domains, extra, layer, Budget.starting_now(seconds, samples, seed), what, t0)
-            return _certified(Goal(a, rel, b, a, rel, domains, extra), out, bigops=True) if certify else out
+            return _closed(Goal(a, rel, b, a, rel, domains, extra), out, certify, recheck, bigops=True)
         (a, b, *extra), new = sep
         used = Rel(rel, a, b).symbols() | set().union(*(r.symbols() for r in extra))
         domains.clear()
@@ -164,7 +170,7 @@ def decide_relation(a: Node, rel: str, b: Node, domains: dict[str, Domain], extr
     hits = safety_net_hits()
     goal = Goal(a, rel, b, g, op, domains, extra)
     with safety_net(seconds):
-        out = _decide(goal, Budget.starting_now(seconds, samples, seed, certify))
+        out = _decide(goal, Budget.starting_now(seconds, samples, seed, certify=True))
     if safety_net_hits() > hits:
         # a net fired (CPU time, z3's wall clock): what was found depends on the machine
         fired = "; ".join(dict.fromkeys(safety_nets_fired()))
@@ -173,8 +179,7 @@ def decide_relation(a: Node, rel: str, b: Node, domains: dict[str, Domain], extr
                        "reported (the work budgets are in prover/budget.py)")
     if note:
         out.detail = (out.detail + "; " if out.detail else "") + note
-    if certify:
-        out = _certified(goal, out)
+    out = _closed(goal, out, certify, recheck)
     out.seconds = round(time.perf_counter() - t0, 3)
     return out
 
@@ -183,7 +188,22 @@ def decide_relation(a: Node, rel: str, b: Node, domains: dict[str, Domain], extr
 TRUSTED = {"SMT": "z3", "exact": "SymPy", "big operators": "the big-operator layer"}
 
 
-def _certified(goal: Goal, out: Decision, bigops: bool = False) -> Decision:
+def _closed(goal: Goal, out: Decision, certify: bool, recheck: bool, bigops: bool = False) -> Decision:
+    """The one place a decision leaves the prover: a "proved" (and, with ``certify``, any
+    verdict) with its certificate re-checked (:func:`_certified`; not in a nested decision,
+    ``recheck=False``, whose caller re-checks it), the certificate kept only with
+    ``certify``."""
+    # a big-operator proof is trusted to its layer whatever: its sub-goals' proofs are the ones
+    # re-checked (each by its own decision); its claim (a per-layer assumption's bound index)
+    # is not always one the checker reads, so it is certified only when asked
+    if (out.verdict is Verdict.PROVED and not bigops) or certify:
+        out = _certified(goal, out, bigops, check=recheck)
+    if not certify:
+        out.certificate = None
+    return out
+
+
+def _certified(goal: Goal, out: Decision, bigops: bool = False, check: bool = True) -> Decision:
     """``out`` with its certificate (:mod:`.certificates`) on the goal as decided here
     (constants folded, bounds on single symbols in the domains): the layer's own (exact,
     boxes, rewrite), else a counterexample from the reported point (a disproof), else a
@@ -206,6 +226,9 @@ def _certified(goal: Goal, out: Decision, bigops: bool = False) -> Decision:
             claim, TRUSTED.get(layer, f"the {layer} layer"), out.text)
     if cert is None:
         return out
+    if not check:
+        out.certificate = cert
+        return out
     r = recheck(cert)
     if not r.valid and cert["kind"] == "counterexample" and "not separated from 0" in r.reason:
         # the relation fails by an equality at the point (x e^-x < 1/e at x = 1), which the
@@ -214,7 +237,7 @@ def _certified(goal: Goal, out: Decision, bigops: bool = False) -> Decision:
                          "exact check); the checker's ball arithmetic cannot show a 0")
         r = recheck(cert)
     if not r.valid:
-        return _verdict("unknown", "none", f"certificate rejected: {r.reason}",
+        return Decision(Verdict.UNKNOWN, Layer.NONE, f"unknown (certificate rejected: {r.reason})",
                         detail=f"the {layer} layer's {out.verdict} did not survive the independent checker")
     out.certificate = cert
     return out
@@ -254,7 +277,7 @@ def _decide(goal: Goal, budget: Budget) -> Decision:
     interval: boxes), so the verdict does not depend on the machine's load. The decision's
     CPU-time safety net (:func:`.budget.safety_net`) only stops a runaway."""
     goal = replace(goal, subgoals=SubGoals(real=_real_decider(budget.samples, budget.seed),
-                                           relation=_relation_decider(budget.samples, budget.seed, budget.certify)))
+                                           relation=_relation_decider(budget.samples, budget.seed)))
     for row in STRATEGY:
         if row.admits(goal, budget):
             out = row.layer.run(goal.opening(row.opens), row.budget(budget))
@@ -281,13 +304,14 @@ def _real_decider(samples: int, seed: int):
     return run
 
 
-def _relation_decider(samples: int, seed: int, certify: bool = False):
+def _relation_decider(samples: int, seed: int):
     """A "relation" sub-goal (the rewrites' equivalent goals) decided by
-    :func:`decide_relation` with the decision's samples, seed and ``certify``: its Decision,
-    within ``seconds`` (a :class:`BoundcalcError` propagates: the caller skips that goal)."""
+    :func:`decide_relation` with the decision's samples and seed, its certificate kept and
+    re-checked by the calling decision inside the rewrite's: its Decision, within
+    ``seconds`` (a :class:`BoundcalcError` propagates: the caller skips that goal)."""
     def run(a: Node, rel: str, b: Node, doms: dict, ex: list, seconds: float) -> Decision:
         return decide_relation(a, rel, b, doms, ex, seconds=seconds, samples=samples, seed=seed,
-                               certify=certify)
+                               certify=True, recheck=False)
     return run
 
 

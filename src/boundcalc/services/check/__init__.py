@@ -61,7 +61,7 @@ from ...verdicts import FAIL_LEVELS, Grade
 from . import derivation, hypotheses, identity, measured, order, premises, relations, vacuity
 from . import strength as _strength
 from . import transcription as transcription_mod
-from .common import _CLAIM_HOOK, _SECONDS_CAP, GRADES, SEVERITIES, Finding
+from .common import _CERTIFICATES, _CLAIM_HOOK, _SECONDS_CAP, GRADES, SEVERITIES, Finding
 from .steps import step_coverage
 
 __all__ = [
@@ -124,6 +124,9 @@ class Report:
     strength: bool = False     # run with --strength (mutation testing of the passes)
     steps: dict | None = None  # step coverage per paper (:mod:`.steps`)
     fail_on: dict | None = None   # paper -> its file's ``[paper] fail_on`` (where it sets one)
+    # with certificates=True: (paper, check) -> the certificates of its decided relations
+    # ({"statement", "verdict", "method", "certificate"}), not in the report's JSON
+    certificates: dict | None = None
 
     @property
     def findings(self) -> list[Finding]:
@@ -204,7 +207,8 @@ class Report:
 
 
 def run_checks(paper: str | None = None, *, formulas_path=None, only=None, strength: bool = False,
-               jobs: int = 1, transcription: bool = False, strict: bool = False) -> Report:
+               jobs: int = 1, transcription: bool = False, strict: bool = False,
+               certificates: bool = False) -> Report:
     """Run the declared checks of one paper (all papers if None). ``only``: check ids
     (``ID`` or ``paper.ID``) to run, the others skipped. ``strength``: re-run every pass on
     mutants of its claim (:mod:`.strength`); a pass that kills none is graded "cannot fail".
@@ -213,7 +217,10 @@ def run_checks(paper: str | None = None, *, formulas_path=None, only=None, stren
     ``transcription``: also compare every formula's printed LaTeX with its expression (one
     ``transcription`` check per formula that has both, id ``latex:NAME``; such an id may
     also be named in ``only`` without it). ``strict``: a pass that needs an assumption added
-    by us (graded "conditional", :mod:`.premises`) is graded a warning instead."""
+    by us (graded "conditional", :mod:`.premises`) is graded a warning instead.
+    ``certificates``: the report's ``certificates`` holds, per check, the certificate of each
+    relation its evidence decided (re-checked by :mod:`boundcalc.recheck`; not the re-runs
+    of the premises or --strength mutants)."""
     reg = get_registry(formulas_path)
     keys = [paper] if paper else list(reg.papers)
     for k in keys:
@@ -226,7 +233,9 @@ def run_checks(paper: str | None = None, *, formulas_path=None, only=None, stren
     extra = ((" --strength" if strength else "") + (" --transcription" if transcription else "")
              + (" --strict" if strict else ""))
     options = {k: rerun_options(reg, k, formulas_path) + extra for k in keys}
-    out = _run_todo(reg, todo, options, strength, formulas_path, jobs)
+    pairs = _run_todo(reg, todo, options, strength, formulas_path, jobs, certificates)
+    out = [f for f, _ in pairs]
+    certs = {(f.paper, f.check): c for f, c in pairs if c} if certificates else None
     if strict:                       # a pass that needs an assumption added by us is a warning
         for f in out:
             if f.severity is Grade.CONDITIONAL:
@@ -236,27 +245,35 @@ def run_checks(paper: str | None = None, *, formulas_path=None, only=None, stren
     steps = {k: step_coverage(reg.paper(k), out) for k in keys} if wanted is None else None
     opts = "".join(dict.fromkeys(rerun_options(reg, k, formulas_path) for k in keys))
     return Report(keys, out, time.perf_counter() - t, cov, opts + extra, strength, steps,
-                  {k: reg.paper(k).fail_on for k in keys if reg.paper(k).fail_on})
+                  {k: reg.paper(k).fail_on for k in keys if reg.paper(k).fail_on}, certs)
 
 
-def _run_todo(reg, todo, options, strength, formulas_path, jobs) -> list[Finding]:
-    """The findings of ``todo`` in its order, in this process or in ``jobs`` worker processes
-    (interleaved chunks, so that slow checks spread over the workers)."""
+def _run_todo(reg, todo, options, strength, formulas_path, jobs,
+              certificates: bool = False) -> list[tuple[Finding, list | None]]:
+    """The findings of ``todo`` in its order, each with its certificates (``certificates``,
+    else None), in this process or in ``jobs`` worker processes (interleaved chunks, so
+    that slow checks spread over the workers)."""
     n = worker_count(jobs, "jobs")
     if n == 1 or len(todo) < 2:
-        return [_run_by_id(reg, k, cid, options[k], strength) for k, cid in todo]
+        return _run_chunk(formulas_path, todo, options, strength, certificates, reg)
     from joblib import Parallel, delayed
     chunks = [todo[i::4 * n] for i in range(min(len(todo), 4 * n))]
     paths = list(formulas_path) if formulas_path else None
     with closing_pools():
-        parts = Parallel(n_jobs=n, backend="loky")(delayed(_run_chunk)(paths, c, options, strength) for c in chunks)
-    found = {(f.paper, f.check): f for part in parts for f in part}
+        parts = Parallel(n_jobs=n, backend="loky")(delayed(_run_chunk)(paths, c, options, strength, certificates)
+                                                   for c in chunks)
+    found = {(f.paper, f.check): (f, c) for part in parts for f, c in part}
     return [found[t] for t in todo]
 
 
-def _run_chunk(formulas_path, chunk, options, strength) -> list[Finding]:
-    reg = get_registry(formulas_path)
-    return [_run_by_id(reg, k, cid, options[k], strength) for k, cid in chunk]
+def _run_chunk(formulas_path, chunk, options, strength, certificates: bool = False,
+               reg=None) -> list[tuple[Finding, list | None]]:
+    reg = reg if reg is not None else get_registry(formulas_path)
+    out = []
+    for k, cid in chunk:
+        certs: list | None = [] if certificates else None
+        out.append((_run_by_id(reg, k, cid, options[k], strength, certs), certs))
+    return out
 
 
 def _attach_roots(reg, results: list[Finding]) -> None:
@@ -311,10 +328,11 @@ def _holds_at_point(reg, r: Finding, e) -> bool:
     return ok
 
 
-def _run_by_id(reg, key: str, cid: str, options: str = "", strength: bool = False) -> Finding:
+def _run_by_id(reg, key: str, cid: str, options: str = "", strength: bool = False,
+               certificates: list | None = None) -> Finding:
     p = reg.paper(key)
     return _run_one(reg, p, next(c for c in _all_checks(p, cid.startswith(transcription_mod.PREFIX))
-                                 if c.id == cid), options, strength)
+                                 if c.id == cid), options, strength, certificates)
 
 
 def _all_checks(p, transcription: bool) -> list:
@@ -354,12 +372,13 @@ def _only(reg, keys, only):
     return wanted
 
 
-def _run_one(reg, paper, c, options: str = "", strength: bool = False) -> Finding:
+def _run_one(reg, paper, c, options: str = "", strength: bool = False,
+             certificates: list | None = None) -> Finding:
     # every check starts from the same SymPy state (its work counts do not depend on what ran
     # before it), and one during which a clock's safety net fired is undecided
     _budget.fresh_state()
     nets = _budget.safety_net_hits()
-    f = _run_one_counted(reg, paper, c, options, strength)
+    f = _run_one_counted(reg, paper, c, options, strength, certificates)
     if _budget.safety_net_hits() > nets:
         f.evidence["grade_before_safety_net"] = f.severity
         fired = "; ".join(dict.fromkeys(_budget.safety_nets_fired()))
@@ -368,7 +387,8 @@ def _run_one(reg, paper, c, options: str = "", strength: bool = False) -> Findin
     return f
 
 
-def _run_one_counted(reg, paper, c, options: str = "", strength: bool = False) -> Finding:
+def _run_one_counted(reg, paper, c, options: str = "", strength: bool = False,
+                     certificates: list | None = None) -> Finding:
     f = Finding(paper.key, c.id, c.kind, Grade.OK, c.location, c.description,
                 reading=c.reading, covers=list(c.covers), note=c.spec.note)
     f.rerun = f"boundcalc check {paper.key} --only {c.id}{options}"
@@ -378,9 +398,11 @@ def _run_one_counted(reg, paper, c, options: str = "", strength: bool = False) -
         f.api = measured.api_call(c.spec)
     claims: dict = {}
     token = _CLAIM_HOOK.set(_strength.recorder(claims) if strength else None)
+    sink = _CERTIFICATES.set(certificates)       # the check's own decisions only
     try:
         _run_kind(reg, paper, c.spec, f)
     finally:
+        _CERTIFICATES.reset(sink)
         _CLAIM_HOOK.reset(token)
     _hypotheses_at_counterexample(reg, paper, c, f)
     f.notation = _notation(paper, f.evidence)

@@ -26,6 +26,8 @@ DECIDE_SECONDS = 4.0
 _CLAIM_HOOK: ContextVar = ContextVar("claim_hook", default=None)
 # a cap on every decision's seconds (mutants of --strength are decided with a short budget)
 _SECONDS_CAP: ContextVar = ContextVar("seconds_cap", default=None)
+# check --certificates: the list a check's decided relations append their certificates to
+_CERTIFICATES: ContextVar = ContextVar("certificates", default=None)
 
 
 def claim(role: str, node: Node) -> Node:
@@ -182,4 +184,11 @@ def decide(a, rel, b, doms, extra=(), *, statement="", samples=None, seconds=DEC
     kw = {"statement": statement, "seconds": seconds if cap is None else min(seconds, cap)}
     if samples is not None:
         kw["samples"] = samples
-    return verify.decide(a, rel, b, dict(doms), list(extra), **kw)
+    sink = _CERTIFICATES.get()
+    if sink is None:
+        return verify.decide(a, rel, b, dict(doms), list(extra), **kw)
+    r = verify.decide(a, rel, b, dict(doms), list(extra), certify=True, **kw)
+    if r.certificate is not None:
+        sink.append({"statement": statement, "verdict": str(r.verdict), "method": r.method,
+                     "certificate": r.certificate})
+    return r
