@@ -452,7 +452,6 @@ STEP_CHECKS = {
     "lemma6_sup_f": None,
     "prop1_sgd_second_moment": None,
     "lemma4_w_block": ["M_21 == M_12", "c**2 == 1"],
-    "def3_symmetric_init": ["c_twin == -c", "U_twin == U"],
     "thm1_avg_iterate_Blin2": ["abs(res_a - lin_a) <= Blin_v", "abs(res_b - lin_b) <= Blin_v"],
 }
 
