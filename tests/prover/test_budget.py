@@ -302,3 +302,15 @@ def test_fresh_state_gives_every_process_the_same_draws():
         outs.add(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                                 env=env, check=True).stdout)
     assert len(outs) == 1
+
+
+def test_every_outermost_sympy_limit_starts_from_the_same_draws():
+    """``verify`` and the relation suites do not call :func:`budget.fresh_state`: each outermost
+    :func:`time_limit` reseeds SymPy, so a decision's draws do not depend on what ran before it."""
+    from sympy.core.random import _randint
+    with time_limit(5):
+        first = [_randint()(-10**9, 10**9) for _ in range(8)]
+    [_randint()(0, 5) for _ in range(57)]
+    with time_limit(5):
+        again = [_randint()(-10**9, 10**9) for _ in range(8)]
+    assert first == again and len(set(first)) > 1

@@ -332,6 +332,11 @@ def time_limit(seconds: float) -> Iterator[None]:
         if outer.net.cpu_deadline < net.cpu_deadline:
             net = outer.net
     lim = _Limit(start, end, net)
+    if outer is None:
+        # SymPy's random draws (Wang's factoring) the same in every process and whatever ran
+        # before: every budgeted SymPy computation starts from SYMPY_SEED (see fresh_state)
+        from sympy.core.random import seed
+        seed(SYMPY_SEED)
     armed = can_interrupt()
     if armed and outer is None:
         st.handler = signal.signal(signal.SIGPROF, _tick)
