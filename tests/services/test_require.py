@@ -238,3 +238,14 @@ def test_require_thm1_and_unknown_input():
         require("deora2023", None, {"d": "3", "T": "8"})
     with pytest.raises(BoundcalcError, match="outside its domain"):
         require("deora2023", None, {"d": "16", "T": "8", "zeta": "1.5"})
+
+
+def test_require_heads_default_imports_neither_sympy_nor_pandas():
+    """The numeric command as the issue times it (issue 37): SymPy and pandas are imported
+    only by the commands that need them (boundcalc.backends.sympy_import owns SymPy's)."""
+    p = subprocess.run([sys.executable, "-X", "importtime", "-m", "boundcalc", "require-heads", "--d", "16",
+                        "--T", "8"], capture_output=True, text=True, env=ENV, timeout=120, check=False)
+    mods = {line.rsplit("|", 1)[-1].strip() for line in p.stderr.splitlines() if line.startswith("import time:")}
+    assert p.returncode == 0, p.stderr[-500:]
+    assert "boundcalc.cli" in mods or "boundcalc" in mods, "importtime printed nothing"
+    assert not {m for m in mods if m.split(".")[0] in ("sympy", "pandas")}, sorted(mods)
