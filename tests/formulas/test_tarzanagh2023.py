@@ -1045,15 +1045,13 @@ MISPRINTS_35 = [
 
 def _planted_run(tmp_path, text: str, ids: list[str]) -> dict:
     import json
-    import subprocess
-    import sys
     # a user file may not redefine a shipped paper: the (planted) copy is a paper of its own
     assert text.count('key = "tarzanagh2023"') == 1
     f = tmp_path / "planted2023.toml"
     f.write_text(text.replace('key = "tarzanagh2023"', 'key = "planted2023"'), encoding="utf-8")
     only = [a for c in ids for a in ("--only", c)]
-    p = subprocess.run([sys.executable, "-m", "boundcalc.cli", "check", "--formulas", str(f), "planted2023", *only,
-                        "--json", "--no-timings"], capture_output=True, text=True, timeout=600, check=False)
+    from support import cli  # in process (issue 37): the real entry point
+    p = cli(["check", "--formulas", str(f), "planted2023", *only, "--json", "--no-timings"])
     return json.loads(p.stdout)
 
 
