@@ -451,7 +451,6 @@ STEP_CHECKS = {
     "thm1_drift_telescoped": None,
     "lemma6_sup_f": None,
     "prop1_sgd_second_moment": None,
-    "lemma4_w_block": ["M_21 == M_12", "c**2 == 1"],
     "thm1_avg_iterate_Blin2": ["abs(res_a - lin_a) <= Blin_v", "abs(res_b - lin_b) <= Blin_v"],
 }
 

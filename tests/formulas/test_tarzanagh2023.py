@@ -622,7 +622,7 @@ NEW_CHECKS = {
     "assumptionA_logistic_M1": "identity", "assumptionA_logistic_decreasing": "identity", "attsvm_selects": "identity",
     "thm1_eps_positive": "warning", "cone_7_distance": "identity", "thm7_margin_gap": "conditional",
     "exampleC_nu_positive": "identity", "grad_sum_from_25": "ok", "lemma8_sandwich_radius": "identity",
-    "mu_below_one": "ok", "exampleC_vmm_feasible": "conditional", "fig3a_vmm_optimal": "ok",
+    "mu_below_one": "ok", "exampleC_vmm_feasible": "ok", "fig3a_vmm_optimal": "ok",
     "fig3a_vmm_feasible": "ok", "fig3b_yellow_not_support": "ok", "softmax_tail_from_33": "conditional",
     "ratio_31c_from_31a_31b": "ok", "factor_31c_unit_at_most_one": "conditional", "factor_56_at_most_one": "note",
     "C1_54_bounds_norm_growth": "conditional", "thm1_C_lower_85": "conditional",
