@@ -1,7 +1,7 @@
 """Certificates of the decision procedure's verdicts: JSON-serialisable proof terms in the
 vocabulary that the independent checker :mod:`boundcalc.recheck` re-verifies (its module
 docstring, and docs/explanation/decision-procedure.md, describe the kinds: counterexample,
-exact, boxes, rewrite, trusted).
+exact, boxes, rewrite, smt, trusted).
 
 Built only on request (``decide_relation(..., certify=True)``), after a layer has decided:
 building one never changes a verdict. The ``boxes`` builder is a second method (a plain
