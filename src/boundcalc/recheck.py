@@ -387,7 +387,9 @@ def _boxes(cert, claim: Claim, out: Recheck) -> None:
 
 # ----------------------------------------------------------------------------- smt
 MAX_SMT_POWER = 64              # x**k written out as a product up to this |k|
-CVC5_RLIMIT = 2_000_000         # cvc5's deterministic resource limit per query
+CVC5_RLIMIT = 500_000           # cvc5's deterministic resource limit per query
+CVC5_WALL_MS = 2000             # and a wall-clock safety net (some of its procedures ignore the rlimit)
+MAX_QUERY = 20_000              # characters of an `smt` query
 
 
 class NotEncodable(Exception):
@@ -417,6 +419,10 @@ class _Smt:
         return self.names[-1]
 
     def power(self, b: str, k: int) -> str:
+        if k > 1 and b.startswith("("):            # a compound base named once, never copied k times
+            t = self.fresh()
+            self.defs.append(f"(= {t} {b})")
+            b = t
         return b if k == 1 else "(* " + " ".join([b] * k) + ")"
 
     def term(self, n: Node) -> str:
@@ -495,7 +501,10 @@ def smt_query(claim: Claim) -> str:
     body.append(f"(not ({SMT_REL[claim.rel]} {enc.term(claim.lhs)} {enc.term(claim.rhs)}))")
     decls = [f"(declare-fun |{n}| () Real)" for n in sorted(claim.symbols())]
     decls += [f"(declare-fun {t} () Real)" for t in enc.names]
-    return "\n".join(["(set-logic QF_NRA)", *decls, *(f"(assert {c})" for c in enc.defs + body), "(check-sat)"])
+    text = "\n".join(["(set-logic QF_NRA)", *decls, *(f"(assert {c})" for c in enc.defs + body), "(check-sat)"])
+    if len(text) > MAX_QUERY:
+        raise NotEncodable(f"a query of more than {MAX_QUERY} characters")
+    return text
 
 
 _CVC5: dict[str, str] = {}
@@ -513,6 +522,7 @@ def cvc5_answer(query: str) -> str:
     tm = cvc5.TermManager()
     solver = cvc5.Solver(tm)
     solver.setOption("rlimit", str(CVC5_RLIMIT))
+    solver.setOption("tlimit", str(CVC5_WALL_MS))
     symbols = cvc5.SymbolManager(tm)
     parser = cvc5.InputParser(solver, symbols)
     parser.setStringInput(cvc5.InputLanguage.SMT_LIB_2_6, query, "certificate")
@@ -543,7 +553,7 @@ def _smt(cert, claim: Claim, out: Recheck) -> None:
     if answer == "unsat":
         out.reason = "smt: cvc5 finds the exact encoding of the claim's negation unsatisfiable"
         return
-    why = "cvc5 not installed" if answer == "absent" else f"cvc5 undecided within rlimit {CVC5_RLIMIT}"
+    why = "cvc5 not installed" if answer == "absent" else f"cvc5 undecided within its limits ({CVC5_RLIMIT} units, {CVC5_WALL_MS} ms)"
     out.trusted.append(f"trusted: {by} ({why})")
     out.reason = f"trusted: {by}"
 
