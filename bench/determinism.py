@@ -27,6 +27,9 @@ Measured 2026-12-02 (issue 35, shared 2-core machine with other jobs, load 8-12 
 identical bytes, 0 grades differ, 0 safety nets (a third run, PYTHONHASHSEED=3 --jobs 2, was
 byte-identical to A as well). Before the work budgets anon2025 lemma4_xi_to_eta alone was
 an error idle and "undecided (budget)" beside the two loops.
+Measured 2026-12-03 at a3ceae3 (SymPy's generators reseeded per check, 1e26103; other agents'
+jobs on the machine): ``--skip-only``: A 42.7 s wall (load 0.7 -> 1.4); B beside 2 busy loops
+130.1 s wall (load 1.4 -> 2.9); 276 checks, identical bytes, 0 grades differ, 0 safety nets.
 
 ``--only ID`` restricts all three runs to those checks (A and B then compare reports of the
 subset). The raw outputs are kept in ``--out`` (default: a temporary folder).

@@ -99,3 +99,20 @@ def test_walkthrough_check_frame_has_the_template_paper(outputs):
     # cor1_from_thm1 assumes Cor. 1's sample size (an `assume` entry, added by us): conditional;
     # gap_order_in_n's Theta(1/sqrt(n)) is read off gen_gap's own n^(-1/2) factor: identity
     assert mine == {"gap_decreases_in_n": "ok", "gap_order_in_n": "identity", "cor1_from_thm1": "conditional"}
+
+
+def test_committed_check_report_grades_match_a_fresh_run():
+    """examples/check/report.json (the report the README and docs quote) is not stale: a fixed
+    sample of its checks (every 9th by paper and id, about 30) graded afresh here gets the
+    committed severity and reason. The whole report: `python examples/check/make_report.py --verify`."""
+    import runpy
+    mod = runpy.run_path(str(EXAMPLES / "check" / "make_report.py"))
+    from boundcalc.services.check import run_checks
+    committed = mod["committed"]()
+    keys = sorted(mod["grades"](committed))[::9]
+    assert len(keys) >= 25
+    for paper in sorted({p for p, _ in keys}):
+        fresh = run_checks(paper, only=[c for p, c in keys if p == paper], jobs=1).to_json()
+        assert not mod["differences"](committed, fresh), (
+            "examples/check/report.json is stale (python examples/check/make_report.py): "
+            + "; ".join(mod["differences"](committed, fresh)))

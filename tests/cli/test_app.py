@@ -566,8 +566,7 @@ def test_the_same_value_twice_is_accepted():
 @pytest.mark.parametrize("args, flag", [(("compare", "deora2023", "--plot", "-"), "--plot"),
                                         (("reproduce", "tarzanagh2023-fig1", "--plot-dir", "-"), "--plot-dir")])
 def test_figures_cannot_go_to_standard_output(tmp_path, args, flag):
-    p = subprocess.run([sys.executable, "-m", "boundcalc", *args], capture_output=True, text=True,
-                       cwd=tmp_path, timeout=120, check=False)
+    p = cli(list(args), cwd=tmp_path)      # in process (issue 37): the real entry point
     assert p.returncode == 2 and p.stderr == (f"error: {flag} -: figures are written as PNG and PDF files and "
                                               "cannot go to standard output; give a file name\n")
     assert list(tmp_path.iterdir()) == []                    # no file named '-' (or '-.png')
@@ -578,8 +577,7 @@ def test_figures_cannot_go_to_standard_output(tmp_path, args, flag):
     (("compare", "deora2023", "--format", "csv", *TINY_DEORA), "quantity,source,kind,formula,bound"),
 ])
 def test_output_dash_is_standard_output(tmp_path, args, first):
-    p = subprocess.run([sys.executable, "-m", "boundcalc.cli", *args, "--output", "-"], capture_output=True,
-                       text=True, env={**ENV, "PYTHONPATH": str(ROOT / "src")}, cwd=tmp_path, timeout=120, check=False)
+    p = cli([*args, "--output", "-"], env=ENV, cwd=tmp_path)   # in process (issue 37)
     assert p.returncode == 0, p.stderr
     assert p.stdout.startswith(first), p.stdout[:200]
     assert list(tmp_path.iterdir()) == [], "a file was written instead of standard output"

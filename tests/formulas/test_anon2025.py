@@ -842,17 +842,14 @@ def test_dudley_integral_fails_on_a_planted_misprint(tmp_path):
     """The printed line with P/N for sqrt(P/N) (a paper-side misprint, planted in a copy): its
     delta-derivative 1 - (P/N)/delta = -1.311 by hand differs from the integrand's -2.0401."""
     import json
-    import subprocess
-    import sys
     src = TOML.read_text(encoding="utf-8")
     old = 'expr = "C_2*c*(delta_D + sqrt(P/N)*log(A/delta_D))"'
     assert src.count(old) == 1 and src.count('key = "anon2025"') == 1
     f = tmp_path / "planted2025.toml"
     f.write_text(src.replace(old, 'expr = "C_2*c*(delta_D + (P/N)*log(A/delta_D))"')
                  .replace('key = "anon2025"', 'key = "planted2025"'), encoding="utf-8")
-    p = subprocess.run([sys.executable, "-m", "boundcalc.cli", "check", "--formulas", str(f), "planted2025",
-                        "--only", "dudley_integral", "--json", "--no-timings"],
-                       capture_output=True, text=True, timeout=600, check=False)
+    from support import cli  # in process (issue 37): the real entry point
+    p = cli(["check", "--formulas", str(f), "planted2025", "--only", "dudley_integral", "--json", "--no-timings"])
     out = json.loads(p.stdout)
     assert [r["severity"] for r in out["findings"]] == ["error"], out["counts"]
     with mpmath.workdps(30):

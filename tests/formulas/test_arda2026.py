@@ -451,7 +451,6 @@ STEP_CHECKS = {
     "thm1_drift_telescoped": None,
     "lemma6_sup_f": None,
     "prop1_sgd_second_moment": None,
-    "lemma4_w_block": ["M_21 == M_12", "c**2 == 1"],
     "thm1_avg_iterate_Blin2": ["abs(res_a - lin_a) <= Blin_v", "abs(res_b - lin_b) <= Blin_v"],
 }
 
@@ -736,7 +735,8 @@ def _r_thm1_min_fig1(m):
 
 
 def test_thm1_rate_m_fig1_asymptotic_only():
-    """REFEREE3 item: the error stays (Theta(log^2 m) at fixed tau), and its note says the failure
+    """REFEREE3 item: the finding stays (Theta(log^2 m) at fixed tau), a warning since the sixth
+    reading (the paper's rates are 'up to polylogarithmic factors in m'), and its note says the failure
     is asymptotic while over Fig. 1's widths the bound falls like m^-0.48: the least-squares
     slope of log(bound) on log(m) over m = 8..256, recomputed here with mpmath, is -0.476."""
     from boundcalc.services.check import run_checks
@@ -756,8 +756,8 @@ def test_thm1_rate_m_fig1_asymptotic_only():
         for m in (8, 256):
             assert_close(ev("thm1_min", m=m, **vals), _r_thm1_min_fig1(m))
     (f,) = run_checks(PAPER, only=["thm1_rate_m_fig1"]).results
-    assert f.severity == "error" and "log(m)**2" in f.message
-    assert "asymptotic" in f.note and "-0.476" in f.note and "4776.7" in f.note and "913.1" in f.note
+    assert f.severity == "warning" and "log(m)**2" in f.message
+    assert "polylogarithmic" in f.note and "asymptotic" in f.note and "-0.476" in f.note and "4776.7" in f.note and "913.1" in f.note
 
 
 def test_width_log_n_and_fig1_lin_are_recorded_not_passes():

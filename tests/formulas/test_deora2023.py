@@ -376,8 +376,6 @@ def test_eq7_terms_are_formulas_and_misprints_fail(tmp_path):
     below (7)'s P T^{5/2} (S + Z)^3 = 10.8 and above a misprinted P T^{3/2} (S + Z)^3 = 2.7; at
     Zbar = 0 (7)'s W-term is half the exact noise-free one, a W-term without its 4 is twice it."""
     import json
-    import subprocess
-    import sys
 
     from boundcalc.services.check import run_checks
     m = mpmath.mpf
@@ -408,9 +406,9 @@ def test_eq7_terms_are_formulas_and_misprints_fail(tmp_path):
     assert planted.count('key = "deora2023"') == 1
     f = tmp_path / "planted2023.toml"
     f.write_text(planted.replace('key = "deora2023"', 'key = "planted2023"'), encoding="utf-8")
-    p = subprocess.run([sys.executable, "-m", "boundcalc.cli", "check", "--formulas", str(f), "planted2023",
-                        *[a for c in ids for a in ("--only", c)], "--json", "--no-timings"],
-                       capture_output=True, text=True, timeout=600, check=False)
+    from support import cli  # in process (issue 37): the real entry point
+    p = cli(["check", "--formulas", str(f), "planted2023", *[a for c in ids for a in ("--only", c)],
+             "--json", "--no-timings"])
     out = json.loads(p.stdout)
     assert {r["check"]: r["severity"] for r in out["findings"]} == dict.fromkeys(ids, "error")
 
@@ -442,15 +440,13 @@ def test_sec52_target_scale_by_a_second_method():
 # ------------------------------------------------ issue 35 (referee 4): passes that test the paper's step
 def _planted_run(tmp_path, text: str, ids: list[str]) -> dict:
     import json
-    import subprocess
-    import sys
     # a user file may not redefine a shipped paper: the (planted) copy is a paper of its own
     assert text.count('key = "deora2023"') == 1
     f = tmp_path / "planted2023.toml"
     f.write_text(text.replace('key = "deora2023"', 'key = "planted2023"'), encoding="utf-8")
     only = [a for c in ids for a in ("--only", c)]
-    p = subprocess.run([sys.executable, "-m", "boundcalc.cli", "check", "--formulas", str(f), "planted2023", *only,
-                        "--json", "--no-timings"], capture_output=True, text=True, timeout=600, check=False)
+    from support import cli  # in process (issue 37): the real entry point
+    p = cli(["check", "--formulas", str(f), "planted2023", *only, "--json", "--no-timings"])
     return json.loads(p.stdout)
 
 

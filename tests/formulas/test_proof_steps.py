@@ -90,7 +90,8 @@ def test_new_checks_grades():
     # x <= 1/2 is Prop. 4's own (18), a quoted [[hypotheses]] entry since referee 4: ok
     # (fifth reading: theorem5_union_over_integer_R's R >= 1 is the proof's own 'R_i = i for i in
     # {1, ..., R}', a quoted [[hypotheses]] entry of Thm. 5: ok)
-    now = {"lemma4_T3_instance": "conditional", "thm2_eq52_from_summing_51": "conditional"}
+    # (sixth reading: lemma4_T3_instance's s = S(a) and Assumption B are quoted [[hypotheses]]: ok)
+    now = {"thm2_eq52_from_summing_51": "conditional"}
     for paper, ids in want.items():
         rep = run_checks(paper, only=ids)
         assert {r.check: r.severity for r in rep.results} == {i: now.get(i, "ok") for i in ids}

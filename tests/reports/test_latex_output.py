@@ -408,3 +408,56 @@ def test_the_typeset_table_reads_two_hyphens(tmp_path):
     c = compile_once(table_document(table("tarzanagh2023"), False), tmp_path, "t")
     text = subprocess.run(["pdftotext", str(c["pdf"]), "-"], capture_output=True, text=True, check=True).stdout
     assert "--notes full" in " ".join(text.split()) and "\N{EN DASH}notes" not in text
+
+
+# ---------------------------------------------------------------------------- one column of two (issue 34 (5))
+_COLUMN_CLASSES = {
+    "article-twocolumn": (r"\documentclass[twocolumn]{article}", None),
+    "IEEEtran": (r"\documentclass[conference]{IEEEtran}", "IEEEtran.cls"),
+    # ICML and AISTATS: 6.75 in text in two 3.25 in columns, 9 in tall
+    "icml-like": (("\\documentclass[10pt,twocolumn]{article}\n"
+                   "\\usepackage[textwidth=6.75in,columnsep=0.25in,textheight=9in]{geometry}"), None),
+}
+
+
+def _installed(cls: str | None) -> bool:
+    if cls is None:
+        return True
+    if shutil.which("kpsewhich") is None:
+        return False
+    return subprocess.run(["kpsewhich", cls], capture_output=True, text=True, check=False).stdout.strip() != ""
+
+
+def column_document(tex: str, klass: str) -> str:
+    head = preamble(tex, True).split("\n", 1)[1]        # the packages the requires line names
+    lorem = "Text of the paper around the table, so that the float sits in running text. " * 12
+    key = re.search(r"\\cite\{([^}]*)\}", tex).group(1)
+    return "\n".join([_COLUMN_CLASSES[klass][0], head, "\\begin{document}", lorem, "", tex, lorem, lorem,
+                      "\\begin{thebibliography}{9}\\bibitem{" + key + "} The paper.\\end{thebibliography}",
+                      "\\end{document}"])
+
+
+def test_the_column_table_is_stacked_and_decimal_aligned():
+    """``--env table``: a row's quantity on a line of its own, its numbers beneath in S columns
+    aligned on the decimal marker (no table-alignment-mode=none), holds/hyp. in one column."""
+    tex = table("anon2025", "short", "--env", "table")
+    assert "one column of a two-column document" in tex.splitlines()[0]
+    assert "table-alignment-mode=none" not in tex and "\\begin{tabular*}{\\linewidth}" in tex
+    assert "table*" not in tex and re.search(r"S\[table-format=-?\d\.\d(e-?\d)?,tight-spacing=true\]", tex)
+    assert re.search(r"(?m)^ *& .*& (yes|no|--)/(yes|no|--) \\\\$", tex) is None      # no empty first cell
+    assert re.search(r"(?m)^-?[\d.e-]+ & .* & (yes|no|--)/(yes|no|--) \\\\$", tex), tex
+
+
+@pytest.mark.skipif(not HAVE_PDFLATEX, reason="pdflatex not on PATH")
+@pytest.mark.parametrize("notes", ["short", "full"])
+@pytest.mark.parametrize("klass", list(_COLUMN_CLASSES))
+@pytest.mark.parametrize("paper", PAPERS)
+def test_the_column_table_fits_one_column(paper, klass, notes, tmp_path):
+    """Issue 34 (5): ``--env table`` in one column of a two-column venue: no overfull box, no
+    float taller than the column (the rows go into as many floats as it takes), one pass."""
+    if not _installed(_COLUMN_CLASSES[klass][1]):
+        pytest.skip(f"{_COLUMN_CLASSES[klass][1]} not installed")
+    tex = table(paper, notes, "--env", "table")
+    c = compile_once(column_document(tex, klass), tmp_path, paper)
+    assert c["pdf"].read_bytes()[:5] == b"%PDF-"
+    assert (c["errors"], c["overfull"], c["too large"], c["rerun"]) == ([], [], [], []), c

@@ -6,12 +6,11 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-import sympy as sp
-
 from ..errors import ExpressionError
 from ..expr.domains import Domain
 from ..expr.nodes import Add, BigOp, Const, Func, Indexed, Mul, Node, Num, Pow, Ref, Rel, Sym, expand
 from ..expr.visitor import Visitor
+from .sympy_import import sympy as sp
 
 _F = {"sqrt": sp.sqrt, "exp": sp.exp, "min": sp.Min, "max": sp.Max, "abs": sp.Abs,
       "floor": sp.floor, "ceil": sp.ceiling, "sin": sp.sin, "cos": sp.cos, "tan": sp.tan,

@@ -676,7 +676,8 @@ def compare(ctx: typer.Context,
             long: bool = typer.Option(False, "--long", help="LaTeX: a longtable that breaks across pages "
                                       "(one-column documents; needs 2-3 pdflatex passes)."),
             env: str = typer.Option("table*", "--env", help="LaTeX: the float, table* (default; one- and "
-                                    "two-column documents) or table (one column)."),
+                                    "two-column documents) or table (one column of a two-column venue: rows "
+                                    "stacked, numbers decimal-aligned, as many floats as fit a column)."),
             notes: str = typer.Option("short", "--notes", help="LaTeX: table notes, short (one line each; "
                                       "default), full or none.")):
     """A paper's bounds beside what the engine measures, as a table. Settings: --NAME VALUE or --set NAME=VALUE.

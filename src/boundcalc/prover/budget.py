@@ -260,6 +260,8 @@ def fresh_state() -> None:
     70-90 s of CPU instead of 0.05 s, work that SymPy's call counter barely sees, so only
     the safety net stopped it and the verdict depended on the process."""
     global _cleared, _warm
+    from ..backends import sympy_import  # noqa: F401  -- SymPy's one importer (issue 37)
+    # isort: split
     from sympy.core.cache import clear_cache
     from sympy.core.random import seed
     if not _warm:
@@ -281,7 +283,7 @@ _warm = False
 def _warm_up() -> None:
     """SymPy's usual work once on a small expression (its first use sets up the assumption
     rules and the polynomial domains and imports what it imports lazily)."""
-    import sympy as sp
+    from ..backends.sympy_import import sympy as sp
     x = sp.Symbol("x", positive=True)
     n = sp.Symbol("n", positive=True, integer=True)
     e = (x + 1) ** 3 / (x - 1) - sp.sqrt(x) * sp.log(x) + sp.exp(-x) * sp.tanh(x)
@@ -298,6 +300,8 @@ def sympy_calls() -> int:
     """SymPy's calls so far in this process: the hits and misses of every cached function
     (``sympy.core.cache.CACHE``), a count of its work that does not depend on the
     machine's speed. SymPy must be imported."""
+    from ..backends import sympy_import  # noqa: F401  -- SymPy's one importer (issue 37)
+    # isort: split
     from sympy.core.cache import CACHE
     total = _cleared
     for f in CACHE:
@@ -321,7 +325,7 @@ def time_limit(seconds: float) -> Iterator[None]:
     Limits nest: inside another limit, this one ends at the earlier of the two (counts and
     nets); only the outermost charges the work clock. A computation stopped by a budget
     empties SymPy's caches (:func:`fresh_state`)."""
-    import sympy  # noqa: F401  -- completely, before any timer: an import is never cut
+    from ..backends.sympy_import import sympy  # noqa: F401  -- completely, before any timer: an import is never cut
     st = _S
     start = sympy_calls()
     end = start + max(1, int(seconds * SYMPY_CALLS_PER_SECOND))

@@ -56,7 +56,9 @@ layer, on which goals, with which share of the budget, which sub-goals it may op
 layer an object of the :class:`.pipeline.Layer` protocol working on a :class:`.goal.Goal`
 within a :class:`.goal.Budget`): the cheap pre-pass (:mod:`.prepass`) reads the goal; a quick certified search;
 quick SMT passes (on the goal with fractional powers of single symbols substituted away,
-the generalized goal, the goal); the convexity layer for a Jensen instance; the integer layer for a relation in one
+the generalized goal, the goal); for a symbol whose domain ends at a rational multiple of pi
+(an assumption ``x < pi/2``), the goal with ``x = pi*t`` and rational ends (:mod:`.pisub`, proofs
+only, a "relation" sub-goal); the convexity layer for a Jensen instance; the integer layer for a relation in one
 integer symbol (or two, with at most one assumption ``d <= n``);
 the exact layer; the identity layer for an equality with special functions; the rewrite
 layer (:mod:`.rewrite`) for a goal with a root or a quotient: an equivalent goal (both

@@ -161,9 +161,8 @@ def _deriv(ctx: _Ctx, k: int) -> Node | None:
     """The k-th derivative of g as a tree (SymPy, exact), or None (budget, size, language)."""
     while len(ctx.ders) <= k:
         try:
-            import sympy as sp
-
             from ..backends.sym import from_sympy, to_sympy
+            from ..backends.sympy_import import sympy as sp
             with time_limit(max(0.2, min(1.0, ctx.left() / 4))):
                 if ctx.sym is None:
                     ctx.sx = sp.Symbol(ctx.name, real=True)
@@ -181,7 +180,7 @@ def _deriv(ctx: _Ctx, k: int) -> Node | None:
 def _exactly_zero(ctx: _Ctx, k: int, at: Fraction) -> bool:
     """g^(k)(at) == 0 in exact arithmetic (SymPy)."""
     try:
-        import sympy as sp
+        from ..backends.sympy_import import sympy as sp
         with time_limit(max(0.2, min(1.0, ctx.left() / 4))):
             v = ctx.sym[k].subs(ctx.sx, sp.Rational(at.numerator, at.denominator))
             if v.is_zero is None and sp.count_ops(v) <= SIMPLIFY_OPS:
@@ -483,9 +482,8 @@ def _end_value(ctx: _Ctx, side: str, e: Fraction | None, grid: list[Fraction], i
                 return 0, f"g({_show(e)}) = 0", True
             return None
     try:
-        import sympy as sp
-
         from ..backends.sym import from_sympy
+        from ..backends.sympy_import import sympy as sp
         lnode: Node
         point = (sp.oo if side == "hi" else -sp.oo) if e is None else sp.Rational(e.numerator, e.denominator)
         from .budget import can_interrupt

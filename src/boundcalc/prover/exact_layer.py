@@ -19,9 +19,8 @@ it never disproves. On its budget the caller's :func:`.budget.time_limit` raises
 """
 from __future__ import annotations
 
-import sympy as sp
-
 from ..backends.sym import from_sympy, to_sympy
+from ..backends.sympy_import import sympy as sp
 from ..expr.nodes import Node, Rel
 from .symbolic import domain_parts, prove_sign_on, to_sympy_with_domains
 

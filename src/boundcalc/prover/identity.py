@@ -57,14 +57,14 @@ def _funcs(node: Node) -> set[str]:
 
 
 def _rewrite(e):
-    import sympy as sp
+    from ..backends.sympy_import import sympy as sp
     e = e.replace(lambda t: isinstance(t, sp.tanh),
                   lambda t: (sp.exp(2 * t.args[0]) - 1) / (sp.exp(2 * t.args[0]) + 1))
     return sp.expand_log(e, force=False)
 
 
 def _is_zero(e) -> bool:
-    import sympy as sp
+    from ..backends.sympy_import import sympy as sp
     if e == 0:
         return True
     s = sp.simplify(e)
@@ -143,9 +143,8 @@ def _agreeing_point(a: Node, b: Node, d_node: Node, names: list, real: dict, ext
     both sides are defined, the assumptions hold and they agree exactly, with the signs of
     the definedness conditions there, or None; those conditions). Every partial derivative
     of the difference must vanish identically (else no point is sought)."""
-    import sympy as sp
-
     from ..backends import mp as mpb
+    from ..backends.sympy_import import sympy as sp
     from ..expr.singularities import definedness
     from .symbolic import to_sympy_with_domains
     D, syms = to_sympy_with_domains(d_node, {}, {n: real[n] for n in names if n in real})

@@ -214,7 +214,7 @@ def shift(g: Node, n: str) -> Node | None:
 
 def _split_powers(e, x):
     """``b**(e + c)`` as ``b**c * b**e`` for constant bases b > 0 (an identity)."""
-    import sympy as sp
+    from ..backends.sympy_import import sympy as sp
     return e.replace(lambda t: t.is_Pow and not t.base.free_symbols and t.base.is_positive and t.exp.has(x),
                      lambda t: sp.expand_power_exp(t.func(t.base, sp.expand(t.exp))))
 
@@ -241,8 +241,7 @@ def opaque_step(g: Node, n: str) -> tuple[Node, Node, dict[str, Domain], int] | 
     integers provided ``k + c >= 0`` for a factorial (``k + c >= 1`` for gamma): the
     returned smallest n0 makes both the identities and ``F > 0`` hold there. None when a
     factorial/gamma has another argument or survives the rewrite."""
-    import sympy as sp
-
+    from ..backends.sympy_import import sympy as sp
     from .symbolic import to_sympy_with_domains
     e, syms = to_sympy_with_domains(g, {}, {n: Domain()})
     x = syms[n]
@@ -289,9 +288,8 @@ def ratio_step(g: Node, n: str) -> Node | None:
     assumptions and ``G`` cancels from ``D``. Then :func:`_relative_logs` (``log(x + 1) -
     log(x)`` as ``log(1 + 1/x)``). Valid only where ``x > 0``: the caller uses it from
     ``n0 >= 1``."""
-    import sympy as sp
-
     from ..backends.sym import from_sympy
+    from ..backends.sympy_import import sympy as sp
     from .symbolic import to_sympy_with_domains
     e, syms = to_sympy_with_domains(g, {}, {n: Domain()})
     x0 = syms[n]
@@ -330,7 +328,7 @@ def _relative_logs(d, x):
     (``(n + 1/2)*log(1 + 1/n) - 1`` instead of ``(n + 1/2)*(log(n + 1) - log(n)) - 1``: a
     ratio of consecutive terms that tends to 1 has this form, which the bracketing layer
     decides); else ``d`` unchanged."""
-    import sympy as sp
+    from ..backends.sympy_import import sympy as sp
 
     def split(t):
         c = sp.expand(t.args[0] - x)
@@ -385,9 +383,8 @@ def limit_steps(g: Node, n: str, ratio: Node | None, shifted: Node | None) -> li
     """The monotone-to-a-limit steps available for ``g``: the ratio form when the ratio step
     ``ratio`` exists (then ``g = A - B``, ``A, B > 0`` for ``n > 0``), the difference form when
     ``shifted`` (``g(n + 1)``, :func:`shift`) exists."""
-    import sympy as sp
-
     from ..backends.sym import from_sympy
+    from ..backends.sympy_import import sympy as sp
     from ..expr.nodes import Mul, Num, Pow, sub
     from .symbolic import to_sympy_with_domains
     out = []
@@ -417,8 +414,7 @@ def sequence_limit(step: LimitStep, seconds: float):
     of the real function, which is then the sequence's limit; in the ratio form ``exp`` of
     the logarithm's finite limit, so never 0); else None. Never runs where
     :func:`.budget.time_limit` cannot interrupt it."""
-    import sympy as sp
-
+    from ..backends.sympy_import import sympy as sp
     from .budget import can_interrupt
     from .symbolic import finite_limit
     if not can_interrupt():
@@ -680,9 +676,8 @@ def pair_ratio(g: Node, s: str) -> tuple[Node, list[Node], list[Node], dict[str,
     and the arguments of ``D``'s logarithms, to be proved ``> 0`` on the step's region.
     Both lists leave out what SymPy's sign rules already show positive (every symbol is
     ``> 0`` on the region: the symbols from 1 or more, the ``G``)."""
-    import sympy as sp
-
     from ..backends.sym import from_sympy
+    from ..backends.sympy_import import sympy as sp
     from .symbolic import to_sympy_with_domains
     e, syms = to_sympy_with_domains(g, {}, {v: Domain() for v in g.symbols()})
     pos = {v: sp.Dummy(v, positive=True) for v in syms}

@@ -27,7 +27,7 @@ from typing import Protocol
 
 from ..errors import BoundcalcError
 from ..expr.domains import Domain
-from ..expr.nodes import Add, Func, Mul, Node, Num, Pow, Rel
+from ..expr.nodes import Add, Const, Func, Mul, Node, Num, Pow, Rel
 from ..verdicts import IntervalStatus, SmtStatus, Verdict
 from ..verdicts import Layer as LayerName
 from .budget import INTERVAL_BOXES_PER_SECOND, clock, sympy_safe, time_limit
@@ -380,6 +380,53 @@ def _rewritten(goal: Goal, rw, sub_d: Decision) -> Outcome:
     return None
 
 
+class PiScaling:
+    """Domains ending at rational multiples of pi (:mod:`.pisub`, its contract): the goal with
+    ``x = pi*t`` (rational ends for t), decided as a "relation" sub-goal on the row's share;
+    its proof reported as the sub-layer's, with a ``rewrite`` certificate naming the
+    substitution around the sub-goal's own. Only proofs are taken: a counterexample at an
+    irrational x = pi*t is left to the layers on the original goal."""
+    name = "pi scaling"
+
+    def applies(self, goal: Goal) -> bool:
+        return bool(goal.extra) and any(isinstance(x, Const) and x.name == "pi"
+                                        for r in goal.extra for x in r.unique_nodes())
+
+    def run(self, goal: Goal, budget: Budget) -> Outcome:
+        from .pisub import scaled
+        s = scaled(goal.a, goal.b, goal.domains, goal.extra)
+        if s is None or budget.expired():
+            return None
+        a, b, doms, extra, names = s
+        label = "after " + ", ".join(f"{n} = pi*{t}" for n, t in names.items())
+        assert budget.seconds is not None
+        try:
+            sub_d = goal.subgoals.open("relation")(a, goal.rel, b, doms, extra,
+                                                   min(budget.seconds, max(0.5, budget.left())))
+        except BoundcalcError:
+            return None
+        if sub_d.verdict is not Verdict.PROVED:
+            if sub_d.layer is LayerName.BUDGET:
+                goal.found.budget_hit.append("pi scaling")
+            return None
+        inner = sub_d.text[len("proved ("):-1] if sub_d.text.startswith("proved (") else sub_d.text
+        head, _, how = inner.partition(", ")
+        cert = None
+        if sub_d.certificate is not None:
+            from . import certificates as C
+            cert = C.rewrite(C.claim(goal.a, goal.rel, goal.b, goal.domains, goal.extra), label,
+                             sub_d.certificate)
+        return Decision(Verdict.PROVED, sub_d.layer, f"proved ({head}, {label}{'; ' + how if how else ''})",
+                        detail=f"decided on {to_text_rel(a, goal.rel, b)} on the rational-ended domains "
+                        + ", ".join(f"{t}: {doms[t].describe()}" for t in names.values())
+                        + ("; " + sub_d.detail if sub_d.detail else ""), certificate=cert)
+
+
+def to_text_rel(a: Node, rel: str, b: Node) -> str:
+    from ..expr.printing import to_text
+    return f"{to_text(a)} {rel} {to_text(b)}"
+
+
 class Ends:
     """The ends layer (:mod:`.ends`) on the goal and its logarithmic forms: the ends of a
     one-variable domain (infinity, an open end, a touching end) cut off by derivative
@@ -574,6 +621,7 @@ STRATEGY: tuple[Row, ...] = (
     Row(QuickSearch(), share=Share(0.2, cap=2.0)),
     Row(PrePass(), share=Share(0.1, cap=1.0, floor=0.3)),
     Row(QuickSmt(), share=Share(0.12, cap=0.6, floor=0.2)),
+    Row(PiScaling(), share=Share(0.6, cap=9.0), opens=RELATION, live=True),
     Row(Convexity(), share=Share(0.35, cap=3.0), opens=REAL, live=True),
     Row(Identity(), on=_int_goal, share=Share(0.35, cap=3.0), opens=REAL, live=True),
     Row(Integers(), share=Share(0.35, cap=3.0), opens=REAL, live=True),

@@ -192,9 +192,8 @@ def _factored(g: Node, op: str, domains, sign: Sign, seconds: float) -> tuple[No
     :class:`.budget.Timeout`); the caller's sign queries (z3) run outside it, bounded by
     their own work budgets (a z3 call cut short by the profiling timer leaves a half-built
     context behind)."""
-    import sympy as sp
-
     from ..backends.sym import from_sympy
+    from ..backends.sympy_import import sympy as sp
     from ..errors import BoundcalcError
     from ..expr.printing import to_text
     from .budget import sympy_safe, time_limit

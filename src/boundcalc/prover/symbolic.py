@@ -12,9 +12,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-import sympy as sp
-
 from ..backends.sym import sympy_symbol, to_sympy
+from ..backends.sympy_import import sympy as sp
 from ..expr.domains import Domain
 from ..expr.nodes import Node
 from ..registry.model import Symbol

@@ -44,9 +44,8 @@ def derivatives(g: Node, names, seconds: float = 1.0):
     """(first, second): dg/dx_i and d2g/dx_i dx_j (i <= j) as trees (SymPy), or ({}, {})."""
     from .budget import Timeout, time_limit
     try:
-        import sympy as sp
-
         from ..backends.sym import from_sympy, to_sympy
+        from ..backends.sympy_import import sympy as sp
         syms = {n: sp.Symbol(n, real=True) for n in names}
         with time_limit(seconds):
             e = to_sympy(g, dict(syms))
@@ -196,9 +195,8 @@ def _exact_touch(g, d1, x0, domains) -> bool:
     """g(x0) == 0 and grad g(x0) == 0 in exact arithmetic (SymPy)."""
     from .budget import Timeout, time_limit
     try:
-        import sympy as sp
-
         from ..backends.sym import to_sympy
+        from ..backends.sympy_import import sympy as sp
         syms = {n: sp.Symbol(n, real=True) for n in x0}
         sub = {syms[n]: sp.Rational(v.numerator, v.denominator) for n, v in x0.items()}
         with time_limit(EXACT_SECONDS):

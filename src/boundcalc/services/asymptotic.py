@@ -14,9 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-import sympy as sp
-
 from ..backends.sym import expand_special, to_sympy
+from ..backends.sympy_import import sympy as sp
 from ..errors import BoundcalcError
 from ..expr.nodes import BigOp, Indexed, Node, Num, substitute
 from ..expr.parser import parse, parse_number

@@ -3,8 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import sympy as sp
-
+from ..backends.sympy_import import sympy as sp
 from ..prover.symbolic import to_sympy_with_domains
 
 

@@ -73,7 +73,11 @@ def fresh(tmp_path_factory):
 
 
 def _open(browser, page: Path):
+    """Load the page and wait (by the document's state, not a fixed time) until it is parsed:
+    under load a CI run counted 24 of the committed report's 157 findings right after get()."""
+    from selenium.webdriver.support.ui import WebDriverWait
     browser.get(page.resolve().as_uri())
+    WebDriverWait(browser, 300).until(lambda d: d.execute_script("return document.readyState") == "complete")
     return browser
 
 

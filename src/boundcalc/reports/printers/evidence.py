@@ -80,6 +80,8 @@ def _unicode_name(name: str) -> str:
 
 
 def _text_printer():
+    from ...backends import sympy_import  # noqa: F401  -- SymPy's one importer (issue 37)
+    # isort: split
     from sympy.printing.str import StrPrinter
 
     class _Readable(StrPrinter):
@@ -106,7 +108,7 @@ def latex(expr, names: dict) -> str:
     0 for every symbol, which raises inside ``Max``/``Min`` (``zoo`` is not comparable): then
     each ``Max``/``Min`` is typeset on its own and stands in the product as one symbol; if
     that fails too, the expression is shown as text (never a traceback)."""
-    import sympy as sp
+    from ...backends.sympy_import import sympy as sp
     # a name carrying its own superscript or prime (\ell'_{\max}) is braced, as
     # expr.printing.to_latex does: else x^{2} makes a double superscript LaTeX refuses
     symbol_names = {s: ("{" + names[s.name] + "}" if ("^" in names[s.name] or "'" in names[s.name])
@@ -132,7 +134,7 @@ def name_subterms(exprs: dict, limit: int = LIMIT, avoid=frozenset()):
     definition's) fits in ``limit`` characters, largest first, one name per distinct
     subterm across all the expressions. ``definitions`` is a list of (name, subterm);
     ``avoid``: letters not to use as names (a symbol typeset as that letter)."""
-    import sympy as sp
+    from ...backends.sympy_import import sympy as sp
     taken = {s.name for e in exprs.values() for s in e.free_symbols} | set(avoid)
     taken |= {n.split("_")[0] for n in taken}      # no A beside the paper's A_1
     fresh = (c for c in "ABCDEFGHKLMPQRSTUVWXYZ" if c not in taken)
@@ -254,7 +256,7 @@ def value_text(v: str) -> str:
 
 def point_latex_items(ce: dict, names: dict) -> list[str]:
     """``["C_1 = 4", "N = 10^{12}", ...]`` (then the two sides' values), LaTeX, one per symbol."""
-    import sympy as sp
+    from ...backends.sympy_import import sympy as sp
     parts = []
     for k, v in _point_items(ce):
         if names.get(k):

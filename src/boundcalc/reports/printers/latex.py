@@ -1,12 +1,17 @@
 """LaTeX: a comparison :class:`~boundcalc.reports.table.Table` as a table that drops into a paper.
 
 By default a float -- ``table*`` (spans both columns of a two-column paper and is an
-ordinary float in a one-column one; ``env="table"`` for a single column) -- holding a
+ordinary float in a one-column one) -- holding a
 ``threeparttable`` around a ``tabularx`` of exactly ``\\linewidth`` with ``siunitx`` ``S``
 columns; it needs **one** pdflatex pass (no package of it writes widths to the ``.aux``).
 ``long=True`` gives a ``ThreePartTable`` around an ``xltabular`` (longtable) that breaks
 across pages, for more than a page of rows (one-column documents only; longtable needs
 more than one pass to settle its column widths).
+
+``env="table"`` is for one column of a two-column venue (IEEEtran, ICML, AISTATS): each
+row stacked -- its quantity and source on a line of the column's width, its numbers beneath
+in decimal-aligned ``S`` columns (``table-format`` from the data), holds/hyp. in one column --
+and the rows in as many floats as it takes for each to fit a column (its notes under it).
 
 Six columns: the quantity (the row's ``latex`` field, else its words with their math
 typeset by :func:`~boundcalc.reports.latex.ascii_math`) with its source beneath it and the
@@ -208,8 +213,8 @@ def table_latex(table, label: str | None = None, long: bool = False, env: str = 
     caption = latex_escape(table.title.rstrip(".")) + cite + "."
     num = [[s_cell(r.bound), s_cell(r.measured), s_cell(r.ratio)] for r in table.rows]
     fmts = [table_format([n[i] for n in num]) for i in range(3)]
-    body, items = _body_rows(table, num, notes)
-    items = list(dict.fromkeys(items + _footnotes(table, notes)))
+    body, row_items = _body_rows(table, num, notes)
+    items = list(dict.fromkeys(row_items + _footnotes(table, notes)))
     cols = (">{\\raggedright\\arraybackslash}X"
             + "".join(f"S[table-format={f},table-alignment-mode=none,print-zero-exponent=false,tight-spacing=true]"
                       for f in fmts)
@@ -217,7 +222,10 @@ def table_latex(table, label: str | None = None, long: bool = False, env: str = 
     head = "Quantity (source) & {Bound} & {Measured} & {Ratio} & Holds & Hyp. \\\\"
     tablenotes = (["\\begin{tablenotes}[flushleft]", "\\scriptsize", *items, "\\end{tablenotes}"]
                   if items else [])
-    if not long:
+    if not long and env == "table":
+        out = _column_table(caption, label, fmts, body, row_items,
+                            [x for x in items if x not in row_items])
+    elif not long:
         out = [REQUIRES + "; compiles in one pdflatex pass (in one- and two-column documents)",
                f"\\begin{{{env}}}[tbp]", "\\centering", "\\footnotesize", GROUPING, "\\begin{threeparttable}",
                f"\\caption{{{caption}}}", f"\\label{{{label}}}", "\\setlength{\\tabcolsep}{3pt}",
@@ -239,6 +247,66 @@ def table_latex(table, label: str | None = None, long: bool = False, env: str = 
                "\\endfoot", "\\bottomrule", *(["\\insertTableNotes"] if items else []), "\\endlastfoot",
                *body, "\\end{xltabular}", "\\end{ThreePartTable}"]
     return "\n".join(out) + "\n"
+
+
+COLUMN_LINES = 40        # lines of a column float (article: 7.7 in at \\footnotesize, less caption and rules)
+
+
+def _lines(tex: str, per_line: int) -> int:
+    """Lines ``tex`` takes in the column at ``per_line`` characters a line (markup not counted)."""
+    text = re.sub(r"\\[A-Za-z]+|[{}$^_]", "", tex)
+    return 1 + len(text) // per_line
+
+
+def _column_parts(body: list[str], items: list[str], footer: list[str]) -> list[tuple[list[str], list[str]]]:
+    """The rows cut into floats that each fit a column: (rows, the notes they mark), the
+    table-wide notes under the last part."""
+    notes = {m.group(1): it for it in items if (m := re.match(r"\\item\[(\w*)\]", it))}
+    parts: list[tuple[list[str], list[str]]] = [([], [])]
+    used = _lines(" ".join(footer), 70)
+    for row in body:
+        marks = [m for m in re.findall(r"\\tnote\{(\w+)\}", row) if notes.get(m) not in parts[-1][1]]
+        cost = _lines(row.split(" & ", 1)[0], 55) + 1 + sum(_lines(notes[m], 70) for m in marks if m in notes)
+        if parts[-1][0] and used + cost > COLUMN_LINES:
+            parts.append(([], []))
+            used = _lines(" ".join(footer), 70)
+            marks = [m for m in re.findall(r"\\tnote\{(\w+)\}", row)]
+        parts[-1][0].append(row)
+        parts[-1][1].extend(notes[m] for m in marks if m in notes and notes[m] not in parts[-1][1])
+        used += cost
+    return parts
+
+
+def _column_table(caption: str, label: str, fmts: list[str], body: list[str], items: list[str],
+                  footer: list[str]) -> list[str]:
+    """The floats for one column of a two-column venue (``env="table"``): each row stacked --
+    its quantity (source) on a line of the column's full width, its numbers beneath in
+    decimal-aligned ``S`` columns (``table-format`` from the data) and yes/no columns --, as
+    many floats as it takes for each to fit a column (a part's notes under it)."""
+    cols = ("@{\\extracolsep{\\fill}}" + "".join(f"S[table-format={f},tight-spacing=true]" for f in fmts)
+            + "c@{}")
+    head = ("\\multicolumn{4}{@{}l@{}}{Quantity (source), then its values:} \\\\",
+            "{Bound} & {Measured} & {Ratio} & {\\shortstack{Holds/\\\\hyp.}} \\\\")
+    parts = _column_parts(body, items, footer)
+    out = [REQUIRES + "; compiles in one pdflatex pass; one column of a two-column document"]
+    for k, (rows, notes) in enumerate(parts):
+        stacked = []
+        for row in rows:
+            q, rest = row.split(" & ", 1)
+            rest = re.sub(r" & (\S+) & (\S+) \\\\$", r" & \1/\2 \\\\", rest)
+            label_line = f"\\multicolumn{{4}}{{@{{}}>{{\\raggedright\\arraybackslash}}p{{\\linewidth}}@{{}}}}{{{q}}} \\\\*"
+            stacked += [label_line, rest, "\\addlinespace[2pt]"]
+        last = k == len(parts) - 1
+        notes = notes + (footer if last else [])
+        cap = caption if len(parts) == 1 else caption[:-1] + f" (part {k + 1} of {len(parts)})."
+        lab = label if k == 0 else f"{label}-{k + 1}"
+        out += ["\\begin{table}[tbp]", "\\centering", "\\footnotesize", GROUPING, "\\begin{threeparttable}",
+                f"\\caption{{{cap}}}", f"\\label{{{lab}}}", "\\setlength{\\tabcolsep}{1pt}",
+                f"\\begin{{tabular*}}{{\\linewidth}}{{{cols}}}", "\\toprule", *head, "\\midrule",
+                *stacked[:-1], "\\bottomrule", "\\end{tabular*}",
+                *(["\\begin{tablenotes}[flushleft]", "\\scriptsize", *notes, "\\end{tablenotes}"] if notes else []),
+                "\\end{threeparttable}", "\\end{table}"]
+    return out
 
 
 class LatexPrinter(Printer):

@@ -434,9 +434,8 @@ def _inside(ex, pts):
 
 def _affine_parts(c, name: str):
     """(a, b) with c = a + b * name when ``c`` is affine in the symbol ``name``, else None."""
-    import sympy as sp
-
     from ...backends.sym import from_sympy, to_sympy
+    from ...backends.sympy_import import sympy as sp
     sym = sp.Symbol(name, positive=True)
     try:
         cs = to_sympy(c, {name: sym})

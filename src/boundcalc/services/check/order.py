@@ -132,8 +132,7 @@ def _generic(d: Domain | None, i: int) -> Fraction:
 
 
 def _sympy_exponents(e, v, env, table):
-    import sympy as sp
-
+    from ...backends.sympy_import import sympy as sp
     from ...prover.symbolic import to_sympy_with_domains
     se, syms = to_sympy_with_domains(e, table)
     x = syms[v]
@@ -157,8 +156,7 @@ def _exponents(e, x) -> tuple:
 
 def _isolate(reg, fid, node, t):
     """A requirement 'lhs OP rhs' solved for its solve_for variable (SymPy), as a Node."""
-    import sympy as sp
-
+    from ...backends.sympy_import import sympy as sp
     from ...prover.symbolic import to_sympy_with_domains
     spec = reg.spec(fid)
     if t.side in ("lhs", "rhs"):
@@ -174,7 +172,7 @@ def _isolate(reg, fid, node, t):
 
 def _from_sympy(e):
     """A SymPy expression back into the expression language (through the parser)."""
-    import sympy as sp
+    from ...backends.sympy_import import sympy as sp
     text = sp.sstr(e).replace("Max(", "max(").replace("Min(", "min(")
     return parse(text, allow_relation=False, where="solved requirement")
 

@@ -384,7 +384,7 @@ def _restates(reg, paper, t, a, op, b, own: bool = False) -> str | None:
         gc = ORIENT[op] * (to_sympy(a, {}) - to_sympy(b, {}))
     except Exception:
         return None
-    import sympy
+    from ...backends.sympy_import import sympy
     pins = _pinned(t)
     if pins:
         gc = gc.subs({sympy.Symbol(k, positive=True): sympy.Rational(v.numerator, v.denominator)

@@ -234,9 +234,8 @@ def _grade_difference(reg, paper, spec, p, a, b, f: Finding, what: str):
 def _ratio_symbols(a, b) -> set[str] | None:
     """The symbols of a/b simplified by SymPy (None if SymPy cannot)."""
     try:
-        import sympy as sp
-
         from ...backends.sym import to_sympy
+        from ...backends.sympy_import import sympy as sp
         syms: dict = {}
         q = sp.simplify(to_sympy(Mul((a, Pow(b, Num(Fraction(-1))))), syms))
         return {s.name for s in q.free_symbols}

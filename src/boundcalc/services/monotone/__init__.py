@@ -42,9 +42,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-import sympy as sp
-
 from ...backends.sym import expand_special
+from ...backends.sympy_import import sympy as sp
 from ...errors import BoundcalcError
 from ...expr.domains import Domain, infinite_end, search_range
 from ...expr.indexed import instantiate

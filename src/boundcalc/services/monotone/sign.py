@@ -6,10 +6,9 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-import sympy as sp
-
 from ...backends import mp as mpb
 from ...backends.sym import from_sympy
+from ...backends.sympy_import import sympy as sp
 from ...errors import BoundcalcError
 from ...expr.nodes import Num, Rel
 from ...prover.symbolic import domain_substitution, prove_sign
