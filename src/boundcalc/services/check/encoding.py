@@ -1,21 +1,31 @@
 """Passes that cannot fail by construction of the encoding (issue 35), asked of a pass
-before it counts as one (:func:`.premises.tautology` calls :func:`why`):
+before it counts as one (:func:`.premises.tautology` calls :func:`why`). Only what *we* wrote
+can make a check trivially true: its own ``assume`` entries (added by us, whatever their reason
+quotes) and its own substitutions. A quoted ``[[hypotheses]]`` entry of the paper, or a formula
+of the paper the check names, never makes a check an identity: a claim that follows from the
+paper's own premise is a step the paper could have got wrong (its premise misprinted), a pass.
 
-1. **an added assumption alone implies the claim**: an inline ``compare`` (no formula of the
-   paper named) that still holds with one of its own ``assume`` entries kept and every other
-   premise (its other assumptions, the paper's hypotheses) dropped — the assumption is the
-   claim restated or solved for a variable (``R dGamma >= log(...)`` for the inequality it is
-   the logarithm of);
-2. **the claim is a combination of its assumptions**: each side is the product, the sum, the
-   max or the min of the corresponding sides of some of its own assumptions, one tree up to the
-   order of terms (no arithmetic: ``x <= y`` and ``y <= z`` summed into a new constant is a step);
+1. **an added assumption is the claim restated**: an inline ``compare`` (no formula of the
+   paper named) and one of its own ``assume`` entries that are *equivalent* under the symbols'
+   domains alone — the assumption alone implies the claim and the claim alone implies the
+   assumption (every other premise, the paper's hypotheses included, dropped): the assumption is
+   the claim solved for a variable (``R dGamma >= log(...)`` for the inequality it is the
+   logarithm of). An assumption that merely implies the claim (``x76 >= e^(-...)`` for
+   ``log(1 + x76) >= e^(-...)/2``, ``b > 0`` for ``(a - b)^2/(2b) >= 0``) leaves a step of
+   algebra to check: the pass stays one (conditional on it);
+2. **the claim is a combination of its assumptions**: each side is the product or the sum of
+   the corresponding sides of some of its own assumptions, one tree up to the order of terms
+   (no arithmetic: ``x <= y`` and ``y <= z`` summed into a new constant is a step), and it holds
+   with the paper's hypotheses dropped (its own assumptions kept);
 3. **a monotonicity read off an affine formula**: the variable occurs once, reached through sums
    and products only, and the claim holds with the paper's hypotheses dropped (the sign of the
    slope is fixed by the symbols' domains);
-4. **equal after the check's own substitution** (inline): the equalities ``x == e`` among its assumptions
-   put in, the two sides are the same expression once like terms are collected;
+4. **equal after the check's own substitution** (inline): the equalities ``x == e`` among its
+   own assumptions put in, the two sides are the same expression once like terms are collected;
 5. **a max against one of its arguments**: choosing one argument of some ``max`` on the larger
-   side (``min`` on the smaller; the others kept) makes the two sides the same expression (``max(a, b) >= b``).
+   side (``min`` on the smaller; the others kept) makes the two sides the same expression
+   (``max(a, b) >= b``), and the claim holds with every premise dropped (the symbols' domains
+   alone; not ``max(2, 1/delta) L >= 2 L``, which needs ``L >= 0`` from somewhere).
 
 Every re-run is the check's own kind through ``rerun`` (capped like a mutant); an undecided
 re-run is "not shown": the grade stays as it was (never upgraded or downgraded on unknown).
@@ -27,6 +37,7 @@ from itertools import product
 
 from ...expr.nodes import Add, Func, Mul, Rel, Sym, substitute
 from ...registry import checks
+from ...registry.checks import Assumption
 from ...verdicts import Grade
 
 __all__ = ["why"]
@@ -45,8 +56,8 @@ def why(reg, paper, t, f, rerun) -> str | None:
         return None
     rels = _assumptions(t)
     inline = not t.uses
-    return (_combination(a, op, b, rels) or (_substituted(a, op, b, rels) if inline else None)
-            or _max_pick(a, op, b) or (_alone(t, rerun) if inline else None))
+    return (_combination(t, a, op, b, rels, rerun) or (_substituted(a, op, b, rels) if inline else None)
+            or _max_pick(t, a, op, b, rerun) or (_restated(t, rerun) if inline else None))
 
 
 def _assumptions(t) -> list[tuple[str, Rel]]:
@@ -77,7 +88,7 @@ def _flat(node, cls) -> list:
     return [node]
 
 
-def _combination(a, op, b, rels) -> str | None:
+def _combination(t, a, op, b, rels, rerun) -> str | None:
     from .premises import _canon
     side = _oriented(op, a, b)
     if side is None or len(rels) < 2:
@@ -92,7 +103,7 @@ def _combination(a, op, b, rels) -> str | None:
             continue
         s2 = sorted(_canon(x) for _, p in used for x in _flat(p[0], cls))
         l2 = sorted(_canon(x) for _, p in used for x in _flat(p[1], cls))
-        if s2 == small and l2 == large:
+        if s2 == small and l2 == large and rerun(t, _ours).severity is Grade.OK:
             return (f"a tautology of the encoding: the claim is the {word} of its own assumptions "
                     f"({'; '.join(t_ for t_, _ in used)}), side by side, with no arithmetic between them — "
                     "no premise of the paper is used, so it cannot fail")
@@ -113,12 +124,23 @@ def _substituted(a, op, b, rels) -> str | None:
     return None
 
 
-def _max_pick(a, op, b) -> str | None:
-    from .premises import same_expression
+def _max_pick(t, a, op, b, rerun) -> str | None:
     side = _oriented(op, a, b)
     if side is None:
         return None
-    small, large = side
+    word = _picked(*side)
+    if word is None or rerun(replace(t, assume=()), lambda hs: []).severity is not Grade.OK:
+        return None
+    return (f"a tautology of the encoding: with one argument of one or more {word}s on the "
+            f"{'larger' if word == 'max' else 'smaller'} side put in for it, the two sides are the same "
+            f"expression, and the claim holds with every premise dropped (the symbols' domains alone) — the "
+            f"claim is {word}(a, b) {'>=' if word == 'max' else '<='} a, whatever the paper's a and b")
+
+
+def _picked(small, large) -> str | None:
+    """'max' (or 'min') when putting one argument in for some max on the larger side (min on
+    the smaller) makes the two sides the same expression, else None."""
+    from .premises import same_expression
     for big, word in ((large, "max"), (small, "min")):
         other = small if big is large else large
         sites = [n for n in big.walk() if isinstance(n, Func) and n.name == word and len(n.args) >= 2]
@@ -137,10 +159,7 @@ def _max_pick(a, op, b) -> str | None:
             for site, arg in zip(sites, pick):
                 cur = cur if arg is None else _replace_node(cur, site, arg)
             if same_expression(cur, "==", other):
-                return (f"a tautology of the encoding: with one argument of one or more {word}s on the "
-                        f"{'larger' if word == 'max' else 'smaller'} side put in for it, the two sides are the same "
-                        f"expression — the claim is {word}(a, b) {'>=' if word == 'max' else '<='} a, whatever the "
-                        "paper's a and b")
+                return word
     return None
 
 
@@ -148,13 +167,26 @@ def _replace_node(node, site, rep):
     return node.map(lambda n: rep if n == site else None)
 
 
-def _alone(t, rerun) -> str | None:
+def _restated(t, rerun) -> str | None:
+    """Rule 1: one of the check's own assumptions equivalent to its claim under the symbols'
+    domains (each alone implies the other; every other premise dropped), or None."""
+    if t.approximate is not None:
+        return None
+    from ...expr.parser import parse
+    claim = Assumption(f"{t.lhs} {t.rel} {t.rhs}", "the check's claim")
     for x in t.assumptions:
-        m = rerun(replace(t, assume=(x,)), _ours)
-        if m.severity is Grade.OK:
-            return (f"a tautology of the encoding: its own added assumption {x.expr} alone implies the claim "
-                    "(every other premise, the paper's hypotheses included, dropped; proved under the symbols' "
-                    "domains) — the assumption restates the claim, or is it solved for a variable")
+        try:
+            r = parse(x.expr, where="assume")
+        except Exception:
+            continue
+        if not isinstance(r, Rel) or rerun(replace(t, assume=(x,)), _ours).severity is not Grade.OK:
+            continue
+        back = replace(t, lhs=str(r.lhs), rel=r.op, rhs=str(r.rhs), assume=(claim,))
+        if rerun(back, _ours).severity is Grade.OK:
+            return (f"a tautology of the encoding: its own added assumption {x.expr} is the claim restated — "
+                    "each alone implies the other under the symbols' domains (every other premise, the paper's "
+                    "hypotheses included, dropped): the assumption is the claim solved for a variable, so the "
+                    "check cannot fail")
     return None
 
 
