@@ -99,12 +99,13 @@ def test_not_restated():
     c76 = exp(-(1 - gam / 2) * G * r)
     x76 = c76 * mpf("0.9")
     e2, e3 = mpf("0.001"), mpf(10)
+    d12, rest12 = mpf(1), mpf(1)
     cases = {
         "thm1_cof_from_blocks": cof(mpf(5)),                 # C_CoF = 5 < 8.36 (the assumed bound), 9.69 <= 10
         "ab_inequality_51": ((mpf(-1) ** 2 - mpf(-1) ** 2) / (2 * -1) - (-1 - -1) >= 0, mpf(-1) > 0),   # a = b = -1
         "thm5_74_from_eps_max": (log(1 + exp(r * eps - r * G)) <= exp(r * bound - r * G), eps <= bound),
         "thm5_76_loss_lower": (log(1 + x76) >= c76 / 2, x76 >= c76),            # n = 1
-        "lemma12_quadrant_77": (1 / (1 + exp(-1) + 1) <= mpf(1) / 2, 1 < 0),      # d = 1, rest = 1
+        "lemma12_quadrant_77": (1 / (1 + exp(-d12) + rest12) <= mpf(1) / 2, d12 < 0),
         "thm6_79a_T3": (log((e2 + e3) / (1 + e2 + e3)) >= -(1 - gam) * Xi * R - log(3), e2 >= exp(-(1 - gam) * Xi * R)),
     }
     for cid, (claim, assumption) in cases.items():

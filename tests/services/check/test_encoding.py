@@ -119,7 +119,7 @@ def got(tmp_path_factory):
 
 
 @pytest.mark.parametrize("cid, words", [
-    ("alone", "is the claim restated"), ("product", "the product of its own assumptions"),
+    ("alone", "the claim restates its own assumption z > log(2*d)"), ("product", "the product of its own assumptions"),
     ("sum", "the sum of its own assumptions"), ("affine", "affine formula"),
     ("substituted", "own equalities"), ("max_pick", "max(a, b) >= a")])
 def test_a_pass_that_cannot_fail_is_graded_identity(got, cid, words):

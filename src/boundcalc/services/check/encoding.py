@@ -1,5 +1,5 @@
 """Passes that cannot fail by construction of the encoding (issue 35), asked of a pass
-before it counts as one (:func:`.premises.tautology` calls :func:`why`). Only what *we* wrote
+before it counts as one (the check runner asks :func:`why` before :func:`.premises.tautology`). Only what *we* wrote
 can make a check trivially true: its own ``assume`` entries (added by us, whatever their reason
 quotes) and its own substitutions. A quoted ``[[hypotheses]]`` entry of the paper, or a formula
 of the paper the check names, never makes a check an identity: a claim that follows from the
@@ -183,7 +183,7 @@ def _restated(t, rerun) -> str | None:
             continue
         back = replace(t, lhs=str(r.lhs), rel=r.op, rhs=str(r.rhs), assume=(claim,))
         if rerun(back, _ours).severity is Grade.OK:
-            return (f"a tautology of the encoding: its own added assumption {x.expr} is the claim restated — "
+            return (f"a tautology of the encoding: the claim restates its own assumption {x.expr} (added by us) — "
                     "each alone implies the other under the symbols' domains (every other premise, the paper's "
                     "hypotheses included, dropped): the assumption is the claim solved for a variable, so the "
                     "check cannot fail")

@@ -154,10 +154,6 @@ def tautology(reg, paper, c, f, rerun) -> str | None:
     """Why a passing check ``c`` (its finding ``f``) is a tautology of the encoding, or
     None. ``rerun(fields, hyp_hook)`` re-runs the check's kind and returns its finding."""
     t = c.spec
-    from .encoding import why
-    built = why(reg, paper, t, f, rerun)
-    if built:
-        return built
     if isinstance(t, checks.Identity) and not t.uses:
         from .common import expr
         fn = expr(reg, paper, t.function)
