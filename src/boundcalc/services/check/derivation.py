@@ -18,7 +18,6 @@ fixed value of them makes the printed statement follow for every value of the va
 from __future__ import annotations
 
 import re
-
 from fractions import Fraction
 
 from ...errors import BoundcalcError
