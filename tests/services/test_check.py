@@ -289,7 +289,7 @@ def test_every_planted_error_is_found(synthetic):
     assert "counterexample" in sev["cor_wrong_planted"].evidence
     assert sev["cor_wrong_planted"].evidence["derived_from_premise"].replace(" ", "") in ("2/(n*x)+9", "9+2/(n*x)")
     rows = sev["order_planted"].evidence["per_variable"]
-    assert rows[0]["exact"] == "Theta(n**-1/2*log(n))" and rows[0]["holds"] is False
+    assert rows[0]["exact"] == "Theta(n**(-1/2)*log(n))" and rows[0]["holds"] is False
     assert sev["compare_planted"].evidence["counterexample"]
     assert float(sev["derivative_planted"].evidence["relative_error"]) > 0.1
 
