@@ -127,9 +127,19 @@ def _check_table_outputs(fmt: str, output: str | None, plot: str | None, force: 
     refuse_stdout_figures("--plot", plot)
     from ..reports.plots import check_figsize
     check_figsize(figsize)
-    if plot is not None:                      # the folder; the files (one per panel) once the table is known
+    if plot is not None:
+        # the files of one panel, and every figure of the name's panels already there
+        # (FILE-losses.png ...): refused before any work unless --force; which panels are
+        # written is known once the table is, and they are checked again then
         from ..reports.plots import targets
-        outputs.append(("--plot", targets(plot)[0].with_name(".boundcalc-write-test")))
+        base = targets(plot)
+        outputs += [("--plot", base[0].with_name(".boundcalc-write-test"))]
+        outputs += [("--plot", f) for f in base if f.exists()]
+        stem = base[0].with_suffix("")
+        if stem.parent.is_dir():
+            import glob
+            outputs += [("--plot", f) for f in sorted(stem.parent.glob(glob.escape(stem.name) + "-*"))
+                        if f.suffix in (".png", ".pdf")]
     check_outputs(outputs, force=force)       # every output checked before any work
 
 

@@ -370,7 +370,8 @@ def panel_stems(path, panels: list[tuple[str, list]]) -> list[Path]:
     stem = targets(path)[0].with_suffix("")
     if len(panels) == 1:
         return [stem]
-    out, seen = [], {}
+    out: list[Path] = []
+    seen: dict[str, int] = {}
     for group, _ in panels:
         k = seen[group] = seen.get(group, 0) + 1
         out.append(stem.with_name(f"{stem.name}-{_slug(group)}" + (f"-{k}" if k > 1 else "")))
