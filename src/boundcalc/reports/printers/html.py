@@ -455,9 +455,12 @@ def _label(row) -> str:
 
 
 def _ascii_math(text: str) -> str:
-    """Text in the ASCII math convention (a note, a hypothesis) with its math as MathML."""
+    """Text in the ASCII math convention (a note, a hypothesis) with its math as MathML; the
+    text as written when a piece of it does not typeset (a message cut inside an expression,
+    "R_O**..."): never a MathML error box on the page."""
     from ..latex import ascii_math_parts
-    return _pieces(ascii_math_parts(text))
+    out = _pieces(ascii_math_parts(text))
+    return _e(text) if "<merror" in out else out
 
 
 def _sympy_ascii(text: str) -> str:
