@@ -32,7 +32,8 @@ class JsonPrinter(Printer):
         from ..numfmt import exact_str, float_or_none
         return {"quantity": r.quantity, "source": r.source, "kind": r.kind, "formula": r.formula,
                 "bound": float_or_none(r.bound), "measured": float_or_none(r.measured),
-                "ratio": float_or_none(r.ratio),
+                "measured_low": float_or_none(r.measured_low), "measured_high": float_or_none(r.measured_high),
+                "seeds": r.seeds, "interval": r.interval, "ratio": float_or_none(r.ratio),
                 "bound_exact": exact_str(r.bound, r._digits.get("bound")),
                 "measured_exact": exact_str(r.measured, r._digits.get("measured")),
                 "ratio_exact": exact_str(r.ratio),
