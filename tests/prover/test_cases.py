@@ -138,13 +138,29 @@ def test_the_rows_are_in_the_strategy():
 def test_pieces_cover_the_domain_and_drop_the_signed_abs():
     doms = _box(x=(0, 2), d=(-EPS, EPS))
     ps = pieces(_p("abs(exp(x*(1 + d)) - exp(x))"), "<=", _p("abs(x*d)"), doms, [])
-    assert ps is not None and [p.label for p in ps] == ["d <= 0", "d >= 0"]
-    lo, hi = ps[0].domains["d"], ps[1].domains["d"]
-    assert (lo.lo, lo.hi, lo.hi_closed) == (-EPS, 0, True) and (hi.lo, hi.hi, hi.lo_closed) == (0, EPS, True)
+    assert ps is not None and [p.label for p in ps] == ["d <= 0 (as d -> -d)", "d >= 0"]
+    assert [p.flips for p in ps] == [("d",), ()]
+    lo, hi = ps[0].domains["d"], ps[1].domains["d"]          # the half d <= 0 written with d -> -d
+    assert (lo.lo, lo.lo_closed, lo.hi, lo.hi_closed) == (0, True, EPS, True)
+    assert (hi.lo, hi.lo_closed, hi.hi, hi.hi_closed) == (0, True, EPS, True)
+    assert str(ps[0].a) == "-(exp(x*(1 - d)) - exp(x))"       # abs of a difference of proved sign dropped
     for p in ps:                       # exp increasing: z3 gives the sign of the difference on each half
         assert "abs" not in str(p.a) + str(p.b)
     # x only on [0, 2]: no split on it; a goal without abs: none
     assert pieces(_p("sin(x)"), "<=", _p("x"), doms, []) is None
+
+
+def test_an_even_goal_has_one_piece_twice_and_its_twin_is_disproved_on_the_flipped_half():
+    # exp|x| - 1 <= 0.999 |x| e^|x| fails near 0 on both sides; the half x <= 0, as x -> -x,
+    # is the half x >= 0's goal, and its point maps back to x < 0 (certified on the original)
+    with mpmath.workdps(50):
+        x = mpmath.mpf("-0.0001")
+        assert mpmath.exp(abs(x)) - 1 > mpmath.mpf("0.999") * abs(x) * mpmath.exp(abs(x))
+    ps = pieces(_p("exp(abs(x)) - 1"), "<=", _p("0.999*abs(x)*exp(abs(x))"), {"x": Domain()}, [])
+    assert ps is not None and len(ps) == 2 and str(ps[0].a) == str(ps[1].a) and str(ps[0].b) == str(ps[1].b)
+    d = _decide("exp(abs(x)) - 1", "<=", "0.999*abs(x)*exp(abs(x))", {"x": Domain()}, seconds=15.0)
+    assert str(d.verdict) == "disproved", d.text
+    assert recheck(d.certificate).valid
 
 
 def test_pieces_two_cases_where_the_sign_is_unknown():

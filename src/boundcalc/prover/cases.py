@@ -7,7 +7,9 @@ layer, the derivatives of the interval layer and of :mod:`.monotone`) can.
 * **the sign of a symbol**: a real symbol ``v`` that occurs inside an ``abs`` argument and
   whose domain has 0 strictly inside it (``d`` of ``|x*d|`` with ``|d| <= eps``, ``x`` of
   ``|sin x| >= 2|x|/pi``); the pieces are ``v``'s domain cut at 0 into ``v <= 0`` and
-  ``v >= 0`` (0 closed in both). Their union is the domain.
+  ``v >= 0`` (0 closed in both). Their union is the domain. The half ``v <= 0`` is written
+  with ``v -> -v`` (its symbol then ranges over ``[0, -lo]``: a bijection, so an even goal's
+  two halves are one goal, and a point ``v = w`` of it is the goal's point ``v = -w``).
 * **the two sides of an absolute value**: ``abs(A) <= B`` (``<``; or ``B >= abs(A)``) is
   the conjunction of ``A <= B`` and ``-A <= B`` at every point (``|A| = max(A, -A)``), two
   pieces on the same domains.
@@ -36,7 +38,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from ..expr.domains import Domain
-from ..expr.nodes import Add, Const, Func, Mul, Node, Num, Pow, Rel, Sym
+from ..expr.nodes import Add, Const, Func, Mul, Node, Num, Pow, Rel, Sym, substitute
 
 __all__ = ["MAX_DEPTH", "Piece", "box_sign", "depth", "drop_abs", "has_abs", "nested", "pieces"]
 
@@ -53,14 +55,16 @@ _depth: contextvars.ContextVar[int] = contextvars.ContextVar("cases_depth", defa
 
 @dataclass(frozen=True)
 class Piece:
-    """One piece of a split: the relation ``a rel b`` on ``domains`` under ``extra``, and
-    what it is (``label``: "d >= 0", "the case +(...)")."""
+    """One piece of a split: the relation ``a rel b`` on ``domains`` under ``extra``, what
+    it is (``label``: "d >= 0", "the case +(...)"), and the symbols it writes as ``-v``
+    (``flips``: its point ``v = w`` is the goal's ``v = -w``)."""
     a: Node
     rel: str
     b: Node
     domains: dict
     extra: list
     label: str
+    flips: tuple[str, ...] = ()      # symbols written as -v (the half v <= 0): a point maps back by v -> -v
 
 
 def depth() -> int:
@@ -245,8 +249,21 @@ def drop_abs(node: Node, signs: _Signs) -> Node:
         s = signs.sign(inner)
         if s is None:
             return Func("abs", (inner,))
-        return inner if s >= 0 else Mul((_MINUS, inner))
+        return inner if s >= 0 else negated(inner)
     return node.map(f)
+
+
+def negated(u: Node) -> Node:
+    """``-u``, a leading number negated rather than a factor -1 added (``-(-x)`` is ``x``)."""
+    if isinstance(u, Mul) and u.args and isinstance(u.args[0], Num):
+        c = -u.args[0].value
+        rest = u.args[1:]
+        if c == 1:
+            return rest[0] if len(rest) == 1 else Mul(rest)
+        return Mul((Num(c), *rest))
+    if isinstance(u, Num):
+        return Num(-u.value)
+    return Mul((_MINUS, u))
 
 
 def _has_abs(node: Node) -> bool:
@@ -267,9 +284,10 @@ def _straddles(d: Domain) -> bool:
     return not d.integer and (d.lo is None or d.lo < 0) and (d.hi is None or d.hi > 0)
 
 
-def _clean(a: Node, rel: str, b: Node, domains: dict, extra: list, label: str, calls: list[int]) -> Piece:
+def _clean(a: Node, rel: str, b: Node, domains: dict, extra: list, label: str, calls: list[int],
+           flips: tuple[str, ...] = ()) -> Piece:
     s = _Signs(domains, extra, calls)
-    return Piece(drop_abs(a, s), rel, drop_abs(b, s), domains, list(extra), label)
+    return Piece(drop_abs(a, s), rel, drop_abs(b, s), domains, list(extra), label, flips)
 
 
 # ----------------------------------------------------------------------------- the splits
@@ -286,16 +304,23 @@ def pieces(a: Node, rel: str, b: Node, domains: dict[str, Domain], extra: list) 
     used = Rel(rel, a, b).symbols()
     cuts = [v for v in sorted(_abs_symbols(a) | _abs_symbols(b))
             if v in used and v in domains and _straddles(domains[v])][:MAX_SPLIT_SYMBOLS]
-    boxes: list[tuple[dict, list[str]]] = [(dict(domains), [])]
+    # the half v <= 0 is written with v -> -v (v >= 0 there): an even goal's two halves are
+    # then one goal, and no piece has a domain unbounded below
+    boxes: list[tuple[dict, list[str], tuple[str, ...]]] = [(dict(domains), [], ())]
     for v in cuts:
         d = domains[v]
-        halves = ((Domain(False, d.lo, d.lo_closed, _ZERO, True), f"{v} <= 0"),
-                  (Domain(False, _ZERO, True, d.hi, d.hi_closed), f"{v} >= 0"))
-        boxes = [({**doms, v: dom}, labels + [label]) for doms, labels in boxes for dom, label in halves]
+        halves = ((Domain(False, _ZERO, True, None if d.lo is None else -d.lo, d.lo_closed), f"{v} <= 0", (v,)),
+                  (Domain(False, _ZERO, True, d.hi, d.hi_closed), f"{v} >= 0", ()))
+        boxes = [({**doms, v: dom}, labels + [label], flips + flip) for doms, labels, flips in boxes
+                 for dom, label, flip in halves]
     out: list[Piece] = []
-    for doms, labels in boxes:
-        p = _clean(a, rel, b, doms, extra, ", ".join(labels), calls)
-        out += _two_cases(p, doms, extra, calls)
+    for doms, labels, flips in boxes:
+        mapping = {v: Mul((_MINUS, Sym(v))) for v in flips}
+        pa, pb = substitute(a, mapping), substitute(b, mapping)
+        pextra = [Rel(r.op, substitute(r.lhs, mapping), substitute(r.rhs, mapping)) for r in extra]
+        label = ", ".join(labels) + (f" (as {', '.join(f'{v} -> -{v}' for v in flips)})" if flips else "")
+        p = _clean(pa, rel, pb, doms, pextra, label, calls, flips)
+        out += _two_cases(p, doms, pextra, calls)
     if all(_count_abs(p.a) + _count_abs(p.b) >= _count_abs(a) + _count_abs(b) for p in out):
         return None
     return out
@@ -309,10 +334,10 @@ def _two_cases(p: Piece, domains: dict, extra: list, calls: list[int]) -> list[P
         return [p]
     u = small.args[0]
     out = []
-    for sgn, inner in ((1, u), (-1, Mul((_MINUS, u)))):
+    for sgn, inner in ((1, u), (-1, negated(u))):
         lhs, rhs = (inner, big) if p.rel in ("<=", "<") else (big, inner)
         label = (p.label + ", " if p.label else "") + f"the case {'+' if sgn > 0 else '-'}({u})"
-        out.append(_clean(lhs, p.rel, rhs, domains, extra, label, calls))
+        out.append(_clean(lhs, p.rel, rhs, domains, extra, label, calls, p.flips))
     return out
 
 

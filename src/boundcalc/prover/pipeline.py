@@ -505,7 +505,9 @@ class CaseSplit:
             except BoundcalcError:
                 return None
             if d.verdict is Verdict.DISPROVED and d.counterexample:
-                env = RW.fill_point(d.counterexample, goal.domains)
+                env = RW.fill_point(d.counterexample, p.domains)
+                if env is not None:
+                    env = {n: (-x if n in p.flips else x) for n, x in env.items()}   # back from v -> -v
                 ce = certify(goal, env) if env is not None else None
                 return None if ce is None else verdict("disproved", "counterexample",
                                                        f"certified, found on the piece {p.label}", counterexample=ce)
