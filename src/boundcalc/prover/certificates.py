@@ -178,3 +178,11 @@ class _Builder:
         if right is None:
             return None
         return {"box": self._box(box), "split": {"var": x, "at": _q(at)}, "parts": [left, right]}
+
+
+def pieces(the_claim: dict, by: str, how: str, parts: list[dict]) -> dict:
+    """A proof by pieces (a case split, a monotonicity argument's face) that the checker
+    cannot replay as a whole: a ``trusted`` certificate naming the layer (``by``) and the
+    argument (``how``), with each piece's own certificate kept under ``parts`` (already
+    re-checked by the layer; the checker reads only ``by`` and ``how``)."""
+    return {"kind": "trusted", "claim": the_claim, "by": by, "how": how, "parts": parts}

@@ -22,7 +22,11 @@ returns a :class:`Decision` with
   two integer symbols: induction in one of them, :mod:`.integers`), ``"ends"``
   (one symbol: the ends of its domain — infinity, an open end, a touching end — cut off by
   derivative arguments, Taylor's theorem or a monotone approach to a limit, the middle piece
-  decided by the layers again, :mod:`.ends`), ``"SMT"``
+  decided by the layers again, :mod:`.ends`), ``"case split"`` (a goal with ``abs`` decided
+  on pieces where the absolute values have one sign: a symbol's domain cut at 0, ``|A| <= B``
+  as ``A <= B`` and ``-A <= B``, :mod:`.cases`), ``"monotonicity"`` (a partial derivative's
+  sign proved, the goal reduced to the face of the domain where the difference is least,
+  :mod:`.monotone`), ``"SMT"``
   (z3 nonlinear real arithmetic after naming non-polynomial terms, :mod:`.smt`),
   ``"interval"`` (arb branch-and-bound, :mod:`.interval`), ``"counterexample"`` (a point
   found by sampling, at a domain boundary, from an SMT model or by the integer layer,
@@ -58,7 +62,10 @@ within a :class:`.goal.Budget`): the cheap pre-pass (:mod:`.prepass`) reads the 
 quick SMT passes (on the goal with fractional powers of single symbols substituted away,
 the generalized goal, the goal); for a symbol whose domain ends at a rational multiple of pi
 (an assumption ``x < pi/2``), the goal with ``x = pi*t`` and rational ends (:mod:`.pisub`, proofs
-only, a "relation" sub-goal); the convexity layer for a Jensen instance; the integer layer for a relation in one
+only, a "relation" sub-goal); for a goal with ``abs``, the case split (:mod:`.cases`, each piece a
+"relation" sub-goal); for a goal in two or more symbols whose difference vanishes on a face of
+the domain (and inside a monotonicity argument's sub-goals), monotonicity in one symbol
+(:mod:`.monotone`); the convexity layer for a Jensen instance; the integer layer for a relation in one
 integer symbol (or two, with at most one assumption ``d <= n``);
 the exact layer; the identity layer for an equality with special functions; the rewrite
 layer (:mod:`.rewrite`) for a goal with a root or a quotient: an equivalent goal (both

@@ -22,8 +22,8 @@ from ..expr.nodes import Node, Rel
 from ..verdicts import Layer, Verdict
 from .budget import clock, expired, left
 
-LAYERS = ("exact", "identity", "convexity", "big operators", "integers", "ends", "SMT", "interval", "counterexample",
-          "budget", "safety net", "none")
+LAYERS = ("exact", "identity", "convexity", "big operators", "integers", "ends", "case split", "monotonicity", "SMT",
+          "interval", "counterexample", "budget", "safety net", "none")
 
 
 @dataclass
