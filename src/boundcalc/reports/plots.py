@@ -259,8 +259,7 @@ def _label(row) -> str:
 def num(x, integer: bool = False) -> str:
     """A plotted value as mathtext: 3 digits (``fmt_human``), a power of ten written as one
     (``3.26e7`` -> 3.26×10⁷), an integral head count below 10⁵ as an integer (``32``)."""
-    import mpmath
-
+    from ..mpmath_import import mpmath
     from .numfmt import fmt_human
     v = mpmath.mpf(x)
     if integer and mpmath.isint(v) and abs(v) < 10 ** 5:
@@ -285,8 +284,9 @@ def bound_vs_measured(table, path) -> list[Path]:
     positive measured value are listed under the plot as not plotted. No panel is taller than
     :data:`PANEL_MAX` (a kind with more rows takes several panels), and no title is drawn in
     (the caption belongs to the paper)."""
-    import mpmath
     from matplotlib.lines import Line2D
+
+    from ..mpmath_import import mpmath
     groups: dict = {g: [] for g in GROUPS}
     skipped = []
     for r in table.rows:
