@@ -185,9 +185,8 @@ def _constant_turns(reg, paper, t, node, env: dict, upper: bool) -> list[dict]:
     from fractions import Fraction
     from itertools import pairwise
 
-    import mpmath
-
     from ...backends import mp as mpb
+    from ...mpmath_import import mpmath
     table = reg.symbol_table(node, paper.key)
     used = set()
     for text in t.derived.values():
