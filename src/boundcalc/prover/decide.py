@@ -45,7 +45,7 @@ are defined. Integer symbols are relaxed to reals by the proving layers (sound),
 the integer layer, which uses them. Every layer has a work and size budget (a share of the
 decision's seconds, nominal seconds of work on :func:`.budget.clock`, never a clock's);
 running out falls through to the next layer and, at the end, to ``unknown (budget)`` —
-never a hang. A safety net (CPU time, z3's wall clock; far, never reached in normal use)
+never a hang. A safety net (CPU time, z3's included; far, never reached in normal use)
 that fires makes the decision ``unknown (safety net)``, whatever the layers found.
 
 A relation with a big operator over a symbolic range (``sum(a[i], i, 1, L)``, L free) goes
@@ -181,7 +181,7 @@ def decide_relation(a: Node, rel: str, b: Node, domains: dict[str, Domain], extr
     with safety_net(seconds):
         out = _decide(goal, Budget.starting_now(seconds, samples, seed, certify=True))
     if safety_net_hits() > hits:
-        # a net fired (CPU time, z3's wall clock): what was found depends on the machine
+        # a net fired (CPU time, z3's included): what was found depends on the machine
         fired = "; ".join(dict.fromkeys(safety_nets_fired()))
         out = _verdict("unknown", "safety net", detail=f"a safety net ({fired}: a clock, not a work budget) "
                        "fired during the decision, so its answer would depend on the machine's load: not "

@@ -308,7 +308,7 @@ def _label(row) -> str:
 def num(x, integer: bool = False) -> str:
     """A plotted value as mathtext: 3 digits (``fmt_human``), a power of ten written as one
     (``3.26e7`` -> 3.26×10⁷), an integral head count below 10⁵ as an integer (``32``)."""
-    import mpmath
+    from ..mpmath_import import mpmath
 
     from .numfmt import fmt_human
     v = mpmath.mpf(x)
@@ -324,7 +324,7 @@ def num(x, integer: bool = False) -> str:
 def _positive_log10(r):
     """(log10 bound, log10 measured, bound, measured) of a row whose two values are finite and
     positive (a point on a log axis); None for any other row."""
-    import mpmath
+    from ..mpmath_import import mpmath
     b, m = mpmath.mpf(r.bound), mpmath.mpf(r.measured)
     if mpmath.isfinite(b) and mpmath.isfinite(m) and b > 0 and m > 0:
         return float(mpmath.log10(b)), float(mpmath.log10(m)), b, m

@@ -29,9 +29,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-import mpmath
-
 from ..errors import BoundcalcError
+from ..mpmath_import import mpmath
 
 KINDS = ("upper", "lower", "condition", "info")
 from .printers.cells import COLUMNS  # noqa: F401  (the columns people read)

@@ -17,7 +17,7 @@ def default(o):
     """``json.dumps``'s fallback: a Fraction as ``p/q``, an mpf to 20 digits, else str."""
     if isinstance(o, Fraction):
         return str(o)
-    import mpmath
+    from ...mpmath_import import mpmath
     if isinstance(o, mpmath.mpf):
         return mpmath.nstr(o, 20)
     return str(o)

@@ -156,9 +156,8 @@ def show(node: Node, reg=None, paper=None) -> Shown:
 
 
 def values(reg, paper, at: dict, uses=()) -> dict[str, Fraction]:
-    import mpmath
-
     from ...backends import mp as mpb
+    from ...mpmath_import import mpmath
     env = {}
     for k, v in (at or {}).items():
         node = expr(reg, paper, v, uses)

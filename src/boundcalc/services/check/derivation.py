@@ -560,9 +560,8 @@ def _round_up(x: float) -> list[Fraction]:
 def _certified_ratio(q, extra, pts, i):
     """(q at the i-th sample in ball arithmetic, the point) when the point is certified to
     satisfy every hypothesis; else None."""
-    import mpmath
-
     from ...backends import mp as mpb
+    from ...mpmath_import import mpmath
     from ...prover.sampling import point
     if i is None:
         return None

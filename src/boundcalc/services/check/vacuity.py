@@ -108,9 +108,8 @@ def _derive(reg, paper, t, pt: dict) -> dict:
     others (a norm at initialization to the width), recomputed wherever the point moves."""
     from fractions import Fraction
 
-    import mpmath
-
     from ...backends import mp as mpb
+    from ...mpmath_import import mpmath
     out = dict(pt)
     for k, text in t.derived.items():
         v = mpb.evaluate(expr(reg, paper, text, t.uses), out, digits=40, what=f"derived {k}")
@@ -121,9 +120,8 @@ def _derive(reg, paper, t, pt: dict) -> dict:
 def _grade_at(reg, paper, t, f: Finding, node, env: dict, at: dict, where: str = "at the paper's setting") -> None:
     """The bound at the point ``env`` against its trivial value (the module docstring);
     ``where`` names the point in the messages."""
-    import mpmath
-
     from ...backends import mp as mpb
+    from ...mpmath_import import mpmath
     upper = t.direction == "upper"
     try:
         v = mpb.evaluate(node, env, digits=15, what=t.formula)
@@ -187,9 +185,8 @@ def _constant_turns(reg, paper, t, node, env: dict, upper: bool) -> list[dict]:
     from fractions import Fraction
     from itertools import pairwise
 
-    import mpmath
-
     from ...backends import mp as mpb
+    from ...mpmath_import import mpmath
     table = reg.symbol_table(node, paper.key)
     used = set()
     for text in t.derived.values():
@@ -246,7 +243,7 @@ def _constant_turns(reg, paper, t, node, env: dict, upper: bool) -> list[dict]:
 
 def _radius(f: Finding, v, value, upper: bool, at: dict, where: str = "at the paper's setting") -> None:
     """A proof's radius ``v`` against the experiment's ``value`` (see the module docstring)."""
-    import mpmath
+    from ...mpmath_import import mpmath
     s = lambda x: mpmath.nstr(x, 6)
     f.evidence = {"radius": mpmath.nstr(v, 10), "experiment": mpmath.nstr(value, 10), "at": at}
     if not mpmath.isfinite(v):
@@ -272,9 +269,8 @@ def _outside(reg, paper, t, f: Finding, node, env, at, hidden: str = "") -> bool
     result says nothing at the check's point, so the value is neither a valid nor an
     invalid bound); if it stands there too, it keeps its grade, with the point inside.
     True when the finding is settled here."""
-    import mpmath
-
     from ...backends import mp as mpb
+    from ...mpmath_import import mpmath
     hyps = hypotheses.for_check(reg, paper, t)
     if not hyps:
         return False
@@ -372,9 +368,8 @@ def _best_move(reg, paper, t, node, hyps, pt, v0, moves):
     symbol's name)."""
     from fractions import Fraction
 
-    import mpmath
-
     from ...backends import mp as mpb
+    from ...mpmath_import import mpmath
     best = None
     for s_, signs in moves:
         x0 = Fraction(pt[s_])
