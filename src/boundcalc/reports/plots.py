@@ -309,7 +309,6 @@ def num(x, integer: bool = False) -> str:
     """A plotted value as mathtext: 3 digits (``fmt_human``), a power of ten written as one
     (``3.26e7`` -> 3.26×10⁷), an integral head count below 10⁵ as an integer (``32``)."""
     from ..mpmath_import import mpmath
-
     from .numfmt import fmt_human
     v = mpmath.mpf(x)
     if integer and mpmath.isint(v) and abs(v) < 10 ** 5:
