@@ -151,12 +151,19 @@ class MarkdownPrinter(Printer):
         return out
 
 
+
+def _pct(sc: dict) -> str:
+    """Step coverage as a percentage to one decimal, never rounded up to a threshold
+    (35/37 is 94.6%, not 95%); whole numbers without a decimal."""
+    x = f"{1000 * sc['checked'] // sc['displayed'] / 10:.1f}"      # rounded down (integers: exact)
+    return (x[:-2] if x.endswith(".0") else x) + "%"
+
 def step_table(sc: dict | None) -> list[str]:
     """Markdown lines: a paper's step coverage (checked / displayed proof steps) and its steps."""
     if not sc or not sc["displayed"]:
         return []
     out = ["", (f"### Step coverage: {sc['checked']}/{sc['displayed']} displayed proof steps checked "
-               f"({100 * sc['coverage']:.0f}%)"), "",
+               f"({_pct(sc)})"), "",
            "| step | result | place | status | checks (grade) |", "|---|---|---|---|---|"]
     for r in sc["steps"]:
         checks = ", ".join(f"{c['id']} ({c.get('grade', '?')})" for c in r["checks"]) or "—"
