@@ -156,7 +156,7 @@ def _pct(sc: dict) -> str:
     """Step coverage as a percentage to one decimal, never rounded up to a threshold
     (35/37 is 94.6%, not 95%); whole numbers without a decimal."""
     x = f"{1000 * sc['checked'] // sc['displayed'] / 10:.1f}"      # rounded down (integers: exact)
-    return (x[:-2] if x.endswith(".0") else x) + "%"
+    return x.removesuffix(".0") + "%"
 
 def step_table(sc: dict | None) -> list[str]:
     """Markdown lines: a paper's step coverage (checked / displayed proof steps) and its steps."""
