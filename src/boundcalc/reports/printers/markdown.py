@@ -158,6 +158,7 @@ def _pct(sc: dict) -> str:
     x = f"{1000 * sc['checked'] // sc['displayed'] / 10:.1f}"      # rounded down (integers: exact)
     return x.removesuffix(".0") + "%"
 
+
 def step_table(sc: dict | None) -> list[str]:
     """Markdown lines: a paper's step coverage (checked / displayed proof steps) and its steps."""
     if not sc or not sc["displayed"]:

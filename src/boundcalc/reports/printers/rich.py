@@ -220,6 +220,7 @@ def _pct(sc: dict) -> str:
     x = f"{1000 * sc['checked'] // sc['displayed'] / 10:.1f}"      # rounded down (integers: exact)
     return x.removesuffix(".0") + "%"
 
+
 def print_steps(paper: str, sc: dict, console) -> None:
     """A paper's displayed proof steps with their place and the checks covering each."""
     if not sc["displayed"]:
