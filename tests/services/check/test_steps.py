@@ -91,6 +91,7 @@ def test_steps_load_and_coverage_counts_decided_checks(tmp_path):
     assert sc["steps"][2]["note"] == "no check kind for it"
     md = rep.to_markdown()
     assert "Step coverage: 2/3 displayed proof steps checked (66.6%)" in md     # rounded down
+    assert "Not checked: limit." in md
     assert "| limit | Thm. 1 | proof of Thm. 1, last display | unchecked | — |" in md
 
 

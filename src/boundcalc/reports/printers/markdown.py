@@ -163,8 +163,9 @@ def step_table(sc: dict | None) -> list[str]:
     """Markdown lines: a paper's step coverage (checked / displayed proof steps) and its steps."""
     if not sc or not sc["displayed"]:
         return []
+    un = [r["id"] for r in sc["steps"] if r["status"] != "checked"]
     out = ["", (f"### Step coverage: {sc['checked']}/{sc['displayed']} displayed proof steps checked "
-               f"({_pct(sc)})"), "",
+               f"({_pct(sc)})"), "", *([f"Not checked: {md_cell(', '.join(un))}.", ""] if un else []),
            "| step | result | place | status | checks (grade) |", "|---|---|---|---|---|"]
     for r in sc["steps"]:
         checks = ", ".join(f"{c['id']} ({c.get('grade', '?')})" for c in r["checks"]) or "—"
