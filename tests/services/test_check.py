@@ -660,7 +660,7 @@ def test_order_regimes_say_under_which_coupling(hidden_report):
     assert rows[("other variables held fixed", "n")]["holds"] is False       # n^2 vs n^(3/2)
     assert rows[("other variables held fixed", "n")]["exact"] == "Theta(n**2)"
     assert rows[("H = n", "n")]["holds"] is True                            # n^(3/2)
-    assert rows[("H = n", "n")]["exact"] == "Theta(n**3/2)"
+    assert rows[("H = n", "n")]["exact"] == "Theta(n**(3/2))"        # not n**3/2, which reads as n^3/2
     assert rows[("D -> 0", "D")]["holds"] is False                          # (th + 3D)^2 -> th^2, not D^2
     assert rows[("D -> 0", "D")]["exact"] == "Theta(1)"
     assert "H = n: holds" in o.message
