@@ -260,3 +260,64 @@ def test_the_cli_tells_a_complete_check_from_one_up_to_trusted_facts(tmp_path):
     f.write_text(json.dumps(_boxes("x**2 + 1", ">", "x", {"x": UNIT2})), encoding="utf-8")
     p = cli(["recheck", str(f)])
     assert p.returncode == 0 and p.stdout.startswith("VALID: "), (p.returncode, p.stdout)
+
+
+# ----------------------------------------------------------------------------- smt (cvc5)
+def _smt(lhs, rel, rhs, domains, assume=()):
+    return C.smt(_claim(lhs, rel, rhs, domains, assume), "z3")
+
+
+def test_an_smt_certificate_is_re_proved_by_cvc5_on_the_exact_encoding():
+    pytest.importorskip("cvc5")
+    # sqrt(x) <= (1 + x)/2 is AM-GM: (1 - sqrt(x))**2 >= 0; the root is named by its definition
+    cert = _smt("sqrt(x)", "<=", "(1 + x)/2", {"x": P})
+    assert "(= (* |_t0| |_t0|) |x|)" in cert["query"] and "(>= |_t0| 0.0)" in cert["query"]
+    r = recheck(cert)
+    assert r.valid and r.complete and r.kinds == ["smt"], r.reason
+    # x/(1 + x) < 1 for x > 0; the quotient named with 1 + x != 0
+    assert recheck(_smt("x/(1 + x)", "<", "1", {"x": P})).complete
+
+
+def test_a_false_smt_claim_is_rejected_by_cvc5_whatever_the_certificate_says():
+    pytest.importorskip("cvc5")
+    # sqrt(x) <= x/2 fails at x = 1 (1 > 1/2); claim and query consistent, so only cvc5 can tell
+    r = recheck(_smt("sqrt(x)", "<=", "x/2", {"x": P}), spot=False)
+    assert not r.valid and "cvc5 finds a point" in r.reason
+
+
+def test_an_smt_query_that_is_not_the_claims_encoding_is_rejected():
+    cert = _smt("x**2 + 1", ">=", "2*x", {"x": P})
+    cert["query"] = cert["query"].replace("(* 2.0 |x|)", "(* 1.0 |x|)")
+    r = recheck(cert)
+    assert not r.valid and "not the exact encoding" in r.reason
+    # exp is outside the encoding: no smt certificate, and a forged one is invalid
+    assert _smt("exp(x)", ">=", "1 + x", {"x": P}) is None
+    forged = {**cert, "claim": _claim("exp(x)", ">=", "1 + x", {"x": P})}
+    assert not recheck(forged).valid
+
+
+def test_without_cvc5_an_smt_certificate_is_trusted_to_z3_with_a_label(monkeypatch):
+    import boundcalc.recheck as R
+    monkeypatch.setitem(sys.modules, "cvc5", None)          # import cvc5 -> ImportError
+    monkeypatch.setattr(R, "_CVC5", {})
+    r = recheck(_smt("x**2 + 1", ">=", "2*x", {"x": P}))
+    assert r.valid and not r.complete and r.trusted == ["trusted: z3 (cvc5 not installed)"]
+
+
+def test_a_named_term_never_takes_a_symbols_name():
+    cert = _smt("sqrt(_t0)", "<=", "(1 + _t0)/2", {"_t0": P})
+    assert "(declare-fun |_t1| () Real)" in cert["query"] and "(= (* |_t1| |_t1|) |_t0|)" in cert["query"]
+
+
+def test_an_indexed_symbol_and_one_named_like_it_are_refused_not_confused():
+    from boundcalc.expr.nodes import Add, Mul, Num, Sym
+    from boundcalc.prover.decide import decide_relation
+    with pytest.raises(C.NameClash, match="a_i_"):
+        C.claim(Sym("a[i]"), ">=", Sym("a_i_"), {"a[i]": P, "a_i_": P}, [])
+    a, b = Sym("a[i]"), Sym("a_i_")
+    two = Num(Fraction(2))
+    # a**2 + b**2 >= 2ab is true; read as one symbol it would say 2a**2 >= 2a**2, also true:
+    # a proof the checker cannot tell apart from another claim, so no "proved"
+    d = decide_relation(Add((Mul((a, a)), Mul((b, b)))), ">=", Mul((two, a, b)),
+                        {"a[i]": P, "a_i_": P}, certify=True)
+    assert str(d.verdict) == "unknown" and "certificate refused" in d.text

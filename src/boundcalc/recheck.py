@@ -39,6 +39,17 @@ defined, at every point of the domains where the assumptions hold). The kinds:
 * ``rewrite`` — ``"rule"`` (the equivalence used, as printed) and ``"sub"`` (the
   certificate of the equivalent claim). Valid when the sub-certificate is; the equivalence
   itself is listed as trusted ("trusted: rewrite ...", prover/rewrite.py's contract).
+* ``smt`` — ``"by"`` (who proved it first: z3, SymPy), ``"query"``: the SMT-LIB text of the
+  claim's negation, encoded exactly (see :func:`smt_query`: sums, products, integer powers;
+  every quotient, fractional power and ``sqrt`` a named real with its *defining* facts,
+  e.g. ``t >= 0, x >= 0, t*t = x`` for ``sqrt(x)`` -- definitions, true of the named term by
+  the definition of the operation, not the relaxation facts of prover/facts.py; ``abs``,
+  ``min``, ``max`` as if-then-else; integer symbols relaxed to reals, which only weakens the
+  query). Valid when the checker's own encoding of the claim is exactly ``query`` and a
+  second solver, cvc5, answers unsat; with cvc5 absent or undecided within its resource limit
+  the proof is listed as trusted (``trusted: z3 (cvc5 ...)``), and a cvc5 "sat" makes it
+  invalid. Named constants, other functions and big operators are not encoded (no ``smt``
+  certificate then: the decision's ``trusted`` one stands).
 * ``trusted`` — ``"by"`` (z3, SymPy, a layer) and ``"how"``: a proof the checker cannot
   re-verify. Accepted, and listed in :attr:`Recheck.trusted`, never hidden.
 
@@ -57,7 +68,7 @@ from .expr.domains import Domain
 from .expr.nodes import Add, Mul, Node, Num, Pow, Sym, sub
 from .expr.parser import parse
 
-KINDS = ("counterexample", "exact", "boxes", "rewrite", "trusted")
+KINDS = ("counterexample", "exact", "boxes", "rewrite", "smt", "trusted")
 MAX_PREC = 4096                 # bits: a sign not separated from 0 by then is not certified
 MAX_GRID = 100_000              # points of an `exact` grid
 MAX_LEAVES = 50_000             # leaves of a `boxes` tree
@@ -374,6 +385,179 @@ def _boxes(cert, claim: Claim, out: Recheck) -> None:
     out.reason = f"boxes: {walk.leaves} boxes cover the domain, each closed by an arb enclosure"
 
 
+# ----------------------------------------------------------------------------- smt
+MAX_SMT_POWER = 64              # x**k written out as a product up to this |k|
+CVC5_RLIMIT = 500_000           # cvc5's deterministic resource limit per query
+CVC5_WALL_MS = 2000             # and a wall-clock safety net (some of its procedures ignore the rlimit)
+MAX_QUERY = 20_000              # characters of an `smt` query
+
+
+class NotEncodable(Exception):
+    """A claim outside the ``smt`` encoding (the message says what)."""
+
+
+def _lit(x: Fraction) -> str:
+    body = f"{abs(x.numerator)}.0" if x.denominator == 1 else f"(/ {abs(x.numerator)}.0 {x.denominator}.0)"
+    return f"(- {body})" if x < 0 else body
+
+
+class _Smt:
+    """The exact SMT-LIB encoding of a claim's negation (:func:`smt_query`)."""
+
+    def __init__(self, taken: set[str]) -> None:
+        self.defs: list[str] = []
+        self.names: list[str] = []
+        self.memo: dict[Node, str] = {}
+        self.taken = taken
+
+    def fresh(self) -> str:
+        k = len(self.names)
+        while f"_t{k}" in self.taken:          # never a symbol of the claim
+            k += 1
+        self.taken.add(f"_t{k}")
+        self.names.append(f"|_t{k}|")
+        return self.names[-1]
+
+    def power(self, b: str, k: int) -> str:
+        if k > 1 and b.startswith("("):            # a compound base named once, never copied k times
+            t = self.fresh()
+            self.defs.append(f"(= {t} {b})")
+            b = t
+        return b if k == 1 else "(* " + " ".join([b] * k) + ")"
+
+    def term(self, n: Node) -> str:
+        if n not in self.memo:
+            self.memo[n] = self._term(n)
+        return self.memo[n]
+
+    def _rational_exponent(self, e: Node) -> Fraction:
+        from .expr.exact import NotExact, evaluate_exact
+        if e.symbols():
+            raise NotEncodable("a symbolic exponent")
+        try:
+            v = evaluate_exact(e, {})
+        except (NotExact, ZeroDivisionError):
+            raise NotEncodable("an irrational exponent") from None
+        if abs(v.numerator) > MAX_SMT_POWER or v.denominator > 8:
+            raise NotEncodable(f"the power {v}")
+        return v
+
+    def _root(self, b: str, v: Fraction) -> str:
+        p, q = abs(v.numerator), v.denominator
+        t = self.fresh()
+        if v.numerator > 0:
+            self.defs += [f"(>= {t} 0.0)", f"(>= {b} 0.0)", f"(= {self.power(t, q)} {self.power(b, p)})"]
+        else:
+            pos = "(> {} 0.0)" if q > 1 else "(not (= {} 0.0))"
+            self.defs += ([pos.format(b), f"(> {t} 0.0)"] if q > 1 else [pos.format(b)])
+            self.defs.append(f"(= (* {self.power(t, q)} {self.power(b, p)}) 1.0)")
+        return t
+
+    def _term(self, n: Node) -> str:
+        from .expr.nodes import Func
+        if isinstance(n, Num):
+            return _lit(n.value)
+        if isinstance(n, Sym):
+            return f"|{n.name}|"
+        if isinstance(n, (Add, Mul)):
+            return ("(+ " if isinstance(n, Add) else "(* ") + " ".join(self.term(a) for a in n.args) + ")"
+        if isinstance(n, Pow):
+            v, b = self._rational_exponent(n.exp), self.term(n.base)
+            if v.denominator == 1 and v >= 0:
+                return "1.0" if v == 0 else self.power(b, int(v))
+            return self._root(b, v)
+        if isinstance(n, Func) and n.name == "sqrt" and len(n.args) == 1:
+            return self._root(self.term(n.args[0]), Fraction(1, 2))
+        if isinstance(n, Func) and n.name == "abs" and len(n.args) == 1:
+            u = self.term(n.args[0])
+            return f"(ite (>= {u} 0.0) {u} (- {u}))"
+        if isinstance(n, Func) and n.name in ("min", "max") and len(n.args) >= 1:
+            out = self.term(n.args[0])
+            for a in n.args[1:]:
+                u = self.term(a)
+                out = f"(ite ({'<=' if n.name == 'min' else '>='} {out} {u}) {out} {u})"
+            return out
+        raise NotEncodable(f"{type(n).__name__} {getattr(n, 'name', '')}".strip())
+
+
+SMT_REL = {"<=": "<=", ">=": ">=", "<": "<", ">": ">", "==": "="}
+
+
+def smt_query(claim: Claim) -> str:
+    """The SMT-LIB text whose unsatisfiability proves ``claim``: a point of the domains
+    (integers relaxed to reals), where every assumption holds, every term of the claim is
+    defined (its named quotients and roots satisfy their definitions) and the relation
+    fails. NotEncodable for a claim outside the encoding."""
+    enc = _Smt(set(claim.symbols()))
+    body = []
+    for name in sorted(claim.symbols()):
+        d, x = claim.domains[name], f"|{name}|"
+        if d.lo is not None:
+            body.append(f"({'>=' if d.lo_closed or d.integer else '>'} {x} {_lit(d.lo)})")
+        if d.hi is not None:
+            body.append(f"({'<=' if d.hi_closed or d.integer else '<'} {x} {_lit(d.hi)})")
+    for a, rel, b in claim.assumptions:
+        body.append(f"({SMT_REL[rel]} {enc.term(a)} {enc.term(b)})")
+    body.append(f"(not ({SMT_REL[claim.rel]} {enc.term(claim.lhs)} {enc.term(claim.rhs)}))")
+    decls = [f"(declare-fun |{n}| () Real)" for n in sorted(claim.symbols())]
+    decls += [f"(declare-fun {t} () Real)" for t in enc.names]
+    text = "\n".join(["(set-logic QF_NRA)", *decls, *(f"(assert {c})" for c in enc.defs + body), "(check-sat)"])
+    if len(text) > MAX_QUERY:
+        raise NotEncodable(f"a query of more than {MAX_QUERY} characters")
+    return text
+
+
+_CVC5: dict[str, str] = {}
+
+
+def cvc5_answer(query: str) -> str:
+    """cvc5's answer to ``query`` ("unsat", "sat", "unknown"), or "absent" when cvc5 is not
+    installed; at most :data:`CVC5_RLIMIT` of its (deterministic) resource units."""
+    if query in _CVC5:
+        return _CVC5[query]
+    try:
+        import cvc5
+    except ImportError:
+        return "absent"
+    tm = cvc5.TermManager()
+    solver = cvc5.Solver(tm)
+    solver.setOption("rlimit", str(CVC5_RLIMIT))
+    solver.setOption("tlimit", str(CVC5_WALL_MS))
+    symbols = cvc5.SymbolManager(tm)
+    parser = cvc5.InputParser(solver, symbols)
+    parser.setStringInput(cvc5.InputLanguage.SMT_LIB_2_6, query, "certificate")
+    answer = "unknown"
+    try:
+        while not (cmd := parser.nextCommand()).isNull():
+            said = cmd.invoke(solver, symbols).strip()
+            if said:
+                answer = said if said in ("sat", "unsat") else "unknown"
+    except RuntimeError:
+        answer = "unknown"
+    if len(_CVC5) < 4096:
+        _CVC5[query] = answer
+    return answer
+
+
+def _smt(cert, claim: Claim, out: Recheck) -> None:
+    by = _get(cert, "by", str)
+    try:
+        query = smt_query(claim)
+    except NotEncodable as e:
+        raise Invalid(f"the claim is outside the smt encoding ({e})") from None
+    if _get(cert, "query", str) != query:
+        raise Invalid("the query is not the exact encoding of the claim's negation")
+    answer = cvc5_answer(query)
+    if answer == "sat":
+        raise Invalid("cvc5 finds a point where the claim fails (sat)")
+    if answer == "unsat":
+        out.reason = "smt: cvc5 finds the exact encoding of the claim's negation unsatisfiable"
+        return
+    why = "cvc5 not installed" if answer == "absent" else f"cvc5 undecided within its limits ({CVC5_RLIMIT} units, {CVC5_WALL_MS} ms)"
+    out.trusted.append(f"trusted: {by} ({why})")
+    out.reason = f"trusted: {by}"
+
+
 def _check(cert, out: Recheck, depth: int = 0) -> None:
     if depth > 16:
         raise Invalid("certificates nested more than 16 deep")
@@ -394,7 +578,7 @@ def _check(cert, out: Recheck, depth: int = 0) -> None:
         _check(sub_cert, out, depth + 1)
         return
     claim = read_claim(_get(cert, "claim", dict))
-    {"counterexample": _counterexample, "exact": _exact, "boxes": _boxes}[kind](cert, claim, out)
+    {"counterexample": _counterexample, "exact": _exact, "boxes": _boxes, "smt": _smt}[kind](cert, claim, out)
 
 
 SPOT_VALUES = (Fraction(1, 3), Fraction(1, 2), Fraction(1), Fraction(3, 2), Fraction(2), Fraction(7, 2),

@@ -83,9 +83,9 @@ def test_a_certificate_the_checker_rejects_makes_the_verdict_unknown(monkeypatch
     monkeypatch.setattr(R, "recheck", lambda c: R.Recheck(False, "invalid: tampered in the test")
                         if c.get("kind") == "boxes" and "tree" in c and "split" in c["tree"] else real(c))
     d = decide_relation(_t("x**2 + 1"), ">", _t("x"), {"x": B}, certify=True)
-    # the box cover the builder made is now rejected: the builder gives it up for a
-    # trusted one (z3 proved it), which the checker accepts
-    assert str(d.verdict) == "proved" and d.certificate["kind"] == "trusted"
+    # the box cover the builder made is now rejected: the builder gives it up for an smt
+    # one (z3 proved it; cvc5 re-proves the exact encoding), which the checker accepts
+    assert str(d.verdict) == "proved" and d.certificate["kind"] == "smt"
     monkeypatch.setattr(R, "recheck", lambda c: R.Recheck(False, "invalid: tampered in the test"))
     d = decide_relation(_t("x**2 + 1"), ">", _t("x"), {"x": B}, certify=True)
     assert str(d.verdict) == "unknown" and "certificate rejected" in d.text and d.certificate is None
@@ -212,6 +212,11 @@ def _tamper(cert, how: str, rng):
         inner["degrees"][var] = str(int(inner["degrees"][var]) - 1)
     elif how == "number" and inner["kind"] == "counterexample":
         inner["point"]["x"] = str(Fraction(rng.randint(1, 99), 100))     # x**2 <= x holds on (0, 1]
+    elif how == "number" and inner["kind"] == "smt":
+        # a number of the query (a domain's end, a coefficient) changed: not the claim's encoding
+        nums = [t for t in inner["query"].replace("(", " ").replace(")", " ").split() if t.endswith(".0")]
+        old = rng.choice(nums)
+        inner["query"] = inner["query"].replace(old, f"{int(float(old)) + rng.randint(1, 9)}.0", 1)
     elif how == "drop":
         splits = [n for n in _nodes(inner["tree"]) if "parts" in n]
         rng.choice(splits)["parts"].pop(rng.randrange(2))
@@ -220,7 +225,8 @@ def _tamper(cert, how: str, rng):
 
 def test_two_hundred_tampered_certificates_of_real_decisions_are_all_rejected():
     """Certificates the decision procedure itself produced (a box cover, a polynomial
-    identity, a counterexample, a proof by z3 taken on trust), 210 of them tampered with
+    identity, a counterexample, a proof by z3 re-proved by cvc5 (smt), one by z3 taken on
+    trust), 210 of them tampered with
     one edit each, of a kind the certificate has (fixed seed): every one rejected."""
     import random
     made = [
@@ -230,10 +236,13 @@ def test_two_hundred_tampered_certificates_of_real_decisions_are_all_rejected():
         decide_relation(_t("x**2"), "<=", _t("x"), {"x": P}, certify=True),
         decide_relation(_t("sqrt(x**2 + 1)"), ">", _t("x"), {"x": B}, certify=True),
         decide_relation(_t("x**2 + 1"), ">=", _t("2*x"), {"x": P}, certify=True),
+        decide_relation(_t("sqrt(x)"), "<=", _t("(1 + x)/2"), {"x": P}, certify=True),
+        decide_relation(_t("x/(1 + x)"), "<", _t("1"), {"x": P}, certify=True),
+        decide_relation(_t("exp(x)"), ">=", _t("1 + x"), {"x": P}, certify=True),
     ]
     certs = [d.certificate for d in made]
     kinds = [c["kind"] for c in certs]
-    assert {"boxes", "exact", "counterexample", "trusted"} <= set(kinds), kinds
+    assert {"boxes", "exact", "counterexample", "smt", "trusted"} <= set(kinds), kinds
     assert all(recheck(c).valid for c in certs)
     rng = random.Random(3333)
     tampered = []
@@ -242,7 +251,7 @@ def test_two_hundred_tampered_certificates_of_real_decisions_are_all_rejected():
         inner = c
         while inner["kind"] == "rewrite":
             inner = inner["sub"]
-        hows = ["claim"] + (["number"] if inner["kind"] in ("boxes", "exact", "counterexample") else []) \
+        hows = ["claim"] + (["number"] if inner["kind"] in ("boxes", "exact", "counterexample", "smt") else []) \
             + (["drop"] if inner["kind"] == "boxes" and "parts" in inner["tree"] else [])
         how = rng.choice(hows)
         tampered.append((how, _tamper(c, how, rng)))

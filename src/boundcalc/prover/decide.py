@@ -188,6 +188,7 @@ def decide_relation(a: Node, rel: str, b: Node, domains: dict[str, Domain], extr
 
 # what a "trusted" certificate names for a layer's proof that the checker cannot replay
 TRUSTED = {"SMT": "z3", "exact": "SymPy", "big operators": "the big-operator layer"}
+SECOND_SOLVER = ("SMT", "exact")   # proofs whose claim cvc5 may re-prove (an `smt` certificate)
 
 
 def _closed(goal: Goal, out: Decision, certify: bool, recheck: bool, bigops: bool = False) -> Decision:
@@ -214,9 +215,17 @@ def _certified(goal: Goal, out: Decision, bigops: bool = False, check: bool = Tr
     one that fails makes the verdict "unknown (certificate rejected: ...)"."""
     from ..recheck import recheck
     from . import certificates as C
-    claim = C.claim(goal.a, goal.rel, goal.b, goal.domains, goal.extra)
-    cert = out.certificate
     layer = str(out.layer)
+    try:
+        claim = C.claim(goal.a, goal.rel, goal.b, goal.domains, goal.extra)
+    except C.NameClash as e:
+        # a[i] and a symbol named a_i_: the checker would read one symbol; refused, not guessed
+        if out.verdict is not Verdict.PROVED:
+            out.certificate = None
+            return out
+        return Decision(Verdict.UNKNOWN, Layer.NONE, f"unknown (certificate refused: {e})",
+                        detail=f"the {layer} layer's proof cannot be re-checked under these names")
+    cert = out.certificate
     if cert is None and out.verdict is Verdict.DISPROVED and bigops:
         cert = C.trusted(claim, "the big-operator layer", "a counterexample written out at a depth: " + out.text)
     elif cert is None and out.verdict is Verdict.DISPROVED and out.counterexample:
@@ -224,8 +233,9 @@ def _certified(goal: Goal, out: Decision, bigops: bool = False, check: bool = Tr
     elif cert is None and out.verdict is Verdict.PROVED:
         # a second method the checker replays (a polynomial identity, a plain box cover),
         # else what it cannot replay, named
-        cert = proof_certificate(goal, ("exact", "boxes")) or C.trusted(
-            claim, TRUSTED.get(layer, f"the {layer} layer"), out.text)
+        by = TRUSTED.get(layer, f"the {layer} layer")
+        cert = proof_certificate(goal, ("exact", "boxes")) or (C.smt(claim, by) if layer in SECOND_SOLVER else None)
+        cert = cert or C.trusted(claim, by, out.text)
     if cert is None:
         return out
     if not check:
