@@ -321,3 +321,91 @@ def test_an_indexed_symbol_and_one_named_like_it_are_refused_not_confused():
     d = decide_relation(Add((Mul((a, a)), Mul((b, b)))), ">=", Mul((two, a, b)),
                         {"a[i]": P, "a_i_": P}, certify=True)
     assert str(d.verdict) == "unknown" and "certificate refused" in d.text
+
+
+# ----------------------------------------------------------------------------- cheap and full rechecks
+def test_the_cheap_recheck_checks_the_query_text_but_labels_the_proof_not_rechecked():
+    cert = _smt("sqrt(x)", "<=", "(1 + x)/2", {"x": P})
+    r = recheck(cert, solver=False)
+    assert r.valid and not r.complete and r.trusted == [] and r.status == "certificate attached, not rechecked"
+    assert r.not_rechecked and "boundcalc recheck FILE" in r.not_rechecked[0]
+    assert r.to_json()["status"] == r.status and r.to_json()["not_rechecked"] == r.not_rechecked
+    # the query must still be the claim's encoding, cvc5 or not
+    bad = {**cert, "query": cert["query"].replace("(* |_t0| |_t0|)", "(* |_t0| 2.0)")}
+    assert not recheck(bad, solver=False).valid
+    # a false claim is still caught by the exact spot points without cvc5 (x = 1: 1 > 1/2)
+    assert not recheck(_smt("sqrt(x)", "<=", "x/2", {"x": P}), solver=False).valid
+
+
+def test_a_decision_runs_cvc5_only_when_its_certificate_is_handed_out(monkeypatch):
+    pytest.importorskip("cvc5")
+    import boundcalc.recheck as R
+    from boundcalc.prover.decide import decide_relation
+    asked = []
+    real = R.cvc5_answer
+    monkeypatch.setattr(R, "cvc5_answer", lambda q: asked.append(q) or real(q))
+    a, b = parse("sqrt(x)", allow_relation=False), parse("(1 + x)/2", allow_relation=False)
+    d = decide_relation(a, "<=", b, {"x": P})
+    assert str(d.verdict) == "proved" and d.certificate is None and d.recheck is None and asked == []
+    d = decide_relation(a, "<=", b, {"x": P}, certify=True)
+    assert str(d.verdict) == "proved" and d.certificate["kind"] == "smt" and len(asked) == 1
+    assert d.recheck["status"] == "rechecked" and d.recheck["complete"]
+
+
+def test_verify_says_what_the_checker_made_of_its_certificate(tmp_path):
+    pytest.importorskip("cvc5")
+    from support import cli
+    p = cli(["verify", "sqrt(x)", "<=", "(1 + x)/2", "--certificate", str(tmp_path / "c.json")])
+    assert p.returncode == 0 and p.stdout.rstrip().endswith("certificate: rechecked"), p.stdout
+    p = cli(["verify", "sqrt(x)", "<=", "(1 + x)/2", "--json"])
+    d = json.loads(p.stdout)
+    assert d["certificate"]["kind"] == "smt" and d["recheck"]["status"] == "rechecked"
+    # a proof taken on trust (exp is outside the smt encoding) is labelled so, never "rechecked"
+    p = cli(["verify", "exp(x)", ">=", "1 + x", "--json"])
+    d = json.loads(p.stdout)
+    assert d["recheck"]["status"] == "rechecked up to trusted facts" and d["recheck"]["trusted"]
+    p = cli(["verify", "exp(x)", ">=", "1 + x"])
+    assert "certificate" not in p.stdout          # none asked for: none described
+
+
+def _spin():
+    while True:
+        pass
+
+
+def test_cvc5_answers_the_same_under_a_busy_loop(monkeypatch):
+    """No clock in cvc5's answer: a work limit (resource units) and, for its procedure that
+    ignores it, a CPU-time net in a child process. Two busy processes on the machine's cores
+    change nothing: an unsat, a sat and a runaway query (the 10-variable claim of anon2025
+    the coverings procedure does not stop on; the net lowered to 1 s for the test)."""
+    pytest.importorskip("cvc5")
+    import multiprocessing
+
+    import boundcalc.recheck as R
+    monkeypatch.setattr(R, "CVC5_NET_CPU", 1)
+    names = ("Q", "K", "V", "O")
+    doms = {f"D_{n}": Domain(lo=Fraction(0), lo_closed=True) for n in names} | {f"R_{n}": P for n in names}
+    queries = [
+        _smt("sqrt(x)", "<=", "(1 + x)/2", {"x": P})["query"],                     # AM-GM: unsat
+        R.smt_query(R.read_claim(_claim("sqrt(x)", "<=", "x/2", {"x": P}))),        # x = 1: sat
+        _smt("sqrt(" + " + ".join(f"D_{n}**2" for n in names) + ")", "<=",
+             "sqrt(" + " + ".join(f"R_{n}**2" for n in names) + ")", doms,
+             [f"D_{n} <= R_{n}" for n in names])["query"],
+    ]
+
+    def answers():
+        monkeypatch.setattr(R, "_CVC5", {})
+        return [R.cvc5_answer(q) for q in queries]
+
+    idle = answers()
+    assert idle == ["unsat", "sat", "net"], idle
+    busy = [multiprocessing.get_context("spawn").Process(target=_spin, daemon=True) for _ in range(2)]
+    for b in busy:
+        b.start()
+    try:
+        loaded = answers()
+    finally:
+        for b in busy:
+            b.terminate()
+            b.join()
+    assert loaded == idle

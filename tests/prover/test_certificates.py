@@ -80,13 +80,13 @@ def test_a_proof_after_a_rewrite_carries_the_rewrite_and_its_sub_certificate():
 def test_a_certificate_the_checker_rejects_makes_the_verdict_unknown(monkeypatch):
     import boundcalc.recheck as R
     real = R.recheck
-    monkeypatch.setattr(R, "recheck", lambda c: R.Recheck(False, "invalid: tampered in the test")
-                        if c.get("kind") == "boxes" and "tree" in c and "split" in c["tree"] else real(c))
+    monkeypatch.setattr(R, "recheck", lambda c, **kw: R.Recheck(False, "invalid: tampered in the test")
+                        if c.get("kind") == "boxes" and "tree" in c and "split" in c["tree"] else real(c, **kw))
     d = decide_relation(_t("x**2 + 1"), ">", _t("x"), {"x": B}, certify=True)
     # the box cover the builder made is now rejected: the builder gives it up for an smt
     # one (z3 proved it; cvc5 re-proves the exact encoding), which the checker accepts
     assert str(d.verdict) == "proved" and d.certificate["kind"] == "smt"
-    monkeypatch.setattr(R, "recheck", lambda c: R.Recheck(False, "invalid: tampered in the test"))
+    monkeypatch.setattr(R, "recheck", lambda c, **kw: R.Recheck(False, "invalid: tampered in the test"))
     d = decide_relation(_t("x**2 + 1"), ">", _t("x"), {"x": B}, certify=True)
     assert str(d.verdict) == "unknown" and "certificate rejected" in d.text and d.certificate is None
 
@@ -154,6 +154,8 @@ def test_check_writes_a_certificate_per_decided_relation_and_all_recheck(tmp_pat
         assert got.valid, (f.name, got.reason)
         kinds.add(cert["kind"])
         assert cert["verdict"] in ("proved", "disproved") and cert["check"].startswith("deora2023.")
+        # the label beside it is what the full checker says (cvc5 run: never "not rechecked")
+        assert cert["rechecked"] == got.status != "certificate attached, not rechecked", f.name
     assert "counterexample" in kinds and kinds - {"counterexample"}
 
 

@@ -200,19 +200,24 @@ def _closed(goal: Goal, out: Decision, certify: bool, recheck: bool, bigops: boo
     # re-checked (each by its own decision); its claim (a per-layer assumption's bound index)
     # is not always one the checker reads, so it is certified only when asked
     if (out.verdict is Verdict.PROVED and not bigops) or certify:
-        out = _certified(goal, out, bigops, check=recheck)
+        # a certificate handed out (certify) is re-checked in full, cvc5's re-proof of an
+        # `smt` step included; one that is dropped, by the cheap recheck (solver=False)
+        out = _certified(goal, out, bigops, check=recheck, solver=certify)
     if not certify:
-        out.certificate = None
+        out.certificate = out.recheck = None
     return out
 
 
-def _certified(goal: Goal, out: Decision, bigops: bool = False, check: bool = True) -> Decision:
+def _certified(goal: Goal, out: Decision, bigops: bool = False, check: bool = True,
+               solver: bool = True) -> Decision:
     """``out`` with its certificate (:mod:`.certificates`) on the goal as decided here
     (constants folded, bounds on single symbols in the domains): the layer's own (exact,
     boxes, rewrite), else a counterexample from the reported point (a disproof), else a
     "trusted" one naming what the checker cannot replay (z3, SymPy, a layer); none for
-    unknown or vacuous. Every certificate is re-checked (:func:`boundcalc.recheck.recheck`);
-    one that fails makes the verdict "unknown (certificate rejected: ...)"."""
+    unknown or vacuous. Every certificate is re-checked (:func:`boundcalc.recheck.recheck`;
+    ``solver=False``: without cvc5's re-proof of an `smt` step, which is then labelled "not
+    rechecked"); one that fails makes the verdict "unknown (certificate rejected: ...)". The
+    checker's answer is kept as ``out.recheck``."""
     from ..recheck import recheck
     from . import certificates as C
     layer = str(out.layer)
@@ -241,17 +246,17 @@ def _certified(goal: Goal, out: Decision, bigops: bool = False, check: bool = Tr
     if not check:
         out.certificate = cert
         return out
-    r = recheck(cert)
+    r = recheck(cert, solver=solver)
     if not r.valid and cert["kind"] == "counterexample" and "not separated from 0" in r.reason:
         # the relation fails by an equality at the point (x e^-x < 1/e at x = 1), which the
         # search showed exactly with SymPy and ball arithmetic never can: named, not hidden
         cert = C.trusted(claim, "SymPy", f"an exact 0 of lhs - rhs at the point {cert['point']} (the search's "
                          "exact check); the checker's ball arithmetic cannot show a 0")
-        r = recheck(cert)
+        r = recheck(cert, solver=solver)
     if not r.valid:
         return Decision(Verdict.UNKNOWN, Layer.NONE, f"unknown (certificate rejected: {r.reason})",
                         detail=f"the {layer} layer's {out.verdict} did not survive the independent checker")
-    out.certificate = cert
+    out.certificate, out.recheck = cert, r.to_json()
     return out
 
 
