@@ -290,10 +290,26 @@ def test_an_smt_query_that_is_not_the_claims_encoding_is_rejected():
     cert["query"] = cert["query"].replace("(* 2.0 |x|)", "(* 1.0 |x|)")
     r = recheck(cert)
     assert not r.valid and "not the exact encoding" in r.reason
-    # exp is outside the encoding: no smt certificate, and a forged one is invalid
-    assert _smt("exp(x)", ">=", "1 + x", {"x": P}) is None
+    # another claim's query under this claim: invalid
     forged = {**cert, "claim": _claim("exp(x)", ">=", "1 + x", {"x": P})}
     assert not recheck(forged).valid
+
+
+def test_other_functions_are_free_reals_and_a_model_of_them_refutes_nothing():
+    pytest.importorskip("cvc5")
+    # log(x) + 1 >= log(x) holds whatever log(x) is: re-proved with log(x) a free real
+    cert = _smt("log(x) + 1", ">=", "log(x)", {"x": P})
+    assert "; |_t0| is log(x) (a free real)" in cert["query"]
+    r = recheck(cert)
+    assert r.complete and "free reals" in r.reason, r.reason
+    # pi > 3 from the fact 3 < pi < 22/7; x**y * x**y >= 0 with x**y free (no sign assumed)
+    assert recheck(_smt("pi", ">", "3", {})).complete
+    cert = _smt("x**y * x**y", ">=", "0", {"x": P, "y": P})
+    assert "(> |_t0| 0.0)" not in cert["query"] and recheck(cert).complete
+    # exp(x) >= 1 + x needs more of exp than exp > 0: cvc5 finds a model of the abstraction,
+    # which is no counterexample -- the proof stays z3's, labelled, and the certificate valid
+    r = recheck(_smt("exp(x)", ">=", "1 + x", {"x": P}))
+    assert r.valid and not r.complete and "free reals" in r.trusted[0], r.trusted
 
 
 def test_without_cvc5_an_smt_certificate_is_trusted_to_z3_with_a_label(monkeypatch):

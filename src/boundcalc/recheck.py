@@ -46,9 +46,11 @@ defined, at every point of the domains where the assumptions hold). The kinds:
   the definition of the operation, not the relaxation facts of prover/facts.py; ``abs``,
   ``min``, ``max`` as if-then-else; integer symbols relaxed to reals, which only weakens the
   query). Valid when the checker's own encoding of the claim is exactly ``query`` and a
-  second solver, cvc5, answers unsat; with cvc5 absent or undecided within its resource limit
-  the proof is listed as trusted (``trusted: z3 (cvc5 ...)``), and a cvc5 "sat" makes it
-  invalid. Named constants, other functions and big operators are not encoded (no ``smt``
+  second solver, cvc5, answers unsat; with cvc5 absent, undecided within its work limit or
+  stopped by its CPU-time net (:func:`cvc5_answer`) the proof is listed as trusted
+  (``trusted: z3 (cvc5 ...)``), and a cvc5 "sat" makes it invalid. The cheap recheck
+  (``recheck(cert, solver=False)``, the decision procedure's for a certificate it does not
+  hand out) compares the query and skips cvc5: the step is then ``not_rechecked``. Named constants, other functions and big operators are not encoded (no ``smt``
   certificate then: the decision's ``trusted`` one stands).
 * ``trusted`` — ``"by"`` (z3, SymPy, a layer) and ``"how"``: a proof the checker cannot
   re-verify. Accepted, and listed in :attr:`Recheck.trusted`, never hidden.
@@ -426,6 +428,7 @@ class _Smt:
         self.names: list[str] = []
         self.memo: dict[Node, str] = {}
         self.taken = taken
+        self.abstracted: list[str] = []     # the terms taken as free reals (see _abstract)
 
     def fresh(self) -> str:
         k = len(self.names)
@@ -447,17 +450,27 @@ class _Smt:
             self.memo[n] = self._term(n)
         return self.memo[n]
 
-    def _rational_exponent(self, e: Node) -> Fraction:
+    def _rational_exponent(self, e: Node) -> Fraction | None:
         from .expr.exact import NotExact, evaluate_exact
         if e.symbols():
-            raise NotEncodable("a symbolic exponent")
+            return None
         try:
             v = evaluate_exact(e, {})
         except (NotExact, ZeroDivisionError):
-            raise NotEncodable("an irrational exponent") from None
-        if abs(v.numerator) > MAX_SMT_POWER or v.denominator > 8:
-            raise NotEncodable(f"the power {v}")
-        return v
+            return None
+        return v if abs(v.numerator) <= MAX_SMT_POWER and v.denominator <= 8 else None
+
+    def _abstract(self, n: Node, fact: str = "") -> str:
+        """``n`` (log(u), exp(u), b**y, pi, ...) as a fresh real about which the query says
+        nothing but ``fact`` (true of every real u: exp(u) > 0; 3 < pi < 22/7). The same subtree
+        is one name (:meth:`term` memoizes). Unsat then proves the claim for *every* value of
+        the term, its true one included: sound, though cvc5 misses what needs more of it."""
+        from .expr.printing import to_text
+        t = self.fresh()
+        self.abstracted.append(f"{t} is {to_text(n)}")
+        if fact:
+            self.defs.append(fact.format(t))
+        return t
 
     def _root(self, b: str, v: Fraction) -> str:
         p, q = abs(v.numerator), v.denominator
@@ -471,7 +484,7 @@ class _Smt:
         return t
 
     def _term(self, n: Node) -> str:
-        from .expr.nodes import Func
+        from .expr.nodes import Const, Func
         if isinstance(n, Num):
             return _lit(n.value)
         if isinstance(n, Sym):
@@ -479,7 +492,10 @@ class _Smt:
         if isinstance(n, (Add, Mul)):
             return ("(+ " if isinstance(n, Add) else "(* ") + " ".join(self.term(a) for a in n.args) + ")"
         if isinstance(n, Pow):
-            v, b = self._rational_exponent(n.exp), self.term(n.base)
+            v = self._rational_exponent(n.exp)
+            if v is None:                # b**y, b**pi, b**100 (no sign: (-1)**k for an integer k)
+                return self._abstract(n)
+            b = self.term(n.base)
             if v.denominator == 1 and v >= 0:
                 return "1.0" if v == 0 else self.power(b, int(v))
             return self._root(b, v)
@@ -494,17 +510,29 @@ class _Smt:
                 u = self.term(a)
                 out = f"(ite ({'<=' if n.name == 'min' else '>='} {out} {u}) {out} {u})"
             return out
+        if isinstance(n, Func):
+            return self._abstract(n, "(> {} 0.0)" if n.name == "exp" else "")
+        if isinstance(n, Const) and n.name in CONST_BOUNDS:
+            lo, hi = CONST_BOUNDS[n.name]
+            return self._abstract(n, f"(and (< {_lit(lo)} {{0}}) (< {{0}} {_lit(hi)}))")
         raise NotEncodable(f"{type(n).__name__} {getattr(n, 'name', '')}".strip())
 
 
 SMT_REL = {"<=": "<=", ">=": ">=", "<": "<", ">": ">", "==": "="}
+CONST_BOUNDS = {"pi": (Fraction(3), Fraction(22, 7)), "E": (Fraction(2), Fraction(3))}
 
 
 def smt_query(claim: Claim) -> str:
     """The SMT-LIB text whose unsatisfiability proves ``claim``: a point of the domains
     (integers relaxed to reals), where every assumption holds, every term of the claim is
-    defined (its named quotients and roots satisfy their definitions) and the relation
-    fails. NotEncodable for a claim outside the encoding."""
+    defined (its named quotients and roots satisfy their definitions), its other function
+    terms take any real values (a comment line names each) and the relation fails.
+    NotEncodable for a claim outside the encoding."""
+    return _encode(claim)[0]
+
+
+def _encode(claim: Claim) -> tuple[str, list[str]]:
+    """(:func:`smt_query`'s text, the terms taken as free reals)."""
     enc = _Smt(set(claim.symbols()))
     body = []
     for name in sorted(claim.symbols()):
@@ -518,10 +546,12 @@ def smt_query(claim: Claim) -> str:
     body.append(f"(not ({SMT_REL[claim.rel]} {enc.term(claim.lhs)} {enc.term(claim.rhs)}))")
     decls = [f"(declare-fun |{n}| () Real)" for n in sorted(claim.symbols())]
     decls += [f"(declare-fun {t} () Real)" for t in enc.names]
-    text = "\n".join(["(set-logic QF_NRA)", *decls, *(f"(assert {c})" for c in enc.defs + body), "(check-sat)"])
+    notes = [f"; {t} (a free real)" for t in enc.abstracted]
+    text = "\n".join(["(set-logic QF_NRA)", *notes, *decls, *(f"(assert {c})" for c in enc.defs + body),
+                      "(check-sat)"])
     if len(text) > MAX_QUERY:
         raise NotEncodable(f"a query of more than {MAX_QUERY} characters")
-    return text
+    return text, enc.abstracted
 
 
 _CVC5: dict[str, str] = {}
@@ -593,7 +623,7 @@ def cvc5_answer(query: str) -> str:
 def _smt(cert, claim: Claim, out: Recheck, solver: bool = True) -> None:
     by = _get(cert, "by", str)
     try:
-        query = smt_query(claim)
+        query, free = _encode(claim)
     except NotEncodable as e:
         raise Invalid(f"the claim is outside the smt encoding ({e})") from None
     if _get(cert, "query", str) != query:
@@ -606,12 +636,15 @@ def _smt(cert, claim: Claim, out: Recheck, solver: bool = True) -> None:
         out.reason = f"certificate attached, not rechecked ({by}'s proof)"
         return
     answer = cvc5_answer(query)
-    if answer == "sat":
+    if answer == "sat" and not free:
         raise Invalid("cvc5 finds a point where the claim fails (sat)")
     if answer == "unsat":
-        out.reason = "smt: cvc5 finds the exact encoding of the claim's negation unsatisfiable"
+        out.reason = ("smt: cvc5 finds the exact encoding of the claim's negation unsatisfiable" if not free else
+                      f"smt: cvc5 finds the claim's negation unsatisfiable for any values of {len(free)} terms "
+                      "taken as free reals (so for their true values too)")
         return
-    why = {"absent": "cvc5 not installed",
+    why = {"absent": "cvc5 not installed", "sat": "cvc5 finds a model of the query, whose free reals "
+           f"({len(free)}) may take values their terms cannot: no refutation, no proof",
            "net": f"cvc5 stopped by its CPU-time net ({CVC5_NET_CPU} s) before an answer"}.get(
                answer, f"cvc5 undecided within its work limit ({CVC5_RLIMIT} resource units)")
     out.trusted.append(f"trusted: {by} ({why})")

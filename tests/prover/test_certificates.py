@@ -62,10 +62,17 @@ def test_a_disproof_carries_its_counterexample():
 
 
 def test_a_proof_the_checker_cannot_replay_says_what_it_trusts():
+    # exp(x) >= 1 + x: an smt certificate with exp(x) a free real, of which cvc5 finds a
+    # model (exp(x) = 1/2 at x = 1): no proof by the checker, so z3's proof, named
     d = _both("exp(x)", ">=", "1 + x", {"x": P})
-    assert str(d.verdict) == "proved" and d.certificate["kind"] == "trusted"
+    assert str(d.verdict) == "proved" and d.certificate["kind"] == "smt"
     r = recheck(d.certificate)
     assert r.valid and r.trusted and r.trusted[0].startswith("trusted: z3")
+    # the Shafer-Fink bound by the ends layer (Taylor at 0, a limit at oo): trusted to it
+    d = decide_relation(_t("atan(x)"), "<=", _t("pi*x/(1 + 2*sqrt(1 + x**2))"), {"x": P}, certify=True, seconds=8.0)
+    assert str(d.verdict) == "proved" and d.certificate["kind"] == "trusted"
+    r = recheck(d.certificate)
+    assert r.valid and r.trusted[0].startswith("trusted: the ends layer") and d.recheck["status"] == r.status
 
 
 def test_a_proof_after_a_rewrite_carries_the_rewrite_and_its_sub_certificate():
@@ -227,9 +234,10 @@ def _tamper(cert, how: str, rng):
 
 def test_two_hundred_tampered_certificates_of_real_decisions_are_all_rejected():
     """Certificates the decision procedure itself produced (a box cover, a polynomial
-    identity, a counterexample, a proof by z3 re-proved by cvc5 (smt), one by z3 taken on
-    trust), 210 of them tampered with
-    one edit each, of a kind the certificate has (fixed seed): every one rejected."""
+    identity, a counterexample, proofs by z3 re-proved by cvc5 (smt, one with log(1 + x) a
+    free real), one by z3 that cvc5 does not re-prove, one by the ends layer taken on trust),
+    210 of them tampered with one edit each, of a kind the certificate has (fixed seed):
+    every one rejected."""
     import random
     made = [
         decide_relation(_t("x**2 + 1"), ">", _t("x"), {"x": B}, certify=True),
@@ -241,6 +249,8 @@ def test_two_hundred_tampered_certificates_of_real_decisions_are_all_rejected():
         decide_relation(_t("sqrt(x)"), "<=", _t("(1 + x)/2"), {"x": P}, certify=True),
         decide_relation(_t("x/(1 + x)"), "<", _t("1"), {"x": P}, certify=True),
         decide_relation(_t("exp(x)"), ">=", _t("1 + x"), {"x": P}, certify=True),
+        decide_relation(_t("log(1 + x) + 1"), ">", _t("log(1 + x)"), {"x": P}, certify=True),
+        decide_relation(_t("atan(x)"), "<=", _t("pi*x/(1 + 2*sqrt(1 + x**2))"), {"x": P}, certify=True, seconds=8.0),
     ]
     certs = [d.certificate for d in made]
     kinds = [c["kind"] for c in certs]
