@@ -120,3 +120,23 @@ def test_numeric_command_does_not_load_latex2mathml():
             "print(sorted(m for m in ('latex2mathml', 'sympy', 'pandas') if m in sys.modules))")
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False)
     assert p.stdout.strip() == "[]", p.stdout + p.stderr
+
+
+def test_findings_text_is_in_the_papers_notation():
+    """A finding's message, note and added assumptions name the paper's symbols by their
+    declared LaTeX (tarzanagh2023's gamma_opt is \\gamma_i, as the counterexample beside it
+    prints it), not by a guess from the name (gamma_opt as γ_{opt}, issue 34 item 10), and the
+    note's ASCII math (||p||) is typeset."""
+    rep = run_checks(only=["tarzanagh2023.logistic_derivative_approx"])
+    page = to_html(rep, page=True)
+    art = page[page.index('id="tarzanagh2023.logistic_derivative_approx"'):]
+    art = art[:art.index("</article>")]
+    assert "<mi>opt</mi>" not in art and ">opt<" not in art
+    gamma_i = re.compile(r"<msub><mi>(?:γ|&#x003B3;)</mi><mi>i</mi></msub>")
+    msg = art[art.index('class="message"'):]
+    msg = msg[:msg.index("</p>")]
+    assert gamma_i.search(msg), msg[:600]
+    added = [x for x in art.split('<p class="meta">') if x.startswith("added by us")]
+    assert added and all(gamma_i.search(x) for x in added), added
+    note = next(x for x in art.split('<p class="meta">') if x.startswith("note:"))
+    assert "||p||" not in note and "<math" in note

@@ -296,14 +296,24 @@ class HtmlPrinter(Printer):
     @staticmethod
     def _passed_table(passed: list) -> str:
         """The passed checks (with the mutants each caught), folded."""
+        from ..latex import names_of
         from . import evidence as ev_
+
+        def message(r) -> str:
+            with names_of(r.paper):    # in that paper's notation, as its findings
+                return _ascii_math(_sympy_ascii(r.message))
         items = "".join(f"<tr><td><code>{_e(r.paper)}.{_e(r.check)}</code></td><td>{_e(r.kind)}</td>"
-                        f"<td>{_e(r.message)}" + "".join(f"<br><small>{_e(x)}</small>" for x in ev_.strength_lines(r))
+                        f"<td>{message(r)}" + "".join(f"<br><small>{_e(x)}</small>" for x in ev_.strength_lines(r))
                         + "</td></tr>" for r in passed)
         return (f'<h2 id="passed">Passed</h2><details><summary>{len(passed)} passed checks</summary>'
                 f"<table><tr><th>check</th><th>kind</th><th>message</th></tr>{items}</table></details>")
 
     def _finding(self, f, consequence: bool = False) -> str:
+        from ..latex import names_of
+        with names_of(f.paper):        # its text names that paper's symbols in its notation
+            return self._finding_in(f, consequence)
+
+    def _finding_in(self, f, consequence: bool) -> str:
         from ..mathml import text_with_math
         from . import evidence as ev_
         ev = f.evidence if isinstance(f.evidence, dict) else {}
@@ -319,9 +329,11 @@ class HtmlPrinter(Printer):
                          f'{": " + _e(f.because) if f.because else ""}</p>')
         parts.append(f'<p class="message">{_ascii_math(_sympy_ascii(f.message))}</p>')
         if getattr(f, "note", ""):        # the check's declared note, whatever the grade
-            parts.append(f'<p class="meta">note: {_e(f.note)}</p>')
-        for line in ev_.added_lines(f):          # a reason quotes the paper, its math as MathML
-            parts.append(f'<p class="meta">{text_with_math(line)}</p>')
+            parts.append(f'<p class="meta">note: {_ascii_math(f.note)}</p>')
+        # the assumption in the ASCII convention, its reason quoting the paper's $...$ math
+        for line in ev_.added_lines(f, text=_e, assumption=lambda a: _ascii_math(_sympy_ascii(a)),
+                                    reason=text_with_math):
+            parts.append(f'<p class="meta">{line}</p>')
         for line in ev_.strength_lines(f):
             parts.append(f'<p class="meta">{_e(line)}</p>')
         dl = self._math_terms(ev, keys, names)
