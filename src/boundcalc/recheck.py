@@ -45,13 +45,17 @@ defined, at every point of the domains where the assumptions hold). The kinds:
   e.g. ``t >= 0, x >= 0, t*t = x`` for ``sqrt(x)`` -- definitions, true of the named term by
   the definition of the operation, not the relaxation facts of prover/facts.py; ``abs``,
   ``min``, ``max`` as if-then-else; integer symbols relaxed to reals, which only weakens the
-  query). Valid when the checker's own encoding of the claim is exactly ``query`` and a
-  second solver, cvc5, answers unsat; with cvc5 absent, undecided within its work limit or
-  stopped by its CPU-time net (:func:`cvc5_answer`) the proof is listed as trusted
-  (``trusted: z3 (cvc5 ...)``), and a cvc5 "sat" makes it invalid. The cheap recheck
+  query; any other function term, a power with a symbolic or irrational exponent, ``pi``
+  and ``E`` a free real, with only facts true of every argument: ``exp(u) > 0``,
+  ``3 < pi < 22/7``, ``2 < E < 3``). Valid when the checker's own encoding of the claim is
+  exactly ``query`` and a second solver, cvc5, answers unsat (for every value of the free
+  reals, so for their true ones); with cvc5 absent, undecided within its work limit, stopped
+  by its CPU-time net (:func:`cvc5_answer`) or finding a model of a query with free reals
+  (which refutes nothing) the proof is listed as trusted (``trusted: z3 (cvc5 ...)``); a
+  cvc5 "sat" on a query without free reals makes it invalid. The cheap recheck
   (``recheck(cert, solver=False)``, the decision procedure's for a certificate it does not
-  hand out) compares the query and skips cvc5: the step is then ``not_rechecked``. Named constants, other functions and big operators are not encoded (no ``smt``
-  certificate then: the decision's ``trusted`` one stands).
+  hand out) compares the query and skips cvc5: the step is then ``not_rechecked``. Big
+  operators are not encoded (no ``smt`` certificate: the decision's ``trusted`` one stands).
 * ``trusted`` — ``"by"`` (z3, SymPy, a layer) and ``"how"``: a proof the checker cannot
   re-verify. Accepted, and listed in :attr:`Recheck.trusted`, never hidden.
 

@@ -98,8 +98,8 @@ def trusted(the_claim: dict, by: str, how: str) -> dict:
 
 def smt(the_claim: dict, by: str) -> dict | None:
     """An ``smt`` certificate of a proof by ``by`` (z3, SymPy): the exact SMT-LIB encoding
-    of the claim's negation, for a second solver (cvc5) in the checker; None for a claim
-    outside the encoding (named constants, transcendental functions, big operators)."""
+    of the claim's negation (its other function terms free reals), for a second solver (cvc5)
+    in the checker; None for a claim outside the encoding (big operators, a query too long)."""
     from ..recheck import Invalid, NotEncodable, read_claim, smt_query
     try:
         query = smt_query(read_claim(the_claim))
