@@ -361,7 +361,8 @@ def certificate_file_name(paper: str, check: str, k: int) -> str:
 
 def _write_certificates(path: Path, certs: dict) -> None:
     """One JSON file per decided relation of each check: its certificate, with the
-    statement, verdict and method beside it (fields the checker does not read)."""
+    statement, verdict, method and the checker's status when the check ran it ("rechecked",
+    "rechecked up to trusted facts") beside it (fields the checker does not read)."""
     import json as _json
     seen: set[str] = set()
     for (paper, check), items in certs.items():
@@ -372,6 +373,8 @@ def _write_certificates(path: Path, certs: dict) -> None:
             seen.add(name)
             body = {**item["certificate"], "check": f"{paper}.{check}", "statement": item["statement"],
                     "verdict": item["verdict"], "method": item["method"]}
+            if item.get("recheck"):        # the checker's answer when the check ran it
+                body["rechecked"] = item["recheck"]["status"]
             try:
                 (path / name).write_text(_json.dumps(body, indent=1) + "\n", encoding="utf-8")
             except OSError as e:

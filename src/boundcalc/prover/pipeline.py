@@ -98,7 +98,10 @@ def proof_certificate(goal: Goal, kinds: tuple[str, ...]) -> dict | None:
     decision then gives a "trusted" one). Built outside the work budget, after the proof."""
     from ..recheck import recheck
     from . import certificates as C
-    claim = C.claim(goal.a, goal.rel, goal.b, goal.domains, goal.extra)
+    try:
+        claim = C.claim(goal.a, goal.rel, goal.b, goal.domains, goal.extra)
+    except C.NameClash:
+        return None
     for kind in kinds:
         try:
             cert = (C.exact(claim, goal.a, goal.rel, goal.b) if kind == "exact"
@@ -365,8 +368,11 @@ def _rewritten(goal: Goal, rw, sub_d: Decision) -> Outcome:
         cert = None
         if sub_d.certificate is not None:
             from . import certificates as C
-            cert = C.rewrite(C.claim(goal.a, goal.rel, goal.b, goal.domains, goal.extra), rw.label,
-                             sub_d.certificate)
+            try:
+                cert = C.rewrite(C.claim(goal.a, goal.rel, goal.b, goal.domains, goal.extra), rw.label,
+                                 sub_d.certificate)
+            except C.NameClash:
+                cert = None             # the decision refuses it (decide._certified)
         return Decision(Verdict.PROVED, sub_d.layer, f"proved ({head}, {rw.label}{'; ' + how if how else ''})",
                         detail="decided on the equivalent goal " + str(rw.goal) + f" {rw.op} 0"
                         + ("; " + sub_d.detail if sub_d.detail else ""), certificate=cert)

@@ -180,6 +180,7 @@ def dumps(obj, *, indent: int = 2, **settings) -> str:
 
 
 def _without_empty_certificate(fields: dict) -> dict:
-    """A verdict's fields; its certificate only where one was asked for (``verify
-    --certificate``), so that the JSON of every other run stays as it was."""
-    return {k: v for k, v in fields.items() if not (k == "certificate" and v is None)}
+    """A verdict's fields; its certificate and the checker's answer on it (``recheck``) only
+    where one was asked for (``verify --certificate``), so that the JSON of every other run
+    stays as it was."""
+    return {k: v for k, v in fields.items() if not (k in ("certificate", "recheck") and v is None)}

@@ -189,5 +189,5 @@ def decide(a, rel, b, doms, extra=(), *, statement="", samples=None, seconds=DEC
     r = verify.decide(a, rel, b, dict(doms), list(extra), certify=True, **kw)
     if r.certificate is not None:
         sink.append({"statement": statement, "verdict": str(r.verdict), "method": r.method,
-                     "certificate": r.certificate})
+                     "certificate": r.certificate, "recheck": r.recheck})
     return r
