@@ -133,8 +133,9 @@ def _check_table_outputs(fmt: str, output: str | None, plot: str | None, force: 
         # written is known once the table is, and they are checked again then
         from ..reports.plots import targets
         base = targets(plot)
-        outputs += [("--plot", base[0].with_name(".boundcalc-write-test"))]
-        outputs += [("--plot", f) for f in base if f.exists()]
+        # the name given is probed itself (created and removed): an unwritable folder is named
+        # by the user's path, and --output or --html naming the same file is refused here
+        outputs += [("--plot", f) for f in base if f == base[0] or f.exists()]
         stem = base[0].with_suffix("")
         if stem.parent.is_dir():
             import glob
