@@ -11,11 +11,9 @@ scope, so that no submodule-first import can be the first one) and by threads en
 mpmath through boundcalc's lazy paths at once, in fresh interpreters."""
 from __future__ import annotations
 
-import ast
-import os
-import subprocess
-import sys
 from pathlib import Path
+
+from support import imports_outside_owner, race_failures
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "boundcalc"
 OWNER = SRC / "mpmath_import.py"
@@ -58,54 +56,12 @@ print("; ".join(errs) if errs else "ok")
 
 
 def test_first_import_of_mpmath_from_many_threads():
-    env = {**os.environ, "PYTHONPATH": str(SRC.parent)}
-    failures = []
-    for _ in range(6):
-        p = subprocess.run([sys.executable, "-c", RACE], capture_output=True, text=True,
-                           env=env, timeout=300, check=False)
-        if p.returncode != 0 or p.stdout.strip() != "ok":
-            failures.append(p.stdout.strip() or p.stderr.strip()[-500:])
+    failures = race_failures(RACE, 6, SRC)
     assert not failures, failures
 
 
-def _imports_mpmath(node: ast.AST) -> bool:
-    if isinstance(node, ast.Import):
-        return any(a.name == "mpmath" or a.name.startswith("mpmath.") for a in node.names)
-    if isinstance(node, ast.ImportFrom):
-        return node.level == 0 and (node.module or "").split(".")[0] == "mpmath"
-    return False
-
-
-def _imports_owner(node: ast.AST) -> bool:
-    return isinstance(node, ast.ImportFrom) and (
-        (node.module or "").endswith("mpmath_import") or any(a.name == "mpmath_import" for a in node.names))
-
-
-def _statements(body):
-    """The statements of a scope in order, descending into if/try/with/for bodies but not
-    into nested functions or classes (their own scopes)."""
-    for stmt in body:
-        yield stmt
-        if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-            continue
-        for field in ("body", "orelse", "finalbody", "handlers"):
-            yield from _statements(getattr(stmt, field, []) or [])
-
-
 def mpmath_imports_outside_the_owner(files) -> list[str]:
-    bad = []
-    for f in files:
-        tree = ast.parse(f.read_text(encoding="utf-8"))
-        module_owner = any(_imports_owner(s) for s in tree.body)
-        scopes = [tree, *[n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)]]
-        for scope in scopes:
-            seen = scope is not tree and module_owner
-            for stmt in _statements(scope.body):
-                if _imports_owner(stmt):
-                    seen = True
-                elif _imports_mpmath(stmt) and not seen:
-                    bad.append(f"{f.name}:{stmt.lineno}")
-    return bad
+    return imports_outside_owner(files, "mpmath", "mpmath_import")
 
 
 def test_every_mpmath_import_goes_through_the_owner():
