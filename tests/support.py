@@ -103,3 +103,64 @@ def cli(args, *, env: dict | None = None, cwd=None, input: str | None = None):
         os.environ.update(saved_env)
     text = [s.buffer.getvalue().decode(enc, errors="replace") for s in (out, err)]
     return subprocess.CompletedProcess(["boundcalc", *argv], code, text[0], text[1])
+
+
+# ----------------------------------------------------------------------------- one importer
+def imports_outside_owner(files, package: str, owner: str, root: Path | None = None) -> list[str]:
+    """``file:line`` of every statement importing ``package`` (``import p``, ``import p.x``,
+    ``from p.x import y``) that no import of the module ``owner`` (its last dotted name,
+    e.g. ``sympy_import``) precedes in its scope, or at its module's top level: the check
+    that a lazily imported package's first import always happens inside its owner
+    (tests/backends/test_sympy_import.py, tests/test_mpmath_import.py). Names are relative
+    to ``root`` when given, else the file's name."""
+    import ast
+
+    def imports_package(node) -> bool:
+        if isinstance(node, ast.Import):
+            return any(a.name == package or a.name.startswith(package + ".") for a in node.names)
+        return (isinstance(node, ast.ImportFrom) and node.level == 0
+                and (node.module or "").split(".")[0] == package)
+
+    def imports_owner(node) -> bool:
+        return isinstance(node, ast.ImportFrom) and (
+            (node.module or "").endswith(owner) or any(a.name == owner for a in node.names))
+
+    def statements(body):
+        """A scope's statements in order, into if/try/with/for bodies, not into nested
+        functions or classes (their own scopes)."""
+        for stmt in body:
+            yield stmt
+            if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                continue
+            for field in ("body", "orelse", "finalbody", "handlers"):
+                yield from statements(getattr(stmt, field, []) or [])
+
+    bad = []
+    for f in files:
+        tree = ast.parse(Path(f).read_text(encoding="utf-8"))
+        module_owner = any(imports_owner(s) for s in tree.body)
+        scopes = [tree, *[n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)]]
+        for scope in scopes:
+            seen = scope is not tree and module_owner
+            for stmt in statements(scope.body):
+                if imports_owner(stmt):
+                    seen = True
+                elif imports_package(stmt) and not seen:
+                    bad.append(f"{Path(f).relative_to(root) if root else Path(f).name}:{stmt.lineno}")
+    return bad
+
+
+def race_failures(script: str, rounds: int, src: Path) -> list[str]:
+    """Run ``script`` (which prints "ok" when none of its threads failed) in ``rounds`` fresh
+    interpreters with ``src``'s package importable; the outputs of the runs that failed."""
+    import os
+    import subprocess
+    import sys
+    env = {**os.environ, "PYTHONPATH": str(src.parent)}
+    failures = []
+    for _ in range(rounds):
+        p = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                           env=env, timeout=300, check=False)
+        if p.returncode != 0 or p.stdout.strip() != "ok":
+            failures.append(p.stdout.strip() or p.stderr.strip()[-500:])
+    return failures

@@ -106,7 +106,7 @@ def workdir(tmp_path_factory):
     """A scratch folder with the example files the commands name (outputs land here)."""
     d = tmp_path_factory.mktemp("docs-run")
     (d / "examples").mkdir()
-    for name in ("my_paper.toml", "my_paper_runs.csv", "bft2017.toml", "bft2017_runs.csv"):
+    for name in ("my_paper.toml", "my_paper_runs.csv", "my_paper_seeds.csv", "bft2017.toml", "bft2017_runs.csv"):
         (d / "examples" / name).write_bytes((ROOT / "examples" / name).read_bytes())
     (d / "my_paper.toml").write_bytes((ROOT / "examples" / "my_paper.toml").read_bytes())
     return d

@@ -223,7 +223,6 @@ UNTESTED_MODULES: dict[str, str] = {
     "boundcalc.services.check.relations": "the relation and monotone checks of tests/services/test_check.py",
     "boundcalc.services.check.strength": "tests/services/test_check.py (check --strength)",
     "boundcalc.services.check.transcription": "tests/expr/test_latex_in.py (check --transcription)",
-    "boundcalc.services.check.vacuity": "tests/services/test_check.py",
 }
 
 

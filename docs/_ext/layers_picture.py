@@ -24,10 +24,29 @@ def _layer_lines(contract: dict) -> list[str]:
     another) or " : " (may import one another), an arrow to the next layer down."""
     out = []
     for k, layer in enumerate(contract["layers"]):
-        out.append("  " + " ".join(layer.split()))
+        out += _fold("  " + " ".join(layer.split()))
         if k + 1 < len(contract["layers"]):
             out.append("    v")
     return out
+
+
+# a layer's line longer than this folds after a separator, the rest on lines indented by
+# CONTINUE (a literal block does not wrap; the site's code column is 80 characters)
+WIDTH = 80
+CONTINUE = "      "
+
+
+def _fold(line: str) -> list[str]:
+    """``line`` folded after a " : " or " | " so that no piece is wider than WIDTH; the
+    continuation lines start with CONTINUE (joined back, they are the line)."""
+    out: list[str] = []
+    while len(line) > WIDTH:
+        cut = max(line.rfind(" : ", 0, WIDTH - 1), line.rfind(" | ", 0, WIDTH - 1))
+        if cut <= len(CONTINUE):
+            break
+        out.append(line[:cut + 2])
+        line = CONTINUE + line[cut + 3:]
+    return out + [line]
 
 
 def _wrap(text: str, width: int = 78) -> list[str]:

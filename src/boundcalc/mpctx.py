@@ -15,7 +15,7 @@ def context(*, dps: int | None = None, prec: int | None = None):
     """This thread's private mpmath context, set to ``dps`` digits or ``prec`` bits."""
     ctx = getattr(_LOCAL, "ctx", None)
     if ctx is None:
-        import mpmath
+        from .mpmath_import import mpmath
         ctx = _LOCAL.ctx = mpmath.MPContext()
     if prec is not None:
         ctx.prec = prec
@@ -27,5 +27,5 @@ def context(*, dps: int | None = None, prec: int | None = None):
 def export(x):
     """A value computed in a private context as an ordinary ``mpmath.mpf``, exactly (the
     private context's mpf is a class of its own)."""
-    import mpmath
+    from .mpmath_import import mpmath
     return mpmath.mp.make_mpf(x._mpf_)

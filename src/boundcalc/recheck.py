@@ -39,6 +39,23 @@ defined, at every point of the domains where the assumptions hold). The kinds:
 * ``rewrite`` — ``"rule"`` (the equivalence used, as printed) and ``"sub"`` (the
   certificate of the equivalent claim). Valid when the sub-certificate is; the equivalence
   itself is listed as trusted ("trusted: rewrite ...", prover/rewrite.py's contract).
+* ``smt`` — ``"by"`` (who proved it first: z3, SymPy), ``"query"``: the SMT-LIB text of the
+  claim's negation, encoded exactly (see :func:`smt_query`: sums, products, integer powers;
+  every quotient, fractional power and ``sqrt`` a named real with its *defining* facts,
+  e.g. ``t >= 0, x >= 0, t*t = x`` for ``sqrt(x)`` -- definitions, true of the named term by
+  the definition of the operation, not the relaxation facts of prover/facts.py; ``abs``,
+  ``min``, ``max`` as if-then-else; integer symbols relaxed to reals, which only weakens the
+  query; any other function term, a power with a symbolic or irrational exponent, ``pi``
+  and ``E`` a free real, with only facts true of every argument: ``exp(u) > 0``,
+  ``3 < pi < 22/7``, ``2 < E < 3``). Valid when the checker's own encoding of the claim is
+  exactly ``query`` and a second solver, cvc5, answers unsat (for every value of the free
+  reals, so for their true ones); with cvc5 absent, undecided within its work limit, stopped
+  by its CPU-time net (:func:`cvc5_answer`) or finding a model of a query with free reals
+  (which refutes nothing) the proof is listed as trusted (``trusted: z3 (cvc5 ...)``); a
+  cvc5 "sat" on a query without free reals makes it invalid. The cheap recheck
+  (``recheck(cert, solver=False)``, the decision procedure's for a certificate it does not
+  hand out) compares the query and skips cvc5: the step is then ``not_rechecked``. Big
+  operators are not encoded (no ``smt`` certificate: the decision's ``trusted`` one stands).
 * ``trusted`` — ``"by"`` (z3, SymPy, a layer) and ``"how"``: a proof the checker cannot
   re-verify. Accepted, and listed in :attr:`Recheck.trusted`, never hidden.
 
@@ -57,7 +74,7 @@ from .expr.domains import Domain
 from .expr.nodes import Add, Mul, Node, Num, Pow, Sym, sub
 from .expr.parser import parse
 
-KINDS = ("counterexample", "exact", "boxes", "rewrite", "trusted")
+KINDS = ("counterexample", "exact", "boxes", "rewrite", "smt", "trusted")
 MAX_PREC = 4096                 # bits: a sign not separated from 0 by then is not certified
 MAX_GRID = 100_000              # points of an `exact` grid
 MAX_LEAVES = 50_000             # leaves of a `boxes` tree
@@ -66,21 +83,37 @@ FLIP = {"<=": ">=", "<": ">", ">=": ">=", ">": ">", "==": "=="}
 
 @dataclass
 class Recheck:
-    """The checker's answer: ``valid``, the ``reason`` (why not, or what was checked), and
-    the facts it accepted without re-verifying them (``trusted``: "z3", "rewrite ...")."""
+    """The checker's answer: ``valid``, the ``reason`` (why not, or what was checked), the
+    facts it accepted without re-verifying them (``trusted``: "z3", "rewrite ..."), and the
+    steps it was told not to re-prove in this run (``not_rechecked``: an ``smt`` step's
+    second-solver re-proof under ``recheck(..., solver=False)``)."""
     valid: bool
     reason: str
     trusted: list[str] = field(default_factory=list)
     kinds: list[str] = field(default_factory=list)      # the kinds met, outermost first
+    not_rechecked: list[str] = field(default_factory=list)
 
     @property
     def complete(self) -> bool:
-        """Valid with nothing taken on trust: the checker re-verified every step."""
-        return self.valid and not self.trusted
+        """Valid with nothing taken on trust and nothing left unchecked: the checker
+        re-verified every step."""
+        return self.valid and not self.trusted and not self.not_rechecked
+
+    @property
+    def status(self) -> str:
+        """The label an output gives the certificate: "rechecked" (every step re-verified),
+        "rechecked up to trusted facts", "certificate attached, not rechecked" (a step whose
+        re-proof was not run: ``boundcalc recheck FILE`` runs it) or "rejected"."""
+        if not self.valid:
+            return "rejected"
+        if self.not_rechecked:
+            return "certificate attached, not rechecked"
+        return "rechecked up to trusted facts" if self.trusted else "rechecked"
 
     def to_json(self) -> dict:
-        return {"valid": self.valid, "complete": self.complete, "reason": self.reason,
-                "trusted": list(self.trusted), "kinds": list(self.kinds)}
+        return {"valid": self.valid, "complete": self.complete, "status": self.status, "reason": self.reason,
+                "trusted": list(self.trusted), "not_rechecked": list(self.not_rechecked),
+                "kinds": list(self.kinds)}
 
 
 class Invalid(Exception):
@@ -374,7 +407,255 @@ def _boxes(cert, claim: Claim, out: Recheck) -> None:
     out.reason = f"boxes: {walk.leaves} boxes cover the domain, each closed by an arb enclosure"
 
 
-def _check(cert, out: Recheck, depth: int = 0) -> None:
+# ----------------------------------------------------------------------------- smt
+MAX_SMT_POWER = 64              # x**k written out as a product up to this |k|
+CVC5_RLIMIT = 500_000           # cvc5's deterministic resource limit per query (rlimit-per)
+CVC5_NET_CPU = 10               # seconds of CPU time of the child running it: the net of a procedure
+                                # that ignores the rlimit (never a wall clock)
+MAX_QUERY = 20_000              # characters of an `smt` query
+
+
+class NotEncodable(Exception):
+    """A claim outside the ``smt`` encoding (the message says what)."""
+
+
+def _lit(x: Fraction) -> str:
+    body = f"{abs(x.numerator)}.0" if x.denominator == 1 else f"(/ {abs(x.numerator)}.0 {x.denominator}.0)"
+    return f"(- {body})" if x < 0 else body
+
+
+class _Smt:
+    """The exact SMT-LIB encoding of a claim's negation (:func:`smt_query`)."""
+
+    def __init__(self, taken: set[str]) -> None:
+        self.defs: list[str] = []
+        self.names: list[str] = []
+        self.memo: dict[Node, str] = {}
+        self.taken = taken
+        self.abstracted: list[str] = []     # the terms taken as free reals (see _abstract)
+
+    def fresh(self) -> str:
+        k = len(self.names)
+        while f"_t{k}" in self.taken:          # never a symbol of the claim
+            k += 1
+        self.taken.add(f"_t{k}")
+        self.names.append(f"|_t{k}|")
+        return self.names[-1]
+
+    def power(self, b: str, k: int) -> str:
+        if k > 1 and b.startswith("("):            # a compound base named once, never copied k times
+            t = self.fresh()
+            self.defs.append(f"(= {t} {b})")
+            b = t
+        return b if k == 1 else "(* " + " ".join([b] * k) + ")"
+
+    def term(self, n: Node) -> str:
+        if n not in self.memo:
+            self.memo[n] = self._term(n)
+        return self.memo[n]
+
+    def _rational_exponent(self, e: Node) -> Fraction | None:
+        from .expr.exact import NotExact, evaluate_exact
+        if e.symbols():
+            return None
+        try:
+            v = evaluate_exact(e, {})
+        except (NotExact, ZeroDivisionError):
+            return None
+        return v if abs(v.numerator) <= MAX_SMT_POWER and v.denominator <= 8 else None
+
+    def _abstract(self, n: Node, fact: str = "") -> str:
+        """``n`` (log(u), exp(u), b**y, pi, ...) as a fresh real about which the query says
+        nothing but ``fact`` (true of every real u: exp(u) > 0; 3 < pi < 22/7). The same subtree
+        is one name (:meth:`term` memoizes). Unsat then proves the claim for *every* value of
+        the term, its true one included: sound, though cvc5 misses what needs more of it."""
+        from .expr.printing import to_text
+        t = self.fresh()
+        self.abstracted.append(f"{t} is {to_text(n)}")
+        if fact:
+            self.defs.append(fact.format(t))
+        return t
+
+    def _root(self, b: str, v: Fraction) -> str:
+        p, q = abs(v.numerator), v.denominator
+        t = self.fresh()
+        if v.numerator > 0:
+            self.defs += [f"(>= {t} 0.0)", f"(>= {b} 0.0)", f"(= {self.power(t, q)} {self.power(b, p)})"]
+        else:
+            pos = "(> {} 0.0)" if q > 1 else "(not (= {} 0.0))"
+            self.defs += ([pos.format(b), f"(> {t} 0.0)"] if q > 1 else [pos.format(b)])
+            self.defs.append(f"(= (* {self.power(t, q)} {self.power(b, p)}) 1.0)")
+        return t
+
+    def _term(self, n: Node) -> str:
+        from .expr.nodes import Const, Func
+        if isinstance(n, Num):
+            return _lit(n.value)
+        if isinstance(n, Sym):
+            return f"|{n.name}|"
+        if isinstance(n, (Add, Mul)):
+            return ("(+ " if isinstance(n, Add) else "(* ") + " ".join(self.term(a) for a in n.args) + ")"
+        if isinstance(n, Pow):
+            v = self._rational_exponent(n.exp)
+            if v is None:                # b**y, b**pi, b**100 (no sign: (-1)**k for an integer k)
+                return self._abstract(n)
+            b = self.term(n.base)
+            if v.denominator == 1 and v >= 0:
+                return "1.0" if v == 0 else self.power(b, int(v))
+            return self._root(b, v)
+        if isinstance(n, Func) and n.name == "sqrt" and len(n.args) == 1:
+            return self._root(self.term(n.args[0]), Fraction(1, 2))
+        if isinstance(n, Func) and n.name == "abs" and len(n.args) == 1:
+            u = self.term(n.args[0])
+            return f"(ite (>= {u} 0.0) {u} (- {u}))"
+        if isinstance(n, Func) and n.name in ("min", "max") and len(n.args) >= 1:
+            out = self.term(n.args[0])
+            for a in n.args[1:]:
+                u = self.term(a)
+                out = f"(ite ({'<=' if n.name == 'min' else '>='} {out} {u}) {out} {u})"
+            return out
+        if isinstance(n, Func):
+            return self._abstract(n, "(> {} 0.0)" if n.name == "exp" else "")
+        if isinstance(n, Const) and n.name in CONST_BOUNDS:
+            lo, hi = CONST_BOUNDS[n.name]
+            return self._abstract(n, f"(and (< {_lit(lo)} {{0}}) (< {{0}} {_lit(hi)}))")
+        raise NotEncodable(f"{type(n).__name__} {getattr(n, 'name', '')}".strip())
+
+
+SMT_REL = {"<=": "<=", ">=": ">=", "<": "<", ">": ">", "==": "="}
+CONST_BOUNDS = {"pi": (Fraction(3), Fraction(22, 7)), "E": (Fraction(2), Fraction(3))}
+
+
+def smt_query(claim: Claim) -> str:
+    """The SMT-LIB text whose unsatisfiability proves ``claim``: a point of the domains
+    (integers relaxed to reals), where every assumption holds, every term of the claim is
+    defined (its named quotients and roots satisfy their definitions), its other function
+    terms take any real values (a comment line names each) and the relation fails.
+    NotEncodable for a claim outside the encoding."""
+    return _encode(claim)[0]
+
+
+def _encode(claim: Claim) -> tuple[str, list[str]]:
+    """(:func:`smt_query`'s text, the terms taken as free reals)."""
+    enc = _Smt(set(claim.symbols()))
+    body = []
+    for name in sorted(claim.symbols()):
+        d, x = claim.domains[name], f"|{name}|"
+        if d.lo is not None:
+            body.append(f"({'>=' if d.lo_closed or d.integer else '>'} {x} {_lit(d.lo)})")
+        if d.hi is not None:
+            body.append(f"({'<=' if d.hi_closed or d.integer else '<'} {x} {_lit(d.hi)})")
+    for a, rel, b in claim.assumptions:
+        body.append(f"({SMT_REL[rel]} {enc.term(a)} {enc.term(b)})")
+    body.append(f"(not ({SMT_REL[claim.rel]} {enc.term(claim.lhs)} {enc.term(claim.rhs)}))")
+    decls = [f"(declare-fun |{n}| () Real)" for n in sorted(claim.symbols())]
+    decls += [f"(declare-fun {t} () Real)" for t in enc.names]
+    notes = [f"; {t} (a free real)" for t in enc.abstracted]
+    text = "\n".join(["(set-logic QF_NRA)", *notes, *decls, *(f"(assert {c})" for c in enc.defs + body),
+                      "(check-sat)"])
+    if len(text) > MAX_QUERY:
+        raise NotEncodable(f"a query of more than {MAX_QUERY} characters")
+    return text, enc.abstracted
+
+
+_CVC5: dict[str, str] = {}
+ANSWERS = ("unsat", "sat", "unknown", "net")
+
+
+def _cvc5_run(query: str) -> str:
+    """cvc5's answer to ``query`` in this process, within :data:`CVC5_RLIMIT` resource units
+    per check (a count of its steps, not a clock)."""
+    import cvc5
+    tm = cvc5.TermManager()
+    solver = cvc5.Solver(tm)
+    solver.setOption("rlimit-per", str(CVC5_RLIMIT))
+    symbols = cvc5.SymbolManager(tm)
+    parser = cvc5.InputParser(solver, symbols)
+    parser.setStringInput(cvc5.InputLanguage.SMT_LIB_2_6, query, "certificate")
+    answer = "unknown"
+    try:
+        while not (cmd := parser.nextCommand()).isNull():
+            said = cmd.invoke(solver, symbols).strip()
+            if said:
+                answer = said if said in ("sat", "unsat") else "unknown"
+    except RuntimeError:
+        answer = "unknown"
+    return answer
+
+
+def _cvc5_child(query: str) -> str:
+    """:func:`_cvc5_run` in a forked child whose CPU time (not wall-clock: the same under any
+    load) is capped at :data:`CVC5_NET_CPU` seconds: "net" if that cap stopped it."""
+    import os
+    import resource
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:                                   # the child: answer, write, exit
+        try:
+            os.close(r)
+            resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+            resource.setrlimit(resource.RLIMIT_CPU, (CVC5_NET_CPU, CVC5_NET_CPU + 1))
+            os.write(w, _cvc5_run(query).encode())
+        finally:
+            os._exit(0)
+    os.close(w)
+    with os.fdopen(r, "rb") as pipe:
+        said = pipe.read().decode(errors="replace")
+    os.waitpid(pid, 0)
+    return said if said in ANSWERS[:3] else "net"
+
+
+def cvc5_answer(query: str) -> str:
+    """cvc5's answer to ``query`` ("unsat", "sat", "unknown" within its work limit, "net"
+    when its CPU-time net stopped it), or "absent" when cvc5 is not installed. Its limit is
+    :data:`CVC5_RLIMIT` resource units; its nonlinear-coverings procedure does not count
+    them (a 10-variable claim of anon2025 ran > 180 s), so it runs in a forked child with a
+    CPU-time net. No wall clock: a busy machine gives the same answers."""
+    if query in _CVC5:
+        return _CVC5[query]
+    try:
+        import cvc5  # noqa: F401
+    except ImportError:
+        return "absent"
+    import os
+    answer = _cvc5_child(query) if hasattr(os, "fork") else _cvc5_run(query)
+    if len(_CVC5) < 4096:
+        _CVC5[query] = answer
+    return answer
+
+
+def _smt(cert, claim: Claim, out: Recheck, solver: bool = True) -> None:
+    by = _get(cert, "by", str)
+    try:
+        query, free = _encode(claim)
+    except NotEncodable as e:
+        raise Invalid(f"the claim is outside the smt encoding ({e})") from None
+    if _get(cert, "query", str) != query:
+        raise Invalid("the query is not the exact encoding of the claim's negation")
+    if not solver:
+        # the cheap recheck (decide's, for a verdict whose certificate is not handed out):
+        # the query is the claim's encoding, but nobody re-proved it in this run
+        out.not_rechecked.append(f"not rechecked: {by}'s proof (cvc5's re-proof runs on request: "
+                                 "boundcalc recheck FILE)")
+        out.reason = f"certificate attached, not rechecked ({by}'s proof)"
+        return
+    answer = cvc5_answer(query)
+    if answer == "sat" and not free:
+        raise Invalid("cvc5 finds a point where the claim fails (sat)")
+    if answer == "unsat":
+        out.reason = ("smt: cvc5 finds the exact encoding of the claim's negation unsatisfiable" if not free else
+                      f"smt: cvc5 finds the claim's negation unsatisfiable for any values of {len(free)} terms "
+                      "taken as free reals (so for their true values too)")
+        return
+    why = {"absent": "cvc5 not installed", "sat": "cvc5 finds a model of the query, whose free reals "
+           f"({len(free)}) may take values their terms cannot: no refutation, no proof",
+           "net": f"cvc5 stopped by its CPU-time net ({CVC5_NET_CPU} s) before an answer"}.get(
+               answer, f"cvc5 undecided within its work limit ({CVC5_RLIMIT} resource units)")
+    out.trusted.append(f"trusted: {by} ({why})")
+    out.reason = f"trusted: {by}"
+
+
+def _check(cert, out: Recheck, depth: int = 0, solver: bool = True) -> None:
     if depth > 16:
         raise Invalid("certificates nested more than 16 deep")
     kind = _get(cert, "kind", str)
@@ -391,9 +672,12 @@ def _check(cert, out: Recheck, depth: int = 0) -> None:
         sub_cert = _get(cert, "sub", dict)
         read_claim(_get(sub_cert, "claim", dict))
         out.trusted.append(f"trusted: rewrite ({_get(cert, 'rule', str)}; prover/rewrite.py's equivalence)")
-        _check(sub_cert, out, depth + 1)
+        _check(sub_cert, out, depth + 1, solver)
         return
     claim = read_claim(_get(cert, "claim", dict))
+    if kind == "smt":
+        _smt(cert, claim, out, solver)
+        return
     {"counterexample": _counterexample, "exact": _exact, "boxes": _boxes}[kind](cert, claim, out)
 
 
@@ -442,20 +726,23 @@ def _spot_check(claim: Claim) -> None:
             raise Invalid(f"the claim fails at {shown} (exact point, certified sign)")
 
 
-def recheck(cert, *, spot: bool = True) -> Recheck:
+def recheck(cert, *, spot: bool = True, solver: bool = True) -> Recheck:
     """Re-verify the certificate ``cert`` (a parsed JSON object, see the module docstring):
     valid or not, with the reason and the facts taken on trust. A proof's claim is also
     evaluated at exact sample points (:func:`_spot_check`), so an edited claim is rejected even
     when its proof is taken on trust (``spot=False``: the proof alone, for testing its kinds).
+    ``solver=False``: the cheap recheck -- every step in exact rationals and arb as always,
+    but an ``smt`` step's re-proof by cvc5 not run (its query still compared with the
+    claim's encoding), listed in ``not_rechecked`` and never counted complete.
     Never raises on a malformed certificate."""
     out = Recheck(False, "")
     try:
         if spot and isinstance(cert, dict) and cert.get("kind") != "counterexample" and isinstance(cert.get("claim"), dict):
             _spot_check(read_claim(cert["claim"]))
-        _check(cert, out)
+        _check(cert, out, solver=solver)
     except Invalid as e:
-        return Recheck(False, f"invalid: {e}", out.trusted, out.kinds)
+        return Recheck(False, f"invalid: {e}", out.trusted, out.kinds, out.not_rechecked)
     except (RecursionError, OverflowError, MemoryError, ValueError, TypeError) as e:
-        return Recheck(False, f"invalid: {type(e).__name__}: {e}", out.trusted, out.kinds)
+        return Recheck(False, f"invalid: {type(e).__name__}: {e}", out.trusted, out.kinds, out.not_rechecked)
     out.valid = True
     return out

@@ -63,6 +63,8 @@ class Layer(_Word):
     BIGOPS = "big operators"         # sums/products over a symbolic range (prover/bigops.py)
     INTEGERS = "integers"            # induction or a real relaxation from n0, exhaustive below
     ENDS = "ends"                    # the ends of one variable's domain cut off by derivative arguments
+    CASES = "case split"             # pieces where the absolute values have one sign (prover/cases.py)
+    MONOTONE = "monotonicity"        # a partial derivative's sign proved, the goal reduced to a face
     SMT = "SMT"
     INTERVAL = "interval"
     COUNTEREXAMPLE = "counterexample"

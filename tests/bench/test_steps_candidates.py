@@ -1,6 +1,6 @@
 """bench/steps_candidates.py: every candidate of a displayed step that the script finds in the
-shipped paper texts is listed in that paper's [[steps]] or excluded with a reason
-(bench/steps_excluded.toml), and no exclusion is stale. The texts are read from
+shipped paper texts is listed in that paper's [[steps]] (or mapped to steps) or excluded with
+a reason ([step_candidates] of its formula file), and no decision is stale. The texts are read from
 ../shared/papers beside the repository (or $BOUNDCALC_PAPERS); without them the comparison is
 skipped, saying so. The scanner itself is tested on hand-written text."""
 import tomllib
@@ -27,12 +27,24 @@ def test_labels_of_a_place_expand_ranges():
     assert sc.labels_in("(40)-(2)") == {"(40)", "(2)"}            # not a range: nothing filled in
 
 
-def test_exclusions_have_reasons():
-    data = tomllib.loads(sc.EXCLUDED.read_text(encoding="utf-8"))
-    assert set(data) <= set(PAPERS)
-    for paper, rows in data.items():
-        for label, reason in rows.items():
-            assert isinstance(reason, str) and len(reason) > 20, (paper, label)
+def test_scanner_finds_unnumbered_latex_displays():
+    text = "Define\n\n$$a = b + c$$\n\nand\n$$\\begin{aligned} x &\\leq y \\\\ &= z\n\\end{aligned}$$\n$$L \\leq 1 \\quad (7)$$"
+    got = [(c.label, c.kind, c.line) for c in sc.candidates(text)]
+    # by hand: the first display opens on line 3, the second on line 6; the third is "(7)"
+    assert got == [("(7)", "display", 8), ("display@3", "unnumbered", 3), ("display@6", "unnumbered", 6)]
+
+
+def test_decisions_have_reasons_or_steps():
+    root = sc.ROOT / "formulas"
+    for paper in PAPERS:
+        data = tomllib.loads((root / f"{paper}.toml").read_text(encoding="utf-8"))
+        ids = {s["id"] for s in data["steps"]}
+        for label, d in data.get("step_candidates", {}).items():
+            assert len(d) == 1, (paper, label)
+            if "excluded" in d:
+                assert isinstance(d["excluded"], str) and len(d["excluded"]) > 20, (paper, label)
+            else:
+                assert d["steps"] and set(d["steps"]) <= ids, (paper, label)
 
 
 @pytest.mark.parametrize("paper", PAPERS)

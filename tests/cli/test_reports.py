@@ -99,11 +99,19 @@ def test_output_and_plot_are_not_overwritten(fake, tmp_path):
     ok("compare", "deora2023", "--format", "csv", "--output", str(out), "--force")
     assert out.read_text().startswith("quantity,")
     ok("compare", "deora2023", "--plot", str(tmp_path / "bars.png"))
-    assert (tmp_path / "bars.png").read_bytes()[:4] == b"\x89PNG" and (tmp_path / "bars.pdf").exists()
+    # two kinds of quantity (a margin, a head count): one figure each, FILE-KIND.png and .pdf
+    for kind in ("norms-and-margins", "head-counts"):
+        assert (tmp_path / f"bars-{kind}.png").read_bytes()[:4] == b"\x89PNG" and (tmp_path / f"bars-{kind}.pdf").exists()
+    assert not (tmp_path / "bars.png").exists()
     n = len(CALLS)
-    assert "bars.pdf" in err("compare", "deora2023", "--plot", str(tmp_path / "bars"))
+    e = err("compare", "deora2023", "--plot", str(tmp_path / "bars"))
+    assert "already exist" in e and "bars-head-counts.pdf" in e and "bars-norms-and-margins.png" in e
     assert len(CALLS) == n                    # refused before computing anything
     ok("compare", "deora2023", "--plot", str(tmp_path / "bars"), "--force")
+    # one panel's files, already there, are refused before any work too
+    (tmp_path / "one.pdf").write_bytes(b"mine")
+    assert "one.pdf" in err("compare", "deora2023", "--plot", str(tmp_path / "one"))
+    assert len(CALLS) == n + 1 and (tmp_path / "one.pdf").read_bytes() == b"mine"
 
 
 def test_compare_errors(fake):

@@ -522,10 +522,40 @@ def mp_names():
             "mpf": mpmath.mpf}
 
 
+_CODE: dict[str, tuple] = {}     # text -> (its code, its literals): compiled once
+_LIT: dict[tuple[str, int], object] = {}   # (literal, precision) -> its mpf
+_NAMES: dict = {}
+
+
 def mp_eval(expr: str, env: dict):
-    """The suite's own text at mpmath's working precision, literals as exact decimals."""
-    text = re.sub(r"(?<![\w.])(\d+(?:\.\d+)?)", r'mpf("\1")', expr)
-    return eval(text, {"__builtins__": {}}, {**mp_names(), **env})   # the suite's literals only
+    """The suite's own text at mpmath's working precision, literals as exact decimals
+    (each literal ``mpf("...")``, rounded at the current precision).
+
+    The same as ``eval(re.sub(literal, 'mpf("literal")', expr))`` at every call, without
+    compiling the text and parsing its literals again at each of the grid's points: the
+    code is compiled once per text, and each literal's mpf made once per precision (mpfs
+    are immutable; the arithmetic runs at the precision of the call, as before)."""
+    import mpmath
+    got = _CODE.get(expr)
+    if got is None:
+        lits: list[str] = []
+
+        def name(m) -> str:
+            lits.append(m.group(1))
+            return f"_lit{len(lits) - 1}"
+        text = re.sub(r"(?<![\w.])(\d+(?:\.\d+)?)", name, expr)
+        got = _CODE[expr] = (compile(text, "<classical suite>", "eval"), tuple(lits))
+    code, lits = got
+    if not _NAMES:
+        _NAMES.update(mp_names())
+    ns = {**_NAMES, **env}
+    prec = mpmath.mp.prec
+    for i, lit in enumerate(lits):
+        v = _LIT.get((lit, prec))
+        if v is None:
+            v = _LIT[(lit, prec)] = mpmath.mpf(lit)
+        ns[f"_lit{i}"] = v
+    return eval(code, {"__builtins__": {}}, ns)   # the suite's literals only
 
 
 def margin(rel: str, a, b):

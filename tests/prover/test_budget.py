@@ -274,6 +274,59 @@ def test_z3_is_budgeted_in_its_resource_count():
     assert used[0] > 0 and used[0] == used[1]
 
 
+def _pigeonhole(z3, ctx, n: int):
+    """n pigeons in n - 1 holes: unsatisfiable, and exponentially hard for CDCL (n = 11 takes
+    z3 far more than a second)."""
+    s = z3.Solver(ctx=ctx)
+    p = [[z3.Bool(f"p{i}_{j}", ctx) for j in range(n - 1)] for i in range(n)]
+    for row in p:
+        s.add(z3.Or(*row))
+    for j in range(n - 1):
+        for i in range(n):
+            for k in range(i + 1, n):
+                s.add(z3.Or(z3.Not(p[i][j]), z3.Not(p[k][j])))
+    return s
+
+
+def test_z3s_safety_net_counts_the_cpu_time_of_its_thread():
+    """z3's net (smt._check) fires on the CPU time of the thread running z3, not on the wall
+    clock (issue 37): when it fires, that thread has used at least the net's CPU seconds,
+    however long the wall clock ran (on a loaded machine, several times longer), and z3
+    says 'unknown'."""
+    import z3
+
+    from boundcalc.prover import smt
+    assert smt._NET_CLOCK == "CPU time"               # Linux: per-thread CPU clocks
+    ctx = z3.Context()
+    s, fired = _pigeonhole(z3, ctx, 11), [False]
+    c0 = _t.thread_time()
+    res = smt._check(s, ctx, [], 0.3, fired)
+    used = _t.thread_time() - c0
+    assert res == z3.unknown and fired == [True], (res, s.reason_unknown())
+    assert 0.3 <= used < 10, used
+
+
+def test_z3s_net_firing_is_counted_and_is_unknown(monkeypatch):
+    """A z3 call stopped by its net is 'unknown' with the reason 'safety net', and the firing
+    is counted (what turns the decision into 'unknown (safety net)')."""
+    from fractions import Fraction
+
+    from boundcalc.expr.domains import Domain
+    from boundcalc.prover import smt
+    from boundcalc.verdicts import SmtStatus
+
+    def stopped(s, ctx, assumptions, net, fired):      # z3 stopped by its net at once
+        import z3
+        fired[0] = True
+        return z3.unknown
+    monkeypatch.setattr(smt, "_check", stopped)
+    hits = budget.safety_net_hits()
+    r = smt.decide_smt(parse("x**3 + y**3 - x**2*y - x*y**2"), ">=",
+                       {"x": Domain(lo=Fraction(0)), "y": Domain(lo=Fraction(0))})
+    assert r.status is SmtStatus.UNKNOWN and r.reason.startswith("safety net"), r
+    assert budget.safety_net_hits() == hits + 1 and "z3's CPU time" in budget.safety_nets_fired()[-1]
+
+
 def test_fresh_state_reseeds_sympys_random_generators_whatever_ran_before():
     """SymPy's factoring draws evaluation points from ``sympy.core.random``; after
     :func:`budget.fresh_state` the draws are the same whatever was drawn before, so the same

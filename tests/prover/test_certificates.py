@@ -62,10 +62,17 @@ def test_a_disproof_carries_its_counterexample():
 
 
 def test_a_proof_the_checker_cannot_replay_says_what_it_trusts():
+    # exp(x) >= 1 + x: an smt certificate with exp(x) a free real, of which cvc5 finds a
+    # model (exp(x) = 1/2 at x = 1): no proof by the checker, so z3's proof, named
     d = _both("exp(x)", ">=", "1 + x", {"x": P})
-    assert str(d.verdict) == "proved" and d.certificate["kind"] == "trusted"
+    assert str(d.verdict) == "proved" and d.certificate["kind"] == "smt"
     r = recheck(d.certificate)
     assert r.valid and r.trusted and r.trusted[0].startswith("trusted: z3")
+    # the Shafer-Fink bound by the ends layer (Taylor at 0, a limit at oo): trusted to it
+    d = decide_relation(_t("atan(x)"), "<=", _t("pi*x/(1 + 2*sqrt(1 + x**2))"), {"x": P}, certify=True, seconds=8.0)
+    assert str(d.verdict) == "proved" and d.certificate["kind"] == "trusted"
+    r = recheck(d.certificate)
+    assert r.valid and r.trusted[0].startswith("trusted: the ends layer") and d.recheck["status"] == r.status
 
 
 def test_a_proof_after_a_rewrite_carries_the_rewrite_and_its_sub_certificate():
@@ -80,13 +87,13 @@ def test_a_proof_after_a_rewrite_carries_the_rewrite_and_its_sub_certificate():
 def test_a_certificate_the_checker_rejects_makes_the_verdict_unknown(monkeypatch):
     import boundcalc.recheck as R
     real = R.recheck
-    monkeypatch.setattr(R, "recheck", lambda c: R.Recheck(False, "invalid: tampered in the test")
-                        if c.get("kind") == "boxes" and "tree" in c and "split" in c["tree"] else real(c))
+    monkeypatch.setattr(R, "recheck", lambda c, **kw: R.Recheck(False, "invalid: tampered in the test")
+                        if c.get("kind") == "boxes" and "tree" in c and "split" in c["tree"] else real(c, **kw))
     d = decide_relation(_t("x**2 + 1"), ">", _t("x"), {"x": B}, certify=True)
-    # the box cover the builder made is now rejected: the builder gives it up for a
-    # trusted one (z3 proved it), which the checker accepts
-    assert str(d.verdict) == "proved" and d.certificate["kind"] == "trusted"
-    monkeypatch.setattr(R, "recheck", lambda c: R.Recheck(False, "invalid: tampered in the test"))
+    # the box cover the builder made is now rejected: the builder gives it up for an smt
+    # one (z3 proved it; cvc5 re-proves the exact encoding), which the checker accepts
+    assert str(d.verdict) == "proved" and d.certificate["kind"] == "smt"
+    monkeypatch.setattr(R, "recheck", lambda c, **kw: R.Recheck(False, "invalid: tampered in the test"))
     d = decide_relation(_t("x**2 + 1"), ">", _t("x"), {"x": B}, certify=True)
     assert str(d.verdict) == "unknown" and "certificate rejected" in d.text and d.certificate is None
 
@@ -154,6 +161,8 @@ def test_check_writes_a_certificate_per_decided_relation_and_all_recheck(tmp_pat
         assert got.valid, (f.name, got.reason)
         kinds.add(cert["kind"])
         assert cert["verdict"] in ("proved", "disproved") and cert["check"].startswith("deora2023.")
+        # the label beside it is what the full checker says (cvc5 run: never "not rechecked")
+        assert cert["rechecked"] == got.status != "certificate attached, not rechecked", f.name
     assert "counterexample" in kinds and kinds - {"counterexample"}
 
 
@@ -212,6 +221,11 @@ def _tamper(cert, how: str, rng):
         inner["degrees"][var] = str(int(inner["degrees"][var]) - 1)
     elif how == "number" and inner["kind"] == "counterexample":
         inner["point"]["x"] = str(Fraction(rng.randint(1, 99), 100))     # x**2 <= x holds on (0, 1]
+    elif how == "number" and inner["kind"] == "smt":
+        # a number of the query (a domain's end, a coefficient) changed: not the claim's encoding
+        nums = [t for t in inner["query"].replace("(", " ").replace(")", " ").split() if t.endswith(".0")]
+        old = rng.choice(nums)
+        inner["query"] = inner["query"].replace(old, f"{int(float(old)) + rng.randint(1, 9)}.0", 1)
     elif how == "drop":
         splits = [n for n in _nodes(inner["tree"]) if "parts" in n]
         rng.choice(splits)["parts"].pop(rng.randrange(2))
@@ -220,8 +234,10 @@ def _tamper(cert, how: str, rng):
 
 def test_two_hundred_tampered_certificates_of_real_decisions_are_all_rejected():
     """Certificates the decision procedure itself produced (a box cover, a polynomial
-    identity, a counterexample, a proof by z3 taken on trust), 210 of them tampered with
-    one edit each, of a kind the certificate has (fixed seed): every one rejected."""
+    identity, a counterexample, proofs by z3 re-proved by cvc5 (smt, one with log(1 + x) a
+    free real), one by z3 that cvc5 does not re-prove, one by the ends layer taken on trust),
+    210 of them tampered with one edit each, of a kind the certificate has (fixed seed):
+    every one rejected."""
     import random
     made = [
         decide_relation(_t("x**2 + 1"), ">", _t("x"), {"x": B}, certify=True),
@@ -230,10 +246,15 @@ def test_two_hundred_tampered_certificates_of_real_decisions_are_all_rejected():
         decide_relation(_t("x**2"), "<=", _t("x"), {"x": P}, certify=True),
         decide_relation(_t("sqrt(x**2 + 1)"), ">", _t("x"), {"x": B}, certify=True),
         decide_relation(_t("x**2 + 1"), ">=", _t("2*x"), {"x": P}, certify=True),
+        decide_relation(_t("sqrt(x)"), "<=", _t("(1 + x)/2"), {"x": P}, certify=True),
+        decide_relation(_t("x/(1 + x)"), "<", _t("1"), {"x": P}, certify=True),
+        decide_relation(_t("exp(x)"), ">=", _t("1 + x"), {"x": P}, certify=True),
+        decide_relation(_t("log(1 + x) + 1"), ">", _t("log(1 + x)"), {"x": P}, certify=True),
+        decide_relation(_t("atan(x)"), "<=", _t("pi*x/(1 + 2*sqrt(1 + x**2))"), {"x": P}, certify=True, seconds=8.0),
     ]
     certs = [d.certificate for d in made]
     kinds = [c["kind"] for c in certs]
-    assert {"boxes", "exact", "counterexample", "trusted"} <= set(kinds), kinds
+    assert {"boxes", "exact", "counterexample", "smt", "trusted"} <= set(kinds), kinds
     assert all(recheck(c).valid for c in certs)
     rng = random.Random(3333)
     tampered = []
@@ -242,7 +263,7 @@ def test_two_hundred_tampered_certificates_of_real_decisions_are_all_rejected():
         inner = c
         while inner["kind"] == "rewrite":
             inner = inner["sub"]
-        hows = ["claim"] + (["number"] if inner["kind"] in ("boxes", "exact", "counterexample") else []) \
+        hows = ["claim"] + (["number"] if inner["kind"] in ("boxes", "exact", "counterexample", "smt") else []) \
             + (["drop"] if inner["kind"] == "boxes" and "parts" in inner["tree"] else [])
         how = rng.choice(hows)
         tampered.append((how, _tamper(c, how, rng)))

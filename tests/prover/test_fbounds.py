@@ -30,6 +30,8 @@ Nothing is sampled: every step is exact or a ball-arithmetic comparison.
 """
 from __future__ import annotations
 
+import functools
+import math
 from fractions import Fraction as Q
 
 import mpmath
@@ -198,9 +200,17 @@ def certify(b: FBound) -> tuple[bool, str]:
         assert (arb(FB.TWO_OVER_SQRT_PI_HI.numerator) / FB.TWO_OVER_SQRT_PI_HI.denominator > c0) and \
             (arb(FB.TWO_OVER_SQRT_PI_LO.numerator) / FB.TWO_OVER_SQRT_PI_LO.denominator < c0)
         for e in _exp_lemmas("upper") + _exp_lemmas("lower"):
-            assert certify(e)[0], e
+            assert _lemma_proved(e), e
         return _ode_certify(b, p, q), "comparison, erf' bracketed by exp's entries"
     return _ode_certify(b, p, q), "comparison principle"
+
+
+@functools.cache
+def _lemma_proved(e: FBound) -> bool:
+    """``certify(e)[0]`` for an exp entry that erf's proof uses, computed once per process
+    (the same exact computation every erf entry needs: certifying the 13 exp lemmas again
+    for each of erf's entries, planted ones included, was most of this module's time)."""
+    return certify(e)[0]
 
 
 def _ode_certify(b: FBound, p, q) -> bool:
@@ -289,7 +299,18 @@ def _touching(b: FBound) -> bool:
     return b.func in ANCHOR and b.contains(ANCHOR[b.func][0]) and b.value(ANCHOR[b.func][0]) == ANCHOR[b.func][1]
 
 
-@pytest.mark.parametrize("entry", [b for b in TABLE if _touching(b)],
+def _planted_in_ci(b: FBound) -> bool:
+    """Which planted entries CI runs (the rest: ``-m slow``, issue 37). erf's entries share
+    one certificate (the comparison principle with erf' bracketed by exp's entries), and
+    rejecting a planted one costs 1-40 s of exact root isolation of degree-30 polynomials
+    with 1e-6-scaled coefficients: CI plants into erf's two lowest degrees on each side
+    (the same certificate, the same code path), the slow set into all 16. Every other
+    function's planted entries run in CI."""
+    return b.func != "erf" or b.degree <= 3
+
+
+@pytest.mark.parametrize("entry", [b if _planted_in_ci(b) else pytest.param(b, marks=pytest.mark.slow)
+                                   for b in TABLE if _touching(b)],
                          ids=lambda b: f"{b.func}-{b.side}-d{b.degree}")
 def test_planted_entry_off_by_1e12_is_rejected(entry):
     """Each entry that meets its function at the anchor, with one coefficient 1e-12 the
@@ -384,14 +405,46 @@ def _mpeval(expr: str, env: dict):
     return eval(text, {"__builtins__": {}}, {**_MP, **env, "mpf": mpmath.mpf})
 
 
-@pytest.mark.parametrize("lhs,rel,rhs,assume,why", TRUE_CASES, ids=[c[0][:30] for c in TRUE_CASES])
-def test_issue_cases_are_proved_by_bracketing(lhs, rel, rhs, assume, why):
+SHAFER = TRUE_CASES[1]          # proved beside two busy processes (the load test below)
+
+
+def _assert_proved_by_bracketing(lhs, rel, rhs, assume, why):
     from boundcalc.services.verify import verify
     r = verify(lhs, rel, rhs, list(assume))
     assert r.verdict == "proved", (r.describe(), why)
     # the ends layer (prover/ends.py) runs before the bracketing and may prove it first: the
     # bracketing is then asked on its own
     assert r.layer == "SMT" or (r.layer == "ends" and _bracketing_proves(lhs, rel, rhs, assume)), r.describe()
+
+
+@pytest.mark.parametrize("lhs,rel,rhs,assume,why", [c for c in TRUE_CASES if c is not SHAFER],
+                         ids=[c[0][:30] for c in TRUE_CASES if c is not SHAFER])
+def test_issue_cases_are_proved_by_bracketing(lhs, rel, rhs, assume, why):
+    _assert_proved_by_bracketing(lhs, rel, rhs, assume, why)
+
+
+def test_shafers_inequality_is_proved_beside_two_busy_processes():
+    """Issue 37: beside other work (load 5-12 on 2 cores) Shafer's inequality came out
+    'unknown (safety net)': z3's safety net was a wall-clock timeout, and one bracketed query
+    of a 158 ms budget took 14 s of wall clock for 1.6 s of CPU. The budgets count work (z3's
+    rlimit, SymPy's calls) and z3's net counts the CPU time of its thread
+    (prover/smt.py::_check), so the verdict here, with two CPU-bound processes competing
+    for this machine's cores, is the one of an idle machine: proved, by the bracketing
+    (the same assertions as the cases above), with no safety net fired."""
+    import subprocess
+    import sys
+
+    from boundcalc.prover import budget
+    busy = [subprocess.Popen([sys.executable, "-c", "while 1: pass"]) for _ in range(2)]
+    try:
+        hits = budget.safety_net_hits()
+        _assert_proved_by_bracketing(*SHAFER)
+        assert budget.safety_net_hits() == hits, budget.safety_nets_fired()
+        assert all(p.poll() is None for p in busy)       # the load was there throughout
+    finally:
+        for p in busy:
+            p.kill()
+            p.wait()
 
 
 def _bracketing_proves(lhs, rel, rhs, assume) -> bool:
@@ -471,6 +524,34 @@ def _dom0():
     return Domain(lo=Q(0), lo_closed=True)
 
 
+def _exact_value(b: FBound, x: Q) -> Q:
+    """``b.value(x)``, the same exact rational, in integer arithmetic: Horner's rule on the
+    numerator and denominator of x with the coefficients brought to one denominator, and a
+    single reduction at the end (Fraction's gcd at every step of Horner's rule was the dense
+    grid's time)."""
+    a, d = x.numerator, x.denominator
+
+    def hom(coeffs) -> tuple[int, int]:        # (N, D): the polynomial at x is N / D
+        n = len(coeffs) - 1
+        L = math.lcm(*(c.denominator for c in coeffs))
+        acc = 0
+        for k, c in enumerate(reversed(coeffs)):
+            acc = acc * a + (c.numerator * (L // c.denominator)) * d ** k
+        return acc, L * d ** n
+
+    pn, pd = hom(b.num)
+    qn, qd = hom(b.den)
+    return Q(pn * qd, pd * qn)
+
+
+def test_the_integer_evaluation_is_the_exact_value():
+    """_exact_value (the dense grid's evaluator) agrees exactly with FBound.value."""
+    for b in TABLE:
+        for x in (Q(1, 1000), Q(1, 3), Q(-7, 3), Q(10), Q(0), Q(-1, 2), Q(3, 2000)):
+            if b.contains(x):
+                assert _exact_value(b, x) == b.value(x), (str(b), x)
+
+
 def test_tan_entries_agree_with_mpmath_on_a_dense_grid_at_50_digits():
     """A cross-check, not the proof: tan's entries (issue 36) at 2001 evenly spaced points
     of their ranges and points clustered at each end, at 50 digits."""
@@ -484,6 +565,6 @@ def test_tan_entries_agree_with_mpmath_on_a_dense_grid_at_50_digits():
                     for j in range(1, 13 if e == 0 else 41)]
             for x in pts:
                 f = mpmath.tan(mpmath.mpf(x.numerator) / x.denominator)
-                r = b.value(x)
+                r = _exact_value(b, x)
                 r = mpmath.mpf(r.numerator) / r.denominator
                 assert (f <= r) if b.side == "upper" else (f >= r), (str(b), x)

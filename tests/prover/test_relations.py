@@ -148,7 +148,7 @@ def test_relation(lhs, rel, rhs, assume, expected):
     took = time.process_time() - t
     assert took < 10, f"{took:.1f} s of CPU"
     assert r.verdict == expected, r.describe()
-    assert r.layer in ("exact", "SMT", "ends", "interval", "counterexample")
+    assert r.layer in ("exact", "SMT", "ends", "case split", "monotonicity", "interval", "counterexample")
     if expected == FALSE:
         if lhs.startswith("deora"):
             return

@@ -182,3 +182,98 @@ def test_cli_map_option(tmp_path):
     assert [round(x["measured"], 12) for x in rows] == [0.21, 0.06]
     bad = cli_run(["--formulas", TOML, "compare", "my_paper", "--measured", f, "--map", "N"], env=ENV)
     assert bad.returncode == 2 and "write COLUMN=NAME" in bad.stderr and "Traceback" not in bad.stderr
+
+
+# ---------------------------------------------------------------------------- issue 34 (7)
+# the interval in columns of its own, and a figure against the input that varies
+WIDTHS = """run,seed,n,d,B,delta,gen_gap
+a,0,1000,100,1,0.05,0.20
+a,1,1000,100,1,0.05,0.22
+a,2,1000,100,1,0.05,0.24
+b,0,4000,100,1,0.05,0.11
+b,1,4000,100,1,0.05,0.13
+c,0,16000,100,1,0.05,0.061
+"""
+# by hand: a: mean 0.22, sd 0.02, t_{0.975,2} = 4.302652729911275 (tables) -> half 0.0496828...;
+# b: mean 0.12, sd 0.01 * sqrt(2), t_{0.975,1} = 12.706204736174705 -> half 12.7062 * 0.01 = 0.127062;
+# c: one run, no interval
+HAND = {"a": (0.22, 4.302652729911275 * 0.02 / 3 ** 0.5, 3), "b": (0.12, 12.706204736174705 * 0.01, 2),
+        "c": (0.061, None, None)}
+
+
+def test_csv_has_interval_columns(tmp_path):
+    f = tmp_path / "w.csv"
+    f.write_text(WIDTHS)
+    r = cli_run(["--formulas", TOML, "compare", "my_paper", "--measured", f, "--format", "csv"], env=ENV)
+    assert r.returncode == 0, r.stderr
+    rows = list(csv.DictReader(io.StringIO(r.stdout)))
+    assert [x["quantity"] for x in rows] == ["gen_gap (a)", "gen_gap (b)", "gen_gap (c)"]
+    for x in rows:
+        mean, half, n = HAND[x["quantity"][-2]]
+        assert float(x["measured"]) == pytest.approx(mean, abs=1e-12)
+        if half is None:
+            assert x["measured_low"] == x["measured_high"] == ""        # one seed: no interval, said
+            assert x["seeds"] == "1" and x["interval"] == "1 run, no interval"
+        else:
+            assert float(x["measured_low"]) == pytest.approx(mean - half, abs=1e-9)
+            assert float(x["measured_high"]) == pytest.approx(mean + half, abs=1e-9)
+            assert int(x["seeds"]) == n
+            assert x["interval"] == f"95% two-sided Student-t, {n - 1} degree{'s' if n > 2 else ''} of freedom"
+    t = compare_measured(f, paper="my_paper", formulas_path=[TOML])
+    df = t.to_frame()
+    assert str(df["measured_low"].dtype) == "float64" and str(df["seeds"].dtype) == "Int64"
+    j = t.to_json()["rows"][0]
+    assert j["measured_low"] == pytest.approx(0.22 - HAND["a"][1], abs=1e-9) and j["seeds"] == 3
+
+
+def test_measured_figure_against_the_varying_input(tmp_path, monkeypatch):
+    """The figure of compare --measured --plot: x = n (the one input that varies), the bound
+    at each run (by hand), the mean with its Student-t bars; 3.25 in x at most 2.6 in, no
+    title, the symbol n and the quantity L(theta) - hat L(theta) typeset."""
+    from matplotlib.figure import Figure
+    from PIL import Image
+    saved = []
+    real = Figure.savefig
+    monkeypatch.setattr(Figure, "savefig", lambda self, *a, **k: (saved.append(self), real(self, *a, **k))[1])
+    f = tmp_path / "w.csv"
+    f.write_text(WIDTHS)
+    r = cli_run(["--formulas", TOML, "compare", "my_paper", "--measured", f, "--plot", tmp_path / "fig",
+                 "--format", "csv"], env=ENV)
+    assert r.returncode == 0, r.stderr
+    png = tmp_path / "fig.png"
+    with Image.open(png) as im:
+        assert im.size[0] == 975 and im.size[1] <= 2.6 * 300
+    ax = saved[0].axes[0]
+    assert not ax.get_title() and saved[0]._suptitle is None
+    assert ax.get_xscale() == "log" and "$n$" in ax.get_xlabel()
+    assert r"$L(\theta) - \hat L(\theta)$" in ax.get_ylabel() and "upper bound" in ax.get_ylabel()
+    bound_line = next(ln for ln in ax.get_lines() if str(ln.get_label()).startswith("bound"))
+    assert list(bound_line.get_xdata()) == [1000, 4000, 16000]
+    for y, n in zip(bound_line.get_ydata(), (1000, 4000, 16000)):
+        assert y == pytest.approx(float(by_hand(n, 100, 1, 0.05)), rel=1e-12)
+    # the error bars: one vertical segment per seeded run, from mean - half to mean + half
+    from matplotlib.collections import LineCollection
+    (bars,) = [c for c in ax.collections if isinstance(c, LineCollection)]
+    segs = bars.get_segments()
+    for seg, key in zip(segs, "abc"):
+        mean, half, _ = HAND[key]
+        assert seg[0][1] == pytest.approx(mean - (half or 0)) and seg[1][1] == pytest.approx(mean + (half or 0))
+    legend = [t.get_text() for leg in saved[0].legends for t in leg.get_texts()]
+    assert "bars: 95% Student-$t$ interval of the mean (2\u20133 seeds); no bar: one run" in legend
+    assert any("$C = 1$" in t for t in legend)            # the hidden constant, said
+
+
+def test_versus_names_the_axis_and_is_refused_when_unknown(tmp_path):
+    f = tmp_path / "two.csv"
+    f.write_text("run,n,d,B,delta,gen_gap\nx,1000,100,1,0.05,0.2\ny,2000,50,1,0.05,0.1\n")
+    r = cli_run(["--formulas", TOML, "compare", "my_paper", "--measured", f, "--plot", tmp_path / "p"], env=ENV)
+    assert r.returncode == 2 and "the runs vary n, d: name the one to plot against with --versus n" in r.stderr
+    assert not (tmp_path / "p.png").exists() and "Traceback" not in r.stderr
+    r = cli_run(["--formulas", TOML, "compare", "my_paper", "--measured", f, "--plot", tmp_path / "p",
+                 "--versus", "m"], env=ENV)
+    assert r.returncode == 2 and "--versus 'm': not an input column of the runs (their inputs: n, d, B, delta)" in r.stderr
+    r = cli_run(["--formulas", TOML, "compare", "my_paper", "--measured", f, "--versus", "n"], env=ENV)
+    assert r.returncode == 2 and "give --plot FILE too" in r.stderr
+    r = cli_run(["--formulas", TOML, "compare", "my_paper", "--measured", f, "--plot", tmp_path / "p",
+                 "--versus", "d", "--format", "csv"], env=ENV)
+    assert r.returncode == 0 and (tmp_path / "p.png").exists()

@@ -154,7 +154,7 @@ def pdf_width_pt(path) -> float:
 @pytest.mark.parametrize(("size", "inches"), [("column", 3.25), ("page", 6.75)])
 def test_widths_a_paper_uses_png_and_vector_pdf(tmp_path, size, inches):
     from matplotlib.image import imread
-    png, pdf = plots.bound_vs_measured(table(), tmp_path / f"bars-{size}", figsize=size)
+    png, pdf = plots.bound_vs_measured(table(), tmp_path / f"bars-{size}", figsize=size)[:2]
     assert imread(png).shape[1] == round(inches * plots.DPI)
     assert pdf_width_pt(pdf) == pytest.approx(inches * 72, abs=0.01)
     data = pdf.read_bytes()
@@ -165,12 +165,15 @@ def test_widths_a_paper_uses_png_and_vector_pdf(tmp_path, size, inches):
 
 
 def test_one_panel_per_kind_with_its_own_axis(tmp_path, figures):
-    plots.bound_vs_measured(table(), tmp_path / "bars")
-    fig = figures[0]
-    assert [ax.get_ylabel() for ax in fig.axes] == ["losses", "norms and margins", "head counts", "step sizes",
-                                                    "other quantities"]
+    out = plots.bound_vs_measured(table(), tmp_path / "bars")
+    # one figure (one file) per kind, named after it
+    assert [p.name for p in out[::2]] == ["bars-losses.png", "bars-norms-and-margins.png", "bars-head-counts.png",
+                                          "bars-step-sizes.png", "bars-other-quantities.png"]
+    assert [len(fig.axes) for fig in figures[::2]] == [1] * 5
+    assert [fig.axes[0].get_ylabel() for fig in figures[::2]] == ["losses", "norms and margins", "head counts",
+                                                                  "step sizes", "other quantities"]
     # each panel's axis spans its own values (log10), not one axis for all
-    lims = [ax.get_xlim() for ax in fig.axes]
+    lims = [fig.axes[0].get_xlim() for fig in figures[::2]]
     heads, steps = lims[2], lims[3]
     assert heads[0] < np.log10(32) and heads[1] > np.log10(3.26e7)
     assert steps[0] < np.log10(9.64e-7) and steps[1] < np.log10(3.26e7)
@@ -179,14 +182,14 @@ def test_one_panel_per_kind_with_its_own_axis(tmp_path, figures):
 
 def test_legend_says_every_encoding_and_head_counts_are_integers(tmp_path, figures):
     plots.bound_vs_measured(table(), tmp_path / "bars")
-    fig = figures[0]
-    legend = [t.get_text() for leg in fig.legends for t in leg.get_texts()]
+    legend = [t.get_text() for fig in figures for leg in fig.legends for t in leg.get_texts()]
     assert "bound (holds)" in legend and "bound (violated)" in legend and "measured" in legend
     # the colour a legend entry says is the colour the bound markers are drawn in
-    handles = {t.get_text(): h for leg in fig.legends for t, h in zip(leg.get_texts(), leg.legend_handles)}
+    handles = {t.get_text(): h for fig in figures for leg in fig.legends
+               for t, h in zip(leg.get_texts(), leg.legend_handles)}
     assert handles["bound (holds)"].get_color() == plots.HOLDS_COLOURS[True]
     assert handles["bound (violated)"].get_color() == plots.HOLDS_COLOURS[False]
-    drawn = texts(fig)
+    drawn = [t for fig in figures for t in texts(fig)]
     assert "32" in drawn and "32.0" not in drawn
     assert r"$3.26{\times}10^{7}$" in drawn
     assert not any(re.fullmatch(r"[-\u2212]0(\.0+)?", t) for t in drawn)        # no -0.0
@@ -194,14 +197,16 @@ def test_legend_says_every_encoding_and_head_counts_are_integers(tmp_path, figur
 
 def test_labels_are_mathtext_not_ascii(tmp_path, figures):
     plots.bound_vs_measured(table(), tmp_path / "bars")
-    drawn = texts(figures[0])
+    drawn = [t for fig in figures for t in texts(fig)]
     assert r"B_{2} = \max_{h}" in " ".join(drawn) or r"$B_{2}$" in " ".join(drawn)
     for t in drawn:
         plain = re.sub(r"(?<!\\)\$.*?(?<!\\)\$", "", t)        # the text outside the math
         assert not re.search(r"\^\(|_\{|\|\||\bsqrt\b|theta|gamma_|p\^mm", plain), t
         assert plots.mathtext_ok(t), t
-    # the row that cannot be plotted (negative bound) is named, typeset, under the figure
-    assert any(r"\gamma" in t and "not plotted" in t for t in drawn)
+    # the row that cannot be plotted (negative bound) stays in its panel, typeset, and says why
+    margins = texts(figures[2])
+    assert any(r"\gamma" in t for t in margins)
+    assert "not on the log axis: bound \u22122.72, measured 1.36" in margins
 
 
 def test_palette_is_okabe_ito_and_series_differ_by_more_than_colour():
@@ -224,16 +229,72 @@ def test_directions_are_told_apart(tmp_path, figures):
     assert all(r.get_zorder() > 2 for r in rays)             # above the paths that run along them
 
 
+def drawn_titles(fig) -> list[str]:
+    """Every title drawn into a figure: its suptitle and each axis' titles (left, centre, right)."""
+    out = [fig._suptitle.get_text()] if fig._suptitle is not None else []
+    return [t for t in out + [ax.get_title(loc) for ax in fig.axes for loc in ("left", "center", "right")] if t]
+
+
 def test_compare_figure_at_column_width_has_short_panels_and_no_title(tmp_path, figures):
     """Issue 34 (6): the figures were 4.7-13 in tall at 3.25 in wide, with a title baked in.
-    At column width: 3.25 in wide, no panel taller than 2.6 in, no suptitle."""
-    from boundcalc.reports.table import Row, Table
+    At column width every file is 3.25 in wide and at most 2.6 in tall (read back from the PNG
+    at its dpi and from the PDF's MediaBox), one panel each, no title."""
+    from PIL import Image
     rows = [Row(f"loss of run {i}", "Thm. 1", bound=2.0 + i, measured=1.0 + i) for i in range(14)]
-    plots.bound_vs_measured(Table("demo", "many losses", {}, 0, rows), tmp_path / "many", figsize="column")
-    fig = figures[0]
-    fig.canvas.draw()
-    w, h = fig.get_size_inches()
-    assert w == pytest.approx(3.25)
-    assert fig._suptitle is None or not fig._suptitle.get_text()
-    assert all(ax.get_position().height * h <= 2.6 for ax in fig.axes)
-    assert len(fig.axes) >= 3 and {ax.get_ylabel() for ax in fig.axes} == {"losses"}
+    out = plots.bound_vs_measured(Table("demo", "many losses", {}, 0, rows), tmp_path / "many", figsize="column")
+    assert out == plots.bound_vs_measured_targets(Table("demo", "many losses", {}, 0, rows), tmp_path / "many",
+                                                  "column")
+    pngs = [p for p in out if p.suffix == ".png"]
+    assert len(pngs) >= 4                         # 14 rows do not fit one 2.6 in panel
+    for png in pngs:
+        with Image.open(png) as im:
+            dpi = im.info["dpi"][0]
+            assert im.size[0] / dpi == pytest.approx(3.25, abs=0.01)
+            assert im.size[1] / dpi <= 2.6
+    for pdf in (p for p in out if p.suffix == ".pdf"):
+        m = re.search(rb"/MediaBox \[ *0 0 ([\d.]+) ([\d.]+) *\]", pdf.read_bytes())
+        assert float(m.group(1)) == pytest.approx(3.25 * 72, abs=0.01) and float(m.group(2)) <= 2.6 * 72
+    assert all(len(fig.axes) == 1 and not drawn_titles(fig) for fig in figures)
+    assert {fig.axes[0].get_ylabel() for fig in figures} == {"losses"}
+    # every row is in one panel, once
+    labels = [t for fig in figures[::2] for t in texts(fig) if t.startswith("loss of run")]
+    assert sorted(labels) == sorted(r.quantity for r in rows)
+
+
+@pytest.mark.parametrize("paper", ["deora2023", "arda2026", "anon2025", "tarzanagh2023"])
+def test_formula_quantities_of_each_paper_at_column_width(tmp_path, paper, figures):
+    """Rows labelled with the quantities of each paper's formulas (their LaTeX, as the formula
+    files give it; made-up positive values: the engine is not run) at column width: every file
+    3.25 in x at most 2.6 in, no title, every label parses as mathtext."""
+    from PIL import Image
+
+    from boundcalc.expr.latex_tokens import quantity_latex
+    from boundcalc.registry import get_registry
+    specs = get_registry().paper(paper).formulas
+    rows = [Row(fid, "s", bound=2.0, measured=1.0, latex=q)
+            for fid, spec in specs.items() if (q := quantity_latex(spec.latex))][:12]
+    assert rows
+    out = plots.bound_vs_measured(Table(paper, "t", {}, 0, rows), tmp_path / paper, figsize="column")
+    for png in (p for p in out if p.suffix == ".png"):
+        with Image.open(png) as im:
+            assert im.size[0] == round(3.25 * plots.DPI) and im.size[1] <= 2.6 * plots.DPI
+    for fig in figures:
+        assert not drawn_titles(fig)
+        assert all(plots.mathtext_ok(t) for t in texts(fig))
+
+
+def test_labels_read_as_the_paper_prints_them():
+    """Issue 34 (6): "m = 8:sup" (the prefix glued to an operator whose subscript sat under it)
+    and "(0, \u2212 1)" (a sign spaced as a binary minus)."""
+    from boundcalc.reports.latex import mathtext_label
+    arda = Row("q", "s", bound=2.0, measured=1.0, latex=r"m=8\colon \sup_j \epsilon_{\mathrm{lin}} \text{ on } \partial\Omega_\rho")
+    lab = plots.to_mathtext(mathtext_label(arda))
+    assert lab == r"$m = 8$: $\operatorname{sup}_j \epsilon_{\mathrm{lin}} \text{ on } \partial\Omega_\rho$"
+    assert plots.mathtext_ok(lab)
+    assert plots.to_mathtext(r"$p(0) = (0, -1)$") == r"$p(0) = (0, {-}1)$"
+    assert plots.to_mathtext(r"$a - b$") == r"$a - b$"              # a difference keeps its spacing
+    assert plots.to_mathtext(r"$\max_i \|U_i\|$") == r"$\operatorname{max}_i \|U_i\|$"
+    assert plots.to_mathtext(r"$\maxi$") == r"$\maxi$"
+    # in the text between: a sign is a true minus, a hyphen stays, nothing else is touched
+    assert plots.to_mathtext("p(0) = (0, -1), first-phase, $x$") == "p(0) = (0, \u22121), first-phase, $x$"
+    assert plots.to_mathtext("a $ b") == "a $ b"

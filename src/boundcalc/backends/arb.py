@@ -99,7 +99,7 @@ def ball(x) -> arb:
         lo, hi = ball(x[0]), ball(x[1])
         return lo.union(hi)
     if hasattr(x, "_mpf_"):                     # mpmath.mpf, converted exactly
-        import mpmath
+        from ..mpmath_import import mpmath
         if not mpmath.isfinite(x):
             raise ExpressionError(f"cannot enclose the non-finite value {x}")
         sign, man, exp, _ = x._mpf_
@@ -117,7 +117,8 @@ def to_fraction(x: arb) -> Fraction:
 def to_mpf(x: arb, bits: int | None = None):
     """The midpoint of ``x`` as an mpmath mpf, exactly, or rounded to ``bits`` (no global
     precision is read or changed)."""
-    import mpmath
+    from ..mpmath_import import mpmath
+    # isort: split
     from mpmath.libmp import from_man_exp, round_nearest
     man, exp = x.mid().man_exp()
     raw = from_man_exp(int(man), int(exp)) if bits is None else from_man_exp(int(man), int(exp), bits,

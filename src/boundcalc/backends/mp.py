@@ -31,7 +31,7 @@ from ..expr.nodes import Node
 from .limits import MAX_DIGITS, MAX_PREC, SIGN_MAX_PREC, digits_error  # noqa: F401
 
 if TYPE_CHECKING:          # annotations only; mpmath is imported by the functions that use it
-    import mpmath
+    from ..mpmath_import import mpmath
 
 
 class _LazyArb:
@@ -48,14 +48,15 @@ A = _LazyArb()
 def _mpf(x) -> mpmath.mpf:
     """A Fraction (or number) as an mpf at mpmath's current precision (for callers that
     then compute with mpmath themselves)."""
-    import mpmath
+    from ..mpmath_import import mpmath
     if isinstance(x, Fraction):
         return mpmath.mpf(x.numerator) / x.denominator
     return mpmath.mpf(x)
 
 
 def _fraction_mpf(x: Fraction, bits: int) -> mpmath.mpf:
-    import mpmath
+    from ..mpmath_import import mpmath
+    # isort: split
     from mpmath.libmp import from_rational, round_nearest
     return mpmath.mp.make_mpf(from_rational(x.numerator, x.denominator, bits, round_nearest))
 

@@ -22,8 +22,9 @@ checks that ``require-heads`` does not import SymPy).
 """
 from __future__ import annotations
 
-import mpmath
-import mpmath.libmp  # noqa: F401
+from ..mpmath_import import mpmath  # noqa: F401  -- mpmath (which SymPy imports) first, through its owner
+
+# isort: split
 import sympy
 import sympy.core.cache
 import sympy.core.random

@@ -361,7 +361,8 @@ def certificate_file_name(paper: str, check: str, k: int) -> str:
 
 def _write_certificates(path: Path, certs: dict) -> None:
     """One JSON file per decided relation of each check: its certificate, with the
-    statement, verdict and method beside it (fields the checker does not read)."""
+    statement, verdict, method and the checker's status when the check ran it ("rechecked",
+    "rechecked up to trusted facts") beside it (fields the checker does not read)."""
     import json as _json
     seen: set[str] = set()
     for (paper, check), items in certs.items():
@@ -372,6 +373,8 @@ def _write_certificates(path: Path, certs: dict) -> None:
             seen.add(name)
             body = {**item["certificate"], "check": f"{paper}.{check}", "statement": item["statement"],
                     "verdict": item["verdict"], "method": item["method"]}
+            if item.get("recheck"):        # the checker's answer when the check ran it
+                body["rechecked"] = item["recheck"]["status"]
             try:
                 (path / name).write_text(_json.dumps(body, indent=1) + "\n", encoding="utf-8")
             except OSError as e:
@@ -670,9 +673,12 @@ def compare(ctx: typer.Context,
             html: str | None = typer.Option(None, "--html",
                                             help="Also write the table as one self-contained web page (math "
                                                  "as MathML, nothing fetched when viewed) to this file."),
-            figsize: str = typer.Option("page", "--figsize",
+            figsize: str = typer.Option("column", "--figsize",
                                         help="--plot width: column (3.25 in, one column of a two-column "
-                                             "paper) or page (6.75 in); fonts sized for the paper."),
+                                             "paper; default) or page (6.75 in); fonts sized for the paper."),
+            versus: str | None = typer.Option(None, "--versus", help="With --measured --plot: the input "
+                                              "column on the x axis (default: the one that varies across "
+                                              "the runs)."),
             long: bool = typer.Option(False, "--long", help="LaTeX: a longtable that breaks across pages "
                                       "(one-column documents; needs 2-3 pdflatex passes)."),
             env: str = typer.Option("table*", "--env", help="LaTeX: the float, table* (default; one- and "
@@ -687,11 +693,11 @@ def compare(ctx: typer.Context,
         from .reports import compare_measured
         compare_measured(paper, measured, setting=setting, fmt=fmt, output=output, force=force, plot=plot,
                          extra=list(ctx.args), latex={"long": long, "env": env, "notes": notes}, html=html,
-                         figsize=figsize, mapping=map_)
+                         figsize=figsize, mapping=map_, versus=versus)
         return
-    if setting is not None or map_:
-        raise BoundcalcError(f"{'--setting' if setting is not None else '--map'} applies to --measured; the "
-                             "engine's settings are --NAME VALUE")
+    if setting is not None or map_ or versus is not None:
+        flag = "--setting" if setting is not None else "--map" if map_ else "--versus"
+        raise BoundcalcError(f"{flag} applies to --measured; the engine's settings are --NAME VALUE")
     from .reports import compare as run
     run(paper, _dynamic_flags(ctx.args), seed=seed, jobs=jobs, fmt=fmt,
         output=output, force=force, plot=plot, no_cache=no_cache, max_memory=max_memory,

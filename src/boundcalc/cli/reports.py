@@ -128,17 +128,36 @@ def _check_table_outputs(fmt: str, output: str | None, plot: str | None, force: 
     from ..reports.plots import check_figsize
     check_figsize(figsize)
     if plot is not None:
+        # the files of one panel, and every figure of the name's panels already there
+        # (FILE-losses.png ...): refused before any work unless --force; which panels are
+        # written is known once the table is, and they are checked again then
         from ..reports.plots import targets
-        outputs += [("--plot", p) for p in targets(plot)]
+        base = targets(plot)
+        # the name given is probed itself (created and removed): an unwritable folder is named
+        # by the user's path, and --output or --html naming the same file is refused here
+        outputs += [("--plot", f) for f in base if f == base[0] or f.exists()]
+        stem = base[0].with_suffix("")
+        if stem.parent.is_dir():
+            import glob
+            outputs += [("--plot", f) for f in sorted(stem.parent.glob(glob.escape(stem.name) + "-*"))
+                        if f.suffix in (".png", ".pdf")]
     check_outputs(outputs, force=force)       # every output checked before any work
 
 
 def _emit_table(t, fmt: str, output: str | None, plot: str | None, *, latex: dict | None = None,
-                html: str | None = None, command: str = "", figsize: str = "page") -> None:
+                html: str | None = None, command: str = "", figsize: str = "page", force: bool = False,
+                versus: str | None = None, measured: bool = False) -> None:
     """The table in ``fmt`` to ``--output`` (a file, or '-') or standard output, then the
-    ``--html`` page (``command`` is its re-run line) and the ``--plot`` figure."""
-    from .output import console, write_output
+    ``--html`` page (``command`` is its re-run line) and the ``--plot`` figures (one file per
+    panel: every one checked, beside ``--output`` and ``--html``, before anything is written).
+    ``measured``: the table of ``--measured``, plotted against ``versus`` (its varying input)."""
+    from .output import check_outputs, console, write_output
     latex = dict(latex or {})
+    if plot is not None:
+        from ..reports import plots
+        files = (plots.measured_versus_targets(t, plot, versus, figsize) if measured
+                 else plots.bound_vs_measured_targets(t, plot, figsize))
+        check_outputs([("--output", output), ("--html", html), *(("--plot", f) for f in files)], force=force)
     if output is not None:                    # a file, or '-' (standard output)
         write_output(output, render_table(t, fmt, **latex) or "", what="table")
     elif fmt == "rich":
@@ -149,15 +168,15 @@ def _emit_table(t, fmt: str, output: str | None, plot: str | None, *, latex: dic
         from ..reports.printers.html import to_html
         write_output(html, to_html(t, page=True, command=command), what="page")
     if plot is not None:
-        from ..reports.plots import bound_vs_measured
-        written = bound_vs_measured(t, plot, figsize=figsize)
+        written = (plots.measured_versus(t, plot, versus=versus, figsize=figsize) if measured
+                   else plots.bound_vs_measured(t, plot, figsize=figsize))
         print("plot written: " + ", ".join(str(p) for p in written), file=sys.stderr)
 
 
 def compare(paper: str, settings: dict[str, str], *, seed: int = 0, jobs: int = 1, fmt: str = "rich",
             output: str | None = None, force: bool = False, plot: str | None = None,
             no_cache: bool = False, max_memory: str | None = None, latex: dict | None = None,
-            html: str | None = None, figsize: str = "page", argv: list[str] | None = None) -> None:
+            html: str | None = None, figsize: str = "column", argv: list[str] | None = None) -> None:
     """``latex``: ``long``, ``env``, ``notes`` of the LaTeX table (``--format latex``); ``html``: also
     write the table as a page; ``figsize``: the --plot width; ``argv``: the settings as given (the
     page's re-run command)."""
@@ -179,14 +198,16 @@ def compare(paper: str, settings: dict[str, str], *, seed: int = 0, jobs: int = 
     if not isinstance(t, Table):
         raise BoundcalcError(f"the experiments of {paper} returned {type(t).__name__}, not a Table")
     cmd = shlex.join(["boundcalc", "compare", paper, "--seed", str(seed), *(argv or []), "--html", html or ""])
-    _emit_table(t, fmt, output, plot, latex=latex, html=html, command=cmd, figsize=figsize)
+    _emit_table(t, fmt, output, plot, latex=latex, html=html, command=cmd, figsize=figsize, force=force)
 
 
 def compare_measured(paper: str, csv_path: str, *, setting: str | None, fmt: str, output: str | None,
                      force: bool, plot: str | None, extra: list[str], latex: dict | None = None,
-                     html: str | None = None, figsize: str = "page", mapping: list[str] | None = None) -> None:
+                     html: str | None = None, figsize: str = "column", mapping: list[str] | None = None,
+                     versus: str | None = None) -> None:
     """``compare PAPER --measured runs.csv``: the table of :func:`boundcalc.api.compare_measured`
-    in ``fmt``, to standard output or ``--output``, the ``--html`` page and the ``--plot`` figure."""
+    in ``fmt``, to standard output or ``--output``, the ``--html`` page and the ``--plot`` figures
+    (against ``versus``, :func:`boundcalc.reports.plots.measured_versus`)."""
     import shlex
 
     from ..api import compare_measured as build
@@ -195,6 +216,8 @@ def compare_measured(paper: str, csv_path: str, *, setting: str | None, fmt: str
     if extra:
         raise BoundcalcError(f"unexpected {extra[0]!r} with --measured: the inputs of each run are the "
                              "CSV's columns (and --setting)")
+    if versus is not None and plot is None:
+        raise BoundcalcError("--versus names the x axis of --plot; give --plot FILE too")
     _check_table_outputs(fmt, output, plot, force, html=html, latex=latex, figsize=figsize)
     from ..runs.measured_csv import parse_map
     t = build(user_path(csv_path), paper=paper, setting=setting, formulas_path=formula_paths(),
@@ -202,7 +225,8 @@ def compare_measured(paper: str, csv_path: str, *, setting: str | None, fmt: str
     cmd = shlex.join(["boundcalc", "compare", paper, "--measured", csv_path,
                       *(["--setting", setting] if setting else []),
                       *[a for m in (mapping or []) for a in ("--map", m)], "--html", html or ""])
-    _emit_table(t, fmt, output, plot, latex=latex, html=html, command=cmd, figsize=figsize)
+    _emit_table(t, fmt, output, plot, latex=latex, html=html, command=cmd, figsize=figsize, force=force,
+                versus=versus, measured=True)
 
 
 # ---------------------------------------------------------------------------- reproduce

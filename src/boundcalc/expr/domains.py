@@ -26,7 +26,7 @@ class Domain:
         """``x`` is a Fraction, int or mpmath mpf."""
         lo, hi = self.lo, self.hi
         if not isinstance(x, (int, Fraction)):
-            import mpmath
+            from ..mpmath_import import mpmath
             lo = None if lo is None else mpmath.mpf(lo.numerator) / lo.denominator
             hi = None if hi is None else mpmath.mpf(hi.numerator) / hi.denominator
         if self.integer:

@@ -203,7 +203,8 @@ class ExactValue(Fraction):
         return f"ExactValue('{fmt_decimal(self)}')"
 
     def _mpmath_(self, prec, rounding):
-        import mpmath
+        from ..mpmath_import import mpmath
+        # isort: split
         from mpmath.libmp import from_rational
         return mpmath.mp.make_mpf(from_rational(self.numerator, self.denominator, prec, rounding))
 

@@ -1085,7 +1085,7 @@ def _ok(op: str, s: int) -> bool:
 
 
 def _report(a, b, env, mpb) -> dict:
-    import mpmath
+    from ..mpmath_import import mpmath
     out: dict = {}
     for k, v in sorted(env.items()):
         if isinstance(v, Vector):

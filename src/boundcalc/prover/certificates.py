@@ -1,7 +1,7 @@
 """Certificates of the decision procedure's verdicts: JSON-serialisable proof terms in the
 vocabulary that the independent checker :mod:`boundcalc.recheck` re-verifies (its module
 docstring, and docs/explanation/decision-procedure.md, describe the kinds: counterexample,
-exact, boxes, rewrite, trusted).
+exact, boxes, rewrite, smt, trusted).
 
 Built only on request (``decide_relation(..., certify=True)``), after a layer has decided:
 building one never changes a verdict. The ``boxes`` builder is a second method (a plain
@@ -67,9 +67,18 @@ def readable(x: Node) -> Node:
     return x.map(lambda t: Sym(name(t.name)) if isinstance(t, Sym) and not t.name.isidentifier() else None)
 
 
+class NameClash(ValueError):
+    """Two symbols of a claim that the checker would read as one (``a[i]`` and a symbol
+    literally named ``a_i_``): no certificate is written for it."""
+
+
 def claim(a: Node, rel: str, b: Node, domains: dict[str, Domain], extra) -> dict:
     """The claim ``a rel b`` on ``domains`` under the assumptions ``extra`` (relations)."""
     used = Rel(rel, a, b).symbols() | set().union(*(r.symbols() for r in extra))
+    seen: dict[str, str] = {}
+    for n in sorted(used | set(domains)):
+        if seen.setdefault(name(n), n) != n:
+            raise NameClash(f"the symbols {seen[name(n)]} and {n} are both {name(n)!r} to the checker")
     return {"lhs": to_text(readable(a)), "rel": rel, "rhs": to_text(readable(b)),
             "domains": {name(n): _domain(d) for n, d in sorted(domains.items()) if n in used},
             "assumptions": [to_text(readable(r)) for r in extra]}
@@ -85,6 +94,18 @@ def counterexample(the_claim: dict, point: dict) -> dict:
 def trusted(the_claim: dict, by: str, how: str) -> dict:
     """A proof the checker cannot re-verify: ``by`` (z3, SymPy, a layer) and ``how``."""
     return {"kind": "trusted", "claim": the_claim, "by": by, "how": how}
+
+
+def smt(the_claim: dict, by: str) -> dict | None:
+    """An ``smt`` certificate of a proof by ``by`` (z3, SymPy): the exact SMT-LIB encoding
+    of the claim's negation (its other function terms free reals), for a second solver (cvc5)
+    in the checker; None for a claim outside the encoding (big operators, a query too long)."""
+    from ..recheck import Invalid, NotEncodable, read_claim, smt_query
+    try:
+        query = smt_query(read_claim(the_claim))
+    except (NotEncodable, Invalid, ValueError, RecursionError):
+        return None
+    return {"kind": "smt", "claim": the_claim, "by": by, "answer": "unsat", "query": query}
 
 
 def rewrite(the_claim: dict, rule: str, sub_cert: dict) -> dict:
@@ -178,3 +199,11 @@ class _Builder:
         if right is None:
             return None
         return {"box": self._box(box), "split": {"var": x, "at": _q(at)}, "parts": [left, right]}
+
+
+def pieces(the_claim: dict, by: str, how: str, parts: list[dict]) -> dict:
+    """A proof by pieces (a case split, a monotonicity argument's face) that the checker
+    cannot replay as a whole: a ``trusted`` certificate naming the layer (``by``) and the
+    argument (``how``), with each piece's own certificate kept under ``parts`` (already
+    re-checked by the layer; the checker reads only ``by`` and ``how``)."""
+    return {"kind": "trusted", "claim": the_claim, "by": by, "how": how, "parts": parts}

@@ -22,7 +22,11 @@ returns a :class:`Decision` with
   two integer symbols: induction in one of them, :mod:`.integers`), ``"ends"``
   (one symbol: the ends of its domain — infinity, an open end, a touching end — cut off by
   derivative arguments, Taylor's theorem or a monotone approach to a limit, the middle piece
-  decided by the layers again, :mod:`.ends`), ``"SMT"``
+  decided by the layers again, :mod:`.ends`), ``"case split"`` (a goal with ``abs`` decided
+  on pieces where the absolute values have one sign: a symbol's domain cut at 0, ``|A| <= B``
+  as ``A <= B`` and ``-A <= B``, :mod:`.cases`), ``"monotonicity"`` (a partial derivative's
+  sign proved, the goal reduced to the face of the domain where the difference is least,
+  :mod:`.monotone`), ``"SMT"``
   (z3 nonlinear real arithmetic after naming non-polynomial terms, :mod:`.smt`),
   ``"interval"`` (arb branch-and-bound, :mod:`.interval`), ``"counterexample"`` (a point
   found by sampling, at a domain boundary, from an SMT model or by the integer layer,
@@ -41,7 +45,7 @@ are defined. Integer symbols are relaxed to reals by the proving layers (sound),
 the integer layer, which uses them. Every layer has a work and size budget (a share of the
 decision's seconds, nominal seconds of work on :func:`.budget.clock`, never a clock's);
 running out falls through to the next layer and, at the end, to ``unknown (budget)`` —
-never a hang. A safety net (CPU time, z3's wall clock; far, never reached in normal use)
+never a hang. A safety net (CPU time, z3's included; far, never reached in normal use)
 that fires makes the decision ``unknown (safety net)``, whatever the layers found.
 
 A relation with a big operator over a symbolic range (``sum(a[i], i, 1, L)``, L free) goes
@@ -58,7 +62,10 @@ within a :class:`.goal.Budget`): the cheap pre-pass (:mod:`.prepass`) reads the 
 quick SMT passes (on the goal with fractional powers of single symbols substituted away,
 the generalized goal, the goal); for a symbol whose domain ends at a rational multiple of pi
 (an assumption ``x < pi/2``), the goal with ``x = pi*t`` and rational ends (:mod:`.pisub`, proofs
-only, a "relation" sub-goal); the convexity layer for a Jensen instance; the integer layer for a relation in one
+only, a "relation" sub-goal); for a goal with ``abs``, the case split (:mod:`.cases`, each piece a
+"relation" sub-goal); for a goal in two or more symbols whose difference vanishes on a face of
+the domain (and inside a monotonicity argument's sub-goals), monotonicity in one symbol
+(:mod:`.monotone`); the convexity layer for a Jensen instance; the integer layer for a relation in one
 integer symbol (or two, with at most one assumption ``d <= n``);
 the exact layer; the identity layer for an equality with special functions; the rewrite
 layer (:mod:`.rewrite`) for a goal with a root or a quotient: an equivalent goal (both
@@ -174,7 +181,7 @@ def decide_relation(a: Node, rel: str, b: Node, domains: dict[str, Domain], extr
     with safety_net(seconds):
         out = _decide(goal, Budget.starting_now(seconds, samples, seed, certify=True))
     if safety_net_hits() > hits:
-        # a net fired (CPU time, z3's wall clock): what was found depends on the machine
+        # a net fired (CPU time, z3's included): what was found depends on the machine
         fired = "; ".join(dict.fromkeys(safety_nets_fired()))
         out = _verdict("unknown", "safety net", detail=f"a safety net ({fired}: a clock, not a work budget) "
                        "fired during the decision, so its answer would depend on the machine's load: not "
@@ -188,6 +195,7 @@ def decide_relation(a: Node, rel: str, b: Node, domains: dict[str, Domain], extr
 
 # what a "trusted" certificate names for a layer's proof that the checker cannot replay
 TRUSTED = {"SMT": "z3", "exact": "SymPy", "big operators": "the big-operator layer"}
+SECOND_SOLVER = ("SMT", "exact")   # proofs whose claim cvc5 may re-prove (an `smt` certificate)
 
 
 def _closed(goal: Goal, out: Decision, certify: bool, recheck: bool, bigops: bool = False) -> Decision:
@@ -199,24 +207,37 @@ def _closed(goal: Goal, out: Decision, certify: bool, recheck: bool, bigops: boo
     # re-checked (each by its own decision); its claim (a per-layer assumption's bound index)
     # is not always one the checker reads, so it is certified only when asked
     if (out.verdict is Verdict.PROVED and not bigops) or certify:
-        out = _certified(goal, out, bigops, check=recheck)
+        # a certificate handed out (certify) is re-checked in full, cvc5's re-proof of an
+        # `smt` step included; one that is dropped, by the cheap recheck (solver=False)
+        out = _certified(goal, out, bigops, check=recheck, solver=certify)
     if not certify:
-        out.certificate = None
+        out.certificate = out.recheck = None
     return out
 
 
-def _certified(goal: Goal, out: Decision, bigops: bool = False, check: bool = True) -> Decision:
+def _certified(goal: Goal, out: Decision, bigops: bool = False, check: bool = True,
+               solver: bool = True) -> Decision:
     """``out`` with its certificate (:mod:`.certificates`) on the goal as decided here
     (constants folded, bounds on single symbols in the domains): the layer's own (exact,
     boxes, rewrite), else a counterexample from the reported point (a disproof), else a
     "trusted" one naming what the checker cannot replay (z3, SymPy, a layer); none for
-    unknown or vacuous. Every certificate is re-checked (:func:`boundcalc.recheck.recheck`);
-    one that fails makes the verdict "unknown (certificate rejected: ...)"."""
+    unknown or vacuous. Every certificate is re-checked (:func:`boundcalc.recheck.recheck`;
+    ``solver=False``: without cvc5's re-proof of an `smt` step, which is then labelled "not
+    rechecked"); one that fails makes the verdict "unknown (certificate rejected: ...)". The
+    checker's answer is kept as ``out.recheck``."""
     from ..recheck import recheck
     from . import certificates as C
-    claim = C.claim(goal.a, goal.rel, goal.b, goal.domains, goal.extra)
-    cert = out.certificate
     layer = str(out.layer)
+    try:
+        claim = C.claim(goal.a, goal.rel, goal.b, goal.domains, goal.extra)
+    except C.NameClash as e:
+        # a[i] and a symbol named a_i_: the checker would read one symbol; refused, not guessed
+        if out.verdict is not Verdict.PROVED:
+            out.certificate = None
+            return out
+        return Decision(Verdict.UNKNOWN, Layer.NONE, f"unknown (certificate refused: {e})",
+                        detail=f"the {layer} layer's proof cannot be re-checked under these names")
+    cert = out.certificate
     if cert is None and out.verdict is Verdict.DISPROVED and bigops:
         cert = C.trusted(claim, "the big-operator layer", "a counterexample written out at a depth: " + out.text)
     elif cert is None and out.verdict is Verdict.DISPROVED and out.counterexample:
@@ -224,24 +245,25 @@ def _certified(goal: Goal, out: Decision, bigops: bool = False, check: bool = Tr
     elif cert is None and out.verdict is Verdict.PROVED:
         # a second method the checker replays (a polynomial identity, a plain box cover),
         # else what it cannot replay, named
-        cert = proof_certificate(goal, ("exact", "boxes")) or C.trusted(
-            claim, TRUSTED.get(layer, f"the {layer} layer"), out.text)
+        by = TRUSTED.get(layer, f"the {layer} layer")
+        cert = proof_certificate(goal, ("exact", "boxes")) or (C.smt(claim, by) if layer in SECOND_SOLVER else None)
+        cert = cert or C.trusted(claim, by, out.text)
     if cert is None:
         return out
     if not check:
         out.certificate = cert
         return out
-    r = recheck(cert)
+    r = recheck(cert, solver=solver)
     if not r.valid and cert["kind"] == "counterexample" and "not separated from 0" in r.reason:
         # the relation fails by an equality at the point (x e^-x < 1/e at x = 1), which the
         # search showed exactly with SymPy and ball arithmetic never can: named, not hidden
         cert = C.trusted(claim, "SymPy", f"an exact 0 of lhs - rhs at the point {cert['point']} (the search's "
                          "exact check); the checker's ball arithmetic cannot show a 0")
-        r = recheck(cert)
+        r = recheck(cert, solver=solver)
     if not r.valid:
         return Decision(Verdict.UNKNOWN, Layer.NONE, f"unknown (certificate rejected: {r.reason})",
                         detail=f"the {layer} layer's {out.verdict} did not survive the independent checker")
-    out.certificate = cert
+    out.certificate, out.recheck = cert, r.to_json()
     return out
 
 

@@ -26,12 +26,12 @@ class _MpKit:
 
     @staticmethod
     def q(p, q=1):
-        import mpmath
+        from ..mpmath_import import mpmath
         return mpmath.mpf(p) / q
 
     @property
     def pi(self):
-        import mpmath
+        from ..mpmath_import import mpmath
         return +mpmath.pi
 
     @staticmethod

@@ -22,8 +22,8 @@ from ..expr.nodes import Node, Rel
 from ..verdicts import Layer, Verdict
 from .budget import clock, expired, left
 
-LAYERS = ("exact", "identity", "convexity", "big operators", "integers", "ends", "SMT", "interval", "counterexample",
-          "budget", "safety net", "none")
+LAYERS = ("exact", "identity", "convexity", "big operators", "integers", "ends", "case split", "monotonicity", "SMT",
+          "interval", "counterexample", "budget", "safety net", "none")
 
 
 @dataclass
@@ -41,6 +41,9 @@ class Decision:
     counterexample: dict | None = None
     seconds: float = 0.0
     certificate: dict | None = None
+    # with the certificate: the checker's answer (boundcalc.recheck.Recheck.to_json; its
+    # "status" says "rechecked" or "certificate attached, not rechecked")
+    recheck: dict | None = None
 
     def __post_init__(self):
         self.verdict, self.layer = Verdict(self.verdict), Layer(self.layer)

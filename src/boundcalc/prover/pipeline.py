@@ -98,7 +98,10 @@ def proof_certificate(goal: Goal, kinds: tuple[str, ...]) -> dict | None:
     decision then gives a "trusted" one). Built outside the work budget, after the proof."""
     from ..recheck import recheck
     from . import certificates as C
-    claim = C.claim(goal.a, goal.rel, goal.b, goal.domains, goal.extra)
+    try:
+        claim = C.claim(goal.a, goal.rel, goal.b, goal.domains, goal.extra)
+    except C.NameClash:
+        return None
     for kind in kinds:
         try:
             cert = (C.exact(claim, goal.a, goal.rel, goal.b) if kind == "exact"
@@ -365,8 +368,11 @@ def _rewritten(goal: Goal, rw, sub_d: Decision) -> Outcome:
         cert = None
         if sub_d.certificate is not None:
             from . import certificates as C
-            cert = C.rewrite(C.claim(goal.a, goal.rel, goal.b, goal.domains, goal.extra), rw.label,
-                             sub_d.certificate)
+            try:
+                cert = C.rewrite(C.claim(goal.a, goal.rel, goal.b, goal.domains, goal.extra), rw.label,
+                                 sub_d.certificate)
+            except C.NameClash:
+                cert = None             # the decision refuses it (decide._certified)
         return Decision(Verdict.PROVED, sub_d.layer, f"proved ({head}, {rw.label}{'; ' + how if how else ''})",
                         detail="decided on the equivalent goal " + str(rw.goal) + f" {rw.op} 0"
                         + ("; " + sub_d.detail if sub_d.detail else ""), certificate=cert)
@@ -457,6 +463,107 @@ class Ends:
             if ends_how is not None:
                 return verdict("proved", "ends", pre + ends_how)
         return None
+
+
+def _recheck_all(certs: list) -> bool:
+    """Whether every sub-proof's certificate (those that carry one) survives the checker."""
+    from ..recheck import recheck
+    return all(c is None or recheck(c).valid for c in certs)
+
+
+def _sub_text(d: Decision) -> str:
+    return d.text[len("proved ("):-1] if d.text.startswith("proved (") else d.text
+
+
+class CaseSplit:
+    """Case splits on a sign (:mod:`.cases`, its contract): a goal with ``abs`` decided on
+    pieces (a symbol's domain cut at 0; ``|A| <= B`` as ``A <= B`` and ``-A <= B``) where the
+    absolute values with a proved sign are gone, each piece a "relation" sub-goal on a share
+    of the row's budget. Proved when every piece is (each piece's certificate re-checked, a
+    ``trusted`` certificate naming the split around them); a piece's counterexample counts
+    only once certified on the original relation."""
+    name = "case split"
+
+    def applies(self, goal: Goal) -> bool:
+        from .cases import MAX_DEPTH, depth, has_abs
+        return goal.rel != "==" and depth() < MAX_DEPTH and has_abs(goal.a, goal.b)
+
+    def run(self, goal: Goal, budget: Budget) -> Outcome:
+        from . import cases as CS
+        from . import rewrite as RW
+        if budget.expired():
+            return None
+        assert budget.seconds is not None
+        ps = CS.pieces(goal.a, goal.rel, goal.b, goal.domains, goal.extra)
+        if ps is None:
+            return None
+        stop = min(budget.deadline, clock() + budget.seconds)
+        decide = goal.subgoals.open("relation")
+        done: list[tuple] = []
+        for i, p in enumerate(ps):
+            share = max(0.0, stop - clock()) / (len(ps) - i)
+            if share < 0.2 or budget.expired():
+                goal.found.budget_hit.append("case split")
+                return None
+            try:
+                with CS.nested():
+                    d = decide(p.a, p.rel, p.b, dict(p.domains), list(p.extra), share)
+            except BoundcalcError:
+                return None
+            if d.verdict is Verdict.DISPROVED and d.counterexample:
+                env = RW.fill_point(d.counterexample, p.domains)
+                if env is not None:
+                    env = {n: (-x if n in p.flips else x) for n, x in env.items()}   # back from v -> -v
+                ce = certify(goal, env) if env is not None else None
+                return None if ce is None else verdict("disproved", "counterexample",
+                                                       f"certified, found on the piece {p.label}", counterexample=ce)
+            if d.verdict not in (Verdict.PROVED, Verdict.VACUOUS):
+                return None
+            done.append((p, d))
+        if not _recheck_all([d.certificate for _, d in done]):
+            return None
+        how = "; ".join(f"{p.label}: {_sub_text(d)}" for p, d in done)
+        from . import certificates as C
+        cert = C.pieces(C.claim(goal.a, goal.rel, goal.b, goal.domains, goal.extra), "the case-split layer",
+                        how, [d.certificate for _, d in done if d.certificate is not None])
+        return Decision(Verdict.PROVED, LayerName.CASES, f"proved (case split, {how})",
+                        detail="pieces: " + "; ".join(f"{p.label}: {to_text_rel(p.a, p.rel, p.b)}" for p, _ in done),
+                        certificate=cert)
+
+
+class Monotonicity:
+    """Monotonicity in one variable (:mod:`.monotone`, its contract): a partial derivative's
+    sign proved ("real" sub-goal), the goal reduced to the face where the difference is
+    least ("relation" sub-goal, its certificate re-checked); a face's counterexample counts
+    only once certified on the original relation."""
+    name = "monotonicity"
+
+    def applies(self, goal: Goal) -> bool:
+        from .monotone import applies
+        return applies(goal.a, goal.rel, goal.b, goal.domains, goal.extra)
+
+    def run(self, goal: Goal, budget: Budget) -> Outcome:
+        from . import rewrite as RW
+        from .monotone import prove_monotone
+        if budget.expired():
+            return None
+        assert budget.seconds is not None
+        m = prove_monotone(goal.a, goal.rel, goal.b, goal.domains, goal.extra, goal.subgoals.open("real"),
+                           goal.subgoals.open("relation"), seconds=min(budget.seconds, budget.left()))
+        if m is None:
+            return None
+        if m.point is not None:
+            env = RW.fill_point(m.point, goal.domains)
+            ce = certify(goal, env) if env is not None else None
+            return None if ce is None else verdict("disproved", "counterexample",
+                                                   f"certified, found on the face {m.var} = {m.at}",
+                                                   counterexample=ce)
+        if not _recheck_all([m.certificate]):
+            return None
+        from . import certificates as C
+        cert = C.pieces(C.claim(goal.a, goal.rel, goal.b, goal.domains, goal.extra), "the monotonicity layer",
+                        m.how, [m.certificate] if m.certificate is not None else [])
+        return Decision(Verdict.PROVED, LayerName.MONOTONE, f"proved (monotonicity, {m.how})", certificate=cert)
 
 
 class Smt:
@@ -596,6 +703,13 @@ def side_has_root(goal: Goal) -> bool:
     return RW.has_root(goal.a, goal.b)
 
 
+def touches_face(goal: Goal) -> bool:
+    """Whether the difference seems to vanish on a whole face of the domain (the
+    monotonicity row's goals: branch-and-bound cannot close boxes along such a face)."""
+    from .monotone import depth, touching_face
+    return depth() > 0 or touching_face(goal.a, goal.rel, goal.b, goal.domains, goal.extra) is not None
+
+
 def _int_goal(goal: Goal) -> bool:
     return goal.found.n_int is not None
 
@@ -622,6 +736,8 @@ STRATEGY: tuple[Row, ...] = (
     Row(PrePass(), share=Share(0.1, cap=1.0, floor=0.3)),
     Row(QuickSmt(), share=Share(0.12, cap=0.6, floor=0.2)),
     Row(PiScaling(), share=Share(0.6, cap=9.0), opens=RELATION, live=True),
+    Row(CaseSplit(), share=Share(0.8, cap=12.0), opens=RELATION, live=True),
+    Row(Monotonicity(), on=touches_face, share=Share(0.7, cap=8.0), opens=REAL | RELATION, live=True),
     Row(Convexity(), share=Share(0.35, cap=3.0), opens=REAL, live=True),
     Row(Identity(), on=_int_goal, share=Share(0.35, cap=3.0), opens=REAL, live=True),
     Row(Integers(), share=Share(0.35, cap=3.0), opens=REAL, live=True),

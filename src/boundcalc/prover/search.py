@@ -359,9 +359,8 @@ def _repin(env, extra) -> None:
 def report(env, a, b, node, extra) -> dict:
     """A counterexample as reported: the coordinates of ``env`` that ``node`` and ``extra``
     use, with the values of the sides ``a`` (``lhs``) and ``b`` (``rhs``)."""
-    import mpmath
-
     from ..backends import mp as mpb
+    from ..mpmath_import import mpmath
     used = node.symbols() | set().union(*(r.symbols() for r in extra)) if extra else node.symbols()
     out = {k: _show(v) for k, v in sorted(env.items()) if k in used}
     for side, key in ((a, "lhs"), (b, "rhs")):

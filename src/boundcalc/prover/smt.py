@@ -16,14 +16,15 @@ satisfies the domains, the assumptions, the definedness conditions of every term
 facts while violating the relation (``unsat``), the relation is proved. A ``sat`` answer
 proves nothing unless nothing was named (then z3's model is a candidate counterexample,
 certified later with ball arithmetic by the caller). Every call has a work budget (z3's
-``rlimit``, deterministic, charged to the work clock of :mod:`.budget`) and a wall-clock
-safety net (counted when it fires); running out is ``unknown``. z3 is imported here only, and each
+``rlimit``, deterministic, charged to the work clock of :mod:`.budget`) and a safety net on
+the CPU time of the thread that runs it (counted when it fires, :func:`_check`); running
+out is ``unknown``. z3 is imported here only, and each
 call uses its own z3 context (thread-safe).
 
 Soundness contract: "proved" means z3 found the over-approximation unsatisfiable (every
 named term keeps only true facts, :mod:`.facts`), so the relation holds wherever both
 sides are defined; "sat" is never a disproof by itself (a model is only a candidate the
-caller certifies); running out of rlimit or the wall-clock net is "unknown".
+caller certifies); running out of rlimit or the CPU-time net is "unknown".
 
 Bracketing (``bracket=d``, MetiTarski-style): each named ``exp``, ``log``, ``tanh``,
 ``atan``, ``erf``, ``tan`` term ``F = f(u)`` also gets the entries of :mod:`.fbounds` of degree
@@ -53,9 +54,10 @@ from .goal import Reformulation
 
 # Budgets are work, not time, so that a verdict does not depend on the machine's load:
 # z3's resource limit (``rlimit``, deterministic) is RLIMIT_PER_MS units per millisecond of
-# the budget asked for (about a millisecond of one unloaded core), and its wall-clock
-# ``timeout`` is only a safety net at budget.WALL_SAFETY times the budget (at least
-# budget.MIN_WALL_NET seconds: a loaded machine multiplies wall time, not work).
+# the budget asked for (about a millisecond of one unloaded core); a safety net stops z3
+# after budget.Z3_SAFETY times the budget (at least budget.MIN_Z3_NET seconds) of the CPU
+# time of the thread that runs it (:func:`_check`; a loaded machine multiplies wall time,
+# not CPU time: issue 37 saw a 158 ms budget take 14 s of wall clock for 1.6 s of CPU).
 RLIMIT_PER_MS = 400
 MAX_EXPAND_POWER = 12          # x**k with |k| above this is named, not multiplied out
 MAX_ROOT_DEN = 6               # u**(p/q) with q above this is named without its defining equation
@@ -615,10 +617,9 @@ def _decide_smt(z3, ctx, t, goal, op, domains, extra, timeout_ms, want_model) ->
     except (z3.Z3Exception, RecursionError) as e:
         return SmtOutcome(SmtStatus.UNKNOWN, reason=f"translation failed: {e}")
     s = z3.SolverFor("QF_NRA", ctx=ctx)
-    from .budget import MIN_WALL_NET, WALL_SAFETY
+    from .budget import MIN_Z3_NET, Z3_SAFETY
     s.set("rlimit", RLIMIT_PER_MS * max(1, int(timeout_ms)))
-    wall_net = max(WALL_SAFETY * int(timeout_ms), int(1000 * MIN_WALL_NET))     # ms, a safety net
-    s.set("timeout", wall_net)
+    net = max(Z3_SAFETY * int(timeout_ms) / 1000, MIN_Z3_NET)     # seconds, a safety net
     for n, x in t.vars.items():
         if n in domains:
             s.add(*_domain_constraints(z3, x, domains[n], ctx))
@@ -629,9 +630,9 @@ def _decide_smt(z3, ctx, t, goal, op, domains, extra, timeout_ms, want_model) ->
     named = [lbl for lbl, *_ in t.named]
     if t.bracket is not None and not t.tracked:
         return SmtOutcome(SmtStatus.UNKNOWN, named, reason="nothing to bracket")
-    started = time.perf_counter()
+    fired = [False]
     try:
-        res = s.check(*[ind for ind, _ in t.tracked])
+        res = _check(s, ctx, [ind for ind, _ in t.tracked], net, fired)
     except z3.Z3Exception as e:
         _charge(s)
         return SmtOutcome(SmtStatus.UNKNOWN, named, reason=str(e))
@@ -653,14 +654,58 @@ def _decide_smt(z3, ctx, t, goal, op, domains, extra, timeout_ms, want_model) ->
         return SmtOutcome(SmtStatus.SAT, named, model, reason="z3 found a point violating the relation"
                           + (" of the relaxed problem" if t.named else ""))
     why = s.reason_unknown()
-    if time.perf_counter() - started >= 0.95 * wall_net / 1000:
-        # the wall clock, not the work budget, stopped z3: a safety net (budget.py); z3 says
-        # "canceled" also when its rlimit runs out inside a tactic, so the clock decides
+    if fired[0]:
+        # the net, not the work budget, stopped z3 (budget.py); z3 says "canceled" also when
+        # its rlimit runs out inside a tactic, so the flag of the net decides
         from .budget import safety_net_hit
-        safety_net_hit(f"z3's wall clock ({wall_net} ms for a budget of {timeout_ms} ms)")
+        safety_net_hit(f"z3's {_NET_CLOCK} ({net:g} s for a budget of {timeout_ms} ms)")
         return SmtOutcome(SmtStatus.UNKNOWN, named, reason=f"safety net: z3: {why}")
     return SmtOutcome(SmtStatus.UNKNOWN, named, reason=("budget: " if "resource" in why or "timeout" in why else "")
                       + f"z3: {why}")
+
+
+#: what z3's safety net counts: the CPU time of the thread running z3 where the platform has
+#: per-thread CPU clocks (Linux and most Unix), else z3's own wall-clock timeout
+_NET_CLOCK = "CPU time" if hasattr(time, "pthread_getcpuclockid") else "wall clock"
+_NET_POLL = 0.05              # wall seconds between two looks of the net at the CPU clock
+
+
+def _check(s, ctx, assumptions, net: float, fired: list[bool]):
+    """``s.check(*assumptions)`` with a safety net of ``net`` seconds of the CPU time of
+    this thread (the one z3 runs in: the Python bindings release the GIL during the call):
+    a watcher thread reads this thread's CPU clock and interrupts z3's context
+    (``ctx.interrupt()``, thread-safe) once it passes; ``fired[0]`` says that it did. CPU
+    time, not wall time: on a loaded machine z3 gets less of the processor, not more work,
+    so whether the net fires does not depend on the load (issue 37: beside two busy
+    processes a 158 ms budget took 14 s of wall clock, and a wall-clock net turned a
+    verdict into "unknown (safety net)"). Where there are no per-thread CPU clocks, z3's own
+    wall-clock ``timeout`` is the net."""
+    import threading
+    if _NET_CLOCK != "CPU time":
+        s.set("timeout", int(1000 * net))
+        started = time.perf_counter()
+        try:
+            return s.check(*assumptions)
+        finally:
+            fired[0] = time.perf_counter() - started >= 0.95 * net
+    clk = time.pthread_getcpuclockid(threading.get_ident())
+    deadline = time.clock_gettime(clk) + net
+    done = threading.Event()
+
+    def watch() -> None:
+        while not done.wait(_NET_POLL):
+            if time.clock_gettime(clk) > deadline:
+                fired[0] = True
+                ctx.interrupt()
+                return
+
+    watcher = threading.Thread(target=watch, name="z3-cpu-net", daemon=True)
+    watcher.start()
+    try:
+        return s.check(*assumptions)
+    finally:
+        done.set()
+        watcher.join()
 
 
 def _charge(s) -> None:

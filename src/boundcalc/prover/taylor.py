@@ -151,9 +151,8 @@ def closes_near(A, d2: dict, x0: dict, env: dict) -> bool:
 def _newton(g, d1, d2, env, names) -> dict | None:
     """A candidate point where grad g = 0 (or a face point), by Newton's method in mpmath
     from the box's midpoint, rounded to a rational with a small denominator."""
-    import mpmath
-
     from ..backends import mp as mpb
+    from ..mpmath_import import mpmath
     def mpq(q: Fraction):
         return mpmath.mpf(q.numerator) / q.denominator
     try:

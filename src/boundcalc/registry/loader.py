@@ -26,7 +26,7 @@ from .steps import Step
 # check_formula_file, read_formula_text, file_kind and MAX_FILE_BYTES moved to .files (the
 # registry reads and hashes a file without importing this module); still importable from here
 __all__ = ["MAX_FILE_BYTES", "check_formula_file", "defer_checks", "file_kind", "load_checks", "load_data", "load_file",
-           "load_steps", "parse_toml", "read_formula_text"]
+           "load_step_candidates", "load_steps", "parse_toml", "read_formula_text"]
 
 _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
@@ -97,7 +97,7 @@ def parse_toml(path: Path, text: str) -> dict:
 def load_data(path: Path, data: dict, *, lazy_checks: bool = False) -> Paper:
     """A :class:`Paper` from the TOML tables ``data`` of the file ``path``, validated."""
     _fields(path, "top level", data, {"paper"}, {"symbols", "formulas", "settings", "checks", "hypotheses",
-                                                 "steps"})
+                                                 "steps", "step_candidates"})
     meta = _fields(path, "[paper]", data["paper"], {"key", "title"},
                    {"authors", "reference", "text", "note", "results",
                     "arxiv", "doi", "url", "year", "venue", "cite_key", "bibtex", "fail_on"})
@@ -121,6 +121,7 @@ def load_data(path: Path, data: dict, *, lazy_checks: bool = False) -> Paper:
     _load_formulas(path, paper, data.get("formulas", {}))
     _load_settings(path, paper, data.get("settings", {}))
     _load_hypotheses(path, paper, data.get("hypotheses", []))
+    vars(paper)["_step_candidates_raw"] = data.get("step_candidates", {})   # validated with the steps
     items, steps = data.get("checks", []), data.get("steps", [])
     if lazy_checks:
         defer_checks(path, paper, items, steps)
@@ -772,4 +773,37 @@ def load_steps(path: Path, paper, items: Any, check_ids: set[str]) -> tuple[Step
             raise _fail(path, where, f"checks names unknown check {unknown[0]!r}{did_you_mean(unknown[0], check_ids)}")
         out.append(Step(paper.key, sid, result, t["place"], t["step"], checks,
                         _str(path, where, t.get("note", ""), "note")))
+    vars(paper)["_step_candidates"] = load_step_candidates(path, vars(paper).get("_step_candidates_raw", {}),
+                                                           seen)
     return tuple(out)
+
+
+def load_step_candidates(path: Path, table: Any, step_ids: set[str]) -> dict[str, dict]:
+    """``[step_candidates]``: the candidates of a displayed step (``bench/steps_candidates.py``)
+    a person decided, label -> ``{excluded = "reason"}`` (not a displayed step with algebra)
+    or ``{steps = ["id", ...]}`` (the steps that list a display the script cannot match by
+    its number, e.g. an unnumbered ``display@159``)."""
+    if not isinstance(table, dict):
+        raise _fail(path, "[step_candidates]", "expected a table: label = { excluded = \"reason\" } "
+                                               "or label = { steps = [\"step id\"] }")
+    out: dict[str, dict] = {}
+    for label, t in table.items():
+        where = f"[step_candidates] {label!r}"
+        if not label.strip():
+            raise _fail(path, where, "the label must not be empty")
+        _fields(path, where, t, set(), {"excluded", "steps"})
+        if len(t) != 1:
+            raise _fail(path, where, "give exactly one of 'excluded' (the reason) and 'steps' (step ids)")
+        if "excluded" in t:
+            if not _str(path, where, t["excluded"], "excluded").strip():
+                raise _fail(path, where, "'excluded' must give the reason (e.g. 'definition, no algebra')")
+            out[label] = {"excluded": t["excluded"]}
+            continue
+        ids = _str_list(path, where, t["steps"], "steps")
+        unknown = [x for x in ids if x not in step_ids]
+        if not ids or unknown:
+            from ..suggest import did_you_mean
+            raise _fail(path, where, "'steps' must name steps of the file" + (
+                f": unknown step {unknown[0]!r}{did_you_mean(unknown[0], step_ids)}" if unknown else ""))
+        out[label] = {"steps": ids}
+    return out

@@ -196,6 +196,13 @@ class Paper:
         _ = self.checks               # loading the checks loads the steps (they name check ids)
         return self.__dict__.get("_steps", ())
 
+    @property
+    def step_candidates(self) -> dict:
+        """``[step_candidates]``: label -> ``{"excluded": reason}`` or ``{"steps": ids}``, the
+        candidates of a displayed step a person decided (validated with the steps)."""
+        _ = self.checks
+        return self.__dict__.get("_step_candidates", {})
+
     def __repr__(self) -> str:        # short: the full record is many kilobytes
         return (f"<Paper {self.key}: {self.title!r}, {len(self.formulas)} formulas, "
                 f"{len(self.symbols)} symbols, {len(self.checks)} checks>")

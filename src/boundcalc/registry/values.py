@@ -13,7 +13,7 @@ from .indexed import check_lengths
 from .model import Symbol
 
 if TYPE_CHECKING:          # annotations only: the fast path does not import mpmath
-    import mpmath
+    from ..mpmath_import import mpmath
 
 
 @dataclass
@@ -162,7 +162,7 @@ class Value:
             return None
 
     def __str__(self) -> str:
-        import mpmath
+        from ..mpmath_import import mpmath
         return mpmath.nstr(self.mpf, self.digits, strip_zeros=False, min_fixed=-4, max_fixed=self.digits)
 
     def __repr__(self) -> str:

@@ -75,7 +75,9 @@ def measured_table(paper: str, csv_path, *, formula, setting: str | None = None,
     if st is not None:
         settings["setting"] = st.name
     return Table(paper, f"{p.title}: bounds beside the measurements of {path.name}", settings, None, rows,
-                 notes=[f"measured values from {path.name}; bounds certified at each run's inputs"])
+                 notes=[f"measured values from {path.name}; bounds certified at each run's inputs"],
+                 input_symbols={name: (p.symbols[name].latex or "", p.symbols[name].description or "")
+                                for _, name in inputs})
 
 
 def _columns(head: list[str], p, paper: str, path: Path):
@@ -189,7 +191,9 @@ def _run_rows(run: dict, measured, paper: str, p, st, formula, formulas_path, pa
     inputs (``st``'s values and the defaults filling in), beside the measured value (with
     seeds, their mean and its 95% interval in the note); a run missing an input a formula
     needs is refused."""
-    from ..runs.intervals import describe, mean_interval
+    from ..expr.latex_tokens import quantity_latex
+    from ..runs.intervals import describe, mean_interval, short_method
+    from .escape import latex_escape
     from .table import Row
     rows: list[Row] = []
     r, values, label = run["line"], run["values"], run["label"]
@@ -215,16 +219,23 @@ def _run_rows(run: dict, measured, paper: str, p, st, formula, formulas_path, pa
                   if k in p.symbols and p.symbols[k].is_constant]
         note = ", ".join(f"{k} = {x}" for k, x in vals.items())
         measured_value = ms[0]
+        spread: dict = {}
         if seeded:
             iv = mean_interval([float(x) for x in ms])
             measured_value = iv["mean"]
+            spread = {"measured_low": iv["low"], "measured_high": iv["high"], "seeds": iv["n"],
+                      "interval": short_method(iv) if iv["low"] is None else
+                      f"{iv['confidence']:.0%} two-sided Student-t, {iv['n'] - 1} degree"
+                      f"{'s' if iv['n'] > 2 else ''} of freedom"}
             note = (note + "; " if note else "") + "mean " + describe(iv)
             b = float(v.mpf)
             if iv["low"] is not None and iv["low"] <= b <= iv["high"]:
                 note += "; the interval reaches past the bound"
+        q = quantity_latex(spec.latex)
         rows.append(Row(f"{name} ({label})", spec.source, v, measured_value, kind=kind,
                         formula=f"{paper}.{name}",
                         constant=("with " + ", ".join(consts) + " (default)") if consts
                         else v.qualifier,
-                        note=note))
+                        note=note, latex=f"${q}$ ({latex_escape(label)})" if q else "",
+                        inputs=dict(values), **spread))
     return rows

@@ -24,9 +24,8 @@ import numbers
 import re
 from fractions import Fraction
 
-import mpmath
-
 from ..errors import BoundcalcError
+from ..mpmath_import import mpmath
 
 _JSON_DIGITS = 17
 

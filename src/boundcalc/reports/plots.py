@@ -48,6 +48,16 @@ PANEL_MAX = 2.6          # inches: the tallest panel of a figure (more rows: ano
 FIGSIZES = {"column": 3.25, "page": 6.75}       # inches: one column / the text width of a paper
 FONT_PT = {"column": 7.5, "page": 9.0}           # body of the figure; a 10-pt paper's captions are 9 pt
 DPI = 300
+# the look of the figures, as a number: raise it whenever a change to this module (or to a
+# figure drawn with it) changes what a figure looks like, and redraw the shipped figures
+# (``python -m boundcalc.experiments.record NAME --replot``; tests/test_figures_shipped.py
+# fails on a shipped figure whose recorded style is older). Recorded in every file written
+# by :func:`save`: a PNG text chunk :data:`STYLE_KEY`, and the PDF's Creator.
+# 1: the figures before this number; 2: column width with panels <= 2.6 in (one file each),
+# no titles in compare figures, math labels (m = 8: as text, sup_j beside, true minus),
+# compare --measured against a numeric input with seed error bars
+STYLE_VERSION = 2
+STYLE_KEY = "boundcalc-figure-style"
 
 _SIZE = contextvars.ContextVar("boundcalc_figsize", default="page")
 
@@ -144,9 +154,23 @@ def save(fig, path) -> list[Path]:
     """Write ``fig`` as PNG and (vector) PDF beside it; the two paths."""
     outs = targets(path)
     outs[0].parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(outs[0], dpi=DPI)
-    fig.savefig(outs[1], metadata={"CreationDate": None})
+    fig.savefig(outs[0], dpi=DPI, metadata={STYLE_KEY: str(STYLE_VERSION)})
+    fig.savefig(outs[1], metadata={"CreationDate": None, "Creator": f"boundcalc, {STYLE_KEY} {STYLE_VERSION}"})
     return outs
+
+
+def recorded_style(path) -> int | None:
+    """The figure style a PNG or PDF written by :func:`save` records (:data:`STYLE_VERSION`
+    when it was written); None for a file without one (older, or not drawn by boundcalc)."""
+    p = Path(path)
+    if p.suffix.lower() == ".png":
+        from PIL import Image
+        with Image.open(p) as im:
+            text = str(im.info.get(STYLE_KEY, ""))
+    else:
+        m = re.search(rb"/Creator \(boundcalc, " + STYLE_KEY.encode() + rb" (\d+)\)", p.read_bytes())
+        text = m.group(1).decode() if m else ""
+    return int(text) if text.isdigit() else None
 
 
 
@@ -182,7 +206,7 @@ def scaling(series: dict, path, *, title: str, xlabel: str, ylabel: str) -> list
         style = {"marker": marker, "color": colour, "mfc": "none" if s.get("open") else colour,
                      "ls": "none" if fit else st["ls"]}
         yerr = s.get("yerr")
-        label = str(name)
+        label = to_mathtext(str(name))
         if fit:
             from ..runs.fit import describe
             label += " (" + re.sub(r"(?<![\w$])-(?=\d)", "\N{MINUS SIGN}", describe(fit)) + ")"   # a true minus
@@ -196,8 +220,8 @@ def scaling(series: dict, path, *, title: str, xlabel: str, ylabel: str) -> list
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_title(title)
-    ax.set_xlabel(xlabel)
-    ax.set_ylabel(ylabel)
+    ax.set_xlabel(to_mathtext(xlabel))
+    ax.set_ylabel(to_mathtext(ylabel))
     ax.grid(True, which="major", alpha=0.3)
     _ticks_at(ax, xs_all)
     fig.legend(*ax.get_legend_handles_labels(), loc="outside lower center", ncols=1)   # never over the data
@@ -238,15 +262,40 @@ def quantity_group(row) -> str:
 
 # LaTeX that mathtext reads only in another spelling: a font command's unbraced argument
 # (\mathcal L -> \mathcal{L}; mathtext refuses \widehat{\mathcal L})
-_MATHTEXT_REWRITE = ((re.compile(r"\\(mathcal|mathbb|mathrm|mathbf|mathit|mathsf|boldsymbol)\s*([A-Za-z0-9])"),
-                      r"\\\1{\2}"),)
+_MATHTEXT_REWRITE = (
+    (re.compile(r"\\(mathcal|mathbb|mathrm|mathbf|mathit|mathsf|boldsymbol)\s*([A-Za-z0-9])"), r"\\\1{\2}"),
+    # an operator's subscript beside it, as LaTeX sets it in running text (mathtext sets
+    # \sup_j with j under it, which reads as "sup" glued to the next label)
+    (re.compile(r"\\(sup|inf|max|min|lim)(?![A-Za-z])\s*(?=_)"), r"\\operatorname{\1}"),
+    # a minus after an opening bracket, a comma or a relation is a sign: no binary-minus
+    # spacing ("(0, -1)", not "(0, - 1)")
+    (re.compile(r"(?<=[(\[,=<>])(\s*)-"), r"\1{-}"),
+)
+# "m=8\colon X" in one math piece: the label's prefix as text ("m = 8: X"), mathtext's
+# \colon has no space after it
+_COLON = re.compile(r"\\colon\s*")
+
+
+def _rewrite_math(m: str) -> str:
+    for pat, rep in _MATHTEXT_REWRITE:
+        m = pat.sub(rep, m)
+    return m
 
 
 def to_mathtext(s: str) -> str:
-    """A label with LaTeX math in the spelling matplotlib's mathtext reads."""
-    for pat, rep in _MATHTEXT_REWRITE:
-        s = pat.sub(rep, s)
-    return s
+    """A label with LaTeX math in the spelling matplotlib's mathtext reads (the rewrites
+    apply inside ``$...$`` only; the text between is left as it is)."""
+    parts = re.split(r"(?<!\\)\$", s)
+    if len(parts) % 2 == 0:                 # an odd number of $: not math, left alone
+        return s
+    # in the text between, a sign before a digit is a true minus ("(0, \N{MINUS SIGN}1)"), a
+    # hyphen between words stays one
+    s = "$".join(_rewrite_math(p) if k % 2 else re.sub(r"(?<![\w\-])-(?=\d)", "\N{MINUS SIGN}", p)
+                 for k, p in enumerate(parts))
+    if "\\colon" in s and s.count("$") % 2 == 0:
+        s = _COLON.sub("$: $", s).replace("$$", "")
+    return re.sub(r"\$([^$=]*?)=([^$]*?)\$", lambda m: f"${m.group(1).strip()} = {m.group(2).strip()}$"
+                  if m.group(1).strip().isalpha() and m.group(2).strip().isdigit() else m.group(0), s)
 
 
 def _label(row) -> str:
@@ -259,8 +308,7 @@ def _label(row) -> str:
 def num(x, integer: bool = False) -> str:
     """A plotted value as mathtext: 3 digits (``fmt_human``), a power of ten written as one
     (``3.26e7`` -> 3.26×10⁷), an integral head count below 10⁵ as an integer (``32``)."""
-    import mpmath
-
+    from ..mpmath_import import mpmath
     from .numfmt import fmt_human
     v = mpmath.mpf(x)
     if integer and mpmath.isint(v) and abs(v) < 10 ** 5:
@@ -272,75 +320,132 @@ def num(x, integer: bool = False) -> str:
     return text.replace("-", "\N{MINUS SIGN}")
 
 
-@styled
-def bound_vs_measured(table, path) -> list[Path]:
-    """Each row's bound beside its measured value, one panel per kind of quantity
-    (:func:`quantity_group`: losses, norms and margins, head counts, step sizes, others),
-    each panel with its own log axis. A bound is a diamond coloured by whether it holds
-    (green holds, vermillion violated, grey not decided), the measured value a black dot;
-    one legend says all of it. ``figsize=``: ``column`` or ``page`` (:func:`paper_style`).
+def _positive_log10(r):
+    """(log10 bound, log10 measured, bound, measured) of a row whose two values are finite and
+    positive (a point on a log axis); None for any other row."""
+    from ..mpmath_import import mpmath
+    b, m = mpmath.mpf(r.bound), mpmath.mpf(r.measured)
+    if mpmath.isfinite(b) and mpmath.isfinite(m) and b > 0 and m > 0:
+        return float(mpmath.log10(b)), float(mpmath.log10(m)), b, m
+    return None
 
-    Positions are powers of ten computed with mpmath, so a bound of 1e400 is drawn at its
-    true place, not clipped to the double range. Rows without a positive bound and a
-    positive measured value are listed under the plot as not plotted. No panel is taller than
-    :data:`PANEL_MAX` (a kind with more rows takes several panels), and no title is drawn in
-    (the caption belongs to the paper)."""
-    import mpmath
-    from matplotlib.lines import Line2D
+
+def _row_height() -> float:
+    return 0.36 if width() < 4 else 0.32
+
+
+# inches of a bound-vs-measured figure outside its rows: the axis with its label, the legend
+_FRAME_H = 1.0
+
+
+def bvm_panels(table) -> list[tuple[str, list]]:
+    """The panels of :func:`bound_vs_measured`: ``(group, rows)`` in the order of
+    :data:`GROUPS`, each with at most as many rows as fit a figure :data:`PANEL_MAX` tall
+    (a kind with more rows takes several panels). A row enters when it has a bound and a
+    measured value; one of them not positive (or beyond every float) is still listed in its
+    panel, as not plotted on the log axis."""
     groups: dict = {g: [] for g in GROUPS}
-    skipped = []
     for r in table.rows:
-        if r.bound is None or r.measured is None:
-            continue
-        b, m = mpmath.mpf(r.bound), mpmath.mpf(r.measured)
-        if mpmath.isfinite(b) and mpmath.isfinite(m) and b > 0 and m > 0:
-            groups[quantity_group(r)].append((r, float(mpmath.log10(b)), float(mpmath.log10(m)), b, m))
-        else:
-            skipped.append(r)
-    w = width()
-    row_h = 0.36 if w < 4 else 0.32
-    per_panel = int((PANEL_MAX - 0.5) / row_h)         # rows of one panel at most PANEL_MAX tall
-    panels = [(g, rows[k:k + per_panel]) for g, rows in groups.items() for k in range(0, len(rows), per_panel)]
-    if not panels:
+        if r.bound is not None and r.measured is not None:
+            groups[quantity_group(r)].append(r)
+    per_panel = max(1, int((PANEL_MAX - _FRAME_H) / _row_height()))
+    panels = []
+    for g, rows in groups.items():       # as few panels as fit, of equal sizes (5 rows: 3 and 2)
+        size = math.ceil(len(rows) / math.ceil(len(rows) / per_panel)) if rows else 0
+        panels += [(g, rows[k:k + size]) for k in range(0, len(rows), size or 1)]
+    if not any(_positive_log10(r) for _, rows in panels for r in rows):
         raise BoundcalcError(f"bound-vs-measured plot of {table.paper}: no row has a positive bound "
                              "and a positive measured value")
-    heights = [0.5 + row_h * len(rows) for _, rows in panels]
-    fig = figure(sum(heights) + 0.9 + (0.25 if skipped else 0))
-    axes = fig.subplots(len(panels), 1, height_ratios=heights, squeeze=False)[:, 0]
-    seen: set = set()
-    for ax, (group, rows) in zip(axes, panels):
+    return panels
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+
+
+def panel_stems(path, panels: list[tuple[str, list]]) -> list[Path]:
+    """The file stem of each panel: ``path`` itself for one panel, else ``path-GROUP`` and
+    ``path-GROUP-2`` ... (``out/fig-losses``, ``out/fig-norms-and-margins-2``)."""
+    stem = targets(path)[0].with_suffix("")
+    if len(panels) == 1:
+        return [stem]
+    out: list[Path] = []
+    seen: dict[str, int] = {}
+    for group, _ in panels:
+        k = seen[group] = seen.get(group, 0) + 1
+        out.append(stem.with_name(f"{stem.name}-{_slug(group)}" + (f"-{k}" if k > 1 else "")))
+    return out
+
+
+def bound_vs_measured_targets(table, path, figsize: str | None = None) -> list[Path]:
+    """The files :func:`bound_vs_measured` writes for ``table`` at ``figsize`` (default: the
+    current size, :func:`paper_style`): PNG and PDF of each panel."""
+    if figsize is not None:
+        with paper_style(figsize):
+            return bound_vs_measured_targets(table, path)
+    return [t for st in panel_stems(path, bvm_panels(table)) for t in targets(st)]
+
+
+@styled
+def bound_vs_measured(table, path) -> list[Path]:
+    """Each row's bound beside its measured value, one figure per kind of quantity
+    (:func:`quantity_group`: losses, norms and margins, head counts, step sizes, others),
+    each with its own log axis. A bound is a diamond coloured by whether it holds (green
+    holds, vermillion violated, grey not decided), the measured value a black circle; each
+    figure's legend says all of it. ``figsize=``: ``column`` or ``page`` (:func:`paper_style`).
+
+    Every figure is one panel at most :data:`PANEL_MAX` inches tall (a kind with more rows
+    takes several figures), written as :func:`panel_stems` names them (``path`` itself when
+    there is one panel), and no title is drawn in (the caption belongs to the paper).
+    Positions are powers of ten computed with mpmath, so a bound of 1e400 is drawn at its
+    true place, not clipped to the double range. A row whose bound or measured value is not
+    positive is listed in its panel with its values, as not plotted on the log axis."""
+    from matplotlib.lines import Line2D
+    panels = bvm_panels(table)
+    w = width()
+    written: list[Path] = []
+    for stem, (group, rows) in zip(panel_stems(path, panels), panels):
+        fig = figure(_FRAME_H + _row_height() * len(rows))
+        ax = fig.add_subplot()
+        seen: set = set()
         _panel(ax, group, rows, w, seen)
-    handles = [Line2D([], [], marker="D", color=HOLDS_COLOURS[h], ls="none", label=HOLDS_LABELS[h])
-               for h in (True, False, None) if h in seen]
-    handles.append(Line2D([], [], marker="o", color=MEASURED_COLOUR, mfc="none", ls="none", label="measured"))
-    fig.legend(handles=handles, loc="outside lower center", ncols=len(handles) if w > 4 else 2)
-    if skipped:                       # one line each: a mathtext label is not cut by wrapping
-        axes[-1].set_xlabel(axes[-1].get_xlabel() + "\n\nnot plotted (no positive bound and measured value):\n"
-                            + "\n".join(_label(r) for r in skipped), fontsize="small")
-    # no title drawn into the figure: the caption belongs to the paper
-    return save(fig, path)
+        handles = [Line2D([], [], marker="D", color=HOLDS_COLOURS[h], ls="none", label=HOLDS_LABELS[h])
+                   for h in (True, False, None) if h in seen]
+        handles.append(Line2D([], [], marker="o", color=MEASURED_COLOUR, mfc="none", ls="none",
+                              label="measured"))
+        fig.legend(handles=handles, loc="outside lower center", ncols=len(handles) if w > 4 else min(len(handles), 3),
+                   handletextpad=0.2, columnspacing=0.8)
+        written += save(fig, stem)
+    return written
 
 
 def _panel(ax, group: str, rows: list, w: float, seen: set) -> None:
     """One panel of :func:`bound_vs_measured`: each row's bound (a diamond coloured by whether
-    it holds) and measured value (a dot) on one log axis, the values beside their markers."""
-    import textwrap
-
+    it holds) and measured value (a dot) on one log axis, the values beside their markers; a
+    row with a value that is not positive says so in words where its markers would be."""
     from matplotlib.ticker import FuncFormatter, MaxNLocator
     from matplotlib.transforms import blended_transform_factory
-    lo = math.floor(min(min(lb, lm) for _, lb, lm, _, _ in rows))
-    hi = math.ceil(max(max(lb, lm) for _, lb, lm, _, _ in rows))
+    points = [_positive_log10(r) for r in rows]
+    logs = [x for pt in points if pt for x in pt[:2]]
+    lo, hi = (math.floor(min(logs)), math.ceil(max(logs))) if logs else (0, 1)
     if hi - lo < 1:
         hi = lo + 1
     span = hi - lo
     n = len(rows)
     label_at = blended_transform_factory(ax.transAxes, ax.transData)
     integer = group == "head counts"
-    for i, (r, lb, lm, b, m) in enumerate(rows):
+    for i, (r, pt) in enumerate(zip(rows, points)):
         y = n - 1 - i
+        yy = y - 0.12
+        ax.text(0.005, y + 0.5, _label(r), transform=label_at, ha="left", va="top", fontsize="small")
+        if pt is None:
+            ax.text(0.5, yy, f"not on the log axis: bound {num(r.bound, integer)}, measured "
+                    f"{num(r.measured, integer)}", transform=label_at, ha="center", va="center",
+                    fontsize="x-small", color="0.35")
+            continue
+        lb, lm, b, m = pt
         colour = HOLDS_COLOURS[r.holds]
         seen.add(r.holds)
-        yy = y - 0.12
         ax.plot([lb, lm], [yy, yy], color="0.75", lw=0.6, ls="-", zorder=1)
         ax.plot([lb], [yy], marker="D", color=colour, ls="none", zorder=3)
         ax.plot([lm], [yy], marker="o", color=MEASURED_COLOUR, mfc="none", ls="none", zorder=4)
@@ -351,16 +456,14 @@ def _panel(ax, group: str, rows: list, w: float, seen: set) -> None:
             ax.annotate(num(v_, integer), (x_, yy), xytext=(5 if r_ else -5, 0),
                         textcoords="offset points", ha="left" if r_ else "right", va="center",
                         fontsize="x-small", color=c_)
-        ax.text(0.005, y + 0.5, textwrap.shorten(_label(r), 400), transform=label_at, ha="left",
-                va="top", fontsize="small")
-    ax.set_ylim(-0.65, n - 0.45)
+    ax.set_ylim(-0.65, n - 0.3)
     ax.set_yticks([])
     ax.set_xlim(lo - 0.2 * span, hi + 0.2 * span)          # room for the values beside the markers
     ax.xaxis.set_major_locator(MaxNLocator(integer=True, nbins=6 if w < 4 else 10))
     ax.xaxis.set_major_formatter(FuncFormatter(lambda t, _: f"$10^{{{round(t)}}}$"))
     ax.grid(True, axis="x", alpha=0.3)
-    ax.set_ylabel(group, fontweight="bold")
-    ax.set_xlabel("bound and measured value (log scale)", fontsize="small")
+    ax.set_ylabel(group)
+    ax.set_xlabel("bound and measured value (log scale)")
 
 
 @styled
@@ -417,3 +520,194 @@ def trajectories(paths: dict, directions: dict, path, *, title: str, xlabel: str
     labels += ["start", "last step"]
     fig.legend(handles, labels, loc="outside lower center", ncols=2)
     return save(fig, path)
+
+
+# ---------------------------------------------------------------------------- your runs vs a bound
+def _input_number(text: str) -> float:
+    from ..expr.parser import parse_number
+    return float(parse_number(str(text), where="run input"))
+
+
+def versus_column(table, versus: str | None = None) -> str | None:
+    """The input column a ``compare --measured`` figure plots against: ``versus`` when given
+    (refused in one line unless it is an input of the runs), else the one input that varies
+    across the runs; None when no input varies (the runs are one setting: the
+    bound-vs-measured figure is drawn instead). Several varying inputs without ``versus`` are
+    refused, naming them."""
+    rows = [r for r in table.rows if r.inputs]
+    cols: list[str] = []
+    for r in rows:
+        cols += [c for c in r.inputs if c not in cols]
+    if versus is not None:
+        if versus not in cols:
+            raise BoundcalcError(f"--versus {versus!r}: not an input column of the runs"
+                                 + (f" (their inputs: {', '.join(cols)})" if cols else
+                                    " (the table has no run inputs; --versus needs --measured)"))
+        return versus
+    varying = [c for c in cols if len({_input_number(r.inputs[c]) for r in rows if c in r.inputs}) > 1]
+    if len(varying) > 1:
+        raise BoundcalcError(f"the runs vary {', '.join(varying)}: name the one to plot against with "
+                             f"--versus {varying[0]}")
+    return varying[0] if varying else None
+
+
+def measured_versus_targets(table, path, versus: str | None = None, figsize: str | None = None) -> list[Path]:
+    """The files :func:`measured_versus` writes (:func:`bound_vs_measured_targets` when no
+    input varies)."""
+    x = versus_column(table, versus)
+    if x is None:
+        return bound_vs_measured_targets(table, path, figsize)
+    return [t for st in _formula_stems(path, _by_formula(table)) for t in targets(st)]
+
+
+def _by_formula(table) -> dict[str, list]:
+    out: dict[str, list] = {}
+    for r in table.rows:
+        if r.inputs and r.bound is not None and r.measured is not None:
+            out.setdefault(r.formula or r.quantity, []).append(r)
+    return out
+
+
+def _formula_stems(path, groups: dict) -> list[Path]:
+    stem = targets(path)[0].with_suffix("")
+    if len(groups) == 1:
+        return [stem]
+    return [stem.with_name(f"{stem.name}-{_slug(f.rsplit('.', 1)[-1])}") for f in groups]
+
+
+def _series_of(rows: list, x: str) -> dict[tuple, list]:
+    """The rows of one formula as series: one per combination of the inputs other than
+    ``x`` (runs that differ in more than ``x`` are not one curve), each sorted by ``x``."""
+    series: dict[tuple, list] = {}
+    for r in rows:
+        if x not in r.inputs:
+            continue
+        key = tuple(sorted((k, v) for k, v in r.inputs.items() if k != x))
+        series.setdefault(key, []).append(r)
+    for rs in series.values():
+        rs.sort(key=lambda r: _input_number(r.inputs[x]))
+    others = [k for k in {kv[0] for key in series for kv in key}
+              if len({dict(key).get(k) for key in series}) > 1]
+    out = {tuple(kv for kv in key if kv[0] in others): rs for key, rs in series.items()}
+    return dict(sorted(out.items(), key=lambda kv: [(k, _input_number(v)) for k, v in kv[0]]))
+
+
+def _quantity_math(r) -> str:
+    """The measured quantity's math (the first ``$...$`` of the row's LaTeX), as mathtext."""
+    m = re.match(r"\$(.+?)(?<!\\)\$", r.latex or "")
+    q = to_mathtext(f"${m.group(1)}$") if m else ""
+    return q if q and mathtext_ok(q) else ""
+
+
+def _symbol(x: str, symbols: dict) -> str:
+    """An input symbol as mathtext (its LaTeX), else its name as text."""
+    tex = symbols.get(x, ("", ""))[0]
+    sym = to_mathtext(f"${tex}$") if tex else ""
+    return sym if sym and mathtext_ok(sym) else x.replace("$", r"\$")
+
+
+def _axis_label(x: str, symbols: dict) -> str:
+    """The x axis: the symbol's description (when short) and the symbol."""
+    desc = symbols.get(x, ("", ""))[1]
+    sym = _symbol(x, symbols)
+    return f"{desc} {sym}" if desc and len(desc) <= 40 else sym
+
+
+def _certified(r) -> str:
+    """What a plotted bound is: certified at each run's inputs, and its constants (a
+    one-letter constant as math: "with $C = 1$ (default)")."""
+    c = r.constant if r.constant and r.constant != "exact constant" else ""
+    c = re.sub(r"(?<![\w$])([A-Za-z])(\d*) = (\d[\d./]*)\b",
+               lambda m: f"${m.group(1)}{'_{' + m.group(2) + '}' if m.group(2) else ''} = {m.group(3)}$", c)
+    return "certified at each run" + (f"; {c.replace('$', '') if not mathtext_ok(c) else c}" if c else "")
+
+
+def _value_label(kind: str, quantity: str, source: str) -> str:
+    what = {"upper": "upper bound", "lower": "lower bound"}.get(kind, "formula value")
+    return f"{quantity} ({what})" if quantity else what
+
+
+def _bars_say(rows: list) -> str:
+    """The legend line saying what the error bars are (and which points have none)."""
+    n = sorted({r.seeds for r in rows if r.measured_low is not None})
+    if not n:
+        return "one run per point, no interval"
+    seeds = f"{n[0]} seeds" if len(n) == 1 else f"{n[0]}\N{EN DASH}{n[-1]} seeds"
+    single = any(r.measured_low is None for r in rows)
+    return (f"bars: 95% Student-$t$ interval of the mean ({seeds})"
+            + ("; no bar: one run" if single else ""))
+
+
+@styled
+def measured_versus(table, path, *, versus: str | None = None) -> list[Path]:
+    """Your runs (``compare --measured``) against one numeric input (``versus``, default the
+    one input that varies, :func:`versus_column`): for each measured formula a figure with the
+    bound evaluated (certified) at each run's inputs and the measured value, a mean over seeds
+    with its interval as error bars (the interval the CSV's ``measured_low``/``measured_high``
+    hold: two-sided 95% Student-t over the seeds; a run without seeds has no bar). Runs that
+    differ in another input too are separate curves, named in the legend. A bound the run
+    violates is ringed in vermillion. Each figure is :func:`width` wide and at most
+    :data:`PANEL_MAX` tall, one per formula (``path-FORMULA`` when several), no title drawn
+    in; axes are logarithmic where the values are positive and span a factor of 10 or more.
+    With no varying input this is :func:`bound_vs_measured`."""
+    import numpy as np
+    from matplotlib.lines import Line2D
+    x = versus_column(table, versus)
+    if x is None:
+        return bound_vs_measured.__wrapped__(table, path)
+    groups = _by_formula(table)
+    if not groups:
+        raise BoundcalcError("measured plot: no run has both a bound and a measured value")
+    w = width()
+    written: list[Path] = []
+    for stem, (fid, rows) in zip(_formula_stems(path, groups), groups.items()):
+        series = _series_of(rows, x)
+        fig = figure(min(PANEL_MAX, w * 0.62 + 0.12 * len(series) + 0.35))
+        ax = fig.add_subplot()
+        xs_all: set = set()
+        ys_all: list[float] = []
+        violated = False
+        for i, (key, rs) in enumerate(series.items()):
+            st = series_style(i)
+            xv = np.array([_input_number(r.inputs[x]) for r in rs])
+            b = np.array([float(r.bound) for r in rs])
+            m = np.array([float(r.measured) for r in rs])
+            lo = np.array([m_ - r.measured_low if r.measured_low is not None else 0.0 for r, m_ in zip(rs, m)])
+            hi = np.array([r.measured_high - m_ if r.measured_high is not None else 0.0 for r, m_ in zip(rs, m)])
+            tag = ", ".join(f"{_symbol(k, table.input_symbols)} = {v}" for k, v in key)
+            what = "bound" if rs[0].kind in ("upper", "lower") else "formula"
+            ax.plot(xv, b, color=st["color"], ls=st["ls"], marker="D", mfc="none", zorder=2,
+                    label=(f"{what}, {tag}" if tag else f"{what} ({_certified(rs[0])})"))
+            ax.errorbar(xv, m, yerr=[lo, hi], color=st["color"] if tag else MEASURED_COLOUR, ls="none",
+                        marker="o", zorder=3, label=(f"measured, {tag}" if tag else "measured"))
+            bad = [j for j, r in enumerate(rs) if r.holds is False]
+            if bad:
+                violated = True
+                ax.plot(xv[bad], b[bad], ls="none", marker="o", ms=rc()["lines.markersize"] * 2.2,
+                        mfc="none", color=HOLDS_COLOURS[False], zorder=4)
+            xs_all.update(xv.tolist())
+            ys_all += [*b.tolist(), *(m - lo).tolist(), *(m + hi).tolist()]
+        xs = sorted(xs_all)
+        if xs[0] > 0 and xs[-1] / xs[0] >= 10:
+            ax.set_xscale("log")
+            _ticks_at(ax, xs_all)
+        if min(ys_all) > 0 and max(ys_all) / min(ys_all) >= 10:
+            ax.set_yscale("log")
+        r0 = rows[0]
+        q = _quantity_math(r0)
+        ax.set_xlabel(_axis_label(x, table.input_symbols))
+        ax.set_ylabel(_value_label(r0.kind, q, r0.source) if q else fid.rsplit(".", 1)[-1].replace("$", r"\$"))
+        ax.grid(True, which="major", alpha=0.3)
+        handles, labels = ax.get_legend_handles_labels()
+        if violated:
+            handles.append(Line2D([], [], ls="none", marker="o", mfc="none", color=HOLDS_COLOURS[False]))
+            labels.append("bound violated")
+        if any(series):                   # the curves are named by their inputs: say what a bound is once
+            handles.append(Line2D([], [], ls="none"))
+            labels.append(f"{'bounds' if r0.kind in ('upper', 'lower') else 'formula values'}: "
+                          f"{_certified(r0)}")
+        handles.append(Line2D([], [], ls="none"))
+        labels.append(_bars_say(rows))
+        fig.legend(handles, labels, loc="outside lower center", ncols=1, handletextpad=0.3)
+        written += save(fig, stem)
+    return written

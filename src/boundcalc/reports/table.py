@@ -29,9 +29,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-import mpmath
-
 from ..errors import BoundcalcError
+from ..mpmath_import import mpmath
 
 KINDS = ("upper", "lower", "condition", "info")
 from .printers.cells import COLUMNS  # noqa: F401  (the columns people read)
@@ -75,6 +74,15 @@ class Row:
     constant: str = ""
     note: str = ""
     latex: str = ""        # the quantity for LaTeX output: math, or text with math in $...$ (default: the words)
+    # a measured value that is a mean over seeds: its interval, the number of runs and the
+    # method (``interval``: "95% Student-t, 3 degrees of freedom"); None/"" for one value
+    measured_low: float | None = None
+    measured_high: float | None = None
+    seeds: int | None = None
+    interval: str = ""
+    # the inputs of the run the row was measured in (symbol -> its exact text, as given), for
+    # plotting against one of them (``compare --measured --plot``); empty for engine rows
+    inputs: dict = field(default_factory=dict)
 
     def __post_init__(self):
         # certified digits of boundcalc Values, kept for the exact columns
@@ -140,9 +148,9 @@ def _setting_dtype(v) -> str:
     return "object"
 
 
-FRAME_COLUMNS = ("quantity", "source", "kind", "formula", "bound", "measured", "ratio", "holds",
-                 "hypotheses_met", "hypotheses", "constant", "note", "bound_exact", "measured_exact",
-                 "ratio_exact")
+FRAME_COLUMNS = ("quantity", "source", "kind", "formula", "bound", "measured", "measured_low", "measured_high",
+                 "seeds", "interval", "ratio", "holds", "hypotheses_met", "hypotheses", "constant", "note",
+                 "bound_exact", "measured_exact", "ratio_exact")
 
 
 @dataclass
@@ -154,6 +162,9 @@ class Table:
     seed: int | None          # None: not one engine run (a user's CSV of runs)
     rows: list[Row]
     notes: list[str] = field(default_factory=list)
+    # the runs' input symbols (compare --measured): symbol -> (its LaTeX, its description),
+    # for the axis a plot against one of them names
+    input_symbols: dict = field(default_factory=dict)
 
     def __post_init__(self):
         for r in self.rows:
@@ -168,7 +179,9 @@ class Table:
     def to_frame(self):
         """A :class:`pandas.DataFrame`, one row per compared quantity: ``bound``,
         ``measured`` and ``ratio`` as float64 (``inf`` beyond the double range, NaN when
-        missing), ``holds``/``hypotheses_met`` as nullable booleans, and ``*_exact``
+        missing), ``holds``/``hypotheses_met`` as nullable booleans, ``measured_low`` and
+        ``measured_high`` (float64, NaN for a single run) the interval of a measured mean over
+        ``seeds`` runs (``Int64``) by the method ``interval`` says, and ``*_exact``
         (strings) with the exact value wherever the float is not exact. Each setting is
         also a column ``settings.NAME`` (the same value on every row, so frames of several
         tables concatenate into one tidy frame), numeric where the value is a number
@@ -178,13 +191,16 @@ class Table:
         data: dict[str, list] = {c: [] for c in FRAME_COLUMNS}
         for r in self.rows:
             for c in ("quantity", "source", "kind", "formula", "holds", "hypotheses_met", "hypotheses",
-                      "constant", "note"):
+                      "constant", "note", "seeds", "interval"):
                 data[c].append(getattr(r, c))
+            for c in ("measured_low", "measured_high"):
+                data[c].append(float_or_nan(getattr(r, c)))
             for c, v in (("bound", r.bound), ("measured", r.measured), ("ratio", r.ratio)):
                 data[c].append(float_or_nan(v))
                 data[c + "_exact"].append(exact_str(v, r._digits.get(c)))
         dtypes = {"bound": "float64", "measured": "float64", "ratio": "float64", "holds": "boolean",
-                  "hypotheses_met": "boolean"}
+                  "hypotheses_met": "boolean", "measured_low": "float64", "measured_high": "float64",
+                  "seeds": "Int64"}
         df = pd.DataFrame({c: pd.Series(v, dtype=dtypes.get(c, object)) for c, v in data.items()},
                           columns=list(FRAME_COLUMNS))
         for k, v in self.settings.items():

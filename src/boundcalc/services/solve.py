@@ -153,7 +153,7 @@ def _to_fraction(x) -> Fraction:
         return x
     if isinstance(x, int):
         return Fraction(x)
-    import mpmath
+    from ..mpmath_import import mpmath
     sign, man, exp, _ = mpmath.mpf(x)._mpf_          # (man_exp alone would drop the sign)
     return (-1) ** sign * Fraction(int(man)) * Fraction(2) ** int(exp)
 

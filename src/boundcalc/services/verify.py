@@ -40,6 +40,7 @@ class VerifyResult:
     layer: Layer | str = ""         # the layer that decided (decide.LAYERS)
     seconds: float = 0.0
     certificate: dict | None = None  # with certify=True: the verdict's certificate (boundcalc.recheck)
+    recheck: dict | None = None      # and the checker's answer on it (its "status": rechecked or not)
 
     def __post_init__(self):
         object.__setattr__(self, "verdict", Verdict(self.verdict))
@@ -67,7 +68,8 @@ def verify(lhs: str, rel: str, rhs: str, assume: list[str], *, formulas_path=Non
     symbols take their domains from the formula files (unknown ones: ``> 0``), narrowed
     by assumptions ``x OP number`` and by ``box`` (symbol -> (lo, hi)). ``samples``,
     ``seed`` and ``seconds`` are the budgets of :func:`.decide.decide_relation`; ``certify``:
-    the result carries the verdict's certificate (re-checked by :mod:`boundcalc.recheck`).
+    the result carries the verdict's certificate, re-checked in full by :mod:`boundcalc.recheck`
+    (cvc5's re-proof of an `smt` step included), and the checker's answer (``recheck``).
     Bad input raises :class:`~boundcalc.errors.BoundcalcError`."""
     if rel not in RELS:
         raise BoundcalcError(f"REL must be one of {', '.join(RELS)}, not {rel!r}")
@@ -118,7 +120,8 @@ def decide(a, rel: str, b, domains: dict[str, Domain], extra=(), *, statement: s
     d = decide_relation(a, rel, b, domains, list(extra), seconds=seconds, samples=samples, seed=seed,
                         certify=certify)
     return VerifyResult(statement, d.verdict, d.text, assume, d.counterexample, d.detail,
-                        domains=dom_text, layer=d.layer, seconds=d.seconds, certificate=d.certificate)
+                        domains=dom_text, layer=d.layer, seconds=d.seconds, certificate=d.certificate,
+                        recheck=d.recheck)
 
 
 def apply_box(domains: dict[str, Domain], box: dict) -> dict[str, Domain]:

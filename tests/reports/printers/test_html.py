@@ -120,3 +120,34 @@ def test_numeric_command_does_not_load_latex2mathml():
             "print(sorted(m for m in ('latex2mathml', 'sympy', 'pandas') if m in sys.modules))")
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False)
     assert p.stdout.strip() == "[]", p.stdout + p.stderr
+
+
+def test_findings_text_is_in_the_papers_notation():
+    """A finding's message, note and added assumptions name the paper's symbols by their
+    declared LaTeX (tarzanagh2023's gamma_opt is \\gamma_i, as the counterexample beside it
+    prints it), not by a guess from the name (gamma_opt as γ_{opt}, issue 34 item 10), and the
+    note's ASCII math (||p||) is typeset."""
+    rep = run_checks(only=["tarzanagh2023.logistic_derivative_approx"])
+    page = to_html(rep, page=True)
+    art = page[page.index('id="tarzanagh2023.logistic_derivative_approx"'):]
+    art = art[:art.index("</article>")]
+    assert "<mi>opt</mi>" not in art and ">opt<" not in art
+    gamma_i = re.compile(r"<msub><mi>(?:γ|&#x003B3;)</mi><mi>i</mi></msub>")
+    msg = art[art.index('class="message"'):]
+    msg = msg[:msg.index("</p>")]
+    assert gamma_i.search(msg), msg[:600]
+    added = [x for x in art.split('<p class="meta">') if x.startswith("added by us")]
+    assert added and all(gamma_i.search(x) for x in added), added
+    note = next(x for x in art.split('<p class="meta">') if x.startswith("note:"))
+    assert "||p||" not in note and "<math" in note
+
+
+def test_text_whose_math_does_not_typeset_is_shown_as_written():
+    """A prover message cut inside an expression ("R_O**...", examples/check's
+    anon2025.theorem5_union_over_integer_R) gave a MathML error box in the passed table: the
+    text is shown as written instead."""
+    from boundcalc.reports.printers.html import _ascii_math, _sympy_ascii
+    msg = "holds [proved (SMT, after generalizing sqrt(R_Q**2 + R_K**2 + R_V**2 + R_O**...; after naming 1/delta)]"
+    out = _ascii_math(_sympy_ascii(msg))           # as the passed table writes a message
+    assert "<merror" not in out and "R_O^..." in out
+    assert "<math" in _ascii_math("the bound sqrt(d/n) holds")          # math that typesets still does

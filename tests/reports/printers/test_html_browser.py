@@ -181,3 +181,93 @@ def test_committed_report_in_chromium_and_screenshot(browser):
     b.set_window_size(1200, 1700)
     assert b.save_screenshot(str(EXAMPLE / "report.png"))
     assert (EXAMPLE / "report.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+# ---------------------------------------------------------------------------- on a phone (issue 34 (10))
+PHONE = (390, 844)
+# measured after the page is laid out at the phone's width, every <details> opened (the
+# evidence too): the document's width, each table's box, each formula's box, the filters
+_PHONE_LAYOUT = """
+const scrolls = e => { for (let a = e.parentElement; a; a = a.parentElement) {
+    const o = getComputedStyle(a).overflowX; if (o === 'auto' || o === 'scroll') return a; } return null; };
+const fits = r => r.left >= -0.5 && r.right <= innerWidth + 0.5;
+const f = document.getElementById('filters');
+const filters = f ? {height: f.getBoundingClientRect().height, position: getComputedStyle(f).position} : null;
+document.querySelectorAll('details').forEach(d => { if (!d.closest('#filters')) d.open = true; });
+const tables = Array.from(document.querySelectorAll('table')).map(t => {
+    const box = t.parentElement; return {own_box: box.classList.contains('scroll')
+        && getComputedStyle(box).overflowX === 'auto' && fits(box.getBoundingClientRect()),
+        id: t.id || t.className}; });
+const maths = Array.from(document.querySelectorAll('math')).filter(m => m.getBoundingClientRect().width > 0);
+const loose = maths.filter(m => { if (fits(m.getBoundingClientRect())) return false;
+    const s = scrolls(m); return !(s && fits(s.getBoundingClientRect())); }).map(m => m.textContent.slice(0, 60));
+return {inner: innerWidth, scroll: document.documentElement.scrollWidth, filters: filters,
+        tables: tables, maths: maths.length, loose: loose};
+"""
+
+
+def _on_phone(browser, page: Path, shot: Path | None = None) -> dict:
+    """The page at 390 x 844 CSS px (a phone: mobile viewport, as Chromium's device mode), its
+    layout measured (``_PHONE_LAYOUT``); the browser's own size given back afterwards."""
+    w, h = PHONE
+    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                            {"width": w, "height": h, "deviceScaleFactor": 1, "mobile": True})
+    try:
+        b = _open(browser, page)
+        if shot is not None:
+            assert b.save_screenshot(str(shot))
+        if b.execute_script("return !!document.getElementById('filters')"):
+            # the filters fold on a phone: their summary alone is sticky at the top
+            b.execute_script("window.scrollTo(0, 3000)")
+            top = b.execute_script("return document.getElementById('filters').getBoundingClientRect().top")
+            assert abs(top) < 1, "the filters stay at the top when the page scrolls"
+            folded = b.execute_script("const d = document.querySelector('#filters details'); "
+                                      "return d ? !d.open : null")
+            assert folded is True, "the filters are folded on a phone"
+            b.execute_script("window.scrollTo(0, 0)")
+        return b.execute_script(_PHONE_LAYOUT)
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def _assert_phone(m: dict) -> None:
+    w, h = PHONE
+    # no horizontal overflow: the layout viewport is the phone's width (a wider document
+    # would widen it), and the document is no wider than it
+    assert m["inner"] == w and m["scroll"] <= m["inner"], m
+    # every table scrolls in a box of its own, which fits the screen
+    assert m["tables"] and all(t["own_box"] for t in m["tables"]), [t for t in m["tables"] if not t["own_box"]]
+    # a formula wider than the screen scrolls in its own box, never off the page
+    assert m["loose"] == [], m["loose"][:5]
+    if m["filters"] is not None:
+        assert m["filters"]["position"] == "sticky"
+        assert m["filters"]["height"] <= 0.15 * h, m["filters"]
+
+
+def test_pages_on_a_phone(browser, fresh, tmp_path):
+    """At 390 x 844: the page of a user's check run (``fresh``, ten checks) and a user's
+    comparison page (``compare --measured --html``) do not scroll sideways, tables scroll in
+    their own box, the sticky filters fold to one line (<= 15% of the screen) and long formulas
+    scroll in theirs. The issue measured 652 px of document at 390 px and filters taking 29%."""
+    page, _ = fresh
+    m = _on_phone(browser, page, tmp_path / "user-phone.png")
+    _assert_phone(m)
+    assert m["maths"] > 0 and {t["id"] for t in m["tables"]} >= {"counts", "hypotheses"}
+    runs = tmp_path / "runs.csv"
+    runs.write_text("run,seed,n,d,B,delta,gen_gap\na,0,1000,100,1,0.05,0.2\na,1,1000,100,1,0.05,0.22\n"
+                    "b,0,4000,100,1,0.05,0.11\nb,1,4000,100,1,0.05,0.13\n")
+    cmp_page = tmp_path / "compare.html"
+    run = subprocess.run([sys.executable, "-m", "boundcalc", "--formulas", str(ROOT / "examples" / "my_paper.toml"),
+                          "compare", "my_paper", "--measured", str(runs), "--html", str(cmp_page)],
+                         capture_output=True, text=True, timeout=300, check=False)
+    assert run.returncode == 0, run.stderr
+    m = _on_phone(browser, cmp_page)
+    _assert_phone(m)
+    assert [t["id"] for t in m["tables"]] == ["comparison"]
+
+
+@pytest.mark.skipif(not (EXAMPLE / "report.html").exists(), reason="examples/check/report.html not written yet")
+def test_committed_report_on_a_phone(browser, tmp_path):
+    m = _on_phone(browser, EXAMPLE / "report.html", tmp_path / "report-phone.png")
+    _assert_phone(m)
+    assert m["maths"] > 100

@@ -3,6 +3,9 @@ mechanism of `asymptotic` (services/asymptotic.leading_order), so that the two a
 
 The formula is E = 3 * 4^L * L^3 + L^2 * 2^L: by hand, E / (4^L L^3) -> 3 as L -> oo (the
 second term is (1/2)^L / L times the first), so E = Theta(4^L L^3)."""
+import math
+from fractions import Fraction
+
 import pytest
 
 import boundcalc
@@ -63,3 +66,20 @@ def test_exponential_orders_are_decided(report, cid, relation, order, grade):
 def test_check_agrees_with_asymptotic(report):
     r = boundcalc.formula("exporder.cover", formulas_path=[str(report[0])]).asymptotic("L")
     assert (r.base, r.exponent, r.log_power, r.coefficient) == ("4", "3", "0", "3")
+
+
+@pytest.mark.parametrize(("key", "limit", "x", "expected"), [
+    ((Fraction(1, 2), 0), "oo", 16, 4.0),                 # d^(1/2), not d**1/2 = d/2 = 8
+    ((Fraction(3, 2), 0), "oo", 4, 8.0),
+    ((Fraction(-1), 0), "oo", 4, 0.25),
+    ((Fraction(1), Fraction(1, 2)), "oo", 4, 4 * math.log(4) ** 0.5),
+    ((Fraction(1), 0), "0", 4, 0.25),                     # as v -> 0 the growth is in 1/v
+])
+def test_a_growth_prints_as_text_that_reads_back_as_that_power(key, limit, x, expected):
+    """The exact growth in an order finding (order._core) must parse back to the power it
+    names: "Theta(d**1/2)" was printed for d^(1/2), which reads as d/2."""
+    from boundcalc.backends import mp
+    from boundcalc.expr.parser import parse
+    from boundcalc.services.check.order import _core
+    node = parse(_core(key, "v", limit), allow_relation=False, where="test")
+    assert float(mp.evaluate(node, {"v": Fraction(x)}, digits=20)) == pytest.approx(expected, rel=1e-12)

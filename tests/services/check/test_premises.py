@@ -207,7 +207,12 @@ def test_added_assumptions_in_every_output(paper, plain):
     assert "**conditional**" in md and "added by us (substitution): d = 1" in md
     from boundcalc.reports.printers.html import to_html
     html = to_html(rep, page=True)
-    assert "added by us (assume): d &lt;= 1" in html and 'data-grade="conditional"' in html
+    # the relation typeset (d ≤ 1 as MathML), not the ASCII "d <= 1"
+    import re
+    added = re.search(r"added by us \(assume\): (<math.*?) — the pass needs it", html)
+    assert added and "<mi>d</mi>" in added.group(1) and "&#x02264;" in added.group(1), html[-3000:]
+    assert "&lt;=" not in added.group(1)
+    assert 'data-grade="conditional"' in html
 
 
 def test_strict_grades_conditional_passes_warnings(paper):

@@ -13,7 +13,7 @@ from .settings import PAPER, eta_of, parse_settings
 def _g3(v) -> str:
     """A certified value to 3 significant digits, also beyond the double range (a radius
     of 1e300 makes Theorem 1's terms ~1e1199; float() of them would overflow)."""
-    import mpmath
+    from ...mpmath_import import mpmath
     return mpmath.nstr(v.mpf, 3)
 
 

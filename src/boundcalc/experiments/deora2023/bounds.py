@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import mpmath
-
+from ...mpmath_import import mpmath
 from .settings import PAPER
 
 

@@ -2,8 +2,7 @@
 """
 from __future__ import annotations
 
-import mpmath
-
+from ...mpmath_import import mpmath
 from ..settings import as_int
 from .bounds import bounds_for
 from .measure import measure

@@ -360,6 +360,7 @@ def _dm1_hypotheses_panel(bx, out: dict, pn: list, x) -> None:
     bx.legend(loc="upper center", bbox_to_anchor=(0.5, -0.22), ncols=1)
 
 
+@styled              # the figure and its texts made in the style (fonts are taken when a text is made)
 def _plot_dm1_bounds(out: dict, plot_dir) -> list[str]:
     """Bound vs measurement across n (log scale), and each Cor. 2 / Prop. 2 hypothesis as
     needed/used (it holds where the curve is <= 1; the n where a log-log fit of it would reach 1

@@ -279,14 +279,17 @@ def point_text(ce: dict) -> str:
     return ", ".join(f"{_unicode_name(k)} = {value_text(v)}" for k, v in _point_items(ce))
 
 
-def added_lines(f) -> list[str]:
-    """Plain-text lines, one per assumption the check added (``Finding.added``): what it
-    is, whether the pass needs it, and its reason; the printers escape them."""
+def added_lines(f, *, text=str, assumption=str, reason=str) -> list[str]:
+    """One line per assumption the check added (``Finding.added``): what it is, whether the
+    pass needs it, and its reason. Plain text by default (the printers escape it); a printer
+    that typesets passes its own ``text`` escaper, ``assumption`` (the relation, in the ASCII
+    math convention) and ``reason`` (words with the paper's ``$...$`` math) formatters."""
     out = []
     for a in getattr(f, "added", None) or []:
         need = {True: "the pass needs it", False: "not needed: passes without it"}.get(a.get("needed"), "")
-        out.append(f"added by us ({a['kind']}): {a['assumption']}" + (f" — {need}" if need else "")
-                   + (f"; reason: {a['reason']}" if a.get("reason") else "; no reason given"))
+        out.append(text(f"added by us ({a['kind']}): ") + assumption(a["assumption"])
+                   + text(f" — {need}" if need else "")
+                   + (text("; reason: ") + reason(a["reason"]) if a.get("reason") else text("; no reason given")))
     return out
 
 

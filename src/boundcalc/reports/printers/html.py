@@ -51,7 +51,7 @@ td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 .finding .check { font-weight: 600; }
 .finding .meta, .finding .where { color: var(--muted); font-size: .9rem; }
 .finding .where { margin: .2rem 0; }
-dl.math { display: grid; grid-template-columns: max-content 1fr; gap: .3rem .8rem; margin: .6rem 0; }
+dl.math { display: grid; grid-template-columns: max-content minmax(0, 1fr); gap: .3rem .8rem; margin: .6rem 0; }
 dl.math dt { color: var(--muted); font-size: .9rem; padding-top: .35rem; }
 dl.math dd { margin: 0; overflow-x: auto; overflow-y: hidden; padding: .15rem 0; }
 .point math { margin-right: .2rem; } .point { line-height: 2; }
@@ -67,9 +67,27 @@ details { margin: .4rem 0; } details > summary { cursor: pointer; color: var(--m
 dl.evidence dt { font-weight: 600; font-size: .85rem; } dl.evidence dd { margin: 0 0 .3rem 1rem;
          font-size: .85rem; overflow-wrap: anywhere; }
 #filters { position: sticky; top: 0; background: #fff; border-bottom: 1px solid var(--line);
-           padding: .4rem 0; z-index: 1; }
-#filters fieldset { display: inline-block; border: 1px solid var(--line); margin: .2rem .4rem .2rem 0; }
-#filters label { margin-right: .6rem; white-space: nowrap; }
+           padding: .3rem 0; z-index: 1; }
+#filters summary { padding: .1rem 0; }
+#filters[hidden] { display: none; }
+#filters fieldset { display: inline-block; min-width: 0; max-width: 100%; border: 1px solid var(--line);
+                    margin: .2rem .4rem .2rem 0; }
+#filters label { margin-right: .6rem; white-space: nowrap; display: inline-block; }
+/* a table scrolls in its own box; the page never scrolls sideways */
+.scroll { overflow-x: auto; max-width: 100%; }
+.scroll > table { margin: 0; }
+.finding, .finding > p, dl.math dd, dl.evidence dd, li { overflow-x: auto; overflow-y: hidden; }
+.finding { min-width: 0; }
+code, .cmd { overflow-wrap: anywhere; }
+@media (max-width: 40rem) {
+  body { padding: .5rem .6rem 3rem; }
+  h1 { font-size: 1.3rem; }
+  .finding { padding: .4rem .5rem; }
+  .finding.consequence { margin-left: .6rem; }
+  dl.math { grid-template-columns: minmax(0, 1fr); gap: 0; }
+  dl.math dt { padding-top: .3rem; }
+  #filters details[open] { max-height: 45vh; overflow-y: auto; }
+}
 .hidden-by-filter { display: none; }
 .quote { color: var(--muted); font-size: .9rem; }
 """
@@ -96,6 +114,8 @@ _SCRIPT = """
   }
   if (form) {
     form.hidden = false;
+    var box = form.querySelector('details');
+    if (box) { box.open = !window.matchMedia('(max-width: 40rem)').matches; }   // folded on a phone
     form.addEventListener('change', apply);
     apply();
   }
@@ -202,7 +222,8 @@ class HtmlPrinter(Printer):
         body = [f"<h1>{_e(t.paper)}: {_e(t.title)}</h1>", f'<p class="meta">{_e(caption(t))}</p>']
         if self._settings["command"]:
             body.append(rerun_line(self._settings["command"]))
-        body.append(f'<table id="comparison"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>')
+        body.append(f'<div class="scroll"><table id="comparison"><thead><tr>{head}</tr></thead>'
+                    f'<tbody>{"".join(rows)}</tbody></table></div>')
         extra = notes(t)
         if extra:
             body.append("<h2>Notes</h2><ul>" + "".join(f"<li>{_ascii_math(n)}</li>" for n in extra) + "</ul>")
@@ -263,15 +284,16 @@ class HtmlPrinter(Printer):
             rows.append(f'<tr><td><a href="#paper-{_slug(p)}">{_e(p)}</a></td>'
                         + "".join(f'<td class="num">{n_by[p, g]}</td>' for g in shown_grades)
                         + f'<td class="num">{sum(r.paper == p for r in passed)}</td></tr>')
-        out.append('<table id="counts">' + "".join(rows) + "</table>")
+        out.append('<div class="scroll"><table id="counts">' + "".join(rows) + "</table></div>")
         # the filters (shown by the script)
         boxes_p = "".join(f'<label><input type="checkbox" data-filter="paper" value="{_e(p)}" checked> '
                           f'{_e(p)} ({sum(f.paper == p for f in fs)})</label>' for p in report.papers)
         boxes_g = "".join(f'<label><input type="checkbox" data-filter="grade" value="{_e(g)}" checked> '
                           f'{_e(g)} ({sum(f.severity is g for f in fs)})</label>' for g in shown_grades)
-        out.append(f'<form id="filters" hidden><fieldset><legend>paper</legend>{boxes_p}</fieldset>'
-                   f'<fieldset><legend>grade</legend>{boxes_g}</fieldset> '
-                   f'<span>showing <b id="shown-count">{len(fs)}</b> of {len(fs)} findings</span></form>')
+        out.append(f'<form id="filters" hidden><details open><summary>filters: showing <b id="shown-count">'
+                   f'{len(fs)}</b> of {len(fs)} findings</summary>'
+                   f'<fieldset><legend>paper</legend>{boxes_p}</fieldset>'
+                   f'<fieldset><legend>grade</legend>{boxes_g}</fieldset></details></form>')
         return out
 
     def _paper_section(self, report, p) -> list[str]:
@@ -296,14 +318,25 @@ class HtmlPrinter(Printer):
     @staticmethod
     def _passed_table(passed: list) -> str:
         """The passed checks (with the mutants each caught), folded."""
+        from ..latex import names_of
         from . import evidence as ev_
+
+        def message(r) -> str:
+            with names_of(r.paper):    # in that paper's notation, as its findings
+                return _ascii_math(_sympy_ascii(r.message))
         items = "".join(f"<tr><td><code>{_e(r.paper)}.{_e(r.check)}</code></td><td>{_e(r.kind)}</td>"
-                        f"<td>{_e(r.message)}" + "".join(f"<br><small>{_e(x)}</small>" for x in ev_.strength_lines(r))
+                        f"<td>{message(r)}" + "".join(f"<br><small>{_e(x)}</small>" for x in ev_.strength_lines(r))
                         + "</td></tr>" for r in passed)
         return (f'<h2 id="passed">Passed</h2><details><summary>{len(passed)} passed checks</summary>'
-                f"<table><tr><th>check</th><th>kind</th><th>message</th></tr>{items}</table></details>")
+                f'<div class="scroll"><table><tr><th>check</th><th>kind</th><th>message</th></tr>{items}</table>'
+                "</div></details>")
 
     def _finding(self, f, consequence: bool = False) -> str:
+        from ..latex import names_of
+        with names_of(f.paper):        # its text names that paper's symbols in its notation
+            return self._finding_in(f, consequence)
+
+    def _finding_in(self, f, consequence: bool) -> str:
         from ..mathml import text_with_math
         from . import evidence as ev_
         ev = f.evidence if isinstance(f.evidence, dict) else {}
@@ -319,9 +352,11 @@ class HtmlPrinter(Printer):
                          f'{": " + _e(f.because) if f.because else ""}</p>')
         parts.append(f'<p class="message">{_ascii_math(_sympy_ascii(f.message))}</p>')
         if getattr(f, "note", ""):        # the check's declared note, whatever the grade
-            parts.append(f'<p class="meta">note: {_e(f.note)}</p>')
-        for line in ev_.added_lines(f):          # a reason quotes the paper, its math as MathML
-            parts.append(f'<p class="meta">{text_with_math(line)}</p>')
+            parts.append(f'<p class="meta">note: {_ascii_math(f.note)}</p>')
+        # the assumption in the ASCII convention, its reason quoting the paper's $...$ math
+        for line in ev_.added_lines(f, text=_e, assumption=lambda a: _ascii_math(_sympy_ascii(a)),
+                                    reason=text_with_math):
+            parts.append(f'<p class="meta">{line}</p>')
         for line in ev_.strength_lines(f):
             parts.append(f'<p class="meta">{_e(line)}</p>')
         dl = self._math_terms(ev, keys, names)
@@ -399,9 +434,9 @@ class HtmlPrinter(Printer):
                 val = _e(r.get("why", ""))
             trs.append(f"<tr><td><code>{_e(r.get('hypothesis', ''))}</code></td><td>{_e(r.get('from', ''))}</td>"
                        f'<td class="{cls}">{word}</td><td>{val}</td></tr>')
-        return (f'<table class="hypotheses"><caption class="meta">{_e(label)}</caption>'
+        return (f'<div class="scroll"><table class="hypotheses"><caption class="meta">{_e(label)}</caption>'
                 "<tr><th>hypothesis</th><th>from</th><th>at the point</th><th>values (left vs right)</th></tr>"
-                + "".join(trs) + "</table>")
+                + "".join(trs) + "</table></div>")
 
 
 def _pieces(parts) -> str:
@@ -420,9 +455,12 @@ def _label(row) -> str:
 
 
 def _ascii_math(text: str) -> str:
-    """Text in the ASCII math convention (a note, a hypothesis) with its math as MathML."""
+    """Text in the ASCII math convention (a note, a hypothesis) with its math as MathML; the
+    text as written when a piece of it does not typeset (a message cut inside an expression,
+    "R_O**..."): never a MathML error box on the page."""
     from ..latex import ascii_math_parts
-    return _pieces(ascii_math_parts(text))
+    out = _pieces(ascii_math_parts(text))
+    return _e(text) if "<merror" in out else out
 
 
 def _sympy_ascii(text: str) -> str:

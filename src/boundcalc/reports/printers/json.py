@@ -17,7 +17,7 @@ def default(o):
     """``json.dumps``'s fallback: a Fraction as ``p/q``, an mpf to 20 digits, else str."""
     if isinstance(o, Fraction):
         return str(o)
-    import mpmath
+    from ...mpmath_import import mpmath
     if isinstance(o, mpmath.mpf):
         return mpmath.nstr(o, 20)
     return str(o)
@@ -32,7 +32,8 @@ class JsonPrinter(Printer):
         from ..numfmt import exact_str, float_or_none
         return {"quantity": r.quantity, "source": r.source, "kind": r.kind, "formula": r.formula,
                 "bound": float_or_none(r.bound), "measured": float_or_none(r.measured),
-                "ratio": float_or_none(r.ratio),
+                "measured_low": float_or_none(r.measured_low), "measured_high": float_or_none(r.measured_high),
+                "seeds": r.seeds, "interval": r.interval, "ratio": float_or_none(r.ratio),
                 "bound_exact": exact_str(r.bound, r._digits.get("bound")),
                 "measured_exact": exact_str(r.measured, r._digits.get("measured")),
                 "ratio_exact": exact_str(r.ratio),
@@ -179,6 +180,7 @@ def dumps(obj, *, indent: int = 2, **settings) -> str:
 
 
 def _without_empty_certificate(fields: dict) -> dict:
-    """A verdict's fields; its certificate only where one was asked for (``verify
-    --certificate``), so that the JSON of every other run stays as it was."""
-    return {k: v for k, v in fields.items() if not (k == "certificate" and v is None)}
+    """A verdict's fields; its certificate and the checker's answer on it (``recheck``) only
+    where one was asked for (``verify --certificate``), so that the JSON of every other run
+    stays as it was."""
+    return {k: v for k, v in fields.items() if not (k in ("certificate", "recheck") and v is None)}

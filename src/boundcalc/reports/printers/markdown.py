@@ -151,12 +151,21 @@ class MarkdownPrinter(Printer):
         return out
 
 
+
+def _pct(sc: dict) -> str:
+    """Step coverage as a percentage to one decimal, never rounded up to a threshold
+    (35/37 is 94.6%, not 95%); whole numbers without a decimal."""
+    x = f"{1000 * sc['checked'] // sc['displayed'] / 10:.1f}"      # rounded down (integers: exact)
+    return x.removesuffix(".0") + "%"
+
+
 def step_table(sc: dict | None) -> list[str]:
     """Markdown lines: a paper's step coverage (checked / displayed proof steps) and its steps."""
     if not sc or not sc["displayed"]:
         return []
+    un = [r["id"] for r in sc["steps"] if r["status"] != "checked"]
     out = ["", (f"### Step coverage: {sc['checked']}/{sc['displayed']} displayed proof steps checked "
-               f"({100 * sc['coverage']:.0f}%)"), "",
+               f"({_pct(sc)})"), "", *([f"Not checked: {md_cell(', '.join(un))}.", ""] if un else []),
            "| step | result | place | status | checks (grade) |", "|---|---|---|---|---|"]
     for r in sc["steps"]:
         checks = ", ".join(f"{c['id']} ({c.get('grade', '?')})" for c in r["checks"]) or "—"

@@ -169,7 +169,7 @@ class RichConsolePrinter(Printer):
             if sc and sc["displayed"]:
                 un = [r["id"] for r in sc["steps"] if r["status"] != "checked"]
                 c.print(f"step coverage {_e(p)}: {sc['checked']}/{sc['displayed']} displayed proof steps checked "
-                        f"({100 * sc['coverage']:.0f}%)" + (f"; not checked: {_e(', '.join(un))}" if un else ""))
+                        f"({_pct(sc)})" + (f"; not checked: {_e(', '.join(un))}" if un else ""))
 
 
     def _print_CoverageReport(self, r):
@@ -213,16 +213,26 @@ def print_coverage(paper: str, rows: list[dict], console) -> None:
     console.print(t)
 
 
+
+def _pct(sc: dict) -> str:
+    """Step coverage as a percentage to one decimal, never rounded up to a threshold
+    (35/37 is 94.6%, not 95%); whole numbers without a decimal."""
+    x = f"{1000 * sc['checked'] // sc['displayed'] / 10:.1f}"      # rounded down (integers: exact)
+    return x.removesuffix(".0") + "%"
+
+
 def print_steps(paper: str, sc: dict, console) -> None:
     """A paper's displayed proof steps with their place and the checks covering each."""
     if not sc["displayed"]:
         console.print(f"{_e(paper)} lists no displayed proof steps ({_e('[[steps]]')} in its formula file)")
         return
-    t = simple_table(f"steps of {paper}: {sum(r['status'] != 'unchecked' for r in sc['steps'])}/{sc['displayed']} "
-                     f"displayed proof steps have a check", ["step", "result", "place", "checks"])
+    t = simple_table(f"steps of {paper}: {sc['declared']}/{sc['displayed']} displayed proof steps have a "
+                     f"check not flagged an identity (not run: `check {paper}` reports those it decides)",
+                     ["step", "result", "place", "checks"])
     for r in sc["steps"]:
+        names = ", ".join(ch["id"] + (" (identity)" if ch.get("identity") else "") for ch in r["checks"])
         t.add_row(_e(r["id"]), _e(r["result"]), _e(r["place"]),
-                  _e(", ".join(ch["id"] for ch in r["checks"])) if r["checks"] else "[red]unchecked[/red]")
+                  _e(names) if r["checks"] else "[red]unchecked[/red]")
     console.print(t)
 
 

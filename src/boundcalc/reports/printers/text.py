@@ -24,6 +24,9 @@ class TextPrinter(Printer):
             s += f"\n  counterexample: {r.counterexample}"
         if r.detail:
             s += f"\n  {r.detail}"
+        if r.recheck:              # verify --certificate: what the checker made of it
+            s += f"\n  certificate: {r.recheck['status']}" + "".join(
+                f"\n    {t}" for t in r.recheck["trusted"] + r.recheck["not_rechecked"])
         return s
 
     def _print_CompareSettings(self, s) -> str:

@@ -35,7 +35,7 @@ figure is the report's top-level ``seconds`` (``Report.to_json(timings=False)`` 
 out; no finding carries one). The decision procedure (:mod:`boundcalc.prover`) budgets every
 layer in work (:mod:`boundcalc.prover.budget`: z3's resource count, SymPy's calls, boxes,
 points); each check starts from emptied SymPy caches (:func:`~boundcalc.prover.budget.fresh_state`).
-The clocks left are safety nets (CPU time, z3's wall clock, far beyond the budgets): a check
+The clocks left are safety nets (CPU time, z3's included, far beyond the budgets): a check
 during which one fired is graded "undecided (safety net)" — its result would depend on the
 load — and the tests fail on any in the four papers. ``bench/determinism.py --load 2``
 compares reports idle and beside two busy processes. What remains: SymPy's call counts vary

@@ -156,9 +156,8 @@ def show(node: Node, reg=None, paper=None) -> Shown:
 
 
 def values(reg, paper, at: dict, uses=()) -> dict[str, Fraction]:
-    import mpmath
-
     from ...backends import mp as mpb
+    from ...mpmath_import import mpmath
     env = {}
     for k, v in (at or {}).items():
         node = expr(reg, paper, v, uses)
@@ -190,5 +189,5 @@ def decide(a, rel, b, doms, extra=(), *, statement="", samples=None, seconds=DEC
     r = verify.decide(a, rel, b, dict(doms), list(extra), certify=True, **kw)
     if r.certificate is not None:
         sink.append({"statement": statement, "verdict": str(r.verdict), "method": r.method,
-                     "certificate": r.certificate})
+                     "certificate": r.certificate, "recheck": r.recheck})
     return r

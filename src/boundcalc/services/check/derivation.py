@@ -17,6 +17,7 @@ fixed value of them makes the printed statement follow for every value of the va
 """
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 
 from ...errors import BoundcalcError
@@ -237,18 +238,36 @@ def _scaled_witness(f, c_side, d_side, extra, consts, own, declared, doms, rel, 
             f.evidence["sampled_threshold"] = f"about {est:.4g} x the default (sampled, not certified)"
         large = sorted(declared & set(consts))
         if large:
-            f.grade(Grade.WARNING, "large hidden constant",
-                    f"holds only with a larger constant: {_vals(vals)} works [{r.method}]"
-                    + (f" (sampled threshold about {est:.3g} x {_vals({n: consts[n] for n in sorted(own)})})"
-                       if est is not None else "")
-                    + f"; with {_vals({n: consts[n] for n in large})} and the check's assumptions "
-                    f"({'; '.join(x.text for x in hyps) or 'none'}) it does not")
+            f.grade(Grade.WARNING, "large hidden constant", _larger_constant_text(
+                vals, r.method, est, {n: consts[n] for n in sorted(own)},
+                {n: consts[n] for n in large}, hyps, r0.verdict is Verdict.DISPROVED))
         else:
             f.message = (f"valid up to the hidden constant: {_vals(vals)} makes the printed statement a "
                          f"{direction} bound of what the premise gives [{r.method}]; at {_vals(consts)} it "
                          f"{'fails' if r0.verdict is Verdict.DISPROVED else 'is undecided'}")
         return True
     return False
+
+
+def _larger_constant_text(works, method, est, own, large, hyps, failed: bool) -> str:
+    """The message of a claim that holds only with a larger declared constant. When the
+    check's hypotheses state a condition on that constant (e.g. (46)'s ``C0 >= 64 pi``),
+    the message says that the stated condition does not suffice; otherwise that the
+    default does not."""
+    names = set(large)
+    on_const = [x.text for x in hyps if names & set(re.findall(r"[A-Za-z_][A-Za-z_0-9]*", x.text))]
+    other = [x.text for x in hyps if x.text not in on_const]
+    thr = (f"; sampled threshold about {est:.3g} x {_vals(own)} (sampled, not certified)"
+           if est is not None else "")
+    if on_const:
+        return (f"the stated condition(s) on {', '.join(sorted(names))} ({'; '.join(on_const)}) do not "
+                f"suffice: with {_vals(large)} "
+                + ("the claim fails at a point where they hold" if failed else "the claim is not shown under them")
+                + (f" (with the check's other assumptions: {'; '.join(other)})" if other else "")
+                + f"; a larger absolute constant is needed: {_vals(works)} works [{method}]{thr}")
+    return (f"holds only with a larger constant: {_vals(works)} works [{method}]{thr}; with "
+            f"{_vals(large)} and the check's assumptions ({'; '.join(other) or 'none'}) it "
+            + ("does not" if failed else "is not shown"))
 
 
 def _grade_undecided(f, c_side, d_side, extra, consts, own, doms, rel, r0, least) -> None:
@@ -541,9 +560,8 @@ def _round_up(x: float) -> list[Fraction]:
 def _certified_ratio(q, extra, pts, i):
     """(q at the i-th sample in ball arithmetic, the point) when the point is certified to
     satisfy every hypothesis; else None."""
-    import mpmath
-
     from ...backends import mp as mpb
+    from ...mpmath_import import mpmath
     from ...prover.sampling import point
     if i is None:
         return None

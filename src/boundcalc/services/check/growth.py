@@ -46,9 +46,8 @@ def growth(node: Node, x: str, env: dict) -> Growth | None:
 
 
 def _free_value(node: Node, env):
-    import mpmath
-
     from ...backends import mp as mpb
+    from ...mpmath_import import mpmath
     try:
         v = mpb.evaluate(node, env, digits=20)
     except Exception:                     # undefined at the generic point

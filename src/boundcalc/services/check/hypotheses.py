@@ -175,9 +175,8 @@ def status_at(hyps: list[Hyp], env: dict) -> list[dict]:
     """Each hypothesis at the point ``env`` (symbol -> number or exact decimal string),
     decided in ball arithmetic: ``holds`` True/False/None (undecided or not all of its
     symbols given), and the values of both sides."""
-    import mpmath
-
     from ...backends import mp as mpb
+    from ...mpmath_import import mpmath
     pt = {k: _frac(v) for k, v in env.items() if _frac(v) is not None}
     out = []
     for h in hyps:

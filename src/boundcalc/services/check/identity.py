@@ -10,9 +10,8 @@ from .common import Finding, claim, expr, values
 
 
 def run(reg, paper, t: Identity, f: Finding):
-    import mpmath
-
     from ...backends import mp as mpb
+    from ...mpmath_import import mpmath
     uses = t.uses
     fn = claim("function", expr(reg, paper, t.function, uses))
     dv = claim("derivative", expr(reg, paper, t.derivative, uses))

@@ -187,7 +187,15 @@ def _core(key, v, limit="oo") -> str:
         lg = f"log({v})"
     parts = [] if base == 1 else [f"({base})**{v}" if limit == "oo" else f"({base})**(1/{v})"]
     if a:
-        parts.append(f"{v}**{a}" if a != 1 else v)
+        parts.append(_power(v, a))
     if b:
-        parts.append(f"{lg}**{b}" if b != 1 else lg)
+        parts.append(_power(lg, b))
     return "*".join(parts) or "1"
+
+
+def _power(x: str, e) -> str:
+    """``x**e`` as text that reads back as that power: a fraction or a negative exponent in
+    parentheses (``d**(1/2)``, not ``d**1/2``, which is d/2)."""
+    if e == 1:
+        return x
+    return f"{x}**{e}" if e == int(e) and e > 0 else f"{x}**({e})"

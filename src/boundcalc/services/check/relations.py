@@ -334,9 +334,8 @@ def _pair_within(node, v, at, doms, hyps, extra, rising: bool):
     decided in ball arithmetic), with f(x_1) < f(x_2) (``rising``) or >, certified."""
     from fractions import Fraction
 
-    import mpmath
-
     from ...backends import mp as mpb
+    from ...mpmath_import import mpmath
     x0 = at[v]
     for k in range(1, 9):
         step = Fraction(1) if doms[v].integer else max(abs(x0), Fraction(1)) * Fraction(1, 10 ** k)
@@ -458,9 +457,8 @@ def _pair_at(node, v, at, a, b, doms, hyps, rising: bool):
     """The pair (a, b) of values of ``v`` at ``at`` if both are in v's domain and every
     hypothesis holds at both (decided in ball arithmetic, integralities exactly), and f
     rises (``rising``) or falls from a to b, certified; else None."""
-    import mpmath
-
     from ...backends import mp as mpb
+    from ...mpmath_import import mpmath
     e1, e2 = dict(at), dict(at)
     e1[v], e2[v] = a, b
     if not (doms[v].contains(a) and doms[v].contains(b)):
@@ -484,11 +482,11 @@ def _approximate(t, f: Finding, a, b, doms, hyps):
     (reason "approximation") with the error there and the largest sampled error."""
     from fractions import Fraction
 
-    import mpmath
     import numpy as np
 
     from ...backends import mp as mpb
     from ...expr.nodes import Func, Mul, Num
+    from ...mpmath_import import mpmath
     from ...prover.sampling import point, sample, values
     tol = Fraction(str(t.approximate.tol))
     err, scale = Func("abs", (sub(a, b),)), Mul((Num(tol), Func("abs", (b,))))

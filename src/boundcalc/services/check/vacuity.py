@@ -108,9 +108,8 @@ def _derive(reg, paper, t, pt: dict) -> dict:
     others (a norm at initialization to the width), recomputed wherever the point moves."""
     from fractions import Fraction
 
-    import mpmath
-
     from ...backends import mp as mpb
+    from ...mpmath_import import mpmath
     out = dict(pt)
     for k, text in t.derived.items():
         v = mpb.evaluate(expr(reg, paper, text, t.uses), out, digits=40, what=f"derived {k}")
@@ -121,9 +120,8 @@ def _derive(reg, paper, t, pt: dict) -> dict:
 def _grade_at(reg, paper, t, f: Finding, node, env: dict, at: dict, where: str = "at the paper's setting") -> None:
     """The bound at the point ``env`` against its trivial value (the module docstring);
     ``where`` names the point in the messages."""
-    import mpmath
-
     from ...backends import mp as mpb
+    from ...mpmath_import import mpmath
     upper = t.direction == "upper"
     try:
         v = mpb.evaluate(node, env, digits=15, what=t.formula)
@@ -152,21 +150,100 @@ def _grade_at(reg, paper, t, f: Finding, node, env: dict, at: dict, where: str =
                     f"{'below the least' if upper else 'above the largest'} value the quantity can take "
                     f"({s(lim)}) — an error of the bound, not a non-vacuous bound")
             return
+    turns = _constant_turns(reg, paper, t, node, env, upper)
+    if turns:
+        f.evidence["hidden_constant_turns"] = turns
+    tail = "".join(f"; {x['text']}" for x in turns)
     if (v >= triv) if upper else (v <= triv):
         f.grade(Grade.WARNING, "vacuous",
                 f"vacuous {where}: the bound is {s(v)}, "
-                f"{'above' if upper else 'below'} the trivial value {s(triv)}")
+                f"{'above' if upper else 'below'} the trivial value {s(triv)}{tail}")
     elif exact:
-        f.message = f"non-vacuous {where}: {s(v)} vs the exact trivial value {s(triv)}"
+        f.message = f"non-vacuous {where}: {s(v)} vs the exact trivial value {s(triv)}{tail}"
     else:
         f.grade(Grade.WARNING, "undecided",
                 f"inconclusive: the bound {s(v)} is below {s(triv)}, but that is only an upper bound on "
                 f"the trivial value, so it does not show non-vacuity")
 
 
+# where a hidden constant turns a vacuity verdict (:func:`_constant_turns`): the constant
+# scaled by 2^k, |k| <= TURN_RANGE, then bisected TURN_STEPS times (counts: the same points
+# on any machine)
+TURN_RANGE = 40
+TURN_STEPS = 40
+
+
+def _constant_turns(reg, paper, t, node, env: dict, upper: bool) -> list[dict]:
+    """For each hidden constant of the bound (role ``constant``, at its default at this
+    point; not one the check's ``derived`` values use), alone and the others kept: where
+    the vacuity verdict turns as it varies from 2^-TURN_RANGE to 2^TURN_RANGE times its
+    default, located by bisection on the sign of bound - trivial (mpmath, 30 digits;
+    sampled and bisected, not certified), or that it turns nowhere in that range. The
+    verdict at the default rests on a constant the paper does not give, so the reader
+    needs the value at which it would change (sixth referee reading: anon2025's
+    probability changes sign at C_p ~ 1.45)."""
+    from fractions import Fraction
+    from itertools import pairwise
+
+    from ...backends import mp as mpb
+    from ...mpmath_import import mpmath
+    table = reg.symbol_table(node, paper.key)
+    used = set()
+    for text in t.derived.values():
+        used |= expr(reg, paper, text, t.uses).symbols()
+    trivial = expr(reg, paper, t.trivial)
+    hid = [n for n in sorted(node.symbols() | trivial.symbols()) if n in table and table[n].role == "constant"
+           and table[n].default is not None and env.get(n) == table[n].default and n not in used
+           and Fraction(table[n].default) > 0]
+    out = []
+    for n in hid:
+        c0 = Fraction(table[n].default)
+
+        def gap(c, n=n):
+            e = {**env, n: c}
+            try:
+                d = mpb.evaluate(node, e, digits=30) - mpb.evaluate(trivial, e, digits=30)
+            except BoundcalcError:
+                return None
+            return None if not mpmath.isfinite(d) else (d >= 0) == upper     # True: vacuous
+
+        ks = range(-TURN_RANGE, TURN_RANGE + 1)
+        signs = [(c0 * Fraction(2) ** k, gap(c0 * Fraction(2) ** k)) for k in ks]
+        signs = [(c, g) for c, g in signs if g is not None]
+        if len(signs) < 2:
+            continue
+        flips = [(a, b) for (a, ga), (b, gb) in pairwise(signs) if ga != gb]
+        lo, hi = signs[0][0], signs[-1][0]
+        name = f"{n} in [{_short(lo)}, {_short(hi)}]"
+        if not flips:
+            word = "vacuous" if signs[0][1] else "non-vacuous"
+            out.append({"constant": n, "turns_at": None, "range": [str(lo), str(hi)],
+                        "text": f"{word} for every {name} sampled at its default times powers of 2 ({n} alone varied; "
+                                "not certified)"})
+            continue
+        pts = []
+        for a, b in flips[:3]:
+            ga = gap(a)
+            for _ in range(TURN_STEPS):
+                m = (a + b) / 2
+                gm = gap(m)
+                if gm is None:
+                    break
+                a, b = (m, b) if gm == ga else (a, m)
+            pts.append((a, b, ga))
+        a, b, ga = pts[0]
+        first = ("vacuous" if ga else "non-vacuous") + f" below {n} = {float(b):.4g}, " + \
+            ("non-vacuous" if ga else "vacuous") + " above"
+        more = f" ({len(flips)} turns in {name})" if len(flips) > 1 else ""
+        out.append({"constant": n, "turns_at": [f"{float(x):.6g}" for x, _, _ in pts], "range": [str(lo), str(hi)],
+                    "text": f"the verdict rests on the hidden constant: {first}{more} ({n} alone varied, the "
+                            "others as above; located by bisection at 30 digits, not certified)"})
+    return out
+
+
 def _radius(f: Finding, v, value, upper: bool, at: dict, where: str = "at the paper's setting") -> None:
     """A proof's radius ``v`` against the experiment's ``value`` (see the module docstring)."""
-    import mpmath
+    from ...mpmath_import import mpmath
     s = lambda x: mpmath.nstr(x, 6)
     f.evidence = {"radius": mpmath.nstr(v, 10), "experiment": mpmath.nstr(value, 10), "at": at}
     if not mpmath.isfinite(v):
@@ -192,9 +269,8 @@ def _outside(reg, paper, t, f: Finding, node, env, at, hidden: str = "") -> bool
     result says nothing at the check's point, so the value is neither a valid nor an
     invalid bound); if it stands there too, it keeps its grade, with the point inside.
     True when the finding is settled here."""
-    import mpmath
-
     from ...backends import mp as mpb
+    from ...mpmath_import import mpmath
     hyps = hypotheses.for_check(reg, paper, t)
     if not hyps:
         return False
@@ -292,9 +368,8 @@ def _best_move(reg, paper, t, node, hyps, pt, v0, moves):
     symbol's name)."""
     from fractions import Fraction
 
-    import mpmath
-
     from ...backends import mp as mpb
+    from ...mpmath_import import mpmath
     best = None
     for s_, signs in moves:
         x0 = Fraction(pt[s_])

@@ -8,11 +8,10 @@ import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-import mpmath
-
 from ...backends import mp as mpb
 from ...expr.domains import Domain
 from ...expr.nodes import Node, sub
+from ...mpmath_import import mpmath
 from ...verdicts import Direction, MonotoneEvidence
 from .result import _MONOTONE, _SAMPLED, MonotoneResult
 
