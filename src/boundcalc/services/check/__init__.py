@@ -509,7 +509,8 @@ def _hypotheses_at_counterexample(reg, paper, c, f: Finding) -> None:
     if f.severity is Grade.OK or not isinstance(ce, dict) or "derivative_at" in ce or "pair" in ce:
         return
     pt = {k: v for k, v in ce.items() if k not in ("lhs", "rhs") and k.isidentifier()}   # not a side's label
-    hyps = [h for h in hypotheses.for_check(reg, paper, c.spec) if h.rel.symbols() <= pt.keys()]
+    hyps = [h for h in hypotheses.for_check(reg, paper, c.spec, free=pt.keys())
+            if h.rel.symbols() <= pt.keys()]
     if not hyps or not pt:
         return
     rows = hypotheses.status_at(hyps, pt)
