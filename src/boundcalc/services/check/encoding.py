@@ -13,10 +13,13 @@ paper's own premise is a step the paper could have got wrong (its premise mispri
    logarithm of). An assumption that merely implies the claim (``x76 >= e^(-...)`` for
    ``log(1 + x76) >= e^(-...)/2``, ``b > 0`` for ``(a - b)^2/(2b) >= 0``) leaves a step of
    algebra to check: the pass stays one (conditional on it);
-2. **the claim is a combination of its assumptions**: each side is the product or the sum of
-   the corresponding sides of some of its own assumptions, one tree up to the order of terms
-   (no arithmetic: ``x <= y`` and ``y <= z`` summed into a new constant is a step), and it holds
-   with the paper's hypotheses dropped (its own assumptions kept);
+2. **the claim is its assumptions chained** (:func:`_chained`): the larger side is the smaller
+   side with its own assumptions put in one after another for whole factors of a product (or
+   whole terms of a sum), every other factor or term the same on both sides — side by side
+   (``x y <= d a`` from ``x <= d``, ``y <= a``) or in a chain with a common factor carried along
+   (``n_KQ/sqrt(m) <= e_K e_Q/sqrt(m)`` from ``n_KQ <= n_K n_Q``, ``n_K <= e_K``,
+   ``n_Q <= e_Q``); no arithmetic (``x <= y`` and ``y <= z`` summed into a new constant is a
+   step), and it holds with the paper's hypotheses dropped (its own assumptions kept);
 3. **a monotonicity read off an affine formula**: the variable occurs once, reached through sums
    and products only, and the claim holds with the paper's hypotheses dropped (the sign of the
    slope is fixed by the symbols' domains);
@@ -56,7 +59,8 @@ def why(reg, paper, t, f, rerun) -> str | None:
         return None
     rels = _assumptions(t)
     inline = not t.uses
-    return (_combination(t, a, op, b, rels, rerun) or (_substituted(a, op, b, rels) if inline else None)
+    return (_chained(t, a, op, b, rels, rerun)
+            or (_substituted(a, op, b, rels) if inline else None)
             or _max_pick(t, a, op, b, rerun) or (_restated(t, rerun) if inline else None))
 
 
@@ -88,25 +92,50 @@ def _flat(node, cls) -> list:
     return [node]
 
 
-def _combination(t, a, op, b, rels, rerun) -> str | None:
+def _chained(t, a, op, b, rels, rerun) -> str | None:
+    """Rule 2: the larger side is the smaller side with its own assumptions put in, one after
+    another, each for whole factors of a product (or whole terms of a sum) — every factor or term
+    not rewritten the same on both sides, so a common factor such as 1/sqrt(d_m) is carried
+    along (``n_KQ/sqrt(m) <= e_K e_Q/sqrt(m)`` from ``n_KQ <= n_K n_Q``, ``n_K <= e_K``,
+    ``n_Q <= e_Q``). No arithmetic happens between the steps (``x <= d + 2`` from ``x <= y`` and
+    ``y <= d + 1`` is a step), and the claim must hold with the paper's hypotheses dropped."""
     from .premises import _canon
     side = _oriented(op, a, b)
-    if side is None or len(rels) < 2:
+    if side is None or not rels:
         return None
-    pairs = [(text, _oriented(r.op, r.lhs, r.rhs)) for text, r in rels]
-    pairs = [(text, p) for text, p in pairs if p is not None]
-    for word, cls in (("product", Mul), ("sum", Add)):
-        small = sorted(_canon(x) for x in _flat(side[0], cls))
-        large = sorted(_canon(x) for x in _flat(side[1], cls))
-        used = [(t_, p) for t_, p in pairs if _canon(p[0]) in small]
-        if len(used) < 2:
+    pairs = [(text, p) for text, r in rels if (p := _oriented(r.op, r.lhs, r.rhs)) is not None]
+    for cls in (Mul, Add):
+        start = tuple(sorted(_canon(x) for x in _flat(side[0], cls)))
+        goal = tuple(sorted(_canon(x) for x in _flat(side[1], cls)))
+        steps = [(text, [_canon(x) for x in _flat(p[0], cls)], [_canon(x) for x in _flat(p[1], cls)])
+                 for text, p in pairs]
+        used = _rewrite_to(start, goal, steps, frozenset())
+        if used and rerun(t, _ours).severity is Grade.OK:
+            return (f"a tautology of the encoding: the larger side is the smaller side with its own assumptions "
+                    f"({'; '.join(used)}) put in for whole {'factors' if cls is Mul else 'terms'}, the rest of "
+                    "each side the same — no arithmetic between them and no premise of the paper, so it "
+                    "cannot fail")
+    return None
+
+
+def _rewrite_to(state: tuple, goal: tuple, steps: list, done: frozenset) -> list[str] | None:
+    """The assumptions (texts, in order) that turn the multiset ``state`` into ``goal``, each
+    used once, each replacing the factors of its smaller side by those of its larger side; None
+    when no order does (at most one per assumption: a depth-first search over len(steps)!)."""
+    if state == goal and done:
+        return []
+    for i, (text, small, large) in enumerate(steps):
+        if i in done:
             continue
-        s2 = sorted(_canon(x) for _, p in used for x in _flat(p[0], cls))
-        l2 = sorted(_canon(x) for _, p in used for x in _flat(p[1], cls))
-        if s2 == small and l2 == large and rerun(t, _ours).severity is Grade.OK:
-            return (f"a tautology of the encoding: the claim is the {word} of its own assumptions "
-                    f"({'; '.join(t_ for t_, _ in used)}), side by side, with no arithmetic between them — "
-                    "no premise of the paper is used, so it cannot fail")
+        rest = list(state)
+        try:
+            for x in small:
+                rest.remove(x)
+        except ValueError:
+            continue
+        found = _rewrite_to(tuple(sorted(rest + large)), goal, steps, done | {i})
+        if found is not None:
+            return [text] + found
     return None
 
 
