@@ -182,3 +182,31 @@ expr = "x"
     assert st["paper_killed"] == 0 and st["paper_caught"] == []
     assert {"flip <= -> >=", "lhs: scale by 2", "rhs: scale by 1/2"} <= set(st["survivors"]), st
     assert (got["inline"].severity, got["inline"].strength) == ("identity", None), got["inline"].message
+
+
+def test_a_safety_net_in_a_mutant_marks_the_mutant_not_the_check(tmp_path, monkeypatch):
+    """--strength (issue 35, referee 7: tarzanagh2023 thm6_threshold was ok in the full run and
+    'undecided (safety net)' under --strength): every mutant's run is made to trip a safety net
+    here; the check's own verdict stays a pass's, the mutants are listed as not decided, and with
+    no mutant of the paper's side caught the pass is not counted ('cannot fail')."""
+    import boundcalc.services.check as chk
+    from boundcalc.prover import budget
+    p = tmp_path / "net.toml"
+    p.write_text('[paper]\nkey = "net"\ntitle = "t"\n' + SYMS
+                 + _check("sq", 'kind = "compare"\nlhs = "x**2 + 1"\nrel = ">="\nrhs = "2*x"\n'), encoding="utf-8")
+    from boundcalc.services.check import strength as st_mod
+    real = chk._run_kind
+
+    def run_kind(reg, paper, spec, f):     # inside _mutate only (its cap is the mutants' budget)
+        real(reg, paper, spec, f)
+        if chk._SECONDS_CAP.get() == st_mod.MUTANT_SECONDS:
+            budget.safety_net_hit("test: a mutant")
+
+    monkeypatch.setattr(chk, "_run_kind", run_kind)
+    (alone,) = run_checks("net", formulas_path=[str(p)]).results
+    assert alone.severity == "ok", alone.message          # (x - 1)^2 >= 0: a pass, no net fired
+    (r,) = run_checks("net", formulas_path=[str(p)], strength=True).results
+    assert r.severity == "cannot fail", r.message
+    assert "grade_before_safety_net" not in r.evidence
+    st = r.strength
+    assert st["safety_net"] and st["paper_caught"] == [] and "not decided (a safety net fired" in r.message, st

@@ -376,19 +376,26 @@ def _run_one(reg, paper, c, options: str = "", strength: bool = False,
              certificates: list | None = None) -> Finding:
     # every check starts from the same SymPy state (its work counts do not depend on what ran
     # before it), and one during which a clock's safety net fired is undecided
+    # --strength's mutants run after that: a safety net one of them trips marks that mutant
+    # (not decided, not counted), never the check's own verdict
     _budget.fresh_state()
     nets = _budget.safety_net_hits()
-    f = _run_one_counted(reg, paper, c, options, strength, certificates)
+    f, claims = _run_one_counted(reg, paper, c, options, strength, certificates)
     if _budget.safety_net_hits() > nets:
         f.evidence["grade_before_safety_net"] = f.severity
         fired = "; ".join(dict.fromkeys(_budget.safety_nets_fired()))
         f.grade(Grade.WARNING, "undecided", f"undecided (safety net): a safety net ({fired}: a clock, not a work "
                 f"budget) fired while the check ran, so its result would depend on the machine's load: {f.message}")
+    if f.severity in (Grade.OK, Grade.CONDITIONAL) and strength:
+        _mutate(reg, paper, c, f, claims)
+    f.sides = None
     return f
 
 
 def _run_one_counted(reg, paper, c, options: str = "", strength: bool = False,
-                     certificates: list | None = None) -> Finding:
+                     certificates: list | None = None) -> tuple[Finding, dict]:
+    """The check run and graded (premises, identities), and the claims its run recorded
+    for --strength's mutants."""
     f = Finding(paper.key, c.id, c.kind, Grade.OK, c.location, c.description,
                 reading=c.reading, covers=list(c.covers), note=c.spec.note)
     f.rerun = f"boundcalc check {paper.key} --only {c.id}{options}"
@@ -413,10 +420,7 @@ def _run_one_counted(reg, paper, c, options: str = "", strength: bool = False,
         f.grade(Grade.IDENTITY, "identity", f"records an identity (identity = true), not evidence: {f.message}")
     elif f.severity is Grade.OK:
         _premises(reg, paper, c, f)
-    if f.severity in (Grade.OK, Grade.CONDITIONAL) and strength:
-        _mutate(reg, paper, c, f, claims)
-    f.sides = None
-    return f
+    return f, claims
 
 
 def _rerun(reg, paper, c, spec, hyp_hook=None) -> Finding:
@@ -449,7 +453,7 @@ def _premises(reg, paper, c, f: Finding) -> None:
 def _mutate(reg, paper, c, f: Finding, claims: dict) -> None:
     """Re-run a passing check on each mutant of its claim, premise and encoding
     (:mod:`.strength`); it can fail only if a mutant of the paper's side is caught."""
-    survivors, caught, paper_caught, n = [], [], [], 0
+    survivors, caught, paper_caught, netted, n = [], [], [], [], 0
     cap = _SECONDS_CAP.set(_strength.MUTANT_SECONDS)
     try:
         refs = {name: reg.resolved(spec.id) for name, spec in sorted(paper.formulas.items())}
@@ -458,13 +462,16 @@ def _mutate(reg, paper, c, f: Finding, claims: dict) -> None:
             m = Finding(paper.key, c.id, c.kind, Grade.OK, c.location, c.description)
             token = _CLAIM_HOOK.set(mu.hook)
             htoken = hypotheses.HYP_HOOK.set(mu.hyp_hook)
+            nets = _budget.safety_net_hits()
             try:
                 _run_kind(reg, paper, mu.spec, m)
             finally:
                 hypotheses.HYP_HOOK.reset(htoken)
                 _CLAIM_HOOK.reset(token)
             n += 1
-            if _strength.killed_by(m):
+            if _budget.safety_net_hits() > nets:     # its verdict would depend on the load
+                netted.append(mu.label)
+            elif _strength.killed_by(m):
                 caught.append(mu.label)
                 if mu.side == "paper":
                     paper_caught.append(mu.label)
@@ -474,8 +481,13 @@ def _mutate(reg, paper, c, f: Finding, claims: dict) -> None:
         _SECONDS_CAP.reset(cap)
     f.strength = {"mutants": n, "killed": len(caught), "paper_killed": len(paper_caught), "caught": caught,
                   "paper_caught": paper_caught, "survivors": survivors}
+    if netted:
+        f.strength["safety_net"] = netted
     if not paper_caught:
         other = f" (caught only: {'; '.join(caught)} — the claim's form or our encoding)" if caught else ""
+        if netted:
+            other += (f"; {len(netted)} mutant(s) not decided (a safety net fired: {'; '.join(netted)}), "
+                      "so not shown to be caught")
         f.grade(Grade.CANNOT_FAIL, "cannot fail",
                 f"cannot fail: passes, and no mutant of the paper's side among its {n} mutant(s) is caught"
                 f"{other}: {f.message}")
