@@ -37,6 +37,7 @@ from ..escape import latex_code, latex_escape
 from ..latex import REQUIRES, ascii_math, formula_quantity
 from ..numfmt import s_cell, table_format, yesno
 from .base import Printer
+from .cells import setting_options
 
 ENVS = ("table*", "table")
 NOTES = ("short", "full", "none")
@@ -145,11 +146,9 @@ def _row_note(r, notes: str) -> str:
     return "; ".join(parts)
 
 
-def _settings(settings: dict) -> str:
+def _settings(table) -> str:
     """The settings as the command-line options that give them (``--eta 1.0``)."""
-    def value(v):
-        return yesno(v) if isinstance(v, bool) else str(v)
-    return ", ".join(latex_code(f"--{k.replace('_', '-')} {value(v)}") for k, v in settings.items())
+    return ", ".join(latex_code(o) for o in setting_options(table))
 
 
 def _body_rows(table, num: list, notes: str) -> tuple[list[str], list[str]]:
@@ -190,7 +189,7 @@ def _footnotes(table, notes: str) -> list[str]:
                      "(for a condition: the value used meets it). Hyp.: the theorem's hypotheses "
                      "were met at the sizes used. Numbers to 3 significant digits.")
         seed = f"; seed {table.seed}" if table.seed is not None else ""
-        items.append(f"\\item[] Settings: {_settings(table.settings) or 'none'}{seed}.")
+        items.append(f"\\item[] Settings: {_settings(table) or 'none'}{seed}.")
     elif notes == "short":
         items.append("\\item[] Ratio = bound/measured; Hyp.: the theorem's hypotheses were met. "
                      + (f"Seed {table.seed}; " if table.seed is not None else "") + "all settings and full notes: "
