@@ -111,6 +111,7 @@ def test_sheet_output_is_not_overwritten(tmp_path):
 def test_markdown_sheet_lists_every_formula(key):
     import html
     import re
+
     import boundcalc.api
     md = sheet(key, "markdown")
     p = boundcalc.api.paper(key)
