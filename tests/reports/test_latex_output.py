@@ -121,7 +121,14 @@ def compile_once(tex: str, folder, name: str) -> dict:
             # document's cross-references always take two); anything else asks for a rerun
             "rerun": [x for x in re.findall(r"(?m)^.*(?:Rerun to|Rerun LaTeX|rerun LaTeX|Table widths have changed"
                                             r"|\(rerunfilecheck\)\s+Rerun|has changed).*$", log)
-                      if "Label(s) may have changed" not in x]}
+                      if not _DOCUMENT_RERUN.search(x)]}
+
+
+# what every document asks for on a first pass, whatever its tables: LaTeX's "Label(s) may have
+# changed" after any \label, natbib's citations and hyperref's bookmarks (acmart loads both), and
+# a font's encoding note (not a rerun)
+_DOCUMENT_RERUN = re.compile(r"Label\(s\) may have changed|\(natbib\)\s+Rerun to get citations|"
+                             r"Rerun to get outlines right|\.out' has changed|^LaTeX Font Info:")
 
 
 def table_document(tex: str, twocolumn: bool) -> str:
@@ -347,7 +354,7 @@ _COLUMN_CLASSES = {
                    "\\usepackage[textwidth=6.75in,columnsep=0.25in,textheight=9in]{geometry}"), None),
     # ACM's two-column proceedings format (texlive-publishers); the header says amssymb is not
     # for acmart (its fonts define those symbols: \Bbbk already defined)
-    "acmart-sigconf": ("\\documentclass[sigconf,nonacm]{acmart}", "acmart.cls"),
+    "acmart-sigconf": ("\\documentclass[sigconf,nonacm]{acmart}\n\\title{A paper}", "acmart.cls"),
 }
 
 
