@@ -96,9 +96,9 @@ def test_walkthrough_answers_are_certified_boundaries(outputs):
 def test_walkthrough_check_frame_has_the_template_paper(outputs):
     rows = _rows(outputs[0] / "walkthrough-checks.csv")
     mine = {r["check"]: r["severity"] for r in rows if r["paper"] == "my_paper"}
-    # cor1_from_thm1 assumes Cor. 1's sample size (an `assume` entry, added by us): conditional;
+    # cor1_from_thm1 runs under Cor. 1's quoted hypothesis (its sample size, the paper's): ok;
     # gap_order_in_n's Theta(1/sqrt(n)) is read off gen_gap's own n^(-1/2) factor: identity
-    assert mine == {"gap_decreases_in_n": "ok", "gap_order_in_n": "identity", "cor1_from_thm1": "conditional"}
+    assert mine == {"gap_decreases_in_n": "ok", "gap_order_in_n": "identity", "cor1_from_thm1": "ok"}
 
 
 def test_committed_check_report_grades_match_a_fresh_run():

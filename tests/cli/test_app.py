@@ -339,11 +339,11 @@ def test_require_fast_path_stays_free_of_sympy_for_structural_relations():
 def test_template_paper_checks_with_formulas_after_the_command():
     tpl = str(ROOT / "examples" / "my_paper.toml")
     p = run("check", "--formulas", tpl, "my_paper")
-    # cor1_from_thm1 assumes Cor. 1's sample size (an `assume` entry: added by us, conditional)
-    assert "1 passed, 1 conditional, 1 identity" in p.stdout and "0 error(s)" in p.stdout and p.returncode == 0
+    # cor1_from_thm1 runs under Cor. 1's quoted hypothesis (the paper's sample size): a pass
+    assert "2 passed, 1 identity" in p.stdout and "0 error(s)" in p.stdout and p.returncode == 0
     d = json.loads(run("--formulas", tpl, "require", "n", "--setting", "toy", "--epsilon", "0.1", "--json").stdout)
-    with mpmath.workdps(40):   # n >= (C B sqrt(d) + sqrt(log(1/delta)/2))^2 / eps^2 at d = 100, B = C = 1
-        want = int(mpmath.ceil((10 + mpmath.sqrt(mpmath.log(20) / 2)) ** 2 / mpmath.mpf("0.01")))
+    with mpmath.workdps(40):   # Cor. 1: n >= (2 C^2 B^2 d + log(1/delta)) / eps^2 at d = 100, B = C = 1
+        want = int(mpmath.ceil((200 + mpmath.log(20)) / mpmath.mpf("0.01")))
     assert d["n"] == want
 
 
@@ -639,7 +639,7 @@ def test_new_writes_a_skeleton_that_loads_and_checks(tmp_path):
     assert listing.returncode == 0, listing.stderr
     assert {r["id"] for r in json.loads(listing.stdout)} == {"mybound.gen_gap", "mybound.samples_cor1"}
     chk = _run_in(tmp_path, "--formulas", "mybound.toml", "check", "mybound")
-    assert chk.returncode == 0 and "1 passed, 1 conditional, 1 identity" in chk.stdout and "0 error(s)" in chk.stdout, \
+    assert chk.returncode == 0 and "2 passed, 1 identity" in chk.stdout and "0 error(s)" in chk.stdout, \
         chk.stdout + chk.stderr
     # gen_gap at n = 400, d = 100, B = C = 1, delta = 0.05: sqrt(1/4) + sqrt(log(20)/800), by hand
     ev = _run_in(tmp_path, "--formulas", "mybound.toml", "eval", "mybound.gen_gap", "--set", "n=400", "--set", "d=100",
@@ -805,7 +805,7 @@ def test_check_jobs_1000_is_capped_at_the_cores_and_leaves_no_worker(monkeypatch
     code, out, lines = _main(monkeypatch, capsys, "--formulas", str(ROOT / "examples/my_paper.toml"),
                              "check", "my_paper", "--jobs", "1000")
     n = parallel.cores()
-    assert code == 0 and "1 passed, 1 conditional, 1 identity" in out
+    assert code == 0 and "2 passed, 1 identity" in out
     assert lines[:1] == ([f"note: --jobs 1000 reduced to {n}, the number of cores"] if n < 1000 else [])
     ex = getattr(sys.modules.get("joblib.externals.loky.reusable_executor"), "_executor", None)
     alive = [p for p in (getattr(ex, "_processes", None) or {}).values() if p.is_alive()]

@@ -169,3 +169,15 @@ def test_a_range_that_can_be_empty_is_not_counted_negative():
                         lambda a, r, b, doms, ex, s: decide_relation(a, r, b, dict(doms), list(ex), seconds=s),
                         seconds=3.0)
     assert res.verdict is None
+
+
+def test_a_counterexample_names_only_the_range_bound_as_the_depth():
+    """Golowich, Rakhlin and Shamir's (sqrt(2 log(2) L) + 1) B prod M_i against 2^L B prod M_i
+    (Neyshabur et al.): at depth L = 1, sqrt(2 log 2) + 1 = 2.1774 > 2 (by hand), so the first
+    is not at most the second at every depth. The message calls L the depth and B a value of
+    the point, not a depth."""
+    r = _decide("B*(sqrt(2*log(2)*L) + 1)*prod(x[i], i, 1, L)", "<=", "B*2**L*prod(x[i], i, 1, L)", [])
+    assert r.verdict is Verdict.DISPROVED, (r.text + r.detail)
+    ce = r.counterexample
+    assert int(ce["L"]) == 1 and mpmath.sqrt(2 * mpmath.log(2)) + 1 > 2
+    assert "at depth L = 1, with B = " in (r.text + r.detail) and "at depth B" not in (r.text + r.detail), (r.text + r.detail)

@@ -1107,6 +1107,19 @@ def _show(v: Fraction) -> str:
     return str(v.numerator) if v.denominator == 1 else str(v)
 
 
+def _at_depth(a: Node, b: Node, ce: dict) -> str:
+    """'certified, at depth d = 2' for a counterexample, the other scalars of the point after
+    it ('at depth d = 1, with B = 1/1000, m = 1'): a depth is a symbol in a big operator's
+    bounds, and only those are named one."""
+    bounds = {s for side in (a, b) for n in side.walk() if isinstance(n, BigOp)
+              for s in n.lo.symbols() | n.hi.symbols()}
+    scalars = [(k, v) for k, v in ce.items() if "[" not in k and k not in ("lhs", "rhs")]
+    depth = ", ".join(f"{k} = {v}" for k, v in scalars if k in bounds)
+    other = ", ".join(f"{k} = {v}" for k, v in scalars if k not in bounds)
+    head = f"certified, at depth {depth}" if depth else "certified"
+    return head + (f", with {other}" if other else "")
+
+
 # ----------------------------------------------------------------------------- entry point
 def decide_bigops(a: Node, rel: str, b: Node, domains: dict[str, Domain], extra, decide: Decider, *,
                   seconds: float, seed: int = 0) -> BigOpsResult:
@@ -1126,8 +1139,7 @@ def decide_bigops(a: Node, rel: str, b: Node, domains: dict[str, Domain], extra,
     ce = counterexample(a, rel, b, domains, layer, rest, seed=seed,
                         deadline=min(deadline, clock() + max(0.5, 0.2 * seconds)))
     if ce is not None:
-        return BigOpsResult(Verdict.DISPROVED, "certified, at depth " + ", ".join(
-            f"{k} = {v}" for k, v in ce.items() if "[" not in k and k not in ("lhs", "rhs")), ce)
+        return BigOpsResult(Verdict.DISPROVED, _at_depth(a, b, ce), ce)
     tried.append(f"counterexample search (depths 1..{MAX_LAYERS})")
     norm = _Normal(ctx)
     A, B = norm(a), norm(b)

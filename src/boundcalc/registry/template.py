@@ -70,10 +70,18 @@ status = "as printed"
 [formulas.samples_cor1]
 name = "Sample size of Cor. 1 for a gap of at most epsilon"
 kind = "requirement"
-expr = "n >= (C*B*sqrt(d) + sqrt(log(1/delta)/2))**2/epsilon**2"
+expr = "n >= (2*C**2*B**2*d + log(1/delta))/epsilon**2"
 solve_for = "n"
 source = "Cor. 1"
 status = "as printed"
+
+# The condition under which the paper states a result, in its words: a check that covers
+# "Cor. 1" runs under it (a quoted hypothesis is the paper's; an `assume` is ours).
+[[hypotheses]]
+result = "Cor. 1"
+requirement = "samples_cor1"
+quote = 'Corollary 1. If $n \\ge (2C^2B^2d + \\log(1/\\delta))/\\varepsilon^2$, then $L(\\theta) - \\hat L(\\theta) \\le \\varepsilon$ with probability $1 - \\delta$.'
+source = "Cor. 1 (statement)"
 
 [settings.toy]
 name = "Thm. 1 at d = 100, B = 1, delta = 0.05"
@@ -108,12 +116,11 @@ covers = ["Thm. 1"]
 id = "cor1_from_thm1"
 kind = "compare"
 location = "Cor. 1 from Thm. 1"
-description = "At the sample size of Cor. 1 the gap of Thm. 1 is at most epsilon."
+description = "At the sample size of Cor. 1 the gap of Thm. 1 is at most epsilon (the step (a + b)^2 <= 2a^2 + 2b^2)."
 lhs = "C*B*sqrt(d/n) + sqrt(log(1/delta)/(2*n))"
 rel = "<="
 rhs = "epsilon"
-assume = ["n >= (C*B*sqrt(d) + sqrt(log(1/delta)/2))**2/epsilon**2"]
-covers = ["Cor. 1"]
+covers = ["Cor. 1"]             # runs under Cor. 1's quoted hypothesis (samples_cor1)
 '''
 
 

@@ -351,6 +351,44 @@ source = "s"
     assert [h.text for h in both] == ["sqrt(H) >= 10*x", "x**2 <= 1/4"]
 
 
+# ------------------------------------------------ a hidden constant a hypothesis shares with the claim
+SHARED = SYMS + '''
+[[hypotheses]]
+result = "Cor. 1"
+expr = "y >= 4*C**2"
+quote = "if y is at least 4C^2"
+source = "Cor. 1 (statement)"
+
+[[checks]]
+id = "shared"
+kind = "compare"
+location = "Cor. 1"
+description = "under y >= 4 C^2: C sqrt(y) <= y/2"
+lhs = "C*sqrt(y)"
+rel = "<="
+rhs = "RHS"
+covers = ["Cor. 1"]
+'''
+
+
+@pytest.mark.parametrize("rhs, grade", [("y/2", "ok"), ("y/3", "error")])
+def test_a_constant_the_claim_shares_with_a_hypothesis_is_one_constant(tmp_path, rhs, grade):
+    """By hand: y >= 4 C^2 gives sqrt(y) >= 2C, so C sqrt(y) <= sqrt(y)^2/2 = y/2 for every
+    C > 0 (a pass); pinning C = 1 in the hypothesis alone (y >= 4) would refute it at C = 2,
+    y = 4 (2*2 = 4 > 2). With y/3 it fails inside the hypothesis for every C: at y = 4 C^2,
+    2 C^2 > 4 C^2/3; the counterexample is certified inside it with the claim's own C."""
+    p = tmp_path / "hyp.toml"
+    p.write_text('[paper]\nkey = "hyp"\ntitle = "t"\n' + SHARED.replace("RHS", rhs), encoding="utf-8")
+    (r,) = run_checks("hyp", formulas_path=[str(p)], only=["shared"]).results
+    assert r.severity == grade, r.message
+    if grade == "error":
+        ce = r.evidence["counterexample"]
+        c, y = Fraction(ce["C"]), Fraction(ce["y"])
+        assert y >= 4 * c * c and c * c * y > y * y / 9       # C sqrt(y) > y/3, squared
+        assert all(row["holds"] is True and "with" not in row["from"]
+                   for row in r.evidence["hypotheses_at_counterexample"])
+
+
 # ------------------------------------------------ issue 35 (referee 4): the paper's integrality
 def test_integrality_hypothesis_is_decided_exactly_and_relaxed_for_proofs():
     """``floor(X) == X`` states that X is an integer (deora2023: |R| = zeta T tokens). At a

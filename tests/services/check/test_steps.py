@@ -244,13 +244,20 @@ NOT_DECLARED = {
 }
 
 
+# The steps whose only check the encoding screen (services/check/encoding.py, issue 35) grades
+# an identity when it runs, not a flag of the formula file: declared without a run, unchecked
+# after one (the committed report's test below).
+SCREENED = {"anon2025": {"a_output_A"}, "arda2026": {"d3_sym"}, "deora2023": {"s61_beta3_max"},
+            "tarzanagh2023": set()}
+
+
 def test_packaged_step_coverage_against_a_hand_count():
     from boundcalc.registry import get_registry
     reg = get_registry()
-    hand = {"anon2025": (30, 25), "arda2026": (21, 17), "deora2023": (40, 37), "tarzanagh2023": (42, 42)}
+    hand = {"anon2025": (30, 26), "arda2026": (21, 18), "deora2023": (40, 38), "tarzanagh2023": (42, 42)}
     for key, names in NOT_DECLARED.items():
         sc = step_coverage(reg.paper(key))
-        assert {s["id"] for s in sc["steps"] if s["status"] != "declared"} == names, key
+        assert {s["id"] for s in sc["steps"] if s["status"] != "declared"} == names - SCREENED[key], key
         assert (sc["displayed"], sc["declared"]) == hand[key], key
 
 

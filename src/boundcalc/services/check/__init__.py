@@ -58,7 +58,7 @@ from ...prover.budget import Timeout
 from ...registry import get_registry
 from ...registry.checks import KINDS
 from ...verdicts import FAIL_LEVELS, Grade
-from . import derivation, hypotheses, identity, measured, order, premises, relations, vacuity
+from . import derivation, encoding, hypotheses, identity, measured, order, premises, relations, vacuity
 from . import strength as _strength
 from . import transcription as transcription_mod
 from .common import _CERTIFICATES, _CLAIM_HOOK, _SECONDS_CAP, GRADES, SEVERITIES, Finding
@@ -437,7 +437,7 @@ def _premises(reg, paper, c, f: Finding) -> None:
     """A pass that is a tautology of the encoding is graded identity; one that needs an
     assumption added by us is graded conditional (:mod:`.premises`)."""
     rerun = lambda spec, hook: _rerun(reg, paper, c, spec, hook)
-    why = premises.tautology(reg, paper, c, f, rerun)
+    why = encoding.why(reg, paper, c.spec, f, rerun) or premises.tautology(reg, paper, c, f, rerun)
     if why:
         f.grade(Grade.IDENTITY, "tautology", f"{why}; not a pass: {f.message}")
     elif premises.conditional(c, f, rerun):
@@ -509,7 +509,8 @@ def _hypotheses_at_counterexample(reg, paper, c, f: Finding) -> None:
     if f.severity is Grade.OK or not isinstance(ce, dict) or "derivative_at" in ce or "pair" in ce:
         return
     pt = {k: v for k, v in ce.items() if k not in ("lhs", "rhs") and k.isidentifier()}   # not a side's label
-    hyps = [h for h in hypotheses.for_check(reg, paper, c.spec) if h.rel.symbols() <= pt.keys()]
+    hyps = [h for h in hypotheses.for_check(reg, paper, c.spec, free=pt.keys())
+            if h.rel.symbols() <= pt.keys()]
     if not hyps or not pt:
         return
     rows = hypotheses.status_at(hyps, pt)

@@ -20,8 +20,12 @@ from ...registry.checks import CheckFields
 from ...verdicts import Verdict
 
 # the hypotheses that share no symbol with a check's expressions are left out (they
-# constrain nothing the check evaluates); a hypothesis on a hidden constant of the
-# paper's (e.g. the constant of an Omega~) is pinned at that constant's default
+# constrain nothing the check evaluates); a hidden constant of the paper's (e.g. the
+# constant of an Omega~) that occurs in a hypothesis but not in the check's own
+# expressions is pinned at that constant's default; one the check's expressions share is
+# the same constant, so it is left a symbol and quantified with them (a derivation pins or
+# searches it in the hypotheses and the claim together; pinning it in the hypothesis alone
+# would assume C = 1 there and prove or refute the claim for every other C)
 
 
 # a hook on the hypotheses every check kind runs under (:func:`for_check`): None, or a
@@ -56,9 +60,13 @@ class Hyp:
         return out
 
 
-def for_check(reg, paper, t: CheckFields, symbols: set[str] | None = None) -> list[Hyp]:
+def for_check(reg, paper, t: CheckFields, symbols: set[str] | None = None,
+              free=None) -> list[Hyp]:
     """The hypotheses of the results ``t`` covers (those sharing a symbol with
-    ``symbols``, all when None) followed by the check's own assumptions."""
+    ``symbols``, all when None) followed by the check's own assumptions. A hidden constant
+    in ``free`` (default: ``symbols``; a point's symbols for a caller that evaluates at
+    one) is the check's own and stays a symbol; the others are pinned at their defaults."""
+    keep = set(symbols or ()) if free is None else set(free)
     from .common import hidden_constants, pin
     covers = set(t.covers)
     out: list[Hyp] = []
@@ -69,7 +77,8 @@ def for_check(reg, paper, t: CheckFields, symbols: set[str] | None = None) -> li
                 else reg.resolve(h.expr, paper.key))      # a requirement named, or a relation
         if not isinstance(node, Rel):
             continue
-        consts = hidden_constants(reg, paper, node)
+        consts = {k: v for k, v in hidden_constants(reg, paper, node).items()
+                  if k not in keep}
         pinned = ", ".join(f"{k} = {_num(v)}" for k, v in consts.items())
         node = Rel(node.op, pin(node.lhs, consts), pin(node.rhs, consts))
         if symbols is not None and not (node.symbols() & symbols):

@@ -271,7 +271,7 @@ def _outside(reg, paper, t, f: Finding, node, env, at, hidden: str = "") -> bool
     True when the finding is settled here."""
     from ...backends import mp as mpb
     from ...mpmath_import import mpmath
-    hyps = hypotheses.for_check(reg, paper, t)
+    hyps = hypotheses.for_check(reg, paper, t, free=env.keys())
     if not hyps:
         return False
     pt = dict(env)
