@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 # packages every output of boundcalc needs (the table and the sheet)
@@ -97,7 +98,8 @@ def _closing(text: str, i: int) -> int:
 
 def _math_inner(s: str) -> str:
     """ASCII math (the inside of a script or a root) as LaTeX math."""
-    out, i = [], 0
+    out: list[str] = []
+    i = 0
     while i < len(s):
         atom = _atom(s, i, inner=True)
         if atom:
@@ -391,6 +393,13 @@ def _math_piece(text: str, i: int, prev: str) -> tuple[str, str, int] | None:
         return "math", atom[0], atom[1]
     if _lone_letter(text, i, prev):
         return "math", c, i + 1
+    return _sign_piece(text, i, prev)
+
+
+def _sign_piece(text: str, i: int, prev: str) -> tuple[str, str, int] | None:
+    """("math", LaTeX, end) of a sign at ``text[i]``: a norm bar, a relation, a bracket, a product
+    (``eta_O*eta_V``), the wedge (``a ^ b``), a script on what precedes; None if none."""
+    c = text[i]
     two = text[i:i + 2]
     if two == "||":
         return "math", r"\|", i + 2
@@ -573,8 +582,9 @@ def markdown_pieces(parts: list[tuple[str, str]], table: bool = False) -> str:
             merged[-1] = ("math", merged[-1][1] + " " + p)
         else:
             merged.append((kind, p))
-    wrap = {"math": md_math, "num": number, "code": lambda p: md_code(p, table=table),
-            "text": lambda p: md_cell(p, inline=True)}
+    wrap: dict[str, Callable[[str], str]] = {"math": md_math, "num": number,
+                                             "code": lambda p: md_code(p, table=table),
+                                             "text": lambda p: md_cell(p, inline=True)}
     return md_line_start("".join(wrap[kind](p) for kind, p in merged))
 
 
