@@ -9,6 +9,7 @@ import shutil
 import subprocess
 
 import pytest
+from textscan import latex_stand_ins
 from typer.testing import CliRunner
 
 from boundcalc.cli.app import app
@@ -35,85 +36,8 @@ def sheet(paper):
 
 
 # ---------------------------------------------------------------------------- the ASCII scan
-def _balanced(tex: str, i: int) -> int:
-    """Index after the brace group opening at ``tex[i]`` (``\\{`` is not a brace)."""
-    depth = 0
-    while i < len(tex):
-        if tex[i] == "\\":
-            i += 2
-            continue
-        depth += {"{": 1, "}": -1}.get(tex[i], 0)
-        i += 1
-        if depth == 0:
-            return i
-    return i
-
-
-def prose(tex: str) -> str:
-    """``tex`` without what is not text a reader sees as text: comments, math (``$..$``,
-    ``\\ensuremath``, ``\\num``, displays), code (``\\texttt``), labels, references,
-    column specifications, and the numbers of ``S`` cells (siunitx sets those)."""
-    tex = re.sub(r"(?m)(?<!\\)%.*$", "", tex)
-    # a sheet's display, \bcdisplay{math}{breakable math}: both arguments are math
-    while (m := re.search(r"\\bcdisplay(?=\{)", tex)) is not None:
-        j = _balanced(tex, _balanced(tex, m.end()))
-        tex = tex[:m.start()] + " " + tex[j:]
-    tex = re.sub(r"(?m)^\\begin\{(?:tabularx|xltabular|longtable)\}.*$", "", tex)
-    out, i = [], 0
-    drop = re.compile(r"\\(ensuremath|num|texttt|label|ref|cite|url|begin|end|usepackage|documentclass|sisetup)"
-                      r"(?:\[[^\]]*\])?\{")
-    while i < len(tex):
-        m = drop.match(tex, i)
-        if m:
-            i = _balanced(tex, m.end() - 1)
-            out.append(" ")
-            continue
-        if tex.startswith("$", i) and not tex.startswith("\\$", i - 1):
-            j = tex.find("$", i + 1)
-            while j > 0 and tex[j - 1] == "\\":
-                j = tex.find("$", j + 1)
-            i = j + 1 if j > 0 else len(tex)
-            out.append(" ")
-            continue
-        if tex[i] == "\\":
-            out.append(tex[i:i + 2])
-            i += 2
-            continue
-        out.append(tex[i])
-        i += 1
-    text = "".join(out)
-    return re.sub(r"&\s*-?\d[\d.]*(?:e-?\d+)?\s*(?=&|\\\\)", "& ", text)     # S cells
-
-
-STAND_INS = {
-    "\\textasciicircum": re.compile(r"\\textasciicircum"),
-    "\\textasciitilde": re.compile(r"\\textasciitilde"),
-    "sqrt": re.compile(r"sqrt"),
-    "X-bar / X_bar": re.compile(r"[-_]bar\b|(?<![\\\w])[A-Za-z]{1,2}bar\b"),
-    "^( or ^ in text": re.compile(r"\^"),
-    "_ in text (\\_)": re.compile(r"\\_"),
-    # a Python boolean; not the English adjective ("True loss", "True-loss bound")
-    "True/False": re.compile(r"\b(?:True|False)\b(?!-\w)(?!\s+[A-Za-z])"),
-    "hyphen as minus": re.compile(r"(?:^|(?<=[\s(\[=,:]))-(?=[\d.(\\])|(?<=\s)-(?=\s)"),
-    "ASCII relation or norm": re.compile(r"<=|>=|!=|\|\||\\textless|\\textgreater|\\textbar"),
-    "raw exponent (1e-5)": re.compile(r"\d[eE][-+]?\d"),
-    "unknown character": re.compile(r"\[U\+[0-9A-F]{4}"),
-}
-
-
-# inside math: an ASCII word set upright where the math should be (R-bar read as \mathrm{bar})
-MATH_STAND_INS = re.compile(r"\\mathrm\{(?:bar|hat|tilde|sqrt|infty|eps)\}")
-
-
-def stand_ins(tex: str) -> list[tuple[str, str]]:
-    """Every ASCII stand-in for math in the prose of ``tex``, and every ASCII word set as
-    upright math in place of a symbol: ``(kind, context)``."""
-    text = prose(tex)
-    out = [("ASCII word in math", tex[max(0, m.start() - 30):m.end() + 30]) for m in MATH_STAND_INS.finditer(tex)]
-    for kind, rx in STAND_INS.items():
-        for m in rx.finditer(text):
-            out.append((kind, text[max(0, m.start() - 30):m.end() + 30].replace("\n", " ")))
-    return out
+# the scanner is shared with the scan of every format (tests/textscan.py, test_text_scan.py)
+stand_ins = latex_stand_ins
 
 
 def test_the_scan_finds_what_it_looks_for():
@@ -165,15 +89,19 @@ def test_table_numbers_have_one_style():
 
 
 # ---------------------------------------------------------------------------- compiling
-def preamble(tex: str, twocolumn: bool) -> str:
-    """A document class and exactly the packages the table's ``% requires`` line names."""
+def preamble(tex: str, twocolumn: bool, klass: str = "article") -> str:
+    """A document class and exactly the packages the table's ``% requires`` line names, as it
+    writes them: a package it says is "not with" ``klass`` (amssymb with acmart) left out."""
     line = tex.splitlines()[0]
     assert line.startswith("% requires ") and ("compiles in one pdflatex pass" in line
                                                or "longtable needs two or three" in line), line
     pkgs = line[len("% requires "):].split(";")[0]
     uses = []
-    pkgs = re.sub(r"\s*\(not with (\w+)[^)]*\)", "", pkgs)      # a remark for one class (acmart)
-    for p in (x.strip() for x in pkgs.split(",")):
+    for p in re.split(r",\s*(?![^()]*\))", pkgs):                   # commas outside a remark
+        remark = re.search(r"\s*\(not with (\w+)[^)]*\)", p)
+        if remark and remark.group(1) == klass:
+            continue
+        p = (p[:remark.start()] + p[remark.end():] if remark else p).strip()
         uses.append(p if p.startswith("\\usepackage") else f"\\usepackage{{{p}}}")
     return "\n".join([f"\\documentclass{'[twocolumn]' if twocolumn else ''}{{article}}", *uses])
 
@@ -193,7 +121,14 @@ def compile_once(tex: str, folder, name: str) -> dict:
             # document's cross-references always take two); anything else asks for a rerun
             "rerun": [x for x in re.findall(r"(?m)^.*(?:Rerun to|Rerun LaTeX|rerun LaTeX|Table widths have changed"
                                             r"|\(rerunfilecheck\)\s+Rerun|has changed).*$", log)
-                      if "Label(s) may have changed" not in x]}
+                      if not _DOCUMENT_RERUN.search(x)]}
+
+
+# what every document asks for on a first pass, whatever its tables: LaTeX's "Label(s) may have
+# changed" after any \label, natbib's citations and hyperref's bookmarks (acmart loads both), and
+# a font's encoding note (not a rerun)
+_DOCUMENT_RERUN = re.compile(r"Label\(s\) may have changed|\(natbib\)\s+Rerun to get citations|"
+                             r"Rerun to get outlines right|\.out' has changed|^LaTeX Font Info:")
 
 
 def table_document(tex: str, twocolumn: bool) -> str:
@@ -417,6 +352,9 @@ _COLUMN_CLASSES = {
     # ICML and AISTATS: 6.75 in text in two 3.25 in columns, 9 in tall
     "icml-like": (("\\documentclass[10pt,twocolumn]{article}\n"
                    "\\usepackage[textwidth=6.75in,columnsep=0.25in,textheight=9in]{geometry}"), None),
+    # ACM's two-column proceedings format (texlive-publishers); the header says amssymb is not
+    # for acmart (its fonts define those symbols: \Bbbk already defined)
+    "acmart-sigconf": ("\\documentclass[sigconf,nonacm]{acmart}\n\\title{A paper}", "acmart.cls"),
 }
 
 
@@ -429,7 +367,8 @@ def _installed(cls: str | None) -> bool:
 
 
 def column_document(tex: str, klass: str) -> str:
-    head = preamble(tex, True).split("\n", 1)[1]        # the packages the requires line names
+    family = "acmart" if klass.startswith("acmart") else "article"
+    head = preamble(tex, True, family).split("\n", 1)[1]        # the packages the requires line names
     lorem = "Text of the paper around the table, so that the float sits in running text. " * 12
     key = re.search(r"\\cite\{([^}]*)\}", tex).group(1)
     return "\n".join([_COLUMN_CLASSES[klass][0], head, "\\begin{document}", lorem, "", tex, lorem, lorem,

@@ -68,7 +68,7 @@ def test_every_output_format():
     got = list(csv.DictReader(io.StringIO(p.stdout)))
     assert [abs(float(r["bound"]) - float(b)) < 1e-12 and float(r["measured"]) == float(m)
             for r, (_, b, m) in zip(got, exp)] == [True] * 3
-    for fmt, needle in (("markdown", "| gen_gap (small)"), ("latex", r"\begin{table"), ("rich", "gen_gap (large)")):
+    for fmt, needle in (("markdown", r"| $L(\theta) - \hat L(\theta)$ (small)"), ("latex", r"\begin{table"), ("rich", "gen_gap (large)")):
         p = cli("--format", fmt)
         assert p.returncode == 0 and needle in p.stdout, (fmt, p.stderr, p.stdout[:300])
         for run, b, m in exp:                       # every row's three numbers, as printed (3 digits)

@@ -27,7 +27,7 @@ def test_each_format_prints_the_table_as_its_method_does():
     assert render(t, "html") == t._repr_html_()
     assert json.loads(render(t, "json")) == json.loads(json.dumps(t.to_json()))
     # 2**64 + 1 = 18446744073709551617: 1.84e19 for people, exact in the JSON (a float is not)
-    assert "1.84e19" in render(t, "text") and "n \\| m" in t.to_markdown()
+    assert "1.84e19" in render(t, "text") and r"n $\vert$ m" in t.to_markdown()
     assert t.to_json()["rows"][0]["bound_exact"] == "18446744073709551617"
 
 

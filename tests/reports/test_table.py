@@ -96,8 +96,9 @@ def test_csv_goes_through_the_frame():
 def test_markdown_and_rich():
     t = make_table()
     md = t.to_markdown()
-    assert md.count("\n|") == 2 + len(t.rows) and "1.83e400" in md and "seed 7" in md
-    assert "needs H >= 1.8e19" in md and "- just info" not in md and "steps: just info" in md
+    # the numbers and the notes' math typeset as the LaTeX table and the page read them (issue 34)
+    assert md.count("\n|") == 2 + len(t.rows) and r"$1.83\times 10^{400}$" in md and "seed 7" in md
+    assert r"needs $H$ $\geq$ $1.8\times 10^{19}$" in md and "- just info" not in md and "steps: just info" in md
     from rich.console import Console
     c = Console(width=200, record=True)
     c.print(t.to_rich())

@@ -837,9 +837,24 @@ def _family(b) -> str:
 
 
 def _short(labels: list[str], limit: int = 4) -> list[str]:
-    out = [lb if len(lb) <= 40 else lb[:37] + "..." for lb in dict.fromkeys(labels)]
+    out = [_clip(lb, 40) for lb in dict.fromkeys(labels)]
     return out[:limit] + ([f"{len(out) - limit} more"] if len(out) > limit else [])
 
 
+_PAIRS = {"(": ")", "[": "]", "{": "}"}
+
+
 def _clip(s: str, n: int = 120) -> str:
-    return s if len(s) <= n else s[:n - 3] + "..."
+    """``s``, or when longer than ``n`` its first characters, ``...`` and the brackets they
+    leave open closed (``sqrt((a + b...))``): a cut expression still reads as one, never as
+    ``sqrt((a + b...`` or a power of nothing (``x**...``)."""
+    if len(s) <= n:
+        return s
+    head = s[:n - 3].rstrip(" *+-/^,")
+    depth: list[str] = []
+    for ch in head:
+        if ch in _PAIRS:
+            depth.append(_PAIRS[ch])
+        elif depth and ch == depth[-1]:
+            depth.pop()
+    return head + "..." + "".join(reversed(depth))

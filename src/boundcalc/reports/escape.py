@@ -73,17 +73,24 @@ _MD_BLOCK = re.compile(r"^(\s*)(>|#{1,6}(?=\s|$)|[-+=](?=\s|$))")     # a quote,
 _MD_ORDERED = re.compile(r"^(\s*\d{1,9})([.)])(?=\s|$)")              # an ordered list item
 
 
-def md_cell(s) -> str:
+def md_cell(s, inline: bool = False) -> str:
     """Text for Markdown (a table cell, a list item, a line of a paragraph), on one line:
     control characters shown, a ``<`` that opens a tag and an entity's ``&`` escaped (no tag, no entity
     survives: ``<script>`` is text), the characters that make links, images, code spans,
     emphasis, math, strikethrough and cells (``\\ ` [ ] | * $ ~``, and ``_`` at a word's edge;
     ``_`` inside a word, ``L_p``, makes none and is kept)
     backslash-escaped, and a leading ``#``, ``>``, ``-``, ``+``, ``=`` or ``1.`` escaped
-    so the text starts no heading, quote or list."""
+    so the text starts no heading, quote or list (``inline``: a piece inside a line, which
+    starts none)."""
     s = visible_controls(re.sub(r"[\n\t]", " ", str(s)), keep="")
     s = _MD_TAG.sub("&lt;", _MD_ENTITY.sub("&amp;", s))      # no tag, no entity (<=, a lone > or & is text)
     s = _MD_SPECIAL.sub(r"\\\1", s)
+    return s if inline else md_line_start(s)
+
+
+def md_line_start(s: str) -> str:
+    """Markdown text whose leading ``#``, ``>``, ``-``, ``+``, ``=`` or ``1.`` is escaped, so
+    that it starts no heading, quote or list."""
     s = _MD_BLOCK.sub(lambda m: m.group(1) + "\\" + m.group(2), s)
     return _MD_ORDERED.sub(lambda m: m.group(1) + "\\" + m.group(2), s)
 

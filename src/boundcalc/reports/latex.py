@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 # packages every output of boundcalc needs (the table and the sheet)
@@ -60,6 +61,10 @@ _TIMES = re.compile(r"(?:(?<![\w\\])[A-Za-z]|\d) x (?:[A-Za-z](?![\w(])|\d)")
 _BOOLEAN = re.compile(r"(True|False)(?![A-Za-z0-9_\-])(?!\s+[A-Za-z])")
 # a run of digits and dots (with an arXiv version) that starts an identifier
 _IDENTIFIER = re.compile(r"\d+(?:\.\d+)+(?:v\d+)?(?![\w])|\d+(?:\.\d+)+(?=v\d)")
+# a file's name, with its folders: my_paper_runs.csv, notes/arda2026.md
+_FILE_NAME = re.compile(r"(?:[\w.-]+/)*[\w-][\w.-]*\.(?:csv|toml|md|json|png|pdf|tex|html|txt|py|bib)(?![\w.])")
+# a name that starts with an underscore (the prover's generated names, _g0): an identifier
+_PRIVATE_NAME = re.compile(r"_[A-Za-z]\w*")
 _ARXIV_ID = r"\d{4}\.\d{4,5}(?:v\d+)?"      # arXiv's identifiers since 2007: YYMM.NNNNN
 
 
@@ -93,10 +98,13 @@ def _closing(text: str, i: int) -> int:
 
 def _math_inner(s: str) -> str:
     """ASCII math (the inside of a script or a root) as LaTeX math."""
-    out, i = [], 0
+    out: list[str] = []
+    i = 0
     while i < len(s):
         atom = _atom(s, i, inner=True)
         if atom:
+            if out and re.search(r"\\[A-Za-z]+$", out[-1]) and atom[0][:1].isalpha():
+                out.append(" ")                        # γr: \gamma r, never \gammar
             out.append(atom[0])
             i = atom[1]
             continue
@@ -231,7 +239,7 @@ def _decorations(s: str, tex: str, j: int, decorated: bool, inner: bool) -> tupl
         acc = re.compile(r"[-_](bar|hat|tilde)(?![A-Za-z0-9])").match(s, j)
         if s[j] in _COMBINING:
             tex, j, decorated = _COMBINING[s[j]] + "{" + tex + "}", j + 1, True
-        elif s[j] == "^" and s[j + 1:j + 2] in ("_", " ", "", ",", ";", ")"):      # L^_n, L^: a hat
+        elif s[j] == "^" and s[j + 1:j + 2] in ("_", " ", "", ",", ";", ")", "|"):      # L^_n, L^, L^||: a hat
             tex, j, decorated = r"\hat{" + tex + "}", j + 1, True
         elif s[j] == "~" and (j + 1 == len(s) or s[j + 1] != " " or not inner):     # X~ (in a script: X~y)
             tex, j, decorated = r"\tilde{" + tex + "}", j + 1, True
@@ -264,8 +272,10 @@ def _scripts(s: str, j: int, tex: str) -> tuple[str, int, bool]:
 
 def _decompose(text: str) -> str:
     """A letter with a tilde, bar or hat composed into one character (Ũ) as the letter and
-    its combining mark, which :func:`_atom` reads as a decoration."""
+    its combining mark, which :func:`_atom` reads as a decoration; the micro sign (µ, what a
+    keyboard types) as the Greek letter μ."""
     import unicodedata
+    text = text.replace("\N{MICRO SIGN}", "\N{GREEK SMALL LETTER MU}")
     out = []
     for ch in text:
         d = unicodedata.normalize("NFD", ch)
@@ -362,6 +372,10 @@ def _math_piece(text: str, i: int, prev: str) -> tuple[str, str, int] | None:
     on what precedes, a times sign between operands (``4 x 24``, ``T x d``); None if none
     starts there."""
     c = text[i]
+    if not _IDENT_CHAR.match(prev) and prev not in "\\/.":
+        path = _FILE_NAME.match(text, i)
+        if path:                   # a file's name (my_paper_runs.csv, notes/arda2026.md): code
+            return "code", path.group(0), path.end()
     known = _known_piece(text, i) if not _IDENT_CHAR.match(prev) and prev != "\\" else None
     if known:
         return known
@@ -379,6 +393,13 @@ def _math_piece(text: str, i: int, prev: str) -> tuple[str, str, int] | None:
         return "math", atom[0], atom[1]
     if _lone_letter(text, i, prev):
         return "math", c, i + 1
+    return _sign_piece(text, i, prev)
+
+
+def _sign_piece(text: str, i: int, prev: str) -> tuple[str, str, int] | None:
+    """("math", LaTeX, end) of a sign at ``text[i]``: a norm bar, a relation, a bracket, a product
+    (``eta_O*eta_V``), the wedge (``a ^ b``), a script on what precedes; None if none."""
+    c = text[i]
     two = text[i:i + 2]
     if two == "||":
         return "math", r"\|", i + 2
@@ -386,7 +407,12 @@ def _math_piece(text: str, i: int, prev: str) -> tuple[str, str, int] | None:
         return "math", _RELS[two], i + 2
     if c in "<>|":
         return "math", c, i + 1
-    if c in "_^" and i > 0 and not text[i - 1].isspace():       # a script on what precedes: )^3, ||^2
+    if c == "*" and (prev.isalnum() or prev in ")}") and re.match(r"[A-Za-z0-9(]", text[i + 1:i + 2]):
+        return "math", r"\cdot", i + 1         # eta_O*eta_V: a product
+    if c == "^" and prev == " " and text[i + 1:i + 2] == " ":
+        return "math", r"\wedge", i + 1         # a ^ b between spaced operands: the minimum (Deora's a ∧ b)
+    if c in "_^" and i > 0 and (not text[i - 1].isspace() or (c == "^" and text[i + 1:i + 2] in ("{", "("))):
+        # a script on what precedes (``)^3``, ``||^2``), or a power on its own (``or ^{3/2}``)
         arg = _script(text, i + 1, c == "^")
         if arg is not None:
             return "math", "{}" + c + arg[0], arg[1]
@@ -395,11 +421,15 @@ def _math_piece(text: str, i: int, prev: str) -> tuple[str, str, int] | None:
 
 def _word_piece(text: str, i: int, prev: str) -> tuple[str, str, int] | None:
     """A boolean value (``used True``, ``normalized=False``) as a word -- an English adjective
-    (``True loss``, ``True-loss bound``) stays as written --, or an identifier (an arXiv id
+    (``True loss``, ``True-loss bound``) stays as written --, a name of the prover's own
+    (``_g0``) as code, or an identifier (an arXiv id
     2310.12680v2, a version 1.2.3, ``arXiv 1707.09564``) as text, never a number to be
-    restyled or rounded: ``("text", piece, end)``; None for anything else."""
+    restyled or rounded: ``(kind, piece, end)``; None for anything else."""
     if _IDENT_CHAR.match(prev):
         return None
+    m = _PRIVATE_NAME.match(text, i)          # a name of the prover's own (_g0): code
+    if m:
+        return "code", m.group(0), m.end()
     m = _BOOLEAN.match(text, i)
     if m:
         return "text", "yes" if m.group(1) == "True" else "no", m.end()
@@ -486,6 +516,44 @@ def ascii_math(text: str) -> str:
     return "".join(wrap[kind](p) for kind, p in ascii_math_parts(text))
 
 
+def latex_text_parts(latex: str) -> list[tuple[str, str]]:
+    """LaTeX text with math in ``$...$`` (a row's ``latex``, a formula file's ``*_latex``
+    field) as :func:`ascii_math_parts` pieces: each ``$...$`` a math piece, the text between
+    with LaTeX's ties and spacing commands read as spaces and its emphasis as the words."""
+    out: list[tuple[str, str]] = []
+    for k, piece in enumerate(re.split(r"(?<!\\)\$", latex)):
+        if k % 2:
+            out.append(("math", piece))
+        elif piece:
+            piece = re.sub(r"\\(?:emph|textit|textbf|textup|mbox)\{([^{}]*)\}", r"\1", piece)
+            out.append(("text", re.sub(r"~|\\[ ,;]", " ", piece)))
+    return out
+
+
+def quote_parts(text: str) -> list[tuple[str, str]]:
+    """Words in the ASCII convention with the paper's own math in ``$...$`` (a reason quoting
+    the paper, a hypothesis as stated) as :func:`ascii_math_parts` pieces: each ``$...$`` a
+    math piece, the words between read by :func:`ascii_math_parts` (the papers' text marks bold
+    ``**so**``: read as the words)."""
+    out: list[tuple[str, str]] = []
+    text = re.sub(r"\*\*(?=\S)(.+?)(?<=\S)\*\*", r"\1", str(text))    # the extraction's **bold**: the words
+    pos = 0
+    for m in _DOLLARS.finditer(text):
+        if m.start() > pos:
+            out += ascii_math_parts(text[pos:m.start()])
+        math = m.group(1) if m.group(1) is not None else m.group(2)
+        if math.strip():
+            out.append(("math", math))
+        pos = m.end()
+    if pos < len(text):
+        out += ascii_math_parts(text[pos:])
+    return out
+
+
+# $$display$$ or $inline$ math in a text (a ``\$`` is a dollar)
+_DOLLARS = re.compile(r"(?<!\\)\$\$(.+?)(?<!\\)\$\$|(?<!\\)\$(.+?)(?<!\\)\$", re.DOTALL)
+
+
 def label_parts(row) -> list[tuple[str, str]]:
     """A comparison row's quantity as :func:`ascii_math_parts` pieces: its ``latex`` when it has
     one (math, or LaTeX text with math in ``$...$``), else its words read in the ASCII math
@@ -495,15 +563,35 @@ def label_parts(row) -> list[tuple[str, str]]:
         return ascii_math_parts(row.quantity)
     if "$" not in latex:
         return [("math", latex)]
-    # LaTeX text with math in $...$ (as the table prints it): the text between, with LaTeX's
-    # ties and spacing commands read as spaces, and each $...$ a math piece
-    out: list[tuple[str, str]] = []
-    for k, piece in enumerate(re.split(r"(?<!\\)\$", latex)):
-        if k % 2:
-            out.append(("math", piece))
-        elif piece:
-            out.append(("text", re.sub(r"~|\\[ ,;]", " ", piece)))
-    return out
+    return latex_text_parts(latex)
+
+
+def markdown_pieces(parts: list[tuple[str, str]], table: bool = False) -> str:
+    """:func:`ascii_math_parts` pieces as Markdown: the math as ``$...$`` (:func:`.escape.md_math`),
+    a number in the one number style (a power of ten as math, a true minus), a formula's key
+    as code, the words escaped (:func:`.escape.md_cell`); ``table``: for a table cell."""
+    from .escape import md_cell, md_code, md_line_start, md_math
+
+    def number(p: str) -> str:
+        if re.search(r"[eE]", p):
+            return md_math(num_math(p))
+        return md_cell(p.replace("-", "\N{MINUS SIGN}"), inline=True)
+    merged: list[tuple[str, str]] = []
+    for kind, p in parts:            # $a$$b$ would open a display: one span for math side by side
+        if kind == "math" and merged and merged[-1][0] == "math":
+            merged[-1] = ("math", merged[-1][1] + " " + p)
+        else:
+            merged.append((kind, p))
+    wrap: dict[str, Callable[[str], str]] = {"math": md_math, "num": number,
+                                             "code": lambda p: md_code(p, table=table),
+                                             "text": lambda p: md_cell(p, inline=True)}
+    return md_line_start("".join(wrap[kind](p) for kind, p in merged))
+
+
+def markdown_text(text: str, table: bool = False) -> str:
+    """Text written in the ASCII/Unicode math convention above, as Markdown (the same reading as
+    :func:`ascii_math` and the HTML page's: :func:`ascii_math_parts`)."""
+    return markdown_pieces(ascii_math_parts(text), table=table)
 
 
 def num_math(num: str) -> str:

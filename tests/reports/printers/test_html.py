@@ -145,9 +145,10 @@ def test_findings_text_is_in_the_papers_notation():
 def test_text_whose_math_does_not_typeset_is_shown_as_written():
     """A prover message cut inside an expression ("R_O**...", examples/check's
     anon2025.theorem5_union_over_integer_R) gave a MathML error box in the passed table: the
-    text is shown as written instead."""
+    text is shown as written instead, as code (the text scan, tests/reports/test_text_scan.py,
+    reads no ASCII math as text). The prover now closes what it cuts (``sqrt(... + R_O...)``)."""
     from boundcalc.reports.printers.html import _ascii_math, _sympy_ascii
     msg = "holds [proved (SMT, after generalizing sqrt(R_Q**2 + R_K**2 + R_V**2 + R_O**...; after naming 1/delta)]"
     out = _ascii_math(_sympy_ascii(msg))           # as the passed table writes a message
-    assert "<merror" not in out and "R_O^..." in out
+    assert "<merror" not in out and out == "<code>" + _sympy_ascii(msg).replace("&", "&amp;") + "</code>"
     assert "<math" in _ascii_math("the bound sqrt(d/n) holds")          # math that typesets still does

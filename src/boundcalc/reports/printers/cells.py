@@ -17,6 +17,14 @@ def cells(r) -> list[str]:
             r.constant]
 
 
+def setting_options(t) -> list[str]:
+    """The settings as the command-line options that give them (``--n-test 100``): code, for
+    the printers that typeset (LaTeX, Markdown, HTML)."""
+    def value(v):
+        return yesno(v) if isinstance(v, bool) else str(v)
+    return [f"--{k.replace('_', '-')} {value(v)}" for k, v in t.settings.items()]
+
+
 def caption(t) -> str:
     return f"settings: {fmt_settings(t.settings)}" + (f"; seed {t.seed}" if t.seed is not None else "")
 

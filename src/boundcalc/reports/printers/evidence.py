@@ -279,6 +279,15 @@ def point_text(ce: dict) -> str:
     return ", ".join(f"{_unicode_name(k)} = {value_text(v)}" for k, v in _point_items(ce))
 
 
+def sympy_ascii(text: str) -> str:
+    """SymPy's text inside a message (``N**(-1/2)``, ``8*exp(x)``, ``oo``) in the ASCII math
+    convention the reader knows (``N^(-1/2)``, ``8·exp(x)``, ``∞``, ``a = b`` for ``a == b``);
+    a star that decorates a name (``gamma_*``, ``theta*``) stays."""
+    text = re.sub(r"(?<![\w.])oo(?!\w)", "∞", text)                 # SymPy's infinity
+    text = text.replace(" == ", " = ")                                # SymPy's Eq, Python's ==
+    return re.sub(r"(?<=[\w)])\*(?=[\w(])", "·", text.replace("**", "^"))
+
+
 def added_lines(f, *, text=str, assumption=str, reason=str) -> list[str]:
     """One line per assumption the check added (``Finding.added``): what it is, whether the
     pass needs it, and its reason. Plain text by default (the printers escape it); a printer

@@ -187,21 +187,18 @@ class HtmlPrinter(Printer):
 
     # ------------------------------------------------------------------ comparison table
     def _print_Table(self, t) -> str:
-        if self._settings["page"]:
-            return self._table_page(t)
-        from .cells import caption, display_frame, notes
-        parts = [(f"<p><b>{_e(t.paper)}: {_e(t.title)}</b><br>"
-                 f"{_e(caption(t))}</p>"), _frame_html(display_frame(t))]
-        extra = notes(t)
-        if extra:
-            parts.append("<ul>" + "".join(f"<li>{_e(n)}</li>" for n in extra) + "</ul>")
-        return "\n".join(parts)
+        """The table (a notebook's fragment), or with ``page=True`` a page: the quantity,
+        hypotheses and notes with their math typeset (as the LaTeX table reads them,
+        :func:`..latex.ascii_math_parts`), numbers with a true minus and powers of ten, the
+        settings as the options that give them (code)."""
+        if not self._settings["page"]:
+            return "\n".join(self._table_parts(t, f"<p><b>{_e(t.paper)}: {_ascii_math(t.title)}</b></p>"))
+        return page(f"boundcalc compare {t.paper}",
+                    "\n".join(self._table_parts(t, f"<h1>{_e(t.paper)}: {_ascii_math(t.title)}</h1>")), wide=True)
 
-    def _table_page(self, t) -> str:
-        """The comparison table as a page (no pandas: ``compare`` is a numeric command): the
-        quantity, hypotheses and notes with their math typeset (as the LaTeX table reads
-        them, :func:`..latex.ascii_math_parts`), numbers with a true minus and powers of ten."""
-        from .cells import COLUMNS, caption, cells, notes
+    def _table_parts(self, t, heading: str) -> list[str]:
+        from ..numfmt import yesno
+        from .cells import COLUMNS, cells, notes, setting_options
         num = {"bound", "measured", "bound/measured"}
         head = "".join(f'<th class="{"num" if c in num else ""}">{_e(c)}</th>' for c in COLUMNS)
         rows = []
@@ -214,12 +211,17 @@ class HtmlPrinter(Printer):
                     tds.append(f"<td>{_label(r)}</td>")
                 elif c in num:
                     tds.append(f'<td class="num">{_number(v)}</td>')
-                elif c in ("hypotheses met", "constant"):
+                elif c == "hypotheses met":      # yes/no, then the hypotheses with their math
+                    tds.append(f"<td>{_e(yesno(r.hypotheses_met))}"
+                               + (f" ({_ascii_math(r.hypotheses)})" if r.hypotheses else "") + "</td>")
+                elif c in ("source", "constant"):
                     tds.append(f"<td>{_ascii_math(v)}</td>")
                 else:
                     tds.append(f'<td class="{holds if c == "holds" else ""}">{_e(v)}</td>')
             rows.append("<tr>" + "".join(tds) + "</tr>")
-        body = [f"<h1>{_e(t.paper)}: {_e(t.title)}</h1>", f'<p class="meta">{_e(caption(t))}</p>']
+        settings = ", ".join(f"<code>{_e(o)}</code>" for o in setting_options(t)) or "none"
+        seed = f"; seed {t.seed}" if t.seed is not None else ""
+        body = [heading, f'<p class="meta">settings: {settings}{seed}</p>']
         if self._settings["command"]:
             body.append(rerun_line(self._settings["command"]))
         body.append(f'<div class="scroll"><table id="comparison"><thead><tr>{head}</tr></thead>'
@@ -227,7 +229,7 @@ class HtmlPrinter(Printer):
         extra = notes(t)
         if extra:
             body.append("<h2>Notes</h2><ul>" + "".join(f"<li>{_ascii_math(n)}</li>" for n in extra) + "</ul>")
-        return page(f"boundcalc compare {t.paper}", "\n".join(body), wide=True)
+        return body
 
     # ------------------------------------------------------------------ check report
     def _print_Report(self, report) -> str:
@@ -337,7 +339,6 @@ class HtmlPrinter(Printer):
             return self._finding_in(f, consequence)
 
     def _finding_in(self, f, consequence: bool) -> str:
-        from ..mathml import text_with_math
         from . import evidence as ev_
         ev = f.evidence if isinstance(f.evidence, dict) else {}
         keys = ev_.typeset_keys(ev)
@@ -346,16 +347,16 @@ class HtmlPrinter(Printer):
         fid = f"{f.paper}.{f.check}"
         head = (f'<header>{badge(grade)} <code class="check">{_e(f.check)}</code>'
                 f'<span class="meta">{_e(f.kind)}{"; " + _e(f.reason) if f.reason else ""}</span></header>')
-        parts = [head, f'<p class="where">{_e(f.location)}</p>']
+        parts = [head, f'<p class="where">{_ascii_math(f.location)}</p>']
         if f.root:
             parts.append(f'<p class="meta">consequence of <a href="#{_slug(f.root)}"><code>{_e(f.root)}</code></a>'
-                         f'{": " + _e(f.because) if f.because else ""}</p>')
+                         f'{": " + _ascii_math(f.because) if f.because else ""}</p>')
         parts.append(f'<p class="message">{_ascii_math(_sympy_ascii(f.message))}</p>')
         if getattr(f, "note", ""):        # the check's declared note, whatever the grade
             parts.append(f'<p class="meta">note: {_ascii_math(f.note)}</p>')
         # the assumption in the ASCII convention, its reason quoting the paper's $...$ math
         for line in ev_.added_lines(f, text=_e, assumption=lambda a: _ascii_math(_sympy_ascii(a)),
-                                    reason=text_with_math):
+                                    reason=_quote):
             parts.append(f'<p class="meta">{line}</p>')
         for line in ev_.strength_lines(f):
             parts.append(f'<p class="meta">{_e(line)}</p>')
@@ -399,7 +400,6 @@ class HtmlPrinter(Printer):
     @staticmethod
     def _evidence_details(ev: dict, keys) -> str:
         """The rest of the evidence and the hypotheses as the paper states them, folded ('' if none)."""
-        from ..mathml import text_with_math
         from . import evidence as ev_
         rest = [(k, v) for k, v in ev.items() if k not in keys and k not in _OWN_PLACE and v not in (None, {}, [], "")]
         quotes = []
@@ -408,12 +408,14 @@ class HtmlPrinter(Printer):
                 quotes.append(h["quote"])
         if not (rest or quotes):
             return ""
-        items = "".join(f"<dt>{_e(k)}</dt><dd>{_e(ev_.evidence_text({k: v}, limit=4000)[len(k) + 2:])}</dd>"
+        # the rest as the record holds it (report.json's keys and SymPy's text): code
+        items = "".join(f"<dt><code>{_e(k)}</code></dt>"
+                        f"<dd><code>{_e(ev_.evidence_text({k: v}, limit=4000)[len(k) + 2:])}</code></dd>"
                         for k, v in rest)
         q = ""
         if quotes:
             q = ("<dt>hypotheses, as the paper states them</dt>"
-                 + "".join(f'<dd class="quote">“{text_with_math(s)}”</dd>' for s in quotes))
+                 + "".join(f'<dd class="quote">“{_quote(s)}”</dd>' for s in quotes))
         return (f'<details class="evidence"><summary>evidence</summary><dl class="evidence">{items}{q}</dl>'
                 "</details>")
 
@@ -431,8 +433,9 @@ class HtmlPrinter(Printer):
             if "lhs" in r and "rhs" in r:
                 val = math(f"{ev_.value_latex(str(r['lhs']))} \\text{{ vs }} {ev_.value_latex(str(r['rhs']))}")
             else:
-                val = _e(r.get("why", ""))
-            trs.append(f"<tr><td><code>{_e(r.get('hypothesis', ''))}</code></td><td>{_e(r.get('from', ''))}</td>"
+                val = _ascii_math(str(r.get("why", "")))
+            trs.append(f"<tr><td><code>{_e(r.get('hypothesis', ''))}</code></td>"
+                       f"<td>{_ascii_math(str(r.get('from', '')))}</td>"
                        f'<td class="{cls}">{word}</td><td>{val}</td></tr>')
         return (f'<div class="scroll"><table class="hypotheses"><caption class="meta">{_e(label)}</caption>'
                 "<tr><th>hypothesis</th><th>from</th><th>at the point</th><th>values (left vs right)</th></tr>"
@@ -456,20 +459,25 @@ def _label(row) -> str:
 
 def _ascii_math(text: str) -> str:
     """Text in the ASCII math convention (a note, a hypothesis) with its math as MathML; the
-    text as written when a piece of it does not typeset (a message cut inside an expression,
-    "R_O**..."): never a MathML error box on the page."""
+    text as written, as code, when a piece of it does not typeset (a message cut inside an
+    expression, "R_O**..."): never a MathML error box, never ASCII math passed off as text."""
     from ..latex import ascii_math_parts
     out = _pieces(ascii_math_parts(text))
-    return _e(text) if "<merror" in out else out
+    return f"<code>{_e(text)}</code>" if "<merror" in out else out
+
+
+def _quote(text: str) -> str:
+    """Words with the paper's ``$...$`` math (a reason quoting the paper, a hypothesis as
+    stated), the words' own math read too (:func:`..latex.quote_parts`); the text as written,
+    as code, when a piece does not typeset."""
+    from ..latex import quote_parts
+    out = _pieces(quote_parts(text))
+    return f"<code>{_e(text)}</code>" if "<merror" in out else out
 
 
 def _sympy_ascii(text: str) -> str:
-    """SymPy's text inside a message (``N**(-1/2)``, ``8*exp(x)``, ``oo``) in the ASCII math
-    convention the reader knows (``N^(-1/2)``, ``8·exp(x)``, ``∞``); a star that decorates a
-    name (``gamma_*``, ``theta*``) stays."""
-    import re
-    text = re.sub(r"(?<![\w.])oo(?!\w)", "∞", text)                 # SymPy's infinity
-    return re.sub(r"(?<=[\w)])\*(?=[\w(])", "·", text.replace("**", "^"))
+    from .evidence import sympy_ascii
+    return sympy_ascii(text)
 
 
 def _number(cell: str) -> str:

@@ -30,6 +30,7 @@ bound holds and the theorem's hypotheses were met (yes/no). Notes (``notes=``):
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import ClassVar
 
 from ...errors import BoundcalcError
@@ -37,6 +38,7 @@ from ..escape import latex_code, latex_escape
 from ..latex import REQUIRES, ascii_math, formula_quantity
 from ..numfmt import s_cell, table_format, yesno
 from .base import Printer
+from .cells import setting_options
 
 ENVS = ("table*", "table")
 NOTES = ("short", "full", "none")
@@ -145,39 +147,58 @@ def _row_note(r, notes: str) -> str:
     return "; ".join(parts)
 
 
-def _settings(settings: dict) -> str:
+def _settings(table) -> str:
     """The settings as the command-line options that give them (``--eta 1.0``)."""
-    def value(v):
-        return yesno(v) if isinstance(v, bool) else str(v)
-    return ", ".join(latex_code(f"--{k.replace('_', '-')} {value(v)}") for k, v in settings.items())
+    return ", ".join(latex_code(o) for o in setting_options(table))
 
 
-def _body_rows(table, num: list, notes: str) -> tuple[list[str], list[str]]:
-    """(the table's rows, the notes they mark): each row's quantity with its source and the
-    mark of its note (after the source, never on the math, where it would read as an exponent)."""
+@dataclass
+class _Line:
+    """One row of the table as the LaTeX printers lay it out, from the Table's Row: the quantity
+    and its source (LaTeX), the three numbers as ``S`` cells, holds and hyp. (yes/no/--), and
+    the mark of its note ('' for none). Both layouts (side by side, stacked) print these."""
+    quantity: str
+    source: str
+    numbers: list[str]
+    holds: str
+    hyp: str
+    mark: str = ""
+
+
+def _lines_of(table, num: list, notes: str) -> tuple[list[_Line], dict[str, str]]:
+    """(the table's rows as :class:`_Line` records, ``{mark: the note's \\item}``): identical
+    notes share a mark (notes that differ only in their numbers too, when short)."""
     marks = _marks()
-    body, items, seen = [], [], {}
+    lines, items, seen = [], {}, {}
     row_notes = [_row_note(r, notes) if notes != "none" else "" for r in table.rows]
     shown = _merge_alike([t for t in row_notes if t]) if notes == "short" else {t: t for t in row_notes}
     for r, n, text in zip(table.rows, num, row_notes):
-        q = _quantity(r)
-        src = _source(r, notes == "full")
         mark = ""
         if text:
             text = shown[text]
             if text not in seen:
                 seen[text] = next(marks)
-                items.append(f"\\item[{seen[text]}] " + ascii_math(text))
-            mark = f"\\tnote{{{seen[text]}}}"
-        # the note's mark after the source, never on the math (where it would read as an exponent)
-        if src and notes == "full":
-            q += f"\\newline{{\\footnotesize {src}}}{mark}"
-        elif src:
-            q += f" {{\\scriptsize ({src})}}{mark}"
-        else:
-            q += f"\\,{mark}" if mark else ""
-        body.append(" & ".join([q, *n, yesno(r.holds, "--"), yesno(r.hypotheses_met, "--")]) + " \\\\")
-    return body, items
+                items[seen[text]] = f"\\item[{seen[text]}] " + ascii_math(text)
+            mark = seen[text]
+        lines.append(_Line(_quantity(r), _source(r, notes == "full"), list(n), yesno(r.holds, "--"),
+                           yesno(r.hypotheses_met, "--"), mark))
+    return lines, items
+
+
+def _label(line: _Line, full: bool) -> str:
+    """The quantity with its source and the mark of its note (after the source, never on the
+    math, where it would read as an exponent)."""
+    mark = f"\\tnote{{{line.mark}}}" if line.mark else ""
+    if line.source and full:
+        return line.quantity + f"\\newline{{\\footnotesize {line.source}}}{mark}"
+    if line.source:
+        return line.quantity + f" {{\\scriptsize ({line.source})}}{mark}"
+    return line.quantity + (f"\\,{mark}" if mark else "")
+
+
+def _body_rows(lines: list[_Line], full: bool) -> list[str]:
+    """The rows side by side: quantity (source), bound, measured, ratio, holds, hyp."""
+    return [" & ".join([_label(x, full), *x.numbers, x.holds, x.hyp]) + " \\\\" for x in lines]
 
 
 def _footnotes(table, notes: str) -> list[str]:
@@ -190,7 +211,7 @@ def _footnotes(table, notes: str) -> list[str]:
                      "(for a condition: the value used meets it). Hyp.: the theorem's hypotheses "
                      "were met at the sizes used. Numbers to 3 significant digits.")
         seed = f"; seed {table.seed}" if table.seed is not None else ""
-        items.append(f"\\item[] Settings: {_settings(table.settings) or 'none'}{seed}.")
+        items.append(f"\\item[] Settings: {_settings(table) or 'none'}{seed}.")
     elif notes == "short":
         items.append("\\item[] Ratio = bound/measured; Hyp.: the theorem's hypotheses were met. "
                      + (f"Seed {table.seed}; " if table.seed is not None else "") + "all settings and full notes: "
@@ -213,8 +234,10 @@ def table_latex(table, label: str | None = None, long: bool = False, env: str = 
     caption = latex_escape(table.title.rstrip(".")) + cite + "."
     num = [[s_cell(r.bound), s_cell(r.measured), s_cell(r.ratio)] for r in table.rows]
     fmts = [table_format([n[i] for n in num]) for i in range(3)]
-    body, row_items = _body_rows(table, num, notes)
-    items = list(dict.fromkeys(row_items + _footnotes(table, notes)))
+    lines, row_items = _lines_of(table, num, notes)
+    footer = _footnotes(table, notes)
+    items = list(dict.fromkeys([*row_items.values(), *footer]))
+    body = _body_rows(lines, notes == "full")
     cols = (">{\\raggedright\\arraybackslash}X"
             + "".join(f"S[table-format={f},table-alignment-mode=none,print-zero-exponent=false,tight-spacing=true]"
                       for f in fmts)
@@ -223,8 +246,8 @@ def table_latex(table, label: str | None = None, long: bool = False, env: str = 
     tablenotes = (["\\begin{tablenotes}[flushleft]", "\\scriptsize", *items, "\\end{tablenotes}"]
                   if items else [])
     if not long and env == "table":
-        out = _column_table(caption, label, fmts, body, row_items,
-                            [x for x in items if x not in row_items])
+        out = _column_table(caption, label, fmts, lines, row_items,
+                            [x for x in footer if x not in row_items.values()], notes == "full")
     elif not long:
         out = [REQUIRES + "; compiles in one pdflatex pass (in one- and two-column documents)",
                f"\\begin{{{env}}}[tbp]", "\\centering", "\\footnotesize", GROUPING, "\\begin{threeparttable}",
@@ -258,44 +281,43 @@ def _lines(tex: str, per_line: int) -> int:
     return 1 + len(text) // per_line
 
 
-def _column_parts(body: list[str], items: list[str], footer: list[str]) -> list[tuple[list[str], list[str]]]:
+def _column_parts(lines: list[_Line], items: dict[str, str], footer: list[str],
+                  full: bool) -> list[tuple[list[_Line], list[str]]]:
     """The rows cut into floats that each fit a column: (rows, the notes they mark), the
     table-wide notes under the last part."""
-    notes = {m.group(1): it for it in items if (m := re.match(r"\\item\[(\w*)\]", it))}
-    parts: list[tuple[list[str], list[str]]] = [([], [])]
+    parts: list[tuple[list[_Line], list[str]]] = [([], [])]
     used = _lines(" ".join(footer), 70)
-    for row in body:
-        marks = [m for m in re.findall(r"\\tnote\{(\w+)\}", row) if notes.get(m) not in parts[-1][1]]
-        cost = _lines(row.split(" & ", 1)[0], 55) + 1 + sum(_lines(notes[m], 70) for m in marks if m in notes)
+    for line in lines:
+        new = line.mark and items[line.mark] not in parts[-1][1]
+        cost = _lines(_label(line, full), 55) + 1 + (_lines(items[line.mark], 70) if new else 0)
         if parts[-1][0] and used + cost > COLUMN_LINES:
             parts.append(([], []))
             used = _lines(" ".join(footer), 70)
-            marks = [m for m in re.findall(r"\\tnote\{(\w+)\}", row)]
-        parts[-1][0].append(row)
-        parts[-1][1].extend(notes[m] for m in marks if m in notes and notes[m] not in parts[-1][1])
+        parts[-1][0].append(line)
+        if line.mark and items[line.mark] not in parts[-1][1]:
+            parts[-1][1].append(items[line.mark])
         used += cost
     return parts
 
 
-def _column_table(caption: str, label: str, fmts: list[str], body: list[str], items: list[str],
-                  footer: list[str]) -> list[str]:
-    """The floats for one column of a two-column venue (``env="table"``): each row stacked --
-    its quantity (source) on a line of the column's full width, its numbers beneath in
-    decimal-aligned ``S`` columns (``table-format`` from the data) and yes/no columns --, as
-    many floats as it takes for each to fit a column (a part's notes under it)."""
+def _column_table(caption: str, label: str, fmts: list[str], lines: list[_Line], items: dict[str, str],
+                  footer: list[str], full: bool) -> list[str]:
+    """The floats for one column of a two-column venue (``env="table"``), from the rows' records:
+    each row stacked -- its quantity (source) on a line of the column's full width, its numbers
+    beneath in decimal-aligned ``S`` columns (``table-format`` from the data) and holds/hyp. in
+    one column --, as many floats as it takes for each to fit a column (a part's notes under it)."""
     cols = ("@{\\extracolsep{\\fill}}" + "".join(f"S[table-format={f},tight-spacing=true]" for f in fmts)
             + "c@{}")
     head = ("\\multicolumn{4}{@{}l@{}}{Quantity (source), then its values:} \\\\",
             "{Bound} & {Measured} & {Ratio} & {\\shortstack{Holds/\\\\hyp.}} \\\\")
-    parts = _column_parts(body, items, footer)
+    parts = _column_parts(lines, items, footer, full)
     out = [REQUIRES + "; compiles in one pdflatex pass; one column of a two-column document"]
     for k, (rows, notes) in enumerate(parts):
         stacked = []
-        for row in rows:
-            q, rest = row.split(" & ", 1)
-            rest = re.sub(r" & (\S+) & (\S+) \\\\$", r" & \1/\2 \\\\", rest)
-            label_line = f"\\multicolumn{{4}}{{@{{}}>{{\\raggedright\\arraybackslash}}p{{\\linewidth}}@{{}}}}{{{q}}} \\\\*"
-            stacked += [label_line, rest, "\\addlinespace[2pt]"]
+        for x in rows:
+            stacked += [(f"\\multicolumn{{4}}{{@{{}}>{{\\raggedright\\arraybackslash}}p{{\\linewidth}}@{{}}}}"
+                         f"{{{_label(x, full)}}} \\\\*"),
+                        " & ".join([*x.numbers, f"{x.holds}/{x.hyp}"]) + " \\\\", "\\addlinespace[2pt]"]
         last = k == len(parts) - 1
         notes = notes + (footer if last else [])
         cap = caption if len(parts) == 1 else caption[:-1] + f" (part {k + 1} of {len(parts)})."

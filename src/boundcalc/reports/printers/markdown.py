@@ -12,24 +12,51 @@ class MarkdownPrinter(Printer):
 
     # -- the comparison table
     def _print_Table(self, t) -> str:
-        from .cells import caption, display_frame, notes
-        body = display_frame(t).map(md_cell).to_markdown(
+        """The table with its text typeset as the LaTeX table and the HTML page read it
+        (:func:`..latex.ascii_math_parts`): math in ``$...$``, the settings as code."""
+        import pandas as pd
+
+        from ..latex import label_parts, markdown_pieces, markdown_text
+        from ..numfmt import yesno
+        from .cells import COLUMNS, cells, notes, setting_options
+        rows = []
+        for r in t.rows:
+            cs = cells(r)
+            rows.append([markdown_pieces(label_parts(r), table=True), markdown_text(cs[1], table=True),
+                         *(_md_number(v) for v in cs[2:5]), md_cell(cs[5]),
+                         md_cell(yesno(r.hypotheses_met))           # yes/no, then the hypotheses
+                         + (f" ({markdown_text(r.hypotheses, table=True)})" if r.hypotheses else ""),
+                         markdown_text(cs[7], table=True)])
+        body = pd.DataFrame(rows, columns=list(COLUMNS)).to_markdown(
             index=False, tablefmt="pipe", disable_numparse=True,
             colalign=("left", "left", "right", "right", "right", "center", "left", "left"))
-        lines = [f"### {md_cell(t.paper)}: {md_cell(t.title)}", "", md_cell(caption(t)), "", body]
+        settings = ", ".join(md_code(o) for o in setting_options(t)) or "none"
+        seed = f"; seed {t.seed}" if t.seed is not None else ""
+        lines = [f"### {md_cell(t.paper)}: {markdown_text(t.title)}", "", f"settings: {settings}{seed}", "", body]
         extra = notes(t)
         if extra:
-            lines += ["", "Notes:", ""] + [f"- {md_cell(n)}" for n in extra]
+            lines += ["", "Notes:", ""] + [f"- {markdown_text(n)}" for n in extra]
         return "\n".join(lines) + "\n"
 
     # -- the check report
     def _finding(self, f, pad: str) -> list[str]:
+        from ..latex import names_of
+        with names_of(f.paper):        # its text names that paper's symbols in its notation
+            return self._finding_in(f, pad)
+
+    def _finding_in(self, f, pad: str) -> list[str]:
+        from ..latex import markdown_pieces, markdown_text, quote_parts
         from . import evidence as ev_
         out = [(f"{pad}- **{md_cell(f.severity)}** {md_code(f.check)} ({md_cell(f.kind)}; {md_cell(f.reason)}) "
-               f"— {md_cell(f.location)}  "), f"{pad}  {md_cell(f.message)}  "]
+               f"— {markdown_text(f.location)}  "), f"{pad}  {markdown_text(ev_.sympy_ascii(f.message))}  "]
         if f.note:
-            out.append(f"{pad}  note: {md_cell(f.note)}  ")
-        for line in ev_.added_lines(f) + ev_.strength_lines(f):
+            out.append(f"{pad}  note: {markdown_text(f.note)}  ")
+        # the assumption in the ASCII convention, its reason quoting the paper's $...$ math
+        for line in ev_.added_lines(f, text=lambda s: md_cell(s, inline=True),
+                                    assumption=lambda a: markdown_text(ev_.sympy_ascii(a)),
+                                    reason=lambda r: markdown_pieces(quote_parts(r))):
+            out.append(f"{pad}  {line}  ")
+        for line in ev_.strength_lines(f):
             out.append(f"{pad}  {md_cell(line)}  ")
         ev = f.evidence
         keys = ev_.typeset_keys(ev)
@@ -44,8 +71,8 @@ class MarkdownPrinter(Printer):
         if "counterexample" in keys:
             out.append(f"{pad}  counterexample: {md_math(ev_.point_latex(ev['counterexample'], names))}  ")
         rest = ev_.evidence_text(ev, skip=keys)
-        if rest:
-            out.append(f"{pad}  evidence: {md_cell(rest)}  ")
+        if rest:                             # as the record holds it (report.json's keys, SymPy's text)
+            out.append(f"{pad}  evidence: {md_code(rest)}  ")
         out.append(f"{pad}  re-run: {md_code(f.rerun)}" + (f"  ·  Python: {md_code(f.api)}" if f.kind == "measured" else ""))
         return out
 
@@ -105,9 +132,9 @@ class MarkdownPrinter(Printer):
         for f in (x for x in fs if not x.root or x.root not in shown):
             out += self._finding(f, "")
             if f.root:                       # its root was not run in this report (--only)
-                out.append(f"  consequence of {md_code(f.root)} ({md_cell(f.because)})")
+                out.append(f"  consequence of {md_code(f.root)} ({_text(f.because, f.paper)})")
             for c in (x for x in report.findings if x.root == f"{f.paper}.{f.check}"):
-                out.append(f"  - consequence ({md_cell(c.because)}):")
+                out.append(f"  - consequence ({_text(c.because, c.paper)}):")
                 out += self._finding(c, "    ")
         cov = d["coverage"].get(p) or []
         if cov:
@@ -115,8 +142,7 @@ class MarkdownPrinter(Printer):
             out += ["", f"### Coverage of {md_cell(p)}: {audited}/{len(cov)} numbered results audited", "",
                     "| result | status | checks (grade) |", "|---|---|---|"]
             for r in cov:
-                checks = ", ".join(f"{c['id']} ({c.get('grade', '?')})" for c in r["checks"]) or "—"
-                out.append(f"| {md_cell(r['result'])} | {md_cell(r['status'])} | {md_cell(checks)} |")
+                out.append(f"| {_text(r['result'], p, table=True)} | {md_cell(r['status'])} | {_checks(r)} |")
         out += step_table(d.get("step_coverage", {}).get(p))
         return out
 
@@ -128,10 +154,14 @@ class MarkdownPrinter(Printer):
                     ("Added by us: beyond the hypotheses of the results they cover (`[[hypotheses]]`, quoted from "
                     "the papers); `assume` entries and numbers substituted for symbols."), "",
                     "| check | assumption | kind | needed by the pass | reason | grade |", "|---|---|---|---|---|---|"]
+            from ..latex import markdown_pieces, names_of, quote_parts
             for a in d["added_assumptions"]:
                 need = {True: "yes", False: "no"}.get(a.get("needed"), "—")
-                out.append(f"| {md_cell(a['paper'] + '.' + a['check'])} | {md_code(a['assumption'], table=True)} | "
-                           f"{md_cell(a['kind'])} | {need} | {md_cell(a['reason']) or '**none given**'} | "
+                with names_of(a["paper"]):     # the reason quotes the paper's $...$ math
+                    reason = markdown_pieces(quote_parts(a["reason"]), table=True)
+                out.append(f"| {md_code(a['paper'] + '.' + a['check'], table=True)} | "
+                           f"{md_code(a['assumption'], table=True)} | "
+                           f"{md_cell(a['kind'])} | {need} | {reason or '**none given**'} | "
                            f"{md_cell(a['grade'])} |")
         return out
 
@@ -145,11 +175,35 @@ class MarkdownPrinter(Printer):
             st = report.strength
             out += ["", "## Passed", "", "| check | kind | message |" + (" mutants caught (--strength) |" if st else ""),
                     "|---|---|---|" + ("---|" if st else "")]
+            from ..latex import markdown_text, names_of
             for r in passed:
-                out.append(f"| {md_cell(r.paper + '.' + r.check)} | {md_cell(r.kind)} | {md_cell(r.message)} |"
+                with names_of(r.paper):
+                    message = markdown_text(ev_.sympy_ascii(r.message), table=True)
+                out.append(f"| {md_code(r.paper + '.' + r.check, table=True)} | {md_cell(r.kind)} | {message} |"
                            + (f" {md_cell('; '.join(ev_.strength_lines(r)))} |" if st else ""))
         return out
 
+
+
+def _checks(r: dict) -> str:
+    """A coverage row's checks, each its id (code) and grade."""
+    return ", ".join(f"{md_code(c['id'], table=True)} ({md_cell(c.get('grade', '?'))})" for c in r["checks"]) or "—"
+
+
+def _text(s: str, paper: str | None = None, table: bool = False) -> str:
+    """Words in the ASCII convention as Markdown, in ``paper``'s notation."""
+    from ..latex import markdown_text, names_of
+    with names_of(paper):
+        return markdown_text(str(s), table=table)
+
+
+def _md_number(cell: str) -> str:
+    """A number cell (``fmt_human``): a power of ten as math, a true minus."""
+    import re
+    if re.fullmatch(r"-?[\d.]+e-?\d+", cell):
+        from ..latex import num_math
+        return md_math(num_math(cell))
+    return md_cell(cell.replace("-", "\N{MINUS SIGN}") if re.fullmatch(r"-[\d.]+", cell) else cell)
 
 
 def _pct(sc: dict) -> str:
@@ -165,12 +219,11 @@ def step_table(sc: dict | None) -> list[str]:
         return []
     un = [r["id"] for r in sc["steps"] if r["status"] != "checked"]
     out = ["", (f"### Step coverage: {sc['checked']}/{sc['displayed']} displayed proof steps checked "
-               f"({_pct(sc)})"), "", *([f"Not checked: {md_cell(', '.join(un))}.", ""] if un else []),
+               f"({_pct(sc)})"), "", *([f"Not checked: {', '.join(md_code(x) for x in un)}.", ""] if un else []),
            "| step | result | place | status | checks (grade) |", "|---|---|---|---|---|"]
     for r in sc["steps"]:
-        checks = ", ".join(f"{c['id']} ({c.get('grade', '?')})" for c in r["checks"]) or "—"
-        out.append(f"| {md_cell(r['id'])} | {md_cell(r['result'])} | {md_cell(r['place'])} | {md_cell(r['status'])} | "
-                   f"{md_cell(checks)} |")
+        out.append(f"| {md_code(r['id'], table=True)} | {md_cell(r['result'])} | {_text(r['place'], table=True)} | "
+                   f"{md_cell(r['status'])} | {_checks(r)} |")
     return out
 
 
