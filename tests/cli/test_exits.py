@@ -188,18 +188,20 @@ def test_help_states_the_exit_statuses(ffile):
 
 def test_python_api_ranges():
     """The same ranges from Python: Formula.solve(within=...), require(within=...), and
-    Formula.monotone with an infinite box end. Least n by hand: (10 + sqrt(log(20)/2))^2/0.01."""
+    Formula.monotone with an infinite box end. Least n by hand from Cor. 1 as the template
+    states it: (2 C^2 B^2 d + log(1/delta))/epsilon^2 = (200 + log 20)/0.01 = 20299.57..., so 20300."""
     from pathlib import Path
 
     import boundcalc
     from boundcalc.errors import UnsatisfiableError
     from boundcalc.services.require import require
     toml = [str(Path(__file__).resolve().parents[2] / "examples" / "my_paper.toml")]
-    least = int(mpmath.ceil(((10 + mpmath.sqrt(mpmath.log(20) / 2)) / mpmath.mpf("0.1")) ** 2))
+    least = int(mpmath.ceil((200 + mpmath.log(20)) / mpmath.mpf("0.01")))
+    assert least == 20300
     f = boundcalc.formula("my_paper.samples_cor1", formulas_path=toml)
     vals = {"d": 100, "B": 1, "delta": "0.05", "C": 1, "epsilon": "0.1"}
     assert f.solve("n", within=(1, "inf"), **vals).value == least
-    assert f.solve("n", within=(20000, None), **vals).value == 20000         # holds at the range's end
+    assert f.solve("n", within=(21000, None), **vals).value == 21000         # holds at the range's end
     with pytest.raises(UnsatisfiableError, match="range n in \\[1, 100\\]"):
         f.solve("n", within=(1, 100), **vals)
     r = require("my_paper", "toy", {"epsilon": "0.1"}, var="n", formulas_path=toml, within=(50, None))

@@ -690,8 +690,9 @@ def test_lemma4_residual_to_phi():
 
 def test_lemma1_sup_constraint_KQ():
     """Proof of Lemma 1, first display: ||W_K^T W_Q||_F/sqrt(d_m) <= eta_K eta_Q/sqrt(d_m) on
-    F_R from submultiplicativity and ||W_K||_F <= eta_K, ||W_Q||_F <= eta_Q: conditional on
-    those (ours); printed with 1/d_m on the right it would fail, e.g. at W_K = W_Q = 2 I_1
+    F_R from submultiplicativity and ||W_K||_F <= eta_K, ||W_Q||_F <= eta_Q: the claim is its
+    own three assumptions chained (put in for whole factors, 1/sqrt(d_m) carried along), so it
+    cannot fail: an identity, not a pass (seventh referee reading, issue 35); printed with 1/d_m on the right it would fail, e.g. at W_K = W_Q = 2 I_1
     (||W_K^T W_Q||_F = 4 = eta_K eta_Q) and d_m = 4: 4/2 = 2 > 4/4 = 1 (by hand)."""
     import numpy as np
 
@@ -701,7 +702,7 @@ def test_lemma1_sup_constraint_KQ():
     assert np.linalg.norm(K.T @ Q) <= np.linalg.norm(K) * np.linalg.norm(Q)
     assert 4 / 2 > 4 / 4
     (f,) = run_checks(PAPER, only=["lemma1_sup_constraint_KQ"]).results
-    assert f.severity == "conditional", f.message
+    assert f.severity == "identity" and "its own assumptions" in f.message, f.message
 
 
 def test_output_bound_A_is_tight():

@@ -907,7 +907,7 @@ def test_note_printed_whenever_declared(write_formula_file):
     js = {f["check"]: f for f in rep.to_json()["findings"]}
     assert js["noted"]["note"] == "the paper means x + 1 here" and "note" not in js["bare"]
     md = rep.to_markdown()
-    assert md.count("note: the paper means x + 1 here") == 1
+    assert md.count("note: the paper means $x$ + 1 here") == 1          # the symbol typeset
     buf = io.StringIO()
     print_rich(rep, console=Console(file=buf, width=200))
     assert buf.getvalue().count("note: the paper means x + 1 here") == 1

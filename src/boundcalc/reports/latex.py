@@ -163,6 +163,16 @@ def _script(s: str, i: int, sup: bool) -> tuple[str, int] | None:
         return ("{(" + inner + ")}" if keep else "{" + inner + "}"), j
     if s.startswith("+-", i):                           # mu_+-
         return "{\\pm}", i + 2
+    signed = re.compile(r"[-+][0-9]+(?:\.[0-9]+|/[0-9]+)?(?![A-Za-z_(.0-9])").match(s, i) if sup else None
+    if signed:                                          # n^-1, 2^-40, n^-1/2: a signed number
+        return "{" + signed.group(0) + "}", signed.end()
+    if sup and s[i] in "+-" and i + 1 < len(s) and s[i + 1] not in " *+-":
+        rest = _script(s, i + 1, sup)                   # x^-y, e^-(x+1): a signed exponent
+        if rest is not None:
+            body = rest[0][1:-1]
+            if s[i + 1] == "(" and not body.startswith("("):      # -(a/2 + 1), not -a/2 + 1
+                body = "(" + body + ")"
+            return "{" + s[i] + body + "}", rest[1]
     if s[i] in "*+-±∓":
         return "{" + UNICODE_MATH.get(s[i], s[i]) + "}", i + 1
     m = re.compile(r"[0-9]+|[A-Za-z]+|[" + "".join(_GREEK_CHARS) + "]").match(s, i)
@@ -479,6 +489,9 @@ def ascii_math_parts(text: str) -> list[tuple[str, str]]:
     figures as mathtext (:func:`mathtext_label`), the HTML page as MathML."""
     from .numfmt import pair_digits
     text = _decompose(str(text))
+    # Python's power between two operands (d**2, (a+b)**(1/2), n**-1) is the convention's ^;
+    # an extraction's **bold** has a space or the text's edge outside its stars
+    text = re.sub(r"(?<=[\w)\]])\*\*(?=[\w(\-+])", "^", text)
     text = re.sub(r"<([^<>=]+?,[^<>=]+?)>", "⟨\\1⟩", text)      # <a, b>: an inner product
     wide = pair_digits(text)          # two numbers side by side: printed to the digits that differ
     out: list[tuple[str, str]] = []

@@ -173,7 +173,7 @@ def test_two_expressions_agreeing_by_arithmetic_are_a_pass_that_can_fail(plain):
 
 
 def test_restating_an_assumption_names_it(plain):
-    assert "its own assumption y >= x" in plain["restates"].message
+    assert "its own assumptions (y >= x)" in plain["restates"].message
 
 
 def test_a_pin_and_a_needed_assumption_make_a_pass_conditional(plain):
@@ -204,7 +204,9 @@ def test_added_assumptions_in_every_output(paper, plain):
     rows = {(a["check"], a["assumption"]) for a in d["added_assumptions"]}
     assert rows == {("needs_assume", "d <= 1"), ("pinned", "d = 1")}
     md = rep.to_markdown()
-    assert "**conditional**" in md and "added by us (substitution): d = 1" in md
+    # the relation typeset as math in the one reading ($d$ = 1), not as the code's text
+    assert "**conditional**" in md and "added by us (substitution): $d$ = 1" in md
+    assert "added by us (assume): $d$ $\\leq$ 1" in md
     from boundcalc.reports.printers.html import to_html
     html = to_html(rep, page=True)
     # the relation typeset (d ≤ 1 as MathML), not the ASCII "d <= 1"

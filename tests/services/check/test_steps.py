@@ -91,8 +91,8 @@ def test_steps_load_and_coverage_counts_decided_checks(tmp_path):
     assert sc["steps"][2]["note"] == "no check kind for it"
     md = rep.to_markdown()
     assert "Step coverage: 2/3 displayed proof steps checked (66.6%)" in md     # rounded down
-    assert "Not checked: limit." in md
-    assert "| limit | Thm. 1 | proof of Thm. 1, last display | unchecked | — |" in md
+    assert "Not checked: `limit`." in md                        # a step's id is code
+    assert "| `limit` | Thm. 1 | proof of Thm. 1, last display | unchecked | — |" in md
 
 
 def test_undecided_identity_and_cannot_fail_are_not_checked(tmp_path):
