@@ -214,7 +214,7 @@ def _batch_all_queries(plist: list, X: Array, y: Array, loss, chunk: int, dt, sh
     gUT = np.zeros((nb, d, K), dtype=dt)
     gWY = np.zeros((nb, d, H * d), dtype=dt)
     XT = np.ascontiguousarray(X.transpose(0, 1, 3, 2))        # X_i^T, C-contiguous: a fast product
-    total = np.zeros(nb)
+    margins = np.empty((nb, n), dtype=dt)
     with ops.single_threaded_blas():     # tiny GEMMs: threads only add sync cost
         for i0 in range(0, n, chunk):
             Xc = X[:, i0:i0 + chunk]
@@ -227,9 +227,9 @@ def _batch_all_queries(plist: list, X: Array, y: Array, loss, chunk: int, dt, sh
             r = _rowdot(S, P)                                             # (nb, nc, K)
             P -= r[:, :, None, :]
             P *= S                                                        # logit adjoint D
-            m = r.sum(axis=-1)
+            m = margins[:, i0:i0 + nc]
+            np.sum(r, axis=-1, out=m)
             m *= ys[:, i0:i0 + nc]
-            total += np.sum(lf(m), axis=1)
             c = l1(m)
             c *= yc_w[:, i0:i0 + nc]
             Xw = (Xc * c[:, :, None, None]).reshape(nb, nc * T, d)
@@ -239,7 +239,7 @@ def _batch_all_queries(plist: list, X: Array, y: Array, loss, chunk: int, dt, sh
     # to the caller's layouts: U_eff's t-major rows, W_rows[a, h d + b] = dW_h[a, b]
     gU = gUT.reshape(nb, d, H, T).transpose(0, 3, 2, 1).reshape(nb, K * d)
     gWr = gWY.reshape(nb, d, H, d).transpose(0, 3, 2, 1).reshape(nb, d, H * d)
-    return total / n, gU, gWr
+    return np.sum(lf(margins), axis=1, dtype=np.float64) / n, gU, gWr
 
 
 def _batch_one_query(plist: list, X: Array, y: Array, loss, chunk: int, dt, shift) -> tuple[Array, Array, Array]:
