@@ -152,26 +152,26 @@ def arda_products():
     for m in (8, 64, 256):
         for dt in (np.float64, np.float32):
             chunk = _auto_chunk(n, T, m, np.dtype(dt).itemsize)
-            X = g.standard_normal((n, d, T)).astype(dt)
-            Xt = np.ascontiguousarray(X.transpose(0, 2, 1))
-            q = np.ascontiguousarray(X[:, :, -1])
+            Xa = g.standard_normal((n, d + 1, T)).astype(dt)        # X with its row of ones
+            Xt = np.ascontiguousarray(Xa[:, :d].transpose(0, 2, 1))
+            q = np.ascontiguousarray(Xa[:, :d, -1])
             Wp = g.standard_normal((d, d * m)).astype(dt)
             UT = g.standard_normal((d, m)).astype(dt)
 
-            def fn(X=X, Xt=Xt, q=q, Wp=Wp, UT=UT, m=m, chunk=chunk):
+            def fn(Xa=Xa, Xt=Xt, q=q, Wp=Wp, UT=UT, m=m, chunk=chunk):
                 for i0 in range(0, n, chunk):
-                    Xc, Xtc, qc = X[i0:i0 + chunk], Xt[i0:i0 + chunk], q[i0:i0 + chunk]
-                    nc = Xc.shape[0]
+                    Xac, Xtc, qc = Xa[i0:i0 + chunk], Xt[i0:i0 + chunk], q[i0:i0 + chunk]
+                    nc = Xac.shape[0]
                     E = np.matmul(Xtc, (qc @ Wp).reshape(nc, d, m))
-                    s = np.matmul(Xtc, UT)
-                    np.matmul(Xc, E)
-                    G = np.matmul(Xc, s)
-                    G.reshape(nc, d * m).T @ qc
+                    s = (Xtc.reshape(nc * T, d) @ UT).reshape(nc, T, m)
+                    np.matmul(Xac, E)
+                    G = np.matmul(Xac, s)
+                    G.reshape(nc, (d + 1) * m).T @ qc
             yield f"arda2026 n={n} d={d} T={T} m={m}", dt, fn
 
 
 def deora_products():
-    """``engine.deora2023._loss_grad_batch``'s products (one problem, its block size)."""
+    """``engine.deora2023.kernels._batch_all_queries``'s products (one problem, its block size)."""
     from boundcalc.engine.deora2023.kernels import _step_chunk
 
     n, T, d, H = 3200, 8, 16, 32
@@ -180,21 +180,23 @@ def deora_products():
     for dt in (np.float64, np.float32):
         chunk = _step_chunk(n, T, K, np.dtype(dt).itemsize)
         X = g.standard_normal((1, n, T, d)).astype(dt)
-        Wr = g.standard_normal((1, d, H * d)).astype(dt)
+        XT = np.ascontiguousarray(X.transpose(0, 1, 3, 2))
+        WY = g.standard_normal((1, d, H * d)).astype(dt)
         UkT = g.standard_normal((1, d, K)).astype(dt)
         S = g.standard_normal((1, chunk, T, K)).astype(dt)
 
-        def fn(X=X, Wr=Wr, UkT=UkT, S=S, chunk=chunk):
+        def fn(X=X, XT=XT, WY=WY, UkT=UkT, S=S, chunk=chunk):
             for i0 in range(0, n, chunk):
                 Xc = X[:, i0:i0 + chunk]
                 nc = Xc.shape[1]
-                A = (Xc.reshape(1, nc * T, d) @ Wr).reshape(1, nc, K, d)
-                np.matmul(Xc, A.transpose(0, 1, 3, 2))
+                X2 = Xc.reshape(1, nc * T, d)
+                Y = (X2 @ WY).reshape(1, nc, T * H, d)
+                np.matmul(Y, XT[:, i0:i0 + nc])
+                X2 @ UkT
                 Sc = S[:, :nc]
-                np.matmul(Sc.transpose(0, 1, 3, 2), Xc)
-                (Xc.reshape(1, nc * T, d) @ UkT).reshape(1, nc, T, K)
-                B = np.matmul(Sc.transpose(0, 1, 3, 2), Xc)
-                Xc.reshape(1, nc * T, d).transpose(0, 2, 1) @ B.reshape(1, nc * T, H * d)
+                X2.transpose(0, 2, 1) @ Sc.reshape(1, nc * T, K)
+                dY = np.matmul(Sc.reshape(1, nc, T * H, T), Xc)
+                X2.transpose(0, 2, 1) @ dY.reshape(1, nc * T, H * d)
         yield f"deora2023 n={n} T={T} d={d} H={H}", dt, fn
 
 
