@@ -24,26 +24,19 @@ work, exp and tanh are not counted, so a fraction is a lower bound on the work d
 
 * arda2026 ``engine.arda2026._loss_and_grad``, per sample: logits q W (2 d^2 m) and
   X_t^T (W q) (2 T d m); s = X^T U (2 T d m); X E and X (E s) (2 T d m each); h c (2 m);
-  r h (2 m); grad_W (2 d^2 m): 4 d^2 m + 8 T d m + 4 m (sum_t E and sum_t E s are
-  reductions, not counted).
+  r h (2 m); grad_W (2 d^2 m): 4 d^2 m + 8 T d m + 4 m (sum_t E and sum_t E s, which
+  the kernel takes from an extra row of ones in X E and X (E s), are not counted).
 * deora2023 ``engine.deora2023.gd_step`` (``_loss_grad_blocks``), K = Tq H query rows:
-  4 n Tq H d^2 + 8 n T K d + 4 n K d (``bench/torch_deora2023.flops``).
+  4 n Tq H d^2 + 8 n T K d + 4 n K d (``bench/torch_deora2023.flops``), the count of the
+  kernel before issue 37; the 'full' decoder's kernel since (``_batch_all_queries``: Y =
+  X W^T, the logits, P, grad U_eff, dY, grad W) does 4 n T H d^2 + 8 n T K d, 3 % fewer
+  at the bench's shape, and the count is kept so that before and after compare.
 * tarzanagh2023 ``engine.tarzanagh2023.gd_p`` with a batch of B trials, per step:
   K p (2 B n T d) and the gradient contraction (2 B n T d): 4 B n T d.
 
-Measured (issue 37) on the shared 2-core machine at load 10-12 (never idle), three runs
-alternating the code before and after, the same FLOP count for both: fraction before ->
-after, and the products alone (--ceiling) after:
-
-    arda2026 m=256 float64  0.157-0.169 -> 0.174-0.190   products 0.53-0.57
-    arda2026 m=256 float32  0.132-0.151 -> 0.142-0.156   products 0.48-0.56
-    deora2023      float64  0.214-0.231 -> 0.231-0.254   products 0.42-0.47
-    deora2023      float32  0.131-0.170 -> 0.203-0.221   products 0.38-0.45
-    tarzanagh2023 d=10 f64  0.007       -> 0.007-0.008   products 0.055-0.063
-
-The products alone reach 0.50 only at arda2026 float64, and by less than the exponentials
-of its logits cost (~15 ms a step); at d = 10 they stay under 0.10. docs/howto/benchmarks.md
-has the step times and the reasons, model by model.
+Measured (issue 37, two rounds) on the shared 2-core machine, never idle: the figures before
+and after each round, the products alone and the reasons the targets are not all met are
+in docs/howto/benchmarks.md, model by model.
 """
 from __future__ import annotations
 
