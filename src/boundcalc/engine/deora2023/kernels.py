@@ -215,16 +215,21 @@ def _batch_all_queries(plist: list, X: Array, y: Array, loss, chunk: int, dt, sh
     gWY = np.zeros((nb, d, H * d), dtype=dt)
     XT = np.ascontiguousarray(X.transpose(0, 1, 3, 2))        # X_i^T, C-contiguous: a fast product
     margins = np.empty((nb, n), dtype=dt)
+    chunk = min(chunk, n)
+    Yb = np.empty((nb, chunk, T * H, d), dtype=dt)            # Y, then dY: reused block to block
+    Sb, Pb = np.empty((2, nb, chunk, T, K), dtype=dt)
+    rb = np.empty((nb, chunk, K), dtype=dt)
     with ops.single_threaded_blas():     # tiny GEMMs: threads only add sync cost
         for i0 in range(0, n, chunk):
             Xc = X[:, i0:i0 + chunk]
             nc = Xc.shape[1]
             X2 = Xc.reshape(nb, nc * T, d)
-            Y = (X2 @ WY).reshape(nb, nc, T * H, d)                       # Y[s, h] = W_h x_s
-            S = np.matmul(Y, XT[:, i0:i0 + nc]).reshape(nb, nc, T, K)     # z[s, (h, t)]
+            Y, S, P, r = Yb[:, :nc], Sb[:, :nc], Pb[:, :nc], rb[:, :nc]
+            np.matmul(X2, WY, out=Y.reshape(nb, nc * T, H * d))           # Y[s, h] = W_h x_s
+            np.matmul(Y, XT[:, i0:i0 + nc], out=S.reshape(nb, nc, T * H, T))   # z[s, (h, t)]
             _softmax_keys_inplace(S, shift, reciprocal=True)
-            P = (X2 @ UkT).reshape(nb, nc, T, K)                          # x_s . U_eff[t, h]
-            r = _rowdot(S, P)                                             # (nb, nc, K)
+            np.matmul(X2, UkT, out=P.reshape(nb, nc * T, K))              # x_s . U_eff[t, h]
+            np.einsum("...sk,...sk->...k", S, P, out=r)                   # (nb, nc, K)
             P -= r[:, :, None, :]
             P *= S                                                        # logit adjoint D
             m = margins[:, i0:i0 + nc]
@@ -234,7 +239,7 @@ def _batch_all_queries(plist: list, X: Array, y: Array, loss, chunk: int, dt, sh
             c *= yc_w[:, i0:i0 + nc]
             Xw = (Xc * c[:, :, None, None]).reshape(nb, nc * T, d)
             gUT += Xw.transpose(0, 2, 1) @ S.reshape(nb, nc * T, K)
-            dY = np.matmul(P.reshape(nb, nc, T * H, T), Xc)               # (nb, nc, T H, d), unweighted
+            dY = np.matmul(P.reshape(nb, nc, T * H, T), Xc, out=Y)        # (nb, nc, T H, d), unweighted
             gWY += Xw.transpose(0, 2, 1) @ dY.reshape(nb, nc * T, H * d)
     # to the caller's layouts: U_eff's t-major rows, W_rows[a, h d + b] = dW_h[a, b]
     gU = gUT.reshape(nb, d, H, T).transpose(0, 3, 2, 1).reshape(nb, K * d)
