@@ -73,7 +73,12 @@ def _loss_and_grad(params: ShallowParams, X: Array, q: Array, y: Array, A: Activ
       grad_U = sum_j w (X E) and gpre (M U) = X (alpha gpre (s - pre)) = w (X (E s) - pre X E)
       are formed on the (block, d, m) results: the (block, T, m) arrays see only exp and
       one product (no pass for the weights, none for the centring s - pre);
-    * pre = U_i^T a_i = (sum_t E s) / (sum_t E);
+    * pre = U_i^T a_i = (sum_t E s) / (sum_t E), both sums from the same two products with
+      X given a row of ones, [X; 1] E and [X; 1] (E s) (no reduction pass; issue 37);
+    * w = r_j sm c_i sigma'_ji / sum_t E: the head's factor sm c_i is applied once after the
+      blocks and the sample's r_j is folded into q_j (grad_W) or into one GEMV (grad_U), so
+      the (block, d + 1, m) arrays see only sigma' / sum_t E and pre, each pass over the
+      whole C-contiguous buffer (the block buffers are reused from block to block);
     * the maximum is subtracted from the logits only when :func:`logit_bound` exceeds
       :data:`ops.LOGIT_LIMIT` (a bound, not a test on the values: safe by construction);
     * sigma and sigma' come from one evaluation (``Activation.f_d1``: tanh once);
@@ -91,7 +96,7 @@ def _loss_and_grad(params: ShallowParams, X: Array, q: Array, y: Array, A: Activ
     if scale is None:
         scale = input_scale(X, q)
     shift = ops.softmax_needs_shift(logit_bound(params.W, scale), dt)
-    chunk = min(n, _auto_chunk(n, T, m, dt.itemsize) if chunk is None else int(chunk))
+    chunk = max(1, min(n, _auto_chunk(n, T, m, dt.itemsize) if chunk is None else int(chunk)))
     X, Xt, q, y = (a if a.dtype == dt else a.astype(dt) for a in (X, Xt, q, y))
     c = params.c.astype(dt)
     UT = np.ascontiguousarray(params.U.T, dtype=dt)                 # (d, m)

@@ -215,7 +215,7 @@ def _batch_all_queries(plist: list, X: Array, y: Array, loss, chunk: int, dt, sh
     gWY = np.zeros((nb, d, H * d), dtype=dt)
     XT = np.ascontiguousarray(X.transpose(0, 1, 3, 2))        # X_i^T, C-contiguous: a fast product
     margins = np.empty((nb, n), dtype=dt)
-    chunk = min(chunk, n)
+    chunk = max(1, min(chunk, n))
     Yb = np.empty((nb, chunk, T * H, d), dtype=dt)            # Y, then dY: reused block to block
     Sb, Pb = np.empty((2, nb, chunk, T, K), dtype=dt)
     rb = np.empty((nb, chunk, K), dtype=dt)
