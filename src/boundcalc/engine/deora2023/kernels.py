@@ -196,9 +196,9 @@ def _batch_all_queries(plist: list, X: Array, y: Array, loss, chunk: int, dt, sh
     * r_k' = sum_s S_sk' P_sk' (P = X U_eff^T) is both the centring of the logit adjoint and
       U_k' . O_k', so the output is phi = H^{-1/2} sum_k' r_k' and O = S^T X is never formed;
     * grad U_eff = H^{-1/2} sum_i c_i O_i = (c X)^T S, one GEMM over the block's tokens;
-    * grad W through Y: dY[s, h] = sum_t D[s, (h, t)] c q_t, one (T H, T) x (T, d) product per
-      sample of the logit adjoint D = S * (P - r), then grad W_h^T = sum_s dY[s, h] x_s^T,
-      one GEMM over the block's tokens;
+    * grad W through Y: dY[s, h] = sum_t D[s, (h, t)] q_t, one (T H, T) x (T, d) product per
+      sample of the logit adjoint D = S * (P - r), then grad W_h^T = sum_i c_i sum_s
+      dY[s, h] x_s^T, one GEMM over the block's tokens (c in the X factor);
     * the softmax's normaliser is applied as a product with its reciprocal.
     """
     lf, l1, _ = loss
