@@ -24,26 +24,19 @@ work, exp and tanh are not counted, so a fraction is a lower bound on the work d
 
 * arda2026 ``engine.arda2026._loss_and_grad``, per sample: logits q W (2 d^2 m) and
   X_t^T (W q) (2 T d m); s = X^T U (2 T d m); X E and X (E s) (2 T d m each); h c (2 m);
-  r h (2 m); grad_W (2 d^2 m): 4 d^2 m + 8 T d m + 4 m (sum_t E and sum_t E s are
-  reductions, not counted).
+  r h (2 m); grad_W (2 d^2 m): 4 d^2 m + 8 T d m + 4 m (sum_t E and sum_t E s, which
+  the kernel takes from an extra row of ones in X E and X (E s), are not counted).
 * deora2023 ``engine.deora2023.gd_step`` (``_loss_grad_blocks``), K = Tq H query rows:
-  4 n Tq H d^2 + 8 n T K d + 4 n K d (``bench/torch_deora2023.flops``).
+  4 n Tq H d^2 + 8 n T K d + 4 n K d (``bench/torch_deora2023.flops``), the count of the
+  kernel before issue 37; the 'full' decoder's kernel since (``_batch_all_queries``: Y =
+  X W^T, the logits, P, grad U_eff, dY, grad W) does 4 n T H d^2 + 8 n T K d, 3 % fewer
+  at the bench's shape, and the count is kept so that before and after compare.
 * tarzanagh2023 ``engine.tarzanagh2023.gd_p`` with a batch of B trials, per step:
   K p (2 B n T d) and the gradient contraction (2 B n T d): 4 B n T d.
 
-Measured (issue 37) on the shared 2-core machine at load 10-12 (never idle), three runs
-alternating the code before and after, the same FLOP count for both: fraction before ->
-after, and the products alone (--ceiling) after:
-
-    arda2026 m=256 float64  0.157-0.169 -> 0.174-0.190   products 0.53-0.57
-    arda2026 m=256 float32  0.132-0.151 -> 0.142-0.156   products 0.48-0.56
-    deora2023      float64  0.214-0.231 -> 0.231-0.254   products 0.42-0.47
-    deora2023      float32  0.131-0.170 -> 0.203-0.221   products 0.38-0.45
-    tarzanagh2023 d=10 f64  0.007       -> 0.007-0.008   products 0.055-0.063
-
-The products alone reach 0.50 only at arda2026 float64, and by less than the exponentials
-of its logits cost (~15 ms a step); at d = 10 they stay under 0.10. docs/howto/benchmarks.md
-has the step times and the reasons, model by model.
+Measured (issue 37, two rounds) on the shared 2-core machine, never idle: the figures before
+and after each round, the products alone and the reasons the targets are not all met are
+in docs/howto/benchmarks.md, model by model.
 """
 from __future__ import annotations
 
@@ -152,26 +145,26 @@ def arda_products():
     for m in (8, 64, 256):
         for dt in (np.float64, np.float32):
             chunk = _auto_chunk(n, T, m, np.dtype(dt).itemsize)
-            X = g.standard_normal((n, d, T)).astype(dt)
-            Xt = np.ascontiguousarray(X.transpose(0, 2, 1))
-            q = np.ascontiguousarray(X[:, :, -1])
+            Xa = g.standard_normal((n, d + 1, T)).astype(dt)        # X with its row of ones
+            Xt = np.ascontiguousarray(Xa[:, :d].transpose(0, 2, 1))
+            q = np.ascontiguousarray(Xa[:, :d, -1])
             Wp = g.standard_normal((d, d * m)).astype(dt)
             UT = g.standard_normal((d, m)).astype(dt)
 
-            def fn(X=X, Xt=Xt, q=q, Wp=Wp, UT=UT, m=m, chunk=chunk):
+            def fn(Xa=Xa, Xt=Xt, q=q, Wp=Wp, UT=UT, m=m, chunk=chunk):
                 for i0 in range(0, n, chunk):
-                    Xc, Xtc, qc = X[i0:i0 + chunk], Xt[i0:i0 + chunk], q[i0:i0 + chunk]
-                    nc = Xc.shape[0]
+                    Xac, Xtc, qc = Xa[i0:i0 + chunk], Xt[i0:i0 + chunk], q[i0:i0 + chunk]
+                    nc = Xac.shape[0]
                     E = np.matmul(Xtc, (qc @ Wp).reshape(nc, d, m))
-                    s = np.matmul(Xtc, UT)
-                    np.matmul(Xc, E)
-                    G = np.matmul(Xc, s)
-                    G.reshape(nc, d * m).T @ qc
+                    s = (Xtc.reshape(nc * T, d) @ UT).reshape(nc, T, m)
+                    np.matmul(Xac, E)
+                    G = np.matmul(Xac, s)
+                    G.reshape(nc, (d + 1) * m).T @ qc
             yield f"arda2026 n={n} d={d} T={T} m={m}", dt, fn
 
 
 def deora_products():
-    """``engine.deora2023._loss_grad_batch``'s products (one problem, its block size)."""
+    """``engine.deora2023.kernels._batch_all_queries``'s products (one problem, its block size)."""
     from boundcalc.engine.deora2023.kernels import _step_chunk
 
     n, T, d, H = 3200, 8, 16, 32
@@ -180,21 +173,23 @@ def deora_products():
     for dt in (np.float64, np.float32):
         chunk = _step_chunk(n, T, K, np.dtype(dt).itemsize)
         X = g.standard_normal((1, n, T, d)).astype(dt)
-        Wr = g.standard_normal((1, d, H * d)).astype(dt)
+        XT = np.ascontiguousarray(X.transpose(0, 1, 3, 2))
+        WY = g.standard_normal((1, d, H * d)).astype(dt)
         UkT = g.standard_normal((1, d, K)).astype(dt)
         S = g.standard_normal((1, chunk, T, K)).astype(dt)
 
-        def fn(X=X, Wr=Wr, UkT=UkT, S=S, chunk=chunk):
+        def fn(X=X, XT=XT, WY=WY, UkT=UkT, S=S, chunk=chunk):
             for i0 in range(0, n, chunk):
                 Xc = X[:, i0:i0 + chunk]
                 nc = Xc.shape[1]
-                A = (Xc.reshape(1, nc * T, d) @ Wr).reshape(1, nc, K, d)
-                np.matmul(Xc, A.transpose(0, 1, 3, 2))
+                X2 = Xc.reshape(1, nc * T, d)
+                Y = (X2 @ WY).reshape(1, nc, T * H, d)
+                np.matmul(Y, XT[:, i0:i0 + nc])
+                X2 @ UkT
                 Sc = S[:, :nc]
-                np.matmul(Sc.transpose(0, 1, 3, 2), Xc)
-                (Xc.reshape(1, nc * T, d) @ UkT).reshape(1, nc, T, K)
-                B = np.matmul(Sc.transpose(0, 1, 3, 2), Xc)
-                Xc.reshape(1, nc * T, d).transpose(0, 2, 1) @ B.reshape(1, nc * T, H * d)
+                X2.transpose(0, 2, 1) @ Sc.reshape(1, nc * T, K)
+                dY = np.matmul(Sc.reshape(1, nc, T * H, T), Xc)
+                X2.transpose(0, 2, 1) @ dY.reshape(1, nc * T, H * d)
         yield f"deora2023 n={n} T={T} d={d} H={H}", dt, fn
 
 

@@ -344,6 +344,32 @@ def test_fused_step_in_several_default_blocks_equals_unfused_path(decoder):
     assert np.max(np.abs(g32.flat() - gr.flat())) <= 1e-4 * np.max(np.abs(gr.flat()))
 
 
+@pytest.mark.parametrize("decoder", ["full", "pooling"])
+def test_all_queries_step_with_the_shift_in_short_blocks_equals_unfused_path(decoder):
+    """The step around large products (every token a query, issue 37): head-major query
+    rows, phi from the adjoint's centring, grad U_eff and grad W from products over the
+    block's tokens, the loss summed after the blocks. Against the unfused path with the
+    max subtraction taken (logit bound > 600, logits up to 315-503), in blocks of 3 with a
+    short last one, and a batch of two problems (one shifted, one not) against each alone."""
+    from boundcalc.engine.deora2023.kernels import _loss_grad_batch
+
+    p, X, y = _instance(decoder, H=3, T=5, d=4, n=11, seed=6, std_W=20.0)
+    q, _, _ = _instance(decoder, H=3, T=5, d=4, n=11, seed=7, std_W=0.3)
+    assert ops.softmax_needs_shift(D.logit_bound(p, X), np.float64)
+    assert not ops.softmax_needs_shift(D.logit_bound(q, X), np.float64)
+    Lr, gr = _reference_grad(p, X, y)
+    L, gU, gW = D.kernels._loss_grad_blocks(p, X, y, "logistic", chunk=3)
+    g = D.kernels._to_params(p, gU, gW)
+    assert L == pytest.approx(Lr, rel=1e-13)
+    assert np.max(np.abs(g.flat() - gr.flat())) <= 1e-12 * np.max(np.abs(gr.flat()))
+    Lb, gUb, gWb = _loss_grad_batch([p, q], np.stack([X, X]), np.stack([y, y]), "logistic", 3)
+    for b, pb in enumerate((p, q)):
+        Lq, gq = _reference_grad(pb, X, y)
+        gb = D.kernels._to_params(pb, gUb[b], gWb[b])
+        assert Lb[b] == pytest.approx(Lq, rel=1e-13)
+        assert np.max(np.abs(gb.flat() - gq.flat())) <= 1e-12 * np.max(np.abs(gq.flat()))
+
+
 def test_logit_bound_bounds_every_logit_and_the_edge_of_the_limit():
     p, X, _y = _instance("full", H=3, T=5, d=4, n=20, seed=4, std_W=3.0)
     Z = np.einsum("nta,hab,nsb->nhts", X, p.W, X)

@@ -27,9 +27,11 @@ def loss(params: ShallowParams, X: Array, y: Array, query="last",
 
 
 def _auto_chunk(n: int, T: int, m: int, itemsize: int = 8) -> int:
-    """Samples per block so one (block, T, m) array is about 256 KiB (cache-resident): in
-    bytes, so a float32 block holds twice the samples of a float64 one (issue 37)."""
-    return int(max(1, min(n, (1 << 18) // max(1, T * m * itemsize))))
+    """Samples per block so one (block, T, m) array is about 512 KiB (the step's two such
+    buffers, reused from block to block, fill a 1 MiB L2): in bytes, so a float32 block
+    holds twice the samples of a float64 one (issue 37: at m = 256, blocks of 512 KiB ran
+    the step ~10 % faster than 256 KiB, as fewer blocks make fewer NumPy calls)."""
+    return int(max(1, min(n, (1 << 19) // max(1, T * m * itemsize))))
 
 
 def input_scale(X: Array, q: Array) -> float:
@@ -71,7 +73,12 @@ def _loss_and_grad(params: ShallowParams, X: Array, q: Array, y: Array, A: Activ
       grad_U = sum_j w (X E) and gpre (M U) = X (alpha gpre (s - pre)) = w (X (E s) - pre X E)
       are formed on the (block, d, m) results: the (block, T, m) arrays see only exp and
       one product (no pass for the weights, none for the centring s - pre);
-    * pre = U_i^T a_i = (sum_t E s) / (sum_t E);
+    * pre = U_i^T a_i = (sum_t E s) / (sum_t E), both sums from the same two products with
+      X given a row of ones, [X; 1] E and [X; 1] (E s) (no reduction pass; issue 37);
+    * w = r_j sm c_i sigma'_ji / sum_t E: the head's factor sm c_i is applied once after the
+      blocks and the sample's r_j is folded into q_j (grad_W) or into one GEMV (grad_U), so
+      the (block, d + 1, m) arrays see only sigma' / sum_t E and pre, each pass over the
+      whole C-contiguous buffer (the block buffers are reused from block to block);
     * the maximum is subtracted from the logits only when :func:`logit_bound` exceeds
       :data:`ops.LOGIT_LIMIT` (a bound, not a test on the values: safe by construction);
     * sigma and sigma' come from one evaluation (``Activation.f_d1``: tanh once);
@@ -89,48 +96,59 @@ def _loss_and_grad(params: ShallowParams, X: Array, q: Array, y: Array, A: Activ
     if scale is None:
         scale = input_scale(X, q)
     shift = ops.softmax_needs_shift(logit_bound(params.W, scale), dt)
-    chunk = _auto_chunk(n, T, m, dt.itemsize) if chunk is None else int(chunk)
+    chunk = max(1, min(n, _auto_chunk(n, T, m, dt.itemsize) if chunk is None else int(chunk)))
     X, Xt, q, y = (a if a.dtype == dt else a.astype(dt) for a in (X, Xt, q, y))
     c = params.c.astype(dt)
     UT = np.ascontiguousarray(params.U.T, dtype=dt)                 # (d, m)
     Wp = np.ascontiguousarray(params.W.transpose(2, 1, 0), dtype=dt).reshape(d, d * m)
+    # per-block buffers; Xa = [X; 1 ... 1]: its last row gives sum_t E and sum_t E s from
+    # the same products as X E and X (E s)
+    Xa = np.ones((chunk, d + 1, T), dtype=dt)
+    Eb, Sb = np.empty((2, chunk, T, m), dtype=dt)
+    XEb, Gb = np.empty((2, chunk, d + 1, m), dtype=dt)
     gc = np.zeros(m, dtype=dt)
-    gUt = np.zeros((d, m), dtype=dt)
-    gWp = np.zeros((d * m, d), dtype=dt)
+    gUt = np.zeros((d + 1) * m, dtype=dt)
+    gWp = np.zeros(((d + 1) * m, d), dtype=dt)
     total = 0.0
     with ops.single_threaded_blas():     # tiny GEMMs: threads only add sync cost
         for i0 in range(0, n, chunk):
-            Xc, Xtc = X[i0:i0 + chunk], Xt[i0:i0 + chunk]
-            qc, yc = q[i0:i0 + chunk], y[i0:i0 + chunk]
-            nc = Xc.shape[0]
-            E = np.matmul(Xtc, (qc @ Wp).reshape(nc, d, m))        # (nc,T,m): X_t^T W_i q   (2)
+            Xtc, qc = Xt[i0:i0 + chunk], q[i0:i0 + chunk]
+            nc = Xtc.shape[0]
+            E, S, XE, G, Xac = Eb[:nc], Sb[:nc], XEb[:nc], Gb[:nc], Xa[:nc]
+            np.matmul(Xtc, (qc @ Wp).reshape(nc, d, m), out=E)         # (nc,T,m): X_t^T W_i q   (2)
             if shift:
                 E -= E.max(axis=1, keepdims=True)
             np.exp(E, out=E)
-            s = np.matmul(Xtc, UT)                                  # X_t^T U_i
-            s *= E                                                  # E s
-            XE = np.matmul(Xc, E)                                   # (nc,d,m)
-            G = np.matmul(Xc, s)                                    # X (E s)
-            inv = 1.0 / E.sum(axis=1)                               # (nc,m): 1 / sum_t E
-            pre = s.sum(axis=1)
-            pre *= inv                                              # U_i^T a_i
-            h, w = A.f_d1(pre)                                      # (3)
-            res = sm * (h @ c) - yc                                 # f - y   (4)
+            np.matmul(Xtc.reshape(nc * T, d), UT, out=S.reshape(nc * T, m))   # X_t^T U_i
+            S *= E                                                  # E s
+            Xac[:, :d] = X[i0:i0 + nc]
+            np.matmul(Xac, E, out=XE)                               # (nc,d+1,m): X E; sum_t E
+            np.matmul(Xac, S, out=G)                                # X (E s); sum_t E s
+            inv = np.reciprocal(XE[:, d])                           # (nc,m): 1 / sum_t E
+            pre = G[:, d] * inv                                     # U_i^T a_i
+            h, v = A.f_d1(pre)                                      # (3)
+            res = h @ c
+            res *= sm
+            res -= y[i0:i0 + nc]                                    # f - y   (4)
             total += float(res @ res)
-            r = (2.0 / n) * res
-            gc += sm * (r @ h)                                      # (5)
-            w *= c[None, :]
-            w *= (sm * r)[:, None]
-            w *= inv                                                # gpre / sum_t E
-            wb = w[:, None, :]
-            XE *= wb                                                # X (alpha gpre)
-            gUt += XE.sum(axis=0)                                   # (6)
-            G *= wb
+            res *= 2.0 / n                                          # r = dL/df
+            gc += res @ h                                           # (5), times sm at the end
+            v *= inv                                                # sigma' / sum_t E
+            vb = v[:, None, :]
+            # on all d + 1 rows (C-contiguous passes; the sums' row is not used below)
+            XE *= vb                                                # X (alpha sigma')
+            gUt += res @ XE.reshape(nc, (d + 1) * m)                # (6), times sm c at the end
+            G *= vb
             XE *= pre[:, None, :]
-            G -= XE                                                 # gpre (M U)
-            gWp += G.reshape(nc, d * m).T @ qc                      # (7): gpre (M U) q^T
-    gW = np.ascontiguousarray(gWp.reshape(d, m, d).transpose(1, 0, 2), dtype=np.float64)
-    return total / n, ShallowParams(gc.astype(np.float64), np.ascontiguousarray(gUt.T, dtype=np.float64), gW)
+            G -= XE                                                 # sigma' (M U)
+            gWp += G.reshape(nc, (d + 1) * m).T @ (qc * res[:, None])    # (7): r sigma' (M U) q^T
+    # the factors common to every sample: sm for c, sm c_i for head i's U_i and W_i
+    gc *= sm
+    hc = sm * c
+    gU = (gUt[:d * m].reshape(d, m) * hc).T
+    gW = (gWp[:d * m].reshape(d, m, d) * hc[None, :, None]).transpose(1, 0, 2)
+    return (total / n, ShallowParams(gc.astype(np.float64), np.ascontiguousarray(gU, dtype=np.float64),
+                                     np.ascontiguousarray(gW, dtype=np.float64)))
 
 
 def loss_and_grad(params: ShallowParams, X: Array, y: Array, query="last",

@@ -44,10 +44,11 @@ def _w_rows(W: Array) -> Array:
     return np.ascontiguousarray(W.transpose(1, 0, 2)).reshape(d, H * d)
 
 
-def _softmax_keys_inplace(Z: Array, shift=True) -> Array:
+def _softmax_keys_inplace(Z: Array, shift=True, reciprocal: bool = False) -> Array:
     """Softmax over the key axis (-2) of an (n, T, K) array, or of a batch (B, n, T, K), in
     place; ``shift=False`` skips the max subtraction (only for logits proved bounded:
-    :func:`logit_bound`). For a batch, ``shift`` may be one flag per problem (B,)."""
+    :func:`logit_bound`). For a batch, ``shift`` may be one flag per problem (B,).
+    ``reciprocal``: multiply by 1 / sum instead of dividing (one rounding more, a faster pass)."""
     shift = np.asarray(shift, dtype=bool)
     if shift.ndim == 0 or shift.all():
         if shift.all():
@@ -56,7 +57,10 @@ def _softmax_keys_inplace(Z: Array, shift=True) -> Array:
         idx = np.flatnonzero(shift)
         Z[idx] -= Z[idx].max(axis=-2, keepdims=True)
     np.exp(Z, out=Z)
-    Z /= Z.sum(axis=-2, keepdims=True)
+    if reciprocal:
+        Z *= np.reciprocal(Z.sum(axis=-2, keepdims=True))
+    else:
+        Z /= Z.sum(axis=-2, keepdims=True)
     return Z
 
 
@@ -166,23 +170,96 @@ def _loss_grad_batch(plist: list, X: Array, y: Array, loss_name: str, chunk: int
     problem axis is a leading batch axis of every array and GEMM (NumPy's stacked matmul:
     the same per-problem products as alone); each problem keeps its own block size, softmax
     shift (its own :func:`logit_bound`) and summation order.  Returns (L^ (B,),
-    grad U_eff (B, K d), grad W_rows (B, d, H d)), float64."""
-    lf, l1, _ = ops.margin_loss(loss_name)
+    grad U_eff (B, K d), grad W_rows (B, d, H d)), float64.
+
+    Every token is a query for the 'full' and 'pooling' decoders (:func:`_batch_all_queries`);
+    the 'last' decoder has one query per sample (:func:`_batch_one_query`)."""
     dt = ops.check_dtype(dtype)
-    p0 = plist[0]
     shift = np.array([ops.softmax_needs_shift(logit_bound(p, x), dt) for p, x in zip(plist, X)])
+    nb, n, T, _d = X.shape
+    Tq = 1 if plist[0].decoder == "last" else T
+    chunk = max(1, _step_chunk(n, T, Tq * plist[0].H, dt.itemsize) // nb) if chunk is None else int(chunk)
+    X = X if X.dtype == dt else X.astype(dt)
+    kernel = _batch_one_query if Tq == 1 else _batch_all_queries
+    L, gU, gWr = kernel(plist, X, y.astype(dt), ops.margin_loss(loss_name), chunk, dt, shift)
+    return L, gU.astype(np.float64), gWr.astype(np.float64)
+
+
+def _batch_all_queries(plist: list, X: Array, y: Array, loss, chunk: int, dt, shift) -> tuple[Array, Array, Array]:
+    """The fused step when every token is a query (Q = X), around few large products
+    (issue 37). With Y[s, h] = W_h x_s (one GEMM over the block's n T tokens, inner d) the
+    logits are z[s, (h, t)] = q_t^T W_h x_s = Y[s, h] . x_t, one product per sample of the
+    C-contiguous (T H, d) x (d, T); the query rows k' = (h, t) are head-major here (the
+    caller's layout is t-major, converted once at the end). Then, each exact in real
+    arithmetic:
+
+    * r_k' = sum_s S_sk' P_sk' (P = X U_eff^T) is both the centring of the logit adjoint and
+      U_k' . O_k', so the output is phi = H^{-1/2} sum_k' r_k' and O = S^T X is never formed;
+    * grad U_eff = H^{-1/2} sum_i c_i O_i = (c X)^T S, one GEMM over the block's tokens;
+    * grad W through Y: dY[s, h] = sum_t D[s, (h, t)] q_t, one (T H, T) x (T, d) product per
+      sample of the logit adjoint D = S * (P - r), then grad W_h^T = sum_i c_i sum_s
+      dY[s, h] x_s^T, one GEMM over the block's tokens (c in the X factor);
+    * the softmax's normaliser is applied as a product with its reciprocal.
+    """
+    lf, l1, _ = loss
     nb, n, T, d = X.shape
+    H = plist[0].H
+    K = T * H
+    s = 1.0 / np.sqrt(H)
+    # WY[b, h d + a] = W_h[a, b], so (x @ WY)[h d + a] = (W_h x)_a
+    WY = np.stack([np.ascontiguousarray(p.W.transpose(2, 0, 1)).reshape(d, H * d) for p in plist]).astype(dt)
+    UkT = np.stack([_u_eff(p.decoder, p.U, T).transpose(2, 1, 0).reshape(d, K) for p in plist]).astype(dt)
+    ys = (s * y).astype(dt)                                    # margin m = ys * sum_k' r_k'
+    yc_w = ((s / n) * y).astype(dt)                            # loss weight c = l'(m) yc_w
+    gUT = np.zeros((nb, d, K), dtype=dt)
+    gWY = np.zeros((nb, d, H * d), dtype=dt)
+    XT = np.ascontiguousarray(X.transpose(0, 1, 3, 2))        # X_i^T, C-contiguous: a fast product
+    margins = np.empty((nb, n), dtype=dt)
+    chunk = max(1, min(chunk, n))
+    Yb = np.empty((nb, chunk, T * H, d), dtype=dt)            # Y, then dY: reused block to block
+    Sb, Pb = np.empty((2, nb, chunk, T, K), dtype=dt)
+    rb = np.empty((nb, chunk, K), dtype=dt)
+    with ops.single_threaded_blas():     # tiny GEMMs: threads only add sync cost
+        for i0 in range(0, n, chunk):
+            Xc = X[:, i0:i0 + chunk]
+            nc = Xc.shape[1]
+            X2 = Xc.reshape(nb, nc * T, d)
+            Y, S, P, r = Yb[:, :nc], Sb[:, :nc], Pb[:, :nc], rb[:, :nc]
+            np.matmul(X2, WY, out=Y.reshape(nb, nc * T, H * d))           # Y[s, h] = W_h x_s
+            np.matmul(Y, XT[:, i0:i0 + nc], out=S.reshape(nb, nc, T * H, T))   # z[s, (h, t)]
+            _softmax_keys_inplace(S, shift, reciprocal=True)
+            np.matmul(X2, UkT, out=P.reshape(nb, nc * T, K))              # x_s . U_eff[t, h]
+            np.einsum("...sk,...sk->...k", S, P, out=r)                   # (nb, nc, K)
+            P -= r[:, :, None, :]
+            P *= S                                                        # logit adjoint D
+            m = margins[:, i0:i0 + nc]
+            np.sum(r, axis=-1, out=m)
+            m *= ys[:, i0:i0 + nc]
+            c = l1(m)
+            c *= yc_w[:, i0:i0 + nc]
+            Xw = (Xc * c[:, :, None, None]).reshape(nb, nc * T, d)
+            gUT += Xw.transpose(0, 2, 1) @ S.reshape(nb, nc * T, K)
+            dY = np.matmul(P.reshape(nb, nc, T * H, T), Xc, out=Y)        # (nb, nc, T H, d), unweighted
+            gWY += Xw.transpose(0, 2, 1) @ dY.reshape(nb, nc * T, H * d)
+    # to the caller's layouts: U_eff's t-major rows, W_rows[a, h d + b] = dW_h[a, b]
+    gU = gUT.reshape(nb, d, H, T).transpose(0, 3, 2, 1).reshape(nb, K * d)
+    gWr = gWY.reshape(nb, d, H, d).transpose(0, 3, 2, 1).reshape(nb, d, H * d)
+    return np.sum(lf(margins), axis=1, dtype=np.float64) / n, gU, gWr
+
+
+def _batch_one_query(plist: list, X: Array, y: Array, loss, chunk: int, dt, shift) -> tuple[Array, Array, Array]:
+    """The fused step with one query per sample (the 'last' decoder, K = H query rows)."""
+    lf, l1, _ = loss
+    nb, n, T, d = X.shape
+    p0 = plist[0]
     H = p0.H
-    Tq = 1 if p0.decoder == "last" else T
+    Tq = 1
     K = Tq * H
     s = 1.0 / np.sqrt(H)
-    chunk = max(1, _step_chunk(n, T, K, dt.itemsize) // nb) if chunk is None else int(chunk)
     Wr = np.stack([_w_rows(p.W) for p in plist]).astype(dt)                     # (B, d, H d)
     Uk = np.stack([_u_eff(p.decoder, p.U, T).reshape(K, d) for p in plist]).astype(dt)   # (B, K, d)
     UkT = np.ascontiguousarray(Uk.transpose(0, 2, 1))
     u_col = Uk.reshape(nb, K * d, 1)
-    X = X if X.dtype == dt else X.astype(dt)
-    y = y.astype(dt)
     gU = np.zeros((nb, 1, K * d), dtype=dt)
     gWr = np.zeros((nb, d, H * d), dtype=dt)
     total = np.zeros(nb)
@@ -191,7 +268,7 @@ def _loss_grad_batch(plist: list, X: Array, y: Array, loss_name: str, chunk: int
             Xc = X[:, i0:i0 + chunk]
             yc = y[:, i0:i0 + chunk]
             nc = Xc.shape[1]
-            Qc = Xc[:, :, -1:, :] if p0.decoder == "last" else Xc
+            Qc = Xc[:, :, -1:, :]
             A = (Qc.reshape(nb, nc * Tq, d) @ Wr).reshape(nb, nc, K, d)
             S = np.matmul(Xc, A.transpose(0, 1, 3, 2))
             _softmax_keys_inplace(S, shift)
@@ -208,7 +285,7 @@ def _loss_grad_batch(plist: list, X: Array, y: Array, loss_name: str, chunk: int
             B = np.matmul(P.transpose(0, 1, 3, 2), Xc)
             Qw = (Qc * c[:, :, None, None]).reshape(nb, nc * Tq, d)
             gWr += Qw.transpose(0, 2, 1) @ B.reshape(nb, nc * Tq, H * d)
-    return total / n, gU[:, 0].astype(np.float64), gWr.astype(np.float64)
+    return total / n, gU[:, 0], gWr
 
 
 def _tangent_and_hvp(params: MHAParams, f: _Fwd, c: Array, V: MHAParams,
