@@ -221,3 +221,14 @@ def test_reserved_names_are_refused_at_load(write_formula_file, section, name, w
         boundcalc.formulas("resv", formulas_path=[str(p)])
     assert str(e.value) == (f"resv.toml: [{section}.{name}]: {section[:-1]} name {name!r} is reserved: {why}; "
                             "choose another name")
+
+
+def test_the_api_module_is_an_attribute_before_it_is_imported():
+    """``boundcalc.api`` in a fresh interpreter (test_sheet.py used it, and passed only when
+    another test had imported the module first)."""
+    import subprocess
+    import sys
+    code = ("import boundcalc, sys; assert 'boundcalc.api' not in sys.modules; "
+            "print(boundcalc.api.paper('deora2023').key)")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert r.returncode == 0 and r.stdout.strip() == "deora2023", r.stderr

@@ -20,8 +20,12 @@ _API = ("Formula", "formula", "formulas", "papers", "symbols")
 
 
 def __getattr__(name: str):
+    if name == "api":            # boundcalc.api without importing it first, as for its names
+        import importlib
+        return importlib.import_module(f"{__name__}.api")
     if name in _API:
-        from . import api
+        import importlib
+        api = importlib.import_module(f"{__name__}.api")
         value = getattr(api, name)
         globals()[name] = value
         return value

@@ -470,7 +470,7 @@ def run_ascii(*args):
 @pytest.mark.parametrize("args, spelled", [
     (("show", "deora2023.beta2"), b"deora2023.beta2 -- Smoothness"),          # an em dash
     (("require-heads", "--d", "16", "--T", "8"), b"derived"),
-    (("sheet", "deora2023", "--format", "markdown"), b"$\\leq$ $R$ (Assumption 1)"),  # math: ASCII LaTeX
+    (("sheet", "deora2023", "--format", "markdown"), b"\\Vert \\leq R$ (Assumption 1)"),  # math: ASCII LaTeX
     (("list",), b"deora2023.beta2"),
     # four checks of four kinds (derivation, order, monotone, compare), not the whole audit
     # (~16 s of CPU): each prints its formulas, verdict and evidence through the same stream

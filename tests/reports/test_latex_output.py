@@ -239,15 +239,21 @@ def test_latex_fields_are_checked_and_used(tmp_path, value, why):
 @pytest.mark.parametrize("text, tex", [
     ("L̂(θ^(K))", r"\ensuremath{\hat{L}}(\ensuremath{\theta^{(K)}})"),
     ("Φ~(X_i; θ^(1))", r"\ensuremath{\tilde{\Phi}}(\ensuremath{X_{i}}; \ensuremath{\theta^{(1)}})"),
-    ("sqrt(T)(S + P)", r"\ensuremath{\sqrt{T}}(\ensuremath{S} + \ensuremath{P})"),
+    ("sqrt(T)(S + P)", r"\ensuremath{\sqrt{T}}(\ensuremath{S + P})"),
     ("R-bar_μ and s-bar", r"\ensuremath{\bar{R}_{\mu}} and \ensuremath{\bar{s}}"),
     ("U~^(K+1)", r"\ensuremath{\tilde{U}^{(K+1)}}"),
-    ("(N-1)^(-c_hat)", r"(\ensuremath{N}\ensuremath{-}1\ensuremath{)^{-\hat{c}}}"),
+    ("(N-1)^(-c_hat)", r"(\ensuremath{N -1 )^{-\hat{c}}}"),
     ("min_(s<τ) loss", r"\ensuremath{\min_{s<\tau}} loss"),
-    ("needs H >= 3.26e+7, used True", r"needs \ensuremath{H} \ensuremath{\geq} \num{3.26e7}, used yes"),
-    ("γ_* = -5.435; 1 - δ", r"\ensuremath{\gamma_{*}} = \num{-5.435}; 1 \ensuremath{-} \ensuremath{\delta}"),
-    ("<a, b> and ||x||_{2,inf}", (r"\ensuremath{\langle}a, b\ensuremath{\rangle} and \ensuremath{\|}x\ensuremath{\|}"
-                                 r"\ensuremath{{}_{2,\infty}}")),
+    ("needs H >= 3.26e+7, used True", r"needs \ensuremath{H \geq} \num{3.26e7}, used yes"),
+    ("γ_* = -5.435; 1 - δ", r"\ensuremath{\gamma_{*}} = \num{-5.435}; \ensuremath{1 - \delta}"),
+    ("<a, b> and ||x||_{2,inf}", (r"\ensuremath{\langle}a, b\ensuremath{\rangle} and \ensuremath{\|}x\ensuremath{\|"
+                                 r"{}_{2,\infty}}")),
+    # math written with spaces is one piece of math, not math, words and math side by side
+    ("the paper means x + 1 here", r"the paper means \ensuremath{x + 1} here"),
+    ("x^2 + y as _g0", r"\ensuremath{x^{2} + y} as \texttt{\_\allowbreak{}g0}"),
+    ("if d <= 1 and 4 x 24 = 96", r"if \ensuremath{d \leq 1} and \ensuremath{4 \times 24 = 96}"),
+    ("x = a constant, T - 1 and 2 + x", r"\ensuremath{x} = a constant, \ensuremath{T - 1} and \ensuremath{2 + x}"),
+    ("see §2.3 and Table 2", r"see \S{}2.3 and Table 2"),
     ("gamma_gap_min", r"\ensuremath{\gamma_{\mathrm{gap},\min}}"),
     ("Sec. 6.1, Thms 2-3, non-negative", "Sec. 6.1, Thms 2-3, non-negative"),
 ])
@@ -273,10 +279,22 @@ def test_one_number_style(x, text):
     (("--format", "latex", "--notes", "some"), "unknown --notes 'some'; use one of short, full, none"),
     (("--notes", "full"), "--notes applies to --format latex only (got --format rich)"),
     (("--format", "csv", "--long"), "--long applies to --format latex only (got --format csv)"),
+    (("--format", "latex", "--width", "half"), "unknown --width 'half'; use one of text, column"),
+    (("--format", "markdown", "--width", "column"), "--width applies to --format latex only (got --format markdown)"),
+    (("--format", "latex", "--width", "column", "--env", "table*"), "--width column is --env table, not --env table*"),
 ])
 def test_latex_options_are_checked_before_any_work(args, message):
     r = CliRunner().invoke(app, ["compare", "tarzanagh2023", *args])
     assert r.exit_code != 0 and str(r.exception) == message, (r.output, r.exception)
+
+
+def test_width_column_is_the_column_table():
+    """--width column (issue 34's name for it) gives the one-column table, --env table, and
+    --width text the default table*."""
+    col = table("tarzanagh2023", "short", "--width", "column")
+    assert col == table("tarzanagh2023", "short", "--env", "table")
+    assert "\\begin{table}" in col and "\\begin{table*}" not in col
+    assert table("tarzanagh2023", "short", "--width", "text") == table("tarzanagh2023", "short")
 
 
 def _toml(key):
@@ -303,18 +321,19 @@ def test_notes_name_the_papers_symbols_and_formulas():
     t = _toml("tarzanagh2023")["symbols"]
     with names_of("tarzanagh2023"):
         assert ascii_math("(M0, M1)") == f"(\\ensuremath{{{t['M0']['latex']}}}, \\ensuremath{{{t['M1']['latex']}}})"
-    assert ascii_math("4 x 24 = 96") == r"4 \ensuremath{\times} 24 = 96"
+    assert ascii_math("4 x 24 = 96") == r"\ensuremath{4 \times 24 = 96}"       # one piece of math
     assert ascii_math("R^(T x d)") == r"\ensuremath{R^{T\times d}}"
     assert ascii_math("min_(t in T_i)") == r"\ensuremath{\min_{t\in T_{i}}}"
     assert ascii_math("mu_+-") == r"\ensuremath{\mu_{\pm}}"
-    assert ascii_math("labels +-1") == r"labels \ensuremath{\pm}1"
+    assert ascii_math("labels +-1") == r"labels \ensuremath{\pm 1}"
+    assert ascii_math("labels +-y") == r"labels \ensuremath{\pm y}"          # not the control word \pmy
     assert ascii_math("grad_U") == r"\ensuremath{\nabla_{U}}"
     assert ascii_math("max x of the set") == "max x of the set"
     # constant(s) is a plural (the s was italic math), grad L the gradient, delta' a prime
     # (a closing quote stays a quote)
     assert ascii_math("the constant(s) C_1") == r"the constant(s) \ensuremath{C_{1}}"
     assert ascii_math("f(s) = 1") == r"f(\ensuremath{s}) = 1"
-    assert ascii_math("lr/||grad L(p)||") == r"lr/\ensuremath{\|}\ensuremath{\nabla L}(\ensuremath{p})\ensuremath{\|}"
+    assert ascii_math("lr/||grad L(p)||") == r"lr/\ensuremath{\| \nabla L}(\ensuremath{p})\ensuremath{\|}"
     assert ascii_math("E_{U,m}(delta')") == r"\ensuremath{E_{U,m}}(\ensuremath{\delta'})"
     assert ascii_math("hides 'besides N and d_s': C") == r"hides 'besides N and \ensuremath{d_{s}}': C"
 

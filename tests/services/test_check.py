@@ -887,6 +887,33 @@ def test_declared_severity_caps_the_grade_and_needs_a_note(write_formula_file):
     assert got["ok"].severity == "ok"
 
 
+def test_a_finding_wraps_at_the_console_width(write_formula_file):
+    """Issue 34 (8): a finding's lines wrap at spaces to the terminal's width, continued four
+    spaces in, so the same report differs at 80 and 200 columns; the re-run command stays whole."""
+    import io
+
+    from rich.console import Console
+
+    from boundcalc.reports.printers.rich import print_rich
+    note = " ".join(f"word{i}" for i in range(40))             # 40 words, ~300 characters
+    p = write_formula_file("wrap1", '[symbols.x]\ndescription = "x"\ndomain = "positive"\n'
+                           '[[checks]]\nid = "long"\nkind = "compare"\nlocation = "l"\ndescription = "d"\n'
+                           f'lhs = "x"\nrel = ">="\nrhs = "x + 1"\nnote = "{note}"\n')
+    rep = run_checks("wrap1", formulas_path=[str(p)])
+    out = {}
+    for width in (80, 200):
+        buf = io.StringIO()
+        print_rich(rep, console=Console(file=buf, width=width))
+        out[width] = buf.getvalue().splitlines()
+    rerun = [ln for ln in out[80] if ln.startswith("  re-run: ")]
+    assert len(rerun) == 1 and rerun[0].endswith(str(p))                    # one line, to be copied
+    assert all(len(ln) <= 80 for ln in out[80] if ln not in rerun), out[80]
+    noted = [ln for ln in out[80] if "word" in ln]
+    assert noted[0].startswith("  note: word0") and all(ln.startswith("    word") for ln in noted[1:])
+    assert " ".join(ln.strip() for ln in noted) == "note: " + note          # nothing lost in the wrap
+    assert next(ln for ln in out[200] if "word" in ln).count("word") > noted[0].count("word")
+
+
 def test_note_printed_whenever_declared(write_formula_file):
     """A check's ``note`` is printed with its finding whether or not a severity cap applies
     (JSON, Markdown, rich); a check without one prints no note line."""
@@ -907,7 +934,7 @@ def test_note_printed_whenever_declared(write_formula_file):
     js = {f["check"]: f for f in rep.to_json()["findings"]}
     assert js["noted"]["note"] == "the paper means x + 1 here" and "note" not in js["bare"]
     md = rep.to_markdown()
-    assert md.count("note: the paper means $x$ + 1 here") == 1          # the symbol typeset
+    assert md.count("note: the paper means $x + 1$ here") == 1          # the math typeset
     buf = io.StringIO()
     print_rich(rep, console=Console(file=buf, width=200))
     assert buf.getvalue().count("note: the paper means x + 1 here") == 1

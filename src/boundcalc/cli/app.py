@@ -681,14 +681,19 @@ def compare(ctx: typer.Context,
                                               "the runs)."),
             long: bool = typer.Option(False, "--long", help="LaTeX: a longtable that breaks across pages "
                                       "(one-column documents; needs 2-3 pdflatex passes)."),
-            env: str = typer.Option("table*", "--env", help="LaTeX: the float, table* (default; one- and "
-                                    "two-column documents) or table (one column of a two-column venue: rows "
-                                    "stacked, numbers decimal-aligned, as many floats as fit a column)."),
+            env: str | None = typer.Option(None, "--env", help="LaTeX: the float, table* (default; one- and "
+                                           "two-column documents) or table (one column of a two-column venue: "
+                                           "rows stacked, numbers decimal-aligned, as many floats as fit a "
+                                           "column)."),
+            width: str | None = typer.Option(None, "--width", help="LaTeX: the table's width, text (the text "
+                                             "block; --env table*) or column (one column of a two-column "
+                                             "venue; --env table)."),
             notes: str = typer.Option("short", "--notes", help="LaTeX: table notes, short (one line each; "
                                       "default), full or none.")):
     """A paper's bounds beside what the engine measures, as a table. Settings: --NAME VALUE or --set NAME=VALUE.
     With --measured runs.csv (any paper, your own with --formulas): the bounds beside your measurements."""
     fmt = "json" if json else format_
+    env = _latex_env(env, width, fmt)
     if measured is not None:
         from .reports import compare_measured
         compare_measured(paper, measured, setting=setting, fmt=fmt, output=output, force=force, plot=plot,
@@ -702,6 +707,21 @@ def compare(ctx: typer.Context,
     run(paper, _dynamic_flags(ctx.args), seed=seed, jobs=jobs, fmt=fmt,
         output=output, force=force, plot=plot, no_cache=no_cache, max_memory=max_memory,
         latex={"long": long, "env": env, "notes": notes}, html=html, figsize=figsize, argv=list(ctx.args))
+
+
+def _latex_env(env: str | None, width: str | None, fmt: str) -> str | None:
+    """The LaTeX float of ``--env`` and ``--width`` (``column`` is ``--env table``, ``text``
+    ``--env table*``): both given must agree, and ``--width`` is of ``--format latex`` only."""
+    if width is None:
+        return env
+    widths = {"text": "table*", "column": "table"}
+    if width not in widths:
+        raise BoundcalcError(f"unknown --width {width!r}; use one of {', '.join(widths)}")
+    if fmt != "latex":
+        raise BoundcalcError(f"--width applies to --format latex only (got --format {fmt})")
+    if env is not None and env != widths[width]:
+        raise BoundcalcError(f"--width {width} is --env {widths[width]}, not --env {env}")
+    return widths[width]
 
 
 @app.command(context_settings=DYNAMIC)

@@ -142,8 +142,9 @@ def md_math(tex: str, display: bool = False) -> str:
     no tag), control characters as spaces."""
     tex = _CONTROL.sub(" ", re.sub(r"\s*\n\s*", " ", str(tex))).replace("\\|", "\\Vert ")
     tex = tex.replace("<", "\\lt ").replace(">", "\\gt ")
+    tex = re.sub(r"(\\(?:lt|gt|Vert|vert)) +", r"\1 ", tex.replace("|", "\\vert "))   # one space after
     d = "$$" if display else "$"
-    return d + tex.replace("|", "\\vert ").strip() + d
+    return d + tex.strip() + d
 
 
 # ---------------------------------------------------------------------------- CSV

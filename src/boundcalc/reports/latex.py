@@ -474,8 +474,7 @@ def _other_piece(text: str, i: int, prev: str, wide: dict, after_math: bool) -> 
         n = _NUM.match(text, i)
         if n and not _IDENT_CHAR.match(prev) and prev not in ".-" and \
                 re.search(r"[.eE]", n.group(0)) and \
-                not re.search(r"\b(?:Sec|Secs|Section|App|Appendix|Lemma|Thm|Theorem|Prop|Cor|Def|Fig|"
-                              r"Table|Remark|Assumption|eq|Eq|v)\.?\s?$", text[:i]):     # Sec. 6.1
+                not _REFERENCE.search(text[:i]):     # Sec. 6.1, §2.3
             return "num", restyle_number(n.group(0), wide.get(n.group(0), 6)), n.end()
     return "text", c, i + 1
 
@@ -515,7 +514,64 @@ def ascii_math_parts(text: str) -> list[tuple[str, str]]:
             flush()
             out.append((kind, got))
     flush()
+    return _join_math_runs(out)
+
+
+# an operand after a piece of math: an operator (or none, after a relation) then an integer or
+# a lone letter -- x + 1, g < 0, d = 1, x^2 + y -- read into the same math
+_OPERAND = re.compile(r"(\s*)([-+=/]?)(\s*)(\d+|[A-Za-z])(?![\w.'(\[{^_])")
+_ENDS_IN_OPERATOR = re.compile(r"(?:\\(?:leq|geq|neq|lesssim|gtrsim|sim|pm|cdot|times|to)|[<>=+\-/])$")
+
+
+def _join_math_runs(parts: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """Math written with spaces (``x + 1``, ``g < 0``, ``d <= 1``) as one piece of math, not
+    math, words and math side by side: an integer or a lone letter after an operator that
+    follows math joins it (a letter before a word only if it cannot be an article: ``x = a
+    constant`` keeps its words), and so does math after a space."""
+    out: list[tuple[str, str]] = []
+    for kind, p in parts:
+        if out and out[-1][0] == "math" and kind == "math":
+            out[-1] = ("math", out[-1][1] + ("" if p.startswith("{}") else " ") + p)
+            continue
+        while out and out[-1][0] == "math" and kind == "text" and p:
+            m = _OPERAND.match(p)
+            if not m or not (m.group(2) or _ENDS_IN_OPERATOR.search(out[-1][1])):
+                break
+            word_after = re.match(r"\s+[A-Za-z]", p[m.end():])
+            if m.group(4).isalpha() and word_after and (m.group(4) in "aAI" or not m.group(2)):
+                break
+            glue = m.group(1) + m.group(2) + m.group(3)
+            if not glue and re.search(r"\\[A-Za-z]+$", out[-1][1]):
+                glue = " "                  # \pm x, never the control word \pmx
+            out[-1] = ("math", out[-1][1] + glue + m.group(4))
+            p = p[m.end():]
+        if kind == "text" and not p:
+            continue
+        if kind == "text" and out and out[-1][0] == "math" and _BETWEEN.fullmatch(p):
+            out.append((kind, p))           # a space or an operator between math: joined if math follows
+            continue
+        if kind == "math" and len(out) >= 2 and out[-1][0] == "text" and _BETWEEN.fullmatch(out[-1][1]) \
+                and out[-2][0] == "math":
+            op = out.pop()[1]
+            out[-1] = ("math", out[-1][1] + (op if op.strip() else " ") + p)
+            continue
+        if kind == "math" and out and out[-1][0] == "text":
+            m = re.search(r"(?<![\w.,])(\d+)(\s*[-+=/]?\s*)$", out[-1][1])  # 4 x 24, 1 - δ, 2 + x: the number too
+            lead = _LEADS_WITH_OPERATOR.match(p)
+            if m and (m.group(2).strip() or (lead and (p[0] not in "-+" or m.group(2)))) \
+                    and not _REFERENCE.search(out[-1][1][:m.start()]):      # Table 2, §3: a reference
+                rest = out[-1][1][:m.start()]
+                out[-1:] = [("text", rest)] if rest else []
+                p = m.group(1) + (m.group(2) or " ") + p
+        out.append((kind, p))
     return out
+
+
+# a number that follows one of these is a reference (Sec. 6.1, Table 2, §2.3), never math or a value
+_REFERENCE = re.compile(r"(?:\b(?:Sec|Secs|Section|App|Appendix|Lemma|Thm|Theorem|Prop|Cor|Def|Fig|"
+                        r"Table|Remark|Assumption|eq|Eq|v)\.?|§)\s?$")
+_BETWEEN = re.compile(r"\s+|\s*[-+=/]\s*")
+_LEADS_WITH_OPERATOR = re.compile(r"\\(?:leq|geq|neq|lesssim|gtrsim|times|cdot)(?![A-Za-z])|[<>=]|[-+](?: |$)")
 
 
 def ascii_math(text: str) -> str:

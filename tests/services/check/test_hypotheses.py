@@ -286,7 +286,7 @@ def test_consequence_attached_under_its_root_only_when_shown(tmp_path, root, whe
     kinds = rep.to_json()["counts_by_kind"]
     assert (kinds["root"], kinds["consequence"]) == ((1, 1) if attached else (2, 0))
     md = rep.to_markdown()
-    assert ("  - consequence ($g$ $\\lt$ 0 there):" in md) is attached
+    assert ("  - consequence ($g \\lt 0$ there):" in md) is attached
 
 
 def test_explained_by_must_name_a_check_without_cycles(tmp_path):

@@ -106,28 +106,40 @@ class RichConsolePrinter(Printer):
                  "cannot fail": "[magenta]cannot fail[/magenta]", "identity": "[blue]identity[/blue]",
                  "conditional": "[green]conditional[/green]"}
         c.print(f"{style[f.severity]} [bold]{_e(f.paper)}.{_e(f.check)}[/bold] ({_e(f.kind)}; {_e(f.reason)}) "
-                f"— {_e(f.location)}")
-        c.print(f"  {_e(f.message)}")
+                f"— {_e(f.location)}", soft_wrap=False)          # wrapped at the console's width
+        body = self._body
+        body(f.message)
         if f.note:
-            c.print(f"  note: {_e(f.note)}")
+            body(f"note: {f.note}")
         for line in ev_.added_lines(f):
-            c.print(f"  {_e(line)}")
+            body(line)
         for line in ev_.strength_lines(f):
-            c.print(f"  {_e(line)}")
+            body(line)
         ev = f.evidence
         keys = ev_.typeset_keys(ev)
         if any(k in ev_.EXPRESSIONS for k in keys):
             defs, exprs, _ = ev_.expressions(ev)
             for sym, sub in defs:
-                c.print(f"  where {_e(sym)} = {_e(ev_.text(sub))}")
+                body(f"where {sym} = {ev_.text(sub)}")
             for label, _, e in exprs:
-                c.print(f"  {_e(label)}: {_e(ev_.text(e))}")
+                body(f"{label}: {ev_.text(e)}")
         if "counterexample" in keys:
-            c.print(f"  counterexample: {_e(ev_.point_text(ev['counterexample']))}")
+            body(f"counterexample: {ev_.point_text(ev['counterexample'])}")
         rest = ev_.evidence_text(ev, 600, skip=keys)
         if rest:
-            c.print(f"  evidence: {_e(rest)}")
-        c.print(f"  re-run: {_e(f.rerun)}" + (f"   |   python: {_e(f.api)}" if f.kind == "measured" else ""))
+            body(f"evidence: {rest}")
+        # a command stays on one line, to be copied whole
+        c.print(f"  re-run: {_e(f.rerun)}" + (f"   |   python: {_e(f.api)}" if f.kind == "measured" else ""),
+                soft_wrap=True)
+
+    def _body(self, text: str) -> None:
+        """A line of a finding, two spaces in, wrapped at spaces to the console's width (the
+        terminal's, ``COLUMNS``, or 200 for a pipe), its continuation lines four spaces in."""
+        import textwrap
+        width = max(40, self.c.width)
+        for piece in textwrap.wrap(str(text), width=width, initial_indent="  ", subsequent_indent="    ",
+                                   break_long_words=True, break_on_hyphens=False) or ["  "]:
+            self.c.print(_e(piece), soft_wrap=True)
 
     def _print_Report(self, report):
         from ...verdicts import GRADES, Grade
@@ -143,10 +155,10 @@ class RichConsolePrinter(Printer):
         why = (f"; checks left undecided: {sum(und.values())} (" + ", ".join(f"{_e(k)}: {v}" for k, v in und.items())
                + ")" if und else "")
         c.print(f"[bold]boundcalc check[/bold] {_e(', '.join(report.papers))}: {data['checks_run']} checks in "
-                f"{data['seconds']} s — {counts(n)}{why}")
+                f"{data['seconds']} s — {counts(n)}{why}", soft_wrap=False)
         if len(report.papers) > 1:
             for p, k in data["counts_by_paper"].items():
-                c.print(f"  {_e(p)}: {counts(k)}")
+                c.print(f"  {_e(p)}: {counts(k)}", soft_wrap=False)
         if data.get("strength"):
             s = data["strength"]
             c.print(f"strength: {s['mutated']} passes mutated, {s['mutants']} mutants, {s['killed']} killed "
@@ -164,12 +176,12 @@ class RichConsolePrinter(Printer):
             if rows:
                 un = [r["result"] for r in rows if r["status"] == "unaudited"]
                 c.print(f"coverage {_e(p)}: {len(rows) - len(un)}/{len(rows)} numbered results audited"
-                        + (f"; unaudited: {_e(', '.join(un))}" if un else ""))
+                        + (f"; unaudited: {_e(', '.join(un))}" if un else ""), soft_wrap=False)
         for p, sc in (data.get("step_coverage") or {}).items():
             if sc and sc["displayed"]:
                 un = [r["id"] for r in sc["steps"] if r["status"] != "checked"]
                 c.print(f"step coverage {_e(p)}: {sc['checked']}/{sc['displayed']} displayed proof steps checked "
-                        f"({_pct(sc)})" + (f"; not checked: {_e(', '.join(un))}" if un else ""))
+                        f"({_pct(sc)})" + (f"; not checked: {_e(', '.join(un))}" if un else ""), soft_wrap=False)
 
 
     def _print_CoverageReport(self, r):
