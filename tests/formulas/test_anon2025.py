@@ -977,3 +977,26 @@ def test_witnesses_respect_the_definitions_of_eta_and_xi():
                 assert v[f"xi_{b}"] >= v[f"R_{b}"], (b, v)
             if f"xi_{b}" in v and f"eta_{b}" in v:
                 assert v[f"xi_{b}"] <= v[f"eta_{b}"], (b, v)
+
+
+def test_lemma1_sup_constraint_from_the_definitions():
+    """Step l1_rademacher_def (h35-cov): the sup's constraint ||W_K^T W_Q/sqrt(d_m)||_F <= eta_K eta_Q/sqrt(d_m)
+    from Sec. 4.1's ||W_K - W_K^0||_F <= R_K with Lemma 1's eta_K = ||W_K^0||_F + R_K (quoted, as
+    D_K <= eta_K - ||W_K^0||_F), submultiplicativity and the triangle inequality ours (conditional).
+    By hand: (||W_K^0|| + D_K)(||W_Q^0|| + D_Q) <= eta_K eta_Q; with eta defined as ||W^0|| + R/2 the
+    constraint fails at W^0 = 0, D = R = 1, nKQ = 1 (1 > 1/4 for the product, 1 > 1/2 per factor); on
+    random matrices ||K^T Q||_F <= (||K^0||_F + ||K - K^0||_F)(||Q^0||_F + ||Q - Q^0||_F) (NumPy)."""
+    import numpy as np
+
+    from boundcalc.services.check import run_checks
+    rng = np.random.default_rng(35)
+    for _ in range(200):
+        K0, Q0 = rng.normal(size=(5, 4)), rng.normal(size=(5, 4))
+        K, Q = K0 + rng.normal(size=(5, 4)) * rng.uniform(0, 2), Q0 + rng.normal(size=(5, 4)) * rng.uniform(0, 2)
+        bound = (np.linalg.norm(K0) + np.linalg.norm(K - K0)) * (np.linalg.norm(Q0) + np.linalg.norm(Q - Q0))
+        assert np.linalg.norm(K.T @ Q) <= bound + 1e-12
+    assert (0 + 1) * (0 + 1) == 1 > (0 + 1 / 2) * (0 + 1 / 2)
+    (f,) = run_checks(PAPER, only=["lemma1_sup_constraint_from_definitions"]).results
+    assert f.severity == "conditional", f.message
+    assert [a["assumption"] for a in f.added] == ["nKQ_F <= (nK0_F + D_K)*(nQ0_F + D_Q)"]
+    assert {h["from"] for h in f.evidence["hypotheses"] if h["from"] != "added by the check"} == {"Sec. 4.2"}

@@ -231,11 +231,10 @@ def test_declared_identity_covers_nothing_without_a_run(tmp_path):
 # must update this list (and the figures quoted in docs/howto/audit-a-paper.md).
 NOT_DECLARED = {
     "anon2025": {"a_P_form",            # P named: lemma6_P_form is an identity
-                 "l1_rademacher_def",   # lemma1_sup_constraint_KQ: its three assumptions chained
                  "l4_wu_convergence",   # Wu et al.'s theorem, quoted; lemma4_phi_nonincreasing
                  "l4_xi_le_eta"},       # ||W||_2 <= ||W||_F, no check
     # (h35-cov: a_output_A is checked by output_chain_A, l4_lipschitz_ineq by lemma4_lipschitz_chain,
-    # both resting on quoted hypotheses)
+    # l1_rademacher_def by lemma1_sup_constraint_from_definitions, each resting on quoted hypotheses)
     "arda2026": {"r4_a", "d3_sym", "t1_projection",   # identities (textbook facts)
                  "l5_20"},                             # display (20) lost, no check
     "deora2023": {"s61_beta3_max",     # beta3_increasing_eq15, an identity
@@ -248,7 +247,7 @@ NOT_DECLARED = {
 # The steps whose only check the encoding screen (services/check/encoding.py, issue 35) grades
 # an identity when it runs, not a flag of the formula file: declared without a run, unchecked
 # after one (the committed report's test below).
-SCREENED = {"anon2025": {"l1_rademacher_def"}, "arda2026": {"d3_sym"}, "deora2023": {"s61_beta3_max"},
+SCREENED = {"anon2025": set(), "arda2026": {"d3_sym"}, "deora2023": {"s61_beta3_max"},
             "tarzanagh2023": set()}
 
 
