@@ -683,6 +683,21 @@ def test_remarks_3_4_can_fail():
     assert any("drop term" in m for m in res["remark3_M_covariance"].strength["paper_caught"])
 
 
+def test_remark4_a_unit_ball_rests_on_the_token_bound():
+    """Issue 35 (h35-cov): Remark 4's 'a convex combination of the tokens, so ||a|| <= 1' from Sec. 3.1's
+    max_t ||X_t||_2 <= 1, a quoted hypothesis (d = 1, T = 2), not the symbols' domain. By hand:
+    (alpha X_1 + (1 - alpha) X_2)^2 <= (alpha |X_1| + (1 - alpha) |X_2|)^2 <= 1, equality at X_1 = X_2 = 1;
+    without the premise X_1 = X_2 = 2 gives 4 > 1, and tokens of norm up to 2 (the hypothesis doubled)
+    the same, so --strength catches the premise dropped or doubled (mutants of the paper's side)."""
+    from boundcalc.services.check import run_checks
+    for al in (0, mpmath.mpf(1) / 3, mpmath.mpf(1) / 2, 1):
+        assert (al * 1 + (1 - al) * 1) ** 2 == 1 and (al * 2 + (1 - al) * 2) ** 2 == 4
+    (f,) = run_checks("arda2026", only=["remark4_a_unit_ball"], strength=True).results
+    assert f.severity == "ok" and not f.added, (f.severity, f.added, f.message)
+    caught = f.strength["paper_caught"]
+    assert "premise: drop 'p1**2 <= 1'" in caught and "premise: 'q1**2 <= 1' with its right side doubled" in caught
+
+
 def test_prop1_statement_from_drift_by_hand():
     """Prop. 1's form from the telescoped drift (sigma = 1, rho = nu = 3): with G^2 <= 1 + 16 L^2,
     K <= 9 + sqrt(18) L + 3 sqrt(d), sqrt(d) <= L, L >= 1, Lam_0 <= 27, the bound

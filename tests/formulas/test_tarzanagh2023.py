@@ -1235,3 +1235,36 @@ def test_nnz_ends_restate_their_assumption():
     # the assumption's: (52)'s constant is checked, the pass stays (conditional)
     (g,) = run_checks(PAPER, only=["thm2_eq52_from_summing_51"]).results
     assert g.severity == "conditional", (g.severity, g.message)
+
+
+def test_thm8_bounds_rest_on_the_proofs_quoted_threshold():
+    """Seventh referee reading, item 5 (issue 35, h35-cov): the proof of Thm. 8 prints 'Set R0 =
+    3 gamma^-1 Xi^-1 log T ... rho0 >= log(q*max) implies R >= R0 and log T <= gamma Xi R/3': a
+    quoted [[hypotheses]] entry of Thm. 8, no longer an assumption added by us, so thm8_qhat and
+    thm8_qstar are ok. By hand at the threshold log T = gamma Xi R/3 (gamma = 0.3, Xi = 0.5, R = 20,
+    so log T = 1): -(1 - gamma) Xi R - log T = -7 - 1 = -8 >= -(1 - 2 gamma/3) Xi R = -8 (equality),
+    and -Xi R + log T = -10 + 1 = -9 <= -(1 - gamma/3) Xi R = -9 (equality): the bounds are tight
+    at R0, so a threshold with 2 for 3 (log T = gamma Xi R/2 = 1.5) fails both (-8.5 < -8; -8.5 > -9)."""
+    import tomllib
+    from pathlib import Path
+
+    import mpmath
+
+    from boundcalc.services.check import run_checks
+    g, xi, r = mpmath.mpf("0.3"), mpmath.mpf("0.5"), mpmath.mpf(20)
+    logT = g * xi * r / 3
+    assert mpmath.almosteq(logT, 1, 1e-25)
+    assert mpmath.almosteq(-(1 - g) * xi * r - logT, -(1 - 2 * g / 3) * xi * r, 1e-25)
+    assert mpmath.almosteq(-xi * r + logT, -(1 - g / 3) * xi * r, 1e-25)
+    logT2 = g * xi * r / 2
+    assert -(1 - g) * xi * r - logT2 < -(1 - 2 * g / 3) * xi * r and -xi * r + logT2 > -(1 - g / 3) * xi * r
+    data = tomllib.loads((Path(__file__).resolve().parents[2] / "formulas" / "tarzanagh2023.toml").read_text("utf-8"))
+    (h,) = [h for h in data["hypotheses"] if h["result"] == "Thm. 8"]
+    assert h["expr"] == "R >= 3*log(T)/(gamma_c*Xi)"
+    txt = Path("/work/shared/papers/003_04b0af99deb573f1.txt")
+    if txt.exists():
+        assert h["quote"] in txt.read_text("utf-8")
+    got = {f.check: f for f in run_checks(PAPER, only=["thm8_qhat", "thm8_qstar"]).results}
+    for cid, f in got.items():
+        assert f.severity == "ok" and not f.added, (cid, f.severity, f.added, f.message)
+        assert "Thm. 8" in [x["from"] for x in f.evidence["hypotheses"]], cid

@@ -419,3 +419,83 @@ def test_lattice_step_of_a_monotone_variable():
     lat = hy.Hyp(parse("floor(zeta*T) == zeta*T"), "", "Assumption 3", "q")
     assert _lattice_step(parse("zeta**2*T"), "zeta", [lat]) == parse("T")
     assert _lattice_step(parse("M*T"), "M", [lat]) is None
+
+
+# --------------------------------------------------------------------------- issue 35 (h35-cov)
+CHAIN = '''
+[paper]
+key = "chainhyp"
+title = "t"
+results = ["Thm. 1"]
+
+[symbols.C]
+description = "hidden constant"
+domain = "positive"
+default = "1"
+role = "constant"
+''' + "".join(f'''
+[symbols.a{i}]
+description = "a{i}"
+domain = "[1, 2]"
+''' for i in range(1, 9)) + "".join(f'''
+[[hypotheses]]
+result = "Thm. 1"
+expr = "a{i} <= a{i + 1}"
+quote = "a{i} <= a{i + 1}"
+source = "Thm. 1"
+''' for i in range(1, 8)) + '''
+[formulas.premise]
+name = "premise"
+kind = "bound"
+bounds = "q"
+direction = "upper"
+expr = "2*a1"
+source = "Thm. 1"
+
+[formulas.claim]
+name = "claim"
+kind = "bound"
+bounds = "q"
+direction = "upper"
+expr = "C*(a2 + a3 + a4 + a5 + a6 + a7 + a8)/7"
+source = "Thm. 1"
+
+[[checks]]
+id = "least_in_a_chain"
+kind = "derivation"
+covers = ["Thm. 1"]
+location = "Thm. 1"
+description = "C (a2 + ... + a8)/7 >= 2 a1 under a1 <= a2 <= ... <= a8"
+claim = "claim"
+premise = "premise"
+direction = "upper"
+'''
+
+
+def test_least_constant_inside_a_chain_of_hypotheses(tmp_path):
+    """C m >= 2 a1 with m = (a2 + ... + a8)/7, over a1 <= a2 <= ... <= a8 (eight symbols in [1, 2]): every
+    a_i >= a1, so m >= a1 and C >= 2 a1/m is at most 2, attained when all are equal: the least constant is
+    2 (by hand; without the chain it would be 2 * 2/1 = 4, at a1 = 2 and the others 1). A box sample has the eight values in order at about
+    1 point in 8! = 40320, so none of the first 4000 is inside; the scan orders the values of further
+    points along the chain (derivation._ordered) and certifies the lower end 2 (issue 35: anon2025's
+    R <= xi <= eta; before, no point was inside and the scan proposed nothing)."""
+    import numpy as np
+
+    from boundcalc.expr.domains import Domain
+    from boundcalc.expr.nodes import Rel, Sym
+    from boundcalc.services.check.derivation import _ordered
+    p = tmp_path / "chainhyp.toml"
+    p.write_text(CHAIN, encoding="utf-8")
+    (r,) = run_checks("chainhyp", formulas_path=[str(p)]).results
+    assert r.severity == "ok", r.message
+    (row,) = r.evidence["least_constants"]
+    # the certified lower end is the hand value 2 (at a point inside the chain); the value proved to
+    # work is the sampled sup rounded up (2.0000000000000004 -> 3, one significant digit first)
+    assert row["certified"] and row["lower"] == pytest.approx(2, rel=1e-9) and 2 <= row["sufficient"] <= 3
+    assert all(row["lower_at"][f"a{i}"] == row["lower_at"]["a1"] for i in range(2, 9))
+    # the reordering keeps each point's values and makes x <= y <= z hold everywhere
+    pos = Domain(lo=Fraction(0))
+    pts = {"x": np.array([3.0, 1.0, 2.0]), "y": np.array([1.0, 2.0, 3.0]), "z": np.array([2.0, 3.0, 1.0])}
+    ex = [Rel("<=", Sym("x"), Sym("y")), Rel(">=", Sym("z"), Sym("y"))]
+    out = _ordered(ex, {"x": pos, "y": pos, "z": pos}, pts)
+    assert [list(out[k]) for k in "xyz"] == [[1.0, 1.0, 1.0], [2.0, 2.0, 2.0], [3.0, 3.0, 3.0]]

@@ -21,7 +21,7 @@ import re
 from fractions import Fraction
 
 from ...errors import BoundcalcError
-from ...expr.nodes import Func, Mul, Node, Num, Pow, Rel, sub, substitute
+from ...expr.nodes import Func, Mul, Node, Num, Pow, Rel, Sym, sub, substitute
 from ...registry.checks import Derivation
 from ...verdicts import Grade, Verdict
 from . import hypotheses
@@ -34,6 +34,13 @@ LEAST_THRESHOLD = 100
 # the least-constant proofs of one constant stop after this many undecided candidates (a
 # count, not a time: the same candidates are tried however loaded the machine is)
 LEAST_UNDECIDED = 2
+#: the least-constant scan wants at least this many sampled points inside the hypotheses; with
+#: fewer it draws more points (:data:`INSIDE_BATCH` a batch, at most :data:`INSIDE_BATCHES`
+#: batches, fixed seeds) and keeps those inside: hypotheses chained over several symbols
+#: (R <= xi <= eta) leave too few of a box sample inside (issue 35, anon2025)
+INSIDE_MIN = 100
+INSIDE_BATCH = 32000
+INSIDE_BATCHES = 4
 FACTORS = [Fraction(10) ** k for k in (1, -1, 2, -2, 3, -3, 4, -4, 6, -6, 8, -8)]
 
 
@@ -451,6 +458,55 @@ def _inside(ex, pts):
     return inside
 
 
+def _enough_inside(ex, doms, pts):
+    """``pts``, or when fewer than :data:`INSIDE_MIN` of them satisfy ``ex``, those that do
+    together with the points inside of further batches (seeds 12, 13, ...), until there are
+    enough or the batches run out. Deterministic: the same input draws the same points."""
+    import numpy as np
+
+    from ...prover.sampling import sample
+    if not ex:
+        return pts
+    inside = _inside(ex, pts)
+    if int(inside.sum()) >= INSIDE_MIN:
+        return pts
+    keep = [{k: v[inside] for k, v in pts.items()}]
+    count = int(inside.sum())
+    for k in range(INSIDE_BATCHES):
+        more = _ordered(ex, doms, sample(doms, INSIDE_BATCH, seed=12 + k))
+        sel = _inside(ex, more)
+        keep.append({n: v[sel] for n, v in more.items()})
+        count += int(sel.sum())
+        if count >= INSIDE_MIN:
+            break
+    if not count:
+        return pts
+    return {n: np.concatenate([part[n] for part in keep]) for n in pts}
+
+
+def _ordered(ex, doms, pts):
+    """``pts`` with the order hypotheses between two symbols of one domain (``x <= y``) made
+    true at every point by exchanging the two values where they are the wrong way round
+    (repeated along a chain R <= xi <= eta until sorted): a point keeps its values, only
+    which symbol holds which changes, so it stays in the domains."""
+    import numpy as np
+    pairs = []
+    for x in ex:
+        if isinstance(x.lhs, Sym) and isinstance(x.rhs, Sym) and x.op in ("<=", ">=", "<", ">"):
+            lo, hi = (x.lhs.name, x.rhs.name) if x.op in ("<=", "<") else (x.rhs.name, x.lhs.name)
+            if lo in pts and hi in pts and doms.get(lo) == doms.get(hi):
+                pairs.append((lo, hi))
+    if not pairs:
+        return pts
+    out = dict(pts)
+    for _ in range(len(pairs)):
+        for lo, hi in pairs:
+            a, b = out[lo], out[hi]
+            wrong = a > b
+            out[lo], out[hi] = np.where(wrong, b, a), np.where(wrong, a, b)
+    return out
+
+
 def _affine_parts(c, name: str):
     """(a, b) with c = a + b * name when ``c`` is affine in the symbol ``name``, else None."""
     from ...backends.sym import from_sympy, to_sympy
@@ -475,10 +531,11 @@ def _least_constant(name, c_side, d_side, extra, consts, doms, rel, pts) -> dict
     others = {n: v for n, v in consts.items() if n != name}
     c, d = pin(c_side, others), pin(d_side, others)
     ex = [Rel(x.op, pin(x.lhs, others), pin(x.rhs, others)) for x in extra]
-    inside = _inside(ex, pts)
     parts = _affine_parts(c, name)
     if parts is None:
         return None
+    pts = _enough_inside(ex, doms, pts)
+    inside = _inside(ex, pts)
     a, b = parts
     q = Mul((sub(d, a), Pow(b, Num(Fraction(-1)))))
     with np.errstate(all="ignore"):
