@@ -499,3 +499,34 @@ def test_least_constant_inside_a_chain_of_hypotheses(tmp_path):
     ex = [Rel("<=", Sym("x"), Sym("y")), Rel(">=", Sym("z"), Sym("y"))]
     out = _ordered(ex, {"x": pos, "y": pos, "z": pos}, pts)
     assert [list(out[k]) for k in "xyz"] == [[1.0, 1.0, 1.0], [2.0, 2.0, 2.0], [3.0, 3.0, 3.0]]
+
+
+LINKED = '''[paper]
+key = "chain"
+title = "t"
+results = ["Thm. 1"]
+''' + "".join(f'[symbols.{s}]\ndescription = "{s}"\ndomain = "positive"\n' for s in "abcd") + "".join(
+    f'[[hypotheses]]\nresult = "Thm. 1"\nexpr = "{lo} <= {hi}"\nquote = "{lo} at most {hi}"\nsource = "Thm. 1"\n'
+    for lo, hi in ("ab", "bc", "cd")) + '''
+[[checks]]
+id = "ends"
+kind = "compare"
+location = "Thm. 1"
+description = "a <= d, from the chain a <= b <= c <= d"
+lhs = "a"
+rel = "<="
+rhs = "d"
+covers = ["Thm. 1"]
+'''
+
+
+def test_a_chain_of_hypotheses_is_kept_whole(tmp_path):
+    """a <= b <= c <= d gives a <= d (by hand: transitivity). The link b <= c shares no symbol
+    with the check; leaving it out admitted a = 2, d = 1 as 'a point inside the hypotheses'
+    (no b, c satisfy the chain there): a false error."""
+    p = tmp_path / "chain.toml"
+    p.write_text(LINKED, encoding="utf-8")
+    rep = run_checks("chain", formulas_path=[str(p)])
+    (r,) = rep.results
+    assert r.severity == "ok", r.message
+    assert r.severity != "error"

@@ -69,7 +69,7 @@ def for_check(reg, paper, t: CheckFields, symbols: set[str] | None = None,
     keep = set(symbols or ()) if free is None else set(free)
     from .common import hidden_constants, pin
     covers = set(t.covers)
-    out: list[Hyp] = []
+    found: list[tuple] = []
     for h in paper.hypotheses:
         if h.result not in covers:
             continue
@@ -80,9 +80,11 @@ def for_check(reg, paper, t: CheckFields, symbols: set[str] | None = None,
         consts = {k: v for k, v in hidden_constants(reg, paper, node).items()
                   if k not in keep}
         pinned = ", ".join(f"{k} = {_num(v)}" for k, v in consts.items())
-        node = Rel(node.op, pin(node.lhs, consts), pin(node.rhs, consts))
-        if symbols is not None and not (node.symbols() & symbols):
-            continue
+        found.append((h, Rel(node.op, pin(node.lhs, consts), pin(node.rhs, consts)), pinned))
+    if symbols is not None:
+        found = _linked(found, set(symbols))
+    out: list[Hyp] = []
+    for h, node, pinned in found:
         same = next((x for x in out if x.rel == node), None)
         if same is not None:                 # one relation stated by several results
             if h.result not in same.origin.split(", "):
@@ -100,6 +102,22 @@ def for_check(reg, paper, t: CheckFields, symbols: set[str] | None = None,
         out.append(Hyp(reg.resolve(r, paper.key), text, "added by the check", reason))
     hook = HYP_HOOK.get()
     return out if hook is None else hook(out)
+
+
+def _linked(found: list[tuple], symbols: set[str]) -> list[tuple]:
+    """The hypotheses linked to the check's ``symbols``, directly or through other hypotheses'
+    symbols (a1 <= a2, a2 <= a3 for a check in a1 and a3: both; keeping only those that share a
+    symbol with the check would admit a1 > a3, a point outside the paper's hypotheses), in
+    their order."""
+    reach, kept = set(symbols), [False] * len(found)
+    grew = True
+    while grew:
+        grew = False
+        for i, (_, node, _) in enumerate(found):
+            if not kept[i] and node.symbols() & reach:
+                kept[i], grew = True, True
+                reach |= node.symbols()
+    return [f for f, k in zip(found, kept, strict=True) if k]
 
 
 def _project(reg, paper, hyps: list[Hyp], symbols: set[str]) -> list[Hyp]:
