@@ -823,7 +823,12 @@ def test_issue35_unchecked_steps_say_why():
     """Issue 35: the steps of anon2025 that no check can decide are listed with the reason. The
     proof of Lemma 4's first three displays (xi <= eta, a display with algebra that [[steps]] did not
     list) is spectral <= Frobenius, true of every matrix (NumPy on random matrices: it cannot fail);
-    a_P_form names the numerator of the Frobenius form P, so its one check is an identity."""
+    App. A's "This can also be written as" (display@396) only names the numerator P of the previous
+    display, and the proof of Lemma 4 quotes Wu et al.'s Thm. 1 (display@255): a definition without
+    algebra and a result of another paper, excluded from the steps with the reason (formulas/README.md)."""
+    import tomllib
+
+    from boundcalc.registry import packaged_dir
     import numpy as np
 
     from boundcalc.registry import get_registry
@@ -834,9 +839,10 @@ def test_issue35_unchecked_steps_say_why():
     rows = {s["id"]: s for s in step_coverage(paper, res)["steps"]}
     assert rows["l4_xi_le_eta"]["status"] == "unchecked" and rows["l4_xi_le_eta"]["checks"] == []
     assert "no premise" in rows["l4_xi_le_eta"]["note"]
-    assert rows["a_P_form"]["status"] == "no evidence"
-    assert [c["grade"] for c in rows["a_P_form"]["checks"]] == ["identity"]
-    assert "character for character" in rows["a_P_form"]["note"]
+    cands = tomllib.loads((packaged_dir() / "anon2025.toml").read_text(encoding="utf-8"))["step_candidates"]
+    assert cands["display@396"]["excluded"].startswith("definition without algebra")
+    assert cands["display@255"]["excluded"].startswith("a result of another paper")
+    assert "a_P_form" not in rows and "l4_wu_convergence" not in rows
     # the inequality of l4_xi_le_eta holds for every matrix (d_m x d, any entries), with equality
     # for rank one: no value of the paper's symbols could make it fail
     rng = np.random.default_rng(35)
