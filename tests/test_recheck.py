@@ -425,3 +425,131 @@ def test_cvc5_answers_the_same_under_a_busy_loop(monkeypatch):
             b.terminate()
             b.join()
     assert loaded == idle
+
+
+# ----------------------------------------------------------------------------- cases, monotone
+SYM2 = Domain(lo=Fraction(-2), lo_closed=True, hi=Fraction(2), hi_closed=True)
+HALF2 = Domain(lo=Fraction(0), lo_closed=True, hi=Fraction(2), hi_closed=True)
+
+
+def _exact(lhs, rel, rhs, domains):
+    a, b = parse(lhs, allow_relation=False), parse(rhs, allow_relation=False)
+    return C.exact(C.claim(a, rel, b, domains, []), a, rel, b)
+
+
+def _split():
+    """|x|*|x| + 1 > |x| on [-2, 2] (t**2 - t + 1 >= 3/4 for t = |x|), cut at x = 0: on x <= 0
+    (written x -> -x, x in [0, 2]) |-x| is x since -x <= 0; on x >= 0 |x| is x; either piece
+    reads x*x + 1 > x on [0, 2], closed by a box cover."""
+    def piece(half, of, sign, sign_claim):
+        return {"halves": {"x": half}, "case": None,
+                "signs": [{"of": of, "sign": sign, "proof": _boxes(*sign_claim, {"x": HALF2})}],
+                "proof": _boxes("x*x + 1", ">", "x", {"x": HALF2})}
+    return C.cases(_claim("abs(x)*abs(x) + 1", ">", "abs(x)", {"x": SYM2}), ["x"],
+                   [piece("-", "-x", "-", ("-x", "<=", "0")), piece("+", "x", "+", ("x", ">=", "0"))])
+
+
+def _reduction():
+    """x*(1 + d)**2 >= x on [0, 1] x [0, 1]: d/dd of the difference, 2*x*(1 + d), is >= 0 on
+    the box (a box cover), so the least value along d is at d = 0, where both sides are x
+    (an identity of degree 1)."""
+    return C.monotone(_claim("x*(1 + d)**2", ">=", "x", {"x": UNIT, "d": UNIT}), "d", "lo",
+                      parse("2*x*(1 + d)", allow_relation=False),
+                      _boxes("2*x*(1 + d)", ">=", "0", {"x": UNIT, "d": UNIT}), _exact("x", ">=", "x", {"x": UNIT}))
+
+
+def test_a_case_split_is_replayed_piece_by_piece_and_must_cover_the_domain():
+    cert = _split()
+    r = recheck(json.loads(json.dumps(cert)))
+    assert r.valid and r.complete and r.kinds[0] == "cases", r.reason
+    short = copy.deepcopy(cert)
+    short["pieces"].pop(0)                          # x <= 0 no longer covered
+    r = recheck(short)
+    assert not r.valid and "do not cover" in r.reason
+    wrong = copy.deepcopy(cert)
+    wrong["pieces"][1]["signs"][0]["sign"] = "-"    # |x| as -x on x >= 0: not what its proof shows
+    assert not recheck(wrong).valid
+    moved = copy.deepcopy(cert)
+    moved["pieces"][1]["proof"]["claim"]["domains"]["x"]["hi"] = "1"     # a piece on [0, 1] only
+    assert not recheck(moved).valid
+
+
+def test_a_case_split_of_a_false_claim_is_rejected_whatever_its_pieces_say():
+    # |x| >= x + 1 fails at x = 0; its "pieces" prove other claims, which the checker re-derives
+    cert = copy.deepcopy(_split())
+    cert["claim"] = _claim("abs(x)", ">=", "x + 1", {"x": SYM2})
+    assert not recheck(cert, spot=False).valid
+
+
+def test_a_monotone_reduction_is_replayed_with_the_derivative_named_as_trusted():
+    cert = _reduction()
+    r = recheck(json.loads(json.dumps(cert)))
+    assert r.valid and r.kinds == ["monotone", "boxes", "exact"], r.reason
+    assert r.trusted[0].startswith("trusted: SymPy derivative")
+    for key, value in (("end", "hi"), ("var", "x")):
+        bad = copy.deepcopy(cert)
+        bad[key] = value              # d's upper end / x occurs in the face: not the face proved
+        assert not recheck(bad).valid, key
+    bad = copy.deepcopy(cert)
+    bad["derivative"] = "3*x*(1 + d)"               # the sign proved is of 2*x*(1 + d)
+    assert not recheck(bad).valid
+    bad = copy.deepcopy(cert)
+    bad["claim"]["assumptions"] = ["d <= x"]        # d in an assumption: no cylinder along d
+    assert not recheck(bad, spot=False).valid
+
+
+MUTABLE = ("lo", "hi", "lower", "upper", "at", "of", "sign", "lhs", "rhs", "derivative", "end")
+
+
+def _numbers(obj, path=()):
+    """(path, value) of every number, expression, sign and end of a certificate (a box's
+    edges included), the things a mutation edits."""
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            yield from _numbers(v, path + (k,))
+    elif isinstance(obj, list):
+        for i, v in enumerate(obj):
+            yield from _numbers(v, path + (i,))
+    elif isinstance(obj, str) and (path[-1] in MUTABLE or isinstance(path[-1], int) and "box" in path):
+        yield path, obj
+
+
+def _mutate(cert, rng):
+    """``cert`` with one edit that breaks it: a box bound, a split point or a domain end
+    moved, a recorded enclosure end raised, a term added to an expression, an absolute
+    value's argument doubled, a sign flipped, an end swapped."""
+    m = copy.deepcopy(cert)
+    spots = [(p, v) for p, v in _numbers(m) if p[-1] != "sign" or v in ("+", "-")]
+    path, value = rng.choice(spots)
+    node = m
+    for k in path[:-1]:
+        node = node[k]
+    key = path[-1]
+    if key == "sign":
+        node[key] = {"+": "-", "-": "+"}[value]
+    elif key == "end":
+        node[key] = {"lo": "hi", "hi": "lo"}[value]
+    elif key in ("lhs", "rhs", "derivative", "of"):
+        node[key] = f"({value}) + {rng.randint(1, 9)}/{rng.randint(10, 99)}" if key != "of" else f"2*({value})"
+    elif key in ("lower", "upper"):
+        # a recorded enclosure end raised past what any enclosure shows (every function here
+        # is below 10 on its boxes; an assumption's upper end above 0 excludes nothing)
+        node[key] = str(Fraction(value) + (10 if key == "lower" else 1) + Fraction(1, rng.randint(2, 99)))
+    else:                             # a box edge, a split point, a domain end moved
+        node[key] = str(Fraction(value) + Fraction(rng.choice([-1, 1]) * rng.randint(1, 9), rng.randint(10, 99)))
+    return m, path
+
+
+def test_two_hundred_mutated_case_splits_and_monotone_reductions_are_all_rejected():
+    rng = random.Random(3300)
+    certs = [_split(), _reduction()]
+    assert all(recheck(c).valid for c in certs)
+    accepted, edited = [], set()
+    for _ in range(200):
+        m, path = _mutate(rng.choice(certs), rng)
+        edited.add("box edge" if isinstance(path[-1], int) else path[-1])
+        if recheck(json.loads(json.dumps(m))).valid:
+            accepted.append(path)
+    assert accepted == []
+    # box bounds, domain ends, recorded enclosures, coefficients (terms added), signs, ends
+    assert {"box edge", "lo", "hi", "lower", "lhs", "derivative", "of", "sign", "end"} <= edited, edited

@@ -56,6 +56,28 @@ defined, at every point of the domains where the assumptions hold). The kinds:
   (``recheck(cert, solver=False)``, the decision procedure's for a certificate it does not
   hand out) compares the query and skips cvc5: the step is then ``not_rechecked``. Big
   operators are not encoded (no ``smt`` certificate: the decision's ``trusted`` one stands).
+* ``cases`` — ``"cuts"`` (symbols whose domain is cut at 0) and ``"pieces"``, each
+  ``{"halves": {v: "+" | "-"}, "case": null | "+" | "-", "signs": [{"of": u, "sign": "+" |
+  "-", "proof": cert}], "proof": cert}``. The checker re-derives each piece's claim itself:
+  for the half "-" of a cut ``v`` the claim with ``v -> -v`` on ``v`` in [0, -lo] (a
+  bijection onto the part ``v <= 0``), for "+" ``v`` in [0, hi]; every ``abs(u)`` whose
+  ``u`` is exactly an ``"of"`` replaced by ``u`` ("+") or ``-u`` ("-"), the sign's ``proof``
+  being of ``u >= 0`` (``u <= 0``) on the piece; a ``case`` "+" / "-" reads the side
+  ``abs(A)`` of ``abs(A) <= B`` as ``A`` / ``-A`` (``|A| <= B`` iff both), the two cases of
+  one half both required. Valid when every piece's ``proof`` is of the claim so re-derived
+  (up to the constant folding of :func:`_fold`; its domains those of the symbols it uses),
+  every sub-certificate checks and the halves cover every sign pattern of the cuts.
+* ``monotone`` — ``"var"`` ``v``, ``"end"`` ("lo" | "hi", a closed finite end ``e`` of
+  ``v``'s real domain, ``v`` in no assumption), ``"derivative"`` ``D`` (of the difference
+  ``g``, ``lhs - rhs`` for ``>=``/``>``, ``rhs - lhs`` for ``<=``/``<``, in ``v``),
+  ``"sign"`` (the certificate of ``D >= 0`` at "lo", ``-1*D >= 0`` at "hi", on the claim's
+  domains under its assumptions) and ``"face"`` (the certificate of the claim with ``v = e``
+  on the other symbols). Then ``g >= g|_{v=e}`` along every segment in ``v`` (the mean value
+  theorem; the set where the assumptions hold is a cylinder along ``v``), and the face gives
+  the claim. That ``D`` is ``g``'s derivative is listed as "trusted: SymPy derivative" (the
+  checker does not differentiate), and that ``g`` and ``D`` are defined on the whole domain
+  (so ``g`` is continuously differentiable along the segments) as "trusted: the
+  monotonicity layer"; everything else is checked.
 * ``trusted`` — ``"by"`` (z3, SymPy, a layer) and ``"how"``: a proof the checker cannot
   re-verify. Accepted, and listed in :attr:`Recheck.trusted`, never hidden.
 
@@ -74,7 +96,7 @@ from .expr.domains import Domain
 from .expr.nodes import Add, Mul, Node, Num, Pow, Sym, sub
 from .expr.parser import parse
 
-KINDS = ("counterexample", "exact", "boxes", "rewrite", "smt", "trusted")
+KINDS = ("counterexample", "exact", "boxes", "rewrite", "smt", "cases", "monotone", "trusted")
 MAX_PREC = 4096                 # bits: a sign not separated from 0 by then is not certified
 MAX_GRID = 100_000              # points of an `exact` grid
 MAX_LEAVES = 50_000             # leaves of a `boxes` tree
@@ -655,6 +677,197 @@ def _smt(cert, claim: Claim, out: Recheck, solver: bool = True) -> None:
     out.reason = f"trusted: {by}"
 
 
+# ----------------------------------------------------------------------------- pieces
+MAX_FOLD_BITS = 4096            # an integer power folded only below this many bits (prover/fold.py's)
+
+
+def _fold(n: Node) -> Node:
+    """``n`` with its rational constant subtrees folded, zero terms and unit factors dropped
+    and (b**p)**q written b**(p*q) for integers p, q, sums and products flattened: each an
+    identity wherever ``n`` is defined. Two trees with the same fold have the same value at
+    every point where both are defined (a sub-certificate's claim is the goal as its decision
+    read it, constants folded: :func:`_same` compares the claim it must be with it)."""
+    memo: dict[int, Node] = {}
+
+    def go(t: Node) -> Node:
+        if id(t) in memo:
+            return memo[id(t)]
+        kids = t.children()
+        new = tuple(go(c) for c in kids)
+        r = t if all(a is b for a, b in zip(new, kids)) else t._rebuild(new)
+        if isinstance(r, (Add, Mul, Pow)):
+            r = _fold_arith(r)
+        memo[id(t)] = r
+        return r
+    return go(n)
+
+
+def _fold_arith(n: Node) -> Node:
+    kids = n.children()
+    if all(isinstance(k, Num) for k in kids):
+        vals = [k.value for k in kids]            # type: ignore[attr-defined]
+        if isinstance(n, Add):
+            return Num(sum(vals, Fraction(0)))
+        if isinstance(n, Mul):
+            out = Fraction(1)
+            for v in vals:
+                out *= v
+            return Num(out)
+        b, e = vals
+        if e.denominator == 1 and not (b == 0 and e <= 0) and abs(e.numerator) * max(
+                abs(b.numerator).bit_length(), b.denominator.bit_length(), 1) <= MAX_FOLD_BITS:
+            return Num(b ** e.numerator)
+        return n
+    if isinstance(n, (Add, Mul)):
+        unit = Fraction(0) if isinstance(n, Add) else Fraction(1)
+        kept = [k for k in kids if not (isinstance(k, Num) and k.value == unit)]
+        flat: list[Node] = []
+        for k in kept:
+            flat += list(k.args) if type(k) is type(n) else [k]    # type: ignore[attr-defined]
+        if not flat:
+            return Num(unit)
+        return flat[0] if len(flat) == 1 else type(n)(tuple(flat))
+    base, ex = kids
+    if (isinstance(base, Pow) and isinstance(ex, Num) and isinstance(base.exp, Num)
+            and ex.value.denominator == 1 and base.exp.value.denominator == 1):
+        e = base.exp.value * ex.value
+        return base.base if e == 1 else Pow(base.base, Num(e))
+    return n
+
+
+def _same(x: Node, y: Node) -> bool:
+    return _fold(x) == _fold(y)
+
+
+def _is(given: Claim, lhs: Node, rel: str, rhs: Node, domains: dict[str, Domain],
+        assumptions: list[tuple[Node, str, Node]], what: str) -> None:
+    """``given`` (a sub-certificate's claim) is ``lhs rel rhs`` on ``domains`` under
+    ``assumptions`` up to :func:`_fold`, its domains those of the symbols it uses (each the
+    same); Invalid otherwise."""
+    if given.rel != rel or not _same(given.lhs, lhs) or not _same(given.rhs, rhs):
+        raise Invalid(f"{what}: its claim is not the one the argument needs")
+    for n, d in given.domains.items():
+        if domains.get(n) != d:
+            raise Invalid(f"{what}: the domain of {n} is not the one the argument needs")
+    if len(given.assumptions) != len(assumptions) or not all(
+            r == s and _same(a, c) and _same(b, e) for (a, r, b), (c, s, e) in zip(given.assumptions, assumptions)):
+        raise Invalid(f"{what}: its assumptions are not the claim's")
+
+
+def _sub(cert, key: str, out: Recheck, depth: int, solver: bool) -> Claim:
+    """The claim of the sub-certificate ``cert[key]``, once it checks."""
+    s = _get(cert, key, dict)
+    claim = read_claim(_get(s, "claim", dict))
+    _check(s, out, depth + 1, solver)
+    return claim
+
+
+def _negated(u: Node) -> Node:
+    """``-u`` as prover/cases.py writes it (a leading number negated, else a factor -1)."""
+    if isinstance(u, Mul) and u.args and isinstance(u.args[0], Num):
+        c, rest = -u.args[0].value, u.args[1:]
+        if c == 1:
+            return rest[0] if len(rest) == 1 else Mul(rest)
+        return Mul((Num(c), *rest))
+    if isinstance(u, Num):
+        return Num(-u.value)
+    return Mul((Num(Fraction(-1)), u))
+
+
+def _drop_abs(node: Node, signs: dict[Node, int]) -> Node:
+    """``node`` with every ``abs(u)`` whose ``u`` (its own abs dropped first) has a sign in
+    ``signs`` (each shown by its sub-certificate; ``u`` exactly that tree) replaced by ``u``
+    or ``-u``."""
+    from .expr.nodes import Func
+
+    def f(n: Node) -> Node | None:
+        if not (isinstance(n, Func) and n.name == "abs" and len(n.args) == 1):
+            return None
+        inner = _drop_abs(n.args[0], signs)
+        s = signs.get(inner)
+        return Func("abs", (inner,)) if s is None else (inner if s > 0 else _negated(inner))
+    return node.map(f)
+
+
+def _cases(cert, claim: Claim, out: Recheck, depth: int, solver: bool) -> None:
+    """Pieces covering the domain (module docstring, ``cases``)."""
+    from itertools import product
+
+    from .expr.nodes import Func, Sym, substitute
+    if claim.rel not in ("<=", "<", ">=", ">"):
+        raise Invalid("a case split of an equality")
+    cuts = _get(cert, "cuts", list)
+    if len(set(cuts)) != len(cuts) or not all(isinstance(v, str) and v in claim.domains for v in cuts):
+        raise Invalid("a cut of a symbol the claim has no domain for")
+    seen: dict[tuple, set] = {}
+    for i, piece in enumerate(_get(cert, "pieces", list)):
+        halves = _get(piece, "halves", dict)
+        if sorted(halves) != sorted(cuts) or not set(halves.values()) <= {"+", "-"}:
+            raise Invalid(f"piece {i}: not one half of each cut")
+        doms, flip = dict(claim.domains), {}
+        for v, h in halves.items():
+            d = claim.domains[v]
+            doms[v] = (Domain(False, Fraction(0), True, d.hi, d.hi_closed) if h == "+" else
+                       Domain(False, Fraction(0), True, None if d.lo is None else -d.lo, d.lo_closed))
+            if h == "-":                          # v <= 0 written with v -> -v: a bijection onto [0, -lo]
+                flip[v] = Mul((Num(Fraction(-1)), Sym(v)))
+        a, b = substitute(claim.lhs, flip), substitute(claim.rhs, flip)
+        extra = [(substitute(x, flip), r, substitute(y, flip)) for x, r, y in claim.assumptions]
+        signs: dict[Node, int] = {}
+        for j, fact in enumerate(_get(piece, "signs", list)):
+            u, s = _expr(_get(fact, "of")), _get(fact, "sign")
+            if s not in ("+", "-"):
+                raise Invalid(f"piece {i}: a sign {s!r}")
+            got = _sub(fact, "proof", out, depth, solver)
+            _is(got, u, ">=" if s == "+" else "<=", Num(Fraction(0)), doms, extra, f"piece {i}, sign {j}")
+            signs[u] = 1 if s == "+" else -1
+        a, b = _drop_abs(a, signs), _drop_abs(b, signs)
+        case = _get(piece, "case")
+        if case is not None:                      # |A| <= B as A <= B and -A <= B
+            small, big = (a, b) if claim.rel in ("<=", "<") else (b, a)
+            if case not in ("+", "-") or not (isinstance(small, Func) and small.name == "abs"):
+                raise Invalid(f"piece {i}: a case {case!r} of a side that is not an absolute value")
+            inner = small.args[0] if case == "+" else _negated(small.args[0])
+            a, b = (inner, big) if claim.rel in ("<=", "<") else (big, inner)
+            a, b = _drop_abs(a, signs), _drop_abs(b, signs)
+        _is(_sub(piece, "proof", out, depth, solver), a, claim.rel, b, doms, extra, f"piece {i}")
+        seen.setdefault(tuple(halves[v] for v in cuts), set()).add(case)
+    for combo in product("+-", repeat=len(cuts)):
+        if not (None in seen.get(combo, set()) or {"+", "-"} <= seen.get(combo, set())):
+            raise Invalid("the pieces do not cover the domain (" + ", ".join(
+                f"{v} {'>=' if h == '+' else '<='} 0" for v, h in zip(cuts, combo)) + " missing)")
+    out.reason = f"cases: {len(seen)} part(s) of the domain cut at 0 along {len(cuts)} symbol(s), each proved"
+
+
+def _monotone(cert, claim: Claim, out: Recheck, depth: int, solver: bool) -> None:
+    """A reduction to a face by a derivative's sign (module docstring, ``monotone``)."""
+    from .expr.nodes import substitute
+    v, end = _get(cert, "var", str), _get(cert, "end", str)
+    if claim.rel not in ("<=", "<", ">=", ">") or end not in ("lo", "hi"):
+        raise Invalid("a monotonicity argument needs an inequality and an end 'lo' or 'hi'")
+    d = claim.domains.get(v)
+    e = None if d is None else (d.lo if end == "lo" else d.hi)
+    if d is None or d.integer or e is None or not (d.lo_closed if end == "lo" else d.hi_closed):
+        raise Invalid(f"{v} has no closed finite {end} end")
+    if any(v in x.symbols() | y.symbols() for x, _, y in claim.assumptions):
+        raise Invalid(f"{v} occurs in an assumption: the set where they hold is not a cylinder along it")
+    if v not in claim.lhs.symbols() | claim.rhs.symbols():
+        raise Invalid(f"{v} does not occur in the claim")
+    dg = _expr(_get(cert, "derivative"))
+    deriv = dg if end == "lo" else Mul((Num(Fraction(-1)), dg))
+    sign = _sub(cert, "sign", out, depth, solver)
+    _is(sign, deriv, ">=", Num(Fraction(0)), claim.domains, claim.assumptions, "the derivative's sign")
+    at = {v: Num(e)}
+    rest = {n: dom for n, dom in claim.domains.items() if n != v}
+    face = _sub(cert, "face", out, depth, solver)
+    _is(face, substitute(claim.lhs, at), claim.rel, substitute(claim.rhs, at), rest, claim.assumptions, "the face")
+    g = "lhs - rhs" if claim.rel in (">=", ">") else "rhs - lhs"
+    out.trusted.append(f"trusted: SymPy derivative (d/d{v} of {g} is the certificate's 'derivative')")
+    out.trusted.append(f"trusted: the monotonicity layer ({g} and its derivative in {v} defined on the whole "
+                       "domain: continuously differentiable along every segment)")
+    out.reason = f"monotone: the least value along {v} at {v} = {e}, the face proved"
+
+
 def _check(cert, out: Recheck, depth: int = 0, solver: bool = True) -> None:
     if depth > 16:
         raise Invalid("certificates nested more than 16 deep")
@@ -677,6 +890,9 @@ def _check(cert, out: Recheck, depth: int = 0, solver: bool = True) -> None:
     claim = read_claim(_get(cert, "claim", dict))
     if kind == "smt":
         _smt(cert, claim, out, solver)
+        return
+    if kind in ("cases", "monotone"):
+        (_cases if kind == "cases" else _monotone)(cert, claim, out, depth, solver)
         return
     {"counterexample": _counterexample, "exact": _exact, "boxes": _boxes}[kind](cert, claim, out)
 

@@ -524,8 +524,9 @@ class CaseSplit:
             return None
         how = "; ".join(f"{p.label}: {_sub_text(d)}" for p, d in done)
         from . import certificates as C
-        cert = C.pieces(C.claim(goal.a, goal.rel, goal.b, goal.domains, goal.extra), "the case-split layer",
-                        how, [d.certificate for _, d in done if d.certificate is not None])
+        claim = C.claim(goal.a, goal.rel, goal.b, goal.domains, goal.extra)
+        cert = _cases_certificate(claim, goal, done) or C.pieces(
+            claim, "the case-split layer", how, [d.certificate for _, d in done if d.certificate is not None])
         return Decision(Verdict.PROVED, LayerName.CASES, f"proved (case split, {how})",
                         detail="pieces: " + "; ".join(f"{p.label}: {to_text_rel(p.a, p.rel, p.b)}" for p, _ in done),
                         certificate=cert)
@@ -561,9 +562,62 @@ class Monotonicity:
         if not _recheck_all([m.certificate]):
             return None
         from . import certificates as C
-        cert = C.pieces(C.claim(goal.a, goal.rel, goal.b, goal.domains, goal.extra), "the monotonicity layer",
-                        m.how, [m.certificate] if m.certificate is not None else [])
+        claim = C.claim(goal.a, goal.rel, goal.b, goal.domains, goal.extra)
+        cert = _monotone_certificate(claim, goal, m) or C.pieces(
+            claim, "the monotonicity layer", m.how, [m.certificate] if m.certificate is not None else [])
         return Decision(Verdict.PROVED, LayerName.MONOTONE, f"proved (monotonicity, {m.how})", certificate=cert)
+
+
+def fact_certificate(a: Node, rel: str, b: Node, domains: dict[str, Domain], extra: list, by: str,
+                     how: str) -> dict:
+    """A certificate of a fact a layer proved on its way (the sign of an absolute value's
+    argument, of a derivative), by a second method the checker replays: a polynomial
+    identity or a plain box cover, else the claim's ``smt`` query (cvc5 re-proves it where
+    the certificate is handed out), else ``trusted`` to ``by`` (``how``). Built after the
+    proof, outside the work budget."""
+    from . import certificates as C
+    goal = Goal(a, rel, b, a, rel, domains, list(extra))
+    claim = C.claim(a, rel, b, domains, extra)
+    return proof_certificate(goal, ("exact", "boxes")) or C.smt(claim, by) or C.trusted(claim, by, how)
+
+
+def _cases_certificate(claim: dict, goal: Goal, done: list) -> dict | None:
+    """A ``cases`` certificate of the split ``done`` (pieces with their decisions), or None
+    when a piece has no certificate (a vacuous one) or the checker does not accept it (its
+    pieces not read as the split it re-derives): the caller then gives the ``trusted`` one."""
+    from ..recheck import recheck
+    from . import certificates as C
+    if not done or any(d.certificate is None for _, d in done):
+        return None
+    cuts = [v for v, _ in done[0][0].halves]
+    try:
+        parts = [C.piece(p.halves, p.case, [(u, s, fact_certificate(
+            u, ">=" if s > 0 else "<=", Num(Fraction(0)),
+            p.domains, p.extra, "the case-split layer", "the sign of an absolute value's argument on the piece "
+            "(its shape and arb enclosures, or z3)")) for u, s in p.signs], d.certificate) for p, d in done]
+        cert = C.cases(claim, cuts, parts)
+    except (C.NameClash, ValueError, RecursionError):
+        return None
+    return cert if recheck(cert, solver=False).valid else None
+
+
+def _monotone_certificate(claim: dict, goal: Goal, m) -> dict | None:
+    """A ``monotone`` certificate of the proof ``m`` (its derivative, the sign's certificate
+    by a second method, the face's own), or None when it is not complete or the checker
+    does not accept it: the caller then gives the ``trusted`` one."""
+    from ..recheck import recheck
+    from . import certificates as C
+    if m.certificate is None or m.derivative is None:
+        return None
+    deriv = m.derivative if m.side == "lo" else Mul((Num(Fraction(-1)), m.derivative))
+    try:
+        sign = fact_certificate(deriv, ">=", Num(Fraction(0)), goal.domains, goal.extra, "the monotonicity layer",
+                                "the sign of the partial derivative (its shape and arb enclosures, or the real "
+                                "layers)")
+        cert = C.monotone(claim, m.var, m.side, m.derivative, sign, m.certificate)
+    except (C.NameClash, ValueError, RecursionError):
+        return None
+    return cert if recheck(cert, solver=False).valid else None
 
 
 class Smt:
