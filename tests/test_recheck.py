@@ -458,6 +458,42 @@ def _reduction():
                       _boxes("2*x*(1 + d)", ">=", "0", {"x": UNIT, "d": UNIT}), _exact("x", ">=", "x", {"x": UNIT}))
 
 
+def _iv(lo, hi, lo_closed=True, hi_closed=True):
+    return {"lo": lo, "lo_closed": lo_closed, "hi": hi, "hi_closed": hi_closed}
+
+
+def _cut_ends():
+    """x**2 - x**3 >= 0 on [0, 1] (x**2 (1 - x)), touching 0 at both ends: Taylor at 0 on
+    [0, 1/4] (g(0) = g'(0) = 0, g'' = 2 - 6x >= 1/2 there), a box cover of the middle
+    [1/4, 3/4], and at 1 g decreasing (-g' = 3x**2 - 2x >= 3/16 on [3/4, 1]) to g(1) = 0."""
+    piece = lambda lo, hi: {"x": Domain(lo=Fraction(lo), lo_closed=True, hi=Fraction(hi), hi_closed=True)}
+    return C.ends(_claim("x**2 - x**3", ">=", "0", {"x": UNIT}), "x", [
+        {"by": "taylor", **_iv("0", "1/4"), "at": "lo", "derivatives": ["2*x - 3*x**2", "2 - 6*x"]},
+        {"by": "middle", **_iv("1/4", "3/4"), "proof": _boxes("x**2 - x**3", ">=", "0", piece("1/4", "3/4"))},
+        {"by": "monotone", **_iv("3/4", "1"), "derivative": "2*x - 3*x**2", "direction": -1,
+         "strict": False, "proof": _boxes("-(2*x - 3*x**2)", ">=", "0", piece("3/4", "1")), "least": {"by": "zero"}},
+    ])
+
+
+def test_an_ends_argument_is_replayed_piece_by_piece():
+    cert = _cut_ends()
+    r = recheck(json.loads(json.dumps(cert)))
+    assert r.valid and r.kinds == ["ends", "boxes", "boxes"], r.reason
+    assert not any("= 0 exactly" in t for t in r.trusted), r.trusted       # g(0), g'(0), g(1) exact
+    gap = copy.deepcopy(cert)
+    gap["pieces"][1]["hi"] = "2/3"          # (2/3, 3/4) uncovered (and the box cover is of [1/4, 3/4])
+    assert not recheck(gap).valid
+    moved = copy.deepcopy(cert)
+    moved["pieces"][0]["hi"] = "1/2"        # g'' = 2 - 6x < 0 past 1/3: the Taylor bound fails
+    assert not recheck(moved).valid
+    at = copy.deepcopy(cert)
+    at["pieces"][0]["at"] = "hi"            # g(1/4) = 3/64 is not 0
+    assert not recheck(at).valid
+    strict = copy.deepcopy(cert)
+    strict["claim"]["rel"] = ">"            # g(0) = 0: '>' fails at a point of the domain
+    assert not recheck(strict, spot=False).valid
+
+
 def test_a_case_split_is_replayed_piece_by_piece_and_must_cover_the_domain():
     cert = _split()
     r = recheck(json.loads(json.dumps(cert)))
@@ -498,7 +534,7 @@ def test_a_monotone_reduction_is_replayed_with_the_derivative_named_as_trusted()
     assert not recheck(bad, spot=False).valid
 
 
-MUTABLE = ("lo", "hi", "lower", "upper", "at", "of", "sign", "lhs", "rhs", "derivative", "end")
+MUTABLE = ("lo", "hi", "lower", "upper", "at", "of", "sign", "lhs", "rhs", "derivative", "end", "direction")
 
 
 def _numbers(obj, path=()):
@@ -510,46 +546,95 @@ def _numbers(obj, path=()):
     elif isinstance(obj, list):
         for i, v in enumerate(obj):
             yield from _numbers(v, path + (i,))
-    elif isinstance(obj, str) and (path[-1] in MUTABLE or isinstance(path[-1], int) and "box" in path):
+    elif (isinstance(obj, str) or path[-1] == "direction") and (path[-1] in MUTABLE or isinstance(path[-1], int) and "box" in path):
         yield path, obj
 
 
+def _what(path) -> str:
+    if isinstance(path[-1], int):
+        return "box edge"
+    return "taylor end" if path[-1] == "at" and "tree" not in path else path[-1]
+
+
 def _mutate(cert, rng):
-    """``cert`` with one edit that breaks it: a box bound, a split point or a domain end
-    moved, a recorded enclosure end raised, a term added to an expression, an absolute
+    """``cert`` with one edit that breaks it: a box bound or a split point moved, a domain
+    widened, a piece narrowed, a recorded enclosure end raised, a term added to an expression, an absolute
     value's argument doubled, a sign flipped, an end swapped."""
     m = copy.deepcopy(cert)
-    spots = [(p, v) for p, v in _numbers(m) if p[-1] != "sign" or v in ("+", "-")]
-    path, value = rng.choice(spots)
+    spots: dict[str, list] = {}
+    for p, v in _numbers(m):              # by what is edited, so that every kind of edit is drawn
+        spots.setdefault(_what(p), []).append((p, v))
+    path, value = rng.choice(spots[rng.choice(sorted(spots))])
     node = m
     for k in path[:-1]:
         node = node[k]
     key = path[-1]
     if key == "sign":
         node[key] = {"+": "-", "-": "+"}[value]
-    elif key == "end":
+    elif value in ("lo", "hi"):                # a face's or a Taylor piece's end
         node[key] = {"lo": "hi", "hi": "lo"}[value]
+    elif key == "direction":
+        node[key] = -value
     elif key in ("lhs", "rhs", "derivative", "of"):
         node[key] = f"({value}) + {rng.randint(1, 9)}/{rng.randint(10, 99)}" if key != "of" else f"2*({value})"
     elif key in ("lower", "upper"):
         # a recorded enclosure end raised past what any enclosure shows (every function here
         # is below 10 on its boxes; an assumption's upper end above 0 excludes nothing)
         node[key] = str(Fraction(value) + (10 if key == "lower" else 1) + Fraction(1, rng.randint(2, 99)))
-    else:                             # a box edge, a split point, a domain end moved
+    elif key in ("lo", "hi"):
+        # a claim's domain widened (its proof then covers too little), a piece narrowed (a gap
+        # between pieces, or a piece that is not its proof's)
+        out = (key == "hi") == ("claim" in path)
+        node[key] = str(Fraction(value) + (1 if out else -1) * Fraction(rng.randint(1, 9), rng.randint(100, 999)))
+    else:                             # a box edge, a split point moved
         node[key] = str(Fraction(value) + Fraction(rng.choice([-1, 1]) * rng.randint(1, 9), rng.randint(10, 99)))
     return m, path
 
 
-def test_two_hundred_mutated_case_splits_and_monotone_reductions_are_all_rejected():
+def test_two_hundred_mutated_case_splits_monotone_and_ends_arguments_are_all_rejected():
     rng = random.Random(3300)
-    certs = [_split(), _reduction()]
+    certs = [_split(), _reduction(), _cut_ends()]
     assert all(recheck(c).valid for c in certs)
     accepted, edited = [], set()
     for _ in range(200):
         m, path = _mutate(rng.choice(certs), rng)
-        edited.add("box edge" if isinstance(path[-1], int) else path[-1])
+        edited.add(_what(path))
         if recheck(json.loads(json.dumps(m))).valid:
             accepted.append(path)
     assert accepted == []
     # box bounds, domain ends, recorded enclosures, coefficients (terms added), signs, ends
-    assert {"box edge", "lo", "hi", "lower", "lhs", "derivative", "of", "sign", "end"} <= edited, edited
+    assert {"box edge", "lo", "hi", "lower", "lhs", "derivative", "of", "sign", "end", "taylor end", "direction"} <= edited, edited
+
+
+def _mpf_cases():
+    import mpmath as m
+    return [("x**3 - 2*x", lambda t: t**3 - 2*t), ("exp(-x**2)*sin(3*x)", lambda t: m.exp(-t**2)*m.sin(3*t)),
+            ("log(1 + x**2)/sqrt(x)", lambda t: m.log(1 + t**2)/m.sqrt(t)), ("tan(x)*atan(x)", lambda t: m.tan(t)*m.atan(t)),
+            ("erf(x)**2 - tanh(x)", lambda t: m.erf(t)**2 - m.tanh(t)), ("x**x", lambda t: t**t),
+            ("cos(x)**(1/3)", lambda t: m.cos(t)**(m.mpf(1)/3)), ("1/(1 + x)", lambda t: 1/(1 + t))]
+
+
+@pytest.mark.parametrize("expr, f", _mpf_cases(), ids=[c[0] for c in _mpf_cases()])
+def test_the_checkers_own_derivative_matches_a_numerical_one(expr, f):
+    # at x = 0.3 and 0.7, mpmath's 50-digit numerical differentiation (independent of the rules)
+    import flint
+    import mpmath
+
+    from boundcalc.backends import arb as A
+    from boundcalc.recheck import derivative
+    dg = derivative(parse(expr, allow_relation=False), "x")
+    with mpmath.workdps(50):
+        for x0 in ("0.3", "0.7"):
+            got = A.enclose(dg, {"x": Fraction(x0)}, prec=200)
+            with A.precision(200):
+                want = flint.arb(mpmath.nstr(mpmath.diff(f, mpmath.mpf(x0)), 45))
+                assert abs(got - want) < flint.arb("1e-30"), (expr, x0, got, want)
+
+
+def test_a_taylor_piece_uses_the_checkers_own_derivatives():
+    # _cut_ends's Taylor piece at 0 with its derivatives wrong: the checker's own (2x - 3x**2,
+    # 2 - 6x) close the piece, so nothing is taken from the certificate's
+    cert = _cut_ends()
+    cert["pieces"][0]["derivatives"] = ["0", "1"]
+    r = recheck(cert)
+    assert r.valid and not any("SymPy derivative (the derivatives" in t for t in r.trusted), r.trusted

@@ -78,6 +78,27 @@ defined, at every point of the domains where the assumptions hold). The kinds:
   checker does not differentiate), and that ``g`` and ``D`` are defined on the whole domain
   (so ``g`` is continuously differentiable along the segments) as "trusted: the
   monotonicity layer"; everything else is checked.
+* ``ends`` — ``"var"`` ``x`` (the claim's one symbol, no assumptions, smooth functions
+  only: continuous where defined) and ``"pieces"`` of its domain (relaxed to the reals), each
+  an interval (``lo``, ``lo_closed``, ``hi``, ``hi_closed``) closed by its ``"by"``, for the
+  difference ``g`` (``lhs - rhs`` oriented ``g >= 0`` / ``g > 0``): ``"middle"`` (``"proof"``:
+  the certificate of ``g op 0`` on the piece); ``"taylor"`` (``"at"``: the end ``e`` of the
+  bounded piece where ``g, g', ..., g^(k-1)`` vanish, ``"derivatives"``: g', ..., g^(k)) --
+  the checker differentiates ``g`` itself (:func:`derivative`), requires every definedness
+  condition of ``g, ..., g^(k)`` strictly over the closed piece and the arb enclosure of
+  ``g^(k)`` over it of the sign that makes ``g(x) = g^(k)(xi) (x - e)^k / k!`` positive
+  (Lagrange's remainder), the values at ``e`` exactly 0 (:func:`exact_value`; else "trusted:
+  SymPy (... = 0 exactly)"), and, for ``>``, ``e`` no point of the domain where k >= 1 (the
+  certificate's derivatives are used, and trusted, only where its own do not close the
+  piece); ``"monotone"`` (``"derivative"`` g', ``"direction"`` 1 | -1, ``"strict"``,
+  ``"proof"``: the certificate of ``direction * g' >= 0`` (``> 0``) on the piece, so ``g``
+  is least at its lower (1) or upper (-1) end ``e``; ``"least"``: ``{"by": "cut"}`` (``e`` a
+  closed end, ``g(e) > 0``), ``"point"`` (``g(e) > 0``), ``"zero"`` (``g(e) = 0``, for ``>``
+  with a strict slope and ``e`` outside the domain) or ``"limit"`` with its ``"value"`` L
+  (>= 0, or 0 under the same conditions; "trusted: SymPy limit"); the piece covers its closure, g
+  being continuous where defined; "trusted: SymPy derivative" and "trusted: the ends layer"
+  (g, g' defined on the piece) listed). Valid when the pieces cover the domain and each
+  checks.
 * ``trusted`` — ``"by"`` (z3, SymPy, a layer) and ``"how"``: a proof the checker cannot
   re-verify. Accepted, and listed in :attr:`Recheck.trusted`, never hidden.
 
@@ -96,7 +117,7 @@ from .expr.domains import Domain
 from .expr.nodes import Add, Mul, Node, Num, Pow, Sym, sub
 from .expr.parser import parse
 
-KINDS = ("counterexample", "exact", "boxes", "rewrite", "smt", "cases", "monotone", "trusted")
+KINDS = ("counterexample", "exact", "boxes", "rewrite", "smt", "cases", "monotone", "ends", "trusted")
 MAX_PREC = 4096                 # bits: a sign not separated from 0 by then is not certified
 MAX_GRID = 100_000              # points of an `exact` grid
 MAX_LEAVES = 50_000             # leaves of a `boxes` tree
@@ -868,6 +889,270 @@ def _monotone(cert, claim: Claim, out: Recheck, depth: int, solver: bool) -> Non
     out.reason = f"monotone: the least value along {v} at {v} = {e}, the face proved"
 
 
+# ----------------------------------------------------------------------------- derivatives
+_HALF, _ONE, _MONE = Num(Fraction(1, 2)), Num(Fraction(1)), Num(Fraction(-1))
+
+
+def derivative(n: Node, x: str) -> Node:
+    """d/dx of ``n`` by the rules of the calculus (sums, products, powers, exp, log, sqrt,
+    sin, cos, tan, tanh, atan, erf), the checker's own: valid wherever every function it
+    names is differentiable (where the derivative's definedness conditions hold strictly).
+    Invalid for anything else."""
+    from .expr.nodes import Const, Func
+    if x not in n.symbols():
+        return Num(Fraction(0))
+    if isinstance(n, Sym):
+        return _ONE
+    if isinstance(n, Add):
+        return _fold(Add(tuple(derivative(t, x) for t in n.args)))
+    if isinstance(n, Mul):
+        terms = [Mul(n.args[:i] + (derivative(f, x),) + n.args[i + 1:]) for i, f in enumerate(n.args)
+                 if x in f.symbols()]
+        return _fold(Add(tuple(terms)))
+    if isinstance(n, Pow):
+        b, e = n.base, n.exp
+        if x not in e.symbols():
+            if isinstance(e, Num) and e.value == 1:
+                return derivative(b, x)
+            return _fold(Mul((e, Pow(b, _fold(Add((e, _MONE)))), derivative(b, x))))
+        return _fold(Mul((n, Add((Mul((derivative(e, x), Func("log", (b,)))),
+                                  Mul((e, derivative(b, x), Pow(b, _MONE))))))))
+    if isinstance(n, Func) and len(n.args) == 1:
+        u = n.args[0]
+        du = derivative(u, x)
+        outer = {"exp": lambda: n, "log": lambda: Pow(u, _MONE), "sqrt": lambda: Mul((_HALF, Pow(n, _MONE))),
+                 "sin": lambda: Func("cos", (u,)), "cos": lambda: Mul((_MONE, Func("sin", (u,)))),
+                 "tan": lambda: Add((_ONE, Pow(n, Num(Fraction(2))))),
+                 "tanh": lambda: Add((_ONE, Mul((_MONE, Pow(n, Num(Fraction(2))))))),
+                 "atan": lambda: Pow(Add((_ONE, Pow(u, Num(Fraction(2))))), _MONE),
+                 "erf": lambda: Mul((Num(Fraction(2)), Pow(Const("pi"), Num(Fraction(-1, 2))),
+                                     Func("exp", (Mul((_MONE, Pow(u, Num(Fraction(2))))),))))}.get(n.name)
+        if outer is not None:
+            return _fold(Mul((outer(), du)))
+    raise Invalid(f"the checker does not differentiate {type(n).__name__} {getattr(n, 'name', '')}".strip())
+
+
+_AT = {("sin", 0): 0, ("tan", 0): 0, ("tanh", 0): 0, ("atan", 0): 0, ("erf", 0): 0, ("log", 1): 0,
+       ("exp", 0): 1, ("cos", 0): 1, ("sqrt", 0): 0, ("sqrt", 1): 1}
+
+
+def exact_value(n: Node, env: dict[str, Fraction]) -> Fraction | None:
+    """The exact value of ``n`` at ``env`` where rational arithmetic and the values of
+    :data:`_AT` (sin 0 = 0, log 1 = 0, ...) give it, a product with a factor exactly 0 and
+    the others defined there (ball arithmetic) being 0; None otherwise."""
+    from .backends import arb as A
+    from .expr.exact import NotExact, evaluate_exact
+    from .expr.nodes import Func
+    if isinstance(n, Add):
+        vals = [exact_value(t, env) for t in n.args]
+        return None if None in vals else sum(vals, Fraction(0))      # type: ignore[arg-type]
+    if isinstance(n, Mul):
+        vals = [exact_value(f, env) for f in n.args]
+        if 0 in vals:
+            try:
+                for f, v in zip(n.args, vals):
+                    if v is None:
+                        A.enclose(f, env, prec=64)            # defined there (raises otherwise)
+            except (A.Undefined, A.Unresolved, A.TooLarge):
+                return None
+            return Fraction(0)
+        if None in vals:
+            return None
+        out = Fraction(1)
+        for v in vals:
+            out *= v                                          # type: ignore[operator]
+        return out
+    if isinstance(n, Func) and len(n.args) == 1:
+        u = exact_value(n.args[0], env)
+        if u is not None and (n.name, u) in _AT:
+            return Fraction(_AT[(n.name, u)])
+    if isinstance(n, Pow):
+        b, e = exact_value(n.base, env), exact_value(n.exp, env)
+        if b is None or e is None:
+            return None
+        n, env = Pow(Num(b), Num(e)), {}
+    try:
+        return evaluate_exact(n, env) if _bits(n) + 64 * len(env) <= MAX_EXACT_BITS else None
+    except (NotExact, ZeroDivisionError, KeyError, ValueError, OverflowError):
+        return None
+
+
+def _interval(spec) -> Domain:
+    """A piece's interval of an ``ends`` certificate (``lo``/``hi`` exact or null)."""
+    lo, hi = _get(spec, "lo"), _get(spec, "hi")
+    return Domain(False, None if lo is None else _num(lo), bool(_get(spec, "lo_closed", bool)),
+                  None if hi is None else _num(hi), bool(_get(spec, "hi_closed", bool)))
+
+
+def _inside(d: Domain, x: Fraction) -> bool:
+    return ((d.lo is None or d.lo < x or (d.lo == x and d.lo_closed))
+            and (d.hi is None or x < d.hi or (d.hi == x and d.hi_closed)))
+
+
+def _covered(parts: list[Domain], d: Domain) -> bool:
+    """Whether the intervals ``parts`` cover the real interval ``d``: tested at every end of
+    them and of ``d``, between consecutive ends and beyond the extreme ones (membership in an
+    interval is constant between consecutive ends, so these points decide it)."""
+    ends = sorted({e for p in [*parts, d] for e in (p.lo, p.hi) if e is not None})
+    if not ends:
+        pts = [Fraction(0)]
+    else:
+        pts = ends + [(a + b) / 2 for a, b in itertools.pairwise(ends)] + [ends[0] - 1, ends[-1] + 1]
+    return all(any(_inside(p, x) for p in parts) for x in pts if _inside(d, x))
+
+
+def _closure(d: Domain) -> Domain:
+    return Domain(False, d.lo, d.lo is not None, d.hi, d.hi is not None)
+
+
+def _zero_at(g: Node, x: str, e: Fraction, what: str, out: Recheck) -> None:
+    """``g(e) = 0``: by exact evaluation where it applies, else listed as SymPy's."""
+    v = exact_value(g, {x: e})
+    if v is not None:
+        if v != 0:
+            raise Invalid(f"{what} is not 0 at {x} = {e}")
+        return
+    if _sign_at_or_none(g, {x: e}) not in (None, 0):
+        raise Invalid(f"{what} is not 0 at {x} = {e}")
+    out.trusted.append(f"trusted: SymPy ({what} = 0 exactly at {x} = {e})")
+
+
+def _sign_at_or_none(g: Node, env) -> int | None:
+    try:
+        return _sign_at(g, env)
+    except Invalid:
+        return None
+
+
+def _enclosure_sign(g: Node, x: str, d: Domain) -> int | None:
+    """+1 / -1 when the arb enclosure of ``g`` over the closed bounded ``d`` is > 0 / < 0."""
+    from .backends import arb as A
+    if d.lo is None or d.hi is None:
+        return None
+    try:
+        lo, hi = A.enclose_interval(g, {x: (d.lo, d.hi) if d.lo != d.hi else d.lo}, prec=128)
+    except (A.Undefined, A.Unresolved, A.TooLarge):
+        return None
+    return 1 if lo > 0 else (-1 if hi < 0 else None)
+
+
+def _defined_on(nodes: list[Node], x: str, d: Domain) -> bool:
+    """Every definedness condition of ``nodes`` holds strictly over the closed ``d`` (one
+    enclosure each): all of them are then smooth on a neighbourhood of it."""
+    from .expr.singularities import definedness
+    for n in nodes:
+        for c in definedness(n):
+            s = _enclosure_sign(c.expr, x, d) if c.expr.symbols() else _sign_at_or_none(c.expr, {})
+            if not (s == 1 or (s == -1 and c.op == "!=")):
+                return False
+    return True
+
+
+def _ends(cert, claim: Claim, out: Recheck, depth: int, solver: bool) -> None:
+    """One symbol's domain cut into pieces, each closed by its argument (module docstring,
+    ``ends``)."""
+    from .expr.nodes import Func
+    from .expr.singularities import SMOOTH_FUNCTIONS, is_smooth_language
+    x = _get(cert, "var", str)
+    if claim.rel not in ("<=", "<", ">=", ">") or claim.assumptions or claim.symbols() != {x}:
+        raise Invalid("an ends argument is of an inequality in its one symbol, without assumptions")
+    g = sub(claim.lhs, claim.rhs) if claim.rel in (">=", ">") else sub(claim.rhs, claim.lhs)
+    if not is_smooth_language(g) or any(isinstance(n, Func) and n.name not in SMOOTH_FUNCTIONS
+                                        for n in g.unique_nodes()):
+        raise Invalid("an ends argument needs smooth functions only (continuous where defined)")
+    strict, dom = claim.rel in ("<", ">"), claim.domains[x]
+    real = Domain(False, dom.lo, dom.lo_closed, dom.hi, dom.hi_closed)
+    parts = []
+    for i, piece in enumerate(_get(cert, "pieces", list)):
+        d, by = _interval(piece), _get(piece, "by", str)
+        what = f"piece {i} ({by})"
+        if by == "middle":
+            _is(_sub(piece, "proof", out, depth, solver), g, ">" if strict else ">=", Num(Fraction(0)),
+                {x: d}, [], what)
+            parts.append(d)
+        elif by == "taylor":
+            _taylor_piece(piece, g, x, d, strict, real, what, out)
+            parts.append(d)
+        elif by == "monotone":
+            _monotone_piece(piece, g, x, d, strict, real, what, out, depth, solver)
+            parts.append(_closure(d))          # g is continuous where defined: the ends follow
+        else:
+            raise Invalid(f"{what}: unknown argument")
+    if not _covered(parts, real):
+        raise Invalid("the pieces do not cover the domain")
+    out.reason = f"ends: {len(parts)} piece(s) cover the domain of {x}, each closed by its argument"
+
+
+def _taylor_piece(piece, g: Node, x: str, d: Domain, strict: bool, real: Domain, what: str, out: Recheck) -> None:
+    """Taylor at the piece's end ``at``: g, ..., g^(k-1) vanish there, g^(k) has the sign
+    that makes g(x) = g^(k)(xi) (x - e)^k / k! positive over the closed piece. The
+    derivatives are the checker's own (:func:`derivative`) where their enclosure closes the
+    piece, else the certificate's (SymPy's: then trusted)."""
+    given = [g] + [_expr(t) for t in _get(piece, "derivatives", list)]
+    at, k = _get(piece, "at", str), len(given) - 1
+    e = d.lo if at == "lo" else d.hi if at == "hi" else None
+    if e is None or d.lo is None or d.hi is None:
+        raise Invalid(f"{what}: not a bounded piece with a finite end {at!r}")
+    if k >= 1 and strict and _inside(real, e) and _inside(d, e):
+        raise Invalid(f"{what}: g = 0 at {x} = {e}, a point of the domain: '>' fails there")
+    box, want = Domain(False, d.lo, True, d.hi, True), 1 if at == "lo" or k % 2 == 0 else -1
+    own: list[Node] | None = [g]
+    try:
+        for _ in range(k):
+            own.append(derivative(own[-1], x))          # type: ignore[union-attr]
+    except Invalid:
+        own = None
+    for ders in ([own] if own is not None else []) + [given]:
+        # every definedness condition strict over the closed piece: g is C^k on it
+        if _defined_on(ders, x, box) and _enclosure_sign(ders[k], x, box) == want:
+            break
+    else:
+        raise Invalid(f"{what}: the order-{k} derivative is not of the sign needed over the closed piece "
+                      "(or not defined on it)")
+    for j in range(k):
+        _zero_at(ders[j], x, e, "g" if j == 0 else f"the order-{j} derivative", out)
+    if ders is given and k:
+        out.trusted.append(f"trusted: SymPy derivative (the derivatives of g in {x} up to order {k})")
+
+
+def _monotone_piece(piece, g: Node, x: str, d: Domain, strict: bool, real: Domain, what: str, out: Recheck,
+                    depth: int, solver: bool) -> None:
+    """g monotone on the piece by a proved sign of ``direction`` * g', least at ``least``."""
+    dg = _expr(_get(piece, "derivative"))
+    direction, least = _get(piece, "direction"), _get(piece, "least", dict)
+    if direction not in (1, -1):
+        raise Invalid(f"{what}: a direction {direction!r}")
+    tight = bool(_get(piece, "strict", bool))
+    slope = dg if direction == 1 else Mul((Num(Fraction(-1)), dg))
+    _is(_sub(piece, "proof", out, depth, solver), slope, ">" if tight else ">=", Num(Fraction(0)), {x: d}, [],
+        f"{what}: the slope")
+    e = d.lo if direction == 1 else d.hi               # where g is least on the piece
+    how = _get(least, "by", str)
+    if how == "cut":                                   # a closed end of the piece, g > 0 there
+        if e is None or not (d.lo_closed if direction == 1 else d.hi_closed) or _sign_at(g, {x: e}) <= 0:
+            raise Invalid(f"{what}: g is not > 0 at the closed end where it is least")
+    elif how == "point":
+        if e is None or _sign_at(g, {x: e}) <= 0:
+            raise Invalid(f"{what}: g is not > 0 at the end where it is least")
+    elif how == "zero":
+        if e is None:
+            raise Invalid(f"{what}: no finite end where g is least")
+        _zero_at(g, x, e, "g", out)
+        if strict and (not tight or _inside(real, e)):
+            raise Invalid(f"{what}: g tends to 0 at {x} = {e}: '>' needs a strict slope and the end outside")
+    elif how == "limit":
+        lim = _expr(_get(least, "value"))
+        s = 0 if lim == Num(Fraction(0)) else _sign_at(lim, {})
+        if s < 0 or (s == 0 and strict and (not tight or (e is not None and _inside(real, e)))):
+            raise Invalid(f"{what}: the limit of g at its end does not give the relation")
+        where = "infinity" if e is None else f"{x} = {e}"
+        out.trusted.append(f"trusted: SymPy limit (the limit of g at {where} is {_get(least, 'value')})")
+    else:
+        raise Invalid(f"{what}: g least by {how!r}")
+    out.trusted.append(f"trusted: SymPy derivative (g' in {x})")
+    out.trusted.append(f"trusted: the ends layer (g and g' defined on the piece {what}: the mean value theorem)")
+
+
 def _check(cert, out: Recheck, depth: int = 0, solver: bool = True) -> None:
     if depth > 16:
         raise Invalid("certificates nested more than 16 deep")
@@ -891,8 +1176,8 @@ def _check(cert, out: Recheck, depth: int = 0, solver: bool = True) -> None:
     if kind == "smt":
         _smt(cert, claim, out, solver)
         return
-    if kind in ("cases", "monotone"):
-        (_cases if kind == "cases" else _monotone)(cert, claim, out, depth, solver)
+    if kind in ("cases", "monotone", "ends"):
+        {"cases": _cases, "monotone": _monotone, "ends": _ends}[kind](cert, claim, out, depth, solver)
         return
     {"counterexample": _counterexample, "exact": _exact, "boxes": _boxes}[kind](cert, claim, out)
 

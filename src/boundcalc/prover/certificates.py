@@ -231,3 +231,17 @@ def monotone(the_claim: dict, var: str, end: str, derivative: Node, sign: dict, 
     the face goal (``face``)."""
     return {"kind": "monotone", "claim": the_claim, "var": name(var), "end": end,
             "derivative": to_text(readable(derivative)), "sign": sign, "face": face}
+
+
+def interval(d: Domain) -> dict:
+    """A piece's interval in an ``ends`` certificate."""
+    return {k: v for k, v in _domain(d).items() if k != "integer"}
+
+
+def ends(the_claim: dict, var: str, pieces: list[dict]) -> dict:
+    """The domain of the one symbol ``var`` cut into ``pieces``, each closed by its
+    argument: ``{"by": "middle", interval, "proof": cert}``, ``{"by": "taylor", interval,
+    "at": "lo" | "hi", "derivatives": [g', ..., g^(k)]}`` or ``{"by": "monotone", interval,
+    "derivative": g', "direction": 1 | -1, "strict": bool, "proof": cert of direction * g'
+    >= 0 (> 0), "least": {"by": "cut" | "point" | "zero" | "limit", "value": L}}``."""
+    return {"kind": "ends", "claim": the_claim, "var": name(var), "pieces": pieces}

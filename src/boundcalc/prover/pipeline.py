@@ -457,12 +457,52 @@ class Ends:
         for pre, cand in ends_goals:
             if budget.expired():
                 break
+            pieces: list = []
             ends_how = prove_ends(cand, op, domains, extra, goal.subgoals.open("real"),
                                   seconds=min(budget.left(),
-                                              max(0.6 * budget.total, 0.75 * budget.left()) / len(ends_goals)))
+                                              max(0.6 * budget.total, 0.75 * budget.left()) / len(ends_goals)),
+                                  pieces=pieces)
             if ends_how is not None:
-                return verdict("proved", "ends", pre + ends_how)
+                return verdict("proved", "ends", pre + ends_how, certificate=_ends_certificate(goal, cand, pieces)
+                               if budget.certify else None)
         return None
+
+
+def _ends_certificate(goal: Goal, cand: Node, pieces: list) -> dict | None:
+    """An ``ends`` certificate of the ends layer's proof of ``cand op 0`` (the goal's
+    difference, or a logarithmic form of it: then inside a ``rewrite`` naming it), its middle
+    piece and each sign of g' certified by a second method (:func:`fact_certificate`); None
+    when the checker does not accept it (the decision then gives a ``trusted`` one)."""
+    from ..expr.printing import to_text
+    from ..recheck import recheck
+    from . import certificates as C
+    (x,) = cand.symbols()
+    zero = Num(Fraction(0))
+    by, how = "the ends layer", "by the real layers"
+    out = []
+    try:
+        for p in pieces:
+            row = {"by": p.by, **C.interval(p.dom)}
+            if p.by == "middle":
+                row["proof"] = fact_certificate(cand, goal.op, zero, {x: p.dom}, [], by, "g on the middle piece " + how)
+            elif p.by == "taylor":
+                row.update(at=p.at, derivatives=[to_text(C.readable(t)) for t in p.ders[1:]])
+            else:
+                row.update(derivative=to_text(C.readable(p.ders[1])), direction=p.direction, strict=p.strict,
+                           proof=fact_certificate(p.slope, ">" if p.strict else ">=", zero, {x: p.dom}, [], by,
+                                                  "the sign of g' on the piece " + how))
+                kind, *rest = p.least
+                row["least"] = {"by": kind, **({"value": to_text(C.readable(rest[-1]))} if kind == "limit" else {})}
+            out.append(row)
+        if cand is goal.g:
+            cert = C.ends(C.claim(goal.a, goal.rel, goal.b, goal.domains, goal.extra), x, out)
+        else:
+            cert = C.rewrite(C.claim(goal.a, goal.rel, goal.b, goal.domains, goal.extra),
+                             "after taking logarithms of both sides (SymPy)",
+                             C.ends(C.claim(cand, goal.op, zero, goal.domains, goal.extra), x, out))
+    except (C.NameClash, ValueError, RecursionError):
+        return None
+    return cert if recheck(cert, solver=False).valid else None
 
 
 def _recheck_all(certs: list) -> bool:
@@ -525,7 +565,7 @@ class CaseSplit:
         how = "; ".join(f"{p.label}: {_sub_text(d)}" for p, d in done)
         from . import certificates as C
         claim = C.claim(goal.a, goal.rel, goal.b, goal.domains, goal.extra)
-        cert = _cases_certificate(claim, goal, done) or C.pieces(
+        cert = (_cases_certificate(claim, goal, done) if budget.certify else None) or C.pieces(
             claim, "the case-split layer", how, [d.certificate for _, d in done if d.certificate is not None])
         return Decision(Verdict.PROVED, LayerName.CASES, f"proved (case split, {how})",
                         detail="pieces: " + "; ".join(f"{p.label}: {to_text_rel(p.a, p.rel, p.b)}" for p, _ in done),
@@ -563,7 +603,7 @@ class Monotonicity:
             return None
         from . import certificates as C
         claim = C.claim(goal.a, goal.rel, goal.b, goal.domains, goal.extra)
-        cert = _monotone_certificate(claim, goal, m) or C.pieces(
+        cert = (_monotone_certificate(claim, goal, m) if budget.certify else None) or C.pieces(
             claim, "the monotonicity layer", m.how, [m.certificate] if m.certificate is not None else [])
         return Decision(Verdict.PROVED, LayerName.MONOTONE, f"proved (monotonicity, {m.how})", certificate=cert)
 
