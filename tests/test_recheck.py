@@ -494,6 +494,59 @@ def test_an_ends_argument_is_replayed_piece_by_piece():
     assert not recheck(strict, spot=False).valid
 
 
+Z1 = Domain(integer=True, lo=Fraction(1), lo_closed=True)
+Z010 = Domain(integer=True, lo=Fraction(0), lo_closed=True, hi=Fraction(10), hi_closed=True)
+
+
+def _inductions():
+    """Three integer claims, worked by hand: n**2 - 3n + 3 > 0 on 0..10 (its discriminant
+    9 - 12 < 0), every integer checked; n**2 >= 3n - 2 on n >= 1 ((n - 1)(n - 2) >= 0 at
+    every integer, not at n = 3/2), n = 1 checked and the reals from 2 (an smt proof);
+    2**n >= 2n on n >= 1, n = 1 checked and the step 2**n >= 2n => 2*2**n >= 2(n + 1) on the
+    reals from 1 (2*2**n >= 4n >= 2n + 2; 2**n a free real of the smt query)."""
+    real = lambda lo: {"n": Domain(lo=Fraction(lo), lo_closed=True)}
+    p = lambda t: parse(t, allow_relation=False)
+    from boundcalc.expr.nodes import Num, Rel, sub
+    zero = Num(Fraction(0))
+    relax = C.claim(p("n**2 - (3*n - 2)"), ">=", zero, real(2), [])
+    g = sub(p("2**n"), p("2*n"))
+    step = C.claim(p("2*2**n - 2*(n + 1)"), ">=", zero, real(1), [Rel(">=", g, zero)])
+    return [
+        {"kind": "induction", "claim": _claim("n**2 - 3*n + 3", ">", "0", {"n": Z010}), "var": "n",
+         "checked": [0, 10], "step": {"by": "none"}},
+        {"kind": "induction", "claim": _claim("n**2", ">=", "3*n - 2", {"n": Z1}), "var": "n", "checked": [1, 1],
+         "step": {"by": "relaxation", "from": 2, "proof": C.smt(relax, "z3")}},
+        {"kind": "induction", "claim": _claim("2**n", ">=", "2*n", {"n": Z1}), "var": "n", "checked": [1, 1],
+         "step": {"by": "step", "from": 1, "next": "2*2**n - 2*(n + 1)", "proof": C.smt(step, "z3")}},
+    ]
+
+
+def test_an_induction_checks_its_integers_and_its_step():
+    every, relax, step = _inductions()
+    r = recheck(json.loads(json.dumps(every)))
+    assert r.valid and r.complete, r.reason
+    r = recheck(json.loads(json.dumps(relax)))
+    assert r.valid and r.kinds == ["induction", "smt"] and r.complete, (r.reason, r.trusted)
+    r = recheck(json.loads(json.dumps(step)))
+    assert r.valid and r.trusted == ["trusted: SymPy (the step's 'next' is g at n + 1)"], (r.reason, r.trusted)
+    short = copy.deepcopy(every)
+    short["checked"] = [0, 9]                # n = 10 left out
+    assert not recheck(short).valid
+    below = copy.deepcopy(relax)
+    below["step"]["from"] = 3                # n = 2 neither checked nor in the proof's domain
+    assert not recheck(below).valid
+    false = copy.deepcopy(relax)
+    false["step"]["from"] = 1                # the reals from 1: (x - 1)(x - 2) < 0 at 3/2
+    false["step"]["proof"] = C.smt(C.claim(parse("n**2 - (3*n - 2)", allow_relation=False), ">=",
+                                           parse("0", allow_relation=False), {"n": Domain(lo=Fraction(1),
+                                                                                          lo_closed=True)}, []), "z3")
+    false["checked"] = [1, 0]
+    assert not recheck(false).valid          # cvc5 finds the real counterexample
+    wrong = copy.deepcopy(every)
+    wrong["claim"] = _claim("n**2 - 3*n + 2", ">", "0", {"n": Z010})    # 0 at n = 1 and 2
+    assert not recheck(wrong, spot=False).valid
+
+
 def test_a_case_split_is_replayed_piece_by_piece_and_must_cover_the_domain():
     cert = _split()
     r = recheck(json.loads(json.dumps(cert)))
@@ -534,7 +587,8 @@ def test_a_monotone_reduction_is_replayed_with_the_derivative_named_as_trusted()
     assert not recheck(bad, spot=False).valid
 
 
-MUTABLE = ("lo", "hi", "lower", "upper", "at", "of", "sign", "lhs", "rhs", "derivative", "end", "direction")
+MUTABLE = ("lo", "hi", "lower", "upper", "at", "of", "sign", "lhs", "rhs", "derivative", "end", "direction", "from",
+           "next")
 
 
 def _numbers(obj, path=()):
@@ -546,11 +600,14 @@ def _numbers(obj, path=()):
     elif isinstance(obj, list):
         for i, v in enumerate(obj):
             yield from _numbers(v, path + (i,))
-    elif (isinstance(obj, str) or path[-1] == "direction") and (path[-1] in MUTABLE or isinstance(path[-1], int) and "box" in path):
+    elif (isinstance(obj, str) or path[-1] in ("direction", "from") or "checked" in path) and (
+            path[-1] in MUTABLE or isinstance(path[-1], int) and ("box" in path or "checked" in path)):
         yield path, obj
 
 
 def _what(path) -> str:
+    if "checked" in path:
+        return "integers checked"
     if isinstance(path[-1], int):
         return "box edge"
     return "taylor end" if path[-1] == "at" and "tree" not in path else path[-1]
@@ -575,7 +632,16 @@ def _mutate(cert, rng):
         node[key] = {"lo": "hi", "hi": "lo"}[value]
     elif key == "direction":
         node[key] = -value
-    elif key in ("lhs", "rhs", "derivative", "of"):
+    elif key == "from":
+        node[key] = value + rng.choice([-1, 1]) * rng.randint(1, 3)
+    elif "checked" in path:                    # the first integer moved, or fewer checked
+        node[key] = value + (1 if key == 0 else -1) * rng.randint(1, 3)
+    elif key in ("lhs", "rhs") and len(path) == 2:
+        # the claim's greater side lowered by 1000 (each claim here is bounded on its domain
+        # near its least point, so it is then false; the checker must refuse it)
+        down = (key == "lhs") == (m["claim"]["rel"] in (">=", ">"))
+        node[key] = f"({value}) {'-' if down else '+'} 1000"
+    elif key in ("lhs", "rhs", "derivative", "of", "next"):
         node[key] = f"({value}) + {rng.randint(1, 9)}/{rng.randint(10, 99)}" if key != "of" else f"2*({value})"
     elif key in ("lower", "upper"):
         # a recorded enclosure end raised past what any enclosure shows (every function here
@@ -585,15 +651,16 @@ def _mutate(cert, rng):
         # a claim's domain widened (its proof then covers too little), a piece narrowed (a gap
         # between pieces, or a piece that is not its proof's)
         out = (key == "hi") == ("claim" in path)
-        node[key] = str(Fraction(value) + (1 if out else -1) * Fraction(rng.randint(1, 9), rng.randint(100, 999)))
+        step = Fraction(rng.randint(1, 9), rng.randint(100, 999)) + (rng.randint(1, 3) if "claim" in path else 0)
+        node[key] = str(Fraction(value) + (1 if out else -1) * step)      # an integer domain widens by >= 1
     else:                             # a box edge, a split point moved
         node[key] = str(Fraction(value) + Fraction(rng.choice([-1, 1]) * rng.randint(1, 9), rng.randint(10, 99)))
     return m, path
 
 
-def test_two_hundred_mutated_case_splits_monotone_and_ends_arguments_are_all_rejected():
+def test_two_hundred_mutated_case_splits_monotone_ends_and_induction_certificates_are_all_rejected():
     rng = random.Random(3300)
-    certs = [_split(), _reduction(), _cut_ends()]
+    certs = [_split(), _reduction(), _cut_ends(), *_inductions()]
     assert all(recheck(c).valid for c in certs)
     accepted, edited = [], set()
     for _ in range(200):
@@ -603,7 +670,8 @@ def test_two_hundred_mutated_case_splits_monotone_and_ends_arguments_are_all_rej
             accepted.append(path)
     assert accepted == []
     # box bounds, domain ends, recorded enclosures, coefficients (terms added), signs, ends
-    assert {"box edge", "lo", "hi", "lower", "lhs", "derivative", "of", "sign", "end", "taylor end", "direction"} <= edited, edited
+    assert {"box edge", "lo", "hi", "lower", "lhs", "derivative", "of", "sign", "end", "taylor end", "direction",
+            "from", "next", "integers checked"} <= edited, edited
 
 
 def _mpf_cases():

@@ -99,6 +99,16 @@ defined, at every point of the domains where the assumptions hold). The kinds:
   being continuous where defined; "trusted: SymPy derivative" and "trusted: the ends layer"
   (g, g' defined on the piece) listed). Valid when the pieces cover the domain and each
   checks.
+* ``induction`` — ``"var"`` ``n`` (the claim's one symbol, integer, no assumptions),
+  ``"checked"`` [first, last] (every integer from the domain's least one to ``last``: the
+  checker evaluates each, exactly or in balls, skipping those where the claim is certainly
+  undefined) and ``"step"``: ``{"by": "none"}`` (``last`` reaches the domain's greatest
+  integer), ``{"by": "relaxation", "from": n0, "proof": cert}`` (every integer below n0
+  checked; ``proof`` of ``g op 0`` on the reals [n0, hi]) or ``{"by": "step", "from": n0,
+  "next": g(n + 1), "proof": cert}`` (n0 checked and defined; ``proof`` of ``next op 0`` on
+  the reals [n0, hi] under ``g op 0``; "trusted: SymPy" that ``next`` is ``g`` at ``n + 1``,
+  and, where ``g`` has a definedness condition, "trusted: the integer layer" that it holds at
+  every integer from n0, so the chain of steps is unbroken).
 * ``trusted`` — ``"by"`` (z3, SymPy, a layer) and ``"how"``: a proof the checker cannot
   re-verify. Accepted, and listed in :attr:`Recheck.trusted`, never hidden.
 
@@ -117,7 +127,7 @@ from .expr.domains import Domain
 from .expr.nodes import Add, Mul, Node, Num, Pow, Sym, sub
 from .expr.parser import parse
 
-KINDS = ("counterexample", "exact", "boxes", "rewrite", "smt", "cases", "monotone", "ends", "trusted")
+KINDS = ("counterexample", "exact", "boxes", "rewrite", "smt", "cases", "monotone", "ends", "induction", "trusted")
 MAX_PREC = 4096                 # bits: a sign not separated from 0 by then is not certified
 MAX_GRID = 100_000              # points of an `exact` grid
 MAX_LEAVES = 50_000             # leaves of a `boxes` tree
@@ -1153,6 +1163,87 @@ def _monotone_piece(piece, g: Node, x: str, d: Domain, strict: bool, real: Domai
     out.trusted.append(f"trusted: the ends layer (g and g' defined on the piece {what}: the mean value theorem)")
 
 
+MAX_CHECKED = 5000              # integers an `induction` certificate checks one by one
+
+
+def _int_ends(d: Domain) -> tuple[int | None, int | None]:
+    """The least and greatest integers of ``d`` (None: unbounded)."""
+    import math
+    lo = hi = None
+    if d.lo is not None:
+        lo = math.floor(d.lo) + 1 if (d.lo.denominator == 1 and not d.lo_closed) else math.ceil(d.lo)
+    if d.hi is not None:
+        hi = math.ceil(d.hi) - 1 if (d.hi.denominator == 1 and not d.hi_closed) else math.floor(d.hi)
+    return lo, hi
+
+
+def _at_integer(g: Node, n: str, k: int, strict: bool) -> bool:
+    """Whether ``g >= 0`` (``> 0``) at ``n = k``; False where ``g`` is certainly undefined
+    there (the relation says nothing at such a point), Invalid where it fails or is undecided."""
+    from .backends import arb as A
+    from .expr.nodes import substitute
+    try:
+        A.enclose(substitute(g, {n: Num(Fraction(k))}), {}, prec=64)
+    except A.Undefined:
+        return False
+    except (A.Unresolved, A.TooLarge, ValueError, ZeroDivisionError, OverflowError):
+        pass
+    v = exact_value(g, {n: Fraction(k)})
+    s = ((v > 0) - (v < 0)) if v is not None else _sign_at(g, {n: Fraction(k)})
+    if s < 0 or (strict and s == 0):
+        raise Invalid(f"the claim fails at {n} = {k}")
+    return True
+
+
+def _induction(cert, claim: Claim, out: Recheck, depth: int, solver: bool) -> None:
+    """A relation in one integer symbol (module docstring, ``induction``)."""
+    n = _get(cert, "var", str)
+    d = claim.domains.get(n)
+    if (claim.rel not in ("<=", "<", ">=", ">") or claim.assumptions or claim.symbols() != {n} or d is None
+            or not d.integer):
+        raise Invalid("an induction is of an inequality in one integer symbol, without assumptions")
+    g = sub(claim.lhs, claim.rhs) if claim.rel in (">=", ">") else sub(claim.rhs, claim.lhs)
+    op, strict = (">" if claim.rel in ("<", ">") else ">="), claim.rel in ("<", ">")
+    lo, hi = _int_ends(d)
+    checked = _get(cert, "checked", list)
+    if len(checked) != 2 or not all(isinstance(k, int) and not isinstance(k, bool) for k in checked):
+        raise Invalid("'checked' is not [first, last]")
+    first, last = checked
+    if lo is None or first != lo or last - first > MAX_CHECKED:
+        raise Invalid(f"the integers checked do not start at the domain's least integer {lo} (or are too many)")
+    defined = {k for k in range(first, last + 1) if (hi is None or k <= hi) and _at_integer(g, n, k, strict)}
+    step = _get(cert, "step", dict)
+    by = _get(step, "by", str)
+    if by == "none":
+        if hi is None or last < hi:
+            raise Invalid("the integers checked do not reach the domain's greatest integer")
+        out.reason = f"induction: every integer of the domain checked ({len(defined)} where defined)"
+        return
+    n0 = _get(step, "from", int)
+    if by not in ("relaxation", "step") or n0 < lo:
+        raise Invalid(f"an induction step {by!r} from {n0}")
+    real = {n: Domain(False, Fraction(n0), True, None if hi is None else Fraction(hi), hi is not None)}
+    zero = Num(Fraction(0))
+    if by == "relaxation":                  # g op 0 on the reals from n0: at every integer from n0
+        if last < n0 - 1:
+            raise Invalid(f"the integers below n0 = {n0} are not all checked")
+        _is(_sub(step, "proof", out, depth, solver), g, op, zero, real, [], "the real relaxation")
+        out.reason = f"induction: {n} = {first}..{last} checked, the real relaxation from {n0} proved"
+        return
+    if last < n0 or n0 not in defined:
+        raise Invalid(f"the base case {n} = {n0} is not checked (or g is undefined there)")
+    nxt = _expr(_get(step, "next"))
+    _is(_sub(step, "proof", out, depth, solver), nxt, op, zero, real, [(g, op, zero)], "the inductive step")
+    out.trusted.append(f"trusted: SymPy (the step's 'next' is g at {n} + 1)")
+    from .expr.singularities import definedness
+    if any(c.expr.symbols() for c in definedness(g)):
+        out.trusted.append(f"trusted: the integer layer (g defined at every integer from {n0}: no break in the "
+                           "chain of steps)")
+    elif not all(_sign_at(c.expr, {}) > 0 or (c.op == "!=" and _sign_at(c.expr, {}) < 0) for c in definedness(g)):
+        raise Invalid("g is undefined everywhere")
+    out.reason = f"induction: {n} = {first}..{last} checked, the step from {n0} proved"
+
+
 def _check(cert, out: Recheck, depth: int = 0, solver: bool = True) -> None:
     if depth > 16:
         raise Invalid("certificates nested more than 16 deep")
@@ -1176,8 +1267,9 @@ def _check(cert, out: Recheck, depth: int = 0, solver: bool = True) -> None:
     if kind == "smt":
         _smt(cert, claim, out, solver)
         return
-    if kind in ("cases", "monotone", "ends"):
-        {"cases": _cases, "monotone": _monotone, "ends": _ends}[kind](cert, claim, out, depth, solver)
+    if kind in ("cases", "monotone", "ends", "induction"):
+        {"cases": _cases, "monotone": _monotone, "ends": _ends, "induction": _induction}[kind](
+            cert, claim, out, depth, solver)
         return
     {"counterexample": _counterexample, "exact": _exact, "boxes": _boxes}[kind](cert, claim, out)
 

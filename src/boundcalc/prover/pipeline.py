@@ -268,15 +268,48 @@ class Integers:
     def run(self, goal: Goal, budget: Budget) -> Outcome:
         from .integers import prove_integers
         assert budget.seconds is not None
+        record: dict = {}
         io = prove_integers(goal.g, goal.op, goal.found.n_int, goal.domains, goal.subgoals.open("real"),
-                            seconds=budget.seconds)
+                            seconds=budget.seconds, record=record)
         if io is not None and io.verdict is Verdict.PROVED:
-            return Decision(Verdict.PROVED, LayerName.INTEGERS, f"proved ({io.how})")
+            return Decision(Verdict.PROVED, LayerName.INTEGERS, f"proved ({io.how})",
+                            certificate=_induction_certificate(goal, record) if budget.certify else None)
         if io is not None and io.verdict is Verdict.DISPROVED:
             ce = certify(goal, io.point)
             if ce is not None:
                 return verdict("disproved", "counterexample", "certified, an integer", counterexample=ce)
         return None
+
+
+def _induction_certificate(goal: Goal, record: dict) -> dict | None:
+    """An ``induction`` certificate of the integer layer's proof described in ``record``
+    (the integers checked one by one, then nothing, a real relaxation or an inductive step
+    from n0, its real sub-goal certified by a second method), or None for a step it cannot
+    show (a ratio, an opaque factorial, a limit) or one the checker does not accept."""
+    from ..expr.printing import to_text
+    from ..recheck import recheck
+    from . import certificates as C
+    step = record.get("step") or ()
+    if not step or step[0] not in ("none", "relaxation", "step") or not isinstance(goal.found.n_int, str):
+        return None
+    n, zero = goal.found.n_int, Num(Fraction(0))
+    hi = record["hi"]
+    by, how = "the integer layer", "its real sub-goal by the real layers"
+    row: dict = {"by": step[0]}
+    try:
+        if step[0] != "none":
+            real = Domain(False, Fraction(step[1]), True, None if hi is None else Fraction(hi), hi is not None)
+            row["from"] = step[1]
+            if step[0] == "relaxation":
+                row["proof"] = fact_certificate(goal.g, goal.op, zero, {n: real}, [], by, how)
+            else:
+                row["next"] = to_text(C.readable(step[2]))
+                row["proof"] = fact_certificate(step[2], goal.op, zero, {n: real}, [Rel(goal.op, goal.g, zero)], by, how)
+        cert = {"kind": "induction", "claim": C.claim(goal.a, goal.rel, goal.b, goal.domains, goal.extra),
+                "var": C.name(n), "checked": [record["lo"], record["last"]], "step": row}
+    except (C.NameClash, ValueError, RecursionError):
+        return None
+    return cert if recheck(cert, solver=False).valid else None
 
 
 class Exact:
