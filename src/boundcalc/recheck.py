@@ -942,8 +942,9 @@ def derivative(n: Node, x: str) -> Node:
     raise Invalid(f"the checker does not differentiate {type(n).__name__} {getattr(n, 'name', '')}".strip())
 
 
-_AT = {("sin", 0): 0, ("tan", 0): 0, ("tanh", 0): 0, ("atan", 0): 0, ("erf", 0): 0, ("log", 1): 0,
-       ("exp", 0): 1, ("cos", 0): 1, ("sqrt", 0): 0, ("sqrt", 1): 1}
+_AT: dict[tuple[str, Fraction], int] = {
+    (f, Fraction(a)): v for f, a, v in (("sin", 0, 0), ("tan", 0, 0), ("tanh", 0, 0), ("atan", 0, 0), ("erf", 0, 0),
+                                        ("log", 1, 0), ("exp", 0, 1), ("cos", 0, 1), ("sqrt", 0, 0), ("sqrt", 1, 1))}
 
 
 def exact_value(n: Node, env: dict[str, Fraction]) -> Fraction | None:
@@ -954,8 +955,8 @@ def exact_value(n: Node, env: dict[str, Fraction]) -> Fraction | None:
     from .expr.exact import NotExact, evaluate_exact
     from .expr.nodes import Func
     if isinstance(n, Add):
-        vals = [exact_value(t, env) for t in n.args]
-        return None if None in vals else sum(vals, Fraction(0))      # type: ignore[arg-type]
+        terms = [exact_value(t, env) for t in n.args]
+        return None if None in terms else sum((v for v in terms if v is not None), Fraction(0))
     if isinstance(n, Mul):
         vals = [exact_value(f, env) for f in n.args]
         if 0 in vals:
@@ -1106,13 +1107,13 @@ def _taylor_piece(piece, g: Node, x: str, d: Domain, strict: bool, real: Domain,
     if k >= 1 and strict and _inside(real, e) and _inside(d, e):
         raise Invalid(f"{what}: g = 0 at {x} = {e}, a point of the domain: '>' fails there")
     box, want = Domain(False, d.lo, True, d.hi, True), 1 if at == "lo" or k % 2 == 0 else -1
-    own: list[Node] | None = [g]
+    own: list[Node] = [g]
     try:
         for _ in range(k):
-            own.append(derivative(own[-1], x))          # type: ignore[union-attr]
+            own.append(derivative(own[-1], x))
     except Invalid:
-        own = None
-    for ders in ([own] if own is not None else []) + [given]:
+        own = []
+    for ders in ([own] if own else []) + [given]:
         # every definedness condition strict over the closed piece: g is C^k on it
         if _defined_on(ders, x, box) and _enclosure_sign(ders[k], x, box) == want:
             break
