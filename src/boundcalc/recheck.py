@@ -823,8 +823,6 @@ def _drop_abs(node: Node, signs: dict[Node, int]) -> Node:
 def _cases(cert, claim: Claim, out: Recheck, depth: int, solver: bool) -> None:
     """Pieces covering the domain (module docstring, ``cases``)."""
     from itertools import product
-
-    from .expr.nodes import Func, Sym, substitute
     if claim.rel not in ("<=", "<", ">=", ">"):
         raise Invalid("a case split of an equality")
     cuts = _get(cert, "cuts", list)
@@ -832,42 +830,51 @@ def _cases(cert, claim: Claim, out: Recheck, depth: int, solver: bool) -> None:
         raise Invalid("a cut of a symbol the claim has no domain for")
     seen: dict[tuple, set] = {}
     for i, piece in enumerate(_get(cert, "pieces", list)):
-        halves = _get(piece, "halves", dict)
-        if sorted(halves) != sorted(cuts) or not set(halves.values()) <= {"+", "-"}:
-            raise Invalid(f"piece {i}: not one half of each cut")
-        doms, flip = dict(claim.domains), {}
-        for v, h in halves.items():
-            d = claim.domains[v]
-            doms[v] = (Domain(False, Fraction(0), True, d.hi, d.hi_closed) if h == "+" else
-                       Domain(False, Fraction(0), True, None if d.lo is None else -d.lo, d.lo_closed))
-            if h == "-":                          # v <= 0 written with v -> -v: a bijection onto [0, -lo]
-                flip[v] = Mul((Num(Fraction(-1)), Sym(v)))
-        a, b = substitute(claim.lhs, flip), substitute(claim.rhs, flip)
-        extra = [(substitute(x, flip), r, substitute(y, flip)) for x, r, y in claim.assumptions]
-        signs: dict[Node, int] = {}
-        for j, fact in enumerate(_get(piece, "signs", list)):
-            u, s = _expr(_get(fact, "of")), _get(fact, "sign")
-            if s not in ("+", "-"):
-                raise Invalid(f"piece {i}: a sign {s!r}")
-            got = _sub(fact, "proof", out, depth, solver)
-            _is(got, u, ">=" if s == "+" else "<=", Num(Fraction(0)), doms, extra, f"piece {i}, sign {j}")
-            signs[u] = 1 if s == "+" else -1
-        a, b = _drop_abs(a, signs), _drop_abs(b, signs)
-        case = _get(piece, "case")
-        if case is not None:                      # |A| <= B as A <= B and -A <= B
-            small, big = (a, b) if claim.rel in ("<=", "<") else (b, a)
-            if case not in ("+", "-") or not (isinstance(small, Func) and small.name == "abs"):
-                raise Invalid(f"piece {i}: a case {case!r} of a side that is not an absolute value")
-            inner = small.args[0] if case == "+" else _negated(small.args[0])
-            a, b = (inner, big) if claim.rel in ("<=", "<") else (big, inner)
-            a, b = _drop_abs(a, signs), _drop_abs(b, signs)
-        _is(_sub(piece, "proof", out, depth, solver), a, claim.rel, b, doms, extra, f"piece {i}")
+        halves, case = _case_piece(piece, i, claim, cuts, out, depth, solver)
         seen.setdefault(tuple(halves[v] for v in cuts), set()).add(case)
     for combo in product("+-", repeat=len(cuts)):
         if not (None in seen.get(combo, set()) or {"+", "-"} <= seen.get(combo, set())):
             raise Invalid("the pieces do not cover the domain (" + ", ".join(
                 f"{v} {'>=' if h == '+' else '<='} 0" for v, h in zip(cuts, combo)) + " missing)")
     out.reason = f"cases: {len(seen)} part(s) of the domain cut at 0 along {len(cuts)} symbol(s), each proved"
+
+
+def _case_piece(piece, i: int, claim: Claim, cuts: list, out: Recheck, depth: int, solver: bool):
+    """One piece of a ``cases`` certificate checked: its claim re-derived (its halves, the
+    absolute values its sign facts drop, its case) and its proof of that claim. Its halves
+    and case."""
+    from .expr.nodes import Func, Sym, substitute
+    halves = _get(piece, "halves", dict)
+    if sorted(halves) != sorted(cuts) or not set(halves.values()) <= {"+", "-"}:
+        raise Invalid(f"piece {i}: not one half of each cut")
+    doms, flip = dict(claim.domains), {}
+    for v, h in halves.items():
+        d = claim.domains[v]
+        doms[v] = (Domain(False, Fraction(0), True, d.hi, d.hi_closed) if h == "+" else
+                   Domain(False, Fraction(0), True, None if d.lo is None else -d.lo, d.lo_closed))
+        if h == "-":                          # v <= 0 written with v -> -v: a bijection onto [0, -lo]
+            flip[v] = Mul((Num(Fraction(-1)), Sym(v)))
+    a, b = substitute(claim.lhs, flip), substitute(claim.rhs, flip)
+    extra = [(substitute(x, flip), r, substitute(y, flip)) for x, r, y in claim.assumptions]
+    signs: dict[Node, int] = {}
+    for j, fact in enumerate(_get(piece, "signs", list)):
+        u, s = _expr(_get(fact, "of")), _get(fact, "sign")
+        if s not in ("+", "-"):
+            raise Invalid(f"piece {i}: a sign {s!r}")
+        got = _sub(fact, "proof", out, depth, solver)
+        _is(got, u, ">=" if s == "+" else "<=", Num(Fraction(0)), doms, extra, f"piece {i}, sign {j}")
+        signs[u] = 1 if s == "+" else -1
+    a, b = _drop_abs(a, signs), _drop_abs(b, signs)
+    case = _get(piece, "case")
+    if case is not None:                      # |A| <= B as A <= B and -A <= B
+        small, big = (a, b) if claim.rel in ("<=", "<") else (b, a)
+        if case not in ("+", "-") or not (isinstance(small, Func) and small.name == "abs"):
+            raise Invalid(f"piece {i}: a case {case!r} of a side that is not an absolute value")
+        inner = small.args[0] if case == "+" else _negated(small.args[0])
+        a, b = (inner, big) if claim.rel in ("<=", "<") else (big, inner)
+        a, b = _drop_abs(a, signs), _drop_abs(b, signs)
+    _is(_sub(piece, "proof", out, depth, solver), a, claim.rel, b, doms, extra, f"piece {i}")
+    return halves, case
 
 
 def _monotone(cert, claim: Claim, out: Recheck, depth: int, solver: bool) -> None:
@@ -1204,7 +1211,7 @@ def _induction(cert, claim: Claim, out: Recheck, depth: int, solver: bool) -> No
             or not d.integer):
         raise Invalid("an induction is of an inequality in one integer symbol, without assumptions")
     g = sub(claim.lhs, claim.rhs) if claim.rel in (">=", ">") else sub(claim.rhs, claim.lhs)
-    op, strict = (">" if claim.rel in ("<", ">") else ">="), claim.rel in ("<", ">")
+    op = ">" if claim.rel in ("<", ">") else ">="
     lo, hi = _int_ends(d)
     checked = _get(cert, "checked", list)
     if len(checked) != 2 or not all(isinstance(k, int) and not isinstance(k, bool) for k in checked):
@@ -1212,7 +1219,7 @@ def _induction(cert, claim: Claim, out: Recheck, depth: int, solver: bool) -> No
     first, last = checked
     if lo is None or first != lo or last - first > MAX_CHECKED:
         raise Invalid(f"the integers checked do not start at the domain's least integer {lo} (or are too many)")
-    defined = {k for k in range(first, last + 1) if (hi is None or k <= hi) and _at_integer(g, n, k, strict)}
+    defined = {k for k in range(first, last + 1) if (hi is None or k <= hi) and _at_integer(g, n, k, op == ">")}
     step = _get(cert, "step", dict)
     by = _get(step, "by", str)
     if by == "none":
@@ -1223,16 +1230,24 @@ def _induction(cert, claim: Claim, out: Recheck, depth: int, solver: bool) -> No
     n0 = _get(step, "from", int)
     if by not in ("relaxation", "step") or n0 < lo:
         raise Invalid(f"an induction step {by!r} from {n0}")
+    if by == "relaxation" and last < n0 - 1:
+        raise Invalid(f"the integers below n0 = {n0} are not all checked")
+    if by == "step" and (last < n0 or n0 not in defined):
+        raise Invalid(f"the base case {n} = {n0} is not checked (or g is undefined there)")
+    _step(step, by, g, op, n, n0, hi, out, depth, solver)
+    out.reason = f"induction: {n} = {first}..{last} checked, the {'real relaxation' if by == 'relaxation' else 'step'} " \
+                 f"from {n0} proved"
+
+
+def _step(step, by: str, g: Node, op: str, n: str, n0: int, hi: int | None, out: Recheck, depth: int,
+          solver: bool) -> None:
+    """An induction's real relaxation (``g op 0`` on the reals from n0: at every integer
+    from n0) or inductive step (``g op 0 => next op 0`` on the reals from n0)."""
     real = {n: Domain(False, Fraction(n0), True, None if hi is None else Fraction(hi), hi is not None)}
     zero = Num(Fraction(0))
-    if by == "relaxation":                  # g op 0 on the reals from n0: at every integer from n0
-        if last < n0 - 1:
-            raise Invalid(f"the integers below n0 = {n0} are not all checked")
+    if by == "relaxation":
         _is(_sub(step, "proof", out, depth, solver), g, op, zero, real, [], "the real relaxation")
-        out.reason = f"induction: {n} = {first}..{last} checked, the real relaxation from {n0} proved"
         return
-    if last < n0 or n0 not in defined:
-        raise Invalid(f"the base case {n} = {n0} is not checked (or g is undefined there)")
     nxt = _expr(_get(step, "next"))
     _is(_sub(step, "proof", out, depth, solver), nxt, op, zero, real, [(g, op, zero)], "the inductive step")
     out.trusted.append(f"trusted: SymPy (the step's 'next' is g at {n} + 1)")
@@ -1242,7 +1257,6 @@ def _induction(cert, claim: Claim, out: Recheck, depth: int, solver: bool) -> No
                            "chain of steps)")
     elif not all(_sign_at(c.expr, {}) > 0 or (c.op == "!=" and _sign_at(c.expr, {}) < 0) for c in definedness(g)):
         raise Invalid("g is undefined everywhere")
-    out.reason = f"induction: {n} = {first}..{last} checked, the step from {n0} proved"
 
 
 def _check(cert, out: Recheck, depth: int = 0, solver: bool = True) -> None:
