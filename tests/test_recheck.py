@@ -425,3 +425,284 @@ def test_cvc5_answers_the_same_under_a_busy_loop(monkeypatch):
             b.terminate()
             b.join()
     assert loaded == idle
+
+
+# ----------------------------------------------------------------------------- cases, monotone
+SYM2 = Domain(lo=Fraction(-2), lo_closed=True, hi=Fraction(2), hi_closed=True)
+HALF2 = Domain(lo=Fraction(0), lo_closed=True, hi=Fraction(2), hi_closed=True)
+
+
+def _exact(lhs, rel, rhs, domains):
+    a, b = parse(lhs, allow_relation=False), parse(rhs, allow_relation=False)
+    return C.exact(C.claim(a, rel, b, domains, []), a, rel, b)
+
+
+def _split():
+    """|x|*|x| + 1 > |x| on [-2, 2] (t**2 - t + 1 >= 3/4 for t = |x|), cut at x = 0: on x <= 0
+    (written x -> -x, x in [0, 2]) |-x| is x since -x <= 0; on x >= 0 |x| is x; either piece
+    reads x*x + 1 > x on [0, 2], closed by a box cover."""
+    def piece(half, of, sign, sign_claim):
+        return {"halves": {"x": half}, "case": None,
+                "signs": [{"of": of, "sign": sign, "proof": _boxes(*sign_claim, {"x": HALF2})}],
+                "proof": _boxes("x*x + 1", ">", "x", {"x": HALF2})}
+    return C.cases(_claim("abs(x)*abs(x) + 1", ">", "abs(x)", {"x": SYM2}), ["x"],
+                   [piece("-", "-x", "-", ("-x", "<=", "0")), piece("+", "x", "+", ("x", ">=", "0"))])
+
+
+def _reduction():
+    """x*(1 + d)**2 >= x on [0, 1] x [0, 1]: d/dd of the difference, 2*x*(1 + d), is >= 0 on
+    the box (a box cover), so the least value along d is at d = 0, where both sides are x
+    (an identity of degree 1)."""
+    return C.monotone(_claim("x*(1 + d)**2", ">=", "x", {"x": UNIT, "d": UNIT}), "d", "lo",
+                      parse("2*x*(1 + d)", allow_relation=False),
+                      _boxes("2*x*(1 + d)", ">=", "0", {"x": UNIT, "d": UNIT}), _exact("x", ">=", "x", {"x": UNIT}))
+
+
+def _iv(lo, hi, lo_closed=True, hi_closed=True):
+    return {"lo": lo, "lo_closed": lo_closed, "hi": hi, "hi_closed": hi_closed}
+
+
+def _cut_ends():
+    """x**2 - x**3 >= 0 on [0, 1] (x**2 (1 - x)), touching 0 at both ends: Taylor at 0 on
+    [0, 1/4] (g(0) = g'(0) = 0, g'' = 2 - 6x >= 1/2 there), a box cover of the middle
+    [1/4, 3/4], and at 1 g decreasing (-g' = 3x**2 - 2x >= 3/16 on [3/4, 1]) to g(1) = 0."""
+    piece = lambda lo, hi: {"x": Domain(lo=Fraction(lo), lo_closed=True, hi=Fraction(hi), hi_closed=True)}
+    return C.ends(_claim("x**2 - x**3", ">=", "0", {"x": UNIT}), "x", [
+        {"by": "taylor", **_iv("0", "1/4"), "at": "lo", "derivatives": ["2*x - 3*x**2", "2 - 6*x"]},
+        {"by": "middle", **_iv("1/4", "3/4"), "proof": _boxes("x**2 - x**3", ">=", "0", piece("1/4", "3/4"))},
+        {"by": "monotone", **_iv("3/4", "1"), "derivative": "2*x - 3*x**2", "direction": -1,
+         "strict": False, "proof": _boxes("-(2*x - 3*x**2)", ">=", "0", piece("3/4", "1")), "least": {"by": "zero"}},
+    ])
+
+
+def test_an_ends_argument_is_replayed_piece_by_piece():
+    cert = _cut_ends()
+    r = recheck(json.loads(json.dumps(cert)))
+    assert r.valid and r.kinds == ["ends", "boxes", "boxes"], r.reason
+    assert not any("= 0 exactly" in t for t in r.trusted), r.trusted       # g(0), g'(0), g(1) exact
+    gap = copy.deepcopy(cert)
+    gap["pieces"][1]["hi"] = "2/3"          # (2/3, 3/4) uncovered (and the box cover is of [1/4, 3/4])
+    assert not recheck(gap).valid
+    moved = copy.deepcopy(cert)
+    moved["pieces"][0]["hi"] = "1/2"        # g'' = 2 - 6x < 0 past 1/3: the Taylor bound fails
+    assert not recheck(moved).valid
+    at = copy.deepcopy(cert)
+    at["pieces"][0]["at"] = "hi"            # g(1/4) = 3/64 is not 0
+    assert not recheck(at).valid
+    strict = copy.deepcopy(cert)
+    strict["claim"]["rel"] = ">"            # g(0) = 0: '>' fails at a point of the domain
+    assert not recheck(strict, spot=False).valid
+
+
+Z1 = Domain(integer=True, lo=Fraction(1), lo_closed=True)
+Z010 = Domain(integer=True, lo=Fraction(0), lo_closed=True, hi=Fraction(10), hi_closed=True)
+
+
+def _inductions():
+    """Three integer claims, worked by hand: n**2 - 3n + 3 > 0 on 0..10 (its discriminant
+    9 - 12 < 0), every integer checked; n**2 >= 3n - 2 on n >= 1 ((n - 1)(n - 2) >= 0 at
+    every integer, not at n = 3/2), n = 1 checked and the reals from 2 (an smt proof);
+    2**n >= 2n on n >= 1, n = 1 checked and the step 2**n >= 2n => 2*2**n >= 2(n + 1) on the
+    reals from 1 (2*2**n >= 4n >= 2n + 2; 2**n a free real of the smt query)."""
+    real = lambda lo: {"n": Domain(lo=Fraction(lo), lo_closed=True)}
+    p = lambda t: parse(t, allow_relation=False)
+    from boundcalc.expr.nodes import Num, Rel, sub
+    zero = Num(Fraction(0))
+    relax = C.claim(p("n**2 - (3*n - 2)"), ">=", zero, real(2), [])
+    g = sub(p("2**n"), p("2*n"))
+    step = C.claim(p("2*2**n - 2*(n + 1)"), ">=", zero, real(1), [Rel(">=", g, zero)])
+    return [
+        {"kind": "induction", "claim": _claim("n**2 - 3*n + 3", ">", "0", {"n": Z010}), "var": "n",
+         "checked": [0, 10], "step": {"by": "none"}},
+        {"kind": "induction", "claim": _claim("n**2", ">=", "3*n - 2", {"n": Z1}), "var": "n", "checked": [1, 1],
+         "step": {"by": "relaxation", "from": 2, "proof": C.smt(relax, "z3")}},
+        {"kind": "induction", "claim": _claim("2**n", ">=", "2*n", {"n": Z1}), "var": "n", "checked": [1, 1],
+         "step": {"by": "step", "from": 1, "next": "2*2**n - 2*(n + 1)", "proof": C.smt(step, "z3")}},
+    ]
+
+
+def test_an_induction_checks_its_integers_and_its_step():
+    every, relax, step = _inductions()
+    r = recheck(json.loads(json.dumps(every)))
+    assert r.valid and r.complete, r.reason
+    r = recheck(json.loads(json.dumps(relax)))
+    assert r.valid and r.kinds == ["induction", "smt"] and r.complete, (r.reason, r.trusted)
+    r = recheck(json.loads(json.dumps(step)))
+    assert r.valid and r.trusted == ["trusted: SymPy (the step's 'next' is g at n + 1)"], (r.reason, r.trusted)
+    short = copy.deepcopy(every)
+    short["checked"] = [0, 9]                # n = 10 left out
+    assert not recheck(short).valid
+    below = copy.deepcopy(relax)
+    below["step"]["from"] = 3                # n = 2 neither checked nor in the proof's domain
+    assert not recheck(below).valid
+    false = copy.deepcopy(relax)
+    false["step"]["from"] = 1                # the reals from 1: (x - 1)(x - 2) < 0 at 3/2
+    false["step"]["proof"] = C.smt(C.claim(parse("n**2 - (3*n - 2)", allow_relation=False), ">=",
+                                           parse("0", allow_relation=False), {"n": Domain(lo=Fraction(1),
+                                                                                          lo_closed=True)}, []), "z3")
+    false["checked"] = [1, 0]
+    assert not recheck(false).valid          # cvc5 finds the real counterexample
+    wrong = copy.deepcopy(every)
+    wrong["claim"] = _claim("n**2 - 3*n + 2", ">", "0", {"n": Z010})    # 0 at n = 1 and 2
+    assert not recheck(wrong, spot=False).valid
+
+
+def test_a_case_split_is_replayed_piece_by_piece_and_must_cover_the_domain():
+    cert = _split()
+    r = recheck(json.loads(json.dumps(cert)))
+    assert r.valid and r.complete and r.kinds[0] == "cases", r.reason
+    short = copy.deepcopy(cert)
+    short["pieces"].pop(0)                          # x <= 0 no longer covered
+    r = recheck(short)
+    assert not r.valid and "do not cover" in r.reason
+    wrong = copy.deepcopy(cert)
+    wrong["pieces"][1]["signs"][0]["sign"] = "-"    # |x| as -x on x >= 0: not what its proof shows
+    assert not recheck(wrong).valid
+    moved = copy.deepcopy(cert)
+    moved["pieces"][1]["proof"]["claim"]["domains"]["x"]["hi"] = "1"     # a piece on [0, 1] only
+    assert not recheck(moved).valid
+
+
+def test_a_case_split_of_a_false_claim_is_rejected_whatever_its_pieces_say():
+    # |x| >= x + 1 fails at x = 0; its "pieces" prove other claims, which the checker re-derives
+    cert = copy.deepcopy(_split())
+    cert["claim"] = _claim("abs(x)", ">=", "x + 1", {"x": SYM2})
+    assert not recheck(cert, spot=False).valid
+
+
+def test_a_monotone_reduction_is_replayed_with_the_derivative_named_as_trusted():
+    cert = _reduction()
+    r = recheck(json.loads(json.dumps(cert)))
+    assert r.valid and r.kinds == ["monotone", "boxes", "exact"], r.reason
+    assert r.trusted[0].startswith("trusted: SymPy derivative")
+    for key, value in (("end", "hi"), ("var", "x")):
+        bad = copy.deepcopy(cert)
+        bad[key] = value              # d's upper end / x occurs in the face: not the face proved
+        assert not recheck(bad).valid, key
+    bad = copy.deepcopy(cert)
+    bad["derivative"] = "3*x*(1 + d)"               # the sign proved is of 2*x*(1 + d)
+    assert not recheck(bad).valid
+    bad = copy.deepcopy(cert)
+    bad["claim"]["assumptions"] = ["d <= x"]        # d in an assumption: no cylinder along d
+    assert not recheck(bad, spot=False).valid
+
+
+MUTABLE = ("lo", "hi", "lower", "upper", "at", "of", "sign", "lhs", "rhs", "derivative", "end", "direction", "from",
+           "next")
+
+
+def _numbers(obj, path=()):
+    """(path, value) of every number, expression, sign and end of a certificate (a box's
+    edges included), the things a mutation edits."""
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            yield from _numbers(v, path + (k,))
+    elif isinstance(obj, list):
+        for i, v in enumerate(obj):
+            yield from _numbers(v, path + (i,))
+    elif (isinstance(obj, str) or path[-1] in ("direction", "from") or "checked" in path) and (
+            path[-1] in MUTABLE or isinstance(path[-1], int) and ("box" in path or "checked" in path)):
+        yield path, obj
+
+
+def _what(path) -> str:
+    if "checked" in path:
+        return "integers checked"
+    if isinstance(path[-1], int):
+        return "box edge"
+    return "taylor end" if path[-1] == "at" and "tree" not in path else path[-1]
+
+
+def _mutate(cert, rng):
+    """``cert`` with one edit that breaks it: a box bound or a split point moved, a domain
+    widened, a piece narrowed, a recorded enclosure end raised, a term added to an expression, an absolute
+    value's argument doubled, a sign flipped, an end swapped."""
+    m = copy.deepcopy(cert)
+    spots: dict[str, list] = {}
+    for p, v in _numbers(m):              # by what is edited, so that every kind of edit is drawn
+        spots.setdefault(_what(p), []).append((p, v))
+    path, value = rng.choice(spots[rng.choice(sorted(spots))])
+    node = m
+    for k in path[:-1]:
+        node = node[k]
+    key = path[-1]
+    if key == "sign":
+        node[key] = {"+": "-", "-": "+"}[value]
+    elif value in ("lo", "hi"):                # a face's or a Taylor piece's end
+        node[key] = {"lo": "hi", "hi": "lo"}[value]
+    elif key == "direction":
+        node[key] = -value
+    elif key == "from":
+        node[key] = value + rng.choice([-1, 1]) * rng.randint(1, 3)
+    elif "checked" in path:                    # the first integer moved, or fewer checked
+        node[key] = value + (1 if key == 0 else -1) * rng.randint(1, 3)
+    elif key in ("lhs", "rhs") and len(path) == 2:
+        # the claim's greater side lowered by 1000 (each claim here is bounded on its domain
+        # near its least point, so it is then false; the checker must refuse it)
+        down = (key == "lhs") == (m["claim"]["rel"] in (">=", ">"))
+        node[key] = f"({value}) {'-' if down else '+'} 1000"
+    elif key in ("lhs", "rhs", "derivative", "of", "next"):
+        node[key] = f"({value}) + {rng.randint(1, 9)}/{rng.randint(10, 99)}" if key != "of" else f"2*({value})"
+    elif key in ("lower", "upper"):
+        # a recorded enclosure end raised past what any enclosure shows (every function here
+        # is below 10 on its boxes; an assumption's upper end above 0 excludes nothing)
+        node[key] = str(Fraction(value) + (10 if key == "lower" else 1) + Fraction(1, rng.randint(2, 99)))
+    elif key in ("lo", "hi"):
+        # a claim's domain widened (its proof then covers too little), a piece narrowed (a gap
+        # between pieces, or a piece that is not its proof's)
+        out = (key == "hi") == ("claim" in path)
+        step = Fraction(rng.randint(1, 9), rng.randint(100, 999)) + (rng.randint(1, 3) if "claim" in path else 0)
+        node[key] = str(Fraction(value) + (1 if out else -1) * step)      # an integer domain widens by >= 1
+    else:                             # a box edge, a split point moved
+        node[key] = str(Fraction(value) + Fraction(rng.choice([-1, 1]) * rng.randint(1, 9), rng.randint(10, 99)))
+    return m, path
+
+
+def test_two_hundred_mutated_case_splits_monotone_ends_and_induction_certificates_are_all_rejected():
+    rng = random.Random(3300)
+    certs = [_split(), _reduction(), _cut_ends(), *_inductions()]
+    assert all(recheck(c).valid for c in certs)
+    accepted, edited = [], set()
+    for _ in range(200):
+        m, path = _mutate(rng.choice(certs), rng)
+        edited.add(_what(path))
+        if recheck(json.loads(json.dumps(m))).valid:
+            accepted.append(path)
+    assert accepted == []
+    # box bounds, domain ends, recorded enclosures, coefficients (terms added), signs, ends
+    assert {"box edge", "lo", "hi", "lower", "lhs", "derivative", "of", "sign", "end", "taylor end", "direction",
+            "from", "next", "integers checked"} <= edited, edited
+
+
+def _mpf_cases():
+    import mpmath as m
+    return [("x**3 - 2*x", lambda t: t**3 - 2*t), ("exp(-x**2)*sin(3*x)", lambda t: m.exp(-t**2)*m.sin(3*t)),
+            ("log(1 + x**2)/sqrt(x)", lambda t: m.log(1 + t**2)/m.sqrt(t)), ("tan(x)*atan(x)", lambda t: m.tan(t)*m.atan(t)),
+            ("erf(x)**2 - tanh(x)", lambda t: m.erf(t)**2 - m.tanh(t)), ("x**x", lambda t: t**t),
+            ("cos(x)**(1/3)", lambda t: m.cos(t)**(m.mpf(1)/3)), ("1/(1 + x)", lambda t: 1/(1 + t))]
+
+
+@pytest.mark.parametrize("expr, f", _mpf_cases(), ids=[c[0] for c in _mpf_cases()])
+def test_the_checkers_own_derivative_matches_a_numerical_one(expr, f):
+    # at x = 0.3 and 0.7, mpmath's 50-digit numerical differentiation (independent of the rules)
+    import flint
+    import mpmath
+
+    from boundcalc.backends import arb as A
+    from boundcalc.recheck import derivative
+    dg = derivative(parse(expr, allow_relation=False), "x")
+    with mpmath.workdps(50):
+        for x0 in ("0.3", "0.7"):
+            got = A.enclose(dg, {"x": Fraction(x0)}, prec=200)
+            with A.precision(200):
+                want = flint.arb(mpmath.nstr(mpmath.diff(f, mpmath.mpf(x0)), 45))
+                assert abs(got - want) < flint.arb("1e-30"), (expr, x0, got, want)
+
+
+def test_a_taylor_piece_uses_the_checkers_own_derivatives():
+    # _cut_ends's Taylor piece at 0 with its derivatives wrong: the checker's own (2x - 3x**2,
+    # 2 - 6x) close the piece, so nothing is taken from the certificate's
+    cert = _cut_ends()
+    cert["pieces"][0]["derivatives"] = ["0", "1"]
+    r = recheck(cert)
+    assert r.valid and not any("SymPy derivative (the derivatives" in t for t in r.trusted), r.trusted

@@ -56,6 +56,59 @@ defined, at every point of the domains where the assumptions hold). The kinds:
   (``recheck(cert, solver=False)``, the decision procedure's for a certificate it does not
   hand out) compares the query and skips cvc5: the step is then ``not_rechecked``. Big
   operators are not encoded (no ``smt`` certificate: the decision's ``trusted`` one stands).
+* ``cases`` — ``"cuts"`` (symbols whose domain is cut at 0) and ``"pieces"``, each
+  ``{"halves": {v: "+" | "-"}, "case": null | "+" | "-", "signs": [{"of": u, "sign": "+" |
+  "-", "proof": cert}], "proof": cert}``. The checker re-derives each piece's claim itself:
+  for the half "-" of a cut ``v`` the claim with ``v -> -v`` on ``v`` in [0, -lo] (a
+  bijection onto the part ``v <= 0``), for "+" ``v`` in [0, hi]; every ``abs(u)`` whose
+  ``u`` is exactly an ``"of"`` replaced by ``u`` ("+") or ``-u`` ("-"), the sign's ``proof``
+  being of ``u >= 0`` (``u <= 0``) on the piece; a ``case`` "+" / "-" reads the side
+  ``abs(A)`` of ``abs(A) <= B`` as ``A`` / ``-A`` (``|A| <= B`` iff both), the two cases of
+  one half both required. Valid when every piece's ``proof`` is of the claim so re-derived
+  (up to the constant folding of :func:`_fold`; its domains those of the symbols it uses),
+  every sub-certificate checks and the halves cover every sign pattern of the cuts.
+* ``monotone`` — ``"var"`` ``v``, ``"end"`` ("lo" | "hi", a closed finite end ``e`` of
+  ``v``'s real domain, ``v`` in no assumption), ``"derivative"`` ``D`` (of the difference
+  ``g``, ``lhs - rhs`` for ``>=``/``>``, ``rhs - lhs`` for ``<=``/``<``, in ``v``),
+  ``"sign"`` (the certificate of ``D >= 0`` at "lo", ``-1*D >= 0`` at "hi", on the claim's
+  domains under its assumptions) and ``"face"`` (the certificate of the claim with ``v = e``
+  on the other symbols). Then ``g >= g|_{v=e}`` along every segment in ``v`` (the mean value
+  theorem; the set where the assumptions hold is a cylinder along ``v``), and the face gives
+  the claim. That ``D`` is ``g``'s derivative is listed as "trusted: SymPy derivative" (the
+  checker does not differentiate), and that ``g`` and ``D`` are defined on the whole domain
+  (so ``g`` is continuously differentiable along the segments) as "trusted: the
+  monotonicity layer"; everything else is checked.
+* ``ends`` — ``"var"`` ``x`` (the claim's one symbol, no assumptions, smooth functions
+  only: continuous where defined) and ``"pieces"`` of its domain (relaxed to the reals), each
+  an interval (``lo``, ``lo_closed``, ``hi``, ``hi_closed``) closed by its ``"by"``, for the
+  difference ``g`` (``lhs - rhs`` oriented ``g >= 0`` / ``g > 0``): ``"middle"`` (``"proof"``:
+  the certificate of ``g op 0`` on the piece); ``"taylor"`` (``"at"``: the end ``e`` of the
+  bounded piece where ``g, g', ..., g^(k-1)`` vanish, ``"derivatives"``: g', ..., g^(k)) --
+  the checker differentiates ``g`` itself (:func:`derivative`), requires every definedness
+  condition of ``g, ..., g^(k)`` strictly over the closed piece and the arb enclosure of
+  ``g^(k)`` over it of the sign that makes ``g(x) = g^(k)(xi) (x - e)^k / k!`` positive
+  (Lagrange's remainder), the values at ``e`` exactly 0 (:func:`exact_value`; else "trusted:
+  SymPy (... = 0 exactly)"), and, for ``>``, ``e`` no point of the domain where k >= 1 (the
+  certificate's derivatives are used, and trusted, only where its own do not close the
+  piece); ``"monotone"`` (``"derivative"`` g', ``"direction"`` 1 | -1, ``"strict"``,
+  ``"proof"``: the certificate of ``direction * g' >= 0`` (``> 0``) on the piece, so ``g``
+  is least at its lower (1) or upper (-1) end ``e``; ``"least"``: ``{"by": "cut"}`` (``e`` a
+  closed end, ``g(e) > 0``), ``"point"`` (``g(e) > 0``), ``"zero"`` (``g(e) = 0``, for ``>``
+  with a strict slope and ``e`` outside the domain) or ``"limit"`` with its ``"value"`` L
+  (>= 0, or 0 under the same conditions; "trusted: SymPy limit"); the piece covers its closure, g
+  being continuous where defined; "trusted: SymPy derivative" and "trusted: the ends layer"
+  (g, g' defined on the piece) listed). Valid when the pieces cover the domain and each
+  checks.
+* ``induction`` — ``"var"`` ``n`` (the claim's one symbol, integer, no assumptions),
+  ``"checked"`` [first, last] (every integer from the domain's least one to ``last``: the
+  checker evaluates each, exactly or in balls, skipping those where the claim is certainly
+  undefined) and ``"step"``: ``{"by": "none"}`` (``last`` reaches the domain's greatest
+  integer), ``{"by": "relaxation", "from": n0, "proof": cert}`` (every integer below n0
+  checked; ``proof`` of ``g op 0`` on the reals [n0, hi]) or ``{"by": "step", "from": n0,
+  "next": g(n + 1), "proof": cert}`` (n0 checked and defined; ``proof`` of ``next op 0`` on
+  the reals [n0, hi] under ``g op 0``; "trusted: SymPy" that ``next`` is ``g`` at ``n + 1``,
+  and, where ``g`` has a definedness condition, "trusted: the integer layer" that it holds at
+  every integer from n0, so the chain of steps is unbroken).
 * ``trusted`` — ``"by"`` (z3, SymPy, a layer) and ``"how"``: a proof the checker cannot
   re-verify. Accepted, and listed in :attr:`Recheck.trusted`, never hidden.
 
@@ -74,7 +127,7 @@ from .expr.domains import Domain
 from .expr.nodes import Add, Mul, Node, Num, Pow, Sym, sub
 from .expr.parser import parse
 
-KINDS = ("counterexample", "exact", "boxes", "rewrite", "smt", "trusted")
+KINDS = ("counterexample", "exact", "boxes", "rewrite", "smt", "cases", "monotone", "ends", "induction", "trusted")
 MAX_PREC = 4096                 # bits: a sign not separated from 0 by then is not certified
 MAX_GRID = 100_000              # points of an `exact` grid
 MAX_LEAVES = 50_000             # leaves of a `boxes` tree
@@ -655,6 +708,557 @@ def _smt(cert, claim: Claim, out: Recheck, solver: bool = True) -> None:
     out.reason = f"trusted: {by}"
 
 
+# ----------------------------------------------------------------------------- pieces
+MAX_FOLD_BITS = 4096            # an integer power folded only below this many bits (prover/fold.py's)
+
+
+def _fold(n: Node) -> Node:
+    """``n`` with its rational constant subtrees folded, zero terms and unit factors dropped
+    and (b**p)**q written b**(p*q) for integers p, q, sums and products flattened: each an
+    identity wherever ``n`` is defined. Two trees with the same fold have the same value at
+    every point where both are defined (a sub-certificate's claim is the goal as its decision
+    read it, constants folded: :func:`_same` compares the claim it must be with it)."""
+    memo: dict[int, Node] = {}
+
+    def go(t: Node) -> Node:
+        if id(t) in memo:
+            return memo[id(t)]
+        kids = t.children()
+        new = tuple(go(c) for c in kids)
+        r = t if all(a is b for a, b in zip(new, kids)) else t._rebuild(new)
+        if isinstance(r, (Add, Mul, Pow)):
+            r = _fold_arith(r)
+        memo[id(t)] = r
+        return r
+    return go(n)
+
+
+def _fold_arith(n: Node) -> Node:
+    kids = n.children()
+    if all(isinstance(k, Num) for k in kids):
+        vals = [k.value for k in kids]            # type: ignore[attr-defined]
+        if isinstance(n, Add):
+            return Num(sum(vals, Fraction(0)))
+        if isinstance(n, Mul):
+            out = Fraction(1)
+            for v in vals:
+                out *= v
+            return Num(out)
+        b, e = vals
+        if e.denominator == 1 and not (b == 0 and e <= 0) and abs(e.numerator) * max(
+                abs(b.numerator).bit_length(), b.denominator.bit_length(), 1) <= MAX_FOLD_BITS:
+            return Num(b ** e.numerator)
+        return n
+    if isinstance(n, (Add, Mul)):
+        unit = Fraction(0) if isinstance(n, Add) else Fraction(1)
+        kept = [k for k in kids if not (isinstance(k, Num) and k.value == unit)]
+        flat: list[Node] = []
+        for k in kept:
+            flat += list(k.args) if type(k) is type(n) else [k]    # type: ignore[attr-defined]
+        if not flat:
+            return Num(unit)
+        return flat[0] if len(flat) == 1 else type(n)(tuple(flat))
+    base, ex = kids
+    if (isinstance(base, Pow) and isinstance(ex, Num) and isinstance(base.exp, Num)
+            and ex.value.denominator == 1 and base.exp.value.denominator == 1):
+        e = base.exp.value * ex.value
+        return base.base if e == 1 else Pow(base.base, Num(e))
+    return n
+
+
+def _same(x: Node, y: Node) -> bool:
+    return _fold(x) == _fold(y)
+
+
+def _is(given: Claim, lhs: Node, rel: str, rhs: Node, domains: dict[str, Domain],
+        assumptions: list[tuple[Node, str, Node]], what: str) -> None:
+    """``given`` (a sub-certificate's claim) is ``lhs rel rhs`` on ``domains`` under
+    ``assumptions`` up to :func:`_fold`, its domains those of the symbols it uses (each the
+    same); Invalid otherwise."""
+    if given.rel != rel or not _same(given.lhs, lhs) or not _same(given.rhs, rhs):
+        raise Invalid(f"{what}: its claim is not the one the argument needs")
+    for n, d in given.domains.items():
+        if domains.get(n) != d:
+            raise Invalid(f"{what}: the domain of {n} is not the one the argument needs")
+    if len(given.assumptions) != len(assumptions) or not all(
+            r == s and _same(a, c) and _same(b, e) for (a, r, b), (c, s, e) in zip(given.assumptions, assumptions)):
+        raise Invalid(f"{what}: its assumptions are not the claim's")
+
+
+def _sub(cert, key: str, out: Recheck, depth: int, solver: bool) -> Claim:
+    """The claim of the sub-certificate ``cert[key]``, once it checks."""
+    s = _get(cert, key, dict)
+    claim = read_claim(_get(s, "claim", dict))
+    _check(s, out, depth + 1, solver)
+    return claim
+
+
+def _negated(u: Node) -> Node:
+    """``-u`` as prover/cases.py writes it (a leading number negated, else a factor -1)."""
+    if isinstance(u, Mul) and u.args and isinstance(u.args[0], Num):
+        c, rest = -u.args[0].value, u.args[1:]
+        if c == 1:
+            return rest[0] if len(rest) == 1 else Mul(rest)
+        return Mul((Num(c), *rest))
+    if isinstance(u, Num):
+        return Num(-u.value)
+    return Mul((Num(Fraction(-1)), u))
+
+
+def _drop_abs(node: Node, signs: dict[Node, int]) -> Node:
+    """``node`` with every ``abs(u)`` whose ``u`` (its own abs dropped first) has a sign in
+    ``signs`` (each shown by its sub-certificate; ``u`` exactly that tree) replaced by ``u``
+    or ``-u``."""
+    from .expr.nodes import Func
+
+    def f(n: Node) -> Node | None:
+        if not (isinstance(n, Func) and n.name == "abs" and len(n.args) == 1):
+            return None
+        inner = _drop_abs(n.args[0], signs)
+        s = signs.get(inner)
+        return Func("abs", (inner,)) if s is None else (inner if s > 0 else _negated(inner))
+    return node.map(f)
+
+
+def _cases(cert, claim: Claim, out: Recheck, depth: int, solver: bool) -> None:
+    """Pieces covering the domain (module docstring, ``cases``)."""
+    from itertools import product
+    if claim.rel not in ("<=", "<", ">=", ">"):
+        raise Invalid("a case split of an equality")
+    cuts = _get(cert, "cuts", list)
+    if len(set(cuts)) != len(cuts) or not all(isinstance(v, str) and v in claim.domains for v in cuts):
+        raise Invalid("a cut of a symbol the claim has no domain for")
+    seen: dict[tuple, set] = {}
+    for i, piece in enumerate(_get(cert, "pieces", list)):
+        halves, case = _case_piece(piece, i, claim, cuts, out, depth, solver)
+        seen.setdefault(tuple(halves[v] for v in cuts), set()).add(case)
+    for combo in product("+-", repeat=len(cuts)):
+        if not (None in seen.get(combo, set()) or {"+", "-"} <= seen.get(combo, set())):
+            raise Invalid("the pieces do not cover the domain (" + ", ".join(
+                f"{v} {'>=' if h == '+' else '<='} 0" for v, h in zip(cuts, combo)) + " missing)")
+    out.reason = f"cases: {len(seen)} part(s) of the domain cut at 0 along {len(cuts)} symbol(s), each proved"
+
+
+def _case_piece(piece, i: int, claim: Claim, cuts: list, out: Recheck, depth: int, solver: bool):
+    """One piece of a ``cases`` certificate checked: its claim re-derived (its halves, the
+    absolute values its sign facts drop, its case) and its proof of that claim. Its halves
+    and case."""
+    from .expr.nodes import Func, Sym, substitute
+    halves = _get(piece, "halves", dict)
+    if sorted(halves) != sorted(cuts) or not set(halves.values()) <= {"+", "-"}:
+        raise Invalid(f"piece {i}: not one half of each cut")
+    doms, flip = dict(claim.domains), {}
+    for v, h in halves.items():
+        d = claim.domains[v]
+        doms[v] = (Domain(False, Fraction(0), True, d.hi, d.hi_closed) if h == "+" else
+                   Domain(False, Fraction(0), True, None if d.lo is None else -d.lo, d.lo_closed))
+        if h == "-":                          # v <= 0 written with v -> -v: a bijection onto [0, -lo]
+            flip[v] = Mul((Num(Fraction(-1)), Sym(v)))
+    a, b = substitute(claim.lhs, flip), substitute(claim.rhs, flip)
+    extra = [(substitute(x, flip), r, substitute(y, flip)) for x, r, y in claim.assumptions]
+    signs: dict[Node, int] = {}
+    for j, fact in enumerate(_get(piece, "signs", list)):
+        u, s = _expr(_get(fact, "of")), _get(fact, "sign")
+        if s not in ("+", "-"):
+            raise Invalid(f"piece {i}: a sign {s!r}")
+        got = _sub(fact, "proof", out, depth, solver)
+        _is(got, u, ">=" if s == "+" else "<=", Num(Fraction(0)), doms, extra, f"piece {i}, sign {j}")
+        signs[u] = 1 if s == "+" else -1
+    a, b = _drop_abs(a, signs), _drop_abs(b, signs)
+    case = _get(piece, "case")
+    if case is not None:                      # |A| <= B as A <= B and -A <= B
+        small, big = (a, b) if claim.rel in ("<=", "<") else (b, a)
+        if case not in ("+", "-") or not (isinstance(small, Func) and small.name == "abs"):
+            raise Invalid(f"piece {i}: a case {case!r} of a side that is not an absolute value")
+        inner = small.args[0] if case == "+" else _negated(small.args[0])
+        a, b = (inner, big) if claim.rel in ("<=", "<") else (big, inner)
+        a, b = _drop_abs(a, signs), _drop_abs(b, signs)
+    _is(_sub(piece, "proof", out, depth, solver), a, claim.rel, b, doms, extra, f"piece {i}")
+    return halves, case
+
+
+def _monotone(cert, claim: Claim, out: Recheck, depth: int, solver: bool) -> None:
+    """A reduction to a face by a derivative's sign (module docstring, ``monotone``)."""
+    from .expr.nodes import substitute
+    v, end = _get(cert, "var", str), _get(cert, "end", str)
+    if claim.rel not in ("<=", "<", ">=", ">") or end not in ("lo", "hi"):
+        raise Invalid("a monotonicity argument needs an inequality and an end 'lo' or 'hi'")
+    d = claim.domains.get(v)
+    e = None if d is None else (d.lo if end == "lo" else d.hi)
+    if d is None or d.integer or e is None or not (d.lo_closed if end == "lo" else d.hi_closed):
+        raise Invalid(f"{v} has no closed finite {end} end")
+    if any(v in x.symbols() | y.symbols() for x, _, y in claim.assumptions):
+        raise Invalid(f"{v} occurs in an assumption: the set where they hold is not a cylinder along it")
+    if v not in claim.lhs.symbols() | claim.rhs.symbols():
+        raise Invalid(f"{v} does not occur in the claim")
+    dg = _expr(_get(cert, "derivative"))
+    deriv = dg if end == "lo" else Mul((Num(Fraction(-1)), dg))
+    sign = _sub(cert, "sign", out, depth, solver)
+    _is(sign, deriv, ">=", Num(Fraction(0)), claim.domains, claim.assumptions, "the derivative's sign")
+    at = {v: Num(e)}
+    rest = {n: dom for n, dom in claim.domains.items() if n != v}
+    face = _sub(cert, "face", out, depth, solver)
+    _is(face, substitute(claim.lhs, at), claim.rel, substitute(claim.rhs, at), rest, claim.assumptions, "the face")
+    g = "lhs - rhs" if claim.rel in (">=", ">") else "rhs - lhs"
+    out.trusted.append(f"trusted: SymPy derivative (d/d{v} of {g} is the certificate's 'derivative')")
+    out.trusted.append(f"trusted: the monotonicity layer ({g} and its derivative in {v} defined on the whole "
+                       "domain: continuously differentiable along every segment)")
+    out.reason = f"monotone: the least value along {v} at {v} = {e}, the face proved"
+
+
+# ----------------------------------------------------------------------------- derivatives
+_HALF, _ONE, _MONE = Num(Fraction(1, 2)), Num(Fraction(1)), Num(Fraction(-1))
+
+
+def derivative(n: Node, x: str) -> Node:
+    """d/dx of ``n`` by the rules of the calculus (sums, products, powers, exp, log, sqrt,
+    sin, cos, tan, tanh, atan, erf), the checker's own: valid wherever every function it
+    names is differentiable (where the derivative's definedness conditions hold strictly).
+    Invalid for anything else."""
+    from .expr.nodes import Const, Func
+    if x not in n.symbols():
+        return Num(Fraction(0))
+    if isinstance(n, Sym):
+        return _ONE
+    if isinstance(n, Add):
+        return _fold(Add(tuple(derivative(t, x) for t in n.args)))
+    if isinstance(n, Mul):
+        terms = [Mul(n.args[:i] + (derivative(f, x),) + n.args[i + 1:]) for i, f in enumerate(n.args)
+                 if x in f.symbols()]
+        return _fold(Add(tuple(terms)))
+    if isinstance(n, Pow):
+        b, e = n.base, n.exp
+        if x not in e.symbols():
+            if isinstance(e, Num) and e.value == 1:
+                return derivative(b, x)
+            return _fold(Mul((e, Pow(b, _fold(Add((e, _MONE)))), derivative(b, x))))
+        return _fold(Mul((n, Add((Mul((derivative(e, x), Func("log", (b,)))),
+                                  Mul((e, derivative(b, x), Pow(b, _MONE))))))))
+    if isinstance(n, Func) and len(n.args) == 1:
+        u = n.args[0]
+        du = derivative(u, x)
+        outer = {"exp": lambda: n, "log": lambda: Pow(u, _MONE), "sqrt": lambda: Mul((_HALF, Pow(n, _MONE))),
+                 "sin": lambda: Func("cos", (u,)), "cos": lambda: Mul((_MONE, Func("sin", (u,)))),
+                 "tan": lambda: Add((_ONE, Pow(n, Num(Fraction(2))))),
+                 "tanh": lambda: Add((_ONE, Mul((_MONE, Pow(n, Num(Fraction(2))))))),
+                 "atan": lambda: Pow(Add((_ONE, Pow(u, Num(Fraction(2))))), _MONE),
+                 "erf": lambda: Mul((Num(Fraction(2)), Pow(Const("pi"), Num(Fraction(-1, 2))),
+                                     Func("exp", (Mul((_MONE, Pow(u, Num(Fraction(2))))),))))}.get(n.name)
+        if outer is not None:
+            return _fold(Mul((outer(), du)))
+    raise Invalid(f"the checker does not differentiate {type(n).__name__} {getattr(n, 'name', '')}".strip())
+
+
+_AT: dict[tuple[str, Fraction], int] = {
+    (f, Fraction(a)): v for f, a, v in (("sin", 0, 0), ("tan", 0, 0), ("tanh", 0, 0), ("atan", 0, 0), ("erf", 0, 0),
+                                        ("log", 1, 0), ("exp", 0, 1), ("cos", 0, 1), ("sqrt", 0, 0), ("sqrt", 1, 1))}
+
+
+def exact_value(n: Node, env: dict[str, Fraction]) -> Fraction | None:
+    """The exact value of ``n`` at ``env`` where rational arithmetic and the values of
+    :data:`_AT` (sin 0 = 0, log 1 = 0, ...) give it, a product with a factor exactly 0 and
+    the others defined there (ball arithmetic) being 0; None otherwise."""
+    from .backends import arb as A
+    from .expr.exact import NotExact, evaluate_exact
+    from .expr.nodes import Func
+    if isinstance(n, Add):
+        terms = [exact_value(t, env) for t in n.args]
+        return None if None in terms else sum((v for v in terms if v is not None), Fraction(0))
+    if isinstance(n, Mul):
+        vals = [exact_value(f, env) for f in n.args]
+        if 0 in vals:
+            try:
+                for f, v in zip(n.args, vals):
+                    if v is None:
+                        A.enclose(f, env, prec=64)            # defined there (raises otherwise)
+            except (A.Undefined, A.Unresolved, A.TooLarge):
+                return None
+            return Fraction(0)
+        if None in vals:
+            return None
+        out = Fraction(1)
+        for v in vals:
+            out *= v                                          # type: ignore[operator]
+        return out
+    if isinstance(n, Func) and len(n.args) == 1:
+        u = exact_value(n.args[0], env)
+        if u is not None and (n.name, u) in _AT:
+            return Fraction(_AT[(n.name, u)])
+    if isinstance(n, Pow):
+        b, e = exact_value(n.base, env), exact_value(n.exp, env)
+        if b is None or e is None:
+            return None
+        n, env = Pow(Num(b), Num(e)), {}
+    try:
+        return evaluate_exact(n, env) if _bits(n) + 64 * len(env) <= MAX_EXACT_BITS else None
+    except (NotExact, ZeroDivisionError, KeyError, ValueError, OverflowError):
+        return None
+
+
+def _interval(spec) -> Domain:
+    """A piece's interval of an ``ends`` certificate (``lo``/``hi`` exact or null)."""
+    lo, hi = _get(spec, "lo"), _get(spec, "hi")
+    return Domain(False, None if lo is None else _num(lo), bool(_get(spec, "lo_closed", bool)),
+                  None if hi is None else _num(hi), bool(_get(spec, "hi_closed", bool)))
+
+
+def _inside(d: Domain, x: Fraction) -> bool:
+    return ((d.lo is None or d.lo < x or (d.lo == x and d.lo_closed))
+            and (d.hi is None or x < d.hi or (d.hi == x and d.hi_closed)))
+
+
+def _covered(parts: list[Domain], d: Domain) -> bool:
+    """Whether the intervals ``parts`` cover the real interval ``d``: tested at every end of
+    them and of ``d``, between consecutive ends and beyond the extreme ones (membership in an
+    interval is constant between consecutive ends, so these points decide it)."""
+    ends = sorted({e for p in [*parts, d] for e in (p.lo, p.hi) if e is not None})
+    if not ends:
+        pts = [Fraction(0)]
+    else:
+        pts = ends + [(a + b) / 2 for a, b in itertools.pairwise(ends)] + [ends[0] - 1, ends[-1] + 1]
+    return all(any(_inside(p, x) for p in parts) for x in pts if _inside(d, x))
+
+
+def _closure(d: Domain) -> Domain:
+    return Domain(False, d.lo, d.lo is not None, d.hi, d.hi is not None)
+
+
+def _zero_at(g: Node, x: str, e: Fraction, what: str, out: Recheck) -> None:
+    """``g(e) = 0``: by exact evaluation where it applies, else listed as SymPy's."""
+    v = exact_value(g, {x: e})
+    if v is not None:
+        if v != 0:
+            raise Invalid(f"{what} is not 0 at {x} = {e}")
+        return
+    if _sign_at_or_none(g, {x: e}) not in (None, 0):
+        raise Invalid(f"{what} is not 0 at {x} = {e}")
+    out.trusted.append(f"trusted: SymPy ({what} = 0 exactly at {x} = {e})")
+
+
+def _sign_at_or_none(g: Node, env) -> int | None:
+    try:
+        return _sign_at(g, env)
+    except Invalid:
+        return None
+
+
+def _enclosure_sign(g: Node, x: str, d: Domain) -> int | None:
+    """+1 / -1 when the arb enclosure of ``g`` over the closed bounded ``d`` is > 0 / < 0."""
+    from .backends import arb as A
+    if d.lo is None or d.hi is None:
+        return None
+    try:
+        lo, hi = A.enclose_interval(g, {x: (d.lo, d.hi) if d.lo != d.hi else d.lo}, prec=128)
+    except (A.Undefined, A.Unresolved, A.TooLarge):
+        return None
+    return 1 if lo > 0 else (-1 if hi < 0 else None)
+
+
+def _defined_on(nodes: list[Node], x: str, d: Domain) -> bool:
+    """Every definedness condition of ``nodes`` holds strictly over the closed ``d`` (one
+    enclosure each): all of them are then smooth on a neighbourhood of it."""
+    from .expr.singularities import definedness
+    for n in nodes:
+        for c in definedness(n):
+            s = _enclosure_sign(c.expr, x, d) if c.expr.symbols() else _sign_at_or_none(c.expr, {})
+            if not (s == 1 or (s == -1 and c.op == "!=")):
+                return False
+    return True
+
+
+def _ends(cert, claim: Claim, out: Recheck, depth: int, solver: bool) -> None:
+    """One symbol's domain cut into pieces, each closed by its argument (module docstring,
+    ``ends``)."""
+    from .expr.nodes import Func
+    from .expr.singularities import SMOOTH_FUNCTIONS, is_smooth_language
+    x = _get(cert, "var", str)
+    if claim.rel not in ("<=", "<", ">=", ">") or claim.assumptions or claim.symbols() != {x}:
+        raise Invalid("an ends argument is of an inequality in its one symbol, without assumptions")
+    g = sub(claim.lhs, claim.rhs) if claim.rel in (">=", ">") else sub(claim.rhs, claim.lhs)
+    if not is_smooth_language(g) or any(isinstance(n, Func) and n.name not in SMOOTH_FUNCTIONS
+                                        for n in g.unique_nodes()):
+        raise Invalid("an ends argument needs smooth functions only (continuous where defined)")
+    strict, dom = claim.rel in ("<", ">"), claim.domains[x]
+    real = Domain(False, dom.lo, dom.lo_closed, dom.hi, dom.hi_closed)
+    parts = []
+    for i, piece in enumerate(_get(cert, "pieces", list)):
+        d, by = _interval(piece), _get(piece, "by", str)
+        what = f"piece {i} ({by})"
+        if by == "middle":
+            _is(_sub(piece, "proof", out, depth, solver), g, ">" if strict else ">=", Num(Fraction(0)),
+                {x: d}, [], what)
+            parts.append(d)
+        elif by == "taylor":
+            _taylor_piece(piece, g, x, d, strict, real, what, out)
+            parts.append(d)
+        elif by == "monotone":
+            _monotone_piece(piece, g, x, d, strict, real, what, out, depth, solver)
+            parts.append(_closure(d))          # g is continuous where defined: the ends follow
+        else:
+            raise Invalid(f"{what}: unknown argument")
+    if not _covered(parts, real):
+        raise Invalid("the pieces do not cover the domain")
+    out.reason = f"ends: {len(parts)} piece(s) cover the domain of {x}, each closed by its argument"
+
+
+def _taylor_piece(piece, g: Node, x: str, d: Domain, strict: bool, real: Domain, what: str, out: Recheck) -> None:
+    """Taylor at the piece's end ``at``: g, ..., g^(k-1) vanish there, g^(k) has the sign
+    that makes g(x) = g^(k)(xi) (x - e)^k / k! positive over the closed piece. The
+    derivatives are the checker's own (:func:`derivative`) where their enclosure closes the
+    piece, else the certificate's (SymPy's: then trusted)."""
+    given = [g] + [_expr(t) for t in _get(piece, "derivatives", list)]
+    at, k = _get(piece, "at", str), len(given) - 1
+    e = d.lo if at == "lo" else d.hi if at == "hi" else None
+    if e is None or d.lo is None or d.hi is None:
+        raise Invalid(f"{what}: not a bounded piece with a finite end {at!r}")
+    if k >= 1 and strict and _inside(real, e) and _inside(d, e):
+        raise Invalid(f"{what}: g = 0 at {x} = {e}, a point of the domain: '>' fails there")
+    box, want = Domain(False, d.lo, True, d.hi, True), 1 if at == "lo" or k % 2 == 0 else -1
+    own: list[Node] = [g]
+    try:
+        for _ in range(k):
+            own.append(derivative(own[-1], x))
+    except Invalid:
+        own = []
+    for ders in ([own] if own else []) + [given]:
+        # every definedness condition strict over the closed piece: g is C^k on it
+        if _defined_on(ders, x, box) and _enclosure_sign(ders[k], x, box) == want:
+            break
+    else:
+        raise Invalid(f"{what}: the order-{k} derivative is not of the sign needed over the closed piece "
+                      "(or not defined on it)")
+    for j in range(k):
+        _zero_at(ders[j], x, e, "g" if j == 0 else f"the order-{j} derivative", out)
+    if ders is given and k:
+        out.trusted.append(f"trusted: SymPy derivative (the derivatives of g in {x} up to order {k})")
+
+
+def _monotone_piece(piece, g: Node, x: str, d: Domain, strict: bool, real: Domain, what: str, out: Recheck,
+                    depth: int, solver: bool) -> None:
+    """g monotone on the piece by a proved sign of ``direction`` * g', least at ``least``."""
+    dg = _expr(_get(piece, "derivative"))
+    direction, least = _get(piece, "direction"), _get(piece, "least", dict)
+    if direction not in (1, -1):
+        raise Invalid(f"{what}: a direction {direction!r}")
+    tight = bool(_get(piece, "strict", bool))
+    slope = dg if direction == 1 else Mul((Num(Fraction(-1)), dg))
+    _is(_sub(piece, "proof", out, depth, solver), slope, ">" if tight else ">=", Num(Fraction(0)), {x: d}, [],
+        f"{what}: the slope")
+    e = d.lo if direction == 1 else d.hi               # where g is least on the piece
+    how = _get(least, "by", str)
+    if how == "cut":                                   # a closed end of the piece, g > 0 there
+        if e is None or not (d.lo_closed if direction == 1 else d.hi_closed) or _sign_at(g, {x: e}) <= 0:
+            raise Invalid(f"{what}: g is not > 0 at the closed end where it is least")
+    elif how == "point":
+        if e is None or _sign_at(g, {x: e}) <= 0:
+            raise Invalid(f"{what}: g is not > 0 at the end where it is least")
+    elif how == "zero":
+        if e is None:
+            raise Invalid(f"{what}: no finite end where g is least")
+        _zero_at(g, x, e, "g", out)
+        if strict and (not tight or _inside(real, e)):
+            raise Invalid(f"{what}: g tends to 0 at {x} = {e}: '>' needs a strict slope and the end outside")
+    elif how == "limit":
+        lim = _expr(_get(least, "value"))
+        s = 0 if lim == Num(Fraction(0)) else _sign_at(lim, {})
+        if s < 0 or (s == 0 and strict and (not tight or (e is not None and _inside(real, e)))):
+            raise Invalid(f"{what}: the limit of g at its end does not give the relation")
+        where = "infinity" if e is None else f"{x} = {e}"
+        out.trusted.append(f"trusted: SymPy limit (the limit of g at {where} is {_get(least, 'value')})")
+    else:
+        raise Invalid(f"{what}: g least by {how!r}")
+    out.trusted.append(f"trusted: SymPy derivative (g' in {x})")
+    out.trusted.append(f"trusted: the ends layer (g and g' defined on the piece {what}: the mean value theorem)")
+
+
+MAX_CHECKED = 5000              # integers an `induction` certificate checks one by one
+
+
+def _int_ends(d: Domain) -> tuple[int | None, int | None]:
+    """The least and greatest integers of ``d`` (None: unbounded)."""
+    import math
+    lo = hi = None
+    if d.lo is not None:
+        lo = math.floor(d.lo) + 1 if (d.lo.denominator == 1 and not d.lo_closed) else math.ceil(d.lo)
+    if d.hi is not None:
+        hi = math.ceil(d.hi) - 1 if (d.hi.denominator == 1 and not d.hi_closed) else math.floor(d.hi)
+    return lo, hi
+
+
+def _at_integer(g: Node, n: str, k: int, strict: bool) -> bool:
+    """Whether ``g >= 0`` (``> 0``) at ``n = k``; False where ``g`` is certainly undefined
+    there (the relation says nothing at such a point), Invalid where it fails or is undecided."""
+    from .backends import arb as A
+    from .expr.nodes import substitute
+    try:
+        A.enclose(substitute(g, {n: Num(Fraction(k))}), {}, prec=64)
+    except A.Undefined:
+        return False
+    except (A.Unresolved, A.TooLarge, ValueError, ZeroDivisionError, OverflowError):
+        pass
+    v = exact_value(g, {n: Fraction(k)})
+    s = ((v > 0) - (v < 0)) if v is not None else _sign_at(g, {n: Fraction(k)})
+    if s < 0 or (strict and s == 0):
+        raise Invalid(f"the claim fails at {n} = {k}")
+    return True
+
+
+def _induction(cert, claim: Claim, out: Recheck, depth: int, solver: bool) -> None:
+    """A relation in one integer symbol (module docstring, ``induction``)."""
+    n = _get(cert, "var", str)
+    d = claim.domains.get(n)
+    if (claim.rel not in ("<=", "<", ">=", ">") or claim.assumptions or claim.symbols() != {n} or d is None
+            or not d.integer):
+        raise Invalid("an induction is of an inequality in one integer symbol, without assumptions")
+    g = sub(claim.lhs, claim.rhs) if claim.rel in (">=", ">") else sub(claim.rhs, claim.lhs)
+    op = ">" if claim.rel in ("<", ">") else ">="
+    lo, hi = _int_ends(d)
+    checked = _get(cert, "checked", list)
+    if len(checked) != 2 or not all(isinstance(k, int) and not isinstance(k, bool) for k in checked):
+        raise Invalid("'checked' is not [first, last]")
+    first, last = checked
+    if lo is None or first != lo or last - first > MAX_CHECKED:
+        raise Invalid(f"the integers checked do not start at the domain's least integer {lo} (or are too many)")
+    defined = {k for k in range(first, last + 1) if (hi is None or k <= hi) and _at_integer(g, n, k, op == ">")}
+    step = _get(cert, "step", dict)
+    by = _get(step, "by", str)
+    if by == "none":
+        if hi is None or last < hi:
+            raise Invalid("the integers checked do not reach the domain's greatest integer")
+        out.reason = f"induction: every integer of the domain checked ({len(defined)} where defined)"
+        return
+    n0 = _get(step, "from", int)
+    if by not in ("relaxation", "step") or n0 < lo:
+        raise Invalid(f"an induction step {by!r} from {n0}")
+    if by == "relaxation" and last < n0 - 1:
+        raise Invalid(f"the integers below n0 = {n0} are not all checked")
+    if by == "step" and (last < n0 or n0 not in defined):
+        raise Invalid(f"the base case {n} = {n0} is not checked (or g is undefined there)")
+    _step(step, by, g, op, n, n0, hi, out, depth, solver)
+    out.reason = f"induction: {n} = {first}..{last} checked, the {'real relaxation' if by == 'relaxation' else 'step'} " \
+                 f"from {n0} proved"
+
+
+def _step(step, by: str, g: Node, op: str, n: str, n0: int, hi: int | None, out: Recheck, depth: int,
+          solver: bool) -> None:
+    """An induction's real relaxation (``g op 0`` on the reals from n0: at every integer
+    from n0) or inductive step (``g op 0 => next op 0`` on the reals from n0)."""
+    real = {n: Domain(False, Fraction(n0), True, None if hi is None else Fraction(hi), hi is not None)}
+    zero = Num(Fraction(0))
+    if by == "relaxation":
+        _is(_sub(step, "proof", out, depth, solver), g, op, zero, real, [], "the real relaxation")
+        return
+    nxt = _expr(_get(step, "next"))
+    _is(_sub(step, "proof", out, depth, solver), nxt, op, zero, real, [(g, op, zero)], "the inductive step")
+    out.trusted.append(f"trusted: SymPy (the step's 'next' is g at {n} + 1)")
+    from .expr.singularities import definedness
+    if any(c.expr.symbols() for c in definedness(g)):
+        out.trusted.append(f"trusted: the integer layer (g defined at every integer from {n0}: no break in the "
+                           "chain of steps)")
+    elif not all(_sign_at(c.expr, {}) > 0 or (c.op == "!=" and _sign_at(c.expr, {}) < 0) for c in definedness(g)):
+        raise Invalid("g is undefined everywhere")
+
+
 def _check(cert, out: Recheck, depth: int = 0, solver: bool = True) -> None:
     if depth > 16:
         raise Invalid("certificates nested more than 16 deep")
@@ -677,6 +1281,10 @@ def _check(cert, out: Recheck, depth: int = 0, solver: bool = True) -> None:
     claim = read_claim(_get(cert, "claim", dict))
     if kind == "smt":
         _smt(cert, claim, out, solver)
+        return
+    if kind in ("cases", "monotone", "ends", "induction"):
+        {"cases": _cases, "monotone": _monotone, "ends": _ends, "induction": _induction}[kind](
+            cert, claim, out, depth, solver)
         return
     {"counterexample": _counterexample, "exact": _exact, "boxes": _boxes}[kind](cert, claim, out)
 

@@ -91,9 +91,15 @@ def test_error_bound_proved_by_a_case_split_and_monotonicity(lhs, rhs, xr):
     d = _decide(lhs, "<=", rhs, _box(x=xr, d=(-EPS, EPS)))
     assert str(d.verdict) == "proved", d.text
     assert d.text.startswith("proved (case split, d <= 0") and "monotonicity" in d.text
-    assert d.certificate["by"] == "the case-split layer" and recheck(d.certificate).valid
-    for part in d.certificate["parts"]:                                   # each piece's own proof re-checks
-        assert recheck(part).valid
+    # a `cases` certificate the checker replays: d cut at 0, each half split into the two cases
+    # of |A| <= B, each piece a `monotone` reduction to d = 0 (SymPy's derivative trusted)
+    c = d.certificate
+    assert c["kind"] == "cases" and c["cuts"] == ["d"] and len(c["pieces"]) == 4
+    r = recheck(c)
+    assert r.valid and r.kinds.count("monotone") == 4, r.reason
+    assert any(t.startswith("trusted: SymPy derivative") for t in r.trusted)
+    for part in c["pieces"]:                                              # each piece's own proof re-checks
+        assert part["proof"]["kind"] == "monotone" and recheck(part["proof"]).valid
 
 
 @pytest.mark.parametrize("lhs, rhs, xr", ERROR, ids=[e[0] + " <= 0.999*" + e[1] for e in ERROR])

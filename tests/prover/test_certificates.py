@@ -68,11 +68,14 @@ def test_a_proof_the_checker_cannot_replay_says_what_it_trusts():
     assert str(d.verdict) == "proved" and d.certificate["kind"] == "smt"
     r = recheck(d.certificate)
     assert r.valid and r.trusted and r.trusted[0].startswith("trusted: z3")
-    # the Shafer-Fink bound by the ends layer (Taylor at 0, a limit at oo): trusted to it
+    # the Shafer-Fink bound by the ends layer (Taylor at 0, a limit at oo): an `ends`
+    # certificate whose limit (SymPy's) and derivatives are named as trusted
     d = decide_relation(_t("atan(x)"), "<=", _t("pi*x/(1 + 2*sqrt(1 + x**2))"), {"x": P}, certify=True, seconds=8.0)
-    assert str(d.verdict) == "proved" and d.certificate["kind"] == "trusted"
+    assert str(d.verdict) == "proved" and d.certificate["kind"] == "ends"
+    assert [p["by"] for p in d.certificate["pieces"]] == ["taylor", "monotone", "middle"]
     r = recheck(d.certificate)
-    assert r.valid and r.trusted[0].startswith("trusted: the ends layer") and d.recheck["status"] == r.status
+    assert r.valid and any(t.startswith("trusted: SymPy limit (the limit of g at infinity is 0)") for t in r.trusted)
+    assert d.recheck["status"] == r.status
 
 
 def test_a_proof_after_a_rewrite_carries_the_rewrite_and_its_sub_certificate():
@@ -226,6 +229,11 @@ def _tamper(cert, how: str, rng):
         nums = [t for t in inner["query"].replace("(", " ").replace(")", " ").split() if t.endswith(".0")]
         old = rng.choice(nums)
         inner["query"] = inner["query"].replace(old, f"{int(float(old)) + rng.randint(1, 9)}.0", 1)
+    elif how == "number" and inner["kind"] == "ends":
+        # a piece narrowed: a gap between pieces, or a piece that is not its slope's proof's
+        piece = rng.choice(inner["pieces"])
+        end = rng.choice([k for k in ("lo", "hi") if piece[k] is not None])
+        piece[end] = str(Fraction(piece[end]) + (1 if end == "lo" else -1) * Fraction(1, rng.randint(1000, 9999)))
     elif how == "drop":
         splits = [n for n in _nodes(inner["tree"]) if "parts" in n]
         rng.choice(splits)["parts"].pop(rng.randrange(2))
@@ -235,7 +243,7 @@ def _tamper(cert, how: str, rng):
 def test_two_hundred_tampered_certificates_of_real_decisions_are_all_rejected():
     """Certificates the decision procedure itself produced (a box cover, a polynomial
     identity, a counterexample, proofs by z3 re-proved by cvc5 (smt, one with log(1 + x) a
-    free real), one by z3 that cvc5 does not re-prove, one by the ends layer taken on trust),
+    free real), one by z3 that cvc5 does not re-prove, one by the ends layer: its pieces),
     210 of them tampered with one edit each, of a kind the certificate has (fixed seed):
     every one rejected."""
     import random
@@ -254,7 +262,7 @@ def test_two_hundred_tampered_certificates_of_real_decisions_are_all_rejected():
     ]
     certs = [d.certificate for d in made]
     kinds = [c["kind"] for c in certs]
-    assert {"boxes", "exact", "counterexample", "smt", "trusted"} <= set(kinds), kinds
+    assert {"boxes", "exact", "counterexample", "smt", "ends"} <= set(kinds), kinds
     assert all(recheck(c).valid for c in certs)
     rng = random.Random(3333)
     tampered = []
@@ -263,7 +271,7 @@ def test_two_hundred_tampered_certificates_of_real_decisions_are_all_rejected():
         inner = c
         while inner["kind"] == "rewrite":
             inner = inner["sub"]
-        hows = ["claim"] + (["number"] if inner["kind"] in ("boxes", "exact", "counterexample", "smt") else []) \
+        hows = ["claim"] + (["number"] if inner["kind"] in ("boxes", "exact", "counterexample", "smt", "ends") else []) \
             + (["drop"] if inner["kind"] == "boxes" and "parts" in inner["tree"] else [])
         how = rng.choice(hows)
         tampered.append((how, _tamper(c, how, rng)))

@@ -65,6 +65,9 @@ class Piece:
     extra: list
     label: str
     flips: tuple[str, ...] = ()      # symbols written as -v (the half v <= 0): a point maps back by v -> -v
+    halves: tuple[tuple[str, str], ...] = ()   # (v, "+" | "-") for each cut symbol: v >= 0 or v <= 0
+    case: str | None = None                    # "+" / "-": the case A <= B / -A <= B of |A| <= B
+    signs: tuple[tuple[Node, int], ...] = ()   # (u, +1 | -1): abs(u) replaced by u / -u, u's sign proved
 
 
 def depth() -> int:
@@ -218,6 +221,7 @@ class _Signs:
 
     def __init__(self, domains: dict[str, Domain], extra: list, calls: list[int]) -> None:
         self.domains, self.extra, self.calls = domains, extra, calls
+        self.found: list[tuple[Node, int]] = []      # (u, sign) of every abs(u) replaced
 
     def _z3(self, node: Node) -> bool:
         from ..verdicts import SmtStatus
@@ -249,6 +253,7 @@ def drop_abs(node: Node, signs: _Signs) -> Node:
         s = signs.sign(inner)
         if s is None:
             return Func("abs", (inner,))
+        signs.found.append((inner, 1 if s >= 0 else -1))
         return inner if s >= 0 else negated(inner)
     return node.map(f)
 
@@ -285,9 +290,10 @@ def _straddles(d: Domain) -> bool:
 
 
 def _clean(a: Node, rel: str, b: Node, domains: dict, extra: list, label: str, calls: list[int],
-           flips: tuple[str, ...] = ()) -> Piece:
+           flips: tuple[str, ...] = (), halves: tuple = (), case: str | None = None, signs: tuple = ()) -> Piece:
     s = _Signs(domains, extra, calls)
-    return Piece(drop_abs(a, s), rel, drop_abs(b, s), domains, list(extra), label, flips)
+    pa, pb = drop_abs(a, s), drop_abs(b, s)
+    return Piece(pa, rel, pb, domains, list(extra), label, flips, halves, case, signs + tuple(s.found))
 
 
 # ----------------------------------------------------------------------------- the splits
@@ -306,20 +312,20 @@ def pieces(a: Node, rel: str, b: Node, domains: dict[str, Domain], extra: list) 
             if v in used and v in domains and _straddles(domains[v])][:MAX_SPLIT_SYMBOLS]
     # the half v <= 0 is written with v -> -v (v >= 0 there): an even goal's two halves are
     # then one goal, and no piece has a domain unbounded below
-    boxes: list[tuple[dict, list[str], tuple[str, ...]]] = [(dict(domains), [], ())]
+    boxes: list[tuple[dict, list[str], tuple[str, ...], tuple]] = [(dict(domains), [], (), ())]
     for v in cuts:
         d = domains[v]
-        halves = ((Domain(False, _ZERO, True, None if d.lo is None else -d.lo, d.lo_closed), f"{v} <= 0", (v,)),
-                  (Domain(False, _ZERO, True, d.hi, d.hi_closed), f"{v} >= 0", ()))
-        boxes = [({**doms, v: dom}, labels + [label], flips + flip) for doms, labels, flips in boxes
-                 for dom, label, flip in halves]
+        halves = ((Domain(False, _ZERO, True, None if d.lo is None else -d.lo, d.lo_closed), f"{v} <= 0", (v,), "-"),
+                  (Domain(False, _ZERO, True, d.hi, d.hi_closed), f"{v} >= 0", (), "+"))
+        boxes = [({**doms, v: dom}, labels + [label], flips + flip, hs + ((v, h),)) for doms, labels, flips, hs in boxes
+                 for dom, label, flip, h in halves]
     out: list[Piece] = []
-    for doms, labels, flips in boxes:
+    for doms, labels, flips, hs in boxes:
         mapping = {v: Mul((_MINUS, Sym(v))) for v in flips}
         pa, pb = substitute(a, mapping), substitute(b, mapping)
         pextra = [Rel(r.op, substitute(r.lhs, mapping), substitute(r.rhs, mapping)) for r in extra]
         label = ", ".join(labels) + (f" (as {', '.join(f'{v} -> -{v}' for v in flips)})" if flips else "")
-        p = _clean(pa, rel, pb, doms, pextra, label, calls, flips)
+        p = _clean(pa, rel, pb, doms, pextra, label, calls, flips, hs)
         out += _two_cases(p, doms, pextra, calls)
     if all(_count_abs(p.a) + _count_abs(p.b) >= _count_abs(a) + _count_abs(b) for p in out):
         return None
@@ -337,7 +343,8 @@ def _two_cases(p: Piece, domains: dict, extra: list, calls: list[int]) -> list[P
     for sgn, inner in ((1, u), (-1, negated(u))):
         lhs, rhs = (inner, big) if p.rel in ("<=", "<") else (big, inner)
         label = (p.label + ", " if p.label else "") + f"the case {'+' if sgn > 0 else '-'}({u})"
-        out.append(_clean(lhs, p.rel, rhs, domains, extra, label, calls, p.flips))
+        out.append(_clean(lhs, p.rel, rhs, domains, extra, label, calls, p.flips, p.halves,
+                          "+" if sgn > 0 else "-", p.signs))
     return out
 
 

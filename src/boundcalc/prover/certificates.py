@@ -207,3 +207,41 @@ def pieces(the_claim: dict, by: str, how: str, parts: list[dict]) -> dict:
     argument (``how``), with each piece's own certificate kept under ``parts`` (already
     re-checked by the layer; the checker reads only ``by`` and ``how``)."""
     return {"kind": "trusted", "claim": the_claim, "by": by, "how": how, "parts": parts}
+
+
+def cases(the_claim: dict, cuts: list[str], pieces: list[dict]) -> dict:
+    """A case split the checker replays: the symbols cut at 0 (``cuts``) and each piece
+    (``{"halves": {v: "+" | "-"}, "case": None | "+" | "-", "signs": [{"of": u, "sign": "+"
+    | "-", "proof": cert}], "proof": cert}``, built by :func:`piece`)."""
+    return {"kind": "cases", "claim": the_claim, "cuts": [name(v) for v in cuts], "pieces": pieces}
+
+
+def piece(halves, case: str | None, signs: list[tuple[Node, int, dict]], proof: dict) -> dict:
+    """One piece of a ``cases`` certificate: its half of each cut, its case of ``|A| <= B``,
+    the signs of the absolute values it dropped (each with its certificate) and its proof."""
+    return {"halves": {name(v): h for v, h in halves}, "case": case,
+            "signs": [{"of": to_text(readable(u)), "sign": "+" if s > 0 else "-", "proof": c} for u, s, c in signs],
+            "proof": proof}
+
+
+def monotone(the_claim: dict, var: str, end: str, derivative: Node, sign: dict, face: dict) -> dict:
+    """A reduction to the face ``var`` = its ``end`` ("lo" | "hi") by the sign of the
+    partial derivative ``derivative`` (SymPy's: the checker takes it on trust), with the
+    certificates of the sign (``sign``: derivative >= 0, or -derivative >= 0 at "hi") and of
+    the face goal (``face``)."""
+    return {"kind": "monotone", "claim": the_claim, "var": name(var), "end": end,
+            "derivative": to_text(readable(derivative)), "sign": sign, "face": face}
+
+
+def interval(d: Domain) -> dict:
+    """A piece's interval in an ``ends`` certificate."""
+    return {k: v for k, v in _domain(d).items() if k != "integer"}
+
+
+def ends(the_claim: dict, var: str, pieces: list[dict]) -> dict:
+    """The domain of the one symbol ``var`` cut into ``pieces``, each closed by its
+    argument: ``{"by": "middle", interval, "proof": cert}``, ``{"by": "taylor", interval,
+    "at": "lo" | "hi", "derivatives": [g', ..., g^(k)]}`` or ``{"by": "monotone", interval,
+    "derivative": g', "direction": 1 | -1, "strict": bool, "proof": cert of direction * g'
+    >= 0 (> 0), "least": {"by": "cut" | "point" | "zero" | "limit", "value": L}}``."""
+    return {"kind": "ends", "claim": the_claim, "var": name(var), "pieces": pieces}

@@ -99,10 +99,11 @@ from ..verdicts import Layer, SmtStatus, Verdict
 
 # the budgets (time limits, size guards) live in the bottom module every layer imports
 from .budget import SAMPLES, SECONDS, safety_net, safety_net_hits, safety_nets_fired, sympy_safe
+from .closing import closed
 from .fold import fold_constants
 from .goal import LAYERS, Budget, Decision, Goal, SubGoals
 from .goal import verdict as _verdict
-from .pipeline import STRATEGY, Share, proof_certificate
+from .pipeline import STRATEGY, Share
 from .signs import structural_sign
 from .statement import UndefinedError, check_defined_somewhere, integer_symbols
 from .statement import absorb_bounds as _absorb_bounds
@@ -122,7 +123,7 @@ def decide_relation(a: Node, rel: str, b: Node, domains: dict[str, Domain], extr
     the assumptions ``extra`` (relations) hold. See the module docstring.
 
     Every "proved" carries a certificate, re-checked by :mod:`boundcalc.recheck` before it
-    is reported (:func:`_certified`; rejected: "unknown (certificate rejected: ...)").
+    is reported (:func:`.closing.certified`; rejected: "unknown (certificate rejected: ...)").
     ``certify``: the Decision keeps it (and a disproof gets one too), else it is dropped
     once checked. ``recheck=False``: a nested decision (a rewrite's equivalent goal) whose
     certificate the calling decision re-checks inside its own."""
@@ -142,7 +143,7 @@ def decide_relation(a: Node, rel: str, b: Node, domains: dict[str, Domain], extr
         if sep is None or bigops.has_symbolic_range(sep[0]):
             # a big operator over a symbolic range: the big-operator layer (.bigops)
             out = _by_bigops(a, rel, b, domains, extra, layer, Budget.starting_now(seconds, samples, seed), what, t0)
-            return _closed(Goal(a, rel, b, a, rel, domains, extra), out, certify, recheck, bigops=True)
+            return closed(Goal(a, rel, b, a, rel, domains, extra), out, certify, recheck, bigops=True)
         (a, b, *extra), new = sep
         used = Rel(rel, a, b).symbols() | set().union(*(r.symbols() for r in extra))
         domains.clear()
@@ -188,83 +189,10 @@ def decide_relation(a: Node, rel: str, b: Node, domains: dict[str, Domain], extr
                        "reported (the work budgets are in prover/budget.py)")
     if note:
         out.detail = (out.detail + "; " if out.detail else "") + note
-    out = _closed(goal, out, certify, recheck)
+    out = closed(goal, out, certify, recheck)
     out.seconds = round(time.perf_counter() - t0, 3)
     return out
 
-
-# what a "trusted" certificate names for a layer's proof that the checker cannot replay
-TRUSTED = {"SMT": "z3", "exact": "SymPy", "big operators": "the big-operator layer"}
-SECOND_SOLVER = ("SMT", "exact")   # proofs whose claim cvc5 may re-prove (an `smt` certificate)
-
-
-def _closed(goal: Goal, out: Decision, certify: bool, recheck: bool, bigops: bool = False) -> Decision:
-    """The one place a decision leaves the prover: a "proved" (and, with ``certify``, any
-    verdict) with its certificate re-checked (:func:`_certified`; not in a nested decision,
-    ``recheck=False``, whose caller re-checks it), the certificate kept only with
-    ``certify``."""
-    # a big-operator proof is trusted to its layer whatever: its sub-goals' proofs are the ones
-    # re-checked (each by its own decision); its claim (a per-layer assumption's bound index)
-    # is not always one the checker reads, so it is certified only when asked
-    if (out.verdict is Verdict.PROVED and not bigops) or certify:
-        # a certificate handed out (certify) is re-checked in full, cvc5's re-proof of an
-        # `smt` step included; one that is dropped, by the cheap recheck (solver=False)
-        out = _certified(goal, out, bigops, check=recheck, solver=certify)
-    if not certify:
-        out.certificate = out.recheck = None
-    return out
-
-
-def _certified(goal: Goal, out: Decision, bigops: bool = False, check: bool = True,
-               solver: bool = True) -> Decision:
-    """``out`` with its certificate (:mod:`.certificates`) on the goal as decided here
-    (constants folded, bounds on single symbols in the domains): the layer's own (exact,
-    boxes, rewrite), else a counterexample from the reported point (a disproof), else a
-    "trusted" one naming what the checker cannot replay (z3, SymPy, a layer); none for
-    unknown or vacuous. Every certificate is re-checked (:func:`boundcalc.recheck.recheck`;
-    ``solver=False``: without cvc5's re-proof of an `smt` step, which is then labelled "not
-    rechecked"); one that fails makes the verdict "unknown (certificate rejected: ...)". The
-    checker's answer is kept as ``out.recheck``."""
-    from ..recheck import recheck
-    from . import certificates as C
-    layer = str(out.layer)
-    try:
-        claim = C.claim(goal.a, goal.rel, goal.b, goal.domains, goal.extra)
-    except C.NameClash as e:
-        # a[i] and a symbol named a_i_: the checker would read one symbol; refused, not guessed
-        if out.verdict is not Verdict.PROVED:
-            out.certificate = None
-            return out
-        return Decision(Verdict.UNKNOWN, Layer.NONE, f"unknown (certificate refused: {e})",
-                        detail=f"the {layer} layer's proof cannot be re-checked under these names")
-    cert = out.certificate
-    if cert is None and out.verdict is Verdict.DISPROVED and bigops:
-        cert = C.trusted(claim, "the big-operator layer", "a counterexample written out at a depth: " + out.text)
-    elif cert is None and out.verdict is Verdict.DISPROVED and out.counterexample:
-        cert = C.counterexample(claim, out.counterexample)
-    elif cert is None and out.verdict is Verdict.PROVED:
-        # a second method the checker replays (a polynomial identity, a plain box cover),
-        # else what it cannot replay, named
-        by = TRUSTED.get(layer, f"the {layer} layer")
-        cert = proof_certificate(goal, ("exact", "boxes")) or (C.smt(claim, by) if layer in SECOND_SOLVER else None)
-        cert = cert or C.trusted(claim, by, out.text)
-    if cert is None:
-        return out
-    if not check:
-        out.certificate = cert
-        return out
-    r = recheck(cert, solver=solver)
-    if not r.valid and cert["kind"] == "counterexample" and "not separated from 0" in r.reason:
-        # the relation fails by an equality at the point (x e^-x < 1/e at x = 1), which the
-        # search showed exactly with SymPy and ball arithmetic never can: named, not hidden
-        cert = C.trusted(claim, "SymPy", f"an exact 0 of lhs - rhs at the point {cert['point']} (the search's "
-                         "exact check); the checker's ball arithmetic cannot show a 0")
-        r = recheck(cert, solver=solver)
-    if not r.valid:
-        return Decision(Verdict.UNKNOWN, Layer.NONE, f"unknown (certificate rejected: {r.reason})",
-                        detail=f"the {layer} layer's {out.verdict} did not survive the independent checker")
-    out.certificate, out.recheck = cert, r.to_json()
-    return out
 
 
 def _by_bigops(a, rel, b, domains, extra, layer, budget: Budget, what, t0) -> Decision:

@@ -48,7 +48,7 @@ from __future__ import annotations
 
 import contextvars
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
@@ -57,7 +57,7 @@ from ..expr.nodes import Func, Mul, Node, Num
 from ..verdicts import Verdict
 from .budget import Timeout, charge_nodes, clock, left, sympy_safe, time_limit
 
-__all__ = ["MAX_DEPTH", "applies", "prove_ends"]
+__all__ = ["MAX_DEPTH", "Piece", "applies", "prove_ends"]
 
 MAX_DEPTH = 2            # ends layers nested in the sub-goals of an ends layer
 MAX_TAYLOR = 6           # highest derivative order tried at a touching end
@@ -98,16 +98,18 @@ class _Ctx:
     ders: list                 # [g, g', g'', ...] as trees, filled lazily
     sym: Any = None            # SymPy's expressions, same order
     sx: Any = None             # SymPy's symbol
+    used: list = field(default_factory=list)   # the pieces of the proof (:class:`Piece`), for its certificate
 
     def left(self) -> float:
         return left(self.deadline)
 
 
 def prove_ends(g: Node, op: str, domains: dict[str, Domain], extra, decide_real, *,
-               seconds: float) -> str | None:
+               seconds: float, pieces: list | None = None) -> str | None:
     """A proof of ``g op 0`` on ``domains`` by cutting off its ends (module docstring): the
     verdict's text, or None. ``decide_real(goal, op, doms, extra, seconds) -> verdict``
-    decides a sub-goal by the real layers."""
+    decides a sub-goal by the real layers. ``pieces``: a list the proof's pieces
+    (:class:`Piece`) are appended to, for its certificate."""
     name = applies(g, op, domains, extra)
     if name is None:
         return None
@@ -116,7 +118,10 @@ def prove_ends(g: Node, op: str, domains: dict[str, Domain], extra, decide_real,
     token = _depth.set(_depth.get() + 1)
     try:
         ctx = _Ctx(g, op, name, dom, decide_real, clock() + seconds, [g])
-        return _prove(ctx)
+        how = _prove(ctx)
+        if how is not None and pieces is not None:
+            pieces += ctx.used
+        return how
     except Timeout:
         return None
     finally:
@@ -262,10 +267,31 @@ def _smooth_on(ctx: _Ctx, nodes: list[Node], dom: Domain, share: float) -> bool:
 
 # ----------------------------------------------------------------------------- ends
 @dataclass
+class Piece:
+    """A piece of a proof, for its certificate: ``by`` "taylor" (``ders``: g, g', ...,
+    g^(k), k = len - 1, the sign ``want`` of g^(k) over the closed piece, ``at`` the end
+    "lo"/"hi" of the piece where g and its first k - 1 derivatives vanish), "monotone" (the
+    ``slope``, g' or -g', proved >= 0 (> 0: ``strict``) on ``dom``; ``least``: where g is
+    least, ("cut", c), ("point", e) with g(e) > 0 or ("zero", e) with g(e) = 0 exactly, or
+    ("limit", e, L) for SymPy's limit L at the end e, None at infinity) or "middle" (g op 0
+    on ``dom`` by the real layers)."""
+    by: str
+    dom: Domain
+    ders: list = field(default_factory=list)
+    want: int = 1
+    at: str = "lo"
+    slope: Node | None = None
+    strict: bool = False
+    least: tuple | None = None
+    direction: int = 1           # slope = direction * g': g least at the piece's lower end (1) or upper (-1)
+
+
+@dataclass
 class _Closed:
     """An end piece closed: the cut point (None: the piece is the whole domain) and how."""
     cut: Fraction | None
     how: str
+    piece: Piece | None = None
 
 
 def _prove(ctx: _Ctx) -> str | None:
@@ -282,6 +308,7 @@ def _prove(ctx: _Ctx) -> str | None:
         # g is smallest may cover the domain
         out = _monotone(ctx, "lo" if signs[0] == 1 else "hi", dom.lo if signs[0] == 1 else dom.hi, grid, signs)
         if out is not None and out.cut is None:
+            ctx.used = [out.piece]
             return out.how
     pieces: list[str] = []
     lo_cut, hi_cut = dom.lo, dom.hi          # the middle piece's ends (closed: a cut, or a
@@ -297,7 +324,9 @@ def _prove(ctx: _Ctx) -> str | None:
         if out is None:
             return None
         pieces.append(out.how)
+        ctx.used.append(out.piece)
         if out.cut is None:                   # one monotone argument covers the domain
+            ctx.used = [out.piece]
             return out.how
         if side == "lo":
             lo_cut = out.cut
@@ -312,6 +341,7 @@ def _prove(ctx: _Ctx) -> str | None:
     mid = Domain(False, lo_cut, True, hi_cut, True)
     if not _sub(ctx, ctx.g, ctx.op, mid, ctx.left()):
         return None
+    ctx.used.append(Piece("middle", mid))
     pieces.append(f"g {ctx.op} 0 on the middle piece {_interval(mid)} by the real layers")
     return "; ".join(pieces)
 
@@ -375,7 +405,7 @@ def _taylor(ctx: _Ctx, side: str, e: Fraction, grid: list[Fraction]) -> _Closed 
         dk = "g'" if k == 1 else f"g^({k})"
         how = (f"Taylor at {ctx.name} = {_show(e)}: {vanish} there exactly, "
                f"{dk} {'>' if want > 0 else '<'} 0 on {_interval(piece)}")
-    return _Closed(best, how)
+    return _Closed(best, how, Piece("taylor", piece, list(nodes), want, side))
 
 
 def _far_points(e: Fraction | None, side: str) -> list:
@@ -442,7 +472,7 @@ def _monotone(ctx: _Ctx, side: str, e: Fraction | None, grid: list[Fraction], si
         v = _end_value(ctx, side, e, grid, order[:run])
         if v is None:
             return None
-        value, vtext, zero = v
+        value, vtext, zero, least = v
         if ctx.op == ">" and zero and _end_in_domain(dom, side):
             return None                       # g(e) = 0 at a point of the domain: ">" fails there
         strict = ctx.op == ">" and zero
@@ -456,7 +486,8 @@ def _monotone(ctx: _Ctx, side: str, e: Fraction | None, grid: list[Fraction], si
             return None
         how = (f"g' {sym[0]}{'' if strict else '='} 0 on {_interval(piece)}, so g {'>' if strict else '>='} "
                f"{vtext} there")
-        return _Closed(cut, how)
+        return _Closed(cut, how, Piece("monotone", piece, [ctx.g, d1], slope=slope, strict=strict, least=least,
+                                       direction=s0))
     # g decreasing towards the inner point: its smallest value is at the cut
     if whole:
         return None                           # no inner point: the other end's argument
@@ -467,7 +498,8 @@ def _monotone(ctx: _Ctx, side: str, e: Fraction | None, grid: list[Fraction], si
         return None
     if not _sub(ctx, slope, ">=", piece, 0.75 * ctx.left()):
         return None
-    return _Closed(cut, f"g' {sym} 0 on {_interval(piece)} and g({_show(cut)}) > 0")
+    return _Closed(cut, f"g' {sym} 0 on {_interval(piece)} and g({_show(cut)}) > 0",
+                   Piece("monotone", piece, [ctx.g, d1], slope=slope, least=("cut", cut), direction=s0))
 
 
 def _end_value(ctx: _Ctx, side: str, e: Fraction | None, grid: list[Fraction], idx: list[int]):
@@ -477,9 +509,9 @@ def _end_value(ctx: _Ctx, side: str, e: Fraction | None, grid: list[Fraction], i
         b = _ball(ctx.g, {ctx.name: e})
         if b is not None:
             if _sign(b) == 1:
-                return b.lower(), f"g({_show(e)}) > 0", False
+                return b.lower(), f"g({_show(e)}) > 0", False, ("point", e)
             if _exactly_zero(ctx, 0, e):
-                return 0, f"g({_show(e)}) = 0", True
+                return 0, f"g({_show(e)}) = 0", True, ("zero", e)
             return None
     try:
         from ..backends.sym import from_sympy
@@ -521,4 +553,5 @@ def _end_value(ctx: _Ctx, side: str, e: Fraction | None, grid: list[Fraction], i
     if not abs(near - lb).upper() * CORROBORATE <= abs(far - lb).lower() + flint.arb("1e-30"):
         return None
     where = _show(e, 1 if side == "hi" else -1)
-    return (0 if zero else lb.lower()), f"its limit {lim} at {where} (SymPy's limit, Gruntz)", zero
+    return ((0 if zero else lb.lower()), f"its limit {lim} at {where} (SymPy's limit, Gruntz)", zero,
+            ("limit", e, lnode))

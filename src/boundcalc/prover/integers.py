@@ -503,10 +503,12 @@ def relaxes_exactly(g: Node, names, domains: dict[str, Domain], decide_real: Rea
 
 
 def prove_integers(g: Node, op: str, n: str | IntegerPair, domains: dict[str, Domain], decide_real: RealDecider, *,
-                   seconds: float) -> IntegerOutcome | None:
+                   seconds: float, record: dict | None = None) -> IntegerOutcome | None:
     """Decide ``g(n) op 0`` for every integer ``n`` of ``domains[n]`` (see the module
     docstring), within ``seconds`` of work (:func:`.budget.clock`); for an :class:`IntegerPair`,
-    :func:`prove_pair`."""
+    :func:`prove_pair`. ``record``: a dict a one-symbol proof is described in, for its
+    certificate (``lo``, ``last``: the integers checked one by one; ``step``: ("none",),
+    ("relaxation", n0), ("step", n0, g(n + 1)) or a step the certificate cannot show)."""
     if isinstance(n, IntegerPair):
         return prove_pair(g, op, n, domains, decide_real, seconds=seconds)
     deadline = clock() + seconds
@@ -516,7 +518,10 @@ def prove_integers(g: Node, op: str, n: str | IntegerPair, domains: dict[str, Do
     if hi is not None and hi < lo:
         return None
     if hi is not None and hi - lo < MAX_EXHAUSTIVE:
-        return _exhaustive(g, op, n, lo, hi, deadline)
+        out = _exhaustive(g, op, n, lo, hi, deadline)
+        if record is not None and out is not None and out.verdict is Verdict.PROVED:
+            record.update(lo=lo, hi=hi, last=hi, step=("none",))
+        return out
     if not relaxes_exactly(g, {n}, domains, decide_real, max(0.2, seconds / 8)):
         return None
     st = _Steps(g, op, n, hi, decide_real, seconds, deadline)
@@ -532,6 +537,8 @@ def prove_integers(g: Node, op: str, n: str | IntegerPair, domains: dict[str, Do
         base = last if how.startswith("integers: induction") else None
         r = _check_range(g, op, n, lo, last, deadline, base)
         if r == "ok":
+            if record is not None:
+                record.update(lo=lo, hi=hi, last=last, step=st.used)
             first = _first_defined(g, n, lo, last)       # the points named: defined ones only
             checked = ("nothing below" if first is None else f"{n} = {first} checked, certified" if last == first
                        else f"{n} = {first}\u2026{last} each checked, certified")
@@ -575,6 +582,7 @@ class _Steps:
             except Timeout:
                 self.ratio = None
         self.share = max(0.3, seconds / 8)
+        self.used: tuple = ()                    # the step that proved it (prove_integers' record)
         self.limits: list | None = None          # the monotone-to-a-limit steps, built when first needed
         self.limit_of: dict[int, object] = {}    # their SymPy limits (None: no usable limit)
 
@@ -586,6 +594,7 @@ class _Steps:
         step, opaque, ratio = self.step, self.opaque, self.ratio
         real = Domain(False, Fraction(n0), True, None if hi is None else Fraction(hi), hi is not None)
         if step is not None and decide_real(step, op, {n: real}, [Rel(op, g, _zero())], share) is Verdict.PROVED:
+            self.used = ("step", n0, step)
             return f"integers: induction from n\u2080 = {n0}", n0
         if (opaque is not None and n0 >= opaque[3] and not expired(deadline)
                 and decide_real(opaque[1], op, {n: real, **opaque[2]}, [Rel(op, opaque[0], _zero())],
@@ -595,6 +604,7 @@ class _Steps:
                 and decide_real(ratio, ">=", {n: real}, [], share) is Verdict.PROVED):
             return f"integers: induction from n\u2080 = {n0}, ratio step", n0
         if not expired(deadline) and decide_real(g, op, {n: real}, [], share) is Verdict.PROVED:
+            self.used = ("relaxation", n0)
             return f"integers: real relaxation from n\u2080 = {n0}", n0 - 1
         # (a limit step needs the sequence non-increasing on every integer from n0: no upper end)
         if hi is None and not expired(deadline):

@@ -72,6 +72,7 @@ class Monotone:
     how: str
     point: dict | None = None
     certificate: dict | None = None      # the face sub-goal's (re-checked by the caller)
+    derivative: Node | None = None       # d/dvar of the difference (SymPy's), whose sign was proved
 
 
 def applies(a: Node, rel: str, b: Node, domains: dict[str, Domain], extra) -> bool:
@@ -265,7 +266,7 @@ def _one(a, rel, b, g, dg, v, side, e, domains, extra, decide_real, decide_relat
     how = (f"d/d{v} of the difference {'>=' if side == 'lo' else '<='} 0, so its least value is at "
            f"{v} = {e}; there: {face.text}")
     if face.verdict is Verdict.PROVED:
-        return Monotone(v, e, side, how, certificate=face.certificate)
+        return Monotone(v, e, side, how, certificate=face.certificate, derivative=dg)
     if face.verdict is Verdict.DISPROVED and face.counterexample:
         return Monotone(v, e, side, how, point={**face.counterexample, v: str(e)})
     return None

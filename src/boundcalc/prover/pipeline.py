@@ -268,15 +268,48 @@ class Integers:
     def run(self, goal: Goal, budget: Budget) -> Outcome:
         from .integers import prove_integers
         assert budget.seconds is not None
+        record: dict = {}
         io = prove_integers(goal.g, goal.op, goal.found.n_int, goal.domains, goal.subgoals.open("real"),
-                            seconds=budget.seconds)
+                            seconds=budget.seconds, record=record)
         if io is not None and io.verdict is Verdict.PROVED:
-            return Decision(Verdict.PROVED, LayerName.INTEGERS, f"proved ({io.how})")
+            return Decision(Verdict.PROVED, LayerName.INTEGERS, f"proved ({io.how})",
+                            certificate=_induction_certificate(goal, record) if budget.certify else None)
         if io is not None and io.verdict is Verdict.DISPROVED:
             ce = certify(goal, io.point)
             if ce is not None:
                 return verdict("disproved", "counterexample", "certified, an integer", counterexample=ce)
         return None
+
+
+def _induction_certificate(goal: Goal, record: dict) -> dict | None:
+    """An ``induction`` certificate of the integer layer's proof described in ``record``
+    (the integers checked one by one, then nothing, a real relaxation or an inductive step
+    from n0, its real sub-goal certified by a second method), or None for a step it cannot
+    show (a ratio, an opaque factorial, a limit) or one the checker does not accept."""
+    from ..expr.printing import to_text
+    from ..recheck import recheck
+    from . import certificates as C
+    step = record.get("step") or ()
+    if not step or step[0] not in ("none", "relaxation", "step") or not isinstance(goal.found.n_int, str):
+        return None
+    n, zero = goal.found.n_int, Num(Fraction(0))
+    hi = record["hi"]
+    by, how = "the integer layer", "its real sub-goal by the real layers"
+    row: dict = {"by": step[0]}
+    try:
+        if step[0] != "none":
+            real = Domain(False, Fraction(step[1]), True, None if hi is None else Fraction(hi), hi is not None)
+            row["from"] = step[1]
+            if step[0] == "relaxation":
+                row["proof"] = fact_certificate(goal.g, goal.op, zero, {n: real}, [], by, how)
+            else:
+                row["next"] = to_text(C.readable(step[2]))
+                row["proof"] = fact_certificate(step[2], goal.op, zero, {n: real}, [Rel(goal.op, goal.g, zero)], by, how)
+        cert = {"kind": "induction", "claim": C.claim(goal.a, goal.rel, goal.b, goal.domains, goal.extra),
+                "var": C.name(n), "checked": [record["lo"], record["last"]], "step": row}
+    except (C.NameClash, ValueError, RecursionError):
+        return None
+    return cert if recheck(cert, solver=False).valid else None
 
 
 class Exact:
@@ -457,12 +490,52 @@ class Ends:
         for pre, cand in ends_goals:
             if budget.expired():
                 break
+            pieces: list = []
             ends_how = prove_ends(cand, op, domains, extra, goal.subgoals.open("real"),
                                   seconds=min(budget.left(),
-                                              max(0.6 * budget.total, 0.75 * budget.left()) / len(ends_goals)))
+                                              max(0.6 * budget.total, 0.75 * budget.left()) / len(ends_goals)),
+                                  pieces=pieces)
             if ends_how is not None:
-                return verdict("proved", "ends", pre + ends_how)
+                return verdict("proved", "ends", pre + ends_how, certificate=_ends_certificate(goal, cand, pieces)
+                               if budget.certify else None)
         return None
+
+
+def _ends_certificate(goal: Goal, cand: Node, pieces: list) -> dict | None:
+    """An ``ends`` certificate of the ends layer's proof of ``cand op 0`` (the goal's
+    difference, or a logarithmic form of it: then inside a ``rewrite`` naming it), its middle
+    piece and each sign of g' certified by a second method (:func:`fact_certificate`); None
+    when the checker does not accept it (the decision then gives a ``trusted`` one)."""
+    from ..expr.printing import to_text
+    from ..recheck import recheck
+    from . import certificates as C
+    (x,) = cand.symbols()
+    zero = Num(Fraction(0))
+    by, how = "the ends layer", "by the real layers"
+    out = []
+    try:
+        for p in pieces:
+            row = {"by": p.by, **C.interval(p.dom)}
+            if p.by == "middle":
+                row["proof"] = fact_certificate(cand, goal.op, zero, {x: p.dom}, [], by, "g on the middle piece " + how)
+            elif p.by == "taylor":
+                row.update(at=p.at, derivatives=[to_text(C.readable(t)) for t in p.ders[1:]])
+            else:
+                row.update(derivative=to_text(C.readable(p.ders[1])), direction=p.direction, strict=p.strict,
+                           proof=fact_certificate(p.slope, ">" if p.strict else ">=", zero, {x: p.dom}, [], by,
+                                                  "the sign of g' on the piece " + how))
+                kind, *rest = p.least
+                row["least"] = {"by": kind, **({"value": to_text(C.readable(rest[-1]))} if kind == "limit" else {})}
+            out.append(row)
+        if cand is goal.g:
+            cert = C.ends(C.claim(goal.a, goal.rel, goal.b, goal.domains, goal.extra), x, out)
+        else:
+            cert = C.rewrite(C.claim(goal.a, goal.rel, goal.b, goal.domains, goal.extra),
+                             "after taking logarithms of both sides (SymPy)",
+                             C.ends(C.claim(cand, goal.op, zero, goal.domains, goal.extra), x, out))
+    except (C.NameClash, ValueError, RecursionError):
+        return None
+    return cert if recheck(cert, solver=False).valid else None
 
 
 def _recheck_all(certs: list) -> bool:
@@ -524,8 +597,9 @@ class CaseSplit:
             return None
         how = "; ".join(f"{p.label}: {_sub_text(d)}" for p, d in done)
         from . import certificates as C
-        cert = C.pieces(C.claim(goal.a, goal.rel, goal.b, goal.domains, goal.extra), "the case-split layer",
-                        how, [d.certificate for _, d in done if d.certificate is not None])
+        claim = C.claim(goal.a, goal.rel, goal.b, goal.domains, goal.extra)
+        cert = (_cases_certificate(claim, goal, done) if budget.certify else None) or C.pieces(
+            claim, "the case-split layer", how, [d.certificate for _, d in done if d.certificate is not None])
         return Decision(Verdict.PROVED, LayerName.CASES, f"proved (case split, {how})",
                         detail="pieces: " + "; ".join(f"{p.label}: {to_text_rel(p.a, p.rel, p.b)}" for p, _ in done),
                         certificate=cert)
@@ -561,9 +635,62 @@ class Monotonicity:
         if not _recheck_all([m.certificate]):
             return None
         from . import certificates as C
-        cert = C.pieces(C.claim(goal.a, goal.rel, goal.b, goal.domains, goal.extra), "the monotonicity layer",
-                        m.how, [m.certificate] if m.certificate is not None else [])
+        claim = C.claim(goal.a, goal.rel, goal.b, goal.domains, goal.extra)
+        cert = (_monotone_certificate(claim, goal, m) if budget.certify else None) or C.pieces(
+            claim, "the monotonicity layer", m.how, [m.certificate] if m.certificate is not None else [])
         return Decision(Verdict.PROVED, LayerName.MONOTONE, f"proved (monotonicity, {m.how})", certificate=cert)
+
+
+def fact_certificate(a: Node, rel: str, b: Node, domains: dict[str, Domain], extra: list, by: str,
+                     how: str) -> dict:
+    """A certificate of a fact a layer proved on its way (the sign of an absolute value's
+    argument, of a derivative), by a second method the checker replays: a polynomial
+    identity or a plain box cover, else the claim's ``smt`` query (cvc5 re-proves it where
+    the certificate is handed out), else ``trusted`` to ``by`` (``how``). Built after the
+    proof, outside the work budget."""
+    from . import certificates as C
+    goal = Goal(a, rel, b, a, rel, domains, list(extra))
+    claim = C.claim(a, rel, b, domains, extra)
+    return proof_certificate(goal, ("exact", "boxes")) or C.smt(claim, by) or C.trusted(claim, by, how)
+
+
+def _cases_certificate(claim: dict, goal: Goal, done: list) -> dict | None:
+    """A ``cases`` certificate of the split ``done`` (pieces with their decisions), or None
+    when a piece has no certificate (a vacuous one) or the checker does not accept it (its
+    pieces not read as the split it re-derives): the caller then gives the ``trusted`` one."""
+    from ..recheck import recheck
+    from . import certificates as C
+    if not done or any(d.certificate is None for _, d in done):
+        return None
+    cuts = [v for v, _ in done[0][0].halves]
+    try:
+        parts = [C.piece(p.halves, p.case, [(u, s, fact_certificate(
+            u, ">=" if s > 0 else "<=", Num(Fraction(0)),
+            p.domains, p.extra, "the case-split layer", "the sign of an absolute value's argument on the piece "
+            "(its shape and arb enclosures, or z3)")) for u, s in p.signs], d.certificate) for p, d in done]
+        cert = C.cases(claim, cuts, parts)
+    except (C.NameClash, ValueError, RecursionError):
+        return None
+    return cert if recheck(cert, solver=False).valid else None
+
+
+def _monotone_certificate(claim: dict, goal: Goal, m) -> dict | None:
+    """A ``monotone`` certificate of the proof ``m`` (its derivative, the sign's certificate
+    by a second method, the face's own), or None when it is not complete or the checker
+    does not accept it: the caller then gives the ``trusted`` one."""
+    from ..recheck import recheck
+    from . import certificates as C
+    if m.certificate is None or m.derivative is None:
+        return None
+    deriv = m.derivative if m.side == "lo" else Mul((Num(Fraction(-1)), m.derivative))
+    try:
+        sign = fact_certificate(deriv, ">=", Num(Fraction(0)), goal.domains, goal.extra, "the monotonicity layer",
+                                "the sign of the partial derivative (its shape and arb enclosures, or the real "
+                                "layers)")
+        cert = C.monotone(claim, m.var, m.side, m.derivative, sign, m.certificate)
+    except (C.NameClash, ValueError, RecursionError):
+        return None
+    return cert if recheck(cert, solver=False).valid else None
 
 
 class Smt:
