@@ -1235,3 +1235,31 @@ def test_nnz_ends_restate_their_assumption():
     # the assumption's: (52)'s constant is checked, the pass stays (conditional)
     (g,) = run_checks(PAPER, only=["thm2_eq52_from_summing_51"]).results
     assert g.severity == "conditional", (g.severity, g.message)
+
+
+# ------------------------------------------------------------------ eighth referee reading (issue 35)
+RECONSTRUCTED_DENOMINATORS = ["R_eps_from_R_pi", "R0_57_from_R_eps", "R0_58_solves"]
+
+
+def test_reconstructed_denominators_say_only_the_numerators_are_tested():
+    """(46), R_eps, (57) and (58) keep only their numerators in the text; the denominators and the
+    '/Theta log' are the sheet's [R], forced by the relations these checks test. By hand: 1/pi at
+    pi = eps/(1 - eps) is (1 - eps)/eps, R_eps's argument over C_0 T Gamma A / gamma^gap_min; at
+    eps = mu/2 that is (2 - mu)/mu, (57)'s; and mu/(2 - mu)/(C_2 T) exp(R Theta/2) at
+    R = (2/Theta) log((2 - mu) C_2 T/(mu L_p)) is 1/L_p. A printed numerator (1 + eps) breaks the
+    first (the ratio is (1 + eps)/(1 - eps) != 1), so the passes test the surviving numerators: they
+    stay 'ok', and each says it rests on one reading of garbled text."""
+    from boundcalc.services.check import run_checks
+    with mp.workdps(50):
+        eps, mu, C2T, Lp, th = M("0.15"), M("0.3"), M("7.5"), M("2.25"), M("0.8")
+        pi = eps / (1 - eps)
+        assert mp.almosteq(1 / pi, (1 - eps) / eps, rel_eps=M(10) ** -45)
+        assert mp.almosteq((1 - mu / 2) / (mu / 2), (2 - mu) / mu, rel_eps=M(10) ** -45)
+        R = 2 / th * mp.log((2 - mu) * C2T / (mu * Lp))
+        assert mp.almosteq(mu / (2 - mu) / C2T * mp.exp(R * th / 2), 1 / Lp, rel_eps=M(10) ** -45)
+        assert not mp.almosteq((1 + eps) / eps, 1 / pi, rel_eps=M(10) ** -3)
+    got = {f.check: f for f in run_checks(PAPER, only=RECONSTRUCTED_DENOMINATORS).results}
+    for cid in RECONSTRUCTED_DENOMINATORS:
+        f = got[cid]
+        assert (f.severity, f.reading) == ("ok", "garbled"), (cid, f.severity, f.reading)
+        assert "surviving" in f.note and "[R]" in f.note and "reconstruction" in f.note, cid
