@@ -8,6 +8,9 @@ the double range whenever the formula can get there), to ~30 significant digits.
 """
 from __future__ import annotations
 
+import tomllib
+from pathlib import Path
+
 import mpmath as mp
 import pytest
 
@@ -622,7 +625,7 @@ NEW_CHECKS = {
     "abstract_model_transpose": "note", "lemma1_grad_W": "ok", "lemma1_update": "ok",
     "assumptionA_logistic_M0": "identity", "assumptionA_logistic_second_derivative": "identity",
     "assumptionA_logistic_M1": "identity", "assumptionA_logistic_decreasing": "identity", "attsvm_selects": "identity",
-    "thm1_eps_positive": "warning", "cone_7_distance": "identity", "thm7_margin_gap": "conditional",
+    "thm1_eps_positive": "warning", "cone_7_distance": "ok", "thm7_margin_gap": "conditional",
     "exampleC_nu_positive": "identity", "grad_sum_from_25": "ok", "lemma8_sandwich_radius": "identity",
     "mu_below_one": "ok", "exampleC_vmm_feasible": "ok", "fig3a_vmm_optimal": "ok",
     "fig3a_vmm_feasible": "ok", "fig3b_yellow_not_support": "ok", "softmax_tail_from_33": "conditional",
@@ -1263,3 +1266,28 @@ def test_reconstructed_denominators_say_only_the_numerators_are_tested():
         f = got[cid]
         assert (f.severity, f.reading) == ("ok", "garbled"), (cid, f.severity, f.reading)
         assert "surviving" in f.note and "[R]" in f.note and "reconstruction" in f.note, cid
+
+
+def test_cone_7_distance_can_fail_on_the_quoted_cone():
+    """(7)'s cone condition <q/||q||, p^mm/||p^mm||> >= 1 - mu is a quoted hypothesis of eq. (7), no
+    longer an assumption of ours, so the check is the proof of Lemma 7's step 'q pmm 2/ pmm 2 2µ'
+    (||q - p^mm||^2/||p^mm||^2 <= 2 mu for ||q|| = ||p^mm||) against the paper's (7), not its own
+    assumption restated. By hand: ||q - p||^2/||p||^2 = 2 - 2 cos at ||q|| = ||p||, and cos >= 1 - mu
+    gives 2(1 - cos) <= 2 mu, attained at cos = 1 - mu; so a printed '<= mu' fails there (2 mu > mu)
+    and the grade is 'ok', with the hypothesis dropped by --strength caught."""
+    from boundcalc.services.check import run_checks
+    with mp.workdps(40):
+        mu, pn = M("0.3"), M("2.5")
+        q = [pn * (1 - mu), pn * mp.sqrt(1 - (1 - mu) ** 2)]          # ||q|| = ||p||, cos = 1 - mu
+        dist2 = (q[0] - pn) ** 2 + q[1] ** 2
+        assert mp.almosteq(dist2 / pn ** 2, 2 * mu, rel_eps=M(10) ** -35) and dist2 / pn ** 2 > mu
+    data = tomllib.loads((Path(__file__).resolve().parents[2] / "formulas" / f"{PAPER}.toml")
+                                       .read_text(encoding="utf-8"))
+    hyp = [h for h in data["hypotheses"] if h.get("expr") == "cos_qp >= 1 - mu"]
+    assert [h["result"] for h in hyp] == ["eq. (7)"]
+    text = Path("/work/shared/papers/003_04b0af99deb573f1.txt")
+    if text.exists():                                    # the quote, word for word in the text copy
+        assert hyp[0]["quote"] in text.read_text(encoding="utf-8")
+    (f,) = run_checks(PAPER, only=["cone_7_distance"], strength=True).results
+    assert (f.severity, f.added) == ("ok", []), (f.severity, f.message)
+    assert "premise: drop 'cos_qp >= 1 - mu'" in f.strength["paper_caught"], f.strength
