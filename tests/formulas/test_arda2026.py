@@ -664,21 +664,26 @@ def test_remark4_convex_combination_by_hand():
 
 
 def test_remarks_3_4_can_fail():
-    """The Remark 3-4 checks pass and --strength catches a mutant of the paper's side for each
+    """The Remark 3 checks pass and --strength catches a mutant of the paper's side for each
     (the printed constant 1 is attained, so M or a printed twice as large fails; Remark 3's M with a
-    term dropped differs from eq. (8))."""
+    term dropped differs from eq. (8)).
+
+    remark3_M_bounded (eighth referee reading, issue 35): the printed 1 against the paper's own M is
+    a check that can fail, not an identity. By hand, M = alpha_1 (1 - alpha_1)(x_1 - x_2)^2 at d = 1,
+    T = 2, which is 1/4 * 4 = 1 at alpha_1 = 1/2, x_1 = -x_2 = 1: the bound is attained, so twice that
+    M (the premise scaled by 2) exceeds the printed 1, and the grade is 'ok' with that mutant caught."""
     from boundcalc.services.check import run_checks
-    ids = ["remark3_M_covariance"]
-    res = {f.check: f for f in run_checks("arda2026", only=ids + ["remark3_M_bounded", "remark4_a_bounded"],
+    ids = ["remark3_M_covariance", "remark3_M_bounded"]
+    with mpmath.workdps(DPS):
+        a, x1, x2 = mpmath.mpf(1) / 2, mpmath.mpf(1), mpmath.mpf(-1)
+        m = a * x1 ** 2 + (1 - a) * x2 ** 2 - (a * x1 + (1 - a) * x2) ** 2
+        assert m == 1 and m == a * (1 - a) * (x1 - x2) ** 2 and 2 * m > 1
+    res = {f.check: f for f in run_checks("arda2026", only=ids + ["remark4_a_bounded"],
                                           strength=True).results}
     for cid in ids:
         assert res[cid].severity == "ok", (cid, res[cid].severity, res[cid].message)
         assert res[cid].strength["paper_caught"], (cid, res[cid].strength)
-    # Remark 3's "tr M <= 1, so ||M||_F <= 1" at d = 1, T = 2 is one instance of two textbook facts
-    # (a covariance's trace is at most the second moment; ||M||_F <= tr M for M >= 0): recorded as
-    # an identity, not a pass (fourth referee reading, issue 35)
-    assert res["remark3_M_bounded"].severity == "identity"
-    assert "textbook facts" in res["remark3_M_bounded"].note
+    assert "premise: scale by 2" in res["remark3_M_bounded"].strength["paper_caught"]
     # its twin, Remark 4's "a convex combination of the tokens, so ||a|| <= 1" at d = 1, T = 2, is
     # one instance of a textbook fact too: graded alike (fifth referee reading, issue 35)
     assert res["remark4_a_bounded"].severity == "identity", res["remark4_a_bounded"].message
