@@ -1291,3 +1291,30 @@ def test_cone_7_distance_can_fail_on_the_quoted_cone():
     (f,) = run_checks(PAPER, only=["cone_7_distance"], strength=True).results
     assert (f.severity, f.added) == ("ok", []), (f.severity, f.message)
     assert "premise: drop 'cos_qp >= 1 - mu'" in f.strength["paper_caught"], f.strength
+
+
+def test_quoted_premises_make_ab_51_and_36_Q_term_ok():
+    """ab_inequality_51's 'for any a, b > 0' (proof of Thm. 2) and lemma7_36_Q_term's |a_t| <= A,
+    |gamma_1 - gamma_3| <= Gamma (the proof of Lemma 7's definitions of A and Gamma) are quoted
+    [[hypotheses]] now, each quote word for word in the text copy, so the passes are 'ok' with nothing
+    added by us. They can fail (by hand): (a^2 - b^2)/(2b) - (a - b) = (a - b)^2/(2b) is -2 at
+    a = 1, b = -1; and at a_1 = -a_3 = A, gamma_1 - gamma_3 = Gamma the Q term is 2 Gamma A s_3
+    exactly, so a printed Gamma A fails (the planted misprint of MISPRINTS_35)."""
+    from boundcalc.services.check import run_checks
+    with mp.workdps(30):
+        a, b = M(1), M(-1)
+        assert (a ** 2 - b ** 2) / (2 * b) - (a - b) == -2
+        A, G, s3 = M("1.5"), M("0.75"), M("0.25")                    # dyadic: exact in binary
+        assert abs((A - -A) * s3 * G) == 2 * G * A * s3 > G * A * s3
+    data = tomllib.loads((Path(__file__).resolve().parents[2] / "formulas" / f"{PAPER}.toml")
+                         .read_text(encoding="utf-8"))
+    text = Path("/work/shared/papers/003_04b0af99deb573f1.txt")
+    body = text.read_text(encoding="utf-8") if text.exists() else None
+    for expr, result in (("a_aux > 0", "Thm. 2"), ("b_aux > 0", "Thm. 2"), ("abs(att_a3) <= A_q", "Lemma 7"),
+                         ("abs(gamma_1 - gamma_3) <= Gamma", "Lemma 7")):
+        (h,) = [h for h in data["hypotheses"] if h.get("expr") == expr and h["result"] == result]
+        if body is not None:
+            assert h["quote"] in body, expr
+    got = {f.check: f for f in run_checks(PAPER, only=["ab_inequality_51", "lemma7_36_Q_term"]).results}
+    for cid, f in got.items():
+        assert (f.severity, f.added) == ("ok", []), (cid, f.severity, f.message)
