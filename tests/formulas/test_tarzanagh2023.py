@@ -1318,3 +1318,27 @@ def test_quoted_premises_make_ab_51_and_36_Q_term_ok():
     got = {f.check: f for f in run_checks(PAPER, only=["ab_inequality_51", "lemma7_36_Q_term"]).results}
     for cid, f in got.items():
         assert (f.severity, f.added) == ("ok", []), (cid, f.severity, f.message)
+
+
+def test_lemma7_42_T3_ok_and_sandwich_lower_conditional_on_what_is_ours():
+    """lemma7_42_T3's four premises (Case 2's 'a1 - at <= ||k1 - kt|| ||q|| <= A-bar/Theta' and the
+    definition of gamma-bar^gap, at t = 2, 3) are quoted hypotheses of Lemma 7: 'ok', nothing added.
+    It can fail (by hand): at d_t = A-bar/Theta = 2, G_t = gamma-bar = 1, s_2 = s_3 = 1/4 the left side
+    sum_t d_t s_t G_t = 1 equals (A-bar/Theta)(s_2 + s_3) gamma-bar exactly, so a (42) printed without
+    its A-bar/Theta (right side 1/2) fails. lemma7_sandwich_lower keeps two assume entries, the Case 1
+    bound Y >= S gamma^gap/2 (a hypothesis of Lemma 7 would reach the Case 2 check, which shares Y)
+    and (37) with our step 2 Gamma A ((1 - s_1)^2 + Q) <= 4 Gamma A max(...): still 'conditional',
+    both needed (without Y's bound, Y = 0, E = S gamma/4 gives X = -S gamma/4 < (S + Q) gamma/8)."""
+    from boundcalc.services.check import run_checks
+    d, G, s2, s3 = M(2), M(1), M(1) / 4, M(1) / 4
+    assert d * s2 * G + d * s3 * G == d * (s2 + s3) * G == 1 > (s2 + s3) * G
+    S, Q, gg = M(1), M(1) / 2, M(1)
+    assert 0 - S * gg / 4 < (S + Q) * gg / 8
+    got = {f.check: f for f in run_checks(PAPER, only=["lemma7_42_T3", "lemma7_sandwich_lower"]).results}
+    assert (got["lemma7_42_T3"].severity, got["lemma7_42_T3"].added) == ("ok", [])
+    f = got["lemma7_sandwich_lower"]
+    assert f.severity == "conditional", f.message
+    assert {(a["assumption"], a["needed"]) for a in f.added} == {("l7Y >= l7S*l7gg/2", True),
+                                                                  ("l7E <= l7S*l7gg/4", True)}
+    hyps = {h["hypothesis"] for h in f.evidence["hypotheses"] if h["from"] == "Lemma 7"}
+    assert {"l7X >= l7Y - l7E", "l7Q <= l7S"} <= hyps, hyps
