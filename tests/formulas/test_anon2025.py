@@ -594,10 +594,13 @@ def test_tightens_with_N_at_table1_is_outside_thm5_hypotheses():
     """Sec. 4.4 says Thm. 5's bound tightens with N; at the Table 1 setting (d_m = 64, N from
     400 to 10000) it rises from N = 400 to 401 — but there Thm. 5's width condition
     d_m >= Omega~(N^3) fails everywhere (64 < 400^3), so the check says 'outside the
-    hypotheses', not that the paper's claim is false."""
+    hypotheses', not that the paper's claim is false. The note names the twin inside the
+    hypotheses, theorem5_tightens_with_N (eighth referee reading), a check of the file."""
     from boundcalc.services.check import run_checks
     (f,) = run_checks("anon2025", only=["theorem5_tightens_with_N_table1"]).results
     assert (f.severity, f.reason) == ("note", "outside the hypotheses"), f.message
+    assert "the check theorem5_tightens_with_N " in f.note
+    assert any(c["id"] == "theorem5_tightens_with_N" for c in _checks())
     assert "cond_width [Thm. 5, with C_w = 1] fails at every point" in f.message
     assert 64 < 400 ** 3
     fixed = {"d_m": 64, "d_s": 13, "R_X": 1, "R_Q": 1, "R_K": 1, "R_V": 1, "R_O": 1, "eta_Q": 9, "eta_K": 9, "eta_V": 9, "eta_O": 2,
@@ -828,10 +831,9 @@ def test_issue35_unchecked_steps_say_why():
     algebra and a result of another paper, excluded from the steps with the reason (formulas/README.md)."""
     import tomllib
 
-    from boundcalc.registry import packaged_dir
     import numpy as np
 
-    from boundcalc.registry import get_registry
+    from boundcalc.registry import get_registry, packaged_dir
     from boundcalc.services.check import run_checks
     from boundcalc.services.check.steps import step_coverage
     paper = get_registry().paper("anon2025")

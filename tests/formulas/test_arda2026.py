@@ -84,8 +84,10 @@ def r_grad_h(v):
 
 
 def r_Bapp_hoeffding(v):
-    """Hoeffding over m/2 pairs, summands bounded by S, union over n: 2 S sqrt(log(2n/delta)/m)."""
-    return 2 * r_S(v) * mpmath.sqrt(mpmath.log(2 * q(v["n"]) / q(v["delta"])) / q(v["m"]))
+    """Hoeffding over m/2 pairs, summands bounded by B = sigma_0 nu_c + sigma_1 nu_u + B_w (B_w our
+    bound on the W-part), union over n: 2 B sqrt(log(2n/delta)/m)."""
+    b = q(v["sigma_0"]) * q(v["nu_c"]) + q(v["sigma_1"]) * q(v["nu_u"]) + q(v["B_w"])
+    return 2 * b * mpmath.sqrt(mpmath.log(2 * q(v["n"]) / q(v["delta"])) / q(v["m"]))
 
 
 def r_eps(v):
@@ -152,7 +154,8 @@ SMALL = {"m": 64, "d": 8, "n": 5000, "tau": 4000, "delta": "0.05", "delta_prime"
              "sigma_0": "1.25", "sigma_1": "0.9", "sigma_2": "0.75", "epsilon": "0.3",
              "Delta_c": "0.2", "Delta_theta": "0.35",
              "C_CoF": "0.7", "C_thm1_min": "1.3", "C_thm1_avg": "2.1", "C_prop1_min": "1.7", "C_prop1_avg": "0.6",
-             "C_inf_v1": "1.1", "C_inf_site": "0.45", "alpha_1": "0.3", "x_1": "0.8", "x_2": "-0.45"}
+             "C_inf_v1": "1.1", "C_inf_site": "0.45", "alpha_1": "0.3", "x_1": "0.8", "x_2": "-0.45",
+             "B_w": "0.45"}                         # B_w = sigma_1 nu_w = 0.9 * 0.5, v1's W-part bound
 
 # Huge inputs: every value formula is pushed beyond 1e308.
 BIG_D = dict(SMALL, d=10 ** 700)                       # sqrt(d) = 1e350
@@ -178,7 +181,7 @@ BIG = {
     "informal_v1": dict(SMALL, d=10 ** 200),
     "informal_site": dict(SMALL, d=10 ** 300),
     "grad_h_bound": BIG_D,
-    "B_app_hoeffding": dict(SMALL, nu_w=10 ** 400, n=10 ** 40),
+    "B_app_hoeffding": dict(SMALL, B_w=10 ** 400, n=10 ** 40),
 }
 
 REQUIREMENTS = {"app_eps", "thm1_radius_c", "thm1_radius_u", "thm1_radius_w", "thm1_step"}
@@ -284,7 +287,7 @@ EXPECTED_SYMBOLS = {
     "informal_v1": {"d", "m", "n", "tau", "delta", "delta_prime", "C_inf_v1"},
     "informal_site": {"d", "m", "n", "tau", "C_inf_site"},
     "grad_h_bound": SYMS_L1,
-    "B_app_hoeffding": SYMS_BAPP,
+    "B_app_hoeffding": (SYMS_BAPP - {"nu_w"}) | {"B_w"},
 }
 
 
@@ -661,21 +664,26 @@ def test_remark4_convex_combination_by_hand():
 
 
 def test_remarks_3_4_can_fail():
-    """The Remark 3-4 checks pass and --strength catches a mutant of the paper's side for each
+    """The Remark 3 checks pass and --strength catches a mutant of the paper's side for each
     (the printed constant 1 is attained, so M or a printed twice as large fails; Remark 3's M with a
-    term dropped differs from eq. (8))."""
+    term dropped differs from eq. (8)).
+
+    remark3_M_bounded (eighth referee reading, issue 35): the printed 1 against the paper's own M is
+    a check that can fail, not an identity. By hand, M = alpha_1 (1 - alpha_1)(x_1 - x_2)^2 at d = 1,
+    T = 2, which is 1/4 * 4 = 1 at alpha_1 = 1/2, x_1 = -x_2 = 1: the bound is attained, so twice that
+    M (the premise scaled by 2) exceeds the printed 1, and the grade is 'ok' with that mutant caught."""
     from boundcalc.services.check import run_checks
-    ids = ["remark3_M_covariance"]
-    res = {f.check: f for f in run_checks("arda2026", only=ids + ["remark3_M_bounded", "remark4_a_bounded"],
+    ids = ["remark3_M_covariance", "remark3_M_bounded"]
+    with mpmath.workdps(DPS):
+        a, x1, x2 = mpmath.mpf(1) / 2, mpmath.mpf(1), mpmath.mpf(-1)
+        m = a * x1 ** 2 + (1 - a) * x2 ** 2 - (a * x1 + (1 - a) * x2) ** 2
+        assert m == 1 and m == a * (1 - a) * (x1 - x2) ** 2 and 2 * m > 1
+    res = {f.check: f for f in run_checks("arda2026", only=ids + ["remark4_a_bounded"],
                                           strength=True).results}
     for cid in ids:
         assert res[cid].severity == "ok", (cid, res[cid].severity, res[cid].message)
         assert res[cid].strength["paper_caught"], (cid, res[cid].strength)
-    # Remark 3's "tr M <= 1, so ||M||_F <= 1" at d = 1, T = 2 is one instance of two textbook facts
-    # (a covariance's trace is at most the second moment; ||M||_F <= tr M for M >= 0): recorded as
-    # an identity, not a pass (fourth referee reading, issue 35)
-    assert res["remark3_M_bounded"].severity == "identity"
-    assert "textbook facts" in res["remark3_M_bounded"].note
+    assert "premise: scale by 2" in res["remark3_M_bounded"].strength["paper_caught"]
     # its twin, Remark 4's "a convex combination of the tokens, so ||a|| <= 1" at d = 1, T = 2, is
     # one instance of a textbook fact too: graded alike (fifth referee reading, issue 35)
     assert res["remark4_a_bounded"].severity == "identity", res["remark4_a_bounded"].message
@@ -945,3 +953,22 @@ def test_quoted_premises_of_remark10_and_eq9_make_ok_passes():
         assert f.severity == "ok" and f.added == [], (cid, f.severity, f.added)
         assert hyps <= {h["hypothesis"] for h in f.evidence["hypotheses"]}, (cid, f.evidence["hypotheses"])
         assert any(m.startswith("premise: drop") for m in f.strength["paper_caught"]), (cid, f.strength)
+
+
+def test_lemma5_from_hoeffding_is_conditional_on_the_w_part_bound():
+    """Eighth referee reading (issue 35): the premise's W-part bound B_w is ours. By hand, with
+    S = sigma_0 nu_c + sigma_1 nu_u + sigma_1 nu_w and L = log(2n/delta), v1's B_app is
+    2 sqrt(2) S sqrt(L/m) and the premise 2 (S - sigma_1 nu_w + B_w) sqrt(L/m); the claim covers it iff
+    B_w <= (sqrt 2 - 1) S + sigma_1 nu_w. So it holds under B_w <= sigma_1 nu_w (the assumption added
+    by us: Gaussian U does not give it) and fails without it (B_w large): 'conditional', the
+    assumption needed."""
+    from boundcalc.services.check import run_checks
+    with mpmath.workdps(DPS):
+        s = r_S(SMALL)
+        edge = (mpmath.sqrt(2) - 1) * s + q(SMALL["sigma_1"]) * q(SMALL["nu_w"])
+        assert r_Bapp(SMALL) >= r_Bapp_hoeffding(SMALL)                       # B_w = sigma_1 nu_w
+        assert r_Bapp(SMALL) < r_Bapp_hoeffding(dict(SMALL, B_w=edge * 2))    # beyond the edge: fails
+    f = run_checks(PAPER, only=["lemma5_from_hoeffding"]).results[0]
+    assert f.severity == "conditional", (f.severity, f.message)
+    assert [(a["assumption"], a["kind"], a["needed"]) for a in f.added] == [
+        ("B_w <= sigma_1*nu_w", "assume", True)]

@@ -529,3 +529,28 @@ def test_first_phase_rate_is_read_off_lemma2s_formula():
     (f,) = run_checks("deora2023", only=["first_phase_rate_sec51"]).results
     assert (f.severity, f.reason) == ("identity", "tautology"), (f.severity, f.message)
     assert "n1 occurs 2 times in P_lemma2" in f.message and "n1^(-1/2)" in f.message
+
+
+def test_eq15_from_cor1_rests_on_quoted_premises():
+    """Eighth referee reading (issue 35): eq15_from_cor1's premises, Cor. 1's (3) at a point of the
+    segment, the note before (15) (max beta_3 on the segment = beta_3(theta_1) v beta_3(theta_2)) and
+    L̂ <= its max there, are quoted hypotheses of eq. (15), word for word in the text, so the pass is
+    'ok' with nothing added by us. It can fail (by hand): at beta_3(theta) = beta_3 v beta_3 = 2,
+    L̂(theta) = max L̂ = 3, H = 4, (3) allows lambda_min = -2 * 3/2 = -3, which breaks a (15) printed
+    with H^(3/4) (bound -6/4^(3/4) = -2.12) or with 2 sqrt(H) (-1.5)."""
+    import tomllib
+    from pathlib import Path
+
+    from boundcalc.services.check import run_checks
+    b3, L, H = mpmath.mpf(2), mpmath.mpf(3), mpmath.mpf(4)
+    lam = -b3 / mpmath.sqrt(H) * L
+    assert lam == -3 and lam < -b3 / H ** mpmath.mpf("0.75") * L and lam < -b3 / (2 * mpmath.sqrt(H)) * L
+    toml = Path(__file__).resolve().parents[2] / "formulas" / "deora2023.toml"
+    hyps = [h for h in tomllib.loads(toml.read_text(encoding="utf-8"))["hypotheses"] if h["result"] == "eq. (15)"]
+    assert {h["expr"] for h in hyps} == {"lam_pt >= -b3_pt/sqrt(H)*L_pt", "b3_pt <= tay_b3", "L_pt <= tay_Lmax"}
+    text = Path("/work/shared/papers/000_e1f759d336c0f7ff.txt")
+    if text.exists():
+        body = text.read_text(encoding="utf-8")
+        assert all(h["quote"] in body for h in hyps)
+    (f,) = run_checks("deora2023", only=["eq15_from_cor1"]).results
+    assert (f.severity, f.added) == ("ok", []), (f.severity, f.message)

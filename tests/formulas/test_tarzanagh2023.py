@@ -8,6 +8,9 @@ the double range whenever the formula can get there), to ~30 significant digits.
 """
 from __future__ import annotations
 
+import tomllib
+from pathlib import Path
+
 import mpmath as mp
 import pytest
 
@@ -622,7 +625,7 @@ NEW_CHECKS = {
     "abstract_model_transpose": "note", "lemma1_grad_W": "ok", "lemma1_update": "ok",
     "assumptionA_logistic_M0": "identity", "assumptionA_logistic_second_derivative": "identity",
     "assumptionA_logistic_M1": "identity", "assumptionA_logistic_decreasing": "identity", "attsvm_selects": "identity",
-    "thm1_eps_positive": "warning", "cone_7_distance": "identity", "thm7_margin_gap": "conditional",
+    "thm1_eps_positive": "warning", "cone_7_distance": "ok", "thm7_margin_gap": "conditional",
     "exampleC_nu_positive": "identity", "grad_sum_from_25": "ok", "lemma8_sandwich_radius": "identity",
     "mu_below_one": "ok", "exampleC_vmm_feasible": "ok", "fig3a_vmm_optimal": "ok",
     "fig3a_vmm_feasible": "ok", "fig3b_yellow_not_support": "ok", "softmax_tail_from_33": "conditional",
@@ -1268,3 +1271,107 @@ def test_thm8_bounds_rest_on_the_proofs_quoted_threshold():
     for cid, f in got.items():
         assert f.severity == "ok" and not f.added, (cid, f.severity, f.added, f.message)
         assert "Thm. 8" in [x["from"] for x in f.evidence["hypotheses"]], cid
+
+
+# ------------------------------------------------------------------ eighth referee reading (issue 35)
+RECONSTRUCTED_DENOMINATORS = ["R_eps_from_R_pi", "R0_57_from_R_eps", "R0_58_solves"]
+
+
+def test_reconstructed_denominators_say_only_the_numerators_are_tested():
+    """(46), R_eps, (57) and (58) keep only their numerators in the text; the denominators and the
+    '/Theta log' are the sheet's [R], forced by the relations these checks test. By hand: 1/pi at
+    pi = eps/(1 - eps) is (1 - eps)/eps, R_eps's argument over C_0 T Gamma A / gamma^gap_min; at
+    eps = mu/2 that is (2 - mu)/mu, (57)'s; and mu/(2 - mu)/(C_2 T) exp(R Theta/2) at
+    R = (2/Theta) log((2 - mu) C_2 T/(mu L_p)) is 1/L_p. A printed numerator (1 + eps) breaks the
+    first (the ratio is (1 + eps)/(1 - eps) != 1), so the passes test the surviving numerators: they
+    stay 'ok', and each says it rests on one reading of garbled text."""
+    from boundcalc.services.check import run_checks
+    with mp.workdps(50):
+        eps, mu, C2T, Lp, th = M("0.15"), M("0.3"), M("7.5"), M("2.25"), M("0.8")
+        pi = eps / (1 - eps)
+        assert mp.almosteq(1 / pi, (1 - eps) / eps, rel_eps=M(10) ** -45)
+        assert mp.almosteq((1 - mu / 2) / (mu / 2), (2 - mu) / mu, rel_eps=M(10) ** -45)
+        R = 2 / th * mp.log((2 - mu) * C2T / (mu * Lp))
+        assert mp.almosteq(mu / (2 - mu) / C2T * mp.exp(R * th / 2), 1 / Lp, rel_eps=M(10) ** -45)
+        assert not mp.almosteq((1 + eps) / eps, 1 / pi, rel_eps=M(10) ** -3)
+    got = {f.check: f for f in run_checks(PAPER, only=RECONSTRUCTED_DENOMINATORS).results}
+    for cid in RECONSTRUCTED_DENOMINATORS:
+        f = got[cid]
+        assert (f.severity, f.reading) == ("ok", "garbled"), (cid, f.severity, f.reading)
+        assert "surviving" in f.note and "[R]" in f.note and "reconstruction" in f.note, cid
+
+
+def test_cone_7_distance_can_fail_on_the_quoted_cone():
+    """(7)'s cone condition <q/||q||, p^mm/||p^mm||> >= 1 - mu is a quoted hypothesis of eq. (7), no
+    longer an assumption of ours, so the check is the proof of Lemma 7's step 'q pmm 2/ pmm 2 2µ'
+    (||q - p^mm||^2/||p^mm||^2 <= 2 mu for ||q|| = ||p^mm||) against the paper's (7), not its own
+    assumption restated. By hand: ||q - p||^2/||p||^2 = 2 - 2 cos at ||q|| = ||p||, and cos >= 1 - mu
+    gives 2(1 - cos) <= 2 mu, attained at cos = 1 - mu; so a printed '<= mu' fails there (2 mu > mu)
+    and the grade is 'ok', with the hypothesis dropped by --strength caught."""
+    from boundcalc.services.check import run_checks
+    with mp.workdps(40):
+        mu, pn = M("0.3"), M("2.5")
+        q = [pn * (1 - mu), pn * mp.sqrt(1 - (1 - mu) ** 2)]          # ||q|| = ||p||, cos = 1 - mu
+        dist2 = (q[0] - pn) ** 2 + q[1] ** 2
+        assert mp.almosteq(dist2 / pn ** 2, 2 * mu, rel_eps=M(10) ** -35) and dist2 / pn ** 2 > mu
+    data = tomllib.loads((Path(__file__).resolve().parents[2] / "formulas" / f"{PAPER}.toml")
+                                       .read_text(encoding="utf-8"))
+    hyp = [h for h in data["hypotheses"] if h.get("expr") == "cos_qp >= 1 - mu"]
+    assert [h["result"] for h in hyp] == ["eq. (7)"]
+    text = Path("/work/shared/papers/003_04b0af99deb573f1.txt")
+    if text.exists():                                    # the quote, word for word in the text copy
+        assert hyp[0]["quote"] in text.read_text(encoding="utf-8")
+    (f,) = run_checks(PAPER, only=["cone_7_distance"], strength=True).results
+    assert (f.severity, f.added) == ("ok", []), (f.severity, f.message)
+    assert "premise: drop 'cos_qp >= 1 - mu'" in f.strength["paper_caught"], f.strength
+
+
+def test_quoted_premises_make_ab_51_and_36_Q_term_ok():
+    """ab_inequality_51's 'for any a, b > 0' (proof of Thm. 2) and lemma7_36_Q_term's |a_t| <= A,
+    |gamma_1 - gamma_3| <= Gamma (the proof of Lemma 7's definitions of A and Gamma) are quoted
+    [[hypotheses]] now, each quote word for word in the text copy, so the passes are 'ok' with nothing
+    added by us. They can fail (by hand): (a^2 - b^2)/(2b) - (a - b) = (a - b)^2/(2b) is -2 at
+    a = 1, b = -1; and at a_1 = -a_3 = A, gamma_1 - gamma_3 = Gamma the Q term is 2 Gamma A s_3
+    exactly, so a printed Gamma A fails (the planted misprint of MISPRINTS_35)."""
+    from boundcalc.services.check import run_checks
+    with mp.workdps(30):
+        a, b = M(1), M(-1)
+        assert (a ** 2 - b ** 2) / (2 * b) - (a - b) == -2
+        A, G, s3 = M("1.5"), M("0.75"), M("0.25")                    # dyadic: exact in binary
+        assert abs((A - -A) * s3 * G) == 2 * G * A * s3 > G * A * s3
+    data = tomllib.loads((Path(__file__).resolve().parents[2] / "formulas" / f"{PAPER}.toml")
+                         .read_text(encoding="utf-8"))
+    text = Path("/work/shared/papers/003_04b0af99deb573f1.txt")
+    body = text.read_text(encoding="utf-8") if text.exists() else None
+    for expr, result in (("a_aux > 0", "Thm. 2"), ("b_aux > 0", "Thm. 2"), ("abs(att_a3) <= A_q", "Lemma 7"),
+                         ("abs(gamma_1 - gamma_3) <= Gamma", "Lemma 7")):
+        (h,) = [h for h in data["hypotheses"] if h.get("expr") == expr and h["result"] == result]
+        if body is not None:
+            assert h["quote"] in body, expr
+    got = {f.check: f for f in run_checks(PAPER, only=["ab_inequality_51", "lemma7_36_Q_term"]).results}
+    for cid, f in got.items():
+        assert (f.severity, f.added) == ("ok", []), (cid, f.severity, f.message)
+
+
+def test_lemma7_42_T3_ok_and_sandwich_lower_conditional_on_what_is_ours():
+    """lemma7_42_T3's four premises (Case 2's 'a1 - at <= ||k1 - kt|| ||q|| <= A-bar/Theta' and the
+    definition of gamma-bar^gap, at t = 2, 3) are quoted hypotheses of Lemma 7: 'ok', nothing added.
+    It can fail (by hand): at d_t = A-bar/Theta = 2, G_t = gamma-bar = 1, s_2 = s_3 = 1/4 the left side
+    sum_t d_t s_t G_t = 1 equals (A-bar/Theta)(s_2 + s_3) gamma-bar exactly, so a (42) printed without
+    its A-bar/Theta (right side 1/2) fails. lemma7_sandwich_lower keeps two assume entries, the Case 1
+    bound Y >= S gamma^gap/2 (a hypothesis of Lemma 7 would reach the Case 2 check, which shares Y)
+    and (37) with our step 2 Gamma A ((1 - s_1)^2 + Q) <= 4 Gamma A max(...): still 'conditional',
+    both needed (without Y's bound, Y = 0, E = S gamma/4 gives X = -S gamma/4 < (S + Q) gamma/8)."""
+    from boundcalc.services.check import run_checks
+    d, G, s2, s3 = M(2), M(1), M(1) / 4, M(1) / 4
+    assert d * s2 * G + d * s3 * G == d * (s2 + s3) * G == 1 > (s2 + s3) * G
+    S, Q, gg = M(1), M(1) / 2, M(1)
+    assert 0 - S * gg / 4 < (S + Q) * gg / 8
+    got = {f.check: f for f in run_checks(PAPER, only=["lemma7_42_T3", "lemma7_sandwich_lower"]).results}
+    assert (got["lemma7_42_T3"].severity, got["lemma7_42_T3"].added) == ("ok", [])
+    f = got["lemma7_sandwich_lower"]
+    assert f.severity == "conditional", f.message
+    assert {(a["assumption"], a["needed"]) for a in f.added} == {("l7Y >= l7S*l7gg/2", True),
+                                                                  ("l7E <= l7S*l7gg/4", True)}
+    hyps = {h["hypothesis"] for h in f.evidence["hypotheses"] if h["from"] == "Lemma 7"}
+    assert {"l7X >= l7Y - l7E", "l7Q <= l7S"} <= hyps, hyps
