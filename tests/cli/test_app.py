@@ -480,10 +480,23 @@ def run_ascii(*args):
     (("eval", "nosuch.\u03b8"), b"in id 'nosuch.theta'"),                     # on stderr
 ])
 def test_every_command_works_on_an_ascii_stream(args, spelled):
-    p = run_ascii(*args)
-    assert b"UnicodeEncodeError" not in p.stderr and b"internal error" not in p.stderr, p.stderr
+    """In process (issue 37: tests/support.py's ``cli`` gives the command fresh standard
+    streams in ``$PYTHONIOENCODING``, here ASCII, strict on stdout as the interpreter's own);
+    ``require-heads`` also as a real process whose interpreter opens its streams in ASCII
+    (the end-to-end case, below)."""
+    p = cli(args, env={**ENV, "PYTHONIOENCODING": "ascii"})
+    out, err = p.stdout.encode("ascii", "replace"), p.stderr.encode("ascii", "replace")
+    assert p.stdout.isascii() and p.stderr.isascii(), (p.stdout[-300:], p.stderr[-300:])
+    assert b"UnicodeEncodeError" not in err and b"internal error" not in err, p.stderr
     assert p.returncode == (2 if args[0] == "eval" else 0), p.stderr
-    assert spelled in p.stdout + p.stderr
+    assert spelled in out + err
+
+
+def test_require_heads_works_on_an_ascii_stream_end_to_end():
+    p = run_ascii("require-heads", "--d", "16", "--T", "8")
+    assert b"UnicodeEncodeError" not in p.stderr and b"internal error" not in p.stderr, p.stderr
+    assert p.returncode == 0, p.stderr
+    assert b"derived" in p.stdout
     assert all(b < 128 for b in p.stdout + p.stderr)
 
 
