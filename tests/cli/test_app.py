@@ -106,18 +106,24 @@ def test_list_show_simplify():
 
 
 def test_numeric_commands_do_not_import_sympy_or_pandas():
-    """require-heads (text and JSON) pays for none of SymPy, pandas, NumPy, SciPy, z3,
-    mpmath or latex2mathml (the HTML page's math): its certificates are arb balls and exact
-    rationals."""
-    for extra in ([], ["--json"], ["--explain"]):
-        code = (f"import sys; sys.argv=['boundcalc','require-heads','--d','16','--T','8',*{extra!r}];"
-                "import io, contextlib\nfrom boundcalc.cli import main\n"
-                "with contextlib.redirect_stdout(io.StringIO()):\n"
-                "  try: main()\n  except SystemExit: pass\n"
-                "print(sorted(m for m in ('sympy','pandas','numpy','scipy','z3','mpmath','latex2mathml') "
-                "if m in sys.modules))")
-        p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=ENV, check=False)
-        assert p.stdout.strip() == "[]", (extra, p.stdout + p.stderr)
+    """require-heads (text, JSON and --explain) pays for none of SymPy, pandas, NumPy, SciPy,
+    z3, mpmath or latex2mathml (the HTML page's math): its certificates are arb balls and
+    exact rationals; nor for the reporting stack of compare/reproduce (matplotlib, joblib,
+    the experiments, the comparison table, rich's progress bars). The three runs share one
+    fresh interpreter (issue 37: one start instead of three): what is loaded after all three
+    is what any one of them loaded."""
+    code = ("import sys, io, contextlib\nfrom boundcalc.cli import main\n"
+            "for extra in ([], ['--json'], ['--explain']):\n"
+            "  sys.argv = ['boundcalc', 'require-heads', '--d', '16', '--T', '8', *extra]\n"
+            "  out = io.StringIO()\n"
+            "  with contextlib.redirect_stdout(out):\n"
+            "    try: main()\n    except SystemExit as e: assert not e.code, (extra, e.code)\n"
+            "  assert 'heads_prop2' in out.getvalue(), (extra, out.getvalue()[-300:])\n"
+            "print(sorted(m for m in ('sympy','pandas','numpy','scipy','z3','mpmath','latex2mathml',"
+            "'matplotlib','joblib','boundcalc.experiments','boundcalc.reports.table','rich.progress') "
+            "if m in sys.modules))")
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=ENV, check=False)
+    assert p.stdout.strip() == "[]", p.stdout + p.stderr
 
 
 # ---------------------------------------------------------------------------- issue 11: the desk
@@ -480,10 +486,23 @@ def run_ascii(*args):
     (("eval", "nosuch.\u03b8"), b"in id 'nosuch.theta'"),                     # on stderr
 ])
 def test_every_command_works_on_an_ascii_stream(args, spelled):
-    p = run_ascii(*args)
-    assert b"UnicodeEncodeError" not in p.stderr and b"internal error" not in p.stderr, p.stderr
+    """In process (issue 37: tests/support.py's ``cli`` gives the command fresh standard
+    streams in ``$PYTHONIOENCODING``, here ASCII, strict on stdout as the interpreter's own);
+    ``require-heads`` also as a real process whose interpreter opens its streams in ASCII
+    (the end-to-end case, below)."""
+    p = cli(args, env={**ENV, "PYTHONIOENCODING": "ascii"})
+    out, err = p.stdout.encode("ascii", "replace"), p.stderr.encode("ascii", "replace")
+    assert p.stdout.isascii() and p.stderr.isascii(), (p.stdout[-300:], p.stderr[-300:])
+    assert b"UnicodeEncodeError" not in err and b"internal error" not in err, p.stderr
     assert p.returncode == (2 if args[0] == "eval" else 0), p.stderr
-    assert spelled in p.stdout + p.stderr
+    assert spelled in out + err
+
+
+def test_require_heads_works_on_an_ascii_stream_end_to_end():
+    p = run_ascii("require-heads", "--d", "16", "--T", "8")
+    assert b"UnicodeEncodeError" not in p.stderr and b"internal error" not in p.stderr, p.stderr
+    assert p.returncode == 0, p.stderr
+    assert b"derived" in p.stdout
     assert all(b < 128 for b in p.stdout + p.stderr)
 
 

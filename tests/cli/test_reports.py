@@ -163,15 +163,9 @@ def test_main_prints_one_line_and_exits_2(fake, monkeypatch, capsys):
     assert len(lines) == 1 and lines[0].startswith("error: unknown setting --bogus")
 
 
-def test_other_commands_do_not_import_reporting_stack():
-    code = ("import sys; sys.argv=['boundcalc','require-heads','--d','16','--T','8','--json'];"
-            "import io, contextlib\nfrom boundcalc.cli import main\n"
-            "with contextlib.redirect_stdout(io.StringIO()):\n"
-            "  try: main()\n  except SystemExit: pass\n"
-            "print(sorted(m for m in ('numpy','matplotlib','joblib','boundcalc.experiments','pandas',"
-            "'boundcalc.reports.table','rich.progress') if m in sys.modules))")
-    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
-    assert p.stdout.strip() == "[]", p.stdout + p.stderr
+# require-heads importing none of the reporting stack (NumPy, matplotlib, joblib, the experiments,
+# pandas, the comparison table, rich's progress bars): tests/cli/test_app.py's
+# test_numeric_commands_do_not_import_sympy_or_pandas (moved there, issue 37: one interpreter for both)
 
 
 def test_reproduce_refuses_a_non_empty_plot_dir(tmp_path):

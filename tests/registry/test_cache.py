@@ -234,7 +234,8 @@ def test_two_concurrent_writers_leave_a_valid_entry(tmp_path, cache_folder):
 
 def test_a_hit_runs_neither_toml_nor_the_expression_parser(tmp_path):
     """With a warm cache, require-heads imports neither the loader nor tomllib and calls
-    ast.parse (the whitelist parser's first step) zero times."""
+    ast.parse (the whitelist parser's first step) zero times; nor does it import what only
+    a write (tempfile) or typeset text (the LaTeX reader, boundcalc.reports.latex) needs."""
     code = textwrap.dedent("""
         import ast, io, sys, contextlib
         calls = []
@@ -245,7 +246,8 @@ def test_a_hit_runs_neither_toml_nor_the_expression_parser(tmp_path):
         with contextlib.redirect_stdout(io.StringIO()):
             try: main()
             except SystemExit: pass
-        print(len(calls), sorted(m for m in ('tomllib', 'boundcalc.registry.loader', 'boundcalc.registry.checks')
+        print(len(calls), sorted(m for m in ('tomllib', 'boundcalc.registry.loader', 'boundcalc.registry.checks',
+                                             'tempfile', 'boundcalc.reports.latex', 'boundcalc.expr.latex_tokens')
                                  if m in sys.modules))
         """)
     import os

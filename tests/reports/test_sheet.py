@@ -9,6 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 import boundcalc
+import boundcalc.api  # a submodule: the package imports it on first use of its names only
 from boundcalc.cli.app import app
 from boundcalc.errors import BoundcalcError
 from boundcalc.reports.sheet import citation_text, sheet

@@ -43,7 +43,6 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from dataclasses import fields
 from fractions import Fraction
 from functools import lru_cache
@@ -405,6 +404,7 @@ def _write(entry: Path, key: dict | None, paper: Paper, data: dict) -> None:
     tmp = None
     try:
         entry.parent.mkdir(parents=True, exist_ok=True)
+        import tempfile  # here: a read (the common case) needs no temporary file
         fd, tmp = tempfile.mkstemp(dir=entry.parent, prefix=f".{entry.name}.", suffix=".tmp")
         with os.fdopen(fd, "wb") as fh:
             fh.write(body)

@@ -29,8 +29,6 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from ..expr.latex_tokens import _tokens
-
 # ---------------------------------------------------------------------------- control characters
 # C0 (but newline and tab, which a format may keep), DEL, C1, and the invisible characters that
 # reorder or hide text (bidi embeddings/overrides/isolates, line/paragraph separators)
@@ -320,6 +318,7 @@ def bibtex_entry_error(entry: str) -> str:
         return f"the control character U+{ord(m.group(0)):04X}"
     if "^^" in entry:
         return "TeX's '^^' character notation"
+    from ..expr.latex_tokens import _tokens  # here: the terminal escaper's users need no LaTeX reader
     depth = 0
     for i, tok in _tokens(entry):
         if tok.startswith("\\") and len(tok) > 1:

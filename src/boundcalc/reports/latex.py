@@ -12,8 +12,6 @@
 """
 from __future__ import annotations
 
-import contextlib
-import contextvars
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -30,6 +28,7 @@ REQUIRES = ("% requires \\usepackage[T1]{fontenc}, amsmath, amssymb (not with ac
 
 from ..expr.latex_tokens import _tokens, latex_balance_error, latex_text_error, quantity_latex, split_relation  # noqa: F401  (LaTeX checks)
 from .escape import _COMBINING, _GREEK, _LATEX_SPECIAL, UNICODE_MATH, latex_code, latex_escape  # noqa: F401  (the one LaTeX escaper)
+from .names import NAMES_OF, names_of  # noqa: F401  (the context, re-exported)
 
 # ---------------------------------------------------------------------------- ASCII math
 # The notes of the experiments and the texts of the formula files write math in one ASCII /
@@ -304,29 +303,7 @@ def _lone_letter(text: str, i: int, prev: str) -> bool:
                  and not re.match(r"\s*[A-Za-z]", text[i + 1:])))
 
 
-_NAMES_OF: contextvars.ContextVar = contextvars.ContextVar("boundcalc_names", default=None)
 _NAMES_CACHE: dict = {}
-
-
-@contextlib.contextmanager
-def names_of(paper):
-    """While inside, text read in the ASCII convention names ``paper``'s identifiers as what
-    they are (:func:`known_names`); ``paper``: a :class:`~boundcalc.registry.model.Paper`, a
-    paper key of the shipped registry, or None (the convention alone)."""
-    if isinstance(paper, str):
-        try:
-            from ..registry import get_registry
-            paper = get_registry().paper(paper)
-        except Exception:          # a key the shipped registry does not know (a user's CSV)
-            paper = None
-    if paper is None:              # no paper named here: whatever an enclosing call set
-        yield
-        return
-    token = _NAMES_OF.set(known_names(paper))
-    try:
-        yield
-    finally:
-        _NAMES_OF.reset(token)
 
 
 def known_names(paper) -> tuple[re.Pattern | None, dict[str, tuple[str, str]]]:
@@ -340,6 +317,18 @@ def known_names(paper) -> tuple[re.Pattern | None, dict[str, tuple[str, str]]]:
     hit = _NAMES_CACHE.get(key)
     if hit is not None and hit[0] is paper:        # the paper itself is kept: no id is reused
         return hit[1]
+    token = NAMES_OF.set(None)          # the keys are read in the convention alone (_mangled)
+    try:
+        names = _names(paper)
+    finally:
+        NAMES_OF.reset(token)
+    rx = re.compile(r"(?<![\w\\])(?:" + "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
+                    + r")(?![\w])") if names else None
+    _NAMES_CACHE[key] = (paper, (rx, names))
+    return rx, names
+
+
+def _names(paper) -> dict[str, tuple[str, str]]:
     names: dict[str, tuple[str, str]] = {}
     for sym in paper.symbols.values():
         if sym.latex and re.search(r"[_\d]", sym.name) and not latex_balance_error(sym.latex):
@@ -350,10 +339,7 @@ def known_names(paper) -> tuple[re.Pattern | None, dict[str, tuple[str, str]]]:
         # prob_{theorem}5) is an identifier: shown as code
         if k not in names and "_" in k and _mangled(k):
             names[k] = ("code", k)
-    rx = re.compile(r"(?<![\w\\])(?:" + "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
-                    + r")(?![\w])") if names else None
-    _NAMES_CACHE[key] = (paper, (rx, names))
-    return rx, names
+    return names
 
 
 def _mangled(key: str) -> bool:
@@ -365,10 +351,12 @@ def _mangled(key: str) -> bool:
 
 
 def _known_piece(text: str, i: int) -> tuple[str, str, int] | None:
-    known = _NAMES_OF.get()
-    if known is None or known[0] is None or not text[i].isalpha():
+    paper = NAMES_OF.get()             # the paper names_of entered (boundcalc.reports.names)
+    if paper is None or not text[i].isalpha():
         return None
-    rx, names = known
+    rx, names = known_names(paper)
+    if rx is None:
+        return None
     m = rx.match(text, i)
     if m is None or text[m.end():m.end() + 1] in ("(", "~", "*") and names[m.group(0)][0] == "math":
         return None            # a call or a decorated name: the convention reads it whole

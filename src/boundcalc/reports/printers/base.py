@@ -17,7 +17,7 @@ class Printer:
         self._settings = {**self._default_settings, **settings}
 
     def doprint(self, obj):
-        from ..latex import names_of
+        from ..names import names_of
         for cls in type(obj).__mro__:
             method = getattr(self, f"_print_{cls.__name__}", None)
             if method is not None:
