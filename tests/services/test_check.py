@@ -889,7 +889,8 @@ def test_declared_severity_caps_the_grade_and_needs_a_note(write_formula_file):
 
 def test_a_finding_wraps_at_the_console_width(write_formula_file):
     """Issue 34 (8): a finding's lines wrap at spaces to the terminal's width, continued four
-    spaces in, so the same report differs at 80 and 200 columns; the re-run command stays whole."""
+    spaces in, so the same report differs at 80 and 200 columns; the re-run command and the
+    summary line stay whole."""
     import io
 
     from rich.console import Console
@@ -907,7 +908,9 @@ def test_a_finding_wraps_at_the_console_width(write_formula_file):
         out[width] = buf.getvalue().splitlines()
     rerun = [ln for ln in out[80] if ln.startswith("  re-run: ")]
     assert len(rerun) == 1 and rerun[0].endswith(str(p))                    # one line, to be copied
-    assert all(len(ln) <= 80 for ln in out[80] if ln not in rerun), out[80]
+    whole = [*rerun, out[80][0]]            # the command and the summary line (scripts read it) stay whole
+    assert out[80][0].startswith("boundcalc check wrap1: 1 checks in ")
+    assert all(len(ln) <= 80 for ln in out[80] if ln not in whole), out[80]
     noted = [ln for ln in out[80] if "word" in ln]
     assert noted[0].startswith("  note: word0") and all(ln.startswith("    word") for ln in noted[1:])
     assert " ".join(ln.strip() for ln in noted) == "note: " + note          # nothing lost in the wrap

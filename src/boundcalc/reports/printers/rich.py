@@ -155,10 +155,10 @@ class RichConsolePrinter(Printer):
         why = (f"; checks left undecided: {sum(und.values())} (" + ", ".join(f"{_e(k)}: {v}" for k, v in und.items())
                + ")" if und else "")
         c.print(f"[bold]boundcalc check[/bold] {_e(', '.join(report.papers))}: {data['checks_run']} checks in "
-                f"{data['seconds']} s — {counts(n)}{why}", soft_wrap=False)
+                f"{data['seconds']} s — {counts(n)}{why}", soft_wrap=True)   # whole: scripts read it
         if len(report.papers) > 1:
             for p, k in data["counts_by_paper"].items():
-                c.print(f"  {_e(p)}: {counts(k)}", soft_wrap=False)
+                c.print(f"  {_e(p)}: {counts(k)}", soft_wrap=True)
         if data.get("strength"):
             s = data["strength"]
             c.print(f"strength: {s['mutated']} passes mutated, {s['mutants']} mutants, {s['killed']} killed "
