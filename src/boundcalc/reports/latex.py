@@ -594,6 +594,12 @@ def quote_parts(text: str) -> list[tuple[str, str]]:
     ``**so**``: read as the words)."""
     out: list[tuple[str, str]] = []
     text = re.sub(r"\*\*(?=\S)(.+?)(?<=\S)\*\*", r"\1", str(text))    # the extraction's **bold**: the words
+    if "$" not in text and re.search(r"\\(?:[A-Za-z]+|[|{}])", text):
+        # a display's fragment quoted without its $ (a hypothesis from a $$ array): math, a piece
+        # per line (\\), side by side with a comma
+        for k, line in enumerate(p.strip() for p in re.split(r"\\\\", text) if p.strip()):
+            out += [("text", ", ")] * bool(k) + [("math", line)]
+        return out
     pos = 0
     for m in _DOLLARS.finditer(text):
         if m.start() > pos:
