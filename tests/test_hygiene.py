@@ -225,7 +225,6 @@ UNTESTED_MODULES: dict[str, str] = {
     "boundcalc.services.check.measured": "tests/services/test_check.py",
     "boundcalc.services.check.relations": "the relation and monotone checks of tests/services/test_check.py",
     "boundcalc.services.check.strength": "tests/services/test_check.py (check --strength)",
-    "boundcalc.services.check.transcription": "tests/expr/test_latex_in.py (check --transcription)",
 }
 
 

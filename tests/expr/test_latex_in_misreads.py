@@ -157,6 +157,41 @@ range = [1, "d"]
     assert "prod(s[i]**2, i, 1, d)*sum(" in r.stdout, r.stdout
 
 
+_BIG_SYMBOLS = r"""
+[symbols.d]
+description = "d"
+latex = "d"
+domain = "integer >= 1"
+
+[symbols.s]
+description = "s"
+latex = "s"
+domain = "positive"
+index = "i"
+range = [1, "d"]
+"""
+
+
+@pytest.mark.parametrize("latex, want", [
+    # s = (1, 2, 3), d = 3, by hand: each product is 6, each sum 6
+    (r"\prod_{i=1}^{d} s_i \cdot \prod_{j=1}^{d} s_j", "36"),   # was prod(s_i * prod s_j) = 1296
+    (r"\prod_{i=1}^{d} s_i \times \sum_{j=1}^{d} s_j", "36"),   # was the sum to the power d: 216
+    (r"\prod_{i=1}^{d} s_i * \sum_{j=1}^{d} s_j", "36"),
+    (r"\prod_{i=1}^{d} s_i \sum_{j=1}^{d} s_j", "36"),           # juxtaposed, as before
+    (r"\prod_{i=1}^{d} s_i / \sum_{j=1}^{d} s_j", "1"),           # 6/6; was prod_i(s_i/6) = 1/36
+    (r"\prod_{i=1}^{d} s_i^2 / \prod_{j=1}^{d} s_j", "6"),        # 36/6; was prod_i(s_i^2/6) = 1/6
+    (r"\sum_{i=1}^{d} s_i \cdot s_i", "14"),                     # a \cdot inside the body stays in it
+    (r"2 \cdot \prod_{i=1}^{d} s_i \cdot 3", "324"),             # the body runs on: 2 * prod(3 s_i) = 2 * 162
+])
+def test_an_operator_before_the_next_big_operator_ends_the_body(tmp_path, latex, want):
+    # formulas/README.md: a big operator's body ends at the next big operator, written with or
+    # without \cdot, \times, * or / before it (the new user's Sec. 4 shape \prod ... \cdot \sum ...)
+    p = _file(tmp_path, latex)
+    p.write_text(p.read_text() + _BIG_SYMBOLS)
+    r = _cli(p, "eval", "m.q", "--d", "3", "--s", "1,2,3")
+    assert r.returncode == 0 and f"m.q = {want}" in r.stdout, r.stdout + r.stderr
+
+
 @pytest.mark.parametrize("latex, needle", [
     (r"\log 2n", "ambiguous"), (r"x/y n", "ambiguous"), (r"x^23", "ambiguous"), (r"\sin^{-1} x", "ambiguous"),
 ])

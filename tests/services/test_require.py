@@ -250,3 +250,46 @@ def test_require_heads_default_imports_neither_sympy_nor_pandas():
     assert p.returncode == 0, p.stderr[-500:]
     assert "boundcalc.cli" in mods or "boundcalc" in mods, "importtime printed nothing"
     assert not {m for m in mods if m.split(".")[0] in ("sympy", "pandas")}, sorted(mods)
+
+
+def test_a_setting_with_a_list_value_solves_for_another_symbol(tmp_path):
+    # a setting giving an indexed symbol's values (s = [1, 3] at d = 2): the monotonicity step
+    # got them as the text '[1, 3]' and refused '[1' as a number. By hand: 4/sqrt(m) + log(m)/m
+    # decreases for m >= 1 (its derivative -2 m^(-3/2) + (1 - log m)/m^2 < 0 there) and is
+    # 0.9933 at m = 22, 1.0179 at m = 21: the least m is 22.
+    p = tmp_path / "vs.toml"
+    p.write_text('''[paper]
+key = "vs"
+title = "t"
+results = ["Thm. 1"]
+
+[symbols.d]
+description = "depth"
+domain = "integer >= 1"
+
+[symbols.m]
+description = "samples"
+domain = "integer >= 1"
+
+[symbols.s]
+description = "a layer's norm"
+domain = "positive"
+index = "i"
+range = [1, "d"]
+
+[formulas.b]
+name = "a bound"
+kind = "bound"
+expr = "sum(s[i], i, 1, d)/sqrt(m) + log(m)/m"
+source = "Thm. 1"
+direction = "upper"
+
+[settings.two]
+name = "two layers"
+source = "Thm. 1"
+default = true
+values = { d = 2, s = [1, 3] }
+''', encoding="utf-8")
+    r = require("vs", "two", {}, var="m", target="b <= 1", formulas_path=[str(p)])
+    (sol,) = [x.solution for x in r.results]
+    assert (sol.value, sol.direction) == (22, "least"), sol

@@ -93,3 +93,48 @@ def test_bounds_leaving_no_integer_are_vacuous_and_a_reversed_box_refused():
 def test_bounds_meeting_at_a_point_are_no_contradiction():
     assert verify("x**2", ">=", "x", ["x >= 1", "x <= 1"]).verdict == "proved"
     assert verify("x", ">", "1", ["x >= 1", "x <= 1"]).verdict == "disproved"
+
+
+# --- a user's paper declaring a name a packaged paper declares too (arda2026's u is any real) --
+
+_CLASH = '''[paper]
+key = "clash"
+title = "t"
+results = ["Thm. 1"]
+
+[symbols.d]
+description = "depth"
+domain = "integer >= 1"
+
+[symbols.u]
+description = "a layer's nonnegative weight"
+domain = "nonnegative"
+index = "i"
+range = [1, "d"]
+
+[symbols.W]
+description = "a width"
+domain = "integer >= 2"
+
+[formulas.su]
+name = "the sum of the weights"
+kind = "definition"
+expr = "sum(u[i], i, 1, d)"
+source = "Thm. 1"
+
+[formulas.lw]
+name = "log of the width"
+kind = "definition"
+expr = "log(W)"
+source = "Thm. 1"
+'''
+
+
+@pytest.mark.parametrize("lhs, rel", [("clash.su", ">="), ("clash.lw", ">")])
+def test_a_named_formula_keeps_its_papers_domains_on_a_name_clash(tmp_path, lhs, rel):
+    # a sum of nonnegative u_i is >= 0, log W > 0 for W >= 2 (log 2 = 0.69): both true; with
+    # arda2026's u (any real) or a W of another paper they were "disproved" at u_1 = -1, W = 23/25
+    p = tmp_path / "clash.toml"
+    p.write_text(_CLASH, encoding="utf-8")
+    r = verify(lhs, rel, "0", [], formulas_path=[str(p)])
+    assert r.verdict == "proved", (r.method, r.counterexample, r.domains)

@@ -662,8 +662,8 @@ class _Reader:
     * factor: a sign, then an atom with its scripts and ``!``; a script or a macro's
       argument is one token or one group, as in TeX (``\\frac12``, ``x^\\frac12``);
     * ``\\sum_{i=lo}^{hi}`` / ``\\prod``: the body is the factors that follow, up to the next
-      ``+`` / ``-``, closing bracket or big operator; an index bound inside its own scope
-      again is refused;
+      ``+`` / ``-``, closing bracket or big operator (written with or without ``\\cdot``,
+      ``\\times``, ``/`` before it); an index bound inside its own scope again is refused;
     * a function without parentheses takes one factor (``\\log n^2`` is log(n^2)); more
       juxtaposed factors are refused (``\\log 2n``); ``\\sin^2 x`` is (sin x)^2;
     * ``n!!`` (the double factorial) is refused; ``e`` is Euler's number."""
@@ -739,6 +739,8 @@ class _Reader:
         factors = [self.factor()]
         while True:
             t = self.peek()
+            if body and t in (r"\cdot", r"\times", "*", "/") and self.peek(1) in _BIG:
+                break                            # a \cdot before the next big operator ends this body too
             if t in (r"\cdot", r"\times", "*"):
                 self.i += 1
                 factors.append(self.factor())

@@ -239,9 +239,10 @@ class Registry:
                 stack.append((t, refs(t)))
         return out
 
-    def symbol_table(self, node_or_id, paper: str | None = None) -> dict[str, Symbol]:
+    def symbol_table(self, node_or_id, paper: str | tuple[str, ...] | None = None) -> dict[str, Symbol]:
         """Symbols of a formula after inlining: each from the paper that declared it
-        (the formula's own paper wins on a name clash)."""
+        (the formula's own paper wins on a name clash; for an expression, ``paper`` -- one
+        key or several, in order -- wins, then the files in their order)."""
         if isinstance(node_or_id, str):
             spec = self.spec(node_or_id)
             paper = spec.paper
@@ -249,7 +250,7 @@ class Registry:
             names = self.resolved(node_or_id).symbols()
         else:
             names = node_or_id.symbols()
-            papers = [paper] if paper else []
+            papers = [paper] if isinstance(paper, str) else list(paper or ())
             papers += [p for p in self._files if p not in papers]
         table = {}
         for n in sorted(names):

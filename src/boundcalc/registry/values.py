@@ -87,7 +87,7 @@ def vector_value(sym: Symbol, name: str, v, grid: bool = False) -> Vector:
     start = v.start if isinstance(v, Vector) else range_start(sym)
     if grid:
         return Vector([_float_array(f"{name}[{start + i}]", x) for i, x in enumerate(items)], start)
-    return Vector([x if hasattr(x, "_mpf_") else parse_number(x, where=f"value of {name}[{start + i}]")
+    return Vector([x if hasattr(x, "_mpf_") or isinstance(x, Fraction) else parse_number(x, where=f"value of {name}[{start + i}]")
                    for i, x in enumerate(items)], start)
 
 

@@ -30,6 +30,7 @@ from ..backends import mp as mpb
 from ..errors import BoundcalcError, UnsatisfiableError
 from ..expr._record import record_repr
 from ..expr.domains import Domain
+from ..expr.indexed import Vector
 from ..expr.nodes import Mul, Num, Rel, Sym, sub, substitute
 from ..expr.numbers import ExactValue, fmt_decimal, fmt_int, shortest_decimal
 from ..registry.values import fmt_fraction
@@ -817,7 +818,8 @@ def _monotone_evidence(rel, var, env, paper, reg, what, box=None, domain=None):
     table = reg.symbol_table(rel, paper.key)
     if domain is not None and var in table and table[var].domain != domain:
         table = {**table, var: table[var].with_domain(domain)}
-    fixed = {k: fmt_fraction(v) for k, v in env.items() if k in table and k != var}
+    # an indexed symbol's values stay a Vector (fmt_fraction made '[2, 3, 3/2, 2]' of them)
+    fixed = {k: (v if isinstance(v, Vector) else fmt_fraction(v)) for k, v in env.items() if k in table and k != var}
     # without a box: the default box only (the range the answer rests on is re-examined after)
     return monotone(Subject(what, rel, table), var, fixed=fixed, box=box, beyond_box=False)
 

@@ -74,11 +74,14 @@ def verify(lhs: str, rel: str, rhs: str, assume: list[str], *, formulas_path=Non
     if rel not in RELS:
         raise BoundcalcError(f"REL must be one of {', '.join(RELS)}, not {rel!r}")
     reg = get_registry(formulas_path)
-    a = reg.resolve(parse(lhs, allow_relation=False, where="LHS"), _paper_of(lhs, reg))
-    b = reg.resolve(parse(rhs, allow_relation=False, where="RHS"), _paper_of(rhs, reg))
+    pa, pb = parse(lhs, allow_relation=False, where="LHS"), parse(rhs, allow_relation=False, where="RHS")
+    a, b = reg.resolve(pa, _paper_of(lhs, reg)), reg.resolve(pb, _paper_of(rhs, reg))
     statement = f"{lhs} {rel} {rhs}"
     node = Rel(rel, a, b)
-    table = reg.symbol_table(node)
+    # the symbols of a formula the statement names keep the domains of that formula's paper,
+    # whatever other paper declares the same name (a user's u >= 0 against a packaged u)
+    named = _papers_named(pa, _paper_of(lhs, reg), reg) + _papers_named(pb, _paper_of(rhs, reg), reg)
+    table = reg.symbol_table(node, tuple(dict.fromkeys(named)))
     domains: dict[str, Domain] = {n: (table[n].domain if n in table else Domain(lo=Fraction(0)))
                                   for n in sorted(node.symbols())}
     extra = []
@@ -139,6 +142,15 @@ def apply_box(domains: dict[str, Domain], box: dict) -> dict[str, Domain]:
             if not d.contains(v):
                 raise BoundcalcError(f"--box {n}: {v} is outside the domain of {n} ({n} {d.describe()})")
         out[n] = Domain(d.integer, a, True, c, True)     # empty (no integer in it): vacuous, by decide
+    return out
+
+
+def _papers_named(node, default: str | None, reg) -> list[str]:
+    """The papers of the formulas ``node`` names and of those they use, in order."""
+    out: list[str] = []
+    for k, n in sorted(node.refs(), key=str):
+        fid = f"{k or default}.{n}"
+        out += [fid.partition(".")[0]] + [d.partition(".")[0] for d in reg.dependencies(fid)]
     return out
 
 

@@ -210,8 +210,10 @@ def _grade_difference(reg, paper, spec, p, a, b, f: Finding, what: str):
     consts = hidden_constants(reg, paper, Rel("==", a, b))
     ratio = _ratio_symbols(a, b)
     mine = _uses(reg, paper, spec)
-    foreign = sorted(n.name for n in (p.raw.unique_nodes()) if isinstance(n, (Sym, Ref))
-                     and not (isinstance(n, Ref) and n.paper not in (None, paper.key)) and n not in mine)
+    free = p.raw.symbols()          # an index bound by a \sum/\prod is no name of the paper's
+    foreign = sorted(n.name for n in (p.raw.unique_nodes())
+                     if (isinstance(n, Sym) and n.name in free or isinstance(n, Ref) and n.paper in (None, paper.key))
+                     and n not in mine)
     if consts and ratio is not None and ratio <= set(consts):
         f.grade("note", "up to constants",
                 f"{what}; they differ only by the hidden constant(s) {', '.join(sorted(consts))} "
