@@ -22,10 +22,17 @@ import re
 from ..expr.latex_tokens import raw_tokens
 
 # \bcdisplay{math}{breakable math}: centred when it fits, broken over lines when it does not
+# (\bcbroken); a width TeX's 32-bit arithmetic wrapped round to a negative one is "too wide" too
 MACROS = (r"\newsavebox\bcbox" "\n"
-          r"\newcommand\bcdisplay[2]{\par\sbox\bcbox{$\displaystyle #1$}\ifdim\wd\bcbox>\linewidth"
-          r"{\noindent\hangindent=2em\hangafter=1\relax$\displaystyle #2$\par}\typeout{BOUNDCALC broken=1}"
-          r"\else\noindent\makebox[\linewidth]{\usebox\bcbox}\par\fi}")
+          r"\newcommand\bcbroken[1]{{\noindent\hangindent=2em\hangafter=1\relax$\displaystyle #1$\par}"
+          r"\typeout{BOUNDCALC broken=1}}" "\n"
+          r"\newcommand\bcdisplay[2]{\par\sbox\bcbox{$\displaystyle #1$}"
+          r"\ifdim\wd\bcbox<0pt\bcbroken{#2}\else\ifdim\wd\bcbox>\linewidth\bcbroken{#2}"
+          r"\else\noindent\makebox[\linewidth]{\usebox\bcbox}\par\fi\fi}")
+# LaTeX longer than this is set broken without being measured: its width could pass the
+# 32768 pt at which TeX's box arithmetic wraps round (a sum of 1500 terms measured -10900 pt
+# and was set in one box off the page, silently); no display of 1500 characters fits a line
+LONG = 1500
 
 _SIZES = (r"\bigl", r"\Bigl", r"\biggl")
 # after these no product break (a relation, an operator, an opening, a function name)
@@ -236,4 +243,6 @@ def breakable(tex: str) -> str:
 
 def display(tex: str) -> str:
     """The display of ``tex`` (balanced math) for a document that defines :data:`MACROS`."""
+    if len(tex) > LONG:
+        return f"\\par\\bcbroken{{{breakable(tex)}}}"
     return f"\\bcdisplay{{{tex}}}{{{breakable(tex)}}}"
