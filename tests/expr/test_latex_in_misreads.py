@@ -182,6 +182,10 @@ range = [1, "d"]
     (r"\prod_{i=1}^{d} s_i^2 / \prod_{j=1}^{d} s_j", "6"),        # 36/6; was prod_i(s_i^2/6) = 1/6
     (r"\sum_{i=1}^{d} s_i \cdot s_i", "14"),                     # a \cdot inside the body stays in it
     (r"2 \cdot \prod_{i=1}^{d} s_i \cdot 3", "324"),             # the body runs on: 2 * prod(3 s_i) = 2 * 162
+    # a big operator whose range names the enclosing index is inside its body (the only reading)
+    (r"\sum_{i=1}^{d} s_i \prod_{j=1}^{i} s_j", "23"),           # 1*1 + 2*(1*2) + 3*(1*2*3)
+    (r"\sum_{i=1}^{d} s_i \cdot \prod_{j=i}^{d} s_j", "27"),     # 1*6 + 2*(2*3) + 3*3
+    (r"\sum_{i=1}^{d} \prod_{j=1}^{i} s_j \sum_{k=1}^{d} s_k", "54"),  # (1 + 2 + 6) * 6
 ])
 def test_an_operator_before_the_next_big_operator_ends_the_body(tmp_path, latex, want):
     # formulas/README.md: a big operator's body ends at the next big operator, written with or

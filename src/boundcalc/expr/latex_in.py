@@ -663,7 +663,9 @@ class _Reader:
       argument is one token or one group, as in TeX (``\\frac12``, ``x^\\frac12``);
     * ``\\sum_{i=lo}^{hi}`` / ``\\prod``: the body is the factors that follow, up to the next
       ``+`` / ``-``, closing bracket or big operator (written with or without ``\\cdot``,
-      ``\\times``, ``/`` before it); an index bound inside its own scope again is refused;
+      ``\\times``, ``/`` before it) whose range does not name this one's index (one that does,
+      ``\\prod_{j=1}^{i}`` after ``\\sum_{i=...}``, can only be inside it); an index bound inside
+      its own scope again is refused;
     * a function without parentheses takes one factor (``\\log n^2`` is log(n^2)); more
       juxtaposed factors are refused (``\\log 2n``); ``\\sin^2 x`` is (sin x)^2;
     * ``n!!`` (the double factorial) is refused; ``e`` is Euler's number."""
@@ -712,6 +714,31 @@ class _Reader:
         if self.depth > MAX_DEPTH:
             raise self.fail(f"LaTeX nested more than {MAX_DEPTH} levels deep")
 
+    def range_uses_index(self, k: int = 0) -> bool:
+        """Whether the range of the big operator at ``peek(k)`` names the index of the big
+        operator whose body is being read (``\\sum_{i=1}^{d} s_i \\prod_{j=1}^{i} s_j``): then
+        it can only be inside that body, and it does not end it."""
+        j, seen = self.i + k + 1, []
+        for _ in range(2):
+            if self.t[j] not in ("_", "^"):
+                break
+            j += 1
+            if self.t[j] == "{":
+                depth = 0
+                if self.t[j - 1] == "_" and self.t[j + 2] == "=":
+                    j += 2                    # _{i=lo}: the operator's own index is no use of one
+                    depth = 1
+                while self.t[j] is not None:
+                    depth += {"{": 1, "}": -1}.get(self.t[j], 0) if isinstance(self.t[j], str) else 0
+                    seen.append(self.t[j])
+                    j += 1
+                    if depth == 0:
+                        break
+            else:
+                seen.append(self.t[j])
+                j += 1
+        return bool(self.bound) and self.bound[-1] in seen
+
     # -- the grammar
     def read(self) -> Node:
         node = self.sum()
@@ -739,7 +766,7 @@ class _Reader:
         factors = [self.factor()]
         while True:
             t = self.peek()
-            if body and t in (r"\cdot", r"\times", "*", "/") and self.peek(1) in _BIG:
+            if body and t in (r"\cdot", r"\times", "*", "/") and self.peek(1) in _BIG and not self.range_uses_index(1):
                 break                            # a \cdot before the next big operator ends this body too
             if t in (r"\cdot", r"\times", "*"):
                 self.i += 1
@@ -753,7 +780,7 @@ class _Reader:
                     raise self.fail(f"ambiguous: {_show(self.t[max(0, self.i - 3):self.i + 2])!r} -- write "
                                     "\\frac{a}{b} c or a/(b c)")
             elif self.starts_factor(t):
-                if body and t in _BIG:
+                if body and t in _BIG and not self.range_uses_index():
                     break                        # the next big operator ends this one's body
                 if isinstance(t, str) and (t.isdigit() or t == "."):
                     # y2, (y+1)2, \frac12 3: TeX prints the digits after the factor, which reads as a
@@ -907,6 +934,10 @@ class _Reader:
                 self.i += 1
                 sup = self.script()
             if self.peek() != "_":
+                if "_" in ph.text:        # \|W_i\|_2 as a symbol's LaTeX: W_i_{i} is no TeX
+                    raise self.fail(f"{ph.text!r} is an indexed symbol whose LaTeX has a subscript already: the "
+                                    "reader takes the index after the symbol's LaTeX, so declare a letter (latex "
+                                    "= 's', description = the norm it stands for) and write s_{i}")
                 raise self.fail(f"{ph.text!r} is an indexed symbol: write it with its index ({ph.text}_{{i}})")
             self.i += 1
             if self.peek() == "{":
