@@ -1378,3 +1378,14 @@ def test_strength_tree_operators_in_their_order():
     assert [m[0] for m in tree_mutants(parse("x"))] == ["scale by 2", "scale by 1/2", "exponent 1 -> 3/2",
                                                         "exponent 1 -> 1/2"]
     assert tree_mutants(parse("x"), scale=False) == []
+
+
+def test_the_summary_names_a_long_undecided_reason_whole():
+    # the summary line's reason was cut at 70 characters ("... the big-operator layer did no")
+    from types import SimpleNamespace
+
+    from boundcalc.services.check import undecided_why
+    why = "a sum/product over a symbolic range that the big-operator layer did not decide"
+    f = SimpleNamespace(reason="undecided", kind="compare", evidence={},
+                        message=f"could not decide [unknown (none, {why}: termwise failed)]")
+    assert undecided_why(f) == f"no layer decided ({why})"

@@ -93,7 +93,7 @@ assert tuple(FAIL_ON) == FAIL_LEVELS
 # ("vacuous"), imprecisions ("polylog factor", "looser constant", "large hidden constant"),
 # notes "outside the hypotheses" / readings; an error fails at every level but never.
 UNDECIDED_REASONS = ("undecided", "sampled only", "default box only")
-_LAYER_GAVE_UP = re.compile(r"unknown \((budget|none)(?:, ([^)\]]{1,70}))?")
+_LAYER_GAVE_UP = re.compile(r"unknown \((budget|none)(?:, ([^)\]]+))?")
 
 
 def undecided_why(f: Finding) -> str:
