@@ -225,7 +225,7 @@ def test_declared_identity_covers_nothing_without_a_run(tmp_path):
     assert "holds (identity)" in r.stdout
 
 
-# Hand count (issue 35; h35-cov2, 2026-12-03): the steps of each packaged paper that no check
+# Hand count (issue 35; h35-cov2, 2026-12-03; h35-cov3, 2026-12-04): the steps of each packaged paper that no check
 # not flagged ``identity = true`` covers, read off the [[steps]] and [[checks]] of the formula
 # files by a person, with the reason. A change of a check's identity flag or of a step's checks
 # must update this list (and the figures quoted in docs/howto/audit-a-paper.md).
