@@ -410,7 +410,7 @@ def test_thm1_projection_step_checked():
     # the fact holds, but it is a textbook fact and (21) is lost: recorded as an identity, not a
     # pass (fourth referee reading, issue 35)
     assert f.severity == "identity" and "holds" in f.message
-    assert "textbook fact" in f.note and "(21) stays unchecked" in f.note
+    assert "textbook fact" in f.note and "thm1_eq21_projection_step" in f.note
     rng = np.random.default_rng(3)
     c, c0, r = rng.normal(0, 5, 100000), rng.normal(0, 5, 100000), rng.uniform(0, 3, 100000)
     inside = c0 + r * rng.uniform(-1, 1, 100000)
@@ -972,3 +972,87 @@ def test_lemma5_from_hoeffding_is_conditional_on_the_w_part_bound():
     assert f.severity == "conditional", (f.severity, f.message)
     assert [(a["assumption"], a["kind"], a["needed"]) for a in f.added] == [
         ("B_w <= sigma_1*nu_w", "assume", True)]
+
+
+# --------------------------------------------------------------------------- issue 35 (h35-cov3)
+def _pair(c, U, W, c_t, U_t, W_t, q=1, x1=1, x2=-0.5, m=2):
+    """c h(theta) + c_twin h(theta_twin) over sqrt(m) for one head and its twin, d = 1, T = 2:
+    h = tanh(U a), a = softmax-weighted mean of the two tokens with logits x_t W q (eqs. (2)-(4))."""
+    def a(w):
+        e1, e2 = mpmath.exp(mpmath.mpf(x1) * w * q), mpmath.exp(mpmath.mpf(x2) * w * q)
+        return (x1 * e1 + x2 * e2) / (e1 + e2)
+    return (c * mpmath.tanh(U * a(W)) + c_t * mpmath.tanh(U_t * a(W_t))) / mpmath.sqrt(m)
+
+
+def test_def3_pairing_by_hand():
+    """Definition 3's f(X; phi(0)) = 0 from Sec. 5.2's pairing (quoted [[hypotheses]] of Definition 3):
+    by hand at c = 1, U = 1, W = 0, q = 1, x_1 = 1, x_2 = -1/2, m = 2 (so a = 1/4) the printed
+    pairing cancels; with the minus of c_{i+m/2} dropped, or U_{i+m/2} = -U_i, the pair is
+    2 tanh(1/4)/sqrt(2) = 0.34637; with W_{i+m/2} = 1 != W_i the twin's a is
+    (e - e^(-1/2)/2)/(e + e^(-1/2)) = 0.72636 and the pair (tanh(1/4) - tanh(0.72636))/sqrt(2) =
+    -0.26581. So the claim rests on each of the three quoted premises, which the check's run shows:
+    a pass with nothing added by us, and dropping any premise is caught."""
+    from boundcalc.services.check import run_checks
+    with mpmath.workdps(30):
+        assert _pair(1, 1, 0, -1, 1, 0) == 0
+        assert abs(_pair(1, 1, 0, 1, 1, 0) - 2 * mpmath.tanh(0.25) / mpmath.sqrt(2)) < mpmath.mpf(10) ** -25
+        assert abs(_pair(1, 1, 0, -1, -1, 0) - mpmath.mpf("0.346367294049602910029833808657")) < mpmath.mpf(10) ** -25
+        a_twin = (mpmath.e - mpmath.exp(-0.5) / 2) / (mpmath.e + mpmath.exp(-0.5))
+        assert abs(a_twin - mpmath.mpf("0.726361714290465")) < mpmath.mpf(10) ** -14
+        assert abs(_pair(1, 1, 0, -1, 1, 1) - (mpmath.tanh(0.25) - mpmath.tanh(a_twin)) / mpmath.sqrt(2)) < mpmath.mpf(10) ** -25
+        assert _pair(1, 1, 0, -1, 1, 1) < mpmath.mpf("-0.2658")
+    (f,) = run_checks(PAPER, only=["def3_symmetric_init"], strength=True).results
+    assert f.severity == "ok" and f.added == [], (f.severity, f.reason, f.added)
+    assert {h["hypothesis"] for h in f.evidence["hypotheses"]} == {"c_twin == -c", "U_twin == U", "W_twin == W"}
+    assert {"premise: drop 'c_twin == -c'", "premise: drop 'U_twin == U'",
+            "premise: drop 'W_twin == W'"} <= set(f.strength["paper_caught"]), f.strength
+
+
+def test_thm1_eq21_projection_step_by_hand():
+    """(21) on the block c_i: (Pi(c - eta g) - c~)^2 <= (c - c~)^2 - 2 eta g (c - c~) + eta^2 g^2 with
+    c~ = c_i(0) + v_c/sqrt(m) of (11), from |v_c| <= nu_c (V_nu) and rho_c >= nu_c (Remark 10), quoted.
+    By hand (exact), m = 4, c_i(0) = 0, rho_c = 1, so the ball is [-1/2, 1/2]: without Remark 10's
+    premise (v_c = nu_c = 2 > rho_c, c~ = 1) the iterate c = 1 with g = 0 is projected to 1/2, and
+    1/4 > 0; with (21)'s 2 printed 4 (v_c = 0, c = 1/5, eta g = 1/10, inside the ball): 1/100 > -3/100.
+    NumPy: with the premises it holds at 10^5 random points. The run: a pass with nothing added by
+    us, which catches Remark 10's premise dropped and the 2 doubled."""
+    from fractions import Fraction as Fr
+
+    import numpy as np
+
+    from boundcalc.services.check import run_checks
+
+    def clip(x, lo, hi):
+        return min(max(x, lo), hi)
+
+    def sides(*args, two=2):
+        m_sqrt, c0, rho, v, c, eg = map(Fr, args)
+        ct = c0 + v / m_sqrt
+        return ((clip(c - eg, c0 - rho / m_sqrt, c0 + rho / m_sqrt) - ct) ** 2,
+                (c - ct) ** 2 - two * eg * (c - ct) + eg ** 2)
+    assert sides(2, 0, 1, 2, 1, 0) == (Fr(1, 4), 0)
+    assert sides(2, 0, 1, 0, Fr(1, 5), Fr(1, 10), two=4) == (Fr(1, 100), Fr(-3, 100))
+    rng = _rng(21)
+    n = 100000
+    m = rng.integers(2, 100, n).astype(float)
+    c0, nu = rng.normal(0, 2, n), rng.uniform(0, 3, n)
+    rho, v = nu + rng.uniform(0, 2, n), nu * rng.uniform(-1, 1, n)
+    c, eg = rng.normal(0, 3, n), rng.normal(0, 3, n)
+    ct, r = c0 + v / np.sqrt(m), rho / np.sqrt(m)
+    lhs = (np.minimum(np.maximum(c - eg, c0 - r), c0 + r) - ct) ** 2
+    assert (lhs <= (c - ct) ** 2 - 2 * eg * (c - ct) + eg ** 2 + 1e-9).all()
+    (f,) = run_checks(PAPER, only=["thm1_eq21_projection_step"], strength=True).results
+    assert f.severity == "ok" and f.added == [], (f.severity, f.reason, f.added)
+    assert {"abs(v_c) <= nu_c", "rho_c >= nu_c"} <= {h["hypothesis"] for h in f.evidence["hypotheses"]}
+    assert {"premise: drop 'rho_c >= nu_c'", "rhs: constant 2 doubled (-> 4)"} <= set(f.strength["paper_caught"]), f.strength
+
+
+def test_steps_d3_and_t1_projection_covered():
+    """Step coverage (issue 35): d3_sym and t1_projection now have a check not flagged an identity
+    (the two above), l5_20 stays unchecked (its claim (20) is lost): 20 of 21 steps declared."""
+    from boundcalc.registry import get_registry
+    from boundcalc.services.check.steps import step_coverage
+    sc = step_coverage(get_registry().paper(PAPER))
+    assert (sc["declared"], sc["displayed"]) == (20, 21)
+    status = {s["id"]: s["status"] for s in sc["steps"]}
+    assert status["l5_20"] == "unchecked" and status["d3_sym"] == status["t1_projection"] == "declared"

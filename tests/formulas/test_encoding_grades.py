@@ -18,10 +18,13 @@ mpf, log, exp, sqrt = mpmath.mpf, mpmath.log, mpmath.exp, mpmath.sqrt
 # check -> (grade, reason) once the screen has run
 GRADES = {
     "arda2026": {
-        # the issue's 'cannot fail' (third reading): c h - c h = 0 after Sec. 5.2's pairing (rule 4),
-        # a textbook identity (premises.py); remark10 was rewritten (fourth reading) and rests on
-        # Remark 10's quoted hypotheses: a pass (its strength is tested below)
-        "def3_symmetric_init": ("identity", "tautology"), "tanh_first_derivative": ("identity", "tautology"),
+        # the issue's 'cannot fail' (third reading): def3_symmetric_init was c h - c h = 0 after OUR
+        # pairing (rule 4); its pairing is now Sec. 5.2's, quoted [[hypotheses]] of Definition 3
+        # (h35-cov3), which the screen never counts as ours: a pass that fails without them
+        # (tests/formulas/test_arda2026.py, test_def3_pairing_by_hand); tanh_first_derivative is a
+        # textbook identity (premises.py); remark10 was rewritten (fourth reading) and rests on Remark 10's quoted
+        # hypotheses: a pass (its strength is tested below)
+        "def3_symmetric_init": ("ok", ""), "tanh_first_derivative": ("identity", "tautology"),
         "remark10_feasible_w": ("ok", ""),
         # the first screen flipped it: its assumption (a hidden constant we chose) is not the claim
         # restated (test_not_restated), so the (L_1 + L_2)/sqrt(m) scaling is still checked
