@@ -14,103 +14,28 @@ procedure read it::
      "assumptions": ["x <= y"]}
 
 (numbers are exact rationals written "p/q"; a relation holds where both sides are
-defined, at every point of the domains where the assumptions hold). The kinds:
+defined, at every point of the domains where the assumptions hold). The kinds, each with the fields the table of docs/explanation/decision-procedure.md
+("Certificates") describes and with what the checker verifies there (each function below
+says it again for its kind):
 
-* ``counterexample`` — ``"point"``: symbol -> "p/q". Valid when the point lies in the
-  domains, every assumption holds there and the relation fails there, each sign decided in
-  ball arithmetic (up to 4096 bits) or by exact rational evaluation.
-* ``exact`` — ``"degrees"``: symbol -> an upper bound of the degree of ``lhs - rhs`` in
-  it. Valid when ``lhs - rhs`` is a polynomial (sums, products, natural powers of symbols
-  and rationals) whose degree in each symbol is at most the bound (the checker computes the
-  degrees itself) and it vanishes, by exact evaluation, at every point of the grid
-  {0, ..., d_x} x ...: a polynomial of degree <= d_x in each x_i that vanishes on such a grid
-  is the zero polynomial, so ``lhs == rhs`` (hence ``<=`` and ``>=``) holds everywhere.
-* ``boxes`` — ``"tree"``: a bisection of the closure of the (bounded) domain box. A node
-  is ``{"box": {x: ["lo", "hi"]}, "split": {"var": x, "at": "p/q"}, "parts": [left, right]}``
-  (left is the box with x's upper end at ``at``, right with its lower end there) or a leaf
-  ``{"box": ..., "by": "goal", "prec": bits, "lower": "p/q"}`` (the arb enclosure of
-  ``lhs - rhs`` over the box, oriented so the claim reads ``g >= 0`` or ``g > 0``, has
-  lower end >= ``lower``, and ``lower`` is >= 0, or > 0 for a strict claim) or ``{"box":
-  ..., "by": "assumption", "index": i, "prec": bits, "upper": "p/q"}`` (assumption i,
-  oriented as ``l - r >= 0`` or ``> 0``, fails on the whole box: the enclosure of
-  ``l - r`` has upper end <= ``upper`` < 0, or <= 0 for a strict one). Every box is checked
-  to be exactly the part of its parent that the split says, the root exactly the domain's
-  closure, so the leaves cover the domain.
-* ``rewrite`` — ``"rule"`` (the equivalence used, as printed) and ``"sub"`` (the
-  certificate of the equivalent claim). Valid when the sub-certificate is; the equivalence
-  itself is listed as trusted ("trusted: rewrite ...", prover/rewrite.py's contract).
-* ``smt`` — ``"by"`` (who proved it first: z3, SymPy), ``"query"``: the SMT-LIB text of the
-  claim's negation, encoded exactly (see :func:`smt_query`: sums, products, integer powers;
-  every quotient, fractional power and ``sqrt`` a named real with its *defining* facts,
-  e.g. ``t >= 0, x >= 0, t*t = x`` for ``sqrt(x)`` -- definitions, true of the named term by
-  the definition of the operation, not the relaxation facts of prover/facts.py; ``abs``,
-  ``min``, ``max`` as if-then-else; integer symbols relaxed to reals, which only weakens the
-  query; any other function term, a power with a symbolic or irrational exponent, ``pi``
-  and ``E`` a free real, with only facts true of every argument: ``exp(u) > 0``,
-  ``3 < pi < 22/7``, ``2 < E < 3``). Valid when the checker's own encoding of the claim is
-  exactly ``query`` and a second solver, cvc5, answers unsat (for every value of the free
-  reals, so for their true ones); with cvc5 absent, undecided within its work limit, stopped
-  by its CPU-time net (:func:`cvc5_answer`) or finding a model of a query with free reals
-  (which refutes nothing) the proof is listed as trusted (``trusted: z3 (cvc5 ...)``); a
-  cvc5 "sat" on a query without free reals makes it invalid. The cheap recheck
-  (``recheck(cert, solver=False)``, the decision procedure's for a certificate it does not
-  hand out) compares the query and skips cvc5: the step is then ``not_rechecked``. Big
-  operators are not encoded (no ``smt`` certificate: the decision's ``trusted`` one stands).
-* ``cases`` — ``"cuts"`` (symbols whose domain is cut at 0) and ``"pieces"``, each
-  ``{"halves": {v: "+" | "-"}, "case": null | "+" | "-", "signs": [{"of": u, "sign": "+" |
-  "-", "proof": cert}], "proof": cert}``. The checker re-derives each piece's claim itself:
-  for the half "-" of a cut ``v`` the claim with ``v -> -v`` on ``v`` in [0, -lo] (a
-  bijection onto the part ``v <= 0``), for "+" ``v`` in [0, hi]; every ``abs(u)`` whose
-  ``u`` is exactly an ``"of"`` replaced by ``u`` ("+") or ``-u`` ("-"), the sign's ``proof``
-  being of ``u >= 0`` (``u <= 0``) on the piece; a ``case`` "+" / "-" reads the side
-  ``abs(A)`` of ``abs(A) <= B`` as ``A`` / ``-A`` (``|A| <= B`` iff both), the two cases of
-  one half both required. Valid when every piece's ``proof`` is of the claim so re-derived
-  (up to the constant folding of :func:`_fold`; its domains those of the symbols it uses),
-  every sub-certificate checks and the halves cover every sign pattern of the cuts.
-* ``monotone`` — ``"var"`` ``v``, ``"end"`` ("lo" | "hi", a closed finite end ``e`` of
-  ``v``'s real domain, ``v`` in no assumption), ``"derivative"`` ``D`` (of the difference
-  ``g``, ``lhs - rhs`` for ``>=``/``>``, ``rhs - lhs`` for ``<=``/``<``, in ``v``),
-  ``"sign"`` (the certificate of ``D >= 0`` at "lo", ``-1*D >= 0`` at "hi", on the claim's
-  domains under its assumptions) and ``"face"`` (the certificate of the claim with ``v = e``
-  on the other symbols). Then ``g >= g|_{v=e}`` along every segment in ``v`` (the mean value
-  theorem; the set where the assumptions hold is a cylinder along ``v``), and the face gives
-  the claim. That ``D`` is ``g``'s derivative is listed as "trusted: SymPy derivative" (the
-  checker does not differentiate), and that ``g`` and ``D`` are defined on the whole domain
-  (so ``g`` is continuously differentiable along the segments) as "trusted: the
-  monotonicity layer"; everything else is checked.
-* ``ends`` — ``"var"`` ``x`` (the claim's one symbol, no assumptions, smooth functions
-  only: continuous where defined) and ``"pieces"`` of its domain (relaxed to the reals), each
-  an interval (``lo``, ``lo_closed``, ``hi``, ``hi_closed``) closed by its ``"by"``, for the
-  difference ``g`` (``lhs - rhs`` oriented ``g >= 0`` / ``g > 0``): ``"middle"`` (``"proof"``:
-  the certificate of ``g op 0`` on the piece); ``"taylor"`` (``"at"``: the end ``e`` of the
-  bounded piece where ``g, g', ..., g^(k-1)`` vanish, ``"derivatives"``: g', ..., g^(k)) --
-  the checker differentiates ``g`` itself (:func:`derivative`), requires every definedness
-  condition of ``g, ..., g^(k)`` strictly over the closed piece and the arb enclosure of
-  ``g^(k)`` over it of the sign that makes ``g(x) = g^(k)(xi) (x - e)^k / k!`` positive
-  (Lagrange's remainder), the values at ``e`` exactly 0 (:func:`exact_value`; else "trusted:
-  SymPy (... = 0 exactly)"), and, for ``>``, ``e`` no point of the domain where k >= 1 (the
-  certificate's derivatives are used, and trusted, only where its own do not close the
-  piece); ``"monotone"`` (``"derivative"`` g', ``"direction"`` 1 | -1, ``"strict"``,
-  ``"proof"``: the certificate of ``direction * g' >= 0`` (``> 0``) on the piece, so ``g``
-  is least at its lower (1) or upper (-1) end ``e``; ``"least"``: ``{"by": "cut"}`` (``e`` a
-  closed end, ``g(e) > 0``), ``"point"`` (``g(e) > 0``), ``"zero"`` (``g(e) = 0``, for ``>``
-  with a strict slope and ``e`` outside the domain) or ``"limit"`` with its ``"value"`` L
-  (>= 0, or 0 under the same conditions; "trusted: SymPy limit"); the piece covers its closure, g
-  being continuous where defined; "trusted: SymPy derivative" and "trusted: the ends layer"
-  (g, g' defined on the piece) listed). Valid when the pieces cover the domain and each
-  checks.
-* ``induction`` — ``"var"`` ``n`` (the claim's one symbol, integer, no assumptions),
-  ``"checked"`` [first, last] (every integer from the domain's least one to ``last``: the
-  checker evaluates each, exactly or in balls, skipping those where the claim is certainly
-  undefined) and ``"step"``: ``{"by": "none"}`` (``last`` reaches the domain's greatest
-  integer), ``{"by": "relaxation", "from": n0, "proof": cert}`` (every integer below n0
-  checked; ``proof`` of ``g op 0`` on the reals [n0, hi]) or ``{"by": "step", "from": n0,
-  "next": g(n + 1), "proof": cert}`` (n0 checked and defined; ``proof`` of ``next op 0`` on
-  the reals [n0, hi] under ``g op 0``; "trusted: SymPy" that ``next`` is ``g`` at ``n + 1``,
-  and, where ``g`` has a definedness condition, "trusted: the integer layer" that it holds at
-  every integer from n0, so the chain of steps is unbroken).
-* ``trusted`` — ``"by"`` (z3, SymPy, a layer) and ``"how"``: a proof the checker cannot
-  re-verify. Accepted, and listed in :attr:`Recheck.trusted`, never hidden.
+* ``counterexample`` — an exact point where the relation fails (:func:`_counterexample`);
+* ``exact`` — ``by`` "grid" (or absent): a polynomial identity, zero on a grid above its
+  degrees (:func:`_exact`); "normal form" / "derivatives": an identity with special
+  functions, the identity layer's argument (:func:`_identity`);
+* ``boxes`` — a bisection of the bounded domain, each leaf closed by an arb enclosure, by a
+  failing assumption or by a second-order Taylor form (:class:`_Boxes`);
+* ``rewrite`` — an equivalence (trusted, named) and the equivalent claim's certificate;
+* ``smt`` — the claim's negation, encoded exactly, re-proved by cvc5 (:func:`_smt`);
+* ``cases``, ``monotone``, ``ends``, ``induction`` — a case split, a reduction to a face,
+  one symbol's domain in pieces, an induction (:func:`_cases`, :func:`_monotone`,
+  :func:`_ends`, :func:`_induction`);
+* ``convexity`` — a Jensen instance from the sign of f'' on the hull (:func:`_convexity`);
+* ``trusted`` — ``by`` and ``how``: a proof the checker cannot re-verify, accepted and
+  listed in :attr:`Recheck.trusted`, never hidden.
+
+Every fact a kind cannot verify itself is listed as "trusted: ..." (SymPy's simplification,
+a derivative or a limit, z3's unsat), never a whole layer taken on trust where the checker
+can replay the argument.
 
 Anything else (an unknown kind, a missing field, a number that does not parse, a box that
 does not match its parent) makes the certificate invalid, with the reason; the checker
@@ -127,7 +52,8 @@ from .expr.domains import Domain
 from .expr.nodes import Add, Mul, Node, Num, Pow, Sym, sub
 from .expr.parser import parse
 
-KINDS = ("counterexample", "exact", "boxes", "rewrite", "smt", "cases", "monotone", "ends", "induction", "trusted")
+KINDS = ("counterexample", "exact", "boxes", "rewrite", "smt", "cases", "monotone", "ends", "induction", "convexity",
+         "trusted")
 MAX_PREC = 4096                 # bits: a sign not separated from 0 by then is not certified
 MAX_GRID = 100_000              # points of an `exact` grid
 MAX_LEAVES = 50_000             # leaves of a `boxes` tree
@@ -342,26 +268,144 @@ def polynomial_degrees(n: Node) -> dict[str, int]:
                   "proves only polynomial identities")
 
 
-def _exact(cert, claim: Claim, out: Recheck) -> None:
+def _exact(cert, claim: Claim, out: Recheck, depth: int = 0, solver: bool = True) -> None:
+    """``by`` "grid" (or absent; ``degrees``: symbol -> a degree bound): ``lhs - rhs`` is a
+    polynomial of at most those degrees (the checker's own count) that vanishes, exactly, on
+    the grid {0, ..., d_x} x ...; a polynomial of degree <= d_x in each x that vanishes on
+    such a grid is the zero polynomial (induction on the number of symbols: each coefficient,
+    a polynomial in the others, has d_x + 1 roots in x), so ``==`` (and ``<=``, ``>=``) holds
+    everywhere. Schwartz-Zippel's random points would be no proof; the grid is. Other ``by``:
+    :func:`_identity`."""
+    if cert.get("by", "grid") != "grid":
+        _identity(cert, claim, out, depth, solver)
+        return
     if claim.rel not in ("==", "<=", ">="):
         raise Invalid(f"an identity does not prove a strict relation {claim.rel!r}")
     g = sub(claim.lhs, claim.rhs)
-    actual = polynomial_degrees(g)
     bound = {n: _num(v) for n, v in _get(cert, "degrees", dict).items()}
-    for x, d in actual.items():
+    for x, d in polynomial_degrees(g).items():
         if x not in bound or bound[x] < d or bound[x].denominator != 1:
             raise Invalid(f"the degree bound of {x} is below its degree {d} in lhs - rhs")
-    names = sorted(actual)
+    size = _zero_polynomial(g, {x: int(d) for x, d in bound.items()})
+    out.reason = f"exact: a polynomial identity, zero on a grid of {size} points above its degrees"
+
+
+def _zero_polynomial(g: Node, bound: dict[str, int] | None = None) -> int:
+    """The size of the grid on which the polynomial ``g`` (degrees per symbol at most
+    ``bound``, its own by default) was found exactly 0: then it is the zero polynomial
+    (:func:`_exact`; constants folded first). Invalid if ``g`` is no polynomial or is not 0 there."""
+    g = _fold(g) if bound is None else g
+    degrees = polynomial_degrees(g)
+    bound = bound if bound is not None else degrees
+    names = sorted(degrees)
     size = 1
     for x in names:
-        size *= int(bound[x]) + 1
+        size *= bound[x] + 1
     if size > MAX_GRID:
         raise Invalid(f"a grid of {size} points (more than {MAX_GRID})")
-    for values in itertools.product(*(range(int(bound[x]) + 1) for x in names)):
+    for values in itertools.product(*(range(bound[x] + 1) for x in names)):
         env = {x: Fraction(v) for x, v in zip(names, values)}
         if _sign_at(g, env) != 0:
             raise Invalid(f"lhs - rhs is not 0 at {env}")
-    out.reason = f"exact: a polynomial identity, zero on a grid of {size} points above its degrees"
+    return size
+
+
+def _relaxed(d: Domain) -> Domain:
+    return Domain(False, d.lo, d.lo_closed, d.hi, d.hi_closed)
+
+
+def _nonzero_base(e: Node) -> Node:
+    """``u`` for ``e = u**k`` (k a natural number, repeatedly): ``u != 0`` gives ``e != 0``."""
+    while isinstance(e, Pow) and isinstance(e.exp, Num) and e.exp.value.denominator == 1 and e.exp.value > 0:
+        e = e.base
+    return e
+
+
+def _found(given: list[Claim], lhs: Node, rel: str, rhs: Node, domains: dict[str, Domain], assumptions: list) -> bool:
+    """Whether some claim of ``given`` is ``lhs rel rhs`` on ``domains`` under ``assumptions``
+    (:func:`_is`)."""
+    for c in given:
+        try:
+            _is(c, lhs, rel, rhs, domains, assumptions, "")
+            return True
+        except Invalid:
+            pass
+    return False
+
+
+def _subs(cert, key: str, out: Recheck, depth: int, solver: bool) -> list[Claim]:
+    """The claims of the list of sub-certificates ``cert[key]``, once each checks."""
+    return [_sub({"c": c}, "c", out, depth, solver) for c in _get(cert, key, list)]
+
+
+def _identity(cert, claim: Claim, out: Recheck, depth: int, solver: bool) -> None:
+    """The identity layer's ``lhs == rhs`` (prover/identity.py). ``by`` "normal form": SymPy
+    simplifies ``lhs - rhs`` to 0 (tanh through exp, logarithms expanded), trusted and named;
+    the claim is evaluated at exact points first (:func:`_spot_check`: a false identity
+    certainly nonzero at one of them is rejected). ``by`` "derivatives", ``point`` p,
+    ``defined`` and ``star`` (certificates): every partial derivative of D = lhs - rhs is 0
+    (SymPy's simplification, trusted and named; the checker's own derivatives must not be
+    certainly nonzero at p), p lies in the closed real box with the assumptions and every
+    definedness condition of both sides (the checker's own) strictly true at p, D(p) = 0
+    (exactly, else trusted to SymPy), ``defined`` proves each condition, oriented by its sign
+    at p, strictly on the region R (the real box under the assumptions) and ``star`` that
+    each assumption holds at p + t (x - p) for t in (0, 1] and x in R. Then D is smooth on
+    a neighbourhood of R, constant along every segment from p inside R, so D = 0 on R."""
+    from .expr.nodes import Func, substitute
+    from .expr.singularities import SMOOTH_FUNCTIONS, definedness
+    by = _get(cert, "by", str)
+    if claim.rel != "==" or by not in ("normal form", "derivatives"):
+        raise Invalid(f"an identity argument {by!r} of a relation {claim.rel!r}")
+    d = sub(claim.lhs, claim.rhs)
+    if by == "normal form":
+        out.trusted.append("trusted: SymPy simplification (lhs - rhs simplifies to 0 where both sides are defined)")
+        out.reason = "exact: the two sides have the same normal form (SymPy's), checked at exact points"
+        return
+    if any(isinstance(n, Func) and n.name not in SMOOTH_FUNCTIONS for n in d.unique_nodes()):
+        raise Invalid("a derivative argument needs smooth functions only")
+    names = sorted(claim.symbols())
+    real = {n: _relaxed(claim.domains[n]) for n in names}
+    p = {n: _num(v) for n, v in _get(cert, "point", dict).items()}
+    if sorted(p) != names or not all(_inside(_closure(real[n]), p[n]) for n in names):
+        raise Invalid("the point is not one of the closed box")
+    if not all(_holds(r, _sign_at(sub(a, b), p)) for a, r, b in claim.assumptions):
+        raise Invalid("an assumption fails at the point")
+    for x in names:
+        try:
+            dx = derivative(d, x)
+        except Invalid:
+            continue                           # a function the checker does not differentiate
+        if _sign_at_or_none(dx, p) not in (None, 0):
+            raise Invalid(f"d/d{x} of lhs - rhs is not 0 at the point")
+    v = exact_value(d, p)
+    if v is not None and v != 0 or v is None and _sign_at_or_none(d, p) not in (None, 0):
+        raise Invalid("lhs - rhs is not 0 at the point")
+    defined, zero = _subs(cert, "defined", out, depth, solver), Num(Fraction(0))
+    for c in definedness(claim.lhs) + definedness(claim.rhs):
+        s = _sign_at(c.expr, p)
+        if not (s > 0 or (s < 0 and c.op == "!=")):
+            raise Invalid("a definedness condition fails at the point")
+        if not c.expr.symbols():
+            continue                           # a constant's: true everywhere
+        e = _nonzero_base(c.expr) if c.op == "!=" else c.expr
+        goal = e if _sign_at(e, p) > 0 else Mul((Num(Fraction(-1)), e))
+        if not _found(defined, goal, ">", zero, real, claim.assumptions):
+            raise Invalid("a definedness condition is not proved on the region")
+    t = "t_star"
+    while t in names:
+        t += "_"
+    seg = {n: Add((Num(p[n]), Mul((Sym(t), sub(Sym(n), Num(p[n])))))) for n in names}
+    doms = {**real, t: Domain(False, Fraction(0), False, Fraction(1), True)}
+    star = _subs(cert, "star", out, depth, solver)
+    for a, r, b in claim.assumptions:
+        lhs, rhs = substitute(a, seg), substitute(b, seg)
+        goal, op = (sub(rhs, lhs), FLIP[r]) if r in ("<=", "<") else (sub(lhs, rhs), r)
+        if not _found(star, goal, op, zero, doms, claim.assumptions):
+            raise Invalid("the region is not proved star-shaped about the point")
+    if v is None:
+        out.trusted.append("trusted: SymPy (lhs - rhs = 0 exactly at the point)")
+    out.trusted.append("trusted: SymPy simplification (every partial derivative of lhs - rhs is 0)")
+    out.reason = "exact: the derivatives vanish on a region star-shaped about a point where the sides agree"
 
 
 def _box(spec, names: list[str]) -> dict[str, tuple[Fraction, Fraction]]:
@@ -391,7 +435,7 @@ def _root_box(claim: Claim, names: list[str]) -> dict[str, tuple[Fraction, Fract
 
 
 class _Boxes:
-    """The walk over a `boxes` tree (see the module docstring)."""
+    """The walk over a `boxes` tree (docs/explanation/decision-procedure.md)."""
 
     def __init__(self, claim: Claim) -> None:
         self.claim = claim
@@ -755,6 +799,12 @@ def _fold_arith(n: Node) -> Node:
         flat: list[Node] = []
         for k in kept:
             flat += list(k.args) if type(k) is type(n) else [k]    # type: ignore[attr-defined]
+        nums = [k.value for k in flat if isinstance(k, Num)]        # type: ignore[attr-defined]
+        if isinstance(n, Mul) and len(nums) > 1 and 0 not in nums:   # the numbers of a product as one
+            c = Fraction(1)
+            for v in nums:
+                c *= v
+            flat = [Num(c)] * (c != 1) + [k for k in flat if not isinstance(k, Num)]
         if not flat:
             return Num(unit)
         return flat[0] if len(flat) == 1 else type(n)(tuple(flat))
@@ -821,7 +871,7 @@ def _drop_abs(node: Node, signs: dict[Node, int]) -> Node:
 
 
 def _cases(cert, claim: Claim, out: Recheck, depth: int, solver: bool) -> None:
-    """Pieces covering the domain (module docstring, ``cases``)."""
+    """Pieces covering the domain (the ``cases`` row of the docs' table)."""
     from itertools import product
     if claim.rel not in ("<=", "<", ">=", ">"):
         raise Invalid("a case split of an equality")
@@ -878,7 +928,7 @@ def _case_piece(piece, i: int, claim: Claim, cuts: list, out: Recheck, depth: in
 
 
 def _monotone(cert, claim: Claim, out: Recheck, depth: int, solver: bool) -> None:
-    """A reduction to a face by a derivative's sign (module docstring, ``monotone``)."""
+    """A reduction to a face by a derivative's sign (the ``monotone`` row of the docs' table)."""
     from .expr.nodes import substitute
     v, end = _get(cert, "var", str), _get(cert, "end", str)
     if claim.rel not in ("<=", "<", ">=", ">") or end not in ("lo", "hi"):
@@ -1067,8 +1117,8 @@ def _defined_on(nodes: list[Node], x: str, d: Domain) -> bool:
 
 
 def _ends(cert, claim: Claim, out: Recheck, depth: int, solver: bool) -> None:
-    """One symbol's domain cut into pieces, each closed by its argument (module docstring,
-    ``ends``)."""
+    """One symbol's domain cut into pieces, each closed by its argument (the ``ends`` row of
+    the docs' table)."""
     from .expr.nodes import Func
     from .expr.singularities import SMOOTH_FUNCTIONS, is_smooth_language
     x = _get(cert, "var", str)
@@ -1171,6 +1221,57 @@ def _monotone_piece(piece, g: Node, x: str, d: Domain, strict: bool, real: Domai
     out.trusted.append(f"trusted: the ends layer (g and g' defined on the piece {what}: the mean value theorem)")
 
 
+def _convexity(cert, claim: Claim, out: Recheck, depth: int, solver: bool) -> None:
+    """A Jensen instance (prover/convexity.py): ``f`` (in the symbol ``var`` t alone),
+    ``scale`` c, ``weights`` {x_i: w_i} (positive, summing to 1), ``single`` ("lhs" | "rhs")
+    and its ``arg``, ``second`` (f'' of c*f), ``sign`` (the certificate of f'' >= 0, or
+    -f'' >= 0, on t in the hull H of the x_i's real domains) and ``defined`` (certificates
+    that each definedness condition of c*f and f'' holds strictly on H). The checker verifies, as polynomial identities with
+    each f(u) an opaque symbol (:func:`_zero_polynomial`), that the single side is c*f(arg),
+    arg = sum w_i x_i and the other side sum c*w_i*f(x_i); that ``second`` is (c*f)'' is
+    trusted to SymPy, named. Then c*f is C^2 and convex (concave) on the
+    interval H, which holds every x_i and their mean: Jensen's inequality, non-strict."""
+    from .expr.nodes import substitute
+    from .expr.singularities import definedness
+    t, single = _get(cert, "var", str), _get(cert, "single", str)
+    f, c, arg = _expr(_get(cert, "f")), _num(_get(cert, "scale")), _expr(_get(cert, "arg"))
+    w = {x: _num(v) for x, v in _get(cert, "weights", dict).items()}
+    if (claim.rel not in ("<=", ">=") or single not in ("lhs", "rhs") or t in claim.domains or c == 0
+            or f.symbols() != {t} or len(w) < 2 or any(v <= 0 for v in w.values()) or sum(w.values()) != 1
+            or not set(w) <= set(claim.domains)):
+        raise Invalid("not a Jensen instance: its relation, weights, function or variable")
+    one, mean = (claim.lhs, claim.rhs) if single == "lhs" else (claim.rhs, claim.lhs)
+    u = {x: Sym(f"{t}_{x}") for x in ("",) + tuple(w)}
+    if any(v.name in claim.domains for v in u.values()):
+        raise Invalid("an opaque symbol's name is a symbol of the claim")
+
+    def opaque(side: Node, at: dict) -> Node:
+        targets = {_fold(substitute(f, {t: where})): u[x] for x, where in at.items()}
+        return _fold(side).map(lambda n: targets.get(n))
+    _zero_polynomial(sub(opaque(one, {"": arg}), Mul((Num(c), u[""]))))
+    _zero_polynomial(sub(arg, Add(tuple(Mul((Num(v), Sym(x))) for x, v in w.items()))))
+    _zero_polynomial(sub(opaque(mean, {x: Sym(x) for x in w}),
+                         Add(tuple(Mul((Num(c * v), u[x])) for x, v in w.items()))))
+    ds = [_relaxed(claim.domains[x]) for x in w]
+    lo = None if any(d.lo is None for d in ds) else min(d.lo for d in ds)
+    hi = None if any(d.hi is None for d in ds) else max(d.hi for d in ds)
+    hull = Domain(False, lo, any(d.lo == lo and d.lo_closed for d in ds), hi, any(d.hi == hi and d.hi_closed for d in ds))
+    cf, f2 = Mul((Num(c), f)), _expr(_get(cert, "second"))
+    concave = (single == "lhs") == (claim.rel == ">=")      # c*f(mean) >= the mean of c*f
+    _is(_sub(cert, "sign", out, depth, solver), Mul((Num(Fraction(-1)), f2)) if concave else f2, ">=",
+        Num(Fraction(0)), {t: hull}, [], "the sign of f''")
+    out.trusted.append(f"trusted: SymPy derivative (the certificate's 'second' is d^2/d{t}^2 of scale*f)")
+    defined = _subs(cert, "defined", out, depth, solver)
+    for cond in definedness(cf) + definedness(f2):
+        if not cond.expr.symbols() and (_sign_at(cond.expr, {}) > 0 or cond.op == "!=" and _sign_at(cond.expr, {}) < 0):
+            continue
+        e = _nonzero_base(cond.expr) if cond.op == "!=" else cond.expr
+        signs = [e] + ([Mul((Num(Fraction(-1)), e))] if cond.op == "!=" else [])
+        if not any(_found(defined, e, ">", Num(Fraction(0)), {t: hull}, []) for e in signs):
+            raise Invalid("a definedness condition of c*f or f'' is not proved on the hull")
+    out.reason = f"convexity: f'' of one sign on the hull of the {len(w)} points, Jensen's inequality"
+
+
 MAX_CHECKED = 5000              # integers an `induction` certificate checks one by one
 
 
@@ -1204,7 +1305,7 @@ def _at_integer(g: Node, n: str, k: int, strict: bool) -> bool:
 
 
 def _induction(cert, claim: Claim, out: Recheck, depth: int, solver: bool) -> None:
-    """A relation in one integer symbol (module docstring, ``induction``)."""
+    """A relation in one integer symbol (the ``induction`` row of the docs' table)."""
     n = _get(cert, "var", str)
     d = claim.domains.get(n)
     if (claim.rel not in ("<=", "<", ">=", ">") or claim.assumptions or claim.symbols() != {n} or d is None
@@ -1282,11 +1383,11 @@ def _check(cert, out: Recheck, depth: int = 0, solver: bool = True) -> None:
     if kind == "smt":
         _smt(cert, claim, out, solver)
         return
-    if kind in ("cases", "monotone", "ends", "induction"):
-        {"cases": _cases, "monotone": _monotone, "ends": _ends, "induction": _induction}[kind](
-            cert, claim, out, depth, solver)
+    if kind in ("cases", "monotone", "ends", "induction", "exact", "convexity"):
+        {"cases": _cases, "monotone": _monotone, "ends": _ends, "induction": _induction, "exact": _exact,
+         "convexity": _convexity}[kind](cert, claim, out, depth, solver)
         return
-    {"counterexample": _counterexample, "exact": _exact, "boxes": _boxes}[kind](cert, claim, out)
+    {"counterexample": _counterexample, "boxes": _boxes}[kind](cert, claim, out)
 
 
 SPOT_VALUES = (Fraction(1, 3), Fraction(1, 2), Fraction(1), Fraction(3, 2), Fraction(2), Fraction(7, 2),
@@ -1335,7 +1436,7 @@ def _spot_check(claim: Claim) -> None:
 
 
 def recheck(cert, *, spot: bool = True, solver: bool = True) -> Recheck:
-    """Re-verify the certificate ``cert`` (a parsed JSON object, see the module docstring):
+    """Re-verify the certificate ``cert`` (a parsed JSON object, in the vocabulary of the module docstring):
     valid or not, with the reason and the facts taken on trust. A proof's claim is also
     evaluated at exact sample points (:func:`_spot_check`), so an edited claim is rejected even
     when its proof is taken on trust (``spot=False``: the proof alone, for testing its kinds).

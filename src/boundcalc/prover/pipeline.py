@@ -237,9 +237,45 @@ class Convexity:
     def run(self, goal: Goal, budget: Budget) -> Outcome:
         from .convexity import prove_convexity
         assert budget.seconds is not None
+        record: dict = {}
         jensen = prove_convexity(goal.a, goal.rel, goal.b, goal.domains, goal.subgoals.open("real"),
-                                 seconds=budget.seconds)
-        return None if jensen is None else Decision(Verdict.PROVED, LayerName.CONVEXITY, f"proved ({jensen})")
+                                 seconds=budget.seconds, record=record)
+        if jensen is None:
+            return None
+        return Decision(Verdict.PROVED, LayerName.CONVEXITY, f"proved ({jensen})",
+                        certificate=_convexity_certificate(goal, record) if budget.certify else None)
+
+
+def _checked(cert: dict) -> dict | None:
+    """``cert`` if the checker accepts it (the cheap recheck), else None: the decision then
+    gives a ``trusted`` one, and the verdict stays what it was."""
+    from ..recheck import recheck
+    return cert if recheck(cert, solver=False).valid else None
+
+
+def _convexity_certificate(goal: Goal, record: dict) -> dict | None:
+    """A ``convexity`` certificate of the Jensen proof described in ``record`` (its f, scale,
+    weights, argument, SymPy's f'' and the real sub-goals proved, each certified by a second
+    method), or None when the checker does not accept it."""
+    from ..expr.printing import to_text
+    from . import certificates as C
+    f, t, zero = record["f"], record["t"], Num(Fraction(0))
+    scale = Fraction(1)
+    if isinstance(f, Mul) and isinstance(f.args[0], Num):           # c*f0 (convexity.jensen_instance)
+        scale, f = f.args[0].value, (f.args[1] if len(f.args) == 2 else Mul(f.args[1:]))
+    hull = {t: record["hull"]}
+    by, how = "the convexity layer", "its real sub-goal by the real layers"
+    try:
+        cert = {"kind": "convexity", "claim": C.claim(goal.a, goal.rel, goal.b, goal.domains, goal.extra),
+                "var": t, "f": to_text(f), "scale": C._q(scale), "single": record["single"],
+                "arg": to_text(C.readable(record["arg"])),
+                "weights": {C.name(x.name): C._q(w) for w, x in record["pairs"]},
+                "second": to_text(record["f2"]),
+                "sign": fact_certificate(record["sign"], ">=", zero, hull, [], by, how),
+                "defined": [fact_certificate(e, ">", zero, hull, [], by, how) for e in record["defined"]]}
+    except (C.NameClash, ValueError, RecursionError, KeyError):
+        return None
+    return _checked(cert)
 
 
 class Identity:
@@ -252,9 +288,31 @@ class Identity:
     def run(self, goal: Goal, budget: Budget) -> Outcome:
         from .identity import prove_identity
         assert budget.seconds is not None
+        record: dict = {}
         how = prove_identity(goal.a, goal.b, goal.domains, goal.extra, goal.subgoals.open("real"),
-                             seconds=budget.seconds)
-        return None if how is None else Decision(Verdict.PROVED, LayerName.IDENTITY, f"proved ({how})")
+                             seconds=budget.seconds, record=record)
+        if how is None:
+            return None
+        return Decision(Verdict.PROVED, LayerName.IDENTITY, f"proved ({how})",
+                        certificate=_identity_certificate(goal, record) if budget.certify else None)
+
+
+def _identity_certificate(goal: Goal, record: dict) -> dict | None:
+    """An ``exact`` certificate of the identity layer's proof described in ``record`` (the
+    normal form, or the derivatives with the point and the real sub-goals proved, each
+    certified by a second method), or None when the checker does not accept it."""
+    from . import certificates as C
+    by, how, zero = "the identity layer", "its real sub-goal by the real layers", Num(Fraction(0))
+    try:
+        cert = {"kind": "exact", "claim": C.claim(goal.a, goal.rel, goal.b, goal.domains, goal.extra),
+                "by": record["by"]}
+        if record["by"] == "derivatives":
+            cert.update(point={C.name(k): C._q(v) for k, v in sorted(record["point"].items())},
+                        defined=[fact_certificate(e, ">", zero, d, x, by, how) for e, d, x in record["defined"]],
+                        star=[fact_certificate(e, op, zero, d, x, by, how) for e, op, d, x in record["star"]])
+    except (C.NameClash, ValueError, RecursionError, KeyError):
+        return None
+    return _checked(cert)
 
 
 class Integers:
