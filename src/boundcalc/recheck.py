@@ -1005,8 +1005,8 @@ _AT: dict[tuple[str, Fraction], int] = {
 
 
 def exact_value(n: Node, env: dict[str, Fraction]) -> Fraction | None:
-    """The exact value of ``n`` at ``env`` where rational arithmetic and the values of
-    :data:`_AT` (sin 0 = 0, log 1 = 0, ...) give it, a product with a factor exactly 0 and
+    """The exact value of ``n`` at ``env`` where rational arithmetic, the values of
+    :data:`_AT` (sin 0 = 0, log 1 = 0, ...) and factorials of natural numbers give it, a product with a factor exactly 0 and
     the others defined there (ball arithmetic) being 0; None otherwise."""
     from .backends import arb as A
     from .expr.exact import NotExact, evaluate_exact
@@ -1034,6 +1034,10 @@ def exact_value(n: Node, env: dict[str, Fraction]) -> Fraction | None:
         u = exact_value(n.args[0], env)
         if u is not None and (n.name, u) in _AT:
             return Fraction(_AT[(n.name, u)])
+        k = None if u is None or u.denominator != 1 else int(u) - (n.name == "gamma")   # gamma(k + 1) = k!
+        if n.name in ("factorial", "gamma") and k is not None and 0 <= k <= MAX_CHECKED:
+            import math
+            return Fraction(math.factorial(k))
     if isinstance(n, Pow):
         b, e = exact_value(n.base, env), exact_value(n.exp, env)
         if b is None or e is None:
@@ -1329,29 +1333,59 @@ def _induction(cert, claim: Claim, out: Recheck, depth: int, solver: bool) -> No
         out.reason = f"induction: every integer of the domain checked ({len(defined)} where defined)"
         return
     n0 = _get(step, "from", int)
-    if by not in ("relaxation", "step") or n0 < lo:
+    if by not in ("relaxation", "step", "opaque", "ratio", "limit") or n0 < lo or (by == "ratio" and n0 < 1) or (
+            by == "limit" and hi is not None):
         raise Invalid(f"an induction step {by!r} from {n0}")
-    if by == "relaxation" and last < n0 - 1:
+    if by in ("relaxation", "limit") and last < n0 - 1:
         raise Invalid(f"the integers below n0 = {n0} are not all checked")
-    if by == "step" and (last < n0 or n0 not in defined):
+    if by in ("step", "opaque", "ratio") and (last < n0 or n0 not in defined):
         raise Invalid(f"the base case {n} = {n0} is not checked (or g is undefined there)")
     _step(step, by, g, op, n, n0, hi, out, depth, solver)
-    out.reason = f"induction: {n} = {first}..{last} checked, the {'real relaxation' if by == 'relaxation' else 'step'} " \
-                 f"from {n0} proved"
+    out.reason = f"induction: {n} = {first}..{last} checked, the {by.replace('step', 'inductive')} step from {n0} proved"
 
 
 def _step(step, by: str, g: Node, op: str, n: str, n0: int, hi: int | None, out: Recheck, depth: int,
           solver: bool) -> None:
-    """An induction's real relaxation (``g op 0`` on the reals from n0: at every integer
-    from n0) or inductive step (``g op 0 => next op 0`` on the reals from n0)."""
+    """An induction's step from n0, its ``proof`` of a claim on the reals from n0: the real
+    relaxation (``g op 0``: at every integer from n0); the inductive step (``g op 0 => next op
+    0``); the opaque step (``hyp op 0 => next op 0`` for every ``F > 0`` of ``symbols``); the
+    ratio step (``ratio >= 0``, g = A - B: A(k) op B(k) gives A(k + 1) op B(k + 1)); the limit
+    step (``decrease >= 0``, or ``> 0`` with ``strict``: the sequence is non-increasing to its
+    ``limit`` L, with L - ``target`` >= 0, > 0 or a strict decrease for ``>``). What SymPy
+    derived (``next``, ``hyp``, ``ratio``, ``decrease``, L) is named trusted."""
     real = {n: Domain(False, Fraction(n0), True, None if hi is None else Fraction(hi), hi is not None)}
-    zero = Num(Fraction(0))
+    zero, proof = Num(Fraction(0)), _sub(step, "proof", out, depth, solver)
     if by == "relaxation":
-        _is(_sub(step, "proof", out, depth, solver), g, op, zero, real, [], "the real relaxation")
+        _is(proof, g, op, zero, real, [], "the real relaxation")
         return
-    nxt = _expr(_get(step, "next"))
-    _is(_sub(step, "proof", out, depth, solver), nxt, op, zero, real, [(g, op, zero)], "the inductive step")
-    out.trusted.append(f"trusted: SymPy (the step's 'next' is g at {n} + 1)")
+    if by in ("ratio", "limit"):
+        tight = by == "limit" and _get(step, "strict", bool)
+        _is(proof, _expr(_get(step, by if by == "ratio" else "decrease")), ">" if tight else ">=", zero, real, [],
+            f"the {by} step")
+        why = {"ratio": "g = A - B with A, B > 0 from n = 1 and 'ratio' = log(A(n + 1)/A(n)) - log(B(n + 1)/B(n))",
+               "limit": "the sequence (g, or A/B for g = A - B with A, B > 0) and its 'decrease' (s(n) - s(n + 1), "
+                        "or log(s(n)/s(n + 1)))"}[by]
+        out.trusted.append(f"trusted: SymPy (the {by} step: {why})")
+        if by == "ratio":
+            return
+        lim = _get(step, "limit", str)
+        side = _sign_at(sub(_expr(lim), Num(Fraction(_get(step, "target", int)))), {})
+        if side < 0 or (side == 0 and op == ">" and not tight):
+            raise Invalid("the limit of the sequence does not give the relation")
+        out.trusted.append(f"trusted: SymPy limit (the sequence's limit at infinity is {lim})")
+        if _get(step, "form", str) == "ratio":
+            return
+    nxt = _expr(_get(step, "next")) if by != "limit" else g
+    if by == "opaque":
+        doms = {k: _domain(v) for k, v in _get(step, "symbols", dict).items()}
+        if not doms or any(d != Domain(False, Fraction(0), False, None, False) or k in real for k, d in doms.items()):
+            raise Invalid("the opaque step's symbols are not each F > 0")
+        _is(proof, nxt, op, zero, {**real, **doms}, [(_expr(_get(step, "hyp")), op, zero)], "the opaque step")
+        out.trusted.append("trusted: SymPy (the opaque step: 'hyp' and 'next' are g and g(n + 1) with each "
+                           "factorial/gamma of n + c a symbol F > 0, factorial(n + c + 1) = (n + c + 1)*F)")
+    elif by == "step":
+        _is(proof, nxt, op, zero, real, [(g, op, zero)], "the inductive step")
+        out.trusted.append(f"trusted: SymPy (the step's 'next' is g at {n} + 1)")
     from .expr.singularities import definedness
     if any(c.expr.symbols() for c in definedness(g)):
         out.trusted.append(f"trusted: the integer layer (g defined at every integer from {n0}: no break in the "

@@ -341,33 +341,47 @@ class Integers:
 
 def _induction_certificate(goal: Goal, record: dict) -> dict | None:
     """An ``induction`` certificate of the integer layer's proof described in ``record``
-    (the integers checked one by one, then nothing, a real relaxation or an inductive step
-    from n0, its real sub-goal certified by a second method), or None for a step it cannot
-    show (a ratio, an opaque factorial, a limit) or one the checker does not accept."""
+    (the integers checked one by one, then nothing, a real relaxation, an inductive step, an
+    opaque-factorial step, a ratio step or a monotone sequence and its limit from n0, its real
+    sub-goal certified by a second method), or None for one the checker does not accept."""
+    from ..backends.sym import from_sympy
     from ..expr.printing import to_text
-    from ..recheck import recheck
     from . import certificates as C
     step = record.get("step") or ()
-    if not step or step[0] not in ("none", "relaxation", "step") or not isinstance(goal.found.n_int, str):
+    if not step or not isinstance(goal.found.n_int, str):
         return None
-    n, zero = goal.found.n_int, Num(Fraction(0))
+    n, zero, op = goal.found.n_int, Num(Fraction(0)), goal.op
     hi = record["hi"]
     by, how = "the integer layer", "its real sub-goal by the real layers"
     row: dict = {"by": step[0]}
+
+    def text(e: Node) -> str:
+        return to_text(C.readable(e))
     try:
         if step[0] != "none":
-            real = Domain(False, Fraction(step[1]), True, None if hi is None else Fraction(hi), hi is not None)
+            real = {n: Domain(False, Fraction(step[1]), True, None if hi is None else Fraction(hi), hi is not None)}
             row["from"] = step[1]
-            if step[0] == "relaxation":
-                row["proof"] = fact_certificate(goal.g, goal.op, zero, {n: real}, [], by, how)
-            else:
-                row["next"] = to_text(C.readable(step[2]))
-                row["proof"] = fact_certificate(step[2], goal.op, zero, {n: real}, [Rel(goal.op, goal.g, zero)], by, how)
+        if step[0] == "relaxation":
+            row["proof"] = fact_certificate(goal.g, op, zero, real, [], by, how)
+        elif step[0] == "step":
+            row.update(next=text(step[2]),
+                       proof=fact_certificate(step[2], op, zero, real, [Rel(op, goal.g, zero)], by, how))
+        elif step[0] == "opaque":
+            hyp, nxt, doms = step[2:5]
+            row.update(hyp=text(hyp), next=text(nxt), symbols={C.name(k): C._domain(d) for k, d in sorted(doms.items())},
+                       proof=fact_certificate(nxt, op, zero, {**real, **doms}, [Rel(op, hyp, zero)], by, how))
+        elif step[0] == "ratio":
+            row.update(ratio=text(step[2]), proof=fact_certificate(step[2], ">=", zero, real, [], by, how))
+        elif step[0] == "limit":
+            ls, strict = step[2], step[4]
+            row.update(form=ls.form, decrease=text(ls.decrease), strict=strict, target=ls.target,
+                       limit=text(from_sympy(step[3])),
+                       proof=fact_certificate(ls.decrease, ">" if strict else ">=", zero, real, [], by, how))
         cert = {"kind": "induction", "claim": C.claim(goal.a, goal.rel, goal.b, goal.domains, goal.extra),
                 "var": C.name(n), "checked": [record["lo"], record["last"]], "step": row}
-    except (C.NameClash, ValueError, RecursionError):
+    except Exception:               # (a name clash, a limit SymPy's form cannot be read back in, ...)
         return None
-    return cert if recheck(cert, solver=False).valid else None
+    return _checked(cert)
 
 
 class Exact:
