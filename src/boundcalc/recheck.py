@@ -18,20 +18,14 @@ defined, at every point of the domains where the assumptions hold). The kinds, e
 ("Certificates") describes and with what the checker verifies there (each function below
 says it again for its kind):
 
-* ``counterexample`` — an exact point where the relation fails (:func:`_counterexample`);
-* ``exact`` — ``by`` "grid" (or absent): a polynomial identity, zero on a grid above its
-  degrees (:func:`_exact`); "normal form" / "derivatives": an identity with special
-  functions, the identity layer's argument (:func:`_identity`);
-* ``boxes`` — a bisection of the bounded domain, each leaf closed by an arb enclosure, by a
-  failing assumption or by a second-order Taylor form (:class:`_Boxes`);
-* ``rewrite`` — an equivalence (trusted, named) and the equivalent claim's certificate;
-* ``smt`` — the claim's negation, encoded exactly, re-proved by cvc5 (:func:`_smt`);
-* ``cases``, ``monotone``, ``ends``, ``induction`` — a case split, a reduction to a face,
-  one symbol's domain in pieces, an induction (:func:`_cases`, :func:`_monotone`,
-  :func:`_ends`, :func:`_induction`);
-* ``convexity`` — a Jensen instance from the sign of f'' on the hull (:func:`_convexity`);
-* ``trusted`` — ``by`` and ``how``: a proof the checker cannot re-verify, accepted and
-  listed in :attr:`Recheck.trusted`, never hidden.
+``counterexample`` (an exact point where the relation fails), ``exact`` (a polynomial
+identity zero on a grid above its degrees, :func:`_exact`; or the identity layer's argument,
+:func:`_identity`), ``boxes`` (a bisection of the bounded domain, each leaf closed by an arb
+enclosure, a failing assumption or the second-order Taylor form, :class:`_Boxes`),
+``rewrite`` (an equivalence, trusted and named, and the equivalent claim's certificate),
+``smt`` (:func:`_smt`), ``cases``, ``monotone``, ``ends``, ``induction``, ``convexity`` (a
+Jensen instance, :func:`_convexity`) and ``trusted`` (``by``, ``how``: a proof the checker
+cannot re-verify, listed in :attr:`Recheck.trusted`, never hidden).
 
 Every fact a kind cannot verify itself is listed as "trusted: ..." (SymPy's simplification,
 a derivative or a limit, z3's unsat), never a whole layer taken on trust where the checker
@@ -43,8 +37,10 @@ never raises on a malformed certificate.
 """
 from __future__ import annotations
 
+import contextlib
 import itertools
-from dataclasses import dataclass, field
+import math
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
 from .errors import BoundcalcError
@@ -232,7 +228,7 @@ def _holds(rel: str, s: int) -> bool:
 
 
 # ----------------------------------------------------------------------------- the kinds
-def _counterexample(cert, claim: Claim, out: Recheck) -> None:
+def _counterexample(cert, claim: Claim, out: Recheck, depth: int = 0, solver: bool = True) -> None:
     point = {n: _num(v) for n, v in _get(cert, "point", dict).items()}
     missing = sorted(claim.symbols() - set(point))
     if missing:
@@ -270,12 +266,10 @@ def polynomial_degrees(n: Node) -> dict[str, int]:
 
 def _exact(cert, claim: Claim, out: Recheck, depth: int = 0, solver: bool = True) -> None:
     """``by`` "grid" (or absent; ``degrees``: symbol -> a degree bound): ``lhs - rhs`` is a
-    polynomial of at most those degrees (the checker's own count) that vanishes, exactly, on
-    the grid {0, ..., d_x} x ...; a polynomial of degree <= d_x in each x that vanishes on
-    such a grid is the zero polynomial (induction on the number of symbols: each coefficient,
-    a polynomial in the others, has d_x + 1 roots in x), so ``==`` (and ``<=``, ``>=``) holds
-    everywhere. Schwartz-Zippel's random points would be no proof; the grid is. Other ``by``:
-    :func:`_identity`."""
+    polynomial of at most those degrees (the checker's own count), exactly 0 on the grid
+    {0, ..., d_x} x ...: then it is the zero polynomial (by induction on the symbols: each
+    coefficient in x, a polynomial in the others, vanishes at d_x + 1 values of x), so ``==``
+    (and ``<=``, ``>=``) holds everywhere. Random points would be no proof; the grid is."""
     if cert.get("by", "grid") != "grid":
         _identity(cert, claim, out, depth, solver)
         return
@@ -291,9 +285,8 @@ def _exact(cert, claim: Claim, out: Recheck, depth: int = 0, solver: bool = True
 
 
 def _zero_polynomial(g: Node, bound: dict[str, int] | None = None) -> int:
-    """The size of the grid on which the polynomial ``g`` (degrees per symbol at most
-    ``bound``, its own by default) was found exactly 0: then it is the zero polynomial
-    (:func:`_exact`; constants folded first). Invalid if ``g`` is no polynomial or is not 0 there."""
+    """The size of the grid on which the polynomial ``g`` (degrees at most ``bound``, else its
+    own, constants folded) is exactly 0, so the zero polynomial (:func:`_exact`); else Invalid."""
     g = _fold(g) if bound is None else g
     degrees = polynomial_degrees(g)
     bound = bound if bound is not None else degrees
@@ -310,10 +303,6 @@ def _zero_polynomial(g: Node, bound: dict[str, int] | None = None) -> int:
     return size
 
 
-def _relaxed(d: Domain) -> Domain:
-    return Domain(False, d.lo, d.lo_closed, d.hi, d.hi_closed)
-
-
 def _nonzero_base(e: Node) -> Node:
     """``u`` for ``e = u**k`` (k a natural number, repeatedly): ``u != 0`` gives ``e != 0``."""
     while isinstance(e, Pow) and isinstance(e.exp, Num) and e.exp.value.denominator == 1 and e.exp.value > 0:
@@ -322,14 +311,11 @@ def _nonzero_base(e: Node) -> Node:
 
 
 def _found(given: list[Claim], lhs: Node, rel: str, rhs: Node, domains: dict[str, Domain], assumptions: list) -> bool:
-    """Whether some claim of ``given`` is ``lhs rel rhs`` on ``domains`` under ``assumptions``
-    (:func:`_is`)."""
+    """Whether some claim of ``given`` is ``lhs rel rhs`` on ``domains`` under ``assumptions``."""
     for c in given:
-        try:
+        with contextlib.suppress(Invalid):
             _is(c, lhs, rel, rhs, domains, assumptions, "")
             return True
-        except Invalid:
-            pass
     return False
 
 
@@ -341,16 +327,14 @@ def _subs(cert, key: str, out: Recheck, depth: int, solver: bool) -> list[Claim]
 def _identity(cert, claim: Claim, out: Recheck, depth: int, solver: bool) -> None:
     """The identity layer's ``lhs == rhs`` (prover/identity.py). ``by`` "normal form": SymPy
     simplifies ``lhs - rhs`` to 0 (tanh through exp, logarithms expanded), trusted and named;
-    the claim is evaluated at exact points first (:func:`_spot_check`: a false identity
-    certainly nonzero at one of them is rejected). ``by`` "derivatives", ``point`` p,
-    ``defined`` and ``star`` (certificates): every partial derivative of D = lhs - rhs is 0
-    (SymPy's simplification, trusted and named; the checker's own derivatives must not be
-    certainly nonzero at p), p lies in the closed real box with the assumptions and every
-    definedness condition of both sides (the checker's own) strictly true at p, D(p) = 0
-    (exactly, else trusted to SymPy), ``defined`` proves each condition, oriented by its sign
-    at p, strictly on the region R (the real box under the assumptions) and ``star`` that
-    each assumption holds at p + t (x - p) for t in (0, 1] and x in R. Then D is smooth on
-    a neighbourhood of R, constant along every segment from p inside R, so D = 0 on R."""
+    the claim's exact points (:func:`_spot_check`) reject a false identity nonzero at one.
+    ``by`` "derivatives", ``point`` p, ``defined`` and ``star`` (certificates): every partial
+    derivative of D = lhs - rhs is 0 (SymPy's simplification, trusted and named); p lies in
+    the closed real box, the assumptions and every definedness condition of both sides (the
+    checker's own) strictly true there; D(p) = 0 (exactly, else trusted to SymPy);
+    ``defined`` proves each condition, oriented by its sign at p, strictly on the region R
+    (the real box under the assumptions), ``star`` each assumption at p + t (x - p) for t in
+    (0, 1], x in R. So D is smooth near R, constant along each segment from p: 0 on R."""
     from .expr.nodes import Func, substitute
     from .expr.singularities import SMOOTH_FUNCTIONS, definedness
     by = _get(cert, "by", str)
@@ -364,19 +348,12 @@ def _identity(cert, claim: Claim, out: Recheck, depth: int, solver: bool) -> Non
     if any(isinstance(n, Func) and n.name not in SMOOTH_FUNCTIONS for n in d.unique_nodes()):
         raise Invalid("a derivative argument needs smooth functions only")
     names = sorted(claim.symbols())
-    real = {n: _relaxed(claim.domains[n]) for n in names}
+    real = {n: replace(claim.domains[n], integer=False) for n in names}
     p = {n: _num(v) for n, v in _get(cert, "point", dict).items()}
     if sorted(p) != names or not all(_inside(_closure(real[n]), p[n]) for n in names):
         raise Invalid("the point is not one of the closed box")
     if not all(_holds(r, _sign_at(sub(a, b), p)) for a, r, b in claim.assumptions):
         raise Invalid("an assumption fails at the point")
-    for x in names:
-        try:
-            dx = derivative(d, x)
-        except Invalid:
-            continue                           # a function the checker does not differentiate
-        if _sign_at_or_none(dx, p) not in (None, 0):
-            raise Invalid(f"d/d{x} of lhs - rhs is not 0 at the point")
     v = exact_value(d, p)
     if v is not None and v != 0 or v is None and _sign_at_or_none(d, p) not in (None, 0):
         raise Invalid("lhs - rhs is not 0 at the point")
@@ -443,7 +420,7 @@ class _Boxes:
                             | set().union(*(a.symbols() | b.symbols() for a, _, b in claim.assumptions)))
         lhs, rhs = (claim.rhs, claim.lhs) if claim.rel in ("<=", "<") else (claim.lhs, claim.rhs)
         self.g, self.strict = sub(lhs, rhs), claim.rel in ("<", ">")
-        self.leaves = 0
+        self.leaves, self.ders = 0, None
 
     def check(self, node, box: dict) -> None:
         if _box(node, self.names) != box:
@@ -469,7 +446,7 @@ class _Boxes:
         by, prec = _get(node, "by", str), _get(node, "prec", int)
         if not 16 <= prec <= MAX_PREC:
             raise Invalid(f"a precision of {prec} bits")
-        if by == "goal":
+        if by in ("goal", "taylor"):
             expr, strict, key = self.g, self.strict, "lower"
         elif by == "assumption":
             i = _get(node, "index", int)
@@ -483,11 +460,16 @@ class _Boxes:
         else:
             raise Invalid(f"a box closed by {by!r}")
         recorded = _num(_get(node, key))
-        env = dict(box)
-        try:
-            lo, hi = A.enclose_interval(expr, env, prec=prec)
-        except (A.Undefined, A.Unresolved, A.TooLarge) as e:
-            raise Invalid(f"no enclosure over the box {box}: {e}") from None
+        if by == "taylor":                    # the checker's own derivatives, computed once
+            if self.ders is None:
+                self.ders = taylor_derivatives(expr, self.names) or ()
+            if (lo := taylor_lower(expr, box, prec, self.ders)) is None:
+                raise Invalid(f"no Taylor form over the box {box} (g or a derivative undefined there)")
+        else:
+            try:
+                lo, hi = A.enclose_interval(expr, dict(box), prec=prec)
+            except (A.Undefined, A.Unresolved, A.TooLarge) as e:
+                raise Invalid(f"no enclosure over the box {box}: {e}") from None
         # compared as balls (an end may have billions of digits: never written out)
         if key == "lower":
             if not (lo >= A.ball(recorded) and (recorded > 0 if strict else recorded >= 0)):
@@ -496,7 +478,7 @@ class _Boxes:
             raise Invalid(f"assumption's enclosure upper end {hi} over {box} does not exclude the box")
 
 
-def _boxes(cert, claim: Claim, out: Recheck) -> None:
+def _boxes(cert, claim: Claim, out: Recheck, depth: int = 0, solver: bool = True) -> None:
     if claim.rel == "==":
         raise Invalid("a box cover does not prove an equality")
     walk = _Boxes(claim)
@@ -721,7 +703,7 @@ def cvc5_answer(query: str) -> str:
     return answer
 
 
-def _smt(cert, claim: Claim, out: Recheck, solver: bool = True) -> None:
+def _smt(cert, claim: Claim, out: Recheck, depth: int = 0, solver: bool = True) -> None:
     by = _get(cert, "by", str)
     try:
         query, free = _encode(claim)
@@ -1036,7 +1018,6 @@ def exact_value(n: Node, env: dict[str, Fraction]) -> Fraction | None:
             return Fraction(_AT[(n.name, u)])
         k = None if u is None or u.denominator != 1 else int(u) - (n.name == "gamma")   # gamma(k + 1) = k!
         if n.name in ("factorial", "gamma") and k is not None and 0 <= k <= MAX_CHECKED:
-            import math
             return Fraction(math.factorial(k))
     if isinstance(n, Pow):
         b, e = exact_value(n.base, env), exact_value(n.exp, env)
@@ -1051,9 +1032,7 @@ def exact_value(n: Node, env: dict[str, Fraction]) -> Fraction | None:
 
 def _interval(spec) -> Domain:
     """A piece's interval of an ``ends`` certificate (``lo``/``hi`` exact or null)."""
-    lo, hi = _get(spec, "lo"), _get(spec, "hi")
-    return Domain(False, None if lo is None else _num(lo), bool(_get(spec, "lo_closed", bool)),
-                  None if hi is None else _num(hi), bool(_get(spec, "hi_closed", bool)))
+    return _domain({**spec, "integer": False} if isinstance(spec, dict) else spec)
 
 
 def _inside(d: Domain, x: Fraction) -> bool:
@@ -1096,28 +1075,71 @@ def _sign_at_or_none(g: Node, env) -> int | None:
         return None
 
 
-def _enclosure_sign(g: Node, x: str, d: Domain) -> int | None:
-    """+1 / -1 when the arb enclosure of ``g`` over the closed bounded ``d`` is > 0 / < 0."""
+def _enclosure_sign(g: Node, box: dict) -> int | None:
+    """+1 / -1 when the arb enclosure of ``g`` over the closed box ``box`` (symbol -> (lo,
+    hi) or a number) is > 0 / < 0."""
     from .backends import arb as A
-    if d.lo is None or d.hi is None:
-        return None
     try:
-        lo, hi = A.enclose_interval(g, {x: (d.lo, d.hi) if d.lo != d.hi else d.lo}, prec=128)
+        lo, hi = A.enclose_interval(g, {k: v if not isinstance(v, tuple) or v[0] != v[1] else v[0]
+                                        for k, v in box.items()}, prec=128)
     except (A.Undefined, A.Unresolved, A.TooLarge):
         return None
     return 1 if lo > 0 else (-1 if hi < 0 else None)
 
 
-def _defined_on(nodes: list[Node], x: str, d: Domain) -> bool:
-    """Every definedness condition of ``nodes`` holds strictly over the closed ``d`` (one
+def _defined_on(nodes: list[Node], box: dict) -> bool:
+    """Every definedness condition of ``nodes`` holds strictly over the closed ``box`` (one
     enclosure each): all of them are then smooth on a neighbourhood of it."""
     from .expr.singularities import definedness
     for n in nodes:
         for c in definedness(n):
-            s = _enclosure_sign(c.expr, x, d) if c.expr.symbols() else _sign_at_or_none(c.expr, {})
+            s = _enclosure_sign(c.expr, box) if c.expr.symbols() else _sign_at_or_none(c.expr, {})
             if not (s == 1 or (s == -1 and c.op == "!=")):
                 return False
     return True
+
+
+def taylor_derivatives(g: Node, names: list[str]) -> tuple[dict, dict] | None:
+    """The checker's gradient and Hessian (i <= j) of ``g`` in ``names``, or None."""
+    try:
+        grad = {x: derivative(g, x) for x in names}
+        return grad, {(x, y): derivative(grad[x], y) for i, x in enumerate(names) for y in names[i:]}
+    except Invalid:
+        return None
+
+
+def taylor_lower(g: Node, box: dict[str, tuple[Fraction, Fraction]], prec: int, ders: tuple | None = None):
+    """A lower bound (an arb) of ``g`` over the closed ``box`` by the second-order Taylor form
+    at its centre m, or None: ``g(x) = g(m) + grad g(m).h + (1/2) h^T H(xi) h`` (h = x - m, xi
+    in the convex box), with the checker's own derivatives (``ders``: :func:`taylor_derivatives`),
+    g(m), grad g(m) balls at m, each Hessian entry enclosed over the box, h_i in [-r_i, r_i],
+    h_i^2 in [0, r_i^2]; None unless g and those derivatives are defined strictly over the box."""
+    from flint import arb
+
+    from .backends import arb as A
+    names = sorted(box)
+    ders = taylor_derivatives(g, names) if ders is None else ders
+    if not ders:
+        return None
+    grad, hess = ders
+    try:
+        if not _defined_on([g, *grad.values(), *hess.values()], box):
+            return None
+        mid = {x: (lo + hi) / 2 for x, (lo, hi) in box.items()}
+        with A.precision(prec):
+            r = {x: A.ball((hi - lo) / 2) for x, (lo, hi) in box.items()}
+            total = A.enclose(g, mid, prec=prec)
+            for x in names:                    # grad g(m).h, h_x in [-r_x, r_x]
+                total += A.enclose(grad[x], mid, prec=prec) * r[x] * arb(0, 1)
+            for (x, y), h in hess.items():     # H_xy h_x h_y (twice, x != y); (1/2) H_xx h_x^2 >= 0 or
+                lo, hi = A.enclose_interval(h, box, prec=prec)     # >= (1/2) lower(H_xx) r_x^2
+                if x != y:
+                    total += lo.union(hi) * r[x] * r[y] * arb(0, 1)
+                elif lo < 0:
+                    total += lo * r[x] * r[x] / 2
+            return total.lower()
+    except (A.Undefined, A.Unresolved, A.TooLarge):
+        return None
 
 
 def _ends(cert, claim: Claim, out: Recheck, depth: int, solver: bool) -> None:
@@ -1167,7 +1189,7 @@ def _taylor_piece(piece, g: Node, x: str, d: Domain, strict: bool, real: Domain,
         raise Invalid(f"{what}: not a bounded piece with a finite end {at!r}")
     if k >= 1 and strict and _inside(real, e) and _inside(d, e):
         raise Invalid(f"{what}: g = 0 at {x} = {e}, a point of the domain: '>' fails there")
-    box, want = Domain(False, d.lo, True, d.hi, True), 1 if at == "lo" or k % 2 == 0 else -1
+    want = 1 if at == "lo" or k % 2 == 0 else -1
     own: list[Node] = [g]
     try:
         for _ in range(k):
@@ -1176,7 +1198,7 @@ def _taylor_piece(piece, g: Node, x: str, d: Domain, strict: bool, real: Domain,
         own = []
     for ders in ([own] if own else []) + [given]:
         # every definedness condition strict over the closed piece: g is C^k on it
-        if _defined_on(ders, x, box) and _enclosure_sign(ders[k], x, box) == want:
+        if _defined_on(ders, {x: (d.lo, d.hi)}) and _enclosure_sign(ders[k], {x: (d.lo, d.hi)}) == want:
             break
     else:
         raise Invalid(f"{what}: the order-{k} derivative is not of the sign needed over the closed piece "
@@ -1226,15 +1248,13 @@ def _monotone_piece(piece, g: Node, x: str, d: Domain, strict: bool, real: Domai
 
 
 def _convexity(cert, claim: Claim, out: Recheck, depth: int, solver: bool) -> None:
-    """A Jensen instance (prover/convexity.py): ``f`` (in the symbol ``var`` t alone),
-    ``scale`` c, ``weights`` {x_i: w_i} (positive, summing to 1), ``single`` ("lhs" | "rhs")
-    and its ``arg``, ``second`` (f'' of c*f), ``sign`` (the certificate of f'' >= 0, or
-    -f'' >= 0, on t in the hull H of the x_i's real domains) and ``defined`` (certificates
-    that each definedness condition of c*f and f'' holds strictly on H). The checker verifies, as polynomial identities with
-    each f(u) an opaque symbol (:func:`_zero_polynomial`), that the single side is c*f(arg),
-    arg = sum w_i x_i and the other side sum c*w_i*f(x_i); that ``second`` is (c*f)'' is
-    trusted to SymPy, named. Then c*f is C^2 and convex (concave) on the
-    interval H, which holds every x_i and their mean: Jensen's inequality, non-strict."""
+    """A Jensen instance (prover/convexity.py): ``f`` (in ``var`` t alone), ``scale`` c,
+    ``weights`` {x_i: w_i > 0} summing to 1, the ``single`` side and its ``arg``, ``second``
+    (f'' of c*f: trusted to SymPy, named), ``sign`` (the certificate of f'' >= 0, or -f'' >=
+    0, on t in the hull H of the x_i's real domains), ``defined`` (each definedness condition
+    of c*f and f'' > 0 on H). Checked as polynomial identities, each f(.) an opaque symbol
+    (:func:`_zero_polynomial`): the single side is c*f(arg), arg = sum w_i x_i, the other side
+    sum c*w_i*f(x_i). c*f is then C^2 and convex (concave) on H: Jensen, non-strict."""
     from .expr.nodes import substitute
     from .expr.singularities import definedness
     t, single = _get(cert, "var", str), _get(cert, "single", str)
@@ -1256,7 +1276,7 @@ def _convexity(cert, claim: Claim, out: Recheck, depth: int, solver: bool) -> No
     _zero_polynomial(sub(arg, Add(tuple(Mul((Num(v), Sym(x))) for x, v in w.items()))))
     _zero_polynomial(sub(opaque(mean, {x: Sym(x) for x in w}),
                          Add(tuple(Mul((Num(c * v), u[x])) for x, v in w.items()))))
-    ds = [_relaxed(claim.domains[x]) for x in w]
+    ds = [replace(claim.domains[x], integer=False) for x in w]
     lo = None if any(d.lo is None for d in ds) else min(d.lo for d in ds)
     hi = None if any(d.hi is None for d in ds) else max(d.hi for d in ds)
     hull = Domain(False, lo, any(d.lo == lo and d.lo_closed for d in ds), hi, any(d.hi == hi and d.hi_closed for d in ds))
@@ -1281,7 +1301,6 @@ MAX_CHECKED = 5000              # integers an `induction` certificate checks one
 
 def _int_ends(d: Domain) -> tuple[int | None, int | None]:
     """The least and greatest integers of ``d`` (None: unbounded)."""
-    import math
     lo = hi = None
     if d.lo is not None:
         lo = math.floor(d.lo) + 1 if (d.lo.denominator == 1 and not d.lo_closed) else math.ceil(d.lo)
@@ -1346,13 +1365,11 @@ def _induction(cert, claim: Claim, out: Recheck, depth: int, solver: bool) -> No
 
 def _step(step, by: str, g: Node, op: str, n: str, n0: int, hi: int | None, out: Recheck, depth: int,
           solver: bool) -> None:
-    """An induction's step from n0, its ``proof`` of a claim on the reals from n0: the real
-    relaxation (``g op 0``: at every integer from n0); the inductive step (``g op 0 => next op
-    0``); the opaque step (``hyp op 0 => next op 0`` for every ``F > 0`` of ``symbols``); the
-    ratio step (``ratio >= 0``, g = A - B: A(k) op B(k) gives A(k + 1) op B(k + 1)); the limit
-    step (``decrease >= 0``, or ``> 0`` with ``strict``: the sequence is non-increasing to its
-    ``limit`` L, with L - ``target`` >= 0, > 0 or a strict decrease for ``>``). What SymPy
-    derived (``next``, ``hyp``, ``ratio``, ``decrease``, L) is named trusted."""
+    """An induction's step from n0, its ``proof`` of a claim on the reals from n0: ``g op 0``
+    (relaxation), ``g op 0 => next op 0`` (step), ``hyp op 0 => next op 0`` for every F > 0 of
+    ``symbols`` (opaque), ``ratio >= 0`` (g = A - B: A(k) op B(k) gives A(k + 1) op B(k + 1)),
+    ``decrease >= 0`` (> 0 if ``strict``: a sequence non-increasing to ``limit`` L, L - ``target``
+    >= 0, or > 0 or strict for ``>``). What SymPy derived (next, hyp, ratio, decrease, L) is trusted."""
     real = {n: Domain(False, Fraction(n0), True, None if hi is None else Fraction(hi), hi is not None)}
     zero, proof = Num(Fraction(0)), _sub(step, "proof", out, depth, solver)
     if by == "relaxation":
@@ -1413,15 +1430,9 @@ def _check(cert, out: Recheck, depth: int = 0, solver: bool = True) -> None:
         out.trusted.append(f"trusted: rewrite ({_get(cert, 'rule', str)}; prover/rewrite.py's equivalence)")
         _check(sub_cert, out, depth + 1, solver)
         return
-    claim = read_claim(_get(cert, "claim", dict))
-    if kind == "smt":
-        _smt(cert, claim, out, solver)
-        return
-    if kind in ("cases", "monotone", "ends", "induction", "exact", "convexity"):
-        {"cases": _cases, "monotone": _monotone, "ends": _ends, "induction": _induction, "exact": _exact,
-         "convexity": _convexity}[kind](cert, claim, out, depth, solver)
-        return
-    {"counterexample": _counterexample, "boxes": _boxes}[kind](cert, claim, out)
+    {"counterexample": _counterexample, "exact": _exact, "boxes": _boxes, "smt": _smt, "cases": _cases,
+     "monotone": _monotone, "ends": _ends, "induction": _induction, "convexity": _convexity}[kind](
+        cert, read_claim(_get(cert, "claim", dict)), out, depth, solver)
 
 
 SPOT_VALUES = (Fraction(1, 3), Fraction(1, 2), Fraction(1), Fraction(3, 2), Fraction(2), Fraction(7, 2),
@@ -1451,7 +1462,6 @@ def _spot_check(claim: Claim) -> None:
     at most :data:`MAX_SPOTS` points, where the assumptions hold and both sides are certified):
     a certificate whose claim was edited into a false one fails here whatever its proof says,
     ``trusted`` steps included."""
-    import itertools
     names = sorted(claim.symbols())
     grids = [_spot_values(claim.domains[n]) for n in names]
     for k, combo in enumerate(itertools.product(*grids)):

@@ -94,7 +94,8 @@ def certify(goal: Goal, point) -> dict | None:
 
 def proof_certificate(goal: Goal, kinds: tuple[str, ...]) -> dict | None:
     """A certificate of a proved goal of the first of ``kinds`` ("exact": a polynomial
-    identity; "boxes": a plain bisection cover) that the checker accepts, or None (the
+    identity; "boxes": a plain bisection cover; "taylor": one whose boxes may close by the
+    second-order Taylor form) that the checker accepts, or None (the
     decision then gives a "trusted" one). Built outside the work budget, after the proof."""
     from ..recheck import recheck
     from . import certificates as C
@@ -105,7 +106,7 @@ def proof_certificate(goal: Goal, kinds: tuple[str, ...]) -> dict | None:
     for kind in kinds:
         try:
             cert = (C.exact(claim, goal.a, goal.rel, goal.b) if kind == "exact"
-                    else C.boxes(claim, goal.a, goal.rel, goal.b, goal.domains, goal.extra))
+                    else C.boxes(claim, goal.a, goal.rel, goal.b, goal.domains, goal.extra, taylor=kind == "taylor"))
         except (ValueError, OverflowError, RecursionError, MemoryError):
             cert = None                  # numbers too large to write: this kind gives none
         if cert is not None and recheck(cert).valid:
@@ -868,7 +869,8 @@ class Interval:
                        for x0 in ivl.touching[:3]]
                 how += "; touching at " + ", ".join(pts) + ", local minimum from the derivatives"
             return verdict("proved", "interval", how,
-                           certificate=proof_certificate(goal, ("boxes",)) if budget.certify else None)
+                           certificate=proof_certificate(goal, ("taylor",) if ivl.taylor or ivl.touching else ("boxes",))
+                           if budget.certify else None)
         if ivl.status is IntervalStatus.DISPROVED:
             ce = certify(goal, ivl.point)
             if ce is not None:
