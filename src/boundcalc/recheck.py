@@ -48,8 +48,7 @@ from .expr.domains import Domain
 from .expr.nodes import Add, Mul, Node, Num, Pow, Sym, sub
 from .expr.parser import parse
 
-KINDS = ("counterexample", "exact", "boxes", "rewrite", "smt", "cases", "monotone", "ends", "induction", "convexity",
-         "trusted")
+KINDS = ("counterexample", "exact", "boxes", "rewrite", "smt", "cases", "monotone", "ends", "induction", "convexity", "trusted")
 MAX_PREC = 4096                 # bits: a sign not separated from 0 by then is not certified
 MAX_GRID = 100_000              # points of an `exact` grid
 MAX_LEAVES = 50_000             # leaves of a `boxes` tree
@@ -420,7 +419,8 @@ class _Boxes:
                             | set().union(*(a.symbols() | b.symbols() for a, _, b in claim.assumptions)))
         lhs, rhs = (claim.rhs, claim.lhs) if claim.rel in ("<=", "<") else (claim.lhs, claim.rhs)
         self.g, self.strict = sub(lhs, rhs), claim.rel in ("<", ">")
-        self.leaves, self.ders = 0, None
+        self.leaves = 0
+        self.ders: tuple | None = None          # the Taylor leaves' derivatives, computed once
 
     def check(self, node, box: dict) -> None:
         if _box(node, self.names) != box:
@@ -1266,7 +1266,7 @@ def _convexity(cert, claim: Claim, out: Recheck, depth: int, solver: bool) -> No
         raise Invalid("not a Jensen instance: its relation, weights, function or variable")
     one, mean = (claim.lhs, claim.rhs) if single == "lhs" else (claim.rhs, claim.lhs)
     u = {x: Sym(f"{t}_{x}") for x in ("",) + tuple(w)}
-    if any(v.name in claim.domains for v in u.values()):
+    if any(v.name in claim.domains for v in u.values()):     # (an opaque symbol must be new)
         raise Invalid("an opaque symbol's name is a symbol of the claim")
 
     def opaque(side: Node, at: dict) -> Node:
@@ -1277,8 +1277,8 @@ def _convexity(cert, claim: Claim, out: Recheck, depth: int, solver: bool) -> No
     _zero_polynomial(sub(opaque(mean, {x: Sym(x) for x in w}),
                          Add(tuple(Mul((Num(c * v), u[x])) for x, v in w.items()))))
     ds = [replace(claim.domains[x], integer=False) for x in w]
-    lo = None if any(d.lo is None for d in ds) else min(d.lo for d in ds)
-    hi = None if any(d.hi is None for d in ds) else max(d.hi for d in ds)
+    los, his = [d.lo for d in ds if d.lo is not None], [d.hi for d in ds if d.hi is not None]
+    lo, hi = min(los) if len(los) == len(ds) else None, max(his) if len(his) == len(ds) else None
     hull = Domain(False, lo, any(d.lo == lo and d.lo_closed for d in ds), hi, any(d.hi == hi and d.hi_closed for d in ds))
     cf, f2 = Mul((Num(c), f)), _expr(_get(cert, "second"))
     concave = (single == "lhs") == (claim.rel == ">=")      # c*f(mean) >= the mean of c*f
@@ -1450,11 +1450,7 @@ def _spot_values(d: Domain) -> list[Fraction]:
     vals += [base + v for v in SPOT_VALUES if v > 0] + list(SPOT_VALUES)
     if d.integer:
         vals = [Fraction(int(v) + (1 if v > int(v) else 0)) for v in vals]
-    out: list[Fraction] = []
-    for v in vals:
-        if d.contains(v) and v not in out:
-            out.append(v)
-    return out[:4]
+    return list(dict.fromkeys(v for v in vals if d.contains(v)))[:4]      # in order, once each
 
 
 def _spot_check(claim: Claim) -> None:
