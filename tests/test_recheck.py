@@ -723,6 +723,15 @@ def test_the_ratio_opaque_and_limit_steps_name_what_sympy_derived():
     assert not recheck(bad).valid
 
 
+def test_a_constant_relation_is_decided_by_its_exact_value():
+    # min(1, 1, 1) = 1 exactly (ball arithmetic alone never shows a 0); e = 2.718... > 2 in balls
+    value = {"kind": "exact", "claim": _claim("min(1, 1, 1)", "==", "1", {}), "by": "value"}
+    assert recheck(value).complete
+    assert recheck({**value, "claim": _claim("exp(1)", ">", "2", {})}).complete
+    assert not recheck({**value, "claim": _claim("max(1, 2, 1)", "==", "1", {})}).valid
+    assert not recheck({**value, "claim": _claim("x**2", ">=", "0", {"x": R2})}).valid    # not a constant
+
+
 def test_a_taylor_leaf_closes_a_box_where_the_plain_enclosure_cannot():
     # x**2 - x + 1/4 >= 0 on [0, 1], by hand: the naive enclosure over [0, 1] is [-3/4, 5/4];
     # at the centre 1/2, g = 0, g' = 0, g'' = 2, so g >= 0 + 0 + (1/2)*2*[0, 1/4] >= 0

@@ -45,7 +45,7 @@ from fractions import Fraction
 
 from .errors import BoundcalcError
 from .expr.domains import Domain
-from .expr.nodes import Add, Mul, Node, Num, Pow, Sym, sub
+from .expr.nodes import Add, Mul, Node, Num, Pow, Rel, Sym, sub
 from .expr.parser import parse
 
 KINDS = ("counterexample", "exact", "boxes", "rewrite", "smt", "cases", "monotone", "ends", "induction", "convexity", "trusted")
@@ -75,9 +75,8 @@ class Recheck:
 
     @property
     def status(self) -> str:
-        """The label an output gives the certificate: "rechecked" (every step re-verified),
-        "rechecked up to trusted facts", "certificate attached, not rechecked" (a step whose
-        re-proof was not run: ``boundcalc recheck FILE`` runs it) or "rejected"."""
+        """The label an output gives the certificate: "rechecked", "rechecked up to trusted
+        facts", "certificate attached, not rechecked" (``boundcalc recheck FILE`` runs it), "rejected"."""
         if not self.valid:
             return "rejected"
         if self.not_rechecked:
@@ -153,7 +152,6 @@ def _relation(text) -> tuple[Node, str, Node]:
         r = parse(text)
     except BoundcalcError as e:
         raise Invalid(f"the assumption {text!r} does not parse: {e}") from None
-    from .expr.nodes import Rel
     if not isinstance(r, Rel):
         raise Invalid(f"the assumption {text!r} is not a relation")
     return r.lhs, r.op, r.rhs
@@ -214,10 +212,8 @@ def _sign_at(node: Node, env: dict[str, Fraction]) -> int:
             raise Invalid(f"too large at the point: {e}") from None
         except A.Unresolved:
             x = None
-        if x is not None and x > 0:
-            return 1
-        if x is not None and x < 0:
-            return -1
+        if x is not None and (x > 0 or x < 0):
+            return 1 if x > 0 else -1
         prec *= 4
     raise Invalid("a sign not separated from 0 in ball arithmetic (a sign 0 needs exact evaluation)")
 
@@ -259,8 +255,7 @@ def polynomial_degrees(n: Node) -> dict[str, int]:
     if isinstance(n, Pow) and isinstance(n.exp, Num) and n.exp.value.denominator == 1 and n.exp.value >= 0:
         k = int(n.exp.value)
         return {x: d * k for x, d in polynomial_degrees(n.base).items()}
-    raise Invalid(f"not a polynomial (at {type(n).__name__}): exact evaluation at finitely many points "
-                  "proves only polynomial identities")
+    raise Invalid(f"not a polynomial (at {type(n).__name__}): finitely many exact points prove only polynomials")
 
 
 def _exact(cert, claim: Claim, out: Recheck, depth: int = 0, solver: bool = True) -> None:
@@ -269,6 +264,13 @@ def _exact(cert, claim: Claim, out: Recheck, depth: int = 0, solver: bool = True
     {0, ..., d_x} x ...: then it is the zero polynomial (by induction on the symbols: each
     coefficient in x, a polynomial in the others, vanishes at d_x + 1 values of x), so ``==``
     (and ``<=``, ``>=``) holds everywhere. Random points would be no proof; the grid is."""
+    if cert.get("by") == "value":               # a constant claim: its sign, exact or in balls
+        g = sub(claim.lhs, claim.rhs)
+        v = None if g.symbols() else exact_value(g, {})
+        if g.symbols() or not _holds(claim.rel, _sign_at(g, {}) if v is None else (v > 0) - (v < 0)):
+            raise Invalid("not a constant relation that holds")
+        out.reason = "exact: a constant relation, its sign computed"
+        return
     if cert.get("by", "grid") != "grid":
         _identity(cert, claim, out, depth, solver)
         return
@@ -1019,6 +1021,10 @@ def exact_value(n: Node, env: dict[str, Fraction]) -> Fraction | None:
         k = None if u is None or u.denominator != 1 else int(u) - (n.name == "gamma")   # gamma(k + 1) = k!
         if n.name in ("factorial", "gamma") and k is not None and 0 <= k <= MAX_CHECKED:
             return Fraction(math.factorial(k))
+    if isinstance(n, Func) and n.name in ("min", "max", "abs") and n.args:
+        vals = [exact_value(a, env) for a in n.args]
+        if None not in vals:
+            return {"min": min, "max": max, "abs": abs}[n.name](*vals)      # type: ignore[operator]
     if isinstance(n, Pow):
         b, e = exact_value(n.base, env), exact_value(n.exp, env)
         if b is None or e is None:
@@ -1028,11 +1034,6 @@ def exact_value(n: Node, env: dict[str, Fraction]) -> Fraction | None:
         return evaluate_exact(n, env) if _bits(n) + 64 * len(env) <= MAX_EXACT_BITS else None
     except (NotExact, ZeroDivisionError, KeyError, ValueError, OverflowError):
         return None
-
-
-def _interval(spec) -> Domain:
-    """A piece's interval of an ``ends`` certificate (``lo``/``hi`` exact or null)."""
-    return _domain({**spec, "integer": False} if isinstance(spec, dict) else spec)
 
 
 def _inside(d: Domain, x: Fraction) -> bool:
@@ -1069,10 +1070,9 @@ def _zero_at(g: Node, x: str, e: Fraction, what: str, out: Recheck) -> None:
 
 
 def _sign_at_or_none(g: Node, env) -> int | None:
-    try:
+    with contextlib.suppress(Invalid):
         return _sign_at(g, env)
-    except Invalid:
-        return None
+    return None
 
 
 def _enclosure_sign(g: Node, box: dict) -> int | None:
@@ -1158,7 +1158,8 @@ def _ends(cert, claim: Claim, out: Recheck, depth: int, solver: bool) -> None:
     real = Domain(False, dom.lo, dom.lo_closed, dom.hi, dom.hi_closed)
     parts = []
     for i, piece in enumerate(_get(cert, "pieces", list)):
-        d, by = _interval(piece), _get(piece, "by", str)
+        by = _get(piece, "by", str)
+        d = _domain({**piece, "integer": False})                # the piece's interval
         what = f"piece {i} ({by})"
         if by == "middle":
             _is(_sub(piece, "proof", out, depth, solver), g, ">" if strict else ">=", Num(Fraction(0)),
@@ -1454,10 +1455,9 @@ def _spot_values(d: Domain) -> list[Fraction]:
 
 
 def _spot_check(claim: Claim) -> None:
-    """A proof's claim must hold at every exact point tried (a grid of :func:`_spot_values`,
-    at most :data:`MAX_SPOTS` points, where the assumptions hold and both sides are certified):
-    a certificate whose claim was edited into a false one fails here whatever its proof says,
-    ``trusted`` steps included."""
+    """A proof's claim must hold at every exact point tried (a grid of :func:`_spot_values`, at
+    most :data:`MAX_SPOTS` points, where the assumptions hold and both sides are certified): an
+    edited claim fails here whatever its proof says, ``trusted`` steps included."""
     names = sorted(claim.symbols())
     grids = [_spot_values(claim.domains[n]) for n in names]
     for k, combo in enumerate(itertools.product(*grids)):

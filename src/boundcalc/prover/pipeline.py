@@ -94,8 +94,8 @@ def certify(goal: Goal, point) -> dict | None:
 
 def proof_certificate(goal: Goal, kinds: tuple[str, ...]) -> dict | None:
     """A certificate of a proved goal of the first of ``kinds`` ("exact": a polynomial
-    identity; "boxes": a plain bisection cover; "taylor": one whose boxes may close by the
-    second-order Taylor form) that the checker accepts, or None (the
+    identity; "value": a constant relation's sign; "boxes": a plain bisection cover; "taylor":
+    one whose boxes may close by the second-order Taylor form) that the checker accepts, or None (the
     decision then gives a "trusted" one). Built outside the work budget, after the proof."""
     from ..recheck import recheck
     from . import certificates as C
@@ -106,6 +106,7 @@ def proof_certificate(goal: Goal, kinds: tuple[str, ...]) -> dict | None:
     for kind in kinds:
         try:
             cert = (C.exact(claim, goal.a, goal.rel, goal.b) if kind == "exact"
+                    else {"kind": "exact", "claim": claim, "by": "value"} if kind == "value"
                     else C.boxes(claim, goal.a, goal.rel, goal.b, goal.domains, goal.extra, taylor=kind == "taylor"))
         except (ValueError, OverflowError, RecursionError, MemoryError):
             cert = None                  # numbers too large to write: this kind gives none
@@ -142,7 +143,7 @@ class Constant:
                        "constant, ball arithmetic" if ok else "certified",
                        counterexample=None if ok else search.report({}, goal.a, goal.b,
                                                                     Rel(goal.rel, goal.a, goal.b), goal.extra),
-                       certificate=proof_certificate(goal, ("exact", "boxes")) if ok and budget.certify else None)
+                       certificate=proof_certificate(goal, ("value", "exact", "boxes")) if ok and budget.certify else None)
 
 
 class QuickSearch:
