@@ -1,15 +1,16 @@
 """Certificates of the decision procedure's verdicts: JSON-serialisable proof terms in the
 vocabulary that the independent checker :mod:`boundcalc.recheck` re-verifies (its module
 docstring, and docs/explanation/decision-procedure.md, describe the kinds: counterexample,
-exact, boxes, rewrite, smt, trusted).
+exact, boxes, rewrite, smt, cases, monotone, ends, induction, convexity, trusted).
 
 Built only on request (``decide_relation(..., certify=True)``), after a layer has decided:
 building one never changes a verdict. The ``boxes`` builder is a second method (a plain
-bisection with one arb enclosure per box, bounded domains only, at most
-:data:`MAX_LEAVES` boxes), not the interval layer's own search; where it does not close the
-domain, or the proof is of a kind the checker cannot re-verify (z3's unsat, SymPy's
-simplification, the ends and integer layers' nested decisions), the certificate says so: a
-``trusted`` certificate naming what is trusted.
+bisection with one arb enclosure per box, or for the interval layer's Taylor-model proofs
+the checker's second-order Taylor form, bounded domains only, at most :data:`MAX_LEAVES`
+boxes), not the interval layer's own search; where it does not close the domain, or the
+proof is of a kind the checker cannot re-verify (z3's unsat, SymPy's simplification, the
+big-operator layer's nested decisions), the certificate says so: a ``trusted`` certificate
+naming what is trusted.
 
 Soundness contract: none to give; this module decides nothing (the checker does).
 """
