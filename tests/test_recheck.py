@@ -680,6 +680,17 @@ def test_a_jensen_instance_is_checked_as_identities_and_the_sign_of_f2():
     assert not recheck(bad).valid
 
 
+def test_a_jensen_instance_of_a_function_with_kinks_is_refused():
+    # f(t) = |t - 1| - |t| is concave at 0 and convex at 1: on [1/2, 2] f(1) = -1 < (f(1/2) + f(3/2))/2
+    # = -1/2, though its "f''" (0 away from the kinks) is >= 0 and <= 0; the checker asks for smooth f
+    f = "abs(t_jensen - 1) - abs(t_jensen)"
+    cert = {**_jensen(), "claim": _claim("abs((x + y)/2 - 1) - abs((x + y)/2)", ">=",
+                                         "(abs(x - 1) - abs(x) + abs(y - 1) - abs(y))/2", {"x": PHALF2, "y": PHALF2}),
+            "f": f, "second": "0", "sign": _exact("-(0)", ">=", "0", {"t_jensen": PHALF2})}
+    r = recheck(cert, spot=False)
+    assert not r.valid and "smooth" in r.reason, r.reason
+
+
 def _steps():
     """The integer layer's other steps, by hand. n! <= n^n, n >= 1: n = 1 (1 <= 1, exactly)
     and the ratio step, A = n^n, B = n!: log((n + 1)^(n + 1)/n^n) - log(n + 1) = n log(1 + 1/n)

@@ -85,8 +85,7 @@ class Recheck:
 
     def to_json(self) -> dict:
         return {"valid": self.valid, "complete": self.complete, "status": self.status, "reason": self.reason,
-                "trusted": list(self.trusted), "not_rechecked": list(self.not_rechecked),
-                "kinds": list(self.kinds)}
+                "trusted": list(self.trusted), "not_rechecked": list(self.not_rechecked), "kinds": list(self.kinds)}
 
 
 class Invalid(Exception):
@@ -336,8 +335,8 @@ def _identity(cert, claim: Claim, out: Recheck, depth: int, solver: bool) -> Non
     ``defined`` proves each condition, oriented by its sign at p, strictly on the region R
     (the real box under the assumptions), ``star`` each assumption at p + t (x - p) for t in
     (0, 1], x in R. So D is smooth near R, constant along each segment from p: 0 on R."""
-    from .expr.nodes import Func, substitute
-    from .expr.singularities import SMOOTH_FUNCTIONS, definedness
+    from .expr.nodes import substitute
+    from .expr.singularities import definedness
     by = _get(cert, "by", str)
     if claim.rel != "==" or by not in ("normal form", "derivatives"):
         raise Invalid(f"an identity argument {by!r} of a relation {claim.rel!r}")
@@ -346,13 +345,11 @@ def _identity(cert, claim: Claim, out: Recheck, depth: int, solver: bool) -> Non
         out.trusted.append("trusted: SymPy simplification (lhs - rhs simplifies to 0 where both sides are defined)")
         out.reason = "exact: the two sides have the same normal form (SymPy's), checked at exact points"
         return
-    if any(isinstance(n, Func) and n.name not in SMOOTH_FUNCTIONS for n in d.unique_nodes()):
-        raise Invalid("a derivative argument needs smooth functions only")
     names = sorted(claim.symbols())
     real = {n: replace(claim.domains[n], integer=False) for n in names}
     p = {n: _num(v) for n, v in _get(cert, "point", dict).items()}
-    if sorted(p) != names or not all(_inside(_closure(real[n]), p[n]) for n in names):
-        raise Invalid("the point is not one of the closed box")
+    if not _smooth(d) or sorted(p) != names or not all(_inside(_closure(real[n]), p[n]) for n in names):
+        raise Invalid("a derivative argument needs smooth functions and a point of the closed box")
     if not all(_holds(r, _sign_at(sub(a, b), p)) for a, r, b in claim.assumptions):
         raise Invalid("an assumption fails at the point")
     v = exact_value(d, p)
@@ -1069,6 +1066,14 @@ def _zero_at(g: Node, x: str, e: Fraction, what: str, out: Recheck) -> None:
     out.trusted.append(f"trusted: SymPy ({what} = 0 exactly at {x} = {e})")
 
 
+def _smooth(*nodes: Node) -> bool:
+    """Whether ``nodes`` use smooth functions only (continuous, and smooth, where defined)."""
+    from .expr.nodes import Func
+    from .expr.singularities import SMOOTH_FUNCTIONS, is_smooth_language
+    return all(is_smooth_language(n) and not any(isinstance(t, Func) and t.name not in SMOOTH_FUNCTIONS
+                                                 for t in n.unique_nodes()) for n in nodes)
+
+
 def _sign_at_or_none(g: Node, env) -> int | None:
     with contextlib.suppress(Invalid):
         return _sign_at(g, env)
@@ -1145,14 +1150,11 @@ def taylor_lower(g: Node, box: dict[str, tuple[Fraction, Fraction]], prec: int, 
 def _ends(cert, claim: Claim, out: Recheck, depth: int, solver: bool) -> None:
     """One symbol's domain cut into pieces, each closed by its argument (the ``ends`` row of
     the docs' table)."""
-    from .expr.nodes import Func
-    from .expr.singularities import SMOOTH_FUNCTIONS, is_smooth_language
     x = _get(cert, "var", str)
     if claim.rel not in ("<=", "<", ">=", ">") or claim.assumptions or claim.symbols() != {x}:
         raise Invalid("an ends argument is of an inequality in its one symbol, without assumptions")
     g = sub(claim.lhs, claim.rhs) if claim.rel in (">=", ">") else sub(claim.rhs, claim.lhs)
-    if not is_smooth_language(g) or any(isinstance(n, Func) and n.name not in SMOOTH_FUNCTIONS
-                                        for n in g.unique_nodes()):
+    if not _smooth(g):
         raise Invalid("an ends argument needs smooth functions only (continuous where defined)")
     strict, dom = claim.rel in ("<", ">"), claim.domains[x]
     real = Domain(False, dom.lo, dom.lo_closed, dom.hi, dom.hi_closed)
@@ -1260,11 +1262,11 @@ def _convexity(cert, claim: Claim, out: Recheck, depth: int, solver: bool) -> No
     from .expr.singularities import definedness
     t, single = _get(cert, "var", str), _get(cert, "single", str)
     f, c, arg = _expr(_get(cert, "f")), _num(_get(cert, "scale")), _expr(_get(cert, "arg"))
-    w = {x: _num(v) for x, v in _get(cert, "weights", dict).items()}
+    w, f2 = {x: _num(v) for x, v in _get(cert, "weights", dict).items()}, _expr(_get(cert, "second"))
     if (claim.rel not in ("<=", ">=") or single not in ("lhs", "rhs") or t in claim.domains or c == 0
             or f.symbols() != {t} or len(w) < 2 or any(v <= 0 for v in w.values()) or sum(w.values()) != 1
-            or not set(w) <= set(claim.domains)):
-        raise Invalid("not a Jensen instance: its relation, weights, function or variable")
+            or not set(w) <= set(claim.domains) or not _smooth(f, f2)):    # (f, f'' smooth: C^2 on the hull)
+        raise Invalid("not a Jensen instance: its relation, weights, smooth function or variable")
     one, mean = (claim.lhs, claim.rhs) if single == "lhs" else (claim.rhs, claim.lhs)
     u = {x: Sym(f"{t}_{x}") for x in ("",) + tuple(w)}
     if any(v.name in claim.domains for v in u.values()):     # (an opaque symbol must be new)
@@ -1281,7 +1283,7 @@ def _convexity(cert, claim: Claim, out: Recheck, depth: int, solver: bool) -> No
     los, his = [d.lo for d in ds if d.lo is not None], [d.hi for d in ds if d.hi is not None]
     lo, hi = min(los) if len(los) == len(ds) else None, max(his) if len(his) == len(ds) else None
     hull = Domain(False, lo, any(d.lo == lo and d.lo_closed for d in ds), hi, any(d.hi == hi and d.hi_closed for d in ds))
-    cf, f2 = Mul((Num(c), f)), _expr(_get(cert, "second"))
+    cf = Mul((Num(c), f))
     concave = (single == "lhs") == (claim.rel == ">=")      # c*f(mean) >= the mean of c*f
     _is(_sub(cert, "sign", out, depth, solver), Mul((Num(Fraction(-1)), f2)) if concave else f2, ">=",
         Num(Fraction(0)), {t: hull}, [], "the sign of f''")
