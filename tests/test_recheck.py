@@ -587,8 +587,182 @@ def test_a_monotone_reduction_is_replayed_with_the_derivative_named_as_trusted()
     assert not recheck(bad, spot=False).valid
 
 
+# ----------------------------------------------------------------------------- issue 33: the new kinds
+R2 = Domain()
+PHALF2 = Domain(lo=Fraction(1, 2), lo_closed=True, hi=Fraction(2), hi_closed=True)
+
+
+def _c(lhs, rel, rhs, domains, assume=()):
+    """An ``smt`` certificate of a sub-claim (cvc5 re-proves it, or it is named z3's)."""
+    return C.smt(_claim(lhs, rel, rhs, domains, assume), "z3")
+
+
+def _identities():
+    """atan(u) - atan(v) = atan((u - v)/(1 + uv)) where uv >= -1/2, by hand: at p = (0, 0)
+    both sides are exactly 0 (atan 0 = 0), the one definedness condition 1 + uv != 0 is + at p
+    and 1 + uv > 0 on the region (uv >= -1/2 gives 1 + uv >= 1/2), and the region is
+    star-shaped about p ((tu)(tv) = t^2 uv >= -t^2/2 >= -1/2 for t in (0, 1]). And
+    atan(x) + atan(1/x) = pi/2 on x > 0 at p = 1 (pi/4 + pi/4: not an exact rational), 1/x
+    defined since x > 0, no assumption."""
+    seg = "(0 + t_star*(u - 0))*(0 + t_star*(v - 0)) - (-1/2)"
+    star = {"u": R2, "v": R2, "t_star": Domain(lo=Fraction(0), hi=Fraction(1), hi_closed=True)}
+    two = {"kind": "exact", "claim": _claim("atan(u) - atan(v)", "==", "atan((u - v)/(1 + u*v))", {"u": R2, "v": R2},
+                                            ["u*v >= -1/2"]),
+           "by": "derivatives", "point": {"u": "0", "v": "0"},
+           "defined": [_c("1 + u*v", ">", "0", {"u": R2, "v": R2}, ["u*v >= -1/2"])],
+           "star": [_c(seg, ">=", "0", star, ["u*v >= -1/2"])]}
+    one = {"kind": "exact", "claim": _claim("atan(x) + atan(1/x)", "==", "pi/2", {"x": P}), "by": "derivatives",
+           "point": {"x": "1"}, "defined": [_c("x", ">", "0", {"x": P})], "star": []}
+    return two, one
+
+
+def test_an_identity_with_special_functions_names_only_sympys_simplification():
+    two, one = _identities()
+    r = recheck(json.loads(json.dumps(two)))
+    assert r.valid and r.kinds == ["exact", "smt", "smt"], r.reason
+    derivs = "trusted: SymPy simplification (every partial derivative of lhs - rhs is 0)"
+    assert [t for t in r.trusted if not t.startswith("trusted: z3")] == [derivs], r.trusted
+    r = recheck(json.loads(json.dumps(one)))
+    assert r.valid and r.trusted[-2:] == ["trusted: SymPy (lhs - rhs = 0 exactly at the point)", derivs], r.trusted
+    bad = copy.deepcopy(two)
+    bad["star"] = []                             # the region not shown star-shaped
+    assert not recheck(bad).valid
+    bad = copy.deepcopy(two)
+    bad["point"] = {"u": "1", "v": "-1"}         # atan 1 - atan(-1) = pi/2, atan(2/0): undefined there
+    assert not recheck(bad).valid
+    bad = copy.deepcopy(one)
+    bad["claim"]["domains"]["x"]["lo"] = None    # x real: 1/x > 0 not what "defined" proves (and x = -1 fails)
+    assert not recheck(bad, spot=False).valid
+    bad = copy.deepcopy(one)
+    bad["claim"]["rhs"] = "-pi/2"                # D(1) = pi, certainly not 0
+    assert not recheck(bad, spot=False).valid
+    normal = {"kind": "exact", "claim": _claim("tanh(2*u)", "==", "2*tanh(u)/(1 + tanh(u)**2)", {"u": R2}),
+              "by": "normal form"}
+    r = recheck(normal)
+    normal_form = "trusted: SymPy simplification (lhs - rhs simplifies to 0 where both sides are defined)"
+    assert r.valid and r.trusted == [normal_form]
+    normal["claim"] = _claim("tanh(2*u)", "==", "2*tanh(u)/(1 - tanh(u)**2)", {"u": R2})
+    # tanh 1 = 0.7616 against 2*0.4621/(1 - 0.2135) = 1.1752 at u = 1/2: the exact points reject it
+    assert not recheck(normal).valid
+    assert not recheck({**normal, "claim": _claim("tanh(2*u)", "<", "2", {"u": R2})}).valid     # no strict identity
+
+
+def _jensen():
+    """tanh((x + y)/2) >= (tanh(x) + tanh(y))/2 on x, y in [1/2, 2], by hand: f = tanh, c = 1,
+    w = 1/2, 1/2, f'' = -2 tanh(t)(1 - tanh(t)^2) (tanh' = 1 - tanh^2), and on the hull
+    [1/2, 2] -f'' = 2 tanh(t)(1 - tanh(t)^2) >= 2 * 0.46 * 0.07 > 0 (a box cover)."""
+    f2 = "-2*tanh(t_jensen)*(1 - tanh(t_jensen)**2)"
+    return {"kind": "convexity", "claim": _claim("tanh((x + y)/2)", ">=", "(tanh(x) + tanh(y))/2",
+                                                  {"x": PHALF2, "y": PHALF2}),
+            "var": "t_jensen", "f": "tanh(t_jensen)", "scale": "1", "single": "lhs", "arg": "(x + y)/2",
+            "weights": {"x": "1/2", "y": "1/2"}, "second": f2,
+            "sign": _boxes(f"-({f2})", ">=", "0", {"t_jensen": PHALF2}), "defined": []}
+
+
+def test_a_jensen_instance_is_checked_as_identities_and_the_sign_of_f2():
+    cert = _jensen()
+    r = recheck(json.loads(json.dumps(cert)))
+    assert r.valid and r.kinds == ["convexity", "boxes"], r.reason
+    assert r.trusted == ["trusted: SymPy derivative (the certificate's 'second' is d^2/dt_jensen^2 of scale*f)"]
+    for key, value in (("weights", {"x": "1/3", "y": "2/3"}),      # arg is not x/3 + 2y/3
+                       ("single", "rhs"),                           # convex needed then: f'' >= 0 not proved
+                       ("scale", "2"),                              # the sides are not 2*tanh(...)
+                       ("second", "2*tanh(t_jensen)*(1 - tanh(t_jensen)**2)"),    # not the sign proved
+                       ("arg", "(x + y)/3")):
+        bad = copy.deepcopy(cert)
+        bad[key] = value
+        assert not recheck(bad).valid, key
+    bad = copy.deepcopy(cert)
+    bad["claim"]["rel"] = "<="                   # convexity would be needed
+    assert not recheck(bad, spot=False).valid
+    bad = copy.deepcopy(cert)
+    bad["claim"]["domains"]["y"]["hi"] = "3"     # the hull [1/2, 3] is not the sign's [1/2, 2]
+    assert not recheck(bad).valid
+
+
+def test_a_jensen_instance_of_a_function_with_kinks_is_refused():
+    # f(t) = |t - 1| - |t| is concave at 0 and convex at 1: on [1/2, 2] f(1) = -1 < (f(1/2) + f(3/2))/2
+    # = -1/2, though its "f''" (0 away from the kinks) is >= 0 and <= 0; the checker asks for smooth f
+    f = "abs(t_jensen - 1) - abs(t_jensen)"
+    cert = {**_jensen(), "claim": _claim("abs((x + y)/2 - 1) - abs((x + y)/2)", ">=",
+                                         "(abs(x - 1) - abs(x) + abs(y - 1) - abs(y))/2", {"x": PHALF2, "y": PHALF2}),
+            "f": f, "second": "0", "sign": _exact("-(0)", ">=", "0", {"t_jensen": PHALF2})}
+    r = recheck(cert, spot=False)
+    assert not r.valid and "smooth" in r.reason, r.reason
+
+
+def _steps():
+    """The integer layer's other steps, by hand. n! <= n^n, n >= 1: n = 1 (1 <= 1, exactly)
+    and the ratio step, A = n^n, B = n!: log((n + 1)^(n + 1)/n^n) - log(n + 1) = n log(1 + 1/n)
+    >= 0. n! >= 2^(n - 1): n = 1 and the step with F = n! > 0: F >= 2^n/2 gives (n + 1)F >=
+    2F >= 2^n. (1 + 1/n)^n <= e: s = e/(1 + 1/n)^n, log(s(n)/s(n + 1)) = (n + 1) log(1 + 1/(n +
+    1)) - n log(1 + 1/n) >= 0 (n log(1 + 1/n) increases), s -> 1 = target."""
+    real = {"n": Domain(lo=Fraction(1), lo_closed=True)}
+    ratio = {"kind": "induction", "claim": _claim("factorial(n)", "<=", "n**n", {"n": Z1}), "var": "n",
+             "checked": [1, 1], "step": {"by": "ratio", "from": 1, "ratio": "n*log(1 + 1/n)",
+                                         "proof": _c("n*log(1 + 1/n)", ">=", "0", real)}}
+    doms = {**real, "n_F0": Domain(lo=Fraction(0))}
+    opaque = {"kind": "induction", "claim": _claim("factorial(n)", ">=", "2**(n - 1)", {"n": Z1}), "var": "n",
+              "checked": [1, 1], "step": {"by": "opaque", "from": 1, "hyp": "n_F0 - 2**n/2", "next": "(n + 1)*n_F0 - 2**n",
+                                          "symbols": {"n_F0": {"integer": False, "lo": "0", "lo_closed": False,
+                                                               "hi": None, "hi_closed": False}},
+                                          "proof": _c("(n + 1)*n_F0 - 2**n", ">=", "0", doms, ["n_F0 - 2**n/2 >= 0"])}}
+    dec = "(n + 1)*log(1 + 1/(n + 1)) - n*log(1 + 1/n)"
+    limit = {"kind": "induction", "claim": _claim("(1 + 1/n)**n", "<=", "E", {"n": Z1}), "var": "n", "checked": [1, 0],
+             "step": {"by": "limit", "from": 1, "form": "ratio", "decrease": dec, "strict": False, "target": 1,
+                      "limit": "1", "proof": _c(dec, ">=", "0", real)}}
+    return ratio, opaque, limit
+
+
+def test_the_ratio_opaque_and_limit_steps_name_what_sympy_derived():
+    ratio, opaque, limit = _steps()
+    for cert, named in ((ratio, "trusted: SymPy (the ratio step"), (opaque, "trusted: SymPy (the opaque step"),
+                        (limit, "trusted: SymPy limit (the sequence's limit at infinity is 1)")):
+        r = recheck(json.loads(json.dumps(cert)))
+        assert r.valid and any(t.startswith(named) for t in r.trusted), (r.reason, r.trusted)
+    bad = copy.deepcopy(ratio)
+    bad["step"]["from"] = 0                      # the ratio step needs n > 0
+    assert not recheck(bad).valid
+    bad = copy.deepcopy(opaque)
+    bad["step"]["symbols"]["n_F0"]["lo"] = "1"   # F >= 1 only: not every F > 0
+    assert not recheck(bad).valid
+    bad = copy.deepcopy(limit)
+    bad["step"]["limit"] = "1/2"                 # a limit below the target gives nothing
+    assert not recheck(bad).valid
+    bad = copy.deepcopy(limit)
+    bad["checked"] = [2, 1]                      # the integers must start at the domain's least
+    assert not recheck(bad).valid
+
+
+def test_a_constant_relation_is_decided_by_its_exact_value():
+    # min(1, 1, 1) = 1 exactly (ball arithmetic alone never shows a 0); e = 2.718... > 2 in balls
+    value = {"kind": "exact", "claim": _claim("min(1, 1, 1)", "==", "1", {}), "by": "value"}
+    assert recheck(value).complete
+    assert recheck({**value, "claim": _claim("exp(1)", ">", "2", {})}).complete
+    assert not recheck({**value, "claim": _claim("max(1, 2, 1)", "==", "1", {})}).valid
+    assert not recheck({**value, "claim": _claim("x**2", ">=", "0", {"x": R2})}).valid    # not a constant
+
+
+def test_a_taylor_leaf_closes_a_box_where_the_plain_enclosure_cannot():
+    # x**2 - x + 1/4 >= 0 on [0, 1], by hand: the naive enclosure over [0, 1] is [-3/4, 5/4];
+    # at the centre 1/2, g = 0, g' = 0, g'' = 2, so g >= 0 + 0 + (1/2)*2*[0, 1/4] >= 0
+    claim = _claim("x**2 - x + 1/4", ">=", "0", {"x": UNIT})
+    leaf = {"box": {"x": ["0", "1"]}, "by": "taylor", "prec": 64, "lower": "0"}
+    r = recheck({"kind": "boxes", "claim": claim, "tree": leaf})
+    assert r.valid and r.complete, r.reason
+    assert not recheck({"kind": "boxes", "claim": claim, "tree": {**leaf, "by": "goal"}}).valid
+    assert not recheck({"kind": "boxes", "claim": claim, "tree": {**leaf, "lower": "1/1024"}}).valid
+    strict = _claim("x**2 - x + 1/4", ">", "0", {"x": UNIT})
+    assert not recheck({"kind": "boxes", "claim": strict, "tree": leaf}, spot=False).valid
+    from boundcalc.recheck import taylor_lower
+    # x**2 + y**2 - x*y on [-1/10, 1/10]^2 at 0: (1/2)*2*[0, 1/100] twice and -1*[-1/100, 1/100]
+    lo = taylor_lower(parse("x**2 + y**2 - x*y", allow_relation=False),
+                      {"x": (Fraction(-1, 10), Fraction(1, 10)), "y": (Fraction(-1, 10), Fraction(1, 10))}, 64)
+    assert abs(float(lo) + 0.01) < 1e-9
+
+
 MUTABLE = ("lo", "hi", "lower", "upper", "at", "of", "sign", "lhs", "rhs", "derivative", "end", "direction", "from",
-           "next")
+           "next", "hyp", "ratio", "decrease", "second", "arg", "scale")
 
 
 def _numbers(obj, path=()):
@@ -641,7 +815,7 @@ def _mutate(cert, rng):
         # near its least point, so it is then false; the checker must refuse it)
         down = (key == "lhs") == (m["claim"]["rel"] in (">=", ">"))
         node[key] = f"({value}) {'-' if down else '+'} 1000"
-    elif key in ("lhs", "rhs", "derivative", "of", "next"):
+    elif key in ("lhs", "rhs", "derivative", "of", "next", "hyp", "ratio", "decrease", "second", "arg"):
         node[key] = f"({value}) + {rng.randint(1, 9)}/{rng.randint(10, 99)}" if key != "of" else f"2*({value})"
     elif key in ("lower", "upper"):
         # a recorded enclosure end raised past what any enclosure shows (every function here
@@ -672,6 +846,24 @@ def test_two_hundred_mutated_case_splits_monotone_ends_and_induction_certificate
     # box bounds, domain ends, recorded enclosures, coefficients (terms added), signs, ends
     assert {"box edge", "lo", "hi", "lower", "lhs", "derivative", "of", "sign", "end", "taylor end", "direction",
             "from", "next", "integers checked"} <= edited, edited
+
+
+def test_two_hundred_mutated_identity_jensen_step_and_taylor_certificates_are_all_rejected():
+    rng = random.Random(3301)
+    taylor = {"kind": "boxes", "claim": _claim("x**2 - x + 1/4", ">=", "0", {"x": UNIT}),
+              "tree": {"box": {"x": ["0", "1"]}, "by": "taylor", "prec": 64, "lower": "0"}}
+    certs = [*_identities(), _jensen(), *_steps(), taylor]
+    assert all(recheck(c).valid for c in certs)
+    accepted, edited = [], set()
+    for i in range(200):                   # each certificate in turn, about 22 edits each
+        m, path = _mutate(certs[i % len(certs)], rng)
+        edited.add(_what(path))
+        if recheck(json.loads(json.dumps(m))).valid:
+            accepted.append(path)
+    assert accepted == []
+    # a box edge, a recorded lower end, domain ends, sides, and the new kinds' expressions and numbers
+    assert {"box edge", "lo", "lower", "lhs", "rhs", "from", "integers checked", "hyp", "ratio", "decrease",
+            "second", "arg", "scale", "next"} <= edited, edited
 
 
 def _mpf_cases():

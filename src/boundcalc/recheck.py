@@ -14,103 +14,22 @@ procedure read it::
      "assumptions": ["x <= y"]}
 
 (numbers are exact rationals written "p/q"; a relation holds where both sides are
-defined, at every point of the domains where the assumptions hold). The kinds:
+defined, at every point of the domains where the assumptions hold). The kinds, each with the fields the table of docs/explanation/decision-procedure.md
+("Certificates") describes and with what the checker verifies there (each function below
+says it again for its kind):
 
-* ``counterexample`` — ``"point"``: symbol -> "p/q". Valid when the point lies in the
-  domains, every assumption holds there and the relation fails there, each sign decided in
-  ball arithmetic (up to 4096 bits) or by exact rational evaluation.
-* ``exact`` — ``"degrees"``: symbol -> an upper bound of the degree of ``lhs - rhs`` in
-  it. Valid when ``lhs - rhs`` is a polynomial (sums, products, natural powers of symbols
-  and rationals) whose degree in each symbol is at most the bound (the checker computes the
-  degrees itself) and it vanishes, by exact evaluation, at every point of the grid
-  {0, ..., d_x} x ...: a polynomial of degree <= d_x in each x_i that vanishes on such a grid
-  is the zero polynomial, so ``lhs == rhs`` (hence ``<=`` and ``>=``) holds everywhere.
-* ``boxes`` — ``"tree"``: a bisection of the closure of the (bounded) domain box. A node
-  is ``{"box": {x: ["lo", "hi"]}, "split": {"var": x, "at": "p/q"}, "parts": [left, right]}``
-  (left is the box with x's upper end at ``at``, right with its lower end there) or a leaf
-  ``{"box": ..., "by": "goal", "prec": bits, "lower": "p/q"}`` (the arb enclosure of
-  ``lhs - rhs`` over the box, oriented so the claim reads ``g >= 0`` or ``g > 0``, has
-  lower end >= ``lower``, and ``lower`` is >= 0, or > 0 for a strict claim) or ``{"box":
-  ..., "by": "assumption", "index": i, "prec": bits, "upper": "p/q"}`` (assumption i,
-  oriented as ``l - r >= 0`` or ``> 0``, fails on the whole box: the enclosure of
-  ``l - r`` has upper end <= ``upper`` < 0, or <= 0 for a strict one). Every box is checked
-  to be exactly the part of its parent that the split says, the root exactly the domain's
-  closure, so the leaves cover the domain.
-* ``rewrite`` — ``"rule"`` (the equivalence used, as printed) and ``"sub"`` (the
-  certificate of the equivalent claim). Valid when the sub-certificate is; the equivalence
-  itself is listed as trusted ("trusted: rewrite ...", prover/rewrite.py's contract).
-* ``smt`` — ``"by"`` (who proved it first: z3, SymPy), ``"query"``: the SMT-LIB text of the
-  claim's negation, encoded exactly (see :func:`smt_query`: sums, products, integer powers;
-  every quotient, fractional power and ``sqrt`` a named real with its *defining* facts,
-  e.g. ``t >= 0, x >= 0, t*t = x`` for ``sqrt(x)`` -- definitions, true of the named term by
-  the definition of the operation, not the relaxation facts of prover/facts.py; ``abs``,
-  ``min``, ``max`` as if-then-else; integer symbols relaxed to reals, which only weakens the
-  query; any other function term, a power with a symbolic or irrational exponent, ``pi``
-  and ``E`` a free real, with only facts true of every argument: ``exp(u) > 0``,
-  ``3 < pi < 22/7``, ``2 < E < 3``). Valid when the checker's own encoding of the claim is
-  exactly ``query`` and a second solver, cvc5, answers unsat (for every value of the free
-  reals, so for their true ones); with cvc5 absent, undecided within its work limit, stopped
-  by its CPU-time net (:func:`cvc5_answer`) or finding a model of a query with free reals
-  (which refutes nothing) the proof is listed as trusted (``trusted: z3 (cvc5 ...)``); a
-  cvc5 "sat" on a query without free reals makes it invalid. The cheap recheck
-  (``recheck(cert, solver=False)``, the decision procedure's for a certificate it does not
-  hand out) compares the query and skips cvc5: the step is then ``not_rechecked``. Big
-  operators are not encoded (no ``smt`` certificate: the decision's ``trusted`` one stands).
-* ``cases`` — ``"cuts"`` (symbols whose domain is cut at 0) and ``"pieces"``, each
-  ``{"halves": {v: "+" | "-"}, "case": null | "+" | "-", "signs": [{"of": u, "sign": "+" |
-  "-", "proof": cert}], "proof": cert}``. The checker re-derives each piece's claim itself:
-  for the half "-" of a cut ``v`` the claim with ``v -> -v`` on ``v`` in [0, -lo] (a
-  bijection onto the part ``v <= 0``), for "+" ``v`` in [0, hi]; every ``abs(u)`` whose
-  ``u`` is exactly an ``"of"`` replaced by ``u`` ("+") or ``-u`` ("-"), the sign's ``proof``
-  being of ``u >= 0`` (``u <= 0``) on the piece; a ``case`` "+" / "-" reads the side
-  ``abs(A)`` of ``abs(A) <= B`` as ``A`` / ``-A`` (``|A| <= B`` iff both), the two cases of
-  one half both required. Valid when every piece's ``proof`` is of the claim so re-derived
-  (up to the constant folding of :func:`_fold`; its domains those of the symbols it uses),
-  every sub-certificate checks and the halves cover every sign pattern of the cuts.
-* ``monotone`` — ``"var"`` ``v``, ``"end"`` ("lo" | "hi", a closed finite end ``e`` of
-  ``v``'s real domain, ``v`` in no assumption), ``"derivative"`` ``D`` (of the difference
-  ``g``, ``lhs - rhs`` for ``>=``/``>``, ``rhs - lhs`` for ``<=``/``<``, in ``v``),
-  ``"sign"`` (the certificate of ``D >= 0`` at "lo", ``-1*D >= 0`` at "hi", on the claim's
-  domains under its assumptions) and ``"face"`` (the certificate of the claim with ``v = e``
-  on the other symbols). Then ``g >= g|_{v=e}`` along every segment in ``v`` (the mean value
-  theorem; the set where the assumptions hold is a cylinder along ``v``), and the face gives
-  the claim. That ``D`` is ``g``'s derivative is listed as "trusted: SymPy derivative" (the
-  checker does not differentiate), and that ``g`` and ``D`` are defined on the whole domain
-  (so ``g`` is continuously differentiable along the segments) as "trusted: the
-  monotonicity layer"; everything else is checked.
-* ``ends`` — ``"var"`` ``x`` (the claim's one symbol, no assumptions, smooth functions
-  only: continuous where defined) and ``"pieces"`` of its domain (relaxed to the reals), each
-  an interval (``lo``, ``lo_closed``, ``hi``, ``hi_closed``) closed by its ``"by"``, for the
-  difference ``g`` (``lhs - rhs`` oriented ``g >= 0`` / ``g > 0``): ``"middle"`` (``"proof"``:
-  the certificate of ``g op 0`` on the piece); ``"taylor"`` (``"at"``: the end ``e`` of the
-  bounded piece where ``g, g', ..., g^(k-1)`` vanish, ``"derivatives"``: g', ..., g^(k)) --
-  the checker differentiates ``g`` itself (:func:`derivative`), requires every definedness
-  condition of ``g, ..., g^(k)`` strictly over the closed piece and the arb enclosure of
-  ``g^(k)`` over it of the sign that makes ``g(x) = g^(k)(xi) (x - e)^k / k!`` positive
-  (Lagrange's remainder), the values at ``e`` exactly 0 (:func:`exact_value`; else "trusted:
-  SymPy (... = 0 exactly)"), and, for ``>``, ``e`` no point of the domain where k >= 1 (the
-  certificate's derivatives are used, and trusted, only where its own do not close the
-  piece); ``"monotone"`` (``"derivative"`` g', ``"direction"`` 1 | -1, ``"strict"``,
-  ``"proof"``: the certificate of ``direction * g' >= 0`` (``> 0``) on the piece, so ``g``
-  is least at its lower (1) or upper (-1) end ``e``; ``"least"``: ``{"by": "cut"}`` (``e`` a
-  closed end, ``g(e) > 0``), ``"point"`` (``g(e) > 0``), ``"zero"`` (``g(e) = 0``, for ``>``
-  with a strict slope and ``e`` outside the domain) or ``"limit"`` with its ``"value"`` L
-  (>= 0, or 0 under the same conditions; "trusted: SymPy limit"); the piece covers its closure, g
-  being continuous where defined; "trusted: SymPy derivative" and "trusted: the ends layer"
-  (g, g' defined on the piece) listed). Valid when the pieces cover the domain and each
-  checks.
-* ``induction`` — ``"var"`` ``n`` (the claim's one symbol, integer, no assumptions),
-  ``"checked"`` [first, last] (every integer from the domain's least one to ``last``: the
-  checker evaluates each, exactly or in balls, skipping those where the claim is certainly
-  undefined) and ``"step"``: ``{"by": "none"}`` (``last`` reaches the domain's greatest
-  integer), ``{"by": "relaxation", "from": n0, "proof": cert}`` (every integer below n0
-  checked; ``proof`` of ``g op 0`` on the reals [n0, hi]) or ``{"by": "step", "from": n0,
-  "next": g(n + 1), "proof": cert}`` (n0 checked and defined; ``proof`` of ``next op 0`` on
-  the reals [n0, hi] under ``g op 0``; "trusted: SymPy" that ``next`` is ``g`` at ``n + 1``,
-  and, where ``g`` has a definedness condition, "trusted: the integer layer" that it holds at
-  every integer from n0, so the chain of steps is unbroken).
-* ``trusted`` — ``"by"`` (z3, SymPy, a layer) and ``"how"``: a proof the checker cannot
-  re-verify. Accepted, and listed in :attr:`Recheck.trusted`, never hidden.
+``counterexample`` (an exact point where the relation fails), ``exact`` (a polynomial
+identity zero on a grid above its degrees, :func:`_exact`; or the identity layer's argument,
+:func:`_identity`), ``boxes`` (a bisection of the bounded domain, each leaf closed by an arb
+enclosure, a failing assumption or the second-order Taylor form, :class:`_Boxes`),
+``rewrite`` (an equivalence, trusted and named, and the equivalent claim's certificate),
+``smt`` (:func:`_smt`), ``cases``, ``monotone``, ``ends``, ``induction``, ``convexity`` (a
+Jensen instance, :func:`_convexity`) and ``trusted`` (``by``, ``how``: a proof the checker
+cannot re-verify, listed in :attr:`Recheck.trusted`, never hidden).
+
+Every fact a kind cannot verify itself is listed as "trusted: ..." (SymPy's simplification,
+a derivative or a limit, z3's unsat), never a whole layer taken on trust where the checker
+can replay the argument.
 
 Anything else (an unknown kind, a missing field, a number that does not parse, a box that
 does not match its parent) makes the certificate invalid, with the reason; the checker
@@ -118,16 +37,18 @@ never raises on a malformed certificate.
 """
 from __future__ import annotations
 
+import contextlib
 import itertools
-from dataclasses import dataclass, field
+import math
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
 from .errors import BoundcalcError
 from .expr.domains import Domain
-from .expr.nodes import Add, Mul, Node, Num, Pow, Sym, sub
+from .expr.nodes import Add, Mul, Node, Num, Pow, Rel, Sym, sub
 from .expr.parser import parse
 
-KINDS = ("counterexample", "exact", "boxes", "rewrite", "smt", "cases", "monotone", "ends", "induction", "trusted")
+KINDS = ("counterexample", "exact", "boxes", "rewrite", "smt", "cases", "monotone", "ends", "induction", "convexity", "trusted")
 MAX_PREC = 4096                 # bits: a sign not separated from 0 by then is not certified
 MAX_GRID = 100_000              # points of an `exact` grid
 MAX_LEAVES = 50_000             # leaves of a `boxes` tree
@@ -154,9 +75,8 @@ class Recheck:
 
     @property
     def status(self) -> str:
-        """The label an output gives the certificate: "rechecked" (every step re-verified),
-        "rechecked up to trusted facts", "certificate attached, not rechecked" (a step whose
-        re-proof was not run: ``boundcalc recheck FILE`` runs it) or "rejected"."""
+        """The label an output gives the certificate: "rechecked", "rechecked up to trusted
+        facts", "certificate attached, not rechecked" (``boundcalc recheck FILE`` runs it), "rejected"."""
         if not self.valid:
             return "rejected"
         if self.not_rechecked:
@@ -165,8 +85,7 @@ class Recheck:
 
     def to_json(self) -> dict:
         return {"valid": self.valid, "complete": self.complete, "status": self.status, "reason": self.reason,
-                "trusted": list(self.trusted), "not_rechecked": list(self.not_rechecked),
-                "kinds": list(self.kinds)}
+                "trusted": list(self.trusted), "not_rechecked": list(self.not_rechecked), "kinds": list(self.kinds)}
 
 
 class Invalid(Exception):
@@ -232,7 +151,6 @@ def _relation(text) -> tuple[Node, str, Node]:
         r = parse(text)
     except BoundcalcError as e:
         raise Invalid(f"the assumption {text!r} does not parse: {e}") from None
-    from .expr.nodes import Rel
     if not isinstance(r, Rel):
         raise Invalid(f"the assumption {text!r} is not a relation")
     return r.lhs, r.op, r.rhs
@@ -293,10 +211,8 @@ def _sign_at(node: Node, env: dict[str, Fraction]) -> int:
             raise Invalid(f"too large at the point: {e}") from None
         except A.Unresolved:
             x = None
-        if x is not None and x > 0:
-            return 1
-        if x is not None and x < 0:
-            return -1
+        if x is not None and (x > 0 or x < 0):
+            return 1 if x > 0 else -1
         prec *= 4
     raise Invalid("a sign not separated from 0 in ball arithmetic (a sign 0 needs exact evaluation)")
 
@@ -306,7 +222,7 @@ def _holds(rel: str, s: int) -> bool:
 
 
 # ----------------------------------------------------------------------------- the kinds
-def _counterexample(cert, claim: Claim, out: Recheck) -> None:
+def _counterexample(cert, claim: Claim, out: Recheck, depth: int = 0, solver: bool = True) -> None:
     point = {n: _num(v) for n, v in _get(cert, "point", dict).items()}
     missing = sorted(claim.symbols() - set(point))
     if missing:
@@ -338,30 +254,133 @@ def polynomial_degrees(n: Node) -> dict[str, int]:
     if isinstance(n, Pow) and isinstance(n.exp, Num) and n.exp.value.denominator == 1 and n.exp.value >= 0:
         k = int(n.exp.value)
         return {x: d * k for x, d in polynomial_degrees(n.base).items()}
-    raise Invalid(f"not a polynomial (at {type(n).__name__}): exact evaluation at finitely many points "
-                  "proves only polynomial identities")
+    raise Invalid(f"not a polynomial (at {type(n).__name__}): finitely many exact points prove only polynomials")
 
 
-def _exact(cert, claim: Claim, out: Recheck) -> None:
+def _exact(cert, claim: Claim, out: Recheck, depth: int = 0, solver: bool = True) -> None:
+    """``by`` "grid" (or absent; ``degrees``: symbol -> a degree bound): ``lhs - rhs`` is a
+    polynomial of at most those degrees (the checker's own count), exactly 0 on the grid
+    {0, ..., d_x} x ...: then it is the zero polynomial (by induction on the symbols: each
+    coefficient in x, a polynomial in the others, vanishes at d_x + 1 values of x), so ``==``
+    (and ``<=``, ``>=``) holds everywhere. Random points would be no proof; the grid is."""
+    if cert.get("by") == "value":               # a constant claim: its sign, exact or in balls
+        g = sub(claim.lhs, claim.rhs)
+        v = None if g.symbols() else exact_value(g, {})
+        if g.symbols() or not _holds(claim.rel, _sign_at(g, {}) if v is None else (v > 0) - (v < 0)):
+            raise Invalid("not a constant relation that holds")
+        out.reason = "exact: a constant relation, its sign computed"
+        return
+    if cert.get("by", "grid") != "grid":
+        _identity(cert, claim, out, depth, solver)
+        return
     if claim.rel not in ("==", "<=", ">="):
         raise Invalid(f"an identity does not prove a strict relation {claim.rel!r}")
     g = sub(claim.lhs, claim.rhs)
-    actual = polynomial_degrees(g)
     bound = {n: _num(v) for n, v in _get(cert, "degrees", dict).items()}
-    for x, d in actual.items():
+    for x, d in polynomial_degrees(g).items():
         if x not in bound or bound[x] < d or bound[x].denominator != 1:
             raise Invalid(f"the degree bound of {x} is below its degree {d} in lhs - rhs")
-    names = sorted(actual)
+    size = _zero_polynomial(g, {x: int(d) for x, d in bound.items()})
+    out.reason = f"exact: a polynomial identity, zero on a grid of {size} points above its degrees"
+
+
+def _zero_polynomial(g: Node, bound: dict[str, int] | None = None) -> int:
+    """The size of the grid on which the polynomial ``g`` (degrees at most ``bound``, else its
+    own, constants folded) is exactly 0, so the zero polynomial (:func:`_exact`); else Invalid."""
+    g = _fold(g) if bound is None else g
+    degrees = polynomial_degrees(g)
+    bound = bound if bound is not None else degrees
+    names = sorted(degrees)
     size = 1
     for x in names:
-        size *= int(bound[x]) + 1
+        size *= bound[x] + 1
     if size > MAX_GRID:
         raise Invalid(f"a grid of {size} points (more than {MAX_GRID})")
-    for values in itertools.product(*(range(int(bound[x]) + 1) for x in names)):
+    for values in itertools.product(*(range(bound[x] + 1) for x in names)):
         env = {x: Fraction(v) for x, v in zip(names, values)}
         if _sign_at(g, env) != 0:
             raise Invalid(f"lhs - rhs is not 0 at {env}")
-    out.reason = f"exact: a polynomial identity, zero on a grid of {size} points above its degrees"
+    return size
+
+
+def _nonzero_base(e: Node) -> Node:
+    """``u`` for ``e = u**k`` (k a natural number, repeatedly): ``u != 0`` gives ``e != 0``."""
+    while isinstance(e, Pow) and isinstance(e.exp, Num) and e.exp.value.denominator == 1 and e.exp.value > 0:
+        e = e.base
+    return e
+
+
+def _found(given: list[Claim], lhs: Node, rel: str, rhs: Node, domains: dict[str, Domain], assumptions: list) -> bool:
+    """Whether some claim of ``given`` is ``lhs rel rhs`` on ``domains`` under ``assumptions``."""
+    for c in given:
+        with contextlib.suppress(Invalid):
+            _is(c, lhs, rel, rhs, domains, assumptions, "")
+            return True
+    return False
+
+
+def _subs(cert, key: str, out: Recheck, depth: int, solver: bool) -> list[Claim]:
+    """The claims of the list of sub-certificates ``cert[key]``, once each checks."""
+    return [_sub({"c": c}, "c", out, depth, solver) for c in _get(cert, key, list)]
+
+
+def _identity(cert, claim: Claim, out: Recheck, depth: int, solver: bool) -> None:
+    """The identity layer's ``lhs == rhs`` (prover/identity.py). ``by`` "normal form": SymPy
+    simplifies ``lhs - rhs`` to 0 (tanh through exp, logarithms expanded), trusted and named;
+    the claim's exact points (:func:`_spot_check`) reject a false identity nonzero at one.
+    ``by`` "derivatives", ``point`` p, ``defined`` and ``star`` (certificates): every partial
+    derivative of D = lhs - rhs is 0 (SymPy's simplification, trusted and named); p lies in
+    the closed real box, the assumptions and every definedness condition of both sides (the
+    checker's own) strictly true there; D(p) = 0 (exactly, else trusted to SymPy);
+    ``defined`` proves each condition, oriented by its sign at p, strictly on the region R
+    (the real box under the assumptions), ``star`` each assumption at p + t (x - p) for t in
+    (0, 1], x in R. So D is smooth near R, constant along each segment from p: 0 on R."""
+    from .expr.nodes import substitute
+    from .expr.singularities import definedness
+    by = _get(cert, "by", str)
+    if claim.rel != "==" or by not in ("normal form", "derivatives"):
+        raise Invalid(f"an identity argument {by!r} of a relation {claim.rel!r}")
+    d = sub(claim.lhs, claim.rhs)
+    if by == "normal form":
+        out.trusted.append("trusted: SymPy simplification (lhs - rhs simplifies to 0 where both sides are defined)")
+        out.reason = "exact: the two sides have the same normal form (SymPy's), checked at exact points"
+        return
+    names = sorted(claim.symbols())
+    real = {n: replace(claim.domains[n], integer=False) for n in names}
+    p = {n: _num(v) for n, v in _get(cert, "point", dict).items()}
+    if not _smooth(d) or sorted(p) != names or not all(_inside(_closure(real[n]), p[n]) for n in names):
+        raise Invalid("a derivative argument needs smooth functions and a point of the closed box")
+    if not all(_holds(r, _sign_at(sub(a, b), p)) for a, r, b in claim.assumptions):
+        raise Invalid("an assumption fails at the point")
+    v = exact_value(d, p)
+    if v is not None and v != 0 or v is None and _sign_at_or_none(d, p) not in (None, 0):
+        raise Invalid("lhs - rhs is not 0 at the point")
+    defined, zero = _subs(cert, "defined", out, depth, solver), Num(Fraction(0))
+    for c in definedness(claim.lhs) + definedness(claim.rhs):
+        s = _sign_at(c.expr, p)
+        if not (s > 0 or (s < 0 and c.op == "!=")):
+            raise Invalid("a definedness condition fails at the point")
+        if not c.expr.symbols():
+            continue                           # a constant's: true everywhere
+        e = _nonzero_base(c.expr) if c.op == "!=" else c.expr
+        goal = e if _sign_at(e, p) > 0 else Mul((Num(Fraction(-1)), e))
+        if not _found(defined, goal, ">", zero, real, claim.assumptions):
+            raise Invalid("a definedness condition is not proved on the region")
+    t = "t_star"
+    while t in names:
+        t += "_"
+    seg = {n: Add((Num(p[n]), Mul((Sym(t), sub(Sym(n), Num(p[n])))))) for n in names}
+    doms = {**real, t: Domain(False, Fraction(0), False, Fraction(1), True)}
+    star = _subs(cert, "star", out, depth, solver)
+    for a, r, b in claim.assumptions:
+        lhs, rhs = substitute(a, seg), substitute(b, seg)
+        goal, op = (sub(rhs, lhs), FLIP[r]) if r in ("<=", "<") else (sub(lhs, rhs), r)
+        if not _found(star, goal, op, zero, doms, claim.assumptions):
+            raise Invalid("the region is not proved star-shaped about the point")
+    if v is None:
+        out.trusted.append("trusted: SymPy (lhs - rhs = 0 exactly at the point)")
+    out.trusted.append("trusted: SymPy simplification (every partial derivative of lhs - rhs is 0)")
+    out.reason = "exact: the derivatives vanish on a region star-shaped about a point where the sides agree"
 
 
 def _box(spec, names: list[str]) -> dict[str, tuple[Fraction, Fraction]]:
@@ -391,7 +410,7 @@ def _root_box(claim: Claim, names: list[str]) -> dict[str, tuple[Fraction, Fract
 
 
 class _Boxes:
-    """The walk over a `boxes` tree (see the module docstring)."""
+    """The walk over a `boxes` tree (docs/explanation/decision-procedure.md)."""
 
     def __init__(self, claim: Claim) -> None:
         self.claim = claim
@@ -400,6 +419,7 @@ class _Boxes:
         lhs, rhs = (claim.rhs, claim.lhs) if claim.rel in ("<=", "<") else (claim.lhs, claim.rhs)
         self.g, self.strict = sub(lhs, rhs), claim.rel in ("<", ">")
         self.leaves = 0
+        self.ders: tuple | None = None          # the Taylor leaves' derivatives, computed once
 
     def check(self, node, box: dict) -> None:
         if _box(node, self.names) != box:
@@ -425,7 +445,7 @@ class _Boxes:
         by, prec = _get(node, "by", str), _get(node, "prec", int)
         if not 16 <= prec <= MAX_PREC:
             raise Invalid(f"a precision of {prec} bits")
-        if by == "goal":
+        if by in ("goal", "taylor"):
             expr, strict, key = self.g, self.strict, "lower"
         elif by == "assumption":
             i = _get(node, "index", int)
@@ -439,11 +459,16 @@ class _Boxes:
         else:
             raise Invalid(f"a box closed by {by!r}")
         recorded = _num(_get(node, key))
-        env = dict(box)
-        try:
-            lo, hi = A.enclose_interval(expr, env, prec=prec)
-        except (A.Undefined, A.Unresolved, A.TooLarge) as e:
-            raise Invalid(f"no enclosure over the box {box}: {e}") from None
+        if by == "taylor":                    # the checker's own derivatives, computed once
+            if self.ders is None:
+                self.ders = taylor_derivatives(expr, self.names) or ()
+            if (lo := taylor_lower(expr, box, prec, self.ders)) is None:
+                raise Invalid(f"no Taylor form over the box {box} (g or a derivative undefined there)")
+        else:
+            try:
+                lo, hi = A.enclose_interval(expr, dict(box), prec=prec)
+            except (A.Undefined, A.Unresolved, A.TooLarge) as e:
+                raise Invalid(f"no enclosure over the box {box}: {e}") from None
         # compared as balls (an end may have billions of digits: never written out)
         if key == "lower":
             if not (lo >= A.ball(recorded) and (recorded > 0 if strict else recorded >= 0)):
@@ -452,7 +477,7 @@ class _Boxes:
             raise Invalid(f"assumption's enclosure upper end {hi} over {box} does not exclude the box")
 
 
-def _boxes(cert, claim: Claim, out: Recheck) -> None:
+def _boxes(cert, claim: Claim, out: Recheck, depth: int = 0, solver: bool = True) -> None:
     if claim.rel == "==":
         raise Invalid("a box cover does not prove an equality")
     walk = _Boxes(claim)
@@ -677,7 +702,7 @@ def cvc5_answer(query: str) -> str:
     return answer
 
 
-def _smt(cert, claim: Claim, out: Recheck, solver: bool = True) -> None:
+def _smt(cert, claim: Claim, out: Recheck, depth: int = 0, solver: bool = True) -> None:
     by = _get(cert, "by", str)
     try:
         query, free = _encode(claim)
@@ -755,6 +780,12 @@ def _fold_arith(n: Node) -> Node:
         flat: list[Node] = []
         for k in kept:
             flat += list(k.args) if type(k) is type(n) else [k]    # type: ignore[attr-defined]
+        nums = [k.value for k in flat if isinstance(k, Num)]        # type: ignore[attr-defined]
+        if isinstance(n, Mul) and len(nums) > 1 and 0 not in nums:   # the numbers of a product as one
+            c = Fraction(1)
+            for v in nums:
+                c *= v
+            flat = [Num(c)] * (c != 1) + [k for k in flat if not isinstance(k, Num)]
         if not flat:
             return Num(unit)
         return flat[0] if len(flat) == 1 else type(n)(tuple(flat))
@@ -821,7 +852,7 @@ def _drop_abs(node: Node, signs: dict[Node, int]) -> Node:
 
 
 def _cases(cert, claim: Claim, out: Recheck, depth: int, solver: bool) -> None:
-    """Pieces covering the domain (module docstring, ``cases``)."""
+    """Pieces covering the domain (the ``cases`` row of the docs' table)."""
     from itertools import product
     if claim.rel not in ("<=", "<", ">=", ">"):
         raise Invalid("a case split of an equality")
@@ -878,7 +909,7 @@ def _case_piece(piece, i: int, claim: Claim, cuts: list, out: Recheck, depth: in
 
 
 def _monotone(cert, claim: Claim, out: Recheck, depth: int, solver: bool) -> None:
-    """A reduction to a face by a derivative's sign (module docstring, ``monotone``)."""
+    """A reduction to a face by a derivative's sign (the ``monotone`` row of the docs' table)."""
     from .expr.nodes import substitute
     v, end = _get(cert, "var", str), _get(cert, "end", str)
     if claim.rel not in ("<=", "<", ">=", ">") or end not in ("lo", "hi"):
@@ -955,8 +986,8 @@ _AT: dict[tuple[str, Fraction], int] = {
 
 
 def exact_value(n: Node, env: dict[str, Fraction]) -> Fraction | None:
-    """The exact value of ``n`` at ``env`` where rational arithmetic and the values of
-    :data:`_AT` (sin 0 = 0, log 1 = 0, ...) give it, a product with a factor exactly 0 and
+    """The exact value of ``n`` at ``env`` where rational arithmetic, the values of
+    :data:`_AT` (sin 0 = 0, log 1 = 0, ...) and factorials of natural numbers give it, a product with a factor exactly 0 and
     the others defined there (ball arithmetic) being 0; None otherwise."""
     from .backends import arb as A
     from .expr.exact import NotExact, evaluate_exact
@@ -984,6 +1015,13 @@ def exact_value(n: Node, env: dict[str, Fraction]) -> Fraction | None:
         u = exact_value(n.args[0], env)
         if u is not None and (n.name, u) in _AT:
             return Fraction(_AT[(n.name, u)])
+        k = None if u is None or u.denominator != 1 else int(u) - (n.name == "gamma")   # gamma(k + 1) = k!
+        if n.name in ("factorial", "gamma") and k is not None and 0 <= k <= MAX_CHECKED:
+            return Fraction(math.factorial(k))
+    if isinstance(n, Func) and n.name in ("min", "max", "abs") and n.args:
+        vals = [exact_value(a, env) for a in n.args]
+        if None not in vals:
+            return {"min": min, "max": max, "abs": abs}[n.name](*vals)      # type: ignore[operator]
     if isinstance(n, Pow):
         b, e = exact_value(n.base, env), exact_value(n.exp, env)
         if b is None or e is None:
@@ -993,13 +1031,6 @@ def exact_value(n: Node, env: dict[str, Fraction]) -> Fraction | None:
         return evaluate_exact(n, env) if _bits(n) + 64 * len(env) <= MAX_EXACT_BITS else None
     except (NotExact, ZeroDivisionError, KeyError, ValueError, OverflowError):
         return None
-
-
-def _interval(spec) -> Domain:
-    """A piece's interval of an ``ends`` certificate (``lo``/``hi`` exact or null)."""
-    lo, hi = _get(spec, "lo"), _get(spec, "hi")
-    return Domain(False, None if lo is None else _num(lo), bool(_get(spec, "lo_closed", bool)),
-                  None if hi is None else _num(hi), bool(_get(spec, "hi_closed", bool)))
 
 
 def _inside(d: Domain, x: Fraction) -> bool:
@@ -1035,54 +1066,102 @@ def _zero_at(g: Node, x: str, e: Fraction, what: str, out: Recheck) -> None:
     out.trusted.append(f"trusted: SymPy ({what} = 0 exactly at {x} = {e})")
 
 
+def _smooth(*nodes: Node) -> bool:
+    """Whether ``nodes`` use smooth functions only (continuous, and smooth, where defined)."""
+    from .expr.nodes import Func
+    from .expr.singularities import SMOOTH_FUNCTIONS, is_smooth_language
+    return all(is_smooth_language(n) and not any(isinstance(t, Func) and t.name not in SMOOTH_FUNCTIONS
+                                                 for t in n.unique_nodes()) for n in nodes)
+
+
 def _sign_at_or_none(g: Node, env) -> int | None:
-    try:
+    with contextlib.suppress(Invalid):
         return _sign_at(g, env)
-    except Invalid:
-        return None
+    return None
 
 
-def _enclosure_sign(g: Node, x: str, d: Domain) -> int | None:
-    """+1 / -1 when the arb enclosure of ``g`` over the closed bounded ``d`` is > 0 / < 0."""
+def _enclosure_sign(g: Node, box: dict) -> int | None:
+    """+1 / -1 when the arb enclosure of ``g`` over the closed box ``box`` (symbol -> (lo,
+    hi) or a number) is > 0 / < 0."""
     from .backends import arb as A
-    if d.lo is None or d.hi is None:
-        return None
     try:
-        lo, hi = A.enclose_interval(g, {x: (d.lo, d.hi) if d.lo != d.hi else d.lo}, prec=128)
+        lo, hi = A.enclose_interval(g, {k: v if not isinstance(v, tuple) or v[0] != v[1] else v[0]
+                                        for k, v in box.items()}, prec=128)
     except (A.Undefined, A.Unresolved, A.TooLarge):
         return None
     return 1 if lo > 0 else (-1 if hi < 0 else None)
 
 
-def _defined_on(nodes: list[Node], x: str, d: Domain) -> bool:
-    """Every definedness condition of ``nodes`` holds strictly over the closed ``d`` (one
+def _defined_on(nodes: list[Node], box: dict) -> bool:
+    """Every definedness condition of ``nodes`` holds strictly over the closed ``box`` (one
     enclosure each): all of them are then smooth on a neighbourhood of it."""
     from .expr.singularities import definedness
     for n in nodes:
         for c in definedness(n):
-            s = _enclosure_sign(c.expr, x, d) if c.expr.symbols() else _sign_at_or_none(c.expr, {})
+            s = _enclosure_sign(c.expr, box) if c.expr.symbols() else _sign_at_or_none(c.expr, {})
             if not (s == 1 or (s == -1 and c.op == "!=")):
                 return False
     return True
 
 
+def taylor_derivatives(g: Node, names: list[str]) -> tuple[dict, dict] | None:
+    """The checker's gradient and Hessian (i <= j) of ``g`` in ``names``, or None."""
+    try:
+        grad = {x: derivative(g, x) for x in names}
+        return grad, {(x, y): derivative(grad[x], y) for i, x in enumerate(names) for y in names[i:]}
+    except Invalid:
+        return None
+
+
+def taylor_lower(g: Node, box: dict[str, tuple[Fraction, Fraction]], prec: int, ders: tuple | None = None):
+    """A lower bound (an arb) of ``g`` over the closed ``box`` by the second-order Taylor form
+    at its centre m, or None: ``g(x) = g(m) + grad g(m).h + (1/2) h^T H(xi) h`` (h = x - m, xi
+    in the convex box), with the checker's own derivatives (``ders``: :func:`taylor_derivatives`),
+    g(m), grad g(m) balls at m, each Hessian entry enclosed over the box, h_i in [-r_i, r_i],
+    h_i^2 in [0, r_i^2]; None unless g and those derivatives are defined strictly over the box."""
+    from flint import arb
+
+    from .backends import arb as A
+    names = sorted(box)
+    ders = taylor_derivatives(g, names) if ders is None else ders
+    if not ders:
+        return None
+    grad, hess = ders
+    try:
+        if not _defined_on([g, *grad.values(), *hess.values()], box):
+            return None
+        mid = {x: (lo + hi) / 2 for x, (lo, hi) in box.items()}
+        with A.precision(prec):
+            r = {x: A.ball((hi - lo) / 2) for x, (lo, hi) in box.items()}
+            total = A.enclose(g, mid, prec=prec)
+            for x in names:                    # grad g(m).h, h_x in [-r_x, r_x]
+                total += A.enclose(grad[x], mid, prec=prec) * r[x] * arb(0, 1)
+            for (x, y), h in hess.items():     # H_xy h_x h_y (twice, x != y); (1/2) H_xx h_x^2 >= 0 or
+                lo, hi = A.enclose_interval(h, box, prec=prec)     # >= (1/2) lower(H_xx) r_x^2
+                if x != y:
+                    total += lo.union(hi) * r[x] * r[y] * arb(0, 1)
+                elif lo < 0:
+                    total += lo * r[x] * r[x] / 2
+            return total.lower()
+    except (A.Undefined, A.Unresolved, A.TooLarge):
+        return None
+
+
 def _ends(cert, claim: Claim, out: Recheck, depth: int, solver: bool) -> None:
-    """One symbol's domain cut into pieces, each closed by its argument (module docstring,
-    ``ends``)."""
-    from .expr.nodes import Func
-    from .expr.singularities import SMOOTH_FUNCTIONS, is_smooth_language
+    """One symbol's domain cut into pieces, each closed by its argument (the ``ends`` row of
+    the docs' table)."""
     x = _get(cert, "var", str)
     if claim.rel not in ("<=", "<", ">=", ">") or claim.assumptions or claim.symbols() != {x}:
         raise Invalid("an ends argument is of an inequality in its one symbol, without assumptions")
     g = sub(claim.lhs, claim.rhs) if claim.rel in (">=", ">") else sub(claim.rhs, claim.lhs)
-    if not is_smooth_language(g) or any(isinstance(n, Func) and n.name not in SMOOTH_FUNCTIONS
-                                        for n in g.unique_nodes()):
+    if not _smooth(g):
         raise Invalid("an ends argument needs smooth functions only (continuous where defined)")
     strict, dom = claim.rel in ("<", ">"), claim.domains[x]
     real = Domain(False, dom.lo, dom.lo_closed, dom.hi, dom.hi_closed)
     parts = []
     for i, piece in enumerate(_get(cert, "pieces", list)):
-        d, by = _interval(piece), _get(piece, "by", str)
+        by = _get(piece, "by", str)
+        d = _domain({**piece, "integer": False})                # the piece's interval
         what = f"piece {i} ({by})"
         if by == "middle":
             _is(_sub(piece, "proof", out, depth, solver), g, ">" if strict else ">=", Num(Fraction(0)),
@@ -1113,7 +1192,7 @@ def _taylor_piece(piece, g: Node, x: str, d: Domain, strict: bool, real: Domain,
         raise Invalid(f"{what}: not a bounded piece with a finite end {at!r}")
     if k >= 1 and strict and _inside(real, e) and _inside(d, e):
         raise Invalid(f"{what}: g = 0 at {x} = {e}, a point of the domain: '>' fails there")
-    box, want = Domain(False, d.lo, True, d.hi, True), 1 if at == "lo" or k % 2 == 0 else -1
+    want = 1 if at == "lo" or k % 2 == 0 else -1
     own: list[Node] = [g]
     try:
         for _ in range(k):
@@ -1122,7 +1201,7 @@ def _taylor_piece(piece, g: Node, x: str, d: Domain, strict: bool, real: Domain,
         own = []
     for ders in ([own] if own else []) + [given]:
         # every definedness condition strict over the closed piece: g is C^k on it
-        if _defined_on(ders, x, box) and _enclosure_sign(ders[k], x, box) == want:
+        if _defined_on(ders, {x: (d.lo, d.hi)}) and _enclosure_sign(ders[k], {x: (d.lo, d.hi)}) == want:
             break
     else:
         raise Invalid(f"{what}: the order-{k} derivative is not of the sign needed over the closed piece "
@@ -1171,12 +1250,60 @@ def _monotone_piece(piece, g: Node, x: str, d: Domain, strict: bool, real: Domai
     out.trusted.append(f"trusted: the ends layer (g and g' defined on the piece {what}: the mean value theorem)")
 
 
+def _convexity(cert, claim: Claim, out: Recheck, depth: int, solver: bool) -> None:
+    """A Jensen instance (prover/convexity.py): ``f`` (in ``var`` t alone), ``scale`` c,
+    ``weights`` {x_i: w_i > 0} summing to 1, the ``single`` side and its ``arg``, ``second``
+    (f'' of c*f: trusted to SymPy, named), ``sign`` (the certificate of f'' >= 0, or -f'' >=
+    0, on t in the hull H of the x_i's real domains), ``defined`` (each definedness condition
+    of c*f and f'' > 0 on H). Checked as polynomial identities, each f(.) an opaque symbol
+    (:func:`_zero_polynomial`): the single side is c*f(arg), arg = sum w_i x_i, the other side
+    sum c*w_i*f(x_i). c*f is then C^2 and convex (concave) on H: Jensen, non-strict."""
+    from .expr.nodes import substitute
+    from .expr.singularities import definedness
+    t, single = _get(cert, "var", str), _get(cert, "single", str)
+    f, c, arg = _expr(_get(cert, "f")), _num(_get(cert, "scale")), _expr(_get(cert, "arg"))
+    w, f2 = {x: _num(v) for x, v in _get(cert, "weights", dict).items()}, _expr(_get(cert, "second"))
+    if (claim.rel not in ("<=", ">=") or single not in ("lhs", "rhs") or t in claim.domains or c == 0
+            or f.symbols() != {t} or len(w) < 2 or any(v <= 0 for v in w.values()) or sum(w.values()) != 1
+            or not set(w) <= set(claim.domains) or not _smooth(f, f2)):    # (f, f'' smooth: C^2 on the hull)
+        raise Invalid("not a Jensen instance: its relation, weights, smooth function or variable")
+    one, mean = (claim.lhs, claim.rhs) if single == "lhs" else (claim.rhs, claim.lhs)
+    u = {x: Sym(f"{t}_{x}") for x in ("",) + tuple(w)}
+    if any(v.name in claim.domains for v in u.values()):     # (an opaque symbol must be new)
+        raise Invalid("an opaque symbol's name is a symbol of the claim")
+
+    def opaque(side: Node, at: dict) -> Node:
+        targets = {_fold(substitute(f, {t: where})): u[x] for x, where in at.items()}
+        return _fold(side).map(lambda n: targets.get(n))
+    _zero_polynomial(sub(opaque(one, {"": arg}), Mul((Num(c), u[""]))))
+    _zero_polynomial(sub(arg, Add(tuple(Mul((Num(v), Sym(x))) for x, v in w.items()))))
+    _zero_polynomial(sub(opaque(mean, {x: Sym(x) for x in w}),
+                         Add(tuple(Mul((Num(c * v), u[x])) for x, v in w.items()))))
+    ds = [replace(claim.domains[x], integer=False) for x in w]
+    los, his = [d.lo for d in ds if d.lo is not None], [d.hi for d in ds if d.hi is not None]
+    lo, hi = min(los) if len(los) == len(ds) else None, max(his) if len(his) == len(ds) else None
+    hull = Domain(False, lo, any(d.lo == lo and d.lo_closed for d in ds), hi, any(d.hi == hi and d.hi_closed for d in ds))
+    cf = Mul((Num(c), f))
+    concave = (single == "lhs") == (claim.rel == ">=")      # c*f(mean) >= the mean of c*f
+    _is(_sub(cert, "sign", out, depth, solver), Mul((Num(Fraction(-1)), f2)) if concave else f2, ">=",
+        Num(Fraction(0)), {t: hull}, [], "the sign of f''")
+    out.trusted.append(f"trusted: SymPy derivative (the certificate's 'second' is d^2/d{t}^2 of scale*f)")
+    defined = _subs(cert, "defined", out, depth, solver)
+    for cond in definedness(cf) + definedness(f2):
+        if not cond.expr.symbols() and (_sign_at(cond.expr, {}) > 0 or cond.op == "!=" and _sign_at(cond.expr, {}) < 0):
+            continue
+        e = _nonzero_base(cond.expr) if cond.op == "!=" else cond.expr
+        signs = [e] + ([Mul((Num(Fraction(-1)), e))] if cond.op == "!=" else [])
+        if not any(_found(defined, e, ">", Num(Fraction(0)), {t: hull}, []) for e in signs):
+            raise Invalid("a definedness condition of c*f or f'' is not proved on the hull")
+    out.reason = f"convexity: f'' of one sign on the hull of the {len(w)} points, Jensen's inequality"
+
+
 MAX_CHECKED = 5000              # integers an `induction` certificate checks one by one
 
 
 def _int_ends(d: Domain) -> tuple[int | None, int | None]:
     """The least and greatest integers of ``d`` (None: unbounded)."""
-    import math
     lo = hi = None
     if d.lo is not None:
         lo = math.floor(d.lo) + 1 if (d.lo.denominator == 1 and not d.lo_closed) else math.ceil(d.lo)
@@ -1204,7 +1331,7 @@ def _at_integer(g: Node, n: str, k: int, strict: bool) -> bool:
 
 
 def _induction(cert, claim: Claim, out: Recheck, depth: int, solver: bool) -> None:
-    """A relation in one integer symbol (module docstring, ``induction``)."""
+    """A relation in one integer symbol (the ``induction`` row of the docs' table)."""
     n = _get(cert, "var", str)
     d = claim.domains.get(n)
     if (claim.rel not in ("<=", "<", ">=", ">") or claim.assumptions or claim.symbols() != {n} or d is None
@@ -1228,29 +1355,57 @@ def _induction(cert, claim: Claim, out: Recheck, depth: int, solver: bool) -> No
         out.reason = f"induction: every integer of the domain checked ({len(defined)} where defined)"
         return
     n0 = _get(step, "from", int)
-    if by not in ("relaxation", "step") or n0 < lo:
+    if by not in ("relaxation", "step", "opaque", "ratio", "limit") or n0 < lo or (by == "ratio" and n0 < 1) or (
+            by == "limit" and hi is not None):
         raise Invalid(f"an induction step {by!r} from {n0}")
-    if by == "relaxation" and last < n0 - 1:
+    if by in ("relaxation", "limit") and last < n0 - 1:
         raise Invalid(f"the integers below n0 = {n0} are not all checked")
-    if by == "step" and (last < n0 or n0 not in defined):
+    if by in ("step", "opaque", "ratio") and (last < n0 or n0 not in defined):
         raise Invalid(f"the base case {n} = {n0} is not checked (or g is undefined there)")
     _step(step, by, g, op, n, n0, hi, out, depth, solver)
-    out.reason = f"induction: {n} = {first}..{last} checked, the {'real relaxation' if by == 'relaxation' else 'step'} " \
-                 f"from {n0} proved"
+    out.reason = f"induction: {n} = {first}..{last} checked, the {by.replace('step', 'inductive')} step from {n0} proved"
 
 
 def _step(step, by: str, g: Node, op: str, n: str, n0: int, hi: int | None, out: Recheck, depth: int,
           solver: bool) -> None:
-    """An induction's real relaxation (``g op 0`` on the reals from n0: at every integer
-    from n0) or inductive step (``g op 0 => next op 0`` on the reals from n0)."""
+    """An induction's step from n0, its ``proof`` of a claim on the reals from n0: ``g op 0``
+    (relaxation), ``g op 0 => next op 0`` (step), ``hyp op 0 => next op 0`` for every F > 0 of
+    ``symbols`` (opaque), ``ratio >= 0`` (g = A - B: A(k) op B(k) gives A(k + 1) op B(k + 1)),
+    ``decrease >= 0`` (> 0 if ``strict``: a sequence non-increasing to ``limit`` L, L - ``target``
+    >= 0, or > 0 or strict for ``>``). What SymPy derived (next, hyp, ratio, decrease, L) is trusted."""
     real = {n: Domain(False, Fraction(n0), True, None if hi is None else Fraction(hi), hi is not None)}
-    zero = Num(Fraction(0))
+    zero, proof = Num(Fraction(0)), _sub(step, "proof", out, depth, solver)
     if by == "relaxation":
-        _is(_sub(step, "proof", out, depth, solver), g, op, zero, real, [], "the real relaxation")
+        _is(proof, g, op, zero, real, [], "the real relaxation")
         return
-    nxt = _expr(_get(step, "next"))
-    _is(_sub(step, "proof", out, depth, solver), nxt, op, zero, real, [(g, op, zero)], "the inductive step")
-    out.trusted.append(f"trusted: SymPy (the step's 'next' is g at {n} + 1)")
+    if by in ("ratio", "limit"):
+        tight = by == "limit" and _get(step, "strict", bool)
+        _is(proof, _expr(_get(step, by if by == "ratio" else "decrease")), ">" if tight else ">=", zero, real, [],
+            f"the {by} step")
+        why = {"ratio": "g = A - B with A, B > 0 from n = 1 and 'ratio' = log(A(n + 1)/A(n)) - log(B(n + 1)/B(n))",
+               "limit": "the sequence (g, or A/B for g = A - B with A, B > 0) and its 'decrease' (s(n) - s(n + 1), "
+                        "or log(s(n)/s(n + 1)))"}[by]
+        out.trusted.append(f"trusted: SymPy (the {by} step: {why})")
+        if by == "ratio":
+            return
+        lim = _get(step, "limit", str)
+        side = _sign_at(sub(_expr(lim), Num(Fraction(_get(step, "target", int)))), {})
+        if side < 0 or (side == 0 and op == ">" and not tight):
+            raise Invalid("the limit of the sequence does not give the relation")
+        out.trusted.append(f"trusted: SymPy limit (the sequence's limit at infinity is {lim})")
+        if _get(step, "form", str) == "ratio":
+            return
+    nxt = _expr(_get(step, "next")) if by != "limit" else g
+    if by == "opaque":
+        doms = {k: _domain(v) for k, v in _get(step, "symbols", dict).items()}
+        if not doms or any(d != Domain(False, Fraction(0), False, None, False) or k in real for k, d in doms.items()):
+            raise Invalid("the opaque step's symbols are not each F > 0")
+        _is(proof, nxt, op, zero, {**real, **doms}, [(_expr(_get(step, "hyp")), op, zero)], "the opaque step")
+        out.trusted.append("trusted: SymPy (the opaque step: 'hyp' and 'next' are g and g(n + 1) with each "
+                           "factorial/gamma of n + c a symbol F > 0, factorial(n + c + 1) = (n + c + 1)*F)")
+    elif by == "step":
+        _is(proof, nxt, op, zero, real, [(g, op, zero)], "the inductive step")
+        out.trusted.append(f"trusted: SymPy (the step's 'next' is g at {n} + 1)")
     from .expr.singularities import definedness
     if any(c.expr.symbols() for c in definedness(g)):
         out.trusted.append(f"trusted: the integer layer (g defined at every integer from {n0}: no break in the "
@@ -1278,15 +1433,9 @@ def _check(cert, out: Recheck, depth: int = 0, solver: bool = True) -> None:
         out.trusted.append(f"trusted: rewrite ({_get(cert, 'rule', str)}; prover/rewrite.py's equivalence)")
         _check(sub_cert, out, depth + 1, solver)
         return
-    claim = read_claim(_get(cert, "claim", dict))
-    if kind == "smt":
-        _smt(cert, claim, out, solver)
-        return
-    if kind in ("cases", "monotone", "ends", "induction"):
-        {"cases": _cases, "monotone": _monotone, "ends": _ends, "induction": _induction}[kind](
-            cert, claim, out, depth, solver)
-        return
-    {"counterexample": _counterexample, "exact": _exact, "boxes": _boxes}[kind](cert, claim, out)
+    {"counterexample": _counterexample, "exact": _exact, "boxes": _boxes, "smt": _smt, "cases": _cases,
+     "monotone": _monotone, "ends": _ends, "induction": _induction, "convexity": _convexity}[kind](
+        cert, read_claim(_get(cert, "claim", dict)), out, depth, solver)
 
 
 SPOT_VALUES = (Fraction(1, 3), Fraction(1, 2), Fraction(1), Fraction(3, 2), Fraction(2), Fraction(7, 2),
@@ -1304,19 +1453,13 @@ def _spot_values(d: Domain) -> list[Fraction]:
     vals += [base + v for v in SPOT_VALUES if v > 0] + list(SPOT_VALUES)
     if d.integer:
         vals = [Fraction(int(v) + (1 if v > int(v) else 0)) for v in vals]
-    out: list[Fraction] = []
-    for v in vals:
-        if d.contains(v) and v not in out:
-            out.append(v)
-    return out[:4]
+    return list(dict.fromkeys(v for v in vals if d.contains(v)))[:4]      # in order, once each
 
 
 def _spot_check(claim: Claim) -> None:
-    """A proof's claim must hold at every exact point tried (a grid of :func:`_spot_values`,
-    at most :data:`MAX_SPOTS` points, where the assumptions hold and both sides are certified):
-    a certificate whose claim was edited into a false one fails here whatever its proof says,
-    ``trusted`` steps included."""
-    import itertools
+    """A proof's claim must hold at every exact point tried (a grid of :func:`_spot_values`, at
+    most :data:`MAX_SPOTS` points, where the assumptions hold and both sides are certified): an
+    edited claim fails here whatever its proof says, ``trusted`` steps included."""
     names = sorted(claim.symbols())
     grids = [_spot_values(claim.domains[n]) for n in names]
     for k, combo in enumerate(itertools.product(*grids)):
@@ -1335,7 +1478,7 @@ def _spot_check(claim: Claim) -> None:
 
 
 def recheck(cert, *, spot: bool = True, solver: bool = True) -> Recheck:
-    """Re-verify the certificate ``cert`` (a parsed JSON object, see the module docstring):
+    """Re-verify the certificate ``cert`` (a parsed JSON object, in the vocabulary of the module docstring):
     valid or not, with the reason and the facts taken on trust. A proof's claim is also
     evaluated at exact sample points (:func:`_spot_check`), so an edited claim is rejected even
     when its proof is taken on trust (``spot=False``: the proof alone, for testing its kinds).

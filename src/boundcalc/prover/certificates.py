@@ -1,15 +1,16 @@
 """Certificates of the decision procedure's verdicts: JSON-serialisable proof terms in the
 vocabulary that the independent checker :mod:`boundcalc.recheck` re-verifies (its module
 docstring, and docs/explanation/decision-procedure.md, describe the kinds: counterexample,
-exact, boxes, rewrite, smt, trusted).
+exact, boxes, rewrite, smt, cases, monotone, ends, induction, convexity, trusted).
 
 Built only on request (``decide_relation(..., certify=True)``), after a layer has decided:
 building one never changes a verdict. The ``boxes`` builder is a second method (a plain
-bisection with one arb enclosure per box, bounded domains only, at most
-:data:`MAX_LEAVES` boxes), not the interval layer's own search; where it does not close the
-domain, or the proof is of a kind the checker cannot re-verify (z3's unsat, SymPy's
-simplification, the ends and integer layers' nested decisions), the certificate says so: a
-``trusted`` certificate naming what is trusted.
+bisection with one arb enclosure per box, or for the interval layer's Taylor-model proofs
+the checker's second-order Taylor form, bounded domains only, at most :data:`MAX_LEAVES`
+boxes), not the interval layer's own search; where it does not close the domain, or the
+proof is of a kind the checker cannot re-verify (z3's unsat, SymPy's simplification, the
+big-operator layer's nested decisions), the certificate says so: a ``trusted`` certificate
+naming what is trusted.
 
 Soundness contract: none to give; this module decides nothing (the checker does).
 """
@@ -126,15 +127,17 @@ def exact(the_claim: dict, a: Node, rel: str, b: Node) -> dict | None:
     return {"kind": "exact", "claim": the_claim, "degrees": {k: str(v) for k, v in sorted(degrees.items())}}
 
 
-def boxes(the_claim: dict, a: Node, rel: str, b: Node, domains: dict[str, Domain], extra) -> dict | None:
+def boxes(the_claim: dict, a: Node, rel: str, b: Node, domains: dict[str, Domain], extra,
+          taylor: bool = False) -> dict | None:
     """A ``boxes`` certificate (a bisection tree of the bounded domain, each leaf closed by
-    an arb enclosure of the goal or of a failing assumption), or None when the domain is
-    unbounded or the bisection does not close within :data:`MAX_LEAVES` boxes."""
+    an arb enclosure of the goal or of a failing assumption, or with ``taylor`` by the
+    checker's second-order Taylor form, :func:`boundcalc.recheck.taylor_lower`), or None when
+    the domain is unbounded or the bisection does not close within :data:`MAX_LEAVES` boxes."""
     if rel == "==":
         return None
     names = sorted(the_claim["domains"])
     lhs, rhs = (b, a) if rel in ("<=", "<") else (a, b)
-    builder = _Builder(readable(sub(lhs, rhs)), rel in ("<", ">"), [readable(r) for r in extra])
+    builder = _Builder(readable(sub(lhs, rhs)), rel in ("<", ">"), [readable(r) for r in extra], taylor)
     doms = {name(n): d for n, d in domains.items()}
     root: dict[str, tuple[Fraction, Fraction]] = {}
     for n in names:
@@ -148,8 +151,9 @@ def boxes(the_claim: dict, a: Node, rel: str, b: Node, domains: dict[str, Domain
 
 
 class _Builder:
-    def __init__(self, g: Node, strict: bool, extra: list) -> None:
-        self.g, self.strict, self.extra = g, strict, extra
+    def __init__(self, g: Node, strict: bool, extra: list, taylor: bool = False) -> None:
+        self.g, self.strict, self.extra, self.taylor = g, strict, extra, taylor
+        self.ders: tuple | None = None
         self.leaves = 0
 
     def _box(self, box: dict) -> dict:
@@ -157,15 +161,24 @@ class _Builder:
 
     def _close(self, box: dict) -> dict | None:
         from ..backends import arb as A
+        from ..recheck import taylor_derivatives, taylor_lower
         try:
             lo, _ = A.enclose_interval(self.g, dict(box), prec=PREC)
-            rec = _short_below(lo) if lo > 0 else None
-            if rec is None and lo >= 0 and not self.strict:
+        except (A.Undefined, A.Unresolved, A.TooLarge):
+            lo = None
+        for by in ("goal", "taylor"):
+            if by == "taylor":                 # the second-order Taylor form at the centre
+                if self.ders is None:
+                    self.ders = (taylor_derivatives(self.g, sorted(box)) if self.taylor and len(box) <= 4
+                                 else None) or ()
+                if not self.ders:
+                    break
+                lo = taylor_lower(self.g, box, PREC, self.ders)
+            rec = _short_below(lo) if lo is not None and lo > 0 else None
+            if rec is None and lo is not None and lo >= 0 and not self.strict:
                 rec = Fraction(0)
             if rec is not None:
-                return {"box": self._box(box), "by": "goal", "prec": PREC, "lower": _q(rec)}
-        except (A.Undefined, A.Unresolved, A.TooLarge):
-            pass
+                return {"box": self._box(box), "by": by, "prec": PREC, "lower": _q(rec)}
         for i, r in enumerate(self.extra):
             if r.op == "==":
                 continue

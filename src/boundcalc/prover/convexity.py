@@ -116,6 +116,12 @@ def _hole_name(node: Node) -> str:
 def jensen_instance(single: Node, mean: Node):
     """``(f, t, [(w_i, x_i)])`` when ``single`` is f(sum w_i x_i) and ``mean`` is
     sum w_i f(x_i) (f a tree in the one symbol t; see the module docstring), else None."""
+    inst = _instance(single, mean)
+    return None if inst is None else inst[:3]
+
+
+def _instance(single: Node, mean: Node):
+    """:func:`jensen_instance`'s answer and the subtree of ``single`` that is f's argument."""
     # a constant factor c of the single side (-1/t**2 = -1 * t**-2) is part of f: the mean
     # side's coefficients are then c*w_i
     one = linear_form(single)
@@ -148,7 +154,7 @@ def jensen_instance(single: Node, mean: Node):
             for w, x in pairs:
                 got[x] = got.get(x, Fraction(0)) + w
             if want == {k: v for k, v in got.items() if v != 0}:
-                return (f if c == 1 else Mul((Num(c), f))), t, pairs
+                return (f if c == 1 else Mul((Num(c), f))), t, pairs, s
     return None
 
 
@@ -184,18 +190,22 @@ def _interval_text(d: Domain) -> str:
 
 
 def prove_convexity(a: Node, rel: str, b: Node, domains: dict[str, Domain], decide_real, *,
-                    seconds: float) -> str | None:
+                    seconds: float, record: dict | None = None) -> str | None:
     """How ``a rel b`` was proved as a Jensen instance (see the module docstring), or None.
-    ``a`` and ``b`` as the orchestrator hands them, after ``fold_constants``."""
+    ``a`` and ``b`` as the orchestrator hands them, after ``fold_constants``. ``record``: a
+    dict the proof is described in, for its certificate (``f``, ``t``, ``pairs``, ``arg``,
+    ``single`` "lhs" | "rhs", the ``hull``, ``f2`` and the sub-goals proved: ``defined``,
+    each ``goal > 0`` on the hull, and ``sign``, ``goal >= 0`` there)."""
+    record = {} if record is None else record
     if rel not in ("<=", ">="):
         return None
-    for single, mean, single_ge in ((a, b, rel == ">="), (b, a, rel == "<=")):
-        inst = jensen_instance(single, mean)
+    for side, single, mean, single_ge in (("lhs", a, b, rel == ">="), ("rhs", b, a, rel == "<=")):
+        inst = _instance(single, mean)
         if inst is not None:
             break
     else:
         return None
-    f, t, pairs = inst
+    f, t, pairs, arg = inst
     if any(isinstance(n, Func) and n.name not in SMOOTH for n in f.unique_nodes()):
         return None
     hull = _hull(sorted({x.name for _, x in pairs}), domains)
@@ -224,6 +234,7 @@ def prove_convexity(a: Node, rel: str, b: Node, domains: dict[str, Domain], deci
             return None
     share = max(0.3, (left(deadline)) / (len(goals) + 1))
     seen = set()
+    record.update(f=f, t=t, pairs=pairs, arg=arg, single=side, hull=hull, f2=f2, defined=[])
     for c, gexpr in zip(conds, goals):
         key = (str(gexpr), c.op)
         if key in seen:
@@ -232,14 +243,18 @@ def prove_convexity(a: Node, rel: str, b: Node, domains: dict[str, Domain], deci
         if expired(deadline):
             return None
         if decide_real(gexpr, ">", dict(doms), [], share) is Verdict.PROVED:
+            record["defined"].append(gexpr)
             continue
-        if c.op == "!=" and decide_real(Mul((Num(Fraction(-1)), gexpr)), ">", dict(doms), [], share) is Verdict.PROVED:
+        neg = Mul((Num(Fraction(-1)), gexpr))
+        if c.op == "!=" and decide_real(neg, ">", dict(doms), [], share) is Verdict.PROVED:
+            record["defined"].append(neg)
             continue
         return None
     # concave (f'' <= 0) gives single >= mean; convex (f'' >= 0) gives single <= mean
     goal = Mul((Num(Fraction(-1)), f2)) if single_ge else f2
     if expired(deadline) or decide_real(goal, ">=", dict(doms), [], share) is not Verdict.PROVED:
         return None
+    record["sign"] = goal
     from ..expr.printing import to_text
     shape, sign = ("concave", "<= 0") if single_ge else ("convex", ">= 0")
     fx, f2x = (to_text(substitute(e, {t: Sym("t")})) for e in (f, f2))

@@ -98,8 +98,13 @@ def _holds_at(r: Rel, env) -> bool:
 
 
 def prove_identity(a: Node, b: Node, domains: dict[str, Domain], extra: list, decide_real: RealDecider, *,
-                   seconds: float) -> str | None:
-    """How ``a == b`` was proved on the region (see the module docstring), or None."""
+                   seconds: float, record: dict | None = None) -> str | None:
+    """How ``a == b`` was proved on the region (see the module docstring), or None.
+    ``record``: a dict the proof is described in, for its certificate (``by``: "normal form"
+    or "derivatives" with the ``point``, and the real sub-goals proved: ``defined``, each
+    ``(goal, domains, assumptions)`` of ``goal > 0``, and ``star``, each ``(goal, op,
+    domains, assumptions)`` of ``goal op 0``)."""
+    record = {} if record is None else record
     deadline = clock() + seconds
     d_node = sub(a, b)
     names = sorted(d_node.symbols() | set().union(*(r.symbols() for r in extra)) if extra else d_node.symbols())
@@ -112,14 +117,16 @@ def prove_identity(a: Node, b: Node, domains: dict[str, Domain], extra: list, de
     except Timeout:
         return None
     if same:
+        record["by"] = "normal form"
         return "identity: both sides have the same normal form"
     if p is None:
         return None
     env, signs = p
     share = max(0.3, (left(deadline)) / (len(conds) + len(extra) + 1))
-    if not _defined_throughout(conds, signs, real, extra, decide_real, share, deadline):
+    record.update(by="derivatives", point=env, defined=[], star=[])
+    if not _defined_throughout(conds, signs, real, extra, decide_real, share, deadline, record["defined"]):
         return None
-    if not _star_shaped(names, env, real, extra, decide_real, share, deadline):
+    if not _star_shaped(names, env, real, extra, decide_real, share, deadline, record["star"]):
         return None
     where = ", ".join(f"{n} = {v}" for n, v in env.items())
     return (f"identity: derivatives vanish on a region star-shaped about {where}, "
@@ -171,7 +178,7 @@ def _agreeing_point(a: Node, b: Node, d_node: Node, names: list, real: dict, ext
 
 
 def _defined_throughout(conds, signs, real: dict, extra: list, decide_real: RealDecider, share: float,
-                        deadline: float) -> bool:
+                        deadline: float, proved: list) -> bool:
     """Every definedness condition strictly, with its sign at the point, on the whole region."""
     seen = set()
     for c, s in zip(conds, signs):
@@ -182,11 +189,12 @@ def _defined_throughout(conds, signs, real: dict, extra: list, decide_real: Real
         seen.add(key)
         if expired(deadline) or decide_real(goal, ">", dict(real), list(extra), share) is not Verdict.PROVED:
             return False
+        proved.append((goal, dict(real), list(extra)))
     return True
 
 
 def _star_shaped(names: list, env: dict, real: dict, extra: list, decide_real: RealDecider, share: float,
-                 deadline: float) -> bool:
+                 deadline: float, proved: list) -> bool:
     """The region is star-shaped about the point: every assumption holds on the segment from
     it to any point of the region."""
     t = "t_star"
@@ -201,4 +209,5 @@ def _star_shaped(names: list, env: dict, real: dict, extra: list, decide_real: R
                     ">": (sub(lhs, rhs), ">"), "==": (sub(lhs, rhs), "==")}[r.op]
         if expired(deadline) or decide_real(goal, op, doms, list(extra), share) is not Verdict.PROVED:
             return False
+        proved.append((goal, op, dict(doms), list(extra)))
     return True

@@ -508,7 +508,9 @@ def prove_integers(g: Node, op: str, n: str | IntegerPair, domains: dict[str, Do
     docstring), within ``seconds`` of work (:func:`.budget.clock`); for an :class:`IntegerPair`,
     :func:`prove_pair`. ``record``: a dict a one-symbol proof is described in, for its
     certificate (``lo``, ``last``: the integers checked one by one; ``step``: ("none",),
-    ("relaxation", n0), ("step", n0, g(n + 1)) or a step the certificate cannot show)."""
+    ("relaxation", n0), ("step", n0, g(n + 1)), ("opaque", n0, hypothesis, goal, domains)
+    (:func:`opaque_step`), ("ratio", n0, D) (:func:`ratio_step`) or ("limit", n0, the
+    :class:`LimitStep`, SymPy's limit, whether the decrease is strict))."""
     if isinstance(n, IntegerPair):
         return prove_pair(g, op, n, domains, decide_real, seconds=seconds)
     deadline = clock() + seconds
@@ -599,9 +601,11 @@ class _Steps:
         if (opaque is not None and n0 >= opaque[3] and not expired(deadline)
                 and decide_real(opaque[1], op, {n: real, **opaque[2]}, [Rel(op, opaque[0], _zero())],
                                 share) is Verdict.PROVED):
+            self.used = ("opaque", n0, *opaque[:3])
             return f"integers: induction from n\u2080 = {n0}", n0
         if (ratio is not None and n0 >= 1 and not expired(deadline)
                 and decide_real(ratio, ">=", {n: real}, [], share) is Verdict.PROVED):
+            self.used = ("ratio", n0, ratio)
             return f"integers: induction from n\u2080 = {n0}, ratio step", n0
         if not expired(deadline) and decide_real(g, op, {n: real}, [], share) is Verdict.PROVED:
             self.used = ("relaxation", n0)
@@ -618,6 +622,7 @@ class _Steps:
             for i, ls in enumerate(self.limits):
                 why = _limit_step(ls, i, op, n, n0, real, decide_real, share, deadline, self.limit_of)
                 if why is not None:           # covers every n >= n0 itself: no base case
+                    self.used = ("limit", n0, ls, self.limit_of[i], "strictly" in why)
                     return f"integers: {why}", n0 - 1
         return None, None
 

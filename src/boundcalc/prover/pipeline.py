@@ -94,7 +94,8 @@ def certify(goal: Goal, point) -> dict | None:
 
 def proof_certificate(goal: Goal, kinds: tuple[str, ...]) -> dict | None:
     """A certificate of a proved goal of the first of ``kinds`` ("exact": a polynomial
-    identity; "boxes": a plain bisection cover) that the checker accepts, or None (the
+    identity; "value": a constant relation's sign; "boxes": a plain bisection cover; "taylor":
+    one whose boxes may close by the second-order Taylor form) that the checker accepts, or None (the
     decision then gives a "trusted" one). Built outside the work budget, after the proof."""
     from ..recheck import recheck
     from . import certificates as C
@@ -105,7 +106,8 @@ def proof_certificate(goal: Goal, kinds: tuple[str, ...]) -> dict | None:
     for kind in kinds:
         try:
             cert = (C.exact(claim, goal.a, goal.rel, goal.b) if kind == "exact"
-                    else C.boxes(claim, goal.a, goal.rel, goal.b, goal.domains, goal.extra))
+                    else {"kind": "exact", "claim": claim, "by": "value"} if kind == "value"
+                    else C.boxes(claim, goal.a, goal.rel, goal.b, goal.domains, goal.extra, taylor=kind == "taylor"))
         except (ValueError, OverflowError, RecursionError, MemoryError):
             cert = None                  # numbers too large to write: this kind gives none
         if cert is not None and recheck(cert).valid:
@@ -141,7 +143,7 @@ class Constant:
                        "constant, ball arithmetic" if ok else "certified",
                        counterexample=None if ok else search.report({}, goal.a, goal.b,
                                                                     Rel(goal.rel, goal.a, goal.b), goal.extra),
-                       certificate=proof_certificate(goal, ("exact", "boxes")) if ok and budget.certify else None)
+                       certificate=proof_certificate(goal, ("value", "exact", "boxes")) if ok and budget.certify else None)
 
 
 class QuickSearch:
@@ -237,9 +239,45 @@ class Convexity:
     def run(self, goal: Goal, budget: Budget) -> Outcome:
         from .convexity import prove_convexity
         assert budget.seconds is not None
+        record: dict = {}
         jensen = prove_convexity(goal.a, goal.rel, goal.b, goal.domains, goal.subgoals.open("real"),
-                                 seconds=budget.seconds)
-        return None if jensen is None else Decision(Verdict.PROVED, LayerName.CONVEXITY, f"proved ({jensen})")
+                                 seconds=budget.seconds, record=record)
+        if jensen is None:
+            return None
+        return Decision(Verdict.PROVED, LayerName.CONVEXITY, f"proved ({jensen})",
+                        certificate=_convexity_certificate(goal, record) if budget.certify else None)
+
+
+def _checked(cert: dict) -> dict | None:
+    """``cert`` if the checker accepts it (the cheap recheck), else None: the decision then
+    gives a ``trusted`` one, and the verdict stays what it was."""
+    from ..recheck import recheck
+    return cert if recheck(cert, solver=False).valid else None
+
+
+def _convexity_certificate(goal: Goal, record: dict) -> dict | None:
+    """A ``convexity`` certificate of the Jensen proof described in ``record`` (its f, scale,
+    weights, argument, SymPy's f'' and the real sub-goals proved, each certified by a second
+    method), or None when the checker does not accept it."""
+    from ..expr.printing import to_text
+    from . import certificates as C
+    f, t, zero = record["f"], record["t"], Num(Fraction(0))
+    scale = Fraction(1)
+    if isinstance(f, Mul) and isinstance(f.args[0], Num):           # c*f0 (convexity.jensen_instance)
+        scale, f = f.args[0].value, (f.args[1] if len(f.args) == 2 else Mul(f.args[1:]))
+    hull = {t: record["hull"]}
+    by, how = "the convexity layer", "its real sub-goal by the real layers"
+    try:
+        cert = {"kind": "convexity", "claim": C.claim(goal.a, goal.rel, goal.b, goal.domains, goal.extra),
+                "var": t, "f": to_text(f), "scale": C._q(scale), "single": record["single"],
+                "arg": to_text(C.readable(record["arg"])),
+                "weights": {C.name(x.name): C._q(w) for w, x in record["pairs"]},
+                "second": to_text(record["f2"]),
+                "sign": fact_certificate(record["sign"], ">=", zero, hull, [], by, how),
+                "defined": [fact_certificate(e, ">", zero, hull, [], by, how) for e in record["defined"]]}
+    except (C.NameClash, ValueError, RecursionError, KeyError):
+        return None
+    return _checked(cert)
 
 
 class Identity:
@@ -252,9 +290,31 @@ class Identity:
     def run(self, goal: Goal, budget: Budget) -> Outcome:
         from .identity import prove_identity
         assert budget.seconds is not None
+        record: dict = {}
         how = prove_identity(goal.a, goal.b, goal.domains, goal.extra, goal.subgoals.open("real"),
-                             seconds=budget.seconds)
-        return None if how is None else Decision(Verdict.PROVED, LayerName.IDENTITY, f"proved ({how})")
+                             seconds=budget.seconds, record=record)
+        if how is None:
+            return None
+        return Decision(Verdict.PROVED, LayerName.IDENTITY, f"proved ({how})",
+                        certificate=_identity_certificate(goal, record) if budget.certify else None)
+
+
+def _identity_certificate(goal: Goal, record: dict) -> dict | None:
+    """An ``exact`` certificate of the identity layer's proof described in ``record`` (the
+    normal form, or the derivatives with the point and the real sub-goals proved, each
+    certified by a second method), or None when the checker does not accept it."""
+    from . import certificates as C
+    by, how, zero = "the identity layer", "its real sub-goal by the real layers", Num(Fraction(0))
+    try:
+        cert = {"kind": "exact", "claim": C.claim(goal.a, goal.rel, goal.b, goal.domains, goal.extra),
+                "by": record["by"]}
+        if record["by"] == "derivatives":
+            cert.update(point={C.name(k): C._q(v) for k, v in sorted(record["point"].items())},
+                        defined=[fact_certificate(e, ">", zero, d, x, by, how) for e, d, x in record["defined"]],
+                        star=[fact_certificate(e, op, zero, d, x, by, how) for e, op, d, x in record["star"]])
+    except (C.NameClash, ValueError, RecursionError, KeyError):
+        return None
+    return _checked(cert)
 
 
 class Integers:
@@ -283,33 +343,47 @@ class Integers:
 
 def _induction_certificate(goal: Goal, record: dict) -> dict | None:
     """An ``induction`` certificate of the integer layer's proof described in ``record``
-    (the integers checked one by one, then nothing, a real relaxation or an inductive step
-    from n0, its real sub-goal certified by a second method), or None for a step it cannot
-    show (a ratio, an opaque factorial, a limit) or one the checker does not accept."""
+    (the integers checked one by one, then nothing, a real relaxation, an inductive step, an
+    opaque-factorial step, a ratio step or a monotone sequence and its limit from n0, its real
+    sub-goal certified by a second method), or None for one the checker does not accept."""
+    from ..backends.sym import from_sympy
     from ..expr.printing import to_text
-    from ..recheck import recheck
     from . import certificates as C
     step = record.get("step") or ()
-    if not step or step[0] not in ("none", "relaxation", "step") or not isinstance(goal.found.n_int, str):
+    if not step or not isinstance(goal.found.n_int, str):
         return None
-    n, zero = goal.found.n_int, Num(Fraction(0))
+    n, zero, op = goal.found.n_int, Num(Fraction(0)), goal.op
     hi = record["hi"]
     by, how = "the integer layer", "its real sub-goal by the real layers"
     row: dict = {"by": step[0]}
+
+    def text(e: Node) -> str:
+        return to_text(C.readable(e))
     try:
         if step[0] != "none":
-            real = Domain(False, Fraction(step[1]), True, None if hi is None else Fraction(hi), hi is not None)
+            real = {n: Domain(False, Fraction(step[1]), True, None if hi is None else Fraction(hi), hi is not None)}
             row["from"] = step[1]
-            if step[0] == "relaxation":
-                row["proof"] = fact_certificate(goal.g, goal.op, zero, {n: real}, [], by, how)
-            else:
-                row["next"] = to_text(C.readable(step[2]))
-                row["proof"] = fact_certificate(step[2], goal.op, zero, {n: real}, [Rel(goal.op, goal.g, zero)], by, how)
+        if step[0] == "relaxation":
+            row["proof"] = fact_certificate(goal.g, op, zero, real, [], by, how)
+        elif step[0] == "step":
+            row.update(next=text(step[2]),
+                       proof=fact_certificate(step[2], op, zero, real, [Rel(op, goal.g, zero)], by, how))
+        elif step[0] == "opaque":
+            hyp, nxt, doms = step[2:5]
+            row.update(hyp=text(hyp), next=text(nxt), symbols={C.name(k): C._domain(d) for k, d in sorted(doms.items())},
+                       proof=fact_certificate(nxt, op, zero, {**real, **doms}, [Rel(op, hyp, zero)], by, how))
+        elif step[0] == "ratio":
+            row.update(ratio=text(step[2]), proof=fact_certificate(step[2], ">=", zero, real, [], by, how))
+        elif step[0] == "limit":
+            ls, strict = step[2], step[4]
+            row.update(form=ls.form, decrease=text(ls.decrease), strict=strict, target=ls.target,
+                       limit=text(from_sympy(step[3])),
+                       proof=fact_certificate(ls.decrease, ">" if strict else ">=", zero, real, [], by, how))
         cert = {"kind": "induction", "claim": C.claim(goal.a, goal.rel, goal.b, goal.domains, goal.extra),
                 "var": C.name(n), "checked": [record["lo"], record["last"]], "step": row}
-    except (C.NameClash, ValueError, RecursionError):
+    except Exception:               # (a name clash, a limit SymPy's form cannot be read back in, ...)
         return None
-    return cert if recheck(cert, solver=False).valid else None
+    return _checked(cert)
 
 
 class Exact:
@@ -796,7 +870,8 @@ class Interval:
                        for x0 in ivl.touching[:3]]
                 how += "; touching at " + ", ".join(pts) + ", local minimum from the derivatives"
             return verdict("proved", "interval", how,
-                           certificate=proof_certificate(goal, ("boxes",)) if budget.certify else None)
+                           certificate=proof_certificate(goal, ("taylor",) if ivl.taylor or ivl.touching else ("boxes",))
+                           if budget.certify else None)
         if ivl.status is IntervalStatus.DISPROVED:
             ce = certify(goal, ivl.point)
             if ce is not None:
