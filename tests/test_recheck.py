@@ -52,6 +52,25 @@ def test_a_counterexample_must_satisfy_the_assumptions():
     assert not r.valid and "assumption 0" in r.reason
 
 
+def test_an_assumption_that_holds_with_equality_through_abs_is_decided_exactly():
+    # tarzanagh2023 factor_56_from_lemma7 inside its hypotheses: |gamma_1 - gamma_3| <= Gamma held
+    # with equality at the search's point; abs() sent the sign to ball arithmetic, which never
+    # shows a 0, and the disproof became "unknown (certificate rejected)" under --certificates.
+    # By hand: at a = b = 1, c = 0, |a - b| - c = 0 (the assumption holds) and a + b = 2 > 1.
+    R = Domain()
+    claim = _claim("a + b", "<=", "1", {"a": R, "b": R, "c": R}, ["abs(a - b) <= c", "max(a, b) >= c"])
+    assert recheck(C.counterexample(claim, {"a": "1", "b": "1", "c": "0"})).valid
+    assert not recheck(C.counterexample(claim, {"a": "1", "b": "1/2", "c": "0"})).valid   # |1/2| > 0
+
+
+def test_a_trusted_disproof_is_not_spot_checked_as_a_proof():
+    # the fallback for an exact 0 at a disproof's point: its claim (x <= 0 over x > 0) fails at
+    # every point, as a disproof's may; a proof's trusted certificate of it is still rejected
+    cert = C.trusted(_claim("x", "<=", "0", {"x": P}), "SymPy", "an exact 0 at the point {'x': '1'}")
+    assert not recheck(cert).valid and "the claim fails at" in recheck(cert).reason
+    assert recheck(dict(cert, verdict="disproved")).valid
+
+
 def test_a_counterexample_with_a_transcendental_side_is_decided_in_balls():
     claim = _claim("exp(x)", "<=", "1 + x + x**2/2", {"x": P})
     assert recheck(C.counterexample(claim, {"x": "1"})).valid           # e > 2.5

@@ -13,10 +13,9 @@ procedure read it::
      "domains": {"x": {"integer": false, "lo": "0", "lo_closed": false, "hi": null, "hi_closed": false}},
      "assumptions": ["x <= y"]}
 
-(numbers are exact rationals written "p/q"; a relation holds where both sides are
-defined, at every point of the domains where the assumptions hold). The kinds, each with the fields the table of docs/explanation/decision-procedure.md
-("Certificates") describes and with what the checker verifies there (each function below
-says it again for its kind):
+(numbers are exact rationals written "p/q"; a relation holds where both sides are defined, at every point of the
+domains where the assumptions hold). The kinds, each with the fields the table of docs/explanation/decision-procedure.md
+("Certificates") describes and with what the checker verifies there (each function below says it again for its kind):
 
 ``counterexample`` (an exact point where the relation fails), ``exact`` (a polynomial
 identity zero on a grid above its degrees, :func:`_exact`; or the identity layer's argument,
@@ -31,9 +30,8 @@ Every fact a kind cannot verify itself is listed as "trusted: ..." (SymPy's simp
 a derivative or a limit, z3's unsat), never a whole layer taken on trust where the checker
 can replay the argument.
 
-Anything else (an unknown kind, a missing field, a number that does not parse, a box that
-does not match its parent) makes the certificate invalid, with the reason; the checker
-never raises on a malformed certificate.
+Anything else (an unknown kind, a missing field, a number that does not parse, a box that does not match its parent)
+makes the certificate invalid, with the reason; the checker never raises on a malformed certificate.
 """
 from __future__ import annotations
 
@@ -45,7 +43,7 @@ from fractions import Fraction
 
 from .errors import BoundcalcError
 from .expr.domains import Domain
-from .expr.nodes import Add, Mul, Node, Num, Pow, Rel, Sym, sub
+from .expr.nodes import Add, Func, Mul, Node, Num, Pow, Rel, Sym, sub
 from .expr.parser import parse
 
 KINDS = ("counterexample", "exact", "boxes", "rewrite", "smt", "cases", "monotone", "ends", "induction", "convexity", "trusted")
@@ -185,6 +183,8 @@ def _bits(n: Node) -> float:
         return max(parts) + len(parts) if isinstance(n, Add) else sum(parts)
     if isinstance(n, Pow) and isinstance(n.exp, Num) and n.exp.value.denominator == 1:
         return _bits(n.base) * max(1, abs(n.exp.value.numerator))
+    if isinstance(n, Func) and n.name in ("abs", "min", "max"):       # exact on exact arguments
+        return max(_bits(k) for k in n.args)
     return float("inf")
 
 
@@ -1488,7 +1488,8 @@ def recheck(cert, *, spot: bool = True, solver: bool = True) -> Recheck:
     Never raises on a malformed certificate."""
     out = Recheck(False, "")
     try:
-        if spot and isinstance(cert, dict) and cert.get("kind") != "counterexample" and isinstance(cert.get("claim"), dict):
+        proof = isinstance(cert, dict) and cert.get("kind") != "counterexample" and cert.get("verdict") != "disproved"
+        if spot and proof and isinstance(cert.get("claim"), dict):      # only a proof's claim holds at every point
             _spot_check(read_claim(cert["claim"]))
         _check(cert, out, solver=solver)
     except Invalid as e:

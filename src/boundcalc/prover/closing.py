@@ -76,8 +76,9 @@ def certified(goal: Goal, out: Decision, bigops: bool = False, check: bool = Tru
     if not r.valid and cert["kind"] == "counterexample" and "not separated from 0" in r.reason:
         # the relation fails by an equality at the point (x e^-x < 1/e at x = 1), which the
         # search showed exactly with SymPy and ball arithmetic never can: named, not hidden
-        cert = C.trusted(claim, "SymPy", f"an exact 0 of lhs - rhs at the point {cert['point']} (the search's "
-                         "exact check); the checker's ball arithmetic cannot show a 0")
+        cert = C.trusted(claim, "SymPy", f"an exact 0 at the point {cert['point']} (of lhs - rhs or of an "
+                         "assumption, the search's exact check); the checker's ball arithmetic cannot show a 0")
+        cert["verdict"] = "disproved"     # a disproof: its claim is not spot-checked as a proof's is
         r = recheck(cert, solver=solver)
     if not r.valid:
         return Decision(Verdict.UNKNOWN, Layer.NONE, f"unknown (certificate rejected: {r.reason})",
