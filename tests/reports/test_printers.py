@@ -170,3 +170,32 @@ def test_a_wide_terminal_gets_the_table_side_by_side():
     header = next(x for x in text.splitlines() if "quantity" in x)
     for c in ("quantity", "source", "bound", "measured", "bound/measured", "holds", "hypotheses met"):
         assert c in header, header
+
+
+def test_the_terminal_report_has_one_notation():
+    """Issue 34 (8): `check` in a terminal mixed SymPy's d**(3/2) in the message, the formula
+    file's theta in the location and the evidence's √(2)·θ: every line of a finding is now in
+    the notation of its expressions (powers ^, products ·, √, Greek letters), a quoted $...$
+    of the paper as written."""
+    import io
+
+    from rich.console import Console
+
+    from boundcalc.reports.printers.rich import RichConsolePrinter
+    t, z = sp.symbols("T Z_nu", positive=True)
+    f = Finding("p", "c", "order", "error", "Thm. 1 (rho <~ d^{3/2} ||theta||^2)",
+                "stated O(d**(3/2)*T**(3/2)) fails as d -> oo; Z_nu == Z_mu holds",
+                evidence={"a": Shown(str(sp.sqrt(2) * sp.sqrt(t) * z), sp.sqrt(2) * sp.sqrt(t) * z, {}),
+                          "quote": "such that $Z_\\mu = Z_\\nu$"})
+    out = io.StringIO()
+    RichConsolePrinter(console=Console(file=out, width=200, highlight=False))._finding(f)
+    text = out.getvalue()
+    assert "— Thm. 1 (ρ <~ d^{3/2} ||θ||^2)" in text
+    assert "stated O(d^(3/2)·T^(3/2)) fails as d -> ∞; Z_ν = Z_μ holds" in text
+    assert "side a: √(2)·√(T)·Z_ν" in text and "$Z_\\mu = Z_\\nu$" in text
+    assert "**" not in text and "==" not in text and "sqrt(" not in text
+
+
+def test_readable_keeps_a_quotes_bold_and_latex():
+    assert ev.readable("quote = **Sparsity level:** the $\\zeta T$ tokens; d**2 == x*y") == \
+        "quote = **Sparsity level:** the $\\zeta T$ tokens; d^2 = x·y"

@@ -293,13 +293,15 @@ def _decompose(text: str) -> str:
 
 
 def _lone_letter(text: str, i: int, prev: str) -> bool:
-    """A single letter beside a relation or an operator is a variable: H = 32, <= P, 1/K."""
+    """A single letter beside a relation or an operator, or between norm bars, is a variable:
+    H = 32, <= P, 1/K, ||p||."""
     c = text[i]
     if c == "s" and text[i + 1:i + 2] == ")" and re.search(r"[A-Za-z]{3}\($", text[:i]):
         return False                  # constant(s): a plural, not the variable s
     return bool(c.isascii() and c.isalpha() and not _IDENT_CHAR.match(prev) and prev not in "'\\" and
                 not _IDENT_CHAR.match(text[i + 1:i + 2] or " ") and text[i + 1:i + 2] != "'" and
-                (re.match(r"\s*(?:[=<>≤≥≲≳+*/·×]|- )", text[i + 1:]) or re.search(r"(?:[=<>≤≥≲≳+*/·×(]| -)\s*$", text[:i])
+                ((prev == "|" and text[i + 1:i + 2] == "|") or       # ||p||, |x|: inside norm bars
+                 re.match(r"\s*(?:[=<>≤≥≲≳+*/·×]|- )", text[i + 1:]) or re.search(r"(?:[=<>≤≥≲≳+*/·×(]| -)\s*$", text[:i])
                  and not re.match(r"\s*[A-Za-z]", text[i + 1:])))
 
 
