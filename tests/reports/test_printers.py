@@ -145,8 +145,10 @@ def _drawn(width: int) -> str:
     from rich.console import Console
     t = Table("demo", "a bound", {"n": 10}, 0,
               [Row("first-phase error ||p|| (P used in (7))", "Lemma 2, eq. (6)", bound=0.0248, measured=0.0124,
-                   hypotheses_met=True, hypotheses="almost surely, given ||p|| <= P")])
-    c = Console(width=width, file=io.StringIO(), color_system=None, record=True)
+                   hypotheses_met=True, hypotheses="almost surely, given ||p|| <= P",
+                   note="a note long enough to need more than one line of a narrow terminal: " + "word " * 30)])
+    # soft_wrap as the CLI's console (cli.output.console): text is not wrapped by rich itself
+    c = Console(width=width, file=io.StringIO(), color_system=None, record=True, soft_wrap=True)
     c.print(t.to_rich())
     return c.export_text()
 
@@ -158,7 +160,8 @@ def test_a_narrow_terminal_gets_a_stacked_table(width):
     line with its label whole (values by hand: 0.0248/0.0124 = 2.00)."""
     text = _drawn(width)
     lines = [x.rstrip() for x in text.splitlines()]
-    assert max(len(x) for x in lines) <= width
+    assert max(len(x) for x in lines) <= width          # the notes wrapped too (they were one line)
+    assert any("a note long enough" in x for x in lines) and sum("word" in x for x in lines) >= 2
     assert "first-phase error ||p|| (P used in (7))" in lines
     for label, value in (("source", "Lemma 2, eq. (6)"), ("bound", "0.0248"), ("measured", "0.0124"),
                          ("bound/measured", "2.00"), ("hypotheses met", "yes (almost surely, given ||p|| <= P)")):

@@ -78,8 +78,15 @@ def _stacked(t):
             if v:
                 g.add_row(name, v)
         blocks += [Text(""), Text(escape(str(r.quantity), markup=False), style="bold"), g]
-    blocks += [Text(""), Text(escape(caption(t), markup=False))]
-    return Group(*blocks, *(Text("• " + escape(n, markup=False)) for n in notes(t)))
+    # the caption and the notes wrap at spaces in the console's width too (a terminal breaks a
+    # long line anywhere, and the CLI's console prints text unwrapped: soft_wrap)
+    tail = RTable.grid(padding=(0, 1))
+    tail.add_column(no_wrap=True)
+    tail.add_column(overflow="fold")
+    tail.add_row("", escape(caption(t), markup=False))
+    for n in notes(t):
+        tail.add_row("•", escape(n, markup=False))
+    return Group(*blocks, Text(""), tail)
 
 
 def rich_table(t):
