@@ -237,12 +237,15 @@ def test_latex_fields_are_checked_and_used(tmp_path, value, why):
 
 
 @pytest.mark.parametrize("text, tex", [
-    ("L̂(θ^(K))", r"\ensuremath{\hat{L}}(\ensuremath{\theta^{(K)}})"),
-    ("Φ~(X_i; θ^(1))", r"\ensuremath{\tilde{\Phi}}(\ensuremath{X_{i}}; \ensuremath{\theta^{(1)}})"),
-    ("sqrt(T)(S + P)", r"\ensuremath{\sqrt{T}}(\ensuremath{S + P})"),
+    # a function applied to math is one piece of math (its parentheses were text between pieces)
+    ("L̂(θ^(K))", r"\ensuremath{\hat{L}(\theta^{(K)})}"),
+    ("Φ~(X_i; θ^(1))", r"\ensuremath{\tilde{\Phi}(X_{i}; \theta^{(1)})}"),
+    ("sqrt(T)(S + P)", r"\ensuremath{\sqrt{T}(S + P)}"),
     ("R-bar_μ and s-bar", r"\ensuremath{\bar{R}_{\mu}} and \ensuremath{\bar{s}}"),
     ("U~^(K+1)", r"\ensuremath{\tilde{U}^{(K+1)}}"),
-    ("(N-1)^(-c_hat)", r"(\ensuremath{N -1 )^{-\hat{c}}}"),
+    ("(N-1)^(-c_hat)", r"\ensuremath{(N-1)^{-\hat{c}}}"),      # a group with a script: math (was "(" and "N -1 )")
+    ("p(t)/||p(t)|| and (g_0(1/K))^3", r"\ensuremath{p(t)/\| p(t) \|} and \ensuremath{(g_{0}(1/K))^{3}}"),
+    ("f(the thing), Lemma 2 (i) and (P used in (7))", r"f(the thing), Lemma 2 (\ensuremath{i}) and (P used in (7))"),
     ("min_(s<τ) loss", r"\ensuremath{\min_{s<\tau}} loss"),
     ("needs H >= 3.26e+7, used True", r"needs \ensuremath{H \geq} \num{3.26e7}, used yes"),
     ("γ_* = -5.435; 1 - δ", r"\ensuremath{\gamma_{*}} = \num{-5.435}; \ensuremath{1 - \delta}"),
@@ -315,7 +318,7 @@ def test_notes_name_the_papers_symbols_and_formulas():
     text = "O(.) hides a constant: C_5O; see rademacher_G_restricted."
     with names_of("anon2025"):
         got = ascii_math(text)
-    assert got == (f"O(.) hides a constant: \\ensuremath{{{c5o}}}; see "
+    assert got == (f"\\ensuremath{{O(.)}} hides a constant: \\ensuremath{{{c5o}}}; see "
                    r"\texttt{rademacher\_\allowbreak{}G\_\allowbreak{}restricted}.")
     assert ascii_math("C_5O") == r"\ensuremath{C_{5}}O"          # no paper: the convention alone
     t = _toml("tarzanagh2023")["symbols"]
@@ -332,9 +335,10 @@ def test_notes_name_the_papers_symbols_and_formulas():
     # constant(s) is a plural (the s was italic math), grad L the gradient, delta' a prime
     # (a closing quote stays a quote)
     assert ascii_math("the constant(s) C_1") == r"the constant(s) \ensuremath{C_{1}}"
-    assert ascii_math("f(s) = 1") == r"f(\ensuremath{s}) = 1"
-    assert ascii_math("lr/||grad L(p)||") == r"lr/\ensuremath{\| \nabla L}(\ensuremath{p})\ensuremath{\|}"
-    assert ascii_math("E_{U,m}(delta')") == r"\ensuremath{E_{U,m}}(\ensuremath{\delta'})"
+    # a function applied to math is one piece (f, the parentheses and L were text beside math)
+    assert ascii_math("f(s) = 1") == r"\ensuremath{f(s) = 1}"
+    assert ascii_math("lr/||grad L(p)||") == r"lr/\ensuremath{\| \nabla L(p) \|}"
+    assert ascii_math("E_{U,m}(delta')") == r"\ensuremath{E_{U,m}(\delta')}"
     assert ascii_math("hides 'besides N and d_s': C") == r"hides 'besides N and \ensuremath{d_{s}}': C"
 
 
