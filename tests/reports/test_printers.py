@@ -143,7 +143,7 @@ def _drawn(width: int) -> str:
     import io
 
     from rich.console import Console
-    t = Table("demo", "a bound", {"n": 10}, 0,
+    t = Table("demo", "a bound whose title is longer than a narrow terminal's line: " + "title " * 12, {"n": 10}, 0,
               [Row("first-phase error ||p|| (P used in (7))", "Lemma 2, eq. (6)", bound=0.0248, measured=0.0124,
                    hypotheses_met=True, hypotheses="almost surely, given ||p|| <= P",
                    note="a note long enough to need more than one line of a narrow terminal: " + "word " * 30)])

@@ -64,7 +64,10 @@ def _stacked(t):
     from rich.text import Text
 
     from ..escape import terminal as escape
-    blocks: list = [Text(escape(f"{t.paper}: {t.title}", markup=False), style="italic")]
+    title = RTable.grid()             # wraps at spaces in the console's width, as the notes below
+    title.add_column(overflow="fold", style="italic")
+    title.add_row(escape(f"{t.paper}: {t.title}", markup=False))
+    blocks: list = [title]
     for r in t.rows:
         row = [escape(str(c)) for c in cells(r)]
         colour = {True: "green", False: "red", None: "dim"}[r.holds]
