@@ -247,8 +247,10 @@ def test_latex_fields_are_checked_and_used(tmp_path, value, why):
     ("p(t)/||p(t)|| and (g_0(1/K))^3", r"\ensuremath{p(t)/\| p(t) \|} and \ensuremath{(g_{0}(1/K))^{3}}"),
     ("f(the thing), Lemma 2 (i) and (P used in (7))", r"f(the thing), Lemma 2 (\ensuremath{i}) and (P used in (7))"),
     ("min_(s<τ) loss", r"\ensuremath{\min_{s<\tau}} loss"),
-    ("needs H >= 3.26e+7, used True", r"needs \ensuremath{H \geq} \num{3.26e7}, used yes"),
-    ("γ_* = -5.435; 1 - δ", r"\ensuremath{\gamma_{*}} = \num{-5.435}; \ensuremath{1 - \delta}"),
+    # a number after math and an operator is part of the math (H \geq, then a text number)
+    ("needs H >= 3.26e+7, used True", r"needs \ensuremath{H \geq 3.26\times 10^{7}}, used yes"),
+    ("γ_* = -5.435; 1 - δ", r"\ensuremath{\gamma_{*} = -5.435}; \ensuremath{1 - \delta}"),
+    ("R = 1.02 (realised), from 0.5 to 0.6", r"\ensuremath{R = 1.02} (realised), from \num{0.5} to \num{0.6}"),
     # the letter between norm bars is the variable (it was an upright x between two bars)
     ("<a, b> and ||x||_{2,inf}", r"\ensuremath{\langle}a, b\ensuremath{\rangle} and \ensuremath{\| x \|{}_{2,\infty}}"),
     # math written with spaces is one piece of math, not math, words and math side by side

@@ -581,6 +581,16 @@ def _join_math_runs(parts: list[tuple[str, str]]) -> list[tuple[str, str]]:
         if kind == "text" and out and out[-1][0] == "math" and _BETWEEN.fullmatch(p):
             out.append((kind, p))           # a space or an operator between math: joined if math follows
             continue
+        if kind == "num" and len(out) >= 2 and out[-1][0] == "text" and _BETWEEN.fullmatch(out[-1][1]) \
+                and out[-2][0] == "math" and (out[-1][1].strip() or _ENDS_IN_OPERATOR.search(out[-2][1])) \
+                and not out[-2][1].endswith("\\to"):
+            op = out.pop()[1]              # R = 1.02, H >= 3.26e7: the number joins the math before it
+            out[-1] = ("math", out[-1][1] + (op if op.strip() else " ") + num_math(p))
+            continue
+        if kind == "num" and out and out[-1][0] == "math" and _ENDS_IN_OPERATOR.search(out[-1][1]) \
+                and not out[-1][1].endswith(("-", "+", "\\to")):      # a -> b: two values, both numbers
+            out[-1] = ("math", out[-1][1] + " " + num_math(p))
+            continue
         if kind == "math" and len(out) >= 2 and out[-1][0] == "text" and _BETWEEN.fullmatch(out[-1][1]) \
                 and out[-2][0] == "math":
             op = out.pop()[1]
