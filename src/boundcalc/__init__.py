@@ -14,9 +14,9 @@ from ._version import __version__
 from .errors import BoundcalcError
 from .reports import printers as _printers  # noqa: F401  (registers the printers: boundcalc.formats)
 
-__all__ = ["BoundcalcError", "Formula", "__version__", "formula", "formulas", "papers", "symbols"]
+__all__ = ["BoundcalcError", "Formula", "__version__", "formula", "formulas", "papers", "symbols", "to_latex"]
 
-_API = ("Formula", "formula", "formulas", "papers", "symbols")
+_API = ("Formula", "formula", "formulas", "papers", "symbols", "to_latex")
 
 
 def __getattr__(name: str):

@@ -29,6 +29,23 @@ def compare_measured(csv_path, *, paper: str, setting: str | None = None,
                           formulas_path=formulas_path, formula=formula, mapping=mapping)
 
 
+def to_latex(df, *, caption: str | None = None, label: str | None = None, index: bool = False,
+             digits: int = 3, layout: str = "auto") -> str:
+    """A DataFrame of boundcalc (``formulas().to_frame()``, ``papers().to_frame()``,
+    ``symbols().to_frame()``, a comparison table's or a report's ``to_frame()``, or your own) as a
+    LaTeX table that compiles with pdflatex: numbers decimal-aligned in siunitx ``S`` columns,
+    text wrapping in the line's width, breaking across pages; its first line names the
+    packages (:func:`boundcalc.reports.frames.frame_latex`).
+
+    >>> import boundcalc
+    >>> tex = boundcalc.to_latex(boundcalc.symbols("deora2023").to_frame())
+    >>> tex.splitlines()[0].startswith("% requires")
+    True
+    """
+    from .reports.frames import frame_latex
+    return frame_latex(df, caption=caption, label=label, index=index, digits=digits, layout=layout)
+
+
 class FormulaList(list):
     """A list of :class:`Formula` with ``.to_frame()`` (one row per formula)."""
 

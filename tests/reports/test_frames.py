@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+import shutil
 import subprocess
 import sys
 
@@ -219,3 +220,67 @@ def test_table_frame_has_settings_as_columns():
     assert [str(f3[f"settings.{k}"].dtype) for k in ("T", "eta", "causal", "name")] == \
         ["int64", "float64", "boolean", "object"]
     assert str(both["settings.T"].dtype) == "int64"
+
+
+# ---------------------------------------------------------------------------- LaTeX (issue 34 (9))
+def _compile_frame(body: str, folder, name: str) -> dict:
+    """``body`` in an article with exactly the packages its ``% requires`` line names, two
+    pdflatex passes (it is a longtable); the second pass's errors and overfull boxes."""
+    line = body.splitlines()[0]
+    assert line.startswith("% requires ") and "two pdflatex passes" in line, line
+    uses = []
+    for p in re.split(r",\s*(?![^()]*\))", line[len("% requires "):].split(";")[0]):
+        p = re.sub(r"\s*\(not with \w+[^)]*\)", "", p).strip()
+        uses.append(p if p.startswith("\\usepackage") else f"\\usepackage{{{p}}}")
+    tex = "\n".join(["\\documentclass{article}", *uses, "\\begin{document}", body, "\\end{document}"])
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / f"{name}.tex").write_text(tex, encoding="utf-8")
+    for _ in range(2):
+        subprocess.run(["pdflatex", "-interaction=nonstopmode", f"{name}.tex"], cwd=folder,
+                       capture_output=True, timeout=300, check=False)
+    log = (folder / f"{name}.log").read_text(encoding="utf-8", errors="replace")
+    return {"pdf": (folder / f"{name}.pdf").exists(), "errors": re.findall(r"(?m)^! .*$", log),
+            "overfull": re.findall(r"(?m)^Overfull \\[hv]box.*$", log)}
+
+
+def test_to_latex_types_each_column():
+    """boundcalc.to_latex(df): numbers in S columns (table-format from the data, the one number
+    style), booleans yes/no, missing values --, text escaped by the one escaper (breakable
+    after _), words with math read by the one reading; wide when it fits, else stacked."""
+    df = pd.DataFrame({"name": ["theta_2inf", "a_b"], "value": [0.0248, -2.72],
+                       "n": pd.array([32, None], dtype="Int64"), "holds": pd.array([True, None], dtype="boolean"),
+                       "note": ["||p|| <= P", None]})
+    tex = boundcalc.to_latex(df)
+    assert "\\begin{xltabular}{\\linewidth}" in tex and "S[table-format=-1.4]" in tex and "S[table-format=2.0]" in tex
+    row1, row2 = (ln for ln in tex.splitlines() if ln.startswith(("theta", "a\\_")))
+    assert row1 == ("theta\\_\\allowbreak{}2inf & 0.0248 & 32 & yes & "
+                    "\\ensuremath{\\| p \\| \\leq P} \\\\"), row1
+    assert row2 == "a\\_\\allowbreak{}b & -2.72 & {--} & -- & -- \\\\", row2
+    wide = pd.DataFrame({f"column_{i}": ["a rather long text that wraps" * 2] for i in range(8)})
+    st = boundcalc.to_latex(wide)
+    assert "{@{}l>{\\raggedright\\arraybackslash}X@{}}" in st and st.count(" \\\\*") == 8     # stacked
+    assert boundcalc.to_latex(wide, layout="wide").count("X") >= 8
+    with pytest.raises(boundcalc.BoundcalcError, match="layout"):
+        boundcalc.to_latex(df, layout="tall")
+
+
+@pytest.mark.skipif(shutil.which("pdflatex") is None, reason="pdflatex not on PATH")
+def test_to_latex_of_every_frame_compiles(tmp_path):
+    """Issue 34 (9): pandas' df.to_latex() of these frames gives pdflatex errors (Unicode,
+    underscores; 101 for the symbols); boundcalc.to_latex(df) compiles with 0 errors and 0
+    overfull boxes for the symbols, formulas and papers frames, a comparison table's frame with
+    its settings columns and a check report's frame."""
+    t, _ = make_table()
+    report = Report(["deora2023"], [Finding("deora2023", "c_1", "order", "error", "Thm. 1 (rho <~ d^{3/2})",
+                                            "stated O(d**(3/2)) disagrees; ||theta||^2 <= 1")], 1.0)
+    frames = {"symbols": boundcalc.symbols().to_frame(), "formulas": boundcalc.formulas().to_frame(),
+              "papers": boundcalc.papers().to_frame(), "table": t.to_frame(), "report": report.to_frame(),
+              "narrow": boundcalc.symbols("deora2023").to_frame()[["name", "default", "role"]]}
+    body = "\n".join(boundcalc.to_latex(df) for df in frames.values())
+    c = _compile_frame(body, tmp_path, "frames")
+    assert c["pdf"] and (c["errors"], c["overfull"]) == ([], []), c
+    plain = _compile_frame(FRAME_HEAD + frames["symbols"].to_latex(), tmp_path, "pandas")
+    assert plain["errors"], "pandas' own to_latex compiled: the reason for boundcalc.to_latex is gone"
+
+
+FRAME_HEAD = "% requires booktabs; two pdflatex passes\n"

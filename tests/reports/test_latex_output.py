@@ -237,17 +237,22 @@ def test_latex_fields_are_checked_and_used(tmp_path, value, why):
 
 
 @pytest.mark.parametrize("text, tex", [
-    ("L̂(θ^(K))", r"\ensuremath{\hat{L}}(\ensuremath{\theta^{(K)}})"),
-    ("Φ~(X_i; θ^(1))", r"\ensuremath{\tilde{\Phi}}(\ensuremath{X_{i}}; \ensuremath{\theta^{(1)}})"),
-    ("sqrt(T)(S + P)", r"\ensuremath{\sqrt{T}}(\ensuremath{S + P})"),
+    # a function applied to math is one piece of math (its parentheses were text between pieces)
+    ("L̂(θ^(K))", r"\ensuremath{\hat{L}(\theta^{(K)})}"),
+    ("Φ~(X_i; θ^(1))", r"\ensuremath{\tilde{\Phi}(X_{i}; \theta^{(1)})}"),
+    ("sqrt(T)(S + P)", r"\ensuremath{\sqrt{T}(S + P)}"),
     ("R-bar_μ and s-bar", r"\ensuremath{\bar{R}_{\mu}} and \ensuremath{\bar{s}}"),
     ("U~^(K+1)", r"\ensuremath{\tilde{U}^{(K+1)}}"),
-    ("(N-1)^(-c_hat)", r"(\ensuremath{N -1 )^{-\hat{c}}}"),
+    ("(N-1)^(-c_hat)", r"\ensuremath{(N-1)^{-\hat{c}}}"),      # a group with a script: math (was "(" and "N -1 )")
+    ("p(t)/||p(t)|| and (g_0(1/K))^3", r"\ensuremath{p(t)/\| p(t) \|} and \ensuremath{(g_{0}(1/K))^{3}}"),
+    ("f(the thing), Lemma 2 (i) and (P used in (7))", r"f(the thing), Lemma 2 (\ensuremath{i}) and (P used in (7))"),
     ("min_(s<τ) loss", r"\ensuremath{\min_{s<\tau}} loss"),
-    ("needs H >= 3.26e+7, used True", r"needs \ensuremath{H \geq} \num{3.26e7}, used yes"),
-    ("γ_* = -5.435; 1 - δ", r"\ensuremath{\gamma_{*}} = \num{-5.435}; \ensuremath{1 - \delta}"),
-    ("<a, b> and ||x||_{2,inf}", (r"\ensuremath{\langle}a, b\ensuremath{\rangle} and \ensuremath{\|}x\ensuremath{\|"
-                                 r"{}_{2,\infty}}")),
+    # a number after math and an operator is part of the math (H \geq, then a text number)
+    ("needs H >= 3.26e+7, used True", r"needs \ensuremath{H \geq 3.26\times 10^{7}}, used yes"),
+    ("γ_* = -5.435; 1 - δ", r"\ensuremath{\gamma_{*} = -5.435}; \ensuremath{1 - \delta}"),
+    ("R = 1.02 (realised), from 0.5 to 0.6", r"\ensuremath{R = 1.02} (realised), from \num{0.5} to \num{0.6}"),
+    # the letter between norm bars is the variable (it was an upright x between two bars)
+    ("<a, b> and ||x||_{2,inf}", r"\ensuremath{\langle}a, b\ensuremath{\rangle} and \ensuremath{\| x \|{}_{2,\infty}}"),
     # math written with spaces is one piece of math, not math, words and math side by side
     ("the paper means x + 1 here", r"the paper means \ensuremath{x + 1} here"),
     ("x^2 + y as _g0", r"\ensuremath{x^{2} + y} as \texttt{\_\allowbreak{}g0}"),
@@ -315,7 +320,7 @@ def test_notes_name_the_papers_symbols_and_formulas():
     text = "O(.) hides a constant: C_5O; see rademacher_G_restricted."
     with names_of("anon2025"):
         got = ascii_math(text)
-    assert got == (f"O(.) hides a constant: \\ensuremath{{{c5o}}}; see "
+    assert got == (f"\\ensuremath{{O(.)}} hides a constant: \\ensuremath{{{c5o}}}; see "
                    r"\texttt{rademacher\_\allowbreak{}G\_\allowbreak{}restricted}.")
     assert ascii_math("C_5O") == r"\ensuremath{C_{5}}O"          # no paper: the convention alone
     t = _toml("tarzanagh2023")["symbols"]
@@ -332,9 +337,10 @@ def test_notes_name_the_papers_symbols_and_formulas():
     # constant(s) is a plural (the s was italic math), grad L the gradient, delta' a prime
     # (a closing quote stays a quote)
     assert ascii_math("the constant(s) C_1") == r"the constant(s) \ensuremath{C_{1}}"
-    assert ascii_math("f(s) = 1") == r"f(\ensuremath{s}) = 1"
-    assert ascii_math("lr/||grad L(p)||") == r"lr/\ensuremath{\| \nabla L}(\ensuremath{p})\ensuremath{\|}"
-    assert ascii_math("E_{U,m}(delta')") == r"\ensuremath{E_{U,m}}(\ensuremath{\delta'})"
+    # a function applied to math is one piece (f, the parentheses and L were text beside math)
+    assert ascii_math("f(s) = 1") == r"\ensuremath{f(s) = 1}"
+    assert ascii_math("lr/||grad L(p)||") == r"lr/\ensuremath{\| \nabla L(p) \|}"
+    assert ascii_math("E_{U,m}(delta')") == r"\ensuremath{E_{U,m}(\delta')}"
     assert ascii_math("hides 'besides N and d_s': C") == r"hides 'besides N and \ensuremath{d_{s}}': C"
 
 
@@ -375,14 +381,22 @@ _COLUMN_CLASSES = {
     # for acmart (its fonts define those symbols: \Bbbk already defined)
     "acmart-sigconf": ("\\documentclass[sigconf,nonacm]{acmart}\n\\title{A paper}", "acmart.cls"),
 }
+# acmart is usable only with its fonts (texlive-fonts-extra): without them it falls back to
+# Computer Modern ("You do not have the libertine package installed"), \gtrsim is undefined
+# (newtxmath defines it, and the header leaves amssymb out for acmart), and the T1 text, a
+# bitmap font without cm-super, is fatal under acmart's microtype ("auto expansion is only
+# possible with scalable fonts"). A machine without them skips acmart, naming what is missing.
+_CLASS_NEEDS = {"acmart.cls": ("acmart.cls", "libertine.sty", "newtxmath.sty", "zi4.sty")}
 
 
-def _installed(cls: str | None) -> bool:
+def _missing(cls: str | None) -> list[str]:
+    """The files of ``cls`` (and the fonts it needs) that kpsewhich does not find."""
     if cls is None:
-        return True
+        return []
     if shutil.which("kpsewhich") is None:
-        return False
-    return subprocess.run(["kpsewhich", cls], capture_output=True, text=True, check=False).stdout.strip() != ""
+        return [cls]
+    return [f for f in _CLASS_NEEDS.get(cls, (cls,))
+            if subprocess.run(["kpsewhich", f], capture_output=True, text=True, check=False).stdout.strip() == ""]
 
 
 def column_document(tex: str, klass: str) -> str:
@@ -413,8 +427,9 @@ def test_the_column_table_is_stacked_and_decimal_aligned():
 def test_the_column_table_fits_one_column(paper, klass, notes, tmp_path):
     """Issue 34 (5): ``--env table`` in one column of a two-column venue: no overfull box, no
     float taller than the column (the rows go into as many floats as it takes), one pass."""
-    if not _installed(_COLUMN_CLASSES[klass][1]):
-        pytest.skip(f"{_COLUMN_CLASSES[klass][1]} not installed")
+    missing = _missing(_COLUMN_CLASSES[klass][1])
+    if missing:
+        pytest.skip(f"{klass}: {', '.join(missing)} not installed")
     tex = table(paper, notes, "--env", "table")
     c = compile_once(column_document(tex, klass), tmp_path, paper)
     assert c["pdf"].read_bytes()[:5] == b"%PDF-"
@@ -435,3 +450,11 @@ def test_powers_written_in_python_or_with_a_sign_are_read_whole(text, want):
     from boundcalc.reports.latex import ascii_math
     got = ascii_math(text)
     assert want in got and "^{*}" not in got and "^{-}" not in got, got
+
+
+def test_a_letter_between_norm_bars_is_math():
+    """'first-phase error ||p||' (deora2023's first row, in every note and frame) had an upright
+    p between two pieces of math bars: the letter inside the bars is the variable."""
+    from boundcalc.reports.latex import ascii_math
+    assert ascii_math("first-phase error ||p|| (P used)") == r"first-phase error \ensuremath{\| p \|} (P used)"
+    assert ascii_math("|x| <= 1") == r"\ensuremath{| x | \leq 1}"

@@ -143,10 +143,12 @@ def _drawn(width: int) -> str:
     import io
 
     from rich.console import Console
-    t = Table("demo", "a bound", {"n": 10}, 0,
+    t = Table("demo", "a bound whose title is longer than a narrow terminal's line: " + "title " * 12, {"n": 10}, 0,
               [Row("first-phase error ||p|| (P used in (7))", "Lemma 2, eq. (6)", bound=0.0248, measured=0.0124,
-                   hypotheses_met=True, hypotheses="almost surely, given ||p|| <= P")])
-    c = Console(width=width, file=io.StringIO(), color_system=None, record=True)
+                   hypotheses_met=True, hypotheses="almost surely, given ||p|| <= P",
+                   note="a note long enough to need more than one line of a narrow terminal: " + "word " * 30)])
+    # soft_wrap as the CLI's console (cli.output.console): text is not wrapped by rich itself
+    c = Console(width=width, file=io.StringIO(), color_system=None, record=True, soft_wrap=True)
     c.print(t.to_rich())
     return c.export_text()
 
@@ -158,7 +160,8 @@ def test_a_narrow_terminal_gets_a_stacked_table(width):
     line with its label whole (values by hand: 0.0248/0.0124 = 2.00)."""
     text = _drawn(width)
     lines = [x.rstrip() for x in text.splitlines()]
-    assert max(len(x) for x in lines) <= width
+    assert max(len(x) for x in lines) <= width          # the notes wrapped too (they were one line)
+    assert any("a note long enough" in x for x in lines) and sum("word" in x for x in lines) >= 2
     assert "first-phase error ||p|| (P used in (7))" in lines
     for label, value in (("source", "Lemma 2, eq. (6)"), ("bound", "0.0248"), ("measured", "0.0124"),
                          ("bound/measured", "2.00"), ("hypotheses met", "yes (almost surely, given ||p|| <= P)")):
@@ -170,3 +173,32 @@ def test_a_wide_terminal_gets_the_table_side_by_side():
     header = next(x for x in text.splitlines() if "quantity" in x)
     for c in ("quantity", "source", "bound", "measured", "bound/measured", "holds", "hypotheses met"):
         assert c in header, header
+
+
+def test_the_terminal_report_has_one_notation():
+    """Issue 34 (8): `check` in a terminal mixed SymPy's d**(3/2) in the message, the formula
+    file's theta in the location and the evidence's √(2)·θ: every line of a finding is now in
+    the notation of its expressions (powers ^, products ·, √, Greek letters), a quoted $...$
+    of the paper as written."""
+    import io
+
+    from rich.console import Console
+
+    from boundcalc.reports.printers.rich import RichConsolePrinter
+    t, z = sp.symbols("T Z_nu", positive=True)
+    f = Finding("p", "c", "order", "error", "Thm. 1 (rho <~ d^{3/2} ||theta||^2)",
+                "stated O(d**(3/2)*T**(3/2)) fails as d -> oo; Z_nu == Z_mu holds",
+                evidence={"a": Shown(str(sp.sqrt(2) * sp.sqrt(t) * z), sp.sqrt(2) * sp.sqrt(t) * z, {}),
+                          "quote": "such that $Z_\\mu = Z_\\nu$"})
+    out = io.StringIO()
+    RichConsolePrinter(console=Console(file=out, width=200, highlight=False))._finding(f)
+    text = out.getvalue()
+    assert "— Thm. 1 (ρ <~ d^{3/2} ||θ||^2)" in text
+    assert "stated O(d^(3/2)·T^(3/2)) fails as d -> ∞; Z_ν = Z_μ holds" in text
+    assert "side a: √(2)·√(T)·Z_ν" in text and "$Z_\\mu = Z_\\nu$" in text
+    assert "**" not in text and "==" not in text and "sqrt(" not in text
+
+
+def test_readable_keeps_a_quotes_bold_and_latex():
+    assert ev.readable("quote = **Sparsity level:** the $\\zeta T$ tokens; d**2 == x*y") == \
+        "quote = **Sparsity level:** the $\\zeta T$ tokens; d^2 = x·y"

@@ -98,7 +98,7 @@ def test_markdown_and_rich():
     md = t.to_markdown()
     # the numbers and the notes' math typeset as the LaTeX table and the page read them (issue 34)
     assert md.count("\n|") == 2 + len(t.rows) and r"$1.83\times 10^{400}$" in md and "seed 7" in md
-    assert r"needs $H \geq$ $1.8\times 10^{19}$" in md and "- just info" not in md and "steps: just info" in md
+    assert r"needs $H \geq 1.8\times 10^{19}$" in md and "- just info" not in md and "steps: just info" in md
     from rich.console import Console
     c = Console(width=200, record=True)
     c.print(t.to_rich())

@@ -10,6 +10,9 @@ Tidy: one row per item, one value per cell; a list (a formula's symbols, a paper
 results) stays a Python list in its cell, never a comma-joined string.
 * :func:`report_frame` -- the check report as a frame (``Report.to_frame()``; its HTML is
   :mod:`boundcalc.reports.printers.html`).
+* :func:`frame_latex` -- any of these frames as a LaTeX table that compiles
+  (``boundcalc.to_latex(df)``; pandas' ``df.to_latex()`` gives pdflatex errors on their
+  Unicode and underscores, and lines wider than the page).
 
 What :func:`boundcalc.runs.sweep.run` returns, :class:`boundcalc.runs.sweep.SweepResults`,
 has its own ``to_frame`` (one row per configuration, config and result side by side).
@@ -18,6 +21,9 @@ A comparison :class:`~.table.Table` has its own ``to_frame`` (numeric columns wi
 exact values beside them).
 """
 from __future__ import annotations
+
+import math
+import re
 
 FORMULA_COLUMNS = ("id", "paper", "name", "kind", "source", "status", "expression", "latex",
                    "symbols", "constants", "note")
@@ -94,3 +100,135 @@ def report_frame(report, *, passed: bool = True):
     df["severity"] = pd.Categorical(df["severity"], categories=list(GRADES), ordered=True)
     df.attrs.update(papers=list(report.papers), seconds=report.seconds)
     return df
+
+
+# ---------------------------------------------------------------------------- LaTeX
+FRAME_REQUIRES = ("% requires \\usepackage[T1]{fontenc}, amsmath, amssymb (not with acmart: it has these symbols), "
+                  "booktabs, siunitx, xltabular; a longtable (it breaks across pages): two pdflatex passes, the "
+                  "first settles its column widths")
+# columns of boundcalc's frames that are words with math in the ASCII convention (the one reading
+# typesets them, as in the sheets and the tables); every other text column is printed as written
+WIDE_CHARS = 75     # characters of footnotesize text a line of a one-column page holds (about)
+SHORT = 14          # characters: a text column whose values are all this short is not wrapped
+MATH_COLUMNS = ("description", "note", "message", "location", "title", "quantity", "hypotheses",
+                "constant", "domain")
+
+
+def frame_latex(df, *, caption: str | None = None, label: str | None = None, index: bool = False,
+                digits: int = 3, math_columns=MATH_COLUMNS, layout: str = "auto") -> str:
+    """A DataFrame as a LaTeX table that compiles with pdflatex (``boundcalc.to_latex(df)``; what
+    pandas' own ``df.to_latex()`` does not: its Unicode, underscores and long texts are errors and
+    overfull lines). An ``xltabular`` of the line's width that breaks across pages:
+
+    * a numeric column (int, float, nullable ``Int64``/``Float64``) is a siunitx ``S`` column,
+      decimal-aligned, its ``table-format`` from the data, each number in the one number style
+      (:func:`.numfmt.num_text`, ``digits`` significant digits; ``--`` when missing);
+    * a boolean column prints yes/no (``--`` when missing);
+    * every other column is text that wraps in its share of the width: the columns in
+      ``math_columns`` (words and math in the ASCII convention: a description, a note) read by
+      the one reading (:func:`.latex.ascii_math`), any other (an id, an expression as written, a
+      LaTeX source) as written, escaped by the one escaper and breakable after ``_``, ``.`` and
+      ``/``; a list is its items joined by commas, a mapping ``k = v`` pairs;
+    * the header is the column names as code; ``index=True`` adds the index as a first column;
+    * ``layout``: ``wide`` (a column per column), ``stacked`` (a block per row, a line per
+      field: column name, value), or ``auto`` (default): stacked when the columns' narrowest
+      widths (a short column whole, a wrapping one its longest word) add up to more than a
+      line holds (:data:`WIDE_CHARS`), as the terminal folds a table too wide for it.
+
+    The first line says which packages it needs (:data:`FRAME_REQUIRES`)."""
+    import pandas as pd
+
+    from .escape import latex_code, latex_escape
+    from .latex import ascii_math
+    from .numfmt import num_text, table_format, yesno
+
+    if layout not in ("auto", "wide", "stacked"):
+        from ..errors import BoundcalcError
+        raise BoundcalcError(f"to_latex: layout must be auto, wide or stacked, not {layout!r}")
+    frame = df.reset_index() if index else df
+    names = [str(c) for c in frame.columns]
+    if not names:
+        from ..errors import BoundcalcError
+        raise BoundcalcError("to_latex: the frame has no columns")
+
+    def missing(v) -> bool:
+        return v is None or v is pd.NA or (isinstance(v, float) and math.isnan(v))
+
+    def number(x) -> str:
+        if missing(x):
+            return "{--}"
+        t = num_text(x, digits)
+        if t in ("nan", "inf", "-inf"):
+            return {"nan": "{n/a}", "inf": "{$\\infty$}", "-inf": "{$-\\infty$}"}[t]
+        return t
+
+    def words(x) -> str:
+        if isinstance(x, dict):
+            return ", ".join(f"{k} = {words(v)}" for k, v in x.items())
+        if isinstance(x, (list, tuple, set, frozenset)):
+            return ", ".join(words(v) for v in x)
+        return str(x)
+
+    def breakable(s: str) -> str:
+        # an identifier or a LaTeX source is one long word: a line may break after _ . / and
+        # before a backslash (\\Phi(\\boldsymbol\\theta^0))
+        s = re.sub(r"(\\_|[./,=])(?=\S)", r"\1\\allowbreak{}", latex_escape(s))
+        return re.sub(r"(?<=\S)(\\textbackslash\{\})", r"\\allowbreak{}\1", s)
+
+    specs, columns, need = [], [], 0
+    for name in names:
+        col = frame[name]
+        kind = col.dtype.kind
+        if kind == "b" or str(col.dtype) == "boolean":
+            cells = ["--" if missing(v) else yesno(bool(v)) for v in col]
+            specs.append("l")
+            need += 3
+        elif kind in "iuf":
+            cells = [number(v) for v in col]
+            specs.append(f"S[table-format={table_format(cells)}]")
+            need += max(len(c) for c in cells) if cells else 2
+        else:
+            read = ascii_math if name in math_columns else breakable
+            raw = [None if missing(v) else words(v) for v in col]
+            cells = ["--" if c is None else read(c) for c in raw]
+            longest = max((len(c or "--") for c in raw), default=2)
+            # a column of short values (a paper's key, a kind, a status) at its natural width;
+            # the others share what is left of the line and wrap (at least its longest word)
+            if longest <= SHORT:
+                specs.append("l")
+                need += longest
+            else:
+                specs.append(">{\\raggedright\\arraybackslash}X")
+                need += max(SHORT, max((len(w) for c in raw if c for w in re.split(r"[\s_./,=\\]", c)),
+                                       default=0))
+        columns.append(cells)
+        need += 2                                        # the space between columns
+    head = [FRAME_REQUIRES, "\\begingroup\\footnotesize\\setlength{\\tabcolsep}{3pt}"]
+    cap = [] if caption is None else [
+        "\\caption{" + latex_escape(caption) + "}"
+        + ("\\label{" + re.sub(r"[^\w:.-]", "-", label) + "}" if label else "") + "\\\\"]
+    code = [latex_code(n, breaks=True).replace(".", ".\\allowbreak{}") for n in names]
+    stacked = layout == "stacked" or (layout == "auto" and need > WIDE_CHARS)
+    if stacked:
+        # too many or too wide columns for a line: a block per row, a field per line (column
+        # name, then its value wrapping in the rest of the line), as the terminal folds a table
+        lines = head + ["\\begin{xltabular}{\\linewidth}{@{}l>{\\raggedright\\arraybackslash}X@{}}", *cap,
+                        "\\toprule", "\\endhead", "\\bottomrule", "\\endfoot"]
+        for k, row in enumerate(zip(*columns)):
+            if k:
+                lines.append("\\midrule")
+            for spec, n, c in zip(specs, code, row):
+                if spec.startswith("S"):           # a number in running text; {--} is text
+                    c = c[1:-1] if c.startswith("{") else "\\num{" + c + "}"
+                lines.append(n + " & " + c + " \\\\*")
+        lines += ["\\end{xltabular}", "\\endgroup"]
+        return "\n".join(lines) + "\n"
+    if not any(s.endswith("X") for s in specs):        # xltabular needs one X column
+        specs = [s if s.startswith("S") else ">{\\raggedright\\arraybackslash}X" for s in specs]
+    lines = head + ["\\begin{xltabular}{\\linewidth}{@{}" + "".join(specs) + "@{}}", *cap,
+                    "\\toprule", " & ".join("{" + n + "}" for n in code) + " \\\\", "\\midrule", "\\endhead",
+                    "\\bottomrule", "\\endfoot"]
+    for row in zip(*columns):
+        lines.append(" & ".join(row) + " \\\\")
+    lines += ["\\end{xltabular}", "\\endgroup"]
+    return "\n".join(lines) + "\n"

@@ -293,13 +293,15 @@ def _decompose(text: str) -> str:
 
 
 def _lone_letter(text: str, i: int, prev: str) -> bool:
-    """A single letter beside a relation or an operator is a variable: H = 32, <= P, 1/K."""
+    """A single letter beside a relation or an operator, or between norm bars, is a variable:
+    H = 32, <= P, 1/K, ||p||."""
     c = text[i]
     if c == "s" and text[i + 1:i + 2] == ")" and re.search(r"[A-Za-z]{3}\($", text[:i]):
         return False                  # constant(s): a plural, not the variable s
     return bool(c.isascii() and c.isalpha() and not _IDENT_CHAR.match(prev) and prev not in "'\\" and
                 not _IDENT_CHAR.match(text[i + 1:i + 2] or " ") and text[i + 1:i + 2] != "'" and
-                (re.match(r"\s*(?:[=<>≤≥≲≳+*/·×]|- )", text[i + 1:]) or re.search(r"(?:[=<>≤≥≲≳+*/·×(]| -)\s*$", text[:i])
+                ((prev == "|" and text[i + 1:i + 2] == "|") or       # ||p||, |x|: inside norm bars
+                 re.match(r"\s*(?:[=<>≤≥≲≳+*/·×]|- )", text[i + 1:]) or re.search(r"(?:[=<>≤≥≲≳+*/·×(]| -)\s*$", text[:i])
                  and not re.match(r"\s*[A-Za-z]", text[i + 1:])))
 
 
@@ -385,13 +387,54 @@ def _math_piece(text: str, i: int, prev: str) -> tuple[str, str, int] | None:
     if grad and not _IDENT_CHAR.match(prev):       # grad L(p): the gradient, nabla L(p)
         name = _atom(text, grad.end(), inner=True)
         if name is not None:
-            return "math", r"\nabla " + name[0], name[1]
+            return "math", *_call(text, r"\nabla " + name[0], name[1])
     atom = _atom(text, i)
     if atom:
-        return "math", atom[0], atom[1]
+        return "math", *_call(text, *atom)
+    if c == "(":                     # (g_0(1/K))^3, (a + b)^2: a group with a script is math
+        k = _closing(text, i)
+        if k > 0 and text[k:k + 1] in ("^", "_"):
+            called = _call(text, "", i)
+            if called[1] > k:
+                return "math", *called
+    if not _IDENT_CHAR.match(prev) and prev not in "\\'":
+        head = re.compile(r"[A-Za-z](?=\()|(?:" + "|".join(sorted(_CALLABLE, key=len, reverse=True))
+                          + r")(?=\()").match(text, i)
+        if head:                     # p(t), f(x), log(n): a function applied to math
+            tex = head.group(0) if len(head.group(0)) == 1 else _math_word(head.group(0))
+            called = _call(text, tex, head.end())
+            if called[1] > head.end():
+                return "math", *called
     if _lone_letter(text, i, prev):
         return "math", c, i + 1
     return _sign_piece(text, i, prev)
+
+
+# names that may be applied to an argument in parentheses: the operators and the Greek names
+_CALLABLE = {"log", "exp", "sqrt", "min", "max", "sup", "inf", "det"} | {n for n in _GREEK_NAMES if len(n) > 1}
+# the words an argument of a call may hold: a short name, a Greek name, an operator
+_ARG_WORD = re.compile(r"(?<![A-Za-z_^])[A-Za-z]{3,}(?![A-Za-z])")
+
+
+def _call(text: str, tex: str, j: int) -> tuple[str, int]:
+    """``(tex, end)`` of the math ``tex`` that ends at ``text[j]`` followed by its argument in
+    parentheses (``g_0(1/K)``, ``p(t)``, ``L^_n(phi(s))``, ``phi(s)``), and a script on the
+    closing parenthesis (``(1/K)^3``): one piece of math, not a letter, a text parenthesis and
+    math. Only an argument of math (no word of three letters or more that is not a Greek name
+    or an operator, at most 40 characters) is read; else ``(tex, j)`` unchanged."""
+    if text[j:j + 1] != "(":
+        return tex, j
+    k = _closing(text, j)
+    if k < 0 or k - j > 42:
+        return tex, j
+    inner = text[j + 1:k - 1]
+    if not inner.strip() or any(w.group(0) not in _GREEK_NAMES and w.group(0) not in _OPERATORS
+                                and w.group(0) not in ("sqrt", "eps") for w in _ARG_WORD.finditer(inner)):
+        return tex, j
+    if re.search(r"[\\$\"]|\s-\s*$|,\s*$", inner):
+        return tex, j
+    out, end, _ = _scripts(text, k, tex + "(" + _math_inner(inner) + ")")
+    return out, end
 
 
 def _sign_piece(text: str, i: int, prev: str) -> tuple[str, str, int] | None:
@@ -537,6 +580,16 @@ def _join_math_runs(parts: list[tuple[str, str]]) -> list[tuple[str, str]]:
             continue
         if kind == "text" and out and out[-1][0] == "math" and _BETWEEN.fullmatch(p):
             out.append((kind, p))           # a space or an operator between math: joined if math follows
+            continue
+        if kind == "num" and len(out) >= 2 and out[-1][0] == "text" and _BETWEEN.fullmatch(out[-1][1]) \
+                and out[-2][0] == "math" and (out[-1][1].strip() or _ENDS_IN_OPERATOR.search(out[-2][1])) \
+                and not out[-2][1].endswith("\\to"):
+            op = out.pop()[1]              # R = 1.02, H >= 3.26e7: the number joins the math before it
+            out[-1] = ("math", out[-1][1] + (op if op.strip() else " ") + num_math(p))
+            continue
+        if kind == "num" and out and out[-1][0] == "math" and _ENDS_IN_OPERATOR.search(out[-1][1]) \
+                and not out[-1][1].endswith(("-", "+", "\\to")):      # a -> b: two values, both numbers
+            out[-1] = ("math", out[-1][1] + " " + num_math(p))
             continue
         if kind == "math" and len(out) >= 2 and out[-1][0] == "text" and _BETWEEN.fullmatch(out[-1][1]) \
                 and out[-2][0] == "math":

@@ -64,7 +64,10 @@ def _stacked(t):
     from rich.text import Text
 
     from ..escape import terminal as escape
-    blocks: list = [Text(escape(f"{t.paper}: {t.title}", markup=False), style="italic")]
+    title = RTable.grid()             # wraps at spaces in the console's width, as the notes below
+    title.add_column(overflow="fold", style="italic")
+    title.add_row(escape(f"{t.paper}: {t.title}", markup=False))
+    blocks: list = [title]
     for r in t.rows:
         row = [escape(str(c)) for c in cells(r)]
         colour = {True: "green", False: "red", None: "dim"}[r.holds]
@@ -78,8 +81,15 @@ def _stacked(t):
             if v:
                 g.add_row(name, v)
         blocks += [Text(""), Text(escape(str(r.quantity), markup=False), style="bold"), g]
-    blocks += [Text(""), Text(escape(caption(t), markup=False))]
-    return Group(*blocks, *(Text("• " + escape(n, markup=False)) for n in notes(t)))
+    # the caption and the notes wrap at spaces in the console's width too (a terminal breaks a
+    # long line anywhere, and the CLI's console prints text unwrapped: soft_wrap)
+    tail = RTable.grid(padding=(0, 1))
+    tail.add_column(no_wrap=True)
+    tail.add_column(overflow="fold")
+    tail.add_row("", escape(caption(t), markup=False))
+    for n in notes(t):
+        tail.add_row("•", escape(n, markup=False))
+    return Group(*blocks, Text(""), tail)
 
 
 def rich_table(t):

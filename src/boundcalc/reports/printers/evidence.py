@@ -288,6 +288,33 @@ def sympy_ascii(text: str) -> str:
     return re.sub(r"(?<=[\w)])\*(?=[\w(])", "·", text.replace("**", "^"))
 
 
+_DOLLARS = re.compile(r"(\$\$.*?\$\$|\$[^$]*\$)", re.DOTALL)
+_GREEK_WORD = re.compile(r"(?<![\\A-Za-z])(" + "|".join(sorted(_GREEK + [n.capitalize() for n in _GREEK],
+                                                                   key=len, reverse=True)) + r")(?![A-Za-z])")
+
+
+def readable(text: str) -> str:
+    """Free text of a finding (a message, a location, the rest of its evidence) in the notation
+    :func:`text` gives its expressions, so that a terminal report has one: SymPy's and Python's
+    ``d**(3/2)``, ``a*b``, ``a == b``, ``oo`` as ``d^(3/2)``, ``a·b``, ``a = b``, ``∞`` (as
+    :func:`sympy_ascii`, but a quote's ``**bold**`` keeps its stars), ``sqrt(x)`` as ``√(x)``, and a Greek name, alone or in an
+    identifier (``theta``, ``Z_nu``, ``gamma_attn``), as its letter. A quoted ``$...$`` (the
+    paper's LaTeX) is left as it is."""
+    out = []
+    for k, part in enumerate(_DOLLARS.split(str(text))):
+        if k % 2:
+            out.append(part)
+            continue
+        # a power between operands (d**2, (a+b)**(1/2)); a quote's **bold** keeps its stars
+        part = re.sub(r"(?<=[\w)\]])\*\*(?=[\w(\-+])", "^", part)
+        part = re.sub(r"(?<![\w.])oo(?!\w)", "∞", part).replace(" == ", " = ")
+        part = re.sub(r"(?<=[\w)])\*(?=[\w(])", "·", part)
+        part = re.sub(r"(?<![\w\\])sqrt\(", "√(", part)
+        out.append(_GREEK_WORD.sub(lambda m: _GREEK_LOWER.get(m.group(), _GREEK_UPPER.get(m.group(), m.group())),
+                                   part))
+    return "".join(out)
+
+
 def added_lines(f, *, text=str, assumption=str, reason=str) -> list[str]:
     """One line per assumption the check added (``Finding.added``): what it is, whether the
     pass needs it, and its reason. Plain text by default (the printers escape it); a printer

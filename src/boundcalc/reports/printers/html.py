@@ -79,6 +79,9 @@ dl.evidence dt { font-weight: 600; font-size: .85rem; } dl.evidence dd { margin:
 .finding, .finding > p, dl.math dd, dl.evidence dd, li { overflow-x: auto; overflow-y: hidden; }
 .finding { min-width: 0; }
 code, .cmd { overflow-wrap: anywhere; }
+/* an option of the settings line is one box: a line breaks between options, not after the
+   first hyphen of --T (it did at 390 px); one longer than the line still wraps inside */
+.meta code { display: inline-block; max-width: 100%; }
 @media (max-width: 40rem) {
   body { padding: .5rem .6rem 3rem; }
   h1 { font-size: 1.3rem; }

@@ -106,7 +106,7 @@ class RichConsolePrinter(Printer):
                  "cannot fail": "[magenta]cannot fail[/magenta]", "identity": "[blue]identity[/blue]",
                  "conditional": "[green]conditional[/green]"}
         c.print(f"{style[f.severity]} [bold]{_e(f.paper)}.{_e(f.check)}[/bold] ({_e(f.kind)}; {_e(f.reason)}) "
-                f"— {_e(f.location)}", soft_wrap=False)          # wrapped at the console's width
+                f"— {_e(ev_.readable(f.location))}", soft_wrap=False)          # wrapped at the console's width
         body = self._body
         body(f.message)
         if f.note:
@@ -134,10 +134,14 @@ class RichConsolePrinter(Printer):
 
     def _body(self, text: str) -> None:
         """A line of a finding, two spaces in, wrapped at spaces to the console's width (the
-        terminal's, ``COLUMNS``, or 200 for a pipe), its continuation lines four spaces in."""
+        terminal's, ``COLUMNS``, or 200 for a pipe), its continuation lines four spaces in; in
+        the one notation of the report's expressions (:func:`.evidence.readable`: ``d^(3/2)``,
+        ``√(T)``, ``θ``, never SymPy's ``d**(3/2)`` beside them)."""
         import textwrap
+
+        from .evidence import readable
         width = max(40, self.c.width)
-        for piece in textwrap.wrap(str(text), width=width, initial_indent="  ", subsequent_indent="    ",
+        for piece in textwrap.wrap(readable(str(text)), width=width, initial_indent="  ", subsequent_indent="    ",
                                    break_long_words=True, break_on_hyphens=False) or ["  "]:
             self.c.print(_e(piece), soft_wrap=True)
 
