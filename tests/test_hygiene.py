@@ -215,7 +215,6 @@ UNTESTED_MODULES: dict[str, str] = {
     "boundcalc.prover.decide": "tests/prover/test_relations.py, tests/prover/test_decide_threads.py",
     "boundcalc.prover.exact_layer": "the first layer of decide: tests/prover/test_relations.py",
     "boundcalc.prover.sampling": "through monotone and decide: tests/services/test_monotone.py, tests/fuzz/",
-    "boundcalc.prover.search": "the last layer of decide: tests/prover/test_relations.py",
     "boundcalc.prover.smt": "a layer of decide: tests/prover/test_relations.py, tests/test_verdicts.py",
     "boundcalc.prover.symbolic": "SymPy bridges, through monotone, simplify, asymptotic and decide",
     "boundcalc.services.check.common": "tests/services/check/test_steps.py, tests/test_verdicts.py",

@@ -1085,7 +1085,6 @@ def _ok(op: str, s: int) -> bool:
 
 
 def _report(a, b, env, mpb) -> dict:
-    from ..mpmath_import import mpmath
     out: dict = {}
     for k, v in sorted(env.items()):
         if isinstance(v, Vector):
@@ -1093,13 +1092,8 @@ def _report(a, b, env, mpb) -> dict:
                 out[f"{k}[{v.start + j}]"] = _show(x)
         else:
             out[k] = _show(v)
-    for side, key in ((a, "lhs"), (b, "rhs")):
-        node = _written(side, env)
-        try:
-            out[key] = mpmath.nstr(mpb.evaluate(node, {}, digits=12), 12)
-        except Exception:        # too close to 0 to print 12 certified digits
-            p = mpb.evaluate_point(node, {})
-            out[key] = "undefined" if p is None else mpmath.nstr(p, 12) + " (approx.)"
+    from .search import side_texts
+    out["lhs"], out["rhs"] = side_texts(_written(a, env), _written(b, env), {})
     return out
 
 
