@@ -641,6 +641,41 @@ class Monotonicity:
         return Decision(Verdict.PROVED, LayerName.MONOTONE, f"proved (monotonicity, {m.how})", certificate=cert)
 
 
+class Order:
+    """An order assumption ``x <= y`` (:mod:`.order`, its contract): a partial derivative's
+    sign proved where the assumptions hold ("relation" sub-goal), the goal reduced to the
+    diagonal ``x = y`` ("relation" sub-goal); a ``trusted`` certificate naming the argument
+    with the sub-goals' re-checked ones under ``parts``; a diagonal counterexample counts
+    only once certified on the original relation."""
+    name = "order"
+
+    def applies(self, goal: Goal) -> bool:
+        from .order import applies
+        return applies(goal.a, goal.rel, goal.b, goal.domains, goal.extra)
+
+    def run(self, goal: Goal, budget: Budget) -> Outcome:
+        from . import rewrite as RW
+        from .order import prove_order
+        if budget.expired():
+            return None
+        assert budget.seconds is not None
+        o = prove_order(goal.a, goal.rel, goal.b, goal.domains, goal.extra, goal.subgoals.open("real"),
+                        goal.subgoals.open("relation"), seconds=min(budget.seconds, budget.left()))
+        if o is None:
+            return None
+        if o.point is not None:
+            env = RW.fill_point(o.point, goal.domains)
+            ce = certify(goal, env) if env is not None else None
+            return None if ce is None else verdict("disproved", "counterexample", "certified, found on the diagonal",
+                                                   counterexample=ce)
+        if not _recheck_all(list(o.certificates)):
+            return None
+        from . import certificates as C
+        claim = C.claim(goal.a, goal.rel, goal.b, goal.domains, goal.extra)
+        cert = C.pieces(claim, "the order layer", o.how, [c for c in o.certificates if c is not None])
+        return Decision(Verdict.PROVED, LayerName.ORDER, f"proved (order, {o.how})", certificate=cert)
+
+
 def fact_certificate(a: Node, rel: str, b: Node, domains: dict[str, Domain], extra: list, by: str,
                      how: str) -> dict:
     """A certificate of a fact a layer proved on its way (the sign of an absolute value's
@@ -862,6 +897,7 @@ STRATEGY: tuple[Row, ...] = (
     Row(QuickSearch(), share=Share(0.2, cap=2.0)),
     Row(PrePass(), share=Share(0.1, cap=1.0, floor=0.3)),
     Row(QuickSmt(), share=Share(0.12, cap=0.6, floor=0.2)),
+    Row(Order(), share=Share(0.7, cap=10.0), opens=REAL | RELATION, live=True),
     Row(PiScaling(), share=Share(0.6, cap=9.0), opens=RELATION, live=True),
     Row(CaseSplit(), share=Share(0.8, cap=12.0), opens=RELATION, live=True),
     Row(Monotonicity(), on=touches_face, share=Share(0.7, cap=8.0), opens=REAL | RELATION, live=True),
