@@ -66,7 +66,9 @@ the generalized goal, the goal); for a goal under an order assumption ``x <= y``
 of its symbols, the diagonal reduction (:mod:`.order`, its derivative and diagonal goals
 "relation" sub-goals); for a symbol whose domain ends at a rational multiple of pi
 (an assumption ``x < pi/2``), the goal with ``x = pi*t`` and rational ends (:mod:`.pisub`, proofs
-only, a "relation" sub-goal); for a goal with ``abs``, the case split (:mod:`.cases`, each piece a
+only, a "relation" sub-goal); for a symbol on (0, pi/2) or (0, pi) with sin, cos or tan of
+it, the goal reflected about that end, ``x = pi/2 - t`` (:mod:`.reflect`, proofs only, a
+"relation" sub-goal); for a goal with ``abs``, the case split (:mod:`.cases`, each piece a
 "relation" sub-goal); for a goal in two or more symbols whose difference vanishes on a face of
 the domain (and inside a monotonicity argument's sub-goals), monotonicity in one symbol
 (:mod:`.monotone`); the convexity layer for a Jensen instance; the integer layer for a relation in one

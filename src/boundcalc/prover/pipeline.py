@@ -461,6 +461,52 @@ class PiScaling:
                         + ("; " + sub_d.detail if sub_d.detail else ""), certificate=cert)
 
 
+class Reflection:
+    """Domains ending at pi/2 or pi (:mod:`.reflect`, its contract): the goal with ``x = c -
+    t`` (sin, cos, tan of x by their cofunctions of t), decided as a "relation" sub-goal on
+    the row's share; proofs only, a ``rewrite`` certificate naming the reflection around the
+    sub-goal's re-checked one."""
+    name = "reflection"
+
+    def applies(self, goal: Goal) -> bool:
+        return bool(goal.extra) and any(isinstance(x, Const) and x.name == "pi"
+                                        for r in goal.extra for x in r.unique_nodes())
+
+    def run(self, goal: Goal, budget: Budget) -> Outcome:
+        from .reflect import reflected
+        try:
+            s = reflected(goal.a, goal.b, goal.domains, goal.extra)
+        except ValueError:
+            return None
+        if s is None or budget.expired():
+            return None
+        a, b, doms, extra, names = s
+        label = "after " + ", ".join(f"{n} = {c} - {t}" for n, (t, c) in names.items())
+        assert budget.seconds is not None
+        try:
+            sub_d = goal.subgoals.open("relation")(a, goal.rel, b, doms, extra,
+                                                   min(budget.seconds, max(0.5, budget.left())))
+        except BoundcalcError:
+            return None
+        if sub_d.verdict is not Verdict.PROVED:
+            if sub_d.layer is LayerName.BUDGET:
+                goal.found.budget_hit.append("reflection")
+            return None
+        if not _recheck_all([sub_d.certificate]):
+            return None
+        head, _, how = _sub_text(sub_d).partition(", ")
+        cert = None
+        if sub_d.certificate is not None:
+            from . import certificates as C
+            cert = C.rewrite(C.claim(goal.a, goal.rel, goal.b, goal.domains, goal.extra), label,
+                             sub_d.certificate)
+        return Decision(Verdict.PROVED, sub_d.layer, f"proved ({head}, {label}{'; ' + how if how else ''})",
+                        detail=f"decided on {to_text_rel(a, goal.rel, b)} on "
+                        + ", ".join(f"{t}: {doms[t].describe()}" for t, _ in names.values())
+                        + " under " + ", ".join(map(str, extra))
+                        + ("; " + sub_d.detail if sub_d.detail else ""), certificate=cert)
+
+
 def to_text_rel(a: Node, rel: str, b: Node) -> str:
     from ..expr.printing import to_text
     return f"{to_text(a)} {rel} {to_text(b)}"
@@ -899,6 +945,7 @@ STRATEGY: tuple[Row, ...] = (
     Row(QuickSmt(), share=Share(0.12, cap=0.6, floor=0.2)),
     Row(Order(), share=Share(0.7, cap=10.0), opens=REAL | RELATION, live=True),
     Row(PiScaling(), share=Share(0.6, cap=9.0), opens=RELATION, live=True),
+    Row(Reflection(), share=Share(0.4, cap=6.0), opens=RELATION, live=True),
     Row(CaseSplit(), share=Share(0.8, cap=12.0), opens=RELATION, live=True),
     Row(Monotonicity(), on=touches_face, share=Share(0.7, cap=8.0), opens=REAL | RELATION, live=True),
     Row(Convexity(), share=Share(0.35, cap=3.0), opens=REAL, live=True),
