@@ -73,17 +73,33 @@ class Ordered:
     certificates: tuple = ()
 
 
+def _scaled_symbol(node: Node) -> tuple[str, Fraction] | None:
+    """(name, c) when ``node`` is ``c*name`` (``name`` itself: c = 1; c a nonzero rational)."""
+    if isinstance(node, Sym):
+        return node.name, Fraction(1)
+    if isinstance(node, Mul) and len(node.args) == 2:
+        c, v = node.args
+        if isinstance(c, Num) and isinstance(v, Sym) and c.value != 0:
+            return v.name, c.value
+    return None
+
+
 def order_assumptions(extra, domains: dict[str, Domain]) -> list[tuple[Rel, str, str]]:
     """(assumption, lo, hi) for each assumption ``lo <= hi`` (``<``, ``>=``, ``>``) between
-    two distinct real (not integer) symbols of ``domains``."""
+    two distinct real (not integer) symbols of ``domains``, each side the symbol times one
+    same rational ``c`` (``-x <= -y`` is ``y <= x``: a case split's half ``v -> -v``)."""
     out = []
     for r in extra:
-        if not (isinstance(r, Rel) and r.op in _FLIP and isinstance(r.lhs, Sym) and isinstance(r.rhs, Sym)):
+        if not (isinstance(r, Rel) and r.op in _FLIP):
             continue
-        u, v = r.lhs.name, r.rhs.name
+        su, sv = _scaled_symbol(r.lhs), _scaled_symbol(r.rhs)
+        if su is None or sv is None or su[1] != sv[1]:
+            continue
+        (u, c), (v, _) = su, sv
         if u == v or u not in domains or v not in domains or domains[u].integer or domains[v].integer:
             continue
-        out.append((r, u, v) if r.op in ("<=", "<") else (r, v, u))
+        op = r.op if c > 0 else _FLIP[r.op]
+        out.append((r, u, v) if op in ("<=", "<") else (r, v, u))
     return out
 
 
