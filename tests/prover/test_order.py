@@ -141,3 +141,9 @@ def test_a_goal_whose_segment_leaves_the_assumptions_is_refused():
     doms = _box(x=(Fraction(1, 10), 10), y=(Fraction(1, 10), 10))
     o = prove_order(_p("log(x) - log(y)"), ">=", _p("2*(x - y)/(x + y)"), doms, ex, real, rel, seconds=6.0)
     assert o is None
+
+
+def test_order_reads_a_flipped_order_assumption():
+    doms = _box(x=(0, 5), y=(0, 5))
+    got = order_assumptions([parse("-x <= -y"), parse("2*x < 2*y"), parse("-x <= y")], doms)
+    assert [(lo, hi) for _, lo, hi in got] == [("y", "x"), ("x", "y")]

@@ -64,9 +64,7 @@ within a :class:`.goal.Budget`): the cheap pre-pass (:mod:`.prepass`) reads the 
 quick SMT passes (on the goal with fractional powers of single symbols substituted away,
 the generalized goal, the goal); for a goal under an order assumption ``x <= y`` between two
 of its symbols, the diagonal reduction (:mod:`.order`, its derivative and diagonal goals
-"relation" sub-goals); for a goal symmetric in two symbols (equal domains, swap-invariant
-assumptions), the goal under the added assumption ``x <= y`` (:mod:`.symmetric`, a "relation"
-sub-goal); for a symbol whose domain ends at a rational multiple of pi
+"relation" sub-goals); for a symbol whose domain ends at a rational multiple of pi
 (an assumption ``x < pi/2``), the goal with ``x = pi*t`` and rational ends (:mod:`.pisub`, proofs
 only, a "relation" sub-goal); for a symbol on (0, pi/2) or (0, pi) with sin, cos or tan of
 it, the goal reflected about that end, ``x = pi/2 - t`` (:mod:`.reflect`, proofs only, a

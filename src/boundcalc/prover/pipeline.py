@@ -27,7 +27,7 @@ from typing import Protocol
 
 from ..errors import BoundcalcError
 from ..expr.domains import Domain
-from ..expr.nodes import Add, Const, Func, Mul, Node, Num, Pow, Rel, Sym
+from ..expr.nodes import Add, Const, Func, Mul, Node, Num, Pow, Rel
 from ..verdicts import IntervalStatus, SmtStatus, Verdict
 from ..verdicts import Layer as LayerName
 from .budget import INTERVAL_BOXES_PER_SECOND, clock, sympy_safe, time_limit
@@ -722,58 +722,6 @@ class Order:
         return Decision(Verdict.PROVED, LayerName.ORDER, f"proved (order, {o.how})", certificate=cert)
 
 
-class Symmetry:
-    """A goal symmetric in two symbols (:mod:`.symmetric`, its contract): decided under the
-    added assumption ``x <= y`` as a "relation" sub-goal (where the order layer reduces it to
-    the diagonal), the definedness of the difference checked strictly on the domains ("real"
-    sub-goals); a ``trusted`` certificate naming SymPy's symmetry identity with the
-    sub-goal's re-checked one under ``parts``; its counterexample counts only once certified
-    on the original relation."""
-    name = "symmetry"
-
-    def applies(self, goal: Goal) -> bool:
-        from .symmetric import applies
-        return applies(goal.a, goal.rel, goal.b, goal.domains, goal.extra)
-
-    def run(self, goal: Goal, budget: Budget) -> Outcome:
-        from . import rewrite as RW
-        from .monotone import _smooth
-        from .symmetric import nested, symmetric_pair
-        if budget.expired() or goal.found.why is not None:
-            return None
-        assert budget.seconds is not None
-        pair = symmetric_pair(goal.a, goal.rel, goal.b, goal.domains, goal.extra, min(1.0, budget.seconds / 6))
-        if pair is None:
-            return None
-        x, y = pair
-        if not _smooth(goal.g, goal.g, dict(goal.domains), list(goal.extra), goal.subgoals.open("real"),
-                       max(0.2, budget.seconds / 8)):
-            return None
-        order = Rel("<=", Sym(x), Sym(y))
-        try:
-            with nested():
-                sub_d = goal.subgoals.open("relation")(goal.a, goal.rel, goal.b, dict(goal.domains),
-                                                       list(goal.extra) + [order],
-                                                       min(budget.seconds, max(0.5, budget.left())))
-        except BoundcalcError:
-            return None
-        if sub_d.verdict is Verdict.DISPROVED and sub_d.counterexample:
-            env = RW.fill_point(sub_d.counterexample, goal.domains)
-            ce = certify(goal, env) if env is not None else None
-            return None if ce is None else verdict("disproved", "counterexample", f"certified, found where {order}",
-                                                   counterexample=ce)
-        if sub_d.verdict is not Verdict.PROVED or not _recheck_all([sub_d.certificate]):
-            if sub_d.layer is LayerName.BUDGET:
-                goal.found.budget_hit.append("symmetry")
-            return None
-        from . import certificates as C
-        how = f"symmetric in {x}, {y} (SymPy: the difference is unchanged by the swap), so where {order}: "
-        how += _sub_text(sub_d)
-        claim = C.claim(goal.a, goal.rel, goal.b, goal.domains, goal.extra)
-        cert = C.pieces(claim, "the symmetry layer", how, [sub_d.certificate] if sub_d.certificate else [])
-        return Decision(Verdict.PROVED, sub_d.layer, f"proved ({how})", certificate=cert)
-
-
 def fact_certificate(a: Node, rel: str, b: Node, domains: dict[str, Domain], extra: list, by: str,
                      how: str) -> dict:
     """A certificate of a fact a layer proved on its way (the sign of an absolute value's
@@ -996,7 +944,6 @@ STRATEGY: tuple[Row, ...] = (
     Row(PrePass(), share=Share(0.1, cap=1.0, floor=0.3)),
     Row(QuickSmt(), share=Share(0.12, cap=0.6, floor=0.2)),
     Row(Order(), share=Share(0.7, cap=10.0), opens=REAL | RELATION, live=True),
-    Row(Symmetry(), share=Share(0.6, cap=9.0), opens=REAL | RELATION, live=True),
     Row(PiScaling(), share=Share(0.6, cap=9.0), opens=RELATION, live=True),
     Row(Reflection(), share=Share(0.4, cap=6.0), opens=RELATION, live=True),
     Row(CaseSplit(), share=Share(0.8, cap=12.0), opens=RELATION, live=True),
