@@ -6,6 +6,7 @@
     python bench/relations.py --json out.json    # also the per-case rows
     python bench/relations.py --src /snapshot/src # measure a copy (keeps measuring while you edit)
     python bench/relations.py --only classical --no-main   # issue 36's held-out suite alone
+    python bench/relations.py --only classical --family tan --family error --jobs 2   # two families, two workers
 
 The cases are those of tests/prover/test_relations.py: CASES (the old suite, through
 ``verify``), NEW_CASES (tests/prover/relation_cases.py: issue 22's categories, on their own domains, through
@@ -81,10 +82,15 @@ def worker() -> None:
 
     from boundcalc.expr.domains import Domain
     from boundcalc.expr.parser import parse
+    from boundcalc.prover.budget import fresh_state
     from boundcalc.services.verify import decide, verify
     kinds = {"P": {"lo": Fraction(0)}, "R": {}, "Z1": {"integer": True, "lo": Fraction(1), "lo_closed": True}}
     cases = json.load(sys.stdin)
     for c in cases:
+        # every case from the same SymPy state, as `check` starts each check (budget.fresh_state):
+        # SymPy's warm caches made a case's work count, and so its verdict, depend on the cases
+        # before it in the worker (x**y + y**x > 1 proved only after other cases)
+        fresh_state()
         t0, c0 = time.perf_counter(), time.process_time()
         try:
             if "doms" in c:
@@ -106,13 +112,29 @@ def worker() -> None:
         print(json.dumps(row), flush=True)
 
 
-def run_tree(src: Path, cases: list) -> list[dict]:
+def run_tree(src: Path, cases: list, jobs: int = 1) -> list[dict]:
+    """Every case's row, decided by ``jobs`` worker processes (case i by worker i mod jobs,
+    each one case after the other: a case's CPU column is its own worker's either way)."""
     env = dict(os.environ, PYTHONPATH=str(src))
-    p = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--worker"], input=json.dumps(cases),
-                       capture_output=True, text=True, env=env, cwd=tempfile.gettempdir(), check=False)
-    rows = [json.loads(line) for line in p.stdout.splitlines() if line.startswith("{")]
-    if len(rows) != len(cases):
-        sys.exit(f"worker for {src} stopped after {len(rows)} of {len(cases)} cases:\n{p.stderr[-2000:]}")
+    jobs = max(1, min(jobs, len(cases)))
+    shards = [cases[k::jobs] for k in range(jobs)]
+    procs = [subprocess.Popen([sys.executable, str(Path(__file__).resolve()), "--worker"], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                              cwd=tempfile.gettempdir()) for _ in shards]
+    import threading
+    outs: list = [None] * jobs
+    threads = [threading.Thread(target=lambda k=k: outs.__setitem__(k, procs[k].communicate(json.dumps(shards[k]))))
+               for k in range(jobs)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    rows: list = [None] * len(cases)
+    for k, (out, err) in enumerate(outs):
+        got = [json.loads(line) for line in out.splitlines() if line.startswith("{")]
+        if len(got) != len(shards[k]):
+            sys.exit(f"worker {k} for {src} stopped after {len(got)} of {len(shards[k])} cases:\n{err[-2000:]}")
+        rows[k::jobs] = got
     return rows
 
 
@@ -173,12 +195,16 @@ def main() -> None:
     ap.add_argument("--src", type=Path, default=ROOT / "src", help="src/ of the tree to measure (default: this one)")
     ap.add_argument("--json", type=Path, help="write every row here")
     ap.add_argument("--only", choices=("classical",), help="measure one suite only")
+    ap.add_argument("--family", action="append", help="with --only classical: this family only (repeatable)")
+    ap.add_argument("--jobs", type=int, default=1, help="worker processes per tree (default 1)")
     args = ap.parse_args()
     if args.worker:
         worker()
         return
     old, new, nodes = ([], [], []) if args.only else load_cases()
     classical = load_classical()
+    if args.family:
+        classical = [c for c in classical if c["family"] in args.family]
     every = old + new + nodes + classical
     trees = [("this tree", args.src)]
     tmp = None
@@ -189,7 +215,7 @@ def main() -> None:
         trees.append(("main", args.main))
     out, lines = {}, []
     for name, src in trees:
-        rows = run_tree(src, every)
+        rows = run_tree(src, every, args.jobs)
         out[name] = rows
         k = len(old) + len(new) + len(nodes)
         if not args.only:

@@ -65,6 +65,7 @@ class Layer(_Word):
     ENDS = "ends"                    # the ends of one variable's domain cut off by derivative arguments
     CASES = "case split"             # pieces where the absolute values have one sign (prover/cases.py)
     MONOTONE = "monotonicity"        # a partial derivative's sign proved, the goal reduced to a face
+    ORDER = "order"                  # under x <= y, a partial derivative's sign proved, reduced to x = y
     SMT = "SMT"
     INTERVAL = "interval"
     COUNTEREXAMPLE = "counterexample"

@@ -52,7 +52,7 @@ never a verdict.
 Layer order (bottom to top; each imports only layers below it: the prover-layers
 contract of pyproject.toml, checked by lint-imports): budget, certificates, fbounds, fold < goal < facts, prepass, sampling,
 symbolic, taylor < exact_layer, signs, smt, statement < cases, interval, search < bigops, convexity, ends, identity,
-integers, monotone, pisub, rewrite < pipeline < decide.
+integers, monotone, pisub, rewrite < order, reflect < pipeline < closing < decide.
 
 How a layer uses it::
 

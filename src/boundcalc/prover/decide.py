@@ -26,7 +26,9 @@ returns a :class:`Decision` with
   on pieces where the absolute values have one sign: a symbol's domain cut at 0, ``|A| <= B``
   as ``A <= B`` and ``-A <= B``, :mod:`.cases`), ``"monotonicity"`` (a partial derivative's
   sign proved, the goal reduced to the face of the domain where the difference is least,
-  :mod:`.monotone`), ``"SMT"``
+  :mod:`.monotone`), ``"order"`` (under an assumption ``x <= y``, a partial derivative's sign
+  proved where the assumptions hold, the goal reduced to the diagonal ``x = y``,
+  :mod:`.order`), ``"SMT"``
   (z3 nonlinear real arithmetic after naming non-polynomial terms, :mod:`.smt`),
   ``"interval"`` (arb branch-and-bound, :mod:`.interval`), ``"counterexample"`` (a point
   found by sampling, at a domain boundary, from an SMT model or by the integer layer,
@@ -60,9 +62,13 @@ layer, on which goals, with which share of the budget, which sub-goals it may op
 layer an object of the :class:`.pipeline.Layer` protocol working on a :class:`.goal.Goal`
 within a :class:`.goal.Budget`): the cheap pre-pass (:mod:`.prepass`) reads the goal; a quick certified search;
 quick SMT passes (on the goal with fractional powers of single symbols substituted away,
-the generalized goal, the goal); for a symbol whose domain ends at a rational multiple of pi
+the generalized goal, the goal); for a goal under an order assumption ``x <= y`` between two
+of its symbols, the diagonal reduction (:mod:`.order`, its derivative and diagonal goals
+"relation" sub-goals); for a symbol whose domain ends at a rational multiple of pi
 (an assumption ``x < pi/2``), the goal with ``x = pi*t`` and rational ends (:mod:`.pisub`, proofs
-only, a "relation" sub-goal); for a goal with ``abs``, the case split (:mod:`.cases`, each piece a
+only, a "relation" sub-goal); for a symbol on (0, pi/2) or (0, pi) with sin, cos or tan of
+it, the goal reflected about that end, ``x = pi/2 - t`` (:mod:`.reflect`, proofs only, a
+"relation" sub-goal); for a goal with ``abs``, the case split (:mod:`.cases`, each piece a
 "relation" sub-goal); for a goal in two or more symbols whose difference vanishes on a face of
 the domain (and inside a monotonicity argument's sub-goals), monotonicity in one symbol
 (:mod:`.monotone`); the convexity layer for a Jensen instance; the integer layer for a relation in one

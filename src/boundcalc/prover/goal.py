@@ -22,7 +22,8 @@ from ..expr.nodes import Node, Rel
 from ..verdicts import Layer, Verdict
 from .budget import clock, expired, left
 
-LAYERS = ("exact", "identity", "convexity", "big operators", "integers", "ends", "case split", "monotonicity", "SMT",
+LAYERS = ("exact", "identity", "convexity", "big operators", "integers", "ends", "case split", "monotonicity", "order",
+          "SMT",
           "interval", "counterexample", "budget", "safety net", "none")
 
 

@@ -535,6 +535,52 @@ class PiScaling:
                         + ("; " + sub_d.detail if sub_d.detail else ""), certificate=cert)
 
 
+class Reflection:
+    """Domains ending at pi/2 or pi (:mod:`.reflect`, its contract): the goal with ``x = c -
+    t`` (sin, cos, tan of x by their cofunctions of t), decided as a "relation" sub-goal on
+    the row's share; proofs only, a ``rewrite`` certificate naming the reflection around the
+    sub-goal's re-checked one."""
+    name = "reflection"
+
+    def applies(self, goal: Goal) -> bool:
+        return bool(goal.extra) and any(isinstance(x, Const) and x.name == "pi"
+                                        for r in goal.extra for x in r.unique_nodes())
+
+    def run(self, goal: Goal, budget: Budget) -> Outcome:
+        from .reflect import reflected
+        try:
+            s = reflected(goal.a, goal.b, goal.domains, goal.extra)
+        except ValueError:
+            return None
+        if s is None or budget.expired():
+            return None
+        a, b, doms, extra, names = s
+        label = "after " + ", ".join(f"{n} = {c} - {t}" for n, (t, c) in names.items())
+        assert budget.seconds is not None
+        try:
+            sub_d = goal.subgoals.open("relation")(a, goal.rel, b, doms, extra,
+                                                   min(budget.seconds, max(0.5, budget.left())))
+        except BoundcalcError:
+            return None
+        if sub_d.verdict is not Verdict.PROVED:
+            if sub_d.layer is LayerName.BUDGET:
+                goal.found.budget_hit.append("reflection")
+            return None
+        if not _recheck_all([sub_d.certificate]):
+            return None
+        head, _, how = _sub_text(sub_d).partition(", ")
+        cert = None
+        if sub_d.certificate is not None:
+            from . import certificates as C
+            cert = C.rewrite(C.claim(goal.a, goal.rel, goal.b, goal.domains, goal.extra), label,
+                             sub_d.certificate)
+        return Decision(Verdict.PROVED, sub_d.layer, f"proved ({head}, {label}{'; ' + how if how else ''})",
+                        detail=f"decided on {to_text_rel(a, goal.rel, b)} on "
+                        + ", ".join(f"{t}: {doms[t].describe()}" for t, _ in names.values())
+                        + " under " + ", ".join(map(str, extra))
+                        + ("; " + sub_d.detail if sub_d.detail else ""), certificate=cert)
+
+
 def to_text_rel(a: Node, rel: str, b: Node) -> str:
     from ..expr.printing import to_text
     return f"{to_text(a)} {rel} {to_text(b)}"
@@ -713,6 +759,41 @@ class Monotonicity:
         cert = (_monotone_certificate(claim, goal, m) if budget.certify else None) or C.pieces(
             claim, "the monotonicity layer", m.how, [m.certificate] if m.certificate is not None else [])
         return Decision(Verdict.PROVED, LayerName.MONOTONE, f"proved (monotonicity, {m.how})", certificate=cert)
+
+
+class Order:
+    """An order assumption ``x <= y`` (:mod:`.order`, its contract): a partial derivative's
+    sign proved where the assumptions hold ("relation" sub-goal), the goal reduced to the
+    diagonal ``x = y`` ("relation" sub-goal); a ``trusted`` certificate naming the argument
+    with the sub-goals' re-checked ones under ``parts``; a diagonal counterexample counts
+    only once certified on the original relation."""
+    name = "order"
+
+    def applies(self, goal: Goal) -> bool:
+        from .order import applies
+        return applies(goal.a, goal.rel, goal.b, goal.domains, goal.extra)
+
+    def run(self, goal: Goal, budget: Budget) -> Outcome:
+        from . import rewrite as RW
+        from .order import prove_order
+        if budget.expired():
+            return None
+        assert budget.seconds is not None
+        o = prove_order(goal.a, goal.rel, goal.b, goal.domains, goal.extra, goal.subgoals.open("real"),
+                        goal.subgoals.open("relation"), seconds=min(budget.seconds, budget.left()))
+        if o is None:
+            return None
+        if o.point is not None:
+            env = RW.fill_point(o.point, goal.domains)
+            ce = certify(goal, env) if env is not None else None
+            return None if ce is None else verdict("disproved", "counterexample", "certified, found on the diagonal",
+                                                   counterexample=ce)
+        if not _recheck_all(list(o.certificates)):
+            return None
+        from . import certificates as C
+        claim = C.claim(goal.a, goal.rel, goal.b, goal.domains, goal.extra)
+        cert = C.pieces(claim, "the order layer", o.how, [c for c in o.certificates if c is not None])
+        return Decision(Verdict.PROVED, LayerName.ORDER, f"proved (order, {o.how})", certificate=cert)
 
 
 def fact_certificate(a: Node, rel: str, b: Node, domains: dict[str, Domain], extra: list, by: str,
@@ -937,7 +1018,9 @@ STRATEGY: tuple[Row, ...] = (
     Row(QuickSearch(), share=Share(0.2, cap=2.0)),
     Row(PrePass(), share=Share(0.1, cap=1.0, floor=0.3)),
     Row(QuickSmt(), share=Share(0.12, cap=0.6, floor=0.2)),
+    Row(Order(), share=Share(0.7, cap=10.0), opens=REAL | RELATION, live=True),
     Row(PiScaling(), share=Share(0.6, cap=9.0), opens=RELATION, live=True),
+    Row(Reflection(), share=Share(0.4, cap=6.0), opens=RELATION, live=True),
     Row(CaseSplit(), share=Share(0.8, cap=12.0), opens=RELATION, live=True),
     Row(Monotonicity(), on=touches_face, share=Share(0.7, cap=8.0), opens=REAL | RELATION, live=True),
     Row(Convexity(), share=Share(0.35, cap=3.0), opens=REAL, live=True),
