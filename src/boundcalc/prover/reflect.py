@@ -86,6 +86,7 @@ def _swap(node: Node, n: str, t: str, q: Fraction, memo: dict) -> Node:
     if key in memo:
         return memo[key]
     T = Sym(t)
+    out: Node
     if isinstance(node, Func) and node.name in _TRIG and len(node.args) == 1 and isinstance(node.args[0], Sym) \
             and node.args[0].name == n:
         s, c = Func("sin", (T,)), Func("cos", (T,))
@@ -161,7 +162,7 @@ def collect(node: Node) -> Node:
         return node
     terms: dict = {}
     _terms(node, Fraction(1), terms)
-    parts = []
+    parts: list[Node] = []
     for k, c in terms.items():
         if c == 0:
             continue

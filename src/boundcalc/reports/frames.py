@@ -158,6 +158,8 @@ def frame_latex(df, *, caption: str | None = None, label: str | None = None, ind
         if missing(x):
             return "{--}"
         t = num_text(x, digits)
+        if t is None:
+            return "{--}"
         if t in ("nan", "inf", "-inf"):
             return {"nan": "{n/a}", "inf": "{$\\infty$}", "-inf": "{$-\\infty$}"}[t]
         return t
