@@ -636,7 +636,7 @@ def test_a_stated_condition_on_a_constant_that_does_not_suffice_is_named(tmp_pat
                  'assume = [{ expr = "C0 >= 64*s", reason = "the paper\'s condition" }]\n', encoding="utf-8")
     (r,) = run_checks("hid", formulas_path=[str(p)]).results
     assert (r.severity, r.reason) == ("warning", "large hidden constant"), r.message
-    assert "the stated condition(s) on C0 (C0 >= 64*s) do not suffice" in r.message, r.message
+    assert "the stated condition(s) on C0 (C0 >= 64*s) are not enough by themselves" in r.message, r.message
     assert "with C0 = 1 the claim fails at a point where they hold" in r.message
     assert "C0 = 100 works" in r.message
 

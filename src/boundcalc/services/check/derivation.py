@@ -259,16 +259,18 @@ def _scaled_witness(f, c_side, d_side, extra, consts, own, declared, doms, rel, 
 def _larger_constant_text(works, method, est, own, large, hyps, failed: bool) -> str:
     """The message of a claim that holds only with a larger declared constant. When the
     check's hypotheses state a condition on that constant (e.g. (46)'s ``C0 >= 64 pi``),
-    the message says that the stated condition does not suffice; otherwise that the
-    default does not."""
+    the message says that the stated condition is not enough by itself (a warning: the
+    constant must be larger, not an erratum); otherwise that the default does not suffice."""
     names = set(large)
     on_const = [x.text for x in hyps if names & set(re.findall(r"[A-Za-z_][A-Za-z_0-9]*", x.text))]
     other = [x.text for x in hyps if x.text not in on_const]
     thr = (f"; sampled threshold about {est:.3g} x {_vals(own)} (sampled, not certified)"
            if est is not None else "")
     if on_const:
-        return (f"the stated condition(s) on {', '.join(sorted(names))} ({'; '.join(on_const)}) do not "
-                f"suffice: with {_vals(large)} "
+        # the paper's own words ("for some constant C0 ... sufficiently large C0 >= 64 pi") seldom
+        # claim that the condition alone suffices: say what is needed, not that the paper erred
+        return (f"the stated condition(s) on {', '.join(sorted(names))} ({'; '.join(on_const)}) are not enough "
+                f"by themselves: with {_vals(large)} "
                 + ("the claim fails at a point where they hold" if failed else "the claim is not shown under them")
                 + (f" (with the check's other assumptions: {'; '.join(other)})" if other else "")
                 + f"; a larger absolute constant is needed: {_vals(works)} works [{method}]{thr}")
