@@ -123,11 +123,7 @@ def test_a_chain_keeps_its_relations(tmp_path):
     assert p.returncode == 0 and "and states:  x + y == y + x" in p.stdout, p.stdout
 
 
-def test_big_operator_scope_convention(tmp_path):
-    # issue 29's \prod_i s_i^2 \sum_i F_i^2/s_i^2 with d = 2, s = (1, 1), F = (2, 2): by the
-    # convention (a big operator binds the factors up to the next big operator or + / -)
-    # (1*1) * (4 + 4) = 8; the misread prod(s_i^2 * sum(...)) gave (1*8)*(1*8) = 64
-    extra = r"""
+_BIG_SYMBOLS = r"""
 [symbols.d]
 description = "d"
 latex = "d"
@@ -139,7 +135,14 @@ latex = "s"
 domain = "positive"
 index = "i"
 range = [1, "d"]
+"""
 
+
+def test_big_operator_scope_convention(tmp_path):
+    # issue 29's \prod_i s_i^2 \sum_i F_i^2/s_i^2 with d = 2, s = (1, 1), F = (2, 2): by the
+    # convention (a big operator binds the factors up to the next big operator or + / -)
+    # (1*1) * (4 + 4) = 8; the misread prod(s_i^2 * sum(...)) gave (1*8)*(1*8) = 64
+    extra = _BIG_SYMBOLS + r"""
 [symbols.F]
 description = "F"
 latex = "F"
@@ -157,19 +160,6 @@ range = [1, "d"]
     assert "prod(s[i]**2, i, 1, d)*sum(" in r.stdout, r.stdout
 
 
-_BIG_SYMBOLS = r"""
-[symbols.d]
-description = "d"
-latex = "d"
-domain = "integer >= 1"
-
-[symbols.s]
-description = "s"
-latex = "s"
-domain = "positive"
-index = "i"
-range = [1, "d"]
-"""
 
 
 @pytest.mark.parametrize("latex, want", [

@@ -725,6 +725,26 @@ class CaseSplit:
                         certificate=cert)
 
 
+def _reduction(goal: Goal, budget: Budget, prove, where) -> tuple:
+    """A reduction layer's search (``prove``: :func:`.monotone.prove_monotone` or
+    :func:`.order.prove_order`, with the goal's "real" and "relation" sub-goals) within the
+    budget: ``(its result, None)`` when it proved the reduced goal, else ``(None, outcome)``
+    -- nothing, or a counterexample it found on the face ``where(result)`` names, counted
+    only once certified on the original relation."""
+    from . import rewrite as RW
+    if budget.expired():
+        return None, None
+    assert budget.seconds is not None
+    r = prove(goal.a, goal.rel, goal.b, goal.domains, goal.extra, goal.subgoals.open("real"),
+              goal.subgoals.open("relation"), seconds=min(budget.seconds, budget.left()))
+    if r is None or r.point is None:
+        return r, None
+    env = RW.fill_point(r.point, goal.domains)
+    ce = certify(goal, env) if env is not None else None
+    return None, (None if ce is None else verdict("disproved", "counterexample", f"certified, found on {where(r)}",
+                                                  counterexample=ce))
+
+
 class Monotonicity:
     """Monotonicity in one variable (:mod:`.monotone`, its contract): a partial derivative's
     sign proved ("real" sub-goal), the goal reduced to the face where the difference is
@@ -737,21 +757,10 @@ class Monotonicity:
         return applies(goal.a, goal.rel, goal.b, goal.domains, goal.extra)
 
     def run(self, goal: Goal, budget: Budget) -> Outcome:
-        from . import rewrite as RW
         from .monotone import prove_monotone
-        if budget.expired():
-            return None
-        assert budget.seconds is not None
-        m = prove_monotone(goal.a, goal.rel, goal.b, goal.domains, goal.extra, goal.subgoals.open("real"),
-                           goal.subgoals.open("relation"), seconds=min(budget.seconds, budget.left()))
+        m, out = _reduction(goal, budget, prove_monotone, lambda m: f"the face {m.var} = {m.at}")
         if m is None:
-            return None
-        if m.point is not None:
-            env = RW.fill_point(m.point, goal.domains)
-            ce = certify(goal, env) if env is not None else None
-            return None if ce is None else verdict("disproved", "counterexample",
-                                                   f"certified, found on the face {m.var} = {m.at}",
-                                                   counterexample=ce)
+            return out
         if not _recheck_all([m.certificate]):
             return None
         from . import certificates as C
@@ -774,20 +783,10 @@ class Order:
         return applies(goal.a, goal.rel, goal.b, goal.domains, goal.extra)
 
     def run(self, goal: Goal, budget: Budget) -> Outcome:
-        from . import rewrite as RW
         from .order import prove_order
-        if budget.expired():
-            return None
-        assert budget.seconds is not None
-        o = prove_order(goal.a, goal.rel, goal.b, goal.domains, goal.extra, goal.subgoals.open("real"),
-                        goal.subgoals.open("relation"), seconds=min(budget.seconds, budget.left()))
+        o, out = _reduction(goal, budget, prove_order, lambda o: "the diagonal")
         if o is None:
-            return None
-        if o.point is not None:
-            env = RW.fill_point(o.point, goal.domains)
-            ce = certify(goal, env) if env is not None else None
-            return None if ce is None else verdict("disproved", "counterexample", "certified, found on the diagonal",
-                                                   counterexample=ce)
+            return out
         if not _recheck_all(list(o.certificates)):
             return None
         from . import certificates as C

@@ -75,12 +75,13 @@ def verify(lhs: str, rel: str, rhs: str, assume: list[str], *, formulas_path=Non
         raise BoundcalcError(f"REL must be one of {', '.join(RELS)}, not {rel!r}")
     reg = get_registry(formulas_path)
     pa, pb = parse(lhs, allow_relation=False, where="LHS"), parse(rhs, allow_relation=False, where="RHS")
-    a, b = reg.resolve(pa, _paper_of(lhs, reg)), reg.resolve(pb, _paper_of(rhs, reg))
+    ka, kb = _paper_of(lhs, reg), _paper_of(rhs, reg)
+    a, b = reg.resolve(pa, ka), reg.resolve(pb, kb)
     statement = f"{lhs} {rel} {rhs}"
     node = Rel(rel, a, b)
     # the symbols of a formula the statement names keep the domains of that formula's paper,
     # whatever other paper declares the same name (a user's u >= 0 against a packaged u)
-    named = _papers_named(pa, _paper_of(lhs, reg), reg) + _papers_named(pb, _paper_of(rhs, reg), reg)
+    named = _papers_named(pa, ka, reg) + _papers_named(pb, kb, reg)
     table = reg.symbol_table(node, tuple(dict.fromkeys(named)))
     domains: dict[str, Domain] = {n: (table[n].domain if n in table else Domain(lo=Fraction(0)))
                                   for n in sorted(node.symbols())}
